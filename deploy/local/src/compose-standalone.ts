@@ -1,0 +1,143 @@
+/**
+ * The composition root of standalone mode: every service and the gateway in one process, wired
+ * with the in-memory Connect transport, one embedded PGlite (a schema per service), the in-process
+ * bus and filesystem blobs — plus a loopback-only admin port for the ops CLI.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { buildAuth, firstStartBanner } from "@countersign/auth";
+import { buildDocuments } from "@countersign/documents";
+import { buildGateway, listen } from "@countersign/gateway";
+import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import {
+  createRpcMetrics,
+  EmbeddedPostgres,
+  FileBlobStore,
+  HealthState,
+  inMemoryTransport,
+  type Logger,
+  MemoryEventBus,
+  type ServiceModule,
+  serverInterceptors,
+  serviceClient,
+  startServiceServer,
+} from "@countersign/kit";
+import { buildRequests } from "@countersign/requests";
+import { buildTemplates } from "@countersign/templates";
+import { buildWebhooks } from "@countersign/webhooks";
+import { loadOrCreateSecrets, lockDataDir, removeAdminEndpoint, writeAdminEndpoint } from "./state-files.js";
+
+export interface StandaloneOptions {
+  dataDir: string;
+  port: number;
+  host?: string;
+  publicUrl?: string;
+  /** 0 picks a free port; the CLI finds it in the data dir either way. */
+  adminPort?: number;
+  adminEmail: string;
+  adminPassword?: string;
+  logger: Logger;
+  /** Where the first-start banner goes (stdout by default). */
+  announce?: (text: string) => void;
+  rateLimit?: { ratePerSecond: number; burst: number };
+}
+
+export interface Standalone {
+  gatewayUrl: string;
+  adminUrl: string;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
+  const { dataDir, logger } = options;
+  const unlock = await lockDataDir(dataDir);
+  const secrets = await loadOrCreateSecrets(dataDir);
+  const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
+  const bus = new MemoryEventBus();
+  const blobs = new FileBlobStore(join(dataDir, "blobs"));
+  const metrics = createRpcMetrics();
+  const loggerOf = (service: string) => logger.child({ service });
+  const announce = options.announce ?? ((text: string) => process.stdout.write(text));
+
+  const modules: Record<string, ServiceModule> = {
+    auth: await buildAuth({
+      db: pg.database("auth"),
+      bus,
+      logger: loggerOf("auth"),
+      keyPepper: secrets.keyPepper,
+      bootstrap: {
+        workspaceName: "Default workspace",
+        adminEmail: options.adminEmail,
+        adminPassword: options.adminPassword,
+        report: (created) => announce(firstStartBanner(created)),
+      },
+    }),
+    templates: await buildTemplates({ db: pg.database("templates"), bus, logger: loggerOf("templates") }),
+    documents: await buildDocuments({
+      db: pg.database("documents"),
+      bus,
+      blobs,
+      logger: loggerOf("documents"),
+    }),
+    requests: await buildRequests({ db: pg.database("requests"), bus, logger: loggerOf("requests") }),
+    webhooks: await buildWebhooks({ db: pg.database("webhooks"), bus, logger: loggerOf("webhooks") }),
+  };
+  const transportOf = (name: string) =>
+    inMemoryTransport(
+      modules[name]?.routes ?? (() => {}),
+      serverInterceptors({ logger: loggerOf(name), metrics }),
+    );
+
+  const allModules = Object.values(modules);
+  const health = new HealthState(
+    allModules.flatMap((m) => m.serviceNames),
+    async () => {
+      for (const module of allModules) await module.ready();
+    },
+  );
+  const gateway = buildGateway({
+    services: { auth: serviceClient(AuthService, transportOf("auth")) },
+    bus,
+    logger: loggerOf("gateway"),
+    publicUrl: (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/$/, ""),
+    limits: options.rateLimit,
+    ready: async () => {
+      for (const module of allModules) await module.ready();
+    },
+  });
+
+  for (const module of allModules) await module.start();
+  await gateway.start();
+  const server = await listen(gateway.app, options.port, options.host);
+  const adminToken = randomBytes(32).toString("base64url");
+  const admin = await startServiceServer({
+    routes: allModules.map((m) => m.routes),
+    health,
+    logger: loggerOf("admin"),
+    metrics,
+    port: options.adminPort ?? 0,
+    host: "127.0.0.1",
+    serviceToken: adminToken,
+  });
+  await writeAdminEndpoint(dataDir, { url: admin.url, token: adminToken, pid: process.pid });
+
+  let closing: Promise<void> | undefined;
+  return {
+    gatewayUrl: server.url,
+    adminUrl: admin.url,
+    adminToken,
+    close() {
+      closing ??= (async () => {
+        await removeAdminEndpoint(dataDir);
+        await Promise.all([server.close(), admin.close()]);
+        await gateway.stop();
+        for (const module of allModules) await module.stop();
+        await bus.close();
+        await pg.close();
+        await unlock();
+      })();
+      return closing;
+    },
+  };
+}

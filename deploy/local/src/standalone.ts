@@ -1,0 +1,56 @@
+/**
+ * `npm start`: Countersign in one process on a machine with only Node and npm.
+ */
+import { resolve } from "node:path";
+import { createLogger, env, loadConfig, runMain } from "@countersign/kit";
+import { z } from "zod";
+import { startStandalone } from "./compose-standalone.js";
+
+const configSchema = z.object({
+  PORT: env.port(8080),
+  HOST: z.string().default("0.0.0.0"),
+  LOG_LEVEL: env.logLevel(),
+  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
+  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
+  COUNTERSIGN_ADMIN_PORT: env.port(0),
+  COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
+  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
+  COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+});
+
+runMain(async () => {
+  const started = performance.now();
+  const config = loadConfig(configSchema);
+  const logger = createLogger({ name: "countersign", level: config.LOG_LEVEL });
+  const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
+  const app = await startStandalone({
+    dataDir,
+    port: config.PORT,
+    host: config.HOST,
+    publicUrl: config.COUNTERSIGN_PUBLIC_URL,
+    adminPort: config.COUNTERSIGN_ADMIN_PORT,
+    adminEmail: config.COUNTERSIGN_ADMIN_EMAIL,
+    adminPassword: config.COUNTERSIGN_ADMIN_PASSWORD,
+    rateLimit: {
+      ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
+      burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
+    },
+    logger,
+  });
+  logger.info(
+    { url: app.gatewayUrl, dataDir, startupMs: Math.round(performance.now() - started) },
+    "Countersign is ready (standalone)",
+  );
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await app.close();
+    logger.flush();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+});

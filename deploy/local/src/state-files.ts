@@ -1,0 +1,69 @@
+/**
+ * What a standalone process keeps beside its data besides the database: its own secrets (made on
+ * the first start, mode 0600), a lock so two processes never open the same PGlite files, and the
+ * address and token of its loopback admin port for the ops CLI.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface StandaloneSecrets {
+  /** Key for hashing API key secrets. */
+  keyPepper: string;
+}
+
+export async function loadOrCreateSecrets(dataDir: string): Promise<StandaloneSecrets> {
+  const path = join(dataDir, "secrets.json");
+  if (existsSync(path)) return JSON.parse(await readFile(path, "utf8")) as StandaloneSecrets;
+  const secrets = { keyPepper: randomBytes(32).toString("base64url") };
+  await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+  return secrets;
+}
+
+export interface AdminEndpoint {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+export const ADMIN_FILE = "admin.json";
+
+export async function writeAdminEndpoint(dataDir: string, endpoint: AdminEndpoint): Promise<void> {
+  const path = join(dataDir, ADMIN_FILE);
+  await rm(path, { force: true });
+  await writeFile(path, `${JSON.stringify(endpoint)}\n`, { mode: 0o600 });
+}
+
+export async function readAdminEndpoint(dataDir: string): Promise<AdminEndpoint | undefined> {
+  const path = join(dataDir, ADMIN_FILE);
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(await readFile(path, "utf8")) as AdminEndpoint;
+}
+
+export async function removeAdminEndpoint(dataDir: string): Promise<void> {
+  await rm(join(dataDir, ADMIN_FILE), { force: true });
+}
+
+/** Takes the data directory for this process; refuses if a live process holds it. */
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true });
+  const path = join(dataDir, "countersign.lock");
+  if (existsSync(path)) {
+    const pid = Number((await readFile(path, "utf8")).trim());
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`another Countersign process (pid ${pid}) is using ${dataDir}; stop it first`);
+    }
+  }
+  await writeFile(path, `${process.pid}\n`);
+  return () => rm(path, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

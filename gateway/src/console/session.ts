@@ -1,0 +1,118 @@
+/**
+ * Console sessions: log-in with email and password sets an HttpOnly session cookie and a CSRF
+ * cookie; every state-changing console call must echo the CSRF cookie in X-CSRF-Token (double
+ * submit) and, when the browser says where it comes from, come from our own origin.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { Client } from "@connectrpc/connect";
+import {
+  type AuthService,
+  Role,
+  type Session,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { ApiProblem } from "../problems.js";
+import type { RateLimiter } from "../rate-limiter.js";
+import { readCookie, setCookie } from "./cookies.js";
+
+export const SESSION_COOKIE = "cs_session";
+export const CSRF_COOKIE = "cs_csrf";
+const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+export interface ConsoleSessionOptions {
+  auth: Client<typeof AuthService>;
+  publicUrl: string;
+  /** Limits log-in attempts per client address. */
+  loginLimiter: RateLimiter;
+}
+
+export function describeSession(session: Session) {
+  return {
+    user: { id: session.userId, email: session.email },
+    workspaces: session.memberships.map((membership) => {
+      const workspace = session.workspaces.find((w) => w.id === membership.workspaceId);
+      return {
+        id: membership.workspaceId,
+        name: workspace?.name ?? "",
+        apiAccessEnabled: workspace?.apiAccessEnabled ?? false,
+        role: membership.role === Role.ORG_ADMIN ? "org_admin" : "member",
+      };
+    }),
+  };
+}
+
+export function sessionRoutes({ auth, publicUrl, loginLimiter }: ConsoleSessionOptions): Router {
+  const router = express.Router();
+  const secure = publicUrl.startsWith("https:");
+  router.use(express.json({ limit: 16 * 1024 }));
+
+  router.post("/session", async (req, res) => {
+    const limit = loginLimiter.take(req.ip ?? "unknown");
+    if (!limit.allowed) {
+      throw new ApiProblem("rate_limited", "too many log-in attempts; wait a little", undefined, {
+        "Retry-After": String(limit.retryAfterSeconds),
+      });
+    }
+    const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
+    if (typeof email !== "string" || typeof password !== "string") {
+      throw new ApiProblem("validation_failed", "email and password are required", [
+        ...(typeof email === "string" ? [] : [{ path: "email", message: "is required" }]),
+        ...(typeof password === "string" ? [] : [{ path: "password", message: "is required" }]),
+      ]);
+    }
+    const { token, session } = await auth.createSession({ email, password });
+    setCookie(res, SESSION_COOKIE, token, { httpOnly: true, secure, maxAgeSeconds: SESSION_MAX_AGE_SECONDS });
+    setCookie(res, CSRF_COOKIE, randomBytes(24).toString("base64url"), {
+      httpOnly: false,
+      secure,
+      maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+    });
+    res.status(201).json(describeSession(session as Session));
+  });
+
+  router.get("/session", requireSession(auth), (_req, res) => {
+    res.json(describeSession(res.locals.session as Session));
+  });
+
+  router.delete("/session", requireSession(auth), csrfProtection(publicUrl), async (req, res) => {
+    await auth.deleteSession({ token: readCookie(req, SESSION_COOKIE) ?? "" });
+    setCookie(res, SESSION_COOKIE, "", { httpOnly: true, secure, maxAgeSeconds: 0 });
+    setCookie(res, CSRF_COOKIE, "", { httpOnly: false, secure, maxAgeSeconds: 0 });
+    res.status(204).end();
+  });
+  return router;
+}
+
+export function requireSession(auth: Client<typeof AuthService>) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const token = readCookie(req, SESSION_COOKIE);
+    if (!token) throw new ApiProblem("unauthorized", "log in first");
+    const { session } = await auth.getSession({ token });
+    res.locals.session = session;
+    next();
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function csrfProtection(publicUrl: string) {
+  const ownOrigin = new URL(publicUrl).origin;
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.get("origin");
+    if (origin && origin !== ownOrigin && origin !== originOf(req)) {
+      throw new ApiProblem("forbidden", "cross-site request refused");
+    }
+    const cookie = Buffer.from(readCookie(req, CSRF_COOKIE) ?? "");
+    const header = Buffer.from(req.get("x-csrf-token") ?? "");
+    if (cookie.length === 0 || cookie.length !== header.length || !timingSafeEqual(cookie, header)) {
+      throw new ApiProblem("forbidden", "missing or wrong X-CSRF-Token header");
+    }
+    next();
+  };
+}
+
+/** The origin the request was sent to, for deployments reached under more than one name. */
+function originOf(req: Request): string {
+  return `${req.protocol}://${req.get("host") ?? ""}`;
+}

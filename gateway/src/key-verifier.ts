@@ -1,0 +1,99 @@
+/**
+ * Verifies API key secrets through auth, remembering answers for a short time so that a busy client
+ * costs auth one call per TTL. A deleted key or a workspace change is forgotten at once: auth's
+ * events reach every gateway replica. Secrets are held only as their SHA-256, never as they are.
+ */
+import { createHash } from "node:crypto";
+import { fromBinary } from "@bufbuild/protobuf";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import {
+  ApiKeyDeletedSchema,
+  WorkspaceUpdatedSchema,
+} from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
+import { type EventBus, subjects, type Unsubscribe } from "@countersign/kit";
+
+export interface Caller {
+  keyId: string;
+  workspaceId: string;
+  apiAccessEnabled: boolean;
+}
+
+interface Entry {
+  caller: Caller;
+  expiresAt: number;
+}
+
+export interface KeyVerifierOptions {
+  ttlMs?: number;
+  maxEntries?: number;
+}
+
+export class KeyVerifier {
+  private readonly cache = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<Caller | undefined>>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly auth: Client<typeof AuthService>,
+    options: KeyVerifierOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** Listens for auth's events; returns what stops listening. */
+  async listen(bus: EventBus): Promise<Unsubscribe> {
+    const stopKeys = await bus.listen(subjects.apiKeyDeleted, (msg) =>
+      this.forgetKey(fromBinary(ApiKeyDeletedSchema, msg.data).keyId),
+    );
+    const stopWorkspaces = await bus.listen(subjects.workspaceUpdated, (msg) =>
+      this.forgetWorkspace(fromBinary(WorkspaceUpdatedSchema, msg.data).workspaceId),
+    );
+    return async () => {
+      await stopKeys();
+      await stopWorkspaces();
+    };
+  }
+
+  /** The caller a secret belongs to, or undefined for an unknown or deleted key. */
+  async verify(secret: string): Promise<Caller | undefined> {
+    const digest = createHash("sha256").update(secret).digest("base64");
+    const cached = this.cache.get(digest);
+    if (cached && cached.expiresAt > Date.now()) return cached.caller;
+    let pending = this.inFlight.get(digest);
+    if (!pending) {
+      pending = this.ask(secret, digest).finally(() => this.inFlight.delete(digest));
+      this.inFlight.set(digest, pending);
+    }
+    return pending;
+  }
+
+  forgetKey(keyId: string): void {
+    for (const [digest, entry] of this.cache) if (entry.caller.keyId === keyId) this.cache.delete(digest);
+  }
+
+  forgetWorkspace(workspaceId: string): void {
+    for (const [digest, entry] of this.cache)
+      if (entry.caller.workspaceId === workspaceId) this.cache.delete(digest);
+  }
+
+  private async ask(secret: string, digest: string): Promise<Caller | undefined> {
+    try {
+      const { key, apiAccessEnabled } = await this.auth.verifyApiKey({ secret });
+      if (!key) return undefined;
+      const caller = { keyId: key.id, workspaceId: key.workspaceId, apiAccessEnabled };
+      if (this.cache.size >= this.maxEntries) {
+        // Maps iterate in insertion order: drop the oldest entry.
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(digest, { caller, expiresAt: Date.now() + this.ttlMs });
+      return caller;
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.Unauthenticated) return undefined;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * One log line per request, written when the response is done. It carries the path but never the
+ * query string, headers or body, where secrets may travel.
+ */
+
+import type { Logger } from "@countersign/kit";
+import type { NextFunction, Request, Response } from "express";
+
+export function accessLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.on("finish", () => {
+      logger.info(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
+          keyId: res.locals.caller?.keyId,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}

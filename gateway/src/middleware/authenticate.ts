@@ -1,0 +1,54 @@
+/**
+ * Bearer API keys for the public API: a missing, malformed, unknown or deleted key is 401, a key of
+ * a workspace without API access 403; then the key's rate limit applies, announced in RateLimit-*
+ * headers on every answer.
+ */
+import type { NextFunction, Request, Response } from "express";
+import type { KeyVerifier } from "../key-verifier.js";
+import { ApiProblem } from "../problems.js";
+import type { RateLimiter } from "../rate-limiter.js";
+
+const BEARER = /^Bearer[ ]+(\S+)$/i;
+/** Keys are "sk_" and 43 base62 digits; anything else is malformed and never reaches auth. */
+const KEY_SHAPE = /^sk_[0-9A-Za-z]{43}$/;
+
+export function authenticate(verifier: KeyVerifier, limiter: RateLimiter) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const header = req.get("authorization");
+    if (!header) throw unauthorized('this request needs an API key: send "Authorization: Bearer <key>"');
+    const secret = BEARER.exec(header)?.[1];
+    if (!secret || !KEY_SHAPE.test(secret)) {
+      throw unauthorized(
+        'the Authorization header must be "Bearer " followed by an API key starting with sk_',
+      );
+    }
+    const caller = await verifier.verify(secret);
+    if (!caller) throw unauthorized("this API key is not valid: it is unknown or has been deleted");
+    res.locals.caller = caller;
+    if (!caller.apiAccessEnabled) {
+      throw new ApiProblem(
+        "forbidden",
+        "API access is disabled for this workspace; an Organization Admin can enable it",
+      );
+    }
+    const decision = limiter.take(caller.keyId);
+    res.setHeader("RateLimit-Limit", String(decision.limit));
+    res.setHeader("RateLimit-Remaining", String(decision.remaining));
+    res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
+    if (!decision.allowed) {
+      throw new ApiProblem(
+        "rate_limited",
+        `this key may make ${limiter.ratePerSecond} calls a second (bursts of ${limiter.burst}); try again shortly`,
+        undefined,
+        { "Retry-After": String(decision.retryAfterSeconds) },
+      );
+    }
+    next();
+  };
+}
+
+function unauthorized(detail: string): ApiProblem {
+  return new ApiProblem("unauthorized", detail, undefined, {
+    "WWW-Authenticate": 'Bearer realm="countersign"',
+  });
+}

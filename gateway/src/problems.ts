@@ -1,0 +1,119 @@
+/**
+ * Errors as RFC 9457 problem details. Deep code throws ConnectErrors (or ApiProblems for what only
+ * HTTP knows, like a too-large body); this one table turns them into statuses and codes.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { type FieldViolation, fieldViolations } from "@countersign/kit";
+
+export type ProblemCode =
+  | "invalid_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "invalid_state"
+  | "gone"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "validation_failed"
+  | "rate_limited"
+  | "internal"
+  | "not_implemented"
+  | "unavailable";
+
+const TITLES: Record<ProblemCode, [status: number, title: string]> = {
+  invalid_request: [400, "Bad request"],
+  unauthorized: [401, "Unauthorized"],
+  forbidden: [403, "Forbidden"],
+  not_found: [404, "Not found"],
+  method_not_allowed: [405, "Method not allowed"],
+  conflict: [409, "Conflict"],
+  invalid_state: [409, "Invalid state"],
+  gone: [410, "Gone"],
+  payload_too_large: [413, "Payload too large"],
+  unsupported_media_type: [415, "Unsupported media type"],
+  validation_failed: [422, "Validation failed"],
+  rate_limited: [429, "Too many requests"],
+  internal: [500, "Internal error"],
+  not_implemented: [501, "Not implemented"],
+  unavailable: [503, "Service unavailable"],
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  requestId: string;
+  /** One entry per violated rule; empty unless the code is validation_failed. */
+  errors: FieldViolation[];
+}
+
+/** An error the gateway itself raises, already in HTTP terms. */
+export class ApiProblem extends Error {
+  constructor(
+    readonly code: ProblemCode,
+    detail: string,
+    readonly errors?: FieldViolation[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+const FROM_CONNECT: Partial<Record<Code, ProblemCode>> = {
+  [Code.InvalidArgument]: "invalid_request",
+  [Code.OutOfRange]: "invalid_request",
+  [Code.NotFound]: "not_found",
+  [Code.AlreadyExists]: "conflict",
+  [Code.Aborted]: "conflict",
+  [Code.FailedPrecondition]: "invalid_state",
+  [Code.Unauthenticated]: "unauthorized",
+  [Code.PermissionDenied]: "forbidden",
+  [Code.ResourceExhausted]: "rate_limited",
+  [Code.Unimplemented]: "not_implemented",
+  [Code.Unavailable]: "unavailable",
+  [Code.DeadlineExceeded]: "unavailable",
+};
+
+/** Seconds a client should wait after a 503 before trying again. */
+const UNAVAILABLE_RETRY_AFTER = "5";
+
+export function toProblem(
+  err: unknown,
+  requestId: string,
+): { problem: Problem; headers: Record<string, string> } {
+  let code: ProblemCode = "internal";
+  let detail = "something went wrong on our side; the request id identifies it in our logs";
+  let errors: FieldViolation[] | undefined;
+  let headers: Record<string, string> = {};
+  if (err instanceof ApiProblem) {
+    ({ code, errors, headers } = err);
+    detail = err.message;
+  } else if (err instanceof ConnectError) {
+    code = FROM_CONNECT[err.code] ?? "internal";
+    if (code !== "internal") detail = err.rawMessage;
+    const violations = fieldViolations(err);
+    if (err.code === Code.InvalidArgument && violations.length > 0) {
+      code = "validation_failed";
+      errors = violations;
+    }
+    if (code === "unavailable") detail = "a service this request needs is not answering; try again shortly";
+  }
+  if (code === "unavailable") headers = { "Retry-After": UNAVAILABLE_RETRY_AFTER, ...headers };
+  const [status, title] = TITLES[code];
+  return {
+    problem: {
+      type: `urn:countersign:problem:${code}`,
+      title,
+      status,
+      detail,
+      code,
+      requestId,
+      errors: errors ?? [],
+    },
+    headers,
+  };
+}

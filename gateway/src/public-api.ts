@@ -1,0 +1,78 @@
+/**
+ * The two native route families share one set of handlers: every route exists under `/api/v1`
+ * (workspace from the key) and under `/v1/accounts/{accountId}` (workspace from the path, which
+ * must be the key's, else 404). Registering through here keeps the families identical and records
+ * each call's route template for API Usage.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { Caller } from "./key-verifier.js";
+import { ApiProblem } from "./problems.js";
+
+export type Method = "get" | "post" | "patch" | "put" | "delete";
+export type Handler = (req: Request, res: Response, workspaceId: string) => Promise<void> | void;
+
+export const RESOURCE_BASE = "/api/v1";
+export const ACCOUNT_BASE = "/v1/accounts/:accountId";
+
+/** `/v1/accounts/:accountId/templates` → `/v1/accounts/{accountId}/templates`, as OpenAPI writes it. */
+export function routeTemplate(path: string): string {
+  return path.replace(/:(\w+)/g, "{$1}");
+}
+
+export interface RouteOptions {
+  /** How the body is read; "json" parses JSON up to the configured limit and refuses other types. */
+  body?: "json" | "none";
+}
+
+export class PublicApi {
+  readonly router: Router = express.Router();
+
+  constructor(private readonly jsonLimitBytes: number) {}
+
+  /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */
+  single(method: Method, path: string, handler: (req: Request, res: Response) => Promise<void> | void): void {
+    this.router[method](path, tag(path), handler);
+  }
+
+  /** A route in both families. */
+  route(method: Method, path: string, handler: Handler, options: RouteOptions = {}): void {
+    const body = options.body ?? (method === "get" || method === "delete" ? "none" : "json");
+    const readBody =
+      body === "json" ? [requireJson, express.json({ limit: this.jsonLimitBytes, strict: true })] : [];
+    for (const base of [RESOURCE_BASE, ACCOUNT_BASE]) {
+      const full = `${base}${path}`;
+      this.router[method](full, tag(full), ...readBody, async (req: Request, res: Response) => {
+        await handler(req, res, workspaceOf(req, res));
+      });
+    }
+  }
+}
+
+function tag(path: string) {
+  const template = routeTemplate(path);
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.locals.route = template;
+    next();
+  };
+}
+
+function workspaceOf(req: Request, res: Response): string {
+  const caller = res.locals.caller as Caller;
+  const accountId = req.params.accountId;
+  // Another workspace's account looks exactly like one that does not exist.
+  if (accountId !== undefined && accountId !== caller.workspaceId) {
+    throw new ApiProblem("not_found", "no such account, or this key does not belong to it");
+  }
+  return caller.workspaceId;
+}
+
+function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+  if (hasBody && !req.is("application/json")) {
+    throw new ApiProblem(
+      "unsupported_media_type",
+      'send the body as JSON with "Content-Type: application/json"',
+    );
+  }
+  next();
+}

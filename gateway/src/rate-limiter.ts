@@ -1,0 +1,60 @@
+/**
+ * Per-key token buckets: `ratePerSecond` tokens flow in, up to `burst`; a call takes one. The
+ * state is per gateway replica, so N replicas admit up to N times the rate in the worst case.
+ */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Seconds until one call is allowed again (for Retry-After); 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private sweptAt = 0;
+
+  constructor(
+    readonly ratePerSecond: number,
+    readonly burst: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  take(key: string): RateDecision {
+    const now = this.now();
+    this.sweep(now);
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, updatedAt: now };
+    bucket.tokens = Math.min(
+      this.burst,
+      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.ratePerSecond,
+    );
+    bucket.updatedAt = now;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.set(key, bucket);
+    return {
+      allowed,
+      limit: this.burst,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((this.burst - bucket.tokens) / this.ratePerSecond),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond)),
+    };
+  }
+
+  /** Full buckets carry no information; dropping them bounds memory by the number of busy keys. */
+  private sweep(now: number): void {
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.ratePerSecond >= this.burst)
+        this.buckets.delete(key);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The gateway as its own process (distributed mode): reaches each service over gRPC at its
+ * `<SERVICE>_ADDR` and hears auth's events on NATS. `buildGateway` in app.ts is what tests and the
+ * standalone process use.
+ */
+import { pathToFileURL } from "node:url";
+import { createClient } from "@connectrpc/connect";
+import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
+import {
+  createLogger,
+  env,
+  grpcTransport,
+  loadConfig,
+  openNats,
+  runMain,
+  serviceClient,
+} from "@countersign/kit";
+import { z } from "zod";
+import { buildGateway } from "./app.js";
+import { listen } from "./http-server.js";
+
+export {
+  buildGateway,
+  DEFAULT_LIMITS,
+  type Gateway,
+  type GatewayOptions,
+  type GatewayServices,
+} from "./app.js";
+export { type ListeningGateway, listen } from "./http-server.js";
+
+const configSchema = z.object({
+  PORT: env.port(8080),
+  LOG_LEVEL: env.logLevel(),
+  AUTH_ADDR: env.url(),
+  NATS_URL: z.string().min(1),
+  NATS_NAMESPACE: env.namespace(),
+  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
+  COUNTERSIGN_JSON_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
+  COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+});
+
+async function main(): Promise<void> {
+  const config = loadConfig(configSchema);
+  const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
+  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway");
+  const authTransport = grpcTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
+  const authHealth = createClient(Health, authTransport);
+  const gateway = buildGateway({
+    services: { auth: serviceClient(AuthService, authTransport) },
+    bus,
+    logger,
+    publicUrl: (config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ""),
+    limits: {
+      jsonBodyBytes: config.COUNTERSIGN_JSON_LIMIT_BYTES,
+      ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
+      burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
+    },
+    ready: async () => {
+      await bus.ping();
+      const { status } = await authHealth.check({}, { timeoutMs: 2000 });
+      if (status !== HealthCheckResponse_ServingStatus.SERVING) throw new Error("auth is not serving");
+    },
+  });
+  await gateway.start();
+  const server = await listen(gateway.app, config.PORT);
+  logger.info({ port: server.port }, "gateway listening");
+  const shutdown = async () => {
+    await server.close();
+    await gateway.stop();
+    await bus.close();
+    logger.flush();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown());
+  process.on("SIGINT", () => void shutdown());
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runMain(main);

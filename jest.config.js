@@ -1,0 +1,14 @@
+/** One jest run for every package: unit tests beside the code, cross-service suites in test/. */
+export default {
+  testEnvironment: "node",
+  extensionsToTreatAsEsm: [".ts"],
+  transform: {
+    "^.+\\.ts$": [
+      "@swc/jest",
+      { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } },
+    ],
+  },
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  testMatch: ["**/test/**/*.test.ts", "**/src/**/*.test.ts"],
+  testPathIgnorePatterns: ["/node_modules/", "/data/"],
+};

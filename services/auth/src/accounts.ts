@@ -1,0 +1,205 @@
+/**
+ * Workspaces, the people in them and their console sessions. A person has one log-in (email and
+ * password) and may belong to several workspaces, with a role in each.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  type Member,
+  type Role,
+  type Session,
+  SessionSchema,
+  type Workspace,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { WorkspaceUpdatedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
+import { type Database, enqueueEvent, notFound, subjects, uuidv7 } from "@countersign/kit";
+import { roleName, toMember, toWorkspace } from "./messages.js";
+import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from "./passwords.js";
+import { generatePassword, newSessionToken, sha256 } from "./secrets.js";
+import { store } from "./store.js";
+import {
+  checkEmail,
+  checkName,
+  checkPassword,
+  normaliseEmail,
+  rejectViolations,
+  requireUuid,
+} from "./validation.js";
+
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+export interface AccountsDeps {
+  db: Database;
+  /** Called after a commit that wrote events, so they go out at once. */
+  eventsWritten: () => void;
+}
+
+export class Accounts {
+  constructor(private readonly deps: AccountsDeps) {}
+
+  async createWorkspace(name: string, apiAccessEnabled = true): Promise<Workspace> {
+    rejectViolations(checkName(name, "name", 200));
+    const row = await store.insertWorkspace(this.deps.db, {
+      id: uuidv7(),
+      name: name.trim(),
+      api_access_enabled: apiAccessEnabled,
+    });
+    return toWorkspace(row);
+  }
+
+  async listWorkspaces(): Promise<Workspace[]> {
+    return (await store.workspaces(this.deps.db)).map(toWorkspace);
+  }
+
+  async getWorkspace(id: string): Promise<Workspace> {
+    const row = await store.workspace(this.deps.db, requireUuid(id, "workspace"));
+    if (!row) throw notFound("workspace");
+    return toWorkspace(row);
+  }
+
+  async updateWorkspace(
+    id: string,
+    change: { name?: string; apiAccessEnabled?: boolean },
+  ): Promise<Workspace> {
+    requireUuid(id, "workspace");
+    if (change.name !== undefined) rejectViolations(checkName(change.name, "name", 200));
+    const row = await this.deps.db.transaction(async (tx) => {
+      const updated = await store.updateWorkspace(tx, id, { ...change, name: change.name?.trim() });
+      if (!updated) throw notFound("workspace");
+      await enqueueEvent(
+        tx,
+        subjects.workspaceUpdated,
+        WorkspaceUpdatedSchema,
+        create(WorkspaceUpdatedSchema, {
+          workspaceId: id,
+          apiAccessEnabled: updated.api_access_enabled,
+          updateTime: timestampNow(),
+        }),
+      );
+      return updated;
+    });
+    this.deps.eventsWritten();
+    return toWorkspace(row);
+  }
+
+  /**
+   * Adds a person to a workspace. A new email gets a log-in with the given password, or with a
+   * generated one that is returned this once; an existing person keeps theirs and gets the role.
+   */
+  async addMember(
+    workspaceId: string,
+    email: string,
+    role: Role,
+    password: string,
+  ): Promise<{ member: Member; generatedPassword: string }> {
+    requireUuid(workspaceId, "workspace");
+    const role_ = roleName(role);
+    rejectViolations([
+      ...checkEmail(email),
+      ...(role_ ? [] : [{ path: "role", message: "must be org_admin or member" }]),
+      ...(password ? checkPassword(password) : []),
+    ]);
+    const normalised = normaliseEmail(email);
+    const generatedPassword = password ? "" : generatePassword();
+    const passwordHash = await hashPassword(password || generatedPassword);
+    const { member, newLogIn } = await this.deps.db.transaction(async (tx) => {
+      if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
+      let user = await store.userByEmail(tx, normalised);
+      if (user && password) {
+        throw new ConnectError(
+          "this person already has a log-in; their password is left as it is",
+          Code.AlreadyExists,
+        );
+      }
+      const newLogIn = !user;
+      if (!user) {
+        user = { id: uuidv7(), email: normalised, password_hash: passwordHash };
+        await store.insertUser(tx, user);
+      }
+      return { member: await store.upsertMembership(tx, workspaceId, user.id, role_ as string), newLogIn };
+    });
+    return { member: toMember(member), generatedPassword: newLogIn ? generatedPassword : "" };
+  }
+
+  async listMembers(workspaceId: string): Promise<Member[]> {
+    requireUuid(workspaceId, "workspace");
+    return (await store.members(this.deps.db, { workspaceId })).map(toMember);
+  }
+
+  async createSession(
+    email: string,
+    password: string,
+  ): Promise<{ token: string; expiresAt: Date; session: Session }> {
+    const user = await store.userByEmail(this.deps.db, normaliseEmail(email));
+    // An unknown email costs as much time as a wrong password, so timing reveals no accounts.
+    const ok = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
+    if (!user || !ok) throw new ConnectError("email or password is wrong", Code.Unauthenticated);
+    const token = newSessionToken();
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    await store.insertSession(this.deps.db, sha256(token), user.id, expiresAt);
+    return { token, expiresAt, session: await this.sessionOf(user) };
+  }
+
+  async getSession(token: string): Promise<Session> {
+    const user = token ? await store.sessionUser(this.deps.db, sha256(token)) : undefined;
+    if (!user) throw new ConnectError("no such session, or it has expired", Code.Unauthenticated);
+    return this.sessionOf(user);
+  }
+
+  async deleteSession(token: string): Promise<void> {
+    await store.deleteSession(this.deps.db, sha256(token));
+  }
+
+  /**
+   * First start: with no workspace at all, creates one with API access on and its first
+   * Organization Admin. Returns undefined when there was a workspace already.
+   */
+  async bootstrap(options: { workspaceName: string; adminEmail: string; adminPassword?: string }) {
+    if (options.adminPassword)
+      rejectViolations(checkPassword(options.adminPassword, "COUNTERSIGN_ADMIN_PASSWORD"));
+    rejectViolations(checkEmail(options.adminEmail, "COUNTERSIGN_ADMIN_EMAIL"));
+    const generatedPassword = options.adminPassword ? "" : generatePassword();
+    const passwordHash = await hashPassword(options.adminPassword || generatedPassword);
+    return this.deps.db.transaction(async (tx) => {
+      // Replicas starting together: one creates, the others wait here and then find it done.
+      await tx.query("SELECT pg_advisory_xact_lock(7460222)");
+      const existing = await tx.query("SELECT 1 FROM workspaces LIMIT 1");
+      if (existing.rowCount > 0) return undefined;
+      const workspace = await store.insertWorkspace(tx, {
+        id: uuidv7(),
+        name: options.workspaceName,
+        api_access_enabled: true,
+      });
+      const email = normaliseEmail(options.adminEmail);
+      let user = await store.userByEmail(tx, email);
+      if (!user) {
+        user = { id: uuidv7(), email, password_hash: passwordHash };
+        await store.insertUser(tx, user);
+      }
+      await store.upsertMembership(tx, workspace.id, user.id, "org_admin");
+      return { workspace: toWorkspace(workspace), adminEmail: email, generatedPassword };
+    });
+  }
+
+  private async sessionOf(user: { id: string; email: string }): Promise<Session> {
+    const memberships = await store.members(this.deps.db, { userId: user.id });
+    const byId = new Map(
+      (
+        await store.workspaces(
+          this.deps.db,
+          memberships.map((m) => m.workspace_id),
+        )
+      ).map((w) => [w.id, w]),
+    );
+    return create(SessionSchema, {
+      userId: user.id,
+      email: user.email,
+      memberships: memberships.map(toMember),
+      workspaces: memberships.flatMap((m) => {
+        const workspace = byId.get(m.workspace_id);
+        return workspace ? [toWorkspace(workspace)] : [];
+      }),
+    });
+  }
+}

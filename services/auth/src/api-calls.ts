@@ -1,0 +1,310 @@
+/**
+ * Recent Errors and API Usage, built from the ApiCallRecorded events the gateway publishes. Events
+ * are gathered for a moment and written in one transaction, so a busy gateway costs a few upserts
+ * per second instead of one insert per call. Failed calls are kept for 30 days; usage per day for
+ * 400. Usage counts are at-least-once: a redelivered event after a crash may count twice, errors not.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  type ApiCallError,
+  ApiCallErrorSchema,
+  DailyUsageSchema,
+  type GetApiUsageResponse,
+  GetApiUsageResponseSchema,
+  RouteUsageSchema,
+  type UsageFigures,
+  UsageFiguresSchema,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { ApiCallRecorded } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
+import { type Database, isUuid, type Logger, type Queryable, validationError } from "@countersign/kit";
+import { bucketOf, quantile } from "./latency-histogram.js";
+import { requireUuid } from "./validation.js";
+
+const ERROR_RETENTION = "30 days";
+const USAGE_RETENTION = "400 days";
+const PRUNE_EVERY_MS = 3_600_000;
+
+interface Pending {
+  event: ApiCallRecorded;
+  done: { resolve: () => void; reject: (err: unknown) => void };
+}
+
+export interface ApiCallRecordsOptions {
+  flushIntervalMs?: number;
+  maxBatch?: number;
+}
+
+export class ApiCallRecords {
+  private batch: Pending[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    private readonly options: ApiCallRecordsOptions = {},
+  ) {}
+
+  /** Resolves once the event is stored, so the bus acknowledges only what is safe. */
+  record(event: ApiCallRecorded): Promise<void> {
+    if (!isUuid(event.workspaceId)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.batch.push({ event, done: { resolve, reject } });
+      if (this.batch.length >= (this.options.maxBatch ?? 500)) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), this.options.flushIntervalMs ?? 250);
+    });
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length === 0) return;
+    try {
+      await this.db.transaction((tx) =>
+        writeBatch(
+          tx,
+          batch.map((p) => p.event),
+        ),
+      );
+      for (const pending of batch) pending.done.resolve();
+    } catch (err) {
+      this.logger.warn(
+        { err, events: batch.length },
+        "could not store API call records; the bus will redeliver",
+      );
+      for (const pending of batch) pending.done.reject(err);
+    }
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await this.prune().catch((err: unknown) =>
+        this.logger.warn({ err }, "could not prune API call records"),
+      );
+    }
+  }
+
+  async recentErrors(workspaceId: string, limit: number): Promise<ApiCallError[]> {
+    requireUuid(workspaceId, "workspace");
+    const { rows } = await this.db.query<{
+      request_id: string;
+      occurred_at: Date;
+      method: string;
+      path: string;
+      status: number;
+      code: string;
+    }>(
+      `SELECT request_id, occurred_at, method, path, status, code FROM api_errors
+       WHERE workspace_id = $1 ORDER BY occurred_at DESC, request_id LIMIT $2`,
+      [workspaceId, Math.min(Math.max(limit || 100, 1), 500)],
+    );
+    return rows.map((row) =>
+      create(ApiCallErrorSchema, {
+        requestId: row.request_id,
+        time: timestampFromDate(row.occurred_at),
+        method: row.method,
+        path: row.path,
+        status: row.status,
+        code: row.code,
+      }),
+    );
+  }
+
+  async usage(workspaceId: string, fromDay: string, toDay: string): Promise<GetApiUsageResponse> {
+    requireUuid(workspaceId, "workspace");
+    const range = dayRange(fromDay, toDay);
+    const params = [workspaceId, range.from, range.to];
+    const where = "workspace_id = $1 AND day BETWEEN $2::date AND $3::date";
+    const counts = await this.db.query<{
+      day: string;
+      method: string;
+      route: string;
+      call_count: number;
+      error_count: number;
+    }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, method, route, call_count, error_count FROM api_usage WHERE ${where}`,
+      params,
+    );
+    const latency = await this.db.query<{
+      day: string;
+      method: string;
+      route: string;
+      bucket: number;
+      call_count: number;
+    }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, method, route, bucket, call_count FROM api_usage_latency WHERE ${where}`,
+      params,
+    );
+    const days = new Aggregate();
+    const routes = new Aggregate();
+    const total = new Aggregate();
+    for (const row of counts.rows) {
+      const route = `${row.method} ${row.route}`;
+      for (const [agg, key] of [
+        [days, row.day],
+        [routes, route],
+        [total, ""],
+      ] as const) {
+        agg.count(key, row.call_count, row.error_count);
+      }
+    }
+    for (const row of latency.rows) {
+      const route = `${row.method} ${row.route}`;
+      for (const [agg, key] of [
+        [days, row.day],
+        [routes, route],
+        [total, ""],
+      ] as const) {
+        agg.latency(key, row.bucket, row.call_count);
+      }
+    }
+    return create(GetApiUsageResponseSchema, {
+      fromDay: range.from,
+      toDay: range.to,
+      days: [...days.keys()]
+        .sort()
+        .map((day) => create(DailyUsageSchema, { day, figures: days.figures(day) })),
+      routes: [...routes.keys()]
+        .map((key) => {
+          const [method = "", route = ""] = key.split(" ");
+          return create(RouteUsageSchema, { method, route, figures: routes.figures(key) });
+        })
+        .sort(
+          (a, b) =>
+            Number((b.figures?.callCount ?? 0n) - (a.figures?.callCount ?? 0n)) ||
+            a.route.localeCompare(b.route),
+        ),
+      total: total.figures(""),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.flush();
+  }
+
+  private async prune(): Promise<void> {
+    await this.db.query(`DELETE FROM api_errors WHERE occurred_at < now() - interval '${ERROR_RETENTION}'`);
+    await this.db.query(`DELETE FROM api_usage WHERE day < current_date - interval '${USAGE_RETENTION}'`);
+    await this.db.query(
+      `DELETE FROM api_usage_latency WHERE day < current_date - interval '${USAGE_RETENTION}'`,
+    );
+  }
+}
+
+async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<void> {
+  const errors = events.filter((e) => e.status >= 400);
+  const usage = new Map<string, { key: unknown[]; calls: number; errors: number }>();
+  const latency = new Map<string, { key: unknown[]; calls: number }>();
+  for (const event of events) {
+    const time = event.time ? timestampDate(event.time) : new Date();
+    const key = [event.workspaceId, time.toISOString().slice(0, 10), event.method, event.route];
+    const id = key.join(" ");
+    const entry = usage.get(id) ?? { key, calls: 0, errors: 0 };
+    entry.calls += 1;
+    entry.errors += event.status >= 400 ? 1 : 0;
+    usage.set(id, entry);
+    const bucket = bucketOf(event.durationMs);
+    const bucketEntry = latency.get(`${id} ${bucket}`) ?? { key: [...key, bucket], calls: 0 };
+    bucketEntry.calls += 1;
+    latency.set(`${id} ${bucket}`, bucketEntry);
+  }
+  if (errors.length > 0) {
+    const rows = errors.map((e) => [
+      e.workspaceId,
+      e.requestId,
+      e.time ? timestampDate(e.time) : new Date(),
+      e.method,
+      e.path.slice(0, 2000),
+      e.status,
+      e.code,
+    ]);
+    await tx.query(
+      `INSERT INTO api_errors (workspace_id, request_id, occurred_at, method, path, status, code)
+       VALUES ${placeholders(rows)} ON CONFLICT DO NOTHING`,
+      rows.flat(),
+    );
+  }
+  const usageRows = [...usage.values()].map((u) => [...u.key, u.calls, u.errors]);
+  await tx.query(
+    `INSERT INTO api_usage (workspace_id, day, method, route, call_count, error_count) VALUES ${placeholders(usageRows)}
+     ON CONFLICT (workspace_id, day, method, route) DO UPDATE SET
+       call_count = api_usage.call_count + EXCLUDED.call_count,
+       error_count = api_usage.error_count + EXCLUDED.error_count`,
+    usageRows.flat(),
+  );
+  const latencyRows = [...latency.values()].map((l) => [...l.key, l.calls]);
+  await tx.query(
+    `INSERT INTO api_usage_latency (workspace_id, day, method, route, bucket, call_count) VALUES ${placeholders(latencyRows)}
+     ON CONFLICT (workspace_id, day, method, route, bucket) DO UPDATE SET
+       call_count = api_usage_latency.call_count + EXCLUDED.call_count`,
+    latencyRows.flat(),
+  );
+}
+
+/** "($1, $2), ($3, $4)" for rows of equal length. */
+function placeholders(rows: unknown[][]): string {
+  let n = 0;
+  return rows.map((row) => `(${row.map(() => `$${++n}`).join(", ")})`).join(", ");
+}
+
+class Aggregate {
+  private readonly calls = new Map<string, { calls: number; errors: number }>();
+  private readonly histograms = new Map<string, Map<number, number>>();
+
+  count(key: string, calls: number, errors: number): void {
+    const entry = this.calls.get(key) ?? { calls: 0, errors: 0 };
+    entry.calls += calls;
+    entry.errors += errors;
+    this.calls.set(key, entry);
+  }
+
+  latency(key: string, bucket: number, calls: number): void {
+    const histogram = this.histograms.get(key) ?? new Map<number, number>();
+    histogram.set(bucket, (histogram.get(bucket) ?? 0) + calls);
+    this.histograms.set(key, histogram);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.calls.keys();
+  }
+
+  figures(key: string): UsageFigures {
+    const counts = this.calls.get(key) ?? { calls: 0, errors: 0 };
+    const histogram = this.histograms.get(key) ?? new Map();
+    return create(UsageFiguresSchema, {
+      callCount: BigInt(counts.calls),
+      errorCount: BigInt(counts.errors),
+      p50Ms: round(quantile(histogram, 0.5)),
+      p95Ms: round(quantile(histogram, 0.95)),
+    });
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_RANGE_DAYS = 400;
+
+function dayRange(fromDay: string, toDay: string): { from: string; to: string } {
+  const violations = [
+    ...(fromDay && !validDay(fromDay) ? [{ path: "fromDay", message: "must be a date, YYYY-MM-DD" }] : []),
+    ...(toDay && !validDay(toDay) ? [{ path: "toDay", message: "must be a date, YYYY-MM-DD" }] : []),
+  ];
+  if (violations.length > 0) throw validationError(violations);
+  const to = toDay || new Date().toISOString().slice(0, 10);
+  const from = fromDay || new Date(Date.parse(to) - 29 * 86_400_000).toISOString().slice(0, 10);
+  if (from > to) throw validationError([{ path: "fromDay", message: "must not be after toDay" }]);
+  if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * 86_400_000) {
+    throw validationError([
+      { path: "fromDay", message: `the range may span at most ${MAX_RANGE_DAYS} days` },
+    ]);
+  }
+  return { from, to };
+}
+
+function validDay(day: string): boolean {
+  return DAY.test(day) && !Number.isNaN(Date.parse(day)) && new Date(day).toISOString().startsWith(day);
+}

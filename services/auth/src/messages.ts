@@ -1,0 +1,47 @@
+/** Rows to countersign.auth.v1 messages. */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  type ApiKey,
+  ApiKeySchema,
+  type Member,
+  MemberSchema,
+  Role,
+  type Workspace,
+  WorkspaceSchema,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { ApiKeyRow, MemberRow, WorkspaceRow } from "./store.js";
+
+export function toWorkspace(row: WorkspaceRow): Workspace {
+  return create(WorkspaceSchema, {
+    id: row.id,
+    name: row.name,
+    apiAccessEnabled: row.api_access_enabled,
+    createTime: timestampFromDate(row.created_at),
+  });
+}
+
+export function toMember(row: MemberRow): Member {
+  return create(MemberSchema, {
+    userId: row.user_id,
+    email: row.email,
+    workspaceId: row.workspace_id,
+    role: row.role === "org_admin" ? Role.ORG_ADMIN : Role.MEMBER,
+    createTime: timestampFromDate(row.created_at),
+  });
+}
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
+  return create(ApiKeySchema, {
+    id: row.id,
+    name: row.name,
+    workspaceId: row.workspace_id,
+    createTime: timestampFromDate(row.created_at),
+  });
+}
+
+export function roleName(role: Role): "org_admin" | "member" | undefined {
+  if (role === Role.ORG_ADMIN) return "org_admin";
+  if (role === Role.MEMBER) return "member";
+  return undefined;
+}

@@ -1,0 +1,51 @@
+/** Translates AuthService RPCs into calls on the domain modules; nothing else happens here. */
+
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { Accounts } from "./accounts.js";
+import type { ApiCallRecords } from "./api-calls.js";
+import type { ApiKeys } from "./api-keys.js";
+
+export interface AuthDomain {
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+  apiCalls: ApiCallRecords;
+}
+
+export function authRoutes({ accounts, apiKeys, apiCalls }: AuthDomain) {
+  const impl: ServiceImpl<typeof AuthService> = {
+    createWorkspace: async (req) => ({
+      workspace: await accounts.createWorkspace(req.name, !req.apiAccessDisabled),
+    }),
+    listWorkspaces: async () => ({ workspaces: await accounts.listWorkspaces() }),
+    getWorkspace: async (req) => ({ workspace: await accounts.getWorkspace(req.workspaceId) }),
+    updateWorkspace: async (req) => ({
+      workspace: await accounts.updateWorkspace(req.workspaceId, {
+        name: req.name,
+        apiAccessEnabled: req.apiAccessEnabled,
+      }),
+    }),
+    addMember: (req) => accounts.addMember(req.workspaceId, req.email, req.role, req.password),
+    listMembers: async (req) => ({ members: await accounts.listMembers(req.workspaceId) }),
+    createSession: async (req) => {
+      const { token, expiresAt, session } = await accounts.createSession(req.email, req.password);
+      return { token, expireTime: timestampFromDate(expiresAt), session };
+    },
+    getSession: async (req) => ({ session: await accounts.getSession(req.token) }),
+    deleteSession: async (req) => {
+      await accounts.deleteSession(req.token);
+      return {};
+    },
+    createApiKey: (req) => apiKeys.create(req.workspaceId, req.name),
+    listApiKeys: async (req) => ({ keys: await apiKeys.list(req.workspaceId) }),
+    deleteApiKey: async (req) => {
+      await apiKeys.delete(req.workspaceId, req.keyId);
+      return {};
+    },
+    verifyApiKey: (req) => apiKeys.verify(req.secret),
+    listRecentErrors: async (req) => ({ errors: await apiCalls.recentErrors(req.workspaceId, req.limit) }),
+    getApiUsage: (req) => apiCalls.usage(req.workspaceId, req.fromDay, req.toDay),
+  };
+  return (router: ConnectRouter) => router.service(AuthService, impl);
+}

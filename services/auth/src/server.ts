@@ -1,0 +1,38 @@
+/**
+ * The auth service as its own process (distributed mode). `buildAuth` in service.ts is what tests
+ * and the standalone process use; this file only names auth's own configuration.
+ */
+import { pathToFileURL } from "node:url";
+import { env, runMain, serviceMain } from "@countersign/kit";
+import { z } from "zod";
+import { firstStartBanner } from "./first-start.js";
+import { buildAuth } from "./service.js";
+
+export { firstStartBanner } from "./first-start.js";
+export { type AuthDeps, type AuthModule, buildAuth } from "./service.js";
+
+const config = z.object({
+  COUNTERSIGN_KEY_PEPPER: env.secret(),
+  COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
+  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+});
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  runMain(() =>
+    serviceMain({
+      name: "auth",
+      config,
+      build: (adapters, cfg) =>
+        buildAuth({
+          ...adapters,
+          keyPepper: cfg.COUNTERSIGN_KEY_PEPPER,
+          bootstrap: {
+            workspaceName: "Default workspace",
+            adminEmail: cfg.COUNTERSIGN_ADMIN_EMAIL,
+            adminPassword: cfg.COUNTERSIGN_ADMIN_PASSWORD,
+            report: (created) => process.stdout.write(firstStartBanner(created)),
+          },
+        }),
+    }),
+  );
+}

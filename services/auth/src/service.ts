@@ -1,0 +1,90 @@
+/**
+ * Builds the auth service from its adapters: applies migrations, wires the domain modules, the
+ * outbox relay and the consumer of API call records. Knows nothing of how it is served.
+ */
+import { fileURLToPath } from "node:url";
+import { fromBinary } from "@bufbuild/protobuf";
+import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { ApiCallRecordedSchema } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
+import {
+  type Database,
+  type EventBus,
+  type Logger,
+  migrate,
+  OutboxRelay,
+  outboxTrack,
+  type ServiceModule,
+  subjects,
+  type Unsubscribe,
+} from "@countersign/kit";
+import { Accounts } from "./accounts.js";
+import { ApiCallRecords } from "./api-calls.js";
+import { ApiKeys } from "./api-keys.js";
+import { authRoutes } from "./routes.js";
+import { apiKeyHasher } from "./secrets.js";
+
+export interface AuthDeps {
+  db: Database;
+  bus: EventBus;
+  logger: Logger;
+  /** The key for hashing API key secrets; changing it invalidates every key. */
+  keyPepper: string;
+  /** Creates the first workspace and admin on a first start; the result is reported once. */
+  bootstrap?: {
+    workspaceName: string;
+    adminEmail: string;
+    adminPassword?: string;
+    report: (created: { workspaceId: string; adminEmail: string; generatedPassword: string }) => void;
+  };
+  apiCallFlushIntervalMs?: number;
+}
+
+export interface AuthModule extends ServiceModule {
+  accounts: Accounts;
+  apiKeys: ApiKeys;
+}
+
+const MIGRATIONS = { name: "auth", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
+
+export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
+  const { db, bus, logger } = deps;
+  await migrate(db, [outboxTrack, MIGRATIONS]);
+  const relay = new OutboxRelay(db, bus, logger);
+  const eventsWritten = () => relay.kick();
+  const accounts = new Accounts({ db, eventsWritten });
+  const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
+  const apiCalls = new ApiCallRecords(db, logger, { flushIntervalMs: deps.apiCallFlushIntervalMs });
+  let stopConsuming: Unsubscribe | undefined;
+
+  return {
+    serviceNames: [AuthService.typeName],
+    routes: authRoutes({ accounts, apiKeys, apiCalls }),
+    accounts,
+    apiKeys,
+    async ready() {
+      await db.query("SELECT 1");
+      await bus.ping();
+    },
+    async start() {
+      if (deps.bootstrap) {
+        const created = await accounts.bootstrap(deps.bootstrap);
+        if (created) {
+          deps.bootstrap.report({
+            workspaceId: created.workspace.id,
+            adminEmail: created.adminEmail,
+            generatedPassword: created.generatedPassword,
+          });
+        }
+      }
+      relay.start();
+      stopConsuming = await bus.consume(subjects.apiCallRecorded, "auth-api-calls", (msg) =>
+        apiCalls.record(fromBinary(ApiCallRecordedSchema, msg.data)),
+      );
+    },
+    async stop() {
+      await stopConsuming?.();
+      await apiCalls.stop();
+      await relay.stop();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * SQL for workspaces, people, sessions and API keys. Rows come back as plain records; the domain
+ * modules turn them into messages.
+ */
+import type { Queryable } from "@countersign/kit";
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  api_access_enabled: boolean;
+  created_at: Date;
+}
+
+export interface MemberRow {
+  workspace_id: string;
+  user_id: string;
+  email: string;
+  role: "org_admin" | "member";
+  created_at: Date;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  created_at: Date;
+}
+
+const WORKSPACE_COLUMNS = "id, name, api_access_enabled, created_at";
+const MEMBER_COLUMNS = "m.workspace_id, m.user_id, u.email, m.role, m.created_at";
+
+export const store = {
+  async insertWorkspace(db: Queryable, row: Omit<WorkspaceRow, "created_at">): Promise<WorkspaceRow> {
+    const { rows } = await db.query<WorkspaceRow>(
+      `INSERT INTO workspaces (id, name, api_access_enabled) VALUES ($1, $2, $3) RETURNING ${WORKSPACE_COLUMNS}`,
+      [row.id, row.name, row.api_access_enabled],
+    );
+    return rows[0] as WorkspaceRow;
+  },
+
+  async workspace(db: Queryable, id: string): Promise<WorkspaceRow | undefined> {
+    const { rows } = await db.query<WorkspaceRow>(
+      `SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  },
+
+  async workspaces(db: Queryable, ids?: readonly string[]): Promise<WorkspaceRow[]> {
+    const { rows } = ids
+      ? await db.query<WorkspaceRow>(
+          `SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = ANY($1::uuid[]) ORDER BY created_at, id`,
+          [ids],
+        )
+      : await db.query<WorkspaceRow>(`SELECT ${WORKSPACE_COLUMNS} FROM workspaces ORDER BY created_at, id`);
+    return rows;
+  },
+
+  async updateWorkspace(
+    db: Queryable,
+    id: string,
+    change: { name?: string; apiAccessEnabled?: boolean },
+  ): Promise<WorkspaceRow | undefined> {
+    const { rows } = await db.query<WorkspaceRow>(
+      `UPDATE workspaces SET name = COALESCE($2, name), api_access_enabled = COALESCE($3, api_access_enabled)
+       WHERE id = $1 RETURNING ${WORKSPACE_COLUMNS}`,
+      [id, change.name ?? null, change.apiAccessEnabled ?? null],
+    );
+    return rows[0];
+  },
+
+  async userByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+    const { rows } = await db.query<UserRow>("SELECT id, email, password_hash FROM users WHERE email = $1", [
+      email,
+    ]);
+    return rows[0];
+  },
+
+  async insertUser(db: Queryable, row: UserRow): Promise<void> {
+    await db.query("INSERT INTO users (id, email, password_hash) VALUES ($1, $2, $3)", [
+      row.id,
+      row.email,
+      row.password_hash,
+    ]);
+  },
+
+  async upsertMembership(
+    db: Queryable,
+    workspaceId: string,
+    userId: string,
+    role: string,
+  ): Promise<MemberRow> {
+    await db.query(
+      `INSERT INTO memberships (workspace_id, user_id, role) VALUES ($1, $2, $3)
+       ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
+      [workspaceId, userId, role],
+    );
+    const { rows } = await db.query<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE m.workspace_id = $1 AND m.user_id = $2`,
+      [workspaceId, userId],
+    );
+    return rows[0] as MemberRow;
+  },
+
+  async members(db: Queryable, by: { workspaceId: string } | { userId: string }): Promise<MemberRow[]> {
+    const [column, value] =
+      "workspaceId" in by ? ["m.workspace_id", by.workspaceId] : ["m.user_id", by.userId];
+    const { rows } = await db.query<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE ${column} = $1 ORDER BY m.created_at, u.email`,
+      [value],
+    );
+    return rows;
+  },
+
+  async insertSession(db: Queryable, tokenHash: Buffer, userId: string, expiresAt: Date): Promise<void> {
+    await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)", [
+      tokenHash,
+      userId,
+      expiresAt,
+    ]);
+  },
+
+  async sessionUser(db: Queryable, tokenHash: Buffer): Promise<{ id: string; email: string } | undefined> {
+    const { rows } = await db.query<{ id: string; email: string }>(
+      `SELECT u.id, u.email FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.token_hash = $1 AND s.expires_at > now()`,
+      [tokenHash],
+    );
+    return rows[0];
+  },
+
+  async deleteSession(db: Queryable, tokenHash: Buffer): Promise<void> {
+    await db.query("DELETE FROM sessions WHERE token_hash = $1 OR expires_at < now()", [tokenHash]);
+  },
+
+  async insertApiKey(
+    db: Queryable,
+    row: Omit<ApiKeyRow, "created_at">,
+    secretHash: Buffer,
+  ): Promise<ApiKeyRow> {
+    const { rows } = await db.query<ApiKeyRow>(
+      `INSERT INTO api_keys (id, workspace_id, name, secret_hash) VALUES ($1, $2, $3, $4)
+       RETURNING id, workspace_id, name, created_at`,
+      [row.id, row.workspace_id, row.name, secretHash],
+    );
+    return rows[0] as ApiKeyRow;
+  },
+
+  async apiKeys(db: Queryable, workspaceId: string): Promise<ApiKeyRow[]> {
+    const { rows } = await db.query<ApiKeyRow>(
+      "SELECT id, workspace_id, name, created_at FROM api_keys WHERE workspace_id = $1 ORDER BY id DESC",
+      [workspaceId],
+    );
+    return rows;
+  },
+
+  async deleteApiKey(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
+    const { rowCount } = await db.query("DELETE FROM api_keys WHERE workspace_id = $1 AND id = $2", [
+      workspaceId,
+      id,
+    ]);
+    return rowCount > 0;
+  },
+
+  async apiKeyBySecretHash(
+    db: Queryable,
+    secretHash: Buffer,
+  ): Promise<(ApiKeyRow & { api_access_enabled: boolean }) | undefined> {
+    const { rows } = await db.query<ApiKeyRow & { api_access_enabled: boolean }>(
+      `SELECT k.id, k.workspace_id, k.name, k.created_at, w.api_access_enabled
+       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1`,
+      [secretHash],
+    );
+    return rows[0];
+  },
+};

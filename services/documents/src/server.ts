@@ -1,0 +1,37 @@
+/** The documents service as its own process (distributed mode): Postgres, NATS and an S3 endpoint. */
+import { pathToFileURL } from "node:url";
+import { env, runMain, S3BlobStore, serviceMain } from "@countersign/kit";
+import { z } from "zod";
+import { buildDocuments } from "./service.js";
+
+export { buildDocuments, type DocumentsDeps } from "./service.js";
+
+const config = z.object({
+  S3_ENDPOINT: env.url(),
+  S3_ACCESS_KEY: z.string().min(1),
+  S3_SECRET_KEY: z.string().min(1),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid S3 bucket name")
+    .default("countersign"),
+  S3_REGION: z.string().default("us-east-1"),
+});
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  runMain(() =>
+    serviceMain({
+      name: "documents",
+      config,
+      build: async (adapters, cfg) => {
+        const blobs = await S3BlobStore.open({
+          endpoint: cfg.S3_ENDPOINT,
+          accessKey: cfg.S3_ACCESS_KEY,
+          secretKey: cfg.S3_SECRET_KEY,
+          bucket: cfg.S3_BUCKET,
+          region: cfg.S3_REGION,
+        });
+        return buildDocuments({ ...adapters, blobs });
+      },
+    }),
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * Configuration comes only from environment variables, validated at start by a zod schema per
+ * process. A bad value stops the process with one line that names the variable and never echoes
+ * its value, because the value may be a secret.
+ */
+import { z } from "zod";
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const variable = issue?.path.join(".") || "environment";
+  throw new ConfigError(`${variable}: ${issue?.message ?? "invalid"}`);
+}
+
+/** Schema pieces shared by every process, so a variable means the same thing everywhere. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: () => z.url(),
+  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** A secret shared by processes; at least 32 characters so it cannot be guessed. */
+  secret: () => z.string().min(32, "must be at least 32 characters"),
+  /** NATS subject and stream prefix, so that several deployments (or test runs) can share a server. */
+  namespace: () =>
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,40}$/, "must be lower-case letters, digits, _ or -, starting with a letter")
+      .default("countersign"),
+  flag: () =>
+    z
+      .enum(["true", "false", "1", "0", ""])
+      .default("false")
+      .transform((v) => v === "true" || v === "1"),
+};
+
+/**
+ * Runs a process's main function; a configuration error ends the process with its one line on
+ * stderr and exit code 78 (EX_CONFIG), anything else with the error and exit code 1.
+ */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((err: unknown) => {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      process.exit(78);
+    }
+    process.stderr.write(`fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * The context of the call being served: its request id, and the signal that ends it when the
+ * caller gives up or its deadline passes. It follows the work through async code so that logs
+ * carry the request id and outgoing calls inherit the remaining deadline.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+
+export interface CallContext {
+  requestId: string;
+  /** Epoch milliseconds by which the call must be answered, when the caller set a deadline. */
+  deadline?: number;
+  signal?: AbortSignal;
+}
+
+const storage = new AsyncLocalStorage<CallContext>();
+
+export function runWithCallContext<T>(context: CallContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentCallContext(): CallContext | undefined {
+  return storage.getStore();
+}
+
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** A request id from outside is kept when it is short and printable, otherwise replaced. */
+export function acceptRequestId(value: string | null | undefined): string {
+  return value && /^[A-Za-z0-9._:-]{1,128}$/.test(value) ? value : randomUUID();
+}

@@ -1,0 +1,29 @@
+/**
+ * Deliberate errors with a shape the gateway can translate: a validation failure carries every
+ * violation as `countersign.errors.v1.ValidationErrors`, so the client sees all of them at once.
+ */
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ValidationErrorsSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+
+export interface FieldViolation {
+  path: string;
+  message: string;
+}
+
+export function validationError(
+  violations: FieldViolation[],
+  message = "the request is not valid",
+): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument, undefined, [
+    { desc: ValidationErrorsSchema, value: create(ValidationErrorsSchema, { errors: violations }) },
+  ]);
+}
+
+export function fieldViolations(err: ConnectError): FieldViolation[] {
+  return err.findDetails(ValidationErrorsSchema).flatMap((details) => details.errors);
+}
+
+export function notFound(what: string): ConnectError {
+  return new ConnectError(`${what} not found`, Code.NotFound);
+}

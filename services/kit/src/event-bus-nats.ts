@@ -1,0 +1,122 @@
+/**
+ * The NATS JetStream EventBus of distributed mode: one stream per namespace holding every event
+ * subject, durable pull consumers declared idempotently at start, explicit acks, `nak(delay)` for
+ * backoff, and the message id on publish so that a re-published outbox row is dropped as a duplicate.
+ */
+
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { type BusMessage, type EventBus, type PublishOptions, redeliveryDelayMs } from "./event-bus.js";
+
+export interface NatsEventBusOptions {
+  url: string;
+  namespace: string;
+  /** How long the stream keeps events; consumers that are down longer than this lose them. */
+  maxAgeDays?: number;
+  name?: string;
+}
+
+const NANOS_PER_MS = 1_000_000;
+
+export class NatsEventBus implements EventBus {
+  private readonly stream: string;
+  private readonly prefix: string;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    namespace: string,
+  ) {
+    this.stream = `${namespace.replace(/[^A-Za-z0-9_-]/g, "_")}_events`;
+    this.prefix = `${namespace}.events.`;
+  }
+
+  static async connect(options: NatsEventBusOptions): Promise<NatsEventBus> {
+    const nc = await connect({
+      servers: options.url.split(","),
+      name: options.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
+    const jsm = await jetstreamManager(nc);
+    const bus = new NatsEventBus(nc, jetstream(nc), jsm, options.namespace);
+    await bus.ensureStream(options.maxAgeDays ?? 7);
+    return bus;
+  }
+
+  async publish(subject: string, data: Uint8Array, options: PublishOptions = {}): Promise<void> {
+    await this.js.publish(this.prefix + subject, data, options.msgId ? { msgID: options.msgId } : undefined);
+  }
+
+  async consume(subject: string, consumer: string, handler: (msg: BusMessage) => Promise<void>) {
+    const durable = `${this.stream}-${consumer}`.replace(/[^A-Za-z0-9_-]/g, "_");
+    await this.jsm.consumers.add(this.stream, {
+      durable_name: durable,
+      filter_subject: this.prefix + subject,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: 60_000 * NANOS_PER_MS,
+      max_ack_pending: 1000,
+    });
+    const messages = await (await this.js.consumers.get(this.stream, durable)).consume({ max_messages: 256 });
+    const prefixLength = this.prefix.length;
+    void (async () => {
+      for await (const msg of messages) {
+        const deliveryCount = msg.info.deliveryCount;
+        // Handlers run concurrently (bounded by max_ack_pending) so that a batching handler can
+        // gather many messages before it answers for any of them.
+        handler({ subject: msg.subject.slice(prefixLength), data: msg.data, deliveryCount }).then(
+          () => msg.ack(),
+          () => msg.nak(redeliveryDelayMs(deliveryCount)),
+        );
+      }
+    })();
+    return async () => {
+      await messages.close();
+    };
+  }
+
+  async listen(subject: string, handler: (msg: BusMessage) => void) {
+    const prefixLength = this.prefix.length;
+    const subscription = this.nc.subscribe(this.prefix + subject, {
+      callback: (err, msg) => {
+        if (!err) handler({ subject: msg.subject.slice(prefixLength), data: msg.data, deliveryCount: 1 });
+      },
+    });
+    return async () => subscription.unsubscribe();
+  }
+
+  async ping(): Promise<void> {
+    await this.nc.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.nc.drain();
+  }
+
+  /** Deletes the stream and its consumers; tests use it to leave nothing behind. */
+  async destroy(): Promise<void> {
+    await this.jsm.streams.delete(this.stream).catch(() => false);
+    await this.close();
+  }
+
+  private async ensureStream(maxAgeDays: number): Promise<void> {
+    const config = {
+      name: this.stream,
+      subjects: [`${this.prefix}>`],
+      duplicate_window: 120_000 * NANOS_PER_MS,
+      max_age: maxAgeDays * 86_400_000 * NANOS_PER_MS,
+    };
+    try {
+      await this.jsm.streams.info(this.stream);
+      await this.jsm.streams.update(this.stream, config);
+    } catch {
+      await this.jsm.streams.add(config).catch(async (err: unknown) => {
+        // Another replica created it between our look-up and our add.
+        await this.jsm.streams.info(this.stream).catch(() => Promise.reject(err));
+      });
+    }
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Prometheus metrics: RPC counts by code and latency histograms per method, plus Node's default
+ * process metrics. One registry per process; in standalone mode the services share it.
+ */
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+export interface RpcMetrics {
+  registry: Registry;
+  /** Starts timing a call; the returned function records it with its status code. */
+  start(service: string, method: string): (code: string) => void;
+}
+
+export function createRpcMetrics(registry = new Registry()): RpcMetrics {
+  if (!registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
+  const calls =
+    (registry.getSingleMetric("rpc_server_handled_total") as Counter | undefined) ??
+    new Counter({
+      name: "rpc_server_handled_total",
+      help: "RPCs completed on the server, by service, method and status code.",
+      labelNames: ["service", "method", "code"],
+      registers: [registry],
+    });
+  const latency =
+    (registry.getSingleMetric("rpc_server_handling_seconds") as Histogram | undefined) ??
+    new Histogram({
+      name: "rpc_server_handling_seconds",
+      help: "Time to answer an RPC, by service and method.",
+      labelNames: ["service", "method"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+  return {
+    registry,
+    start(service, method) {
+      const end = latency.startTimer({ service, method });
+      return (code) => {
+        end();
+        calls.inc({ service, method, code });
+      };
+    },
+  };
+}

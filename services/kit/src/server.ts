@@ -1,0 +1,152 @@
+/**
+ * The Connect server every service runs: gRPC, gRPC-Web and Connect on cleartext HTTP/2, with
+ * HTTP/1.1 on the same port for gRPC-Web, Connect and Prometheus (`GET /metrics`), which cannot
+ * speak h2c. Shutdown is graceful: health turns NOT_SERVING, the listener closes, calls in flight
+ * finish (up to a limit), then connections close.
+ */
+import http from "node:http";
+import http2 from "node:http2";
+import net, { type AddressInfo, type Socket } from "node:net";
+import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { HealthState } from "./health.js";
+import { healthRoutes } from "./health.js";
+import {
+  callContextInterceptor,
+  errorMaskingInterceptor,
+  metricsInterceptor,
+  serviceTokenInterceptor,
+} from "./interceptors.js";
+import type { Logger } from "./logger.js";
+import type { RpcMetrics } from "./metrics.js";
+
+export type Routes = (router: ConnectRouter) => void;
+
+export interface ServerInterceptorOptions {
+  logger: Logger;
+  metrics: RpcMetrics;
+  /** When set, every call but health checks must present it. */
+  serviceToken?: string;
+}
+
+/** The server-side interceptors, in order; the in-memory transport of standalone mode uses them too. */
+export function serverInterceptors({
+  logger,
+  metrics,
+  serviceToken,
+}: ServerInterceptorOptions): Interceptor[] {
+  return [
+    callContextInterceptor(),
+    metricsInterceptor(metrics),
+    ...(serviceToken ? [serviceTokenInterceptor(serviceToken)] : []),
+    errorMaskingInterceptor(logger),
+  ];
+}
+
+export interface ServiceServerOptions extends ServerInterceptorOptions {
+  routes: Routes[];
+  health: HealthState;
+  port: number;
+  host?: string;
+  /** Time between turning NOT_SERVING and closing the listener, for load balancers to notice. */
+  drainMs?: number;
+  /** Time calls in flight get to finish before their connections are cut. */
+  graceMs?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+const HTTP2_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n");
+
+export async function startServiceServer(options: ServiceServerOptions): Promise<RunningServer> {
+  const { logger, metrics, health } = options;
+  const handler = connectNodeAdapter({
+    routes: (router) => {
+      healthRoutes(health)(router);
+      for (const routes of options.routes) routes(router);
+    },
+    interceptors: serverInterceptors(options),
+    fallback: (req, res) => {
+      if (req.method === "GET" && req.url === "/metrics") {
+        metrics.registry.metrics().then(
+          (body) => {
+            res.writeHead(200, { "content-type": metrics.registry.contentType });
+            res.end(body);
+          },
+          () => {
+            res.writeHead(500);
+            res.end();
+          },
+        );
+        return;
+      }
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found\n");
+    },
+  });
+
+  const h2 = http2.createServer(handler);
+  const h1 = http.createServer(handler);
+  const sessions = new Set<http2.Http2Session>();
+  const sockets = new Set<Socket>();
+  h2.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
+  });
+  const listener = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    routeByPreface(socket, h2, h1);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
+  });
+  const port = (listener.address() as AddressInfo).port;
+  const host = options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1";
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      health.markShuttingDown();
+      await sleep(options.drainMs ?? 0);
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      for (const session of sessions) session.close();
+      h1.closeIdleConnections();
+      const cut = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, options.graceMs ?? 10_000);
+      await closed;
+      clearTimeout(cut);
+      logger.info({ port }, "server stopped");
+    })();
+    return closing;
+  };
+  return { port, url: `http://${host}:${port}`, close };
+}
+
+/** Hands a connection to the HTTP/2 server if it opens with the HTTP/2 preface, else to HTTP/1.1. */
+function routeByPreface(socket: Socket, h2: http2.Http2Server, h1: http.Server): void {
+  let head = Buffer.alloc(0);
+  const onReadable = () => {
+    for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) {
+      head = Buffer.concat([head, chunk]);
+    }
+    const isPrefix = head.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE.subarray(0, head.length));
+    if (head.length === 0 || (isPrefix && head.length < HTTP2_PREFACE.length)) return;
+    socket.off("readable", onReadable);
+    socket.unshift(head);
+    (isPrefix ? h2 : h1).emit("connection", socket);
+  };
+  socket.on("readable", onReadable);
+  socket.on("error", () => socket.destroy());
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,78 @@
+/**
+ * Runs one service as its own process (distributed mode): reads the configuration every service
+ * shares plus its own, opens Postgres (creating the service's database if missing) and NATS, serves
+ * the module on its port, and on SIGTERM or SIGINT shuts down in order — NOT_SERVING, stop taking
+ * calls, let calls in flight finish, stop background work, close the adapters.
+ */
+import { z } from "zod";
+import { openNats, openPostgres } from "./adapters.js";
+import { env, loadConfig } from "./config.js";
+import type { Database } from "./database.js";
+import type { EventBus } from "./event-bus.js";
+import { HealthState } from "./health.js";
+import { createLogger, type Logger } from "./logger.js";
+import { createRpcMetrics } from "./metrics.js";
+import { startServiceServer } from "./server.js";
+import type { ServiceModule } from "./service-module.js";
+
+const sharedSchema = z.object({
+  PORT: env.port(8080),
+  LOG_LEVEL: env.logLevel(),
+  NATS_URL: z.string().min(1),
+  NATS_NAMESPACE: env.namespace(),
+  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+  COUNTERSIGN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
+});
+
+export interface ServiceAdapters {
+  db: Database;
+  bus: EventBus;
+  logger: Logger;
+}
+
+export interface ServiceMainOptions<S extends z.ZodObject> {
+  /** Short name: "auth", "templates" … ; the database URL is read from `<NAME>_DATABASE_URL`. */
+  name: string;
+  /** The service's own variables, validated with the shared ones. */
+  config: S;
+  build: (
+    adapters: ServiceAdapters,
+    config: z.output<S>,
+  ) => Promise<ServiceModule & { close?: () => Promise<void> }>;
+}
+
+export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOptions<S>): Promise<void> {
+  const databaseVariable = `${options.name.toUpperCase()}_DATABASE_URL`;
+  const schema = sharedSchema.extend({ [databaseVariable]: env.url() }).and(options.config);
+  const config = loadConfig(schema) as z.output<typeof sharedSchema> & Record<string, string> & z.output<S>;
+  const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
+  const db = await openPostgres(config[databaseVariable] as string);
+  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, options.name);
+  const module = await options.build({ db, bus, logger }, config);
+  const server = await startServiceServer({
+    routes: [module.routes],
+    health: new HealthState(module.serviceNames, module.ready),
+    logger,
+    metrics: createRpcMetrics(),
+    port: config.PORT,
+    serviceToken: config.COUNTERSIGN_INTERNAL_TOKEN,
+    drainMs: config.COUNTERSIGN_DRAIN_MS,
+  });
+  await module.start();
+  logger.info({ port: server.port }, "serving");
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await server.close();
+    await module.stop();
+    await module.close?.();
+    await bus.close();
+    await db.close();
+    logger.flush();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

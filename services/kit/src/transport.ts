@@ -1,0 +1,66 @@
+/**
+ * The Transport port: how one part reaches a service. Distributed mode speaks gRPC over HTTP/2 to
+ * the service's address; standalone mode hands the call to the service's router in memory, still
+ * through the real Connect protocol and the same server interceptors. Clients made here carry the
+ * request id and the caller's remaining deadline into every call.
+ */
+import type { DescService } from "@bufbuild/protobuf";
+import {
+  type Client,
+  createClient,
+  createRouterTransport,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { currentCallContext, REQUEST_ID_HEADER } from "./context.js";
+import { presentServiceToken } from "./interceptors.js";
+import type { Routes } from "./server.js";
+
+export type { Transport };
+
+export function grpcTransport(baseUrl: string, serviceToken?: string): Transport {
+  return createGrpcTransport({
+    baseUrl,
+    interceptors: serviceToken ? [presentServiceToken(serviceToken)] : [],
+    // Keep connections warm between calls; a dead peer is noticed by the ping.
+    pingIntervalMs: 30_000,
+    idleConnectionTimeoutMs: 300_000,
+  });
+}
+
+export function inMemoryTransport(routes: Routes, serverInterceptors: Interceptor[]): Transport {
+  return createRouterTransport(routes, { router: { interceptors: serverInterceptors } });
+}
+
+/** The longest a call may take when the caller set no deadline. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+type CallOptions = { headers?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal };
+
+export function serviceClient<S extends DescService>(service: S, transport: Transport): Client<S> {
+  const client = createClient(service, transport) as unknown as Record<
+    string,
+    (input: unknown, options?: CallOptions) => unknown
+  >;
+  const wrapped: Record<string, unknown> = {};
+  for (const name of Object.keys(service.method)) {
+    const call = client[name];
+    if (!call) continue;
+    wrapped[name] = (input: unknown, options: CallOptions = {}) =>
+      call(input, { ...inheritedOptions(), ...options });
+  }
+  return wrapped as Client<S>;
+}
+
+function inheritedOptions(): CallOptions {
+  const context = currentCallContext();
+  if (!context) return { timeoutMs: DEFAULT_TIMEOUT_MS };
+  const remaining =
+    context.deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.max(1, context.deadline - Date.now());
+  return {
+    headers: { [REQUEST_ID_HEADER]: context.requestId },
+    timeoutMs: remaining,
+    ...(context.signal ? { signal: context.signal } : {}),
+  };
+}
