@@ -4,12 +4,13 @@
  * with AUTH_ADDR set, to the auth service of a distributed deployment. Results are JSON lines on
  * stdout; errors one line on stderr.
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError } from "@connectrpc/connect";
 import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { grpcTransport, serviceClient } from "@countersign/kit";
+import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
 
 const USAGE = `usage: npm run -s cli -- <command>
@@ -22,8 +23,8 @@ const USAGE = `usage: npm run -s cli -- <command>
   members add --email EMAIL --role org_admin|member [--password PASSWORD] [--workspace ID]
   members list [--workspace ID]
 Without --workspace, the oldest workspace (the one made on the first start) is used.
-Standalone: finds the running process through COUNTERSIGN_DATA_DIR (default ./data).
-Distributed: set AUTH_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
+Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
+(default ./data); elsewhere set AUTH_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
 
 class UsageError extends Error {}
 
@@ -33,12 +34,14 @@ async function connect(): Promise<Client<typeof AuthService>> {
     return serviceClient(AuthService, grpcTransport(authAddr, process.env.COUNTERSIGN_INTERNAL_TOKEN));
   const dataDir = resolve(process.env.COUNTERSIGN_DATA_DIR ?? "./data");
   const endpoint = await readAdminEndpoint(dataDir);
-  if (!endpoint) {
-    throw new Error(
-      `no running Countersign found for ${dataDir}: start it with "npm start", or set AUTH_ADDR`,
-    );
+  if (endpoint) return serviceClient(AuthService, grpcTransport(endpoint.url, endpoint.token));
+  for (const dir of [dataDir, join(dataDir, "distributed")]) {
+    const distributed = await readDistributedEndpoints(dir);
+    const auth = distributed?.services.auth?.[0];
+    if (distributed && auth)
+      return serviceClient(AuthService, grpcTransport(auth, distributed.internalToken));
   }
-  return serviceClient(AuthService, grpcTransport(endpoint.url, endpoint.token));
+  throw new Error(`no running Countersign found for ${dataDir}: start it with "npm start", or set AUTH_ADDR`);
 }
 
 const iso = (time: Timestamp | undefined) => (time ? timestampDate(time).toISOString() : undefined);

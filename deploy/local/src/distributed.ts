@@ -1,0 +1,197 @@
+/**
+ * `npm run start:distributed`: distributed mode on one machine — one process per service (two for
+ * webhooks), gRPC over HTTP/2 between them, Postgres (a database per service, created if missing),
+ * NATS JetStream, an S3 endpoint (s3rver on loopback unless S3_ENDPOINT is set), and two gateway
+ * replicas. What Kubernetes runs, minus Kubernetes. Every process's log lines go to this stdout.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createClient } from "@connectrpc/connect";
+import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
+import { createLogger, env, grpcTransport, loadConfig, runMain } from "@countersign/kit";
+import { z } from "zod";
+import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
+import { freePort } from "./free-port.js";
+import { type LocalS3, startLocalS3 } from "./local-s3.js";
+import { loadOrCreateSecrets } from "./state-files.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
+type Service = (typeof SERVICES)[number];
+
+const configSchema = z.object({
+  PORT: env.port(8080),
+  GATEWAY_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
+  WEBHOOKS_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
+  LOG_LEVEL: env.logLevel(),
+  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data/distributed"),
+  POSTGRES_URL: env.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
+  COUNTERSIGN_DB_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,40}$/, "must be lower-case letters, digits and _")
+    .default("countersign_"),
+  NATS_URL: z.string().min(1).default("nats://127.0.0.1:4222"),
+  NATS_NAMESPACE: env.namespace(),
+  S3_ENDPOINT: env.url().optional(),
+  S3_ACCESS_KEY: z.string().optional(),
+  S3_SECRET_KEY: z.string().optional(),
+  S3_BUCKET: z.string().default("countersign"),
+  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
+  COUNTERSIGN_ADMIN_EMAIL: z.email().optional(),
+  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  COUNTERSIGN_INTERNAL_TOKEN: env.secret().optional(),
+});
+
+type Config = z.output<typeof configSchema>;
+
+function databaseUrl(config: Config, service: Service): string {
+  const explicit = process.env[`${service.toUpperCase()}_DATABASE_URL`];
+  if (explicit) return explicit;
+  const url = new URL(config.POSTGRES_URL);
+  url.pathname = `/${config.COUNTERSIGN_DB_PREFIX}${service}`;
+  return url.toString();
+}
+
+runMain(async () => {
+  const config = loadConfig(configSchema);
+  const logger = createLogger({ name: "launcher", level: config.LOG_LEVEL });
+  const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
+  await mkdir(dataDir, { recursive: true });
+  const secrets = await loadOrCreateSecrets(dataDir);
+  const internalToken = config.COUNTERSIGN_INTERNAL_TOKEN ?? randomBytes(32).toString("base64url");
+  let localS3: LocalS3 | undefined;
+  if (!config.S3_ENDPOINT) {
+    localS3 = await startLocalS3(join(dataDir, "s3"));
+    logger.info({ endpoint: localS3.endpoint }, "S3_ENDPOINT not set: serving S3 from s3rver on loopback");
+  }
+  const children = new Set<ChildProcess>();
+  let stopping = false;
+
+  const common = {
+    LOG_LEVEL: config.LOG_LEVEL,
+    NATS_URL: config.NATS_URL,
+    NATS_NAMESPACE: config.NATS_NAMESPACE,
+    COUNTERSIGN_INTERNAL_TOKEN: internalToken,
+  };
+  const start = (name: string, entry: string, extra: Record<string, string | undefined>) => {
+    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+      cwd: REPO,
+      env: { ...process.env, ...common, ...withoutUndefined(extra) },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    children.add(child);
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (!stopping) {
+        logger.error({ process: name, code, signal }, "a process exited; stopping the deployment");
+        void stop(1);
+      }
+    });
+  };
+
+  const addresses = {} as Record<Service, string[]>;
+  for (const service of SERVICES) {
+    const replicas = service === "webhooks" ? config.WEBHOOKS_REPLICAS : 1;
+    addresses[service] = [];
+    for (let replica = 0; replica < replicas; replica++) {
+      const port = await freePort();
+      addresses[service].push(`http://127.0.0.1:${port}`);
+      start(`${service}-${replica}`, `services/${service}/src/server.ts`, {
+        PORT: String(port),
+        [`${service.toUpperCase()}_DATABASE_URL`]: databaseUrl(config, service),
+        ...(service === "auth"
+          ? {
+              COUNTERSIGN_KEY_PEPPER: secrets.keyPepper,
+              COUNTERSIGN_ADMIN_EMAIL: config.COUNTERSIGN_ADMIN_EMAIL,
+              COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
+            }
+          : {}),
+        ...(service === "documents"
+          ? {
+              S3_ENDPOINT: config.S3_ENDPOINT ?? localS3?.endpoint,
+              S3_ACCESS_KEY: config.S3_ACCESS_KEY ?? localS3?.accessKey,
+              S3_SECRET_KEY: config.S3_SECRET_KEY ?? localS3?.secretKey,
+              S3_BUCKET: config.S3_BUCKET,
+            }
+          : {}),
+      });
+    }
+  }
+  await Promise.all(
+    Object.values(addresses)
+      .flat()
+      .map((address) => waitForHealth(address, internalToken)),
+  );
+
+  const gateways: string[] = [];
+  for (let replica = 0; replica < config.GATEWAY_REPLICAS; replica++) {
+    const port = config.PORT === 0 ? await freePort() : config.PORT + replica;
+    gateways.push(`http://127.0.0.1:${port}`);
+    start(`gateway-${replica}`, "gateway/src/server.ts", {
+      PORT: String(port),
+      COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
+      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addresses[s][0]])),
+    });
+  }
+  await Promise.all(gateways.map((url) => waitForReady(url)));
+
+  const endpoints: DistributedEndpoints = { gateways, services: addresses, internalToken, pid: process.pid };
+  await writeFile(join(dataDir, DISTRIBUTED_FILE), `${JSON.stringify(endpoints)}\n`, { mode: 0o600 });
+  logger.info({ gateways, dataDir }, "Countersign is ready (distributed)");
+
+  async function stop(exitCode: number): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    const exited = [...children].map((child) => new Promise((done) => child.once("exit", done)));
+    for (const child of children) child.kill("SIGTERM");
+    const force = setTimeout(() => {
+      for (const child of children) child.kill("SIGKILL");
+    }, 15_000);
+    await Promise.all(exited);
+    clearTimeout(force);
+    await rm(join(dataDir, DISTRIBUTED_FILE), { force: true });
+    await localS3?.close();
+    logger.flush();
+    process.exit(exitCode);
+  }
+  process.on("SIGTERM", () => void stop(0));
+  process.on("SIGINT", () => void stop(0));
+});
+
+function withoutUndefined(values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+async function waitForHealth(address: string, token: string, timeoutMs = 60_000): Promise<void> {
+  const health = createClient(Health, grpcTransport(address, token));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const { status } = await health.check({}, { timeoutMs: 1000 });
+      if (status === HealthCheckResponse_ServingStatus.SERVING) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${address} did not become healthy within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function waitForReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await fetch(`${url}/readyz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not become ready within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

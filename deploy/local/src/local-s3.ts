@@ -1,0 +1,25 @@
+/**
+ * An S3 API endpoint on loopback (s3rver) for running distributed mode on one machine without
+ * MinIO. Production points S3_ENDPOINT at MinIO or any S3 service instead.
+ */
+import S3rver from "s3rver";
+
+export interface LocalS3 {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  close(): Promise<void>;
+}
+
+/** s3rver accepts exactly these credentials. */
+const S3RVER_CREDENTIALS = { accessKey: "S3RVER", secretKey: "S3RVER" };
+
+export async function startLocalS3(directory: string, port = 0): Promise<LocalS3> {
+  const server = new S3rver({ address: "127.0.0.1", port, directory, silent: true });
+  const address = await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${address.port}`,
+    ...S3RVER_CREDENTIALS,
+    close: () => server.close(),
+  };
+}
