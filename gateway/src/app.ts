@@ -17,6 +17,7 @@ import { notFound, problemHandler } from "./middleware/errors.js";
 import { requestContext } from "./middleware/request-context.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
+import { accountRoutes } from "./routes/account.js";
 import { pingRoutes } from "./routes/ping.js";
 
 export interface GatewayServices {
@@ -71,6 +72,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const recorder = new ApiCallRecorder(bus, logger);
   const api = new PublicApi(limits.jsonBodyBytes);
   pingRoutes(api);
+  accountRoutes(api, services.auth);
 
   const app = express();
   app.disable("x-powered-by");

@@ -20,14 +20,19 @@ export function routeTemplate(path: string): string {
 }
 
 export interface RouteOptions {
-  /** How the body is read; "json" parses JSON up to the configured limit and refuses other types. */
+  /** "json" (the default for POST, PATCH, PUT) refuses bodies of any other type with 415. */
   body?: "json" | "none";
 }
+
+/** Media types that upload routes read as streams; every other body must be JSON. */
+const STREAMED_TYPES = ["multipart/form-data", "application/pdf"];
 
 export class PublicApi {
   readonly router: Router = express.Router();
 
-  constructor(private readonly jsonLimitBytes: number) {}
+  constructor(jsonLimitBytes: number) {
+    this.router.use(readBody(jsonLimitBytes));
+  }
 
   /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */
   single(method: Method, path: string, handler: (req: Request, res: Response) => Promise<void> | void): void {
@@ -37,11 +42,10 @@ export class PublicApi {
   /** A route in both families. */
   route(method: Method, path: string, handler: Handler, options: RouteOptions = {}): void {
     const body = options.body ?? (method === "get" || method === "delete" ? "none" : "json");
-    const readBody =
-      body === "json" ? [requireJson, express.json({ limit: this.jsonLimitBytes, strict: true })] : [];
+    const checks = body === "json" ? [requireJson] : [];
     for (const base of [RESOURCE_BASE, ACCOUNT_BASE]) {
       const full = `${base}${path}`;
-      this.router[method](full, tag(full), ...readBody, async (req: Request, res: Response) => {
+      this.router[method](full, tag(full), ...checks, async (req: Request, res: Response) => {
         await handler(req, res, workspaceOf(req, res));
       });
     }
@@ -66,13 +70,33 @@ function workspaceOf(req: Request, res: Response): string {
   return caller.workspaceId;
 }
 
+function hasBody(req: Request): boolean {
+  return Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+}
+
+function unsupportedType(): ApiProblem {
+  return new ApiProblem(
+    "unsupported_media_type",
+    'send the body as JSON with "Content-Type: application/json"',
+  );
+}
+
+/**
+ * Every body that reaches the public API is checked before routing, so the limits hold for every
+ * route alike: JSON is parsed up to the limit (413 past it, 400 when malformed); upload types pass
+ * on as streams; anything else is 415.
+ */
+function readBody(limitBytes: number) {
+  const parseJson = express.json({ limit: limitBytes, strict: true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!hasBody(req)) return next();
+    if (req.is("application/json")) return parseJson(req, res, next);
+    if (req.is(STREAMED_TYPES)) return next();
+    throw unsupportedType();
+  };
+}
+
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
-  const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
-  if (hasBody && !req.is("application/json")) {
-    throw new ApiProblem(
-      "unsupported_media_type",
-      'send the body as JSON with "Content-Type: application/json"',
-    );
-  }
+  if (hasBody(req) && !req.is("application/json")) throw unsupportedType();
   next();
 }

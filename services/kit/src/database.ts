@@ -77,8 +77,9 @@ export async function ensurePostgresDatabase(connectionString: string): Promise<
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (found.rowCount) return;
     await client.query(`CREATE DATABASE ${quoteIdentifier(name)}`).catch((err: { code?: string }) => {
-      // Another replica created it between our check and our CREATE.
-      if (err.code !== "42P04") throw err;
+      // Another replica created it between our check and our CREATE: Postgres says either
+      // "duplicate_database" or, when both CREATEs ran at once, "unique_violation" on pg_database.
+      if (err.code !== "42P04" && err.code !== "23505") throw err;
     });
   } finally {
     await client.end();

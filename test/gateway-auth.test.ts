@@ -1,0 +1,299 @@
+/**
+ * The public surface of the foundation, end to end, in both modes: API keys created by the ops CLI
+ * and the console, the gateway's authentication, limits and errors, deletion that reaches every
+ * replica, Recent Errors and API Usage, and logs that never contain a secret.
+ */
+import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
+import { ConsoleClient, call, eventually, type Reply } from "./support/http.js";
+import { distributedInfra } from "./support/infra.js";
+import { expectDocumented } from "./support/openapi.js";
+
+const infra = await distributedInfra();
+const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
+if (infra) modes.push(["distributed", () => startDistributed(infra)]);
+
+afterAll(() => infra?.close());
+
+interface CreatedKey {
+  id: string;
+  name: string;
+  secret: string;
+  accountId: string;
+  createdAt: string;
+}
+
+function expectProblem(reply: Reply, status: number, code: string): void {
+  expect(reply.status).toBe(status);
+  expect(reply.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  const body = reply.body as { code: string; status: number; requestId: string };
+  expect(body.code).toBe(code);
+  expect(body.status).toBe(status);
+  expect(body.requestId).toBe(reply.headers.get("x-request-id"));
+}
+
+describe.each(modes)("%s mode", (_mode, start) => {
+  let deployment: Deployment;
+  let gateway: string;
+  let key: CreatedKey;
+  /** Every secret this suite handles; none may appear in any log line. */
+  const secrets: string[] = [];
+
+  const createKey = async (name: string, workspace?: string): Promise<CreatedKey> => {
+    const result = await deployment.cli(
+      "keys",
+      "create",
+      "--name",
+      name,
+      ...(workspace ? ["--workspace", workspace] : []),
+    );
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout) as CreatedKey;
+    secrets.push(created.secret);
+    return created;
+  };
+
+  beforeAll(async () => {
+    deployment = await start();
+    gateway = deployment.gateways[0] as string;
+    secrets.push(deployment.adminPassword);
+    key = await createKey("suite");
+  }, 180_000);
+
+  afterAll(() => deployment?.destroy());
+
+  test("GET /v1/ping with a valid key answers ok, with a request id and rate-limit headers", async () => {
+    const reply = await call(gateway, "/v1/ping", { key: key.secret });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: "ok" });
+    expectDocumented("GET", "/v1/ping", 200, reply.body);
+    expect(reply.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(reply.headers.get("ratelimit-limit")).toBe("100");
+    expect(Number(reply.headers.get("ratelimit-remaining"))).toBeGreaterThanOrEqual(0);
+  });
+
+  test("a missing, malformed or unknown key is 401 unauthorized", async () => {
+    const unknown = `sk_${"A".repeat(43)}`;
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer nope" },
+      { authorization: `Basic ${key.secret}` },
+      { authorization: `Bearer ${unknown}` },
+    ];
+    for (const headers of variants) {
+      const reply = await call(gateway, "/v1/ping", { headers });
+      expectProblem(reply, 401, "unauthorized");
+      expectDocumented("GET", "/v1/ping", 401, reply.body);
+    }
+  });
+
+  test("the account routes show the key's own workspace and hide every other one as 404", async () => {
+    const own = await call(gateway, `/v1/accounts/${key.accountId}`, { key: key.secret });
+    expect(own.status).toBe(200);
+    expectDocumented("GET", "/v1/accounts/{accountId}", 200, own.body);
+    expect((own.body as { id: string }).id).toBe(key.accountId);
+    const resourceStyle = await call(gateway, "/api/v1/account", { key: key.secret });
+    expect(resourceStyle.body).toEqual(own.body);
+
+    const other = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Other")).stdout) as {
+      id: string;
+    };
+    for (const accountId of [other.id, "00000000-0000-7000-8000-000000000000", "not-a-uuid"]) {
+      const reply = await call(gateway, `/v1/accounts/${accountId}`, { key: key.secret });
+      expectProblem(reply, 404, "not_found");
+    }
+  });
+
+  test("switching a workspace's API access off answers 403 at once, and on again 200", async () => {
+    const workspace = JSON.parse(
+      (await deployment.cli("workspaces", "create", "--name", "Switchable")).stdout,
+    ) as {
+      id: string;
+    };
+    const switchable = await createKey("switchable", workspace.id);
+    expect((await call(gateway, "/v1/ping", { key: switchable.secret })).status).toBe(200);
+    expect((await deployment.cli("workspaces", "update", workspace.id, "--api-access", "off")).code).toBe(0);
+    const refused = await eventually(async () => {
+      const reply = await call(gateway, "/v1/ping", { key: switchable.secret });
+      return reply.status === 403 ? reply : undefined;
+    }, 2000);
+    expectProblem(refused, 403, "forbidden");
+    expectDocumented("GET", "/v1/ping", 403, refused.body);
+    await deployment.cli("workspaces", "update", workspace.id, "--api-access", "on");
+    await eventually(
+      async () =>
+        (await call(gateway, "/v1/ping", { key: switchable.secret })).status === 200 ? true : undefined,
+      2000,
+    );
+  });
+
+  test("bodies: another type is 415, malformed JSON 400, more than 1 MiB 413 — never a 500", async () => {
+    const post = (body: string, type: string) =>
+      call(gateway, "/api/v1/anything", {
+        key: key.secret,
+        method: "POST",
+        body,
+        headers: { "content-type": type },
+      });
+    expectProblem(await post("hello", "text/plain"), 415, "unsupported_media_type");
+    expectProblem(await post("{not json", "application/json"), 400, "invalid_request");
+    expectProblem(
+      await post(JSON.stringify({ pad: "x".repeat(1024 * 1024) }), "application/json"),
+      413,
+      "payload_too_large",
+    );
+  });
+
+  test("unknown routes are 404 problem+json, with or without a key", async () => {
+    expectProblem(await call(gateway, "/api/v1/no-such-thing", { key: key.secret }), 404, "not_found");
+    expectProblem(await call(gateway, "/no-such-page"), 404, "not_found");
+  });
+
+  test("past the burst, a key gets 429 rate_limited with Retry-After", async () => {
+    const busy = await createKey("busy");
+    const replies = await Promise.all(
+      Array.from({ length: 160 }, () => call(gateway, "/v1/ping", { key: busy.secret })),
+    );
+    const limited = replies.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(replies.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(100);
+    const first = limited[0] as Reply;
+    expectProblem(first, 429, "rate_limited");
+    expectDocumented("GET", "/v1/ping", 429, first.body);
+    expect(Number(first.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(first.headers.get("ratelimit-remaining")).toBe("0");
+  });
+
+  test("console: an admin creates a key (secret once), lists it without secret, deletes it — refused everywhere within 1 s", async () => {
+    const admin = new ConsoleClient(gateway);
+    const login = await admin.logIn(deployment.adminEmail, deployment.adminPassword);
+    expect(login.status).toBe(201);
+    expectDocumented("POST", "/console/api/session", 201, login.body);
+    secrets.push(admin.cookie("cs_session") ?? "no session cookie");
+    const workspaceId = key.accountId;
+
+    const created = await admin.call(`/console/api/workspaces/${workspaceId}/api-keys`, {
+      method: "POST",
+      json: { name: "console" },
+    });
+    expect(created.status).toBe(201);
+    expectDocumented("POST", "/console/api/workspaces/{workspaceId}/api-keys", 201, created.body);
+    const consoleKey = created.body as CreatedKey;
+    secrets.push(consoleKey.secret);
+
+    const listed = await admin.call(`/console/api/workspaces/${workspaceId}/api-keys`);
+    expectDocumented("GET", "/console/api/workspaces/{workspaceId}/api-keys", 200, listed.body);
+    expect(listed.text).not.toContain(consoleKey.secret);
+    expect((listed.body as { items: { id: string }[] }).items.map((k) => k.id)).toContain(consoleKey.id);
+
+    // Every replica verifies (and caches) the key before it is deleted.
+    for (const replica of deployment.gateways)
+      expect((await call(replica, "/v1/ping", { key: consoleKey.secret })).status).toBe(200);
+    const deleted = await admin.call(`/console/api/workspaces/${workspaceId}/api-keys/${consoleKey.id}`, {
+      method: "DELETE",
+    });
+    expect(deleted.status).toBe(204);
+    const deletedAt = Date.now();
+    const other = deployment.gateways[deployment.gateways.length - 1] as string;
+    const refused = await eventually(
+      async () => {
+        const reply = await call(other, "/v1/ping", { key: consoleKey.secret });
+        return reply.status === 401 ? reply : undefined;
+      },
+      1000,
+      20,
+    );
+    expect(Date.now() - deletedAt).toBeLessThanOrEqual(1000);
+    expectProblem(refused, 401, "unauthorized");
+  });
+
+  test("console refuses: a wrong password 401, no CSRF token 403, a member 403, a workspace one is not in 404", async () => {
+    expectProblem(
+      await new ConsoleClient(gateway).logIn(deployment.adminEmail, "wrong password!"),
+      401,
+      "unauthorized",
+    );
+
+    const admin = new ConsoleClient(gateway);
+    await admin.logIn(deployment.adminEmail, deployment.adminPassword);
+    const noCsrf = await admin.call(`/console/api/workspaces/${key.accountId}/api-keys`, {
+      method: "POST",
+      json: { name: "x" },
+      csrf: false,
+    });
+    expectProblem(noCsrf, 403, "forbidden");
+
+    const memberPassword = "member-password-123";
+    secrets.push(memberPassword);
+    expect(
+      (
+        await deployment.cli(
+          "members",
+          "add",
+          "--email",
+          "member@example.com",
+          "--role",
+          "member",
+          "--password",
+          memberPassword,
+        )
+      ).code,
+    ).toBe(0);
+    const member = new ConsoleClient(gateway);
+    expect((await member.logIn("member@example.com", memberPassword)).status).toBe(201);
+    secrets.push(member.cookie("cs_session") ?? "no session cookie");
+    expectProblem(await member.call(`/console/api/workspaces/${key.accountId}/api-keys`), 403, "forbidden");
+    expectProblem(
+      await admin.call("/console/api/workspaces/00000000-0000-7000-8000-000000000000/api-keys"),
+      404,
+      "not_found",
+    );
+  });
+
+  test("Recent Errors and API Usage record the calls made with a key", async () => {
+    const failed = await call(gateway, "/api/v1/missing-route", { key: key.secret });
+    const requestId = failed.headers.get("x-request-id");
+    const admin = new ConsoleClient(gateway);
+    await admin.logIn(deployment.adminEmail, deployment.adminPassword);
+    secrets.push(admin.cookie("cs_session") ?? "no session cookie");
+
+    const errors = await eventually(async () => {
+      const reply = await admin.call(`/console/api/workspaces/${key.accountId}/recent-errors`);
+      const items = (reply.body as { items: { requestId: string }[] }).items;
+      return items.some((e) => e.requestId === requestId) ? reply : undefined;
+    });
+    expectDocumented("GET", "/console/api/workspaces/{workspaceId}/recent-errors", 200, errors.body);
+    const entry = (errors.body as { items: Record<string, unknown>[] }).items.find(
+      (e) => e.requestId === requestId,
+    );
+    expect(entry).toMatchObject({
+      method: "GET",
+      path: "/api/v1/missing-route",
+      status: 404,
+      code: "not_found",
+    });
+
+    const usage = await eventually(async () => {
+      const reply = await admin.call(`/console/api/workspaces/${key.accountId}/api-usage`);
+      const routes = (reply.body as { routes: { method: string; route: string; calls: number }[] }).routes;
+      return routes.some((r) => r.route === "/v1/ping" && r.calls >= 2) ? reply : undefined;
+    });
+    expectDocumented("GET", "/console/api/workspaces/{workspaceId}/api-usage", 200, usage.body);
+    const body = usage.body as {
+      total: { calls: number; errors: number; p95Ms: number };
+      routes: { route: string; method: string; calls: number; errors: number; p50Ms: number }[];
+      days: { day: string }[];
+    };
+    expect(body.total.errors).toBeGreaterThanOrEqual(1);
+    expect(body.total.calls).toBeGreaterThan(body.total.errors);
+    expect(body.routes.find((r) => r.route === "/v1/accounts/{accountId}")).toMatchObject({ method: "GET" });
+    expect(body.days.map((d) => d.day)).toContain(new Date().toISOString().slice(0, 10));
+    expect(body.total.p95Ms).toBeGreaterThan(0);
+  });
+
+  test("no log line contains a secret that passed through the deployment", async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    const logs = deployment.output();
+    expect(logs.length).toBeGreaterThan(1000);
+    for (const secret of secrets) expect(logs).not.toContain(secret);
+  });
+});

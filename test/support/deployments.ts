@@ -1,0 +1,172 @@
+/**
+ * Runs Countersign the way a user does — `standalone.ts` or the distributed launcher as child
+ * processes — and gives tests its gateway URLs, a way to run the ops CLI against it, and every
+ * line it logged (for the scan that no secret reached a log).
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { deleteStream, dropDatabases, type Infra, uniqueName } from "./infra.js";
+
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"];
+const run = promisify(execFile);
+
+export interface Deployment {
+  mode: "standalone" | "distributed";
+  /** One URL per gateway replica (standalone has one). */
+  gateways: string[];
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+  /** Everything the processes wrote to stdout and stderr so far. */
+  output(): string;
+  cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
+  /** Stops the processes; the data stays (restart tests start again on it). */
+  stop(): Promise<void>;
+  /** Stops and removes everything the deployment created. */
+  destroy(): Promise<void>;
+}
+
+export class OwnedProcess {
+  private text = "";
+  private readonly exited: Promise<number | null>;
+
+  constructor(readonly child: ChildProcess) {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      this.text += chunk.toString("utf8");
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      this.text += chunk.toString("utf8");
+    });
+    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  }
+
+  static start(entry: string, env: Record<string, string>): OwnedProcess {
+    return new OwnedProcess(
+      spawn(process.execPath, ["--import", "tsx", entry], {
+        cwd: REPO,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+  }
+
+  get output(): string {
+    return this.text;
+  }
+
+  async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = this.text.match(pattern);
+      if (match) return match;
+      if (this.child.exitCode !== null)
+        throw new Error(`process exited (${this.child.exitCode}):\n${this.text}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${this.text}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async stop(): Promise<number | null> {
+    if (this.child.exitCode === null) this.child.kill("SIGTERM");
+    return this.exited;
+  }
+}
+
+async function runCli(env: Record<string, string>, args: string[]) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "deploy/local/src/cli.ts", ...args],
+      {
+        cwd: REPO,
+        env: { ...process.env, ...env },
+      },
+    );
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const failed = err as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+const ADMIN = { adminEmail: "admin@example.com", adminPassword: "correct-horse-battery-staple" };
+
+export async function startStandalone(
+  dataDir?: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Deployment> {
+  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "countersign-standalone-")));
+  const env = {
+    PORT: "0",
+    COUNTERSIGN_DATA_DIR: dir,
+    COUNTERSIGN_ADMIN_EMAIL: ADMIN.adminEmail,
+    COUNTERSIGN_ADMIN_PASSWORD: ADMIN.adminPassword,
+    LOG_LEVEL: "debug",
+    ...extraEnv,
+  };
+  const proc = OwnedProcess.start("deploy/local/src/standalone.ts", env);
+  await proc.waitFor(/"msg":"Countersign is ready \(standalone\)"/);
+  const url = JSON.parse(proc.output.split("\n").find((l) => l.includes("Countersign is ready")) ?? "{}")
+    .url as string;
+  return {
+    mode: "standalone",
+    gateways: [url],
+    dataDir: dir,
+    ...ADMIN,
+    output: () => proc.output,
+    cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dir }, args),
+    stop: async () => {
+      await proc.stop();
+    },
+    destroy: async () => {
+      await proc.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startDistributed(infra: Infra): Promise<Deployment> {
+  const dir = await mkdtemp(join(tmpdir(), "countersign-distributed-"));
+  const namespace = uniqueName("t");
+  const dbPrefix = `${uniqueName("cs")}_`;
+  const proc = OwnedProcess.start("deploy/local/src/distributed.ts", {
+    PORT: "0",
+    COUNTERSIGN_DATA_DIR: dir,
+    POSTGRES_URL: infra.postgresUrl,
+    NATS_URL: infra.natsUrl,
+    NATS_NAMESPACE: namespace,
+    COUNTERSIGN_DB_PREFIX: dbPrefix,
+    COUNTERSIGN_ADMIN_EMAIL: ADMIN.adminEmail,
+    COUNTERSIGN_ADMIN_PASSWORD: ADMIN.adminPassword,
+    LOG_LEVEL: "debug",
+  });
+  await proc.waitFor(/"msg":"Countersign is ready \(distributed\)"/, 120_000);
+  const endpoints = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
+    gateways: string[];
+  };
+  return {
+    mode: "distributed",
+    gateways: endpoints.gateways,
+    dataDir: dir,
+    ...ADMIN,
+    output: () => proc.output,
+    cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dir }, args),
+    stop: async () => {
+      await proc.stop();
+    },
+    destroy: async () => {
+      await proc.stop();
+      await dropDatabases(
+        infra.postgresUrl,
+        SERVICES.map((s) => `${dbPrefix}${s}`),
+      );
+      await deleteStream(infra.natsUrl, `${namespace}_events`);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
