@@ -71,6 +71,11 @@ export class OwnedProcess {
     }
   }
 
+  /** Resolves with the exit code once the process ends by itself. */
+  exit(): Promise<number | null> {
+    return this.exited;
+  }
+
   async stop(): Promise<number | null> {
     if (this.child.exitCode === null) this.child.kill("SIGTERM");
     return this.exited;

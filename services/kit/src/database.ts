@@ -111,7 +111,11 @@ export class EmbeddedPostgres {
     const onConnection = (db: Pick<PGlite, "query" | "exec">): Queryable => ({
       async query<R>(sql: string, params?: readonly unknown[]) {
         const result = await db.query<R>(sql, params as unknown[] | undefined);
-        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+        // Like pg's rowCount: rows returned for a statement that returns rows, else rows affected.
+        return {
+          rows: result.rows,
+          rowCount: result.fields.length > 0 ? result.rows.length : (result.affectedRows ?? 0),
+        };
       },
       async exec(sql: string) {
         await db.exec(sql);

@@ -1,0 +1,134 @@
+/**
+ * Standalone mode as a user meets it: `npm start` on a fresh data directory is ready within 10 s and
+ * creates the first workspace and admin; the ops CLI prints one JSON line; a restart keeps
+ * everything; bad configuration and a second process on the same data stop with one clear line.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type Deployment, OwnedProcess, REPO, startStandalone } from "./support/deployments.js";
+import { call } from "./support/http.js";
+
+const run = promisify(execFile);
+
+describe("standalone mode", () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "countersign-standalone-"));
+  });
+
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  test("a first start without a password is ready within 10 s and prints a generated admin password once, never in a log line", async () => {
+    const started = Date.now();
+    const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+      PORT: "0",
+      COUNTERSIGN_DATA_DIR: join(dataDir, "generated"),
+    });
+    try {
+      await proc.waitFor(/Countersign is ready \(standalone\)/, 20_000);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const password = proc.output.match(/Password: {3}(\S+) {3}\(generated/)?.[1];
+      expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+      const logLines = proc.output.split("\n").filter((line) => line.startsWith("{"));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const line of logLines) expect(line).not.toContain(password);
+    } finally {
+      await proc.stop();
+    }
+  });
+
+  describe("with a running server", () => {
+    let deployment: Deployment;
+
+    beforeAll(async () => {
+      deployment = await startStandalone(join(dataDir, "kept"));
+    });
+
+    afterAll(() => deployment?.stop());
+
+    test("`npm run -s cli -- keys create --name NAME` prints exactly one JSON line with id, name, secret, accountId, createdAt", async () => {
+      const { stdout } = await run(
+        "npm",
+        ["run", "-s", "cli", "--", "keys", "create", "--name", "from npm"],
+        {
+          cwd: REPO,
+          env: { ...process.env, COUNTERSIGN_DATA_DIR: deployment.dataDir },
+        },
+      );
+      const lines = stdout.split("\n").filter(Boolean);
+      expect(lines).toHaveLength(1);
+      const key = JSON.parse(lines[0] as string) as Record<string, string>;
+      expect(Object.keys(key).sort()).toEqual(["accountId", "createdAt", "id", "name", "secret"]);
+      expect(key.name).toBe("from npm");
+      expect(key.secret).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+      expect(new Date(key.createdAt as string).toISOString()).toBe(key.createdAt);
+      expect((await call(deployment.gateways[0] as string, "/v1/ping", { key: key.secret })).status).toBe(
+        200,
+      );
+    });
+
+    test("the CLI explains bad input with exit code 2 and service errors with exit code 1", async () => {
+      const usage = await deployment.cli("keys", "create");
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain("--name is required");
+      const missing = await deployment.cli("keys", "delete", "00000000-0000-7000-8000-000000000000");
+      expect(missing.code).toBe(1);
+      expect(missing.stderr.trim()).toBe("error: API key not found");
+    });
+
+    test("a second process on the same data directory is refused with one line", async () => {
+      const second = OwnedProcess.start("deploy/local/src/standalone.ts", {
+        PORT: "0",
+        COUNTERSIGN_DATA_DIR: deployment.dataDir,
+      });
+      expect(await second.exit()).toBe(1);
+      expect(second.output).toMatch(/another Countersign process \(pid \d+\) is using/);
+    });
+
+    test("a restart keeps workspaces and keys, and creates nothing anew", async () => {
+      const created = JSON.parse((await deployment.cli("keys", "create", "--name", "survivor")).stdout) as {
+        secret: string;
+      };
+      const before = (await deployment.cli("workspaces", "list")).stdout;
+      await deployment.stop();
+      deployment = await startStandalone(deployment.dataDir);
+      expect(deployment.output()).not.toContain("first start");
+      expect((await deployment.cli("workspaces", "list")).stdout).toBe(before);
+      expect((await call(deployment.gateways[0] as string, "/v1/ping", { key: created.secret })).status).toBe(
+        200,
+      );
+    });
+  });
+
+  test("a bad configuration value stops the process with one line naming the variable, not its value", async () => {
+    const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+      PORT: "eighty",
+      COUNTERSIGN_DATA_DIR: join(dataDir, "bad"),
+    });
+    expect(await proc.exit()).toBe(78);
+    const lines = proc.output.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^configuration error: PORT: /);
+    expect(lines[0]).not.toContain("eighty");
+  });
+
+  test("the CLI with no server running says how to start one", async () => {
+    const { code, stderr } = await (async () => {
+      try {
+        await run(process.execPath, ["--import", "tsx", "deploy/local/src/cli.ts", "keys", "list"], {
+          cwd: REPO,
+          env: { ...process.env, COUNTERSIGN_DATA_DIR: join(dataDir, "nothing-here") },
+        });
+        return { code: 0, stderr: "" };
+      } catch (err) {
+        return err as { code: number; stderr: string };
+      }
+    })();
+    expect(code).toBe(1);
+    expect(stderr).toContain("no running Countersign found");
+  });
+});
