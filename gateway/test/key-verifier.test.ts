@@ -1,0 +1,106 @@
+/**
+ * The gateway's key cache, against an AuthService reached over the real Connect protocol in memory.
+ * The service behind it answers from a table the test controls and counts the calls it gets.
+ */
+import { create, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import {
+  ApiKeyDeletedSchema,
+  WorkspaceUpdatedSchema,
+} from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
+import { MemoryEventBus, subjects } from "@countersign/kit";
+import { KeyVerifier } from "../src/key-verifier.js";
+
+const keys = new Map<string, { id: string; workspaceId: string; enabled: boolean }>();
+let calls = 0;
+const transport = createRouterTransport((router) =>
+  router.service(AuthService, {
+    async verifyApiKey(req) {
+      calls += 1;
+      await new Promise((r) => setTimeout(r, 5));
+      const key = keys.get(req.secret);
+      if (!key) throw new ConnectError("unknown API key", Code.Unauthenticated);
+      return { key: { id: key.id, workspaceId: key.workspaceId, name: "k" }, apiAccessEnabled: key.enabled };
+    },
+  }),
+);
+
+let bus: MemoryEventBus;
+let verifier: KeyVerifier;
+let stop: () => Promise<void>;
+
+beforeEach(async () => {
+  keys.clear();
+  keys.set("sk_a", { id: "key-a", workspaceId: "ws-1", enabled: true });
+  keys.set("sk_b", { id: "key-b", workspaceId: "ws-1", enabled: true });
+  calls = 0;
+  bus = new MemoryEventBus();
+  verifier = new KeyVerifier(createClient(AuthService, transport), { ttlMs: 60_000 });
+  stop = await verifier.listen(bus);
+});
+afterEach(() => stop());
+
+test("a key is asked about once and then answered from the cache", async () => {
+  for (let i = 0; i < 10; i++)
+    expect(await verifier.verify("sk_a")).toMatchObject({ keyId: "key-a", workspaceId: "ws-1" });
+  expect(calls).toBe(1);
+});
+
+test("concurrent verifications of one key share one call", async () => {
+  await Promise.all(Array.from({ length: 20 }, () => verifier.verify("sk_a")));
+  expect(calls).toBe(1);
+});
+
+test("an unknown key is undefined and not remembered", async () => {
+  expect(await verifier.verify("sk_unknown")).toBeUndefined();
+  keys.set("sk_unknown", { id: "late", workspaceId: "ws-1", enabled: true });
+  expect(await verifier.verify("sk_unknown")).toMatchObject({ keyId: "late" });
+});
+
+test("ApiKeyDeleted drops exactly that key from the cache", async () => {
+  await verifier.verify("sk_a");
+  await verifier.verify("sk_b");
+  keys.delete("sk_a");
+  await bus.publish(
+    subjects.apiKeyDeleted,
+    toBinary(ApiKeyDeletedSchema, create(ApiKeyDeletedSchema, { keyId: "key-a" })),
+  );
+  expect(await verifier.verify("sk_a")).toBeUndefined();
+  expect(await verifier.verify("sk_b")).toMatchObject({ keyId: "key-b" });
+  expect(calls).toBe(3);
+});
+
+test("WorkspaceUpdated drops the workspace's keys, so API access follows at once", async () => {
+  await verifier.verify("sk_a");
+  (keys.get("sk_a") as { enabled: boolean }).enabled = false;
+  await bus.publish(
+    subjects.workspaceUpdated,
+    toBinary(
+      WorkspaceUpdatedSchema,
+      create(WorkspaceUpdatedSchema, { workspaceId: "ws-1", apiAccessEnabled: false }),
+    ),
+  );
+  expect(await verifier.verify("sk_a")).toMatchObject({ apiAccessEnabled: false });
+});
+
+test("entries expire after the TTL", async () => {
+  const shortLived = new KeyVerifier(createClient(AuthService, transport), { ttlMs: 20 });
+  await shortLived.verify("sk_a");
+  await new Promise((r) => setTimeout(r, 40));
+  await shortLived.verify("sk_a");
+  expect(calls).toBe(2);
+});
+
+test("auth being down is an error, not an unknown key", async () => {
+  const down = createRouterTransport((router) =>
+    router.service(AuthService, {
+      verifyApiKey() {
+        throw new ConnectError("no route to auth", Code.Unavailable);
+      },
+    }),
+  );
+  await expect(new KeyVerifier(createClient(AuthService, down)).verify("sk_a")).rejects.toMatchObject({
+    code: Code.Unavailable,
+  });
+});

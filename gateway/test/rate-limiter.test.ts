@@ -1,0 +1,37 @@
+import { RateLimiter } from "../src/rate-limiter.js";
+
+function limiterAt(ratePerSecond: number, burst: number) {
+  const clock = { now: 0 };
+  return { clock, limiter: new RateLimiter(ratePerSecond, burst, () => clock.now) };
+}
+
+test("a fresh key may burst, then is refused with the wait until one call is allowed", () => {
+  const { limiter } = limiterAt(50, 100);
+  for (let i = 0; i < 100; i++) expect(limiter.take("k").allowed).toBe(true);
+  const refused = limiter.take("k");
+  expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 1, limit: 100 });
+});
+
+test("tokens flow back at the rate: 50 a second allows 5 more calls after 100 ms", () => {
+  const { clock, limiter } = limiterAt(50, 100);
+  for (let i = 0; i < 100; i++) limiter.take("k");
+  clock.now += 100;
+  const allowed = Array.from({ length: 6 }, () => limiter.take("k").allowed);
+  expect(allowed).toEqual([true, true, true, true, true, false]);
+});
+
+test("keys have separate buckets", () => {
+  const { limiter } = limiterAt(1, 1);
+  expect(limiter.take("a").allowed).toBe(true);
+  expect(limiter.take("a").allowed).toBe(false);
+  expect(limiter.take("b").allowed).toBe(true);
+});
+
+test("remaining counts down and reset says when the bucket is full again", () => {
+  const { limiter } = limiterAt(10, 20);
+  const first = limiter.take("k");
+  expect(first.remaining).toBe(19);
+  expect(first.resetSeconds).toBe(1);
+  for (let i = 0; i < 19; i++) limiter.take("k");
+  expect(limiter.take("k").resetSeconds).toBe(2);
+});

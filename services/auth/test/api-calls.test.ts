@@ -1,0 +1,107 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  type ApiCallRecorded,
+  ApiCallRecordedSchema,
+} from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
+import { createLogger } from "@countersign/kit";
+import { ApiCallRecords } from "../src/api-calls.js";
+import { type StartedAuth, startAuth } from "./harness.js";
+
+let auth: StartedAuth;
+let records: ApiCallRecords;
+let workspaceId: string;
+let sequence = 0;
+
+beforeEach(async () => {
+  auth = await startAuth();
+  records = new ApiCallRecords(auth.db, createLogger({ name: "test", level: "silent" }), {
+    flushIntervalMs: 5,
+  });
+  workspaceId = (await auth.client.createWorkspace({ name: "W" })).workspace?.id as string;
+});
+afterEach(() => auth.close());
+
+function call({
+  at,
+  ...fields
+}: Omit<Partial<ApiCallRecorded>, "$typeName" | "time"> & { at?: Date }): ApiCallRecorded {
+  sequence += 1;
+  return create(ApiCallRecordedSchema, {
+    requestId: `req-${sequence}`,
+    workspaceId,
+    keyId: "key",
+    method: "GET",
+    route: "/v1/ping",
+    path: "/v1/ping",
+    status: 200,
+    durationMs: 4,
+    time: timestampFromDate(at ?? new Date()),
+    ...fields,
+  });
+}
+
+test("failed calls become Recent Errors, newest first; successful ones do not", async () => {
+  await Promise.all([
+    records.record(call({ status: 200 })),
+    records.record(
+      call({ status: 404, code: "not_found", path: "/api/v1/x", at: new Date(Date.now() - 1000) }),
+    ),
+    records.record(call({ status: 503, code: "unavailable", requestId: "latest" })),
+  ]);
+  const errors = await records.recentErrors(workspaceId, 10);
+  expect(errors.map((e) => [e.status, e.code])).toEqual([
+    [503, "unavailable"],
+    [404, "not_found"],
+  ]);
+  expect(errors[0]?.requestId).toBe("latest");
+});
+
+test("a redelivered failed call is stored once", async () => {
+  const event = call({ status: 500, code: "internal" });
+  await records.record(event);
+  await records.record(event);
+  expect(await records.recentErrors(workspaceId, 10)).toHaveLength(1);
+});
+
+test("usage adds calls up per day and per route, with the error count and latency percentiles", async () => {
+  const yesterday = new Date(Date.now() - 86_400_000);
+  await Promise.all([
+    ...Array.from({ length: 9 }, () => records.record(call({ durationMs: 3 }))),
+    records.record(call({ durationMs: 400, status: 500, code: "internal" })),
+    records.record(call({ route: "/api/v1/templates", path: "/api/v1/templates", at: yesterday })),
+  ]);
+  const usage = await records.usage(workspaceId, "", "");
+  expect(usage.total?.callCount).toBe(11n);
+  expect(usage.total?.errorCount).toBe(1n);
+  expect(usage.days.map((d) => [d.day, d.figures?.callCount])).toEqual([
+    [yesterday.toISOString().slice(0, 10), 1n],
+    [new Date().toISOString().slice(0, 10), 10n],
+  ]);
+  const ping = usage.routes.find((r) => r.route === "/v1/ping");
+  expect(ping?.figures?.callCount).toBe(10n);
+  expect(ping?.figures?.p50Ms).toBeGreaterThan(2);
+  expect(ping?.figures?.p50Ms).toBeLessThanOrEqual(5);
+  expect(ping?.figures?.p95Ms).toBeGreaterThan(300);
+  expect(usage.routes[0]?.route).toBe("/v1/ping");
+});
+
+test("calls without a workspace (no valid key) are not recorded", async () => {
+  await records.record(call({ workspaceId: "", status: 401, code: "unauthorized" }));
+  await records.flush();
+  const { rows } = await auth.db.query("SELECT count(*)::int AS n FROM api_errors");
+  expect(rows[0]).toEqual({ n: 0 });
+});
+
+test("a malformed or inverted day range is a validation error", async () => {
+  for (const [from, to] of [
+    ["2026-13-01", ""],
+    ["2026-02-30", ""],
+    ["2026-05-02", "2026-05-01"],
+    ["2020-01-01", "2026-01-01"],
+  ] as const) {
+    const err = await records.usage(workspaceId, from, to).catch((e: unknown) => ConnectError.from(e));
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+  }
+});
