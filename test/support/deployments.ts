@@ -101,38 +101,43 @@ async function runCli(env: Record<string, string>, args: string[]) {
 
 const ADMIN = { adminEmail: "admin@example.com", adminPassword: "correct-horse-battery-staple" };
 
-export async function startStandalone(
-  dataDir?: string,
-  extraEnv: Record<string, string> = {},
-): Promise<Deployment> {
-  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "countersign-standalone-")));
-  const env = {
-    PORT: "0",
-    COUNTERSIGN_DATA_DIR: dir,
-    COUNTERSIGN_ADMIN_EMAIL: ADMIN.adminEmail,
-    COUNTERSIGN_ADMIN_PASSWORD: ADMIN.adminPassword,
-    LOG_LEVEL: "debug",
-    ...extraEnv,
-  };
-  const proc = OwnedProcess.start("deploy/local/src/standalone.ts", env);
-  await proc.waitFor(/"msg":"Countersign is ready \(standalone\)"/);
-  const url = JSON.parse(proc.output.split("\n").find((l) => l.includes("Countersign is ready")) ?? "{}")
-    .url as string;
+/** What both modes share: one process tree, its data dir, the CLI pointed at it. */
+function deployment(
+  mode: Deployment["mode"],
+  proc: OwnedProcess,
+  dataDir: string,
+  gateways: string[],
+  removeInfrastructure: () => Promise<void> = async () => {},
+): Deployment {
   return {
-    mode: "standalone",
-    gateways: [url],
-    dataDir: dir,
+    mode,
+    gateways,
+    dataDir,
     ...ADMIN,
     output: () => proc.output,
-    cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dir }, args),
+    cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dataDir }, args),
     stop: async () => {
       await proc.stop();
     },
     destroy: async () => {
       await proc.stop();
-      await rm(dir, { recursive: true, force: true });
+      await removeInfrastructure();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export async function startStandalone(dataDir?: string): Promise<Deployment> {
+  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "countersign-standalone-")));
+  const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+    PORT: "0",
+    COUNTERSIGN_DATA_DIR: dir,
+    COUNTERSIGN_ADMIN_EMAIL: ADMIN.adminEmail,
+    COUNTERSIGN_ADMIN_PASSWORD: ADMIN.adminPassword,
+    LOG_LEVEL: "debug",
+  });
+  const [ready] = await proc.waitFor(/\{[^\n]*"msg":"Countersign is ready \(standalone\)"\}/);
+  return deployment("standalone", proc, dir, [(JSON.parse(ready) as { url: string }).url]);
 }
 
 export async function startDistributed(infra: Infra): Promise<Deployment> {
@@ -151,27 +156,14 @@ export async function startDistributed(infra: Infra): Promise<Deployment> {
     LOG_LEVEL: "debug",
   });
   await proc.waitFor(/"msg":"Countersign is ready \(distributed\)"/, 120_000);
-  const endpoints = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
+  const { gateways } = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
     gateways: string[];
   };
-  return {
-    mode: "distributed",
-    gateways: endpoints.gateways,
-    dataDir: dir,
-    ...ADMIN,
-    output: () => proc.output,
-    cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dir }, args),
-    stop: async () => {
-      await proc.stop();
-    },
-    destroy: async () => {
-      await proc.stop();
-      await dropDatabases(
-        infra.postgresUrl,
-        SERVICES.map((s) => `${dbPrefix}${s}`),
-      );
-      await deleteStream(infra.natsUrl, `${namespace}_events`);
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return deployment("distributed", proc, dir, gateways, async () => {
+    await dropDatabases(
+      infra.postgresUrl,
+      SERVICES.map((s) => `${dbPrefix}${s}`),
+    );
+    await deleteStream(infra.natsUrl, `${namespace}_events`);
+  });
 }

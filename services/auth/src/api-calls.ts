@@ -139,25 +139,18 @@ export class ApiCallRecords {
     const days = new Aggregate();
     const routes = new Aggregate();
     const total = new Aggregate();
-    for (const row of counts.rows) {
-      const route = `${row.method} ${row.route}`;
-      for (const [agg, key] of [
+    // Every row counts towards its day, its route and the total.
+    const scopes = (row: { day: string; method: string; route: string }) =>
+      [
         [days, row.day],
-        [routes, route],
+        [routes, `${row.method} ${row.route}`],
         [total, ""],
-      ] as const) {
-        agg.count(key, row.call_count, row.error_count);
-      }
+      ] as const;
+    for (const row of counts.rows) {
+      for (const [agg, key] of scopes(row)) agg.count(key, row.call_count, row.error_count);
     }
     for (const row of latency.rows) {
-      const route = `${row.method} ${row.route}`;
-      for (const [agg, key] of [
-        [days, row.day],
-        [routes, route],
-        [total, ""],
-      ] as const) {
-        agg.latency(key, row.bucket, row.call_count);
-      }
+      for (const [agg, key] of scopes(row)) agg.latency(key, row.bucket, row.call_count);
     }
     return create(GetApiUsageResponseSchema, {
       fromDay: range.from,
