@@ -14,6 +14,8 @@ try {
 if (!mainHasProto) {
   console.log("buf breaking: main has no proto/ yet; nothing to compare against");
 } else {
-  execFileSync("npx", ["buf", "breaking", "--against", ".git#branch=main"], { stdio: "inherit" });
+  execFileSync("npm", ["run", "-s", "buf", "--", "breaking", "--against", ".git#branch=main"], {
+    stdio: "inherit",
+  });
   console.log("buf breaking: no breaking change against main");
 }
