@@ -4,7 +4,8 @@
  * (standalone mode), where a write goes to a temporary file first so a crash leaves no half object.
  */
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -15,8 +16,14 @@ export interface BlobInfo {
   size: number;
 }
 
+export interface PutOptions {
+  contentType?: string;
+  /** The body's length when known; a stream of unknown length is measured on the way. */
+  size?: number;
+}
+
 export interface BlobStore {
-  put(key: string, body: Readable | Uint8Array, contentType?: string): Promise<BlobInfo>;
+  put(key: string, body: Readable | Uint8Array, options?: PutOptions): Promise<BlobInfo>;
   get(key: string): Promise<Readable>;
   /** undefined when there is no such object. */
   stat(key: string): Promise<BlobInfo | undefined>;
@@ -117,13 +124,20 @@ export class S3BlobStore implements BlobStore {
     return new S3BlobStore(client, options.bucket);
   }
 
-  async put(
-    key: string,
-    body: Readable | Uint8Array,
-    contentType = "application/octet-stream",
-  ): Promise<BlobInfo> {
-    const data = body instanceof Readable ? body : Buffer.from(body);
-    await this.client.putObject(this.bucket, checkKey(key), data, undefined, { "Content-Type": contentType });
+  async put(key: string, body: Readable | Uint8Array, options: PutOptions = {}): Promise<BlobInfo> {
+    checkKey(key);
+    const metadata = { "Content-Type": options.contentType ?? "application/octet-stream" };
+    if (!(body instanceof Readable)) {
+      await this.client.putObject(this.bucket, key, Buffer.from(body), body.length, metadata);
+    } else if (options.size !== undefined) {
+      await this.client.putObject(this.bucket, key, body, options.size, metadata);
+    } else {
+      // With no length, the client would start a multipart upload sized for 5 TiB, which not every
+      // S3 endpoint offers; a spooled copy gives it the length, and memory stays flat.
+      await withSpooledCopy(body, async (path, size) => {
+        await this.client.putObject(this.bucket, key, createReadStream(path), size, metadata);
+      });
+    }
     const info = await this.stat(key);
     if (!info) throw new Error(`blob "${key}" vanished after upload`);
     return info;
@@ -153,6 +167,17 @@ export class S3BlobStore implements BlobStore {
 
   async ping(): Promise<void> {
     await this.client.bucketExists(this.bucket);
+  }
+}
+
+async function withSpooledCopy<T>(body: Readable, use: (path: string, size: number) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), "countersign-spool-"));
+  const path = join(dir, "body");
+  try {
+    await pipeline(body, createWriteStream(path));
+    return await use(path, (await stat(path)).size);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

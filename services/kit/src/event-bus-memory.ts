@@ -18,13 +18,26 @@ interface ConsumerGroup {
 }
 
 const DEDUP_WINDOW_MS = 120_000;
-const MAX_ATTEMPTS_PER_PUBLISH = 5;
+
+export interface MemoryEventBusOptions {
+  /** Deliveries to one consumer before publish gives up (and the outbox tries again later). */
+  maxAttempts?: number;
+  /** The wait before delivery number n + 1. */
+  retryDelayMs?: (deliveryCount: number) => number;
+}
 
 export class MemoryEventBus implements EventBus {
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly listeners = new Set<{ subject: string; handler: (msg: BusMessage) => void }>();
   private readonly seen = new Map<string, number>();
   private closed = false;
+  private readonly maxAttempts: number;
+  private readonly retryDelayMs: (deliveryCount: number) => number;
+
+  constructor(options: MemoryEventBusOptions = {}) {
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.retryDelayMs = options.retryDelayMs ?? ((n) => Math.min(redeliveryDelayMs(n), 2_000));
+  }
 
   async publish(subject: string, data: Uint8Array, options: PublishOptions = {}): Promise<void> {
     if (this.closed) throw new Error("event bus closed");
@@ -72,7 +85,7 @@ export class MemoryEventBus implements EventBus {
 
   private async deliver(group: ConsumerGroup, subject: string, data: Uint8Array): Promise<void> {
     let lastError: unknown;
-    for (let deliveryCount = 1; deliveryCount <= MAX_ATTEMPTS_PER_PUBLISH; deliveryCount++) {
+    for (let deliveryCount = 1; deliveryCount <= this.maxAttempts; deliveryCount++) {
       const member = group.members[group.next++ % group.members.length];
       if (!member) return;
       try {
@@ -80,9 +93,9 @@ export class MemoryEventBus implements EventBus {
         return;
       } catch (err) {
         lastError = err;
-        await new Promise((resolve) =>
-          setTimeout(resolve, Math.min(redeliveryDelayMs(deliveryCount), 2_000)),
-        );
+        if (deliveryCount < this.maxAttempts) {
+          await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs(deliveryCount)));
+        }
       }
     }
     throw lastError;

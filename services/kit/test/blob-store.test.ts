@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import S3rver from "s3rver";
+import { type BlobStore, FileBlobStore, S3BlobStore } from "../src/blob-store.js";
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+function contract(name: string, open: () => Promise<{ store: BlobStore; close: () => Promise<void> }>) {
+  describe(name, () => {
+    let store: BlobStore;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ store, close } = await open());
+    });
+    afterAll(() => close());
+
+    test("what is put from a stream comes back byte for byte, and stat knows its size", async () => {
+      const content = randomBytes(3 * 1024 * 1024 + 17);
+      const chunks = Array.from({ length: 4 }, (_, i) => content.subarray(i * 800_000, (i + 1) * 800_000));
+      chunks.push(content.subarray(3_200_000));
+      expect(await store.put("documents/a/original.pdf", Readable.from(chunks), { contentType: "application/pdf" })).toEqual({
+        size: content.length,
+      });
+      expect((await bytesOf(await store.get("documents/a/original.pdf"))).equals(content)).toBe(true);
+      expect(await store.stat("documents/a/original.pdf")).toEqual({ size: content.length });
+    });
+
+    test("a stream of announced length is stored as it is", async () => {
+      const content = randomBytes(4096);
+      await store.put("documents/sized", Readable.from([content]), { size: content.length });
+      expect((await bytesOf(await store.get("documents/sized"))).equals(content)).toBe(true);
+    });
+
+    test("a missing object has no stat, and delete removes one", async () => {
+      expect(await store.stat("documents/none")).toBeUndefined();
+      await store.put("documents/b", Buffer.from("bye"));
+      await store.delete("documents/b");
+      expect(await store.stat("documents/b")).toBeUndefined();
+      await expect(store.get("documents/b")).rejects.toThrow();
+    });
+
+    test("keys that could escape the store are refused", async () => {
+      for (const key of ["../etc/passwd", "/abs", "a/../../b", "", "a//b"]) {
+        await expect(store.put(key, Buffer.from("x"))).rejects.toThrow(/invalid blob key/);
+      }
+    });
+
+    test("the store answers a ping", async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}
+
+contract("FileBlobStore", async () => {
+  const root = await mkdtemp(join(tmpdir(), "blobs-"));
+  return { store: new FileBlobStore(root), close: () => rm(root, { recursive: true, force: true }) };
+});
+
+contract("S3BlobStore against s3rver", async () => {
+  const directory = await mkdtemp(join(tmpdir(), "s3rver-"));
+  const server = new S3rver({ address: "127.0.0.1", port: 0, directory, silent: true });
+  const { port } = await server.run();
+  const store = await S3BlobStore.open({
+    endpoint: `http://127.0.0.1:${port}`,
+    accessKey: "S3RVER",
+    secretKey: "S3RVER",
+    bucket: "kit-test",
+  });
+  return {
+    store,
+    close: async () => {
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+});
+
+test("a stream that fails half-way leaves no object and no partial file behind", async () => {
+  const root = await mkdtemp(join(tmpdir(), "blobs-"));
+  const store = new FileBlobStore(root);
+  const failing = new Readable({
+    read() {
+      this.push(Buffer.alloc(1024));
+      this.destroy(new Error("client went away"));
+    },
+  });
+  await expect(store.put("documents/c", failing)).rejects.toThrow("client went away");
+  expect(await store.stat("documents/c")).toBeUndefined();
+  expect(await readdir(join(root, ".partial"))).toEqual([]);
+  await rm(root, { recursive: true, force: true });
+});

@@ -1,0 +1,96 @@
+import pg from "pg";
+import { createPostgresDatabase, EmbeddedPostgres, ensurePostgresDatabase } from "../src/database.js";
+import { available, POSTGRES_URL, uniqueName } from "./infra.js";
+
+describe("EmbeddedPostgres", () => {
+  let embedded: EmbeddedPostgres;
+  beforeAll(async () => {
+    embedded = await EmbeddedPostgres.open();
+  });
+  afterAll(() => embedded.close());
+
+  test("each service's handle sees only its own schema", async () => {
+    const a = embedded.database("svc_a");
+    const b = embedded.database("svc_b");
+    await a.exec("CREATE TABLE things (name text)");
+    await b.exec("CREATE TABLE things (name text)");
+    await a.query("INSERT INTO things VALUES ($1)", ["from a"]);
+    await b.query("INSERT INTO things VALUES ($1), ($2)", ["from b", "again b"]);
+    expect((await a.query("SELECT name FROM things")).rows).toEqual([{ name: "from a" }]);
+    expect((await b.query("SELECT count(*) AS n FROM things")).rows).toEqual([{ n: 2 }]);
+  });
+
+  test("interleaved work of two services never runs in the other's schema", async () => {
+    const a = embedded.database("inter_a");
+    const b = embedded.database("inter_b");
+    await a.exec("CREATE TABLE t (v int)");
+    await b.exec("CREATE TABLE t (v int)");
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).query("INSERT INTO t VALUES ($1)", [i % 2])),
+    );
+    expect((await a.query("SELECT DISTINCT v FROM t")).rows).toEqual([{ v: 1 }]);
+    expect((await b.query("SELECT DISTINCT v FROM t")).rows).toEqual([{ v: 0 }]);
+  });
+
+  test("a transaction that throws leaves nothing behind", async () => {
+    const db = embedded.database("tx");
+    await db.exec("CREATE TABLE t (v int)");
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO t VALUES (1)");
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect((await db.query("SELECT count(*) AS n FROM t")).rows[0]).toEqual({ n: 0 });
+  });
+
+  test("rowCount is rows returned for a query and rows affected for a change, as with pg", async () => {
+    const db = embedded.database("counts");
+    await db.exec("CREATE TABLE t (v int); INSERT INTO t VALUES (1), (2), (3)");
+    expect((await db.query("SELECT * FROM t WHERE v > 1")).rowCount).toBe(2);
+    expect((await db.query("UPDATE t SET v = v + 1")).rowCount).toBe(3);
+    expect((await db.query("DELETE FROM t WHERE v = 99")).rowCount).toBe(0);
+  });
+});
+
+const postgres = await available("Postgres", POSTGRES_URL);
+
+(postgres ? describe : describe.skip)("Postgres adapter", () => {
+  const name = uniqueName("kit_test_");
+  const url = Object.assign(new URL(POSTGRES_URL), { pathname: `/${name}` }).toString();
+
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  test("creates the service's database when missing, even when replicas race to do it", async () => {
+    await Promise.all([ensurePostgresDatabase(url), ensurePostgresDatabase(url), ensurePostgresDatabase(url)]);
+    await ensurePostgresDatabase(url);
+    const db = createPostgresDatabase(url);
+    try {
+      expect((await db.query("SELECT current_database() AS db")).rows).toEqual([{ db: name }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test("transactions commit or roll back, and counts come back as numbers", async () => {
+    const db = createPostgresDatabase(url);
+    try {
+      await db.exec("CREATE TABLE IF NOT EXISTS t (v int)");
+      await db.transaction(async (tx) => {
+        await tx.query("INSERT INTO t VALUES (1), (2)");
+      });
+      await db.transaction(async (tx) => {
+        await tx.query("INSERT INTO t VALUES (3)");
+        throw new Error("no");
+      }).catch(() => {});
+      expect((await db.query("SELECT count(*) AS n FROM t")).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await db.close();
+    }
+  });
+});

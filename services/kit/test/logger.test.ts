@@ -1,0 +1,39 @@
+import { Writable } from "node:stream";
+import { runWithCallContext } from "../src/context.js";
+import { createLogger } from "../src/logger.js";
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ name: "test", destination }) };
+}
+
+test("secrets are redacted by key name at any depth", () => {
+  const { lines, logger } = capture();
+  logger.info(
+    {
+      secret: "sk_top",
+      password: "pw",
+      request: { headers: { authorization: "Bearer sk_nested", cookie: "cs_session=abc" }, token: "t1" },
+      deep: { a: { b: { apiKey: "sk_deep" } } },
+      harmless: "visible",
+    },
+    "hello",
+  );
+  const text = JSON.stringify(lines[0]);
+  for (const secret of ["sk_top", "pw\"", "sk_nested", "cs_session=abc", "t1", "sk_deep"]) expect(text).not.toContain(secret);
+  expect(lines[0]).toMatchObject({ secret: "[redacted]", harmless: "visible", msg: "hello", service: "test" });
+});
+
+test("lines written inside a call context carry its request id", () => {
+  const { lines, logger } = capture();
+  runWithCallContext({ requestId: "req-42" }, () => logger.info("inside"));
+  logger.info("outside");
+  expect(lines[0]?.requestId).toBe("req-42");
+  expect(lines[1]?.requestId).toBeUndefined();
+});

@@ -1,0 +1,107 @@
+import { create } from "@bufbuild/protobuf";
+import { fromBinary } from "@bufbuild/protobuf";
+import { ApiKeyDeletedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
+import { type Database, EmbeddedPostgres } from "../src/database.js";
+import type { BusMessage, PublishOptions } from "../src/event-bus.js";
+import { MemoryEventBus } from "../src/event-bus-memory.js";
+import { createLogger } from "../src/logger.js";
+import { migrate, outboxTrack } from "../src/migrations.js";
+import { enqueueEvent, OutboxRelay } from "../src/outbox.js";
+
+/** The in-process bus behind a switch that makes publishing fail, as a NATS outage would. */
+class FlakyBus extends MemoryEventBus {
+  down = false;
+  override async publish(subject: string, data: Uint8Array, options?: PublishOptions): Promise<void> {
+    if (this.down) throw new Error("connection refused");
+    return super.publish(subject, data, options);
+  }
+}
+
+let embedded: EmbeddedPostgres;
+let db: Database;
+let bus: FlakyBus;
+let relay: OutboxRelay;
+let received: BusMessage[];
+const logger = createLogger({ name: "outbox-test", level: "silent" });
+
+beforeEach(async () => {
+  embedded = await EmbeddedPostgres.open();
+  db = embedded.database("svc");
+  await migrate(db, [outboxTrack]);
+  bus = new FlakyBus();
+  received = [];
+  await bus.consume("auth.>", "test", async (msg) => {
+    received.push(msg);
+  });
+  relay = new OutboxRelay(db, bus, logger, { pollIntervalMs: 20 });
+});
+
+afterEach(async () => {
+  await relay.stop();
+  await embedded.close();
+});
+
+async function writeEvents(count: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < count; i++) {
+      await enqueueEvent(tx, "auth.api_key_deleted", ApiKeyDeletedSchema, create(ApiKeyDeletedSchema, { keyId: `k${i}` }));
+    }
+  });
+}
+
+const until = async (check: () => boolean, timeoutMs = 5000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+test("committed events are published in order and removed from the outbox", async () => {
+  await writeEvents(3);
+  relay.start();
+  await until(() => received.length === 3);
+  expect(received.map((m) => fromBinary(ApiKeyDeletedSchema, m.data).keyId)).toEqual(["k0", "k1", "k2"]);
+  await until(() => true);
+  expect((await db.query("SELECT count(*) AS n FROM outbox")).rows).toEqual([{ n: 0 }]);
+});
+
+test("events of a rolled-back transaction are never published", async () => {
+  await db
+    .transaction(async (tx) => {
+      await enqueueEvent(tx, "auth.api_key_deleted", ApiKeyDeletedSchema, create(ApiKeyDeletedSchema, { keyId: "ghost" }));
+      throw new Error("rollback");
+    })
+    .catch(() => {});
+  relay.start();
+  await new Promise((r) => setTimeout(r, 100));
+  expect(received).toHaveLength(0);
+});
+
+test("with the bus down at commit time, every event still arrives once when it is back", async () => {
+  bus.down = true;
+  relay.start();
+  await writeEvents(5);
+  relay.kick();
+  await new Promise((r) => setTimeout(r, 150));
+  expect(received).toHaveLength(0);
+  expect((await db.query("SELECT count(*) AS n FROM outbox")).rows).toEqual([{ n: 5 }]);
+
+  bus.down = false;
+  await until(() => received.length >= 5);
+  await new Promise((r) => setTimeout(r, 100));
+  const ids = received.map((m) => fromBinary(ApiKeyDeletedSchema, m.data).keyId);
+  expect(ids.sort()).toEqual(["k0", "k1", "k2", "k3", "k4"]);
+  expect((await db.query("SELECT count(*) AS n FROM outbox")).rows).toEqual([{ n: 0 }]);
+});
+
+test("two relays on one outbox publish each event once", async () => {
+  const second = new OutboxRelay(db, bus, logger, { pollIntervalMs: 20 });
+  await writeEvents(40);
+  relay.start();
+  second.start();
+  await until(() => received.length >= 40);
+  await new Promise((r) => setTimeout(r, 100));
+  await second.stop();
+  expect(received).toHaveLength(40);
+});
