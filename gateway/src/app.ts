@@ -15,6 +15,7 @@ import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
 import { requestContext } from "./middleware/request-context.js";
+import { onResponseEnd } from "./middleware/response-end.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
@@ -70,15 +71,22 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
   const recorder = new ApiCallRecorder(bus, logger);
-  const api = new PublicApi(limits.jsonBodyBytes);
+  const api = new PublicApi(limits.jsonBodyBytes, [
+    authenticate(verifier, new RateLimiter(limits.ratePerSecond, limits.burst)),
+  ]);
   pingRoutes(api);
   accountRoutes(api, services.auth);
 
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
-  app.use(requestContext(limits.requestTimeoutMs), accessLog(logger));
+  app.use(
+    requestContext(limits.requestTimeoutMs),
+    onResponseEnd(accessLog(logger), (req, res) => recorder.record(req, res)),
+  );
 
+  // Not mounted under a prefix: handlers see the full path, which API Usage records.
+  app.use((req, res, next) => (isPublicApiPath(req.path) ? api.router(req, res, next) : next()));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -91,14 +99,6 @@ export function buildGateway(options: GatewayOptions): Gateway {
     res.type("application/json").send(openapi);
   });
 
-  // Not mounted under a prefix: handlers see the full path, which API Usage records.
-  const publicApi = express.Router();
-  publicApi.use(
-    recorder.middleware(),
-    authenticate(verifier, new RateLimiter(limits.ratePerSecond, limits.burst)),
-  );
-  publicApi.use(api.router);
-  app.use((req, res, next) => (isPublicApiPath(req.path) ? publicApi(req, res, next) : next()));
   app.use(
     "/console/api",
     sessionRoutes({ auth: services.auth, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
@@ -119,6 +119,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     },
     async stop() {
       await stopListening?.();
+      await recorder.flush();
     },
   };
 }

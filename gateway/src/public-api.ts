@@ -4,7 +4,13 @@
  * must be the key's, else 404). Registering through here keeps the families identical and records
  * each call's route template for API Usage.
  */
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from "express";
 import type { Caller } from "./key-verifier.js";
 import { ApiProblem } from "./problems.js";
 
@@ -30,13 +36,18 @@ const STREAMED_TYPES = ["multipart/form-data", "application/pdf"];
 export class PublicApi {
   readonly router: Router = express.Router();
 
-  constructor(jsonLimitBytes: number) {
-    this.router.use(readBody(jsonLimitBytes));
+  /** guards run first on every request to the API (reporting, authentication, rate limits). */
+  constructor(jsonLimitBytes: number, guards: RequestHandler[] = []) {
+    this.router.use(...guards, readBody(jsonLimitBytes));
   }
 
   /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */
   single(method: Method, path: string, handler: (req: Request, res: Response) => Promise<void> | void): void {
-    this.router[method](path, tag(path), handler);
+    const template = routeTemplate(path);
+    this.router[method](path, (req: Request, res: Response) => {
+      res.locals.route = template;
+      return handler(req, res);
+    });
   }
 
   /** A route in both families. */
@@ -45,19 +56,13 @@ export class PublicApi {
     const checks = body === "json" ? [requireJson] : [];
     for (const base of [RESOURCE_BASE, ACCOUNT_BASE]) {
       const full = `${base}${path}`;
-      this.router[method](full, tag(full), ...checks, async (req: Request, res: Response) => {
+      const template = routeTemplate(full);
+      this.router[method](full, ...checks, async (req: Request, res: Response) => {
+        res.locals.route = template;
         await handler(req, res, workspaceOf(req, res));
       });
     }
   }
-}
-
-function tag(path: string) {
-  const template = routeTemplate(path);
-  return (_req: Request, res: Response, next: NextFunction) => {
-    res.locals.route = template;
-    next();
-  };
 }
 
 function workspaceOf(req: Request, res: Response): string {

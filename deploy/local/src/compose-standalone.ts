@@ -36,7 +36,8 @@ export interface StandaloneOptions {
   adminPort?: number;
   adminEmail: string;
   adminPassword?: string;
-  logger: Logger;
+  /** A logger per part ("auth", "gateway" …), all writing to one destination. */
+  loggerFor: (service: string) => Logger;
   /** Where the first-start banner goes (stdout by default). */
   announce?: (text: string) => void;
   rateLimit?: { ratePerSecond: number; burst: number };
@@ -50,14 +51,14 @@ export interface Standalone {
 }
 
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
-  const { dataDir, logger } = options;
+  const { dataDir } = options;
   const unlock = await lockDataDir(dataDir);
   const secrets = await loadOrCreateSecrets(dataDir);
   const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
   const bus = new MemoryEventBus();
   const blobs = new FileBlobStore(join(dataDir, "blobs"));
   const metrics = createRpcMetrics();
-  const loggerOf = (service: string) => logger.child({ service });
+  const loggerOf = options.loggerFor;
   const announce = options.announce ?? ((text: string) => process.stdout.write(text));
 
   const modules: Record<string, ServiceModule> = {

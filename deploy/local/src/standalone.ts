@@ -2,7 +2,7 @@
  * `npm start`: Countersign in one process on a machine with only Node and npm.
  */
 import { resolve } from "node:path";
-import { createLogger, env, loadConfig, runMain } from "@countersign/kit";
+import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
 import { z } from "zod";
 import { startStandalone } from "./compose-standalone.js";
 
@@ -22,7 +22,10 @@ const configSchema = z.object({
 runMain(async () => {
   const started = performance.now();
   const config = loadConfig(configSchema);
-  const logger = createLogger({ name: "countersign", level: config.LOG_LEVEL });
+  const destination = createLogDestination();
+  const loggerFor = (service: string) =>
+    createLogger({ name: service, level: config.LOG_LEVEL, destination });
+  const logger = loggerFor("standalone");
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   const app = await startStandalone({
     dataDir,
@@ -36,7 +39,7 @@ runMain(async () => {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
     },
-    logger,
+    loggerFor,
   });
   logger.info(
     { url: app.gatewayUrl, dataDir, startupMs: Math.round(performance.now() - started) },

@@ -4,23 +4,21 @@
  */
 
 import type { Logger } from "@countersign/kit";
-import type { NextFunction, Request, Response } from "express";
+import type { Request, Response } from "express";
+import type { ResponseEndHook } from "./response-end.js";
 
-export function accessLog(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    res.on("finish", () => {
-      logger.info(
-        {
-          requestId: res.locals.requestId,
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
-          keyId: res.locals.caller?.keyId,
-        },
-        "request",
-      );
-    });
-    next();
+export function accessLog(logger: Logger): ResponseEndHook {
+  return (req: Request, res: Response) => {
+    logger.info(
+      {
+        requestId: res.locals.requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
+        keyId: res.locals.caller?.keyId,
+      },
+      "request",
+    );
   };
 }

@@ -4,7 +4,7 @@
  * the call context, so logs and service calls carry it and service calls share its deadline.
  */
 
-import { runWithCallContext, uuidv7 } from "@countersign/kit";
+import { type CallContext, runWithCallContext, uuidv7 } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
 
 export function requestContext(timeoutMs: number) {
@@ -13,13 +13,25 @@ export function requestContext(timeoutMs: number) {
     res.locals.requestId = requestId;
     res.locals.startedAt = performance.now();
     res.setHeader("X-Request-Id", requestId);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    // A client that hangs up ends the work done for it.
-    res.on("close", () => {
-      clearTimeout(timer);
-      if (!res.writableFinished) controller.abort();
-    });
-    runWithCallContext({ requestId, deadline: Date.now() + timeoutMs, signal: controller.signal }, next);
+    let controller: AbortController | undefined;
+    const context: CallContext = {
+      requestId,
+      // The deadline needs no timer of its own: every service call made for the request is given
+      // the time that is left.
+      deadline: Date.now() + timeoutMs,
+      // A client that hangs up ends the work done for it; the signal is made only for requests
+      // that call a service.
+      get signal() {
+        if (!controller) {
+          const made = new AbortController();
+          res.once("close", () => {
+            if (!res.writableFinished) made.abort();
+          });
+          controller = made;
+        }
+        return controller.signal;
+      },
+    };
+    runWithCallContext(context, next);
   };
 }

@@ -25,9 +25,19 @@ const ERROR_RETENTION = "30 days";
 const USAGE_RETENTION = "400 days";
 const PRUNE_EVERY_MS = 3_600_000;
 
-interface Pending {
-  event: ApiCallRecorded;
-  done: { resolve: () => void; reject: (err: unknown) => void };
+/** Events gathered for one write, and the one promise every one of them waits on. */
+class Batch {
+  readonly events: ApiCallRecorded[] = [];
+  readonly written: Promise<void>;
+  settle!: (err?: unknown) => void;
+
+  constructor() {
+    this.written = new Promise<void>((resolve, reject) => {
+      this.settle = (err) => (err === undefined ? resolve() : reject(err));
+    });
+    // Nobody may be waiting (a bus that does not ask); a failure is logged where it happens.
+    this.written.catch(() => {});
+  }
 }
 
 export interface ApiCallRecordsOptions {
@@ -36,7 +46,8 @@ export interface ApiCallRecordsOptions {
 }
 
 export class ApiCallRecords {
-  private batch: Pending[] = [];
+  private batch = new Batch();
+  private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
 
@@ -46,36 +57,36 @@ export class ApiCallRecords {
     private readonly options: ApiCallRecordsOptions = {},
   ) {}
 
-  /** Resolves once the event is stored, so the bus acknowledges only what is safe. */
-  record(event: ApiCallRecorded): Promise<void> {
-    if (!isUuid(event.workspaceId)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.batch.push({ event, done: { resolve, reject } });
-      if (this.batch.length >= (this.options.maxBatch ?? 500)) void this.flush();
-      else this.timer ??= setTimeout(() => void this.flush(), this.options.flushIntervalMs ?? 250);
-    });
+  /** Resolves once the records are stored, so the bus acknowledges only what is safe. */
+  record(calls: readonly ApiCallRecorded[]): Promise<void> {
+    const batch = this.batch;
+    for (const call of calls) if (isUuid(call.workspaceId)) batch.events.push(call);
+    if (batch.events.length >= (this.options.maxBatch ?? 5000)) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.options.flushIntervalMs ?? 1000);
+    return batch.written;
   }
 
-  async flush(): Promise<void> {
+  /** Writes what has gathered; writes never overlap, and the promise covers the one in progress. */
+  flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.batch;
-    this.batch = [];
-    if (batch.length === 0) return;
+    this.batch = new Batch();
+    this.writing = this.writing.then(() => this.write(batch));
+    return this.writing;
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    if (batch.events.length === 0) return batch.settle();
     try {
-      await this.db.transaction((tx) =>
-        writeBatch(
-          tx,
-          batch.map((p) => p.event),
-        ),
-      );
-      for (const pending of batch) pending.done.resolve();
+      await this.db.transaction((tx) => writeBatch(tx, batch.events));
+      batch.settle();
     } catch (err) {
       this.logger.warn(
-        { err, events: batch.length },
+        { err, events: batch.events.length },
         "could not store API call records; the bus will redeliver",
       );
-      for (const pending of batch) pending.done.reject(err);
+      batch.settle(err);
     }
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();

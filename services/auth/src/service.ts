@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import { fromBinary } from "@bufbuild/protobuf";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { ApiCallRecordedSchema } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
+import { ApiCallsRecordedSchema } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import {
   type Database,
   type EventBus,
@@ -77,8 +77,8 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
         }
       }
       relay.start();
-      stopConsuming = await bus.consume(subjects.apiCallRecorded, "auth-api-calls", (msg) =>
-        apiCalls.record(fromBinary(ApiCallRecordedSchema, msg.data)),
+      stopConsuming = await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
+        apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
       );
     },
     async stop() {

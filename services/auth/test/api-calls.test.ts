@@ -23,6 +23,8 @@ beforeEach(async () => {
 });
 afterEach(() => auth.close());
 
+const recordOne = (event: ApiCallRecorded) => records.record([event]);
+
 function call({
   at,
   ...fields
@@ -44,11 +46,9 @@ function call({
 
 test("failed calls become Recent Errors, newest first; successful ones do not", async () => {
   await Promise.all([
-    records.record(call({ status: 200 })),
-    records.record(
-      call({ status: 404, code: "not_found", path: "/api/v1/x", at: new Date(Date.now() - 1000) }),
-    ),
-    records.record(call({ status: 503, code: "unavailable", requestId: "latest" })),
+    recordOne(call({ status: 200 })),
+    recordOne(call({ status: 404, code: "not_found", path: "/api/v1/x", at: new Date(Date.now() - 1000) })),
+    recordOne(call({ status: 503, code: "unavailable", requestId: "latest" })),
   ]);
   const errors = await records.recentErrors(workspaceId, 10);
   expect(errors.map((e) => [e.status, e.code])).toEqual([
@@ -58,19 +58,29 @@ test("failed calls become Recent Errors, newest first; successful ones do not", 
   expect(errors[0]?.requestId).toBe("latest");
 });
 
+test("the calls of one batch message are stored together", async () => {
+  await records.record([
+    call({ status: 500, code: "internal" }),
+    call({ status: 404, code: "not_found" }),
+    call({}),
+  ]);
+  expect(await records.recentErrors(workspaceId, 10)).toHaveLength(2);
+  expect((await records.usage(workspaceId, "", "")).total?.callCount).toBe(3n);
+});
+
 test("a redelivered failed call is stored once", async () => {
   const event = call({ status: 500, code: "internal" });
-  await records.record(event);
-  await records.record(event);
+  await recordOne(event);
+  await recordOne(event);
   expect(await records.recentErrors(workspaceId, 10)).toHaveLength(1);
 });
 
 test("usage adds calls up per day and per route, with the error count and latency percentiles", async () => {
   const yesterday = new Date(Date.now() - 86_400_000);
   await Promise.all([
-    ...Array.from({ length: 9 }, () => records.record(call({ durationMs: 3 }))),
-    records.record(call({ durationMs: 400, status: 500, code: "internal" })),
-    records.record(call({ route: "/api/v1/templates", path: "/api/v1/templates", at: yesterday })),
+    ...Array.from({ length: 9 }, () => recordOne(call({ durationMs: 3 }))),
+    recordOne(call({ durationMs: 400, status: 500, code: "internal" })),
+    recordOne(call({ route: "/api/v1/templates", path: "/api/v1/templates", at: yesterday })),
   ]);
   const usage = await records.usage(workspaceId, "", "");
   expect(usage.total?.callCount).toBe(11n);
@@ -88,7 +98,7 @@ test("usage adds calls up per day and per route, with the error count and latenc
 });
 
 test("calls without a workspace (no valid key) are not recorded", async () => {
-  await records.record(call({ workspaceId: "", status: 401, code: "unauthorized" }));
+  await recordOne(call({ workspaceId: "", status: 401, code: "unauthorized" }));
   await records.flush();
   const { rows } = await auth.db.query("SELECT count(*)::int AS n FROM api_errors");
   expect(rows[0]).toEqual({ n: 0 });

@@ -170,7 +170,10 @@ export class S3BlobStore implements BlobStore {
   }
 }
 
-async function withSpooledCopy<T>(body: Readable, use: (path: string, size: number) => Promise<T>): Promise<T> {
+async function withSpooledCopy<T>(
+  body: Readable,
+  use: (path: string, size: number) => Promise<T>,
+): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), "countersign-spool-"));
   const path = join(dir, "body");
   try {

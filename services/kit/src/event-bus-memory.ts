@@ -18,6 +18,7 @@ interface ConsumerGroup {
 }
 
 const DEDUP_WINDOW_MS = 120_000;
+const MAX_REMEMBERED_IDS = 100_000;
 
 export interface MemoryEventBusOptions {
   /** Deliveries to one consumer before publish gives up (and the outbox tries again later). */
@@ -104,9 +105,12 @@ export class MemoryEventBus implements EventBus {
   private isDuplicate(msgId: string): boolean {
     const now = Date.now();
     if ((this.seen.get(msgId) ?? 0) > now - DEDUP_WINDOW_MS) return true;
+    this.seen.delete(msgId);
     this.seen.set(msgId, now);
-    if (this.seen.size > 10_000) {
-      for (const [id, at] of this.seen) if (at <= now - DEDUP_WINDOW_MS) this.seen.delete(id);
+    // Entries sit in the order they were seen: drop from the oldest until one is still in the window.
+    for (const [id, at] of this.seen) {
+      if (at > now - DEDUP_WINDOW_MS && this.seen.size <= MAX_REMEMBERED_IDS) break;
+      this.seen.delete(id);
     }
     return false;
   }

@@ -40,6 +40,7 @@ export function redeliveryDelayMs(deliveryCount: number): number {
 
 /** NATS subject matching: `*` is one token, a final `>` is one or more tokens. */
 export function subjectMatches(pattern: string, subject: string): boolean {
+  if (pattern === subject) return true;
   const want = pattern.split(".");
   const have = subject.split(".");
   for (let i = 0; i < want.length; i++) {

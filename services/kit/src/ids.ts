@@ -1,13 +1,27 @@
 /**
  * UUIDv7 ids: time-ordered, so that "newest first" is an index scan and ids sort as they were made.
  */
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 let lastMs = 0;
 let sequence = 0;
 
+/** Random bytes are drawn 4 KiB at a time: one system call for 256 ids instead of one each. */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomSixteen(): Buffer {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
+
 export function uuidv7(now = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = randomSixteen();
   // Within one millisecond a 12-bit counter keeps ids from one process strictly increasing.
   if (now <= lastMs) {
     sequence = (sequence + 1) & 0xfff;

@@ -7,6 +7,6 @@ export const subjects = {
   apiKeyDeleted: "auth.api_key_deleted",
   /** countersign.events.v1.WorkspaceUpdated */
   workspaceUpdated: "auth.workspace_updated",
-  /** countersign.events.v1.ApiCallRecorded */
-  apiCallRecorded: "gateway.api_call_recorded",
+  /** countersign.events.v1.ApiCallsRecorded */
+  apiCallsRecorded: "gateway.api_calls_recorded",
 } as const;

@@ -25,7 +25,11 @@ function contract(name: string, open: () => Promise<{ store: BlobStore; close: (
       const content = randomBytes(3 * 1024 * 1024 + 17);
       const chunks = Array.from({ length: 4 }, (_, i) => content.subarray(i * 800_000, (i + 1) * 800_000));
       chunks.push(content.subarray(3_200_000));
-      expect(await store.put("documents/a/original.pdf", Readable.from(chunks), { contentType: "application/pdf" })).toEqual({
+      expect(
+        await store.put("documents/a/original.pdf", Readable.from(chunks), {
+          contentType: "application/pdf",
+        }),
+      ).toEqual({
         size: content.length,
       });
       expect((await bytesOf(await store.get("documents/a/original.pdf"))).equals(content)).toBe(true);

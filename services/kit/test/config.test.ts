@@ -4,7 +4,10 @@ import { ConfigError, env, loadConfig } from "../src/config.js";
 const schema = z.object({ PORT: env.port(8080), DATABASE_URL: env.url(), TOKEN: env.secret().optional() });
 
 test("defaults apply and values are coerced", () => {
-  expect(loadConfig(schema, { DATABASE_URL: "postgres://db/x" })).toEqual({ PORT: 8080, DATABASE_URL: "postgres://db/x" });
+  expect(loadConfig(schema, { DATABASE_URL: "postgres://db/x" })).toEqual({
+    PORT: 8080,
+    DATABASE_URL: "postgres://db/x",
+  });
   expect(loadConfig(schema, { PORT: "9000", DATABASE_URL: "postgres://db/x" }).PORT).toBe(9000);
 });
 
@@ -26,7 +29,8 @@ test("a bad value throws one line that names the variable and not the value", ()
     const message = (error as Error).message;
     expect(message.startsWith(`${variable}: `)).toBe(true);
     expect(message).not.toContain("\n");
-    for (const value of Object.values(environment)) if (value.length > 6) expect(message).not.toContain(value);
+    for (const value of Object.values(environment))
+      if (value.length > 6) expect(message).not.toContain(value);
   }
 });
 

@@ -67,7 +67,11 @@ const postgres = await available("Postgres", POSTGRES_URL);
   });
 
   test("creates the service's database when missing, even when replicas race to do it", async () => {
-    await Promise.all([ensurePostgresDatabase(url), ensurePostgresDatabase(url), ensurePostgresDatabase(url)]);
+    await Promise.all([
+      ensurePostgresDatabase(url),
+      ensurePostgresDatabase(url),
+      ensurePostgresDatabase(url),
+    ]);
     await ensurePostgresDatabase(url);
     const db = createPostgresDatabase(url);
     try {
@@ -84,10 +88,12 @@ const postgres = await available("Postgres", POSTGRES_URL);
       await db.transaction(async (tx) => {
         await tx.query("INSERT INTO t VALUES (1), (2)");
       });
-      await db.transaction(async (tx) => {
-        await tx.query("INSERT INTO t VALUES (3)");
-        throw new Error("no");
-      }).catch(() => {});
+      await db
+        .transaction(async (tx) => {
+          await tx.query("INSERT INTO t VALUES (3)");
+          throw new Error("no");
+        })
+        .catch(() => {});
       expect((await db.query("SELECT count(*) AS n FROM t")).rows).toEqual([{ n: 2 }]);
     } finally {
       await db.close();

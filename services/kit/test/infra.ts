@@ -5,7 +5,8 @@
  */
 import net from "node:net";
 
-export const POSTGRES_URL = process.env.COUNTERSIGN_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_URL =
+  process.env.COUNTERSIGN_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 export const NATS_URL = process.env.COUNTERSIGN_TEST_NATS_URL ?? "nats://127.0.0.1:4222";
 
 function answers(url: string): Promise<boolean> {

@@ -26,8 +26,21 @@ test("secrets are redacted by key name at any depth", () => {
     "hello",
   );
   const text = JSON.stringify(lines[0]);
-  for (const secret of ["sk_top", "pw\"", "sk_nested", "cs_session=abc", "t1", "sk_deep"]) expect(text).not.toContain(secret);
-  expect(lines[0]).toMatchObject({ secret: "[redacted]", harmless: "visible", msg: "hello", service: "test" });
+  for (const secret of ["sk_top", 'pw"', "sk_nested", "cs_session=abc", "t1", "sk_deep"])
+    expect(text).not.toContain(secret);
+  expect(lines[0]).toMatchObject({
+    secret: "[redacted]",
+    harmless: "visible",
+    msg: "hello",
+    service: "test",
+  });
+});
+
+test("secrets inside arrays and headers of any letter case are redacted; other fields stay", () => {
+  const { lines, logger } = capture();
+  logger.info({ details: [{ headers: { "Set-Cookie": "cs_session=zzz" } }], count: 3 }, "nested");
+  expect(JSON.stringify(lines[0])).not.toContain("cs_session=zzz");
+  expect(lines[0]?.count).toBe(3);
 });
 
 test("lines written inside a call context carry its request id", () => {

@@ -1,5 +1,4 @@
-import { create } from "@bufbuild/protobuf";
-import { fromBinary } from "@bufbuild/protobuf";
+import { create, fromBinary } from "@bufbuild/protobuf";
 import { ApiKeyDeletedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
 import { type Database, EmbeddedPostgres } from "../src/database.js";
 import type { BusMessage, PublishOptions } from "../src/event-bus.js";
@@ -44,7 +43,12 @@ afterEach(async () => {
 async function writeEvents(count: number): Promise<void> {
   await db.transaction(async (tx) => {
     for (let i = 0; i < count; i++) {
-      await enqueueEvent(tx, "auth.api_key_deleted", ApiKeyDeletedSchema, create(ApiKeyDeletedSchema, { keyId: `k${i}` }));
+      await enqueueEvent(
+        tx,
+        "auth.api_key_deleted",
+        ApiKeyDeletedSchema,
+        create(ApiKeyDeletedSchema, { keyId: `k${i}` }),
+      );
     }
   });
 }
@@ -69,7 +73,12 @@ test("committed events are published in order and removed from the outbox", asyn
 test("events of a rolled-back transaction are never published", async () => {
   await db
     .transaction(async (tx) => {
-      await enqueueEvent(tx, "auth.api_key_deleted", ApiKeyDeletedSchema, create(ApiKeyDeletedSchema, { keyId: "ghost" }));
+      await enqueueEvent(
+        tx,
+        "auth.api_key_deleted",
+        ApiKeyDeletedSchema,
+        create(ApiKeyDeletedSchema, { keyId: "ghost" }),
+      );
       throw new Error("rollback");
     })
     .catch(() => {});

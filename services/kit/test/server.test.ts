@@ -6,7 +6,10 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { Health, HealthCheckResponse_ServingStatus as Status } from "@countersign/gen/grpc/health/v1/health_pb.js";
+import {
+  Health,
+  HealthCheckResponse_ServingStatus as Status,
+} from "@countersign/gen/grpc/health/v1/health_pb.js";
 import { type CallContext, currentCallContext, runWithCallContext } from "../src/context.js";
 import { HealthState } from "../src/health.js";
 import { presentServiceToken } from "../src/interceptors.js";
@@ -52,7 +55,11 @@ test("gRPC over HTTP/2 and Connect over HTTP/1.1 are served on the same port", a
   const overGrpc = createClient(AuthService, grpc());
   const overConnect = createClient(
     AuthService,
-    createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", interceptors: [presentServiceToken(TOKEN)] }),
+    createConnectTransport({
+      baseUrl: server.url,
+      httpVersion: "1.1",
+      interceptors: [presentServiceToken(TOKEN)],
+    }),
   );
   expect((await overGrpc.listWorkspaces({})).workspaces[0]?.name).toBe("Acme");
   expect((await overConnect.listWorkspaces({})).workspaces[0]?.name).toBe("Acme");
@@ -63,15 +70,24 @@ test("GET /metrics answers Prometheus text with the RPC counts", async () => {
   const res = await fetch(`${server.url}/metrics`);
   expect(res.status).toBe(200);
   const body = await res.text();
-  expect(body).toMatch(/rpc_server_handled_total\{service="countersign.auth.v1.AuthService",method="ListWorkspaces",code="OK"\} \d+/);
+  expect(body).toMatch(
+    /rpc_server_handled_total\{service="countersign.auth.v1.AuthService",method="ListWorkspaces",code="OK"\} \d+/,
+  );
   expect(body).toContain("rpc_server_handling_seconds_bucket");
 });
 
 test("calls without the service token are refused; health checks are not", async () => {
   const anonymous = createGrpcTransport({ baseUrl: server.url });
-  await expect(createClient(AuthService, anonymous).listWorkspaces({})).rejects.toMatchObject({ code: Code.Unauthenticated });
-  const wrong = createGrpcTransport({ baseUrl: server.url, interceptors: [presentServiceToken(`${TOKEN}x`)] });
-  await expect(createClient(AuthService, wrong).listWorkspaces({})).rejects.toMatchObject({ code: Code.Unauthenticated });
+  await expect(createClient(AuthService, anonymous).listWorkspaces({})).rejects.toMatchObject({
+    code: Code.Unauthenticated,
+  });
+  const wrong = createGrpcTransport({
+    baseUrl: server.url,
+    interceptors: [presentServiceToken(`${TOKEN}x`)],
+  });
+  await expect(createClient(AuthService, wrong).listWorkspaces({})).rejects.toMatchObject({
+    code: Code.Unauthenticated,
+  });
   expect((await createClient(Health, anonymous).check({})).status).toBe(Status.SERVING);
 });
 
