@@ -15,7 +15,6 @@ import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
 import { requestContext } from "./middleware/request-context.js";
-import { onResponseEnd } from "./middleware/response-end.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
@@ -81,8 +80,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.disable("x-powered-by");
   app.disable("etag");
   app.use(
-    requestContext(limits.requestTimeoutMs),
-    onResponseEnd(accessLog(logger), (req, res) => recorder.record(req, res)),
+    requestContext(limits.requestTimeoutMs, [accessLog(logger), (req, res) => recorder.record(req, res)]),
   );
 
   // Not mounted under a prefix: handlers see the full path, which API Usage records.

@@ -5,7 +5,7 @@
 
 import type { Logger } from "@countersign/kit";
 import type { Request, Response } from "express";
-import type { ResponseEndHook } from "./response-end.js";
+import type { ResponseEndHook } from "./request-context.js";
 
 export function accessLog(logger: Logger): ResponseEndHook {
   return (req: Request, res: Response) => {

@@ -1,14 +1,20 @@
 /**
- * Gives every request a fresh id (UUIDv7, echoed as X-Request-Id; ids from callers are not trusted,
- * since they key Recent Errors and event de-duplication), and runs the rest of the request inside
- * the call context, so logs and service calls carry it and service calls share its deadline.
+ * The frame of every request: a fresh id (UUIDv7, echoed as X-Request-Id; ids from callers are not
+ * trusted, since they key Recent Errors and event de-duplication), the call context the rest of the
+ * request runs in (so logs and service calls carry the id and service calls share the deadline),
+ * and the hooks that run once the response is done (the access log line, the API call record).
  */
 
 import { type CallContext, runWithCallContext, uuidv7 } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
 
-export function requestContext(timeoutMs: number) {
-  return (_req: Request, res: Response, next: NextFunction) => {
+export type ResponseEndHook = (req: Request, res: Response) => void;
+
+export function requestContext(timeoutMs: number, onEnd: ResponseEndHook[]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.once("finish", () => {
+      for (const hook of onEnd) hook(req, res);
+    });
     const requestId = uuidv7();
     res.locals.requestId = requestId;
     res.locals.startedAt = performance.now();

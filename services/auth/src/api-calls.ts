@@ -200,9 +200,9 @@ async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<voi
   const errors = events.filter((e) => e.status >= 400);
   const usage = new Map<string, { key: unknown[]; calls: number; errors: number }>();
   const latency = new Map<string, { key: unknown[]; calls: number }>();
+  const dayOf = utcDays();
   for (const event of events) {
-    const time = event.time ? timestampDate(event.time) : new Date();
-    const key = [event.workspaceId, time.toISOString().slice(0, 10), event.method, event.route];
+    const key = [event.workspaceId, dayOf(event), event.method, event.route];
     const id = key.join(" ");
     const entry = usage.get(id) ?? { key, calls: 0, errors: 0 };
     entry.calls += 1;
@@ -244,6 +244,21 @@ async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<voi
        call_count = api_usage_latency.call_count + EXCLUDED.call_count`,
     latencyRows.flat(),
   );
+}
+
+/** The UTC day of an event, "YYYY-MM-DD", remembered per day number: a batch spans a day or two. */
+function utcDays(): (event: ApiCallRecorded) => string {
+  const names = new Map<number, string>();
+  return (event) => {
+    const seconds = event.time ? Number(event.time.seconds) : Date.now() / 1000;
+    const day = Math.floor(seconds / 86_400);
+    let name = names.get(day);
+    if (name === undefined) {
+      name = new Date(day * 86_400_000).toISOString().slice(0, 10);
+      names.set(day, name);
+    }
+    return name;
+  };
 }
 
 /** "($1, $2), ($3, $4)" for rows of equal length. */

@@ -56,9 +56,18 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
-/** Where log lines go: stdout, written asynchronously. Loggers of one process share one. */
+/** How long a log line may wait to be written together with the ones after it. */
+const LOG_FLUSH_INTERVAL_MS = 100;
+
+/**
+ * Where log lines go: stdout, written asynchronously in batches of at least 4 KiB or every 100 ms,
+ * whichever comes first — one write per line costs a busy gateway more than the line itself.
+ * Loggers of one process share one.
+ */
 export function createLogDestination(): DestinationStream {
-  return pino.destination({ sync: false });
+  const destination = pino.destination({ sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  return destination;
 }
 
 export function createLogger({ name, level = "info", destination }: LoggerOptions): Logger {
