@@ -91,11 +91,12 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     );
 
   const allModules = Object.values(modules);
+  const everyServiceReady = async () => {
+    for (const module of allModules) await module.ready();
+  };
   const health = new HealthState(
     allModules.flatMap((m) => m.serviceNames),
-    async () => {
-      for (const module of allModules) await module.ready();
-    },
+    everyServiceReady,
   );
   const gateway = buildGateway({
     services: { auth: serviceClient(AuthService, transportOf("auth")) },
@@ -103,9 +104,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     logger: loggerOf("gateway"),
     publicUrl: (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/$/, ""),
     limits: options.rateLimit,
-    ready: async () => {
-      for (const module of allModules) await module.ready();
-    },
+    ready: everyServiceReady,
   });
 
   for (const module of allModules) await module.start();
