@@ -15,6 +15,7 @@ import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
 import { requestContext } from "./middleware/request-context.js";
+import { ApiProblem } from "./problems.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
@@ -89,7 +90,10 @@ export function buildGateway(options: GatewayOptions): Gateway {
     res.json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    await options.ready();
+    await options.ready().catch((err: unknown) => {
+      logger.warn({ err }, "not ready");
+      throw new ApiProblem("unavailable", "a service or the event bus is not answering");
+    });
     res.json({ status: "ok" });
   });
   const openapi = JSON.stringify({ ...OPENAPI, servers: [{ url: publicUrl }] });
