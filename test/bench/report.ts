@@ -61,8 +61,8 @@ against baselines measured in the same run on the same machine, never an absolut
 
 What is measured: \`GET /v1/ping\` with a valid, cached API key — the gateway's whole path: request
 id, access log line (pino, level info, written to a file), key verification from the cache, rate
-limiter bookkeeping (limit raised so nothing is refused), JSON answer, and the ApiCallRecorded event
-published for Recent Errors and API Usage. Against two baselines answering the same route with the
+limiter bookkeeping (limit raised so nothing is refused), JSON answer, and the call's record for Recent Errors and API Usage
+(sent to auth in batches, as ApiCallsRecorded events). Against two baselines answering the same route with the
 same JSON: a bare Express app and a bare Node \`http\` server, each in its own process. Load:
 autocannon from the benchmark's own process, ${options.connections} connections, no pipelining,
 ${options.warmUpSeconds} s warm-up (discarded), then ${options.durationSeconds} s, the same headers
