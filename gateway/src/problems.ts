@@ -3,7 +3,7 @@
  * HTTP knows, like a too-large body); this one table turns them into statuses and codes.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type FieldViolation, fieldViolations } from "@countersign/kit";
+import { type FieldViolation, fieldViolations, problemOf } from "@countersign/kit";
 
 export type ProblemCode =
   | "invalid_request"
@@ -95,6 +95,8 @@ export function toProblem(
   } else if (err instanceof ConnectError) {
     code = FROM_CONNECT[err.code] ?? "internal";
     if (code !== "internal") detail = err.rawMessage;
+    const named = problemOf(err);
+    if (named && named in TITLES) code = named as ProblemCode;
     const violations = fieldViolations(err);
     if (err.code === Code.InvalidArgument && violations.length > 0) {
       code = "validation_failed";

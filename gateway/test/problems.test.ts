@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { validationError } from "@countersign/kit";
+import { problemError, validationError } from "@countersign/kit";
 import { ApiProblem, toProblem } from "../src/problems.js";
 
 test("Connect codes map to the statuses and codes of the design", () => {
@@ -45,4 +45,12 @@ test("503 tells the client when to retry; 429 carries the limiter's Retry-After"
   );
   expect(limited.headers["Retry-After"]).toBe("2");
   expect(limited.problem.type).toBe("urn:countersign:problem:rate_limited");
+});
+
+test("a named problem chooses the status the gRPC code cannot say", () => {
+  const err = problemError("payload_too_large", "the file is larger than 25 MiB", Code.InvalidArgument);
+  expect(toProblem(err, "r").problem).toMatchObject({ status: 413, code: "payload_too_large" });
+  expect(toProblem(problemError("gone", "link expired", Code.FailedPrecondition), "r").problem.status).toBe(
+    410,
+  );
 });

@@ -2,7 +2,7 @@
 import { pathToFileURL } from "node:url";
 import { env, runMain, S3BlobStore, serviceMain } from "@countersign/kit";
 import { z } from "zod";
-import { buildDocuments } from "./service.js";
+import { buildDocuments, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
 export { buildDocuments, type DocumentsDeps } from "./service.js";
 
@@ -15,6 +15,7 @@ const config = z.object({
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid S3 bucket name")
     .default("countersign"),
   S3_REGION: z.string().default("us-east-1"),
+  COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -30,7 +31,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           bucket: cfg.S3_BUCKET,
           region: cfg.S3_REGION,
         });
-        return buildDocuments({ ...adapters, blobs });
+        return buildDocuments({ ...adapters, blobs, maxUploadBytes: cfg.COUNTERSIGN_MAX_UPLOAD_BYTES });
       },
     }),
   );

@@ -1,28 +1,46 @@
 /**
- * Builds the documents service: uploaded PDFs: metadata in its database, bytes in the blob store.
- * Its contract is drafted in proto/countersign/documents/v1; the RPCs arrive with their issue, and until
- * then the service answers health checks only for the process as a whole.
+ * Builds the documents service: uploaded PDFs, their metadata in its database and their bytes in
+ * the blob store.
  */
+import { fileURLToPath } from "node:url";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import {
   type BlobStore,
   type Database,
   dependenciesAnswer,
   type EventBus,
   type Logger,
+  migrate,
   type ServiceModule,
 } from "@countersign/kit";
+import { Documents } from "./documents.js";
+import { documentsRoutes } from "./routes.js";
 
 export interface DocumentsDeps {
   db: Database;
   bus: EventBus;
   blobs: BlobStore;
   logger: Logger;
+  /** The largest file accepted; 25 MiB unless configured. */
+  maxUploadBytes?: number;
 }
 
-export async function buildDocuments({ db, bus, blobs }: DocumentsDeps): Promise<ServiceModule> {
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+const MIGRATIONS = { name: "documents", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
+
+export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule & { documents: Documents }> {
+  const { db, bus, blobs, logger } = deps;
+  await migrate(db, [MIGRATIONS]);
+  const documents = new Documents({
+    db,
+    blobs,
+    logger,
+    maxUploadBytes: deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+  });
   return {
-    serviceNames: [],
-    routes: () => {},
+    serviceNames: [DocumentsService.typeName],
+    routes: documentsRoutes(documents),
+    documents,
     ready: dependenciesAnswer(db, bus, blobs),
     start: async () => {},
     stop: async () => {},

@@ -4,7 +4,10 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ValidationErrorsSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import {
+  ProblemCodeSchema,
+  ValidationErrorsSchema,
+} from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 
 export interface FieldViolation {
   path: string;
@@ -26,4 +29,18 @@ export function fieldViolations(err: ConnectError): FieldViolation[] {
 
 export function notFound(what: string): ConnectError {
   return new ConnectError(`${what} not found`, Code.NotFound);
+}
+
+/** Public problems that no gRPC code says on its own. */
+export type SpecificProblem = "payload_too_large" | "unsupported_media_type" | "gone";
+
+/** An error the gateway answers with the named problem (its status comes from the problem). */
+export function problemError(problem: SpecificProblem, message: string, code: Code): ConnectError {
+  return new ConnectError(message, code, undefined, [
+    { desc: ProblemCodeSchema, value: create(ProblemCodeSchema, { code: problem }) },
+  ]);
+}
+
+export function problemOf(err: ConnectError): string | undefined {
+  return err.findDetails(ProblemCodeSchema)[0]?.code;
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/documents/v1/documents_service.proto.
  */
 export const file_countersign_documents_v1_documents_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSLrAQoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoSR2V0RG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSJLChNHZXREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IlMKFExpc3REb2N1bWVudHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJjChVMaXN0RG9jdW1lbnRzUmVzcG9uc2USNQoJZG9jdW1lbnRzGAEgAygLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50EhMKC3RvdGFsX2NvdW50GAIgASgFKlYKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfT1JJR0lOQUwQARIPCgtLSU5EX1NJR05FRBACEhQKEEtJTkRfQ0VSVElGSUNBVEUQAzLwAQoQRG9jdW1lbnRzU2VydmljZRJqCgtHZXREb2N1bWVudBIsLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlcXVlc3QaLS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXNwb25zZRJwCg1MaXN0RG9jdW1lbnRzEi4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSLrAQoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoSR2V0RG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSJLChNHZXREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IlMKFExpc3REb2N1bWVudHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJjChVMaXN0RG9jdW1lbnRzUmVzcG9uc2USNQoJZG9jdW1lbnRzGAEgAygLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50EhMKC3RvdGFsX2NvdW50GAIgASgFInoKDFVwbG9hZEhlYWRlchIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEiwKBGtpbmQYBCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZCJqChVVcGxvYWREb2N1bWVudFJlcXVlc3QSOAoGaGVhZGVyGAEgASgLMiYuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZEhlYWRlckgAEg8KBWNodW5rGAIgASgMSABCBgoEcGFydCJOChZVcGxvYWREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IkQKF0Rvd25sb2FkRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSJrChhEb3dubG9hZERvY3VtZW50UmVzcG9uc2USNgoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnRIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQiQgoVRGVsZXRlRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSIYChZEZWxldGVEb2N1bWVudFJlc3BvbnNlKlYKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfT1JJR0lOQUwQARIPCgtLSU5EX1NJR05FRBACEhQKEEtJTkRfQ0VSVElGSUNBVEUQAzLZBAoQRG9jdW1lbnRzU2VydmljZRJqCgtHZXREb2N1bWVudBIsLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlcXVlc3QaLS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXNwb25zZRJwCg1MaXN0RG9jdW1lbnRzEi4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZRJ1Cg5VcGxvYWREb2N1bWVudBIvLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWREb2N1bWVudFJlcXVlc3QaMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXNwb25zZSgBEnsKEERvd25sb2FkRG9jdW1lbnQSMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlcXVlc3QaMi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlc3BvbnNlMAEScwoORGVsZXRlRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRGVsZXRlRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Document is a stored file's metadata.
@@ -204,6 +204,214 @@ export const ListDocumentsResponseSchema: GenMessage<ListDocumentsResponse> = /*
   messageDesc(file_countersign_documents_v1_documents_service, 4);
 
 /**
+ * UploadHeader describes the document an upload stream carries.
+ *
+ * @generated from message countersign.documents.v1.UploadHeader
+ */
+export type UploadHeader = Message<"countersign.documents.v1.UploadHeader"> & {
+  /**
+   * workspace_id that will own the document.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * filename as the client named it; it is made safe before it is stored.
+   *
+   * @generated from field: string filename = 2;
+   */
+  filename: string;
+
+  /**
+   * content_type the client declared.
+   *
+   * @generated from field: string content_type = 3;
+   */
+  contentType: string;
+
+  /**
+   * kind of document; uploads from clients are originals.
+   *
+   * @generated from field: countersign.documents.v1.Kind kind = 4;
+   */
+  kind: Kind;
+};
+
+/**
+ * Describes the message countersign.documents.v1.UploadHeader.
+ * Use `create(UploadHeaderSchema)` to create a new message.
+ */
+export const UploadHeaderSchema: GenMessage<UploadHeader> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 5);
+
+/**
+ * UploadDocumentRequest is one message of an upload stream.
+ *
+ * @generated from message countersign.documents.v1.UploadDocumentRequest
+ */
+export type UploadDocumentRequest = Message<"countersign.documents.v1.UploadDocumentRequest"> & {
+  /**
+   * part is the header (first message only) or a chunk of the bytes.
+   *
+   * @generated from oneof countersign.documents.v1.UploadDocumentRequest.part
+   */
+  part: {
+    /**
+     * header describes the document; it comes first and once.
+     *
+     * @generated from field: countersign.documents.v1.UploadHeader header = 1;
+     */
+    value: UploadHeader;
+    case: "header";
+  } | {
+    /**
+     * chunk is the next piece of the file, at most 1 MiB.
+     *
+     * @generated from field: bytes chunk = 2;
+     */
+    value: Uint8Array;
+    case: "chunk";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message countersign.documents.v1.UploadDocumentRequest.
+ * Use `create(UploadDocumentRequestSchema)` to create a new message.
+ */
+export const UploadDocumentRequestSchema: GenMessage<UploadDocumentRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 6);
+
+/**
+ * UploadDocumentResponse carries the stored document.
+ *
+ * @generated from message countersign.documents.v1.UploadDocumentResponse
+ */
+export type UploadDocumentResponse = Message<"countersign.documents.v1.UploadDocumentResponse"> & {
+  /**
+   * document as stored.
+   *
+   * @generated from field: countersign.documents.v1.Document document = 1;
+   */
+  document?: Document | undefined;
+};
+
+/**
+ * Describes the message countersign.documents.v1.UploadDocumentResponse.
+ * Use `create(UploadDocumentResponseSchema)` to create a new message.
+ */
+export const UploadDocumentResponseSchema: GenMessage<UploadDocumentResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 7);
+
+/**
+ * DownloadDocumentRequest names a document.
+ *
+ * @generated from message countersign.documents.v1.DownloadDocumentRequest
+ */
+export type DownloadDocumentRequest = Message<"countersign.documents.v1.DownloadDocumentRequest"> & {
+  /**
+   * workspace_id owning the document; another workspace's document is not found.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * document_id of the document.
+   *
+   * @generated from field: string document_id = 2;
+   */
+  documentId: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.DownloadDocumentRequest.
+ * Use `create(DownloadDocumentRequestSchema)` to create a new message.
+ */
+export const DownloadDocumentRequestSchema: GenMessage<DownloadDocumentRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 8);
+
+/**
+ * DownloadDocumentResponse is one message of a download stream.
+ *
+ * @generated from message countersign.documents.v1.DownloadDocumentResponse
+ */
+export type DownloadDocumentResponse = Message<"countersign.documents.v1.DownloadDocumentResponse"> & {
+  /**
+   * part is the metadata (first message only) or a chunk of the bytes.
+   *
+   * @generated from oneof countersign.documents.v1.DownloadDocumentResponse.part
+   */
+  part: {
+    /**
+     * document describes what follows; it comes first and once.
+     *
+     * @generated from field: countersign.documents.v1.Document document = 1;
+     */
+    value: Document;
+    case: "document";
+  } | {
+    /**
+     * chunk is the next piece of the file.
+     *
+     * @generated from field: bytes chunk = 2;
+     */
+    value: Uint8Array;
+    case: "chunk";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message countersign.documents.v1.DownloadDocumentResponse.
+ * Use `create(DownloadDocumentResponseSchema)` to create a new message.
+ */
+export const DownloadDocumentResponseSchema: GenMessage<DownloadDocumentResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 9);
+
+/**
+ * DeleteDocumentRequest names the document to delete.
+ *
+ * @generated from message countersign.documents.v1.DeleteDocumentRequest
+ */
+export type DeleteDocumentRequest = Message<"countersign.documents.v1.DeleteDocumentRequest"> & {
+  /**
+   * workspace_id owning the document.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * document_id of the document.
+   *
+   * @generated from field: string document_id = 2;
+   */
+  documentId: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.DeleteDocumentRequest.
+ * Use `create(DeleteDocumentRequestSchema)` to create a new message.
+ */
+export const DeleteDocumentRequestSchema: GenMessage<DeleteDocumentRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 10);
+
+/**
+ * DeleteDocumentResponse is empty.
+ *
+ * @generated from message countersign.documents.v1.DeleteDocumentResponse
+ */
+export type DeleteDocumentResponse = Message<"countersign.documents.v1.DeleteDocumentResponse"> & {
+};
+
+/**
+ * Describes the message countersign.documents.v1.DeleteDocumentResponse.
+ * Use `create(DeleteDocumentResponseSchema)` to create a new message.
+ */
+export const DeleteDocumentResponseSchema: GenMessage<DeleteDocumentResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 11);
+
+/**
  * Kind says where a document came from.
  *
  * @generated from enum countersign.documents.v1.Kind
@@ -269,6 +477,37 @@ export const DocumentsService: GenService<{
     methodKind: "unary";
     input: typeof ListDocumentsRequestSchema;
     output: typeof ListDocumentsResponseSchema;
+  },
+  /**
+   * UploadDocument stores a PDF sent as a stream: one message with the header, then its bytes in
+   * chunks. It computes the SHA-256 and page count, and refuses what is not a readable PDF.
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.UploadDocument
+   */
+  uploadDocument: {
+    methodKind: "client_streaming";
+    input: typeof UploadDocumentRequestSchema;
+    output: typeof UploadDocumentResponseSchema;
+  },
+  /**
+   * DownloadDocument streams a document: the first message carries its metadata, the rest its bytes.
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.DownloadDocument
+   */
+  downloadDocument: {
+    methodKind: "server_streaming";
+    input: typeof DownloadDocumentRequestSchema;
+    output: typeof DownloadDocumentResponseSchema;
+  },
+  /**
+   * DeleteDocument deletes a document and its bytes.
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.DeleteDocument
+   */
+  deleteDocument: {
+    methodKind: "unary";
+    input: typeof DeleteDocumentRequestSchema;
+    output: typeof DeleteDocumentResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_documents_v1_documents_service, 0);

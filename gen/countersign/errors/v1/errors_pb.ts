@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/errors/v1/errors.proto.
  */
 export const file_countersign_errors_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCWIGcHJvdG8z");
+  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJYgZwcm90bzM");
 
 /**
  * ValidationErrors is attached to an INVALID_ARGUMENT error when input broke one or more rules;
@@ -61,4 +61,26 @@ export type FieldError = Message<"countersign.errors.v1.FieldError"> & {
  */
 export const FieldErrorSchema: GenMessage<FieldError> = /*@__PURE__*/
   messageDesc(file_countersign_errors_v1_errors, 1);
+
+/**
+ * ProblemCode names the public problem an error stands for when the gRPC code alone cannot say it,
+ * such as "payload_too_large", "unsupported_media_type" or "gone"; the gateway answers with it.
+ *
+ * @generated from message countersign.errors.v1.ProblemCode
+ */
+export type ProblemCode = Message<"countersign.errors.v1.ProblemCode"> & {
+  /**
+   * code is one of the problem codes of the public API.
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message countersign.errors.v1.ProblemCode.
+ * Use `create(ProblemCodeSchema)` to create a new message.
+ */
+export const ProblemCodeSchema: GenMessage<ProblemCode> = /*@__PURE__*/
+  messageDesc(file_countersign_errors_v1_errors, 2);
 

@@ -1,0 +1,182 @@
+/**
+ * Documents: uploads checked and measured before they are kept (size, type, SHA-256, page count),
+ * their bytes in the blob store and their metadata in the database, read back as streams.
+ */
+import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code } from "@connectrpc/connect";
+import {
+  type Document,
+  DocumentSchema,
+  Kind,
+  type UploadHeader,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  type BlobStore,
+  type Database,
+  isUuid,
+  type Logger,
+  notFound,
+  problemError,
+  uuidv7,
+  validationError,
+} from "@countersign/kit";
+import { inspectPdf } from "./pdf-inspection.js";
+import { type DocumentRow, store } from "./store.js";
+import { spoolUpload, UploadTooLargeError } from "./upload-spool.js";
+
+export interface DocumentsDeps {
+  db: Database;
+  blobs: BlobStore;
+  logger: Logger;
+  maxUploadBytes: number;
+}
+
+const KINDS: Record<DocumentRow["kind"], Kind> = {
+  original: Kind.ORIGINAL,
+  signed: Kind.SIGNED,
+  certificate: Kind.CERTIFICATE,
+};
+
+export function toDocument(row: DocumentRow): Document {
+  return create(DocumentSchema, {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    filename: row.filename,
+    contentType: row.content_type,
+    sizeBytes: BigInt(row.size_bytes),
+    sha256: row.sha256,
+    pageCount: row.page_count,
+    kind: KINDS[row.kind],
+    createTime: timestampFromDate(row.created_at),
+  });
+}
+
+/** A name that is safe in a path, a header and a log: no directories, control characters or quotes. */
+export function safeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const cleaned = base
+    .normalize("NFC")
+    .replace(/[\p{Cc}\p{Cf}"<>|:*?]/gu, "")
+    .trim()
+    .slice(0, 200);
+  return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "document.pdf";
+}
+
+const ACCEPTED_TYPES = new Set(["application/pdf", "application/x-pdf", ""]);
+
+export class Documents {
+  constructor(private readonly deps: DocumentsDeps) {}
+
+  async upload(header: UploadHeader | undefined, chunks: AsyncIterable<Uint8Array>): Promise<Document> {
+    if (!header || !isUuid(header.workspaceId)) {
+      throw validationError([
+        { path: "header", message: "an upload starts with a header naming the workspace" },
+      ]);
+    }
+    const contentType = header.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+    if (!ACCEPTED_TYPES.has(contentType)) {
+      throw problemError(
+        "unsupported_media_type",
+        `only PDF files can be uploaded, not ${contentType}`,
+        Code.InvalidArgument,
+      );
+    }
+    const spooled = await spoolUpload(chunks, this.deps.maxUploadBytes).catch((err: unknown) => {
+      if (err instanceof UploadTooLargeError) {
+        throw problemError("payload_too_large", err.message, Code.ResourceExhausted);
+      }
+      throw err;
+    });
+    try {
+      if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
+      const inspection = await inspectPdf(await readFile(spooled.path));
+      if (!inspection.ok) {
+        if (inspection.reason === "not_pdf") {
+          throw problemError("unsupported_media_type", inspection.message, Code.InvalidArgument);
+        }
+        throw validationError([{ path: "file", message: inspection.message }], inspection.message);
+      }
+      const id = uuidv7();
+      const blobKey = `${header.workspaceId}/${id}.pdf`;
+      await this.deps.blobs.put(blobKey, createReadStream(spooled.path), {
+        contentType: "application/pdf",
+        size: spooled.sizeBytes,
+      });
+      try {
+        const row = await store.insert(this.deps.db, {
+          id,
+          workspace_id: header.workspaceId,
+          filename: safeFilename(header.filename),
+          content_type: "application/pdf",
+          size_bytes: spooled.sizeBytes,
+          sha256: spooled.sha256,
+          page_count: inspection.pageCount,
+          kind:
+            header.kind === Kind.SIGNED
+              ? "signed"
+              : header.kind === Kind.CERTIFICATE
+                ? "certificate"
+                : "original",
+          blob_key: blobKey,
+        });
+        return toDocument(row);
+      } catch (err) {
+        await this.deps.blobs.delete(blobKey).catch(() => {});
+        throw err;
+      }
+    } finally {
+      await spooled.discard();
+    }
+  }
+
+  async get(workspaceId: string, documentId: string): Promise<Document> {
+    return toDocument(await this.row(workspaceId, documentId));
+  }
+
+  async list(
+    workspaceId: string,
+    pageIndex: number,
+    pageSize: number,
+  ): Promise<{ documents: Document[]; totalCount: number }> {
+    if (!isUuid(workspaceId)) return { documents: [], totalCount: 0 };
+    const violations = [
+      ...(Number.isInteger(pageIndex) && pageIndex >= 0
+        ? []
+        : [{ path: "pageIndex", message: "must be 0 or more" }]),
+      ...(pageSize >= 1 && pageSize <= 100 ? [] : [{ path: "pageSize", message: "must be from 1 to 100" }]),
+    ];
+    if (violations.length > 0) throw validationError(violations);
+    const { rows, totalCount } = await store.page(this.deps.db, workspaceId, pageIndex, pageSize);
+    return { documents: rows.map(toDocument), totalCount };
+  }
+
+  async download(workspaceId: string, documentId: string): Promise<{ document: Document; bytes: Readable }> {
+    const row = await this.row(workspaceId, documentId);
+    return { document: toDocument(row), bytes: await this.deps.blobs.get(row.blob_key) };
+  }
+
+  async delete(workspaceId: string, documentId: string): Promise<void> {
+    if (!isUuid(workspaceId) || !isUuid(documentId)) throw notFound("document");
+    const row = await store.delete(this.deps.db, workspaceId, documentId);
+    if (!row) throw notFound("document");
+    // The row goes first: a blob left by a failed delete is garbage, a row without its blob a broken document.
+    await this.deps.blobs
+      .delete(row.blob_key)
+      .catch((err: unknown) =>
+        this.deps.logger.warn({ err, blobKey: row.blob_key }, "document deleted, but its blob was not"),
+      );
+  }
+
+  private async row(workspaceId: string, documentId: string): Promise<DocumentRow> {
+    const row =
+      isUuid(workspaceId) && isUuid(documentId)
+        ? await store.get(this.deps.db, workspaceId, documentId)
+        : undefined;
+    if (!row) throw notFound("document");
+    return row;
+  }
+}

@@ -1,0 +1,46 @@
+/** Translates DocumentsService RPCs into calls on Documents; streams become async iterables. */
+import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import {
+  DocumentsService,
+  type UploadDocumentRequest,
+  type UploadHeader,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { validationError } from "@countersign/kit";
+import type { Documents } from "./documents.js";
+
+/** Splits an upload stream into its header and the chunks after it. */
+async function headerAndChunks(requests: AsyncIterable<UploadDocumentRequest>) {
+  const iterator = requests[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const header: UploadHeader | undefined =
+    !first.done && first.value.part.case === "header" ? first.value.part.value : undefined;
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      if (next.value.part.case !== "chunk")
+        throw validationError([{ path: "header", message: "only the first message may be a header" }]);
+      yield next.value.part.value;
+    }
+  }
+  return { header, chunks: chunks() };
+}
+
+export function documentsRoutes(documents: Documents) {
+  const impl: ServiceImpl<typeof DocumentsService> = {
+    async uploadDocument(requests) {
+      const { header, chunks } = await headerAndChunks(requests);
+      return { document: await documents.upload(header, chunks) };
+    },
+    getDocument: async (req) => ({ document: await documents.get(req.workspaceId, req.documentId) }),
+    listDocuments: (req) => documents.list(req.workspaceId, req.pageIndex, req.pageSize),
+    async *downloadDocument(req) {
+      const { document, bytes } = await documents.download(req.workspaceId, req.documentId);
+      yield { part: { case: "document", value: document } };
+      for await (const chunk of bytes) yield { part: { case: "chunk", value: chunk as Uint8Array } };
+    },
+    deleteDocument: async (req) => {
+      await documents.delete(req.workspaceId, req.documentId);
+      return {};
+    },
+  };
+  return (router: ConnectRouter) => router.service(DocumentsService, impl);
+}

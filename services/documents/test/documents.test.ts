@@ -1,0 +1,203 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  DocumentsService,
+  Kind,
+  type UploadDocumentRequest,
+  UploadDocumentRequestSchema,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  createLogger,
+  createRpcMetrics,
+  EmbeddedPostgres,
+  FileBlobStore,
+  fieldViolations,
+  inMemoryTransport,
+  MemoryEventBus,
+  problemOf,
+  serverInterceptors,
+  serviceClient,
+  uuidv7,
+} from "@countersign/kit";
+import { buildDocuments } from "../src/service.js";
+import { makeEncryptedPdf, makePdf, makeTruncatedPdf } from "./pdfs.js";
+
+const logger = createLogger({ name: "documents-test", level: "silent" });
+let pg: EmbeddedPostgres;
+let blobRoot: string;
+
+async function startDocuments(maxUploadBytes?: number) {
+  const module = await buildDocuments({
+    db: pg.database(`documents_${uuidv7().slice(-8)}`),
+    bus: new MemoryEventBus(),
+    blobs: new FileBlobStore(blobRoot),
+    logger,
+    maxUploadBytes,
+  });
+  return serviceClient(
+    DocumentsService,
+    inMemoryTransport(module.routes, serverInterceptors({ logger, metrics: createRpcMetrics() })),
+  );
+}
+
+beforeAll(async () => {
+  pg = await EmbeddedPostgres.open();
+  blobRoot = await mkdtemp(join(tmpdir(), "documents-blobs-"));
+});
+afterAll(async () => {
+  await pg.close();
+  await rm(blobRoot, { recursive: true, force: true });
+});
+
+const workspaceId = uuidv7();
+
+async function* uploadStream(
+  bytes: Uint8Array,
+  filename = "contract.pdf",
+  contentType = "application/pdf",
+  chunkSize = 4096,
+) {
+  yield create(UploadDocumentRequestSchema, {
+    part: { case: "header", value: { workspaceId, filename, contentType, kind: Kind.ORIGINAL } },
+  });
+  for (let offset = 0; offset < bytes.length; offset += chunkSize) {
+    yield create(UploadDocumentRequestSchema, {
+      part: { case: "chunk", value: bytes.subarray(offset, offset + chunkSize) },
+    });
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<ConnectError> {
+  return promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (err: unknown) => ConnectError.from(err),
+  );
+}
+
+async function downloaded(
+  client: Awaited<ReturnType<typeof startDocuments>>,
+  documentId: string,
+  owner = workspaceId,
+) {
+  const chunks: Uint8Array[] = [];
+  let first: unknown;
+  for await (const message of client.downloadDocument({ workspaceId: owner, documentId })) {
+    if (message.part.case === "document") first = message.part.value;
+    else if (message.part.case === "chunk") chunks.push(message.part.value);
+  }
+  return { document: first, bytes: Buffer.concat(chunks) };
+}
+
+test("an upload streamed in chunks is stored with its size, SHA-256 and page count, and comes back byte for byte", async () => {
+  const client = await startDocuments();
+  const pdf = await makePdf(3);
+  const { document } = await client.uploadDocument(uploadStream(pdf));
+  expect(document).toMatchObject({
+    workspaceId,
+    filename: "contract.pdf",
+    contentType: "application/pdf",
+    sizeBytes: BigInt(pdf.length),
+    sha256: createHash("sha256").update(pdf).digest("hex"),
+    pageCount: 3,
+    kind: Kind.ORIGINAL,
+  });
+  const back = await downloaded(client, document?.id as string);
+  expect(back.bytes.equals(Buffer.from(pdf))).toBe(true);
+  expect(back.document).toMatchObject({ id: document?.id, sha256: document?.sha256 });
+});
+
+test("file names are made safe: no directories, control characters or quotes", async () => {
+  const client = await startDocuments();
+  const { document } = await client.uploadDocument(
+    uploadStream(await makePdf(1), '../../etc/"evil"\u0000name.pdf'),
+  );
+  expect(document?.filename).toBe("evilname.pdf");
+});
+
+test("what is not a PDF is refused as an unsupported media type", async () => {
+  const client = await startDocuments();
+  const notPdf = await failure(client.uploadDocument(uploadStream(Buffer.from("hello, I am a text file"))));
+  expect(problemOf(notPdf)).toBe("unsupported_media_type");
+  const declared = await failure(
+    client.uploadDocument(uploadStream(await makePdf(1), "a.docx", "application/msword")),
+  );
+  expect(problemOf(declared)).toBe("unsupported_media_type");
+});
+
+test("damaged and encrypted PDFs are refused with a reason a person understands", async () => {
+  const client = await startDocuments();
+  const damaged = await failure(client.uploadDocument(uploadStream(await makeTruncatedPdf())));
+  expect(damaged.code).toBe(Code.InvalidArgument);
+  expect(fieldViolations(damaged).map(({ path, message }) => ({ path, message }))).toEqual([
+    { path: "file", message: expect.stringMatching(/damaged/) },
+  ]);
+  const encrypted = await failure(client.uploadDocument(uploadStream(await makeEncryptedPdf())));
+  expect(fieldViolations(encrypted)[0]?.message).toMatch(/encrypted or password-protected/);
+});
+
+test("a file over the limit is refused while it streams, and nothing is left in the blob store", async () => {
+  const client = await startDocuments(20 * 1024);
+  const before = await readdir(blobRoot, { recursive: true });
+  const big = await makePdf(120, "x".repeat(200));
+  expect(big.length).toBeGreaterThan(20 * 1024);
+  const err = await failure(client.uploadDocument(uploadStream(big)));
+  expect(problemOf(err)).toBe("payload_too_large");
+  expect(err.rawMessage).toBe("the file is larger than 20480 bytes");
+  expect((await readdir(blobRoot, { recursive: true })).filter((f) => !f.startsWith(".partial"))).toEqual(
+    before.filter((f) => !f.startsWith(".partial")),
+  );
+});
+
+test("lists are newest first with a total, and page sizes outside 1..100 are refused", async () => {
+  const client = await startDocuments();
+  const owner = uuidv7();
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const stream = (async function* () {
+      for await (const message of uploadStream(await makePdf(1))) {
+        if (message.part.case === "header") message.part.value.workspaceId = owner;
+        yield message as UploadDocumentRequest;
+      }
+    })();
+    ids.push((await client.uploadDocument(stream)).document?.id as string);
+  }
+  const first = await client.listDocuments({ workspaceId: owner, pageIndex: 0, pageSize: 2 });
+  expect(first.documents.map((d) => d.id)).toEqual([ids[2], ids[1]]);
+  expect(first.totalCount).toBe(3);
+  const last = await client.listDocuments({ workspaceId: owner, pageIndex: 1, pageSize: 2 });
+  expect(last.documents.map((d) => d.id)).toEqual([ids[0]]);
+  for (const pageSize of [0, 101]) {
+    const err = await failure(client.listDocuments({ workspaceId: owner, pageIndex: 0, pageSize }));
+    expect(fieldViolations(err).map((v) => v.path)).toEqual(["pageSize"]);
+  }
+});
+
+test("another workspace's document does not exist for it: get, download and delete are not found", async () => {
+  const client = await startDocuments();
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(1)));
+  const stranger = uuidv7();
+  const id = document?.id as string;
+  expect((await failure(client.getDocument({ workspaceId: stranger, documentId: id }))).code).toBe(
+    Code.NotFound,
+  );
+  expect((await failure(downloaded(client, id, stranger))).code).toBe(Code.NotFound);
+  expect((await failure(client.deleteDocument({ workspaceId: stranger, documentId: id }))).code).toBe(
+    Code.NotFound,
+  );
+  expect((await client.getDocument({ workspaceId, documentId: id })).document?.id).toBe(id);
+});
+
+test("a deleted document and its bytes are gone", async () => {
+  const client = await startDocuments();
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(1)));
+  const id = document?.id as string;
+  await client.deleteDocument({ workspaceId, documentId: id });
+  expect((await failure(client.getDocument({ workspaceId, documentId: id }))).code).toBe(Code.NotFound);
+  expect(await new FileBlobStore(blobRoot).stat(`${workspaceId}/${id}.pdf`)).toBeUndefined();
+});
