@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Client } from "@connectrpc/connect";
 import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { EventBus, Logger, Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
 import { developerRoutes } from "./console/developer.js";
@@ -19,14 +20,17 @@ import { ApiProblem } from "./problems.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
+import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
 
 export interface GatewayServices {
   auth: Client<typeof AuthService>;
+  documents: Client<typeof DocumentsService>;
 }
 
 export interface GatewayLimits {
   jsonBodyBytes: number;
+  uploadBytes: number;
   ratePerSecond: number;
   burst: number;
   requestTimeoutMs: number;
@@ -34,6 +38,7 @@ export interface GatewayLimits {
 
 export const DEFAULT_LIMITS: GatewayLimits = {
   jsonBodyBytes: 1024 * 1024,
+  uploadBytes: 25 * 1024 * 1024,
   ratePerSecond: 50,
   burst: 100,
   requestTimeoutMs: 30_000,
@@ -76,6 +81,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   ]);
   pingRoutes(api);
   accountRoutes(api, services.auth);
+  documentRoutes(api, services.documents, limits.uploadBytes);
 
   const app = express();
   app.disable("x-powered-by");

@@ -26,8 +26,11 @@ export function routeTemplate(path: string): string {
 }
 
 export interface RouteOptions {
-  /** "json" (the default for POST, PATCH, PUT) refuses bodies of any other type with 415. */
-  body?: "json" | "none";
+  /**
+   * "json" (the default for POST, PATCH, PUT) refuses bodies of any other type with 415; "stream"
+   * leaves the body unread for the handler (uploads).
+   */
+  body?: "json" | "stream" | "none";
 }
 
 /** Media types that upload routes read as streams; every other body must be JSON. */

@@ -6,6 +6,7 @@
 import { pathToFileURL } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
   createLogger,
@@ -33,6 +34,7 @@ const configSchema = z.object({
   PORT: env.port(8080),
   LOG_LEVEL: env.logLevel(),
   AUTH_ADDR: env.url(),
+  DOCUMENTS_ADDR: env.url(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
@@ -42,6 +44,11 @@ const configSchema = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
+  COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(25 * 1024 * 1024),
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
 });
@@ -53,12 +60,19 @@ async function main(): Promise<void> {
   const authTransport = grpcTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const authHealth = createClient(Health, authTransport);
   const gateway = buildGateway({
-    services: { auth: serviceClient(AuthService, authTransport) },
+    services: {
+      auth: serviceClient(AuthService, authTransport),
+      documents: serviceClient(
+        DocumentsService,
+        grpcTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+      ),
+    },
     bus,
     logger,
     publicUrl: (config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ""),
     limits: {
       jsonBodyBytes: config.COUNTERSIGN_JSON_LIMIT_BYTES,
+      uploadBytes: config.COUNTERSIGN_MAX_UPLOAD_BYTES,
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
     },

@@ -9,6 +9,7 @@ import { buildAuth, firstStartBanner } from "@countersign/auth";
 import { buildDocuments } from "@countersign/documents";
 import { buildGateway, listen } from "@countersign/gateway";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import {
   createRpcMetrics,
   EmbeddedPostgres,
@@ -99,7 +100,10 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     everyServiceReady,
   );
   const gateway = buildGateway({
-    services: { auth: serviceClient(AuthService, transportOf("auth")) },
+    services: {
+      auth: serviceClient(AuthService, transportOf("auth")),
+      documents: serviceClient(DocumentsService, transportOf("documents")),
+    },
     bus,
     logger: loggerOf("gateway"),
     publicUrl: (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/$/, ""),

@@ -8,6 +8,23 @@ export function notFound(req: Request) {
   throw new ApiProblem("not_found", `there is no ${req.method} ${req.path}`);
 }
 
+/** How much of a refused body we read and throw away so that the client can read our answer. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body refused before anyone read it (an upload announced as too large). Clients keep sending it
+ * and only then read the answer, so it is read and thrown away, up to a bound past which the
+ * connection is cut.
+ */
+function discardUnreadBody(req: Request): void {
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
 /** body-parser's errors, in our terms. */
 function fromBodyParser(err: { type?: string; status?: number }): ApiProblem | undefined {
   switch (err.type) {
@@ -37,6 +54,12 @@ export function problemHandler(logger: Logger) {
     if (res.headersSent) {
       res.destroy();
       return;
+    }
+    if (!req.complete) {
+      // A body that a handler began to stream cannot be handed back cleanly: close the connection.
+      // One nobody touched yet is read and thrown away, so the client can read this answer.
+      if (res.locals.bodyStreaming) res.set("Connection", "close");
+      else discardUnreadBody(req);
     }
     res.status(problem.status).set(headers).type("application/problem+json").send(JSON.stringify(problem));
   };

@@ -23,8 +23,8 @@ import {
   serviceClient,
   uuidv7,
 } from "@countersign/kit";
+import { makeEncryptedPdf, makePdf, makeTruncatedPdf } from "../../../test/support/pdfs.js";
 import { buildDocuments } from "../src/service.js";
-import { makeEncryptedPdf, makePdf, makeTruncatedPdf } from "./pdfs.js";
 
 const logger = createLogger({ name: "documents-test", level: "silent" });
 let pg: EmbeddedPostgres;

@@ -23,8 +23,11 @@ export function validationError(
   ]);
 }
 
+/** The violations an error carries, as plain { path, message } objects. */
 export function fieldViolations(err: ConnectError): FieldViolation[] {
-  return err.findDetails(ValidationErrorsSchema).flatMap((details) => details.errors);
+  return err
+    .findDetails(ValidationErrorsSchema)
+    .flatMap((details) => details.errors.map(({ path, message }) => ({ path, message })));
 }
 
 export function notFound(what: string): ConnectError {
