@@ -12,6 +12,7 @@ interface Container {
   command: string[];
   ports: { name: string; containerPort: number }[];
   readinessProbe: { grpc?: { port: number }; httpGet?: { path: string; port: string } };
+  livenessProbe: { grpc?: { port: number; service?: string } };
   securityContext: {
     readOnlyRootFilesystem: boolean;
     allowPrivilegeEscalation: boolean;
@@ -52,9 +53,12 @@ describe.each(components)("%s", (component) => {
     expect(existsSync(join(REPO, entry))).toBe(true);
   });
 
-  test("is probed the way it answers: gRPC health for services, HTTP for the gateway", () => {
+  test("is probed the way it answers: gRPC health for services (liveness apart), HTTP for the gateway", () => {
     if (component === "gateway") expect(container.readinessProbe.httpGet?.path).toBe("/readyz");
-    else expect(container.readinessProbe.grpc?.port).toBe(8080);
+    else {
+      expect(container.readinessProbe.grpc?.port).toBe(8080);
+      expect(container.livenessProbe.grpc).toEqual({ port: 8080, service: "liveness" });
+    }
   });
 
   test("runs as non-root, read-only, with no capabilities, writing only to /tmp", () => {

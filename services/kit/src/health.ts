@@ -15,6 +15,9 @@ export { Status as ServingStatus };
 export type ReadinessProbe = () => Promise<void>;
 
 const PROBE_CACHE_MS = 2000;
+
+/** The health "service" Kubernetes liveness probes ask about. */
+export const LIVENESS = "liveness";
 const WATCH_INTERVAL_MS = 1000;
 
 export class HealthState {
@@ -33,6 +36,9 @@ export class HealthState {
   }
 
   async status(service: string): Promise<Status> {
+    // Liveness asks only whether the process still answers: restarting it cannot bring back a
+    // database, so an outage must show in readiness, not in restarts.
+    if (service === LIVENESS) return Status.SERVING;
     if (service !== "" && !this.services.includes(service)) {
       throw new ConnectError(`unknown service "${service}"`, Code.NotFound);
     }

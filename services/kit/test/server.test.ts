@@ -105,6 +105,8 @@ test("health says NOT_SERVING while a dependency is down, and NotFound for an un
   ready = false;
   await new Promise((r) => setTimeout(r, 2100));
   expect((await health.check({ service: AuthService.typeName })).status).toBe(Status.NOT_SERVING);
+  // Liveness stays SERVING: a restart would not bring the database back.
+  expect((await health.check({ service: "liveness" })).status).toBe(Status.SERVING);
   ready = true;
   await new Promise((r) => setTimeout(r, 2100));
   expect((await health.check({})).status).toBe(Status.SERVING);
