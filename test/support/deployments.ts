@@ -107,6 +107,22 @@ async function runCli(env: Record<string, string>, args: string[]) {
 
 const ADMIN = { adminEmail: "admin@example.com", adminPassword: "correct-horse-battery-staple" };
 
+/** Waits for the ready line; a start that fails leaves no process (and, given cleanUp, no data) behind. */
+async function readyOrStopped(
+  proc: OwnedProcess,
+  pattern: RegExp,
+  timeoutMs?: number,
+  cleanUp: () => Promise<void> = async () => {},
+): Promise<RegExpMatchArray> {
+  try {
+    return await proc.waitFor(pattern, timeoutMs);
+  } catch (err) {
+    await proc.stop();
+    await cleanUp().catch(() => {});
+    throw err;
+  }
+}
+
 /** What both modes share: one process tree, its data dir, the CLI pointed at it. */
 function deployment(
   mode: Deployment["mode"],
@@ -153,7 +169,7 @@ export async function startStandalone(dataDir?: string, options: StartOptions = 
     },
     options.logFile,
   );
-  const [ready] = await proc.waitFor(/\{[^\n]*"msg":"Countersign is ready \(standalone\)"\}/);
+  const [ready] = await readyOrStopped(proc, /\{[^\n]*"msg":"Countersign is ready \(standalone\)"\}/);
   return deployment("standalone", proc, dir, [(JSON.parse(ready) as { url: string }).url]);
 }
 
@@ -177,15 +193,16 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
     },
     options.logFile,
   );
-  await proc.waitFor(/"msg":"Countersign is ready \(distributed\)"/, 120_000);
-  const { gateways } = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
-    gateways: string[];
-  };
-  return deployment("distributed", proc, dir, gateways, async () => {
+  const removeInfrastructure = async () => {
     await dropDatabases(
       infra.postgresUrl,
       SERVICES.map((s) => `${dbPrefix}${s}`),
     );
     await deleteStream(infra.natsUrl, `${namespace}_events`);
-  });
+  };
+  await readyOrStopped(proc, /"msg":"Countersign is ready \(distributed\)"/, 120_000, removeInfrastructure);
+  const { gateways } = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
+    gateways: string[];
+  };
+  return deployment("distributed", proc, dir, gateways, removeInfrastructure);
 }
