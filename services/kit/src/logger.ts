@@ -28,9 +28,8 @@ const MAX_DEPTH = 6;
 
 /** A copy of value with secret fields censored, or value itself when it holds none. */
 export function redactSecrets<T>(value: T, depth = 0): T {
-  if (value === null || typeof value !== "object" || value instanceof Error) return value;
-  // What lies deeper than we look may hide a secret, so it is not written either.
-  if (depth > MAX_DEPTH) return CENSOR as T;
+  if (value === null || typeof value !== "object" || depth > MAX_DEPTH || value instanceof Error)
+    return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item, index) => {

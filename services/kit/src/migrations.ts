@@ -24,18 +24,13 @@ export const outboxTrack: MigrationTrack = {
 };
 
 export async function migrate(db: Database, tracks: readonly MigrationTrack[]): Promise<string[]> {
-  // Under the lock too: two replicas running CREATE TABLE IF NOT EXISTS at once make one of them
-  // fail on pg_type's unique index.
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      track text NOT NULL,
-      version integer NOT NULL,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (track, version)
-    )`);
-  });
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    track text NOT NULL,
+    version integer NOT NULL,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (track, version)
+  )`);
   const applied: string[] = [];
   for (const track of tracks) {
     for (const file of await migrationFiles(track.dir)) {
