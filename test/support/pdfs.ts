@@ -1,5 +1,5 @@
 /** PDFs made for the tests, never checked in as binaries. */
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
 
 export async function makePdf(pages: number, text = "Countersign test document"): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -7,6 +7,19 @@ export async function makePdf(pages: number, text = "Countersign test document")
   for (let i = 0; i < pages; i++) {
     const page = pdf.addPage([595, 842]);
     page.drawText(`${text} — page ${i + 1}`, { x: 50, y: 780, size: 14, font });
+  }
+  return pdf.save({ useObjectStreams: false });
+}
+
+/** A PDF with pages of the given [width, height, rotation°] — landscape, rotated, cropped pages. */
+export async function makePdfWithPages(
+  pages: { size: [number, number]; rotation?: number; cropBox?: [number, number, number, number] }[],
+): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  for (const { size, rotation, cropBox } of pages) {
+    const page = pdf.addPage(size);
+    if (rotation) page.setRotation(degrees(rotation));
+    if (cropBox) page.setCropBox(...cropBox);
   }
   return pdf.save({ useObjectStreams: false });
 }

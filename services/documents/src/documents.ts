@@ -5,9 +5,10 @@
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type Document,
   DocumentSchema,
@@ -52,8 +53,12 @@ export function toDocument(row: DocumentRow): Document {
     pageCount: row.page_count,
     kind: KINDS[row.kind],
     createTime: timestampFromDate(row.created_at),
+    pages: (row.page_sizes ?? []).map(([width, height]) => ({ width, height })),
   });
 }
+
+/** A claim's holder: "template:<id>", "request:<id>" — printable, short. */
+const HOLDER = /^[\x21-\x7e]{1,200}$/;
 
 /** A name that is safe in a path, a header and a log: no directories, control characters or quotes. */
 export function safeFilename(name: string): string {
@@ -115,6 +120,7 @@ export class Documents {
           size_bytes: spooled.sizeBytes,
           sha256: spooled.sha256,
           page_count: inspection.pageCount,
+          page_sizes: inspection.pageSizes,
           kind:
             header.kind === Kind.SIGNED
               ? "signed"
@@ -163,12 +169,42 @@ export class Documents {
     if (!isUuid(workspaceId) || !isUuid(documentId)) throw notFound("document");
     const row = await store.delete(this.deps.db, workspaceId, documentId);
     if (!row) throw notFound("document");
+    if (row === "claimed") {
+      const holders = await store.holders(this.deps.db, documentId);
+      throw new ConnectError(
+        `the document is in use (${holders.join(", ")}); delete what uses it first`,
+        Code.FailedPrecondition,
+      );
+    }
     // The row goes first: a blob left by a failed delete is garbage, a row without its blob a broken document.
     await this.deps.blobs
       .delete(row.blob_key)
       .catch((err: unknown) =>
         this.deps.logger.warn({ err, blobKey: row.blob_key }, "document deleted, but its blob was not"),
       );
+  }
+
+  /** Records that holder uses the document and returns it with its page sizes. */
+  async claim(workspaceId: string, documentId: string, holder: string): Promise<Document> {
+    if (!HOLDER.test(holder))
+      throw validationError([{ path: "holder", message: "must be 1 to 200 printable characters" }]);
+    const row = await this.withPageSizes(await this.row(workspaceId, documentId));
+    if (!(await store.claim(this.deps.db, documentId, holder))) throw notFound("document");
+    return toDocument(row);
+  }
+
+  async release(workspaceId: string, documentId: string, holder: string): Promise<void> {
+    if (!isUuid(workspaceId) || !isUuid(documentId)) return;
+    await store.release(this.deps.db, workspaceId, documentId, holder);
+  }
+
+  /** Documents stored before page sizes were kept are measured from their bytes, once. */
+  private async withPageSizes(row: DocumentRow): Promise<DocumentRow> {
+    if (row.page_sizes) return row;
+    const inspection = await inspectPdf(await buffer(await this.deps.blobs.get(row.blob_key)));
+    if (!inspection.ok) throw new Error(`stored document ${row.id} no longer reads as a PDF`);
+    await store.setPageSizes(this.deps.db, row.id, inspection.pageSizes);
+    return { ...row, page_sizes: inspection.pageSizes };
   }
 
   private async row(workspaceId: string, documentId: string): Promise<DocumentRow> {

@@ -1,12 +1,15 @@
 /**
- * Tells whether bytes are a PDF we can sign, and how many pages it has. Signing needs a document
+ * Tells whether bytes are a PDF we can sign, how many pages it has and how large they are. Signing needs a document
  * every viewer opens the same way: encrypted and unreadable files are refused with a reason a
  * person understands.
  */
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument, type PDFPage } from "pdf-lib";
+
+/** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
+export type PageSize = [width: number, height: number];
 
 export type Inspection =
-  | { ok: true; pageCount: number }
+  | { ok: true; pageCount: number; pageSizes: PageSize[] }
   | { ok: false; reason: "not_pdf" | "corrupt" | "encrypted" | "empty"; message: string };
 
 const PDF_MAGIC = Buffer.from("%PDF-");
@@ -22,6 +25,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<Inspection> {
   }
   let pdf: PDFDocument;
   let pageCount: number;
+  let pageSizes: PageSize[];
   try {
     pdf = await PDFDocument.load(bytes, {
       updateMetadata: false,
@@ -29,6 +33,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<Inspection> {
       throwOnInvalidObject: true,
     });
     pageCount = pdf.getPageCount();
+    pageSizes = pdf.getPages().map(visibleSize);
   } catch {
     return {
       ok: false,
@@ -44,5 +49,11 @@ export async function inspectPdf(bytes: Uint8Array): Promise<Inspection> {
     };
   }
   if (pageCount === 0) return { ok: false, reason: "empty", message: "the PDF has no pages" };
-  return { ok: true, pageCount };
+  return { ok: true, pageCount, pageSizes };
+}
+
+function visibleSize(page: PDFPage): PageSize {
+  const { width, height } = page.getCropBox();
+  const quarterTurns = Math.round(page.getRotation().angle / 90);
+  return quarterTurns % 2 === 0 ? [width, height] : [height, width];
 }

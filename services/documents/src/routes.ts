@@ -41,6 +41,13 @@ export function documentsRoutes(documents: Documents) {
       await documents.delete(req.workspaceId, req.documentId);
       return {};
     },
+    claimDocument: async (req) => ({
+      document: await documents.claim(req.workspaceId, req.documentId, req.holder),
+    }),
+    releaseDocument: async (req) => {
+      await documents.release(req.workspaceId, req.documentId, req.holder);
+      return {};
+    },
   };
   return (router: ConnectRouter) => router.service(DocumentsService, impl);
 }

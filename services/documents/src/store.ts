@@ -11,17 +11,25 @@ export interface DocumentRow {
   page_count: number;
   kind: "original" | "signed" | "certificate";
   blob_key: string;
+  page_sizes: [number, number][] | null;
   created_at: Date;
 }
 
 const COLUMNS =
-  "id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, created_at";
+  "id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, created_at";
+
+/** Postgres's code for a foreign key violation: a claim on a missing document, a delete of a claimed one. */
+const FOREIGN_KEY_VIOLATION = "23503";
+
+function isForeignKeyViolation(err: unknown): boolean {
+  return (err as { code?: string }).code === FOREIGN_KEY_VIOLATION;
+}
 
 export const store = {
   async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow> {
     const { rows } = await db.query<DocumentRow>(
-      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
       [
         row.id,
         row.workspace_id,
@@ -32,6 +40,7 @@ export const store = {
         row.page_count,
         row.kind,
         row.blob_key,
+        JSON.stringify(row.page_sizes),
       ],
     );
     return rows[0] as DocumentRow;
@@ -58,11 +67,51 @@ export const store = {
     return { rows, totalCount: count.rows[0]?.n ?? 0 };
   },
 
-  async delete(db: Queryable, workspaceId: string, id: string): Promise<DocumentRow | undefined> {
-    const { rows } = await db.query<DocumentRow>(
-      `DELETE FROM documents WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id],
+  /** The deleted row, undefined when there is none, or "claimed" when something still uses it. */
+  async delete(db: Queryable, workspaceId: string, id: string): Promise<DocumentRow | "claimed" | undefined> {
+    try {
+      const { rows } = await db.query<DocumentRow>(
+        `DELETE FROM documents WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [workspaceId, id],
+      );
+      return rows[0];
+    } catch (err) {
+      if (isForeignKeyViolation(err)) return "claimed";
+      throw err;
+    }
+  },
+
+  async setPageSizes(db: Queryable, id: string, pageSizes: [number, number][]): Promise<void> {
+    await db.query("UPDATE documents SET page_sizes = $2 WHERE id = $1", [id, JSON.stringify(pageSizes)]);
+  },
+
+  /** Records the claim; false when the document is gone (deleted since it was read). */
+  async claim(db: Queryable, documentId: string, holder: string): Promise<boolean> {
+    try {
+      await db.query(
+        "INSERT INTO document_claims (document_id, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        [documentId, holder],
+      );
+      return true;
+    } catch (err) {
+      if (isForeignKeyViolation(err)) return false;
+      throw err;
+    }
+  },
+
+  async release(db: Queryable, workspaceId: string, documentId: string, holder: string): Promise<void> {
+    await db.query(
+      `DELETE FROM document_claims c USING documents d
+        WHERE c.document_id = d.id AND d.workspace_id = $1 AND c.document_id = $2 AND c.holder = $3`,
+      [workspaceId, documentId, holder],
     );
-    return rows[0];
+  },
+
+  async holders(db: Queryable, documentId: string): Promise<string[]> {
+    const { rows } = await db.query<{ holder: string }>(
+      "SELECT holder FROM document_claims WHERE document_id = $1 ORDER BY created_at LIMIT 5",
+      [documentId],
+    );
+    return rows.map((r) => r.holder);
   },
 };

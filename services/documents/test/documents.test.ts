@@ -23,16 +23,16 @@ import {
   serviceClient,
   uuidv7,
 } from "@countersign/kit";
-import { makeEncryptedPdf, makePdf, makeTruncatedPdf } from "../../../test/support/pdfs.js";
+import { makeEncryptedPdf, makePdf, makePdfWithPages, makeTruncatedPdf } from "../../../test/support/pdfs.js";
 import { buildDocuments } from "../src/service.js";
 
 const logger = createLogger({ name: "documents-test", level: "silent" });
 let pg: EmbeddedPostgres;
 let blobRoot: string;
 
-async function startDocuments(maxUploadBytes?: number) {
+async function startDocuments(maxUploadBytes?: number, schema = `documents_${uuidv7().slice(-8)}`) {
   const module = await buildDocuments({
-    db: pg.database(`documents_${uuidv7().slice(-8)}`),
+    db: pg.database(schema),
     bus: new MemoryEventBus(),
     blobs: new FileBlobStore(blobRoot),
     logger,
@@ -200,4 +200,83 @@ test("a deleted document and its bytes are gone", async () => {
   await client.deleteDocument({ workspaceId, documentId: id });
   expect((await failure(client.getDocument({ workspaceId, documentId: id }))).code).toBe(Code.NotFound);
   expect(await new FileBlobStore(blobRoot).stat(`${workspaceId}/${id}.pdf`)).toBeUndefined();
+});
+
+test("page sizes are the visible ones: crop box, with quarter-turn rotations swapping width and height", async () => {
+  const client = await startDocuments();
+  const pdf = await makePdfWithPages([
+    { size: [595, 842] },
+    { size: [595, 842], rotation: 90 },
+    { size: [612, 792], cropBox: [0, 0, 300, 400] },
+  ]);
+  const { document } = await client.uploadDocument(uploadStream(pdf));
+  expect(document?.pages.map(({ width, height }) => [width, height])).toEqual([
+    [595, 842],
+    [842, 595],
+    [300, 400],
+  ]);
+});
+
+test("a claimed document cannot be deleted until every holder releases it; claims are idempotent", async () => {
+  const client = await startDocuments();
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(2)));
+  const documentId = document?.id as string;
+  const claimed = await client.claimDocument({ workspaceId, documentId, holder: "template:a" });
+  expect(claimed.document?.pages).toHaveLength(2);
+  await client.claimDocument({ workspaceId, documentId, holder: "template:a" });
+  await client.claimDocument({ workspaceId, documentId, holder: "request:b" });
+
+  const refused = await failure(client.deleteDocument({ workspaceId, documentId }));
+  expect(refused.code).toBe(Code.FailedPrecondition);
+  expect(refused.rawMessage).toMatch(/template:a, request:b/);
+
+  await client.releaseDocument({ workspaceId, documentId, holder: "template:a" });
+  expect((await failure(client.deleteDocument({ workspaceId, documentId }))).code).toBe(
+    Code.FailedPrecondition,
+  );
+  await client.releaseDocument({ workspaceId, documentId, holder: "request:b" });
+  await client.deleteDocument({ workspaceId, documentId });
+  expect((await failure(client.claimDocument({ workspaceId, documentId, holder: "template:c" }))).code).toBe(
+    Code.NotFound,
+  );
+});
+
+test("another workspace can neither claim nor release a document", async () => {
+  const client = await startDocuments();
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(1)));
+  const documentId = document?.id as string;
+  const stranger = uuidv7();
+  expect(
+    (await failure(client.claimDocument({ workspaceId: stranger, documentId, holder: "template:x" }))).code,
+  ).toBe(Code.NotFound);
+  await client.claimDocument({ workspaceId, documentId, holder: "template:mine" });
+  await client.releaseDocument({ workspaceId: stranger, documentId, holder: "template:mine" });
+  expect((await failure(client.deleteDocument({ workspaceId, documentId }))).code).toBe(
+    Code.FailedPrecondition,
+  );
+});
+
+test("a holder name must be short and printable", async () => {
+  const client = await startDocuments();
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(1)));
+  for (const holder of ["", "has space", "x".repeat(201)]) {
+    const err = await failure(
+      client.claimDocument({ workspaceId, documentId: document?.id as string, holder }),
+    );
+    expect(fieldViolations(err).map((v) => v.path)).toEqual(["holder"]);
+  }
+});
+
+test("a document stored before page sizes were kept is measured from its bytes when first claimed", async () => {
+  const schema = `documents_${uuidv7().slice(-8)}`;
+  const client = await startDocuments(undefined, schema);
+  const { document } = await client.uploadDocument(
+    uploadStream(await makePdfWithPages([{ size: [612, 792] }])),
+  );
+  const documentId = document?.id as string;
+  await pg.database(schema).query("UPDATE documents SET page_sizes = NULL WHERE id = $1", [documentId]);
+  expect((await client.getDocument({ workspaceId, documentId })).document?.pages).toEqual([]);
+  const claimed = await client.claimDocument({ workspaceId, documentId, holder: "template:old" });
+  expect(claimed.document?.pages.map(({ width, height }) => [width, height])).toEqual([[612, 792]]);
+  expect((await client.getDocument({ workspaceId, documentId })).document?.pages).toHaveLength(1);
 });

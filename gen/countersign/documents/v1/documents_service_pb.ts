@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/documents/v1/documents_service.proto.
  */
 export const file_countersign_documents_v1_documents_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSLrAQoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoSR2V0RG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSJLChNHZXREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IlMKFExpc3REb2N1bWVudHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJjChVMaXN0RG9jdW1lbnRzUmVzcG9uc2USNQoJZG9jdW1lbnRzGAEgAygLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50EhMKC3RvdGFsX2NvdW50GAIgASgFInoKDFVwbG9hZEhlYWRlchIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEiwKBGtpbmQYBCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZCJqChVVcGxvYWREb2N1bWVudFJlcXVlc3QSOAoGaGVhZGVyGAEgASgLMiYuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZEhlYWRlckgAEg8KBWNodW5rGAIgASgMSABCBgoEcGFydCJOChZVcGxvYWREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IkQKF0Rvd25sb2FkRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSJrChhEb3dubG9hZERvY3VtZW50UmVzcG9uc2USNgoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnRIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQiQgoVRGVsZXRlRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSIYChZEZWxldGVEb2N1bWVudFJlc3BvbnNlKlYKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfT1JJR0lOQUwQARIPCgtLSU5EX1NJR05FRBACEhQKEEtJTkRfQ0VSVElGSUNBVEUQAzLZBAoQRG9jdW1lbnRzU2VydmljZRJqCgtHZXREb2N1bWVudBIsLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlcXVlc3QaLS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXNwb25zZRJwCg1MaXN0RG9jdW1lbnRzEi4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZRJ1Cg5VcGxvYWREb2N1bWVudBIvLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWREb2N1bWVudFJlcXVlc3QaMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXNwb25zZSgBEnsKEERvd25sb2FkRG9jdW1lbnQSMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlcXVlc3QaMi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlc3BvbnNlMAEScwoORGVsZXRlRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRGVsZXRlRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSKeAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUiKQoIUGFnZVNpemUSDQoFd2lkdGgYASABKAESDgoGaGVpZ2h0GAIgASgBIj8KEkdldERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiSwoTR2V0RG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJTChRMaXN0RG9jdW1lbnRzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcGFnZV9pbmRleBgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUiYwoVTGlzdERvY3VtZW50c1Jlc3BvbnNlEjUKCWRvY3VtZW50cxgBIAMoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudBITCgt0b3RhbF9jb3VudBgCIAEoBSJ6CgxVcGxvYWRIZWFkZXISFAoMd29ya3NwYWNlX2lkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRIsCgRraW5kGAQgASgOMh4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLktpbmQiagoVVXBsb2FkRG9jdW1lbnRSZXF1ZXN0EjgKBmhlYWRlchgBIAEoCzImLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQiTgoWVXBsb2FkRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJEChdEb3dubG9hZERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiawoYRG93bmxvYWREb2N1bWVudFJlc3BvbnNlEjYKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50SAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0IkIKFURlbGV0ZURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiGAoWRGVsZXRlRG9jdW1lbnRSZXNwb25zZSJRChRDbGFpbURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJIk0KFUNsYWltRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJTChZSZWxlYXNlRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCRIOCgZob2xkZXIYAyABKAkiGQoXUmVsZWFzZURvY3VtZW50UmVzcG9uc2UqVgoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASEQoNS0lORF9PUklHSU5BTBABEg8KC0tJTkRfU0lHTkVEEAISFAoQS0lORF9DRVJUSUZJQ0FURRADMsMGChBEb2N1bWVudHNTZXJ2aWNlEmoKC0dldERvY3VtZW50EiwuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkdldERvY3VtZW50UmVxdWVzdBotLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlc3BvbnNlEnAKDUxpc3REb2N1bWVudHMSLi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdERvY3VtZW50c1JlcXVlc3QaLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdERvY3VtZW50c1Jlc3BvbnNlEnUKDlVwbG9hZERvY3VtZW50Ei8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZERvY3VtZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWREb2N1bWVudFJlc3BvbnNlKAESewoQRG93bmxvYWREb2N1bWVudBIxLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb3dubG9hZERvY3VtZW50UmVxdWVzdBoyLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb3dubG9hZERvY3VtZW50UmVzcG9uc2UwARJzCg5EZWxldGVEb2N1bWVudBIvLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5EZWxldGVEb2N1bWVudFJlcXVlc3QaMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRGVsZXRlRG9jdW1lbnRSZXNwb25zZRJwCg1DbGFpbURvY3VtZW50Ei4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNsYWltRG9jdW1lbnRSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNsYWltRG9jdW1lbnRSZXNwb25zZRJ2Cg9SZWxlYXNlRG9jdW1lbnQSMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUmVsZWFzZURvY3VtZW50UmVxdWVzdBoxLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5SZWxlYXNlRG9jdW1lbnRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Document is a stored file's metadata.
@@ -82,6 +82,13 @@ export type Document = Message<"countersign.documents.v1.Document"> & {
    * @generated from field: google.protobuf.Timestamp create_time = 9;
    */
   createTime?: Timestamp | undefined;
+
+  /**
+   * pages are the visible sizes of the pages in order (crop box, rotation applied).
+   *
+   * @generated from field: repeated countersign.documents.v1.PageSize pages = 10;
+   */
+  pages: PageSize[];
 };
 
 /**
@@ -90,6 +97,34 @@ export type Document = Message<"countersign.documents.v1.Document"> & {
  */
 export const DocumentSchema: GenMessage<Document> = /*@__PURE__*/
   messageDesc(file_countersign_documents_v1_documents_service, 0);
+
+/**
+ * PageSize is a page's visible size in PDF points, as a viewer shows it.
+ *
+ * @generated from message countersign.documents.v1.PageSize
+ */
+export type PageSize = Message<"countersign.documents.v1.PageSize"> & {
+  /**
+   * width in PDF points.
+   *
+   * @generated from field: double width = 1;
+   */
+  width: number;
+
+  /**
+   * height in PDF points.
+   *
+   * @generated from field: double height = 2;
+   */
+  height: number;
+};
+
+/**
+ * Describes the message countersign.documents.v1.PageSize.
+ * Use `create(PageSizeSchema)` to create a new message.
+ */
+export const PageSizeSchema: GenMessage<PageSize> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 1);
 
 /**
  * GetDocumentRequest names a document.
@@ -117,7 +152,7 @@ export type GetDocumentRequest = Message<"countersign.documents.v1.GetDocumentRe
  * Use `create(GetDocumentRequestSchema)` to create a new message.
  */
 export const GetDocumentRequestSchema: GenMessage<GetDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 1);
+  messageDesc(file_countersign_documents_v1_documents_service, 2);
 
 /**
  * GetDocumentResponse carries one document's metadata.
@@ -138,7 +173,7 @@ export type GetDocumentResponse = Message<"countersign.documents.v1.GetDocumentR
  * Use `create(GetDocumentResponseSchema)` to create a new message.
  */
 export const GetDocumentResponseSchema: GenMessage<GetDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 2);
+  messageDesc(file_countersign_documents_v1_documents_service, 3);
 
 /**
  * ListDocumentsRequest asks for one page of a workspace's documents.
@@ -173,7 +208,7 @@ export type ListDocumentsRequest = Message<"countersign.documents.v1.ListDocumen
  * Use `create(ListDocumentsRequestSchema)` to create a new message.
  */
 export const ListDocumentsRequestSchema: GenMessage<ListDocumentsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 3);
+  messageDesc(file_countersign_documents_v1_documents_service, 4);
 
 /**
  * ListDocumentsResponse is one page of documents.
@@ -201,7 +236,7 @@ export type ListDocumentsResponse = Message<"countersign.documents.v1.ListDocume
  * Use `create(ListDocumentsResponseSchema)` to create a new message.
  */
 export const ListDocumentsResponseSchema: GenMessage<ListDocumentsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 4);
+  messageDesc(file_countersign_documents_v1_documents_service, 5);
 
 /**
  * UploadHeader describes the document an upload stream carries.
@@ -243,7 +278,7 @@ export type UploadHeader = Message<"countersign.documents.v1.UploadHeader"> & {
  * Use `create(UploadHeaderSchema)` to create a new message.
  */
 export const UploadHeaderSchema: GenMessage<UploadHeader> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 5);
+  messageDesc(file_countersign_documents_v1_documents_service, 6);
 
 /**
  * UploadDocumentRequest is one message of an upload stream.
@@ -280,7 +315,7 @@ export type UploadDocumentRequest = Message<"countersign.documents.v1.UploadDocu
  * Use `create(UploadDocumentRequestSchema)` to create a new message.
  */
 export const UploadDocumentRequestSchema: GenMessage<UploadDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 6);
+  messageDesc(file_countersign_documents_v1_documents_service, 7);
 
 /**
  * UploadDocumentResponse carries the stored document.
@@ -301,7 +336,7 @@ export type UploadDocumentResponse = Message<"countersign.documents.v1.UploadDoc
  * Use `create(UploadDocumentResponseSchema)` to create a new message.
  */
 export const UploadDocumentResponseSchema: GenMessage<UploadDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 7);
+  messageDesc(file_countersign_documents_v1_documents_service, 8);
 
 /**
  * DownloadDocumentRequest names a document.
@@ -329,7 +364,7 @@ export type DownloadDocumentRequest = Message<"countersign.documents.v1.Download
  * Use `create(DownloadDocumentRequestSchema)` to create a new message.
  */
 export const DownloadDocumentRequestSchema: GenMessage<DownloadDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 8);
+  messageDesc(file_countersign_documents_v1_documents_service, 9);
 
 /**
  * DownloadDocumentResponse is one message of a download stream.
@@ -366,7 +401,7 @@ export type DownloadDocumentResponse = Message<"countersign.documents.v1.Downloa
  * Use `create(DownloadDocumentResponseSchema)` to create a new message.
  */
 export const DownloadDocumentResponseSchema: GenMessage<DownloadDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 9);
+  messageDesc(file_countersign_documents_v1_documents_service, 10);
 
 /**
  * DeleteDocumentRequest names the document to delete.
@@ -394,7 +429,7 @@ export type DeleteDocumentRequest = Message<"countersign.documents.v1.DeleteDocu
  * Use `create(DeleteDocumentRequestSchema)` to create a new message.
  */
 export const DeleteDocumentRequestSchema: GenMessage<DeleteDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 10);
+  messageDesc(file_countersign_documents_v1_documents_service, 11);
 
 /**
  * DeleteDocumentResponse is empty.
@@ -409,7 +444,113 @@ export type DeleteDocumentResponse = Message<"countersign.documents.v1.DeleteDoc
  * Use `create(DeleteDocumentResponseSchema)` to create a new message.
  */
 export const DeleteDocumentResponseSchema: GenMessage<DeleteDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 11);
+  messageDesc(file_countersign_documents_v1_documents_service, 12);
+
+/**
+ * ClaimDocumentRequest names a document and who uses it.
+ *
+ * @generated from message countersign.documents.v1.ClaimDocumentRequest
+ */
+export type ClaimDocumentRequest = Message<"countersign.documents.v1.ClaimDocumentRequest"> & {
+  /**
+   * workspace_id owning the document; another workspace's document is not found.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * document_id of the document.
+   *
+   * @generated from field: string document_id = 2;
+   */
+  documentId: string;
+
+  /**
+   * holder names the user of the document, such as "template:<id>"; at most 200 characters.
+   *
+   * @generated from field: string holder = 3;
+   */
+  holder: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.ClaimDocumentRequest.
+ * Use `create(ClaimDocumentRequestSchema)` to create a new message.
+ */
+export const ClaimDocumentRequestSchema: GenMessage<ClaimDocumentRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 13);
+
+/**
+ * ClaimDocumentResponse carries the claimed document.
+ *
+ * @generated from message countersign.documents.v1.ClaimDocumentResponse
+ */
+export type ClaimDocumentResponse = Message<"countersign.documents.v1.ClaimDocumentResponse"> & {
+  /**
+   * document claimed, with its page sizes.
+   *
+   * @generated from field: countersign.documents.v1.Document document = 1;
+   */
+  document?: Document | undefined;
+};
+
+/**
+ * Describes the message countersign.documents.v1.ClaimDocumentResponse.
+ * Use `create(ClaimDocumentResponseSchema)` to create a new message.
+ */
+export const ClaimDocumentResponseSchema: GenMessage<ClaimDocumentResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 14);
+
+/**
+ * ReleaseDocumentRequest names a claim to drop.
+ *
+ * @generated from message countersign.documents.v1.ReleaseDocumentRequest
+ */
+export type ReleaseDocumentRequest = Message<"countersign.documents.v1.ReleaseDocumentRequest"> & {
+  /**
+   * workspace_id owning the document.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * document_id of the document.
+   *
+   * @generated from field: string document_id = 2;
+   */
+  documentId: string;
+
+  /**
+   * holder that claimed it.
+   *
+   * @generated from field: string holder = 3;
+   */
+  holder: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.ReleaseDocumentRequest.
+ * Use `create(ReleaseDocumentRequestSchema)` to create a new message.
+ */
+export const ReleaseDocumentRequestSchema: GenMessage<ReleaseDocumentRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 15);
+
+/**
+ * ReleaseDocumentResponse is empty.
+ *
+ * @generated from message countersign.documents.v1.ReleaseDocumentResponse
+ */
+export type ReleaseDocumentResponse = Message<"countersign.documents.v1.ReleaseDocumentResponse"> & {
+};
+
+/**
+ * Describes the message countersign.documents.v1.ReleaseDocumentResponse.
+ * Use `create(ReleaseDocumentResponseSchema)` to create a new message.
+ */
+export const ReleaseDocumentResponseSchema: GenMessage<ReleaseDocumentResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 16);
 
 /**
  * Kind says where a document came from.
@@ -500,7 +641,8 @@ export const DocumentsService: GenService<{
     output: typeof DownloadDocumentResponseSchema;
   },
   /**
-   * DeleteDocument deletes a document and its bytes.
+   * DeleteDocument deletes a document and its bytes; it fails with FAILED_PRECONDITION while the
+   * document is claimed.
    *
    * @generated from rpc countersign.documents.v1.DocumentsService.DeleteDocument
    */
@@ -508,6 +650,28 @@ export const DocumentsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteDocumentRequestSchema;
     output: typeof DeleteDocumentResponseSchema;
+  },
+  /**
+   * ClaimDocument records that something (a template, a request) uses a document, so that the
+   * document cannot be deleted until it is released. It returns the document with its page sizes;
+   * claiming twice for the same holder is the same as claiming once.
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.ClaimDocument
+   */
+  claimDocument: {
+    methodKind: "unary";
+    input: typeof ClaimDocumentRequestSchema;
+    output: typeof ClaimDocumentResponseSchema;
+  },
+  /**
+   * ReleaseDocument drops a holder's claim; releasing what is not claimed does nothing.
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.ReleaseDocument
+   */
+  releaseDocument: {
+    methodKind: "unary";
+    input: typeof ReleaseDocumentRequestSchema;
+    output: typeof ReleaseDocumentResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_documents_v1_documents_service, 0);

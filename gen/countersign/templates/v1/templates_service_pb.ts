@@ -4,15 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file countersign/templates/v1/templates_service.proto.
  */
 export const file_countersign_templates_v1_templates_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi90ZW1wbGF0ZXMvdjEvdGVtcGxhdGVzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLnRlbXBsYXRlcy52MSIjCgRSb2xlEgwKBG5hbWUYASABKAkSDQoFb3JkZXIYAiABKAUikwEKBUZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRwYWdlGAQgASgFEgkKAXgYBSABKAESCQoBeRgGIAEoARINCgV3aWR0aBgHIAEoARIOCgZoZWlnaHQYCCABKAESEAoIcmVxdWlyZWQYCSABKAgSDQoFbGFiZWwYCiABKAkipgIKCFRlbXBsYXRlEgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJEhMKC2RvY3VtZW50X2lkGAUgASgJEi0KBXJvbGVzGAYgAygLMh4uY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlJvbGUSLwoGZmllbGRzGAcgAygLMh8uY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkZpZWxkEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTQoVQ3JlYXRlVGVtcGxhdGVSZXF1ZXN0EjQKCHRlbXBsYXRlGAEgASgLMiIuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlRlbXBsYXRlIk4KFkNyZWF0ZVRlbXBsYXRlUmVzcG9uc2USNAoIdGVtcGxhdGUYASABKAsyIi5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuVGVtcGxhdGUiPwoSR2V0VGVtcGxhdGVSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgt0ZW1wbGF0ZV9pZBgCIAEoCSJLChNHZXRUZW1wbGF0ZVJlc3BvbnNlEjQKCHRlbXBsYXRlGAEgASgLMiIuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlRlbXBsYXRlIlMKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJjChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USNQoJdGVtcGxhdGVzGAEgAygLMiIuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlRlbXBsYXRlEhMKC3RvdGFsX2NvdW50GAIgASgFMuUCChBUZW1wbGF0ZXNTZXJ2aWNlEnMKDkNyZWF0ZVRlbXBsYXRlEi8uY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkNyZWF0ZVRlbXBsYXRlUmVxdWVzdBowLmNvdW50ZXJzaWduLnRlbXBsYXRlcy52MS5DcmVhdGVUZW1wbGF0ZVJlc3BvbnNlEmoKC0dldFRlbXBsYXRlEiwuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkdldFRlbXBsYXRlUmVxdWVzdBotLmNvdW50ZXJzaWduLnRlbXBsYXRlcy52MS5HZXRUZW1wbGF0ZVJlc3BvbnNlEnAKDUxpc3RUZW1wbGF0ZXMSLi5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuTGlzdFRlbXBsYXRlc1JlcXVlc3QaLy5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuTGlzdFRlbXBsYXRlc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CjBjb3VudGVyc2lnbi90ZW1wbGF0ZXMvdjEvdGVtcGxhdGVzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLnRlbXBsYXRlcy52MSIjCgRSb2xlEgwKBG5hbWUYASABKAkSDQoFb3JkZXIYAiABKAUikwEKBUZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRwYWdlGAQgASgFEgkKAXgYBSABKAESCQoBeRgGIAEoARINCgV3aWR0aBgHIAEoARIOCgZoZWlnaHQYCCABKAESEAoIcmVxdWlyZWQYCSABKAgSDQoFbGFiZWwYCiABKAkipgIKCFRlbXBsYXRlEgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEhMKC2Rlc2NyaXB0aW9uGAQgASgJEhMKC2RvY3VtZW50X2lkGAUgASgJEi0KBXJvbGVzGAYgAygLMh4uY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlJvbGUSLwoGZmllbGRzGAcgAygLMh8uY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkZpZWxkEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTQoVQ3JlYXRlVGVtcGxhdGVSZXF1ZXN0EjQKCHRlbXBsYXRlGAEgASgLMiIuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlRlbXBsYXRlIk4KFkNyZWF0ZVRlbXBsYXRlUmVzcG9uc2USNAoIdGVtcGxhdGUYASABKAsyIi5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuVGVtcGxhdGUiPwoSR2V0VGVtcGxhdGVSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgt0ZW1wbGF0ZV9pZBgCIAEoCSJLChNHZXRUZW1wbGF0ZVJlc3BvbnNlEjQKCHRlbXBsYXRlGAEgASgLMiIuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlRlbXBsYXRlIlMKFExpc3RUZW1wbGF0ZXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJjChVMaXN0VGVtcGxhdGVzUmVzcG9uc2USNQoJdGVtcGxhdGVzGAEgAygLMiIuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlRlbXBsYXRlEhMKC3RvdGFsX2NvdW50GAIgASgFIn4KFVVwZGF0ZVRlbXBsYXRlUmVxdWVzdBI0Cgh0ZW1wbGF0ZRgBIAEoCzIiLmNvdW50ZXJzaWduLnRlbXBsYXRlcy52MS5UZW1wbGF0ZRIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2siTgoWVXBkYXRlVGVtcGxhdGVSZXNwb25zZRI0Cgh0ZW1wbGF0ZRgBIAEoCzIiLmNvdW50ZXJzaWduLnRlbXBsYXRlcy52MS5UZW1wbGF0ZSJCChVEZWxldGVUZW1wbGF0ZVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC3RlbXBsYXRlX2lkGAIgASgJIhgKFkRlbGV0ZVRlbXBsYXRlUmVzcG9uc2UyzwQKEFRlbXBsYXRlc1NlcnZpY2UScwoOQ3JlYXRlVGVtcGxhdGUSLy5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuQ3JlYXRlVGVtcGxhdGVSZXF1ZXN0GjAuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkNyZWF0ZVRlbXBsYXRlUmVzcG9uc2USagoLR2V0VGVtcGxhdGUSLC5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuR2V0VGVtcGxhdGVSZXF1ZXN0Gi0uY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkdldFRlbXBsYXRlUmVzcG9uc2UScAoNTGlzdFRlbXBsYXRlcxIuLmNvdW50ZXJzaWduLnRlbXBsYXRlcy52MS5MaXN0VGVtcGxhdGVzUmVxdWVzdBovLmNvdW50ZXJzaWduLnRlbXBsYXRlcy52MS5MaXN0VGVtcGxhdGVzUmVzcG9uc2UScwoOVXBkYXRlVGVtcGxhdGUSLy5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuVXBkYXRlVGVtcGxhdGVSZXF1ZXN0GjAuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLlVwZGF0ZVRlbXBsYXRlUmVzcG9uc2UScwoORGVsZXRlVGVtcGxhdGUSLy5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuRGVsZXRlVGVtcGxhdGVSZXF1ZXN0GjAuY291bnRlcnNpZ24udGVtcGxhdGVzLnYxLkRlbGV0ZVRlbXBsYXRlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_field_mask, file_google_protobuf_timestamp]);
 
 /**
  * Role is a signer role that a request binds to a recipient.
@@ -358,6 +358,99 @@ export const ListTemplatesResponseSchema: GenMessage<ListTemplatesResponse> = /*
   messageDesc(file_countersign_templates_v1_templates_service, 8);
 
 /**
+ * UpdateTemplateRequest carries the new values and names which of them to apply.
+ *
+ * @generated from message countersign.templates.v1.UpdateTemplateRequest
+ */
+export type UpdateTemplateRequest = Message<"countersign.templates.v1.UpdateTemplateRequest"> & {
+  /**
+   * template holds workspace_id, id and the new values.
+   *
+   * @generated from field: countersign.templates.v1.Template template = 1;
+   */
+  template?: Template | undefined;
+
+  /**
+   * update_mask names the fields to change: name, description, document_id, roles, fields.
+   * Repeated fields are replaced whole.
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message countersign.templates.v1.UpdateTemplateRequest.
+ * Use `create(UpdateTemplateRequestSchema)` to create a new message.
+ */
+export const UpdateTemplateRequestSchema: GenMessage<UpdateTemplateRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_templates_v1_templates_service, 9);
+
+/**
+ * UpdateTemplateResponse carries the updated template.
+ *
+ * @generated from message countersign.templates.v1.UpdateTemplateResponse
+ */
+export type UpdateTemplateResponse = Message<"countersign.templates.v1.UpdateTemplateResponse"> & {
+  /**
+   * template as stored.
+   *
+   * @generated from field: countersign.templates.v1.Template template = 1;
+   */
+  template?: Template | undefined;
+};
+
+/**
+ * Describes the message countersign.templates.v1.UpdateTemplateResponse.
+ * Use `create(UpdateTemplateResponseSchema)` to create a new message.
+ */
+export const UpdateTemplateResponseSchema: GenMessage<UpdateTemplateResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_templates_v1_templates_service, 10);
+
+/**
+ * DeleteTemplateRequest names the template to delete.
+ *
+ * @generated from message countersign.templates.v1.DeleteTemplateRequest
+ */
+export type DeleteTemplateRequest = Message<"countersign.templates.v1.DeleteTemplateRequest"> & {
+  /**
+   * workspace_id owning the template.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * template_id of the template.
+   *
+   * @generated from field: string template_id = 2;
+   */
+  templateId: string;
+};
+
+/**
+ * Describes the message countersign.templates.v1.DeleteTemplateRequest.
+ * Use `create(DeleteTemplateRequestSchema)` to create a new message.
+ */
+export const DeleteTemplateRequestSchema: GenMessage<DeleteTemplateRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_templates_v1_templates_service, 11);
+
+/**
+ * DeleteTemplateResponse is empty.
+ *
+ * @generated from message countersign.templates.v1.DeleteTemplateResponse
+ */
+export type DeleteTemplateResponse = Message<"countersign.templates.v1.DeleteTemplateResponse"> & {
+};
+
+/**
+ * Describes the message countersign.templates.v1.DeleteTemplateResponse.
+ * Use `create(DeleteTemplateResponseSchema)` to create a new message.
+ */
+export const DeleteTemplateResponseSchema: GenMessage<DeleteTemplateResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_templates_v1_templates_service, 12);
+
+/**
  * TemplatesService keeps reusable templates: a base document, signer roles and their fields.
  *
  * @generated from service countersign.templates.v1.TemplatesService
@@ -392,6 +485,26 @@ export const TemplatesService: GenService<{
     methodKind: "unary";
     input: typeof ListTemplatesRequestSchema;
     output: typeof ListTemplatesResponseSchema;
+  },
+  /**
+   * UpdateTemplate changes the fields named in the mask and validates the result as a whole.
+   *
+   * @generated from rpc countersign.templates.v1.TemplatesService.UpdateTemplate
+   */
+  updateTemplate: {
+    methodKind: "unary";
+    input: typeof UpdateTemplateRequestSchema;
+    output: typeof UpdateTemplateResponseSchema;
+  },
+  /**
+   * DeleteTemplate deletes a template; requests made from it keep their own copy of its fields.
+   *
+   * @generated from rpc countersign.templates.v1.TemplatesService.DeleteTemplate
+   */
+  deleteTemplate: {
+    methodKind: "unary";
+    input: typeof DeleteTemplateRequestSchema;
+    output: typeof DeleteTemplateResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_templates_v1_templates_service, 0);
