@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Client } from "@connectrpc/connect";
 import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import type { EventBus, Logger, Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
 import { developerRoutes } from "./console/developer.js";
@@ -22,10 +23,12 @@ import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
 import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
+import { templateRoutes } from "./routes/templates.js";
 
 export interface GatewayServices {
   auth: Client<typeof AuthService>;
   documents: Client<typeof DocumentsService>;
+  templates: Client<typeof TemplatesService>;
 }
 
 export interface GatewayLimits {
@@ -82,6 +85,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   pingRoutes(api);
   accountRoutes(api, services.auth);
   documentRoutes(api, services.documents, limits.uploadBytes);
+  templateRoutes(api, services.templates);
 
   const app = express();
   app.disable("x-powered-by");

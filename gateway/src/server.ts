@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
   createLogger,
@@ -35,6 +36,7 @@ const configSchema = z.object({
   LOG_LEVEL: env.logLevel(),
   AUTH_ADDR: env.url(),
   DOCUMENTS_ADDR: env.url(),
+  TEMPLATES_ADDR: env.url(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
@@ -65,6 +67,10 @@ async function main(): Promise<void> {
       documents: serviceClient(
         DocumentsService,
         grpcTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+      ),
+      templates: serviceClient(
+        TemplatesService,
+        grpcTransport(config.TEMPLATES_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
     },
     bus,

@@ -10,6 +10,7 @@ import { buildDocuments } from "@countersign/documents";
 import { buildGateway, listen } from "@countersign/gateway";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   createRpcMetrics,
   EmbeddedPostgres,
@@ -62,35 +63,41 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const loggerOf = options.loggerFor;
   const announce = options.announce ?? ((text: string) => process.stdout.write(text));
 
+  const auth = await buildAuth({
+    db: pg.database("auth"),
+    bus,
+    logger: loggerOf("auth"),
+    keyPepper: secrets.keyPepper,
+    bootstrap: {
+      workspaceName: "Default workspace",
+      adminEmail: options.adminEmail,
+      adminPassword: options.adminPassword,
+      report: (created) => announce(firstStartBanner(created)),
+    },
+  });
+  const transportOf = (name: string, module: ServiceModule) =>
+    inMemoryTransport(module.routes, serverInterceptors({ logger: loggerOf(name), metrics }));
+  const documents = await buildDocuments({
+    db: pg.database("documents"),
+    bus,
+    blobs,
+    logger: loggerOf("documents"),
+  });
+  const documentsClient = serviceClient(DocumentsService, transportOf("documents", documents));
+  const templates = await buildTemplates({
+    db: pg.database("templates"),
+    bus,
+    logger: loggerOf("templates"),
+    documents: documentsClient,
+  });
+
   const modules: Record<string, ServiceModule> = {
-    auth: await buildAuth({
-      db: pg.database("auth"),
-      bus,
-      logger: loggerOf("auth"),
-      keyPepper: secrets.keyPepper,
-      bootstrap: {
-        workspaceName: "Default workspace",
-        adminEmail: options.adminEmail,
-        adminPassword: options.adminPassword,
-        report: (created) => announce(firstStartBanner(created)),
-      },
-    }),
-    templates: await buildTemplates({ db: pg.database("templates"), bus, logger: loggerOf("templates") }),
-    documents: await buildDocuments({
-      db: pg.database("documents"),
-      bus,
-      blobs,
-      logger: loggerOf("documents"),
-    }),
+    auth,
+    templates,
+    documents,
     requests: await buildRequests({ db: pg.database("requests"), bus, logger: loggerOf("requests") }),
     webhooks: await buildWebhooks({ db: pg.database("webhooks"), bus, logger: loggerOf("webhooks") }),
   };
-  const transportOf = (name: string) =>
-    inMemoryTransport(
-      modules[name]?.routes ?? (() => {}),
-      serverInterceptors({ logger: loggerOf(name), metrics }),
-    );
-
   const allModules = Object.values(modules);
   const everyServiceReady = async () => {
     for (const module of allModules) await module.ready();
@@ -101,8 +108,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   );
   const gateway = buildGateway({
     services: {
-      auth: serviceClient(AuthService, transportOf("auth")),
-      documents: serviceClient(DocumentsService, transportOf("documents")),
+      auth: serviceClient(AuthService, transportOf("auth", auth)),
+      documents: documentsClient,
+      templates: serviceClient(TemplatesService, transportOf("templates", templates)),
     },
     bus,
     logger: loggerOf("gateway"),

@@ -92,15 +92,19 @@ runMain(async () => {
     });
   };
 
+  // Every address is known before any process starts: services call each other from the start.
   const addresses = {} as Record<Service, string[]>;
   for (const service of SERVICES) {
     const replicas = service === "webhooks" ? config.WEBHOOKS_REPLICAS : 1;
     addresses[service] = [];
     for (let replica = 0; replica < replicas; replica++) {
-      const port = await freePort();
-      addresses[service].push(`http://127.0.0.1:${port}`);
+      addresses[service].push(`http://127.0.0.1:${await freePort()}`);
+    }
+  }
+  for (const service of SERVICES) {
+    for (const [replica, address] of addresses[service].entries()) {
       start(`${service}-${replica}`, `services/${service}/src/server.ts`, {
-        PORT: String(port),
+        PORT: new URL(address).port,
         [`${service.toUpperCase()}_DATABASE_URL`]: databaseUrl(config, service),
         ...(service === "auth"
           ? {
@@ -109,6 +113,7 @@ runMain(async () => {
               COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
             }
           : {}),
+        ...(service === "templates" ? { DOCUMENTS_ADDR: addresses.documents[0] } : {}),
         ...(service === "documents"
           ? {
               S3_ENDPOINT: config.S3_ENDPOINT ?? localS3?.endpoint,

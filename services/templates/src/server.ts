@@ -1,13 +1,27 @@
-/** The templates service as its own process (distributed mode). */
+/** The templates service as its own process (distributed mode); it asks documents for page sizes. */
 import { pathToFileURL } from "node:url";
-import { runMain, serviceMain } from "@countersign/kit";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { env, grpcTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
 import { buildTemplates } from "./service.js";
 
 export { buildTemplates, type TemplatesDeps } from "./service.js";
 
+const config = z.object({ DOCUMENTS_ADDR: env.url(), COUNTERSIGN_INTERNAL_TOKEN: env.secret() });
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
-    serviceMain({ name: "templates", config: z.object({}), build: (adapters) => buildTemplates(adapters) }),
+    serviceMain({
+      name: "templates",
+      config,
+      build: (adapters, cfg) =>
+        buildTemplates({
+          ...adapters,
+          documents: serviceClient(
+            DocumentsService,
+            grpcTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+          ),
+        }),
+    }),
   );
 }

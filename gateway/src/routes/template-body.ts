@@ -1,0 +1,135 @@
+/**
+ * Reads a template's JSON body into the service's message. Only JSON types are checked here — a
+ * string where a number belongs, an unknown property — each with its path; the rules of a valid
+ * template are the templates service's, which reports its own violations the same way.
+ */
+import { create } from "@bufbuild/protobuf";
+import {
+  type Field,
+  FieldSchema,
+  type Role,
+  RoleSchema,
+} from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import type { FieldViolation } from "@countersign/kit";
+import { ApiProblem } from "../problems.js";
+
+export interface TemplateBody {
+  name?: string;
+  description?: string;
+  documentId?: string;
+  roles?: Role[];
+  fields?: Field[];
+}
+
+type Json = Record<string, unknown>;
+
+const TEMPLATE_KEYS = ["name", "description", "documentId", "roles", "fields"];
+const ROLE_KEYS = ["name", "order"];
+const FIELD_KEYS = ["id", "type", "role", "page", "x", "y", "width", "height", "required", "label"];
+
+class Reader {
+  readonly violations: FieldViolation[] = [];
+
+  object(value: unknown, path: string, known: string[]): Json | undefined {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.violations.push({ path: path || "body", message: "must be a JSON object" });
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      if (!known.includes(key))
+        this.violations.push({ path: join(path, key), message: "is not a known property" });
+    }
+    return value as Json;
+  }
+
+  string(json: Json, key: string, path: string): string | undefined {
+    const value = json[key];
+    if (value === undefined) return undefined;
+    if (typeof value === "string") return value;
+    this.violations.push({ path: join(path, key), message: "must be a string" });
+    return undefined;
+  }
+
+  number(json: Json, key: string, path: string, whole = false): number | undefined {
+    const value = json[key];
+    if (value === undefined) return undefined;
+    if (typeof value === "number" && (!whole || Number.isSafeInteger(value))) return value;
+    this.violations.push({
+      path: join(path, key),
+      message: whole ? "must be a whole number" : "must be a number",
+    });
+    return undefined;
+  }
+
+  boolean(json: Json, key: string, path: string): boolean | undefined {
+    const value = json[key];
+    if (value === undefined) return undefined;
+    if (typeof value === "boolean") return value;
+    this.violations.push({ path: join(path, key), message: "must be true or false" });
+    return undefined;
+  }
+
+  array(json: Json, key: string): unknown[] | undefined {
+    const value = json[key];
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) return value;
+    this.violations.push({ path: key, message: "must be an array" });
+    return undefined;
+  }
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+/** int32 fields: a number out of its range would wrap, so it is refused with the other types. */
+function int32(reader: Reader, json: Json, key: string, path: string): number | undefined {
+  const value = reader.number(json, key, path, true);
+  if (value === undefined || Math.abs(value) <= 2 ** 31 - 1) return value;
+  reader.violations.push({ path: join(path, key), message: "is out of range" });
+  return undefined;
+}
+
+function readRole(reader: Reader, value: unknown, path: string): Role {
+  const json = reader.object(value, path, ROLE_KEYS) ?? {};
+  return create(RoleSchema, {
+    name: reader.string(json, "name", path) ?? "",
+    order: int32(reader, json, "order", path) ?? 0,
+  });
+}
+
+function readField(reader: Reader, value: unknown, path: string): Field {
+  const json = reader.object(value, path, FIELD_KEYS) ?? {};
+  return create(FieldSchema, {
+    id: reader.string(json, "id", path) ?? "",
+    type: reader.string(json, "type", path) ?? "",
+    role: reader.string(json, "role", path) ?? "",
+    page: int32(reader, json, "page", path) ?? 0,
+    x: reader.number(json, "x", path) ?? Number.NaN,
+    y: reader.number(json, "y", path) ?? Number.NaN,
+    width: reader.number(json, "width", path) ?? Number.NaN,
+    height: reader.number(json, "height", path) ?? Number.NaN,
+    // A field is required unless the template says otherwise, as in the signing tools people know.
+    required: reader.boolean(json, "required", path) ?? true,
+    label: reader.string(json, "label", path) ?? "",
+  });
+}
+
+/** The properties the body has, read; a body with type errors is answered 422 here. */
+export function readTemplateBody(body: unknown): TemplateBody {
+  const reader = new Reader();
+  const json = reader.object(body, "", TEMPLATE_KEYS) ?? {};
+  const roles = reader.array(json, "roles");
+  const fields = reader.array(json, "fields");
+  const read: TemplateBody = {
+    name: reader.string(json, "name", ""),
+    description: reader.string(json, "description", ""),
+    documentId: reader.string(json, "documentId", ""),
+    roles: roles?.map((role, i) => readRole(reader, role, `roles[${i}]`)),
+    fields: fields?.map((field, i) => readField(reader, field, `fields[${i}]`)),
+  };
+  if (reader.violations.length > 0) {
+    throw new ApiProblem("validation_failed", "the template is not valid", reader.violations);
+  }
+  return read;
+}

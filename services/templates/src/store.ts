@@ -1,0 +1,108 @@
+/** SQL for templates. */
+import type { Queryable } from "@countersign/kit";
+import type { FieldDraft, RoleDraft } from "./template-rules.js";
+
+export interface TemplateRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string;
+  document_id: string;
+  roles: RoleDraft[];
+  fields: FieldDraft[];
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type Content = Pick<TemplateRow, "name" | "description" | "document_id" | "roles" | "fields">;
+
+const COLUMNS =
+  "id, workspace_id, name, description, document_id, roles, fields, version, created_at, updated_at";
+
+export const store = {
+  async insert(db: Queryable, row: Content & Pick<TemplateRow, "id" | "workspace_id">): Promise<TemplateRow> {
+    const { rows } = await db.query<TemplateRow>(
+      `INSERT INTO templates (id, workspace_id, name, description, document_id, roles, fields)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [
+        row.id,
+        row.workspace_id,
+        row.name,
+        row.description,
+        row.document_id,
+        JSON.stringify(row.roles),
+        JSON.stringify(row.fields),
+      ],
+    );
+    return rows[0] as TemplateRow;
+  },
+
+  async get(db: Queryable, workspaceId: string, id: string): Promise<TemplateRow | undefined> {
+    const { rows } = await db.query<TemplateRow>(
+      `SELECT ${COLUMNS} FROM templates WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
+    return rows[0];
+  },
+
+  async page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
+    const { rows } = await db.query<TemplateRow>(
+      `SELECT ${COLUMNS} FROM templates WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      [workspaceId, pageSize, pageIndex * pageSize],
+    );
+    const count = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM templates WHERE workspace_id = $1",
+      [workspaceId],
+    );
+    return { rows, totalCount: count.rows[0]?.n ?? 0 };
+  },
+
+  /** The updated row, or undefined when the row is gone or changed since `version` was read. */
+  async update(db: Queryable, current: TemplateRow, next: Content): Promise<TemplateRow | undefined> {
+    const { rows } = await db.query<TemplateRow>(
+      `UPDATE templates
+          SET name = $4, description = $5, document_id = $6, roles = $7, fields = $8,
+              version = version + 1, updated_at = now()
+        WHERE workspace_id = $1 AND id = $2 AND version = $3
+        RETURNING ${COLUMNS}`,
+      [
+        current.workspace_id,
+        current.id,
+        current.version,
+        next.name,
+        next.description,
+        next.document_id,
+        JSON.stringify(next.roles),
+        JSON.stringify(next.fields),
+      ],
+    );
+    return rows[0];
+  },
+
+  /** Changes name and description only; absent values keep what is stored. */
+  async relabel(
+    db: Queryable,
+    workspaceId: string,
+    id: string,
+    changes: { name?: string; description?: string },
+  ): Promise<TemplateRow | undefined> {
+    const { rows } = await db.query<TemplateRow>(
+      `UPDATE templates
+          SET name = COALESCE($3, name), description = COALESCE($4, description),
+              version = version + 1, updated_at = now()
+        WHERE workspace_id = $1 AND id = $2
+        RETURNING ${COLUMNS}`,
+      [workspaceId, id, changes.name ?? null, changes.description ?? null],
+    );
+    return rows[0];
+  },
+
+  async delete(db: Queryable, workspaceId: string, id: string): Promise<TemplateRow | undefined> {
+    const { rows } = await db.query<TemplateRow>(
+      `DELETE FROM templates WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [workspaceId, id],
+    );
+    return rows[0];
+  },
+};

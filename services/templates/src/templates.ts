@@ -1,0 +1,282 @@
+/**
+ * Templates: validated against the rules and against the document they lie on, which the documents
+ * service is asked for (and told that the template uses it, so it is not deleted underneath).
+ */
+import { setTimeout } from "node:timers/promises";
+import { create } from "@bufbuild/protobuf";
+import { type FieldMask, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  type Template,
+  TemplateSchema,
+} from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import {
+  type Database,
+  type FieldViolation,
+  isUuid,
+  type Logger,
+  notFound,
+  uuidv7,
+  validationError,
+} from "@countersign/kit";
+import { store, type TemplateRow } from "./store.js";
+import {
+  type FieldDraft,
+  labelViolations,
+  type PageSizes,
+  placementViolations,
+  roleKey,
+  shapeViolations,
+  type TemplateDraft,
+} from "./template-rules.js";
+
+export interface TemplatesOptions {
+  db: Database;
+  documents: Client<typeof DocumentsService>;
+  logger: Logger;
+}
+
+/** The parts of a template an update may name; repeated ones are replaced whole. */
+const UPDATABLE = ["name", "description", "document_id", "roles", "fields"] as const;
+
+/** How often an update starts over when another one changed the template first. */
+const UPDATE_ATTEMPTS = 5;
+
+export function toTemplate(row: TemplateRow): Template {
+  return create(TemplateSchema, {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    description: row.description,
+    documentId: row.document_id,
+    roles: row.roles,
+    fields: row.fields,
+    createTime: timestampFromDate(row.created_at),
+    updateTime: timestampFromDate(row.updated_at),
+  });
+}
+
+function draftOf(template: Template): TemplateDraft {
+  return {
+    name: template.name,
+    description: template.description,
+    documentId: template.documentId,
+    roles: template.roles.map((r) => ({ name: r.name, order: r.order === 0 ? 1 : r.order })),
+    fields: template.fields.map((f) => ({
+      id: f.id,
+      type: f.type,
+      role: f.role,
+      page: f.page,
+      x: f.x,
+      y: f.y,
+      width: f.width,
+      height: f.height,
+      required: f.required,
+      label: f.label,
+    })),
+  };
+}
+
+/** The stored form: names trimmed, each field bound to its role's exact name, every field with an id. */
+function normalized(draft: TemplateDraft): TemplateDraft {
+  const roles = draft.roles.map((r) => ({ name: r.name.trim(), order: r.order }));
+  const byKey = new Map(roles.map((r) => [roleKey(r.name), r.name]));
+  const fields: FieldDraft[] = draft.fields.map((f) => ({
+    ...f,
+    id: f.id || uuidv7(),
+    role: byKey.get(roleKey(f.role)) ?? f.role,
+    label: f.label.trim(),
+  }));
+  return {
+    name: draft.name.trim(),
+    description: draft.description.trim(),
+    documentId: draft.documentId,
+    roles,
+    fields,
+  };
+}
+
+const holderOf = (templateId: string) => `template:${templateId}`;
+
+export class Templates {
+  constructor(private readonly deps: TemplatesOptions) {}
+
+  async create(template: Template | undefined): Promise<Template> {
+    if (!template || !isUuid(template.workspaceId)) {
+      throw validationError([{ path: "workspaceId", message: "must be a workspace id" }]);
+    }
+    const id = uuidv7();
+    const draft = normalized(draftOf(template));
+    await this.claimValid(template.workspaceId, id, draft, undefined);
+    try {
+      return toTemplate(
+        await store.insert(this.deps.db, {
+          id,
+          workspace_id: template.workspaceId,
+          name: draft.name,
+          description: draft.description,
+          document_id: draft.documentId,
+          roles: draft.roles,
+          fields: draft.fields,
+        }),
+      );
+    } catch (err) {
+      await this.release(template.workspaceId, draft.documentId, id);
+      throw err;
+    }
+  }
+
+  async get(workspaceId: string, templateId: string): Promise<Template> {
+    return toTemplate(await this.row(workspaceId, templateId));
+  }
+
+  async list(
+    workspaceId: string,
+    pageIndex: number,
+    pageSize: number,
+  ): Promise<{ templates: Template[]; totalCount: number }> {
+    const violations = [
+      ...(Number.isInteger(pageIndex) && pageIndex >= 0
+        ? []
+        : [{ path: "pageIndex", message: "must be 0 or more" }]),
+      ...(pageSize >= 1 && pageSize <= 100 ? [] : [{ path: "pageSize", message: "must be from 1 to 100" }]),
+    ];
+    if (violations.length > 0) throw validationError(violations);
+    if (!isUuid(workspaceId)) return { templates: [], totalCount: 0 };
+    const { rows, totalCount } = await store.page(this.deps.db, workspaceId, pageIndex, pageSize);
+    return { templates: rows.map(toTemplate), totalCount };
+  }
+
+  async update(template: Template | undefined, mask: FieldMask | undefined): Promise<Template> {
+    const paths = mask?.paths ?? [];
+    const unknown = paths.filter((p) => !(UPDATABLE as readonly string[]).includes(p));
+    if (unknown.length > 0 || paths.length === 0) {
+      throw validationError([
+        { path: "updateMask", message: `must name one or more of ${UPDATABLE.join(", ")}` },
+      ]);
+    }
+    if (!template) throw notFound("template");
+    const changes = draftOf(template);
+    if (paths.every((p) => p === "name" || p === "description"))
+      return this.relabel(template, paths, changes);
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.row(template.workspaceId, template.id);
+      const draft = normalized({
+        name: paths.includes("name") ? changes.name : current.name,
+        description: paths.includes("description") ? changes.description : current.description,
+        documentId: paths.includes("document_id") ? changes.documentId : current.document_id,
+        roles: paths.includes("roles") ? changes.roles : current.roles,
+        fields: paths.includes("fields") ? changes.fields : current.fields,
+      });
+      await this.claimValid(current.workspace_id, current.id, draft, current.document_id);
+      const updated = await store.update(this.deps.db, current, {
+        name: draft.name,
+        description: draft.description,
+        document_id: draft.documentId,
+        roles: draft.roles,
+        fields: draft.fields,
+      });
+      if (updated) {
+        if (current.document_id !== updated.document_id) {
+          await this.release(current.workspace_id, current.document_id, current.id);
+        }
+        return toTemplate(updated);
+      }
+      if (draft.documentId !== current.document_id)
+        await this.release(current.workspace_id, draft.documentId, current.id);
+      if (attempt === UPDATE_ATTEMPTS) {
+        throw new ConnectError("the template kept changing while it was updated; try again", Code.Aborted);
+      }
+      await setTimeout(Math.random() * 10 * attempt);
+    }
+  }
+
+  /**
+   * Name and description do not bear on whether the rest is valid, so they change in one statement
+   * that never conflicts with another update.
+   */
+  private async relabel(template: Template, paths: string[], changes: TemplateDraft): Promise<Template> {
+    const name = paths.includes("name") ? changes.name.trim() : undefined;
+    const description = paths.includes("description") ? changes.description.trim() : undefined;
+    const violations = labelViolations({ name, description });
+    if (violations.length > 0) throw validationError(violations, "the template is not valid");
+    const row =
+      isUuid(template.workspaceId) && isUuid(template.id)
+        ? await store.relabel(this.deps.db, template.workspaceId, template.id, { name, description })
+        : undefined;
+    if (!row) throw notFound("template");
+    return toTemplate(row);
+  }
+
+  async delete(workspaceId: string, templateId: string): Promise<void> {
+    if (!isUuid(workspaceId) || !isUuid(templateId)) throw notFound("template");
+    const row = await store.delete(this.deps.db, workspaceId, templateId);
+    if (!row) throw notFound("template");
+    await this.release(workspaceId, row.document_id, row.id);
+  }
+
+  /**
+   * Checks the draft and claims its document for the template; on any violation the claim is given
+   * back (unless the template already held it) and every violation is reported at once.
+   */
+  private async claimValid(
+    workspaceId: string,
+    templateId: string,
+    draft: TemplateDraft,
+    heldDocumentId: string | undefined,
+  ) {
+    const violations: FieldViolation[] = shapeViolations(draft);
+    let pages: PageSizes | undefined;
+    if (!isUuid(draft.documentId)) {
+      violations.push({
+        path: "documentId",
+        message: draft.documentId ? "must be a document id" : "is required",
+      });
+    } else {
+      pages = await this.claim(workspaceId, draft.documentId, templateId);
+      if (pages) violations.push(...placementViolations(draft.fields, pages));
+      else violations.push({ path: "documentId", message: "no document with this id in the workspace" });
+    }
+    if (violations.length === 0) return;
+    if (pages && draft.documentId !== heldDocumentId)
+      await this.release(workspaceId, draft.documentId, templateId);
+    throw validationError(violations, "the template is not valid");
+  }
+
+  private async claim(
+    workspaceId: string,
+    documentId: string,
+    templateId: string,
+  ): Promise<PageSizes | undefined> {
+    try {
+      const { document } = await this.deps.documents.claimDocument({
+        workspaceId,
+        documentId,
+        holder: holderOf(templateId),
+      });
+      return document?.pages ?? [];
+    } catch (err) {
+      if (ConnectError.from(err).code === Code.NotFound) return undefined;
+      throw err;
+    }
+  }
+
+  /** A claim left behind only keeps a document from being deleted; it is logged, not fatal. */
+  private async release(workspaceId: string, documentId: string, templateId: string): Promise<void> {
+    await this.deps.documents
+      .releaseDocument({ workspaceId, documentId, holder: holderOf(templateId) })
+      .catch((err: unknown) =>
+        this.deps.logger.warn({ err, documentId, templateId }, "could not release a document claim"),
+      );
+  }
+
+  private async row(workspaceId: string, templateId: string): Promise<TemplateRow> {
+    const row =
+      isUuid(workspaceId) && isUuid(templateId)
+        ? await store.get(this.deps.db, workspaceId, templateId)
+        : undefined;
+    if (!row) throw notFound("template");
+    return row;
+  }
+}
