@@ -39,6 +39,7 @@ export function documentJson(document: Document | undefined) {
     pageCount: document.pageCount,
     kind: KIND_NAMES[document.kind],
     createdAt: document.createTime ? timestampDate(document.createTime).toISOString() : undefined,
+    pages: document.pages.map(({ width, height }) => ({ width, height })),
   };
 }
 
