@@ -3,23 +3,36 @@
 import { writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import type { Figures, LoadOptions } from "./measure.js";
+import type { MemoryGrowth } from "./process-memory.js";
+import type { TransferResult } from "./transfer.js";
 
 export interface ModeResult {
   mode: "standalone" | "distributed";
   gateway: Figures;
+  templates: Figures;
   express: Figures;
   node: Figures;
+  transfer: TransferResult;
+  upload25: MemoryGrowth;
 }
 
-/** Our own target: the gateway keeps at least 0.6 of bare Express's throughput in standalone mode. */
-export const TARGET_RATIO = 0.6;
+/** Our own targets. */
+export const TARGETS = {
+  /** The gateway keeps at least this share of bare Express's throughput on GET /v1/ping (standalone). */
+  pingToExpress: 0.6,
+  /** Uploads and downloads through the gateway reach at least this share of the blob store's own speed. */
+  transferToBlobStore: 0.6,
+  /** The gateway's resident memory grows by less than this during a 25 MiB upload. */
+  upload25GrowthMiB: 16,
+};
 
-const ratio = (a: Figures, b: Figures) => a.requestsPerSecond / b.requestsPerSecond;
+const ratio = (a: number, b: number) => a / b;
 const fixed = (n: number) => n.toFixed(2);
+const verdict = (met: boolean) => (met ? "target met" : "target missed");
 
-function table(results: ModeResult[]): string {
-  const rows = results.flatMap(({ mode, gateway, express, node }) =>
-    [gateway, express, node].map(
+function loadTable(results: ModeResult[]): string {
+  const rows = results.flatMap(({ mode, gateway, templates, express, node }) =>
+    [gateway, templates, express, node].map(
       (f) =>
         `| ${mode} | ${f.target} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.requests} | ${f.non2xx + f.errors} |`,
     ),
@@ -31,54 +44,122 @@ function table(results: ModeResult[]): string {
   ].join("\n");
 }
 
-function ratios(results: ModeResult[]): string {
+function loadRatios(results: ModeResult[]): string {
   return results
-    .map(({ mode, gateway, express, node }) => {
-      const gatewayToExpress = ratio(gateway, express);
-      const met =
-        mode === "standalone"
-          ? gatewayToExpress >= TARGET_RATIO
-            ? " — target met"
-            : " — target missed"
-          : "";
-      return `- ${mode}: gateway / bare Express = **${fixed(gatewayToExpress)}**${met}; bare Express / bare Node = ${fixed(ratio(express, node))}; gateway / bare Node = ${fixed(ratio(gateway, node))}`;
+    .map(({ mode, gateway, templates, express, node }) => {
+      const toExpress = ratio(gateway.requestsPerSecond, express.requestsPerSecond);
+      const met = mode === "standalone" ? ` — ${verdict(toExpress >= TARGETS.pingToExpress)}` : "";
+      return [
+        `- ${mode}: ping: gateway / bare Express = **${fixed(toExpress)}**${met}; bare Express / bare Node = ${fixed(ratio(express.requestsPerSecond, node.requestsPerSecond))}`,
+        `- ${mode}: templates page / ping = **${fixed(ratio(templates.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p99 ${templates.p99Ms} ms against ${gateway.p99Ms} ms`,
+      ].join("\n");
+    })
+    .join("\n");
+}
+
+function transferTable(results: ModeResult[]): string {
+  const rows = results.map(({ mode, transfer: t }) => {
+    const up = ratio(t.gateway.uploadMBps, t.blobStore.uploadMBps);
+    const down = ratio(t.gateway.downloadMBps, t.blobStore.downloadMBps);
+    return `| ${mode} | ${t.gateway.uploadMBps} | ${t.blobStore.uploadMBps} | **${fixed(up)}** | ${t.gateway.downloadMBps} | ${t.blobStore.downloadMBps} | **${fixed(down)}** |`;
+  });
+  return [
+    "| mode | upload via gateway MB/s | blob store put MB/s | ratio | download via gateway MB/s | blob store get MB/s | ratio |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows,
+  ].join("\n");
+}
+
+function transferVerdicts(results: ModeResult[]): string {
+  return results
+    .map(({ mode, transfer: t }) => {
+      const worst = Math.min(
+        ratio(t.gateway.uploadMBps, t.blobStore.uploadMBps),
+        ratio(t.gateway.downloadMBps, t.blobStore.downloadMBps),
+      );
+      return `- ${mode}: lower ratio ${fixed(worst)} — ${verdict(worst >= TARGETS.transferToBlobStore)}`;
+    })
+    .join("\n");
+}
+
+function memoryLines(results: ModeResult[]): string {
+  return results
+    .map(({ mode, upload25: m }) => {
+      const what =
+        mode === "standalone" ? "the whole process (gateway and every service)" : "the gateway process";
+      return `- ${mode}: ${what}: ${m.beforeMiB} MiB before, peak ${m.peakMiB} MiB, growth **${m.growthMiB} MiB**${mode === "distributed" ? ` — ${verdict(m.growthMiB < TARGETS.upload25GrowthMiB)}` : ""}`;
     })
     .join("\n");
 }
 
 export function printResults(results: ModeResult[]): void {
-  console.log(`\n${table(results)}\n\n${ratios(results)}\n`);
+  console.log(
+    `\n${loadTable(results)}\n\n${loadRatios(results)}\n\n${transferTable(results)}\n\n${transferVerdicts(results)}\n\n${memoryLines(results)}\n`,
+  );
 }
 
-export async function writeReport(path: string, results: ModeResult[], options: LoadOptions): Promise<void> {
+export async function writeReport(
+  path: string,
+  results: ModeResult[],
+  options: LoadOptions,
+  transferRounds: number,
+): Promise<void> {
   const cpu = cpus();
+  const size = results[0]?.transfer.sizeMiB ?? 10;
   const text = `# Benchmarks
 
 Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Every figure is a ratio
 against baselines measured in the same run on the same machine, never an absolute promise.
 
-## GET /v1/ping through the gateway
-
-What is measured: \`GET /v1/ping\` with a valid, cached API key — the gateway's whole path: request
-id, access log line (pino, level info, written to a file), key verification from the cache, rate
-limiter bookkeeping (limit raised so nothing is refused), JSON answer, and the call's record for Recent Errors and API Usage
-(sent to auth in batches, as ApiCallsRecorded events). Against two baselines answering the same route with the
-same JSON: a bare Express app and a bare Node \`http\` server, each in its own process. Load:
-autocannon from the benchmark's own process, ${options.connections} connections, no pipelining,
-${options.warmUpSeconds} s warm-up (discarded), then ${options.durationSeconds} s, the same headers
-for every target. Standalone: one process for everything. Distributed: one gateway replica of the
-local distributed deployment (services over gRPC, NATS JetStream, Postgres).
-
 Machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB,
-Node ${process.version}. The load generator shares the 2 cores with the server under test, so
-absolute numbers are low; the ratios are what to compare.
+Node ${process.version}. The load generator shares the 2 cores with the servers under test, so
+absolute numbers are low; the ratios are what to compare. Standalone: one process for everything.
+Distributed: one gateway replica of the local distributed deployment (services over gRPC, NATS
+JetStream, Postgres, s3rver).
 
-${table(results)}
+## Requests: GET /v1/ping and a page of templates
 
-${ratios(results)}
+\`GET /v1/ping\` with a valid, cached API key is the gateway's whole path: request id, access log
+line (pino, level info, written to a file), key verification from the cache, rate limiter
+bookkeeping (limit raised so nothing is refused), JSON answer, and the call's record for Recent
+Errors and API Usage (sent to auth in batches). Baselines answer the same route with the same JSON:
+a bare Express app (ETag and X-Powered-By off, as in the gateway) and a bare Node \`http\` server, each
+in its own process. \`GET /v1/accounts/{id}/templates?pageSize=5\` adds the templates service: an
+RPC, two queries over 20 templates, five templates serialised. Load: autocannon from the
+benchmark's own process, ${options.connections} connections, no pipelining, ${options.warmUpSeconds} s warm-up
+(discarded), then ${options.durationSeconds} s, the same headers for every target.
 
-Target: gateway ≥ ${TARGET_RATIO} × bare Express in standalone mode. Measured before any code:
-bare Express ≈ 0.15 × bare Node, the price of the framework alone.
+${loadTable(results)}
+
+${loadRatios(results)}
+
+Target: gateway ≥ ${TARGETS.pingToExpress} × bare Express on ping in standalone mode.
+
+## Documents: ${size} MiB uploads and downloads
+
+A ${size} MiB PDF (one page and an incompressible attachment) uploaded as a raw \`application/pdf\`
+body to \`POST /v1/accounts/{id}/documents/upload\` and downloaded from \`GET …/documents/{id}/download\`
+— gateway, documents service (spooled to disk while hashed, parsed with pdf-lib, then stored) and
+blob store — against the same bytes put into and got from the blob store directly (the filesystem
+store in standalone, the same s3rver through the \`minio\` client in distributed). ${transferRounds} rounds,
+alternating between the two, after one discarded round through the gateway. MB/s = 10⁶ bytes/s.
+
+${transferTable(results)}
+
+${transferVerdicts(results)}
+
+Target: ≥ ${TARGETS.transferToBlobStore} of the blob store's own speed, both ways.
+
+## Memory: a 25 MiB upload
+
+The peak resident set (the kernel's high-water mark, reset just before) during one upload of a
+PDF just under the 25 MiB limit, against the resident set just before it.
+
+${memoryLines(results)}
+
+Target: the gateway grows by less than ${TARGETS.upload25GrowthMiB} MiB. In standalone mode the documents
+service shares the process and reads the whole file to parse it, so that figure is not the
+gateway's alone.
 `;
   await writeFile(path, text);
 }

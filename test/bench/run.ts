@@ -1,10 +1,16 @@
 /**
- * `npm run bench`: GET /v1/ping through the gateway in both modes against bare Express and bare
- * Node in the same run; prints the figures and writes docs/benchmarks.md.
+ * `npm run bench`, in both modes, every figure against a baseline of the same run:
+ * - GET /v1/ping through the gateway against bare Express and bare Node;
+ * - GET /v1/accounts/{id}/templates?pageSize=5 against GET /v1/ping;
+ * - a 10 MiB PDF uploaded and downloaded through the gateway against the blob store put and got directly;
+ * - the gateway's peak resident memory during a 25 MiB upload.
+ * Prints the figures and writes docs/benchmarks.md.
  */
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type BlobStore, FileBlobStore, S3BlobStore } from "@countersign/kit";
+import { startLocalS3 } from "../../deploy/local/src/local-s3.js";
 import {
   type Deployment,
   OwnedProcess,
@@ -13,8 +19,11 @@ import {
   startStandalone,
 } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
+import { makePdf } from "../support/pdfs.js";
 import { type LoadOptions, measure } from "./measure.js";
+import { gatewayPid, peakDuring } from "./process-memory.js";
 import { type ModeResult, printResults, writeReport } from "./report.js";
+import { largePdf, measureTransfer, uploadThroughGateway } from "./transfer.js";
 
 const options: LoadOptions = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
@@ -22,6 +31,8 @@ const options: LoadOptions = {
   warmUpSeconds: 2,
   headers: {},
 };
+const TRANSFER_ROUNDS = Number(process.env.BENCH_TRANSFER_ROUNDS ?? 8);
+const MiB = 2 ** 20;
 
 /** Production logging, and a limit so high that the limiter only keeps its books. */
 const GATEWAY_ENV = {
@@ -36,27 +47,77 @@ async function baseline(entry: string, logs: string): Promise<{ url: string; pro
   return { url: `http://127.0.0.1:${port}/v1/ping`, proc };
 }
 
-async function keyFor(deployment: Deployment): Promise<string> {
+async function keyFor(deployment: Deployment): Promise<{ secret: string; accountId: string }> {
   const { stdout, stderr, code } = await deployment.cli("keys", "create", "--name", "bench");
   if (code !== 0) throw new Error(`could not create a key: ${stderr}`);
-  return (JSON.parse(stdout) as { secret: string }).secret;
+  return JSON.parse(stdout) as { secret: string; accountId: string };
+}
+
+/** Twenty templates on one document, so that a page of five is a real query. */
+async function seedTemplates(base: string, key: string): Promise<void> {
+  const documentId = await uploadThroughGateway(base, key, await makePdf(1));
+  for (let i = 0; i < 20; i++) {
+    const res = await fetch(`${base}/templates`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        name: `Bench template ${i}`,
+        documentId,
+        roles: [{ name: "Signer" }],
+        fields: [{ type: "signature", role: "Signer", page: 1, x: 50, y: 700, width: 200, height: 40 }],
+      }),
+    });
+    if (res.status !== 201)
+      throw new Error(`creating a template answered ${res.status}: ${await res.text()}`);
+  }
 }
 
 async function benchMode(
   mode: ModeResult["mode"],
   deployment: Deployment,
-  baselines: { node: string; express: string },
+  baselines: { node: string; express: string; blobs: BlobStore },
 ): Promise<ModeResult> {
-  options.headers = { authorization: `Bearer ${await keyFor(deployment)}` };
-  console.log(`${mode}: measuring the gateway, bare Express, bare Node (${options.durationSeconds} s each)`);
-  const gateway = await measure("gateway", `${deployment.gateways[0]}/v1/ping`, options);
+  const key = await keyFor(deployment);
+  const gatewayUrl = deployment.gateways[0] as string;
+  const accountBase = `${gatewayUrl}/v1/accounts/${key.accountId}`;
+  options.headers = { authorization: `Bearer ${key.secret}` };
+
+  console.log(`${mode}: peak gateway memory during a 25 MiB upload`);
+  const nearLimit = await largePdf(25 * MiB - 64 * 1024);
+  const pid = await gatewayPid(deployment);
+  await uploadThroughGateway(accountBase, key.secret, await makePdf(1));
+  const upload25 = await peakDuring(pid, async () => {
+    await uploadThroughGateway(accountBase, key.secret, nearLimit);
+  });
+
+  console.log(
+    `${mode}: 10 MiB uploads and downloads, gateway against the blob store (${TRANSFER_ROUNDS} rounds)`,
+  );
+  const transfer = await measureTransfer(
+    accountBase,
+    key.secret,
+    baselines.blobs,
+    await largePdf(10 * MiB),
+    TRANSFER_ROUNDS,
+  );
+
+  console.log(
+    `${mode}: GET /v1/ping and a page of templates through the gateway, bare Express, bare Node (${options.durationSeconds} s each)`,
+  );
+  await seedTemplates(accountBase, key.secret);
+  const gateway = await measure("gateway", `${gatewayUrl}/v1/ping`, options);
+  const templates = await measure(
+    "gateway: templates?pageSize=5",
+    `${accountBase}/templates?pageSize=5`,
+    options,
+  );
   const express = await measure("bare Express", baselines.express, options);
   const node = await measure("bare Node", baselines.node, options);
-  for (const f of [gateway, express, node]) {
+  for (const f of [gateway, templates, express, node]) {
     if (f.non2xx + f.errors > 0)
       console.warn(`${mode} ${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} errors`);
   }
-  return { mode, gateway, express, node };
+  return { mode, gateway, templates, express, node, transfer, upload25 };
 }
 
 async function main(): Promise<void> {
@@ -68,32 +129,47 @@ async function main(): Promise<void> {
     const node = await baseline("test/bench/bare-node.ts", logs);
     const express = await baseline("test/bench/bare-express.ts", logs);
     owned.push(node.proc, express.proc);
-    const baselines = { node: node.url, express: express.url };
 
     const standalone = await startStandalone(undefined, {
       env: GATEWAY_ENV,
       logFile: join(logs, "standalone.log"),
     });
     owned.push({ stop: () => standalone.destroy() });
-    results.push(await benchMode("standalone", standalone, baselines));
+    // Beside the deployment's own blobs: the same file system, the same store.
+    const files = new FileBlobStore(join(standalone.dataDir, "bench-blobs"));
+    results.push(
+      await benchMode("standalone", standalone, { node: node.url, express: express.url, blobs: files }),
+    );
     await standalone.destroy();
 
     const infra = await distributedInfra();
     if (infra) {
+      // One S3 endpoint for the deployment and the baseline, so that both write to the same server.
+      const s3 = await startLocalS3(join(logs, "s3"));
+      owned.push({ stop: () => s3.close() });
       const distributed = await startDistributed(infra, {
-        env: GATEWAY_ENV,
+        env: {
+          ...GATEWAY_ENV,
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY: s3.accessKey,
+          S3_SECRET_KEY: s3.secretKey,
+        },
         logFile: join(logs, "distributed.log"),
       });
       owned.push({ stop: () => distributed.destroy() });
-      results.push(await benchMode("distributed", distributed, baselines));
+      const bucket = await S3BlobStore.open({ ...s3, bucket: "bench-baseline", region: "us-east-1" });
+      results.push(
+        await benchMode("distributed", distributed, { node: node.url, express: express.url, blobs: bucket }),
+      );
       await distributed.destroy();
       await infra.close();
     }
   } finally {
     for (const process of owned.reverse()) await process.stop().catch(() => {});
+    await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
-  await writeReport(join(REPO, "docs/benchmarks.md"), results, options);
+  await writeReport(join(REPO, "docs/benchmarks.md"), results, options, TRANSFER_ROUNDS);
   console.log("bench: wrote docs/benchmarks.md");
 }
 

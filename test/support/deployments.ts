@@ -21,6 +21,8 @@ export interface Deployment {
   /** One URL per gateway replica (standalone has one). */
   gateways: string[];
   dataDir: string;
+  /** The process at the root of the deployment (the launcher, in distributed mode). */
+  pid: number;
   adminEmail: string;
   adminPassword: string;
   /** Everything the processes wrote to stdout and stderr so far. */
@@ -135,6 +137,7 @@ function deployment(
     mode,
     gateways,
     dataDir,
+    pid: proc.child.pid as number,
     ...ADMIN,
     output: () => proc.output,
     cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dataDir }, args),

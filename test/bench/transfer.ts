@@ -1,0 +1,92 @@
+/**
+ * Upload and download throughput through the gateway against the blob store it ends in, put and
+ * got directly with the same bytes in the same run. Rounds alternate between the two so that any
+ * drift of the machine touches both alike.
+ */
+import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
+import type { BlobStore } from "@countersign/kit";
+import { PDFDocument } from "pdf-lib";
+
+export interface Throughput {
+  uploadMBps: number;
+  downloadMBps: number;
+}
+
+export interface TransferResult {
+  sizeMiB: number;
+  rounds: number;
+  gateway: Throughput;
+  blobStore: Throughput;
+}
+
+/** A PDF of about `bytes` bytes: one page and an attachment of random (incompressible) data. */
+export async function largePdf(bytes: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([595, 842]);
+  await pdf.attach(randomBytes(Math.max(0, bytes - 4096)), "payload.bin", {
+    mimeType: "application/octet-stream",
+  });
+  return pdf.save({ useObjectStreams: false });
+}
+
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream);
+}
+
+async function timed(operation: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await operation();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+export async function uploadThroughGateway(base: string, key: string, pdf: Uint8Array): Promise<string> {
+  const res = await fetch(`${base}/documents/upload?filename=bench.pdf`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/pdf" },
+    body: pdf,
+  });
+  const body = (await res.json()) as { id?: string; detail?: string };
+  if (res.status !== 201 || !body.id) throw new Error(`upload answered ${res.status}: ${body.detail}`);
+  return body.id;
+}
+
+async function downloadThroughGateway(base: string, key: string, id: string): Promise<void> {
+  const res = await fetch(`${base}/documents/${id}/download`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  if (res.status !== 200 || !res.body) throw new Error(`download answered ${res.status}`);
+  await drain(res.body);
+}
+
+export async function measureTransfer(
+  base: string,
+  key: string,
+  blobs: BlobStore,
+  pdf: Uint8Array,
+  rounds: number,
+): Promise<TransferResult> {
+  const seconds = { gatewayUp: 0, gatewayDown: 0, blobUp: 0, blobDown: 0 };
+  const warmUp = await uploadThroughGateway(base, key, pdf);
+  await downloadThroughGateway(base, key, warmUp);
+  for (let round = 0; round < rounds; round++) {
+    const blobKey = `bench/${round}.pdf`;
+    seconds.blobUp += await timed(() =>
+      blobs.put(blobKey, Readable.from([pdf]), { contentType: "application/pdf", size: pdf.length }),
+    );
+    let id = "";
+    seconds.gatewayUp += await timed(async () => {
+      id = await uploadThroughGateway(base, key, pdf);
+    });
+    seconds.blobDown += await timed(async () => drain(await blobs.get(blobKey)));
+    seconds.gatewayDown += await timed(() => downloadThroughGateway(base, key, id));
+    await blobs.delete(blobKey);
+  }
+  const mbps = (s: number) => Math.round(((pdf.length * rounds) / 1e6 / s) * 10) / 10;
+  return {
+    sizeMiB: Math.round((pdf.length / 2 ** 20) * 10) / 10,
+    rounds,
+    gateway: { uploadMBps: mbps(seconds.gatewayUp), downloadMBps: mbps(seconds.gatewayDown) },
+    blobStore: { uploadMBps: mbps(seconds.blobUp), downloadMBps: mbps(seconds.blobDown) },
+  };
+}
