@@ -15,6 +15,7 @@ import {
   type UploadDocumentRequest,
   UploadDocumentRequestSchema,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { inChunksOf } from "@countersign/kit";
 import busboy from "busboy";
 import type { Request, Response } from "express";
 import { pageBody, pageOf } from "../pagination.js";
@@ -119,8 +120,8 @@ async function* uploadMessages(
       value: { workspaceId, filename: file.filename, contentType: file.contentType, kind: Kind.ORIGINAL },
     },
   });
-  for await (const chunk of file.bytes) {
-    yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: chunk as Buffer } });
+  for await (const chunk of inChunksOf(file.bytes)) {
+    yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: chunk } });
   }
 }
 

@@ -2,7 +2,6 @@
  * Documents: uploads checked and measured before they are kept (size, type, SHA-256, page count),
  * their bytes in the blob store and their metadata in the database, read back as streams.
  */
-import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
@@ -98,7 +97,9 @@ export class Documents {
     });
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
-      const inspection = await inspectPdf(await readFile(spooled.path));
+      // pdf-lib needs the whole file; the same bytes then go to the blob store without a second read.
+      const bytes = await readFile(spooled.path);
+      const inspection = await inspectPdf(bytes);
       if (!inspection.ok) {
         if (inspection.reason === "not_pdf") {
           throw problemError("unsupported_media_type", inspection.message, Code.InvalidArgument);
@@ -107,7 +108,7 @@ export class Documents {
       }
       const id = uuidv7();
       const blobKey = `${header.workspaceId}/${id}.pdf`;
-      await this.deps.blobs.put(blobKey, createReadStream(spooled.path), {
+      await this.deps.blobs.put(blobKey, bytes, {
         contentType: "application/pdf",
         size: spooled.sizeBytes,
       });

@@ -5,7 +5,7 @@ import {
   type UploadDocumentRequest,
   type UploadHeader,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { validationError } from "@countersign/kit";
+import { inChunksOf, validationError } from "@countersign/kit";
 import type { Documents } from "./documents.js";
 
 /** Splits an upload stream into its header and the chunks after it. */
@@ -35,7 +35,7 @@ export function documentsRoutes(documents: Documents) {
     async *downloadDocument(req) {
       const { document, bytes } = await documents.download(req.workspaceId, req.documentId);
       yield { part: { case: "document", value: document } };
-      for await (const chunk of bytes) yield { part: { case: "chunk", value: chunk as Uint8Array } };
+      for await (const chunk of inChunksOf(bytes)) yield { part: { case: "chunk", value: chunk } };
     },
     deleteDocument: async (req) => {
       await documents.delete(req.workspaceId, req.documentId);

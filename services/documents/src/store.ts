@@ -1,5 +1,5 @@
 /** SQL for document metadata. */
-import type { Queryable } from "@countersign/kit";
+import { type Queryable, selectPage } from "@countersign/kit";
 
 export interface DocumentRow {
   id: string;
@@ -54,17 +54,19 @@ export const store = {
     return rows[0];
   },
 
-  async page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
-    const [{ rows }, count] = [
-      await db.query<DocumentRow>(
-        `SELECT ${COLUMNS} FROM documents WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-        [workspaceId, pageSize, pageIndex * pageSize],
-      ),
-      await db.query<{ n: number }>("SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1", [
-        workspaceId,
-      ]),
-    ];
-    return { rows, totalCount: count.rows[0]?.n ?? 0 };
+  page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
+    return selectPage<DocumentRow>(
+      db,
+      {
+        from: "documents",
+        columns: COLUMNS,
+        where: "workspace_id = $1",
+        orderBy: "id DESC",
+        params: [workspaceId],
+      },
+      pageIndex,
+      pageSize,
+    );
   },
 
   /** The deleted row, undefined when there is none, or "claimed" when something still uses it. */

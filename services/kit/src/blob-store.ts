@@ -10,6 +10,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
+import { STREAM_CHUNK_BYTES } from "./chunks.js";
 import { uuidv7 } from "./ids.js";
 
 export interface BlobInfo {
@@ -66,7 +67,8 @@ export class FileBlobStore implements BlobStore {
     await stat(path).catch(() => {
       throw new BlobNotFoundError(key);
     });
-    return createReadStream(path);
+    // Pieces of the size the services stream in, so they pass on without being joined.
+    return createReadStream(path, { highWaterMark: STREAM_CHUNK_BYTES });
   }
 
   async stat(key: string): Promise<BlobInfo | undefined> {

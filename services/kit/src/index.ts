@@ -1,5 +1,6 @@
 export * from "./adapters.js";
 export * from "./blob-store.js";
+export * from "./chunks.js";
 export * from "./config.js";
 export * from "./context.js";
 export * from "./database.js";
@@ -14,6 +15,7 @@ export * from "./logger.js";
 export * from "./metrics.js";
 export * from "./migrations.js";
 export * from "./outbox.js";
+export * from "./pages.js";
 export * from "./server.js";
 export * from "./service-main.js";
 export * from "./service-module.js";

@@ -20,6 +20,9 @@ import {
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
 
+/** Flow-control window of each HTTP/2 stream between services: room for a few stream chunks. */
+export const HTTP2_WINDOW_BYTES = 4 * 1024 * 1024;
+
 export type Routes = (router: ConnectRouter) => void;
 
 export interface ServerInterceptorOptions {
@@ -89,12 +92,14 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
     },
   });
 
-  const h2 = http2.createServer(handler);
+  const h2 = http2.createServer({ settings: { initialWindowSize: HTTP2_WINDOW_BYTES } }, handler);
   const h1 = http.createServer(handler);
   const sessions = new Set<http2.Http2Session>();
   const sockets = new Set<Socket>();
   h2.on("session", (session) => {
     sessions.add(session);
+    // The connection's window bounds all its streams together; uploads from several callers share it.
+    session.setLocalWindowSize(4 * HTTP2_WINDOW_BYTES);
     session.on("close", () => sessions.delete(session));
   });
   const listener = net.createServer((socket) => {

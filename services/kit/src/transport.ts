@@ -15,7 +15,7 @@ import {
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { currentCallContext, REQUEST_ID_HEADER } from "./context.js";
 import { presentServiceToken } from "./interceptors.js";
-import type { Routes } from "./server.js";
+import { HTTP2_WINDOW_BYTES, type Routes } from "./server.js";
 
 export type { Transport };
 
@@ -26,6 +26,11 @@ export function grpcTransport(baseUrl: string, serviceToken?: string): Transport
     // Keep connections warm between calls; a dead peer is noticed by the ping.
     pingIntervalMs: 30_000,
     idleConnectionTimeoutMs: 300_000,
+    // Between services on one network, compression costs more CPU than it saves, and PDFs are
+    // compressed already: without this, every chunk of a download was gzipped and gunzipped.
+    acceptCompression: [],
+    // HTTP/2's default 64 KiB window makes a download wait for a window update every 64 KiB.
+    nodeOptions: { settings: { initialWindowSize: HTTP2_WINDOW_BYTES } },
   });
 }
 

@@ -1,5 +1,5 @@
 /** SQL for templates. */
-import type { Queryable } from "@countersign/kit";
+import { type Queryable, selectPage } from "@countersign/kit";
 import type { FieldDraft, RoleDraft } from "./template-rules.js";
 
 export interface TemplateRow {
@@ -46,16 +46,19 @@ export const store = {
     return rows[0];
   },
 
-  async page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
-    const { rows } = await db.query<TemplateRow>(
-      `SELECT ${COLUMNS} FROM templates WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-      [workspaceId, pageSize, pageIndex * pageSize],
+  page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
+    return selectPage<TemplateRow>(
+      db,
+      {
+        from: "templates",
+        columns: COLUMNS,
+        where: "workspace_id = $1",
+        orderBy: "id DESC",
+        params: [workspaceId],
+      },
+      pageIndex,
+      pageSize,
     );
-    const count = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM templates WHERE workspace_id = $1",
-      [workspaceId],
-    );
-    return { rows, totalCount: count.rows[0]?.n ?? 0 };
   },
 
   /** The updated row, or undefined when the row is gone or changed since `version` was read. */

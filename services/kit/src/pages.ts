@@ -1,0 +1,39 @@
+/**
+ * One page of a list and the total in one query: the total rides on every row as a window count,
+ * computed before LIMIT. Only a page past the end, which has no row to carry it, costs a second query.
+ */
+import type { Queryable } from "./database.js";
+
+export interface PageQuery {
+  /** The table, or a join, to select from. */
+  from: string;
+  columns: string;
+  /** A condition on the parameters $1…$n given in `params`. */
+  where: string;
+  orderBy: string;
+  params: unknown[];
+}
+
+export async function selectPage<R>(
+  db: Queryable,
+  query: PageQuery,
+  pageIndex: number,
+  pageSize: number,
+): Promise<{ rows: R[]; totalCount: number }> {
+  const n = query.params.length;
+  const { rows } = await db.query<R & { total_count: string | number }>(
+    `SELECT ${query.columns}, count(*) OVER () AS total_count FROM ${query.from}
+      WHERE ${query.where} ORDER BY ${query.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...query.params, pageSize, pageIndex * pageSize],
+  );
+  if (rows.length > 0) {
+    const totalCount = Number(rows[0]?.total_count);
+    return { rows: rows.map(({ total_count: _, ...row }) => row as R), totalCount };
+  }
+  if (pageIndex === 0) return { rows: [], totalCount: 0 };
+  const count = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${query.from} WHERE ${query.where}`,
+    query.params,
+  );
+  return { rows: [], totalCount: count.rows[0]?.n ?? 0 };
+}
