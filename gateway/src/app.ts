@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Client } from "@connectrpc/connect";
 import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import type { EventBus, Logger, Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
@@ -21,14 +22,17 @@ import { ApiProblem } from "./problems.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
+import { agreementSetRoutes } from "./routes/agreement-sets.js";
 import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
+import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
 
 export interface GatewayServices {
   auth: Client<typeof AuthService>;
   documents: Client<typeof DocumentsService>;
   templates: Client<typeof TemplatesService>;
+  requests: Client<typeof RequestsService>;
 }
 
 export interface GatewayLimits {
@@ -86,6 +90,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
   accountRoutes(api, services.auth);
   documentRoutes(api, services.documents, limits.uploadBytes);
   templateRoutes(api, services.templates);
+  signatureRequestRoutes(api, services.requests);
+  agreementSetRoutes(api, services.requests);
 
   const app = express();
   app.disable("x-powered-by");

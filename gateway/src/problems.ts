@@ -3,6 +3,7 @@
  * HTTP knows, like a too-large body); this one table turns them into statuses and codes.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { type FieldViolation, fieldViolations, problemOf } from "@countersign/kit";
 
 export type ProblemCode =
@@ -103,6 +104,8 @@ export function toProblem(
       errors = violations;
     }
     if (code === "unavailable") detail = "a service this request needs is not answering; try again shortly";
+    const retryAfter = err.findDetails(RetryAfterSchema)[0];
+    if (retryAfter) headers = { "Retry-After": String(retryAfter.seconds) };
   }
   if (code === "unavailable") headers = { "Retry-After": UNAVAILABLE_RETRY_AFTER, ...headers };
   const [status, title] = TITLES[code];

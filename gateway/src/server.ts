@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { createClient } from "@connectrpc/connect";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
@@ -37,6 +38,7 @@ const configSchema = z.object({
   AUTH_ADDR: env.url(),
   DOCUMENTS_ADDR: env.url(),
   TEMPLATES_ADDR: env.url(),
+  REQUESTS_ADDR: env.url(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
@@ -71,6 +73,10 @@ async function main(): Promise<void> {
       templates: serviceClient(
         TemplatesService,
         grpcTransport(config.TEMPLATES_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+      ),
+      requests: serviceClient(
+        RequestsService,
+        grpcTransport(config.REQUESTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
     },
     bus,

@@ -10,6 +10,7 @@ import { buildDocuments } from "@countersign/documents";
 import { buildGateway, listen } from "@countersign/gateway";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   createRpcMetrics,
@@ -24,9 +25,10 @@ import {
   serviceClient,
   startServiceServer,
 } from "@countersign/kit";
-import { buildRequests } from "@countersign/requests";
+import { buildRequests, createMailer } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks } from "@countersign/webhooks";
+import { freePort } from "./free-port.js";
 import { loadOrCreateSecrets, lockDataDir, removeAdminEndpoint, writeAdminEndpoint } from "./state-files.js";
 
 export interface StandaloneOptions {
@@ -43,6 +45,9 @@ export interface StandaloneOptions {
   /** Where the first-start banner goes (stdout by default). */
   announce?: (text: string) => void;
   rateLimit?: { ratePerSecond: number; burst: number };
+  mail?: { smtpUrl?: string; from: string };
+  /** Timings of the requests service that operators may tune. */
+  requests?: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number; expirySweepIntervalMs?: number };
 }
 
 export interface Standalone {
@@ -62,6 +67,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const metrics = createRpcMetrics();
   const loggerOf = options.loggerFor;
   const announce = options.announce ?? ((text: string) => process.stdout.write(text));
+  // Links in e-mails name the gateway, so its port must be known before anything is built.
+  const port = options.port === 0 ? await freePort() : options.port;
+  const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, "");
 
   const auth = await buildAuth({
     db: pg.database("auth"),
@@ -91,11 +99,28 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     documents: documentsClient,
   });
 
+  const templatesClient = serviceClient(TemplatesService, transportOf("templates", templates));
+  const requests = await buildRequests({
+    db: pg.database("requests"),
+    bus,
+    logger: loggerOf("requests"),
+    templates: templatesClient,
+    documents: documentsClient,
+    mailer: createMailer({
+      smtpUrl: options.mail?.smtpUrl,
+      outboxDir: join(dataDir, "outbox"),
+      from: { name: "Countersign", email: options.mail?.from ?? "no-reply@countersign.local" },
+    }),
+    publicUrl,
+    linkSecret: secrets.linkSecret,
+    ...options.requests,
+  });
+
   const modules: Record<string, ServiceModule> = {
     auth,
     templates,
     documents,
-    requests: await buildRequests({ db: pg.database("requests"), bus, logger: loggerOf("requests") }),
+    requests,
     webhooks: await buildWebhooks({ db: pg.database("webhooks"), bus, logger: loggerOf("webhooks") }),
   };
   const allModules = Object.values(modules);
@@ -110,18 +135,19 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     services: {
       auth: serviceClient(AuthService, transportOf("auth", auth)),
       documents: documentsClient,
-      templates: serviceClient(TemplatesService, transportOf("templates", templates)),
+      templates: templatesClient,
+      requests: serviceClient(RequestsService, transportOf("requests", requests)),
     },
     bus,
     logger: loggerOf("gateway"),
-    publicUrl: (options.publicUrl ?? `http://localhost:${options.port}`).replace(/\/$/, ""),
+    publicUrl,
     limits: options.rateLimit,
     ready: everyServiceReady,
   });
 
   for (const module of allModules) await module.start();
   await gateway.start();
-  const server = await listen(gateway.app, options.port, options.host);
+  const server = await listen(gateway.app, port, options.host);
   const adminToken = randomBytes(32).toString("base64url");
   const admin = await startServiceServer({
     routes: allModules.map((m) => m.routes),

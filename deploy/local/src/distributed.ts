@@ -101,6 +101,13 @@ runMain(async () => {
       addresses[service].push(`http://127.0.0.1:${await freePort()}`);
     }
   }
+  const gateways: string[] = [];
+  for (let replica = 0; replica < config.GATEWAY_REPLICAS; replica++) {
+    gateways.push(`http://127.0.0.1:${config.PORT === 0 ? await freePort() : config.PORT + replica}`);
+  }
+  // Signing links in e-mails lead to the public URL, which is the first gateway unless set.
+  const publicUrl =
+    config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${new URL(gateways[0] as string).port}`;
   for (const service of SERVICES) {
     for (const [replica, address] of addresses[service].entries()) {
       start(`${service}-${replica}`, `services/${service}/src/server.ts`, {
@@ -114,6 +121,15 @@ runMain(async () => {
             }
           : {}),
         ...(service === "templates" ? { DOCUMENTS_ADDR: addresses.documents[0] } : {}),
+        ...(service === "requests"
+          ? {
+              TEMPLATES_ADDR: addresses.templates[0],
+              DOCUMENTS_ADDR: addresses.documents[0],
+              COUNTERSIGN_PUBLIC_URL: publicUrl,
+              COUNTERSIGN_LINK_SECRET: secrets.linkSecret,
+              COUNTERSIGN_DATA_DIR: dataDir,
+            }
+          : {}),
         ...(service === "documents"
           ? {
               S3_ENDPOINT: config.S3_ENDPOINT ?? localS3?.endpoint,
@@ -131,12 +147,10 @@ runMain(async () => {
       .map((address) => waitForHealth(address, internalToken)),
   );
 
-  const gateways: string[] = [];
-  for (let replica = 0; replica < config.GATEWAY_REPLICAS; replica++) {
-    const port = config.PORT === 0 ? await freePort() : config.PORT + replica;
-    gateways.push(`http://127.0.0.1:${port}`);
+  for (const [replica, url] of gateways.entries()) {
+    const port = new URL(url).port;
     start(`gateway-${replica}`, "gateway/src/server.ts", {
-      PORT: String(port),
+      PORT: port,
       COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
       ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addresses[s][0]])),
     });

@@ -3,6 +3,7 @@
  */
 import { resolve } from "node:path";
 import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
+import { mailConfig, requestTimingConfig, requestTimings } from "@countersign/requests";
 import { z } from "zod";
 import { startStandalone } from "./compose-standalone.js";
 
@@ -17,6 +18,8 @@ const configSchema = z.object({
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  ...mailConfig,
+  ...requestTimingConfig,
 });
 
 runMain(async () => {
@@ -40,6 +43,8 @@ runMain(async () => {
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
     },
     loggerFor,
+    mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
+    requests: requestTimings(config),
   });
   logger.info(
     { url: app.gatewayUrl, dataDir, startupMs: Math.round(performance.now() - started) },

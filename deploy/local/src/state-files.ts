@@ -5,19 +5,33 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface StandaloneSecrets {
   /** Key for hashing API key secrets. */
   keyPepper: string;
+  /** Key signing-link tokens are derived with. */
+  linkSecret: string;
 }
 
+const newSecret = () => randomBytes(32).toString("base64url");
+
+/** The secrets of this data dir; one that a newer version needs and an older one did not make is added. */
 export async function loadOrCreateSecrets(dataDir: string): Promise<StandaloneSecrets> {
   const path = join(dataDir, "secrets.json");
-  if (existsSync(path)) return JSON.parse(await readFile(path, "utf8")) as StandaloneSecrets;
-  const secrets = { keyPepper: randomBytes(32).toString("base64url") };
-  await writeFile(path, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+  const stored = existsSync(path)
+    ? (JSON.parse(await readFile(path, "utf8")) as Partial<StandaloneSecrets>)
+    : undefined;
+  const secrets = {
+    keyPepper: stored?.keyPepper ?? newSecret(),
+    linkSecret: stored?.linkSecret ?? newSecret(),
+  };
+  if (!stored || Object.keys(secrets).some((key) => !(key in stored))) {
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, path);
+  }
   return secrets;
 }
 

@@ -10,7 +10,7 @@ import {
   type Role,
   RoleSchema,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import type { FieldViolation } from "@countersign/kit";
+import { int32, Reader } from "../json-reader.js";
 import { ApiProblem } from "../problems.js";
 
 export interface TemplateBody {
@@ -21,74 +21,9 @@ export interface TemplateBody {
   fields?: Field[];
 }
 
-type Json = Record<string, unknown>;
-
 const TEMPLATE_KEYS = ["name", "description", "documentId", "roles", "fields"];
 const ROLE_KEYS = ["name", "order"];
 const FIELD_KEYS = ["id", "type", "role", "page", "x", "y", "width", "height", "required", "label"];
-
-class Reader {
-  readonly violations: FieldViolation[] = [];
-
-  object(value: unknown, path: string, known: string[]): Json | undefined {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      this.violations.push({ path: path || "body", message: "must be a JSON object" });
-      return undefined;
-    }
-    for (const key of Object.keys(value)) {
-      if (!known.includes(key))
-        this.violations.push({ path: join(path, key), message: "is not a known property" });
-    }
-    return value as Json;
-  }
-
-  string(json: Json, key: string, path: string): string | undefined {
-    const value = json[key];
-    if (value === undefined) return undefined;
-    if (typeof value === "string") return value;
-    this.violations.push({ path: join(path, key), message: "must be a string" });
-    return undefined;
-  }
-
-  number(json: Json, key: string, path: string, whole = false): number | undefined {
-    const value = json[key];
-    if (value === undefined) return undefined;
-    if (typeof value === "number" && (!whole || Number.isSafeInteger(value))) return value;
-    this.violations.push({
-      path: join(path, key),
-      message: whole ? "must be a whole number" : "must be a number",
-    });
-    return undefined;
-  }
-
-  boolean(json: Json, key: string, path: string): boolean | undefined {
-    const value = json[key];
-    if (value === undefined) return undefined;
-    if (typeof value === "boolean") return value;
-    this.violations.push({ path: join(path, key), message: "must be true or false" });
-    return undefined;
-  }
-
-  array(json: Json, key: string): unknown[] | undefined {
-    const value = json[key];
-    if (value === undefined) return undefined;
-    if (Array.isArray(value)) return value;
-    this.violations.push({ path: key, message: "must be an array" });
-    return undefined;
-  }
-}
-
-function join(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
-}
-
-/** int32 fields: a number out of its range would wrap, so it is refused with the other types. */
-function int32(reader: Reader, json: Json, key: string, path: string): number | undefined {
-  const value = reader.number(json, key, path, true);
-  if (value === undefined || Math.abs(value) <= 2 ** 31 - 1) return value;
-  reader.violations.push({ path: join(path, key), message: "is out of range" });
-  return undefined;
-}
 
 function readRole(reader: Reader, value: unknown, path: string): Role {
   const json = reader.object(value, path, ROLE_KEYS) ?? {};

@@ -9,4 +9,23 @@ export const subjects = {
   workspaceUpdated: "auth.workspace_updated",
   /** countersign.events.v1.ApiCallsRecorded */
   apiCallsRecorded: "gateway.api_calls_recorded",
+  /** countersign.events.v1.SignatureRequestEvent, every type */
+  signatureRequestEvents: "requests.signature_request.*",
 } as const;
+
+/** The seven event types of a signature request, each published on a subject of its own. */
+export const SIGNATURE_REQUEST_EVENT_TYPES = [
+  "sent",
+  "viewed",
+  "signed",
+  "completed",
+  "declined",
+  "cancelled",
+  "expired",
+] as const;
+export type SignatureRequestEventType = (typeof SIGNATURE_REQUEST_EVENT_TYPES)[number];
+
+/** countersign.events.v1.SignatureRequestEvent of one type */
+export function signatureRequestSubject(type: SignatureRequestEventType): string {
+  return `requests.signature_request.${type}`;
+}

@@ -1,13 +1,54 @@
-/** The requests service as its own process (distributed mode). */
+/** The requests service as its own process (distributed mode); it asks templates and documents. */
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { runMain, serviceMain } from "@countersign/kit";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { env, grpcTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
+import { mailConfig, requestTimingConfig, requestTimings } from "./config.js";
+import { createMailer } from "./mail/mailer.js";
 import { buildRequests } from "./service.js";
 
-export { buildRequests, type RequestsDeps } from "./service.js";
+export { mailConfig, requestTimingConfig, requestTimings } from "./config.js";
+export { createMailer, type Mailer } from "./mail/mailer.js";
+export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
+
+const config = z.object({
+  TEMPLATES_ADDR: env.url(),
+  DOCUMENTS_ADDR: env.url(),
+  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+  COUNTERSIGN_PUBLIC_URL: env.url(),
+  COUNTERSIGN_LINK_SECRET: env.secret(),
+  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
+  ...mailConfig,
+  ...requestTimingConfig,
+});
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
-    serviceMain({ name: "requests", config: z.object({}), build: (adapters) => buildRequests(adapters) }),
+    serviceMain({
+      name: "requests",
+      config,
+      build: (adapters, cfg) =>
+        buildRequests({
+          ...adapters,
+          templates: serviceClient(
+            TemplatesService,
+            grpcTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+          ),
+          documents: serviceClient(
+            DocumentsService,
+            grpcTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+          ),
+          mailer: createMailer({
+            smtpUrl: cfg.SMTP_URL,
+            outboxDir: join(cfg.COUNTERSIGN_DATA_DIR, "outbox"),
+            from: { name: "Countersign", email: cfg.COUNTERSIGN_MAIL_FROM },
+          }),
+          publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
+          linkSecret: cfg.COUNTERSIGN_LINK_SECRET,
+          ...requestTimings(cfg),
+        }),
+    }),
   );
 }

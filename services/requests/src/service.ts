@@ -1,28 +1,94 @@
 /**
- * Builds the requests service: signature requests: recipients, routing, signing links, completion and the audit trail.
- * Its contract is drafted in proto/countersign/requests/v1; the RPCs arrive with their issue, and until
- * then the service answers health checks only for the process as a whole.
+ * Builds the requests service: signature requests, recipients, signing links, reminders, expiry,
+ * agreement sets, e-mail notifications and the audit trail. Knows nothing of how it is served.
  */
+import { fileURLToPath } from "node:url";
+import type { Client } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   type Database,
   dependenciesAnswer,
   type EventBus,
   type Logger,
+  migrate,
+  OutboxRelay,
+  outboxTrack,
   type ServiceModule,
 } from "@countersign/kit";
+import { AgreementSets } from "./agreement-sets.js";
+import { ExpirySweeper } from "./expiry-sweeper.js";
+import type { Mailer } from "./mail/mailer.js";
+import { NotificationSender } from "./notifications.js";
+import { Requests } from "./requests.js";
+import { requestsRoutes } from "./routes.js";
+import { SigningLinks } from "./signing-links.js";
 
 export interface RequestsDeps {
   db: Database;
   bus: EventBus;
   logger: Logger;
+  templates: Client<typeof TemplatesService>;
+  documents: Client<typeof DocumentsService>;
+  mailer: Mailer;
+  /** The base URL of signing links. */
+  publicUrl: string;
+  /** The key signing-link tokens are derived with; changing it invalidates every link. */
+  linkSecret: string;
+  reminderIntervalMs?: number;
+  embeddedUrlTtlMs?: number;
+  expirySweepIntervalMs?: number;
+  notificationPollIntervalMs?: number;
 }
 
-export async function buildRequests({ db, bus }: RequestsDeps): Promise<ServiceModule> {
+export interface RequestsModule extends ServiceModule {
+  /** Resolves when queued e-mails have been handed to the mailer; tests wait on it. */
+  mailIdle(): Promise<void>;
+  /** Expires what is due now, as the sweeper would. */
+  sweepExpired(): Promise<number>;
+}
+
+const MIGRATIONS = { name: "requests", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
+
+export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule> {
+  const { db, bus, logger } = deps;
+  await migrate(db, [outboxTrack, MIGRATIONS]);
+  const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
+  const relay = new OutboxRelay(db, bus, logger);
+  const sender = new NotificationSender(db, deps.mailer, links, logger, {
+    pollIntervalMs: deps.notificationPollIntervalMs,
+  });
+  const afterCommit = () => {
+    relay.kick();
+    sender.kick();
+  };
+  const requests = new Requests({
+    db,
+    templates: deps.templates,
+    documents: deps.documents,
+    links,
+    logger,
+    afterCommit,
+    reminderIntervalMs: deps.reminderIntervalMs,
+    embeddedUrlTtlMs: deps.embeddedUrlTtlMs,
+  });
+  const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
   return {
-    serviceNames: [],
-    routes: () => {},
+    serviceNames: [RequestsService.typeName],
+    routes: requestsRoutes(requests, new AgreementSets(db)),
     ready: dependenciesAnswer(db, bus),
-    start: async () => {},
-    stop: async () => {},
+    async start() {
+      relay.start();
+      sender.start();
+      sweeper.start();
+    },
+    async stop() {
+      await sweeper.stop();
+      await sender.stop();
+      await relay.stop();
+    },
+    mailIdle: () => sender.idle(),
+    sweepExpired: () => sweeper.sweep(),
   };
 }

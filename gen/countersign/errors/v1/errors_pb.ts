@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/errors/v1/errors.proto.
  */
 export const file_countersign_errors_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJYgZwcm90bzM");
+  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBWIGcHJvdG8z");
 
 /**
  * ValidationErrors is attached to an INVALID_ARGUMENT error when input broke one or more rules;
@@ -83,4 +83,26 @@ export type ProblemCode = Message<"countersign.errors.v1.ProblemCode"> & {
  */
 export const ProblemCodeSchema: GenMessage<ProblemCode> = /*@__PURE__*/
   messageDesc(file_countersign_errors_v1_errors, 2);
+
+/**
+ * RetryAfter is attached to a RESOURCE_EXHAUSTED error that ends at a known time; the gateway
+ * answers it with a Retry-After header.
+ *
+ * @generated from message countersign.errors.v1.RetryAfter
+ */
+export type RetryAfter = Message<"countersign.errors.v1.RetryAfter"> & {
+  /**
+   * seconds to wait before trying again.
+   *
+   * @generated from field: int32 seconds = 1;
+   */
+  seconds: number;
+};
+
+/**
+ * Describes the message countersign.errors.v1.RetryAfter.
+ * Use `create(RetryAfterSchema)` to create a new message.
+ */
+export const RetryAfterSchema: GenMessage<RetryAfter> = /*@__PURE__*/
+  messageDesc(file_countersign_errors_v1_errors, 3);
 

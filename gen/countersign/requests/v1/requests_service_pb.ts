@@ -12,7 +12,42 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/requests/v1/requests_service.proto.
  */
 export const file_countersign_requests_v1_requests_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSJ3CglSZWNpcGllbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIMCgRyb2xlGAQgASgJEgwKBGtpbmQYBSABKAkSFQoNcm91dGluZ19vcmRlchgGIAEoBRIOCgZzdGF0dXMYByABKAkivAEKEFNpZ25hdHVyZVJlcXVlc3QSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEg4KBnN0YXR1cxgEIAEoCRI2CgpyZWNpcGllbnRzGAUgAygLMiIuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVjaXBpZW50Ei8KC2NyZWF0ZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJGChpHZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCSJjChtHZXRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0ImsKHExpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEg4KBnN0YXR1cxgEIAEoCSJ7Ch1MaXN0U2lnbmF0dXJlUmVxdWVzdHNSZXNwb25zZRJFChJzaWduYXR1cmVfcmVxdWVzdHMYASADKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhMKC3RvdGFsX2NvdW50GAIgASgFMp0CCg9SZXF1ZXN0c1NlcnZpY2USgAEKE0dldFNpZ25hdHVyZVJlcXVlc3QSMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKGAQoVTGlzdFNpZ25hdHVyZVJlcXVlc3RzEjUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBo2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSI7CgVBY3RvchISCgphcGlfa2V5X2lkGAEgASgJEgoKAmlwGAIgASgJEhIKCnVzZXJfYWdlbnQYAyABKAkitwIKCVJlY2lwaWVudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEgwKBHJvbGUYBCABKAkSDAoEa2luZBgFIAEoCRIVCg1yb3V0aW5nX29yZGVyGAYgASgFEg4KBnN0YXR1cxgHIAEoCRIWCg5jbGllbnRfdXNlcl9pZBgIIAEoCRItCgl2aWV3X3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCXNpZ25fdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMZGVjbGluZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5kZWNsaW5lX3JlYXNvbhgMIAEoCSK3AQoMUmVxdWVzdEZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSLxBAoQU2lnbmF0dXJlUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEjYKCnJlY2lwaWVudHMYBSADKAsyIi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYByABKAkSEwoLdGVtcGxhdGVfaWQYCCABKAkSFAoMZG9jdW1lbnRfaWRzGAkgAygJEjUKBmZpZWxkcxgKIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlcXVlc3RGaWVsZBIvCgtleHBpcmVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQYWdyZWVtZW50X3NldF9pZBgMIAEoCRItCglzZW5kX3RpbWUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDWNvbXBsZXRlX3RpbWUYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NhbmNlbF90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1jYW5jZWxfcmVhc29uGBAgASgJEhoKEnNpZ25lZF9kb2N1bWVudF9pZBgRIAEoCRIvCgt1cGRhdGVfdGltZRgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidgoMTmV3UmVjaXBpZW50EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRraW5kGAQgASgJEhUKDXJvdXRpbmdfb3JkZXIYBSABKAUSFgoOY2xpZW50X3VzZXJfaWQYBiABKAkikwIKHUNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhMKC3RlbXBsYXRlX2lkGAQgASgJEjkKCnJlY2lwaWVudHMYBSADKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdSZWNpcGllbnQSLwoLZXhwaXJlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlbmQYByABKAgSLQoFYWN0b3IYCCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJmCh5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IkYKGkdldFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJImMKG0dldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QiawocTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcGFnZV9pbmRleBgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUSDgoGc3RhdHVzGAQgASgJInsKHUxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEkUKEnNpZ25hdHVyZV9yZXF1ZXN0cxgBIAMoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSEwoLdG90YWxfY291bnQYAiABKAUidgobU2VuZFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEi0KBWFjdG9yGAMgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZAocU2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QieAodUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSLQoFYWN0b3IYAyABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJmCh5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IogBCh1DYW5jZWxTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJmCh5DYW5jZWxTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IlcKD1JlY2lwaWVudENoYW5nZRIKCgJpZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESEgoFZW1haWwYAyABKAlIAYgBAUIHCgVfbmFtZUIICgZfZW1haWwirQEKF1VwZGF0ZVJlY2lwaWVudHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEjkKB2NoYW5nZXMYAyADKAsyKC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnRDaGFuZ2USLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgChhVcGRhdGVSZWNpcGllbnRzUmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IoQBChZSZW1pbmRSZWNpcGllbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIUCgxyZWNpcGllbnRfaWQYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImAKF1JlbWluZFJlY2lwaWVudFJlc3BvbnNlEhQKDHJlY2lwaWVudF9pZBgBIAEoCRIvCgtyZW1pbmRfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAipAEKH0NyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhIKCnJldHVybl91cmwYBCABKAkSLQoFYWN0b3IYBSABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgCiBDcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRILCgN1cmwYASABKAkSLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlYKFk9wZW5TaWduaW5nTGlua1JlcXVlc3QSDQoFdG9rZW4YASABKAkSLQoFYWN0b3IYAiABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciKJAQoXT3BlblNpZ25pbmdMaW5rUmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhQKDHJlY2lwaWVudF9pZBgCIAEoCRISCgpyZXR1cm5fdXJsGAMgASgJItQBCgpBdWRpdEVudHJ5EhAKCHNlcXVlbmNlGAEgASgFEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFjdGlvbhgDIAEoCRISCgphY3Rvcl90eXBlGAQgASgJEhAKCGFjdG9yX2lkGAUgASgJEgoKAmlwGAYgASgJEhIKCnVzZXJfYWdlbnQYByABKAkSDwoHZGV0YWlscxgIIAEoCRIVCg1wcmV2aW91c19oYXNoGAkgASgJEgwKBGhhc2gYCiABKAkiQAoUR2V0QXVkaXRUcmFpbFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiXwoVR2V0QXVkaXRUcmFpbFJlc3BvbnNlEjQKB2VudHJpZXMYASADKAsyIy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BdWRpdEVudHJ5EhAKCHZlcmlmaWVkGAIgASgIIjgKEkFncmVlbWVudFNldE1lbWJlchISCgpyZXF1ZXN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSK+AQoMQWdyZWVtZW50U2V0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEj0KCHJlcXVlc3RzGAQgAygLMisuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0TWVtYmVyEg4KBnN0YXR1cxgFIAEoCRIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigwEKGUNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLcmVxdWVzdF9pZHMYAyADKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJaChpDcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRI8Cg1hZ3JlZW1lbnRfc2V0GAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0IkgKFkdldEFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhgKEGFncmVlbWVudF9zZXRfaWQYAiABKAkiVwoXR2V0QWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldDKjDQoPUmVxdWVzdHNTZXJ2aWNlEokBChZDcmVhdGVTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USgAEKE0dldFNpZ25hdHVyZVJlcXVlc3QSMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKGAQoVTGlzdFNpZ25hdHVyZVJlcXVlc3RzEjUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBo2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEoMBChRTZW5kU2lnbmF0dXJlUmVxdWVzdBI0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFlJlc2VuZFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKJAQoWQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEncKEFVwZGF0ZVJlY2lwaWVudHMSMC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVxdWVzdBoxLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJ0Cg9SZW1pbmRSZWNpcGllbnQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZW1pbmRSZWNpcGllbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USjwEKGENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybBI4LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QaOS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRJ0Cg9PcGVuU2lnbmluZ0xpbmsSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5PcGVuU2lnbmluZ0xpbmtSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVzcG9uc2USbgoNR2V0QXVkaXRUcmFpbBItLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXF1ZXN0Gi4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QXVkaXRUcmFpbFJlc3BvbnNlEn0KEkNyZWF0ZUFncmVlbWVudFNldBIyLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QaMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRJ0Cg9HZXRBZ3JlZW1lbnRTZXQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBZ3JlZW1lbnRTZXRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * Actor says who asks for an operation, for the audit trail.
+ *
+ * @generated from message countersign.requests.v1.Actor
+ */
+export type Actor = Message<"countersign.requests.v1.Actor"> & {
+  /**
+   * api_key_id of the key that made the call, empty for a recipient or the service itself.
+   *
+   * @generated from field: string api_key_id = 1;
+   */
+  apiKeyId: string;
+
+  /**
+   * ip is the caller's address as the gateway saw it.
+   *
+   * @generated from field: string ip = 2;
+   */
+  ip: string;
+
+  /**
+   * user_agent is the caller's User-Agent header.
+   *
+   * @generated from field: string user_agent = 3;
+   */
+  userAgent: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.Actor.
+ * Use `create(ActorSchema)` to create a new message.
+ */
+export const ActorSchema: GenMessage<Actor> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 0);
 
 /**
  * Recipient is a person who signs a request or receives a copy of it.
@@ -68,6 +103,41 @@ export type Recipient = Message<"countersign.requests.v1.Recipient"> & {
    * @generated from field: string status = 7;
    */
   status: string;
+
+  /**
+   * client_user_id marks a recipient who signs embedded in the sender's app; no e-mail is sent.
+   *
+   * @generated from field: string client_user_id = 8;
+   */
+  clientUserId: string;
+
+  /**
+   * view_time is when the recipient first opened the request.
+   *
+   * @generated from field: google.protobuf.Timestamp view_time = 9;
+   */
+  viewTime?: Timestamp | undefined;
+
+  /**
+   * sign_time is when the recipient signed.
+   *
+   * @generated from field: google.protobuf.Timestamp sign_time = 10;
+   */
+  signTime?: Timestamp | undefined;
+
+  /**
+   * decline_time is when the recipient declined.
+   *
+   * @generated from field: google.protobuf.Timestamp decline_time = 11;
+   */
+  declineTime?: Timestamp | undefined;
+
+  /**
+   * decline_reason is what the recipient gave as the reason to decline.
+   *
+   * @generated from field: string decline_reason = 12;
+   */
+  declineReason: string;
 };
 
 /**
@@ -75,7 +145,98 @@ export type Recipient = Message<"countersign.requests.v1.Recipient"> & {
  * Use `create(RecipientSchema)` to create a new message.
  */
 export const RecipientSchema: GenMessage<Recipient> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 0);
+  messageDesc(file_countersign_requests_v1_requests_service, 1);
+
+/**
+ * RequestField is a place on a document that one recipient fills in.
+ *
+ * @generated from message countersign.requests.v1.RequestField
+ */
+export type RequestField = Message<"countersign.requests.v1.RequestField"> & {
+  /**
+   * id identifies the field within the request.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * type is one of signature, initials, date_signed, text, checkbox, name, email.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * recipient_id is the recipient who fills the field.
+   *
+   * @generated from field: string recipient_id = 3;
+   */
+  recipientId: string;
+
+  /**
+   * document_id is the document the field lies on.
+   *
+   * @generated from field: string document_id = 4;
+   */
+  documentId: string;
+
+  /**
+   * page is the 1-based page number.
+   *
+   * @generated from field: int32 page = 5;
+   */
+  page: number;
+
+  /**
+   * x is the distance in PDF points from the page's left edge.
+   *
+   * @generated from field: double x = 6;
+   */
+  x: number;
+
+  /**
+   * y is the distance in PDF points from the page's top edge.
+   *
+   * @generated from field: double y = 7;
+   */
+  y: number;
+
+  /**
+   * width in PDF points.
+   *
+   * @generated from field: double width = 8;
+   */
+  width: number;
+
+  /**
+   * height in PDF points.
+   *
+   * @generated from field: double height = 9;
+   */
+  height: number;
+
+  /**
+   * required fields must be filled before the recipient can sign.
+   *
+   * @generated from field: bool required = 10;
+   */
+  required: boolean;
+
+  /**
+   * label is shown to the signer beside the field.
+   *
+   * @generated from field: string label = 11;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.RequestField.
+ * Use `create(RequestFieldSchema)` to create a new message.
+ */
+export const RequestFieldSchema: GenMessage<RequestField> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 2);
 
 /**
  * SignatureRequest asks recipients to sign documents.
@@ -124,6 +285,90 @@ export type SignatureRequest = Message<"countersign.requests.v1.SignatureRequest
    * @generated from field: google.protobuf.Timestamp create_time = 6;
    */
   createTime?: Timestamp | undefined;
+
+  /**
+   * message is the sender's note to the recipients.
+   *
+   * @generated from field: string message = 7;
+   */
+  message: string;
+
+  /**
+   * template_id is the template the request was made from, if any.
+   *
+   * @generated from field: string template_id = 8;
+   */
+  templateId: string;
+
+  /**
+   * document_ids are the documents to sign.
+   *
+   * @generated from field: repeated string document_ids = 9;
+   */
+  documentIds: string[];
+
+  /**
+   * fields are the places to fill in, each bound to a recipient.
+   *
+   * @generated from field: repeated countersign.requests.v1.RequestField fields = 10;
+   */
+  fields: RequestField[];
+
+  /**
+   * expire_time is when an unfinished request expires, if set.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 11;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * agreement_set_id is the set the request belongs to, if any.
+   *
+   * @generated from field: string agreement_set_id = 12;
+   */
+  agreementSetId: string;
+
+  /**
+   * send_time is when the request was sent.
+   *
+   * @generated from field: google.protobuf.Timestamp send_time = 13;
+   */
+  sendTime?: Timestamp | undefined;
+
+  /**
+   * complete_time is when the last signer signed.
+   *
+   * @generated from field: google.protobuf.Timestamp complete_time = 14;
+   */
+  completeTime?: Timestamp | undefined;
+
+  /**
+   * cancel_time is when the sender cancelled the request.
+   *
+   * @generated from field: google.protobuf.Timestamp cancel_time = 15;
+   */
+  cancelTime?: Timestamp | undefined;
+
+  /**
+   * cancel_reason is the reason the sender gave.
+   *
+   * @generated from field: string cancel_reason = 16;
+   */
+  cancelReason: string;
+
+  /**
+   * signed_document_id is the sealed PDF, once completed.
+   *
+   * @generated from field: string signed_document_id = 17;
+   */
+  signedDocumentId: string;
+
+  /**
+   * update_time is when the request last changed.
+   *
+   * @generated from field: google.protobuf.Timestamp update_time = 18;
+   */
+  updateTime?: Timestamp | undefined;
 };
 
 /**
@@ -131,7 +376,154 @@ export type SignatureRequest = Message<"countersign.requests.v1.SignatureRequest
  * Use `create(SignatureRequestSchema)` to create a new message.
  */
 export const SignatureRequestSchema: GenMessage<SignatureRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 1);
+  messageDesc(file_countersign_requests_v1_requests_service, 3);
+
+/**
+ * NewRecipient is a recipient to create.
+ *
+ * @generated from message countersign.requests.v1.NewRecipient
+ */
+export type NewRecipient = Message<"countersign.requests.v1.NewRecipient"> & {
+  /**
+   * name of the person.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * email of the person.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * role names the template role the recipient fills; required for signers of a template request.
+   *
+   * @generated from field: string role = 3;
+   */
+  role: string;
+
+  /**
+   * kind is "signer" (the default when empty) or "cc".
+   *
+   * @generated from field: string kind = 4;
+   */
+  kind: string;
+
+  /**
+   * routing_order overrides the role's order; 0 takes the role's order, or 1.
+   *
+   * @generated from field: int32 routing_order = 5;
+   */
+  routingOrder: number;
+
+  /**
+   * client_user_id marks a recipient who signs embedded in the sender's app.
+   *
+   * @generated from field: string client_user_id = 6;
+   */
+  clientUserId: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.NewRecipient.
+ * Use `create(NewRecipientSchema)` to create a new message.
+ */
+export const NewRecipientSchema: GenMessage<NewRecipient> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 4);
+
+/**
+ * CreateSignatureRequestRequest describes the request to create.
+ *
+ * @generated from message countersign.requests.v1.CreateSignatureRequestRequest
+ */
+export type CreateSignatureRequestRequest = Message<"countersign.requests.v1.CreateSignatureRequestRequest"> & {
+  /**
+   * workspace_id that will own the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * title is shown to recipients.
+   *
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * message is the sender's note to the recipients.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+
+  /**
+   * template_id is the template to copy documents, roles and fields from.
+   *
+   * @generated from field: string template_id = 4;
+   */
+  templateId: string;
+
+  /**
+   * recipients to create, in the order given.
+   *
+   * @generated from field: repeated countersign.requests.v1.NewRecipient recipients = 5;
+   */
+  recipients: NewRecipient[];
+
+  /**
+   * expire_time is when the request expires if not finished; unset means it does not.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 6;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * send sends the request at once instead of leaving it a draft.
+   *
+   * @generated from field: bool send = 7;
+   */
+  send: boolean;
+
+  /**
+   * actor is who creates the request.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 8;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CreateSignatureRequestRequest.
+ * Use `create(CreateSignatureRequestRequestSchema)` to create a new message.
+ */
+export const CreateSignatureRequestRequestSchema: GenMessage<CreateSignatureRequestRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 5);
+
+/**
+ * CreateSignatureRequestResponse carries the created request.
+ *
+ * @generated from message countersign.requests.v1.CreateSignatureRequestResponse
+ */
+export type CreateSignatureRequestResponse = Message<"countersign.requests.v1.CreateSignatureRequestResponse"> & {
+  /**
+   * signature_request created.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CreateSignatureRequestResponse.
+ * Use `create(CreateSignatureRequestResponseSchema)` to create a new message.
+ */
+export const CreateSignatureRequestResponseSchema: GenMessage<CreateSignatureRequestResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 6);
 
 /**
  * GetSignatureRequestRequest names a request.
@@ -159,7 +551,7 @@ export type GetSignatureRequestRequest = Message<"countersign.requests.v1.GetSig
  * Use `create(GetSignatureRequestRequestSchema)` to create a new message.
  */
 export const GetSignatureRequestRequestSchema: GenMessage<GetSignatureRequestRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 2);
+  messageDesc(file_countersign_requests_v1_requests_service, 7);
 
 /**
  * GetSignatureRequestResponse carries one request.
@@ -180,7 +572,7 @@ export type GetSignatureRequestResponse = Message<"countersign.requests.v1.GetSi
  * Use `create(GetSignatureRequestResponseSchema)` to create a new message.
  */
 export const GetSignatureRequestResponseSchema: GenMessage<GetSignatureRequestResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 3);
+  messageDesc(file_countersign_requests_v1_requests_service, 8);
 
 /**
  * ListSignatureRequestsRequest asks for one page of a workspace's requests.
@@ -222,7 +614,7 @@ export type ListSignatureRequestsRequest = Message<"countersign.requests.v1.List
  * Use `create(ListSignatureRequestsRequestSchema)` to create a new message.
  */
 export const ListSignatureRequestsRequestSchema: GenMessage<ListSignatureRequestsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 4);
+  messageDesc(file_countersign_requests_v1_requests_service, 9);
 
 /**
  * ListSignatureRequestsResponse is one page of requests.
@@ -250,7 +642,826 @@ export type ListSignatureRequestsResponse = Message<"countersign.requests.v1.Lis
  * Use `create(ListSignatureRequestsResponseSchema)` to create a new message.
  */
 export const ListSignatureRequestsResponseSchema: GenMessage<ListSignatureRequestsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 5);
+  messageDesc(file_countersign_requests_v1_requests_service, 10);
+
+/**
+ * SendSignatureRequestRequest names a draft to send.
+ *
+ * @generated from message countersign.requests.v1.SendSignatureRequestRequest
+ */
+export type SendSignatureRequestRequest = Message<"countersign.requests.v1.SendSignatureRequestRequest"> & {
+  /**
+   * workspace_id owning the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * request_id of the draft.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * actor is who sends it.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 3;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.SendSignatureRequestRequest.
+ * Use `create(SendSignatureRequestRequestSchema)` to create a new message.
+ */
+export const SendSignatureRequestRequestSchema: GenMessage<SendSignatureRequestRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 11);
+
+/**
+ * SendSignatureRequestResponse carries the sent request.
+ *
+ * @generated from message countersign.requests.v1.SendSignatureRequestResponse
+ */
+export type SendSignatureRequestResponse = Message<"countersign.requests.v1.SendSignatureRequestResponse"> & {
+  /**
+   * signature_request after sending.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.SendSignatureRequestResponse.
+ * Use `create(SendSignatureRequestResponseSchema)` to create a new message.
+ */
+export const SendSignatureRequestResponseSchema: GenMessage<SendSignatureRequestResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 12);
+
+/**
+ * ResendSignatureRequestRequest names a request to notify again.
+ *
+ * @generated from message countersign.requests.v1.ResendSignatureRequestRequest
+ */
+export type ResendSignatureRequestRequest = Message<"countersign.requests.v1.ResendSignatureRequestRequest"> & {
+  /**
+   * workspace_id owning the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * request_id of the request.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * actor is who resends it.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 3;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.ResendSignatureRequestRequest.
+ * Use `create(ResendSignatureRequestRequestSchema)` to create a new message.
+ */
+export const ResendSignatureRequestRequestSchema: GenMessage<ResendSignatureRequestRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 13);
+
+/**
+ * ResendSignatureRequestResponse carries the request.
+ *
+ * @generated from message countersign.requests.v1.ResendSignatureRequestResponse
+ */
+export type ResendSignatureRequestResponse = Message<"countersign.requests.v1.ResendSignatureRequestResponse"> & {
+  /**
+   * signature_request after resending.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.ResendSignatureRequestResponse.
+ * Use `create(ResendSignatureRequestResponseSchema)` to create a new message.
+ */
+export const ResendSignatureRequestResponseSchema: GenMessage<ResendSignatureRequestResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 14);
+
+/**
+ * CancelSignatureRequestRequest names a request to cancel.
+ *
+ * @generated from message countersign.requests.v1.CancelSignatureRequestRequest
+ */
+export type CancelSignatureRequestRequest = Message<"countersign.requests.v1.CancelSignatureRequestRequest"> & {
+  /**
+   * workspace_id owning the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * request_id of the request.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * reason is the sender's reason, shown in the audit trail.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * actor is who cancels it.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 4;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CancelSignatureRequestRequest.
+ * Use `create(CancelSignatureRequestRequestSchema)` to create a new message.
+ */
+export const CancelSignatureRequestRequestSchema: GenMessage<CancelSignatureRequestRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 15);
+
+/**
+ * CancelSignatureRequestResponse carries the cancelled request.
+ *
+ * @generated from message countersign.requests.v1.CancelSignatureRequestResponse
+ */
+export type CancelSignatureRequestResponse = Message<"countersign.requests.v1.CancelSignatureRequestResponse"> & {
+  /**
+   * signature_request after cancelling.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CancelSignatureRequestResponse.
+ * Use `create(CancelSignatureRequestResponseSchema)` to create a new message.
+ */
+export const CancelSignatureRequestResponseSchema: GenMessage<CancelSignatureRequestResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 16);
+
+/**
+ * RecipientChange is a new name or e-mail for one recipient.
+ *
+ * @generated from message countersign.requests.v1.RecipientChange
+ */
+export type RecipientChange = Message<"countersign.requests.v1.RecipientChange"> & {
+  /**
+   * id of the recipient to change.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * name is the new name, when set.
+   *
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * email is the new e-mail, when set.
+   *
+   * @generated from field: optional string email = 3;
+   */
+  email?: string | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.RecipientChange.
+ * Use `create(RecipientChangeSchema)` to create a new message.
+ */
+export const RecipientChangeSchema: GenMessage<RecipientChange> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 17);
+
+/**
+ * UpdateRecipientsRequest changes recipients of one request.
+ *
+ * @generated from message countersign.requests.v1.UpdateRecipientsRequest
+ */
+export type UpdateRecipientsRequest = Message<"countersign.requests.v1.UpdateRecipientsRequest"> & {
+  /**
+   * workspace_id owning the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * request_id of the request.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * changes to make, at most one per recipient.
+   *
+   * @generated from field: repeated countersign.requests.v1.RecipientChange changes = 3;
+   */
+  changes: RecipientChange[];
+
+  /**
+   * actor is who changes them.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 4;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.UpdateRecipientsRequest.
+ * Use `create(UpdateRecipientsRequestSchema)` to create a new message.
+ */
+export const UpdateRecipientsRequestSchema: GenMessage<UpdateRecipientsRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 18);
+
+/**
+ * UpdateRecipientsResponse carries the request after the change.
+ *
+ * @generated from message countersign.requests.v1.UpdateRecipientsResponse
+ */
+export type UpdateRecipientsResponse = Message<"countersign.requests.v1.UpdateRecipientsResponse"> & {
+  /**
+   * signature_request after the change.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.UpdateRecipientsResponse.
+ * Use `create(UpdateRecipientsResponseSchema)` to create a new message.
+ */
+export const UpdateRecipientsResponseSchema: GenMessage<UpdateRecipientsResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 19);
+
+/**
+ * RemindRecipientRequest names a recipient to remind.
+ *
+ * @generated from message countersign.requests.v1.RemindRecipientRequest
+ */
+export type RemindRecipientRequest = Message<"countersign.requests.v1.RemindRecipientRequest"> & {
+  /**
+   * workspace_id owning the recipient's request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * recipient_id of the recipient.
+   *
+   * @generated from field: string recipient_id = 2;
+   */
+  recipientId: string;
+
+  /**
+   * message is an extra note for the reminder.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+
+  /**
+   * actor is who sends the reminder.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 4;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.RemindRecipientRequest.
+ * Use `create(RemindRecipientRequestSchema)` to create a new message.
+ */
+export const RemindRecipientRequestSchema: GenMessage<RemindRecipientRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 20);
+
+/**
+ * RemindRecipientResponse says when the reminder was made.
+ *
+ * @generated from message countersign.requests.v1.RemindRecipientResponse
+ */
+export type RemindRecipientResponse = Message<"countersign.requests.v1.RemindRecipientResponse"> & {
+  /**
+   * recipient_id of the reminded recipient.
+   *
+   * @generated from field: string recipient_id = 1;
+   */
+  recipientId: string;
+
+  /**
+   * remind_time is when the reminder was queued.
+   *
+   * @generated from field: google.protobuf.Timestamp remind_time = 2;
+   */
+  remindTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.RemindRecipientResponse.
+ * Use `create(RemindRecipientResponseSchema)` to create a new message.
+ */
+export const RemindRecipientResponseSchema: GenMessage<RemindRecipientResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 21);
+
+/**
+ * CreateEmbeddedSigningUrlRequest names the recipient who will sign.
+ *
+ * @generated from message countersign.requests.v1.CreateEmbeddedSigningUrlRequest
+ */
+export type CreateEmbeddedSigningUrlRequest = Message<"countersign.requests.v1.CreateEmbeddedSigningUrlRequest"> & {
+  /**
+   * workspace_id owning the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * request_id of the request.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * recipient_id of the signer, whose turn it must be.
+   *
+   * @generated from field: string recipient_id = 3;
+   */
+  recipientId: string;
+
+  /**
+   * return_url is where the signing page sends the signer when done (http or https).
+   *
+   * @generated from field: string return_url = 4;
+   */
+  returnUrl: string;
+
+  /**
+   * actor is who asks for the URL.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 5;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CreateEmbeddedSigningUrlRequest.
+ * Use `create(CreateEmbeddedSigningUrlRequestSchema)` to create a new message.
+ */
+export const CreateEmbeddedSigningUrlRequestSchema: GenMessage<CreateEmbeddedSigningUrlRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 22);
+
+/**
+ * CreateEmbeddedSigningUrlResponse carries the URL.
+ *
+ * @generated from message countersign.requests.v1.CreateEmbeddedSigningUrlResponse
+ */
+export type CreateEmbeddedSigningUrlResponse = Message<"countersign.requests.v1.CreateEmbeddedSigningUrlResponse"> & {
+  /**
+   * url to open once.
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * expire_time is when the URL stops working if it has not been opened.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 2;
+   */
+  expireTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CreateEmbeddedSigningUrlResponse.
+ * Use `create(CreateEmbeddedSigningUrlResponseSchema)` to create a new message.
+ */
+export const CreateEmbeddedSigningUrlResponseSchema: GenMessage<CreateEmbeddedSigningUrlResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 23);
+
+/**
+ * OpenSigningLinkRequest carries the token from a signing link.
+ *
+ * @generated from message countersign.requests.v1.OpenSigningLinkRequest
+ */
+export type OpenSigningLinkRequest = Message<"countersign.requests.v1.OpenSigningLinkRequest"> & {
+  /**
+   * token is the secret part of the link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * actor is the signer's browser.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 2;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.OpenSigningLinkRequest.
+ * Use `create(OpenSigningLinkRequestSchema)` to create a new message.
+ */
+export const OpenSigningLinkRequestSchema: GenMessage<OpenSigningLinkRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 24);
+
+/**
+ * OpenSigningLinkResponse says what the link is for; an unusable link is a GONE problem instead.
+ *
+ * @generated from message countersign.requests.v1.OpenSigningLinkResponse
+ */
+export type OpenSigningLinkResponse = Message<"countersign.requests.v1.OpenSigningLinkResponse"> & {
+  /**
+   * signature_request the link belongs to.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+
+  /**
+   * recipient_id of the recipient the link was made for.
+   *
+   * @generated from field: string recipient_id = 2;
+   */
+  recipientId: string;
+
+  /**
+   * return_url is where to send an embedded signer when done.
+   *
+   * @generated from field: string return_url = 3;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.OpenSigningLinkResponse.
+ * Use `create(OpenSigningLinkResponseSchema)` to create a new message.
+ */
+export const OpenSigningLinkResponseSchema: GenMessage<OpenSigningLinkResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 25);
+
+/**
+ * AuditEntry is one thing that happened to a request.
+ *
+ * @generated from message countersign.requests.v1.AuditEntry
+ */
+export type AuditEntry = Message<"countersign.requests.v1.AuditEntry"> & {
+  /**
+   * sequence is the entry's position in the request's chain, from 1.
+   *
+   * @generated from field: int32 sequence = 1;
+   */
+  sequence: number;
+
+  /**
+   * time is when it happened.
+   *
+   * @generated from field: google.protobuf.Timestamp time = 2;
+   */
+  time?: Timestamp | undefined;
+
+  /**
+   * action names what happened, such as "created", "sent" or "recipient_updated".
+   *
+   * @generated from field: string action = 3;
+   */
+  action: string;
+
+  /**
+   * actor_type is "api_key", "recipient" or "system".
+   *
+   * @generated from field: string actor_type = 4;
+   */
+  actorType: string;
+
+  /**
+   * actor_id is the API key id or the recipient id, empty for the system.
+   *
+   * @generated from field: string actor_id = 5;
+   */
+  actorId: string;
+
+  /**
+   * ip of the actor, when known.
+   *
+   * @generated from field: string ip = 6;
+   */
+  ip: string;
+
+  /**
+   * user_agent of the actor, when known.
+   *
+   * @generated from field: string user_agent = 7;
+   */
+  userAgent: string;
+
+  /**
+   * details is a JSON object with what else is worth knowing.
+   *
+   * @generated from field: string details = 8;
+   */
+  details: string;
+
+  /**
+   * previous_hash is the hash of the entry before, empty for the first.
+   *
+   * @generated from field: string previous_hash = 9;
+   */
+  previousHash: string;
+
+  /**
+   * hash is the SHA-256 (hex) of this entry's content and previous_hash.
+   *
+   * @generated from field: string hash = 10;
+   */
+  hash: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.AuditEntry.
+ * Use `create(AuditEntrySchema)` to create a new message.
+ */
+export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 26);
+
+/**
+ * GetAuditTrailRequest names a request.
+ *
+ * @generated from message countersign.requests.v1.GetAuditTrailRequest
+ */
+export type GetAuditTrailRequest = Message<"countersign.requests.v1.GetAuditTrailRequest"> & {
+  /**
+   * workspace_id owning the request.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * request_id of the request.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.GetAuditTrailRequest.
+ * Use `create(GetAuditTrailRequestSchema)` to create a new message.
+ */
+export const GetAuditTrailRequestSchema: GenMessage<GetAuditTrailRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 27);
+
+/**
+ * GetAuditTrailResponse carries the whole trail.
+ *
+ * @generated from message countersign.requests.v1.GetAuditTrailResponse
+ */
+export type GetAuditTrailResponse = Message<"countersign.requests.v1.GetAuditTrailResponse"> & {
+  /**
+   * entries in order.
+   *
+   * @generated from field: repeated countersign.requests.v1.AuditEntry entries = 1;
+   */
+  entries: AuditEntry[];
+
+  /**
+   * verified is true when every entry's hash matches its content and the one before.
+   *
+   * @generated from field: bool verified = 2;
+   */
+  verified: boolean;
+};
+
+/**
+ * Describes the message countersign.requests.v1.GetAuditTrailResponse.
+ * Use `create(GetAuditTrailResponseSchema)` to create a new message.
+ */
+export const GetAuditTrailResponseSchema: GenMessage<GetAuditTrailResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 28);
+
+/**
+ * AgreementSetMember is one request of a set.
+ *
+ * @generated from message countersign.requests.v1.AgreementSetMember
+ */
+export type AgreementSetMember = Message<"countersign.requests.v1.AgreementSetMember"> & {
+  /**
+   * request_id of the request.
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+
+  /**
+   * status of the request.
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.AgreementSetMember.
+ * Use `create(AgreementSetMemberSchema)` to create a new message.
+ */
+export const AgreementSetMemberSchema: GenMessage<AgreementSetMember> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 29);
+
+/**
+ * AgreementSet groups requests that belong together.
+ *
+ * @generated from message countersign.requests.v1.AgreementSet
+ */
+export type AgreementSet = Message<"countersign.requests.v1.AgreementSet"> & {
+  /**
+   * id identifies the set (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * workspace_id owns the set.
+   *
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+
+  /**
+   * name is a label for people.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * requests in the set, in the order given at creation.
+   *
+   * @generated from field: repeated countersign.requests.v1.AgreementSetMember requests = 4;
+   */
+  requests: AgreementSetMember[];
+
+  /**
+   * status is in_progress until every request is finished, then completed or incomplete.
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * create_time is when the set was created.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 6;
+   */
+  createTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.AgreementSet.
+ * Use `create(AgreementSetSchema)` to create a new message.
+ */
+export const AgreementSetSchema: GenMessage<AgreementSet> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 30);
+
+/**
+ * CreateAgreementSetRequest describes the set.
+ *
+ * @generated from message countersign.requests.v1.CreateAgreementSetRequest
+ */
+export type CreateAgreementSetRequest = Message<"countersign.requests.v1.CreateAgreementSetRequest"> & {
+  /**
+   * workspace_id owning the set and its requests.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * name is a label for people.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * request_ids to group; each may belong to one set only.
+   *
+   * @generated from field: repeated string request_ids = 3;
+   */
+  requestIds: string[];
+
+  /**
+   * actor is who creates it.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 4;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CreateAgreementSetRequest.
+ * Use `create(CreateAgreementSetRequestSchema)` to create a new message.
+ */
+export const CreateAgreementSetRequestSchema: GenMessage<CreateAgreementSetRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 31);
+
+/**
+ * CreateAgreementSetResponse carries the created set.
+ *
+ * @generated from message countersign.requests.v1.CreateAgreementSetResponse
+ */
+export type CreateAgreementSetResponse = Message<"countersign.requests.v1.CreateAgreementSetResponse"> & {
+  /**
+   * agreement_set created.
+   *
+   * @generated from field: countersign.requests.v1.AgreementSet agreement_set = 1;
+   */
+  agreementSet?: AgreementSet | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CreateAgreementSetResponse.
+ * Use `create(CreateAgreementSetResponseSchema)` to create a new message.
+ */
+export const CreateAgreementSetResponseSchema: GenMessage<CreateAgreementSetResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 32);
+
+/**
+ * GetAgreementSetRequest names a set.
+ *
+ * @generated from message countersign.requests.v1.GetAgreementSetRequest
+ */
+export type GetAgreementSetRequest = Message<"countersign.requests.v1.GetAgreementSetRequest"> & {
+  /**
+   * workspace_id owning the set.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * agreement_set_id of the set.
+   *
+   * @generated from field: string agreement_set_id = 2;
+   */
+  agreementSetId: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.GetAgreementSetRequest.
+ * Use `create(GetAgreementSetRequestSchema)` to create a new message.
+ */
+export const GetAgreementSetRequestSchema: GenMessage<GetAgreementSetRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 33);
+
+/**
+ * GetAgreementSetResponse carries one set.
+ *
+ * @generated from message countersign.requests.v1.GetAgreementSetResponse
+ */
+export type GetAgreementSetResponse = Message<"countersign.requests.v1.GetAgreementSetResponse"> & {
+  /**
+   * agreement_set requested.
+   *
+   * @generated from field: countersign.requests.v1.AgreementSet agreement_set = 1;
+   */
+  agreementSet?: AgreementSet | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.GetAgreementSetResponse.
+ * Use `create(GetAgreementSetResponseSchema)` to create a new message.
+ */
+export const GetAgreementSetResponseSchema: GenMessage<GetAgreementSetResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 34);
 
 /**
  * RequestsService runs signature requests: recipients, routing, signing links, completion.
@@ -258,6 +1469,16 @@ export const ListSignatureRequestsResponseSchema: GenMessage<ListSignatureReques
  * @generated from service countersign.requests.v1.RequestsService
  */
 export const RequestsService: GenService<{
+  /**
+   * CreateSignatureRequest creates a request from a template, as a draft or sent at once.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.CreateSignatureRequest
+   */
+  createSignatureRequest: {
+    methodKind: "unary";
+    input: typeof CreateSignatureRequestRequestSchema;
+    output: typeof CreateSignatureRequestResponseSchema;
+  },
   /**
    * GetSignatureRequest returns one request with its recipients.
    *
@@ -277,6 +1498,106 @@ export const RequestsService: GenService<{
     methodKind: "unary";
     input: typeof ListSignatureRequestsRequestSchema;
     output: typeof ListSignatureRequestsResponseSchema;
+  },
+  /**
+   * SendSignatureRequest sends a draft: the first routing group is notified.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.SendSignatureRequest
+   */
+  sendSignatureRequest: {
+    methodKind: "unary";
+    input: typeof SendSignatureRequestRequestSchema;
+    output: typeof SendSignatureRequestResponseSchema;
+  },
+  /**
+   * ResendSignatureRequest notifies again every current recipient who has not signed, with new links.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.ResendSignatureRequest
+   */
+  resendSignatureRequest: {
+    methodKind: "unary";
+    input: typeof ResendSignatureRequestRequestSchema;
+    output: typeof ResendSignatureRequestResponseSchema;
+  },
+  /**
+   * CancelSignatureRequest ends a request that is not finished; every signing link stops working.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.CancelSignatureRequest
+   */
+  cancelSignatureRequest: {
+    methodKind: "unary";
+    input: typeof CancelSignatureRequestRequestSchema;
+    output: typeof CancelSignatureRequestResponseSchema;
+  },
+  /**
+   * UpdateRecipients changes the name or e-mail of recipients who have not signed.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.UpdateRecipients
+   */
+  updateRecipients: {
+    methodKind: "unary";
+    input: typeof UpdateRecipientsRequestSchema;
+    output: typeof UpdateRecipientsResponseSchema;
+  },
+  /**
+   * RemindRecipient notifies a recipient whose turn it is again, at most once per interval.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.RemindRecipient
+   */
+  remindRecipient: {
+    methodKind: "unary";
+    input: typeof RemindRecipientRequestSchema;
+    output: typeof RemindRecipientResponseSchema;
+  },
+  /**
+   * CreateEmbeddedSigningUrl makes a single-use URL at which a recipient signs inside the caller's app.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.CreateEmbeddedSigningUrl
+   */
+  createEmbeddedSigningUrl: {
+    methodKind: "unary";
+    input: typeof CreateEmbeddedSigningUrlRequestSchema;
+    output: typeof CreateEmbeddedSigningUrlResponseSchema;
+  },
+  /**
+   * OpenSigningLink resolves the token of a signing link to the request and recipient it is for.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.OpenSigningLink
+   */
+  openSigningLink: {
+    methodKind: "unary";
+    input: typeof OpenSigningLinkRequestSchema;
+    output: typeof OpenSigningLinkResponseSchema;
+  },
+  /**
+   * GetAuditTrail returns a request's audit entries and whether their hash chain verifies.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.GetAuditTrail
+   */
+  getAuditTrail: {
+    methodKind: "unary";
+    input: typeof GetAuditTrailRequestSchema;
+    output: typeof GetAuditTrailResponseSchema;
+  },
+  /**
+   * CreateAgreementSet groups requests of one workspace.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.CreateAgreementSet
+   */
+  createAgreementSet: {
+    methodKind: "unary";
+    input: typeof CreateAgreementSetRequestSchema;
+    output: typeof CreateAgreementSetResponseSchema;
+  },
+  /**
+   * GetAgreementSet returns a set with its requests' statuses and the status derived from them.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.GetAgreementSet
+   */
+  getAgreementSet: {
+    methodKind: "unary";
+    input: typeof GetAgreementSetRequestSchema;
+    output: typeof GetAgreementSetResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_requests_v1_requests_service, 0);

@@ -1,0 +1,138 @@
+/**
+ * The audit trail: an append-only chain of entries per request, each holding the hash of the one
+ * before, so that changing or removing an entry afterwards is detectable. Appends happen under the
+ * request's row lock, which keeps the sequence gap-free.
+ */
+import { createHash } from "node:crypto";
+import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { Queryable } from "@countersign/kit";
+
+export interface AuditActor {
+  type: "api_key" | "recipient" | "system";
+  id: string;
+  ip: string;
+  userAgent: string;
+}
+
+export const SYSTEM: AuditActor = { type: "system", id: "", ip: "", userAgent: "" };
+
+/** The caller of an RPC as the audit trail names it: its API key, or the service itself. */
+export function actorOf(actor: Actor | undefined): AuditActor {
+  if (!actor?.apiKeyId) return { ...SYSTEM, ip: actor?.ip ?? "", userAgent: actor?.userAgent ?? "" };
+  return { type: "api_key", id: actor.apiKeyId, ip: actor.ip, userAgent: actor.userAgent };
+}
+
+export interface AuditEntry {
+  sequence: number;
+  at: Date;
+  action: string;
+  actor: AuditActor;
+  details: Record<string, unknown>;
+  previousHash: string;
+  hash: string;
+}
+
+interface AuditRow {
+  sequence: number;
+  at: Date;
+  action: string;
+  actor_type: AuditActor["type"];
+  actor_id: string;
+  ip: string;
+  user_agent: string;
+  details: Record<string, unknown>;
+  previous_hash: string;
+  hash: string;
+}
+
+/** JSON with object keys sorted at every depth: the database's jsonb does not keep key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function entryHash(entry: Omit<AuditEntry, "hash">): string {
+  const content = canonicalJson({
+    sequence: entry.sequence,
+    at: entry.at.toISOString(),
+    action: entry.action,
+    actor: entry.actor,
+    details: entry.details,
+    previousHash: entry.previousHash,
+  });
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/** Appends one entry to a request's chain; call it inside the transaction that holds the request's lock. */
+export async function appendAudit(
+  tx: Queryable,
+  requestId: string,
+  action: string,
+  actor: AuditActor,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const last = await tx.query<{ sequence: number; hash: string }>(
+    "SELECT sequence, hash FROM audit_entries WHERE request_id = $1 ORDER BY sequence DESC LIMIT 1",
+    [requestId],
+  );
+  const entry = {
+    sequence: (last.rows[0]?.sequence ?? 0) + 1,
+    // Milliseconds, as JavaScript keeps them, so that the stored time hashes the same when read back.
+    at: new Date(),
+    action,
+    actor,
+    // As the database will give it back: dates become strings, undefined properties disappear.
+    details: JSON.parse(JSON.stringify(details)) as Record<string, unknown>,
+    previousHash: last.rows[0]?.hash ?? "",
+  };
+  await tx.query(
+    `INSERT INTO audit_entries (request_id, sequence, at, action, actor_type, actor_id, ip, user_agent, details, previous_hash, hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      requestId,
+      entry.sequence,
+      entry.at,
+      action,
+      actor.type,
+      actor.id,
+      actor.ip,
+      actor.userAgent,
+      JSON.stringify(entry.details),
+      entry.previousHash,
+      entryHash(entry),
+    ],
+  );
+}
+
+export async function readAudit(db: Queryable, requestId: string): Promise<AuditEntry[]> {
+  const { rows } = await db.query<AuditRow>(
+    `SELECT sequence, at, action, actor_type, actor_id, ip, user_agent, details, previous_hash, hash
+       FROM audit_entries WHERE request_id = $1 ORDER BY sequence`,
+    [requestId],
+  );
+  return rows.map((row) => ({
+    sequence: row.sequence,
+    at: row.at,
+    action: row.action,
+    actor: { type: row.actor_type, id: row.actor_id, ip: row.ip, userAgent: row.user_agent },
+    details: row.details,
+    previousHash: row.previous_hash,
+    hash: row.hash,
+  }));
+}
+
+/** True when every entry follows the one before and hashes to what it says. */
+export function verifyChain(entries: AuditEntry[]): boolean {
+  let previous = "";
+  return entries.every((entry, i) => {
+    const ok = entry.sequence === i + 1 && entry.previousHash === previous && entryHash(entry) === entry.hash;
+    previous = entry.hash;
+    return ok;
+  });
+}

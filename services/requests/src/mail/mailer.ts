@@ -1,0 +1,123 @@
+/**
+ * Where e-mails go: an SMTP server when SMTP_URL is set, otherwise `.eml` files in the data
+ * directory (RFC 5322, as nodemailer builds them), so a fresh install shows its mail without any
+ * server. Files are written whole or not at all, readable by the owner only: they hold signing links.
+ */
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+
+export interface MailAddress {
+  name: string;
+  email: string;
+}
+
+export interface MailMessage {
+  to: MailAddress;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable across retries, so a message sent again after a crash is recognisable as the same one. */
+  messageId: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl?: string;
+  outboxDir: string;
+  from: MailAddress;
+}
+
+function envelope(from: MailAddress, message: MailMessage) {
+  return {
+    from: { name: from.name, address: from.email },
+    to: { name: message.to.name, address: message.to.email },
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: `<${message.messageId}@countersign>`,
+  };
+}
+
+/** Where the server is, without the credentials the URL may carry. */
+function serverOf(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  return `${url.hostname}:${url.port || (url.protocol === "smtps:" ? 465 : 587)}`;
+}
+
+class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+  private readonly server: string;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: MailAddress,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+    this.server = serverOf(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    try {
+      await this.transport.sendMail(envelope(this.from, message));
+    } catch (err) {
+      // nodemailer's errors can quote the server's reply to AUTH; only the server and code are kept.
+      const code =
+        (err as { code?: string; responseCode?: number }).responseCode ?? (err as { code?: string }).code;
+      throw new Error(
+        `the SMTP server ${this.server} refused or could not take the message (${code ?? "error"})`,
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
+
+class EmlMailer implements Mailer {
+  private readonly compose = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: "unix",
+  });
+
+  constructor(
+    private readonly dir: string,
+    private readonly from: MailAddress,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    const built = await this.compose.sendMail(envelope(this.from, message));
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // The id comes first in the name after a sortable time, so the same message lands in the same file.
+    const path = join(this.dir, `${fileStamp(message.messageId)}-${message.messageId}.eml`);
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, built.message as Buffer, { mode: 0o600 });
+    await rename(temporary, path);
+  }
+
+  async close(): Promise<void> {
+    this.compose.close();
+  }
+}
+
+/**
+ * The time a UUIDv7 message id was made, as a file-name-safe stamp: files sort by when their
+ * notification was queued, and a message written twice keeps one name.
+ */
+function fileStamp(messageId: string): string {
+  const hex = messageId.replace(/-/g, "").slice(0, 12);
+  const ms = /^[0-9a-f]{12}$/i.test(hex) ? Number.parseInt(hex, 16) : 0;
+  return new Date(ms).toISOString().replace(/[:.]/g, "-");
+}
+
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl
+    ? new SmtpMailer(options.smtpUrl, options.from)
+    : new EmlMailer(options.outboxDir, options.from);
+}

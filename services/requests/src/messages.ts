@@ -1,0 +1,72 @@
+/** Rows as the contract's messages. */
+import { create } from "@bufbuild/protobuf";
+import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  type AuditEntry as AuditEntryMessage,
+  AuditEntrySchema,
+  type Recipient,
+  RecipientSchema,
+  type SignatureRequest,
+  SignatureRequestSchema,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { AuditEntry } from "./audit-trail.js";
+import type { RecipientRow, RequestRow } from "./store.js";
+
+function time(date: Date | null): Timestamp | undefined {
+  return date ? timestampFromDate(date) : undefined;
+}
+
+export function toRecipient(row: RecipientRow): Recipient {
+  return create(RecipientSchema, {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    kind: row.kind,
+    routingOrder: row.routing_order,
+    status: row.status,
+    clientUserId: row.client_user_id,
+    viewTime: time(row.viewed_at),
+    signTime: time(row.signed_at),
+    declineTime: time(row.declined_at),
+    declineReason: row.decline_reason,
+  });
+}
+
+export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]): SignatureRequest {
+  return create(SignatureRequestSchema, {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    title: row.title,
+    message: row.message,
+    status: row.status,
+    templateId: row.template_id ?? "",
+    documentIds: row.document_ids,
+    recipients: recipients.map(toRecipient),
+    fields: row.fields,
+    expireTime: time(row.expires_at),
+    agreementSetId: row.agreement_set_id ?? "",
+    createTime: time(row.created_at),
+    updateTime: time(row.updated_at),
+    sendTime: time(row.sent_at),
+    completeTime: time(row.completed_at),
+    cancelTime: time(row.cancelled_at),
+    cancelReason: row.cancel_reason,
+    signedDocumentId: row.signed_document_id ?? "",
+  });
+}
+
+export function toAuditEntry(entry: AuditEntry): AuditEntryMessage {
+  return create(AuditEntrySchema, {
+    sequence: entry.sequence,
+    time: timestampFromDate(entry.at),
+    action: entry.action,
+    actorType: entry.actor.type,
+    actorId: entry.actor.id,
+    ip: entry.actor.ip,
+    userAgent: entry.actor.userAgent,
+    details: JSON.stringify(entry.details),
+    previousHash: entry.previousHash,
+    hash: entry.hash,
+  });
+}

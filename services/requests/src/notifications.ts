@@ -1,0 +1,190 @@
+/**
+ * E-mail notifications as a durable queue: a row is written in the transaction that makes the
+ * e-mail due, and the sender works rows off after commit, retrying with backoff. The message id is
+ * the row id, so a message sent twice after a crash is recognisable as one.
+ */
+import { type Database, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
+import type { Mailer } from "./mail/mailer.js";
+import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
+import type { SigningLinks } from "./signing-links.js";
+
+export async function queueNotification(
+  tx: Queryable,
+  notification: {
+    requestId: string;
+    recipientId: string;
+    kind: NotificationKind;
+    linkId?: string;
+    note?: string;
+  },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO notifications (id, request_id, recipient_id, kind, link_id, note) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      uuidv7(),
+      notification.requestId,
+      notification.recipientId,
+      notification.kind,
+      notification.linkId ?? null,
+      notification.note ?? "",
+    ],
+  );
+}
+
+interface DueRow {
+  id: string;
+  kind: NotificationKind;
+  link_id: string | null;
+  note: string;
+  attempts: number;
+  title: string;
+  message: string;
+  expires_at: Date | null;
+  name: string;
+  email: string;
+  link_revoked: boolean;
+}
+
+export interface NotificationSenderOptions {
+  pollIntervalMs?: number;
+  /** Attempts before a notification is given up; the backoff doubles from 10 s to an hour. */
+  maxAttempts?: number;
+}
+
+export class NotificationSender {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+    private readonly links: SigningLinks,
+    private readonly logger: Logger,
+    private readonly options: NotificationSenderOptions = {},
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.tick();
+  }
+
+  /** Sends what is due now; called after a commit that queued notifications. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves when nothing is being sent; tests use it to wait for the queue. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.idle();
+    await this.mailer.close();
+  }
+
+  private tick(): void {
+    this.kick();
+    this.timer = setTimeout(() => this.tick(), this.options.pollIntervalMs ?? 5000);
+    this.timer.unref();
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const due = await this.claim(20).catch((err: unknown) => {
+        this.logger.warn({ err }, "cannot read the notification queue");
+        return [];
+      });
+      for (const row of due) await this.deliver(row);
+      if (due.length < 20) return;
+    }
+  }
+
+  private async claim(limit: number): Promise<DueRow[]> {
+    const { rows } = await this.db.query<DueRow>(
+      `WITH claimed AS (
+         UPDATE notifications SET claimed_until = now() + interval '2 minutes', attempts = attempts + 1
+          WHERE id IN (SELECT id FROM notifications
+                        WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
+                        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, request_id, recipient_id, kind, link_id, note, attempts)
+       SELECT c.id, c.kind, c.link_id, c.note, c.attempts, s.title, s.message, s.expires_at, r.name, r.email,
+              COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
+         FROM claimed c
+         JOIN signature_requests s ON s.id = c.request_id
+         JOIN recipients r ON r.id = c.recipient_id
+         LEFT JOIN signing_links l ON l.id = c.link_id
+        ORDER BY c.id`,
+      [limit],
+    );
+    return rows;
+  }
+
+  private async deliver(row: DueRow): Promise<void> {
+    // A link replaced before its e-mail went out would only lead to a "gone" page.
+    if (row.link_revoked) {
+      await this.finish(row.id, "not sent: the link was replaced before it went out");
+      return;
+    }
+    try {
+      const content = renderNotification({
+        kind: row.kind,
+        requestTitle: row.title,
+        senderMessage: row.message,
+        note: row.note,
+        recipientName: row.name,
+        link: row.link_id ? this.links.urlOf(row.link_id) : "",
+        expiresAt: row.expires_at ?? undefined,
+      });
+      await this.mailer.send({ to: { name: row.name, email: row.email }, messageId: row.id, ...content });
+      await this.finish(row.id, "");
+    } catch (err) {
+      await this.retryLater(row, err);
+    }
+  }
+
+  private async finish(id: string, note: string): Promise<void> {
+    await this.db.query("UPDATE notifications SET done_at = now(), last_error = $2 WHERE id = $1", [
+      id,
+      note,
+    ]);
+  }
+
+  private async retryLater(row: DueRow, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    const maxAttempts = this.options.maxAttempts ?? 15;
+    if (row.attempts >= maxAttempts) {
+      this.logger.error(
+        { notificationId: row.id, attempts: row.attempts, error: message },
+        "e-mail given up",
+      );
+      await this.finish(row.id, `given up after ${row.attempts} attempts: ${message}`);
+      return;
+    }
+    const delaySeconds = Math.min(10 * 2 ** (row.attempts - 1), 3600);
+    this.logger.warn(
+      { notificationId: row.id, attempts: row.attempts, error: message },
+      "e-mail failed; will retry",
+    );
+    await this.db.query(
+      `UPDATE notifications SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
+              last_error = $3 WHERE id = $1`,
+      [row.id, delaySeconds, message],
+    );
+  }
+}

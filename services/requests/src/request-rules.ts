@@ -1,0 +1,135 @@
+/**
+ * The rules a new request and a recipient change must keep, as pure functions that report every
+ * violation with its path, and the binding of a template's roles to the request's recipients.
+ */
+import type { FieldViolation } from "@countersign/kit";
+
+export const LIMITS = {
+  titleLength: 200,
+  messageLength: 10_000,
+  recipients: 50,
+  nameLength: 200,
+  emailLength: 254,
+  clientUserIdLength: 200,
+  routingOrder: 50,
+  reasonLength: 1000,
+  noteLength: 2000,
+  returnUrlLength: 2000,
+} as const;
+
+/** A practical address check: something@domain.tld, no spaces or angle brackets (header safety). */
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
+export interface RecipientDraft {
+  name: string;
+  email: string;
+  role: string;
+  kind: string;
+  routingOrder: number;
+  clientUserId: string;
+}
+
+export interface TemplateShape {
+  roles: { name: string; order: number }[];
+}
+
+export function roleKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function personViolations(person: { name?: string; email?: string }, at: (p: string) => string) {
+  const violations: FieldViolation[] = [];
+  if (person.name !== undefined) {
+    if (!person.name.trim()) violations.push({ path: at("name"), message: "is required" });
+    else if (person.name.length > LIMITS.nameLength)
+      violations.push({ path: at("name"), message: `must be at most ${LIMITS.nameLength} characters` });
+  }
+  if (person.email !== undefined) {
+    if (!person.email.trim()) violations.push({ path: at("email"), message: "is required" });
+    else if (person.email.length > LIMITS.emailLength || !EMAIL.test(person.email.trim()))
+      violations.push({ path: at("email"), message: "must be an e-mail address" });
+  }
+  return violations;
+}
+
+export function requestViolations(draft: {
+  title: string;
+  message: string;
+  templateId: string;
+  recipients: RecipientDraft[];
+  expiresAt?: Date;
+  now: Date;
+}): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const add = (path: string, message: string) => violations.push({ path, message });
+  if (!draft.title.trim()) add("title", "is required");
+  else if (draft.title.length > LIMITS.titleLength)
+    add("title", `must be at most ${LIMITS.titleLength} characters`);
+  if (draft.message.length > LIMITS.messageLength)
+    add("message", `must be at most ${LIMITS.messageLength} characters`);
+  if (!draft.templateId) add("templateId", "is required: a request is made from a template");
+  if (draft.expiresAt && draft.expiresAt <= draft.now) add("expiresAt", "must be in the future");
+  if (draft.recipients.length === 0) add("recipients", "a request needs at least one recipient");
+  if (draft.recipients.length > LIMITS.recipients)
+    add("recipients", `a request has at most ${LIMITS.recipients} recipients`);
+  draft.recipients.forEach((r, i) => {
+    const at = (p: string) => `recipients[${i}].${p}`;
+    violations.push(...personViolations(r, at));
+    if (r.kind !== "signer" && r.kind !== "cc") add(at("kind"), 'must be "signer" or "cc"');
+    if (!Number.isInteger(r.routingOrder) || r.routingOrder < 0 || r.routingOrder > LIMITS.routingOrder)
+      add(at("routingOrder"), `must be a whole number from 1 to ${LIMITS.routingOrder}`);
+    if (r.clientUserId.length > LIMITS.clientUserIdLength)
+      add(at("clientUserId"), `must be at most ${LIMITS.clientUserIdLength} characters`);
+  });
+  return violations;
+}
+
+/**
+ * Which recipient fills each template role: every signer names a role, every role has exactly one
+ * signer. Returns the signer's index per role key, or the violations.
+ */
+export function bindRoles(
+  template: TemplateShape,
+  recipients: RecipientDraft[],
+): { byRole: Map<string, number>; violations: FieldViolation[] } {
+  const violations: FieldViolation[] = [];
+  const roles = new Map(template.roles.map((role) => [roleKey(role.name), role.name]));
+  const byRole = new Map<string, number>();
+  recipients.forEach((r, i) => {
+    if (r.kind !== "signer") return;
+    const key = roleKey(r.role);
+    if (!r.role.trim() || !roles.has(key)) {
+      violations.push({
+        path: `recipients[${i}].role`,
+        message: `must name one of the template's roles (${[...roles.values()].join(", ")})`,
+      });
+      return;
+    }
+    const earlier = byRole.get(key);
+    if (earlier !== undefined) {
+      violations.push({
+        path: `recipients[${i}].role`,
+        message: `"${roles.get(key)}" is already filled by recipients[${earlier}]`,
+      });
+      return;
+    }
+    byRole.set(key, i);
+  });
+  for (const [key, name] of roles) {
+    if (!byRole.has(key))
+      violations.push({ path: "recipients", message: `no signer fills the role "${name}"` });
+  }
+  return { byRole, violations };
+}
+
+/** A return URL must be an absolute http(s) URL: the signing page sends the signer there. */
+export function returnUrlViolations(returnUrl: string): FieldViolation[] {
+  if (!returnUrl) return [];
+  if (returnUrl.length > LIMITS.returnUrlLength)
+    return [{ path: "returnUrl", message: `must be at most ${LIMITS.returnUrlLength} characters` }];
+  try {
+    const url = new URL(returnUrl);
+    if (url.protocol === "https:" || url.protocol === "http:") return [];
+  } catch {}
+  return [{ path: "returnUrl", message: "must be an absolute http or https URL" }];
+}

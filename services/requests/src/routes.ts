@@ -1,0 +1,65 @@
+/** Translates RequestsService RPCs into calls on the domain classes. */
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { AgreementSets } from "./agreement-sets.js";
+import { toAuditEntry } from "./messages.js";
+import type { Requests } from "./requests.js";
+
+export function requestsRoutes(requests: Requests, agreementSets: AgreementSets) {
+  const impl: ServiceImpl<typeof RequestsService> = {
+    createSignatureRequest: async (req) => ({ signatureRequest: await requests.create(req) }),
+    getSignatureRequest: async (req) => ({
+      signatureRequest: await requests.get(req.workspaceId, req.requestId),
+    }),
+    listSignatureRequests: (req) => requests.list(req.workspaceId, req.status, req.pageIndex, req.pageSize),
+    sendSignatureRequest: async (req) => ({
+      signatureRequest: await requests.send(req.workspaceId, req.requestId, req.actor),
+    }),
+    resendSignatureRequest: async (req) => ({
+      signatureRequest: await requests.resend(req.workspaceId, req.requestId, req.actor),
+    }),
+    cancelSignatureRequest: async (req) => ({
+      signatureRequest: await requests.cancel(req.workspaceId, req.requestId, req.reason, req.actor),
+    }),
+    updateRecipients: async (req) => ({
+      signatureRequest: await requests.updateRecipients(
+        req.workspaceId,
+        req.requestId,
+        req.changes,
+        req.actor,
+      ),
+    }),
+    remindRecipient: async (req) => {
+      const { recipientId, remindedAt } = await requests.remind(
+        req.workspaceId,
+        req.recipientId,
+        req.message,
+        req.actor,
+      );
+      return { recipientId, remindTime: timestampFromDate(remindedAt) };
+    },
+    createEmbeddedSigningUrl: async (req) => {
+      const { url, expiresAt } = await requests.embeddedSigningUrl(
+        req.workspaceId,
+        req.requestId,
+        req.recipientId,
+        req.returnUrl,
+        req.actor,
+      );
+      return { url, expireTime: timestampFromDate(expiresAt) };
+    },
+    openSigningLink: (req) => requests.openLink(req.token, req.actor),
+    getAuditTrail: async (req) => {
+      const { entries, verified } = await requests.auditTrail(req.workspaceId, req.requestId);
+      return { entries: entries.map(toAuditEntry), verified };
+    },
+    createAgreementSet: async (req) => ({
+      agreementSet: await agreementSets.create(req.workspaceId, req.name, req.requestIds, req.actor),
+    }),
+    getAgreementSet: async (req) => ({
+      agreementSet: await agreementSets.get(req.workspaceId, req.agreementSetId),
+    }),
+  };
+  return (router: ConnectRouter) => router.service(RequestsService, impl);
+}

@@ -1,0 +1,110 @@
+/**
+ * Signing links. A link's token is HMAC-SHA256(link secret, link id), 256 bits: the database keeps
+ * only the token's SHA-256, and a queued e-mail rebuilds the token from the link id when it is
+ * sent, so neither a database dump nor the notification queue holds a usable token.
+ */
+import { createHash, createHmac } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { problemError, type Queryable, uuidv7 } from "@countersign/kit";
+
+export type LinkKind = "email" | "embedded";
+
+export interface LinkRow {
+  id: string;
+  request_id: string;
+  recipient_id: string;
+  kind: LinkKind;
+  return_url: string;
+  open_by: Date | null;
+  opened_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** A token is 43 base64url characters; anything else is not worth a database round trip. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export class SigningLinks {
+  constructor(
+    private readonly secret: string,
+    private readonly publicUrl: string,
+  ) {}
+
+  tokenOf(linkId: string): string {
+    return createHmac("sha256", this.secret).update(linkId).digest("base64url");
+  }
+
+  urlOf(linkId: string): string {
+    return `${this.publicUrl}/sign/${this.tokenOf(linkId)}`;
+  }
+
+  /** Makes a link for a recipient; returns its id. */
+  async issue(
+    tx: Queryable,
+    link: { requestId: string; recipientId: string; kind: LinkKind; returnUrl?: string; openBy?: Date },
+  ): Promise<string> {
+    const id = uuidv7();
+    await tx.query(
+      `INSERT INTO signing_links (id, token_hash, request_id, recipient_id, kind, return_url, open_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        id,
+        hashToken(this.tokenOf(id)),
+        link.requestId,
+        link.recipientId,
+        link.kind,
+        link.returnUrl ?? "",
+        link.openBy ?? null,
+      ],
+    );
+    return id;
+  }
+
+  /** The link a token belongs to, locked for this transaction; NOT_FOUND for a token never issued. */
+  async find(tx: Queryable, token: string): Promise<LinkRow> {
+    const { rows } = TOKEN.test(token)
+      ? await tx.query<LinkRow>(
+          `SELECT id, request_id, recipient_id, kind, return_url, open_by, opened_at, revoked_at
+             FROM signing_links WHERE token_hash = $1 FOR UPDATE`,
+          [hashToken(token)],
+        )
+      : { rows: [] };
+    const link = rows[0];
+    if (!link) throw new ConnectError("no such signing link", Code.NotFound);
+    return link;
+  }
+}
+
+export function hashToken(token: string): Buffer {
+  return createHash("sha256").update(token).digest();
+}
+
+/** Links of these recipients stop working (410 when opened). */
+export async function revokeLinks(tx: Queryable, requestId: string, recipientIds?: string[]): Promise<void> {
+  await tx.query(
+    `UPDATE signing_links SET revoked_at = now()
+      WHERE request_id = $1 AND revoked_at IS NULL AND ($2::uuid[] IS NULL OR recipient_id = ANY($2::uuid[]))`,
+    [requestId, recipientIds ?? null],
+  );
+}
+
+/** Why a link no longer opens, as a 410 the signer can understand; undefined when it still does. */
+export function linkGone(link: LinkRow, now: Date): ConnectError | undefined {
+  if (link.revoked_at) {
+    return problemError(
+      "gone",
+      "this signing link has been replaced; use the link in the most recent e-mail",
+      Code.FailedPrecondition,
+    );
+  }
+  if (link.kind === "embedded" && link.opened_at) {
+    return problemError(
+      "gone",
+      "this signing URL has been used already; ask for a new one",
+      Code.FailedPrecondition,
+    );
+  }
+  if (link.kind === "embedded" && link.open_by && link.open_by <= now) {
+    return problemError("gone", "this signing URL has expired; ask for a new one", Code.FailedPrecondition);
+  }
+  return undefined;
+}

@@ -1,0 +1,206 @@
+/** SQL for signature requests, their recipients and agreement sets. */
+import { type Queryable, selectPage } from "@countersign/kit";
+import type { RecipientStatus, RequestStatus } from "./state-machine.js";
+
+export interface StoredField {
+  id: string;
+  type: string;
+  recipientId: string;
+  documentId: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string;
+}
+
+export interface RequestRow {
+  id: string;
+  workspace_id: string;
+  title: string;
+  message: string;
+  template_id: string | null;
+  document_ids: string[];
+  fields: StoredField[];
+  status: RequestStatus;
+  expires_at: Date | null;
+  agreement_set_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  sent_at: Date | null;
+  completed_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string;
+  signed_document_id: string | null;
+}
+
+export interface RecipientRow {
+  id: string;
+  request_id: string;
+  position: number;
+  name: string;
+  email: string;
+  role: string;
+  kind: "signer" | "cc";
+  routing_order: number;
+  status: RecipientStatus;
+  client_user_id: string;
+  viewed_at: Date | null;
+  signed_at: Date | null;
+  declined_at: Date | null;
+  decline_reason: string;
+  reminded_at: Date | null;
+}
+
+export interface NewRequest {
+  id: string;
+  workspaceId: string;
+  title: string;
+  message: string;
+  templateId: string | null;
+  documentIds: string[];
+  fields: StoredField[];
+  expiresAt: Date | null;
+}
+
+export type NewRecipientRow = Pick<
+  RecipientRow,
+  "id" | "name" | "email" | "role" | "kind" | "routing_order" | "client_user_id"
+>;
+
+const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, fields, status, expires_at,
+  agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at, cancel_reason, signed_document_id`;
+const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
+  viewed_at, signed_at, declined_at, decline_reason, reminded_at`;
+
+export const store = {
+  async insertRequest(tx: Queryable, request: NewRequest, recipients: NewRecipientRow[]): Promise<void> {
+    await tx.query(
+      `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids, fields, status, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8)`,
+      [
+        request.id,
+        request.workspaceId,
+        request.title,
+        request.message,
+        request.templateId,
+        request.documentIds,
+        JSON.stringify(request.fields),
+        request.expiresAt,
+      ],
+    );
+    for (const [position, r] of recipients.entries()) {
+      await tx.query(
+        `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order, status, client_user_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
+        [
+          r.id,
+          request.id,
+          request.workspaceId,
+          position,
+          r.name,
+          r.email,
+          r.role,
+          r.kind,
+          r.routing_order,
+          r.client_user_id,
+        ],
+      );
+    }
+  },
+
+  async getRequest(
+    db: Queryable,
+    workspaceId: string,
+    id: string,
+    lock = false,
+  ): Promise<RequestRow | undefined> {
+    const { rows } = await db.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE id = $1 AND workspace_id = $2${lock ? " FOR UPDATE" : ""}`,
+      [id, workspaceId],
+    );
+    return rows[0];
+  },
+
+  async recipientsOf(db: Queryable, requestIds: string[]): Promise<RecipientRow[]> {
+    if (requestIds.length === 0) return [];
+    const { rows } = await db.query<RecipientRow>(
+      `SELECT ${RECIPIENT_COLUMNS} FROM recipients WHERE request_id = ANY($1::uuid[]) ORDER BY request_id, position`,
+      [requestIds],
+    );
+    return rows;
+  },
+
+  /** The request a recipient belongs to, if the recipient is the workspace's. */
+  async requestIdOfRecipient(
+    db: Queryable,
+    workspaceId: string,
+    recipientId: string,
+  ): Promise<string | undefined> {
+    const { rows } = await db.query<{ request_id: string }>(
+      "SELECT request_id FROM recipients WHERE id = $1 AND workspace_id = $2",
+      [recipientId, workspaceId],
+    );
+    return rows[0]?.request_id;
+  },
+
+  page(db: Queryable, workspaceId: string, status: string, pageIndex: number, pageSize: number) {
+    return selectPage<RequestRow>(
+      db,
+      {
+        from: "signature_requests",
+        columns: REQUEST_COLUMNS,
+        where: status ? "workspace_id = $1 AND status = $2" : "workspace_id = $1",
+        orderBy: "id DESC",
+        params: status ? [workspaceId, status] : [workspaceId],
+      },
+      pageIndex,
+      pageSize,
+    );
+  },
+
+  async setStatus(
+    tx: Queryable,
+    id: string,
+    status: RequestStatus,
+    stamps: { sent?: boolean; cancelled?: boolean; cancelReason?: string } = {},
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE signature_requests SET status = $2, updated_at = now(),
+         sent_at = CASE WHEN $3 THEN now() ELSE sent_at END,
+         cancelled_at = CASE WHEN $4 THEN now() ELSE cancelled_at END,
+         cancel_reason = COALESCE($5, cancel_reason)
+       WHERE id = $1`,
+      [id, status, stamps.sent ?? false, stamps.cancelled ?? false, stamps.cancelReason ?? null],
+    );
+  },
+
+  async touch(tx: Queryable, id: string): Promise<void> {
+    await tx.query("UPDATE signature_requests SET updated_at = now() WHERE id = $1", [id]);
+  },
+
+  async setRecipientStatus(tx: Queryable, ids: string[], status: RecipientStatus): Promise<void> {
+    await tx.query("UPDATE recipients SET status = $2 WHERE id = ANY($1::uuid[])", [ids, status]);
+  },
+
+  async renameRecipient(tx: Queryable, id: string, name: string, email: string): Promise<void> {
+    await tx.query("UPDATE recipients SET name = $2, email = $3 WHERE id = $1", [id, name, email]);
+  },
+
+  async setReminded(tx: Queryable, id: string, at: Date): Promise<void> {
+    await tx.query("UPDATE recipients SET reminded_at = $2 WHERE id = $1", [id, at]);
+  },
+
+  /** Requests whose time is up, locked; replicas sweeping at once skip each other's rows. */
+  async lockDue(tx: Queryable, limit: number): Promise<{ id: string; workspace_id: string }[]> {
+    const { rows } = await tx.query<{ id: string; workspace_id: string }>(
+      `SELECT id, workspace_id FROM signature_requests
+        WHERE status IN ('sent', 'in_progress') AND expires_at <= now()
+        ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows;
+  },
+};

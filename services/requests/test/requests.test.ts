@@ -1,0 +1,439 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import type { NewRecipientSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { fieldViolations, problemOf, uuidv7 } from "@countersign/kit";
+import { type Harness, PUBLIC_URL, startHarness, tokenOf } from "./harness.js";
+
+type NewRecipient = MessageInitShape<typeof NewRecipientSchema>;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const actor = { apiKeyId: "key-1", ip: "203.0.113.7", userAgent: "jest" };
+
+function people(): NewRecipient[] {
+  return [
+    { name: "Ada Client", email: "ada@example.com", role: "Client" },
+    { name: "Bob Boss", email: "bob@example.com", role: "countersigner" },
+    { name: "Carol Copy", email: "carol@example.com", kind: "cc" },
+  ];
+}
+
+async function draft(workspaceId: string, overrides: { recipients?: NewRecipient[]; send?: boolean } = {}) {
+  const templateId = await h.template(workspaceId);
+  const { signatureRequest } = await h.requests.createSignatureRequest({
+    workspaceId,
+    title: "Mutual NDA",
+    message: "Please sign by Friday.",
+    templateId,
+    recipients: overrides.recipients ?? people(),
+    send: overrides.send ?? false,
+    actor,
+  });
+  if (!signatureRequest) throw new Error("no request");
+  return signatureRequest;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ConnectError)) throw new Error(`expected a ConnectError, got ${String(err)}`);
+  return err;
+}
+
+test("a request made from a template binds each role to its signer and copies the fields to them", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws);
+  expect(request.status).toBe("draft");
+  const [ada, bob, carol] = request.recipients;
+  expect([ada?.role, ada?.routingOrder, ada?.status]).toEqual(["Client", 1, "pending"]);
+  // The role is matched as people read it and stored with the template's spelling.
+  expect([bob?.role, bob?.routingOrder]).toEqual(["Countersigner", 2]);
+  expect([carol?.kind, carol?.routingOrder]).toEqual(["cc", 1]);
+  expect(request.fields.map((f) => f.recipientId)).toEqual([ada?.id, bob?.id]);
+  expect(request.documentIds).toHaveLength(1);
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(entries.map((e) => e.action)).toEqual(["created"]);
+});
+
+test("every broken rule of a new request is reported with its path", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const err = await rejection(
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: " ",
+      templateId,
+      recipients: [
+        { name: "", email: "not-an-address", role: "Client" },
+        { name: "X", email: "x@example.com", role: "Client", kind: "witness" },
+      ],
+      expireTime: timestampFromDate(new Date(Date.now() - 1000)),
+    }),
+  );
+  expect(err.code).toBe(Code.InvalidArgument);
+  expect(fieldViolations(err).map((v) => v.path)).toEqual([
+    "title",
+    "expiresAt",
+    "recipients[0].name",
+    "recipients[0].email",
+    "recipients[1].kind",
+  ]);
+});
+
+test("every template role must be filled by exactly one signer who names it", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const err = await rejection(
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "NDA",
+      templateId,
+      recipients: [
+        { name: "A", email: "a@example.com", role: "Client" },
+        { name: "B", email: "b@example.com", role: "client" },
+        { name: "C", email: "c@example.com", role: "Lawyer" },
+      ],
+    }),
+  );
+  expect(fieldViolations(err)).toEqual([
+    { path: "recipients[1].role", message: '"Client" is already filled by recipients[0]' },
+    { path: "recipients[2].role", message: "must name one of the template's roles (Client, Countersigner)" },
+    { path: "recipients", message: 'no signer fills the role "Countersigner"' },
+  ]);
+});
+
+test("another workspace's template cannot be used", async () => {
+  const templateId = await h.template(uuidv7());
+  const err = await rejection(
+    h.requests.createSignatureRequest({
+      workspaceId: uuidv7(),
+      title: "NDA",
+      templateId,
+      recipients: people(),
+    }),
+  );
+  expect(fieldViolations(err)).toEqual([
+    { path: "templateId", message: "there is no such template in this workspace" },
+  ]);
+});
+
+test("sending notifies the first routing group only, by e-mail with a personal link, and announces 'sent'", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await draft(ws);
+  const { signatureRequest: sent } = await h.requests.sendSignatureRequest({
+    workspaceId: ws,
+    requestId: request.id,
+    actor,
+  });
+  expect(sent?.status).toBe("sent");
+  expect(sent?.recipients.map((r) => r.status)).toEqual(["sent", "pending", "pending"]);
+  const mails = (await h.mails()).slice(before);
+  expect(mails.map((m) => m.to)).toEqual(["ada@example.com"]);
+  expect(mails[0]?.subject).toContain("Mutual NDA");
+  expect(mails[0]?.text).toContain("Please sign by Friday.");
+  expect(mails[0]?.link?.startsWith(`${PUBLIC_URL}/sign/`)).toBe(true);
+  await until(() => h.events.some((e) => e.type === "sent" && e.signatureRequest?.id === request.id));
+  const opened = await h.requests.openSigningLink({ token: tokenOf(mails[0]?.link as string) });
+  expect(opened.recipientId).toBe(request.recipients[0]?.id);
+});
+
+test("a link token is stored only as its hash", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  await draft(ws, { send: true });
+  const token = tokenOf((await h.mails())[before]?.link as string);
+  const dump = await h.db.query<{ row: string }>("SELECT signing_links::text AS row FROM signing_links");
+  expect(dump.rows.some((r) => r.row.includes(token))).toBe(false);
+});
+
+test("signers who sign embedded (clientUserId) get no e-mail, and cannot be reminded", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await draft(ws, {
+    send: true,
+    recipients: [
+      { name: "Ada", email: "ada@example.com", role: "Client", clientUserId: "user-42" },
+      { name: "Bob", email: "bob@example.com", role: "Countersigner" },
+    ],
+  });
+  expect(request.status).toBe("sent");
+  expect((await h.mails()).length).toBe(before);
+  const err = await rejection(
+    h.requests.remindRecipient({ workspaceId: ws, recipientId: request.recipients[0]?.id as string }),
+  );
+  expect(err.code).toBe(Code.FailedPrecondition);
+});
+
+test("a second reminder within the interval is refused with the seconds to wait", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws, { send: true });
+  const ada = request.recipients[0]?.id as string;
+  const before = (await h.mails()).length;
+  await h.requests.remindRecipient({ workspaceId: ws, recipientId: ada, message: "Gentle nudge", actor });
+  const mails = (await h.mails()).slice(before);
+  expect(mails.map((m) => [m.to, m.text.includes("Gentle nudge")])).toEqual([["ada@example.com", true]]);
+  const err = await rejection(h.requests.remindRecipient({ workspaceId: ws, recipientId: ada }));
+  expect(err.code).toBe(Code.ResourceExhausted);
+  const seconds = err.findDetails(RetryAfterSchema)[0]?.seconds ?? 0;
+  expect(seconds).toBeGreaterThan(590);
+  expect(seconds).toBeLessThanOrEqual(600);
+  // Bob's turn has not come.
+  const notYet = await rejection(
+    h.requests.remindRecipient({ workspaceId: ws, recipientId: request.recipients[1]?.id as string }),
+  );
+  expect(notYet.code).toBe(Code.FailedPrecondition);
+});
+
+test("changing a recipient retires their old link (gone) and sends the new address a new one", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await draft(ws, { send: true });
+  const oldLink = (await h.mails())[before]?.link as string;
+  const { signatureRequest } = await h.requests.updateRecipients({
+    workspaceId: ws,
+    requestId: request.id,
+    changes: [{ id: request.recipients[0]?.id as string, email: "ada@new.example.com" }],
+    actor,
+  });
+  expect(signatureRequest?.recipients[0]?.email).toBe("ada@new.example.com");
+  const gone = await rejection(h.requests.openSigningLink({ token: tokenOf(oldLink) }));
+  expect(problemOf(gone)).toBe("gone");
+  const latest = (await h.mails()).at(-1);
+  expect(latest?.to).toBe("ada@new.example.com");
+  await h.requests.openSigningLink({ token: tokenOf(latest?.link as string) });
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  const change = entries.find((e) => e.action === "recipient_updated");
+  expect(JSON.parse(change?.details ?? "{}")).toMatchObject({
+    before: { email: "ada@example.com" },
+    after: { email: "ada@new.example.com" },
+  });
+});
+
+test("a recipient change naming someone not on the request is refused with its path", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws);
+  const err = await rejection(
+    h.requests.updateRecipients({
+      workspaceId: ws,
+      requestId: request.id,
+      changes: [{ id: uuidv7(), name: "Z" }],
+    }),
+  );
+  expect(fieldViolations(err)).toEqual([
+    { path: "recipients[0].id", message: "is not a recipient of this request" },
+  ]);
+});
+
+test("cancelling retires every link and announces 'cancelled' with the reason", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await draft(ws, { send: true });
+  const link = (await h.mails())[before]?.link as string;
+  const { signatureRequest } = await h.requests.cancelSignatureRequest({
+    workspaceId: ws,
+    requestId: request.id,
+    reason: "wrong counterparty",
+    actor,
+  });
+  expect([signatureRequest?.status, signatureRequest?.cancelReason]).toEqual([
+    "cancelled",
+    "wrong counterparty",
+  ]);
+  expect(problemOf(await rejection(h.requests.openSigningLink({ token: tokenOf(link) })))).toBe("gone");
+  await until(() => h.events.some((e) => e.type === "cancelled" && e.signatureRequest?.id === request.id));
+  const event = h.events.find((e) => e.type === "cancelled" && e.signatureRequest?.id === request.id);
+  expect(event?.signatureRequest?.cancelReason).toBe("wrong counterparty");
+});
+
+test("an embedded signing URL opens once, for a signer whose turn it is", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws, { send: true });
+  const [ada, bob] = request.recipients;
+  const made = await h.requests.createEmbeddedSigningUrl({
+    workspaceId: ws,
+    requestId: request.id,
+    recipientId: ada?.id as string,
+    returnUrl: "https://app.example.com/done",
+    actor,
+  });
+  expect(made.url.startsWith(`${PUBLIC_URL}/sign/`)).toBe(true);
+  const ttl = Number(made.expireTime?.seconds) * 1000 - Date.now();
+  expect(ttl).toBeGreaterThan(290_000);
+  expect(ttl).toBeLessThanOrEqual(300_000);
+  const opened = await h.requests.openSigningLink({ token: tokenOf(made.url), actor });
+  expect([opened.recipientId, opened.returnUrl]).toEqual([ada?.id, "https://app.example.com/done"]);
+  expect(problemOf(await rejection(h.requests.openSigningLink({ token: tokenOf(made.url) })))).toBe("gone");
+
+  const notYet = await rejection(
+    h.requests.createEmbeddedSigningUrl({
+      workspaceId: ws,
+      requestId: request.id,
+      recipientId: bob?.id as string,
+    }),
+  );
+  expect(notYet.rawMessage).toContain("earlier routing group");
+  const badUrl = await rejection(
+    h.requests.createEmbeddedSigningUrl({
+      workspaceId: ws,
+      requestId: request.id,
+      recipientId: ada?.id as string,
+      returnUrl: "javascript:alert(1)",
+    }),
+  );
+  expect(fieldViolations(badUrl).map((v) => v.path)).toEqual(["returnUrl"]);
+  const trail = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(trail.entries.map((e) => e.action)).toEqual([
+    "created",
+    "sent",
+    "embedded_signing_url_created",
+    "link_opened",
+  ]);
+  expect(trail.verified).toBe(true);
+});
+
+test("an unknown or malformed link token is not found", async () => {
+  expect((await rejection(h.requests.openSigningLink({ token: "x".repeat(43) }))).code).toBe(Code.NotFound);
+  expect((await rejection(h.requests.openSigningLink({ token: "../../etc" }))).code).toBe(Code.NotFound);
+});
+
+test("the audit trail chains its entries and detects an entry changed afterwards", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws, { send: true });
+  await h.requests.cancelSignatureRequest({ workspaceId: ws, requestId: request.id, reason: "test", actor });
+  const trail = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(trail.entries.map((e) => e.action)).toEqual(["created", "sent", "cancelled"]);
+  expect(trail.verified).toBe(true);
+  expect(trail.entries[1]?.previousHash).toBe(trail.entries[0]?.hash);
+  expect([trail.entries[2]?.actorId, trail.entries[2]?.ip]).toEqual(["key-1", "203.0.113.7"]);
+
+  await h.db.query(
+    `UPDATE audit_entries SET details = jsonb_set(details, '{reason}', '"edited"') WHERE request_id = $1 AND sequence = 3`,
+    [request.id],
+  );
+  expect((await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id })).verified).toBe(false);
+});
+
+test("expiry turns due requests into expired once, retires their links and announces 'expired'", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const { signatureRequest } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Short-lived",
+    templateId,
+    recipients: people(),
+    expireTime: timestampFromDate(new Date(Date.now() + 300)),
+    send: true,
+  });
+  const id = signatureRequest?.id as string;
+  await new Promise((r) => setTimeout(r, 400));
+  const [first, second] = await Promise.all([h.module.sweepExpired(), h.module.sweepExpired()]);
+  expect(first + second).toBeGreaterThanOrEqual(1);
+  const { signatureRequest: after } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: id,
+  });
+  expect(after?.status).toBe("expired");
+  await until(() => h.events.some((e) => e.type === "expired" && e.signatureRequest?.id === id));
+  await new Promise((r) => setTimeout(r, 100));
+  expect(h.events.filter((e) => e.type === "expired" && e.signatureRequest?.id === id)).toHaveLength(1);
+  const trail = await h.requests.getAuditTrail({ workspaceId: ws, requestId: id });
+  expect(trail.entries.at(-1)).toMatchObject({ action: "expired", actorType: "system" });
+  expect(trail.verified).toBe(true);
+});
+
+test("an event written while the bus is down arrives once it is back, exactly once", async () => {
+  const ws = uuidv7();
+  h.bus.down = true;
+  let request: Awaited<ReturnType<typeof draft>>;
+  try {
+    request = await draft(ws, { send: true });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.events.some((e) => e.signatureRequest?.id === request.id)).toBe(false);
+  } finally {
+    h.bus.down = false;
+  }
+  await until(() => h.events.some((e) => e.type === "sent" && e.signatureRequest?.id === request.id), 10_000);
+  await new Promise((r) => setTimeout(r, 1500));
+  const sent = h.events.filter((e) => e.type === "sent" && e.signatureRequest?.id === request.id);
+  expect(sent).toHaveLength(1);
+});
+
+test("lists filter by status, page newest first and count every match", async () => {
+  const ws = uuidv7();
+  const a = await draft(ws);
+  const b = await draft(ws, { send: true });
+  const c = await draft(ws, { send: true });
+  const sent = await h.requests.listSignatureRequests({
+    workspaceId: ws,
+    status: "sent",
+    pageIndex: 0,
+    pageSize: 1,
+  });
+  expect([sent.signatureRequests.map((r) => r.id), sent.totalCount]).toEqual([[c.id], 2]);
+  const all = await h.requests.listSignatureRequests({ workspaceId: ws, pageIndex: 0, pageSize: 10 });
+  expect(all.signatureRequests.map((r) => r.id)).toEqual([c.id, b.id, a.id]);
+  expect(all.signatureRequests[0]?.recipients).toHaveLength(3);
+  const bad = await rejection(
+    h.requests.listSignatureRequests({ workspaceId: ws, status: "done", pageSize: 5 }),
+  );
+  expect(bad.code).toBe(Code.InvalidArgument);
+});
+
+test("a request's document cannot be deleted while the request uses it", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws);
+  const err = await rejection(
+    h.documents.deleteDocument({ workspaceId: ws, documentId: request.documentIds[0] as string }),
+  );
+  expect(err.code).toBe(Code.FailedPrecondition);
+  expect(err.rawMessage).toContain(`request:${request.id}`);
+});
+
+test("agreement sets derive their status from their requests and take each request once", async () => {
+  const ws = uuidv7();
+  const a = await draft(ws, { send: true });
+  const b = await draft(ws);
+  const { agreementSet } = await h.requests.createAgreementSet({
+    workspaceId: ws,
+    name: "Onboarding",
+    requestIds: [a.id, b.id],
+    actor,
+  });
+  expect(agreementSet?.requests.map((r) => [r.requestId, r.status])).toEqual([
+    [a.id, "sent"],
+    [b.id, "draft"],
+  ]);
+  expect(agreementSet?.status).toBe("in_progress");
+  for (const id of [a.id, b.id]) await h.requests.cancelSignatureRequest({ workspaceId: ws, requestId: id });
+  const { agreementSet: done } = await h.requests.getAgreementSet({
+    workspaceId: ws,
+    agreementSetId: agreementSet?.id as string,
+  });
+  expect(done?.status).toBe("incomplete");
+
+  const other = await draft(uuidv7());
+  const err = await rejection(
+    h.requests.createAgreementSet({ workspaceId: ws, name: "Again", requestIds: [a.id, other.id] }),
+  );
+  expect(fieldViolations(err)).toEqual([
+    { path: "requestIds[0]", message: `belongs to agreement set ${agreementSet?.id} already` },
+    { path: "requestIds[1]", message: "there is no such signature request in this workspace" },
+  ]);
+});
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

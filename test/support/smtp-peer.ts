@@ -1,0 +1,44 @@
+/** A real SMTP server on a free loopback port that keeps every message it receives, parsed. */
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The first signing link in the text part. */
+  link: string | undefined;
+}
+
+export async function startSmtpPeer() {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const text = parsed.text ?? "";
+          for (const rcpt of session.envelope.rcptTo) {
+            mails.push({
+              to: rcpt.address,
+              subject: parsed.subject ?? "",
+              text,
+              html: typeof parsed.html === "string" ? parsed.html : "",
+              link: text.match(/https?:\/\/[^\s]+\/sign\/[A-Za-z0-9_-]{43}/)?.[0],
+            });
+          }
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
