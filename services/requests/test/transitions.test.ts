@@ -3,13 +3,7 @@
  * answers FAILED_PRECONDITION naming the current state. States the API cannot reach yet (signing
  * arrives with its own issue) are set in the database directly.
  */
-
-import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { NewRecipientSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-
-type NewRecipient = MessageInitShape<typeof NewRecipientSchema>;
-
 import { uuidv7 } from "@countersign/kit";
 import { type Harness, startHarness } from "./harness.js";
 
