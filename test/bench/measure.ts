@@ -21,19 +21,37 @@ export interface LoadOptions {
   headers: Record<string, string>;
 }
 
-function run(url: string, options: LoadOptions, durationSeconds: number): Promise<autocannon.Result> {
+/** A request other than a GET with the run's headers. */
+export interface RequestShape {
+  method: "POST";
+  json: unknown;
+}
+
+function run(
+  url: string,
+  options: LoadOptions,
+  durationSeconds: number,
+  shape?: RequestShape,
+): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections: options.connections,
     pipelining: 1,
     duration: durationSeconds,
-    headers: options.headers,
+    headers: shape ? { ...options.headers, "content-type": "application/json" } : options.headers,
+    method: shape?.method ?? "GET",
+    body: shape ? JSON.stringify(shape.json) : undefined,
   });
 }
 
-export async function measure(target: string, url: string, options: LoadOptions): Promise<Figures> {
-  await run(url, options, options.warmUpSeconds);
-  const result = await run(url, options, options.durationSeconds);
+export async function measure(
+  target: string,
+  url: string,
+  options: LoadOptions,
+  shape?: RequestShape,
+): Promise<Figures> {
+  await run(url, options, options.warmUpSeconds, shape);
+  const result = await run(url, options, options.durationSeconds, shape);
   return {
     target,
     requestsPerSecond: Math.round(result.requests.average),

@@ -10,6 +10,7 @@ export interface ModeResult {
   mode: "standalone" | "distributed";
   gateway: Figures;
   templates: Figures;
+  createAndSend: Figures;
   express: Figures;
   node: Figures;
   transfer: TransferResult;
@@ -32,8 +33,8 @@ const fixed = (n: number) => n.toFixed(2);
 const verdict = (met: boolean) => (met ? "target met" : "target missed");
 
 function loadTable(results: ModeResult[]): string {
-  const rows = results.flatMap(({ mode, gateway, templates, express, node }) =>
-    [gateway, templates, express, node].map(
+  const rows = results.flatMap(({ mode, gateway, templates, createAndSend, express, node }) =>
+    [gateway, templates, createAndSend, express, node].map(
       (f) =>
         `| ${mode} | ${f.target} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.requests} | ${f.non2xx + f.errors} |`,
     ),
@@ -47,12 +48,13 @@ function loadTable(results: ModeResult[]): string {
 
 function loadRatios(results: ModeResult[]): string {
   return results
-    .map(({ mode, gateway, templates, express, node }) => {
+    .map(({ mode, gateway, templates, createAndSend, express, node }) => {
       const toExpress = ratio(gateway.requestsPerSecond, express.requestsPerSecond);
       const met = mode === "standalone" ? ` — ${verdict(toExpress >= TARGETS.pingToExpress)}` : "";
       return [
         `- ${mode}: ping: gateway / bare Express = **${fixed(toExpress)}**${met}; bare Express / bare Node = ${fixed(ratio(express.requestsPerSecond, node.requestsPerSecond))}`,
         `- ${mode}: templates page / ping = **${fixed(ratio(templates.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p99 ${templates.p99Ms} ms against ${gateway.p99Ms} ms`,
+        `- ${mode}: create-and-send / ping = **${fixed(ratio(createAndSend.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p50 ${createAndSend.p50Ms} ms, p99 ${createAndSend.p99Ms} ms against ${gateway.p99Ms} ms`,
       ].join("\n");
     })
     .join("\n");
@@ -126,7 +128,11 @@ bookkeeping (limit raised so nothing is refused), JSON answer, and the call's re
 Errors and API Usage (sent to auth in batches). Baselines answer the same route with the same JSON:
 a bare Express app (ETag and X-Powered-By off, as in the gateway) and a bare Node \`http\` server, each
 in its own process. \`GET /v1/accounts/{id}/templates?pageSize=5\` adds the templates service: an
-RPC, two queries over 20 templates, five templates serialised. Load: autocannon from the
+RPC, one query over 20 templates, five templates serialised. \`POST /v1/accounts/{id}/signature-requests\`
+with \`send: true\` is the whole create-and-send: the template fetched from templates, its document
+claimed at documents, one transaction with the request, its recipient, a signing link, the audit
+entries, the \`sent\` event in the outbox and the queued e-mail, then the relay publishing the event and
+the e-mail written as an \`.eml\` file (no SMTP_URL). Load: autocannon from the
 benchmark's own process, ${options.connections} connections, no pipelining, ${options.warmUpSeconds} s warm-up
 (discarded), then ${options.durationSeconds} s, the same headers for every target.
 

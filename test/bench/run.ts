@@ -2,6 +2,7 @@
  * `npm run bench`, in both modes, every figure against a baseline of the same run:
  * - GET /v1/ping through the gateway against bare Express and bare Node;
  * - GET /v1/accounts/{id}/templates?pageSize=5 against GET /v1/ping;
+ * - POST /v1/accounts/{id}/signature-requests (from a template, sent at once) against GET /v1/ping;
  * - a 10 MiB PDF uploaded and downloaded through the gateway against the blob store put and got directly;
  * - the gateway's peak resident memory during a 25 MiB upload.
  * Prints the figures and writes docs/benchmarks.md.
@@ -53,9 +54,10 @@ async function keyFor(deployment: Deployment): Promise<{ secret: string; account
   return JSON.parse(stdout) as { secret: string; accountId: string };
 }
 
-/** Twenty templates on one document, so that a page of five is a real query. */
-async function seedTemplates(base: string, key: string): Promise<void> {
+/** Twenty templates on one document, so that a page of five is a real query; returns the last one's id. */
+async function seedTemplates(base: string, key: string): Promise<string> {
   const documentId = await uploadThroughGateway(base, key, await makePdf(1));
+  let id = "";
   for (let i = 0; i < 20; i++) {
     const res = await fetch(`${base}/templates`, {
       method: "POST",
@@ -69,7 +71,9 @@ async function seedTemplates(base: string, key: string): Promise<void> {
     });
     if (res.status !== 201)
       throw new Error(`creating a template answered ${res.status}: ${await res.text()}`);
+    id = ((await res.json()) as { id: string }).id;
   }
+  return id;
 }
 
 async function benchMode(
@@ -108,20 +112,36 @@ async function benchMode(
   console.log(
     `${mode}: GET /v1/ping and a page of templates through the gateway, bare Express, bare Node (${options.durationSeconds} s each)`,
   );
-  await seedTemplates(accountBase, key.secret);
+  const templateId = await seedTemplates(accountBase, key.secret);
   const gateway = await measure("gateway", `${gatewayUrl}/v1/ping`, options);
   const templates = await measure(
     "gateway: templates?pageSize=5",
     `${accountBase}/templates?pageSize=5`,
     options,
   );
+  console.log(`${mode}: create-and-send from a template through the gateway (${options.durationSeconds} s)`);
+  const createAndSend = await measure(
+    "gateway: create-and-send",
+    `${accountBase}/signature-requests`,
+    options,
+    {
+      method: "POST",
+      json: {
+        title: "Bench agreement",
+        message: "Please sign.",
+        templateId,
+        recipients: [{ name: "Bench Signer", email: "signer@example.com", role: "Signer" }],
+        send: true,
+      },
+    },
+  );
   const express = await measure("bare Express", baselines.express, options);
   const node = await measure("bare Node", baselines.node, options);
-  for (const f of [gateway, templates, express, node]) {
+  for (const f of [gateway, templates, createAndSend, express, node]) {
     if (f.non2xx + f.errors > 0)
       console.warn(`${mode} ${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} errors`);
   }
-  return { mode, gateway, templates, express, node, transfer, upload25, upload25x3 };
+  return { mode, gateway, templates, createAndSend, express, node, transfer, upload25, upload25x3 };
 }
 
 async function main(): Promise<void> {
