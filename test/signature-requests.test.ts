@@ -230,6 +230,43 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
     expect((listed.body as { items: RequestBody[] }).items.map((r) => r.id)).toEqual([draft.id]);
   });
 
+  test("a request made from documents with its own fields", async () => {
+    const upload = await call(account(), "/documents/upload?filename=lease.pdf", {
+      key: key.secret,
+      method: "POST",
+      body: await makePdf(2),
+      headers: { "content-type": "application/pdf" },
+    });
+    const documentId = (upload.body as { id: string }).id;
+    const reply = await create(
+      {
+        title: "Lease",
+        documentIds: [documentId],
+        fields: [{ type: "signature", role: "Tenant", page: 2, x: 72, y: 700, width: 200, height: 40 }],
+        recipients: [{ name: "Ada", email: `ada.lease@${domain}`, role: "Tenant" }],
+        send: true,
+      },
+      account(),
+    );
+    expect(reply.status).toBe(201);
+    expectDocumented("POST", "/v1/accounts/{accountId}/signature-requests", 201, reply.body);
+    const request = reply.body as RequestBody & {
+      fields: { recipientId: string; documentId: string; required: boolean }[];
+    };
+    expect(request.fields).toEqual([
+      expect.objectContaining({ recipientId: request.recipients[0]?.id, documentId, required: true }),
+    ]);
+    await mailTo(`ada.lease@${domain}`);
+    const outside = await create({
+      title: "Lease",
+      documentIds: [documentId],
+      fields: [{ type: "signature", role: "Tenant", page: 3, x: 72, y: 700, width: 200, height: 40 }],
+      recipients: [{ name: "Ada", email: `ada.lease@${domain}`, role: "Tenant" }],
+    });
+    expectDocumented("POST", "/api/v1/signature-requests", 422, outside.body);
+    expect(outside.body).toMatchObject({ errors: [{ path: "fields[0].page" }] });
+  });
+
   test("bad input is answered with every problem and its path", async () => {
     const template = await templateId();
     const reply = await create({

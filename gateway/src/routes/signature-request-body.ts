@@ -4,6 +4,8 @@
  */
 import { create } from "@bufbuild/protobuf";
 import {
+  type NewField,
+  NewFieldSchema,
   type NewRecipient,
   NewRecipientSchema,
   type RecipientChange,
@@ -36,23 +38,50 @@ function readRecipient(reader: Reader, value: unknown, path: string): NewRecipie
   });
 }
 
+const FIELD_KEYS = [
+  "id",
+  "type",
+  "role",
+  "documentId",
+  "page",
+  "x",
+  "y",
+  "width",
+  "height",
+  "required",
+  "label",
+];
+
+function readField(reader: Reader, value: unknown, path: string): NewField {
+  const json = reader.object(value, path, FIELD_KEYS) ?? {};
+  return create(NewFieldSchema, {
+    id: reader.string(json, "id", path) ?? "",
+    type: reader.string(json, "type", path) ?? "",
+    role: reader.string(json, "role", path) ?? "",
+    documentId: reader.string(json, "documentId", path) ?? "",
+    page: int32(reader, json, "page", path) ?? 0,
+    x: reader.number(json, "x", path) ?? Number.NaN,
+    y: reader.number(json, "y", path) ?? Number.NaN,
+    width: reader.number(json, "width", path) ?? Number.NaN,
+    height: reader.number(json, "height", path) ?? Number.NaN,
+    // Required unless said otherwise, as in templates.
+    required: reader.boolean(json, "required", path) ?? true,
+    label: reader.string(json, "label", path) ?? "",
+  });
+}
+
 export function readCreateBody(body: unknown) {
   return read(
     body,
     ["title", "message", "templateId", "documentIds", "fields", "recipients", "expiresAt", "send"],
     "signature request",
     (reader, json) => {
-      for (const key of ["documentIds", "fields"]) {
-        if (json[key] !== undefined)
-          reader.violations.push({
-            path: key,
-            message: "requests from documents without a template are not available yet; give templateId",
-          });
-      }
       return {
         title: reader.string(json, "title", "") ?? "",
         message: reader.string(json, "message", "") ?? "",
         templateId: reader.string(json, "templateId", "") ?? "",
+        documentIds: strings(reader, json, "documentIds") ?? [],
+        fields: (reader.array(json, "fields") ?? []).map((f, i) => readField(reader, f, `fields[${i}]`)),
         recipients: (reader.array(json, "recipients") ?? []).map((r, i) =>
           readRecipient(reader, r, `recipients[${i}]`),
         ),

@@ -45,6 +45,8 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       title: body.title,
       message: body.message,
       templateId: body.templateId,
+      documentIds: body.documentIds,
+      fields: body.fields,
       recipients: body.recipients,
       expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
       send: body.send,

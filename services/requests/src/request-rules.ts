@@ -2,7 +2,7 @@
  * The rules a new request and a recipient change must keep, as pure functions that report every
  * violation with its path, and the binding of a template's roles to the request's recipients.
  */
-import type { FieldViolation } from "@countersign/kit";
+import { type FieldViolation, roleKey } from "@countersign/kit";
 
 export const LIMITS = {
   titleLength: 200,
@@ -29,12 +29,8 @@ export interface RecipientDraft {
   clientUserId: string;
 }
 
-export interface TemplateShape {
+export interface RoleSource {
   roles: { name: string; order: number }[];
-}
-
-export function roleKey(name: string): string {
-  return name.trim().toLowerCase();
 }
 
 export function personViolations(person: { name?: string; email?: string }, at: (p: string) => string) {
@@ -56,6 +52,7 @@ export function requestViolations(draft: {
   title: string;
   message: string;
   templateId: string;
+  documentCount: number;
   recipients: RecipientDraft[];
   expiresAt?: Date;
   now: Date;
@@ -67,7 +64,10 @@ export function requestViolations(draft: {
     add("title", `must be at most ${LIMITS.titleLength} characters`);
   if (draft.message.length > LIMITS.messageLength)
     add("message", `must be at most ${LIMITS.messageLength} characters`);
-  if (!draft.templateId) add("templateId", "is required: a request is made from a template");
+  if (!draft.templateId && draft.documentCount === 0)
+    add("templateId", "give a templateId, or documentIds and fields");
+  if (draft.templateId && draft.documentCount > 0)
+    add("documentIds", "give either a templateId or documentIds, not both");
   if (draft.expiresAt && draft.expiresAt <= draft.now) add("expiresAt", "must be in the future");
   if (draft.recipients.length === 0) add("recipients", "a request needs at least one recipient");
   if (draft.recipients.length > LIMITS.recipients)
@@ -89,7 +89,7 @@ export function requestViolations(draft: {
  * signer. Returns the signer's index per role key, or the violations.
  */
 export function bindRoles(
-  template: TemplateShape,
+  template: RoleSource,
   recipients: RecipientDraft[],
 ): { byRole: Map<string, number>; violations: FieldViolation[] } {
   const violations: FieldViolation[] = [];

@@ -18,10 +18,13 @@ import type {
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   type Database,
+  type FieldViolation,
   isUuid,
   type Logger,
   notFound,
+  type PageSizes,
   type Queryable,
+  roleKey,
   uuidv7,
   validationError,
 } from "@countersign/kit";
@@ -29,6 +32,7 @@ import { type AuditActor, actorOf, appendAudit, readAudit, SYSTEM, verifyChain }
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
 import { queueNotification } from "./notifications.js";
+import { layoutFromDocuments, layoutFromTemplate, placementOnDocuments } from "./request-layouts.js";
 import {
   bindRoles,
   LIMITS,
@@ -36,7 +40,6 @@ import {
   type RecipientDraft,
   requestViolations,
   returnUrlViolations,
-  roleKey,
 } from "./request-rules.js";
 import { linkGone, revokeLinks, type SigningLinks } from "./signing-links.js";
 import { assertAllowed, isRecipientsTurn, isTerminal, REQUEST_STATUSES } from "./state-machine.js";
@@ -95,14 +98,20 @@ export class Requests {
       title: input.title,
       message: input.message,
       templateId: input.templateId,
+      documentCount: input.documentIds.length,
       recipients: drafts,
       expiresAt,
       now,
     });
+    const fromDocuments = input.templateId
+      ? undefined
+      : layoutFromDocuments(input.documentIds, input.fields, drafts);
+    violations.push(...(fromDocuments?.violations ?? []));
     if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
 
-    const template = await this.templateOf(input.workspaceId, input.templateId);
-    const { byRole, violations: bindings } = bindRoles(template, drafts);
+    const layout =
+      fromDocuments?.layout ?? layoutFromTemplate(await this.templateOf(input.workspaceId, input.templateId));
+    const { byRole, violations: bindings } = bindRoles(layout, drafts);
     if (bindings.length > 0)
       throw validationError(bindings, "the recipients do not fill the template's roles");
 
@@ -110,7 +119,7 @@ export class Requests {
     const recipients: NewRecipientRow[] = drafts.map((d) => {
       // A signer takes the role's spelling and routing order; a copy recipient's role is a free label.
       const role =
-        d.kind === "signer" ? template.roles.find((r) => roleKey(r.name) === roleKey(d.role)) : undefined;
+        d.kind === "signer" ? layout.roles.find((r) => roleKey(r.name) === roleKey(d.role)) : undefined;
       return {
         id: uuidv7(),
         name: d.name.trim(),
@@ -121,25 +130,35 @@ export class Requests {
         client_user_id: d.clientUserId,
       };
     });
-    const fields: StoredField[] = template.fields.map((f) => ({
-      id: f.id,
-      type: f.type,
-      recipientId: recipients[byRole.get(roleKey(f.role)) ?? -1]?.id ?? "",
-      documentId: template.documentId,
-      page: f.page,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      height: f.height,
-      required: f.required,
-      label: f.label,
+    const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({
+      ...f,
+      recipientId: recipients[byRole.get(roleKey(role)) ?? -1]?.id ?? "",
     }));
 
-    await this.deps.documents.claimDocument({
-      workspaceId: input.workspaceId,
-      documentId: template.documentId,
-      holder: holderOf(id),
-    });
+    const claimed: string[] = [];
+    const release = () =>
+      Promise.all(
+        claimed.map((documentId) =>
+          this.deps.documents
+            .releaseDocument({ workspaceId: input.workspaceId, documentId, holder: holderOf(id) })
+            .catch((err: unknown) =>
+              this.deps.logger.warn(
+                { err, requestId: id },
+                "could not release a document of a failed request",
+              ),
+            ),
+        ),
+      );
+    try {
+      const pages = await this.claimDocuments(input.workspaceId, id, layout.documentIds, claimed);
+      if (fromDocuments) {
+        const misplaced = placementOnDocuments(layout.fields, pages);
+        if (misplaced.length > 0) throw validationError(misplaced, "the fields do not lie on the documents");
+      }
+    } catch (err) {
+      await release();
+      throw err;
+    }
     const actor = actorOf(input.actor);
     try {
       await this.deps.db.transaction(async (tx) => {
@@ -150,16 +169,16 @@ export class Requests {
             workspaceId: input.workspaceId,
             title: input.title.trim(),
             message: input.message,
-            templateId: template.id,
-            documentIds: [template.documentId],
+            templateId: layout.templateId,
+            documentIds: layout.documentIds,
             fields,
             expiresAt: expiresAt ?? null,
           },
           recipients,
         );
         await appendAudit(tx, id, "created", actor, {
-          templateId: template.id,
-          documentIds: [template.documentId],
+          templateId: layout.templateId,
+          documentIds: layout.documentIds,
           recipients: recipients.map((r) => ({
             id: r.id,
             name: r.name,
@@ -171,18 +190,7 @@ export class Requests {
         if (input.send) await this.sendLocked(tx, await this.lock(tx, input.workspaceId, id), actor);
       });
     } catch (err) {
-      await this.deps.documents
-        .releaseDocument({
-          workspaceId: input.workspaceId,
-          documentId: template.documentId,
-          holder: holderOf(id),
-        })
-        .catch((releaseErr: unknown) =>
-          this.deps.logger.warn(
-            { err: releaseErr, requestId: id },
-            "could not release the document of a failed request",
-          ),
-        );
+      await release();
       throw err;
     }
     this.deps.afterCommit();
@@ -507,6 +515,33 @@ export class Requests {
     const request = await store.getRequest(tx, workspaceId, requestId, true);
     if (!request) throw notFound("signature request");
     return { request, recipients: await store.recipientsOf(tx, [requestId]) };
+  }
+
+  /** Claims each document for the request, noting each claim in `claimed`; their page sizes by id. */
+  private async claimDocuments(
+    workspaceId: string,
+    requestId: string,
+    documentIds: string[],
+    claimed: string[],
+  ): Promise<Map<string, PageSizes>> {
+    const pages = new Map<string, PageSizes>();
+    const missing: FieldViolation[] = [];
+    for (const [i, documentId] of documentIds.entries()) {
+      try {
+        const { document } = await this.deps.documents.claimDocument({
+          workspaceId,
+          documentId,
+          holder: holderOf(requestId),
+        });
+        claimed.push(documentId);
+        pages.set(documentId, document?.pages.map(({ width, height }) => ({ width, height })) ?? []);
+      } catch (err) {
+        if (!(err instanceof ConnectError && err.code === Code.NotFound)) throw err;
+        missing.push({ path: `documentIds[${i}]`, message: "there is no such document in this workspace" });
+      }
+    }
+    if (missing.length > 0) throw validationError(missing, "the signature request is not valid");
+    return pages;
   }
 
   private async templateOf(workspaceId: string, templateId: string) {

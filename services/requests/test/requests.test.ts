@@ -437,3 +437,115 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe("made from documents, with fields given in the request", () => {
+  const signature = { type: "signature", page: 1, x: 50, y: 600, width: 150, height: 40, required: true };
+
+  test("each field is bound to the signer whose role it names, on the document it names", async () => {
+    const ws = uuidv7();
+    const [first, second] = [await h.upload(ws), await h.upload(ws, 2)];
+    const { signatureRequest } = await h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Lease",
+      documentIds: [first, second],
+      fields: [
+        { ...signature, role: "Tenant" },
+        { ...signature, role: "landlord", documentId: second, page: 2 },
+      ],
+      recipients: [
+        { name: "Ada", email: "ada@example.com", role: "Tenant" },
+        { name: "Bob", email: "bob@example.com", role: "Landlord", routingOrder: 2 },
+      ],
+      send: true,
+    });
+    const [ada, bob] = signatureRequest?.recipients ?? [];
+    expect(signatureRequest?.templateId).toBe("");
+    expect(signatureRequest?.documentIds).toEqual([first, second]);
+    expect(signatureRequest?.fields.map((f) => [f.recipientId, f.documentId, f.page])).toEqual([
+      [ada?.id, first, 1],
+      [bob?.id, second, 2],
+    ]);
+    expect(signatureRequest?.recipients.map((r) => r.status)).toEqual(["sent", "pending"]);
+    for (const documentId of [first, second]) {
+      const err = await rejection(h.documents.deleteDocument({ workspaceId: ws, documentId }));
+      expect(err.code).toBe(Code.FailedPrecondition);
+    }
+  });
+
+  test("every broken layout rule is reported with its path, and nothing stays claimed", async () => {
+    const ws = uuidv7();
+    const document = await h.upload(ws);
+    const err = await rejection(
+      h.requests.createSignatureRequest({
+        workspaceId: ws,
+        title: "Lease",
+        documentIds: [document],
+        fields: [
+          { ...signature, role: "Tenant", page: 3 },
+          { ...signature, role: "Tenant", x: 500 },
+          { ...signature, role: "Tenant", documentId: uuidv7() },
+          { ...signature, role: "Tenant", type: "stamp" },
+        ],
+        recipients: [
+          { name: "Ada", email: "ada@example.com", role: "Tenant" },
+          { name: "Bob", email: "bob@example.com", role: "Landlord" },
+          { name: "Cy", email: "cy@example.com" },
+        ],
+      }),
+    );
+    expect(fieldViolations(err).map((v) => v.path)).toEqual([
+      "recipients[2].role",
+      "fields[2].documentId",
+      "fields[3].type",
+      "recipients[1]",
+    ]);
+    const placed = await rejection(
+      h.requests.createSignatureRequest({
+        workspaceId: ws,
+        title: "Lease",
+        documentIds: [document],
+        fields: [
+          { ...signature, role: "Tenant", page: 3 },
+          { ...signature, role: "Tenant", x: 500 },
+        ],
+        recipients: [{ name: "Ada", email: "ada@example.com", role: "Tenant" }],
+      }),
+    );
+    expect(fieldViolations(placed)).toEqual([
+      { path: "fields[0].page", message: "page 3 does not exist: the document has 1 page" },
+      { path: "fields[1].x", message: expect.stringContaining("lies outside the page") },
+    ]);
+    await h.documents.deleteDocument({ workspaceId: ws, documentId: document });
+  });
+
+  test("a template and documents together, or neither, are refused; so is another workspace's document", async () => {
+    const ws = uuidv7();
+    const templateId = await h.template(ws);
+    const both = await rejection(
+      h.requests.createSignatureRequest({
+        workspaceId: ws,
+        title: "X",
+        templateId,
+        documentIds: [await h.upload(ws)],
+        recipients: people(),
+      }),
+    );
+    expect(fieldViolations(both).map((v) => v.path)).toEqual(["documentIds"]);
+    const neither = await rejection(
+      h.requests.createSignatureRequest({ workspaceId: ws, title: "X", recipients: people() }),
+    );
+    expect(fieldViolations(neither).map((v) => v.path)).toContain("templateId");
+    const foreign = await rejection(
+      h.requests.createSignatureRequest({
+        workspaceId: ws,
+        title: "X",
+        documentIds: [await h.upload(uuidv7())],
+        fields: [{ ...signature, role: "Tenant" }],
+        recipients: [{ name: "Ada", email: "ada@example.com", role: "Tenant" }],
+      }),
+    );
+    expect(fieldViolations(foreign)).toEqual([
+      { path: "documentIds[0]", message: "there is no such document in this workspace" },
+    ]);
+  });
+});

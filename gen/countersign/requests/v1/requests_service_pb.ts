@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/requests/v1/requests_service.proto.
  */
 export const file_countersign_requests_v1_requests_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSI7CgVBY3RvchISCgphcGlfa2V5X2lkGAEgASgJEgoKAmlwGAIgASgJEhIKCnVzZXJfYWdlbnQYAyABKAkitwIKCVJlY2lwaWVudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEgwKBHJvbGUYBCABKAkSDAoEa2luZBgFIAEoCRIVCg1yb3V0aW5nX29yZGVyGAYgASgFEg4KBnN0YXR1cxgHIAEoCRIWCg5jbGllbnRfdXNlcl9pZBgIIAEoCRItCgl2aWV3X3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCXNpZ25fdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMZGVjbGluZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5kZWNsaW5lX3JlYXNvbhgMIAEoCSK3AQoMUmVxdWVzdEZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSLxBAoQU2lnbmF0dXJlUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEjYKCnJlY2lwaWVudHMYBSADKAsyIi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYByABKAkSEwoLdGVtcGxhdGVfaWQYCCABKAkSFAoMZG9jdW1lbnRfaWRzGAkgAygJEjUKBmZpZWxkcxgKIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlcXVlc3RGaWVsZBIvCgtleHBpcmVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQYWdyZWVtZW50X3NldF9pZBgMIAEoCRItCglzZW5kX3RpbWUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDWNvbXBsZXRlX3RpbWUYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NhbmNlbF90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1jYW5jZWxfcmVhc29uGBAgASgJEhoKEnNpZ25lZF9kb2N1bWVudF9pZBgRIAEoCRIvCgt1cGRhdGVfdGltZRgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidgoMTmV3UmVjaXBpZW50EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRraW5kGAQgASgJEhUKDXJvdXRpbmdfb3JkZXIYBSABKAUSFgoOY2xpZW50X3VzZXJfaWQYBiABKAkikwIKHUNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhMKC3RlbXBsYXRlX2lkGAQgASgJEjkKCnJlY2lwaWVudHMYBSADKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdSZWNpcGllbnQSLwoLZXhwaXJlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlbmQYByABKAgSLQoFYWN0b3IYCCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJmCh5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IkYKGkdldFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJImMKG0dldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QiawocTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcGFnZV9pbmRleBgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUSDgoGc3RhdHVzGAQgASgJInsKHUxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEkUKEnNpZ25hdHVyZV9yZXF1ZXN0cxgBIAMoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSEwoLdG90YWxfY291bnQYAiABKAUidgobU2VuZFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEi0KBWFjdG9yGAMgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZAocU2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QieAodUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSLQoFYWN0b3IYAyABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJmCh5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IogBCh1DYW5jZWxTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJmCh5DYW5jZWxTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IlcKD1JlY2lwaWVudENoYW5nZRIKCgJpZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESEgoFZW1haWwYAyABKAlIAYgBAUIHCgVfbmFtZUIICgZfZW1haWwirQEKF1VwZGF0ZVJlY2lwaWVudHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEjkKB2NoYW5nZXMYAyADKAsyKC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnRDaGFuZ2USLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgChhVcGRhdGVSZWNpcGllbnRzUmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IoQBChZSZW1pbmRSZWNpcGllbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIUCgxyZWNpcGllbnRfaWQYAiABKAkSDwoHbWVzc2FnZRgDIAEoCRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImAKF1JlbWluZFJlY2lwaWVudFJlc3BvbnNlEhQKDHJlY2lwaWVudF9pZBgBIAEoCRIvCgtyZW1pbmRfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAipAEKH0NyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhIKCnJldHVybl91cmwYBCABKAkSLQoFYWN0b3IYBSABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgCiBDcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRILCgN1cmwYASABKAkSLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlYKFk9wZW5TaWduaW5nTGlua1JlcXVlc3QSDQoFdG9rZW4YASABKAkSLQoFYWN0b3IYAiABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciKJAQoXT3BlblNpZ25pbmdMaW5rUmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhQKDHJlY2lwaWVudF9pZBgCIAEoCRISCgpyZXR1cm5fdXJsGAMgASgJItQBCgpBdWRpdEVudHJ5EhAKCHNlcXVlbmNlGAEgASgFEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFjdGlvbhgDIAEoCRISCgphY3Rvcl90eXBlGAQgASgJEhAKCGFjdG9yX2lkGAUgASgJEgoKAmlwGAYgASgJEhIKCnVzZXJfYWdlbnQYByABKAkSDwoHZGV0YWlscxgIIAEoCRIVCg1wcmV2aW91c19oYXNoGAkgASgJEgwKBGhhc2gYCiABKAkiQAoUR2V0QXVkaXRUcmFpbFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiXwoVR2V0QXVkaXRUcmFpbFJlc3BvbnNlEjQKB2VudHJpZXMYASADKAsyIy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BdWRpdEVudHJ5EhAKCHZlcmlmaWVkGAIgASgIIjgKEkFncmVlbWVudFNldE1lbWJlchISCgpyZXF1ZXN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSK+AQoMQWdyZWVtZW50U2V0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEj0KCHJlcXVlc3RzGAQgAygLMisuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0TWVtYmVyEg4KBnN0YXR1cxgFIAEoCRIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigwEKGUNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLcmVxdWVzdF9pZHMYAyADKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJaChpDcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRI8Cg1hZ3JlZW1lbnRfc2V0GAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0IkgKFkdldEFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhgKEGFncmVlbWVudF9zZXRfaWQYAiABKAkiVwoXR2V0QWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldDKjDQoPUmVxdWVzdHNTZXJ2aWNlEokBChZDcmVhdGVTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USgAEKE0dldFNpZ25hdHVyZVJlcXVlc3QSMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKGAQoVTGlzdFNpZ25hdHVyZVJlcXVlc3RzEjUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBo2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEoMBChRTZW5kU2lnbmF0dXJlUmVxdWVzdBI0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFlJlc2VuZFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKJAQoWQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEncKEFVwZGF0ZVJlY2lwaWVudHMSMC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVxdWVzdBoxLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJ0Cg9SZW1pbmRSZWNpcGllbnQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZW1pbmRSZWNpcGllbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USjwEKGENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybBI4LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QaOS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRJ0Cg9PcGVuU2lnbmluZ0xpbmsSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5PcGVuU2lnbmluZ0xpbmtSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVzcG9uc2USbgoNR2V0QXVkaXRUcmFpbBItLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXF1ZXN0Gi4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QXVkaXRUcmFpbFJlc3BvbnNlEn0KEkNyZWF0ZUFncmVlbWVudFNldBIyLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QaMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRJ0Cg9HZXRBZ3JlZW1lbnRTZXQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBZ3JlZW1lbnRTZXRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSI7CgVBY3RvchISCgphcGlfa2V5X2lkGAEgASgJEgoKAmlwGAIgASgJEhIKCnVzZXJfYWdlbnQYAyABKAkitwIKCVJlY2lwaWVudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEgwKBHJvbGUYBCABKAkSDAoEa2luZBgFIAEoCRIVCg1yb3V0aW5nX29yZGVyGAYgASgFEg4KBnN0YXR1cxgHIAEoCRIWCg5jbGllbnRfdXNlcl9pZBgIIAEoCRItCgl2aWV3X3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCXNpZ25fdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMZGVjbGluZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5kZWNsaW5lX3JlYXNvbhgMIAEoCSK3AQoMUmVxdWVzdEZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSLxBAoQU2lnbmF0dXJlUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEjYKCnJlY2lwaWVudHMYBSADKAsyIi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYByABKAkSEwoLdGVtcGxhdGVfaWQYCCABKAkSFAoMZG9jdW1lbnRfaWRzGAkgAygJEjUKBmZpZWxkcxgKIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlcXVlc3RGaWVsZBIvCgtleHBpcmVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQYWdyZWVtZW50X3NldF9pZBgMIAEoCRItCglzZW5kX3RpbWUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDWNvbXBsZXRlX3RpbWUYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NhbmNlbF90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1jYW5jZWxfcmVhc29uGBAgASgJEhoKEnNpZ25lZF9kb2N1bWVudF9pZBgRIAEoCRIvCgt1cGRhdGVfdGltZRgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidgoMTmV3UmVjaXBpZW50EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRraW5kGAQgASgJEhUKDXJvdXRpbmdfb3JkZXIYBSABKAUSFgoOY2xpZW50X3VzZXJfaWQYBiABKAkiqwEKCE5ld0ZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEcm9sZRgDIAEoCRITCgtkb2N1bWVudF9pZBgEIAEoCRIMCgRwYWdlGAUgASgFEgkKAXgYBiABKAESCQoBeRgHIAEoARINCgV3aWR0aBgIIAEoARIOCgZoZWlnaHQYCSABKAESEAoIcmVxdWlyZWQYCiABKAgSDQoFbGFiZWwYCyABKAki3AIKHUNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhMKC3RlbXBsYXRlX2lkGAQgASgJEjkKCnJlY2lwaWVudHMYBSADKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdSZWNpcGllbnQSLwoLZXhwaXJlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlbmQYByABKAgSLQoFYWN0b3IYCCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvchIUCgxkb2N1bWVudF9pZHMYCSADKAkSMQoGZmllbGRzGAogAygLMiEuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTmV3RmllbGQiZgoeQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJGChpHZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCSJjChtHZXRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0ImsKHExpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEg4KBnN0YXR1cxgEIAEoCSJ7Ch1MaXN0U2lnbmF0dXJlUmVxdWVzdHNSZXNwb25zZRJFChJzaWduYXR1cmVfcmVxdWVzdHMYASADKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhMKC3RvdGFsX2NvdW50GAIgASgFInYKG1NlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRItCgVhY3RvchgDIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImQKHFNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IngKHVJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEi0KBWFjdG9yGAMgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZgoeUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCKIAQodQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZgoeQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJXCg9SZWNpcGllbnRDaGFuZ2USCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhIKBWVtYWlsGAMgASgJSAGIAQFCBwoFX25hbWVCCAoGX2VtYWlsIq0BChdVcGRhdGVSZWNpcGllbnRzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRI5CgdjaGFuZ2VzGAMgAygLMiguY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVjaXBpZW50Q2hhbmdlEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAoYVXBkYXRlUmVjaXBpZW50c1Jlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCKEAQoWUmVtaW5kUmVjaXBpZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSFAoMcmVjaXBpZW50X2lkGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgChdSZW1pbmRSZWNpcGllbnRSZXNwb25zZRIUCgxyZWNpcGllbnRfaWQYASABKAkSLwoLcmVtaW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqQBCh9DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEhQKDHJlY2lwaWVudF9pZBgDIAEoCRISCgpyZXR1cm5fdXJsGAQgASgJEi0KBWFjdG9yGAUgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAogQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVzcG9uc2USCwoDdXJsGAEgASgJEi8KC2V4cGlyZV90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJWChZPcGVuU2lnbmluZ0xpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEi0KBWFjdG9yGAIgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiiQEKF09wZW5TaWduaW5nTGlua1Jlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCSLUAQoKQXVkaXRFbnRyeRIQCghzZXF1ZW5jZRgBIAEoBRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKYWN0b3JfdHlwZRgEIAEoCRIQCghhY3Rvcl9pZBgFIAEoCRIKCgJpcBgGIAEoCRISCgp1c2VyX2FnZW50GAcgASgJEg8KB2RldGFpbHMYCCABKAkSFQoNcHJldmlvdXNfaGFzaBgJIAEoCRIMCgRoYXNoGAogASgJIkAKFEdldEF1ZGl0VHJhaWxSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJIl8KFUdldEF1ZGl0VHJhaWxSZXNwb25zZRI0CgdlbnRyaWVzGAEgAygLMiMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQXVkaXRFbnRyeRIQCgh2ZXJpZmllZBgCIAEoCCI4ChJBZ3JlZW1lbnRTZXRNZW1iZXISEgoKcmVxdWVzdF9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkivgEKDEFncmVlbWVudFNldBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRI9CghyZXF1ZXN0cxgEIAMoCzIrLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldE1lbWJlchIOCgZzdGF0dXMYBSABKAkSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoMBChlDcmVhdGVBZ3JlZW1lbnRTZXRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC3JlcXVlc3RfaWRzGAMgAygJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiWgoaQ3JlYXRlQWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldCJIChZHZXRBZ3JlZW1lbnRTZXRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIYChBhZ3JlZW1lbnRfc2V0X2lkGAIgASgJIlcKF0dldEFncmVlbWVudFNldFJlc3BvbnNlEjwKDWFncmVlbWVudF9zZXQYASABKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BZ3JlZW1lbnRTZXQyow0KD1JlcXVlc3RzU2VydmljZRKJAQoWQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEoABChNHZXRTaWduYXR1cmVSZXF1ZXN0EjMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0U2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2UShgEKFUxpc3RTaWduYXR1cmVSZXF1ZXN0cxI1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QaNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5MaXN0U2lnbmF0dXJlUmVxdWVzdHNSZXNwb25zZRKDAQoUU2VuZFNpZ25hdHVyZVJlcXVlc3QSNC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEokBChZSZXNlbmRTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFkNhbmNlbFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DYW5jZWxTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJ3ChBVcGRhdGVSZWNpcGllbnRzEjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuVXBkYXRlUmVjaXBpZW50c1JlcXVlc3QaMS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVzcG9uc2USdAoPUmVtaW5kUmVjaXBpZW50Ei8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlbWluZFJlY2lwaWVudFJlc3BvbnNlEo8BChhDcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmwSOC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXF1ZXN0GjkuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVzcG9uc2USdAoPT3BlblNpZ25pbmdMaW5rEi8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLk9wZW5TaWduaW5nTGlua1Jlc3BvbnNlEm4KDUdldEF1ZGl0VHJhaWwSLS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBdWRpdFRyYWlsUmVxdWVzdBouLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXNwb25zZRJ9ChJDcmVhdGVBZ3JlZW1lbnRTZXQSMi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXF1ZXN0GjMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlQWdyZWVtZW50U2V0UmVzcG9uc2USdAoPR2V0QWdyZWVtZW50U2V0Ei8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEFncmVlbWVudFNldFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Actor says who asks for an operation, for the audit trail.
@@ -435,7 +435,99 @@ export const NewRecipientSchema: GenMessage<NewRecipient> = /*@__PURE__*/
   messageDesc(file_countersign_requests_v1_requests_service, 4);
 
 /**
- * CreateSignatureRequestRequest describes the request to create.
+ * NewField is a field of a request made from documents rather than a template.
+ *
+ * @generated from message countersign.requests.v1.NewField
+ */
+export type NewField = Message<"countersign.requests.v1.NewField"> & {
+  /**
+   * id identifies the field within the request; assigned when empty.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * type is one of signature, initials, date_signed, text, checkbox, name, email.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * role names the role of the signer who fills the field.
+   *
+   * @generated from field: string role = 3;
+   */
+  role: string;
+
+  /**
+   * document_id is the document the field lies on; empty means the first document.
+   *
+   * @generated from field: string document_id = 4;
+   */
+  documentId: string;
+
+  /**
+   * page is the 1-based page number.
+   *
+   * @generated from field: int32 page = 5;
+   */
+  page: number;
+
+  /**
+   * x is the distance in PDF points from the page's left edge.
+   *
+   * @generated from field: double x = 6;
+   */
+  x: number;
+
+  /**
+   * y is the distance in PDF points from the page's top edge.
+   *
+   * @generated from field: double y = 7;
+   */
+  y: number;
+
+  /**
+   * width in PDF points.
+   *
+   * @generated from field: double width = 8;
+   */
+  width: number;
+
+  /**
+   * height in PDF points.
+   *
+   * @generated from field: double height = 9;
+   */
+  height: number;
+
+  /**
+   * required fields must be filled before the recipient can sign.
+   *
+   * @generated from field: bool required = 10;
+   */
+  required: boolean;
+
+  /**
+   * label is shown to the signer beside the field.
+   *
+   * @generated from field: string label = 11;
+   */
+  label: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.NewField.
+ * Use `create(NewFieldSchema)` to create a new message.
+ */
+export const NewFieldSchema: GenMessage<NewField> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 5);
+
+/**
+ * CreateSignatureRequestRequest describes the request to create: from a template, or from
+ * documents with fields given here.
  *
  * @generated from message countersign.requests.v1.CreateSignatureRequestRequest
  */
@@ -495,6 +587,20 @@ export type CreateSignatureRequestRequest = Message<"countersign.requests.v1.Cre
    * @generated from field: countersign.requests.v1.Actor actor = 8;
    */
   actor?: Actor | undefined;
+
+  /**
+   * document_ids are the documents to sign when there is no template.
+   *
+   * @generated from field: repeated string document_ids = 9;
+   */
+  documentIds: string[];
+
+  /**
+   * fields are the places to fill in when there is no template, each naming a signer's role.
+   *
+   * @generated from field: repeated countersign.requests.v1.NewField fields = 10;
+   */
+  fields: NewField[];
 };
 
 /**
@@ -502,7 +608,7 @@ export type CreateSignatureRequestRequest = Message<"countersign.requests.v1.Cre
  * Use `create(CreateSignatureRequestRequestSchema)` to create a new message.
  */
 export const CreateSignatureRequestRequestSchema: GenMessage<CreateSignatureRequestRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 5);
+  messageDesc(file_countersign_requests_v1_requests_service, 6);
 
 /**
  * CreateSignatureRequestResponse carries the created request.
@@ -523,7 +629,7 @@ export type CreateSignatureRequestResponse = Message<"countersign.requests.v1.Cr
  * Use `create(CreateSignatureRequestResponseSchema)` to create a new message.
  */
 export const CreateSignatureRequestResponseSchema: GenMessage<CreateSignatureRequestResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 6);
+  messageDesc(file_countersign_requests_v1_requests_service, 7);
 
 /**
  * GetSignatureRequestRequest names a request.
@@ -551,7 +657,7 @@ export type GetSignatureRequestRequest = Message<"countersign.requests.v1.GetSig
  * Use `create(GetSignatureRequestRequestSchema)` to create a new message.
  */
 export const GetSignatureRequestRequestSchema: GenMessage<GetSignatureRequestRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 7);
+  messageDesc(file_countersign_requests_v1_requests_service, 8);
 
 /**
  * GetSignatureRequestResponse carries one request.
@@ -572,7 +678,7 @@ export type GetSignatureRequestResponse = Message<"countersign.requests.v1.GetSi
  * Use `create(GetSignatureRequestResponseSchema)` to create a new message.
  */
 export const GetSignatureRequestResponseSchema: GenMessage<GetSignatureRequestResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 8);
+  messageDesc(file_countersign_requests_v1_requests_service, 9);
 
 /**
  * ListSignatureRequestsRequest asks for one page of a workspace's requests.
@@ -614,7 +720,7 @@ export type ListSignatureRequestsRequest = Message<"countersign.requests.v1.List
  * Use `create(ListSignatureRequestsRequestSchema)` to create a new message.
  */
 export const ListSignatureRequestsRequestSchema: GenMessage<ListSignatureRequestsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 9);
+  messageDesc(file_countersign_requests_v1_requests_service, 10);
 
 /**
  * ListSignatureRequestsResponse is one page of requests.
@@ -642,7 +748,7 @@ export type ListSignatureRequestsResponse = Message<"countersign.requests.v1.Lis
  * Use `create(ListSignatureRequestsResponseSchema)` to create a new message.
  */
 export const ListSignatureRequestsResponseSchema: GenMessage<ListSignatureRequestsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 10);
+  messageDesc(file_countersign_requests_v1_requests_service, 11);
 
 /**
  * SendSignatureRequestRequest names a draft to send.
@@ -677,7 +783,7 @@ export type SendSignatureRequestRequest = Message<"countersign.requests.v1.SendS
  * Use `create(SendSignatureRequestRequestSchema)` to create a new message.
  */
 export const SendSignatureRequestRequestSchema: GenMessage<SendSignatureRequestRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 11);
+  messageDesc(file_countersign_requests_v1_requests_service, 12);
 
 /**
  * SendSignatureRequestResponse carries the sent request.
@@ -698,7 +804,7 @@ export type SendSignatureRequestResponse = Message<"countersign.requests.v1.Send
  * Use `create(SendSignatureRequestResponseSchema)` to create a new message.
  */
 export const SendSignatureRequestResponseSchema: GenMessage<SendSignatureRequestResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 12);
+  messageDesc(file_countersign_requests_v1_requests_service, 13);
 
 /**
  * ResendSignatureRequestRequest names a request to notify again.
@@ -733,7 +839,7 @@ export type ResendSignatureRequestRequest = Message<"countersign.requests.v1.Res
  * Use `create(ResendSignatureRequestRequestSchema)` to create a new message.
  */
 export const ResendSignatureRequestRequestSchema: GenMessage<ResendSignatureRequestRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 13);
+  messageDesc(file_countersign_requests_v1_requests_service, 14);
 
 /**
  * ResendSignatureRequestResponse carries the request.
@@ -754,7 +860,7 @@ export type ResendSignatureRequestResponse = Message<"countersign.requests.v1.Re
  * Use `create(ResendSignatureRequestResponseSchema)` to create a new message.
  */
 export const ResendSignatureRequestResponseSchema: GenMessage<ResendSignatureRequestResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 14);
+  messageDesc(file_countersign_requests_v1_requests_service, 15);
 
 /**
  * CancelSignatureRequestRequest names a request to cancel.
@@ -796,7 +902,7 @@ export type CancelSignatureRequestRequest = Message<"countersign.requests.v1.Can
  * Use `create(CancelSignatureRequestRequestSchema)` to create a new message.
  */
 export const CancelSignatureRequestRequestSchema: GenMessage<CancelSignatureRequestRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 15);
+  messageDesc(file_countersign_requests_v1_requests_service, 16);
 
 /**
  * CancelSignatureRequestResponse carries the cancelled request.
@@ -817,7 +923,7 @@ export type CancelSignatureRequestResponse = Message<"countersign.requests.v1.Ca
  * Use `create(CancelSignatureRequestResponseSchema)` to create a new message.
  */
 export const CancelSignatureRequestResponseSchema: GenMessage<CancelSignatureRequestResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 16);
+  messageDesc(file_countersign_requests_v1_requests_service, 17);
 
 /**
  * RecipientChange is a new name or e-mail for one recipient.
@@ -852,7 +958,7 @@ export type RecipientChange = Message<"countersign.requests.v1.RecipientChange">
  * Use `create(RecipientChangeSchema)` to create a new message.
  */
 export const RecipientChangeSchema: GenMessage<RecipientChange> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 17);
+  messageDesc(file_countersign_requests_v1_requests_service, 18);
 
 /**
  * UpdateRecipientsRequest changes recipients of one request.
@@ -894,7 +1000,7 @@ export type UpdateRecipientsRequest = Message<"countersign.requests.v1.UpdateRec
  * Use `create(UpdateRecipientsRequestSchema)` to create a new message.
  */
 export const UpdateRecipientsRequestSchema: GenMessage<UpdateRecipientsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 18);
+  messageDesc(file_countersign_requests_v1_requests_service, 19);
 
 /**
  * UpdateRecipientsResponse carries the request after the change.
@@ -915,7 +1021,7 @@ export type UpdateRecipientsResponse = Message<"countersign.requests.v1.UpdateRe
  * Use `create(UpdateRecipientsResponseSchema)` to create a new message.
  */
 export const UpdateRecipientsResponseSchema: GenMessage<UpdateRecipientsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 19);
+  messageDesc(file_countersign_requests_v1_requests_service, 20);
 
 /**
  * RemindRecipientRequest names a recipient to remind.
@@ -957,7 +1063,7 @@ export type RemindRecipientRequest = Message<"countersign.requests.v1.RemindReci
  * Use `create(RemindRecipientRequestSchema)` to create a new message.
  */
 export const RemindRecipientRequestSchema: GenMessage<RemindRecipientRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 20);
+  messageDesc(file_countersign_requests_v1_requests_service, 21);
 
 /**
  * RemindRecipientResponse says when the reminder was made.
@@ -985,7 +1091,7 @@ export type RemindRecipientResponse = Message<"countersign.requests.v1.RemindRec
  * Use `create(RemindRecipientResponseSchema)` to create a new message.
  */
 export const RemindRecipientResponseSchema: GenMessage<RemindRecipientResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 21);
+  messageDesc(file_countersign_requests_v1_requests_service, 22);
 
 /**
  * CreateEmbeddedSigningUrlRequest names the recipient who will sign.
@@ -1034,7 +1140,7 @@ export type CreateEmbeddedSigningUrlRequest = Message<"countersign.requests.v1.C
  * Use `create(CreateEmbeddedSigningUrlRequestSchema)` to create a new message.
  */
 export const CreateEmbeddedSigningUrlRequestSchema: GenMessage<CreateEmbeddedSigningUrlRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 22);
+  messageDesc(file_countersign_requests_v1_requests_service, 23);
 
 /**
  * CreateEmbeddedSigningUrlResponse carries the URL.
@@ -1062,7 +1168,7 @@ export type CreateEmbeddedSigningUrlResponse = Message<"countersign.requests.v1.
  * Use `create(CreateEmbeddedSigningUrlResponseSchema)` to create a new message.
  */
 export const CreateEmbeddedSigningUrlResponseSchema: GenMessage<CreateEmbeddedSigningUrlResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 23);
+  messageDesc(file_countersign_requests_v1_requests_service, 24);
 
 /**
  * OpenSigningLinkRequest carries the token from a signing link.
@@ -1090,7 +1196,7 @@ export type OpenSigningLinkRequest = Message<"countersign.requests.v1.OpenSignin
  * Use `create(OpenSigningLinkRequestSchema)` to create a new message.
  */
 export const OpenSigningLinkRequestSchema: GenMessage<OpenSigningLinkRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 24);
+  messageDesc(file_countersign_requests_v1_requests_service, 25);
 
 /**
  * OpenSigningLinkResponse says what the link is for; an unusable link is a GONE problem instead.
@@ -1125,7 +1231,7 @@ export type OpenSigningLinkResponse = Message<"countersign.requests.v1.OpenSigni
  * Use `create(OpenSigningLinkResponseSchema)` to create a new message.
  */
 export const OpenSigningLinkResponseSchema: GenMessage<OpenSigningLinkResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 25);
+  messageDesc(file_countersign_requests_v1_requests_service, 26);
 
 /**
  * AuditEntry is one thing that happened to a request.
@@ -1209,7 +1315,7 @@ export type AuditEntry = Message<"countersign.requests.v1.AuditEntry"> & {
  * Use `create(AuditEntrySchema)` to create a new message.
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 26);
+  messageDesc(file_countersign_requests_v1_requests_service, 27);
 
 /**
  * GetAuditTrailRequest names a request.
@@ -1237,7 +1343,7 @@ export type GetAuditTrailRequest = Message<"countersign.requests.v1.GetAuditTrai
  * Use `create(GetAuditTrailRequestSchema)` to create a new message.
  */
 export const GetAuditTrailRequestSchema: GenMessage<GetAuditTrailRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 27);
+  messageDesc(file_countersign_requests_v1_requests_service, 28);
 
 /**
  * GetAuditTrailResponse carries the whole trail.
@@ -1265,7 +1371,7 @@ export type GetAuditTrailResponse = Message<"countersign.requests.v1.GetAuditTra
  * Use `create(GetAuditTrailResponseSchema)` to create a new message.
  */
 export const GetAuditTrailResponseSchema: GenMessage<GetAuditTrailResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 28);
+  messageDesc(file_countersign_requests_v1_requests_service, 29);
 
 /**
  * AgreementSetMember is one request of a set.
@@ -1293,7 +1399,7 @@ export type AgreementSetMember = Message<"countersign.requests.v1.AgreementSetMe
  * Use `create(AgreementSetMemberSchema)` to create a new message.
  */
 export const AgreementSetMemberSchema: GenMessage<AgreementSetMember> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 29);
+  messageDesc(file_countersign_requests_v1_requests_service, 30);
 
 /**
  * AgreementSet groups requests that belong together.
@@ -1349,7 +1455,7 @@ export type AgreementSet = Message<"countersign.requests.v1.AgreementSet"> & {
  * Use `create(AgreementSetSchema)` to create a new message.
  */
 export const AgreementSetSchema: GenMessage<AgreementSet> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 30);
+  messageDesc(file_countersign_requests_v1_requests_service, 31);
 
 /**
  * CreateAgreementSetRequest describes the set.
@@ -1391,7 +1497,7 @@ export type CreateAgreementSetRequest = Message<"countersign.requests.v1.CreateA
  * Use `create(CreateAgreementSetRequestSchema)` to create a new message.
  */
 export const CreateAgreementSetRequestSchema: GenMessage<CreateAgreementSetRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 31);
+  messageDesc(file_countersign_requests_v1_requests_service, 32);
 
 /**
  * CreateAgreementSetResponse carries the created set.
@@ -1412,7 +1518,7 @@ export type CreateAgreementSetResponse = Message<"countersign.requests.v1.Create
  * Use `create(CreateAgreementSetResponseSchema)` to create a new message.
  */
 export const CreateAgreementSetResponseSchema: GenMessage<CreateAgreementSetResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 32);
+  messageDesc(file_countersign_requests_v1_requests_service, 33);
 
 /**
  * GetAgreementSetRequest names a set.
@@ -1440,7 +1546,7 @@ export type GetAgreementSetRequest = Message<"countersign.requests.v1.GetAgreeme
  * Use `create(GetAgreementSetRequestSchema)` to create a new message.
  */
 export const GetAgreementSetRequestSchema: GenMessage<GetAgreementSetRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 33);
+  messageDesc(file_countersign_requests_v1_requests_service, 34);
 
 /**
  * GetAgreementSetResponse carries one set.
@@ -1461,7 +1567,7 @@ export type GetAgreementSetResponse = Message<"countersign.requests.v1.GetAgreem
  * Use `create(GetAgreementSetResponseSchema)` to create a new message.
  */
 export const GetAgreementSetResponseSchema: GenMessage<GetAgreementSetResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 34);
+  messageDesc(file_countersign_requests_v1_requests_service, 35);
 
 /**
  * RequestsService runs signature requests: recipients, routing, signing links, completion.
@@ -1470,7 +1576,7 @@ export const GetAgreementSetResponseSchema: GenMessage<GetAgreementSetResponse> 
  */
 export const RequestsService: GenService<{
   /**
-   * CreateSignatureRequest creates a request from a template, as a draft or sent at once.
+   * CreateSignatureRequest creates a request from a template or from documents, as a draft or sent at once.
    *
    * @generated from rpc countersign.requests.v1.RequestsService.CreateSignatureRequest
    */

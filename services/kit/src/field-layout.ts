@@ -1,0 +1,147 @@
+/**
+ * The rules of fields laid on PDF pages, shared by templates and by requests made from documents:
+ * field types, which role fills each field, every role signing somewhere, and fields lying on a page
+ * that exists and inside it. Pure functions that report every violation with its path.
+ */
+import type { FieldViolation } from "./errors.js";
+
+export const FIELD_TYPES = [
+  "signature",
+  "initials",
+  "date_signed",
+  "text",
+  "checkbox",
+  "name",
+  "email",
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const FIELD_LIMITS = { fields: 500, labelLength: 200 } as const;
+
+export interface FieldDraft {
+  id: string;
+  type: string;
+  role: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string;
+}
+
+/** Width and height of each page in PDF points, as the document's viewer shows it. */
+export type PageSizes = { width: number; height: number }[];
+
+const FIELD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Tolerance for coordinates that a client computed in floating point from the page's edge. */
+const EPSILON = 1e-6;
+
+/** Role names are compared as people read them: trimmed, case-insensitively. */
+export function roleKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/**
+ * Violations of each field on its own and of its role: `roles` are the names a field may give,
+ * `whose` says where they come from in a message ("the template's roles").
+ */
+export function fieldLayoutViolations(
+  fields: FieldDraft[],
+  roles: string[],
+  whose: string,
+): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const add = (path: string, message: string) => violations.push({ path, message });
+  if (fields.length > FIELD_LIMITS.fields) add("fields", `at most ${FIELD_LIMITS.fields} fields`);
+  const known = new Set(roles.map(roleKey));
+  const fieldIds = new Map<string, number>();
+  fields.forEach((field, i) => {
+    const at = (name: string) => `fields[${i}].${name}`;
+    if (!(FIELD_TYPES as readonly string[]).includes(field.type)) {
+      add(at("type"), `must be one of ${FIELD_TYPES.join(", ")}`);
+    }
+    if (!known.has(roleKey(field.role))) {
+      add(
+        at("role"),
+        roles.length > 0 ? `must name one of ${whose} (${roles.join(", ")})` : `must name one of ${whose}`,
+      );
+    }
+    if (!Number.isInteger(field.page) || field.page < 1) add(at("page"), "must be a page number, 1 or more");
+    for (const side of ["x", "y", "width", "height"] as const) {
+      const value = field[side];
+      const positive = side === "width" || side === "height";
+      if (Number.isNaN(value)) add(at(side), "is required");
+      else if (!Number.isFinite(value) || value < 0 || (positive && value === 0)) {
+        add(at(side), positive ? "must be more than 0" : "must be 0 or more");
+      }
+    }
+    if (field.label.length > FIELD_LIMITS.labelLength)
+      add(at("label"), `must be at most ${FIELD_LIMITS.labelLength} characters`);
+    if (field.id) {
+      if (!FIELD_ID.test(field.id)) add(at("id"), "must be 1 to 64 letters, digits, _ or -");
+      const earlier = fieldIds.get(field.id);
+      if (earlier === undefined) fieldIds.set(field.id, i);
+      else add(at("id"), `is already the id of fields[${earlier}]`);
+    }
+  });
+  return violations;
+}
+
+/** Every signing role has at least one required signature field; reported at each role's path. */
+export function signatureViolations(
+  roles: { name: string; path: string }[],
+  fields: FieldDraft[],
+): FieldViolation[] {
+  return roles
+    .filter(
+      (role) =>
+        role.name.trim() &&
+        !fields.some((f) => f.type === "signature" && f.required && roleKey(f.role) === roleKey(role.name)),
+    )
+    .map((role) => ({
+      path: role.path,
+      message: `"${role.name}" needs at least one required signature field`,
+    }));
+}
+
+/** Violations of where fields lie: on a page the document has, and inside it. */
+export function placementViolations(
+  fields: FieldDraft[],
+  pages: PageSizes,
+  pathOf: (i: number) => string = (i) => `fields[${i}]`,
+): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  fields.forEach((field, i) => {
+    if (!Number.isInteger(field.page) || field.page < 1) return;
+    const page = pages[field.page - 1];
+    if (!page) {
+      const count = pages.length === 1 ? "1 page" : `${pages.length} pages`;
+      violations.push({
+        path: `${pathOf(i)}.page`,
+        message: `page ${field.page} does not exist: the document has ${count}`,
+      });
+      return;
+    }
+    const size = `page ${field.page} is ${round(page.width)} × ${round(page.height)} points`;
+    if (field.x + field.width > page.width + EPSILON) {
+      violations.push({
+        path: `${pathOf(i)}.x`,
+        message: `x + width = ${round(field.x + field.width)} lies outside the page: ${size}`,
+      });
+    }
+    if (field.y + field.height > page.height + EPSILON) {
+      violations.push({
+        path: `${pathOf(i)}.y`,
+        message: `y + height = ${round(field.y + field.height)} lies outside the page: ${size}`,
+      });
+    }
+  });
+  return violations;
+}
+
+function round(points: number): number {
+  return Math.round(points * 100) / 100;
+}
