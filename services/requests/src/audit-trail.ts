@@ -69,28 +69,47 @@ export function entryHash(entry: Omit<AuditEntry, "hash">): string {
   return createHash("sha256").update(content).digest("hex");
 }
 
-/** Appends one entry to a request's chain; call it inside the transaction that holds the request's lock. */
+/** Where a chain ends: its last sequence number and hash. */
+export interface ChainEnd {
+  sequence: number;
+  hash: string;
+}
+
+/** The end of a chain that has no entry yet: a new request's first entry needs no look-up. */
+export const EMPTY_CHAIN: ChainEnd = { sequence: 0, hash: "" };
+
+/**
+ * Appends one entry to a request's chain; call it inside the transaction that holds the request's
+ * lock. `end` saves reading the chain's end when the caller knows it.
+ */
 export async function appendAudit(
   tx: Queryable,
   requestId: string,
   action: string,
   actor: AuditActor,
   details: Record<string, unknown> = {},
-): Promise<void> {
-  const last = await tx.query<{ sequence: number; hash: string }>(
-    "SELECT sequence, hash FROM audit_entries WHERE request_id = $1 ORDER BY sequence DESC LIMIT 1",
-    [requestId],
-  );
+  end?: ChainEnd,
+): Promise<ChainEnd> {
+  const last =
+    end ??
+    (
+      await tx.query<ChainEnd>(
+        "SELECT sequence, hash FROM audit_entries WHERE request_id = $1 ORDER BY sequence DESC LIMIT 1",
+        [requestId],
+      )
+    ).rows[0] ??
+    EMPTY_CHAIN;
   const entry = {
-    sequence: (last.rows[0]?.sequence ?? 0) + 1,
+    sequence: last.sequence + 1,
     // Milliseconds, as JavaScript keeps them, so that the stored time hashes the same when read back.
     at: new Date(),
     action,
     actor,
     // As the database will give it back: dates become strings, undefined properties disappear.
     details: JSON.parse(JSON.stringify(details)) as Record<string, unknown>,
-    previousHash: last.rows[0]?.hash ?? "",
+    previousHash: last.hash,
   };
+  const hash = entryHash(entry);
   await tx.query(
     `INSERT INTO audit_entries (request_id, sequence, at, action, actor_type, actor_id, ip, user_agent, details, previous_hash, hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -105,9 +124,10 @@ export async function appendAudit(
       actor.userAgent,
       JSON.stringify(entry.details),
       entry.previousHash,
-      entryHash(entry),
+      hash,
     ],
   );
+  return { sequence: entry.sequence, hash };
 }
 
 export async function readAudit(db: Queryable, requestId: string): Promise<AuditEntry[]> {

@@ -28,7 +28,16 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { type AuditActor, actorOf, appendAudit, readAudit, SYSTEM, verifyChain } from "./audit-trail.js";
+import {
+  type AuditActor,
+  actorOf,
+  appendAudit,
+  type ChainEnd,
+  EMPTY_CHAIN,
+  readAudit,
+  SYSTEM,
+  verifyChain,
+} from "./audit-trail.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
 import { queueNotification } from "./notifications.js";
@@ -160,9 +169,10 @@ export class Requests {
       throw err;
     }
     const actor = actorOf(input.actor);
+    let created: Locked;
     try {
-      await this.deps.db.transaction(async (tx) => {
-        await store.insertRequest(
+      created = await this.deps.db.transaction(async (tx) => {
+        const inserted = await store.insertRequest(
           tx,
           {
             id,
@@ -176,25 +186,32 @@ export class Requests {
           },
           recipients,
         );
-        await appendAudit(tx, id, "created", actor, {
-          templateId: layout.templateId,
-          documentIds: layout.documentIds,
-          recipients: recipients.map((r) => ({
-            id: r.id,
-            name: r.name,
-            email: r.email,
-            role: r.role,
-            kind: r.kind,
-          })),
-        });
-        if (input.send) await this.sendLocked(tx, await this.lock(tx, input.workspaceId, id), actor);
+        const chain = await appendAudit(
+          tx,
+          id,
+          "created",
+          actor,
+          {
+            templateId: layout.templateId,
+            documentIds: layout.documentIds,
+            recipients: recipients.map((r) => ({
+              id: r.id,
+              name: r.name,
+              email: r.email,
+              role: r.role,
+              kind: r.kind,
+            })),
+          },
+          EMPTY_CHAIN,
+        );
+        return input.send ? this.sendLocked(tx, inserted, actor, chain) : inserted;
       });
     } catch (err) {
       await release();
       throw err;
     }
     this.deps.afterCommit();
-    return this.get(input.workspaceId, id);
+    return toSignatureRequest(created.request, created.recipients);
   }
 
   async get(workspaceId: string, requestId: string): Promise<SignatureRequest> {
@@ -225,7 +242,9 @@ export class Requests {
   }
 
   send(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
-    return this.mutate(workspaceId, requestId, (tx, locked) => this.sendLocked(tx, locked, actorOf(actor)));
+    return this.mutate(workspaceId, requestId, async (tx, locked) => {
+      await this.sendLocked(tx, locked, actorOf(actor));
+    });
   }
 
   resend(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
@@ -244,13 +263,15 @@ export class Requests {
         { path: "reason", message: `must be at most ${LIMITS.reasonLength} characters` },
       ]);
     }
-    return this.mutate(workspaceId, requestId, async (tx, { request }) => {
+    return this.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
       assertAllowed("cancel", request.status);
       await revokeLinks(tx, request.id);
-      await store.setStatus(tx, request.id, "cancelled", { cancelled: true, cancelReason: reason });
+      const after = await store.setStatus(tx, request.id, "cancelled", {
+        cancelled: true,
+        cancelReason: reason,
+      });
       await appendAudit(tx, request.id, "cancelled", actorOf(actor), { reason, from: request.status });
-      const after = await this.lock(tx, workspaceId, request.id);
-      await enqueueRequestEvent(tx, "cancelled", after.request, after.recipients);
+      await enqueueRequestEvent(tx, "cancelled", after, recipients);
     });
   }
 
@@ -444,19 +465,24 @@ export class Requests {
 
   /** Expires one due request; the sweeper calls it with the request locked. */
   async expireLocked(tx: Queryable, workspaceId: string, requestId: string): Promise<void> {
-    const { request } = await this.lock(tx, workspaceId, requestId);
+    const { request, recipients } = await this.lock(tx, workspaceId, requestId);
     assertAllowed("expire", request.status);
     await revokeLinks(tx, requestId);
-    await store.setStatus(tx, requestId, "expired");
+    const after = await store.setStatus(tx, requestId, "expired");
     await appendAudit(tx, requestId, "expired", SYSTEM, {
       expiresAt: request.expires_at,
       from: request.status,
     });
-    const after = await this.lock(tx, workspaceId, requestId);
-    await enqueueRequestEvent(tx, "expired", after.request, after.recipients);
+    await enqueueRequestEvent(tx, "expired", after, recipients);
   }
 
-  private async sendLocked(tx: Queryable, { request, recipients }: Locked, actor: AuditActor): Promise<void> {
+  /** Sends a draft; returns the request and recipients as they are after it. */
+  private async sendLocked(
+    tx: Queryable,
+    { request, recipients }: Locked,
+    actor: AuditActor,
+    chain?: ChainEnd,
+  ): Promise<Locked> {
     assertAllowed("send", request.status);
     if (request.expires_at && request.expires_at <= new Date()) {
       throw new ConnectError(
@@ -467,16 +493,19 @@ export class Requests {
     const pending = recipients.filter((r) => r.kind === "signer" && r.status === "pending");
     const first = Math.min(...pending.map((r) => r.routing_order));
     const group = pending.filter((r) => r.routing_order === first);
-    await store.setRecipientStatus(
+    const changed = await store.setRecipientStatus(
       tx,
       group.map((r) => r.id),
       "sent",
     );
     const notified = await this.notify(tx, request, group, "invitation");
-    await store.setStatus(tx, request.id, "sent", { sent: true });
-    await appendAudit(tx, request.id, "sent", actor, { routingOrder: first, notified });
-    const after = await this.lock(tx, request.workspace_id, request.id);
+    const after = {
+      request: await store.setStatus(tx, request.id, "sent", { sent: true }),
+      recipients: recipients.map((r) => changed.find((c) => c.id === r.id) ?? r),
+    };
+    await appendAudit(tx, request.id, "sent", actor, { routingOrder: first, notified }, chain);
     await enqueueRequestEvent(tx, "sent", after.request, after.recipients);
+    return after;
   }
 
   /** New e-mail links and queued e-mails for these recipients; embedded signers get none. */

@@ -76,10 +76,14 @@ const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, ro
   viewed_at, signed_at, declined_at, decline_reason, reminded_at`;
 
 export const store = {
-  async insertRequest(tx: Queryable, request: NewRequest, recipients: NewRecipientRow[]): Promise<void> {
-    await tx.query(
+  async insertRequest(
+    tx: Queryable,
+    request: NewRequest,
+    recipients: NewRecipientRow[],
+  ): Promise<{ request: RequestRow; recipients: RecipientRow[] }> {
+    const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids, fields, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8) RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
         request.workspaceId,
@@ -91,24 +95,29 @@ export const store = {
         request.expiresAt,
       ],
     );
-    for (const [position, r] of recipients.entries()) {
-      await tx.query(
-        `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order, status, client_user_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)`,
-        [
-          r.id,
-          request.id,
-          request.workspaceId,
-          position,
-          r.name,
-          r.email,
-          r.role,
-          r.kind,
-          r.routing_order,
-          r.client_user_id,
-        ],
-      );
-    }
+    // One statement for every recipient, in the order given.
+    const rows = await tx.query<RecipientRow>(
+      `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order, status, client_user_id)
+       SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, 'pending', r.client_user_id
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[])
+              WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, client_user_id, position)
+       RETURNING ${RECIPIENT_COLUMNS}`,
+      [
+        request.id,
+        request.workspaceId,
+        recipients.map((r) => r.id),
+        recipients.map((r) => r.name),
+        recipients.map((r) => r.email),
+        recipients.map((r) => r.role),
+        recipients.map((r) => r.kind),
+        recipients.map((r) => r.routing_order),
+        recipients.map((r) => r.client_user_id),
+      ],
+    );
+    return {
+      request: inserted.rows[0] as RequestRow,
+      recipients: rows.rows.sort((a, b) => a.position - b.position),
+    };
   },
 
   async getRequest(
@@ -166,23 +175,29 @@ export const store = {
     id: string,
     status: RequestStatus,
     stamps: { sent?: boolean; cancelled?: boolean; cancelReason?: string } = {},
-  ): Promise<void> {
-    await tx.query(
+  ): Promise<RequestRow> {
+    const { rows } = await tx.query<RequestRow>(
       `UPDATE signature_requests SET status = $2, updated_at = now(),
          sent_at = CASE WHEN $3 THEN now() ELSE sent_at END,
          cancelled_at = CASE WHEN $4 THEN now() ELSE cancelled_at END,
          cancel_reason = COALESCE($5, cancel_reason)
-       WHERE id = $1`,
+       WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
       [id, status, stamps.sent ?? false, stamps.cancelled ?? false, stamps.cancelReason ?? null],
     );
+    return rows[0] as RequestRow;
   },
 
   async touch(tx: Queryable, id: string): Promise<void> {
     await tx.query("UPDATE signature_requests SET updated_at = now() WHERE id = $1", [id]);
   },
 
-  async setRecipientStatus(tx: Queryable, ids: string[], status: RecipientStatus): Promise<void> {
-    await tx.query("UPDATE recipients SET status = $2 WHERE id = ANY($1::uuid[])", [ids, status]);
+  /** The changed recipients as they are now. */
+  async setRecipientStatus(tx: Queryable, ids: string[], status: RecipientStatus): Promise<RecipientRow[]> {
+    const { rows } = await tx.query<RecipientRow>(
+      `UPDATE recipients SET status = $2 WHERE id = ANY($1::uuid[]) RETURNING ${RECIPIENT_COLUMNS}`,
+      [ids, status],
+    );
+    return rows;
   },
 
   async renameRecipient(tx: Queryable, id: string, name: string, email: string): Promise<void> {
