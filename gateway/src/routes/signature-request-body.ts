@@ -13,6 +13,7 @@ import {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { dateTime, int32, type Json, Reader, strings } from "../json-reader.js";
 import { ApiProblem } from "../problems.js";
+import { FIELD_KEYS, readFieldProperties } from "./field-body.js";
 
 function read<T>(body: unknown, keys: string[], what: string, fill: (reader: Reader, json: Json) => T): T {
   const reader = new Reader();
@@ -38,35 +39,11 @@ function readRecipient(reader: Reader, value: unknown, path: string): NewRecipie
   });
 }
 
-const FIELD_KEYS = [
-  "id",
-  "type",
-  "role",
-  "documentId",
-  "page",
-  "x",
-  "y",
-  "width",
-  "height",
-  "required",
-  "label",
-];
-
 function readField(reader: Reader, value: unknown, path: string): NewField {
-  const json = reader.object(value, path, FIELD_KEYS) ?? {};
+  const json = reader.object(value, path, [...FIELD_KEYS, "documentId"]) ?? {};
   return create(NewFieldSchema, {
-    id: reader.string(json, "id", path) ?? "",
-    type: reader.string(json, "type", path) ?? "",
-    role: reader.string(json, "role", path) ?? "",
+    ...readFieldProperties(reader, json, path),
     documentId: reader.string(json, "documentId", path) ?? "",
-    page: int32(reader, json, "page", path) ?? 0,
-    x: reader.number(json, "x", path) ?? Number.NaN,
-    y: reader.number(json, "y", path) ?? Number.NaN,
-    width: reader.number(json, "width", path) ?? Number.NaN,
-    height: reader.number(json, "height", path) ?? Number.NaN,
-    // Required unless said otherwise, as in templates.
-    required: reader.boolean(json, "required", path) ?? true,
-    label: reader.string(json, "label", path) ?? "",
   });
 }
 

@@ -12,6 +12,7 @@ import {
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { int32, Reader } from "../json-reader.js";
 import { ApiProblem } from "../problems.js";
+import { FIELD_KEYS, readFieldProperties } from "./field-body.js";
 
 export interface TemplateBody {
   name?: string;
@@ -23,7 +24,6 @@ export interface TemplateBody {
 
 const TEMPLATE_KEYS = ["name", "description", "documentId", "roles", "fields"];
 const ROLE_KEYS = ["name", "order"];
-const FIELD_KEYS = ["id", "type", "role", "page", "x", "y", "width", "height", "required", "label"];
 
 function readRole(reader: Reader, value: unknown, path: string): Role {
   const json = reader.object(value, path, ROLE_KEYS) ?? {};
@@ -35,19 +35,7 @@ function readRole(reader: Reader, value: unknown, path: string): Role {
 
 function readField(reader: Reader, value: unknown, path: string): Field {
   const json = reader.object(value, path, FIELD_KEYS) ?? {};
-  return create(FieldSchema, {
-    id: reader.string(json, "id", path) ?? "",
-    type: reader.string(json, "type", path) ?? "",
-    role: reader.string(json, "role", path) ?? "",
-    page: int32(reader, json, "page", path) ?? 0,
-    x: reader.number(json, "x", path) ?? Number.NaN,
-    y: reader.number(json, "y", path) ?? Number.NaN,
-    width: reader.number(json, "width", path) ?? Number.NaN,
-    height: reader.number(json, "height", path) ?? Number.NaN,
-    // A field is required unless the template says otherwise, as in the signing tools people know.
-    required: reader.boolean(json, "required", path) ?? true,
-    label: reader.string(json, "label", path) ?? "",
-  });
+  return create(FieldSchema, readFieldProperties(reader, json, path));
 }
 
 /** The properties the body has, read; a body with type errors is answered 422 here. */

@@ -6,6 +6,7 @@
  */
 import { type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import type { Database, Queryable } from "./database.js";
+import { DrainLoop } from "./drain-loop.js";
 import type { EventBus } from "./event-bus.js";
 import { uuidv7 } from "./ids.js";
 import type { Logger } from "./logger.js";
@@ -32,10 +33,7 @@ export interface OutboxRelayOptions {
 }
 
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: DrainLoop;
   private failures = 0;
 
   constructor(
@@ -43,43 +41,21 @@ export class OutboxRelay {
     private readonly bus: EventBus,
     private readonly logger: Logger,
     private readonly options: OutboxRelayOptions = {},
-  ) {}
+  ) {
+    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000);
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Publishes what is waiting now; services call it right after a commit that wrote events. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.loop.kick();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.kick();
-      this.schedule(this.options.pollIntervalMs ?? 1000);
-    }, delayMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async drain(): Promise<void> {

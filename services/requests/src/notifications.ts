@@ -3,7 +3,7 @@
  * e-mail due, and the sender works rows off after commit, retrying with backoff. The message id is
  * the row id, so a message sent twice after a crash is recognisable as one.
  */
-import { type Database, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
+import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
 import type { Mailer } from "./mail/mailer.js";
 import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
 import type { SigningLinks } from "./signing-links.js";
@@ -31,6 +31,8 @@ export async function queueNotification(
   );
 }
 
+const BATCH = 20;
+
 interface DueRow {
   id: string;
   kind: NotificationKind;
@@ -52,10 +54,7 @@ export interface NotificationSenderOptions {
 }
 
 export class NotificationSender {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly loop: DrainLoop;
 
   constructor(
     private readonly db: Database,
@@ -63,55 +62,39 @@ export class NotificationSender {
     private readonly links: SigningLinks,
     private readonly logger: Logger,
     private readonly options: NotificationSenderOptions = {},
-  ) {}
+  ) {
+    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 5000);
+  }
 
   start(): void {
-    this.stopped = false;
-    this.tick();
+    this.loop.start();
   }
 
   /** Sends what is due now; called after a commit that queued notifications. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.loop.kick();
   }
 
   /** Resolves when nothing is being sent; tests use it to wait for the queue. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.idle();
+    await this.loop.stop();
     await this.mailer.close();
   }
 
-  private tick(): void {
-    this.kick();
-    this.timer = setTimeout(() => this.tick(), this.options.pollIntervalMs ?? 5000);
-    this.timer.unref();
-  }
-
   private async drain(): Promise<void> {
-    for (;;) {
-      const due = await this.claim(20).catch((err: unknown) => {
-        this.logger.warn({ err }, "cannot read the notification queue");
-        return [];
-      });
-      for (const row of due) await this.deliver(row);
-      if (due.length < 20) return;
+    try {
+      for (;;) {
+        const due = await this.claim(BATCH);
+        for (const row of due) await this.deliver(row);
+        if (due.length < BATCH) return;
+      }
+    } catch (err) {
+      // The database is away; claimed rows are taken again when their claim runs out.
+      this.logger.warn({ err }, "cannot work the notification queue; the next poll tries again");
     }
   }
 

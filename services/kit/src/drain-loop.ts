@@ -1,0 +1,55 @@
+/**
+ * Background work that drains a queue: run when kicked (right after a commit that added work) and
+ * on a timer (for work a crashed replica left behind). Kicks while a drain runs are coalesced into
+ * one more drain, so no work is missed and no two drains of one loop overlap.
+ */
+export class DrainLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  /** `drain` must not throw: it handles and reports its own failures. */
+  constructor(
+    private readonly drain: () => Promise<void>,
+    private readonly pollIntervalMs: number,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.tick();
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves when no drain is running. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.idle();
+  }
+
+  private tick(): void {
+    this.kick();
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.tick(), this.pollIntervalMs);
+    this.timer.unref();
+  }
+}
