@@ -17,6 +17,7 @@ import { accessLog } from "./middleware/access-log.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
+import { idempotency } from "./middleware/idempotency.js";
 import { requestContext } from "./middleware/request-context.js";
 import { ApiProblem } from "./problems.js";
 import { PublicApi } from "./public-api.js";
@@ -83,9 +84,11 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
   const recorder = new ApiCallRecorder(bus, logger);
-  const api = new PublicApi(limits.jsonBodyBytes, [
-    authenticate(verifier, new RateLimiter(limits.ratePerSecond, limits.burst)),
-  ]);
+  const api = new PublicApi(
+    limits.jsonBodyBytes,
+    [authenticate(verifier, new RateLimiter(limits.ratePerSecond, limits.burst))],
+    [idempotency(services.auth, logger, { uploadBytes: limits.uploadBytes })],
+  );
   pingRoutes(api);
   accountRoutes(api, services.auth);
   documentRoutes(api, services.documents, limits.uploadBytes);

@@ -39,9 +39,12 @@ const STREAMED_TYPES = ["multipart/form-data", "application/pdf"];
 export class PublicApi {
   readonly router: Router = express.Router();
 
-  /** guards run first on every request to the API (reporting, authentication, rate limits). */
-  constructor(jsonLimitBytes: number, guards: RequestHandler[] = []) {
-    this.router.use(...guards, readBody(jsonLimitBytes));
+  /**
+   * guards run first on every request to the API (reporting, authentication, rate limits);
+   * afterBody once a JSON body is parsed (idempotency, which needs the body).
+   */
+  constructor(jsonLimitBytes: number, guards: RequestHandler[] = [], afterBody: RequestHandler[] = []) {
+    this.router.use(...guards, readBody(jsonLimitBytes), ...afterBody);
   }
 
   /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */

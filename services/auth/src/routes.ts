@@ -1,19 +1,22 @@
 /** Translates AuthService RPCs into calls on the domain modules; nothing else happens here. */
 
+import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
-import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { AuthService, StoredResponseSchema } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { Accounts } from "./accounts.js";
 import type { ApiCallRecords } from "./api-calls.js";
 import type { ApiKeys } from "./api-keys.js";
+import type { IdempotencyKeys } from "./idempotency-keys.js";
 
 export interface AuthDomain {
   accounts: Accounts;
   apiKeys: ApiKeys;
   apiCalls: ApiCallRecords;
+  idempotencyKeys: IdempotencyKeys;
 }
 
-export function authRoutes({ accounts, apiKeys, apiCalls }: AuthDomain) {
+export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }: AuthDomain) {
   const impl: ServiceImpl<typeof AuthService> = {
     createWorkspace: async (req) => ({
       workspace: await accounts.createWorkspace(req.name, !req.apiAccessDisabled),
@@ -46,6 +49,21 @@ export function authRoutes({ accounts, apiKeys, apiCalls }: AuthDomain) {
     verifyApiKey: (req) => apiKeys.verify(req.secret),
     listRecentErrors: async (req) => ({ errors: await apiCalls.recentErrors(req.workspaceId, req.limit) }),
     getApiUsage: (req) => apiCalls.usage(req.workspaceId, req.fromDay, req.toDay),
+    claimIdempotencyKey: (req) =>
+      idempotencyKeys.claim(req.workspaceId, req.key, req.fingerprint, req.claimSeconds),
+    completeIdempotencyKey: async (req) => {
+      await idempotencyKeys.complete(
+        req.workspaceId,
+        req.key,
+        req.fingerprint,
+        req.response ?? create(StoredResponseSchema),
+      );
+      return {};
+    },
+    releaseIdempotencyKey: async (req) => {
+      await idempotencyKeys.release(req.workspaceId, req.key, req.fingerprint);
+      return {};
+    },
   };
   return (router: ConnectRouter) => router.service(AuthService, impl);
 }

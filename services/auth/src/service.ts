@@ -20,6 +20,7 @@ import {
 import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
+import { IdempotencyKeys } from "./idempotency-keys.js";
 import { authRoutes } from "./routes.js";
 import { apiKeyHasher } from "./secrets.js";
 
@@ -54,11 +55,12 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const accounts = new Accounts({ db, eventsWritten });
   const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
   const apiCalls = new ApiCallRecords(db, logger, { flushIntervalMs: deps.apiCallFlushIntervalMs });
+  const idempotencyKeys = new IdempotencyKeys(db, logger);
   let stopConsuming: Unsubscribe | undefined;
 
   return {
     serviceNames: [AuthService.typeName],
-    routes: authRoutes({ accounts, apiKeys, apiCalls }),
+    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }),
     accounts,
     apiKeys,
     async ready() {
@@ -77,6 +79,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
         }
       }
       relay.start();
+      idempotencyKeys.start();
       stopConsuming = await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
         apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
       );
@@ -84,6 +87,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     async stop() {
       await stopConsuming?.();
       await apiCalls.stop();
+      await idempotencyKeys.stop();
       await relay.stop();
     },
   };

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/auth/v1/auth_service.proto.
  */
 export const file_countersign_auth_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZjb3VudGVyc2lnbi9hdXRoL3YxL2F1dGhfc2VydmljZS5wcm90bxITY291bnRlcnNpZ24uYXV0aC52MSJyCglXb3Jrc3BhY2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAgSLwoLY3JlYXRlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpgBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSJwoEcm9sZRgEIAEoDjIZLmNvdW50ZXJzaWduLmF1dGgudjEuUm9sZRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaQoGQXBpS2V5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMd29ya3NwYWNlX2lkGAMgASgJEi8KC2NyZWF0ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJDChZDcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0EgwKBG5hbWUYASABKAkSGwoTYXBpX2FjY2Vzc19kaXNhYmxlZBgCIAEoCCJMChdDcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRIxCgl3b3Jrc3BhY2UYASABKAsyHi5jb3VudGVyc2lnbi5hdXRoLnYxLldvcmtzcGFjZSIXChVMaXN0V29ya3NwYWNlc1JlcXVlc3QiTAoWTGlzdFdvcmtzcGFjZXNSZXNwb25zZRIyCgp3b3Jrc3BhY2VzGAEgAygLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiKwoTR2V0V29ya3NwYWNlUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiSQoUR2V0V29ya3NwYWNlUmVzcG9uc2USMQoJd29ya3NwYWNlGAEgASgLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiggEKFlVwZGF0ZVdvcmtzcGFjZVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIfChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAhIAYgBAUIHCgVfbmFtZUIVChNfYXBpX2FjY2Vzc19lbmFibGVkIkwKF1VwZGF0ZVdvcmtzcGFjZVJlc3BvbnNlEjEKCXdvcmtzcGFjZRgBIAEoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlInIKEEFkZE1lbWJlclJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEicKBHJvbGUYAyABKA4yGS5jb3VudGVyc2lnbi5hdXRoLnYxLlJvbGUSEAoIcGFzc3dvcmQYBCABKAkiXAoRQWRkTWVtYmVyUmVzcG9uc2USKwoGbWVtYmVyGAEgASgLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISGgoSZ2VuZXJhdGVkX3Bhc3N3b3JkGAIgASgJIioKEkxpc3RNZW1iZXJzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiQwoTTGlzdE1lbWJlcnNSZXNwb25zZRIsCgdtZW1iZXJzGAEgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXIiNwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkihgEKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIvCgtleHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgDIAEoCzIcLmNvdW50ZXJzaWduLmF1dGgudjEuU2Vzc2lvbiKPAQoHU2Vzc2lvbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEjAKC21lbWJlcnNoaXBzGAMgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISMgoKd29ya3NwYWNlcxgEIAMoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlIiIKEUdldFNlc3Npb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkMKEkdldFNlc3Npb25SZXNwb25zZRItCgdzZXNzaW9uGAEgASgLMhwuY291bnRlcnNpZ24uYXV0aC52MS5TZXNzaW9uIiUKFERlbGV0ZVNlc3Npb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIhcKFURlbGV0ZVNlc3Npb25SZXNwb25zZSI5ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKA2tleRgBIAEoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIqChJMaXN0QXBpS2V5c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJIkAKE0xpc3RBcGlLZXlzUmVzcG9uc2USKQoEa2V5cxgBIAMoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5IjsKE0RlbGV0ZUFwaUtleVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg4KBmtleV9pZBgCIAEoCSIWChREZWxldGVBcGlLZXlSZXNwb25zZSIlChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCSJcChRWZXJpZnlBcGlLZXlSZXNwb25zZRIoCgNrZXkYASABKAsyGy5jb3VudGVyc2lnbi5hdXRoLnYxLkFwaUtleRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAiABKAgiiAEKDEFwaUNhbGxFcnJvchISCgpyZXF1ZXN0X2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm1ldGhvZBgDIAEoCRIMCgRwYXRoGAQgASgJEg4KBnN0YXR1cxgFIAEoBRIMCgRjb2RlGAYgASgJIj4KF0xpc3RSZWNlbnRFcnJvcnNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJNChhMaXN0UmVjZW50RXJyb3JzUmVzcG9uc2USMQoGZXJyb3JzGAEgAygLMiEuY291bnRlcnNpZ24uYXV0aC52MS5BcGlDYWxsRXJyb3IiTAoSR2V0QXBpVXNhZ2VSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIQCghmcm9tX2RheRgCIAEoCRIOCgZ0b19kYXkYAyABKAkiVwoMVXNhZ2VGaWd1cmVzEhIKCmNhbGxfY291bnQYASABKAMSEwoLZXJyb3JfY291bnQYAiABKAMSDgoGcDUwX21zGAMgASgBEg4KBnA5NV9tcxgEIAEoASJNCgpEYWlseVVzYWdlEgsKA2RheRgBIAEoCRIyCgdmaWd1cmVzGAIgASgLMiEuY291bnRlcnNpZ24uYXV0aC52MS5Vc2FnZUZpZ3VyZXMiXwoKUm91dGVVc2FnZRIOCgZtZXRob2QYASABKAkSDQoFcm91dGUYAiABKAkSMgoHZmlndXJlcxgDIAEoCzIhLmNvdW50ZXJzaWduLmF1dGgudjEuVXNhZ2VGaWd1cmVzIskBChNHZXRBcGlVc2FnZVJlc3BvbnNlEhAKCGZyb21fZGF5GAEgASgJEg4KBnRvX2RheRgCIAEoCRItCgRkYXlzGAMgAygLMh8uY291bnRlcnNpZ24uYXV0aC52MS5EYWlseVVzYWdlEi8KBnJvdXRlcxgEIAMoCzIfLmNvdW50ZXJzaWduLmF1dGgudjEuUm91dGVVc2FnZRIwCgV0b3RhbBgFIAEoCzIhLmNvdW50ZXJzaWduLmF1dGgudjEuVXNhZ2VGaWd1cmVzKkEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEhIKDlJPTEVfT1JHX0FETUlOEAESDwoLUk9MRV9NRU1CRVIQAjKKDAoLQXV0aFNlcnZpY2USbAoPQ3JlYXRlV29ya3NwYWNlEisuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0GiwuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRJpCg5MaXN0V29ya3NwYWNlcxIqLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFdvcmtzcGFjZXNSZXF1ZXN0GisuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0V29ya3NwYWNlc1Jlc3BvbnNlEmMKDEdldFdvcmtzcGFjZRIoLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0V29ya3NwYWNlUmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0V29ya3NwYWNlUmVzcG9uc2USbAoPVXBkYXRlV29ya3NwYWNlEisuY291bnRlcnNpZ24uYXV0aC52MS5VcGRhdGVXb3Jrc3BhY2VSZXF1ZXN0GiwuY291bnRlcnNpZ24uYXV0aC52MS5VcGRhdGVXb3Jrc3BhY2VSZXNwb25zZRJaCglBZGRNZW1iZXISJS5jb3VudGVyc2lnbi5hdXRoLnYxLkFkZE1lbWJlclJlcXVlc3QaJi5jb3VudGVyc2lnbi5hdXRoLnYxLkFkZE1lbWJlclJlc3BvbnNlEmAKC0xpc3RNZW1iZXJzEicuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0TWVtYmVyc1JlcXVlc3QaKC5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USZgoNQ3JlYXRlU2Vzc2lvbhIpLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaKi5jb3VudGVyc2lnbi5hdXRoLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJdCgpHZXRTZXNzaW9uEiYuY291bnRlcnNpZ24uYXV0aC52MS5HZXRTZXNzaW9uUmVxdWVzdBonLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0U2Vzc2lvblJlc3BvbnNlEmYKDURlbGV0ZVNlc3Npb24SKS5jb3VudGVyc2lnbi5hdXRoLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GiouY291bnRlcnNpZ24uYXV0aC52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2USYwoMQ3JlYXRlQXBpS2V5EiguY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJgCgtMaXN0QXBpS2V5cxInLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiguY291bnRlcnNpZ24uYXV0aC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEmMKDERlbGV0ZUFwaUtleRIoLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlQXBpS2V5UmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlQXBpS2V5UmVzcG9uc2USYwoMVmVyaWZ5QXBpS2V5EiguY291bnRlcnNpZ24uYXV0aC52MS5WZXJpZnlBcGlLZXlSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5WZXJpZnlBcGlLZXlSZXNwb25zZRJvChBMaXN0UmVjZW50RXJyb3JzEiwuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0UmVjZW50RXJyb3JzUmVxdWVzdBotLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFJlY2VudEVycm9yc1Jlc3BvbnNlEmAKC0dldEFwaVVzYWdlEicuY291bnRlcnNpZ24uYXV0aC52MS5HZXRBcGlVc2FnZVJlcXVlc3QaKC5jb3VudGVyc2lnbi5hdXRoLnYxLkdldEFwaVVzYWdlUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiZjb3VudGVyc2lnbi9hdXRoL3YxL2F1dGhfc2VydmljZS5wcm90bxITY291bnRlcnNpZ24uYXV0aC52MSJyCglXb3Jrc3BhY2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAgSLwoLY3JlYXRlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpgBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSJwoEcm9sZRgEIAEoDjIZLmNvdW50ZXJzaWduLmF1dGgudjEuUm9sZRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaQoGQXBpS2V5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMd29ya3NwYWNlX2lkGAMgASgJEi8KC2NyZWF0ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJDChZDcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0EgwKBG5hbWUYASABKAkSGwoTYXBpX2FjY2Vzc19kaXNhYmxlZBgCIAEoCCJMChdDcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRIxCgl3b3Jrc3BhY2UYASABKAsyHi5jb3VudGVyc2lnbi5hdXRoLnYxLldvcmtzcGFjZSIXChVMaXN0V29ya3NwYWNlc1JlcXVlc3QiTAoWTGlzdFdvcmtzcGFjZXNSZXNwb25zZRIyCgp3b3Jrc3BhY2VzGAEgAygLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiKwoTR2V0V29ya3NwYWNlUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiSQoUR2V0V29ya3NwYWNlUmVzcG9uc2USMQoJd29ya3NwYWNlGAEgASgLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiggEKFlVwZGF0ZVdvcmtzcGFjZVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIfChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAhIAYgBAUIHCgVfbmFtZUIVChNfYXBpX2FjY2Vzc19lbmFibGVkIkwKF1VwZGF0ZVdvcmtzcGFjZVJlc3BvbnNlEjEKCXdvcmtzcGFjZRgBIAEoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlInIKEEFkZE1lbWJlclJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEicKBHJvbGUYAyABKA4yGS5jb3VudGVyc2lnbi5hdXRoLnYxLlJvbGUSEAoIcGFzc3dvcmQYBCABKAkiXAoRQWRkTWVtYmVyUmVzcG9uc2USKwoGbWVtYmVyGAEgASgLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISGgoSZ2VuZXJhdGVkX3Bhc3N3b3JkGAIgASgJIioKEkxpc3RNZW1iZXJzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiQwoTTGlzdE1lbWJlcnNSZXNwb25zZRIsCgdtZW1iZXJzGAEgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXIiNwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkihgEKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIvCgtleHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgDIAEoCzIcLmNvdW50ZXJzaWduLmF1dGgudjEuU2Vzc2lvbiKPAQoHU2Vzc2lvbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEjAKC21lbWJlcnNoaXBzGAMgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISMgoKd29ya3NwYWNlcxgEIAMoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlIiIKEUdldFNlc3Npb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkMKEkdldFNlc3Npb25SZXNwb25zZRItCgdzZXNzaW9uGAEgASgLMhwuY291bnRlcnNpZ24uYXV0aC52MS5TZXNzaW9uIiUKFERlbGV0ZVNlc3Npb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIhcKFURlbGV0ZVNlc3Npb25SZXNwb25zZSI5ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKA2tleRgBIAEoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIqChJMaXN0QXBpS2V5c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJIkAKE0xpc3RBcGlLZXlzUmVzcG9uc2USKQoEa2V5cxgBIAMoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5IjsKE0RlbGV0ZUFwaUtleVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg4KBmtleV9pZBgCIAEoCSIWChREZWxldGVBcGlLZXlSZXNwb25zZSIlChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCSJcChRWZXJpZnlBcGlLZXlSZXNwb25zZRIoCgNrZXkYASABKAsyGy5jb3VudGVyc2lnbi5hdXRoLnYxLkFwaUtleRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAiABKAgiiAEKDEFwaUNhbGxFcnJvchISCgpyZXF1ZXN0X2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm1ldGhvZBgDIAEoCRIMCgRwYXRoGAQgASgJEg4KBnN0YXR1cxgFIAEoBRIMCgRjb2RlGAYgASgJIj4KF0xpc3RSZWNlbnRFcnJvcnNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJNChhMaXN0UmVjZW50RXJyb3JzUmVzcG9uc2USMQoGZXJyb3JzGAEgAygLMiEuY291bnRlcnNpZ24uYXV0aC52MS5BcGlDYWxsRXJyb3IiTAoSR2V0QXBpVXNhZ2VSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIQCghmcm9tX2RheRgCIAEoCRIOCgZ0b19kYXkYAyABKAkiVwoMVXNhZ2VGaWd1cmVzEhIKCmNhbGxfY291bnQYASABKAMSEwoLZXJyb3JfY291bnQYAiABKAMSDgoGcDUwX21zGAMgASgBEg4KBnA5NV9tcxgEIAEoASJNCgpEYWlseVVzYWdlEgsKA2RheRgBIAEoCRIyCgdmaWd1cmVzGAIgASgLMiEuY291bnRlcnNpZ24uYXV0aC52MS5Vc2FnZUZpZ3VyZXMiXwoKUm91dGVVc2FnZRIOCgZtZXRob2QYASABKAkSDQoFcm91dGUYAiABKAkSMgoHZmlndXJlcxgDIAEoCzIhLmNvdW50ZXJzaWduLmF1dGgudjEuVXNhZ2VGaWd1cmVzIskBChNHZXRBcGlVc2FnZVJlc3BvbnNlEhAKCGZyb21fZGF5GAEgASgJEg4KBnRvX2RheRgCIAEoCRItCgRkYXlzGAMgAygLMh8uY291bnRlcnNpZ24uYXV0aC52MS5EYWlseVVzYWdlEi8KBnJvdXRlcxgEIAMoCzIfLmNvdW50ZXJzaWduLmF1dGgudjEuUm91dGVVc2FnZRIwCgV0b3RhbBgFIAEoCzIhLmNvdW50ZXJzaWduLmF1dGgudjEuVXNhZ2VGaWd1cmVzIkQKDlN0b3JlZFJlc3BvbnNlEg4KBnN0YXR1cxgBIAEoBRIUCgxjb250ZW50X3R5cGUYAiABKAkSDAoEYm9keRgDIAEoDCJrChpDbGFpbUlkZW1wb3RlbmN5S2V5UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSCwoDa2V5GAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJEhUKDWNsYWltX3NlY29uZHMYBCABKAUiiAEKG0NsYWltSWRlbXBvdGVuY3lLZXlSZXNwb25zZRIyCgdvdXRjb21lGAEgASgOMiEuY291bnRlcnNpZ24uYXV0aC52MS5DbGFpbU91dGNvbWUSNQoIcmVzcG9uc2UYAiABKAsyIy5jb3VudGVyc2lnbi5hdXRoLnYxLlN0b3JlZFJlc3BvbnNlIo4BCh1Db21wbGV0ZUlkZW1wb3RlbmN5S2V5UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSCwoDa2V5GAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJEjUKCHJlc3BvbnNlGAQgASgLMiMuY291bnRlcnNpZ24uYXV0aC52MS5TdG9yZWRSZXNwb25zZSIgCh5Db21wbGV0ZUlkZW1wb3RlbmN5S2V5UmVzcG9uc2UiVgocUmVsZWFzZUlkZW1wb3RlbmN5S2V5UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSCwoDa2V5GAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJIh8KHVJlbGVhc2VJZGVtcG90ZW5jeUtleVJlc3BvbnNlKkEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEhIKDlJPTEVfT1JHX0FETUlOEAESDwoLUk9MRV9NRU1CRVIQAiqgAQoMQ2xhaW1PdXRjb21lEh0KGUNMQUlNX09VVENPTUVfVU5TUEVDSUZJRUQQABIZChVDTEFJTV9PVVRDT01FX0NMQUlNRUQQARIdChlDTEFJTV9PVVRDT01FX0lOX1BST0dSRVNTEAISGwoXQ0xBSU1fT1VUQ09NRV9DT01QTEVURUQQAxIaChZDTEFJTV9PVVRDT01FX01JU01BVENIEAQyiA8KC0F1dGhTZXJ2aWNlEmwKD0NyZWF0ZVdvcmtzcGFjZRIrLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlV29ya3NwYWNlUmVxdWVzdBosLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USaQoOTGlzdFdvcmtzcGFjZXMSKi5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RXb3Jrc3BhY2VzUmVxdWVzdBorLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFdvcmtzcGFjZXNSZXNwb25zZRJjCgxHZXRXb3Jrc3BhY2USKC5jb3VudGVyc2lnbi5hdXRoLnYxLkdldFdvcmtzcGFjZVJlcXVlc3QaKS5jb3VudGVyc2lnbi5hdXRoLnYxLkdldFdvcmtzcGFjZVJlc3BvbnNlEmwKD1VwZGF0ZVdvcmtzcGFjZRIrLmNvdW50ZXJzaWduLmF1dGgudjEuVXBkYXRlV29ya3NwYWNlUmVxdWVzdBosLmNvdW50ZXJzaWduLmF1dGgudjEuVXBkYXRlV29ya3NwYWNlUmVzcG9uc2USWgoJQWRkTWVtYmVyEiUuY291bnRlcnNpZ24uYXV0aC52MS5BZGRNZW1iZXJSZXF1ZXN0GiYuY291bnRlcnNpZ24uYXV0aC52MS5BZGRNZW1iZXJSZXNwb25zZRJgCgtMaXN0TWVtYmVycxInLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdE1lbWJlcnNSZXF1ZXN0GiguY291bnRlcnNpZ24uYXV0aC52MS5MaXN0TWVtYmVyc1Jlc3BvbnNlEmYKDUNyZWF0ZVNlc3Npb24SKS5jb3VudGVyc2lnbi5hdXRoLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiouY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USXQoKR2V0U2Vzc2lvbhImLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0U2Vzc2lvblJlcXVlc3QaJy5jb3VudGVyc2lnbi5hdXRoLnYxLkdldFNlc3Npb25SZXNwb25zZRJmCg1EZWxldGVTZXNzaW9uEikuY291bnRlcnNpZ24uYXV0aC52MS5EZWxldGVTZXNzaW9uUmVxdWVzdBoqLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlU2Vzc2lvblJlc3BvbnNlEmMKDENyZWF0ZUFwaUtleRIoLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2USYAoLTGlzdEFwaUtleXMSJy5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RBcGlLZXlzUmVxdWVzdBooLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEFwaUtleXNSZXNwb25zZRJjCgxEZWxldGVBcGlLZXkSKC5jb3VudGVyc2lnbi5hdXRoLnYxLkRlbGV0ZUFwaUtleVJlcXVlc3QaKS5jb3VudGVyc2lnbi5hdXRoLnYxLkRlbGV0ZUFwaUtleVJlc3BvbnNlEmMKDFZlcmlmeUFwaUtleRIoLmNvdW50ZXJzaWduLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuVmVyaWZ5QXBpS2V5UmVzcG9uc2USbwoQTGlzdFJlY2VudEVycm9ycxIsLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFJlY2VudEVycm9yc1JlcXVlc3QaLS5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RSZWNlbnRFcnJvcnNSZXNwb25zZRJgCgtHZXRBcGlVc2FnZRInLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0QXBpVXNhZ2VSZXF1ZXN0GiguY291bnRlcnNpZ24uYXV0aC52MS5HZXRBcGlVc2FnZVJlc3BvbnNlEngKE0NsYWltSWRlbXBvdGVuY3lLZXkSLy5jb3VudGVyc2lnbi5hdXRoLnYxLkNsYWltSWRlbXBvdGVuY3lLZXlSZXF1ZXN0GjAuY291bnRlcnNpZ24uYXV0aC52MS5DbGFpbUlkZW1wb3RlbmN5S2V5UmVzcG9uc2USgQEKFkNvbXBsZXRlSWRlbXBvdGVuY3lLZXkSMi5jb3VudGVyc2lnbi5hdXRoLnYxLkNvbXBsZXRlSWRlbXBvdGVuY3lLZXlSZXF1ZXN0GjMuY291bnRlcnNpZ24uYXV0aC52MS5Db21wbGV0ZUlkZW1wb3RlbmN5S2V5UmVzcG9uc2USfgoVUmVsZWFzZUlkZW1wb3RlbmN5S2V5EjEuY291bnRlcnNpZ24uYXV0aC52MS5SZWxlYXNlSWRlbXBvdGVuY3lLZXlSZXF1ZXN0GjIuY291bnRlcnNpZ24uYXV0aC52MS5SZWxlYXNlSWRlbXBvdGVuY3lLZXlSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Workspace is an account: the unit that owns keys, templates, documents and requests.
@@ -1110,6 +1110,218 @@ export const GetApiUsageResponseSchema: GenMessage<GetApiUsageResponse> = /*@__P
   messageDesc(file_countersign_auth_v1_auth_service, 37);
 
 /**
+ * StoredResponse is the answer to a POST, kept for replay.
+ *
+ * @generated from message countersign.auth.v1.StoredResponse
+ */
+export type StoredResponse = Message<"countersign.auth.v1.StoredResponse"> & {
+  /**
+   * status is the HTTP status.
+   *
+   * @generated from field: int32 status = 1;
+   */
+  status: number;
+
+  /**
+   * content_type is the Content-Type header.
+   *
+   * @generated from field: string content_type = 2;
+   */
+  contentType: string;
+
+  /**
+   * body is the body as sent.
+   *
+   * @generated from field: bytes body = 3;
+   */
+  body: Uint8Array;
+};
+
+/**
+ * Describes the message countersign.auth.v1.StoredResponse.
+ * Use `create(StoredResponseSchema)` to create a new message.
+ */
+export const StoredResponseSchema: GenMessage<StoredResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 38);
+
+/**
+ * ClaimIdempotencyKeyRequest names a POST about to run.
+ *
+ * @generated from message countersign.auth.v1.ClaimIdempotencyKeyRequest
+ */
+export type ClaimIdempotencyKeyRequest = Message<"countersign.auth.v1.ClaimIdempotencyKeyRequest"> & {
+  /**
+   * workspace_id scopes the key: keys of different workspaces never meet.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * key is the client's Idempotency-Key header.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * fingerprint identifies the request: a SHA-256 of its method, path and body.
+   *
+   * @generated from field: string fingerprint = 3;
+   */
+  fingerprint: string;
+
+  /**
+   * claim_seconds is how long the claim holds if the claimer never completes nor releases it.
+   *
+   * @generated from field: int32 claim_seconds = 4;
+   */
+  claimSeconds: number;
+};
+
+/**
+ * Describes the message countersign.auth.v1.ClaimIdempotencyKeyRequest.
+ * Use `create(ClaimIdempotencyKeyRequestSchema)` to create a new message.
+ */
+export const ClaimIdempotencyKeyRequestSchema: GenMessage<ClaimIdempotencyKeyRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 39);
+
+/**
+ * ClaimIdempotencyKeyResponse says what to do.
+ *
+ * @generated from message countersign.auth.v1.ClaimIdempotencyKeyResponse
+ */
+export type ClaimIdempotencyKeyResponse = Message<"countersign.auth.v1.ClaimIdempotencyKeyResponse"> & {
+  /**
+   * outcome of the claim.
+   *
+   * @generated from field: countersign.auth.v1.ClaimOutcome outcome = 1;
+   */
+  outcome: ClaimOutcome;
+
+  /**
+   * response is the stored answer, for CLAIM_OUTCOME_COMPLETED.
+   *
+   * @generated from field: countersign.auth.v1.StoredResponse response = 2;
+   */
+  response?: StoredResponse | undefined;
+};
+
+/**
+ * Describes the message countersign.auth.v1.ClaimIdempotencyKeyResponse.
+ * Use `create(ClaimIdempotencyKeyResponseSchema)` to create a new message.
+ */
+export const ClaimIdempotencyKeyResponseSchema: GenMessage<ClaimIdempotencyKeyResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 40);
+
+/**
+ * CompleteIdempotencyKeyRequest stores the answer of a claimed POST.
+ *
+ * @generated from message countersign.auth.v1.CompleteIdempotencyKeyRequest
+ */
+export type CompleteIdempotencyKeyRequest = Message<"countersign.auth.v1.CompleteIdempotencyKeyRequest"> & {
+  /**
+   * workspace_id scoping the key.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * key of the claim.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * fingerprint of the claimed request.
+   *
+   * @generated from field: string fingerprint = 3;
+   */
+  fingerprint: string;
+
+  /**
+   * response to store.
+   *
+   * @generated from field: countersign.auth.v1.StoredResponse response = 4;
+   */
+  response?: StoredResponse | undefined;
+};
+
+/**
+ * Describes the message countersign.auth.v1.CompleteIdempotencyKeyRequest.
+ * Use `create(CompleteIdempotencyKeyRequestSchema)` to create a new message.
+ */
+export const CompleteIdempotencyKeyRequestSchema: GenMessage<CompleteIdempotencyKeyRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 41);
+
+/**
+ * CompleteIdempotencyKeyResponse is empty.
+ *
+ * @generated from message countersign.auth.v1.CompleteIdempotencyKeyResponse
+ */
+export type CompleteIdempotencyKeyResponse = Message<"countersign.auth.v1.CompleteIdempotencyKeyResponse"> & {
+};
+
+/**
+ * Describes the message countersign.auth.v1.CompleteIdempotencyKeyResponse.
+ * Use `create(CompleteIdempotencyKeyResponseSchema)` to create a new message.
+ */
+export const CompleteIdempotencyKeyResponseSchema: GenMessage<CompleteIdempotencyKeyResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 42);
+
+/**
+ * ReleaseIdempotencyKeyRequest forgets a claim.
+ *
+ * @generated from message countersign.auth.v1.ReleaseIdempotencyKeyRequest
+ */
+export type ReleaseIdempotencyKeyRequest = Message<"countersign.auth.v1.ReleaseIdempotencyKeyRequest"> & {
+  /**
+   * workspace_id scoping the key.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * key of the claim.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * fingerprint of the claimed request.
+   *
+   * @generated from field: string fingerprint = 3;
+   */
+  fingerprint: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.ReleaseIdempotencyKeyRequest.
+ * Use `create(ReleaseIdempotencyKeyRequestSchema)` to create a new message.
+ */
+export const ReleaseIdempotencyKeyRequestSchema: GenMessage<ReleaseIdempotencyKeyRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 43);
+
+/**
+ * ReleaseIdempotencyKeyResponse is empty.
+ *
+ * @generated from message countersign.auth.v1.ReleaseIdempotencyKeyResponse
+ */
+export type ReleaseIdempotencyKeyResponse = Message<"countersign.auth.v1.ReleaseIdempotencyKeyResponse"> & {
+};
+
+/**
+ * Describes the message countersign.auth.v1.ReleaseIdempotencyKeyResponse.
+ * Use `create(ReleaseIdempotencyKeyResponseSchema)` to create a new message.
+ */
+export const ReleaseIdempotencyKeyResponseSchema: GenMessage<ReleaseIdempotencyKeyResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 44);
+
+/**
  * Role is what a member may do in a workspace.
  *
  * @generated from enum countersign.auth.v1.Role
@@ -1142,6 +1354,54 @@ export enum Role {
  */
 export const RoleSchema: GenEnum<Role> = /*@__PURE__*/
   enumDesc(file_countersign_auth_v1_auth_service, 0);
+
+/**
+ * ClaimOutcome says what a claim found.
+ *
+ * @generated from enum countersign.auth.v1.ClaimOutcome
+ */
+export enum ClaimOutcome {
+  /**
+   * CLAIM_OUTCOME_UNSPECIFIED is never answered.
+   *
+   * @generated from enum value: CLAIM_OUTCOME_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * CLAIM_OUTCOME_CLAIMED: the caller runs the request, then completes or releases the key.
+   *
+   * @generated from enum value: CLAIM_OUTCOME_CLAIMED = 1;
+   */
+  CLAIMED = 1,
+
+  /**
+   * CLAIM_OUTCOME_IN_PROGRESS: another call with the key is running.
+   *
+   * @generated from enum value: CLAIM_OUTCOME_IN_PROGRESS = 2;
+   */
+  IN_PROGRESS = 2,
+
+  /**
+   * CLAIM_OUTCOME_COMPLETED: the request ran; its answer is in the response.
+   *
+   * @generated from enum value: CLAIM_OUTCOME_COMPLETED = 3;
+   */
+  COMPLETED = 3,
+
+  /**
+   * CLAIM_OUTCOME_MISMATCH: the key was used for a different request.
+   *
+   * @generated from enum value: CLAIM_OUTCOME_MISMATCH = 4;
+   */
+  MISMATCH = 4,
+}
+
+/**
+ * Describes the enum countersign.auth.v1.ClaimOutcome.
+ */
+export const ClaimOutcomeSchema: GenEnum<ClaimOutcome> = /*@__PURE__*/
+  enumDesc(file_countersign_auth_v1_auth_service, 1);
 
 /**
  * AuthService owns workspaces, their members and console sessions, API keys, and the records of
@@ -1299,6 +1559,37 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetApiUsageRequestSchema;
     output: typeof GetApiUsageResponseSchema;
+  },
+  /**
+   * ClaimIdempotencyKey starts a POST under an Idempotency-Key, or says how an earlier one with
+   * the same key went: still running, answered (with the stored answer), or made for another request.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.ClaimIdempotencyKey
+   */
+  claimIdempotencyKey: {
+    methodKind: "unary";
+    input: typeof ClaimIdempotencyKeyRequestSchema;
+    output: typeof ClaimIdempotencyKeyResponseSchema;
+  },
+  /**
+   * CompleteIdempotencyKey stores the answer of a claimed POST for replay within 24 hours.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.CompleteIdempotencyKey
+   */
+  completeIdempotencyKey: {
+    methodKind: "unary";
+    input: typeof CompleteIdempotencyKeyRequestSchema;
+    output: typeof CompleteIdempotencyKeyResponseSchema;
+  },
+  /**
+   * ReleaseIdempotencyKey forgets a claimed POST that failed on our side, so that a retry can run.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.ReleaseIdempotencyKey
+   */
+  releaseIdempotencyKey: {
+    methodKind: "unary";
+    input: typeof ReleaseIdempotencyKeyRequestSchema;
+    output: typeof ReleaseIdempotencyKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_auth_v1_auth_service, 0);
