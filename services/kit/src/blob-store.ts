@@ -4,7 +4,7 @@
  * (standalone mode), where a write goes to a temporary file first so a crash leaves no half object.
  */
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
@@ -32,6 +32,15 @@ export interface BlobStore {
   ping(): Promise<void>;
 }
 
+async function syncPath(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 function checkKey(key: string): string {
@@ -54,7 +63,10 @@ export class FileBlobStore implements BlobStore {
     try {
       const source = body instanceof Readable ? body : Readable.from([body]);
       await pipeline(source, createWriteStream(temporary, { flags: "wx" }));
+      // An acknowledged blob must survive a crash: its bytes, then its name, reach the disk.
+      await syncPath(temporary);
       await rename(temporary, target);
+      await syncPath(dirname(target));
     } catch (err) {
       await rm(temporary, { force: true });
       throw err;
