@@ -4,11 +4,20 @@ import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
 import { toAuditEntry } from "./messages.js";
+import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
+import type { SigningSessions } from "./signing-sessions.js";
 
-export function requestsRoutes(requests: Requests, agreementSets: AgreementSets) {
+export interface RequestsDomain {
+  creation: RequestCreation;
+  requests: Requests;
+  sessions: SigningSessions;
+  agreementSets: AgreementSets;
+}
+
+export function requestsRoutes({ creation, requests, sessions, agreementSets }: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
-    createSignatureRequest: async (req) => ({ signatureRequest: await requests.create(req) }),
+    createSignatureRequest: async (req) => ({ signatureRequest: await creation.create(req) }),
     getSignatureRequest: async (req) => ({
       signatureRequest: await requests.get(req.workspaceId, req.requestId),
     }),
@@ -40,7 +49,7 @@ export function requestsRoutes(requests: Requests, agreementSets: AgreementSets)
       return { recipientId, remindTime: timestampFromDate(remindedAt) };
     },
     createEmbeddedSigningUrl: async (req) => {
-      const { url, expiresAt } = await requests.embeddedSigningUrl(
+      const { url, expiresAt } = await sessions.embeddedSigningUrl(
         req.workspaceId,
         req.requestId,
         req.recipientId,
@@ -49,7 +58,7 @@ export function requestsRoutes(requests: Requests, agreementSets: AgreementSets)
       );
       return { url, expireTime: timestampFromDate(expiresAt) };
     },
-    openSigningLink: (req) => requests.openLink(req.token, req.actor),
+    openSigningLink: (req) => sessions.openLink(req.token, req.actor),
     getAuditTrail: async (req) => {
       const { entries, verified } = await requests.auditTrail(req.workspaceId, req.requestId);
       return { entries: entries.map(toAuditEntry), verified };

@@ -21,9 +21,12 @@ import { AgreementSets } from "./agreement-sets.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import type { Mailer } from "./mail/mailer.js";
 import { NotificationSender } from "./notifications.js";
+import { RequestCreation } from "./request-creation.js";
+import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
 import { SigningLinks } from "./signing-links.js";
+import { SigningSessions } from "./signing-sessions.js";
 
 export interface RequestsDeps {
   db: Database;
@@ -63,20 +66,21 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     relay.kick();
     sender.kick();
   };
-  const requests = new Requests({
+  const transactions = new RequestTransactions(db, afterCommit);
+  const creation = new RequestCreation({
     db,
     templates: deps.templates,
     documents: deps.documents,
     links,
     logger,
     afterCommit,
-    reminderIntervalMs: deps.reminderIntervalMs,
-    embeddedUrlTtlMs: deps.embeddedUrlTtlMs,
   });
+  const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
+  const sessions = new SigningSessions({ db, links, transactions, embeddedUrlTtlMs: deps.embeddedUrlTtlMs });
   const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
   return {
     serviceNames: [RequestsService.typeName],
-    routes: requestsRoutes(requests, new AgreementSets(db)),
+    routes: requestsRoutes({ creation, requests, sessions, agreementSets: new AgreementSets(db) }),
     ready: dependenciesAnswer(db, bus),
     async start() {
       relay.start();

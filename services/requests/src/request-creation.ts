@@ -1,0 +1,212 @@
+/**
+ * Creating a request: from a template or from documents with their own fields, recipients bound to
+ * roles, every document claimed at the documents service (and released if creation fails), then
+ * one transaction with the request, its audit entry and — with `send` — the send itself.
+ */
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type {
+  CreateSignatureRequestRequest,
+  SignatureRequest,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import {
+  type Database,
+  type FieldViolation,
+  type Logger,
+  type PageSizes,
+  roleKey,
+  uuidv7,
+  validationError,
+} from "@countersign/kit";
+import { actorOf, appendAudit, EMPTY_CHAIN } from "./audit-trail.js";
+import { sendDraft } from "./dispatch.js";
+import { toSignatureRequest } from "./messages.js";
+import { layoutFromDocuments, layoutFromTemplate, placementOnDocuments } from "./request-layouts.js";
+import { bindRoles, type RecipientDraft, requestViolations } from "./request-rules.js";
+import type { Locked } from "./request-transactions.js";
+import type { SigningLinks } from "./signing-links.js";
+import { type NewRecipientRow, type StoredField, store } from "./store.js";
+
+export interface RequestCreationDeps {
+  db: Database;
+  templates: Client<typeof TemplatesService>;
+  documents: Client<typeof DocumentsService>;
+  links: SigningLinks;
+  logger: Logger;
+  afterCommit: () => void;
+}
+
+/** Who holds a request's documents at the documents service. */
+export function holderOf(requestId: string): string {
+  return `request:${requestId}`;
+}
+
+export class RequestCreation {
+  constructor(private readonly deps: RequestCreationDeps) {}
+
+  async create(input: CreateSignatureRequestRequest): Promise<SignatureRequest> {
+    const now = new Date();
+    const expiresAt = input.expireTime ? timestampDate(input.expireTime) : undefined;
+    const drafts: RecipientDraft[] = input.recipients.map((r) => ({
+      name: r.name,
+      email: r.email.trim(),
+      role: r.role,
+      kind: r.kind || "signer",
+      routingOrder: r.routingOrder,
+      clientUserId: r.clientUserId,
+    }));
+    const violations = requestViolations({
+      title: input.title,
+      message: input.message,
+      templateId: input.templateId,
+      documentCount: input.documentIds.length,
+      recipients: drafts,
+      expiresAt,
+      now,
+    });
+    const fromDocuments = input.templateId
+      ? undefined
+      : layoutFromDocuments(input.documentIds, input.fields, drafts);
+    violations.push(...(fromDocuments?.violations ?? []));
+    if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
+
+    const layout =
+      fromDocuments?.layout ?? layoutFromTemplate(await this.templateOf(input.workspaceId, input.templateId));
+    const { byRole, violations: bindings } = bindRoles(layout, drafts);
+    if (bindings.length > 0)
+      throw validationError(bindings, "the recipients do not fill the template's roles");
+
+    const id = uuidv7();
+    const recipients: NewRecipientRow[] = drafts.map((d) => {
+      // A signer takes the role's spelling and routing order; a copy recipient's role is a free label.
+      const role =
+        d.kind === "signer" ? layout.roles.find((r) => roleKey(r.name) === roleKey(d.role)) : undefined;
+      return {
+        id: uuidv7(),
+        name: d.name.trim(),
+        email: d.email,
+        role: role?.name ?? d.role.trim(),
+        kind: d.kind as "signer" | "cc",
+        routing_order: d.routingOrder || role?.order || 1,
+        client_user_id: d.clientUserId,
+      };
+    });
+    const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({
+      ...f,
+      recipientId: recipients[byRole.get(roleKey(role)) ?? -1]?.id ?? "",
+    }));
+
+    const claimed: string[] = [];
+    const release = () =>
+      Promise.all(
+        claimed.map((documentId) =>
+          this.deps.documents
+            .releaseDocument({ workspaceId: input.workspaceId, documentId, holder: holderOf(id) })
+            .catch((err: unknown) =>
+              this.deps.logger.warn(
+                { err, requestId: id },
+                "could not release a document of a failed request",
+              ),
+            ),
+        ),
+      );
+    try {
+      const pages = await this.claimDocuments(input.workspaceId, id, layout.documentIds, claimed);
+      if (fromDocuments) {
+        const misplaced = placementOnDocuments(layout.fields, pages);
+        if (misplaced.length > 0) throw validationError(misplaced, "the fields do not lie on the documents");
+      }
+    } catch (err) {
+      await release();
+      throw err;
+    }
+    const actor = actorOf(input.actor);
+    let created: Locked;
+    try {
+      created = await this.deps.db.transaction(async (tx) => {
+        const inserted = await store.insertRequest(
+          tx,
+          {
+            id,
+            workspaceId: input.workspaceId,
+            title: input.title.trim(),
+            message: input.message,
+            templateId: layout.templateId,
+            documentIds: layout.documentIds,
+            fields,
+            expiresAt: expiresAt ?? null,
+          },
+          recipients,
+        );
+        const chain = await appendAudit(
+          tx,
+          id,
+          "created",
+          actor,
+          {
+            templateId: layout.templateId,
+            documentIds: layout.documentIds,
+            recipients: recipients.map((r) => ({
+              id: r.id,
+              name: r.name,
+              email: r.email,
+              role: r.role,
+              kind: r.kind,
+            })),
+          },
+          EMPTY_CHAIN,
+        );
+        return input.send ? sendDraft(tx, this.deps.links, inserted, actor, chain) : inserted;
+      });
+    } catch (err) {
+      await release();
+      throw err;
+    }
+    this.deps.afterCommit();
+    return toSignatureRequest(created.request, created.recipients);
+  }
+
+  /** Claims each document for the request, noting each claim in `claimed`; their page sizes by id. */
+  private async claimDocuments(
+    workspaceId: string,
+    requestId: string,
+    documentIds: string[],
+    claimed: string[],
+  ): Promise<Map<string, PageSizes>> {
+    const pages = new Map<string, PageSizes>();
+    const missing: FieldViolation[] = [];
+    for (const [i, documentId] of documentIds.entries()) {
+      try {
+        const { document } = await this.deps.documents.claimDocument({
+          workspaceId,
+          documentId,
+          holder: holderOf(requestId),
+        });
+        claimed.push(documentId);
+        pages.set(documentId, document?.pages.map(({ width, height }) => ({ width, height })) ?? []);
+      } catch (err) {
+        if (!(err instanceof ConnectError && err.code === Code.NotFound)) throw err;
+        missing.push({ path: `documentIds[${i}]`, message: "there is no such document in this workspace" });
+      }
+    }
+    if (missing.length > 0) throw validationError(missing, "the signature request is not valid");
+    return pages;
+  }
+
+  private async templateOf(workspaceId: string, templateId: string) {
+    try {
+      const { template } = await this.deps.templates.getTemplate({ workspaceId, templateId });
+      if (!template) throw new Error("the templates service answered without a template");
+      return template;
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.NotFound) {
+        throw validationError([
+          { path: "templateId", message: "there is no such template in this workspace" },
+        ]);
+      }
+      throw err;
+    }
+  }
+}

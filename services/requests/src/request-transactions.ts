@@ -1,0 +1,49 @@
+/**
+ * The frame every operation on one request runs in: a transaction that first locks the request
+ * row (so concurrent operations see each other's result), then the change, then a nudge to the
+ * relay and the e-mail sender once it is committed.
+ */
+import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { type Database, isUuid, notFound, type Queryable } from "@countersign/kit";
+import { toSignatureRequest } from "./messages.js";
+import { type RecipientRow, type RequestRow, store } from "./store.js";
+
+/** A request and its recipients, read under the request's row lock. */
+export interface Locked {
+  request: RequestRow;
+  recipients: RecipientRow[];
+}
+
+/** Reads a request with its row locked for the transaction; another workspace's is not found. */
+export async function lockRequest(tx: Queryable, workspaceId: string, requestId: string): Promise<Locked> {
+  const request = await store.getRequest(tx, workspaceId, requestId, true);
+  if (!request) throw notFound("signature request");
+  return { request, recipients: await store.recipientsOf(tx, [requestId]) };
+}
+
+export class RequestTransactions {
+  constructor(
+    private readonly db: Database,
+    /** Called after a commit that wrote events or e-mails, so they go out without waiting for a poll. */
+    private readonly afterCommit: () => void,
+  ) {}
+
+  async get(workspaceId: string, requestId: string): Promise<SignatureRequest> {
+    if (!isUuid(requestId)) throw notFound("signature request");
+    const request = await store.getRequest(this.db, workspaceId, requestId);
+    if (!request) throw notFound("signature request");
+    return toSignatureRequest(request, await store.recipientsOf(this.db, [requestId]));
+  }
+
+  /** Runs `change` on the locked request in one transaction; the request as it is afterwards. */
+  async mutate(
+    workspaceId: string,
+    requestId: string,
+    change: (tx: Queryable, locked: Locked) => Promise<void>,
+  ): Promise<SignatureRequest> {
+    if (!isUuid(requestId)) throw notFound("signature request");
+    await this.db.transaction(async (tx) => change(tx, await lockRequest(tx, workspaceId, requestId)));
+    this.afterCommit();
+    return this.get(workspaceId, requestId);
+  }
+}
