@@ -154,8 +154,8 @@ describe.each(modes)("%s mode: templates", (_mode, start) => {
     });
     expect(types.status).toBe(422);
     expect((types.body as { errors: unknown[] }).errors).toEqual([
-      { path: "fields[0].colour", message: "is not a known property" },
       { path: "fields[0].page", message: "must be a whole number" },
+      { path: "fields[0].colour", message: "is not a known property" },
     ]);
 
     const noRoles = await createTemplate({ name: "Empty", documentId: document.id, roles: [], fields: [] });

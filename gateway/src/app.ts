@@ -2,16 +2,16 @@
  * Assembles the gateway: the public API (both families), the console's API, the OpenAPI document
  * and the probes. It reaches services only through their generated clients.
  */
-import { readFileSync } from "node:fs";
-import type { Client } from "@connectrpc/connect";
-import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import type { EventBus, Logger, Unsubscribe } from "@countersign/kit";
+import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
+import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { createLogger, type EventBus, type Logger, MemoryEventBus, type Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
-import { developerRoutes } from "./console/developer.js";
+import { DEVELOPER_BASE, developerRoutes } from "./console/developer.js";
 import { sessionRoutes } from "./console/session.js";
+import { Contract } from "./contract/operation.js";
 import { KeyVerifier } from "./key-verifier.js";
 import { accessLog } from "./middleware/access-log.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
@@ -19,7 +19,8 @@ import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
 import { idempotency } from "./middleware/idempotency.js";
 import { requestContext } from "./middleware/request-context.js";
-import { ApiProblem } from "./problems.js";
+import { openApiDocument } from "./openapi.js";
+import { probeRoutes } from "./probes.js";
 import { PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
@@ -67,16 +68,34 @@ export interface GatewayOptions {
 export interface Gateway {
   app: Express;
   verifier: KeyVerifier;
+  /** The OpenAPI document GET /openapi.json serves. */
+  openapi: Record<string, unknown>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-const OPENAPI = JSON.parse(
-  readFileSync(new URL("../openapi/openapi.json", import.meta.url), "utf8"),
-) as Record<string, unknown>;
-
 function isPublicApiPath(path: string): boolean {
   return path === "/v1" || path.startsWith("/v1/") || path === "/api/v1" || path.startsWith("/api/v1/");
+}
+
+/**
+ * The OpenAPI document exactly as GET /openapi.json serves it, from a gateway with no service
+ * behind it: the tests check answers against it.
+ */
+export function describeApi(publicUrl: string): Record<string, unknown> {
+  const unconnected = createRouterTransport(() => {});
+  return buildGateway({
+    services: {
+      auth: createClient(AuthService, unconnected),
+      documents: createClient(DocumentsService, unconnected),
+      templates: createClient(TemplatesService, unconnected),
+      requests: createClient(RequestsService, unconnected),
+    },
+    bus: new MemoryEventBus(),
+    logger: createLogger({ name: "gateway", level: "silent" }),
+    publicUrl,
+    ready: async () => {},
+  }).openapi;
 }
 
 export function buildGateway(options: GatewayOptions): Gateway {
@@ -84,7 +103,9 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
   const recorder = new ApiCallRecorder(bus, logger);
+  const contract = new Contract();
   const api = new PublicApi(
+    contract,
     limits.jsonBodyBytes,
     [authenticate(verifier, new RateLimiter(limits.ratePerSecond, limits.burst))],
     [idempotency(services.auth, logger, { uploadBytes: limits.uploadBytes })],
@@ -105,29 +126,16 @@ export function buildGateway(options: GatewayOptions): Gateway {
 
   // Not mounted under a prefix: handlers see the full path, which API Usage records.
   app.use((req, res, next) => (isPublicApiPath(req.path) ? api.router(req, res, next) : next()));
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
-  });
-  app.get("/readyz", async (_req, res) => {
-    await options.ready().catch((err: unknown) => {
-      logger.warn({ err }, "not ready");
-      throw new ApiProblem("unavailable", "a service or the event bus is not answering");
-    });
-    res.json({ status: "ok" });
-  });
-  const openapi = JSON.stringify({ ...OPENAPI, servers: [{ url: publicUrl }] });
+  app.use(probeRoutes(contract, options.ready, logger));
+  app.use(
+    "/console/api",
+    sessionRoutes({ auth: services.auth, contract, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
+  );
+  app.use(DEVELOPER_BASE, developerRoutes({ auth: services.auth, contract, verifier, publicUrl }));
+  const openapi = JSON.stringify(openApiDocument(contract, publicUrl));
   app.get("/openapi.json", (_req, res) => {
     res.type("application/json").send(openapi);
   });
-
-  app.use(
-    "/console/api",
-    sessionRoutes({ auth: services.auth, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
-  );
-  app.use(
-    "/console/api/workspaces/:workspaceId",
-    developerRoutes({ auth: services.auth, verifier, publicUrl }),
-  );
   app.use(notFound);
   app.use(problemHandler(logger));
 
@@ -135,6 +143,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   return {
     app,
     verifier,
+    openapi: JSON.parse(openapi) as Record<string, unknown>,
     async start() {
       stopListening = await verifier.listen(bus);
     },

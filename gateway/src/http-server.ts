@@ -1,10 +1,45 @@
 /**
  * Serves the gateway over HTTP/1.1 and closes it gracefully: stop accepting, let requests in flight
- * finish, then cut what is left after a grace period.
+ * finish, then cut what is left after a grace period. Requests that Node refuses before Express sees
+ * them (headers too large, a malformed request line, a request that is too slow) are answered with
+ * problem details too, like every other error.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { uuidv7 } from "@countersign/kit";
 import type { Express } from "express";
+import { ApiProblem, toProblem } from "./problems.js";
+
+/** Node's reasons for refusing a request, as problems. */
+function clientErrorProblem(code: string | undefined): ApiProblem {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return new ApiProblem("headers_too_large", "the request's headers are larger than 16 KiB");
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return new ApiProblem("request_timeout", "the request took too long to arrive");
+    default:
+      return new ApiProblem("invalid_request", "the request is not well-formed HTTP/1.1");
+  }
+}
+
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  // Nothing can be answered on a connection the client has reset or already half-written to.
+  if (err.code === "ECONNRESET" || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const requestId = uuidv7();
+  const { problem } = toProblem(clientErrorProblem(err.code), requestId);
+  const body = JSON.stringify(problem);
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${problem.title}\r\n` +
+      "Content-Type: application/problem+json\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+}
 
 export interface ListeningGateway {
   port: number;
@@ -20,6 +55,7 @@ export async function listen(
 ): Promise<ListeningGateway> {
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

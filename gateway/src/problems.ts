@@ -19,6 +19,8 @@ export type ProblemCode =
   | "unsupported_media_type"
   | "validation_failed"
   | "rate_limited"
+  | "headers_too_large"
+  | "request_timeout"
   | "internal"
   | "not_implemented"
   | "unavailable";
@@ -36,10 +38,14 @@ const TITLES: Record<ProblemCode, [status: number, title: string]> = {
   unsupported_media_type: [415, "Unsupported media type"],
   validation_failed: [422, "Validation failed"],
   rate_limited: [429, "Too many requests"],
+  headers_too_large: [431, "Request header fields too large"],
+  request_timeout: [408, "Request timeout"],
   internal: [500, "Internal error"],
   not_implemented: [501, "Not implemented"],
   unavailable: [503, "Service unavailable"],
 };
+
+export const PROBLEM_CODES = Object.keys(TITLES) as [ProblemCode, ...ProblemCode[]];
 
 export interface Problem {
   type: string;

@@ -26,6 +26,7 @@ import { listen } from "./http-server.js";
 export {
   buildGateway,
   DEFAULT_LIMITS,
+  describeApi,
   type Gateway,
   type GatewayOptions,
   type GatewayServices,

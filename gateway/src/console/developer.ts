@@ -4,7 +4,6 @@
  * someone outside the workspace gets 404, a member or a disabled workspace 403 with the reason.
  */
 
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type {
   AuthService,
@@ -12,100 +11,185 @@ import type {
   UsageFigures,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import {
+  ApiKeyCreated,
+  ApiKeyInput,
+  ApiKeyList,
+  ApiUsage,
+  ApiUsageQuery,
+  Configuration,
+  KeyParams,
+  RecentErrors,
+  RecentErrorsQuery,
+  WorkspaceParams,
+} from "../contract/console.js";
+import type { Contract } from "../contract/operation.js";
+import { DeclaredRouter } from "../declared-router.js";
+import { iso } from "../json-time.js";
 import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import { csrfProtection, describeSession, requireSession } from "./session.js";
 
 export interface DeveloperRoutesOptions {
   auth: Client<typeof AuthService>;
+  contract: Contract;
   verifier: KeyVerifier;
   publicUrl: string;
 }
 
-export function developerRoutes({ auth, verifier, publicUrl }: DeveloperRoutesOptions): Router {
-  const router = express.Router({ mergeParams: true });
-  router.use(requireSession(auth), csrfProtection(publicUrl), requireDeveloperAccess);
-  router.use(express.json({ limit: 16 * 1024 }));
+export const DEVELOPER_BASE = "/console/api/workspaces/:workspaceId";
 
-  router.get("/configuration", (_req, res) => {
-    const accountId = workspaceIdOf(res);
-    res.json({
-      accountId,
-      baseUrls: {
-        accountScoped: `${publicUrl}/v1/accounts/${accountId}`,
-        resourceStyle: `${publicUrl}/api/v1`,
-        compatibility: `${publicUrl}/restapi`,
-        tools: `${publicUrl}/mcp/v1`,
-      },
-    });
-  });
+const DEVELOPER_PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
+const TAG = "Console: developer";
 
-  router.get("/api-keys", async (_req, res) => {
-    const { keys } = await auth.listApiKeys({ workspaceId: workspaceIdOf(res) });
-    res.json({ items: keys.map((key) => ({ id: key.id, name: key.name, createdAt: iso(key.createTime) })) });
-  });
+export function developerRoutes({ auth, contract, verifier, publicUrl }: DeveloperRoutesOptions): Router {
+  const routes = new DeclaredRouter(contract, DEVELOPER_BASE, "consoleSession");
+  routes.router.use(requireSession(auth), csrfProtection(publicUrl), requireDeveloperAccess);
+  routes.router.use(express.json({ limit: 16 * 1024 }));
 
-  router.post("/api-keys", async (req, res) => {
-    const name = (req.body as { name?: unknown } | undefined)?.name;
-    if (typeof name !== "string") {
-      throw new ApiProblem("validation_failed", "a key needs a name", [
-        { path: "name", message: "is required" },
-      ]);
-    }
-    const { key, secret } = await auth.createApiKey({ workspaceId: workspaceIdOf(res), name });
-    res.status(201).json({
-      id: key?.id,
-      name: key?.name,
-      secret,
-      accountId: key?.workspaceId,
-      createdAt: iso(key?.createTime),
-    });
-  });
+  routes.on(
+    "get",
+    "/configuration",
+    {
+      summary: "The Account ID and the base URLs of the API families",
+      tag: TAG,
+      params: WorkspaceParams,
+      answers: { 200: { description: "The Configuration tab.", schema: Configuration } },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    ({ res }) => {
+      const accountId = workspaceIdOf(res);
+      res.json({
+        accountId,
+        baseUrls: {
+          accountScoped: `${publicUrl}/v1/accounts/${accountId}`,
+          resourceStyle: `${publicUrl}/api/v1`,
+          compatibility: `${publicUrl}/restapi`,
+          tools: `${publicUrl}/mcp/v1`,
+        },
+      });
+    },
+  );
 
-  router.delete("/api-keys/:keyId", async (req, res) => {
-    await auth.deleteApiKey({ workspaceId: workspaceIdOf(res), keyId: req.params.keyId });
-    // This replica forgets at once; the others hear auth's event.
-    verifier.forgetKey(req.params.keyId as string);
-    res.status(204).end();
-  });
+  routes.on(
+    "get",
+    "/api-keys",
+    {
+      summary: "List API keys (name and creation date)",
+      tag: TAG,
+      params: WorkspaceParams,
+      answers: { 200: { description: "The keys; secrets are never shown again.", schema: ApiKeyList } },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    async ({ res }) => {
+      const { keys } = await auth.listApiKeys({ workspaceId: workspaceIdOf(res) });
+      res.json({
+        items: keys.map((key) => ({ id: key.id, name: key.name, createdAt: iso(key.createTime) })),
+      });
+    },
+  );
 
-  router.get("/recent-errors", async (req, res) => {
-    const limit = Number(req.query.limit ?? 100);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
-      throw new ApiProblem("invalid_request", "limit must be a whole number from 1 to 500");
-    }
-    const { errors } = await auth.listRecentErrors({ workspaceId: workspaceIdOf(res), limit });
-    res.json({
-      items: errors.map((e) => ({
-        timestamp: iso(e.time),
-        method: e.method,
-        path: e.path,
-        status: e.status,
-        code: e.code,
-        requestId: e.requestId,
-      })),
-    });
-  });
+  routes.on(
+    "post",
+    "/api-keys",
+    {
+      summary: "Create an API key",
+      description: "The secret is in this answer and never again.",
+      tag: TAG,
+      params: WorkspaceParams,
+      body: ApiKeyInput,
+      answers: { 201: { description: "The new key with its secret.", schema: ApiKeyCreated } },
+      problems: [...DEVELOPER_PROBLEMS, 413, 415, 422],
+    },
+    async ({ res, body }) => {
+      const { key, secret } = await auth.createApiKey({ workspaceId: workspaceIdOf(res), name: body.name });
+      if (!key) throw new Error("auth answered without the key it created");
+      res.status(201).json({
+        id: key.id,
+        name: key.name,
+        secret,
+        accountId: key.workspaceId,
+        createdAt: iso(key.createTime),
+      });
+    },
+  );
 
-  router.get("/api-usage", async (req, res) => {
-    const usage = await auth.getApiUsage({
-      workspaceId: workspaceIdOf(res),
-      fromDay: typeof req.query.from === "string" ? req.query.from : "",
-      toDay: typeof req.query.to === "string" ? req.query.to : "",
-    });
-    res.json({
-      from: usage.fromDay,
-      to: usage.toDay,
-      total: figures(usage.total),
-      days: usage.days.map((d) => ({ day: d.day, ...figures(d.figures) })),
-      routes: usage.routes.map((r) => ({ method: r.method, route: r.route, ...figures(r.figures) })),
-    });
-  });
-  return router;
+  routes.on(
+    "delete",
+    "/api-keys/:keyId",
+    {
+      summary: "Delete an API key",
+      description: "Takes effect at once on every gateway replica: the key then answers 401.",
+      tag: TAG,
+      params: KeyParams,
+      answers: { 204: { description: "Deleted." } },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    async ({ res, params }) => {
+      await auth.deleteApiKey({ workspaceId: workspaceIdOf(res), keyId: params.keyId });
+      // This replica forgets at once; the others hear auth's event.
+      verifier.forgetKey(params.keyId);
+      res.status(204).end();
+    },
+  );
+
+  routes.on(
+    "get",
+    "/recent-errors",
+    {
+      summary: "Recent Errors: the API calls that answered 4xx or 5xx",
+      tag: TAG,
+      params: WorkspaceParams,
+      query: RecentErrorsQuery,
+      answers: { 200: { description: "Newest first.", schema: RecentErrors } },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    async ({ res, query }) => {
+      const { errors } = await auth.listRecentErrors({ workspaceId: workspaceIdOf(res), limit: query.limit });
+      res.json({
+        items: errors.map((e) => ({
+          timestamp: iso(e.time),
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          code: e.code,
+          requestId: e.requestId,
+        })),
+      });
+    },
+  );
+
+  routes.on(
+    "get",
+    "/api-usage",
+    {
+      summary: "API Usage: calls per day and per route, error rate, p50/p95 latency",
+      tag: TAG,
+      params: WorkspaceParams,
+      query: ApiUsageQuery,
+      answers: { 200: { description: "The figures for the days asked.", schema: ApiUsage } },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    async ({ res, query }) => {
+      const usage = await auth.getApiUsage({
+        workspaceId: workspaceIdOf(res),
+        fromDay: query.from ?? "",
+        toDay: query.to ?? "",
+      });
+      res.json({
+        from: usage.fromDay,
+        to: usage.toDay,
+        total: figures(usage.total),
+        days: usage.days.map((d) => ({ day: d.day, ...figures(d.figures) })),
+        routes: usage.routes.map((r) => ({ method: r.method, route: r.route, ...figures(r.figures) })),
+      });
+    },
+  );
+  return routes.router;
 }
 
 function requireDeveloperAccess(req: Request, res: Response, next: NextFunction): void {
-  const workspaceId = (req.params as { workspaceId: string }).workspaceId;
+  const workspaceId = (req.params as { workspaceId: string }).workspaceId.toLowerCase();
   const workspace = describeSession(res.locals.session as Session).workspaces.find(
     (w) => w.id === workspaceId,
   );
@@ -122,10 +206,6 @@ function requireDeveloperAccess(req: Request, res: Response, next: NextFunction)
 
 function workspaceIdOf(res: Response): string {
   return res.locals.workspaceId as string;
-}
-
-function iso(time: Timestamp | undefined): string | undefined {
-  return time ? timestampDate(time).toISOString() : undefined;
 }
 
 function figures(f: UsageFigures | undefined) {

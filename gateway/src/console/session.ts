@@ -11,6 +11,9 @@ import {
   type Session,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { ConsoleSession, LogIn } from "../contract/console.js";
+import type { Contract } from "../contract/operation.js";
+import { DeclaredRouter } from "../declared-router.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { readCookie, setCookie } from "./cookies.js";
@@ -21,6 +24,7 @@ const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
 export interface ConsoleSessionOptions {
   auth: Client<typeof AuthService>;
+  contract: Contract;
   publicUrl: string;
   /** Limits log-in attempts per client address. */
   loginLimiter: RateLimiter;
@@ -41,46 +45,82 @@ export function describeSession(session: Session) {
   };
 }
 
-export function sessionRoutes({ auth, publicUrl, loginLimiter }: ConsoleSessionOptions): Router {
-  const router = express.Router();
+const SESSION_PROBLEMS = [400, 401, 413, 415, 422, 429, 500, 503] as const;
+
+export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: ConsoleSessionOptions): Router {
+  const routes = new DeclaredRouter(contract, "/console/api", "consoleSession");
   const secure = publicUrl.startsWith("https:");
-  router.use(express.json({ limit: 16 * 1024 }));
+  routes.router.use(express.json({ limit: 16 * 1024 }));
 
-  router.post("/session", async (req, res) => {
-    const limit = loginLimiter.take(req.ip ?? "unknown");
-    if (!limit.allowed) {
-      throw new ApiProblem("rate_limited", "too many log-in attempts; wait a little", undefined, {
-        "Retry-After": String(limit.retryAfterSeconds),
+  routes.on(
+    "post",
+    "/session",
+    {
+      summary: "Log in",
+      description:
+        "Sets the HttpOnly session cookie `cs_session` and the `cs_csrf` cookie to echo in `X-CSRF-Token`.",
+      tag: "Console: session",
+      body: LogIn,
+      answers: {
+        201: { description: "The session: the user and their workspaces.", schema: ConsoleSession },
+      },
+      problems: [...SESSION_PROBLEMS],
+    },
+    async ({ req, res, body }) => {
+      const limit = loginLimiter.take(req.ip ?? "unknown");
+      if (!limit.allowed) {
+        throw new ApiProblem("rate_limited", "too many log-in attempts; wait a little", undefined, {
+          "Retry-After": String(limit.retryAfterSeconds),
+        });
+      }
+      const { token, session } = await auth.createSession(body);
+      setCookie(res, SESSION_COOKIE, token, {
+        httpOnly: true,
+        secure,
+        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
       });
-    }
-    const { email, password } = (req.body ?? {}) as { email?: unknown; password?: unknown };
-    if (typeof email !== "string" || typeof password !== "string") {
-      throw new ApiProblem("validation_failed", "email and password are required", [
-        ...(typeof email === "string" ? [] : [{ path: "email", message: "is required" }]),
-        ...(typeof password === "string" ? [] : [{ path: "password", message: "is required" }]),
-      ]);
-    }
-    const { token, session } = await auth.createSession({ email, password });
-    setCookie(res, SESSION_COOKIE, token, { httpOnly: true, secure, maxAgeSeconds: SESSION_MAX_AGE_SECONDS });
-    setCookie(res, CSRF_COOKIE, randomBytes(24).toString("base64url"), {
-      httpOnly: false,
-      secure,
-      maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
-    });
-    res.status(201).json(describeSession(session as Session));
-  });
+      setCookie(res, CSRF_COOKIE, randomBytes(24).toString("base64url"), {
+        httpOnly: false,
+        secure,
+        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+      });
+      res.status(201).json(describeSession(session as Session));
+    },
+  );
 
-  router.get("/session", requireSession(auth), (_req, res) => {
-    res.json(describeSession(res.locals.session as Session));
-  });
+  routes.on(
+    "get",
+    "/session",
+    {
+      summary: "The current session",
+      tag: "Console: session",
+      answers: { 200: { description: "The user and their workspaces.", schema: ConsoleSession } },
+      problems: [401, 500, 503],
+    },
+    ({ res }) => {
+      res.json(describeSession(res.locals.session as Session));
+    },
+    [requireSession(auth)],
+  );
 
-  router.delete("/session", requireSession(auth), csrfProtection(publicUrl), async (req, res) => {
-    await auth.deleteSession({ token: readCookie(req, SESSION_COOKIE) ?? "" });
-    setCookie(res, SESSION_COOKIE, "", { httpOnly: true, secure, maxAgeSeconds: 0 });
-    setCookie(res, CSRF_COOKIE, "", { httpOnly: false, secure, maxAgeSeconds: 0 });
-    res.status(204).end();
-  });
-  return router;
+  routes.on(
+    "delete",
+    "/session",
+    {
+      summary: "Log out",
+      tag: "Console: session",
+      answers: { 204: { description: "Logged out; both cookies are cleared." } },
+      problems: [401, 403, 500, 503],
+    },
+    async ({ req, res }) => {
+      await auth.deleteSession({ token: readCookie(req, SESSION_COOKIE) ?? "" });
+      setCookie(res, SESSION_COOKIE, "", { httpOnly: true, secure, maxAgeSeconds: 0 });
+      setCookie(res, CSRF_COOKIE, "", { httpOnly: false, secure, maxAgeSeconds: 0 });
+      res.status(204).end();
+    },
+    [requireSession(auth), csrfProtection(publicUrl)],
+  );
+  return routes.router;
 }
 
 export function requireSession(auth: Client<typeof AuthService>) {

@@ -1,10 +1,11 @@
 /**
- * One log line per request, written when the response is done. It carries the path but never the
- * query string, headers or body, where secrets may travel.
+ * One log line per request, written when the response is done. It carries the path (secret segments
+ * redacted) but never the query string, headers or body, where secrets may travel.
  */
 
 import type { Logger } from "@countersign/kit";
 import type { Request, Response } from "express";
+import { redactedPath } from "./redacted-path.js";
 import type { ResponseEndHook } from "./request-context.js";
 
 export function accessLog(logger: Logger): ResponseEndHook {
@@ -13,7 +14,7 @@ export function accessLog(logger: Logger): ResponseEndHook {
       {
         requestId: res.locals.requestId,
         method: req.method,
-        path: req.path,
+        path: redactedPath(req.path),
         status: res.statusCode,
         durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
         keyId: res.locals.caller?.keyId,

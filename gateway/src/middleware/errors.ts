@@ -2,7 +2,8 @@
 
 import type { Logger } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
-import { ApiProblem, toProblem } from "../problems.js";
+import { ApiProblem, type ProblemCode, toProblem } from "../problems.js";
+import { redactedPath } from "./redacted-path.js";
 
 export function notFound(req: Request) {
   throw new ApiProblem("not_found", `there is no ${req.method} ${req.path}`);
@@ -25,30 +26,58 @@ function discardUnreadBody(req: Request): void {
   req.resume();
 }
 
-/** body-parser's errors, in our terms. */
-function fromBodyParser(err: { type?: string; status?: number }): ApiProblem | undefined {
+/** Statuses of errors that Express, its router and body-parser raise about the client's request. */
+const CLIENT_STATUSES: Record<number, ProblemCode> = {
+  400: "invalid_request",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
+/** Errors from Express's router, body-parser and zlib, in our terms; each one is the client's. */
+function fromHttpLayer(err: { type?: string; status?: number; code?: string; expose?: boolean }) {
+  if (err instanceof URIError) {
+    return new ApiProblem(
+      "invalid_request",
+      "the path holds a percent sign that is not valid percent-encoding",
+    );
+  }
+  // zlib's codes (Z_DATA_ERROR …) and Brotli's (ERR__ERROR_FORMAT_…) for a body that is not what it claims.
+  if (typeof err.code === "string" && /^(Z_|ERR__ERROR_)/.test(err.code)) {
+    return new ApiProblem(
+      "invalid_request",
+      "the body could not be decompressed as its Content-Encoding says (gzip, deflate or br)",
+    );
+  }
   switch (err.type) {
     case "entity.parse.failed":
       return new ApiProblem("invalid_request", "the body is not valid JSON");
     case "entity.too.large":
-      return new ApiProblem("payload_too_large", "the body is larger than this route accepts");
+      return new ApiProblem("payload_too_large", "the body (decompressed) is larger than this route accepts");
     case "charset.unsupported":
-    case "encoding.unsupported":
       return new ApiProblem("unsupported_media_type", "the body must be UTF-8 JSON");
+    case "encoding.unsupported":
+      return new ApiProblem(
+        "unsupported_media_type",
+        "Content-Encoding must be gzip, deflate, br or identity",
+      );
     case "request.aborted":
+    case "request.size.invalid":
       return new ApiProblem("invalid_request", "the request body ended early");
-    default:
-      return undefined;
   }
+  const status = err.status ?? 0;
+  if (err.expose && status >= 400 && status < 500) {
+    return new ApiProblem(CLIENT_STATUSES[status] ?? "invalid_request", "the request could not be read");
+  }
+  return undefined;
 }
 
 export function problemHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const translated = (err && typeof err === "object" && fromBodyParser(err as { type?: string })) || err;
+    const translated = (err && typeof err === "object" && fromHttpLayer(err)) || err;
     const requestId = res.locals.requestId as string;
     const { problem, headers } = toProblem(translated, requestId);
     if (problem.status >= 500 && problem.code !== "unavailable") {
-      logger.error({ err, requestId, method: req.method, path: req.path }, "request failed");
+      logger.error({ err, requestId, method: req.method, path: redactedPath(req.path) }, "request failed");
     }
     res.locals.problemCode = problem.code;
     if (res.headersSent) {

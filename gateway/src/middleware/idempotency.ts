@@ -15,10 +15,12 @@ import {
   type StoredResponse,
   StoredResponseSchema,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { Logger } from "@countersign/kit";
+import { currentCallContext, type Logger, runWithCallContext } from "@countersign/kit";
+import canonicalize from "canonicalize";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Caller } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
+import { readUpload, UPLOAD_TYPES } from "../upload-body.js";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -34,30 +36,15 @@ export interface IdempotencyOptions {
 
 const DEFAULTS: IdempotencyOptions = { waitMs: 10_000, claimSeconds: 60, uploadBytes: 25 * 1024 * 1024 };
 
-/** Bodies the upload routes read as streams. */
-const STREAMED_TYPES = ["multipart/form-data", "application/pdf"];
-
 /**
- * What identifies a request under its key. A JSON body is in it; a streamed upload's bytes are not
- * known before they are read, so an upload is identified by its route, type and length here and by
- * its SHA-256 when a stored answer is about to be replayed.
+ * What identifies a request under its key. A JSON body is in it, canonically (RFC 8785), so that
+ * the order of its properties does not matter. A streamed upload's bytes are not known before they
+ * are read, so an upload is identified by its route here and by its file's SHA-256 when a stored
+ * answer is about to be replayed: the same file replays whatever multipart boundary carries it.
  */
 function fingerprintOf(req: Request, streamed: boolean): string {
   const hash = createHash("sha256").update(`${req.method}\n${req.originalUrl}\n`);
-  if (streamed) hash.update(`${req.get("content-type") ?? ""}\n${req.get("content-length") ?? ""}`);
-  else hash.update(JSON.stringify(req.body ?? null));
-  return hash.digest("hex");
-}
-
-/** The SHA-256 of a body, or undefined past `limit` bytes. */
-async function sha256Of(req: Request, limit: number): Promise<string | undefined> {
-  const hash = createHash("sha256");
-  let length = 0;
-  for await (const chunk of req) {
-    length += (chunk as Buffer).length;
-    if (length > limit) return undefined;
-    hash.update(chunk as Buffer);
-  }
+  hash.update(streamed ? "upload" : (canonicalize(req.body ?? null) ?? "null"));
   return hash.digest("hex");
 }
 
@@ -83,7 +70,7 @@ export function idempotency(
       );
     }
     const { workspaceId } = res.locals.caller as Caller;
-    const streamed = Boolean(req.is(STREAMED_TYPES));
+    const streamed = Boolean(req.is(UPLOAD_TYPES));
     const claim = { workspaceId, key, fingerprint: fingerprintOf(req, streamed), claimSeconds };
 
     const deadline = Date.now() + waitMs;
@@ -92,7 +79,7 @@ export function idempotency(
       if (outcome === ClaimOutcome.CLAIMED) break;
       if (outcome === ClaimOutcome.MISMATCH) throw mismatch();
       if (outcome === ClaimOutcome.COMPLETED && response) {
-        if (streamed && !(await sameUpload(req, response, uploadBytes))) throw mismatch();
+        if (streamed && !(await sameUpload(req, res, response, uploadBytes))) throw mismatch();
         replay(res, response);
         return;
       }
@@ -106,29 +93,43 @@ export function idempotency(
       }
       await sleep(100);
     }
-    recordAnswer(res, {
+    recordAnswer(res, async (answer) => {
       // A failure on our side is not an answer to keep: the client may retry it.
-      keep: async (answer) => {
-        if (answer.status >= 500) await auth.releaseIdempotencyKey(claim);
-        else await auth.completeIdempotencyKey({ ...claim, response: answer });
-      },
-      forget: async () => {
-        await auth.releaseIdempotencyKey(claim);
-      },
+      if (answer.status >= 500) await auth.releaseIdempotencyKey(claim);
+      else await auth.completeIdempotencyKey({ ...claim, response: answer });
     }).catch((err: unknown) =>
       logger.warn({ err, requestId: res.locals.requestId }, "idempotency record failed"),
     );
-    next();
+    // The work goes on when the client hangs up: it may commit, and the retry must find its answer
+    // rather than do it again. Only the deadline ends it.
+    const context = currentCallContext();
+    if (context) runWithCallContext({ ...context, signal: undefined }, next);
+    else next();
   };
 }
 
-/** A stored answer to an upload is replayed only for the same bytes: its document's SHA-256. */
-async function sameUpload(req: Request, stored: StoredResponse, limit: number): Promise<boolean> {
-  const sha256 = await sha256Of(req, limit);
-  if (sha256 === undefined) return false;
+/** A stored answer to an upload is replayed only for the same file: its document's SHA-256. */
+async function sameUpload(
+  req: Request,
+  res: Response,
+  stored: StoredResponse,
+  limit: number,
+): Promise<boolean> {
+  const file = await readUpload(req, res, limit);
+  const hash = createHash("sha256");
+  let length = 0;
+  try {
+    for await (const chunk of file.bytes) {
+      length += chunk.length;
+      if (length > limit) return false;
+      hash.update(chunk);
+    }
+  } catch (err) {
+    throw file.failure() ?? err;
+  }
   if (stored.status >= 300) return true;
   const document = JSON.parse(new TextDecoder().decode(stored.body)) as { sha256?: string };
-  return document.sha256 === sha256;
+  return document.sha256 === hash.digest("hex");
 }
 
 function replay(res: Response, stored: StoredResponse): void {
@@ -140,13 +141,11 @@ function replay(res: Response, stored: StoredResponse): void {
 }
 
 /**
- * Keeps the answer before it leaves, so that a retry arriving right after it finds it; when no
- * answer comes (the client went away first) the key is forgotten.
+ * Keeps the answer before it leaves, so that a retry arriving right after it finds it. Every request
+ * ends in an answer — the error handler sends one too — so the key is held until then, even when
+ * the client has gone; a gateway that dies meanwhile leaves a claim that lapses after claimSeconds.
  */
-function recordAnswer(
-  res: Response,
-  record: { keep: (answer: StoredResponse) => Promise<void>; forget: () => Promise<void> },
-): Promise<void> {
+function recordAnswer(res: Response, keep: (answer: StoredResponse) => Promise<void>): Promise<void> {
   const send = res.send.bind(res);
   let settled = false;
   return new Promise<void>((resolve, reject) => {
@@ -158,17 +157,11 @@ function recordAnswer(
         contentType: String(res.get("content-type") ?? ""),
         body: bodyBytes(body),
       });
-      record
-        .keep(answer)
+      keep(answer)
         .then(resolve, reject)
         .finally(() => send(body));
       return res;
     }) as Response["send"];
-    res.on("close", () => {
-      if (settled) return;
-      settled = true;
-      record.forget().then(resolve, reject);
-    });
   });
 }
 

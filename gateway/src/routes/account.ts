@@ -1,30 +1,29 @@
 /** The caller's own account (workspace): GET /api/v1/account and GET /v1/accounts/{accountId}. */
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { Request, Response } from "express";
-import type { Caller } from "../key-verifier.js";
-import { ApiProblem } from "../problems.js";
+import type { Response } from "express";
+import { Account, AccountParams } from "../contract/account.js";
+import { iso } from "../json-time.js";
 import type { PublicApi } from "../public-api.js";
 
 export function accountRoutes(api: PublicApi, auth: Client<typeof AuthService>): void {
-  const describe = async (res: Response, workspaceId: string) => {
+  const spec = {
+    summary: "Get the key's account",
+    tag: "Account",
+    answers: { 200: { description: "The account (workspace).", schema: Account } },
+    problems: [401, 403, 404, 429, 500, 503],
+  } as const;
+  const describe = async ({ res, workspaceId }: { res: Response; workspaceId: string }) => {
     const { workspace } = await auth.getWorkspace({ workspaceId });
-    res.json({
-      id: workspace?.id,
-      name: workspace?.name,
-      createdAt: workspace?.createTime ? timestampDate(workspace.createTime).toISOString() : undefined,
-    });
+    if (!workspace) throw new Error("auth answered without a workspace");
+    res.json({ id: workspace.id, name: workspace.name, createdAt: iso(workspace.createTime) });
   };
-  api.single("get", "/api/v1/account", (_req: Request, res: Response) =>
-    describe(res, (res.locals.caller as Caller).workspaceId),
+  api.single("get", "/api/v1/account", { ...spec, problems: [...spec.problems] }, describe);
+  // The path's account must be the key's: any other answers 404 (see PublicApi).
+  api.single(
+    "get",
+    "/v1/accounts/:accountId",
+    { ...spec, problems: [...spec.problems], params: AccountParams },
+    describe,
   );
-  api.single("get", "/v1/accounts/:accountId", (req: Request, res: Response) => {
-    const caller = res.locals.caller as Caller;
-    // Another workspace's account looks exactly like one that does not exist.
-    if (req.params.accountId !== caller.workspaceId) {
-      throw new ApiProblem("not_found", "no such account, or this key does not belong to it");
-    }
-    return describe(res, caller.workspaceId);
-  });
 }

@@ -1,27 +1,45 @@
 /** Agreement sets over HTTP: create from requests of the workspace, get with the derived status. */
 import type { Client } from "@connectrpc/connect";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { AgreementSet, AgreementSetIdParams, AgreementSetInput } from "../contract/agreement-sets.js";
 import type { PublicApi } from "../public-api.js";
-import { readAgreementSetBody } from "./signature-request-body.js";
 import { agreementSetJson } from "./signature-request-json.js";
 import { actorOf } from "./signature-requests.js";
 
 export function agreementSetRoutes(api: PublicApi, requests: Client<typeof RequestsService>): void {
-  api.route("post", "/agreement-sets", async (req, res, workspaceId) => {
-    const body = readAgreementSetBody(req.body);
-    const { agreementSet } = await requests.createAgreementSet({
-      workspaceId,
-      ...body,
-      actor: actorOf(req, res),
-    });
-    res.status(201).json(agreementSetJson(agreementSet));
-  });
+  api.route(
+    "post",
+    "/agreement-sets",
+    {
+      summary: "Create an agreement set",
+      tag: "Agreement sets",
+      body: AgreementSetInput,
+      answers: { 201: { description: "The set with its requests' statuses.", schema: AgreementSet } },
+      problems: [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
+    },
+    async ({ req, res, workspaceId, body }) => {
+      const { agreementSet } = await requests.createAgreementSet({
+        workspaceId,
+        ...body,
+        actor: actorOf(req, res),
+      });
+      res.status(201).json(agreementSetJson(agreementSet));
+    },
+  );
 
-  api.route("get", "/agreement-sets/:agreementSetId", async (req, res, workspaceId) => {
-    const { agreementSet } = await requests.getAgreementSet({
-      workspaceId,
-      agreementSetId: req.params.agreementSetId as string,
-    });
-    res.json(agreementSetJson(agreementSet));
-  });
+  api.route(
+    "get",
+    "/agreement-sets/:agreementSetId",
+    {
+      summary: "Get an agreement set",
+      tag: "Agreement sets",
+      params: AgreementSetIdParams,
+      answers: { 200: { description: "The set with its requests' statuses.", schema: AgreementSet } },
+      problems: [400, 401, 403, 404, 429, 500, 503],
+    },
+    async ({ res, workspaceId, params }) => {
+      const { agreementSet } = await requests.getAgreementSet({ workspaceId, ...params });
+      res.json(agreementSetJson(agreementSet));
+    },
+  );
 }

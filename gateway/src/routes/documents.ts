@@ -4,115 +4,54 @@
  * streamed back with their length, type, safe file name and SHA-256 ETag, metadata, lists, deletes.
  */
 import { once } from "node:events";
-import type { Readable } from "node:stream";
 import { create } from "@bufbuild/protobuf";
-import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import {
-  type Document,
   type DocumentsService,
   Kind,
+  type Document as StoredDocument,
   type UploadDocumentRequest,
   UploadDocumentRequestSchema,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { inChunksOf } from "@countersign/kit";
-import busboy from "busboy";
-import type { Request, Response } from "express";
-import { pageBody, pageOf } from "../pagination.js";
-import { ApiProblem } from "../problems.js";
+import type { z } from "zod";
+import {
+  Document,
+  DocumentIdParams,
+  DocumentPage,
+  UploadQuery,
+  uploadContent,
+} from "../contract/documents.js";
+import { pageBody, pageQuery } from "../contract/values.js";
+import { iso } from "../json-time.js";
 import type { PublicApi } from "../public-api.js";
+import { readUpload, type UploadedFile } from "../upload-body.js";
 
-const KIND_NAMES: Record<Kind, string> = {
+const KIND_NAMES: Record<Kind, z.infer<typeof Document>["kind"]> = {
   [Kind.UNSPECIFIED]: "original",
   [Kind.ORIGINAL]: "original",
   [Kind.SIGNED]: "signed",
   [Kind.CERTIFICATE]: "certificate",
 };
 
-export function documentJson(document: Document | undefined) {
+export function documentJson(document: StoredDocument | undefined): z.infer<typeof Document> {
   if (!document) throw new Error("the documents service answered without a document");
   return {
     id: document.id,
     filename: document.filename,
-    contentType: document.contentType,
+    contentType: "application/pdf",
     sizeBytes: Number(document.sizeBytes),
     sha256: document.sha256,
     pageCount: document.pageCount,
     kind: KIND_NAMES[document.kind],
-    createdAt: document.createTime ? timestampDate(document.createTime).toISOString() : undefined,
+    createdAt: iso(document.createTime),
     pages: document.pages.map(({ width, height }) => ({ width, height })),
   };
 }
 
-interface IncomingFile {
-  filename: string;
-  contentType: string;
-  bytes: Readable;
-}
-
-/** Room for multipart boundaries and headers on top of the file itself. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-
-function incomingFile(req: Request, res: Response, maxUploadBytes: number): Promise<IncomingFile> {
-  const declared = Number(req.get("content-length") ?? Number.NaN);
-  if (declared > maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw new ApiProblem(
-      "payload_too_large",
-      `the file is larger than ${maxUploadBytes / (1024 * 1024)} MiB`,
-    );
-  }
-  res.locals.bodyStreaming = true;
-  if (req.is("application/pdf")) {
-    const filename = typeof req.query.filename === "string" ? req.query.filename : "document.pdf";
-    return Promise.resolve({ filename, contentType: "application/pdf", bytes: req });
-  }
-  if (!req.is("multipart/form-data")) {
-    throw new ApiProblem(
-      "unsupported_media_type",
-      'upload a PDF as multipart/form-data (field "file") or as a raw application/pdf body with ?filename=',
-    );
-  }
-  return new Promise((resolve, reject) => {
-    const form = busboy({
-      headers: req.headers,
-      defParamCharset: "utf8",
-      limits: { files: 1, fields: 20, fieldSize: 1024 },
-    });
-    let found = false;
-    form.on("file", (field, bytes, info) => {
-      if (field !== "file" || found) {
-        bytes.resume();
-        return;
-      }
-      found = true;
-      resolve({
-        filename: browserFilename(info.filename) || "document.pdf",
-        contentType: info.mimeType,
-        bytes,
-      });
-    });
-    form.on("error", () => reject(new ApiProblem("invalid_request", "the multipart body is malformed")));
-    form.on("close", () => {
-      if (!found) {
-        reject(
-          new ApiProblem("validation_failed", "no file in the upload", [
-            { path: "file", message: "is required" },
-          ]),
-        );
-      }
-    });
-    req.pipe(form);
-  });
-}
-
-/** Browsers (and fetch's FormData) send `"`, CR and LF in a multipart file name as %22, %0D, %0A. */
-function browserFilename(name: string | undefined): string {
-  return (name ?? "").replace(/%22/g, '"').replace(/%0D/gi, "\r").replace(/%0A/gi, "\n");
-}
-
 async function* uploadMessages(
   workspaceId: string,
-  file: IncomingFile,
+  file: UploadedFile,
 ): AsyncGenerator<UploadDocumentRequest> {
   yield create(UploadDocumentRequestSchema, {
     part: {
@@ -139,6 +78,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
+const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
+
 export function documentRoutes(
   api: PublicApi,
   documents: Client<typeof DocumentsService>,
@@ -147,57 +88,120 @@ export function documentRoutes(
   api.route(
     "post",
     "/documents/upload",
-    async (req, res, workspaceId) => {
-      const file = await incomingFile(req, res, maxUploadBytes);
-      const { document } = await documents.uploadDocument(uploadMessages(workspaceId, file));
+    {
+      summary: "Upload a PDF",
+      description:
+        "A `multipart/form-data` body with the field `file`, or a raw `application/pdf` body with `?filename=`. Streamed, never held whole; checked for size, type, damage and encryption.",
+      tag: "Documents",
+      query: UploadQuery,
+      streamedBody: uploadContent,
+      answers: {
+        201: { description: "The stored document, with its SHA-256 and page sizes.", schema: Document },
+      },
+      problems: [400, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+    },
+    async ({ req, res, workspaceId, query }) => {
+      const file = await readUpload(req, res, maxUploadBytes, query.filename);
+      // A body that failed on its way in is the client's fault, whatever the call made of it.
+      const { document } = await documents
+        .uploadDocument(uploadMessages(workspaceId, file))
+        .catch((err: unknown) => Promise.reject(file.failure() ?? err));
       res.status(201).json(documentJson(document));
     },
-    { body: "stream" },
   );
 
-  api.route("get", "/documents", async (req, res, workspaceId) => {
-    const page = pageOf(req);
-    const listed = await documents.listDocuments({ workspaceId, ...page });
-    res.json(pageBody(listed.documents.map(documentJson), page, listed.totalCount));
-  });
+  api.route(
+    "get",
+    "/documents",
+    {
+      summary: "List documents, newest first",
+      tag: "Documents",
+      query: pageQuery,
+      answers: { 200: { description: "One page of documents.", schema: DocumentPage } },
+      problems: [...DOCUMENT_PROBLEMS],
+    },
+    async ({ res, workspaceId, query }) => {
+      const listed = await documents.listDocuments({ workspaceId, ...query });
+      res.json(pageBody(listed.documents.map(documentJson), query, listed.totalCount));
+    },
+  );
 
-  api.route("get", "/documents/:documentId", async (req, res, workspaceId) => {
-    const { document } = await documents.getDocument({
-      workspaceId,
-      documentId: req.params.documentId as string,
-    });
-    res.json(documentJson(document));
-  });
+  api.route(
+    "get",
+    "/documents/:documentId",
+    {
+      summary: "Get a document's metadata",
+      tag: "Documents",
+      params: DocumentIdParams,
+      answers: { 200: { description: "The document.", schema: Document } },
+      problems: [...DOCUMENT_PROBLEMS],
+    },
+    async ({ res, workspaceId, params }) => {
+      const { document } = await documents.getDocument({ workspaceId, documentId: params.documentId });
+      res.json(documentJson(document));
+    },
+  );
 
-  api.route("delete", "/documents/:documentId", async (req, res, workspaceId) => {
-    await documents.deleteDocument({ workspaceId, documentId: req.params.documentId as string });
-    res.status(204).end();
-  });
+  api.route(
+    "delete",
+    "/documents/:documentId",
+    {
+      summary: "Delete a document",
+      description: "Refused (409) while a template or a signature request uses it.",
+      tag: "Documents",
+      params: DocumentIdParams,
+      answers: { 204: { description: "Deleted." } },
+      problems: [...DOCUMENT_PROBLEMS, 409],
+    },
+    async ({ res, workspaceId, params }) => {
+      await documents.deleteDocument({ workspaceId, documentId: params.documentId });
+      res.status(204).end();
+    },
+  );
 
-  api.route("get", "/documents/:documentId/download", async (req, res, workspaceId) => {
-    const stream = documents.downloadDocument({ workspaceId, documentId: req.params.documentId as string });
-    const messages = stream[Symbol.asyncIterator]();
-    const first = await messages.next();
-    if (first.done || first.value.part.case !== "document")
-      throw new Error("download stream began without metadata");
-    const document = first.value.part.value;
-    const etag = `"${document.sha256}"`;
-    res.set({
-      ETag: etag,
-      "Cache-Control": "private, no-cache",
-      "Content-Type": document.contentType,
-      "Content-Disposition": contentDisposition(document.filename),
-    });
-    if (matchesEtag(req.get("if-none-match"), etag) || req.method === "HEAD") {
-      await messages.return?.();
-      if (req.method === "HEAD") res.set("Content-Length", String(document.sizeBytes));
-      res.status(req.method === "HEAD" ? 200 : 304).end();
-      return;
-    }
-    res.set("Content-Length", String(document.sizeBytes));
-    for (let next = await messages.next(); !next.done; next = await messages.next()) {
-      if (next.value.part.case === "chunk" && !res.write(next.value.part.value)) await once(res, "drain");
-    }
-    res.end();
-  });
+  api.route(
+    "get",
+    "/documents/:documentId/download",
+    {
+      summary: "Download a document",
+      description:
+        "The bytes with `Content-Type`, `Content-Length`, `Content-Disposition` and an `ETag` (the SHA-256); `If-None-Match` answers 304, and HEAD the headers alone.",
+      tag: "Documents",
+      params: DocumentIdParams,
+      answers: {
+        200: {
+          description: "The PDF.",
+          content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+        },
+        304: { description: "The client's copy (If-None-Match) is current." },
+      },
+      problems: [...DOCUMENT_PROBLEMS],
+    },
+    async ({ req, res, workspaceId, params }) => {
+      const stream = documents.downloadDocument({ workspaceId, documentId: params.documentId });
+      const messages = stream[Symbol.asyncIterator]();
+      const first = await messages.next();
+      if (first.done || first.value.part.case !== "document")
+        throw new Error("download stream began without metadata");
+      const document = first.value.part.value;
+      const etag = `"${document.sha256}"`;
+      res.set({
+        ETag: etag,
+        "Cache-Control": "private, no-cache",
+        "Content-Type": document.contentType,
+        "Content-Disposition": contentDisposition(document.filename),
+      });
+      if (matchesEtag(req.get("if-none-match"), etag) || req.method === "HEAD") {
+        await messages.return?.();
+        if (req.method === "HEAD") res.set("Content-Length", String(document.sizeBytes));
+        res.status(req.method === "HEAD" ? 200 : 304).end();
+        return;
+      }
+      res.set("Content-Length", String(document.sizeBytes));
+      for (let next = await messages.next(); !next.done; next = await messages.next()) {
+        if (next.value.part.case === "chunk" && !res.write(next.value.part.value)) await once(res, "drain");
+      }
+      res.end();
+    },
+  );
 }

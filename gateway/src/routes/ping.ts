@@ -1,8 +1,19 @@
 /** GET /v1/ping: proves a key works. */
+import { Ping } from "../contract/account.js";
 import type { PublicApi } from "../public-api.js";
 
 export function pingRoutes(api: PublicApi): void {
-  api.single("get", "/v1/ping", (_req, res) => {
-    res.json({ status: "ok" });
-  });
+  api.single(
+    "get",
+    "/v1/ping",
+    {
+      summary: "Check an API key",
+      tag: "Health",
+      answers: { 200: { description: "The key is valid.", schema: Ping } },
+      problems: [401, 403, 429],
+    },
+    ({ res }) => {
+      res.json({ status: "ok" });
+    },
+  );
 }

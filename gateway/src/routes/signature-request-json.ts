@@ -1,50 +1,53 @@
 /** Signature requests, recipients, audit entries and agreement sets as the public API writes them. */
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type {
-  AgreementSet,
-  AuditEntry,
-  Recipient,
-  SignatureRequest,
+  AgreementSet as StoredAgreementSet,
+  AuditEntry as StoredAuditEntry,
+  Recipient as StoredRecipient,
+  SignatureRequest as StoredSignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { z } from "zod";
+import type { AgreementSet } from "../contract/agreement-sets.js";
+import type { AuditEntry, Recipient, SignatureRequest } from "../contract/signature-requests.js";
+import { iso, isoOrNull } from "../json-time.js";
 
-function iso(time: Timestamp | undefined): string | null {
-  return time ? timestampDate(time).toISOString() : null;
-}
+type Json<T extends z.ZodType> = z.infer<T>;
 
 function orNull(value: string): string | null {
   return value === "" ? null : value;
 }
 
-export function recipientJson(r: Recipient) {
+export function recipientJson(r: StoredRecipient): Json<typeof Recipient> {
   return {
     id: r.id,
     name: r.name,
     email: r.email,
     role: orNull(r.role),
-    kind: r.kind,
+    kind: r.kind as Json<typeof Recipient>["kind"],
     routingOrder: r.routingOrder,
-    status: r.status,
+    status: r.status as Json<typeof Recipient>["status"],
     clientUserId: orNull(r.clientUserId),
-    viewedAt: iso(r.viewTime),
-    signedAt: iso(r.signTime),
-    declinedAt: iso(r.declineTime),
+    viewedAt: isoOrNull(r.viewTime),
+    signedAt: isoOrNull(r.signTime),
+    declinedAt: isoOrNull(r.declineTime),
     declineReason: orNull(r.declineReason),
   };
 }
 
-export function signatureRequestJson(request: SignatureRequest | undefined) {
+export function signatureRequestJson(
+  request: StoredSignatureRequest | undefined,
+): Json<typeof SignatureRequest> {
   if (!request) throw new Error("the requests service answered without a signature request");
   return {
     id: request.id,
     title: request.title,
     message: request.message,
-    status: request.status,
+    status: request.status as Json<typeof SignatureRequest>["status"],
     templateId: orNull(request.templateId),
     documentIds: request.documentIds,
     recipients: request.recipients.map(recipientJson),
     fields: request.fields.map((f) => ({
       id: f.id,
-      type: f.type,
+      type: f.type as Json<typeof SignatureRequest>["fields"][number]["type"],
       recipientId: f.recipientId,
       documentId: f.documentId,
       page: f.page,
@@ -55,19 +58,19 @@ export function signatureRequestJson(request: SignatureRequest | undefined) {
       required: f.required,
       label: f.label,
     })),
-    expiresAt: iso(request.expireTime),
+    expiresAt: isoOrNull(request.expireTime),
     agreementSetId: orNull(request.agreementSetId),
     createdAt: iso(request.createTime),
     updatedAt: iso(request.updateTime),
-    sentAt: iso(request.sendTime),
-    completedAt: iso(request.completeTime),
-    cancelledAt: iso(request.cancelTime),
+    sentAt: isoOrNull(request.sendTime),
+    completedAt: isoOrNull(request.completeTime),
+    cancelledAt: isoOrNull(request.cancelTime),
     cancelReason: orNull(request.cancelReason),
     signedDocumentId: orNull(request.signedDocumentId),
   };
 }
 
-export function auditEntryJson(entry: AuditEntry) {
+export function auditEntryJson(entry: StoredAuditEntry): Json<typeof AuditEntry> {
   return {
     sequence: entry.sequence,
     at: iso(entry.time),
@@ -81,14 +84,17 @@ export function auditEntryJson(entry: AuditEntry) {
   };
 }
 
-export function agreementSetJson(set: AgreementSet | undefined) {
+export function agreementSetJson(set: StoredAgreementSet | undefined): Json<typeof AgreementSet> {
   if (!set) throw new Error("the requests service answered without an agreement set");
   return {
     id: set.id,
     name: set.name,
-    status: set.status,
+    status: set.status as Json<typeof AgreementSet>["status"],
     requestIds: set.requests.map((r) => r.requestId),
-    requests: set.requests.map((r) => ({ id: r.requestId, status: r.status })),
+    requests: set.requests.map((r) => ({
+      id: r.requestId,
+      status: r.status as Json<typeof AgreementSet>["requests"][number]["status"],
+    })),
     createdAt: iso(set.createTime),
   };
 }

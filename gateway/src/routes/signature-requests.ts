@@ -3,23 +3,32 @@
  * reminders, the embedded signing URL and the audit trail. Each call names its caller (key, IP,
  * user agent) for the audit trail.
  */
-import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { Request, Response } from "express";
-import type { Caller } from "../key-verifier.js";
-import { pageBody, pageOf } from "../pagination.js";
-import { ApiProblem } from "../problems.js";
-import type { PublicApi } from "../public-api.js";
 import {
-  readCancelBody,
-  readCreateBody,
-  readEmbeddedSigningBody,
-  readEmptyBody,
-  readRecipientChanges,
-  readReminderBody,
-} from "./signature-request-body.js";
+  AuditTrail,
+  CancelInput,
+  EmbeddedSigningInput,
+  EmbeddedSigningUrl,
+  EmptyInput,
+  RecipientChanges,
+  RecipientIdParams,
+  Reminder,
+  ReminderInput,
+  RequestIdParams,
+  SignatureRequest,
+  SignatureRequestInput,
+  SignatureRequestPage,
+  SignatureRequestQuery,
+} from "../contract/signature-requests.js";
+import { pageBody, pageQuery } from "../contract/values.js";
+import { iso } from "../json-time.js";
+import type { Caller } from "../key-verifier.js";
+import type { PublicApi } from "../public-api.js";
 import { auditEntryJson, signatureRequestJson } from "./signature-request-json.js";
+import { fieldMessage } from "./templates.js";
 
 /** Who makes this call, as the audit trail records it. */
 export function actorOf(req: Request, res: Response) {
@@ -30,112 +39,224 @@ export function actorOf(req: Request, res: Response) {
   };
 }
 
-function statusFilter(req: Request): string {
-  const status = req.query.status;
-  if (status === undefined) return "";
-  if (typeof status !== "string") throw new ApiProblem("invalid_request", "status must be given once");
-  return status;
-}
+const READ_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
+const CHANGE_PROBLEMS = [...READ_PROBLEMS, 409, 413, 415, 422] as const;
 
 export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof RequestsService>): void {
-  api.route("post", "/signature-requests", async (req, res, workspaceId) => {
-    const body = readCreateBody(req.body);
-    const { signatureRequest } = await requests.createSignatureRequest({
-      workspaceId,
-      title: body.title,
-      message: body.message,
-      templateId: body.templateId,
-      documentIds: body.documentIds,
-      fields: body.fields,
-      recipients: body.recipients,
-      expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
-      send: body.send,
-      actor: actorOf(req, res),
-    });
-    res.status(201).json(signatureRequestJson(signatureRequest));
-  });
+  api.route(
+    "post",
+    "/signature-requests",
+    {
+      summary: "Create a signature request",
+      description: "From a template or from documents; `send: true` sends it at once.",
+      tag: "Signature requests",
+      body: SignatureRequestInput,
+      answers: { 201: { description: "The request, a draft unless sent.", schema: SignatureRequest } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ req, res, workspaceId, body }) => {
+      const { signatureRequest } = await requests.createSignatureRequest({
+        workspaceId,
+        title: body.title,
+        message: body.message ?? "",
+        templateId: body.templateId ?? "",
+        documentIds: body.documentIds ?? [],
+        fields: (body.fields ?? []).map((field) => ({
+          ...fieldMessage(field),
+          documentId: field.documentId ?? "",
+        })),
+        recipients: body.recipients.map((r) => ({
+          name: r.name,
+          email: r.email,
+          role: r.role ?? "",
+          kind: r.kind ?? "",
+          routingOrder: r.routingOrder ?? 0,
+          clientUserId: r.clientUserId ?? "",
+        })),
+        expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
+        send: body.send ?? false,
+        actor: actorOf(req, res),
+      });
+      res.status(201).json(signatureRequestJson(signatureRequest));
+    },
+  );
 
-  api.route("get", "/signature-requests", async (req, res, workspaceId) => {
-    const page = pageOf(req);
-    const listed = await requests.listSignatureRequests({ workspaceId, status: statusFilter(req), ...page });
-    res.json(pageBody(listed.signatureRequests.map(signatureRequestJson), page, listed.totalCount));
-  });
+  api.route(
+    "get",
+    "/signature-requests",
+    {
+      summary: "List signature requests, newest first",
+      tag: "Signature requests",
+      query: pageQuery.extend(SignatureRequestQuery.shape),
+      answers: { 200: { description: "One page of requests.", schema: SignatureRequestPage } },
+      problems: [...READ_PROBLEMS],
+    },
+    async ({ res, workspaceId, query }) => {
+      const { pageIndex, pageSize, status } = query;
+      const listed = await requests.listSignatureRequests({
+        workspaceId,
+        status: status ?? "",
+        pageIndex,
+        pageSize,
+      });
+      res.json(pageBody(listed.signatureRequests.map(signatureRequestJson), query, listed.totalCount));
+    },
+  );
 
-  api.route("get", "/signature-requests/:requestId", async (req, res, workspaceId) => {
-    const { signatureRequest } = await requests.getSignatureRequest({
-      workspaceId,
-      requestId: req.params.requestId as string,
-    });
-    res.json(signatureRequestJson(signatureRequest));
-  });
+  api.route(
+    "get",
+    "/signature-requests/:requestId",
+    {
+      summary: "Get a signature request with its recipients",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      answers: { 200: { description: "The request.", schema: SignatureRequest } },
+      problems: [...READ_PROBLEMS],
+    },
+    async ({ res, workspaceId, params }) => {
+      const { signatureRequest } = await requests.getSignatureRequest({ workspaceId, ...params });
+      res.json(signatureRequestJson(signatureRequest));
+    },
+  );
 
-  api.route("post", "/signature-requests/:requestId/send", async (req, res, workspaceId) => {
-    readEmptyBody(req.body, "send");
-    const { signatureRequest } = await requests.sendSignatureRequest({
-      workspaceId,
-      requestId: req.params.requestId as string,
-      actor: actorOf(req, res),
-    });
-    res.json(signatureRequestJson(signatureRequest));
-  });
+  // Send and resend take nothing but the request: one declaration for both.
+  const operations = [
+    ["send", "Send a draft", "Notifies the first routing group. Only a draft can be sent (409 otherwise)."],
+    [
+      "resend",
+      "Resend to everyone who has not signed",
+      "New links replace the old ones. Only while sent or in progress (409 otherwise).",
+    ],
+  ] as const;
+  for (const [operation, summary, description] of operations) {
+    api.route(
+      "post",
+      `/signature-requests/:requestId/${operation}`,
+      {
+        summary,
+        description,
+        tag: "Signature requests",
+        params: RequestIdParams,
+        body: EmptyInput,
+        answers: { 200: { description: "The request.", schema: SignatureRequest } },
+        problems: [...CHANGE_PROBLEMS],
+      },
+      async ({ req, res, workspaceId, params }) => {
+        const call = operation === "send" ? requests.sendSignatureRequest : requests.resendSignatureRequest;
+        const { signatureRequest } = await call({ workspaceId, ...params, actor: actorOf(req, res) });
+        res.json(signatureRequestJson(signatureRequest));
+      },
+    );
+  }
 
-  api.route("post", "/signature-requests/:requestId/resend", async (req, res, workspaceId) => {
-    readEmptyBody(req.body, "resend");
-    const { signatureRequest } = await requests.resendSignatureRequest({
-      workspaceId,
-      requestId: req.params.requestId as string,
-      actor: actorOf(req, res),
-    });
-    res.json(signatureRequestJson(signatureRequest));
-  });
+  api.route(
+    "post",
+    "/signature-requests/:requestId/cancel",
+    {
+      summary: "Cancel a request",
+      description: "Every link stops working. Not once the request has ended (409).",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      body: CancelInput,
+      answers: { 200: { description: "The request, now cancelled.", schema: SignatureRequest } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ req, res, workspaceId, params, body }) => {
+      const { signatureRequest } = await requests.cancelSignatureRequest({
+        workspaceId,
+        ...params,
+        reason: body.reason ?? "",
+        actor: actorOf(req, res),
+      });
+      res.json(signatureRequestJson(signatureRequest));
+    },
+  );
 
-  api.route("post", "/signature-requests/:requestId/cancel", async (req, res, workspaceId) => {
-    const { reason } = readCancelBody(req.body);
-    const { signatureRequest } = await requests.cancelSignatureRequest({
-      workspaceId,
-      requestId: req.params.requestId as string,
-      reason,
-      actor: actorOf(req, res),
-    });
-    res.json(signatureRequestJson(signatureRequest));
-  });
+  api.route(
+    "patch",
+    "/signature-requests/:requestId/recipients",
+    {
+      summary: "Change recipients' names or e-mail addresses",
+      description:
+        "Only recipients who have not signed; a changed recipient's old links answer 410, and a changed recipient of a sent request is notified again.",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      body: RecipientChanges,
+      answers: { 200: { description: "The request after the change.", schema: SignatureRequest } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ req, res, workspaceId, params, body }) => {
+      const { signatureRequest } = await requests.updateRecipients({
+        workspaceId,
+        ...params,
+        changes: body.recipients,
+        actor: actorOf(req, res),
+      });
+      res.json(signatureRequestJson(signatureRequest));
+    },
+  );
 
-  api.route("patch", "/signature-requests/:requestId/recipients", async (req, res, workspaceId) => {
-    const changes = readRecipientChanges(req.body);
-    const { signatureRequest } = await requests.updateRecipients({
-      workspaceId,
-      requestId: req.params.requestId as string,
-      changes,
-      actor: actorOf(req, res),
-    });
-    res.json(signatureRequestJson(signatureRequest));
-  });
+  api.route(
+    "post",
+    "/recipients/:recipientId/reminders",
+    {
+      summary: "Remind a recipient",
+      description:
+        "At most one reminder per recipient in the reminder interval (429 with Retry-After otherwise).",
+      tag: "Signature requests",
+      params: RecipientIdParams,
+      body: ReminderInput,
+      answers: { 202: { description: "The reminder is on its way.", schema: Reminder } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ req, res, workspaceId, params, body }) => {
+      const reminded = await requests.remindRecipient({
+        workspaceId,
+        ...params,
+        message: body.message ?? "",
+        actor: actorOf(req, res),
+      });
+      res.status(202).json({ recipientId: reminded.recipientId, remindedAt: iso(reminded.remindTime) });
+    },
+  );
 
-  api.route("post", "/recipients/:recipientId/reminders", async (req, res, workspaceId) => {
-    const { message } = readReminderBody(req.body);
-    const reminded = await requests.remindRecipient({
-      workspaceId,
-      recipientId: req.params.recipientId as string,
-      message,
-      actor: actorOf(req, res),
-    });
-    res.status(202).json({
-      recipientId: reminded.recipientId,
-      remindedAt: reminded.remindTime ? timestampDate(reminded.remindTime).toISOString() : null,
-    });
-  });
+  api.route(
+    "post",
+    "/embedded-signing-url",
+    {
+      summary: "Get an embedded signing URL",
+      description: "For a signer whose turn it is; the URL opens once and must be opened before `expiresAt`.",
+      tag: "Signature requests",
+      body: EmbeddedSigningInput,
+      answers: { 201: { description: "The URL.", schema: EmbeddedSigningUrl } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ req, res, workspaceId, body }) => {
+      const made = await requests.createEmbeddedSigningUrl({
+        workspaceId,
+        requestId: body.requestId,
+        recipientId: body.recipientId,
+        returnUrl: body.returnUrl ?? "",
+        actor: actorOf(req, res),
+      });
+      res.status(201).json({ url: made.url, expiresAt: iso(made.expireTime) });
+    },
+  );
 
-  api.route("post", "/embedded-signing-url", async (req, res, workspaceId) => {
-    const body = readEmbeddedSigningBody(req.body);
-    const made = await requests.createEmbeddedSigningUrl({ workspaceId, ...body, actor: actorOf(req, res) });
-    res.status(201).json({
-      url: made.url,
-      expiresAt: made.expireTime ? timestampDate(made.expireTime).toISOString() : null,
-    });
-  });
-
-  api.route("get", "/signature-requests/:requestId/audit-trail", async (req, res, workspaceId) => {
-    const trail = await requests.getAuditTrail({ workspaceId, requestId: req.params.requestId as string });
-    res.json({ items: trail.entries.map(auditEntryJson), verified: trail.verified });
-  });
+  api.route(
+    "get",
+    "/signature-requests/:requestId/audit-trail",
+    {
+      summary: "Get a request's audit trail",
+      description: "Every entry in order, with the hash chain checked.",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      answers: { 200: { description: "The audit trail.", schema: AuditTrail } },
+      problems: [...READ_PROBLEMS],
+    },
+    async ({ res, workspaceId, params }) => {
+      const trail = await requests.getAuditTrail({ workspaceId, ...params });
+      res.json({ items: trail.entries.map(auditEntryJson), verified: trail.verified });
+    },
+  );
 }

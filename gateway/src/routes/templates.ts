@@ -1,18 +1,28 @@
 /** Templates over HTTP: create, list, get, update (PATCH: the properties present are replaced) and delete. */
 import { create } from "@bufbuild/protobuf";
-import { FieldMaskSchema, timestampDate } from "@bufbuild/protobuf/wkt";
+import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import {
-  type Template,
+  type Template as StoredTemplate,
   TemplateSchema,
   type TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { pageBody, pageOf } from "../pagination.js";
+import type { z } from "zod";
+import {
+  type FieldInput,
+  type RoleInput,
+  Template,
+  TemplateIdParams,
+  TemplateInput,
+  TemplatePage,
+  TemplateUpdate,
+} from "../contract/templates.js";
+import { pageBody, pageQuery } from "../contract/values.js";
+import { iso } from "../json-time.js";
 import { ApiProblem } from "../problems.js";
 import type { PublicApi } from "../public-api.js";
-import { readTemplateBody } from "./template-body.js";
 
-export function templateJson(template: Template | undefined) {
+export function templateJson(template: StoredTemplate | undefined): z.infer<typeof Template> {
   if (!template) throw new Error("the templates service answered without a template");
   return {
     id: template.id,
@@ -22,7 +32,7 @@ export function templateJson(template: Template | undefined) {
     roles: template.roles.map(({ name, order }) => ({ name, order })),
     fields: template.fields.map(({ id, type, role, page, x, y, width, height, required, label }) => ({
       id,
-      type,
+      type: type as z.infer<typeof Template>["fields"][number]["type"],
       role,
       page,
       x,
@@ -32,13 +42,22 @@ export function templateJson(template: Template | undefined) {
       required,
       label,
     })),
-    createdAt: template.createTime ? timestampDate(template.createTime).toISOString() : undefined,
-    updatedAt: template.updateTime ? timestampDate(template.updateTime).toISOString() : undefined,
+    createdAt: iso(template.createTime),
+    updatedAt: iso(template.updateTime),
   };
 }
 
+/** A field as the service takes it: absent ids are assigned there, `required` defaults to true. */
+export function fieldMessage(field: z.output<typeof FieldInput>) {
+  return { ...field, id: field.id ?? "", label: field.label ?? "", required: field.required ?? true };
+}
+
+function roleMessage(role: z.output<typeof RoleInput>) {
+  return { name: role.name, order: role.order ?? 0 };
+}
+
 /** JSON property → the message field an update mask names. */
-const MASK_PATHS: Record<string, string> = {
+const MASK_PATHS: Record<keyof z.output<typeof TemplateUpdate>, string> = {
   name: "name",
   description: "description",
   documentId: "document_id",
@@ -46,64 +65,116 @@ const MASK_PATHS: Record<string, string> = {
   fields: "fields",
 };
 
+const TEMPLATE_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
+
 export function templateRoutes(api: PublicApi, templates: Client<typeof TemplatesService>): void {
-  api.route("post", "/templates", async (req, res, workspaceId) => {
-    const body = readTemplateBody(req.body);
-    const { template } = await templates.createTemplate({
-      template: create(TemplateSchema, {
-        workspaceId,
-        name: body.name ?? "",
-        description: body.description ?? "",
-        documentId: body.documentId ?? "",
-        roles: body.roles ?? [],
-        fields: body.fields ?? [],
-      }),
-    });
-    res.status(201).json(templateJson(template));
-  });
+  api.route(
+    "post",
+    "/templates",
+    {
+      summary: "Create a template",
+      tag: "Templates",
+      body: TemplateInput,
+      answers: { 201: { description: "The template as stored, with field ids.", schema: Template } },
+      problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],
+    },
+    async ({ res, workspaceId, body }) => {
+      const { template } = await templates.createTemplate({
+        template: create(TemplateSchema, {
+          workspaceId,
+          name: body.name,
+          description: body.description ?? "",
+          documentId: body.documentId,
+          roles: body.roles.map(roleMessage),
+          fields: body.fields.map(fieldMessage),
+        }),
+      });
+      res.status(201).json(templateJson(template));
+    },
+  );
 
-  api.route("get", "/templates", async (req, res, workspaceId) => {
-    const page = pageOf(req);
-    const listed = await templates.listTemplates({ workspaceId, ...page });
-    res.json(pageBody(listed.templates.map(templateJson), page, listed.totalCount));
-  });
+  api.route(
+    "get",
+    "/templates",
+    {
+      summary: "List templates, newest first",
+      tag: "Templates",
+      query: pageQuery,
+      answers: { 200: { description: "One page of templates.", schema: TemplatePage } },
+      problems: [...TEMPLATE_PROBLEMS],
+    },
+    async ({ res, workspaceId, query }) => {
+      const listed = await templates.listTemplates({ workspaceId, ...query });
+      res.json(pageBody(listed.templates.map(templateJson), query, listed.totalCount));
+    },
+  );
 
-  api.route("get", "/templates/:templateId", async (req, res, workspaceId) => {
-    const { template } = await templates.getTemplate({
-      workspaceId,
-      templateId: req.params.templateId as string,
-    });
-    res.json(templateJson(template));
-  });
+  api.route(
+    "get",
+    "/templates/:templateId",
+    {
+      summary: "Get a template",
+      tag: "Templates",
+      params: TemplateIdParams,
+      answers: { 200: { description: "The template.", schema: Template } },
+      problems: [...TEMPLATE_PROBLEMS],
+    },
+    async ({ res, workspaceId, params }) => {
+      const { template } = await templates.getTemplate({ workspaceId, templateId: params.templateId });
+      res.json(templateJson(template));
+    },
+  );
 
-  api.route("patch", "/templates/:templateId", async (req, res, workspaceId) => {
-    const body = readTemplateBody(req.body);
-    const paths = Object.entries(MASK_PATHS)
-      .filter(([property]) => body[property as keyof typeof body] !== undefined)
-      .map(([, path]) => path);
-    if (paths.length === 0) {
-      throw new ApiProblem(
-        "invalid_request",
-        "the body names nothing to change (name, description, documentId, roles, fields)",
-      );
-    }
-    const { template } = await templates.updateTemplate({
-      template: create(TemplateSchema, {
-        workspaceId,
-        id: req.params.templateId as string,
-        name: body.name,
-        description: body.description,
-        documentId: body.documentId,
-        roles: body.roles,
-        fields: body.fields,
-      }),
-      updateMask: create(FieldMaskSchema, { paths }),
-    });
-    res.json(templateJson(template));
-  });
+  api.route(
+    "patch",
+    "/templates/:templateId",
+    {
+      summary: "Change a template",
+      tag: "Templates",
+      params: TemplateIdParams,
+      body: TemplateUpdate,
+      answers: { 200: { description: "The template after the change.", schema: Template } },
+      problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],
+    },
+    async ({ res, workspaceId, params, body }) => {
+      const paths = Object.entries(MASK_PATHS)
+        .filter(([property]) => body[property as keyof typeof body] !== undefined)
+        .map(([, path]) => path);
+      if (paths.length === 0) {
+        throw new ApiProblem(
+          "invalid_request",
+          "the body names nothing to change (name, description, documentId, roles, fields)",
+        );
+      }
+      const { template } = await templates.updateTemplate({
+        template: create(TemplateSchema, {
+          workspaceId,
+          id: params.templateId,
+          name: body.name,
+          description: body.description,
+          documentId: body.documentId,
+          roles: body.roles?.map(roleMessage),
+          fields: body.fields?.map(fieldMessage),
+        }),
+        updateMask: create(FieldMaskSchema, { paths }),
+      });
+      res.json(templateJson(template));
+    },
+  );
 
-  api.route("delete", "/templates/:templateId", async (req, res, workspaceId) => {
-    await templates.deleteTemplate({ workspaceId, templateId: req.params.templateId as string });
-    res.status(204).end();
-  });
+  api.route(
+    "delete",
+    "/templates/:templateId",
+    {
+      summary: "Delete a template",
+      tag: "Templates",
+      params: TemplateIdParams,
+      answers: { 204: { description: "Deleted." } },
+      problems: [...TEMPLATE_PROBLEMS],
+    },
+    async ({ res, workspaceId, params }) => {
+      await templates.deleteTemplate({ workspaceId, templateId: params.templateId });
+      res.status(204).end();
+    },
+  );
 }

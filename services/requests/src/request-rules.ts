@@ -122,14 +122,27 @@ export function bindRoles(
   return { byRole, violations };
 }
 
-/** A return URL must be an absolute http(s) URL: the signing page sends the signer there. */
+/** Hosts a return URL may name over plain http: the integrator's own machine during development. */
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * A return URL is where the signing page sends the signer: an absolute https URL (http only for a
+ * loopback host), with nothing a URL parser would silently drop or a header would split on.
+ */
 export function returnUrlViolations(returnUrl: string): FieldViolation[] {
   if (!returnUrl) return [];
+  const refuse = (message: string) => [{ path: "returnUrl", message }];
   if (returnUrl.length > LIMITS.returnUrlLength)
-    return [{ path: "returnUrl", message: `must be at most ${LIMITS.returnUrlLength} characters` }];
+    return refuse(`must be at most ${LIMITS.returnUrlLength} characters`);
+  if ([...returnUrl].some((c) => (c.codePointAt(0) ?? 0) <= 0x20 || /\p{Cc}/u.test(c)))
+    return refuse("must not contain spaces or control characters (such as CR or LF)");
+  let url: URL;
   try {
-    const url = new URL(returnUrl);
-    if (url.protocol === "https:" || url.protocol === "http:") return [];
-  } catch {}
-  return [{ path: "returnUrl", message: "must be an absolute http or https URL" }];
+    url = new URL(returnUrl);
+  } catch {
+    return refuse("must be an absolute https URL");
+  }
+  if (url.protocol === "https:") return [];
+  if (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname)) return [];
+  return refuse("must be an absolute https URL (http only for localhost)");
 }

@@ -1,0 +1,107 @@
+/** The console's API: log-in, and Settings → Developer (DESIGN §9). */
+import { z } from "zod";
+import { id, text, timestamp } from "./values.js";
+
+export const LogIn = z.strictObject({ email: text(), password: text() }).meta({ id: "LogIn" });
+
+export const ConsoleSession = z
+  .strictObject({
+    user: z.strictObject({ id: z.uuid(), email: z.string() }),
+    workspaces: z.array(
+      z.strictObject({
+        id: z.uuid(),
+        name: z.string(),
+        apiAccessEnabled: z.boolean(),
+        role: z.enum(["org_admin", "member"]),
+      }),
+    ),
+  })
+  .meta({ id: "ConsoleSession" });
+
+export const WorkspaceParams = z.object({ workspaceId: id() });
+export const KeyParams = z.object({ workspaceId: id(), keyId: id() });
+
+export const Configuration = z
+  .strictObject({
+    accountId: z.uuid(),
+    baseUrls: z.strictObject({
+      accountScoped: z.url(),
+      resourceStyle: z.url(),
+      compatibility: z.url(),
+      tools: z.url(),
+    }),
+  })
+  .meta({ id: "Configuration" });
+
+export const ApiKeyInput = z
+  .strictObject({ name: text().meta({ description: "A label only; it has no effect on permissions." }) })
+  .meta({ id: "ApiKeyInput" });
+
+export const ApiKey = z
+  .strictObject({ id: z.uuid(), name: z.string(), createdAt: timestamp })
+  .meta({ id: "ApiKey" });
+
+export const ApiKeyList = z.strictObject({ items: z.array(ApiKey) }).meta({ id: "ApiKeyList" });
+
+export const ApiKeyCreated = z
+  .strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    secret: z.string().meta({ description: "Shown once." }),
+    accountId: z.uuid(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "ApiKeyCreated" });
+
+export const RecentErrorsQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, "must be a whole number from 1 to 500")
+    .transform(Number)
+    .pipe(z.number().min(1, "must be from 1 to 500").max(500, "must be from 1 to 500"))
+    .optional()
+    .transform((value) => value ?? 100)
+    .meta({ override: { type: "integer", minimum: 1, maximum: 500, default: 100 } }),
+});
+
+export const RecentErrors = z
+  .strictObject({
+    items: z.array(
+      z.strictObject({
+        timestamp,
+        method: z.string(),
+        path: z.string(),
+        status: z.int().min(400).max(599),
+        code: z.string(),
+        requestId: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "RecentErrors" });
+
+const day = z.iso.date();
+
+export const ApiUsageQuery = z.object({
+  from: day.optional().meta({ description: "First day (UTC), default 29 days before `to`." }),
+  to: day.optional().meta({ description: "Last day (UTC), default today." }),
+});
+
+export const UsageFigures = z
+  .strictObject({
+    calls: z.int().min(0),
+    errors: z.int().min(0),
+    errorRate: z.number().min(0).max(1),
+    p50Ms: z.number().min(0).meta({ description: "Median latency, estimated from a histogram." }),
+    p95Ms: z.number().min(0),
+  })
+  .meta({ id: "UsageFigures" });
+
+export const ApiUsage = z
+  .strictObject({
+    from: day,
+    to: day,
+    total: UsageFigures,
+    days: z.array(z.strictObject({ day, ...UsageFigures.shape })),
+    routes: z.array(z.strictObject({ method: z.string(), route: z.string(), ...UsageFigures.shape })),
+  })
+  .meta({ id: "ApiUsage" });

@@ -1,0 +1,35 @@
+/** Documents as the public API writes them, and the shapes of an upload (DESIGN §4). */
+import { z } from "zod";
+import { id, page, text, timestamp } from "./values.js";
+
+export const Document = z
+  .strictObject({
+    id: z.uuid(),
+    filename: z.string().meta({ description: "The uploaded name, made safe." }),
+    contentType: z.literal("application/pdf"),
+    sizeBytes: z.int().min(1),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    pageCount: z.int().min(1),
+    kind: z.enum(["original", "signed", "certificate"]),
+    createdAt: timestamp,
+    pages: z.array(z.strictObject({ width: z.number(), height: z.number() })).meta({
+      description: "Each page's visible size in PDF points (crop box, rotation applied), for placing fields.",
+    }),
+  })
+  .meta({ id: "Document" });
+
+export const DocumentPage = page(Document, "DocumentPage");
+
+export const DocumentIdParams = z.object({ documentId: id() });
+
+export const UploadQuery = z.object({
+  filename: text().optional().meta({ description: "The file's name, for a raw application/pdf body." }),
+});
+
+/** What an upload's body is; the gateway streams it and never parses it as JSON. */
+export const uploadContent = {
+  "multipart/form-data": {
+    schema: z.object({ file: z.string().meta({ format: "binary", description: "The PDF." }) }),
+  },
+  "application/pdf": { schema: z.string().meta({ format: "binary" }) },
+};

@@ -1,0 +1,194 @@
+/** Signature requests, their recipients, fields and audit trail as the public API reads and writes them. */
+import { z } from "zod";
+import { fieldInputShape, placedFieldShape } from "./templates.js";
+import { id, instant, optionalTimestamp, page, text, timestamp, wholeNumber } from "./values.js";
+
+export const REQUEST_STATUSES = [
+  "draft",
+  "sent",
+  "in_progress",
+  "completed",
+  "declined",
+  "cancelled",
+  "expired",
+] as const;
+
+export const RequestStatus = z.enum(REQUEST_STATUSES).meta({
+  id: "RequestStatus",
+  description: "draft → sent → in_progress → completed; cancelled, declined and expired end a request early.",
+});
+
+export const NewRecipient = z
+  .strictObject({
+    name: text(),
+    email: text(),
+    role: text().optional().meta({
+      description:
+        "For a signer: the role to fill. From a template, a template role (every role is filled by exactly one signer); from documents, the name the fields use. Compared trimmed and case-insensitively.",
+    }),
+    kind: z.enum(["signer", "cc"]).optional().meta({
+      description: "`cc` recipients receive a copy when the request is completed.",
+      default: "signer",
+    }),
+    routingOrder: wholeNumber().optional().meta({ description: "Defaults to the role's order (1 for cc)." }),
+    clientUserId: text().optional().meta({
+      description:
+        "Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them.",
+    }),
+  })
+  .meta({ id: "NewRecipient" });
+
+export const NewField = z
+  .strictObject({
+    ...fieldInputShape,
+    documentId: id("One of documentIds; the first when absent.").optional(),
+  })
+  .meta({ id: "NewField" });
+
+export const SignatureRequestInput = z
+  .strictObject({
+    title: text(),
+    message: text().optional().meta({ description: "Your note to the recipients, quoted in every e-mail." }),
+    templateId: id("The template whose documents, roles and fields the request copies.").optional(),
+    documentIds: z
+      .array(id())
+      .optional()
+      .meta({ description: "The documents to sign, when there is no template." }),
+    fields: z.array(NewField).optional().meta({
+      description:
+        "The fields, when there is no template; each names the role of the signer who fills it, and every signer's role needs a required signature field.",
+    }),
+    recipients: z.array(NewRecipient),
+    expiresAt: instant("When an unfinished request expires; must be in the future.").optional(),
+    send: z
+      .boolean()
+      .optional()
+      .meta({ description: "Send at once instead of creating a draft.", default: false }),
+  })
+  .meta({
+    id: "SignatureRequestInput",
+    description:
+      "From a template (`templateId`), or from documents (`documentIds` and `fields`): give one or the other.",
+  });
+
+export const Recipient = z
+  .strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    role: z.string().nullable().meta({ description: "The template role the signer fills." }),
+    kind: z.enum(["signer", "cc"]),
+    routingOrder: z.int().meta({
+      description:
+        "Recipients of the lowest order are notified first; the next order when they have all signed.",
+    }),
+    status: z.enum(["pending", "sent", "viewed", "signed", "declined"]),
+    clientUserId: z
+      .string()
+      .nullable()
+      .meta({ description: "Set for a signer who signs embedded in your app: no e-mail is sent." }),
+    viewedAt: optionalTimestamp,
+    signedAt: optionalTimestamp,
+    declinedAt: optionalTimestamp,
+    declineReason: z.string().nullable(),
+  })
+  .meta({ id: "Recipient" });
+
+export const RequestField = z
+  .strictObject({
+    ...placedFieldShape,
+    recipientId: z.uuid(),
+    documentId: z.uuid(),
+  })
+  .meta({ id: "RequestField" });
+
+export const SignatureRequest = z
+  .strictObject({
+    id: z.uuid(),
+    title: z.string(),
+    message: z.string(),
+    status: RequestStatus,
+    templateId: z.uuid().nullable(),
+    documentIds: z.array(z.uuid()),
+    recipients: z.array(Recipient),
+    fields: z.array(RequestField),
+    expiresAt: optionalTimestamp,
+    agreementSetId: z.uuid().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    sentAt: optionalTimestamp,
+    completedAt: optionalTimestamp,
+    cancelledAt: optionalTimestamp,
+    cancelReason: z.string().nullable(),
+    signedDocumentId: z.uuid().nullable(),
+  })
+  .meta({ id: "SignatureRequest" });
+
+export const SignatureRequestPage = page(SignatureRequest, "SignatureRequestPage");
+
+export const SignatureRequestQuery = z.object({
+  status: RequestStatus.optional().meta({ description: "Only requests in this state." }),
+});
+
+export const RequestIdParams = z.object({ requestId: id() });
+export const RecipientIdParams = z.object({ recipientId: id() });
+
+export const EmptyInput = z.strictObject({}).meta({ id: "EmptyInput" });
+
+export const CancelInput = z.strictObject({ reason: text().optional() }).meta({ id: "CancelInput" });
+
+export const RecipientChanges = z
+  .strictObject({
+    recipients: z.array(z.strictObject({ id: id(), name: text().optional(), email: text().optional() })),
+  })
+  .meta({ id: "RecipientChanges" });
+
+export const ReminderInput = z
+  .strictObject({ message: text().optional().meta({ description: "An extra note for this reminder." }) })
+  .meta({ id: "ReminderInput" });
+
+export const Reminder = z
+  .strictObject({ recipientId: z.uuid(), remindedAt: timestamp })
+  .meta({ id: "Reminder" });
+
+export const EmbeddedSigningInput = z
+  .strictObject({
+    requestId: id(),
+    recipientId: id(),
+    returnUrl: text().optional().meta({
+      format: "uri",
+      description:
+        "Where the signing page sends the signer when done: an absolute https URL (http only for localhost).",
+    }),
+  })
+  .meta({ id: "EmbeddedSigningInput" });
+
+export const EmbeddedSigningUrl = z
+  .strictObject({
+    url: z.url().meta({ description: "Opens once." }),
+    expiresAt: timestamp.meta({ description: "The URL must be opened before this." }),
+  })
+  .meta({ id: "EmbeddedSigningUrl" });
+
+export const AuditEntry = z
+  .strictObject({
+    sequence: z.int().min(1),
+    at: timestamp,
+    action: z.string(),
+    actor: z.strictObject({ type: z.string(), id: z.string().nullable() }),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()),
+    previousHash: z.string().nullable(),
+    hash: z.string(),
+  })
+  .meta({ id: "AuditEntry" });
+
+export const AuditTrail = z
+  .strictObject({
+    items: z.array(AuditEntry),
+    verified: z
+      .boolean()
+      .meta({ description: "Every entry's SHA-256 matches its content and the entry before." }),
+  })
+  .meta({ id: "AuditTrail" });

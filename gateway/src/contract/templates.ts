@@ -1,0 +1,88 @@
+/** Templates as the public API reads and writes them (DESIGN §4). */
+import { FIELD_TYPES } from "@countersign/kit";
+import { z } from "zod";
+import { id, page, text, timestamp, wholeNumber } from "./values.js";
+
+/** The properties of a field on a page, shared by templates and by requests made from documents. */
+export const fieldInputShape = {
+  id: text().optional().meta({ description: "Assigned when absent." }),
+  type: z.enum(FIELD_TYPES),
+  role: text().meta({ description: "The role of the signer who fills the field." }),
+  page: wholeNumber().meta({ description: "1-based page number." }),
+  x: z.number().meta({ description: "PDF points from the page's left edge." }),
+  y: z.number().meta({ description: "PDF points from the page's top edge." }),
+  width: z.number(),
+  height: z.number(),
+  required: z.boolean().optional().meta({ description: "true unless said otherwise.", default: true }),
+  label: text().optional(),
+};
+
+export const RoleInput = z
+  .strictObject({
+    name: text().meta({ description: "Unique in the template (trimmed, case-insensitive)." }),
+    order: wholeNumber()
+      .optional()
+      .meta({ description: "Routing order; roles with the same order sign in parallel." }),
+  })
+  .meta({ id: "RoleInput" });
+
+export const FieldInput = z.strictObject(fieldInputShape).meta({ id: "FieldInput" });
+
+const templateProperties = {
+  name: text(),
+  description: text().optional(),
+  documentId: id("The PDF the fields lie on."),
+  roles: z.array(RoleInput),
+  fields: z.array(FieldInput),
+};
+
+export const TemplateInput = z.strictObject(templateProperties).meta({
+  id: "TemplateInput",
+  description:
+    "Every role needs at least one required `signature` field; each field names a role, a page the document has, and lies inside that page. Every violation is reported at once in `errors`, with paths such as `fields[3].page`.",
+});
+
+export const TemplateUpdate = z.strictObject(templateProperties).partial().meta({
+  id: "TemplateUpdate",
+  description:
+    "The properties present replace the stored ones (roles and fields whole); the result is validated as a whole.",
+});
+
+export const Role = z.strictObject({ name: z.string(), order: z.int() }).meta({ id: "Role" });
+
+/** A field as the API writes it, in a template and in a request alike. */
+export const placedFieldShape = {
+  id: z.string(),
+  type: z.enum(FIELD_TYPES),
+  page: z.int().min(1),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  required: z.boolean(),
+  label: z.string(),
+};
+
+export const Field = z
+  .strictObject({
+    ...placedFieldShape,
+    role: z.string().meta({ description: "The name of one of the template's roles." }),
+  })
+  .meta({ id: "Field" });
+
+export const Template = z
+  .strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    documentId: z.uuid(),
+    roles: z.array(Role),
+    fields: z.array(Field),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Template" });
+
+export const TemplatePage = page(Template, "TemplatePage");
+
+export const TemplateIdParams = z.object({ templateId: id() });

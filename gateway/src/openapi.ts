@@ -1,0 +1,63 @@
+/**
+ * The OpenAPI 3.1 document of the gateway, written from the operations it declares
+ * (contract/operation.ts), so every path, parameter and body in it is the one the code checks.
+ */
+import { createDocument } from "zod-openapi";
+import { type Contract, operationObject } from "./contract/operation.js";
+import { HEADERS, problemComponents } from "./contract/problem.js";
+
+const DESCRIPTION =
+  "Every public route exists under `/api/v1` (the workspace comes from the API key) and under `/v1/accounts/{accountId}` (the workspace comes from the path and must be the key's; any other account answers 404). Errors are RFC 9457 problem details (`application/problem+json`). Every response carries `X-Request-Id`; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. JSON bodies are limited to 1 MiB after decompression (413); they may be sent with `Content-Encoding: gzip`, `deflate` or `br`. Other body types are refused (415) except on upload routes. Strings must not contain NUL (U+0000) or unpaired surrogates, and unknown properties are refused (422). The console routes under `/console/api` use the session cookie set by `POST /console/api/session`, and state-changing calls must echo the `cs_csrf` cookie in `X-CSRF-Token`.";
+
+export function openApiDocument(contract: Contract, publicUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, ReturnType<typeof operationObject>>> = {};
+  for (const operation of contract.operations) {
+    paths[operation.path] ??= {};
+    (paths[operation.path] as Record<string, ReturnType<typeof operationObject>>)[operation.method] =
+      operationObject(operation);
+  }
+  const tags = [...new Set(contract.operations.map((operation) => operation.spec.tag))].map((name) => ({
+    name,
+  }));
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Countersign API",
+      version: "1.0.0",
+      description: `Self-hosted, API-first electronic signatures. ${DESCRIPTION}`,
+    },
+    servers: [{ url: publicUrl }],
+    security: [{ apiKey: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key (`sk_…`) created under Settings → Developer.",
+        },
+        consoleSession: { type: "apiKey", in: "cookie", name: "cs_session" },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description:
+            "The same key and body within 24 hours returns the first answer and creates nothing new; the same key with another body is refused (422).",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
+        CsrfToken: {
+          name: "X-CSRF-Token",
+          in: "header",
+          required: true,
+          description: "The value of the `cs_csrf` cookie.",
+          schema: { type: "string" },
+        },
+      },
+      headers: HEADERS,
+      responses: problemComponents(),
+    },
+  }) as unknown as Record<string, unknown>;
+}
