@@ -403,6 +403,18 @@ describe.each(modes)("%s mode: hostile input", (_mode, start) => {
     expect((twice.body as { id: string }).id).toBe((once.body as { id: string }).id);
   });
 
+  test("a body that cannot be canonicalized (a lone surrogate, deep nesting) under an Idempotency-Key is a 422", async () => {
+    for (const body of ['{"name":"a\\ud800b"}', `{"name":${"[".repeat(50_000)}${"]".repeat(50_000)}}`]) {
+      const reply = await call(api, "/templates", {
+        key: key.secret,
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "idempotency-key": `odd-${key.accountId}` },
+      });
+      expectProblem(reply, 422);
+    }
+  });
+
   test("requests Node refuses before routing are answered as problems too", async () => {
     const huge = await rawExchange(
       gateway,

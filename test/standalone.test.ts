@@ -1,10 +1,12 @@
 /**
  * Standalone mode as a user meets it: `npm start` on a fresh data directory is ready within 10 s and
  * creates the first workspace and admin; the ops CLI prints one JSON line; a restart keeps
- * everything; bad configuration and a second process on the same data stop with one clear line.
+ * everything; bad configuration, a port in use and a second process on the same data stop with one
+ * clear line, before anything (such as the first admin's password) is made.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -85,8 +87,12 @@ describe("standalone mode", () => {
         PORT: "0",
         COUNTERSIGN_DATA_DIR: deployment.dataDir,
       });
-      expect(await second.exit()).toBe(1);
-      expect(second.output).toMatch(/another Countersign process \(pid \d+\) is using/);
+      expect(await second.exit()).toBe(78);
+      const lines = second.output.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^configuration error: COUNTERSIGN_DATA_DIR: .* is in use by another running Countersign/,
+      );
     });
 
     test("a restart keeps workspaces and keys, and creates nothing anew", async () => {
@@ -102,6 +108,36 @@ describe("standalone mode", () => {
         200,
       );
     });
+  });
+
+  test("a port in use stops a first start with one line naming PORT, before anything is made; the next start still shows the password", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "0.0.0.0", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const dir = join(dataDir, "port-taken");
+    try {
+      const refused = OwnedProcess.start("deploy/local/src/standalone.ts", {
+        PORT: String(port),
+        COUNTERSIGN_DATA_DIR: dir,
+      });
+      expect(await refused.exit()).toBe(78);
+      const lines = refused.output.trim().split("\n");
+      expect(lines).toEqual([
+        `configuration error: PORT: port ${port} on 0.0.0.0 is already in use; stop what uses it or set PORT to another port`,
+      ]);
+    } finally {
+      taken.close();
+    }
+    const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+      PORT: "0",
+      COUNTERSIGN_DATA_DIR: dir,
+    });
+    try {
+      await proc.waitFor(/Countersign is ready \(standalone\)/, 20_000);
+      expect(proc.output).toMatch(/Password: {3}[A-Za-z0-9]{20} {3}\(generated/);
+    } finally {
+      await proc.stop();
+    }
   });
 
   test("a bad configuration value stops the process with one line naming the variable, not its value", async () => {

@@ -9,6 +9,7 @@ import { RequestsService } from "@countersign/gen/countersign/requests/v1/reques
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { createLogger, type EventBus, type Logger, MemoryEventBus, type Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
+import proxyaddr from "proxy-addr";
 import { DEVELOPER_BASE, developerRoutes } from "./console/developer.js";
 import { sessionRoutes } from "./console/session.js";
 import { Contract } from "./contract/operation.js";
@@ -63,6 +64,11 @@ export interface GatewayOptions {
   keyCacheTtlMs?: number;
   /** Resolves when what the gateway depends on answers (GET /readyz). */
   ready: () => Promise<void>;
+  /**
+   * Addresses or CIDR blocks of the proxies in front of the gateway (an ingress): their
+   * X-Forwarded-For is believed, so the audit trail and the log-in limiter see the client's address.
+   */
+  trustedProxies?: string[];
 }
 
 export interface Gateway {
@@ -120,6 +126,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
+  // Without trusted proxies, X-Forwarded-For is ignored: anyone could write it.
+  app.set("trust proxy", proxyaddr.compile(options.trustedProxies ?? []));
   app.use(
     requestContext(limits.requestTimeoutMs, [accessLog(logger), (req, res) => recorder.record(req, res)]),
   );

@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { uuidv7 } from "@countersign/kit";
+import { ConfigError, uuidv7 } from "@countersign/kit";
 import type { Express } from "express";
 import { ApiProblem, toProblem } from "./problems.js";
 
@@ -44,26 +44,53 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 export interface ListeningGateway {
   port: number;
   url: string;
+  /** Starts answering with the app; until then every request is a 503 saying the service is starting. */
+  serve(app: Express): void;
   close(): Promise<void>;
 }
 
-export async function listen(
-  app: Express,
-  port: number,
-  host = "0.0.0.0",
-  graceMs = 10_000,
-): Promise<ListeningGateway> {
-  const server = http.createServer(app);
+function starting(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  const { problem } = toProblem(
+    new ApiProblem("unavailable", "Countersign is starting; try again in a moment"),
+    uuidv7(),
+  );
+  res.writeHead(503, {
+    "Content-Type": "application/problem+json",
+    "Retry-After": "1",
+    "X-Request-Id": problem.requestId,
+  });
+  res.end(JSON.stringify(problem));
+}
+
+/**
+ * Binds the port first, so that a port in use stops the process before anything else is done (or
+ * any first-start secret is made), with one line naming PORT.
+ */
+export async function listen(port: number, host = "0.0.0.0", graceMs = 10_000): Promise<ListeningGateway> {
+  let handler: http.RequestListener = starting;
+  const server = http.createServer((req, res) => handler(req, res));
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EADDRINUSE" || err.code === "EACCES") {
+        const why = err.code === "EADDRINUSE" ? "is already in use" : "may not be used by this user";
+        reject(
+          new ConfigError(
+            `PORT: port ${port} on ${host} ${why}; stop what uses it or set PORT to another port`,
+          ),
+        );
+      } else reject(err);
+    });
     server.listen(port, host, () => resolve());
   });
   const actualPort = (server.address() as AddressInfo).port;
   return {
     port: actualPort,
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${actualPort}`,
+    serve(app) {
+      handler = app;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         const cut = setTimeout(() => server.closeAllConnections(), graceMs);

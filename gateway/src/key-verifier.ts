@@ -32,6 +32,13 @@ export interface KeyVerifierOptions {
 export class KeyVerifier {
   private readonly cache = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<Caller | undefined>>();
+  /**
+   * Keys deleted lately, until an answer about them asked before the deletion can no longer arrive:
+   * deletion must win over a verification that was in flight when it happened.
+   */
+  private readonly deleted = new Map<string, number>();
+  /** Counts workspace changes, so an answer asked for before one is not remembered after it. */
+  private workspaceChanges = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
 
@@ -71,25 +78,33 @@ export class KeyVerifier {
   }
 
   forgetKey(keyId: string): void {
+    const now = Date.now();
+    for (const [id, until] of this.deleted) if (until < now) this.deleted.delete(id);
+    // An answer can be as old as the call that asked for it, which the deadline bounds.
+    this.deleted.set(keyId, now + Math.max(this.ttlMs, 60_000));
     for (const [digest, entry] of this.cache) if (entry.caller.keyId === keyId) this.cache.delete(digest);
   }
 
   forgetWorkspace(workspaceId: string): void {
+    this.workspaceChanges += 1;
     for (const [digest, entry] of this.cache)
       if (entry.caller.workspaceId === workspaceId) this.cache.delete(digest);
   }
 
   private async ask(secret: string, digest: string): Promise<Caller | undefined> {
+    const changesBefore = this.workspaceChanges;
     try {
       const { key, apiAccessEnabled } = await this.auth.verifyApiKey({ secret });
-      if (!key) return undefined;
+      if (!key || this.deleted.has(key.id)) return undefined;
       const caller = { keyId: key.id, workspaceId: key.workspaceId, apiAccessEnabled };
       if (this.cache.size >= this.maxEntries) {
         // Maps iterate in insertion order: drop the oldest entry.
         const oldest = this.cache.keys().next().value;
         if (oldest !== undefined) this.cache.delete(oldest);
       }
-      this.cache.set(digest, { caller, expiresAt: Date.now() + this.ttlMs });
+      if (changesBefore === this.workspaceChanges) {
+        this.cache.set(digest, { caller, expiresAt: Date.now() + this.ttlMs });
+      }
       return caller;
     } catch (err) {
       if (err instanceof ConnectError && err.code === Code.Unauthenticated) return undefined;

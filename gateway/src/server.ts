@@ -56,11 +56,13 @@ const configSchema = z.object({
     .default(25 * 1024 * 1024),
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
 });
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
+  const server = await listen(config.PORT);
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway");
   const authTransport = grpcTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const authHealth = createClient(Health, authTransport);
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
     },
+    trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     ready: async () => {
       await bus.ping();
       const { status } = await authHealth.check({}, { timeoutMs: 2000 });
@@ -96,7 +99,7 @@ async function main(): Promise<void> {
     },
   });
   await gateway.start();
-  const server = await listen(gateway.app, config.PORT);
+  server.serve(gateway.app);
   logger.info({ port: server.port }, "gateway listening");
   const shutdown = async () => {
     await server.close();

@@ -84,6 +84,25 @@ test("WorkspaceUpdated drops the workspace's keys, so API access follows at once
   expect(await verifier.verify("sk_a")).toMatchObject({ apiAccessEnabled: false });
 });
 
+test("a key deleted while its verification is in flight is neither accepted nor cached", async () => {
+  // auth answers after 5 ms with the key as it was when asked; the deletion lands in between.
+  const pending = verifier.verify("sk_a");
+  verifier.forgetKey("key-a");
+  expect(await pending).toBeUndefined();
+  const before = calls;
+  expect(await verifier.verify("sk_a")).toBeUndefined();
+  expect(calls).toBe(before + 1);
+});
+
+test("an answer asked for before a workspace change is used once but not cached", async () => {
+  const pending = verifier.verify("sk_b");
+  verifier.forgetWorkspace("ws-1");
+  expect(await pending).toMatchObject({ keyId: "key-b" });
+  const before = calls;
+  await verifier.verify("sk_b");
+  expect(calls).toBe(before + 1);
+});
+
 test("entries expire after the TTL", async () => {
   const shortLived = new KeyVerifier(createClient(AuthService, transport), { ttlMs: 20 });
   await shortLived.verify("sk_a");

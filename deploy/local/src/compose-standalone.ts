@@ -28,7 +28,6 @@ import {
 import { buildRequests, createMailer } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks } from "@countersign/webhooks";
-import { freePort } from "./free-port.js";
 import { loadOrCreateSecrets, lockDataDir, removeAdminEndpoint, writeAdminEndpoint } from "./state-files.js";
 
 export interface StandaloneOptions {
@@ -45,6 +44,8 @@ export interface StandaloneOptions {
   /** Where the first-start banner goes (stdout by default). */
   announce?: (text: string) => void;
   rateLimit?: { ratePerSecond: number; burst: number };
+  /** Proxies whose X-Forwarded-For is believed. */
+  trustedProxies?: string[];
   mail?: { smtpUrl?: string; from: string };
   /** Timings of the requests service that operators may tune. */
   requests?: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number; expirySweepIntervalMs?: number };
@@ -60,6 +61,11 @@ export interface Standalone {
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
   const { dataDir } = options;
   const unlock = await lockDataDir(dataDir);
+  // The port is bound before anything is made: a port in use stops the start with nothing done.
+  const server = await listen(options.port, options.host).catch(async (err: unknown) => {
+    await unlock();
+    throw err;
+  });
   const secrets = await loadOrCreateSecrets(dataDir);
   const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
   const bus = new MemoryEventBus();
@@ -68,8 +74,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   const loggerOf = options.loggerFor;
   const announce = options.announce ?? ((text: string) => process.stdout.write(text));
   // Links in e-mails name the gateway, so its port must be known before anything is built.
-  const port = options.port === 0 ? await freePort() : options.port;
-  const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, "");
+  const publicUrl = (options.publicUrl ?? `http://localhost:${server.port}`).replace(/\/$/, "");
+  // The first start's banner (and a generated password) is shown once the service answers.
+  let banner = "";
 
   const auth = await buildAuth({
     db: pg.database("auth"),
@@ -80,7 +87,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       workspaceName: "Default workspace",
       adminEmail: options.adminEmail,
       adminPassword: options.adminPassword,
-      report: (created) => announce(firstStartBanner(created)),
+      report: (created) => {
+        banner = firstStartBanner(created);
+      },
     },
   });
   const transportOf = (name: string, module: ServiceModule) =>
@@ -142,12 +151,13 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     logger: loggerOf("gateway"),
     publicUrl,
     limits: options.rateLimit,
+    trustedProxies: options.trustedProxies,
     ready: everyServiceReady,
   });
 
   for (const module of allModules) await module.start();
   await gateway.start();
-  const server = await listen(gateway.app, port, options.host);
+  server.serve(gateway.app);
   const adminToken = randomBytes(32).toString("base64url");
   const admin = await startServiceServer({
     routes: allModules.map((m) => m.routes),
@@ -159,6 +169,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     serviceToken: adminToken,
   });
   await writeAdminEndpoint(dataDir, { url: admin.url, token: adminToken, pid: process.pid });
+  if (banner) announce(banner);
 
   let closing: Promise<void> | undefined;
   return {

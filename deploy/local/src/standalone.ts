@@ -18,6 +18,7 @@ const configSchema = z.object({
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
   ...mailConfig,
   ...requestTimingConfig,
 });
@@ -42,6 +43,7 @@ runMain(async () => {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
     },
+    trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     loggerFor,
     mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
     requests: requestTimings(config),

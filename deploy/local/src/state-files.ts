@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ConfigError } from "@countersign/kit";
+import lockfile from "proper-lockfile";
 
 export interface StandaloneSecrets {
   /** Key for hashing API key secrets. */
@@ -59,25 +61,28 @@ export async function removeAdminEndpoint(dataDir: string): Promise<void> {
   await rm(join(dataDir, ADMIN_FILE), { force: true });
 }
 
-/** Takes the data directory for this process; refuses if a live process holds it. */
+/** How long a lock outlives the process that held it, when that process was killed. */
+const LOCK_STALE_MS = 5000;
+
+/**
+ * Takes the data directory for this process, atomically (an exclusive mkdir, refreshed while the
+ * process lives): two processes never open the same PGlite files. A lock left by a killed process
+ * is taken over once it is stale, so a restart right after a crash waits a few seconds at most.
+ */
 export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   await mkdir(dataDir, { recursive: true });
-  const path = join(dataDir, "countersign.lock");
-  if (existsSync(path)) {
-    const pid = Number((await readFile(path, "utf8")).trim());
-    if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`another Countersign process (pid ${pid}) is using ${dataDir}; stop it first`);
-    }
-  }
-  await writeFile(path, `${process.pid}\n`);
-  return () => rm(path, { force: true });
-}
-
-function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return await lockfile.lock(dataDir, {
+      lockfilePath: join(dataDir, "instance.lock"),
+      stale: LOCK_STALE_MS,
+      retries: { retries: Math.ceil((LOCK_STALE_MS * 1.5) / 250), minTimeout: 250, maxTimeout: 250 },
+    });
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code === "ELOCKED") {
+      throw new ConfigError(
+        `COUNTERSIGN_DATA_DIR: ${dataDir} is in use by another running Countersign; stop it or choose another directory`,
+      );
+    }
+    throw err;
   }
 }

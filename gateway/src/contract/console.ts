@@ -79,7 +79,7 @@ export const RecentErrors = z
   })
   .meta({ id: "RecentErrors" });
 
-const day = z.iso.date();
+const day = z.iso.date().refine((value) => value >= "1970-01-01", "must be from 1970-01-01 on");
 
 export const ApiUsageQuery = z.object({
   from: day.optional().meta({ description: "First day (UTC), default 29 days before `to`." }),

@@ -39,6 +39,9 @@ export function wholeNumber() {
   });
 }
 
+/** Instants a database keeps: from the Unix epoch to the end of year 9999, in UTC. */
+const LATEST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** An RFC 3339 date-time with a time zone, read as a Date. */
 export function instant(description?: string) {
   return z
@@ -49,6 +52,10 @@ export function instant(description?: string) {
         !Number.isNaN(new Date(value).getTime()),
       "must be a date-time with a time zone, such as 2030-01-31T17:00:00Z",
     )
+    .refine((value) => {
+      const time = new Date(value).getTime();
+      return Number.isNaN(time) || (time >= 0 && time <= LATEST_INSTANT);
+    }, "must be from 1970 to the end of 9999 (UTC)")
     .transform((value) => new Date(value))
     .meta({ format: "date-time", ...(description ? { description } : {}) });
 }

@@ -41,11 +41,19 @@ const DEFAULTS: IdempotencyOptions = { waitMs: 10_000, claimSeconds: 60, uploadB
  * the order of its properties does not matter. A streamed upload's bytes are not known before they
  * are read, so an upload is identified by its route here and by its file's SHA-256 when a stored
  * answer is about to be replayed: the same file replays whatever multipart boundary carries it.
+ * Undefined for a body JSON canonicalization cannot write (a lone surrogate, nesting too deep to
+ * walk): no route accepts such a body, so it is refused the same way every time it is sent.
  */
-function fingerprintOf(req: Request, streamed: boolean): string {
-  const hash = createHash("sha256").update(`${req.method}\n${req.originalUrl}\n`);
-  hash.update(streamed ? "upload" : (canonicalize(req.body ?? null) ?? "null"));
-  return hash.digest("hex");
+function fingerprintOf(req: Request, streamed: boolean): string | undefined {
+  let body = "upload";
+  if (!streamed) {
+    try {
+      body = canonicalize(req.body ?? null) ?? "null";
+    } catch {
+      return undefined;
+    }
+  }
+  return createHash("sha256").update(`${req.method}\n${req.originalUrl}\n${body}`).digest("hex");
 }
 
 function mismatch(): ApiProblem {
@@ -71,7 +79,9 @@ export function idempotency(
     }
     const { workspaceId } = res.locals.caller as Caller;
     const streamed = Boolean(req.is(UPLOAD_TYPES));
-    const claim = { workspaceId, key, fingerprint: fingerprintOf(req, streamed), claimSeconds };
+    const fingerprint = fingerprintOf(req, streamed);
+    if (fingerprint === undefined) return next();
+    const claim = { workspaceId, key, fingerprint, claimSeconds };
 
     const deadline = Date.now() + waitMs;
     for (;;) {

@@ -5,7 +5,7 @@
  */
 import { once } from "node:events";
 import { create } from "@bufbuild/protobuf";
-import type { Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import {
   type DocumentsService,
   Kind,
@@ -59,8 +59,14 @@ async function* uploadMessages(
       value: { workspaceId, filename: file.filename, contentType: file.contentType, kind: Kind.ORIGINAL },
     },
   });
-  for await (const chunk of inChunksOf(file.bytes)) {
-    yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: chunk } });
+  try {
+    for await (const chunk of inChunksOf(file.bytes)) {
+      yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: chunk } });
+    }
+  } catch (err) {
+    // The client's body failed: the upload is called off, which the service takes as the
+    // caller's doing rather than a fault of its own.
+    throw new ConnectError(err instanceof Error ? err.message : "the upload ended early", Code.Canceled);
   }
 }
 

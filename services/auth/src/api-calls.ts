@@ -309,12 +309,13 @@ const MAX_RANGE_DAYS = 400;
 
 function dayRange(fromDay: string, toDay: string): { from: string; to: string } {
   const violations = [
-    ...(fromDay && !validDay(fromDay) ? [{ path: "fromDay", message: "must be a date, YYYY-MM-DD" }] : []),
-    ...(toDay && !validDay(toDay) ? [{ path: "toDay", message: "must be a date, YYYY-MM-DD" }] : []),
+    ...(fromDay && !validDay(fromDay) ? [{ path: "fromDay", message: DAY_RULE }] : []),
+    ...(toDay && !validDay(toDay) ? [{ path: "toDay", message: DAY_RULE }] : []),
   ];
   if (violations.length > 0) throw validationError(violations);
   const to = toDay || new Date().toISOString().slice(0, 10);
-  const from = fromDay || new Date(Date.parse(to) - 29 * 86_400_000).toISOString().slice(0, 10);
+  const monthBefore = new Date(Date.parse(to) - 29 * 86_400_000).toISOString().slice(0, 10);
+  const from = fromDay || (monthBefore < EARLIEST_DAY ? EARLIEST_DAY : monthBefore);
   if (from > to) throw validationError([{ path: "fromDay", message: "must not be after toDay" }]);
   if (Date.parse(to) - Date.parse(from) > MAX_RANGE_DAYS * 86_400_000) {
     throw validationError([
@@ -324,6 +325,15 @@ function dayRange(fromDay: string, toDay: string): { from: string; to: string } 
   return { from, to };
 }
 
+/** No call was made before the Unix epoch; days before it (year 0 and earlier) are not dates PostgreSQL keeps. */
+const EARLIEST_DAY = "1970-01-01";
+const DAY_RULE = "must be a date from 1970-01-01 to 9999-12-31, as YYYY-MM-DD";
+
 function validDay(day: string): boolean {
-  return DAY.test(day) && !Number.isNaN(Date.parse(day)) && new Date(day).toISOString().startsWith(day);
+  return (
+    DAY.test(day) &&
+    day >= EARLIEST_DAY &&
+    !Number.isNaN(Date.parse(day)) &&
+    new Date(day).toISOString().startsWith(day)
+  );
 }

@@ -3,7 +3,17 @@
  * process. A bad value stops the process with one line that names the variable and never echoes
  * its value, because the value may be a secret.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
+
+/** An IP address, or one with a prefix length that fits its family. */
+function isNetwork(text: string): boolean {
+  const [address = "", prefix, ...rest] = text.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -33,6 +43,18 @@ export const env = {
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,40}$/, "must be lower-case letters, digits, _ or -, starting with a letter")
       .default("countersign"),
+  /** Comma-separated addresses or CIDR blocks, such as `10.0.0.0/8,fd00::/8`. */
+  networks: () =>
+    z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .refine((parts) => parts.every(isNetwork), "must be comma-separated IP addresses or CIDR blocks"),
   flag: () =>
     z
       .enum(["true", "false", "1", "0", ""])

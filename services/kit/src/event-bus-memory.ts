@@ -1,7 +1,10 @@
 /**
  * The in-process EventBus of standalone mode. `publish` resolves only once every durable consumer
- * has handled the message, so the outbox keeps an event until it has really been processed: the
- * durability that JetStream gives the distributed mode comes from the outbox here.
+ * with a member has handled the message, so the outbox keeps an event until it has really been
+ * processed: the durability that JetStream gives the distributed mode comes from the outbox here.
+ * Like a JetStream stream, the bus also keeps what it was given (bounded by count and age): a
+ * consumer that appears later receives everything kept, and one whose members have all left finds
+ * what came meanwhile when a member returns — nothing is dropped for want of a listener.
  */
 import {
   type BusMessage,
@@ -11,10 +14,19 @@ import {
   subjectMatches,
 } from "./event-bus.js";
 
+interface Kept {
+  subject: string;
+  data: Uint8Array;
+  at: number;
+}
+
 interface ConsumerGroup {
   subject: string;
   members: ((msg: BusMessage) => Promise<void>)[];
   next: number;
+  /** Messages that arrived while the group had no member, delivered when one joins. */
+  backlog: Kept[];
+  catchingUp: boolean;
 }
 
 const DEDUP_WINDOW_MS = 120_000;
@@ -23,6 +35,8 @@ const MAX_REMEMBERED_IDS = 100_000;
 export interface MemoryEventBusOptions {
   /** Deliveries to one consumer before publish gives up (and the outbox tries again later). */
   maxAttempts?: number;
+  /** How many messages the bus keeps for consumers that appear later, and for how long. */
+  retention?: { messages: number; ms: number };
   /** The wait before delivery number n + 1. */
   retryDelayMs?: (deliveryCount: number) => number;
 }
@@ -31,13 +45,17 @@ export class MemoryEventBus implements EventBus {
   private readonly groups = new Map<string, ConsumerGroup>();
   private readonly listeners = new Set<{ subject: string; handler: (msg: BusMessage) => void }>();
   private readonly seen = new Map<string, number>();
+  private readonly kept: Kept[] = [];
   private closed = false;
   private readonly maxAttempts: number;
   private readonly retryDelayMs: (deliveryCount: number) => number;
+  private readonly retention: { messages: number; ms: number };
 
   constructor(options: MemoryEventBusOptions = {}) {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.retryDelayMs = options.retryDelayMs ?? ((n) => Math.min(redeliveryDelayMs(n), 2_000));
+    // JetStream's stream keeps 7 days; in memory a count bounds it too.
+    this.retention = options.retention ?? { messages: 10_000, ms: 7 * 86_400_000 };
   }
 
   async publish(subject: string, data: Uint8Array, options: PublishOptions = {}): Promise<void> {
@@ -46,8 +64,12 @@ export class MemoryEventBus implements EventBus {
     for (const listener of this.listeners) {
       if (subjectMatches(listener.subject, subject)) listener.handler({ subject, data, deliveryCount: 1 });
     }
-    const deliveries = [...this.groups.values()]
-      .filter((group) => subjectMatches(group.subject, subject) && group.members.length > 0)
+    const message = { subject, data, at: Date.now() };
+    this.keep(message);
+    const groups = [...this.groups.values()].filter((group) => subjectMatches(group.subject, subject));
+    for (const group of groups) if (group.members.length === 0) group.backlog.push(message);
+    const deliveries = groups
+      .filter((group) => group.members.length > 0)
       .map((group) => this.deliver(group, subject, data));
     const results = await Promise.allSettled(deliveries);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -60,11 +82,20 @@ export class MemoryEventBus implements EventBus {
   }
 
   async consume(subject: string, consumer: string, handler: (msg: BusMessage) => Promise<void>) {
-    const group = this.groups.get(consumer) ?? { subject, members: [], next: 0 };
+    let group = this.groups.get(consumer);
+    if (!group) {
+      // A new durable consumer starts at the beginning of what the bus keeps, as JetStream's does.
+      const now = Date.now();
+      const backlog = this.kept.filter(
+        (m) => subjectMatches(subject, m.subject) && now - m.at < this.retention.ms,
+      );
+      group = { subject, members: [], next: 0, backlog, catchingUp: false };
+      this.groups.set(consumer, group);
+    }
     group.members.push(handler);
-    this.groups.set(consumer, group);
+    if (group.backlog.length > 0) void this.catchUp(group);
     return async () => {
-      group.members = group.members.filter((member) => member !== handler);
+      if (group) group.members = group.members.filter((member) => member !== handler);
     };
   }
 
@@ -100,6 +131,31 @@ export class MemoryEventBus implements EventBus {
       }
     }
     throw lastError;
+  }
+
+  /** Delivers what waited for the group, in order; what keeps failing waits for the next member. */
+  private async catchUp(group: ConsumerGroup): Promise<void> {
+    if (group.catchingUp) return;
+    group.catchingUp = true;
+    try {
+      while (group.backlog.length > 0 && group.members.length > 0 && !this.closed) {
+        const message = group.backlog[0] as Kept;
+        await this.deliver(group, message.subject, message.data);
+        group.backlog.shift();
+      }
+    } catch {
+      // Left in the backlog for the next member to join.
+    } finally {
+      group.catchingUp = false;
+    }
+  }
+
+  private keep(message: Kept): void {
+    this.kept.push(message);
+    const oldest = message.at - this.retention.ms;
+    while (this.kept.length > this.retention.messages || (this.kept[0] && this.kept[0].at < oldest)) {
+      this.kept.shift();
+    }
   }
 
   private isDuplicate(msgId: string): boolean {

@@ -3,6 +3,7 @@
  * process metrics. One registry per process; in standalone mode the services share it.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { outboxEventsParked } from "./outbox.js";
 
 export interface RpcMetrics {
   registry: Registry;
@@ -12,6 +13,7 @@ export interface RpcMetrics {
 
 export function createRpcMetrics(registry = new Registry()): RpcMetrics {
   if (!registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
+  if (!registry.getSingleMetric("outbox_events_parked_total")) registry.registerMetric(outboxEventsParked);
   const calls =
     (registry.getSingleMetric("rpc_server_handled_total") as Counter | undefined) ??
     new Counter({

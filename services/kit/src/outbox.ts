@@ -3,8 +3,11 @@
  * changes its state; the relay publishes committed rows to the bus, with the row id as the message
  * id, and deletes them once the bus has them. If the bus is down, rows wait and go out when it is
  * back, de-duplicated by id. Several replicas may relay together: a claim gives each row to one.
+ * An event that fails while the bus answers is retried with backoff and, after `maxAttempts`,
+ * parked in outbox_parked (an error log line, a metric) so that it cannot hold up the rest.
  */
 import { type DescMessage, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import { Counter } from "prom-client";
 import type { Database, Queryable } from "./database.js";
 import { DrainLoop } from "./drain-loop.js";
 import type { EventBus } from "./event-bus.js";
@@ -30,6 +33,24 @@ export interface OutboxRelayOptions {
   /** How often to look for rows nobody kicked the relay for (e.g. written by a crashed replica). */
   pollIntervalMs?: number;
   batchSize?: number;
+  /** Failed publishes of one event (with the bus answering) before it is parked. */
+  maxAttempts?: number;
+  /** The wait before attempt n + 1 of an event that failed. */
+  retryDelayMs?: (attempts: number) => number;
+}
+
+/** Events parked by every relay of this process, by subject (Prometheus). */
+export const outboxEventsParked = new Counter({
+  name: "outbox_events_parked_total",
+  help: "Events the outbox gave up publishing after repeated failures, by subject.",
+  labelNames: ["subject"],
+  registers: [],
+});
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: Uint8Array;
 }
 
 export class OutboxRelay {
@@ -65,7 +86,7 @@ export class OutboxRelay {
       for (;;) {
         // The claim is one statement and publishing happens outside any transaction: the
         // in-process bus runs consumers during publish, and they may need the same database.
-        const { rows } = await this.db.query<{ id: string; subject: string; payload: Uint8Array }>(
+        const { rows } = await this.db.query<OutboxRow>(
           `UPDATE outbox SET claimed_until = now() + interval '30 seconds'
            WHERE id IN (SELECT id FROM outbox WHERE claimed_until < now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
            RETURNING id, subject, payload`,
@@ -74,8 +95,21 @@ export class OutboxRelay {
         rows.sort((a, b) => (a.id < b.id ? -1 : 1));
         unpublished = rows.map((row) => row.id);
         for (const row of rows) {
-          await this.bus.publish(row.subject, row.payload, { msgId: row.id });
-          await this.db.query("DELETE FROM outbox WHERE id = $1", [row.id]);
+          try {
+            await this.bus.publish(row.subject, row.payload, { msgId: row.id });
+            await this.db.query("DELETE FROM outbox WHERE id = $1", [row.id]);
+          } catch (err) {
+            // A bus that does not answer is an outage: everything waits. One that answers refused
+            // this event: it is retried later, and the rest go on.
+            if (
+              !(await this.bus.ping().then(
+                () => true,
+                () => false,
+              ))
+            )
+              throw err;
+            await this.failed(row, err);
+          }
           unpublished.shift();
         }
         if (this.failures > 0)
@@ -93,5 +127,42 @@ export class OutboxRelay {
         .query("UPDATE outbox SET claimed_until = '-infinity' WHERE id = ANY($1::uuid[])", [unpublished])
         .catch(() => {});
     }
+  }
+
+  /** Counts a failed attempt at one event: retried after a backoff, or parked after too many. */
+  private async failed(row: OutboxRow, err: unknown): Promise<void> {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+    const maxAttempts = this.options.maxAttempts ?? 10;
+    const delay = this.options.retryDelayMs ?? ((n: number) => Math.min(1000 * 2 ** (n - 1), 300_000));
+    const { rows } = await this.db.query<{ attempts: number }>(
+      "UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1 RETURNING attempts",
+      [row.id, message],
+    );
+    const attempts = rows[0]?.attempts ?? maxAttempts;
+    if (attempts < maxAttempts) {
+      await this.db.query(
+        "UPDATE outbox SET claimed_until = now() + $2 * interval '1 millisecond' WHERE id = $1",
+        [row.id, delay(attempts)],
+      );
+      this.logger.warn(
+        { err, eventId: row.id, subject: row.subject, attempts },
+        "event not published; retrying later",
+      );
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO outbox_parked (id, subject, payload, created_at, attempts, last_error)
+         SELECT id, subject, payload, created_at, attempts, last_error FROM outbox WHERE id = $1
+         ON CONFLICT (id) DO NOTHING`,
+        [row.id],
+      );
+      await tx.query("DELETE FROM outbox WHERE id = $1", [row.id]);
+    });
+    outboxEventsParked.inc({ subject: row.subject });
+    this.logger.error(
+      { err, eventId: row.id, subject: row.subject, attempts },
+      "event parked after repeated failures; the events after it go on (table outbox_parked)",
+    );
   }
 }

@@ -39,3 +39,17 @@ test("a namespace must be a safe NATS token", () => {
   expect(loadConfig(ns, {}).NATS_NAMESPACE).toBe("countersign");
   expect(() => loadConfig(ns, { NATS_NAMESPACE: "a.b>" })).toThrow(/^NATS_NAMESPACE: /);
 });
+
+test("a list of networks takes addresses and CIDR blocks of both families, and refuses anything else", () => {
+  const schema = z.object({ COUNTERSIGN_TRUSTED_PROXIES: env.networks() });
+  expect(loadConfig(schema, {}).COUNTERSIGN_TRUSTED_PROXIES).toEqual([]);
+  expect(
+    loadConfig(schema, { COUNTERSIGN_TRUSTED_PROXIES: " 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1" })
+      .COUNTERSIGN_TRUSTED_PROXIES,
+  ).toEqual(["10.0.0.0/8", "192.168.1.7", "fd00::/8", "::1"]);
+  for (const bad of ["10.0.0.0/33", "fd00::/129", "ingress", "10.0.0.0/8/1", "10.0.0/8"]) {
+    expect(() => loadConfig(schema, { COUNTERSIGN_TRUSTED_PROXIES: bad })).toThrow(
+      /^COUNTERSIGN_TRUSTED_PROXIES: must be comma-separated/,
+    );
+  }
+});

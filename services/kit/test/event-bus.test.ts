@@ -67,3 +67,36 @@ test("publish fails while a consumer keeps failing, and the same id goes through
   await bus.publish("x", data("stuck"), { msgId: "m" });
   expect(handled).toEqual(["stuck"]);
 });
+
+test("a durable consumer that appears later receives what was published before it, as JetStream's would", async () => {
+  const bus = new MemoryEventBus();
+  await bus.publish("x.a", data("early"));
+  await bus.publish("y.a", data("other subject"));
+  const got: string[] = [];
+  await bus.consume("x.>", "late", async (m) => void got.push(text(m.data)));
+  await bus.publish("x.b", data("after"));
+  await new Promise((r) => setTimeout(r, 10));
+  expect(got.sort()).toEqual(["after", "early"]);
+});
+
+test("what arrives while a consumer has no member waits for the next member", async () => {
+  const bus = new MemoryEventBus();
+  const first: string[] = [];
+  const leave = await bus.consume("x", "c", async (m) => void first.push(text(m.data)));
+  await bus.publish("x", data("one"));
+  await leave();
+  await bus.publish("x", data("while away"));
+  const second: string[] = [];
+  await bus.consume("x", "c", async (m) => void second.push(text(m.data)));
+  await new Promise((r) => setTimeout(r, 10));
+  expect([first, second]).toEqual([["one"], ["while away"]]);
+});
+
+test("the bus keeps a bounded number of messages", async () => {
+  const bus = new MemoryEventBus({ retention: { messages: 2, ms: 60_000 } });
+  for (const n of ["1", "2", "3"]) await bus.publish("x", data(n));
+  const got: string[] = [];
+  await bus.consume("x", "late", async (m) => void got.push(text(m.data)));
+  await new Promise((r) => setTimeout(r, 10));
+  expect(got).toEqual(["2", "3"]);
+});

@@ -5,7 +5,7 @@ import type { BusMessage, PublishOptions } from "../src/event-bus.js";
 import { MemoryEventBus } from "../src/event-bus-memory.js";
 import { createLogger } from "../src/logger.js";
 import { migrate, outboxTrack } from "../src/migrations.js";
-import { enqueueEvent, OutboxRelay } from "../src/outbox.js";
+import { enqueueEvent, OutboxRelay, outboxEventsParked } from "../src/outbox.js";
 
 /** The in-process bus behind a switch that makes publishing fail, as a NATS outage would. */
 class FlakyBus extends MemoryEventBus {
@@ -13,6 +13,10 @@ class FlakyBus extends MemoryEventBus {
   override async publish(subject: string, data: Uint8Array, options?: PublishOptions): Promise<void> {
     if (this.down) throw new Error("connection refused");
     return super.publish(subject, data, options);
+  }
+
+  override async ping(): Promise<void> {
+    if (this.down) throw new Error("connection refused");
   }
 }
 
@@ -114,3 +118,47 @@ test("two relays on one outbox publish each event once", async () => {
   await second.stop();
   expect(received).toHaveLength(40);
 });
+
+test("an event the bus keeps refusing is parked after its attempts, and the events after it flow", async () => {
+  const picky = new MemoryEventBus({ maxAttempts: 1, retryDelayMs: () => 1 });
+  const delivered: string[] = [];
+  await picky.consume("auth.>", "picky", async (msg) => {
+    const { keyId } = fromBinary(ApiKeyDeletedSchema, msg.data);
+    if (keyId === "k0") throw new Error("this consumer cannot take k0");
+    delivered.push(keyId);
+  });
+  const parking = new OutboxRelay(db, picky, logger, {
+    pollIntervalMs: 20,
+    maxAttempts: 3,
+    retryDelayMs: () => 10,
+  });
+  const parkedBefore = (await outboxEventsParked.get()).values.reduce((sum, v) => sum + v.value, 0);
+  await writeEvents(3);
+  parking.start();
+  try {
+    await until(() => delivered.length === 2);
+    expect(delivered).toEqual(["k1", "k2"]);
+    const parked = await eventually(async () => {
+      const { rows } = await db.query<{ attempts: number; last_error: string }>(
+        "SELECT attempts, last_error FROM outbox_parked",
+      );
+      return rows.length === 1 ? rows : undefined;
+    });
+    expect(parked).toEqual([{ attempts: 3, last_error: "this consumer cannot take k0" }]);
+    expect((await db.query("SELECT 1 FROM outbox")).rowCount).toBe(0);
+    const parkedAfter = (await outboxEventsParked.get()).values.reduce((sum, v) => sum + v.value, 0);
+    expect(parkedAfter - parkedBefore).toBe(1);
+  } finally {
+    await parking.stop();
+  }
+});
+
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -62,6 +62,7 @@ export class RequestCreation {
       message: input.message,
       templateId: input.templateId,
       documentCount: input.documentIds.length,
+      fieldCount: input.fields.length,
       recipients: drafts,
       expiresAt,
       now,

@@ -17,6 +17,9 @@ export const LIMITS = {
   returnUrlLength: 2000,
 } as const;
 
+/** The last instant PostgreSQL's timestamptz writes in ISO form: the end of year 9999, UTC. */
+const LATEST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** A practical address check: something@domain.tld, no spaces or angle brackets (header safety). */
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
@@ -53,6 +56,7 @@ export function requestViolations(draft: {
   message: string;
   templateId: string;
   documentCount: number;
+  fieldCount: number;
   recipients: RecipientDraft[];
   expiresAt?: Date;
   now: Date;
@@ -68,7 +72,11 @@ export function requestViolations(draft: {
     add("templateId", "give a templateId, or documentIds and fields");
   if (draft.templateId && draft.documentCount > 0)
     add("documentIds", "give either a templateId or documentIds, not both");
+  if (draft.templateId && draft.fieldCount > 0)
+    add("fields", "a request from a template takes the template's fields; give fields only with documentIds");
   if (draft.expiresAt && draft.expiresAt <= draft.now) add("expiresAt", "must be in the future");
+  else if (draft.expiresAt && !(draft.expiresAt.getTime() <= LATEST_EXPIRY))
+    add("expiresAt", "must be before the year 10000");
   if (draft.recipients.length === 0) add("recipients", "a request needs at least one recipient");
   if (draft.recipients.length > LIMITS.recipients)
     add("recipients", `a request has at most ${LIMITS.recipients} recipients`);
