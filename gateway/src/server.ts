@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
   const server = await listen(config.PORT);
-  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway");
+  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
   const authTransport = grpcTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const authHealth = createClient(Health, authTransport);
   const gateway = buildGateway({

@@ -83,6 +83,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     bus,
     logger: loggerOf("auth"),
     keyPepper: secrets.keyPepper,
+    onlyReplica: true,
     bootstrap: {
       workspaceName: "Default workspace",
       adminEmail: options.adminEmail,
@@ -99,6 +100,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     bus,
     blobs,
     logger: loggerOf("documents"),
+    spoolDir: join(dataDir, "spool"),
   });
   const documentsClient = serviceClient(DocumentsService, transportOf("documents", documents));
   const templates = await buildTemplates({
@@ -122,6 +124,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     }),
     publicUrl,
     linkSecret: secrets.linkSecret,
+    onlyReplica: true,
     ...options.requests,
   });
 

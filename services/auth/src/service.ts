@@ -38,6 +38,8 @@ export interface AuthDeps {
     report: (created: { workspaceId: string; adminEmail: string; generatedPassword: string }) => void;
   };
   apiCallFlushIntervalMs?: number;
+  /** The only process on this database (standalone): outbox claims of a killed process are released at start. */
+  onlyReplica?: boolean;
 }
 
 export interface AuthModule extends ServiceModule {
@@ -50,7 +52,7 @@ const MIGRATIONS = { name: "auth", dir: fileURLToPath(new URL("../migrations", i
 export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
-  const relay = new OutboxRelay(db, bus, logger);
+  const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const eventsWritten = () => relay.kick();
   const accounts = new Accounts({ db, eventsWritten });
   const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });

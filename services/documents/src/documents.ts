@@ -33,6 +33,8 @@ export interface DocumentsDeps {
   blobs: BlobStore;
   logger: Logger;
   maxUploadBytes: number;
+  /** Where uploads are received before they are checked and stored. */
+  spoolDir: string;
 }
 
 const KINDS: Record<DocumentRow["kind"], Kind> = {
@@ -89,12 +91,14 @@ export class Documents {
         Code.InvalidArgument,
       );
     }
-    const spooled = await spoolUpload(chunks, this.deps.maxUploadBytes).catch((err: unknown) => {
-      if (err instanceof UploadTooLargeError) {
-        throw problemError("payload_too_large", err.message, Code.ResourceExhausted);
-      }
-      throw err;
-    });
+    const spooled = await spoolUpload(chunks, this.deps.maxUploadBytes, this.deps.spoolDir).catch(
+      (err: unknown) => {
+        if (err instanceof UploadTooLargeError) {
+          throw problemError("payload_too_large", err.message, Code.ResourceExhausted);
+        }
+        throw err;
+      },
+    );
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
       // pdf-lib needs the whole file; the same bytes then go to the blob store without a second read.

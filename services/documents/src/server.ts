@@ -16,6 +16,7 @@ const config = z.object({
     .default("countersign"),
   S3_REGION: z.string().default("us-east-1"),
   COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
+  COUNTERSIGN_SPOOL_DIR: z.string().min(1).optional(),
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -31,7 +32,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           bucket: cfg.S3_BUCKET,
           region: cfg.S3_REGION,
         });
-        return buildDocuments({ ...adapters, blobs, maxUploadBytes: cfg.COUNTERSIGN_MAX_UPLOAD_BYTES });
+        return buildDocuments({
+          ...adapters,
+          blobs,
+          maxUploadBytes: cfg.COUNTERSIGN_MAX_UPLOAD_BYTES,
+          spoolDir: cfg.COUNTERSIGN_SPOOL_DIR,
+        });
       },
     }),
   );

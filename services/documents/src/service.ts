@@ -2,6 +2,8 @@
  * Builds the documents service: uploaded PDFs, their metadata in its database and their bytes in
  * the blob store.
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import {
@@ -15,6 +17,7 @@ import {
 } from "@countersign/kit";
 import { Documents } from "./documents.js";
 import { documentsRoutes } from "./routes.js";
+import { sweepSpool } from "./upload-spool.js";
 
 export interface DocumentsDeps {
   db: Database;
@@ -23,6 +26,8 @@ export interface DocumentsDeps {
   logger: Logger;
   /** The largest file accepted; 25 MiB unless configured. */
   maxUploadBytes?: number;
+  /** Where uploads are received (standalone: under the data dir); the system temp dir unless given. */
+  spoolDir?: string;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -31,18 +36,23 @@ const MIGRATIONS = { name: "documents", dir: fileURLToPath(new URL("../migration
 export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule & { documents: Documents }> {
   const { db, bus, blobs, logger } = deps;
   await migrate(db, [MIGRATIONS]);
+  const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
   const documents = new Documents({
     db,
     blobs,
     logger,
     maxUploadBytes: deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    spoolDir,
   });
   return {
     serviceNames: [DocumentsService.typeName],
     routes: documentsRoutes(documents),
     documents,
     ready: dependenciesAnswer(db, bus, blobs),
-    start: async () => {},
+    start: async () => {
+      const removed = await sweepSpool(spoolDir);
+      if (removed > 0) logger.info({ removed, spoolDir }, "removed uploads a stopped process left behind");
+    },
     stop: async () => {},
   };
 }

@@ -3,12 +3,18 @@
  */
 import { createPostgresDatabase, type Database, ensurePostgresDatabase } from "./database.js";
 import { NatsEventBus } from "./event-bus-nats.js";
+import type { Logger } from "./logger.js";
 
 export async function openPostgres(url: string): Promise<Database> {
   await ensurePostgresDatabase(url);
   return createPostgresDatabase(url);
 }
 
-export function openNats(url: string, namespace: string, name: string): Promise<NatsEventBus> {
-  return NatsEventBus.connect({ url, namespace, name });
+export function openNats(
+  url: string,
+  namespace: string,
+  name: string,
+  logger?: Logger,
+): Promise<NatsEventBus> {
+  return NatsEventBus.connect({ url, namespace, name, logger });
 }

@@ -7,7 +7,9 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { Counter } from "prom-client";
 import { type BusMessage, type EventBus, type PublishOptions, redeliveryDelayMs } from "./event-bus.js";
+import type { Logger } from "./logger.js";
 
 export interface NatsEventBusOptions {
   url: string;
@@ -15,7 +17,19 @@ export interface NatsEventBusOptions {
   /** How long the stream keeps events; consumers that are down longer than this lose them. */
   maxAgeDays?: number;
   name?: string;
+  /** Where a consumer that stopped and was started again is reported. */
+  logger?: Logger;
+  /** The wait before a stopped consumer is started again. */
+  resubscribeDelayMs?: number;
 }
+
+/** Consumers that stopped and were started again, by consumer (Prometheus). */
+export const busConsumerRestarts = new Counter({
+  name: "event_bus_consumer_restarts_total",
+  help: "Times a durable consumer's message stream ended unexpectedly and was started again.",
+  labelNames: ["consumer"],
+  registers: [],
+});
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -28,6 +42,7 @@ export class NatsEventBus implements EventBus {
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     namespace: string,
+    private readonly options: NatsEventBusOptions,
   ) {
     this.stream = `${namespace.replace(/[^A-Za-z0-9_-]/g, "_")}_events`;
     this.prefix = `${namespace}.events.`;
@@ -41,8 +56,8 @@ export class NatsEventBus implements EventBus {
       reconnectTimeWait: 1000,
     });
     const jsm = await jetstreamManager(nc);
-    const bus = new NatsEventBus(nc, jetstream(nc), jsm, options.namespace);
-    await bus.ensureStream(options.maxAgeDays ?? 7);
+    const bus = new NatsEventBus(nc, jetstream(nc), jsm, options.namespace, options);
+    await bus.ensureStream();
     return bus;
   }
 
@@ -52,28 +67,64 @@ export class NatsEventBus implements EventBus {
 
   async consume(subject: string, consumer: string, handler: (msg: BusMessage) => Promise<void>) {
     const durable = `${this.stream}-${consumer}`.replace(/[^A-Za-z0-9_-]/g, "_");
-    await this.jsm.consumers.add(this.stream, {
-      durable_name: durable,
-      filter_subject: this.prefix + subject,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: 60_000 * NANOS_PER_MS,
-      max_ack_pending: 1000,
-    });
-    const messages = await (await this.js.consumers.get(this.stream, durable)).consume({ max_messages: 256 });
+    const open = async () => {
+      // Declared every time: a stream or consumer deleted behind our back is made again.
+      await this.ensureStream();
+      await this.jsm.consumers.add(this.stream, {
+        durable_name: durable,
+        filter_subject: this.prefix + subject,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: 60_000 * NANOS_PER_MS,
+        max_ack_pending: 1000,
+      });
+      // A stream or consumer that goes missing ends the iteration, and the loop below makes both again.
+      return (await this.js.consumers.get(this.stream, durable)).consume({
+        max_messages: 256,
+        abort_on_missing_resource: true,
+      });
+    };
+    let messages = await open();
+    let stopped = false;
     const prefixLength = this.prefix.length;
-    void (async () => {
-      for await (const msg of messages) {
-        const deliveryCount = msg.info.deliveryCount;
-        // Handlers run concurrently (bounded by max_ack_pending) so that a batching handler can
-        // gather many messages before it answers for any of them.
-        handler({ subject: msg.subject.slice(prefixLength), data: msg.data, deliveryCount }).then(
-          () => msg.ack(),
-          () => msg.nak(redeliveryDelayMs(deliveryCount)),
-        );
+    const run = async () => {
+      while (!stopped) {
+        try {
+          for await (const msg of messages) {
+            const deliveryCount = msg.info.deliveryCount;
+            // Handlers run concurrently (bounded by max_ack_pending) so that a batching handler can
+            // gather many messages before it answers for any of them.
+            handler({ subject: msg.subject.slice(prefixLength), data: msg.data, deliveryCount }).then(
+              () => msg.ack(),
+              () => msg.nak(redeliveryDelayMs(deliveryCount)),
+            );
+          }
+          if (stopped) return;
+          this.options.logger?.warn(
+            { consumer: durable },
+            "event consumer stopped receiving; starting it again",
+          );
+        } catch (err) {
+          if (stopped) return;
+          this.options.logger?.warn({ err, consumer: durable }, "event consumer failed; starting it again");
+        }
+        busConsumerRestarts.inc({ consumer: durable });
+        // Until it is back: a server restarting, a consumer deleted and not yet made again.
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, this.options.resubscribeDelayMs ?? 1000));
+          if (stopped) return;
+          try {
+            messages = await open();
+            break;
+          } catch (err) {
+            this.options.logger?.warn({ err, consumer: durable }, "event consumer cannot start yet");
+          }
+        }
       }
-    })();
+    };
+    void run();
     return async () => {
+      stopped = true;
       await messages.close();
     };
   }
@@ -102,7 +153,8 @@ export class NatsEventBus implements EventBus {
     await this.close();
   }
 
-  private async ensureStream(maxAgeDays: number): Promise<void> {
+  private async ensureStream(): Promise<void> {
+    const maxAgeDays = this.options.maxAgeDays ?? 7;
     const config = {
       name: this.stream,
       subjects: [`${this.prefix}>`],

@@ -3,6 +3,7 @@
  * process metrics. One registry per process; in standalone mode the services share it.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { busConsumerRestarts } from "./event-bus-nats.js";
 import { outboxEventsParked } from "./outbox.js";
 
 export interface RpcMetrics {
@@ -13,7 +14,10 @@ export interface RpcMetrics {
 
 export function createRpcMetrics(registry = new Registry()): RpcMetrics {
   if (!registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
+  // Counters of the kit's own machinery, made once per process and reported by every registry.
   if (!registry.getSingleMetric("outbox_events_parked_total")) registry.registerMetric(outboxEventsParked);
+  if (!registry.getSingleMetric("event_bus_consumer_restarts_total"))
+    registry.registerMetric(busConsumerRestarts);
   const calls =
     (registry.getSingleMetric("rpc_server_handled_total") as Counter | undefined) ??
     new Counter({

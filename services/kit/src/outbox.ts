@@ -37,6 +37,11 @@ export interface OutboxRelayOptions {
   maxAttempts?: number;
   /** The wait before attempt n + 1 of an event that failed. */
   retryDelayMs?: (attempts: number) => number;
+  /**
+   * This relay is the only one on its database (standalone, whose data dir is locked): claims a
+   * killed process left are released at start instead of running out their lease.
+   */
+  onlyReplica?: boolean;
 }
 
 /** Events parked by every relay of this process, by subject (Prometheus). */
@@ -56,6 +61,7 @@ interface OutboxRow {
 export class OutboxRelay {
   private readonly loop: DrainLoop;
   private failures = 0;
+  private claimsReleased = false;
 
   constructor(
     private readonly db: Database,
@@ -83,6 +89,12 @@ export class OutboxRelay {
     const batchSize = this.options.batchSize ?? 100;
     let unpublished: string[] = [];
     try {
+      if (this.options.onlyReplica && !this.claimsReleased) {
+        await this.db.query(
+          "UPDATE outbox SET claimed_until = '-infinity' WHERE claimed_until > now() AND attempts = 0",
+        );
+        this.claimsReleased = true;
+      }
       for (;;) {
         // The claim is one statement and publishing happens outside any transaction: the
         // in-process bus runs consumers during publish, and they may need the same database.

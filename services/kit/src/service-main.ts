@@ -47,7 +47,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
   const config = loadConfig(schema) as z.output<typeof sharedSchema> & Record<string, string> & z.output<S>;
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
   const db = await openPostgres(config[databaseVariable] as string);
-  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, options.name);
+  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, options.name, logger);
   const module = await options.build({ db, bus, logger }, config);
   const server = await startServiceServer({
     routes: [module.routes],

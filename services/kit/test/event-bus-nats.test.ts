@@ -1,14 +1,21 @@
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import type { BusMessage } from "../src/event-bus.js";
-import { NatsEventBus } from "../src/event-bus-nats.js";
+import { busConsumerRestarts, NatsEventBus } from "../src/event-bus-nats.js";
+
+async function restartCount(): Promise<number> {
+  return (await busConsumerRestarts.get()).values.reduce((sum, v) => sum + v.value, 0);
+}
+
 import { available, NATS_URL, uniqueName } from "./infra.js";
 
 const nats = await available("NATS", NATS_URL);
 const data = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -56,6 +63,36 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     await until(() => got.length === 1);
     await stop();
     expect(got).toEqual(["while away"]);
+  });
+
+  test("a consumer whose stream ends (its durable deleted on the server) starts again and keeps receiving", async () => {
+    const namespace = uniqueName("kit");
+    const restarted = await NatsEventBus.connect({
+      url: NATS_URL,
+      namespace,
+      name: "kit-restart-test",
+      resubscribeDelayMs: 100,
+    });
+    const nc = await connect({ servers: NATS_URL });
+    const manager = await jetstreamManager(nc);
+    try {
+      const got: string[] = [];
+      const stop = await restarted.consume("restart.x", "restart", async (m) => void got.push(text(m.data)));
+      await restarted.publish("restart.x", data("before"), { msgId: "before" });
+      await until(() => got.includes("before"));
+      const restartsBefore = await restartCount();
+      const stream = `${namespace.replace(/[^A-Za-z0-9_-]/g, "_")}_events`;
+      for (const consumer of await manager.consumers.list(stream).next()) {
+        await manager.consumers.delete(stream, consumer.name);
+      }
+      await until(async () => (await restartCount()) > restartsBefore);
+      await restarted.publish("restart.x", data("after"), { msgId: "after" });
+      await until(() => got.includes("after"));
+      await stop();
+    } finally {
+      await nc.close();
+      await restarted.destroy();
+    }
   });
 
   test("every listener gets every message", async () => {

@@ -1,12 +1,12 @@
 /**
  * Turns requests whose expiresAt has passed into `expired`. Every replica sweeps; the rows each
- * one takes are locked with SKIP LOCKED, so two replicas never expire the same request twice.
+ * one takes are locked with SKIP LOCKED, so two replicas never expire the same request twice. Each
+ * request expires in a transaction of its own: one that fails is logged and skipped for this
+ * sweep, and cannot hold back the others.
  */
 import type { Database, Logger } from "@countersign/kit";
 import type { Requests } from "./requests.js";
 import { store } from "./store.js";
-
-const BATCH = 50;
 
 export class ExpirySweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -40,15 +40,29 @@ export class ExpirySweeper {
   /** Expires every request that is due now; returns how many. */
   async sweep(): Promise<number> {
     let expired = 0;
+    const failed: string[] = [];
     for (;;) {
-      const batch = await this.db.transaction(async (tx) => {
-        const due = await store.lockDue(tx, BATCH);
-        for (const row of due) await this.requests.expireLocked(tx, row.workspace_id, row.id);
-        return due.length;
-      });
-      expired += batch;
-      if (batch > 0) this.afterCommit();
-      if (batch < BATCH) return expired;
+      let current: string | undefined;
+      try {
+        const done = await this.db.transaction(async (tx) => {
+          const due = await store.lockNextDue(tx, failed);
+          if (!due) return false;
+          current = due.id;
+          await this.requests.expireLocked(tx, due.workspace_id, due.id);
+          return true;
+        });
+        if (!done) break;
+        expired += 1;
+        this.afterCommit();
+      } catch (err) {
+        if (current === undefined) throw err;
+        failed.push(current);
+        this.logger.error(
+          { err, signatureRequestId: current },
+          "could not expire a request; the others go on",
+        );
+      }
     }
+    return expired;
   }
 }

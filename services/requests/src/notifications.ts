@@ -51,10 +51,13 @@ export interface NotificationSenderOptions {
   pollIntervalMs?: number;
   /** Attempts before a notification is given up; the backoff doubles from 10 s to an hour. */
   maxAttempts?: number;
+  /** The only sender on its database (standalone): claims of a killed process are released at start. */
+  onlyReplica?: boolean;
 }
 
 export class NotificationSender {
   private readonly loop: DrainLoop;
+  private claimsReleased = false;
 
   constructor(
     private readonly db: Database,
@@ -87,6 +90,12 @@ export class NotificationSender {
 
   private async drain(): Promise<void> {
     try {
+      if (this.options.onlyReplica && !this.claimsReleased) {
+        await this.db.query(
+          "UPDATE notifications SET claimed_until = '-infinity' WHERE done_at IS NULL AND claimed_until > now()",
+        );
+        this.claimsReleased = true;
+      }
       for (;;) {
         const due = await this.claim(BATCH);
         for (const row of due) await this.deliver(row);

@@ -43,6 +43,11 @@ export interface RequestsDeps {
   embeddedUrlTtlMs?: number;
   expirySweepIntervalMs?: number;
   notificationPollIntervalMs?: number;
+  /**
+   * The only process on this database (standalone, whose data dir is locked): work a killed process
+   * had claimed is taken up at start rather than after its claim runs out.
+   */
+  onlyReplica?: boolean;
 }
 
 export interface RequestsModule extends ServiceModule {
@@ -58,9 +63,10 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
-  const relay = new OutboxRelay(db, bus, logger);
+  const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
+    onlyReplica: deps.onlyReplica,
   });
   const afterCommit = () => {
     relay.kick();

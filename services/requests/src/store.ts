@@ -209,13 +209,17 @@ export const store = {
   },
 
   /** Requests whose time is up, locked; replicas sweeping at once skip each other's rows. */
-  async lockDue(tx: Queryable, limit: number): Promise<{ id: string; workspace_id: string }[]> {
+  /** Locks the next request past its expiry, skipping the ids given (those that failed this sweep). */
+  async lockNextDue(
+    tx: Queryable,
+    skip: string[],
+  ): Promise<{ id: string; workspace_id: string } | undefined> {
     const { rows } = await tx.query<{ id: string; workspace_id: string }>(
       `SELECT id, workspace_id FROM signature_requests
-        WHERE status IN ('sent', 'in_progress') AND expires_at <= now()
-        ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
+        WHERE status IN ('sent', 'in_progress') AND expires_at <= now() AND NOT (id = ANY($1::uuid[]))
+        ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [skip],
     );
-    return rows;
+    return rows[0];
   },
 };

@@ -350,6 +350,43 @@ test("expiry turns due requests into expired once, retires their links and annou
   expect(trail.verified).toBe(true);
 });
 
+test("a request that cannot be expired is skipped, and the other due requests expire in the same sweep", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const due = async () =>
+    (
+      await h.requests.createSignatureRequest({
+        workspaceId: ws,
+        title: "Due",
+        templateId,
+        recipients: people(),
+        expireTime: timestampFromDate(new Date(Date.now() + 200)),
+        send: true,
+      })
+    ).signatureRequest?.id as string;
+  const [broken, healthy] = [await due(), await due()];
+  // A fault in one request's row: its update fails, as a corrupt row or a bug would make it.
+  await h.db.query(
+    `CREATE FUNCTION refuse_expiry() RETURNS trigger AS $$ BEGIN
+       IF NEW.status = 'expired' AND NEW.id = '${broken}' THEN RAISE EXCEPTION 'injected fault'; END IF;
+       RETURN NEW; END $$ LANGUAGE plpgsql`,
+  );
+  await h.db.query(
+    "CREATE TRIGGER refuse_expiry BEFORE UPDATE ON signature_requests FOR EACH ROW EXECUTE FUNCTION refuse_expiry()",
+  );
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await h.module.sweepExpired()).toBeGreaterThanOrEqual(1);
+    const status = async (requestId: string) =>
+      (await h.requests.getSignatureRequest({ workspaceId: ws, requestId })).signatureRequest?.status;
+    expect([await status(broken), await status(healthy)]).toEqual(["sent", "expired"]);
+  } finally {
+    await h.db.query("DROP TRIGGER refuse_expiry ON signature_requests");
+    await h.db.query("DROP FUNCTION refuse_expiry()");
+  }
+  expect(await h.module.sweepExpired()).toBeGreaterThanOrEqual(1);
+});
+
 test("an event written while the bus is down arrives once it is back, exactly once", async () => {
   const ws = uuidv7();
   h.bus.down = true;

@@ -1,0 +1,149 @@
+/**
+ * SIGKILL in the middle of work, in standalone mode: the process is killed while uploads, creates
+ * and sends are in flight. After a restart on the same data, every write that was acknowledged is
+ * there, every audit trail verifies, and every invitation that was queued is written exactly once —
+ * within 30 seconds of the restart, not after a claim's lease runs out.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type Deployment, startStandalone } from "./support/deployments.js";
+import { call, eventually } from "./support/http.js";
+import { makePdf } from "./support/pdfs.js";
+
+const FAST_MAIL = { COUNTERSIGN_RATE_LIMIT_PER_SECOND: "10000", COUNTERSIGN_RATE_LIMIT_BURST: "10000" };
+
+interface Acknowledged {
+  documents: { id: string; sha256: string }[];
+  requests: { id: string; email: string; sent: boolean }[];
+}
+
+/** The addresses the invitations in the outbox folder went to, one entry per .eml file. */
+async function invitedAddresses(dataDir: string): Promise<string[]> {
+  const dir = join(dataDir, "outbox");
+  const files = (await readdir(dir).catch(() => [])).filter((name) => name.endsWith(".eml"));
+  return Promise.all(
+    files.map(async (name) => {
+      const text = await readFile(join(dir, name), "utf8");
+      return /^To: .*<([^>]+)>/m.exec(text)?.[1] ?? /^To: (\S+)/m.exec(text)?.[1] ?? "";
+    }),
+  );
+}
+
+describe("standalone mode: SIGKILL in the middle of a burst", () => {
+  let deployment: Deployment;
+
+  afterAll(() => deployment?.destroy(), 120_000);
+
+  test("after a restart every acknowledged write is there, trails verify, and each invitation goes out once", async () => {
+    deployment = await startStandalone(undefined, { env: FAST_MAIL });
+    const dataDir = deployment.dataDir;
+    const key = JSON.parse((await deployment.cli("keys", "create", "--name", "crash")).stdout) as {
+      secret: string;
+    };
+    let api = `${deployment.gateways[0]}/api/v1`;
+    const pdf = await makePdf(1);
+    const upload = () =>
+      call(api, "/documents/upload?filename=crash.pdf", {
+        key: key.secret,
+        method: "POST",
+        body: pdf,
+        headers: { "content-type": "application/pdf" },
+      });
+    const documentId = ((await upload()).body as { id: string }).id;
+    const template = await call(api, "/templates", {
+      key: key.secret,
+      method: "POST",
+      json: {
+        name: "Crash",
+        documentId,
+        roles: [{ name: "Signer" }],
+        fields: [{ type: "signature", role: "Signer", page: 1, x: 50, y: 600, width: 150, height: 40 }],
+      },
+    });
+    const templateId = (template.body as { id: string }).id;
+
+    const acknowledged: Acknowledged = { documents: [], requests: [] };
+    let n = 0;
+    const createAndSend = async (send: boolean) => {
+      const email = `signer-${n++}@crash.example`;
+      const reply = await call(api, "/signature-requests", {
+        key: key.secret,
+        method: "POST",
+        json: { title: "Crash", templateId, send, recipients: [{ name: "S", email, role: "Signer" }] },
+      });
+      if (reply.status !== 201) return;
+      const id = (reply.body as { id: string }).id;
+      if (send) {
+        acknowledged.requests.push({ id, email, sent: true });
+        return;
+      }
+      acknowledged.requests.push({ id, email, sent: false });
+      const sent = await call(api, `/signature-requests/${id}/send`, {
+        key: key.secret,
+        method: "POST",
+        json: {},
+      });
+      if (sent.status === 200) {
+        const entry = acknowledged.requests.find((r) => r.id === id);
+        if (entry) entry.sent = true;
+      }
+    };
+    const uploadOne = async () => {
+      const reply = await upload();
+      if (reply.status === 201) acknowledged.documents.push(reply.body as { id: string; sha256: string });
+    };
+    // Work in flight from several clients at once; the kill lands in the middle of it.
+    const work = Array.from({ length: 6 }, (_, worker) =>
+      (async () => {
+        for (let i = 0; i < 40; i++) {
+          try {
+            if (worker % 3 === 0) await uploadOne();
+            else await createAndSend(worker % 3 === 1);
+          } catch {
+            return; // the connection died with the process
+          }
+        }
+      })(),
+    );
+    await eventually(
+      async () =>
+        acknowledged.requests.length >= 12 && acknowledged.documents.length >= 3 ? true : undefined,
+      60_000,
+      20,
+    );
+    process.kill(deployment.pid, "SIGKILL");
+    await Promise.all(work);
+    await deployment.stop();
+    expect(acknowledged.documents.length).toBeGreaterThan(0);
+
+    const restartedAt = Date.now();
+    deployment = await startStandalone(dataDir, { env: FAST_MAIL });
+    api = `${deployment.gateways[0]}/api/v1`;
+
+    for (const document of acknowledged.documents) {
+      const reply = await call(api, `/documents/${document.id}`, { key: key.secret });
+      expect(reply.status).toBe(200);
+      expect((reply.body as { sha256: string }).sha256).toBe(document.sha256);
+    }
+    for (const request of acknowledged.requests) {
+      const reply = await call(api, `/signature-requests/${request.id}`, { key: key.secret });
+      expect(reply.status).toBe(200);
+      if (request.sent) expect((reply.body as { status: string }).status).toBe("sent");
+      const trail = await call(api, `/signature-requests/${request.id}/audit-trail`, { key: key.secret });
+      expect((trail.body as { verified: boolean }).verified).toBe(true);
+    }
+    // Every sent request's invitation, exactly once, within 30 s of the restart.
+    const sentTo = acknowledged.requests.filter((r) => r.sent).map((r) => r.email);
+    const invited = await eventually(
+      async () => {
+        const addresses = await invitedAddresses(dataDir);
+        return sentTo.every((email) => addresses.includes(email)) ? addresses : undefined;
+      },
+      30_000,
+      200,
+    );
+    expect(Date.now() - restartedAt).toBeLessThan(45_000);
+    for (const email of sentTo) expect(invited.filter((address) => address === email)).toHaveLength(1);
+    expect(new Set(invited).size).toBe(invited.length);
+  }, 240_000);
+});
