@@ -49,7 +49,13 @@ export interface ListeningGateway {
   close(): Promise<void>;
 }
 
-function starting(_req: http.IncomingMessage, res: http.ServerResponse): void {
+function starting(req: http.IncomingMessage, res: http.ServerResponse): void {
+  // Alive while starting: a slow database must not make Kubernetes restart the process.
+  if (req.url === "/healthz") {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end('{"status":"ok"}');
+    return;
+  }
   const { problem } = toProblem(
     new ApiProblem("unavailable", "Countersign is starting; try again in a moment"),
     uuidv7(),

@@ -89,10 +89,10 @@ export function readUpload(
       'upload a PDF as multipart/form-data (field "file") or as a raw application/pdf body with ?filename=',
     );
   }
-  return readMultipartFile(req, failure);
+  return readMultipartFile(req, failure, endedEarly);
 }
 
-function readMultipartFile(req: Request, failure: BodyFailure): Promise<UploadedFile> {
+function readMultipartFile(req: Request, failure: BodyFailure, endedEarly: string): Promise<UploadedFile> {
   let form: busboy.Busboy;
   try {
     form = busboy({
@@ -124,6 +124,13 @@ function readMultipartFile(req: Request, failure: BodyFailure): Promise<Uploaded
       });
     });
     form.on("error", () => reject(failure.note(malformed)));
+    // A pipe does not pass on that its source was cut off: busboy would wait for the rest for ever.
+    req.once("close", () => {
+      if (req.complete) return;
+      const problem = failure.note(endedEarly);
+      form.destroy(problem);
+      reject(problem);
+    });
     form.on("close", () => {
       if (!found) {
         reject(

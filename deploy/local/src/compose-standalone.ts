@@ -60,136 +60,160 @@ export interface Standalone {
 
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
   const { dataDir } = options;
-  const unlock = await lockDataDir(dataDir);
+  const log = options.loggerFor("standalone");
+  // Lost means this process stalled past the lock's stale time (a suspended laptop, most often): it
+  // takes the lock again if nobody else did meanwhile, and stops if somebody did.
+  const lost = (err: Error) => {
+    log.error({ err }, "lost the data dir lock; taking it again");
+    lockDataDir(dataDir, lost).then(
+      (again) => {
+        unlock = again;
+      },
+      (failed: unknown) => {
+        log.fatal({ err: failed }, "another process has the data dir; stopping");
+        log.flush();
+        process.exit(1);
+      },
+    );
+  };
+  let unlock = await lockDataDir(dataDir, lost);
   // The port is bound before anything is made: a port in use stops the start with nothing done.
   const server = await listen(options.port, options.host).catch(async (err: unknown) => {
     await unlock();
     throw err;
   });
-  const secrets = await loadOrCreateSecrets(dataDir);
-  const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
-  const bus = new MemoryEventBus();
-  const blobs = new FileBlobStore(join(dataDir, "blobs"));
-  const metrics = createRpcMetrics();
-  const loggerOf = options.loggerFor;
   const announce = options.announce ?? ((text: string) => process.stdout.write(text));
-  // Links in e-mails name the gateway, so its port must be known before anything is built.
-  const publicUrl = (options.publicUrl ?? `http://localhost:${server.port}`).replace(/\/$/, "");
-  // The first start's banner (and a generated password) is shown once the service answers.
+  // The first start's banner (and a generated password) is shown once the service answers — or,
+  // should the start fail after the admin was made, before the process stops, so it is never lost.
   let banner = "";
+  try {
+    const secrets = await loadOrCreateSecrets(dataDir);
+    const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
+    const bus = new MemoryEventBus();
+    const blobs = new FileBlobStore(join(dataDir, "blobs"));
+    const metrics = createRpcMetrics();
+    const loggerOf = options.loggerFor;
+    // Links in e-mails name the gateway, so its port must be known before anything is built.
+    const publicUrl = (options.publicUrl ?? `http://localhost:${server.port}`).replace(/\/$/, "");
 
-  const auth = await buildAuth({
-    db: pg.database("auth"),
-    bus,
-    logger: loggerOf("auth"),
-    keyPepper: secrets.keyPepper,
-    onlyReplica: true,
-    bootstrap: {
-      workspaceName: "Default workspace",
-      adminEmail: options.adminEmail,
-      adminPassword: options.adminPassword,
-      report: (created) => {
-        banner = firstStartBanner(created);
+    const auth = await buildAuth({
+      db: pg.database("auth"),
+      bus,
+      logger: loggerOf("auth"),
+      keyPepper: secrets.keyPepper,
+      onlyReplica: true,
+      bootstrap: {
+        workspaceName: "Default workspace",
+        adminEmail: options.adminEmail,
+        adminPassword: options.adminPassword,
+        report: (created) => {
+          banner = firstStartBanner(created);
+        },
       },
-    },
-  });
-  const transportOf = (name: string, module: ServiceModule) =>
-    inMemoryTransport(module.routes, serverInterceptors({ logger: loggerOf(name), metrics }));
-  const documents = await buildDocuments({
-    db: pg.database("documents"),
-    bus,
-    blobs,
-    logger: loggerOf("documents"),
-    spoolDir: join(dataDir, "spool"),
-  });
-  const documentsClient = serviceClient(DocumentsService, transportOf("documents", documents));
-  const templates = await buildTemplates({
-    db: pg.database("templates"),
-    bus,
-    logger: loggerOf("templates"),
-    documents: documentsClient,
-  });
-
-  const templatesClient = serviceClient(TemplatesService, transportOf("templates", templates));
-  const requests = await buildRequests({
-    db: pg.database("requests"),
-    bus,
-    logger: loggerOf("requests"),
-    templates: templatesClient,
-    documents: documentsClient,
-    mailer: createMailer({
-      smtpUrl: options.mail?.smtpUrl,
-      outboxDir: join(dataDir, "outbox"),
-      from: { name: "Countersign", email: options.mail?.from ?? "no-reply@countersign.local" },
-    }),
-    publicUrl,
-    linkSecret: secrets.linkSecret,
-    onlyReplica: true,
-    ...options.requests,
-  });
-
-  const modules: Record<string, ServiceModule> = {
-    auth,
-    templates,
-    documents,
-    requests,
-    webhooks: await buildWebhooks({ db: pg.database("webhooks"), bus, logger: loggerOf("webhooks") }),
-  };
-  const allModules = Object.values(modules);
-  const everyServiceReady = async () => {
-    for (const module of allModules) await module.ready();
-  };
-  const health = new HealthState(
-    allModules.flatMap((m) => m.serviceNames),
-    everyServiceReady,
-  );
-  const gateway = buildGateway({
-    services: {
-      auth: serviceClient(AuthService, transportOf("auth", auth)),
+    });
+    const transportOf = (name: string, module: ServiceModule) =>
+      inMemoryTransport(module.routes, serverInterceptors({ logger: loggerOf(name), metrics }));
+    const documents = await buildDocuments({
+      db: pg.database("documents"),
+      bus,
+      blobs,
+      logger: loggerOf("documents"),
+      spoolDir: join(dataDir, "spool"),
+    });
+    const documentsClient = serviceClient(DocumentsService, transportOf("documents", documents));
+    const templates = await buildTemplates({
+      db: pg.database("templates"),
+      bus,
+      logger: loggerOf("templates"),
       documents: documentsClient,
+    });
+
+    const templatesClient = serviceClient(TemplatesService, transportOf("templates", templates));
+    const requests = await buildRequests({
+      db: pg.database("requests"),
+      bus,
+      logger: loggerOf("requests"),
       templates: templatesClient,
-      requests: serviceClient(RequestsService, transportOf("requests", requests)),
-    },
-    bus,
-    logger: loggerOf("gateway"),
-    publicUrl,
-    limits: options.rateLimit,
-    trustedProxies: options.trustedProxies,
-    ready: everyServiceReady,
-  });
+      documents: documentsClient,
+      mailer: createMailer({
+        smtpUrl: options.mail?.smtpUrl,
+        outboxDir: join(dataDir, "outbox"),
+        from: { name: "Countersign", email: options.mail?.from ?? "no-reply@countersign.local" },
+      }),
+      publicUrl,
+      linkSecret: secrets.linkSecret,
+      onlyReplica: true,
+      ...options.requests,
+    });
 
-  for (const module of allModules) await module.start();
-  await gateway.start();
-  server.serve(gateway.app);
-  const adminToken = randomBytes(32).toString("base64url");
-  const admin = await startServiceServer({
-    routes: allModules.map((m) => m.routes),
-    health,
-    logger: loggerOf("admin"),
-    metrics,
-    port: options.adminPort ?? 0,
-    host: "127.0.0.1",
-    serviceToken: adminToken,
-  });
-  await writeAdminEndpoint(dataDir, { url: admin.url, token: adminToken, pid: process.pid });
-  if (banner) announce(banner);
+    const modules: Record<string, ServiceModule> = {
+      auth,
+      templates,
+      documents,
+      requests,
+      webhooks: await buildWebhooks({ db: pg.database("webhooks"), bus, logger: loggerOf("webhooks") }),
+    };
+    const allModules = Object.values(modules);
+    const everyServiceReady = async () => {
+      for (const module of allModules) await module.ready();
+    };
+    const health = new HealthState(
+      allModules.flatMap((m) => m.serviceNames),
+      everyServiceReady,
+    );
+    const gateway = buildGateway({
+      services: {
+        auth: serviceClient(AuthService, transportOf("auth", auth)),
+        documents: documentsClient,
+        templates: templatesClient,
+        requests: serviceClient(RequestsService, transportOf("requests", requests)),
+      },
+      bus,
+      logger: loggerOf("gateway"),
+      publicUrl,
+      limits: options.rateLimit,
+      trustedProxies: options.trustedProxies,
+      ready: everyServiceReady,
+    });
 
-  let closing: Promise<void> | undefined;
-  return {
-    gatewayUrl: server.url,
-    adminUrl: admin.url,
-    adminToken,
-    close() {
-      closing ??= (async () => {
-        await removeAdminEndpoint(dataDir);
-        await Promise.all([server.close(), admin.close()]);
-        await gateway.stop();
-        for (const module of allModules) await module.stop();
-        await bus.close();
-        await pg.close();
-        await unlock();
-      })();
-      return closing;
-    },
-  };
+    for (const module of allModules) await module.start();
+    await gateway.start();
+    server.serve(gateway.app);
+    const adminToken = randomBytes(32).toString("base64url");
+    const admin = await startServiceServer({
+      routes: allModules.map((m) => m.routes),
+      health,
+      logger: loggerOf("admin"),
+      metrics,
+      port: options.adminPort ?? 0,
+      host: "127.0.0.1",
+      serviceToken: adminToken,
+    });
+    await writeAdminEndpoint(dataDir, { url: admin.url, token: adminToken, pid: process.pid });
+    if (banner) announce(banner);
+
+    let closing: Promise<void> | undefined;
+    return {
+      gatewayUrl: server.url,
+      adminUrl: admin.url,
+      adminToken,
+      close() {
+        closing ??= (async () => {
+          await removeAdminEndpoint(dataDir);
+          await Promise.all([server.close(), admin.close()]);
+          await gateway.stop();
+          for (const module of allModules) await module.stop();
+          await bus.close();
+          await pg.close();
+          await unlock();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    if (banner) announce(banner);
+    await server.close();
+    await unlock();
+    throw err;
+  }
 }

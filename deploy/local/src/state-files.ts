@@ -62,20 +62,26 @@ export async function removeAdminEndpoint(dataDir: string): Promise<void> {
 }
 
 /** How long a lock outlives the process that held it, when that process was killed. */
-const LOCK_STALE_MS = 5000;
+const LOCK_STALE_MS = 10_000;
 
 /**
  * Takes the data directory for this process, atomically (an exclusive mkdir, refreshed while the
  * process lives): two processes never open the same PGlite files. A lock left by a killed process
- * is taken over once it is stale, so a restart right after a crash waits a few seconds at most.
+ * is taken over once it is stale, so a restart right after a crash waits 10 seconds at most.
+ * `onLost` hears when the lock could not be refreshed in time (the process was suspended or
+ * stalled past the stale time), since another process may then have taken the data.
  */
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(
+  dataDir: string,
+  onLost: (err: Error) => void,
+): Promise<() => Promise<void>> {
   await mkdir(dataDir, { recursive: true });
   try {
     return await lockfile.lock(dataDir, {
       lockfilePath: join(dataDir, "instance.lock"),
       stale: LOCK_STALE_MS,
       retries: { retries: Math.ceil((LOCK_STALE_MS * 1.5) / 250), minTimeout: 250, maxTimeout: 250 },
+      onCompromised: onLost,
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ELOCKED") {

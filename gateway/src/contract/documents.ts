@@ -6,7 +6,7 @@ export const Document = z
   .strictObject({
     id: z.uuid(),
     filename: z.string().meta({ description: "The uploaded name, made safe." }),
-    contentType: z.literal("application/pdf"),
+    contentType: z.string().meta({ description: "application/pdf: every document is a PDF today." }),
     sizeBytes: z.int().min(1),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     pageCount: z.int().min(1),

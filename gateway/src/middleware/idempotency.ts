@@ -104,9 +104,11 @@ export function idempotency(
       await sleep(100);
     }
     recordAnswer(res, async (answer) => {
-      // A failure on our side is not an answer to keep: the client may retry it.
-      if (answer.status >= 500) await auth.releaseIdempotencyKey(claim);
-      else await auth.completeIdempotencyKey({ ...claim, response: answer });
+      // Not answers to keep, so that a retry runs again: a failure on our side, a body that never
+      // arrived whole, and a refused upload (the retry may carry another file under the same key).
+      const keep = answer.status < 500 && req.complete && !(streamed && answer.status >= 300);
+      if (keep) await auth.completeIdempotencyKey({ ...claim, response: answer });
+      else await auth.releaseIdempotencyKey(claim);
     }).catch((err: unknown) =>
       logger.warn({ err, requestId: res.locals.requestId }, "idempotency record failed"),
     );
@@ -118,7 +120,7 @@ export function idempotency(
   };
 }
 
-/** A stored answer to an upload is replayed only for the same file: its document's SHA-256. */
+/** A stored answer to an upload (always a 201) is replayed only for the same file: its document's SHA-256. */
 async function sameUpload(
   req: Request,
   res: Response,
@@ -137,7 +139,6 @@ async function sameUpload(
   } catch (err) {
     throw file.failure() ?? err;
   }
-  if (stored.status >= 300) return true;
   const document = JSON.parse(new TextDecoder().decode(stored.body)) as { sha256?: string };
   return document.sha256 === hash.digest("hex");
 }

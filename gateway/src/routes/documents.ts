@@ -39,7 +39,7 @@ export function documentJson(document: StoredDocument | undefined): z.infer<type
   return {
     id: document.id,
     filename: document.filename,
-    contentType: "application/pdf",
+    contentType: document.contentType,
     sizeBytes: Number(document.sizeBytes),
     sha256: document.sha256,
     pageCount: document.pageCount,

@@ -25,7 +25,7 @@ import {
   validationError,
 } from "@countersign/kit";
 import { inspectPdf } from "./pdf-inspection.js";
-import { type DocumentRow, store } from "./store.js";
+import { type ClaimRow, type DocumentRow, store } from "./store.js";
 import { spoolUpload, UploadTooLargeError } from "./upload-spool.js";
 
 export interface DocumentsDeps {
@@ -56,6 +56,13 @@ export function toDocument(row: DocumentRow): Document {
     createTime: timestampFromDate(row.created_at),
     pages: (row.page_sizes ?? []).map(([width, height]) => ({ width, height })),
   });
+}
+
+/** Where a page of claims ended: the holder and document id in a page token. */
+function positionOf(token: string): { holder: string; documentId: string } | undefined {
+  const [holder, documentId, ...rest] = Buffer.from(token, "base64url").toString("utf8").split("\n");
+  if (rest.length > 0 || !holder || !documentId || !isUuid(documentId)) return undefined;
+  return { holder, documentId };
 }
 
 /** A claim's holder: "template:<id>", "request:<id>" — printable, short. */
@@ -201,6 +208,34 @@ export class Documents {
   async release(workspaceId: string, documentId: string, holder: string): Promise<void> {
     if (!isUuid(workspaceId) || !isUuid(documentId)) return;
     await store.release(this.deps.db, workspaceId, documentId, holder);
+  }
+
+  /** A page of claims by holder prefix, for holders reconciling what they claimed (ListClaims). */
+  async claims(
+    holderPrefix: string,
+    before: Date,
+    pageSize: number,
+    pageToken: string,
+  ): Promise<{ claims: ClaimRow[]; nextPageToken: string }> {
+    const violations = [
+      ...(holderPrefix && HOLDER.test(holderPrefix)
+        ? []
+        : [{ path: "holderPrefix", message: "must be 1 to 200 printable characters" }]),
+      ...(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 1000
+        ? []
+        : [{ path: "pageSize", message: "must be from 1 to 1000" }]),
+    ];
+    const after = pageToken ? positionOf(pageToken) : undefined;
+    if (pageToken && !after)
+      violations.push({ path: "pageToken", message: "is not a token this service gave" });
+    if (violations.length > 0) throw validationError(violations);
+    const claims = await store.claimsPage(this.deps.db, holderPrefix, before, after, pageSize);
+    const last = claims.at(-1);
+    const nextPageToken =
+      claims.length === pageSize && last
+        ? Buffer.from(`${last.holder}\n${last.document_id}`).toString("base64url")
+        : "";
+    return { claims, nextPageToken };
   }
 
   /** Documents stored before page sizes were kept are measured from their bytes, once. */

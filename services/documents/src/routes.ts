@@ -1,4 +1,5 @@
 /** Translates DocumentsService RPCs into calls on Documents; streams become async iterables. */
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import {
   DocumentsService,
@@ -47,6 +48,19 @@ export function documentsRoutes(documents: Documents) {
     releaseDocument: async (req) => {
       await documents.release(req.workspaceId, req.documentId, req.holder);
       return {};
+    },
+    listClaims: async (req) => {
+      const before = req.createTimeBefore ? timestampDate(req.createTimeBefore) : new Date();
+      const page = await documents.claims(req.holderPrefix, before, req.pageSize, req.pageToken);
+      return {
+        claims: page.claims.map((c) => ({
+          workspaceId: c.workspace_id,
+          documentId: c.document_id,
+          holder: c.holder,
+          createTime: timestampFromDate(c.created_at),
+        })),
+        nextPageToken: page.nextPageToken,
+      };
     },
   };
   return (router: ConnectRouter) => router.service(DocumentsService, impl);

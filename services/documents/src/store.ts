@@ -18,6 +18,13 @@ export interface DocumentRow {
 const COLUMNS =
   "id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, created_at";
 
+export interface ClaimRow {
+  document_id: string;
+  workspace_id: string;
+  holder: string;
+  created_at: Date;
+}
+
 /** Postgres's code for a foreign key violation: a claim on a missing document, a delete of a claimed one. */
 const FOREIGN_KEY_VIOLATION = "23503";
 
@@ -107,6 +114,31 @@ export const store = {
         WHERE c.document_id = d.id AND d.workspace_id = $1 AND c.document_id = $2 AND c.holder = $3`,
       [workspaceId, documentId, holder],
     );
+  },
+
+  /** Claims by holder prefix made before a time, ordered by holder and document, after a position. */
+  async claimsPage(
+    db: Queryable,
+    holderPrefix: string,
+    before: Date,
+    after: { holder: string; documentId: string } | undefined,
+    limit: number,
+  ): Promise<ClaimRow[]> {
+    const { rows } = await db.query<ClaimRow>(
+      `SELECT c.document_id, d.workspace_id, c.holder, c.created_at
+         FROM document_claims c JOIN documents d ON d.id = c.document_id
+        WHERE starts_with(c.holder, $1) AND c.created_at < $2
+          AND (c.holder, c.document_id) > ($3, $4::uuid)
+        ORDER BY c.holder, c.document_id LIMIT $5`,
+      [
+        holderPrefix,
+        before,
+        after?.holder ?? "",
+        after?.documentId ?? "00000000-0000-0000-0000-000000000000",
+        limit,
+      ],
+    );
+    return rows;
   },
 
   async holders(db: Queryable, documentId: string): Promise<string[]> {

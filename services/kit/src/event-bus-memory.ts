@@ -67,7 +67,11 @@ export class MemoryEventBus implements EventBus {
     const message = { subject, data, at: Date.now() };
     this.keep(message);
     const groups = [...this.groups.values()].filter((group) => subjectMatches(group.subject, subject));
-    for (const group of groups) if (group.members.length === 0) group.backlog.push(message);
+    for (const group of groups) {
+      if (group.members.length > 0) continue;
+      group.backlog.push(message);
+      if (group.backlog.length > this.retention.messages) group.backlog.shift();
+    }
     const deliveries = groups
       .filter((group) => group.members.length > 0)
       .map((group) => this.deliver(group, subject, data));

@@ -36,6 +36,8 @@ const NANOS_PER_MS = 1_000_000;
 export class NatsEventBus implements EventBus {
   private readonly stream: string;
   private readonly prefix: string;
+  /** Set by close(): consumers then end instead of starting again. */
+  private closing = false;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -85,10 +87,11 @@ export class NatsEventBus implements EventBus {
       });
     };
     let messages = await open();
-    let stopped = false;
+    let unsubscribed = false;
+    const stopped = () => unsubscribed || this.closing || this.nc.isClosed();
     const prefixLength = this.prefix.length;
     const run = async () => {
-      while (!stopped) {
+      while (!stopped()) {
         try {
           for await (const msg of messages) {
             const deliveryCount = msg.info.deliveryCount;
@@ -99,22 +102,24 @@ export class NatsEventBus implements EventBus {
               () => msg.nak(redeliveryDelayMs(deliveryCount)),
             );
           }
-          if (stopped) return;
+          if (stopped()) return;
           this.options.logger?.warn(
             { consumer: durable },
             "event consumer stopped receiving; starting it again",
           );
         } catch (err) {
-          if (stopped) return;
+          if (stopped()) return;
           this.options.logger?.warn({ err, consumer: durable }, "event consumer failed; starting it again");
         }
         busConsumerRestarts.inc({ consumer: durable });
         // Until it is back: a server restarting, a consumer deleted and not yet made again.
         for (;;) {
           await new Promise((resolve) => setTimeout(resolve, this.options.resubscribeDelayMs ?? 1000));
-          if (stopped) return;
+          if (stopped()) return;
           try {
             messages = await open();
+            // Stopped while it opened: nobody else would ever close it.
+            if (stopped()) await messages.close();
             break;
           } catch (err) {
             this.options.logger?.warn({ err, consumer: durable }, "event consumer cannot start yet");
@@ -124,7 +129,7 @@ export class NatsEventBus implements EventBus {
     };
     void run();
     return async () => {
-      stopped = true;
+      unsubscribed = true;
       await messages.close();
     };
   }
@@ -139,11 +144,13 @@ export class NatsEventBus implements EventBus {
     return async () => subscription.unsubscribe();
   }
 
+  /** JetStream answers, not only the NATS server: the outbox tells an outage from a refused event by it. */
   async ping(): Promise<void> {
-    await this.nc.flush();
+    await this.jsm.getAccountInfo();
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.nc.drain();
   }
 

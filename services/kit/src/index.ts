@@ -4,6 +4,7 @@ export * from "./chunks.js";
 export * from "./config.js";
 export * from "./context.js";
 export * from "./database.js";
+export * from "./document-claims.js";
 export * from "./drain-loop.js";
 export * from "./errors.js";
 export * from "./event-bus.js";

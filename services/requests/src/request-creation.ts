@@ -39,8 +39,11 @@ export interface RequestCreationDeps {
 }
 
 /** Who holds a request's documents at the documents service. */
+/** How a request names itself when it claims its documents. */
+export const REQUEST_HOLDER_PREFIX = "request:";
+
 export function holderOf(requestId: string): string {
-  return `request:${requestId}`;
+  return `${REQUEST_HOLDER_PREFIX}${requestId}`;
 }
 
 export class RequestCreation {

@@ -8,6 +8,7 @@ import type { DocumentsService } from "@countersign/gen/countersign/documents/v1
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
+  ClaimSweep,
   type Database,
   dependenciesAnswer,
   type EventBus,
@@ -21,12 +22,13 @@ import { AgreementSets } from "./agreement-sets.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import type { Mailer } from "./mail/mailer.js";
 import { NotificationSender } from "./notifications.js";
-import { RequestCreation } from "./request-creation.js";
+import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
+import { store } from "./store.js";
 
 export interface RequestsDeps {
   db: Database;
@@ -55,6 +57,8 @@ export interface RequestsModule extends ServiceModule {
   mailIdle(): Promise<void>;
   /** Expires what is due now, as the sweeper would. */
   sweepExpired(): Promise<number>;
+  /** Releases document claims no request backs, as the periodic sweep does. */
+  sweepClaims(olderThanMs?: number): Promise<number>;
 }
 
 const MIGRATIONS = { name: "requests", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
@@ -84,6 +88,12 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
   const sessions = new SigningSessions({ db, links, transactions, embeddedUrlTtlMs: deps.embeddedUrlTtlMs });
   const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
+  const claims = new ClaimSweep({
+    documents: deps.documents,
+    holderPrefix: REQUEST_HOLDER_PREFIX,
+    backed: (held) => store.backedClaims(db, held),
+    logger,
+  });
   return {
     serviceNames: [RequestsService.typeName],
     routes: requestsRoutes({ creation, requests, sessions, agreementSets: new AgreementSets(db) }),
@@ -92,13 +102,16 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       relay.start();
       sender.start();
       sweeper.start();
+      claims.start();
     },
     async stop() {
+      await claims.stop();
       await sweeper.stop();
       await sender.stop();
       await relay.stop();
     },
     mailIdle: () => sender.idle(),
     sweepExpired: () => sweeper.sweep(),
+    sweepClaims: (olderThanMs) => claims.sweep(olderThanMs),
   };
 }

@@ -1,5 +1,5 @@
 /** SQL for signature requests, their recipients and agreement sets. */
-import { type Queryable, selectPage } from "@countersign/kit";
+import { claimKey, type HeldClaim, isUuid, type Queryable, selectPage } from "@countersign/kit";
 import type { RecipientStatus, RequestStatus } from "./state-machine.js";
 
 export interface StoredField {
@@ -76,6 +76,20 @@ const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, ro
   viewed_at, signed_at, declined_at, decline_reason, reminded_at`;
 
 export const store = {
+  /** Of these document claims, the ones a request backs: it exists and is made of that document. */
+  async backedClaims(db: Queryable, claims: HeldClaim[]): Promise<Set<string>> {
+    const ids = [...new Set(claims.map((c) => c.holderId).filter(isUuid))];
+    if (ids.length === 0) return new Set();
+    const { rows } = await db.query<{ id: string; document_ids: string[] }>(
+      "SELECT id, document_ids FROM signature_requests WHERE id = ANY($1::uuid[])",
+      [ids],
+    );
+    const uses = new Set(
+      rows.flatMap((r) => r.document_ids.map((documentId) => claimKey({ holderId: r.id, documentId }))),
+    );
+    return new Set(claims.map(claimKey).filter((key) => uses.has(key)));
+  },
+
   async insertRequest(
     tx: Queryable,
     request: NewRequest,
@@ -208,8 +222,7 @@ export const store = {
     await tx.query("UPDATE recipients SET reminded_at = $2 WHERE id = $1", [id, at]);
   },
 
-  /** Requests whose time is up, locked; replicas sweeping at once skip each other's rows. */
-  /** Locks the next request past its expiry, skipping the ids given (those that failed this sweep). */
+  /** Locks the next request past its expiry (replicas skip each other's), skipping the ids given: those that failed this sweep. */
   async lockNextDue(
     tx: Queryable,
     skip: string[],

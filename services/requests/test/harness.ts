@@ -154,6 +154,7 @@ export async function startHarness(options: { reminderIntervalMs?: number; embed
     db: pg.database("requests"),
     bus,
     module,
+    templatesModule,
     requests,
     documents,
     templates,

@@ -387,6 +387,33 @@ test("a request that cannot be expired is skipped, and the other due requests ex
   expect(await h.module.sweepExpired()).toBeGreaterThanOrEqual(1);
 });
 
+test("claims left by a process that died before committing are released; claims in use are kept", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const { signatureRequest } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Kept",
+    templateId,
+    recipients: people(),
+  });
+  const orphan = await h.upload(ws);
+  // What a crash between claiming and committing leaves: claims whose holder never came to be.
+  for (const holder of [`request:${uuidv7()}`, `template:${uuidv7()}`]) {
+    await h.documents.claimDocument({ workspaceId: ws, documentId: orphan, holder });
+  }
+  const refused = await rejection(h.documents.deleteDocument({ workspaceId: ws, documentId: orphan }));
+  expect(refused.code).toBe(Code.FailedPrecondition);
+  // Young claims may belong to work in flight: left alone.
+  expect(await h.module.sweepClaims()).toBe(0);
+  expect(await h.module.sweepClaims(0)).toBe(1);
+  expect(await h.templatesModule.sweepClaims(0)).toBe(1);
+  await h.documents.deleteDocument({ workspaceId: ws, documentId: orphan });
+  // The request's and the template's own claims still hold their document.
+  const used = signatureRequest?.documentIds[0] as string;
+  const stillUsed = await rejection(h.documents.deleteDocument({ workspaceId: ws, documentId: used }));
+  expect(stillUsed.code).toBe(Code.FailedPrecondition);
+});
+
 test("an event written while the bus is down arrives once it is back, exactly once", async () => {
   const ws = uuidv7();
   h.bus.down = true;

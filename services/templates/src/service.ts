@@ -7,6 +7,7 @@ import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
+  ClaimSweep,
   type Database,
   dependenciesAnswer,
   type EventBus,
@@ -15,7 +16,8 @@ import {
   type ServiceModule,
 } from "@countersign/kit";
 import { templatesRoutes } from "./routes.js";
-import { Templates } from "./templates.js";
+import { store } from "./store.js";
+import { TEMPLATE_HOLDER_PREFIX, Templates } from "./templates.js";
 
 export interface TemplatesDeps {
   db: Database;
@@ -24,16 +26,29 @@ export interface TemplatesDeps {
   documents: Client<typeof DocumentsService>;
 }
 
+export interface TemplatesModule extends ServiceModule {
+  /** Releases document claims no template backs, as the periodic sweep does. */
+  sweepClaims(olderThanMs?: number): Promise<number>;
+}
+
 const MIGRATIONS = { name: "templates", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
 
-export async function buildTemplates({ db, bus, logger, documents }: TemplatesDeps): Promise<ServiceModule> {
+export async function buildTemplates(deps: TemplatesDeps): Promise<TemplatesModule> {
+  const { db, bus, logger, documents } = deps;
   await migrate(db, [MIGRATIONS]);
   const templates = new Templates({ db, documents, logger });
+  const claims = new ClaimSweep({
+    documents,
+    holderPrefix: TEMPLATE_HOLDER_PREFIX,
+    backed: (held) => store.backedClaims(db, held),
+    logger,
+  });
   return {
     serviceNames: [TemplatesService.typeName],
     routes: templatesRoutes(templates),
     ready: dependenciesAnswer(db, bus),
-    start: async () => {},
-    stop: async () => {},
+    start: async () => claims.start(),
+    stop: () => claims.stop(),
+    sweepClaims: (olderThanMs) => claims.sweep(olderThanMs),
   };
 }

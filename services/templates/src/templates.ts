@@ -97,7 +97,9 @@ function normalized(draft: TemplateDraft): TemplateDraft {
   };
 }
 
-const holderOf = (templateId: string) => `template:${templateId}`;
+/** How a template names itself when it claims its document. */
+export const TEMPLATE_HOLDER_PREFIX = "template:";
+const holderOf = (templateId: string) => `${TEMPLATE_HOLDER_PREFIX}${templateId}`;
 
 export class Templates {
   constructor(private readonly deps: TemplatesOptions) {}

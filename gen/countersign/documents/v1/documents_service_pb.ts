@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/documents/v1/documents_service.proto.
  */
 export const file_countersign_documents_v1_documents_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSKeAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUiKQoIUGFnZVNpemUSDQoFd2lkdGgYASABKAESDgoGaGVpZ2h0GAIgASgBIj8KEkdldERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiSwoTR2V0RG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJTChRMaXN0RG9jdW1lbnRzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcGFnZV9pbmRleBgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUiYwoVTGlzdERvY3VtZW50c1Jlc3BvbnNlEjUKCWRvY3VtZW50cxgBIAMoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudBITCgt0b3RhbF9jb3VudBgCIAEoBSJ6CgxVcGxvYWRIZWFkZXISFAoMd29ya3NwYWNlX2lkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRIsCgRraW5kGAQgASgOMh4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLktpbmQiagoVVXBsb2FkRG9jdW1lbnRSZXF1ZXN0EjgKBmhlYWRlchgBIAEoCzImLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQiTgoWVXBsb2FkRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJEChdEb3dubG9hZERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiawoYRG93bmxvYWREb2N1bWVudFJlc3BvbnNlEjYKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50SAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0IkIKFURlbGV0ZURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiGAoWRGVsZXRlRG9jdW1lbnRSZXNwb25zZSJRChRDbGFpbURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJIk0KFUNsYWltRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJTChZSZWxlYXNlRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCRIOCgZob2xkZXIYAyABKAkiGQoXUmVsZWFzZURvY3VtZW50UmVzcG9uc2UqVgoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASEQoNS0lORF9PUklHSU5BTBABEg8KC0tJTkRfU0lHTkVEEAISFAoQS0lORF9DRVJUSUZJQ0FURRADMsMGChBEb2N1bWVudHNTZXJ2aWNlEmoKC0dldERvY3VtZW50EiwuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkdldERvY3VtZW50UmVxdWVzdBotLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlc3BvbnNlEnAKDUxpc3REb2N1bWVudHMSLi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdERvY3VtZW50c1JlcXVlc3QaLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdERvY3VtZW50c1Jlc3BvbnNlEnUKDlVwbG9hZERvY3VtZW50Ei8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZERvY3VtZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWREb2N1bWVudFJlc3BvbnNlKAESewoQRG93bmxvYWREb2N1bWVudBIxLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb3dubG9hZERvY3VtZW50UmVxdWVzdBoyLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb3dubG9hZERvY3VtZW50UmVzcG9uc2UwARJzCg5EZWxldGVEb2N1bWVudBIvLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5EZWxldGVEb2N1bWVudFJlcXVlc3QaMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRGVsZXRlRG9jdW1lbnRSZXNwb25zZRJwCg1DbGFpbURvY3VtZW50Ei4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNsYWltRG9jdW1lbnRSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNsYWltRG9jdW1lbnRSZXNwb25zZRJ2Cg9SZWxlYXNlRG9jdW1lbnQSMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUmVsZWFzZURvY3VtZW50UmVxdWVzdBoxLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5SZWxlYXNlRG9jdW1lbnRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSKeAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUiKQoIUGFnZVNpemUSDQoFd2lkdGgYASABKAESDgoGaGVpZ2h0GAIgASgBIj8KEkdldERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiSwoTR2V0RG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJTChRMaXN0RG9jdW1lbnRzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcGFnZV9pbmRleBgCIAEoBRIRCglwYWdlX3NpemUYAyABKAUiYwoVTGlzdERvY3VtZW50c1Jlc3BvbnNlEjUKCWRvY3VtZW50cxgBIAMoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudBITCgt0b3RhbF9jb3VudBgCIAEoBSJ6CgxVcGxvYWRIZWFkZXISFAoMd29ya3NwYWNlX2lkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRIsCgRraW5kGAQgASgOMh4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLktpbmQiagoVVXBsb2FkRG9jdW1lbnRSZXF1ZXN0EjgKBmhlYWRlchgBIAEoCzImLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQiTgoWVXBsb2FkRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJEChdEb3dubG9hZERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiawoYRG93bmxvYWREb2N1bWVudFJlc3BvbnNlEjYKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50SAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0IkIKFURlbGV0ZURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkiGAoWRGVsZXRlRG9jdW1lbnRSZXNwb25zZSJRChRDbGFpbURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJIk0KFUNsYWltRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCJTChZSZWxlYXNlRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCRIOCgZob2xkZXIYAyABKAkiGQoXUmVsZWFzZURvY3VtZW50UmVzcG9uc2UiiQEKEUxpc3RDbGFpbXNSZXF1ZXN0EhUKDWhvbGRlcl9wcmVmaXgYASABKAkSNgoSY3JlYXRlX3RpbWVfYmVmb3JlGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCSJzCgVDbGFpbRIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJEi8KC2NyZWF0ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJeChJMaXN0Q2xhaW1zUmVzcG9uc2USLwoGY2xhaW1zGAEgAygLMh8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNsYWltEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSpWCgRLaW5kEhQKEEtJTkRfVU5TUEVDSUZJRUQQABIRCg1LSU5EX09SSUdJTkFMEAESDwoLS0lORF9TSUdORUQQAhIUChBLSU5EX0NFUlRJRklDQVRFEAMyrAcKEERvY3VtZW50c1NlcnZpY2USagoLR2V0RG9jdW1lbnQSLC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXF1ZXN0Gi0uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkdldERvY3VtZW50UmVzcG9uc2UScAoNTGlzdERvY3VtZW50cxIuLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0RG9jdW1lbnRzUmVxdWVzdBovLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0RG9jdW1lbnRzUmVzcG9uc2USdQoOVXBsb2FkRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZERvY3VtZW50UmVzcG9uc2UoARJ7ChBEb3dubG9hZERvY3VtZW50EjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvd25sb2FkRG9jdW1lbnRSZXF1ZXN0GjIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvd25sb2FkRG9jdW1lbnRSZXNwb25zZTABEnMKDkRlbGV0ZURvY3VtZW50Ei8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5EZWxldGVEb2N1bWVudFJlc3BvbnNlEnAKDUNsYWltRG9jdW1lbnQSLi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW1Eb2N1bWVudFJlcXVlc3QaLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW1Eb2N1bWVudFJlc3BvbnNlEnYKD1JlbGVhc2VEb2N1bWVudBIwLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5SZWxlYXNlRG9jdW1lbnRSZXF1ZXN0GjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlJlbGVhc2VEb2N1bWVudFJlc3BvbnNlEmcKCkxpc3RDbGFpbXMSKy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdENsYWltc1JlcXVlc3QaLC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdENsYWltc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Document is a stored file's metadata.
@@ -553,6 +553,118 @@ export const ReleaseDocumentResponseSchema: GenMessage<ReleaseDocumentResponse> 
   messageDesc(file_countersign_documents_v1_documents_service, 16);
 
 /**
+ * ListClaimsRequest selects claims by holder prefix and age.
+ *
+ * @generated from message countersign.documents.v1.ListClaimsRequest
+ */
+export type ListClaimsRequest = Message<"countersign.documents.v1.ListClaimsRequest"> & {
+  /**
+   * holder_prefix such as "request:"; at least one character.
+   *
+   * @generated from field: string holder_prefix = 1;
+   */
+  holderPrefix: string;
+
+  /**
+   * create_time_before leaves out claims made at or after this time (those of work in flight).
+   *
+   * @generated from field: google.protobuf.Timestamp create_time_before = 2;
+   */
+  createTimeBefore?: Timestamp | undefined;
+
+  /**
+   * page_size is the most claims to return, 1 to 1000.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+
+  /**
+   * page_token continues after the previous page; empty for the first.
+   *
+   * @generated from field: string page_token = 4;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.ListClaimsRequest.
+ * Use `create(ListClaimsRequestSchema)` to create a new message.
+ */
+export const ListClaimsRequestSchema: GenMessage<ListClaimsRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 17);
+
+/**
+ * Claim is one holder's use of one document.
+ *
+ * @generated from message countersign.documents.v1.Claim
+ */
+export type Claim = Message<"countersign.documents.v1.Claim"> & {
+  /**
+   * workspace_id owning the document.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * document_id of the claimed document.
+   *
+   * @generated from field: string document_id = 2;
+   */
+  documentId: string;
+
+  /**
+   * holder that claimed it, such as "template:<id>".
+   *
+   * @generated from field: string holder = 3;
+   */
+  holder: string;
+
+  /**
+   * create_time is when the claim was made.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 4;
+   */
+  createTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.documents.v1.Claim.
+ * Use `create(ClaimSchema)` to create a new message.
+ */
+export const ClaimSchema: GenMessage<Claim> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 18);
+
+/**
+ * ListClaimsResponse carries one page of claims, ordered by holder and document.
+ *
+ * @generated from message countersign.documents.v1.ListClaimsResponse
+ */
+export type ListClaimsResponse = Message<"countersign.documents.v1.ListClaimsResponse"> & {
+  /**
+   * claims on this page.
+   *
+   * @generated from field: repeated countersign.documents.v1.Claim claims = 1;
+   */
+  claims: Claim[];
+
+  /**
+   * next_page_token continues the listing; empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.ListClaimsResponse.
+ * Use `create(ListClaimsResponseSchema)` to create a new message.
+ */
+export const ListClaimsResponseSchema: GenMessage<ListClaimsResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 19);
+
+/**
  * Kind says where a document came from.
  *
  * @generated from enum countersign.documents.v1.Kind
@@ -672,6 +784,18 @@ export const DocumentsService: GenService<{
     methodKind: "unary";
     input: typeof ReleaseDocumentRequestSchema;
     output: typeof ReleaseDocumentResponseSchema;
+  },
+  /**
+   * ListClaims lists claims whose holder starts with a prefix and that were made before a time, a
+   * page at a time, so that a holder's service can release the claims it no longer stands behind
+   * (a process that died between claiming a document and committing what uses it).
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.ListClaims
+   */
+  listClaims: {
+    methodKind: "unary";
+    input: typeof ListClaimsRequestSchema;
+    output: typeof ListClaimsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_documents_v1_documents_service, 0);
