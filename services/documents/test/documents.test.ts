@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   DocumentsService,
@@ -279,4 +280,53 @@ test("a document stored before page sizes were kept is measured from its bytes w
   const claimed = await client.claimDocument({ workspaceId, documentId, holder: "template:old" });
   expect(claimed.document?.pages.map(({ width, height }) => [width, height])).toEqual([[612, 792]]);
   expect((await client.getDocument({ workspaceId, documentId })).document?.pages).toHaveLength(1);
+});
+
+test("claims are listed by holder prefix and age, a page at a time, and a page token from elsewhere is refused", async () => {
+  const client = await startDocuments();
+  const documents: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { document } = await client.uploadDocument(uploadStream(await makePdf(1)));
+    documents.push(document?.id as string);
+  }
+  for (const documentId of documents) {
+    await client.claimDocument({ workspaceId, documentId, holder: `request:${documentId}` });
+    await client.claimDocument({ workspaceId, documentId, holder: "template:t" });
+  }
+  const later = timestampFromMs(Date.now() + 60_000);
+  const seen: string[] = [];
+  let pageToken = "";
+  do {
+    const page = await client.listClaims({
+      holderPrefix: "request:",
+      createTimeBefore: later,
+      pageSize: 2,
+      pageToken,
+    });
+    expect(page.claims.length).toBeLessThanOrEqual(2);
+    for (const claim of page.claims) {
+      expect(claim).toMatchObject({ workspaceId, holder: `request:${claim.documentId}` });
+      seen.push(claim.documentId);
+    }
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  expect(seen.sort()).toEqual([...documents].sort());
+  // Claims made after the given time are left out: they may belong to work in flight.
+  const earlier = timestampFromMs(Date.now() - 60_000);
+  expect(
+    (await client.listClaims({ holderPrefix: "request:", createTimeBefore: earlier, pageSize: 10 })).claims,
+  ).toEqual([]);
+  const bad = await failure(
+    client.listClaims({
+      holderPrefix: "request:",
+      createTimeBefore: later,
+      pageSize: 10,
+      pageToken: "forged",
+    }),
+  );
+  expect(fieldViolations(bad).map((v) => v.path)).toEqual(["pageToken"]);
+  const noPrefix = await failure(
+    client.listClaims({ holderPrefix: "", createTimeBefore: later, pageSize: 0 }),
+  );
+  expect(fieldViolations(noPrefix).map((v) => v.path)).toEqual(["holderPrefix", "pageSize"]);
 });
