@@ -140,9 +140,10 @@ export function buildGateway(options: GatewayOptions): Gateway {
     sessionRoutes({ auth: services.auth, contract, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
   );
   app.use(DEVELOPER_BASE, developerRoutes({ auth: services.auth, contract, verifier, publicUrl }));
-  const openapi = JSON.stringify(openApiDocument(contract, publicUrl));
+  const openapi = openApiDocument(contract, publicUrl);
+  const served = JSON.stringify(openapi);
   app.get("/openapi.json", (_req, res) => {
-    res.type("application/json").send(openapi);
+    res.type("application/json").send(served);
   });
   app.use(notFound);
   app.use(problemHandler(logger));
@@ -151,7 +152,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   return {
     app,
     verifier,
-    openapi: JSON.parse(openapi) as Record<string, unknown>,
+    openapi,
     async start() {
       stopListening = await verifier.listen(bus);
     },

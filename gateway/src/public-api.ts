@@ -97,11 +97,13 @@ export class PublicApi {
   }
 }
 
+/** The caller's workspace; the account in the path, read as declared, must be it. */
 function workspaceOf(req: Request, res: Response): string {
   const caller = res.locals.caller as Caller;
-  const accountId = req.params.accountId;
+  if (req.params.accountId === undefined) return caller.workspaceId;
+  const accountId = AccountParams.shape.accountId.safeParse(req.params.accountId);
   // Another workspace's account looks exactly like one that does not exist.
-  if (typeof accountId === "string" && accountId.toLowerCase() !== caller.workspaceId) {
+  if (!accountId.success || accountId.data !== caller.workspaceId) {
     throw new ApiProblem("not_found", "no such account, or this key does not belong to it");
   }
   return caller.workspaceId;

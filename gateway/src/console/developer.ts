@@ -189,7 +189,8 @@ export function developerRoutes({ auth, contract, verifier, publicUrl }: Develop
 }
 
 function requireDeveloperAccess(req: Request, res: Response, next: NextFunction): void {
-  const workspaceId = (req.params as { workspaceId: string }).workspaceId.toLowerCase();
+  // Read as the routes declare it, before they run: the same id, normalised the same way.
+  const workspaceId = WorkspaceParams.shape.workspaceId.safeParse(req.params.workspaceId).data;
   const workspace = describeSession(res.locals.session as Session).workspaces.find(
     (w) => w.id === workspaceId,
   );

@@ -1,6 +1,6 @@
 /** The key's own account, the ping and the probes. */
 import { z } from "zod";
-import { timestamp } from "./values.js";
+import { id, timestamp } from "./values.js";
 
 export const Ping = z.strictObject({ status: z.literal("ok") }).meta({ id: "Ping" });
 
@@ -12,4 +12,4 @@ export const Account = z
   })
   .meta({ id: "Account" });
 
-export const AccountParams = z.object({ accountId: z.string().meta({ format: "uuid" }) });
+export const AccountParams = z.object({ accountId: id() });

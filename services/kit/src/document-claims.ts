@@ -9,6 +9,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { DrainLoop } from "./drain-loop.js";
+import { isUuid } from "./ids.js";
 import type { Logger } from "./logger.js";
 
 export interface HeldClaim {
@@ -21,15 +22,15 @@ export interface ClaimSweepOptions {
   documents: Client<typeof DocumentsService>;
   /** "template:" or "request:". */
   holderPrefix: string;
-  /** Of these claims, the ones the holder's data backs, as `holderId documentId` keys. */
-  backed: (claims: HeldClaim[]) => Promise<Set<string>>;
+  /** The documents these holders (ids, existing or not) use now, by the holder's own data. */
+  uses: (holderIds: string[]) => Promise<HeldClaim[]>;
   logger: Logger;
   /** Claims younger than this may belong to work in flight and are left alone. */
   olderThanMs?: number;
   intervalMs?: number;
 }
 
-export const claimKey = (claim: HeldClaim) => `${claim.holderId} ${claim.documentId}`;
+const claimKey = (claim: HeldClaim) => `${claim.holderId} ${claim.documentId}`;
 
 export class ClaimSweep {
   private readonly loop: DrainLoop;
@@ -73,7 +74,8 @@ export class ClaimSweep {
         holderId: c.holder.slice(holderPrefix.length),
         documentId: c.documentId,
       }));
-      const backed = await this.options.backed(claims);
+      const holderIds = [...new Set(claims.map((c) => c.holderId).filter(isUuid))];
+      const backed = new Set((holderIds.length > 0 ? await this.options.uses(holderIds) : []).map(claimKey));
       for (const claim of claims) {
         if (backed.has(claimKey(claim))) continue;
         await documents.releaseDocument({

@@ -69,9 +69,10 @@ export class NatsEventBus implements EventBus {
 
   async consume(subject: string, consumer: string, handler: (msg: BusMessage) => Promise<void>) {
     const durable = `${this.stream}-${consumer}`.replace(/[^A-Za-z0-9_-]/g, "_");
-    const open = async () => {
-      // Declared every time: a stream or consumer deleted behind our back is made again.
-      await this.ensureStream();
+    const open = async (reopening: boolean) => {
+      // The consumer is declared every time; the stream, made at connect, again only on a reopen:
+      // either may have been deleted behind our back.
+      if (reopening) await this.ensureStream();
       await this.jsm.consumers.add(this.stream, {
         durable_name: durable,
         filter_subject: this.prefix + subject,
@@ -86,7 +87,7 @@ export class NatsEventBus implements EventBus {
         abort_on_missing_resource: true,
       });
     };
-    let messages = await open();
+    let messages = await open(false);
     let unsubscribed = false;
     const stopped = () => unsubscribed || this.closing || this.nc.isClosed();
     const prefixLength = this.prefix.length;
@@ -117,7 +118,7 @@ export class NatsEventBus implements EventBus {
           await new Promise((resolve) => setTimeout(resolve, this.options.resubscribeDelayMs ?? 1000));
           if (stopped()) return;
           try {
-            messages = await open();
+            messages = await open(true);
             // Stopped while it opened: nobody else would ever close it.
             if (stopped()) await messages.close();
             break;

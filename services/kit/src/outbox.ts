@@ -56,6 +56,8 @@ interface OutboxRow {
   id: string;
   subject: string;
   payload: Uint8Array;
+  /** Failed attempts before this claim. */
+  attempts: number;
 }
 
 export class OutboxRelay {
@@ -101,7 +103,7 @@ export class OutboxRelay {
         const { rows } = await this.db.query<OutboxRow>(
           `UPDATE outbox SET claimed_until = now() + interval '30 seconds'
            WHERE id IN (SELECT id FROM outbox WHERE claimed_until < now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-           RETURNING id, subject, payload`,
+           RETURNING id, subject, payload, attempts`,
           [batchSize],
         );
         rows.sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -143,18 +145,15 @@ export class OutboxRelay {
 
   /** Counts a failed attempt at one event: retried after a backoff, or parked after too many. */
   private async failed(row: OutboxRow, err: unknown): Promise<void> {
-    const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+    const lastError = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     const maxAttempts = this.options.maxAttempts ?? 10;
     const delay = this.options.retryDelayMs ?? ((n: number) => Math.min(1000 * 2 ** (n - 1), 300_000));
-    const { rows } = await this.db.query<{ attempts: number }>(
-      "UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1 RETURNING attempts",
-      [row.id, message],
-    );
-    const attempts = rows[0]?.attempts ?? maxAttempts;
+    const attempts = row.attempts + 1;
     if (attempts < maxAttempts) {
       await this.db.query(
-        "UPDATE outbox SET claimed_until = now() + $2 * interval '1 millisecond' WHERE id = $1",
-        [row.id, delay(attempts)],
+        `UPDATE outbox SET attempts = $2, last_error = $3, claimed_until = now() + $4 * interval '1 millisecond'
+          WHERE id = $1`,
+        [row.id, attempts, lastError, delay(attempts)],
       );
       this.logger.warn(
         { err, eventId: row.id, subject: row.subject, attempts },
@@ -162,15 +161,14 @@ export class OutboxRelay {
       );
       return;
     }
-    await this.db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO outbox_parked (id, subject, payload, created_at, attempts, last_error)
-         SELECT id, subject, payload, created_at, attempts, last_error FROM outbox WHERE id = $1
-         ON CONFLICT (id) DO NOTHING`,
-        [row.id],
-      );
-      await tx.query("DELETE FROM outbox WHERE id = $1", [row.id]);
-    });
+    // One statement: the row moves to outbox_parked, or stays where it is.
+    await this.db.query(
+      `WITH moved AS (DELETE FROM outbox WHERE id = $1 RETURNING id, subject, payload, created_at)
+       INSERT INTO outbox_parked (id, subject, payload, created_at, attempts, last_error)
+       SELECT id, subject, payload, created_at, $2, $3 FROM moved
+       ON CONFLICT (id) DO NOTHING`,
+      [row.id, attempts, lastError],
+    );
     outboxEventsParked.inc({ subject: row.subject });
     this.logger.error(
       { err, eventId: row.id, subject: row.subject, attempts },

@@ -91,7 +91,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const claims = new ClaimSweep({
     documents: deps.documents,
     holderPrefix: REQUEST_HOLDER_PREFIX,
-    backed: (held) => store.backedClaims(db, held),
+    uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
   return {

@@ -1,5 +1,5 @@
 /** SQL for signature requests, their recipients and agreement sets. */
-import { claimKey, type HeldClaim, isUuid, type Queryable, selectPage } from "@countersign/kit";
+import { type HeldClaim, type Queryable, selectPage } from "@countersign/kit";
 import type { RecipientStatus, RequestStatus } from "./state-machine.js";
 
 export interface StoredField {
@@ -76,18 +76,13 @@ const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, ro
   viewed_at, signed_at, declined_at, decline_reason, reminded_at`;
 
 export const store = {
-  /** Of these document claims, the ones a request backs: it exists and is made of that document. */
-  async backedClaims(db: Queryable, claims: HeldClaim[]): Promise<Set<string>> {
-    const ids = [...new Set(claims.map((c) => c.holderId).filter(isUuid))];
-    if (ids.length === 0) return new Set();
+  /** The documents each of these requests is made of (requests that do not exist use none). */
+  async documentsUsed(db: Queryable, requestIds: string[]): Promise<HeldClaim[]> {
     const { rows } = await db.query<{ id: string; document_ids: string[] }>(
       "SELECT id, document_ids FROM signature_requests WHERE id = ANY($1::uuid[])",
-      [ids],
+      [requestIds],
     );
-    const uses = new Set(
-      rows.flatMap((r) => r.document_ids.map((documentId) => claimKey({ holderId: r.id, documentId }))),
-    );
-    return new Set(claims.map(claimKey).filter((key) => uses.has(key)));
+    return rows.flatMap((r) => r.document_ids.map((documentId) => ({ holderId: r.id, documentId })));
   },
 
   async insertRequest(

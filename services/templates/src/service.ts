@@ -40,7 +40,7 @@ export async function buildTemplates(deps: TemplatesDeps): Promise<TemplatesModu
   const claims = new ClaimSweep({
     documents,
     holderPrefix: TEMPLATE_HOLDER_PREFIX,
-    backed: (held) => store.backedClaims(db, held),
+    uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
   return {

@@ -1,5 +1,5 @@
 /** SQL for templates. */
-import { claimKey, type HeldClaim, isUuid, type Queryable, selectPage } from "@countersign/kit";
+import { type HeldClaim, type Queryable, selectPage } from "@countersign/kit";
 import type { FieldDraft, RoleDraft } from "./template-rules.js";
 
 export interface TemplateRow {
@@ -21,16 +21,13 @@ const COLUMNS =
   "id, workspace_id, name, description, document_id, roles, fields, version, created_at, updated_at";
 
 export const store = {
-  /** Of these document claims, the ones a template backs: it exists and uses that document. */
-  async backedClaims(db: Queryable, claims: HeldClaim[]): Promise<Set<string>> {
-    const ids = [...new Set(claims.map((c) => c.holderId).filter(isUuid))];
-    if (ids.length === 0) return new Set();
+  /** The document each of these templates uses (templates that do not exist use none). */
+  async documentsUsed(db: Queryable, templateIds: string[]): Promise<HeldClaim[]> {
     const { rows } = await db.query<{ id: string; document_id: string }>(
       "SELECT id, document_id FROM templates WHERE id = ANY($1::uuid[])",
-      [ids],
+      [templateIds],
     );
-    const uses = new Set(rows.map((r) => claimKey({ holderId: r.id, documentId: r.document_id })));
-    return new Set(claims.map(claimKey).filter((key) => uses.has(key)));
+    return rows.map((r) => ({ holderId: r.id, documentId: r.document_id }));
   },
 
   async insert(db: Queryable, row: Content & Pick<TemplateRow, "id" | "workspace_id">): Promise<TemplateRow> {
