@@ -26,7 +26,7 @@ import {
   subjects,
   uuidv7,
 } from "@countersign/kit";
-import { buildRequests, createMailer } from "@countersign/requests";
+import { buildRequests, generateSealP12, createMailer } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { freePort } from "../deploy/local/src/free-port.js";
 import { eventually } from "./support/http.js";
@@ -87,6 +87,7 @@ async function stopNats(server: ChildProcess): Promise<void> {
         }),
         publicUrl: "https://sign.example.com",
         linkSecret: "a-link-secret-of-enough-length-for-tests",
+        seal: { p12: generateSealP12("Countersign test seal", "pw"), password: "pw" },
       });
       modules.push(requestsModule);
       await requestsModule.start();

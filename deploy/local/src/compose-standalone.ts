@@ -25,10 +25,10 @@ import {
   serviceClient,
   startServiceServer,
 } from "@countersign/kit";
-import { buildRequests, createMailer } from "@countersign/requests";
+import { buildRequests, createMailer, type SealCredentials } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks } from "@countersign/webhooks";
-import { loadOrCreateSecrets, lockDataDir, removeAdminEndpoint, writeAdminEndpoint } from "./state-files.js";
+import { loadOrCreateSeal, loadOrCreateSecrets, lockDataDir, removeAdminEndpoint, writeAdminEndpoint } from "./state-files.js";
 
 export interface StandaloneOptions {
   dataDir: string;
@@ -47,6 +47,8 @@ export interface StandaloneOptions {
   /** Proxies whose X-Forwarded-For is believed. */
   trustedProxies?: string[];
   mail?: { smtpUrl?: string; from: string };
+  /** The configured seal certificate; without one, seal.p12 in the data dir (made on first start). */
+  seal?: SealCredentials;
   /** Timings of the requests service that operators may tune. */
   requests?: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number; expirySweepIntervalMs?: number };
 }
@@ -142,6 +144,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       }),
       publicUrl,
       linkSecret: secrets.linkSecret,
+      seal: await loadOrCreateSeal(dataDir, secrets, options.seal),
       onlyReplica: true,
       ...options.requests,
     });

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
 import { type LocalS3, startLocalS3 } from "./local-s3.js";
-import { loadOrCreateSecrets } from "./state-files.js";
+import { loadOrCreateSeal, loadOrCreateSecrets } from "./state-files.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
@@ -61,6 +61,7 @@ runMain(async () => {
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const secrets = await loadOrCreateSecrets(dataDir);
+  const seal = await loadOrCreateSeal(dataDir, secrets, undefined);
   const internalToken = config.COUNTERSIGN_INTERNAL_TOKEN ?? randomBytes(32).toString("base64url");
   let localS3: LocalS3 | undefined;
   if (!config.S3_ENDPOINT) {
@@ -127,6 +128,8 @@ runMain(async () => {
               DOCUMENTS_ADDR: addresses.documents[0],
               COUNTERSIGN_PUBLIC_URL: publicUrl,
               COUNTERSIGN_LINK_SECRET: secrets.linkSecret,
+              COUNTERSIGN_SEAL_P12: seal.p12.toString("base64"),
+              COUNTERSIGN_SEAL_P12_PASSWORD: seal.password,
               COUNTERSIGN_DATA_DIR: dataDir,
             }
           : {}),

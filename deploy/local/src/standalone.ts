@@ -3,7 +3,13 @@
  */
 import { resolve } from "node:path";
 import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
-import { mailConfig, requestTimingConfig, requestTimings } from "@countersign/requests";
+import {
+  configuredSeal,
+  mailConfig,
+  requestTimingConfig,
+  requestTimings,
+  sealConfig,
+} from "@countersign/requests";
 import { z } from "zod";
 import { startStandalone } from "./compose-standalone.js";
 
@@ -21,6 +27,7 @@ const configSchema = z.object({
   COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
   ...mailConfig,
   ...requestTimingConfig,
+  ...sealConfig,
 });
 
 runMain(async () => {
@@ -46,6 +53,7 @@ runMain(async () => {
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     loggerFor,
     mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
+    seal: configuredSeal(config),
     requests: requestTimings(config),
   });
   logger.info(

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "@countersign/kit";
+import { generateSealP12, type SealCredentials } from "@countersign/requests";
 import lockfile from "proper-lockfile";
 
 export interface StandaloneSecrets {
@@ -15,6 +16,8 @@ export interface StandaloneSecrets {
   keyPepper: string;
   /** Key signing-link tokens are derived with. */
   linkSecret: string;
+  /** Password of the seal certificate made on first start (seal.p12 beside this file). */
+  sealPassword: string;
 }
 
 const newSecret = () => randomBytes(32).toString("base64url");
@@ -28,6 +31,7 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StandaloneSe
   const secrets = {
     keyPepper: stored?.keyPepper ?? newSecret(),
     linkSecret: stored?.linkSecret ?? newSecret(),
+    sealPassword: stored?.sealPassword ?? newSecret(),
   };
   if (!stored || Object.keys(secrets).some((key) => !(key in stored))) {
     const temporary = `${path}.${process.pid}.tmp`;
@@ -35,6 +39,25 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StandaloneSe
     await rename(temporary, path);
   }
   return secrets;
+}
+
+/**
+ * The certificate completed PDFs are sealed with: the configured one, else `seal.p12` in the data
+ * dir, made self-signed on the first start (mode 0600).
+ */
+export async function loadOrCreateSeal(
+  dataDir: string,
+  secrets: StandaloneSecrets,
+  configured: SealCredentials | undefined,
+): Promise<SealCredentials> {
+  if (configured) return configured;
+  const path = join(dataDir, "seal.p12");
+  if (!existsSync(path)) {
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, generateSealP12("Countersign seal", secrets.sealPassword), { mode: 0o600 });
+    await rename(temporary, path);
+  }
+  return { p12: await readFile(path), password: secrets.sealPassword };
 }
 
 export interface AdminEndpoint {

@@ -90,6 +90,13 @@ export class Documents {
         { path: "header", message: "an upload starts with a header naming the workspace" },
       ]);
     }
+    if (header.documentId) {
+      if (!isUuid(header.documentId))
+        throw validationError([{ path: "header.documentId", message: "must be a UUID" }]);
+      // The id names one document for good: an upload retried after a lost answer is not stored twice.
+      const existing = await store.get(this.deps.db, header.workspaceId, header.documentId);
+      if (existing) return toDocument(existing);
+    }
     const contentType = header.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
     if (!ACCEPTED_TYPES.has(contentType)) {
       throw problemError(
@@ -117,8 +124,9 @@ export class Documents {
         }
         throw validationError([{ path: "file", message: inspection.message }], inspection.message);
       }
-      const id = uuidv7();
-      const blobKey = `${header.workspaceId}/${id}.pdf`;
+      const id = header.documentId || uuidv7();
+      // Each upload has its own blob, so two uploads racing for one id never overwrite the kept bytes.
+      const blobKey = `${header.workspaceId}/${header.documentId ? `${id}.${uuidv7()}` : id}.pdf`;
       await this.deps.blobs.put(blobKey, bytes, {
         contentType: "application/pdf",
         size: spooled.sizeBytes,
@@ -141,7 +149,11 @@ export class Documents {
                 : "original",
           blob_key: blobKey,
         });
-        return toDocument(row);
+        if (row) return toDocument(row);
+        await this.deps.blobs.delete(blobKey).catch(() => {});
+        const winner = await store.get(this.deps.db, header.workspaceId, id);
+        if (!winner) throw new ConnectError(`document id ${id} is taken`, Code.AlreadyExists);
+        return toDocument(winner);
       } catch (err) {
         await this.deps.blobs.delete(blobKey).catch(() => {});
         throw err;

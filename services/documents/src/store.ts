@@ -33,10 +33,11 @@ function isForeignKeyViolation(err: unknown): boolean {
 }
 
 export const store = {
-  async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow> {
+  /** The stored row; undefined when a document with this id exists already. */
+  async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow | undefined> {
     const { rows } = await db.query<DocumentRow>(
       `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         row.id,
         row.workspace_id,
@@ -50,7 +51,7 @@ export const store = {
         JSON.stringify(row.page_sizes),
       ],
     );
-    return rows[0] as DocumentRow;
+    return rows[0];
   },
 
   async get(db: Queryable, workspaceId: string, id: string): Promise<DocumentRow | undefined> {

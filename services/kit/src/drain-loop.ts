@@ -3,7 +3,14 @@
  * on a timer (for work a crashed replica left behind). Kicks while a drain runs are coalesced into
  * one more drain, so no work is missed and no two drains of one loop overlap.
  */
+import { AsyncResource } from "node:async_hooks";
+
 export class DrainLoop {
+  /**
+   * The context the loop was made in (at start-up, outside any call): a drain kicked by a call
+   * runs in it, not in the call's, so the call's deadline and cancellation do not end the work.
+   */
+  private readonly detached = new AsyncResource("DrainLoop");
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -26,7 +33,7 @@ export class DrainLoop {
       this.again = true;
       return;
     }
-    this.running = this.drain().finally(() => {
+    this.running = this.detached.runInAsyncScope(() => this.drain()).finally(() => {
       this.running = undefined;
       if (this.again) {
         this.again = false;

@@ -1,5 +1,7 @@
 /** The requests service's settings, read by its own process and by standalone mode alike. */
+import { ConfigError } from "@countersign/kit";
 import { z } from "zod";
+import { readSealP12, type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
 
 export const mailConfig = {
   SMTP_URL: z
@@ -23,4 +25,28 @@ export function requestTimings(config: Timings) {
     embeddedUrlTtlMs: config.COUNTERSIGN_EMBEDDED_URL_TTL_SECONDS * 1000,
     expirySweepIntervalMs: config.COUNTERSIGN_EXPIRY_SWEEP_SECONDS * 1000,
   };
+}
+
+export const sealConfig = {
+  /** The seal certificate: a PKCS#12 file's path, or the file in base64 (a Kubernetes Secret). */
+  COUNTERSIGN_SEAL_P12: z.string().min(1).optional(),
+  COUNTERSIGN_SEAL_P12_PASSWORD: z.string().default(""),
+};
+
+/**
+ * The configured seal certificate, opened now: a wrong file or password stops the start with one
+ * line naming the variable, not the first completion.
+ */
+export function configuredSeal(config: {
+  COUNTERSIGN_SEAL_P12?: string | undefined;
+  COUNTERSIGN_SEAL_P12_PASSWORD: string;
+}): SealCredentials | undefined {
+  if (!config.COUNTERSIGN_SEAL_P12) return undefined;
+  try {
+    const seal = { p12: readSealP12(config.COUNTERSIGN_SEAL_P12), password: config.COUNTERSIGN_SEAL_P12_PASSWORD };
+    sealIdentity(seal);
+    return seal;
+  } catch (err) {
+    throw new ConfigError(`COUNTERSIGN_SEAL_P12: ${(err as Error).message}`);
+  }
 }

@@ -45,7 +45,15 @@ interface DueRow {
   name: string;
   email: string;
   link_revoked: boolean;
+  workspace_id: string;
+  signed_document_id: string | null;
 }
+
+/** A completed request's sealed PDF as an e-mail attachment. */
+export type AttachmentSource = (
+  workspaceId: string,
+  documentId: string,
+) => Promise<{ filename: string; content: Buffer; contentType: string }>;
 
 export interface NotificationSenderOptions {
   pollIntervalMs?: number;
@@ -53,6 +61,8 @@ export interface NotificationSenderOptions {
   maxAttempts?: number;
   /** The only sender on its database (standalone): claims of a killed process are released at start. */
   onlyReplica?: boolean;
+  /** Fetches the sealed PDF a completed e-mail without a link carries. */
+  attachment?: AttachmentSource;
 }
 
 export class NotificationSender {
@@ -116,6 +126,7 @@ export class NotificationSender {
                         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, request_id, recipient_id, kind, link_id, note, attempts)
        SELECT c.id, c.kind, c.link_id, c.note, c.attempts, s.title, s.message, s.expires_at, r.name, r.email,
+              s.workspace_id, s.signed_document_id,
               COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
          FROM claimed c
          JOIN signature_requests s ON s.id = c.request_id
@@ -134,6 +145,10 @@ export class NotificationSender {
       return;
     }
     try {
+      const attachments =
+        row.kind === "completed" && !row.link_id && row.signed_document_id && this.options.attachment
+          ? [await this.options.attachment(row.workspace_id, row.signed_document_id)]
+          : [];
       const content = renderNotification({
         kind: row.kind,
         requestTitle: row.title,
@@ -141,9 +156,15 @@ export class NotificationSender {
         note: row.note,
         recipientName: row.name,
         link: row.link_id ? this.links.urlOf(row.link_id) : "",
-        expiresAt: row.expires_at ?? undefined,
+        expiresAt: row.kind === "completed" ? undefined : (row.expires_at ?? undefined),
+        attached: attachments.length > 0,
       });
-      await this.mailer.send({ to: { name: row.name, email: row.email }, messageId: row.id, ...content });
+      await this.mailer.send({
+        to: { name: row.name, email: row.email },
+        messageId: row.id,
+        ...content,
+        attachments,
+      });
       await this.finish(row.id, "");
     } catch (err) {
       await this.retryLater(row, err);

@@ -20,6 +20,7 @@ import { queueNotification } from "./notifications.js";
 import { LIMITS, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
+import { endSessions } from "./signing-sessions.js";
 import { assertAllowed, isRecipientsTurn, REQUEST_STATUSES } from "./state-machine.js";
 import { type RecipientRow, store } from "./store.js";
 
@@ -91,6 +92,7 @@ export class Requests {
     }
     return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
       assertAllowed("cancel", request.status);
+      await assertNotCompleting(tx, request.id);
       await revokeLinks(tx, request.id);
       const after = await store.setStatus(tx, request.id, "cancelled", {
         cancelled: true,
@@ -144,6 +146,7 @@ export class Requests {
         if (name === before.name && email === before.email) continue;
         await store.renameRecipient(tx, before.id, name, email);
         await revokeLinks(tx, request.id, [before.id]);
+        await endSessions(tx, request.id, [before.id]);
         await appendAudit(tx, request.id, "recipient_updated", log, {
           recipientId: before.id,
           before: { name: before.name, email: before.email },
@@ -224,5 +227,16 @@ export class Requests {
       from: request.status,
     });
     await enqueueRequestEvent(tx, "expired", after, recipients);
+  }
+}
+
+/** Every signer has signed: the request is being sealed and can no longer be cancelled. */
+async function assertNotCompleting(tx: Queryable, requestId: string): Promise<void> {
+  const { rows } = await tx.query("SELECT 1 FROM completions WHERE request_id = $1", [requestId]);
+  if (rows.length > 0) {
+    throw new ConnectError(
+      "cannot cancel a request every signer has signed; it is being completed",
+      Code.FailedPrecondition,
+    );
   }
 }

@@ -6,16 +6,18 @@ import type { AgreementSets } from "./agreement-sets.js";
 import { toAuditEntry } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
+import type { Signing } from "./signing.js";
 import type { SigningSessions } from "./signing-sessions.js";
 
 export interface RequestsDomain {
   creation: RequestCreation;
   requests: Requests;
   sessions: SigningSessions;
+  signing: Signing;
   agreementSets: AgreementSets;
 }
 
-export function requestsRoutes({ creation, requests, sessions, agreementSets }: RequestsDomain) {
+export function requestsRoutes({ creation, requests, sessions, signing, agreementSets }: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
     createSignatureRequest: async (req) => ({ signatureRequest: await creation.create(req) }),
     getSignatureRequest: async (req) => ({
@@ -59,6 +61,9 @@ export function requestsRoutes({ creation, requests, sessions, agreementSets }: 
       return { url, expireTime: timestampFromDate(expiresAt) };
     },
     openSigningLink: (req) => sessions.openLink(req.token, req.actor),
+    getSigningSession: (req) => sessions.view(req.sessionToken),
+    submitSignature: (req) => signing.submit(req.sessionToken, req.consent, req.values, req.actor),
+    declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
     getAuditTrail: async (req) => {
       const { entries, verified } = await requests.auditTrail(req.workspaceId, req.requestId);
       return { entries: entries.map(toAuditEntry), verified };

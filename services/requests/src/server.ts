@@ -5,11 +5,13 @@ import { DocumentsService } from "@countersign/gen/countersign/documents/v1/docu
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { env, grpcTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
-import { mailConfig, requestTimingConfig, requestTimings } from "./config.js";
+import { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
 import { createMailer } from "./mail/mailer.js";
+import type { SealCredentials } from "./completion/seal-certificate.js";
 import { buildRequests } from "./service.js";
 
-export { mailConfig, requestTimingConfig, requestTimings } from "./config.js";
+export { generateSealP12, type SealCredentials } from "./completion/seal-certificate.js";
+export { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
 export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
 
@@ -22,6 +24,8 @@ const config = z.object({
   COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
   ...mailConfig,
   ...requestTimingConfig,
+  ...sealConfig,
+  COUNTERSIGN_SEAL_P12: z.string().min(1, "is required: the PKCS#12 file completed PDFs are sealed with"),
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -47,6 +51,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           }),
           publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
           linkSecret: cfg.COUNTERSIGN_LINK_SECRET,
+          seal: configuredSeal(cfg) as SealCredentials,
           ...requestTimings(cfg),
         }),
     }),

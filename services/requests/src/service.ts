@@ -19,6 +19,9 @@ import {
   type ServiceModule,
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
+import { Completions } from "./completion/completions.js";
+import { Seal } from "./completion/seal.js";
+import type { SealCredentials } from "./completion/seal-certificate.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import type { Mailer } from "./mail/mailer.js";
 import { NotificationSender } from "./notifications.js";
@@ -27,6 +30,7 @@ import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
 import { SigningLinks } from "./signing-links.js";
+import { Signing } from "./signing.js";
 import { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
 
@@ -41,10 +45,13 @@ export interface RequestsDeps {
   publicUrl: string;
   /** The key signing-link tokens are derived with; changing it invalidates every link. */
   linkSecret: string;
+  /** The certificate completed PDFs are sealed with. */
+  seal: SealCredentials;
   reminderIntervalMs?: number;
   embeddedUrlTtlMs?: number;
   expirySweepIntervalMs?: number;
   notificationPollIntervalMs?: number;
+  completionPollIntervalMs?: number;
   /**
    * The only process on this database (standalone, whose data dir is locked): work a killed process
    * had claimed is taken up at start rather than after its claim runs out.
@@ -59,6 +66,8 @@ export interface RequestsModule extends ServiceModule {
   sweepExpired(): Promise<number>;
   /** Releases document claims no request backs, as the periodic sweep does. */
   sweepClaims(olderThanMs?: number): Promise<number>;
+  /** Resolves when no completion is being worked on; tests wait on it. */
+  completionIdle(): Promise<void>;
 }
 
 const MIGRATIONS = { name: "requests", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
@@ -67,14 +76,35 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
+  const seal = new Seal(deps.seal);
   const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
+    onlyReplica: deps.onlyReplica,
+    attachment: async (workspaceId, documentId) => {
+      let filename = "signed.pdf";
+      const chunks: Uint8Array[] = [];
+      for await (const part of deps.documents.downloadDocument({ workspaceId, documentId })) {
+        if (part.part.case === "document") filename = part.part.value.filename;
+        else if (part.part.case === "chunk") chunks.push(part.part.value);
+      }
+      return { filename, content: Buffer.concat(chunks), contentType: "application/pdf" };
+    },
+  });
+  const completions = new Completions({
+    db,
+    documents: deps.documents,
+    links,
+    seal,
+    logger,
+    afterCommit: () => afterCommit(),
+    pollIntervalMs: deps.completionPollIntervalMs,
     onlyReplica: deps.onlyReplica,
   });
   const afterCommit = () => {
     relay.kick();
     sender.kick();
+    completions.kick();
   };
   const transactions = new RequestTransactions(db, afterCommit);
   const creation = new RequestCreation({
@@ -87,6 +117,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   });
   const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
   const sessions = new SigningSessions({ db, links, transactions, embeddedUrlTtlMs: deps.embeddedUrlTtlMs });
+  const signing = new Signing({ db, links, sessions, transactions, afterCommit });
   const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
   const claims = new ClaimSweep({
     documents: deps.documents,
@@ -96,15 +127,17 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   });
   return {
     serviceNames: [RequestsService.typeName],
-    routes: requestsRoutes({ creation, requests, sessions, agreementSets: new AgreementSets(db) }),
+    routes: requestsRoutes({ creation, requests, sessions, signing, agreementSets: new AgreementSets(db) }),
     ready: dependenciesAnswer(db, bus),
     async start() {
       relay.start();
       sender.start();
       sweeper.start();
       claims.start();
+      completions.start();
     },
     async stop() {
+      await completions.stop();
       await claims.stop();
       await sweeper.stop();
       await sender.stop();
@@ -113,5 +146,6 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     mailIdle: () => sender.idle(),
     sweepExpired: () => sweeper.sweep(),
     sweepClaims: (olderThanMs) => claims.sweep(olderThanMs),
+    completionIdle: () => completions.idle(),
   };
 }

@@ -1,17 +1,20 @@
 /**
  * Signing sessions: the embedded signing URL a sender asks for on behalf of a signer, and opening
- * a link (from an e-mail or embedded), which answers GONE once the link was replaced, used, has
- * expired or its request has ended.
+ * a link (from an e-mail or embedded), which starts a session the signing page works with. A link
+ * that was replaced, used, has expired or whose request ended answers GONE, saying which.
  */
+import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, isUuid, validationError } from "@countersign/kit";
-import { actorOf, appendAudit } from "./audit-trail.js";
+import { type Database, isUuid, problemError, type Queryable, uuidv7, validationError } from "@countersign/kit";
+import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
+import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
-import { lockRequest, type RequestTransactions } from "./request-transactions.js";
-import { linkGone, type SigningLinks } from "./signing-links.js";
-import { assertAllowed, isRecipientsTurn, isTerminal } from "./state-machine.js";
+import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
+import { hashToken, linkGone, type SigningLinks } from "./signing-links.js";
+import { assertAllowed, isRecipientsTurn, type RequestStatus, recipientAllows } from "./state-machine.js";
+import { type RecipientRow, store } from "./store.js";
 
 export interface SigningSessionsDeps {
   db: Database;
@@ -19,14 +22,44 @@ export interface SigningSessionsDeps {
   transactions: RequestTransactions;
   /** How long an embedded signing URL can be opened. */
   embeddedUrlTtlMs?: number;
+  /** A session ends after this long without a call. */
+  sessionIdleMs?: number;
+}
+
+/** A live session: whose it is and where an embedded signer returns to. */
+export interface SessionRef {
+  requestId: string;
+  workspaceId: string;
+  recipientId: string;
+  returnUrl: string;
+}
+
+/** A session token is 43 base64url characters, like a link token. */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** However active, a session lasts at most this long; the signer opens their link again. */
+const SESSION_MAX_AGE = "12 hours";
+
+/** Why a request that has ended can no longer be signed, in words. */
+const ENDED: Partial<Record<RequestStatus, string>> = {
+  cancelled: "the sender cancelled this request; there is nothing left to sign",
+  declined: "a signer declined this request; there is nothing left to sign",
+  expired: "this request expired before everyone signed; ask the sender for a new one",
+};
+
+/** The recipient as the audit trail names a signer acting through their browser. */
+export function signerActor(recipientId: string, actor: Actor | undefined): AuditActor {
+  return { type: "recipient", id: recipientId, ip: actor?.ip ?? "", userAgent: actor?.userAgent ?? "" };
 }
 
 export class SigningSessions {
   private readonly embeddedUrlTtlMs: number;
+  private readonly sessionIdleSeconds: number;
   private readonly transactions: RequestTransactions;
 
   constructor(private readonly deps: SigningSessionsDeps) {
     this.embeddedUrlTtlMs = deps.embeddedUrlTtlMs ?? 5 * 60_000;
+    this.sessionIdleSeconds = Math.ceil((deps.sessionIdleMs ?? 30 * 60_000) / 1000);
     this.transactions = deps.transactions;
   }
 
@@ -72,43 +105,112 @@ export class SigningSessions {
     return { url: this.deps.links.urlOf(linkId), expiresAt };
   }
 
-  /** The request and recipient a link is for; GONE when the link no longer opens. */
+  /**
+   * Opens a link: records the recipient's first view and starts a session. A signer who has
+   * signed, and a copy recipient, get a session too, to see where the request stands and fetch
+   * the sealed PDF once it is complete.
+   */
   async openLink(token: string, actor: Actor | undefined) {
     const now = new Date();
-    return this.deps.db.transaction(async (tx) => {
+    const opened = await this.deps.db.transaction(async (tx) => {
       const link = await this.deps.links.find(tx, token);
-      const { rows } = await tx.query<{ workspace_id: string }>(
-        "SELECT workspace_id FROM signature_requests WHERE id = $1",
-        [link.request_id],
-      );
-      const locked = await lockRequest(tx, rows[0]?.workspace_id ?? "", link.request_id);
+      const workspaceId = await store.workspaceOfRequest(tx, link.request_id);
+      const locked = await lockRequest(tx, workspaceId ?? "", link.request_id);
+      // The request's end is said before the link's: ending a request revokes its links too.
+      const recipient = locked.recipients.find((r) => r.id === link.recipient_id) as RecipientRow;
+      if (recipient.status === "declined") {
+        throw problemError("gone", "you declined this request; there is nothing left to sign", Code.FailedPrecondition);
+      }
+      const ended = ENDED[locked.request.status];
+      if (ended) throw problemError("gone", ended, Code.FailedPrecondition);
       const gone = linkGone(link, now);
       if (gone) throw gone;
-      if (isTerminal(locked.request.status)) {
-        throw new ConnectError(
-          `this request is ${locked.request.status}; there is nothing left to sign`,
-          Code.FailedPrecondition,
-        );
-      }
+
       if (link.kind === "embedded")
         await tx.query("UPDATE signing_links SET opened_at = now() WHERE id = $1", [link.id]);
-      await appendAudit(
-        tx,
-        link.request_id,
-        "link_opened",
-        {
-          type: "recipient",
-          id: link.recipient_id,
-          ip: actor?.ip ?? "",
-          userAgent: actor?.userAgent ?? "",
-        },
-        { kind: link.kind },
+      const viewer = signerActor(recipient.id, actor);
+      const after = recipientAllows("view", recipient.status)
+        ? await recordView(tx, locked, recipient, viewer)
+        : locked;
+      await appendAudit(tx, link.request_id, "link_opened", viewer, { kind: link.kind });
+      const sessionToken = randomBytes(32).toString("base64url");
+      await tx.query(
+        `INSERT INTO signing_sessions (id, token_hash, link_id, request_id, recipient_id) VALUES ($1, $2, $3, $4, $5)`,
+        [uuidv7(), hashToken(sessionToken), link.id, link.request_id, recipient.id],
       );
       return {
-        signatureRequest: toSignatureRequest(locked.request, locked.recipients),
-        recipientId: link.recipient_id,
+        signatureRequest: toSignatureRequest(after.request, after.recipients),
+        recipientId: recipient.id,
         returnUrl: link.return_url,
+        sessionToken,
       };
     });
+    return opened;
   }
+
+  /** What the session's recipient sees: the request with their fields only. */
+  async view(sessionToken: string) {
+    const session = await this.resolve(this.deps.db, sessionToken);
+    const request = await this.transactions.get(session.workspaceId, session.requestId);
+    request.fields = request.fields.filter((f) => f.recipientId === session.recipientId);
+    return { signatureRequest: request, recipientId: session.recipientId, returnUrl: session.returnUrl };
+  }
+
+  /**
+   * The live session a token names, its inactivity clock reset; UNAUTHENTICATED when there is
+   * none, so the signing page asks the signer to open their link again.
+   */
+  async resolve(db: Queryable, sessionToken: string): Promise<SessionRef> {
+    const { rows } = SESSION_TOKEN.test(sessionToken)
+      ? await db.query<{ request_id: string; workspace_id: string; recipient_id: string; return_url: string }>(
+          `UPDATE signing_sessions s SET last_seen_at = now()
+             FROM signing_links l, signature_requests r
+            WHERE s.token_hash = $1 AND s.ended_at IS NULL
+              AND s.last_seen_at > now() - make_interval(secs => $2)
+              AND s.created_at > now() - interval '${SESSION_MAX_AGE}'
+              AND l.id = s.link_id AND r.id = s.request_id
+          RETURNING s.request_id, r.workspace_id, s.recipient_id, l.return_url`,
+          [hashToken(sessionToken), this.sessionIdleSeconds],
+        )
+      : { rows: [] };
+    const row = rows[0];
+    if (!row) {
+      throw new ConnectError(
+        "this signing session has ended; open the link from your e-mail again",
+        Code.Unauthenticated,
+      );
+    }
+    return {
+      requestId: row.request_id,
+      workspaceId: row.workspace_id,
+      recipientId: row.recipient_id,
+      returnUrl: row.return_url,
+    };
+  }
+}
+
+/** The recipient's first view: recipient `viewed`, a sent request `in_progress`, event `viewed`. */
+async function recordView(
+  tx: Queryable,
+  { request, recipients }: Locked,
+  recipient: RecipientRow,
+  viewer: AuditActor,
+): Promise<Locked> {
+  const [viewed] = await store.markViewed(tx, recipient.id, viewer.ip, viewer.userAgent);
+  const after = {
+    request: request.status === "sent" ? await store.setStatus(tx, request.id, "in_progress") : request,
+    recipients: recipients.map((r) => (r.id === recipient.id ? (viewed as RecipientRow) : r)),
+  };
+  await appendAudit(tx, request.id, "viewed", viewer, {});
+  await enqueueRequestEvent(tx, "viewed", after.request, after.recipients, viewed);
+  return after;
+}
+
+/** Sessions of these recipients end: their name or e-mail changed, so their links did too. */
+export async function endSessions(tx: Queryable, requestId: string, recipientIds: string[]): Promise<void> {
+  await tx.query(
+    `UPDATE signing_sessions SET ended_at = now()
+      WHERE request_id = $1 AND recipient_id = ANY($2::uuid[]) AND ended_at IS NULL`,
+    [requestId, recipientIds],
+  );
 }

@@ -27,6 +27,8 @@ export type Operation =
   | "update_recipients"
   | "embedded_signing_url"
   | "open_link"
+  | "sign"
+  | "decline"
   | "expire";
 
 /** The request states each operation is allowed in. */
@@ -38,6 +40,8 @@ export const ALLOWED_FROM: Record<Operation, readonly RequestStatus[]> = {
   update_recipients: ["draft", "sent", "in_progress"],
   embedded_signing_url: ["sent", "in_progress"],
   open_link: ["sent", "in_progress"],
+  sign: ["sent", "in_progress"],
+  decline: ["sent", "in_progress"],
   expire: ["sent", "in_progress"],
 };
 
@@ -50,6 +54,8 @@ const DOING: Record<Operation, string> = {
   update_recipients: "change the recipients of",
   embedded_signing_url: "make a signing URL for",
   open_link: "sign",
+  sign: "sign",
+  decline: "decline",
   expire: "expire",
 };
 
@@ -74,4 +80,41 @@ export function assertAllowed(operation: Operation, status: RequestStatus): void
 /** A recipient whose turn has come and who has not finished: reminders and signing URLs are for them. */
 export function isRecipientsTurn(status: RecipientStatus): boolean {
   return status === "sent" || status === "viewed";
+}
+
+export type RecipientOperation = "notify" | "view" | "sign" | "decline";
+
+/** The recipient states each recipient transition is allowed from (DESIGN §5). */
+export const RECIPIENT_ALLOWED_FROM: Record<RecipientOperation, readonly RecipientStatus[]> = {
+  notify: ["pending"],
+  view: ["sent"],
+  sign: ["sent", "viewed"],
+  decline: ["sent", "viewed"],
+};
+
+/** Where each recipient transition leads. */
+export const RECIPIENT_LEADS_TO: Record<RecipientOperation, RecipientStatus> = {
+  notify: "sent",
+  view: "viewed",
+  sign: "signed",
+  decline: "declined",
+};
+
+export function recipientAllows(operation: RecipientOperation, status: RecipientStatus): boolean {
+  return RECIPIENT_ALLOWED_FROM[operation].includes(status);
+}
+
+/** What a signer reads when the recipient's state forbids what they tried. */
+const RECIPIENT_IS: Record<RecipientStatus, string> = {
+  pending: "it is not your turn to sign yet: an earlier signer has not finished",
+  sent: "you have not opened this request yet",
+  viewed: "you have not signed yet",
+  signed: "you have signed this request already",
+  declined: "you have declined this request",
+};
+
+/** Throws FAILED_PRECONDITION (409) in words a signer understands unless the recipient table allows it. */
+export function assertRecipientAllowed(operation: RecipientOperation, status: RecipientStatus): void {
+  if (recipientAllows(operation, status)) return;
+  throw new ConnectError(`cannot ${operation}: ${RECIPIENT_IS[status]}`, Code.FailedPrecondition);
 }

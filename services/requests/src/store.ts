@@ -52,6 +52,11 @@ export interface RecipientRow {
   declined_at: Date | null;
   decline_reason: string;
   reminded_at: Date | null;
+  viewed_ip: string;
+  viewed_user_agent: string;
+  signed_ip: string;
+  signed_user_agent: string;
+  consented_at: Date | null;
 }
 
 export interface NewRequest {
@@ -73,16 +78,22 @@ export type NewRecipientRow = Pick<
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, fields, status, expires_at,
   agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at, cancel_reason, signed_document_id`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
-  viewed_at, signed_at, declined_at, decline_reason, reminded_at`;
+  viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
+  signed_user_agent, consented_at`;
 
 export const store = {
   /** The documents each of these requests is made of (requests that do not exist use none). */
   async documentsUsed(db: Queryable, requestIds: string[]): Promise<HeldClaim[]> {
-    const { rows } = await db.query<{ id: string; document_ids: string[] }>(
-      "SELECT id, document_ids FROM signature_requests WHERE id = ANY($1::uuid[])",
+    const { rows } = await db.query<{ id: string; document_ids: string[]; signed_document_id: string | null }>(
+      "SELECT id, document_ids, signed_document_id FROM signature_requests WHERE id = ANY($1::uuid[])",
       [requestIds],
     );
-    return rows.flatMap((r) => r.document_ids.map((documentId) => ({ holderId: r.id, documentId })));
+    return rows.flatMap((r) =>
+      [...r.document_ids, ...(r.signed_document_id ? [r.signed_document_id] : [])].map((documentId) => ({
+        holderId: r.id,
+        documentId,
+      })),
+    );
   },
 
   async insertRequest(
@@ -196,6 +207,15 @@ export const store = {
     return rows[0] as RequestRow;
   },
 
+  async complete(tx: Queryable, id: string, signedDocumentId: string, at: Date): Promise<RequestRow> {
+    const { rows } = await tx.query<RequestRow>(
+      `UPDATE signature_requests SET status = 'completed', completed_at = $3, signed_document_id = $2, updated_at = now()
+        WHERE id = $1 RETURNING ${REQUEST_COLUMNS}`,
+      [id, signedDocumentId, at],
+    );
+    return rows[0] as RequestRow;
+  },
+
   async touch(tx: Queryable, id: string): Promise<void> {
     await tx.query("UPDATE signature_requests SET updated_at = now() WHERE id = $1", [id]);
   },
@@ -213,6 +233,46 @@ export const store = {
     await tx.query("UPDATE recipients SET name = $2, email = $3 WHERE id = $1", [id, name, email]);
   },
 
+  async workspaceOfRequest(db: Queryable, requestId: string): Promise<string | undefined> {
+    const { rows } = await db.query<{ workspace_id: string }>(
+      "SELECT workspace_id FROM signature_requests WHERE id = $1",
+      [requestId],
+    );
+    return rows[0]?.workspace_id;
+  },
+
+  async markViewed(tx: Queryable, id: string, ip: string, userAgent: string): Promise<RecipientRow[]> {
+    const { rows } = await tx.query<RecipientRow>(
+      `UPDATE recipients SET status = 'viewed', viewed_at = now(), viewed_ip = $2, viewed_user_agent = $3
+        WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
+      [id, ip, userAgent],
+    );
+    return rows;
+  },
+
+  async markSigned(
+    tx: Queryable,
+    id: string,
+    signed: { ip: string; userAgent: string; consentedAt: Date; signedAt: Date },
+  ): Promise<RecipientRow> {
+    const { rows } = await tx.query<RecipientRow>(
+      `UPDATE recipients SET status = 'signed', signed_at = $5, signed_ip = $2, signed_user_agent = $3,
+              consented_at = $4, viewed_at = COALESCE(viewed_at, $5)
+        WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
+      [id, signed.ip, signed.userAgent, signed.consentedAt, signed.signedAt],
+    );
+    return rows[0] as RecipientRow;
+  },
+
+  async markDeclined(tx: Queryable, id: string, reason: string): Promise<RecipientRow> {
+    const { rows } = await tx.query<RecipientRow>(
+      `UPDATE recipients SET status = 'declined', declined_at = now(), decline_reason = $2
+        WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
+      [id, reason],
+    );
+    return rows[0] as RecipientRow;
+  },
+
   async setReminded(tx: Queryable, id: string, at: Date): Promise<void> {
     await tx.query("UPDATE recipients SET reminded_at = $2 WHERE id = $1", [id, at]);
   },
@@ -225,6 +285,7 @@ export const store = {
     const { rows } = await tx.query<{ id: string; workspace_id: string }>(
       `SELECT id, workspace_id FROM signature_requests
         WHERE status IN ('sent', 'in_progress') AND expires_at <= now() AND NOT (id = ANY($1::uuid[]))
+          AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.request_id = signature_requests.id)
         ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       [skip],
     );

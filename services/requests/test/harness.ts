@@ -3,6 +3,7 @@
  * blobs, the in-process bus with a switch that makes publishing fail as a NATS outage would, and
  * the .eml mailer writing to a temporary folder that the tests read back.
  */
+import { generateSealP12, type SealCredentials } from "../src/completion/seal-certificate.js";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,8 +56,16 @@ export interface Mail {
 
 export const PUBLIC_URL = "https://sign.example.com";
 
+let seal: SealCredentials | undefined;
+
+/** One self-signed seal certificate per test file: making a key takes a moment. */
+export function testSeal(): SealCredentials {
+  seal ??= { p12: generateSealP12("Countersign test seal", "test-password"), password: "test-password" };
+  return seal;
+}
+
 export async function startHarness(options: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number } = {}) {
-  const logger = createLogger({ name: "requests-test", level: "silent" });
+  const logger = createLogger({ name: "requests-test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
   const pg = await EmbeddedPostgres.open();
   const dir = await mkdtemp(join(tmpdir(), "requests-test-"));
   const bus = new SwitchableBus({ retryDelayMs: () => 10 });
@@ -82,7 +91,9 @@ export async function startHarness(options: { reminderIntervalMs?: number; embed
     mailer: createMailer({ outboxDir, from: { name: "Countersign", email: "no-reply@example.com" } }),
     publicUrl: PUBLIC_URL,
     linkSecret: "a-link-secret-of-enough-length-for-tests",
+    seal: testSeal(),
     notificationPollIntervalMs: 50,
+    completionPollIntervalMs: 200,
     expirySweepIntervalMs: 3_600_000,
     ...options,
   });
@@ -174,4 +185,12 @@ export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
 export function tokenOf(link: string): string {
   return link.slice(link.lastIndexOf("/") + 1);
+}
+
+export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

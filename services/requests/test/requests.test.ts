@@ -4,7 +4,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type { NewRecipientSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { fieldViolations, problemOf, uuidv7 } from "@countersign/kit";
-import { type Harness, PUBLIC_URL, startHarness, tokenOf } from "./harness.js";
+import { type Harness, PUBLIC_URL, startHarness, tokenOf, until } from "./harness.js";
 
 type NewRecipient = MessageInitShape<typeof NewRecipientSchema>;
 
@@ -493,14 +493,6 @@ test("agreement sets derive their status from their requests and take each reque
     { path: "requestIds[1]", message: "there is no such signature request in this workspace" },
   ]);
 });
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("made from documents, with fields given in the request", () => {
   const signature = { type: "signature", page: 1, x: 50, y: 600, width: 150, height: 40, required: true };

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/requests/v1/requests_service.proto.
  */
 export const file_countersign_requests_v1_requests_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSI7CgVBY3RvchISCgphcGlfa2V5X2lkGAEgASgJEgoKAmlwGAIgASgJEhIKCnVzZXJfYWdlbnQYAyABKAkitwIKCVJlY2lwaWVudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEgwKBHJvbGUYBCABKAkSDAoEa2luZBgFIAEoCRIVCg1yb3V0aW5nX29yZGVyGAYgASgFEg4KBnN0YXR1cxgHIAEoCRIWCg5jbGllbnRfdXNlcl9pZBgIIAEoCRItCgl2aWV3X3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCXNpZ25fdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMZGVjbGluZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5kZWNsaW5lX3JlYXNvbhgMIAEoCSK3AQoMUmVxdWVzdEZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSLxBAoQU2lnbmF0dXJlUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEjYKCnJlY2lwaWVudHMYBSADKAsyIi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYByABKAkSEwoLdGVtcGxhdGVfaWQYCCABKAkSFAoMZG9jdW1lbnRfaWRzGAkgAygJEjUKBmZpZWxkcxgKIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlcXVlc3RGaWVsZBIvCgtleHBpcmVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQYWdyZWVtZW50X3NldF9pZBgMIAEoCRItCglzZW5kX3RpbWUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDWNvbXBsZXRlX3RpbWUYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NhbmNlbF90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1jYW5jZWxfcmVhc29uGBAgASgJEhoKEnNpZ25lZF9kb2N1bWVudF9pZBgRIAEoCRIvCgt1cGRhdGVfdGltZRgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidgoMTmV3UmVjaXBpZW50EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRraW5kGAQgASgJEhUKDXJvdXRpbmdfb3JkZXIYBSABKAUSFgoOY2xpZW50X3VzZXJfaWQYBiABKAkiqwEKCE5ld0ZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEcm9sZRgDIAEoCRITCgtkb2N1bWVudF9pZBgEIAEoCRIMCgRwYWdlGAUgASgFEgkKAXgYBiABKAESCQoBeRgHIAEoARINCgV3aWR0aBgIIAEoARIOCgZoZWlnaHQYCSABKAESEAoIcmVxdWlyZWQYCiABKAgSDQoFbGFiZWwYCyABKAki3AIKHUNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhMKC3RlbXBsYXRlX2lkGAQgASgJEjkKCnJlY2lwaWVudHMYBSADKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdSZWNpcGllbnQSLwoLZXhwaXJlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlbmQYByABKAgSLQoFYWN0b3IYCCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvchIUCgxkb2N1bWVudF9pZHMYCSADKAkSMQoGZmllbGRzGAogAygLMiEuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTmV3RmllbGQiZgoeQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJGChpHZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCSJjChtHZXRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0ImsKHExpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEg4KBnN0YXR1cxgEIAEoCSJ7Ch1MaXN0U2lnbmF0dXJlUmVxdWVzdHNSZXNwb25zZRJFChJzaWduYXR1cmVfcmVxdWVzdHMYASADKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhMKC3RvdGFsX2NvdW50GAIgASgFInYKG1NlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRItCgVhY3RvchgDIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImQKHFNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IngKHVJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEi0KBWFjdG9yGAMgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZgoeUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCKIAQodQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZgoeQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJXCg9SZWNpcGllbnRDaGFuZ2USCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhIKBWVtYWlsGAMgASgJSAGIAQFCBwoFX25hbWVCCAoGX2VtYWlsIq0BChdVcGRhdGVSZWNpcGllbnRzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRI5CgdjaGFuZ2VzGAMgAygLMiguY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVjaXBpZW50Q2hhbmdlEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAoYVXBkYXRlUmVjaXBpZW50c1Jlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCKEAQoWUmVtaW5kUmVjaXBpZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSFAoMcmVjaXBpZW50X2lkGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgChdSZW1pbmRSZWNpcGllbnRSZXNwb25zZRIUCgxyZWNpcGllbnRfaWQYASABKAkSLwoLcmVtaW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqQBCh9DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEhQKDHJlY2lwaWVudF9pZBgDIAEoCRISCgpyZXR1cm5fdXJsGAQgASgJEi0KBWFjdG9yGAUgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAogQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVzcG9uc2USCwoDdXJsGAEgASgJEi8KC2V4cGlyZV90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJWChZPcGVuU2lnbmluZ0xpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEi0KBWFjdG9yGAIgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiiQEKF09wZW5TaWduaW5nTGlua1Jlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCSLUAQoKQXVkaXRFbnRyeRIQCghzZXF1ZW5jZRgBIAEoBRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKYWN0b3JfdHlwZRgEIAEoCRIQCghhY3Rvcl9pZBgFIAEoCRIKCgJpcBgGIAEoCRISCgp1c2VyX2FnZW50GAcgASgJEg8KB2RldGFpbHMYCCABKAkSFQoNcHJldmlvdXNfaGFzaBgJIAEoCRIMCgRoYXNoGAogASgJIkAKFEdldEF1ZGl0VHJhaWxSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJIl8KFUdldEF1ZGl0VHJhaWxSZXNwb25zZRI0CgdlbnRyaWVzGAEgAygLMiMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQXVkaXRFbnRyeRIQCgh2ZXJpZmllZBgCIAEoCCI4ChJBZ3JlZW1lbnRTZXRNZW1iZXISEgoKcmVxdWVzdF9pZBgBIAEoCRIOCgZzdGF0dXMYAiABKAkivgEKDEFncmVlbWVudFNldBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRI9CghyZXF1ZXN0cxgEIAMoCzIrLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldE1lbWJlchIOCgZzdGF0dXMYBSABKAkSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoMBChlDcmVhdGVBZ3JlZW1lbnRTZXRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC3JlcXVlc3RfaWRzGAMgAygJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiWgoaQ3JlYXRlQWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldCJIChZHZXRBZ3JlZW1lbnRTZXRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIYChBhZ3JlZW1lbnRfc2V0X2lkGAIgASgJIlcKF0dldEFncmVlbWVudFNldFJlc3BvbnNlEjwKDWFncmVlbWVudF9zZXQYASABKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BZ3JlZW1lbnRTZXQyow0KD1JlcXVlc3RzU2VydmljZRKJAQoWQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEoABChNHZXRTaWduYXR1cmVSZXF1ZXN0EjMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0U2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2UShgEKFUxpc3RTaWduYXR1cmVSZXF1ZXN0cxI1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QaNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5MaXN0U2lnbmF0dXJlUmVxdWVzdHNSZXNwb25zZRKDAQoUU2VuZFNpZ25hdHVyZVJlcXVlc3QSNC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEokBChZSZXNlbmRTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFkNhbmNlbFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DYW5jZWxTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJ3ChBVcGRhdGVSZWNpcGllbnRzEjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuVXBkYXRlUmVjaXBpZW50c1JlcXVlc3QaMS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVzcG9uc2USdAoPUmVtaW5kUmVjaXBpZW50Ei8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlbWluZFJlY2lwaWVudFJlc3BvbnNlEo8BChhDcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmwSOC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXF1ZXN0GjkuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVzcG9uc2USdAoPT3BlblNpZ25pbmdMaW5rEi8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLk9wZW5TaWduaW5nTGlua1Jlc3BvbnNlEm4KDUdldEF1ZGl0VHJhaWwSLS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBdWRpdFRyYWlsUmVxdWVzdBouLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXNwb25zZRJ9ChJDcmVhdGVBZ3JlZW1lbnRTZXQSMi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXF1ZXN0GjMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlQWdyZWVtZW50U2V0UmVzcG9uc2USdAoPR2V0QWdyZWVtZW50U2V0Ei8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEFncmVlbWVudFNldFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSI7CgVBY3RvchISCgphcGlfa2V5X2lkGAEgASgJEgoKAmlwGAIgASgJEhIKCnVzZXJfYWdlbnQYAyABKAkitwIKCVJlY2lwaWVudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEgwKBHJvbGUYBCABKAkSDAoEa2luZBgFIAEoCRIVCg1yb3V0aW5nX29yZGVyGAYgASgFEg4KBnN0YXR1cxgHIAEoCRIWCg5jbGllbnRfdXNlcl9pZBgIIAEoCRItCgl2aWV3X3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCXNpZ25fdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMZGVjbGluZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5kZWNsaW5lX3JlYXNvbhgMIAEoCSK3AQoMUmVxdWVzdEZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSFAoMcmVjaXBpZW50X2lkGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSLxBAoQU2lnbmF0dXJlUmVxdWVzdBIKCgJpZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDQoFdGl0bGUYAyABKAkSDgoGc3RhdHVzGAQgASgJEjYKCnJlY2lwaWVudHMYBSADKAsyIi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZWNpcGllbnQSLwoLY3JlYXRlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB21lc3NhZ2UYByABKAkSEwoLdGVtcGxhdGVfaWQYCCABKAkSFAoMZG9jdW1lbnRfaWRzGAkgAygJEjUKBmZpZWxkcxgKIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlcXVlc3RGaWVsZBIvCgtleHBpcmVfdGltZRgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQYWdyZWVtZW50X3NldF9pZBgMIAEoCRItCglzZW5kX3RpbWUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDWNvbXBsZXRlX3RpbWUYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NhbmNlbF90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1jYW5jZWxfcmVhc29uGBAgASgJEhoKEnNpZ25lZF9kb2N1bWVudF9pZBgRIAEoCRIvCgt1cGRhdGVfdGltZRgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidgoMTmV3UmVjaXBpZW50EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDAoEcm9sZRgDIAEoCRIMCgRraW5kGAQgASgJEhUKDXJvdXRpbmdfb3JkZXIYBSABKAUSFgoOY2xpZW50X3VzZXJfaWQYBiABKAkiqwEKCE5ld0ZpZWxkEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEcm9sZRgDIAEoCRITCgtkb2N1bWVudF9pZBgEIAEoCRIMCgRwYWdlGAUgASgFEgkKAXgYBiABKAESCQoBeRgHIAEoARINCgV3aWR0aBgIIAEoARIOCgZoZWlnaHQYCSABKAESEAoIcmVxdWlyZWQYCiABKAgSDQoFbGFiZWwYCyABKAki3AIKHUNyZWF0ZVNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEhMKC3RlbXBsYXRlX2lkGAQgASgJEjkKCnJlY2lwaWVudHMYBSADKAsyJS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdSZWNpcGllbnQSLwoLZXhwaXJlX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBHNlbmQYByABKAgSLQoFYWN0b3IYCCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvchIUCgxkb2N1bWVudF9pZHMYCSADKAkSMQoGZmllbGRzGAogAygLMiEuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTmV3RmllbGQiZgoeQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJGChpHZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCSJjChtHZXRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0ImsKHExpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEg4KBnN0YXR1cxgEIAEoCSJ7Ch1MaXN0U2lnbmF0dXJlUmVxdWVzdHNSZXNwb25zZRJFChJzaWduYXR1cmVfcmVxdWVzdHMYASADKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhMKC3RvdGFsX2NvdW50GAIgASgFInYKG1NlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRItCgVhY3RvchgDIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImQKHFNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IngKHVJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEi0KBWFjdG9yGAMgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZgoeUmVzZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCKIAQodQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiZgoeQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJXCg9SZWNpcGllbnRDaGFuZ2USCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhIKBWVtYWlsGAMgASgJSAGIAQFCBwoFX25hbWVCCAoGX2VtYWlsIq0BChdVcGRhdGVSZWNpcGllbnRzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRI5CgdjaGFuZ2VzGAMgAygLMiguY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVjaXBpZW50Q2hhbmdlEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAoYVXBkYXRlUmVjaXBpZW50c1Jlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCKEAQoWUmVtaW5kUmVjaXBpZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSFAoMcmVjaXBpZW50X2lkGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJgChdSZW1pbmRSZWNpcGllbnRSZXNwb25zZRIUCgxyZWNpcGllbnRfaWQYASABKAkSLwoLcmVtaW5kX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqQBCh9DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEhQKDHJlY2lwaWVudF9pZBgDIAEoCRISCgpyZXR1cm5fdXJsGAQgASgJEi0KBWFjdG9yGAUgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAogQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVzcG9uc2USCwoDdXJsGAEgASgJEi8KC2V4cGlyZV90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJWChZPcGVuU2lnbmluZ0xpbmtSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEi0KBWFjdG9yGAIgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IioAEKF09wZW5TaWduaW5nTGlua1Jlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCRIVCg1zZXNzaW9uX3Rva2VuGAQgASgJIjEKGEdldFNpZ25pbmdTZXNzaW9uUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJIosBChlHZXRTaWduaW5nU2Vzc2lvblJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCSIeCg5UeXBlZFNpZ25hdHVyZRIMCgR0ZXh0GAEgASgJIocBCgpGaWVsZFZhbHVlEjgKBXR5cGVkGAEgASgLMicuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuVHlwZWRTaWduYXR1cmVIABITCglkcmF3bl9wbmcYAiABKAxIABIOCgR0ZXh0GAMgASgJSAASEQoHY2hlY2tlZBgEIAEoCEgAQgcKBXZhbHVlIpACChZTdWJtaXRTaWduYXR1cmVSZXF1ZXN0EhUKDXNlc3Npb25fdG9rZW4YASABKAkSDwoHY29uc2VudBgCIAEoCBJLCgZ2YWx1ZXMYAyADKAsyOy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TdWJtaXRTaWduYXR1cmVSZXF1ZXN0LlZhbHVlc0VudHJ5Ei0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IaUgoLVmFsdWVzRW50cnkSCwoDa2V5GAEgASgJEjIKBXZhbHVlGAIgASgLMiMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRmllbGRWYWx1ZToCOAEiiQEKF1N1Ym1pdFNpZ25hdHVyZVJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCSJsChREZWNsaW5lVG9TaWduUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEg4KBnJlYXNvbhgCIAEoCRItCgVhY3RvchgDIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yIocBChVEZWNsaW5lVG9TaWduUmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0EhQKDHJlY2lwaWVudF9pZBgCIAEoCRISCgpyZXR1cm5fdXJsGAMgASgJItQBCgpBdWRpdEVudHJ5EhAKCHNlcXVlbmNlGAEgASgFEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFjdGlvbhgDIAEoCRISCgphY3Rvcl90eXBlGAQgASgJEhAKCGFjdG9yX2lkGAUgASgJEgoKAmlwGAYgASgJEhIKCnVzZXJfYWdlbnQYByABKAkSDwoHZGV0YWlscxgIIAEoCRIVCg1wcmV2aW91c19oYXNoGAkgASgJEgwKBGhhc2gYCiABKAkiQAoUR2V0QXVkaXRUcmFpbFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiXwoVR2V0QXVkaXRUcmFpbFJlc3BvbnNlEjQKB2VudHJpZXMYASADKAsyIy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BdWRpdEVudHJ5EhAKCHZlcmlmaWVkGAIgASgIIjgKEkFncmVlbWVudFNldE1lbWJlchISCgpyZXF1ZXN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSK+AQoMQWdyZWVtZW50U2V0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEj0KCHJlcXVlc3RzGAQgAygLMisuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0TWVtYmVyEg4KBnN0YXR1cxgFIAEoCRIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigwEKGUNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLcmVxdWVzdF9pZHMYAyADKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJaChpDcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRI8Cg1hZ3JlZW1lbnRfc2V0GAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0IkgKFkdldEFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhgKEGFncmVlbWVudF9zZXRfaWQYAiABKAkiVwoXR2V0QWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldDKFEAoPUmVxdWVzdHNTZXJ2aWNlEokBChZDcmVhdGVTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USgAEKE0dldFNpZ25hdHVyZVJlcXVlc3QSMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKGAQoVTGlzdFNpZ25hdHVyZVJlcXVlc3RzEjUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBo2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEoMBChRTZW5kU2lnbmF0dXJlUmVxdWVzdBI0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFlJlc2VuZFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKJAQoWQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEncKEFVwZGF0ZVJlY2lwaWVudHMSMC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVxdWVzdBoxLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJ0Cg9SZW1pbmRSZWNpcGllbnQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZW1pbmRSZWNpcGllbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USjwEKGENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybBI4LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QaOS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRJ0Cg9PcGVuU2lnbmluZ0xpbmsSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5PcGVuU2lnbmluZ0xpbmtSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVzcG9uc2USegoRR2V0U2lnbmluZ1Nlc3Npb24SMS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduaW5nU2Vzc2lvblJlcXVlc3QaMi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduaW5nU2Vzc2lvblJlc3BvbnNlEnQKD1N1Ym1pdFNpZ25hdHVyZRIvLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlN1Ym1pdFNpZ25hdHVyZVJlcXVlc3QaMC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TdWJtaXRTaWduYXR1cmVSZXNwb25zZRJuCg1EZWNsaW5lVG9TaWduEi0uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRGVjbGluZVRvU2lnblJlcXVlc3QaLi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5EZWNsaW5lVG9TaWduUmVzcG9uc2USbgoNR2V0QXVkaXRUcmFpbBItLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXF1ZXN0Gi4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QXVkaXRUcmFpbFJlc3BvbnNlEn0KEkNyZWF0ZUFncmVlbWVudFNldBIyLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QaMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRJ0Cg9HZXRBZ3JlZW1lbnRTZXQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBZ3JlZW1lbnRTZXRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Actor says who asks for an operation, for the audit trail.
@@ -1224,6 +1224,13 @@ export type OpenSigningLinkResponse = Message<"countersign.requests.v1.OpenSigni
    * @generated from field: string return_url = 3;
    */
   returnUrl: string;
+
+  /**
+   * session_token identifies the signing session the link started; only its hash is stored.
+   *
+   * @generated from field: string session_token = 4;
+   */
+  sessionToken: string;
 };
 
 /**
@@ -1232,6 +1239,283 @@ export type OpenSigningLinkResponse = Message<"countersign.requests.v1.OpenSigni
  */
 export const OpenSigningLinkResponseSchema: GenMessage<OpenSigningLinkResponse> = /*@__PURE__*/
   messageDesc(file_countersign_requests_v1_requests_service, 26);
+
+/**
+ * GetSigningSessionRequest names a signing session.
+ *
+ * @generated from message countersign.requests.v1.GetSigningSessionRequest
+ */
+export type GetSigningSessionRequest = Message<"countersign.requests.v1.GetSigningSessionRequest"> & {
+  /**
+   * session_token from OpenSigningLink.
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.GetSigningSessionRequest.
+ * Use `create(GetSigningSessionRequestSchema)` to create a new message.
+ */
+export const GetSigningSessionRequestSchema: GenMessage<GetSigningSessionRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 27);
+
+/**
+ * GetSigningSessionResponse is what the signer of the session may see.
+ *
+ * @generated from message countersign.requests.v1.GetSigningSessionResponse
+ */
+export type GetSigningSessionResponse = Message<"countersign.requests.v1.GetSigningSessionResponse"> & {
+  /**
+   * signature_request with only this recipient's fields.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+
+  /**
+   * recipient_id of the signer.
+   *
+   * @generated from field: string recipient_id = 2;
+   */
+  recipientId: string;
+
+  /**
+   * return_url is where to send an embedded signer when done, empty for e-mail links.
+   *
+   * @generated from field: string return_url = 3;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.GetSigningSessionResponse.
+ * Use `create(GetSigningSessionResponseSchema)` to create a new message.
+ */
+export const GetSigningSessionResponseSchema: GenMessage<GetSigningSessionResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 28);
+
+/**
+ * TypedSignature is a signature or initials the signer typed; it is drawn in a handwriting font.
+ *
+ * @generated from message countersign.requests.v1.TypedSignature
+ */
+export type TypedSignature = Message<"countersign.requests.v1.TypedSignature"> & {
+  /**
+   * text as typed.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.TypedSignature.
+ * Use `create(TypedSignatureSchema)` to create a new message.
+ */
+export const TypedSignatureSchema: GenMessage<TypedSignature> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 29);
+
+/**
+ * FieldValue is what the signer put into one field.
+ *
+ * @generated from message countersign.requests.v1.FieldValue
+ */
+export type FieldValue = Message<"countersign.requests.v1.FieldValue"> & {
+  /**
+   * value depends on the field's type.
+   *
+   * @generated from oneof countersign.requests.v1.FieldValue.value
+   */
+  value: {
+    /**
+     * typed signature or initials.
+     *
+     * @generated from field: countersign.requests.v1.TypedSignature typed = 1;
+     */
+    value: TypedSignature;
+    case: "typed";
+  } | {
+    /**
+     * drawn_png is a drawn signature or initials as a PNG image.
+     *
+     * @generated from field: bytes drawn_png = 2;
+     */
+    value: Uint8Array;
+    case: "drawnPng";
+  } | {
+    /**
+     * text for text, name and email fields.
+     *
+     * @generated from field: string text = 3;
+     */
+    value: string;
+    case: "text";
+  } | {
+    /**
+     * checked for checkbox fields.
+     *
+     * @generated from field: bool checked = 4;
+     */
+    value: boolean;
+    case: "checked";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message countersign.requests.v1.FieldValue.
+ * Use `create(FieldValueSchema)` to create a new message.
+ */
+export const FieldValueSchema: GenMessage<FieldValue> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 30);
+
+/**
+ * SubmitSignatureRequest carries a signer's values and consent.
+ *
+ * @generated from message countersign.requests.v1.SubmitSignatureRequest
+ */
+export type SubmitSignatureRequest = Message<"countersign.requests.v1.SubmitSignatureRequest"> & {
+  /**
+   * session_token of the signer's session.
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * consent is the signer's agreement to sign electronically; it must be true.
+   *
+   * @generated from field: bool consent = 2;
+   */
+  consent: boolean;
+
+  /**
+   * values by field id; date_signed is stamped by the service, name and email default to the recipient's.
+   *
+   * @generated from field: map<string, countersign.requests.v1.FieldValue> values = 3;
+   */
+  values: { [key: string]: FieldValue };
+
+  /**
+   * actor is the signer's browser.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 4;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.SubmitSignatureRequest.
+ * Use `create(SubmitSignatureRequestSchema)` to create a new message.
+ */
+export const SubmitSignatureRequestSchema: GenMessage<SubmitSignatureRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 31);
+
+/**
+ * SubmitSignatureResponse says where the request stands after the signature.
+ *
+ * @generated from message countersign.requests.v1.SubmitSignatureResponse
+ */
+export type SubmitSignatureResponse = Message<"countersign.requests.v1.SubmitSignatureResponse"> & {
+  /**
+   * signature_request after the signature; it is completed asynchronously after the last one.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+
+  /**
+   * recipient_id of the signer.
+   *
+   * @generated from field: string recipient_id = 2;
+   */
+  recipientId: string;
+
+  /**
+   * return_url is where to send an embedded signer, empty for e-mail links.
+   *
+   * @generated from field: string return_url = 3;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.SubmitSignatureResponse.
+ * Use `create(SubmitSignatureResponseSchema)` to create a new message.
+ */
+export const SubmitSignatureResponseSchema: GenMessage<SubmitSignatureResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 32);
+
+/**
+ * DeclineToSignRequest carries the signer's reason.
+ *
+ * @generated from message countersign.requests.v1.DeclineToSignRequest
+ */
+export type DeclineToSignRequest = Message<"countersign.requests.v1.DeclineToSignRequest"> & {
+  /**
+   * session_token of the signer's session.
+   *
+   * @generated from field: string session_token = 1;
+   */
+  sessionToken: string;
+
+  /**
+   * reason the signer gives.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * actor is the signer's browser.
+   *
+   * @generated from field: countersign.requests.v1.Actor actor = 3;
+   */
+  actor?: Actor | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.DeclineToSignRequest.
+ * Use `create(DeclineToSignRequestSchema)` to create a new message.
+ */
+export const DeclineToSignRequestSchema: GenMessage<DeclineToSignRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 33);
+
+/**
+ * DeclineToSignResponse is the request after the decline.
+ *
+ * @generated from message countersign.requests.v1.DeclineToSignResponse
+ */
+export type DeclineToSignResponse = Message<"countersign.requests.v1.DeclineToSignResponse"> & {
+  /**
+   * signature_request, now declined.
+   *
+   * @generated from field: countersign.requests.v1.SignatureRequest signature_request = 1;
+   */
+  signatureRequest?: SignatureRequest | undefined;
+
+  /**
+   * recipient_id of the signer.
+   *
+   * @generated from field: string recipient_id = 2;
+   */
+  recipientId: string;
+
+  /**
+   * return_url is where to send an embedded signer, empty for e-mail links.
+   *
+   * @generated from field: string return_url = 3;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.DeclineToSignResponse.
+ * Use `create(DeclineToSignResponseSchema)` to create a new message.
+ */
+export const DeclineToSignResponseSchema: GenMessage<DeclineToSignResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 34);
 
 /**
  * AuditEntry is one thing that happened to a request.
@@ -1315,7 +1599,7 @@ export type AuditEntry = Message<"countersign.requests.v1.AuditEntry"> & {
  * Use `create(AuditEntrySchema)` to create a new message.
  */
 export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 27);
+  messageDesc(file_countersign_requests_v1_requests_service, 35);
 
 /**
  * GetAuditTrailRequest names a request.
@@ -1343,7 +1627,7 @@ export type GetAuditTrailRequest = Message<"countersign.requests.v1.GetAuditTrai
  * Use `create(GetAuditTrailRequestSchema)` to create a new message.
  */
 export const GetAuditTrailRequestSchema: GenMessage<GetAuditTrailRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 28);
+  messageDesc(file_countersign_requests_v1_requests_service, 36);
 
 /**
  * GetAuditTrailResponse carries the whole trail.
@@ -1371,7 +1655,7 @@ export type GetAuditTrailResponse = Message<"countersign.requests.v1.GetAuditTra
  * Use `create(GetAuditTrailResponseSchema)` to create a new message.
  */
 export const GetAuditTrailResponseSchema: GenMessage<GetAuditTrailResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 29);
+  messageDesc(file_countersign_requests_v1_requests_service, 37);
 
 /**
  * AgreementSetMember is one request of a set.
@@ -1399,7 +1683,7 @@ export type AgreementSetMember = Message<"countersign.requests.v1.AgreementSetMe
  * Use `create(AgreementSetMemberSchema)` to create a new message.
  */
 export const AgreementSetMemberSchema: GenMessage<AgreementSetMember> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 30);
+  messageDesc(file_countersign_requests_v1_requests_service, 38);
 
 /**
  * AgreementSet groups requests that belong together.
@@ -1455,7 +1739,7 @@ export type AgreementSet = Message<"countersign.requests.v1.AgreementSet"> & {
  * Use `create(AgreementSetSchema)` to create a new message.
  */
 export const AgreementSetSchema: GenMessage<AgreementSet> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 31);
+  messageDesc(file_countersign_requests_v1_requests_service, 39);
 
 /**
  * CreateAgreementSetRequest describes the set.
@@ -1497,7 +1781,7 @@ export type CreateAgreementSetRequest = Message<"countersign.requests.v1.CreateA
  * Use `create(CreateAgreementSetRequestSchema)` to create a new message.
  */
 export const CreateAgreementSetRequestSchema: GenMessage<CreateAgreementSetRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 32);
+  messageDesc(file_countersign_requests_v1_requests_service, 40);
 
 /**
  * CreateAgreementSetResponse carries the created set.
@@ -1518,7 +1802,7 @@ export type CreateAgreementSetResponse = Message<"countersign.requests.v1.Create
  * Use `create(CreateAgreementSetResponseSchema)` to create a new message.
  */
 export const CreateAgreementSetResponseSchema: GenMessage<CreateAgreementSetResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 33);
+  messageDesc(file_countersign_requests_v1_requests_service, 41);
 
 /**
  * GetAgreementSetRequest names a set.
@@ -1546,7 +1830,7 @@ export type GetAgreementSetRequest = Message<"countersign.requests.v1.GetAgreeme
  * Use `create(GetAgreementSetRequestSchema)` to create a new message.
  */
 export const GetAgreementSetRequestSchema: GenMessage<GetAgreementSetRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 34);
+  messageDesc(file_countersign_requests_v1_requests_service, 42);
 
 /**
  * GetAgreementSetResponse carries one set.
@@ -1567,7 +1851,7 @@ export type GetAgreementSetResponse = Message<"countersign.requests.v1.GetAgreem
  * Use `create(GetAgreementSetResponseSchema)` to create a new message.
  */
 export const GetAgreementSetResponseSchema: GenMessage<GetAgreementSetResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_requests_v1_requests_service, 35);
+  messageDesc(file_countersign_requests_v1_requests_service, 43);
 
 /**
  * RequestsService runs signature requests: recipients, routing, signing links, completion.
@@ -1666,7 +1950,7 @@ export const RequestsService: GenService<{
     output: typeof CreateEmbeddedSigningUrlResponseSchema;
   },
   /**
-   * OpenSigningLink resolves the token of a signing link to the request and recipient it is for.
+   * OpenSigningLink resolves the token of a signing link to the request and recipient it is for and starts a signing session.
    *
    * @generated from rpc countersign.requests.v1.RequestsService.OpenSigningLink
    */
@@ -1674,6 +1958,36 @@ export const RequestsService: GenService<{
     methodKind: "unary";
     input: typeof OpenSigningLinkRequestSchema;
     output: typeof OpenSigningLinkResponseSchema;
+  },
+  /**
+   * GetSigningSession returns what the signer of a live signing session sees.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.GetSigningSession
+   */
+  getSigningSession: {
+    methodKind: "unary";
+    input: typeof GetSigningSessionRequestSchema;
+    output: typeof GetSigningSessionResponseSchema;
+  },
+  /**
+   * SubmitSignature records a signer's field values and consent; the last signature starts completion.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.SubmitSignature
+   */
+  submitSignature: {
+    methodKind: "unary";
+    input: typeof SubmitSignatureRequestSchema;
+    output: typeof SubmitSignatureResponseSchema;
+  },
+  /**
+   * DeclineToSign records that the signer declines; the request ends as declined.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.DeclineToSign
+   */
+  declineToSign: {
+    methodKind: "unary";
+    input: typeof DeclineToSignRequestSchema;
+    output: typeof DeclineToSignResponseSchema;
   },
   /**
    * GetAuditTrail returns a request's audit entries and whether their hash chain verifies.

@@ -19,6 +19,7 @@ export interface MailMessage {
   html: string;
   /** Stable across retries, so a message sent again after a crash is recognisable as the same one. */
   messageId: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -40,6 +41,7 @@ function envelope(from: MailAddress, message: MailMessage) {
     text: message.text,
     html: message.html,
     messageId: `<${message.messageId}@countersign>`,
+    attachments: message.attachments,
   };
 }
 

@@ -12,9 +12,11 @@ export interface NotificationContent {
   /** The extra note of a reminder. */
   note: string;
   recipientName: string;
-  /** The signing link; empty for a completed copy. */
+  /** The signing link; for a completed request, where the sealed PDF is fetched when it is not attached. */
   link: string;
   expiresAt?: Date;
+  /** A completed request's sealed PDF is attached. */
+  attached?: boolean;
 }
 
 const WORDING: Record<NotificationKind, { subject: string; lead: string; action: string }> = {
@@ -30,7 +32,7 @@ const WORDING: Record<NotificationKind, { subject: string; lead: string; action:
     lead: "Your details on this request were updated. You have been asked to sign",
     action: "Review and sign",
   },
-  completed: { subject: "Completed: ", lead: "Everyone has signed", action: "" },
+  completed: { subject: "Completed: ", lead: "Everyone has signed", action: "Download the signed document" },
 };
 
 function oneLine(value: string): string {
@@ -91,6 +93,13 @@ export function renderNotification(content: NotificationContent): {
       '<p style="margin:16px 0 4px;color:#555">Note with this reminder:</p>',
       `<blockquote style="margin:0;padding:8px 12px;border-left:3px solid #ccc;white-space:pre-wrap">${escapeHtml(content.note.trim())}</blockquote>`,
     );
+  }
+  if (content.kind === "completed") {
+    const where = content.attached
+      ? "The signed document is attached. Its last page is the certificate of completion, and it is sealed with a digital signature that shows any later change."
+      : "The signed document is too large to attach; download it with the link below. Its last page is the certificate of completion.";
+    text.push("", where);
+    html.push(`<p>${escapeHtml(where)}</p>`);
   }
   if (content.link) {
     text.push("", `${wording.action}:`, content.link);

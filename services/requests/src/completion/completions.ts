@@ -1,0 +1,232 @@
+/**
+ * Completion as its own step: a row in `completions`, written with the last signature, is worked
+ * off here after commit and retried with backoff until it succeeds. Every stage can be repeated:
+ * the sealed document is stored under an id chosen when the job was queued, so a crash after the
+ * upload and before the final commit stores no second copy, and the final commit checks the
+ * request is still waiting for it.
+ */
+import type { Client } from "@connectrpc/connect";
+import { type DocumentsService, Kind } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { type Database, DrainLoop, type Logger, type Queryable } from "@countersign/kit";
+import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
+import { enqueueRequestEvent } from "../events.js";
+import type { StoredValue } from "../field-values.js";
+import { queueNotification } from "../notifications.js";
+import { holderOf } from "../request-creation.js";
+import { lockRequest } from "../request-transactions.js";
+import type { SigningLinks } from "../signing-links.js";
+import { store } from "../store.js";
+import type { Seal } from "./seal.js";
+import { buildSealedDocument, type Original, type SealedDocument } from "./sealed-document.js";
+
+/** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
+export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export interface CompletionsDeps {
+  db: Database;
+  documents: Client<typeof DocumentsService>;
+  links: SigningLinks;
+  seal: Seal;
+  logger: Logger;
+  afterCommit: () => void;
+  pollIntervalMs?: number;
+  /** The only worker on its database (standalone): claims of a killed process are released at start. */
+  onlyReplica?: boolean;
+}
+
+interface Job {
+  request_id: string;
+  workspace_id: string;
+  document_id: string;
+  attempts: number;
+}
+
+/** A claim outlives the slowest completion; a worker that dies leaves the job to another after it. */
+const CLAIM = "5 minutes";
+
+export class Completions {
+  private readonly loop: DrainLoop;
+  private claimsReleased = false;
+
+  constructor(private readonly deps: CompletionsDeps) {
+    this.loop = new DrainLoop(() => this.drain(), deps.pollIntervalMs ?? 10_000);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  kick(): void {
+    this.loop.kick();
+  }
+
+  idle(): Promise<void> {
+    return this.loop.idle();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      if (this.deps.onlyReplica && !this.claimsReleased) {
+        await this.deps.db.query(
+          "UPDATE completions SET claimed_until = '-infinity' WHERE done_at IS NULL AND claimed_until > now()",
+        );
+        this.claimsReleased = true;
+      }
+      for (let job = await this.claim(); job; job = await this.claim()) await this.run(job);
+    } catch (err) {
+      this.deps.logger.warn({ err }, "cannot work the completion queue; the next poll tries again");
+    }
+  }
+
+  private async claim(): Promise<Job | undefined> {
+    const { rows } = await this.deps.db.query<Job>(
+      `UPDATE completions SET claimed_until = now() + interval '${CLAIM}', attempts = attempts + 1
+        WHERE request_id = (SELECT request_id FROM completions
+                             WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
+                             ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING request_id, workspace_id, document_id, attempts`,
+    );
+    return rows[0];
+  }
+
+  private async run(job: Job): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.complete(job);
+      this.deps.logger.info(
+        { requestId: job.request_id, documentId: job.document_id, ms: Math.round(performance.now() - started) },
+        "request completed and sealed",
+      );
+    } catch (err) {
+      // Retried without end: a completion must not be given up, only made visible.
+      const delaySeconds = Math.min(5 * 2 ** (job.attempts - 1), 600);
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.logger.error(
+        { err, requestId: job.request_id, attempts: job.attempts, retryInSeconds: delaySeconds },
+        "completing a request failed; will retry",
+      );
+      await this.deps.db.query(
+        `UPDATE completions SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
+                last_error = $3 WHERE request_id = $1`,
+        [job.request_id, delaySeconds, message.slice(0, 1000)],
+      );
+    }
+  }
+
+  private async complete(job: Job): Promise<void> {
+    const { db } = this.deps;
+    const request = await store.getRequest(db, job.workspace_id, job.request_id);
+    if (request?.status !== "in_progress") {
+      await this.finish(db, job.request_id, request ? `request is ${request.status}` : "request is gone");
+      return;
+    }
+    const recipients = await store.recipientsOf(db, [request.id]);
+    const audit = await readAudit(db, request.id);
+    const completedAt = new Date();
+    const sealed = await buildSealedDocument(
+      await this.originals(job.workspace_id, request.document_ids),
+      request.fields,
+      await fieldValues(db, request.id),
+      {
+        requestId: request.id,
+        title: request.title,
+        completedAt,
+        recipients: recipients.map((r) => ({
+          name: r.name,
+          email: r.email,
+          role: r.role,
+          kind: r.kind,
+          viewedAt: r.viewed_at,
+          signedAt: r.signed_at,
+          consentedAt: r.consented_at,
+          ip: r.signed_ip || r.viewed_ip,
+          userAgent: r.signed_user_agent || r.viewed_user_agent,
+        })),
+        audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
+      },
+      this.deps.seal,
+    );
+    const stored = await this.store(job, request.title, sealed);
+    await db.transaction(async (tx) => {
+      const locked = await lockRequest(tx, job.workspace_id, job.request_id);
+      if (locked.request.status !== "in_progress") return;
+      const after = await store.complete(tx, request.id, stored.id, completedAt);
+      await appendAudit(tx, request.id, "completed", SYSTEM, {
+        signedDocumentId: stored.id,
+        sha256: stored.sha256,
+        signedPagesSha256: sealed.signedPagesSha256,
+        originals: request.document_ids,
+      });
+      await enqueueRequestEvent(tx, "completed", after, locked.recipients);
+      const attach = stored.sizeBytes <= ATTACHMENT_LIMIT_BYTES;
+      for (const recipient of locked.recipients) {
+        const linkId = attach
+          ? undefined
+          : await this.deps.links.issue(tx, { requestId: request.id, recipientId: recipient.id, kind: "email" });
+        await queueNotification(tx, { requestId: request.id, recipientId: recipient.id, kind: "completed", linkId });
+      }
+      await this.finish(tx, request.id, "");
+    });
+    this.deps.afterCommit();
+  }
+
+  private async originals(workspaceId: string, documentIds: string[]): Promise<Original[]> {
+    return Promise.all(
+      documentIds.map(async (documentId) => {
+        let meta: Original | undefined;
+        const chunks: Uint8Array[] = [];
+        for await (const part of this.deps.documents.downloadDocument({ workspaceId, documentId })) {
+          if (part.part.case === "document")
+            meta = { id: documentId, filename: part.part.value.filename, sha256: part.part.value.sha256, bytes: new Uint8Array() };
+          else if (part.part.case === "chunk") chunks.push(part.part.value);
+        }
+        if (!meta) throw new Error(`document ${documentId} came without its metadata`);
+        return { ...meta, bytes: Buffer.concat(chunks) };
+      }),
+    );
+  }
+
+  /** Stores the sealed PDF under the job's document id (a retry gets the first copy back) and claims it. */
+  private async store(job: Job, title: string, sealed: SealedDocument) {
+    const header = {
+      workspaceId: job.workspace_id,
+      filename: `${title.replace(/[\\/]/g, "-").slice(0, 150) || "document"} (signed).pdf`,
+      contentType: "application/pdf",
+      kind: Kind.SIGNED,
+      documentId: job.document_id,
+    };
+    async function* upload() {
+      yield { part: { case: "header" as const, value: header } };
+      for (let at = 0; at < sealed.bytes.length; at += 1024 * 1024) {
+        yield { part: { case: "chunk" as const, value: sealed.bytes.subarray(at, at + 1024 * 1024) } };
+      }
+    }
+    const { document } = await this.deps.documents.uploadDocument(upload());
+    if (!document) throw new Error("the documents service stored the sealed PDF but did not describe it");
+    await this.deps.documents.claimDocument({
+      workspaceId: job.workspace_id,
+      documentId: document.id,
+      holder: holderOf(job.request_id),
+    });
+    return { id: document.id, sha256: document.sha256, sizeBytes: Number(document.sizeBytes) };
+  }
+
+  private async finish(db: Queryable, requestId: string, note: string): Promise<void> {
+    await db.query("UPDATE completions SET done_at = now(), last_error = $2 WHERE request_id = $1", [
+      requestId,
+      note,
+    ]);
+  }
+}
+
+async function fieldValues(db: Queryable, requestId: string): Promise<Map<string, StoredValue>> {
+  const { rows } = await db.query<{ field_id: string; value: StoredValue }>(
+    "SELECT field_id, value FROM field_values WHERE request_id = $1",
+    [requestId],
+  );
+  return new Map(rows.map((r) => [r.field_id, r.value]));
+}

@@ -1,0 +1,83 @@
+/**
+ * The certificate the completed PDFs are sealed with: a PKCS#12 file from configuration (a path or
+ * its base64), or a self-signed one made on first start. node-forge reads and writes PKCS#12;
+ * node:crypto makes the key, which is much faster than forge's own RSA.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import forge from "node-forge";
+
+export interface SealCredentials {
+  /** The PKCS#12 file: the private key and its certificate (with any chain). */
+  p12: Buffer;
+  password: string;
+}
+
+export interface SealIdentity {
+  /** The subject's common name, shown by PDF readers as the signer. */
+  commonName: string;
+  notAfter: Date;
+  /** The DER size of every certificate in the file, which the signature's room must fit. */
+  certificateBytes: number;
+}
+
+/** A self-signed seal certificate valid for ten years, as a PKCS#12 file protected by `password`. */
+export function generateSealP12(commonName: string, password: string): Buffer {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 3072 });
+  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: "pkcs8", format: "pem" }).toString());
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString());
+  // A positive random serial: RFC 5280 asks for up to 20 octets, unique per issuer.
+  cert.serialNumber = `01${randomBytes(15).toString("hex")}`;
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 24 * 3600_000);
+  const subject = [
+    { name: "commonName", value: commonName },
+    { name: "organizationName", value: "Countersign" },
+  ];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: false },
+    { name: "keyUsage", digitalSignature: true, nonRepudiation: true },
+    { name: "subjectKeyIdentifier" },
+  ]);
+  cert.sign(key, forge.md.sha256.create());
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], password, { algorithm: "aes256" });
+  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary");
+}
+
+/** COUNTERSIGN_SEAL_P12's value: the path of a file, or the file itself in base64. */
+export function readSealP12(value: string): Buffer {
+  if (existsSync(value)) return readFileSync(value);
+  const bytes = Buffer.from(value, "base64");
+  if (bytes.length < 100 || bytes.toString("base64").replace(/=+$/, "") !== value.trim().replace(/=+$/, "")) {
+    throw new Error("is neither a readable file nor a PKCS#12 file in base64");
+  }
+  return bytes;
+}
+
+/** Opens the file: throws a plain sentence when the password is wrong or there is no key or certificate. */
+export function sealIdentity({ p12, password }: SealCredentials): SealIdentity {
+  let parsed: forge.pkcs12.Pkcs12Pfx;
+  try {
+    parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString("binary")), false, password);
+  } catch {
+    throw new Error("cannot be opened: it is not a PKCS#12 file, or the password does not fit");
+  }
+  const keyBag = forge.pki.oids.pkcs8ShroudedKeyBag as string;
+  const certBag = forge.pki.oids.certBag as string;
+  const keys = parsed.getBags({ bagType: keyBag })[keyBag];
+  const certs = (parsed.getBags({ bagType: certBag })[certBag] ?? [])
+    .map((bag: forge.pkcs12.Bag) => bag.cert)
+    .filter((cert): cert is forge.pki.Certificate => Boolean(cert));
+  const key = keys?.[0]?.key as forge.pki.rsa.PrivateKey | undefined;
+  if (!key) throw new Error("holds no private key");
+  const own = certs.find((cert: forge.pki.Certificate) => (cert.publicKey as forge.pki.rsa.PublicKey).n.compareTo(key.n) === 0);
+  if (!own) throw new Error("holds no certificate for its private key");
+  return {
+    commonName: String(own.subject.getField("CN")?.value ?? "Countersign"),
+    notAfter: own.validity.notAfter,
+    certificateBytes: certs.reduce((sum: number, cert: forge.pki.Certificate) => sum + forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).length(), 0),
+  };
+}

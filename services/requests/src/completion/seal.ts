@@ -1,0 +1,41 @@
+/**
+ * The one digital signature on a completed PDF: a CMS detached signature over the whole file
+ * (subfilter ETSI.CAdES.detached), made with the configured seal certificate, so that standard
+ * tools (poppler's pdfsig, Acrobat) show any later change as a broken signature.
+ */
+import { SignPdf } from "@signpdf/signpdf";
+import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
+import { P12Signer } from "@signpdf/signer-p12";
+import { SUBFILTER_ETSI_CADES_DETACHED } from "@signpdf/utils";
+import type { PDFDocument } from "pdf-lib";
+import { type SealCredentials, type SealIdentity, sealIdentity } from "./seal-certificate.js";
+
+export class Seal {
+  readonly identity: SealIdentity;
+  private readonly signer: P12Signer;
+
+  /** Throws a sentence naming what is wrong with the certificate file; callers add which setting. */
+  constructor(credentials: SealCredentials) {
+    this.identity = sealIdentity(credentials);
+    this.signer = new P12Signer(credentials.p12, { passphrase: credentials.password });
+  }
+
+  /** The document saved and sealed; `reason` is what PDF readers show as the signature's reason. */
+  async apply(doc: PDFDocument, reason: string, signingTime: Date): Promise<Buffer> {
+    pdflibAddPlaceholder({
+      pdfDoc: doc,
+      reason,
+      contactInfo: "",
+      name: this.identity.commonName,
+      location: "",
+      signingTime,
+      // Room for the CMS structure: its certificates plus the signature and attributes.
+      signatureLength: this.identity.certificateBytes + 8192,
+      subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+      appName: "Countersign",
+    });
+    // The placeholder's byte range is found by scanning; object streams would compress it away.
+    const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
+    return new SignPdf().sign(bytes, this.signer, signingTime);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * What a signer may put into their fields, checked as one pure function that reports every
+ * violation with its path (`values.<fieldId>`), and the values as they are kept: `date_signed`
+ * stamped, `name` and `email` defaulting to the recipient's.
+ */
+import type { FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { FieldViolation } from "@countersign/kit";
+import { personViolations } from "./request-rules.js";
+import type { StoredField } from "./store.js";
+
+export type StoredValue =
+  | { kind: "typed"; text: string }
+  | { kind: "drawn"; png: string }
+  | { kind: "text"; text: string }
+  | { kind: "checkbox"; checked: boolean };
+
+export const VALUE_LIMITS = {
+  typedLength: 100,
+  textLength: 1000,
+  pngBytes: 512 * 1024,
+  pngSide: 4000,
+} as const;
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Control characters other than tab and line breaks have no place in what is drawn on a page. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Why these bytes are not a PNG image a page can carry; undefined when they are. */
+export function pngProblem(png: Uint8Array): string | undefined {
+  const bytes = Buffer.from(png);
+  if (bytes.length > VALUE_LIMITS.pngBytes) return `must be a PNG of at most ${VALUE_LIMITS.pngBytes} bytes`;
+  if (bytes.length < 33 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR")
+    return "must be a PNG image";
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  if (width < 1 || height < 1 || width > VALUE_LIMITS.pngSide || height > VALUE_LIMITS.pngSide)
+    return `must be a PNG from 1 to ${VALUE_LIMITS.pngSide} pixels a side`;
+  return undefined;
+}
+
+function textProblem(text: string, max: number): string | undefined {
+  if (text.length > max) return `must be at most ${max} characters`;
+  if (CONTROL.test(text)) return "must not hold control characters";
+  return undefined;
+}
+
+/** One value checked against its field's type; the kept value, or why it is refused. */
+function readValue(field: StoredField, value: FieldValue["value"]): StoredValue | string {
+  switch (field.type) {
+    case "signature":
+    case "initials": {
+      if (value.case === "typed") {
+        const text = value.value.text.trim();
+        return textProblem(text, VALUE_LIMITS.typedLength) ?? { kind: "typed", text };
+      }
+      if (value.case === "drawnPng") {
+        return pngProblem(value.value) ?? { kind: "drawn", png: Buffer.from(value.value).toString("base64") };
+      }
+      return `must be a typed or drawn ${field.type === "signature" ? "signature" : "set of initials"}`;
+    }
+    case "checkbox":
+      return value.case === "checked" ? { kind: "checkbox", checked: value.value } : "must be true or false";
+    case "text":
+    case "name":
+    case "email": {
+      if (value.case !== "text") return "must be text";
+      const text = value.value.trim();
+      const problem =
+        field.type === "email" && text
+          ? personViolations({ email: text }, () => "")[0]?.message
+          : textProblem(text, field.type === "text" ? VALUE_LIMITS.textLength : 254);
+      return problem ?? { kind: "text", text };
+    }
+    case "date_signed":
+      return "is stamped with the signing date by the service; send no value";
+    default:
+      return `is a ${field.type} field, which cannot be filled in`;
+  }
+}
+
+function isEmpty(value: StoredValue): boolean {
+  return (value.kind === "checkbox" && !value.checked) || ((value.kind === "typed" || value.kind === "text") && !value.text);
+}
+
+export interface SignerValues {
+  /** The kept value of every field of the signer that has one. */
+  values: Map<string, StoredValue>;
+  violations: FieldViolation[];
+}
+
+/**
+ * Checks a signer's submission against their fields. `signedAt` stamps date_signed; name and
+ * email fields left out take the recipient's.
+ */
+export function readSignerValues(
+  fields: StoredField[],
+  given: Record<string, FieldValue>,
+  consent: boolean,
+  signer: { name: string; email: string },
+  signedAt: Date,
+): SignerValues {
+  const violations: FieldViolation[] = [];
+  const values = new Map<string, StoredValue>();
+  if (!consent) {
+    violations.push({ path: "consent", message: "must be true: the signer agrees to sign electronically" });
+  }
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  for (const [id, value] of Object.entries(given)) {
+    const field = byId.get(id);
+    if (!field) {
+      violations.push({ path: `values.${id}`, message: "is not one of your fields" });
+      continue;
+    }
+    const read = readValue(field, value.value);
+    if (typeof read === "string") violations.push({ path: `values.${id}`, message: read });
+    else values.set(id, read);
+  }
+  for (const field of fields) {
+    if (field.type === "date_signed") {
+      values.set(field.id, { kind: "text", text: signedAt.toISOString().slice(0, 10) });
+      continue;
+    }
+    const value = values.get(field.id);
+    if (!value && (field.type === "name" || field.type === "email")) {
+      values.set(field.id, { kind: "text", text: field.type === "name" ? signer.name : signer.email });
+      continue;
+    }
+    const problem = violations.some((v) => v.path === `values.${field.id}`);
+    if (field.required && !problem && (!value || isEmpty(value))) {
+      violations.push({
+        path: `values.${field.id}`,
+        message: field.type === "checkbox" ? "is required: it must be checked" : "is required",
+      });
+    }
+  }
+  return { values, violations };
+}

@@ -1,0 +1,150 @@
+/**
+ * Signing through a session, at the RPC level: the first view, field checks, routing to the next
+ * group, decline, and completion into one sealed, certificate-bearing document.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { fieldViolations, uuidv7 } from "@countersign/kit";
+import { PDFDocument } from "pdf-lib";
+import { type Harness, startHarness, tokenOf, until } from "./harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const actor = { ip: "203.0.113.7", userAgent: "Mozilla/5.0 (test)" };
+const typed = (text: string) => ({ value: { case: "typed" as const, value: { text } } });
+
+async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ConnectError)) throw new Error(`expected a ConnectError, got ${String(err)}`);
+  return err;
+}
+
+async function sentRequest(ws: string) {
+  const { signatureRequest } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Mutual NDA",
+    templateId: await h.template(ws),
+    recipients: [
+      { name: "Ada Lovelace", email: "ada@example.com", role: "Client" },
+      { name: "Bob Babbage", email: "bob@example.com", role: "Countersigner" },
+    ],
+    send: true,
+  });
+  return signatureRequest as NonNullable<typeof signatureRequest>;
+}
+
+async function sessionFor(email: string) {
+  const mail = (await h.mails()).filter((m) => m.to === email && m.link).at(-1);
+  const opened = await h.requests.openSigningLink({ token: tokenOf(mail?.link as string), actor });
+  return opened;
+}
+
+test("the first open marks the recipient viewed, the request in progress, and emits viewed once", async () => {
+  const ws = uuidv7();
+  const request = await sentRequest(ws);
+  const first = await sessionFor("ada@example.com");
+  expect(first.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(first.signatureRequest?.status).toBe("in_progress");
+  expect(first.signatureRequest?.recipients[0]?.status).toBe("viewed");
+  await sessionFor("ada@example.com");
+  const viewed = () => h.events.filter((e) => e.type === "viewed" && e.signatureRequest?.id === request.id);
+  await until(() => viewed().length > 0);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(viewed()).toHaveLength(1);
+});
+
+test("a session shows only its recipient's fields, and an unknown session is unauthenticated", async () => {
+  const ws = uuidv7();
+  const request = await sentRequest(ws);
+  const { sessionToken } = await sessionFor("ada@example.com");
+  const view = await h.requests.getSigningSession({ sessionToken });
+  expect(view.signatureRequest?.fields.map((f) => f.recipientId)).toEqual([request.recipients[0]?.id]);
+  const err = await rejection(h.requests.getSigningSession({ sessionToken: "x".repeat(43) }));
+  expect(err.code).toBe(Code.Unauthenticated);
+});
+
+test("a submit without consent, with an unknown field or a missing value is refused with every path", async () => {
+  const ws = uuidv7();
+  await sentRequest(ws);
+  const { sessionToken } = await sessionFor("ada@example.com");
+  const field = (await h.requests.getSigningSession({ sessionToken })).signatureRequest?.fields[0]?.id;
+  const err = await rejection(
+    h.requests.submitSignature({ sessionToken, consent: false, values: { "no-such-field": typed("A") }, actor }),
+  );
+  expect(err.code).toBe(Code.InvalidArgument);
+  expect(fieldViolations(err)).toEqual([
+    { path: "consent", message: "must be true: the signer agrees to sign electronically" },
+    { path: "values.no-such-field", message: "is not one of your fields" },
+    { path: `values.${field}`, message: "is required" },
+  ]);
+  const view = await h.requests.getSigningSession({ sessionToken });
+  expect(view.signatureRequest?.recipients[0]?.status).toBe("viewed");
+});
+
+test("signing routes to the next group, and the last signature completes the request with one sealed PDF", async () => {
+  const ws = uuidv7();
+  const request = await sentRequest(ws);
+  const ada = await sessionFor("ada@example.com");
+  const adaField = (await h.requests.getSigningSession({ sessionToken: ada.sessionToken })).signatureRequest
+    ?.fields[0]?.id as string;
+  const signed = await h.requests.submitSignature({
+    sessionToken: ada.sessionToken,
+    consent: true,
+    values: { [adaField]: typed("Ada Lovelace") },
+    actor,
+  });
+  expect(signed.signatureRequest?.recipients.map((r) => r.status)).toEqual(["signed", "sent"]);
+  const again = await rejection(
+    h.requests.submitSignature({ sessionToken: ada.sessionToken, consent: true, values: {}, actor }),
+  );
+  expect(again.code).toBe(Code.FailedPrecondition);
+  expect(again.rawMessage).toContain("signed this request already");
+
+  const bob = await sessionFor("bob@example.com");
+  const bobField = (await h.requests.getSigningSession({ sessionToken: bob.sessionToken })).signatureRequest
+    ?.fields[0]?.id as string;
+  await h.requests.submitSignature({
+    sessionToken: bob.sessionToken,
+    consent: true,
+    values: { [bobField]: typed("Bob Babbage") },
+    actor,
+  });
+  await h.module.completionIdle();
+  const { signatureRequest: done } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId: request.id });
+  expect(done?.status).toBe("completed");
+  expect(done?.signedDocumentId).toBeTruthy();
+
+  const chunks: Uint8Array[] = [];
+  for await (const part of h.documents.downloadDocument({ workspaceId: ws, documentId: done?.signedDocumentId as string })) {
+    if (part.part.case === "chunk") chunks.push(part.part.value);
+  }
+  const pdf = await PDFDocument.load(Buffer.concat(chunks));
+  expect(pdf.getPageCount()).toBe(2);
+  const completed = (await h.mails()).filter((m) => m.subject === "Completed: Mutual NDA");
+  expect(completed.map((m) => m.to).sort()).toEqual(["ada@example.com", "bob@example.com"]);
+  const { entries, verified } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(verified).toBe(true);
+  expect(entries.map((e) => e.action)).toContain("completed");
+});
+
+test("a decline ends the request, records the reason and kills every link", async () => {
+  const ws = uuidv7();
+  const request = await sentRequest(ws);
+  const ada = await sessionFor("ada@example.com");
+  const empty = await rejection(h.requests.declineToSign({ sessionToken: ada.sessionToken, reason: " ", actor }));
+  expect(empty.code).toBe(Code.InvalidArgument);
+  const declined = await h.requests.declineToSign({ sessionToken: ada.sessionToken, reason: "Wrong amount", actor });
+  expect(declined.signatureRequest?.status).toBe("declined");
+  expect(declined.signatureRequest?.recipients[0]?.declineReason).toBe("Wrong amount");
+  const link = (await h.mails()).filter((m) => m.to === "ada@example.com" && m.link).at(-1)?.link as string;
+  const gone = await rejection(h.requests.openSigningLink({ token: tokenOf(link), actor }));
+  expect(gone.rawMessage).toContain("declined");
+  const events = h.events.filter((e) => e.signatureRequest?.id === request.id).map((e) => e.type);
+  expect(events).toContain("declined");
+});
