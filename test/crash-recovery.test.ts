@@ -4,10 +4,9 @@
  * there, every audit trail verifies, and every invitation that was queued is written exactly once —
  * within 30 seconds of the restart, not after a claim's lease runs out.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { type Deployment, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
+import { outboxMails } from "./support/outbox-mail.js";
 import { makePdf } from "./support/pdfs.js";
 
 const FAST_MAIL = { COUNTERSIGN_RATE_LIMIT_PER_SECOND: "10000", COUNTERSIGN_RATE_LIMIT_BURST: "10000" };
@@ -19,14 +18,7 @@ interface Acknowledged {
 
 /** The addresses the invitations in the outbox folder went to, one entry per .eml file. */
 async function invitedAddresses(dataDir: string): Promise<string[]> {
-  const dir = join(dataDir, "outbox");
-  const files = (await readdir(dir).catch(() => [])).filter((name) => name.endsWith(".eml"));
-  return Promise.all(
-    files.map(async (name) => {
-      const text = await readFile(join(dir, name), "utf8");
-      return /^To: .*<([^>]+)>/m.exec(text)?.[1] ?? /^To: (\S+)/m.exec(text)?.[1] ?? "";
-    }),
-  );
+  return (await outboxMails(dataDir)).map((mail) => mail.to);
 }
 
 describe("standalone mode: SIGKILL in the middle of a burst", () => {

@@ -26,7 +26,7 @@ import {
   subjects,
   uuidv7,
 } from "@countersign/kit";
-import { buildRequests, generateSealP12, createMailer } from "@countersign/requests";
+import { buildRequests, createMailer, generateSealP12 } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { freePort } from "../deploy/local/src/free-port.js";
 import { eventually } from "./support/http.js";

@@ -2,6 +2,7 @@
  * Assembles the gateway: the public API (both families), the console's API, the OpenAPI document
  * and the probes. It reaches services only through their generated clients.
  */
+import { fileURLToPath } from "node:url";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
@@ -30,6 +31,7 @@ import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
 import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
+import { signingRoutes } from "./signing/signing-routes.js";
 
 export interface GatewayServices {
   auth: Client<typeof AuthService>;
@@ -69,6 +71,8 @@ export interface GatewayOptions {
    * X-Forwarded-For is believed, so the audit trail and the log-in limiter see the client's address.
    */
   trustedProxies?: string[];
+  /** Where the built web pages are (gateway/web/dist unless told). */
+  webRoot?: string;
 }
 
 export interface Gateway {
@@ -140,6 +144,17 @@ export function buildGateway(options: GatewayOptions): Gateway {
     sessionRoutes({ auth: services.auth, contract, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
   );
   app.use(DEVELOPER_BASE, developerRoutes({ auth: services.auth, contract, verifier, publicUrl }));
+  app.use(
+    "/sign",
+    signingRoutes({
+      requests: services.requests,
+      documents: services.documents,
+      contract,
+      publicUrl,
+      linkLimiter: new RateLimiter(0.5, 30),
+      webRoot: options.webRoot ?? fileURLToPath(new URL("../web/dist", import.meta.url)),
+    }),
+  );
   const openapi = openApiDocument(contract, publicUrl);
   const served = JSON.stringify(openapi);
   app.get("/openapi.json", (_req, res) => {

@@ -38,6 +38,12 @@ export function openApiDocument(contract: Contract, publicUrl: string): Record<s
           description: "An API key (`sk_…`) created under Settings → Developer.",
         },
         consoleSession: { type: "apiKey", in: "cookie", name: "cs_session" },
+        signingSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "cs_signing",
+          description: "Set when a signer opens their signing link (`GET /sign/{token}`).",
+        },
       },
       parameters: {
         IdempotencyKey: {

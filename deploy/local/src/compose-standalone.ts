@@ -28,7 +28,13 @@ import {
 import { buildRequests, createMailer, type SealCredentials } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks } from "@countersign/webhooks";
-import { loadOrCreateSeal, loadOrCreateSecrets, lockDataDir, removeAdminEndpoint, writeAdminEndpoint } from "./state-files.js";
+import {
+  loadOrCreateSeal,
+  loadOrCreateSecrets,
+  lockDataDir,
+  removeAdminEndpoint,
+  writeAdminEndpoint,
+} from "./state-files.js";
 
 export interface StandaloneOptions {
   dataDir: string;

@@ -13,10 +13,10 @@ import {
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { ConsoleSession, LogIn } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
+import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
-import { readCookie, setCookie } from "./cookies.js";
 
 export const SESSION_COOKIE = "cs_session";
 export const CSRF_COOKIE = "cs_csrf";

@@ -21,7 +21,7 @@ export interface Answer {
   content?: ZodOpenApiContentObject;
 }
 
-export type Security = "apiKey" | "consoleSession" | "none";
+export type Security = "apiKey" | "consoleSession" | "signingSession" | "none";
 
 export interface OperationSpec<
   P extends ObjectSchema | undefined = undefined,
@@ -89,6 +89,7 @@ export function readInput<
 const ANSWER_HEADERS: Record<Security, string[]> = {
   apiKey: ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
   consoleSession: ["X-Request-Id"],
+  signingSession: ["X-Request-Id"],
   none: ["X-Request-Id"],
 };
 

@@ -3,7 +3,6 @@
  * `file`, or a raw PDF body with `?filename=`) without ever holding the whole file, downloads
  * streamed back with their length, type, safe file name and SHA-256 ETag, metadata, lists, deletes.
  */
-import { once } from "node:events";
 import { create } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import {
@@ -23,6 +22,7 @@ import {
   uploadContent,
 } from "../contract/documents.js";
 import { pageBody, pageQuery } from "../contract/values.js";
+import { sendDocument } from "../document-download.js";
 import { iso } from "../json-time.js";
 import type { PublicApi } from "../public-api.js";
 import { readUpload, type UploadedFile } from "../upload-body.js";
@@ -71,19 +71,6 @@ async function* uploadMessages(
 }
 
 /** `attachment; filename="…"` with an ASCII fallback and the exact name in RFC 5987 form. */
-export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((tag) => {
-    const value = tag.trim().replace(/^W\//, "");
-    return value === etag || value === "*";
-  });
-}
-
 const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 
 export function documentRoutes(
@@ -183,31 +170,6 @@ export function documentRoutes(
       },
       problems: [...DOCUMENT_PROBLEMS],
     },
-    async ({ req, res, workspaceId, params }) => {
-      const stream = documents.downloadDocument({ workspaceId, documentId: params.documentId });
-      const messages = stream[Symbol.asyncIterator]();
-      const first = await messages.next();
-      if (first.done || first.value.part.case !== "document")
-        throw new Error("download stream began without metadata");
-      const document = first.value.part.value;
-      const etag = `"${document.sha256}"`;
-      res.set({
-        ETag: etag,
-        "Cache-Control": "private, no-cache",
-        "Content-Type": document.contentType,
-        "Content-Disposition": contentDisposition(document.filename),
-      });
-      if (matchesEtag(req.get("if-none-match"), etag) || req.method === "HEAD") {
-        await messages.return?.();
-        if (req.method === "HEAD") res.set("Content-Length", String(document.sizeBytes));
-        res.status(req.method === "HEAD" ? 200 : 304).end();
-        return;
-      }
-      res.set("Content-Length", String(document.sizeBytes));
-      for (let next = await messages.next(); !next.done; next = await messages.next()) {
-        if (next.value.part.case === "chunk" && !res.write(next.value.part.value)) await once(res, "drain");
-      }
-      res.end();
-    },
+    ({ req, res, workspaceId, params }) => sendDocument(req, res, documents, workspaceId, params.documentId),
   );
 }

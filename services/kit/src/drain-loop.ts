@@ -33,13 +33,15 @@ export class DrainLoop {
       this.again = true;
       return;
     }
-    this.running = this.detached.runInAsyncScope(() => this.drain()).finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.running = this.detached
+      .runInAsyncScope(() => this.drain())
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Resolves when no drain is running. */

@@ -43,7 +43,10 @@ export function configuredSeal(config: {
 }): SealCredentials | undefined {
   if (!config.COUNTERSIGN_SEAL_P12) return undefined;
   try {
-    const seal = { p12: readSealP12(config.COUNTERSIGN_SEAL_P12), password: config.COUNTERSIGN_SEAL_P12_PASSWORD };
+    const seal = {
+      p12: readSealP12(config.COUNTERSIGN_SEAL_P12),
+      password: config.COUNTERSIGN_SEAL_P12_PASSWORD,
+    };
     sealIdentity(seal);
     return seal;
   } catch (err) {

@@ -30,7 +30,11 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export function pngProblem(png: Uint8Array): string | undefined {
   const bytes = Buffer.from(png);
   if (bytes.length > VALUE_LIMITS.pngBytes) return `must be a PNG of at most ${VALUE_LIMITS.pngBytes} bytes`;
-  if (bytes.length < 33 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR")
+  if (
+    bytes.length < 33 ||
+    !bytes.subarray(0, 8).equals(PNG_SIGNATURE) ||
+    bytes.toString("latin1", 12, 16) !== "IHDR"
+  )
     return "must be a PNG image";
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
@@ -80,7 +84,10 @@ function readValue(field: StoredField, value: FieldValue["value"]): StoredValue 
 }
 
 function isEmpty(value: StoredValue): boolean {
-  return (value.kind === "checkbox" && !value.checked) || ((value.kind === "typed" || value.kind === "text") && !value.text);
+  return (
+    (value.kind === "checkbox" && !value.checked) ||
+    ((value.kind === "typed" || value.kind === "text") && !value.text)
+  );
 }
 
 export interface SignerValues {

@@ -5,9 +5,9 @@ import { DocumentsService } from "@countersign/gen/countersign/documents/v1/docu
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { env, grpcTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
+import type { SealCredentials } from "./completion/seal-certificate.js";
 import { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
 import { createMailer } from "./mail/mailer.js";
-import type { SealCredentials } from "./completion/seal-certificate.js";
 import { buildRequests } from "./service.js";
 
 export { generateSealP12, type SealCredentials } from "./completion/seal-certificate.js";

@@ -29,8 +29,8 @@ import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
-import { SigningLinks } from "./signing-links.js";
 import { Signing } from "./signing.js";
+import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
 

@@ -6,7 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, isUuid, problemError, type Queryable, uuidv7, validationError } from "@countersign/kit";
+import {
+  type Database,
+  isUuid,
+  problemError,
+  type Queryable,
+  uuidv7,
+  validationError,
+} from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
@@ -119,7 +126,11 @@ export class SigningSessions {
       // The request's end is said before the link's: ending a request revokes its links too.
       const recipient = locked.recipients.find((r) => r.id === link.recipient_id) as RecipientRow;
       if (recipient.status === "declined") {
-        throw problemError("gone", "you declined this request; there is nothing left to sign", Code.FailedPrecondition);
+        throw problemError(
+          "gone",
+          "you declined this request; there is nothing left to sign",
+          Code.FailedPrecondition,
+        );
       }
       const ended = ENDED[locked.request.status];
       if (ended) throw problemError("gone", ended, Code.FailedPrecondition);
@@ -162,7 +173,12 @@ export class SigningSessions {
    */
   async resolve(db: Queryable, sessionToken: string): Promise<SessionRef> {
     const { rows } = SESSION_TOKEN.test(sessionToken)
-      ? await db.query<{ request_id: string; workspace_id: string; recipient_id: string; return_url: string }>(
+      ? await db.query<{
+          request_id: string;
+          workspace_id: string;
+          recipient_id: string;
+          return_url: string;
+        }>(
           `UPDATE signing_sessions s SET last_seen_at = now()
              FROM signing_links l, signature_requests r
             WHERE s.token_hash = $1 AND s.ended_at IS NULL

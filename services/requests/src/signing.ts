@@ -3,7 +3,7 @@
  * group notified, completion queued after the last signature) and declining (the request ends).
  * Each runs in one transaction under the request's row lock, with its audit entry and event.
  */
-import type { FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { Actor, FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
 import { notifyRecipients } from "./dispatch.js";
@@ -15,7 +15,6 @@ import { revokeLinks, type SigningLinks } from "./signing-links.js";
 import { type SessionRef, type SigningSessions, signerActor } from "./signing-sessions.js";
 import { assertAllowed, assertRecipientAllowed } from "./state-machine.js";
 import { type RecipientRow, store } from "./store.js";
-import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 
 export interface SigningDeps {
   db: Database;

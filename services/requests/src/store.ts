@@ -84,10 +84,13 @@ const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, ro
 export const store = {
   /** The documents each of these requests is made of (requests that do not exist use none). */
   async documentsUsed(db: Queryable, requestIds: string[]): Promise<HeldClaim[]> {
-    const { rows } = await db.query<{ id: string; document_ids: string[]; signed_document_id: string | null }>(
-      "SELECT id, document_ids, signed_document_id FROM signature_requests WHERE id = ANY($1::uuid[])",
-      [requestIds],
-    );
+    const { rows } = await db.query<{
+      id: string;
+      document_ids: string[];
+      signed_document_id: string | null;
+    }>("SELECT id, document_ids, signed_document_id FROM signature_requests WHERE id = ANY($1::uuid[])", [
+      requestIds,
+    ]);
     return rows.flatMap((r) =>
       [...r.document_ids, ...(r.signed_document_id ? [r.signed_document_id] : [])].map((documentId) => ({
         holderId: r.id,

@@ -3,7 +3,7 @@
  * blobs, the in-process bus with a switch that makes publishing fail as a NATS outage would, and
  * the .eml mailer writing to a temporary folder that the tests read back.
  */
-import { generateSealP12, type SealCredentials } from "../src/completion/seal-certificate.js";
+
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +36,7 @@ import {
 import { buildTemplates } from "@countersign/templates";
 import { simpleParser } from "mailparser";
 import { makePdf } from "../../../test/support/pdfs.js";
+import { generateSealP12, type SealCredentials } from "../src/completion/seal-certificate.js";
 import { createMailer } from "../src/mail/mailer.js";
 import { buildRequests, type RequestsModule } from "../src/service.js";
 
@@ -65,7 +66,10 @@ export function testSeal(): SealCredentials {
 }
 
 export async function startHarness(options: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number } = {}) {
-  const logger = createLogger({ name: "requests-test", level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent" });
+  const logger = createLogger({
+    name: "requests-test",
+    level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent",
+  });
   const pg = await EmbeddedPostgres.open();
   const dir = await mkdtemp(join(tmpdir(), "requests-test-"));
   const bus = new SwitchableBus({ retryDelayMs: () => 10 });

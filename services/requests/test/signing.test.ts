@@ -75,7 +75,12 @@ test("a submit without consent, with an unknown field or a missing value is refu
   const { sessionToken } = await sessionFor("ada@example.com");
   const field = (await h.requests.getSigningSession({ sessionToken })).signatureRequest?.fields[0]?.id;
   const err = await rejection(
-    h.requests.submitSignature({ sessionToken, consent: false, values: { "no-such-field": typed("A") }, actor }),
+    h.requests.submitSignature({
+      sessionToken,
+      consent: false,
+      values: { "no-such-field": typed("A") },
+      actor,
+    }),
   );
   expect(err.code).toBe(Code.InvalidArgument);
   expect(fieldViolations(err)).toEqual([
@@ -116,12 +121,18 @@ test("signing routes to the next group, and the last signature completes the req
     actor,
   });
   await h.module.completionIdle();
-  const { signatureRequest: done } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId: request.id });
+  const { signatureRequest: done } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: request.id,
+  });
   expect(done?.status).toBe("completed");
   expect(done?.signedDocumentId).toBeTruthy();
 
   const chunks: Uint8Array[] = [];
-  for await (const part of h.documents.downloadDocument({ workspaceId: ws, documentId: done?.signedDocumentId as string })) {
+  for await (const part of h.documents.downloadDocument({
+    workspaceId: ws,
+    documentId: done?.signedDocumentId as string,
+  })) {
     if (part.part.case === "chunk") chunks.push(part.part.value);
   }
   const pdf = await PDFDocument.load(Buffer.concat(chunks));
@@ -137,9 +148,15 @@ test("a decline ends the request, records the reason and kills every link", asyn
   const ws = uuidv7();
   const request = await sentRequest(ws);
   const ada = await sessionFor("ada@example.com");
-  const empty = await rejection(h.requests.declineToSign({ sessionToken: ada.sessionToken, reason: " ", actor }));
+  const empty = await rejection(
+    h.requests.declineToSign({ sessionToken: ada.sessionToken, reason: " ", actor }),
+  );
   expect(empty.code).toBe(Code.InvalidArgument);
-  const declined = await h.requests.declineToSign({ sessionToken: ada.sessionToken, reason: "Wrong amount", actor });
+  const declined = await h.requests.declineToSign({
+    sessionToken: ada.sessionToken,
+    reason: "Wrong amount",
+    actor,
+  });
   expect(declined.signatureRequest?.status).toBe("declined");
   expect(declined.signatureRequest?.recipients[0]?.declineReason).toBe("Wrong amount");
   const link = (await h.mails()).filter((m) => m.to === "ada@example.com" && m.link).at(-1)?.link as string;

@@ -66,14 +66,23 @@ class PageWriter {
   }
 
   /** Writes text wrapped at the page width; long unbroken strings (hashes) break anywhere. */
-  text(value: string, options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; indent?: number } = {}) {
+  text(
+    value: string,
+    options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; indent?: number } = {},
+  ) {
     const size = options.size ?? 9.5;
     const font = options.bold ? this.fonts.bold : this.fonts.regular;
     const indent = options.indent ?? 0;
     for (const line of wrap(value, font, size, this.width - indent)) {
       this.room(size * 1.45);
       this.y -= size * 1.45;
-      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font, color: options.color ?? rgb(0, 0, 0) });
+      this.page.drawText(line, {
+        x: MARGIN + indent,
+        y: this.y,
+        size,
+        font,
+        color: options.color ?? rgb(0, 0, 0),
+      });
     }
   }
 
@@ -101,7 +110,8 @@ class PageWriter {
     lines.forEach((line, i) => {
       this.room(size * 1.45);
       this.y -= size * 1.45;
-      if (i === 0) this.page.drawText(label, { x: MARGIN, y: this.y, size, font: this.fonts.bold, color: GREY });
+      if (i === 0)
+        this.page.drawText(label, { x: MARGIN, y: this.y, size, font: this.fonts.bold, color: GREY });
       this.page.drawText(line, { x: MARGIN + labelWidth, y: this.y, size, font: this.fonts.regular });
     });
   }
@@ -149,7 +159,10 @@ export function appendCertificate(doc: PDFDocument, facts: CertificateFacts, fon
 
   w.text("Documents", { size: 12, bold: true });
   for (const document of facts.documents) {
-    w.pair("Original", t(`${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`));
+    w.pair(
+      "Original",
+      t(`${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`),
+    );
     w.pair("SHA-256", document.sha256);
   }
   w.pair("Signed pages", "the originals with every value filled in, before this certificate");

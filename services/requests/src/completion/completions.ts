@@ -6,7 +6,10 @@
  * request is still waiting for it.
  */
 import type { Client } from "@connectrpc/connect";
-import { type DocumentsService, Kind } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  type DocumentsService,
+  Kind,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { type Database, DrainLoop, type Logger, type Queryable } from "@countersign/kit";
 import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
@@ -98,7 +101,11 @@ export class Completions {
     try {
       await this.complete(job);
       this.deps.logger.info(
-        { requestId: job.request_id, documentId: job.document_id, ms: Math.round(performance.now() - started) },
+        {
+          requestId: job.request_id,
+          documentId: job.document_id,
+          ms: Math.round(performance.now() - started),
+        },
         "request completed and sealed",
       );
     } catch (err) {
@@ -166,8 +173,17 @@ export class Completions {
       for (const recipient of locked.recipients) {
         const linkId = attach
           ? undefined
-          : await this.deps.links.issue(tx, { requestId: request.id, recipientId: recipient.id, kind: "email" });
-        await queueNotification(tx, { requestId: request.id, recipientId: recipient.id, kind: "completed", linkId });
+          : await this.deps.links.issue(tx, {
+              requestId: request.id,
+              recipientId: recipient.id,
+              kind: "email",
+            });
+        await queueNotification(tx, {
+          requestId: request.id,
+          recipientId: recipient.id,
+          kind: "completed",
+          linkId,
+        });
       }
       await this.finish(tx, request.id, "");
     });
@@ -181,7 +197,12 @@ export class Completions {
         const chunks: Uint8Array[] = [];
         for await (const part of this.deps.documents.downloadDocument({ workspaceId, documentId })) {
           if (part.part.case === "document")
-            meta = { id: documentId, filename: part.part.value.filename, sha256: part.part.value.sha256, bytes: new Uint8Array() };
+            meta = {
+              id: documentId,
+              filename: part.part.value.filename,
+              sha256: part.part.value.sha256,
+              bytes: new Uint8Array(),
+            };
           else if (part.part.case === "chunk") chunks.push(part.part.value);
         }
         if (!meta) throw new Error(`document ${documentId} came without its metadata`);

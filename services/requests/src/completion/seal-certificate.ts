@@ -73,11 +73,17 @@ export function sealIdentity({ p12, password }: SealCredentials): SealIdentity {
     .filter((cert): cert is forge.pki.Certificate => Boolean(cert));
   const key = keys?.[0]?.key as forge.pki.rsa.PrivateKey | undefined;
   if (!key) throw new Error("holds no private key");
-  const own = certs.find((cert: forge.pki.Certificate) => (cert.publicKey as forge.pki.rsa.PublicKey).n.compareTo(key.n) === 0);
+  const own = certs.find(
+    (cert: forge.pki.Certificate) => (cert.publicKey as forge.pki.rsa.PublicKey).n.compareTo(key.n) === 0,
+  );
   if (!own) throw new Error("holds no certificate for its private key");
   return {
     commonName: String(own.subject.getField("CN")?.value ?? "Countersign"),
     notAfter: own.validity.notAfter,
-    certificateBytes: certs.reduce((sum: number, cert: forge.pki.Certificate) => sum + forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).length(), 0),
+    certificateBytes: certs.reduce(
+      (sum: number, cert: forge.pki.Certificate) =>
+        sum + forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).length(),
+      0,
+    ),
   };
 }

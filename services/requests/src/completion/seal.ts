@@ -3,9 +3,10 @@
  * (subfilter ETSI.CAdES.detached), made with the configured seal certificate, so that standard
  * tools (poppler's pdfsig, Acrobat) show any later change as a broken signature.
  */
-import { SignPdf } from "@signpdf/signpdf";
+
 import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
 import { P12Signer } from "@signpdf/signer-p12";
+import { SignPdf } from "@signpdf/signpdf";
 import { SUBFILTER_ETSI_CADES_DETACHED } from "@signpdf/utils";
 import type { PDFDocument } from "pdf-lib";
 import { type SealCredentials, type SealIdentity, sealIdentity } from "./seal-certificate.js";

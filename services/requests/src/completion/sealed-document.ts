@@ -63,7 +63,11 @@ export async function buildSealedDocument(
     doc,
     {
       ...details,
-      documents: originals.map((o, i) => ({ filename: o.filename, pageCount: pageCounts[i] ?? 0, sha256: o.sha256 })),
+      documents: originals.map((o, i) => ({
+        filename: o.filename,
+        pageCount: pageCounts[i] ?? 0,
+        sha256: o.sha256,
+      })),
       signedPagesSha256,
       sealedBy: seal.identity.commonName,
     },

@@ -1,0 +1,100 @@
+/**
+ * The signing page's JSON API (DESIGN §9.1): what a signer's session sees, and what they send to
+ * sign or decline. Served under /sign/api to the holder of a signing-session cookie, no API key.
+ */
+import { FIELD_TYPES } from "@countersign/kit";
+import { z } from "zod";
+import { RequestStatus } from "./signature-requests.js";
+import { id, text } from "./values.js";
+
+export const RecipientStatus = z.enum(["pending", "sent", "viewed", "signed", "declined"]).meta({
+  id: "RecipientStatus",
+  description: "pending → sent → viewed → signed, or declined.",
+});
+
+export const SigningSession = z
+  .object({
+    request: z.object({ id: z.string(), title: z.string(), message: z.string() }),
+    recipient: z.object({ id: z.string(), name: z.string(), email: z.string(), status: RecipientStatus }),
+    requestStatus: RequestStatus,
+    documents: z.array(
+      z.object({
+        id: z.string(),
+        filename: z.string(),
+        pageCount: z.number(),
+        pages: z.array(z.object({ width: z.number(), height: z.number() })).meta({
+          description: "Each page's visible size in PDF points, as a viewer shows it.",
+        }),
+      }),
+    ),
+    fields: z
+      .array(
+        z.object({
+          id: z.string(),
+          type: z.enum(FIELD_TYPES),
+          documentId: z.string(),
+          page: z.number(),
+          x: z.number(),
+          y: z.number(),
+          width: z.number(),
+          height: z.number(),
+          required: z.boolean(),
+          label: z.string(),
+        }),
+      )
+      .meta({ description: "This signer's fields only; positions in points from the page's top-left." }),
+    returnUrl: z.string().optional().meta({ description: "Where an embedded signer goes when done." }),
+    signedDocumentId: z.string().optional().meta({
+      description: "The sealed PDF, once the request is completed; readable through /sign/api/documents.",
+    }),
+  })
+  .meta({ id: "SigningSession" });
+
+const SignatureValue = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("typed"), text: text().max(100) }),
+  z.strictObject({
+    kind: z.literal("drawn"),
+    png: z.base64().max(700_000).meta({ description: "A PNG image in base64, without a data: prefix." }),
+  }),
+]);
+
+export const SubmitSignature = z
+  .strictObject({
+    consent: z.boolean().meta({ description: "The signer agrees to sign electronically; must be true." }),
+    values: z.record(text().max(200), z.union([SignatureValue, text().max(1000), z.boolean()])).meta({
+      description:
+        "By field id: a typed or drawn signature for signature and initials, a string for text, name and email, a boolean for checkbox. date_signed is stamped by the service.",
+    }),
+  })
+  .meta({ id: "SubmitSignature" });
+
+export const Signed = z
+  .object({
+    recipientStatus: z.literal("signed"),
+    requestStatus: RequestStatus,
+    redirectUrl: z
+      .string()
+      .optional()
+      .meta({ description: "returnUrl?event=signing_complete, for embedded signing." }),
+  })
+  .meta({ id: "Signed" });
+
+export const DeclineToSign = z.strictObject({ reason: text().max(1000) }).meta({ id: "DeclineToSign" });
+
+export const Declined = z
+  .object({
+    recipientStatus: z.literal("declined"),
+    redirectUrl: z
+      .string()
+      .optional()
+      .meta({ description: "returnUrl?event=decline, for embedded signing." }),
+  })
+  .meta({ id: "Declined" });
+
+export const SigningDocumentParams = z.object({ documentId: id() });
+
+export const SigningLinkParams = z.object({
+  token: text().meta({
+    description: "The secret part of the link, from the e-mail or the embedded signing URL.",
+  }),
+});

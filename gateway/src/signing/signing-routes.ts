@@ -1,0 +1,323 @@
+/**
+ * The signer's side over HTTP (DESIGN §9.1), no API key: opening a link starts a signing session
+ * (an HttpOnly, SameSite=Strict cookie on /sign) and redirects to the page, so the token leaves
+ * the address bar; the page's JSON API works by that cookie. Links that cannot open get an HTML
+ * page saying why.
+ */
+import type { Client } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type {
+  FieldValue,
+  RequestsService,
+  SignatureRequest,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { problemOf } from "@countersign/kit";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { z } from "zod";
+import type { Contract } from "../contract/operation.js";
+import {
+  Declined,
+  DeclineToSign,
+  Signed,
+  SigningDocumentParams,
+  SigningLinkParams,
+  SigningSession,
+  SubmitSignature,
+} from "../contract/signing.js";
+import { readCookie, setCookie } from "../cookies.js";
+import { DeclaredRouter } from "../declared-router.js";
+import { sendDocument } from "../document-download.js";
+import { ApiProblem } from "../problems.js";
+import type { RateLimiter } from "../rate-limiter.js";
+import { sendLinkPage } from "./link-pages.js";
+import { signingPage } from "./signing-page.js";
+
+export const SIGNING_COOKIE = "cs_signing";
+
+export interface SigningRoutesOptions {
+  requests: Client<typeof RequestsService>;
+  documents: Client<typeof DocumentsService>;
+  contract: Contract;
+  publicUrl: string;
+  /** Limits link opening per client address: tokens are guessed nowhere else. */
+  linkLimiter: RateLimiter;
+  /** The built signing page (index.html and assets/). */
+  webRoot: string;
+}
+
+const API_PROBLEMS = [400, 401, 404, 409, 413, 415, 422, 500, 503] as const;
+
+function actorOf(req: Request) {
+  return { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" };
+}
+
+function sessionToken(req: Request): string {
+  const token = readCookie(req, SIGNING_COOKIE);
+  if (!token)
+    throw new ApiProblem("unauthorized", "no signing session; open the link from your e-mail again");
+  return token;
+}
+
+/** State-changing calls must say they send JSON: a cross-site form cannot, so it cannot sign for anyone. */
+function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  if (!req.is("application/json")) {
+    throw new ApiProblem(
+      "unsupported_media_type",
+      'send the body as JSON with "Content-Type: application/json"',
+    );
+  }
+  next();
+}
+
+/** `returnUrl?event=…` for an embedded session, keeping the return URL's own query. */
+function redirectUrl(returnUrl: string, event: "signing_complete" | "decline"): string | undefined {
+  if (!returnUrl) return undefined;
+  const url = new URL(returnUrl);
+  url.searchParams.set("event", event);
+  return url.toString();
+}
+
+/** The page's values as the service takes them. */
+function fieldValues(values: z.infer<typeof SubmitSignature>["values"]): Record<string, FieldValue> {
+  const read = (value: (typeof values)[string]): FieldValue["value"] => {
+    if (typeof value === "string") return { case: "text", value };
+    if (typeof value === "boolean") return { case: "checked", value };
+    if (value.kind === "typed") return { case: "typed", value: { text: value.text } as never };
+    return { case: "drawnPng", value: Buffer.from(value.png, "base64") };
+  };
+  return Object.fromEntries(
+    Object.entries(values).map(([id, value]) => [id, { value: read(value) } as FieldValue]),
+  );
+}
+
+export function signingRoutes(options: SigningRoutesOptions): Router {
+  const { requests, documents, contract } = options;
+  const router = express.Router();
+  const api = new DeclaredRouter(contract, "/sign/api", "signingSession");
+  api.router.use(express.json({ limit: 1024 * 1024, strict: true }));
+
+  const view = async (req: Request) => {
+    const { signatureRequest, recipientId, returnUrl } = await requests.getSigningSession({
+      sessionToken: sessionToken(req),
+    });
+    return { request: signatureRequest as SignatureRequest, recipientId, returnUrl };
+  };
+
+  api.on(
+    "get",
+    "/session",
+    {
+      summary: "The signer's session",
+      description:
+        "The request, this recipient, the documents with their page sizes, and this recipient's fields.",
+      tag: "Signing",
+      answers: { 200: { description: "What the signer sees.", schema: SigningSession } },
+      problems: [401, 500, 503],
+    },
+    async ({ req, res }) => {
+      const { request, recipientId, returnUrl } = await view(req);
+      const recipient = request.recipients.find((r) => r.id === recipientId);
+      const stored = await Promise.all(
+        request.documentIds.map(async (documentId) => {
+          const { document } = await documents.getDocument({ workspaceId: request.workspaceId, documentId });
+          return document;
+        }),
+      );
+      const body: z.input<typeof SigningSession> = {
+        request: { id: request.id, title: request.title, message: request.message },
+        recipient: {
+          id: recipientId,
+          name: recipient?.name ?? "",
+          email: recipient?.email ?? "",
+          status: (recipient?.status ?? "sent") as z.infer<typeof SigningSession>["recipient"]["status"],
+        },
+        requestStatus: request.status as z.infer<typeof SigningSession>["requestStatus"],
+        documents: stored.map((d) => ({
+          id: d?.id ?? "",
+          filename: d?.filename ?? "",
+          pageCount: d?.pageCount ?? 0,
+          pages: (d?.pages ?? []).map((p) => ({ width: p.width, height: p.height })),
+        })),
+        fields: request.fields.map((f) => ({
+          id: f.id,
+          type: f.type as z.infer<typeof SigningSession>["fields"][number]["type"],
+          documentId: f.documentId,
+          page: f.page,
+          x: f.x,
+          y: f.y,
+          width: f.width,
+          height: f.height,
+          required: f.required,
+          label: f.label,
+        })),
+        ...(returnUrl ? { returnUrl } : {}),
+        ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
+      };
+      res.set("Cache-Control", "no-store").json(body);
+    },
+  );
+
+  api.on(
+    "get",
+    "/documents/:documentId",
+    {
+      summary: "A document of the signer's request",
+      description: "The PDF to sign, or the sealed PDF once the request is completed.",
+      tag: "Signing",
+      params: SigningDocumentParams,
+      answers: {
+        200: {
+          description: "The PDF.",
+          content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+        },
+      },
+      problems: [400, 401, 404, 500, 503],
+    },
+    async ({ req, res, params }) => {
+      const { request } = await view(req);
+      const readable = [
+        ...request.documentIds,
+        ...(request.signedDocumentId ? [request.signedDocumentId] : []),
+      ];
+      if (!readable.includes(params.documentId))
+        throw new ApiProblem("not_found", "no such document in this request");
+      await sendDocument(req, res, documents, request.workspaceId, params.documentId, "inline");
+    },
+  );
+
+  api.on(
+    "post",
+    "/submit",
+    {
+      summary: "Sign",
+      description:
+        "Records the signer's values and consent; the last signature starts completion, which finishes after this answer.",
+      tag: "Signing",
+      body: SubmitSignature,
+      answers: { 200: { description: "Signed.", schema: Signed } },
+      problems: [...API_PROBLEMS],
+    },
+    async ({ req, res, body }) => {
+      const answer = await requests.submitSignature({
+        sessionToken: sessionToken(req),
+        consent: body.consent,
+        values: fieldValues(body.values),
+        actor: actorOf(req),
+      });
+      const redirect = redirectUrl(answer.returnUrl, "signing_complete");
+      const signed: z.input<typeof Signed> = {
+        recipientStatus: "signed",
+        requestStatus: answer.signatureRequest?.status as z.infer<typeof Signed>["requestStatus"],
+        ...(redirect ? { redirectUrl: redirect } : {}),
+      };
+      res.json(signed);
+    },
+    [requireJson],
+  );
+
+  api.on(
+    "post",
+    "/decline",
+    {
+      summary: "Decline to sign",
+      description: "Ends the request as declined, with the signer's reason.",
+      tag: "Signing",
+      body: DeclineToSign,
+      answers: { 200: { description: "Declined.", schema: Declined } },
+      problems: [...API_PROBLEMS],
+    },
+    async ({ req, res, body }) => {
+      const answer = await requests.declineToSign({
+        sessionToken: sessionToken(req),
+        reason: body.reason,
+        actor: actorOf(req),
+      });
+      const redirect = redirectUrl(answer.returnUrl, "decline");
+      const declined: z.input<typeof Declined> = {
+        recipientStatus: "declined",
+        ...(redirect ? { redirectUrl: redirect } : {}),
+      };
+      res.json(declined);
+    },
+    [requireJson],
+  );
+
+  router.use("/api", api.router);
+  const page = signingPage(options.webRoot);
+  router.use(page.router);
+
+  const links = new DeclaredRouter(contract, "/sign", "none");
+  links.on(
+    "get",
+    "/:token",
+    {
+      summary: "Open a signing link",
+      description:
+        "Starts a signing session (cookie `cs_signing`) and redirects to the signing page; a link that cannot open answers an HTML page saying why (404 unknown, 410 replaced, used, expired or its request ended; 429 too many attempts).",
+      tag: "Signing",
+      params: SigningLinkParams,
+      answers: {
+        303: { description: "To /sign/, the signing page." },
+        410: {
+          description: "The link no longer opens; the page says why.",
+          content: { "text/html": { schema: { type: "string" } } },
+        },
+      },
+      problems: [],
+    },
+    async ({ req, res, params }) => {
+      const limit = options.linkLimiter.take(req.ip ?? "unknown");
+      if (!limit.allowed) {
+        res.set("Retry-After", String(limit.retryAfterSeconds));
+        sendLinkPage(res, {
+          status: 429,
+          title: "Too many attempts",
+          message: `Too many signing links were opened from your address. Wait ${limit.retryAfterSeconds} seconds and open the link again.`,
+        });
+        return;
+      }
+      try {
+        const opened = await requests.openSigningLink({ token: params.token, actor: actorOf(req) });
+        setCookie(res, SIGNING_COOKIE, opened.sessionToken, {
+          httpOnly: true,
+          secure: options.publicUrl.startsWith("https:"),
+          path: "/sign",
+          sameSite: "strict",
+        });
+        res.set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" }).redirect(303, "/sign/");
+      } catch (err) {
+        if (!(err instanceof ConnectError)) throw err;
+        if (err.code === Code.NotFound) {
+          sendLinkPage(res, {
+            status: 404,
+            title: "This signing link is not valid",
+            message:
+              "Check that you opened the whole address from the e-mail, or ask the sender to send it again.",
+          });
+        } else if (problemOf(err) === "gone") {
+          sendLinkPage(res, {
+            status: 410,
+            title: "This link no longer works",
+            message: capitalised(err.rawMessage),
+          });
+        } else if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) {
+          sendLinkPage(res, {
+            status: 503,
+            title: "Signing is unavailable right now",
+            message: "We could not open your document. Try the link again in a minute.",
+          });
+        } else {
+          throw err;
+        }
+      }
+    },
+  );
+  router.use(links.router);
+  return router;
+}
+
+function capitalised(sentence: string): string {
+  const text = sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  return text.endsWith(".") ? text : `${text}.`;
+}

@@ -1,0 +1,248 @@
+/**
+ * The signer's side over HTTP in both modes (DESIGN §9.1), without a browser: links from the
+ * .eml outbox open sessions, the page's JSON API signs and declines as documented, and the last
+ * signature yields a sealed PDF that poppler verifies, qpdf finds clean, and whose certificate
+ * page names the request and the original's SHA-256 — and that one changed byte breaks.
+ */
+import { PDFDocument } from "pdf-lib";
+import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
+import { call, eventually, type Reply } from "./support/http.js";
+import { distributedInfra } from "./support/infra.js";
+import { expectDocumented } from "./support/openapi.js";
+import { type OutboxMail, outboxMails } from "./support/outbox-mail.js";
+import { pdfsig, pdfText, qpdfCheck } from "./support/pdf-tools.js";
+import { makePdf } from "./support/pdfs.js";
+
+const infra = await distributedInfra();
+const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
+if (infra) modes.push(["distributed", () => startDistributed(infra)]);
+afterAll(() => infra?.close());
+
+interface Session {
+  request: { id: string; title: string };
+  recipient: { id: string; status: string };
+  requestStatus: string;
+  documents: { id: string; pages: { width: number; height: number }[] }[];
+  fields: { id: string; type: string; required: boolean }[];
+  signedDocumentId?: string;
+}
+
+/** A 2×1 PNG, as a drawn signature would send it. */
+const DRAWN_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGNgYGD4z8DAwMAAAA0AAXqGgGsAAAAASUVORK5CYII=";
+
+/** A browser's hold on one signing session: the cookie the link set, sent back on every call. */
+class SignerBrowser {
+  cookie = "";
+
+  constructor(private readonly gateway: string) {}
+
+  async open(link: string): Promise<Response> {
+    const path = new URL(link).pathname;
+    const res = await fetch(`${this.gateway}${path}`, { redirect: "manual" });
+    const set = res.headers.get("set-cookie");
+    if (set) this.cookie = set.split(";")[0] as string;
+    return res;
+  }
+
+  call(path: string, json?: unknown, contentType = "application/json"): Promise<Reply> {
+    return call(this.gateway, path, {
+      method: json === undefined ? "GET" : "POST",
+      headers: { cookie: this.cookie, ...(json === undefined ? {} : { "content-type": contentType }) },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+  }
+}
+
+describe.each(modes)("%s mode: signing", (_mode, start) => {
+  let deployment: Deployment;
+  let gateway: string;
+  let key: { secret: string };
+  const api = () => `${gateway}/api/v1`;
+
+  beforeAll(async () => {
+    deployment = await start();
+    gateway = deployment.gateways[0] as string;
+    key = JSON.parse((await deployment.cli("keys", "create", "--name", "signing")).stdout);
+  }, 180_000);
+  afterAll(() => deployment?.destroy());
+
+  async function sentRequest(tag: string) {
+    const upload = await call(api(), "/documents/upload?filename=lease.pdf", {
+      key: key.secret,
+      method: "POST",
+      body: await makePdf(2),
+      headers: { "content-type": "application/pdf" },
+    });
+    const original = upload.body as { id: string; sha256: string };
+    const created = await call(api(), "/signature-requests", {
+      key: key.secret,
+      method: "POST",
+      json: {
+        title: `Lease ${tag}`,
+        documentIds: [original.id],
+        fields: [
+          { type: "signature", role: "Tenant", page: 1, x: 60, y: 600, width: 180, height: 40 },
+          { type: "date_signed", role: "Tenant", page: 1, x: 300, y: 610, width: 100, height: 20 },
+          { type: "checkbox", role: "Tenant", page: 2, x: 60, y: 100, width: 14, height: 14, label: "Pets" },
+          { type: "text", role: "Tenant", page: 2, x: 60, y: 140, width: 200, height: 20, required: false },
+          { type: "signature", role: "Landlord", page: 2, x: 60, y: 600, width: 180, height: 40 },
+        ],
+        recipients: [
+          { name: "Zoë Tenant", email: `tenant.${tag}@example.com`, role: "Tenant", routingOrder: 1 },
+          { name: "Lou Landlord", email: `landlord.${tag}@example.com`, role: "Landlord", routingOrder: 2 },
+        ],
+        send: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    return { request: created.body as { id: string }, original };
+  }
+
+  const mailTo = (address: string, subject?: string): Promise<OutboxMail> =>
+    eventually(async () =>
+      (await outboxMails(deployment.dataDir)).find(
+        (m) => m.to === address && (!subject || m.subject === subject),
+      ),
+    );
+
+  test("two signers in routing order produce one sealed PDF that pdfsig verifies and one changed byte breaks", async () => {
+    const { request, original } = await sentRequest("routing");
+    const tenant = new SignerBrowser(gateway);
+    const opened = await tenant.open((await mailTo("tenant.routing@example.com")).link as string);
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe("/sign/");
+    expect(opened.headers.get("set-cookie")).toMatch(
+      /^cs_signing=[A-Za-z0-9_-]{43}; Path=\/sign; HttpOnly; SameSite=Strict$/,
+    );
+
+    const session = await tenant.call("/sign/api/session");
+    expect(session.status).toBe(200);
+    expectDocumented("GET", "/sign/api/session", 200, session.body);
+    const seen = session.body as Session;
+    expect(seen.recipient.status).toBe("viewed");
+    expect(seen.requestStatus).toBe("in_progress");
+    expect(seen.fields.map((f) => f.type)).toEqual(["signature", "date_signed", "checkbox", "text"]);
+    expect(seen.documents[0]?.pages).toHaveLength(2);
+    const pdf = await fetch(`${gateway}/sign/api/documents/${original.id}`, {
+      headers: { cookie: tenant.cookie },
+    });
+    expect(pdf.status).toBe(200);
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+
+    const [signature, , checkbox, text] = seen.fields.map((f) => f.id);
+    const incomplete = await tenant.call("/sign/api/submit", { consent: false, values: {} });
+    expect(incomplete.status).toBe(422);
+    expectDocumented("POST", "/sign/api/submit", 422, incomplete.body);
+    expect((incomplete.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual([
+      "consent",
+      `values.${signature}`,
+      `values.${checkbox}`,
+    ]);
+    const asForm = await tenant.call("/sign/api/submit", { consent: true, values: {} }, "text/plain");
+    expect(asForm.status).toBe(415);
+
+    const signed = await tenant.call("/sign/api/submit", {
+      consent: true,
+      values: {
+        [signature as string]: { kind: "typed", text: "Zoë Tenant" },
+        [checkbox as string]: true,
+        [text as string]: "Two cats",
+      },
+    });
+    expect(signed.status).toBe(200);
+    expectDocumented("POST", "/sign/api/submit", 200, signed.body);
+    expect(signed.body).toEqual({ recipientStatus: "signed", requestStatus: "in_progress" });
+    expect((await tenant.call("/sign/api/submit", { consent: true, values: {} })).status).toBe(409);
+
+    const landlord = new SignerBrowser(gateway);
+    await landlord.open((await mailTo("landlord.routing@example.com")).link as string);
+    const landlordField = ((await landlord.call("/sign/api/session")).body as Session).fields[0]
+      ?.id as string;
+    const last = await landlord.call("/sign/api/submit", {
+      consent: true,
+      values: { [landlordField]: { kind: "drawn", png: DRAWN_PNG } },
+    });
+    expect(last.status).toBe(200);
+
+    const completed = await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+      const body = got.body as { status: string; signedDocumentId: string | null };
+      return body.status === "completed" ? body : undefined;
+    }, 30_000);
+    const download = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    expect(download.status).toBe(200);
+    const sealed = new Uint8Array(await download.arrayBuffer());
+
+    const verdict = await pdfsig(sealed);
+    expect(verdict).toContain("Signature Validation: Signature is Valid.");
+    expect(verdict).toContain("Signature Type: ETSI.CAdES.detached");
+    expect(verdict).toContain("Total document signed");
+    expect(await qpdfCheck(sealed)).toContain("No syntax or stream encoding errors found");
+    const words = (await pdfText(sealed)).replace(/\s+/g, " ");
+    expect(words).toContain("Certificate of completion");
+    expect(words).toContain(request.id);
+    expect(words).toContain(original.sha256);
+    expect(words).toContain("Zoë Tenant");
+    expect((await PDFDocument.load(sealed)).getPageCount()).toBe(3);
+
+    // One byte of the signed content changed, outside the signature itself.
+    const tampered = Uint8Array.from(sealed);
+    const at = Buffer.from(sealed).indexOf("Certificate");
+    tampered[at > 0 ? at : 200] ^= 0x01;
+    expect(await pdfsig(tampered)).not.toContain("Signature is Valid.");
+
+    const copies = await eventually(async () => {
+      const mails = (await outboxMails(deployment.dataDir)).filter(
+        (m) => m.subject === "Completed: Lease routing",
+      );
+      return mails.length === 2 ? mails : undefined;
+    });
+    for (const mail of copies) {
+      expect(mail.attachments).toHaveLength(1);
+      expect(Buffer.compare(mail.attachments[0]?.content as Buffer, Buffer.from(sealed))).toBe(0);
+    }
+    const session2 = await tenant.call("/sign/api/session");
+    expect((session2.body as Session).signedDocumentId).toBe(completed.signedDocumentId);
+    const audit = await call(api(), `/signature-requests/${request.id}/audit-trail`, { key: key.secret });
+    const actions = (audit.body as { entries: { action: string }[] }).entries.map((e) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(["viewed", "signed", "routed", "all_signed", "completed"]),
+    );
+  }, 90_000);
+
+  test("a decline ends the request, and the link then answers 410 saying why", async () => {
+    const { request } = await sentRequest("decline");
+    const tenant = new SignerBrowser(gateway);
+    const link = (await mailTo("tenant.decline@example.com")).link as string;
+    await tenant.open(link);
+    const missing = await tenant.call("/sign/api/decline", { reason: "" });
+    expect(missing.status).toBe(422);
+    const declined = await tenant.call("/sign/api/decline", { reason: "The rent is wrong" });
+    expect(declined.status).toBe(200);
+    expectDocumented("POST", "/sign/api/decline", 200, declined.body);
+    expect(declined.body).toEqual({ recipientStatus: "declined" });
+    const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+    expect(got.body).toMatchObject({ status: "declined" });
+    const again = await new SignerBrowser(gateway).open(link);
+    expect(again.status).toBe(410);
+    expect(again.headers.get("content-type")).toContain("text/html");
+    expect(await again.text()).toContain("You declined this request");
+  }, 60_000);
+
+  test("without a session the API answers 401, and an unknown link a 404 page", async () => {
+    const nobody = new SignerBrowser(gateway);
+    const session = await nobody.call("/sign/api/session");
+    expect(session.status).toBe(401);
+    expectDocumented("GET", "/sign/api/session", 401, session.body);
+    const unknown = await nobody.open(`${gateway}/sign/${"A".repeat(43)}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("This signing link is not valid");
+  });
+});
