@@ -1,0 +1,179 @@
+import type { CSSProperties } from "react";
+import type { Field, FieldValue, SignatureValue } from "./api";
+import { fieldLabel, isFilled } from "./fields";
+
+interface Props {
+  field: Field;
+  value: FieldValue | undefined;
+  scale: number;
+  error: string | undefined;
+  disabled: boolean;
+  today: string;
+  register: (id: string, el: HTMLElement | null) => void;
+  onFocusField: (id: string) => void;
+  onChange: (id: string, value: FieldValue) => void;
+  onOpenSignature: (field: Field) => void;
+}
+
+function SignatureContent({
+  value,
+  height,
+  width,
+}: {
+  value: SignatureValue;
+  height: number;
+  width: number;
+}) {
+  if (value.kind === "drawn") {
+    return <img className="field-ink" src={`data:image/png;base64,${value.png}`} alt="" draggable={false} />;
+  }
+  // Caveat is narrow: about 0.42em a character. Fit the typed text to the box.
+  const size = Math.max(8, Math.min(height * 0.78, width / Math.max(1, value.text.length * 0.46)));
+  return (
+    <span className="handwriting field-typed" style={{ fontSize: `${size}px` }}>
+      {value.text}
+    </span>
+  );
+}
+
+export function FieldBox({
+  field,
+  value,
+  scale,
+  error,
+  disabled,
+  today,
+  register,
+  onFocusField,
+  onChange,
+  onOpenSignature,
+}: Props) {
+  const width = field.width * scale;
+  const height = field.height * scale;
+  const filled = isFilled(field, value);
+  const label = fieldLabel(field);
+  const requirement = field.required ? "required" : "optional";
+  const errorId = `error-${field.id}`;
+  const style: CSSProperties = {
+    left: `${field.x * scale}px`,
+    top: `${field.y * scale}px`,
+    width: `${width}px`,
+    height: `${height}px`,
+    fontSize: `${Math.max(9, Math.min(16, height * 0.55))}px`,
+  };
+  const common = {
+    "data-testid": `field-${field.id}`,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? errorId : undefined,
+    onFocus: () => onFocusField(field.id),
+    ref: (el: HTMLElement | null) => register(field.id, el),
+  } as const;
+  const className = [
+    "field",
+    `field-${field.type}`,
+    filled ? "is-filled" : "is-empty",
+    field.required ? "is-required" : "",
+    error ? "has-error" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+
+  let control: React.ReactNode;
+  switch (field.type) {
+    case "signature":
+    case "initials": {
+      const sig = typeof value === "object" ? (value as SignatureValue) : undefined;
+      const cta = field.type === "signature" ? "Sign" : "Initial";
+      // The call to action has to fit small boxes (initials on a phone are about 40 by 25 pixels).
+      const showIcon = width >= 70;
+      const ctaSize = Math.max(
+        8,
+        Math.min(16, height * 0.5, (width - 8) / ((cta.length + (showIcon ? 1.6 : 0)) * 0.62)),
+      );
+      control = (
+        <button
+          type="button"
+          {...common}
+          className="field-control field-button"
+          aria-label={`${label}, ${requirement}, page ${field.page}${sig ? ", signed. Select to change" : ""}`}
+          disabled={disabled}
+          onClick={() => onOpenSignature(field)}
+        >
+          {sig ? (
+            <SignatureContent value={sig} height={height} width={width} />
+          ) : (
+            <span className="field-cta" style={{ fontSize: `${ctaSize}px` }}>
+              {showIcon ? (
+                <svg aria-hidden="true" viewBox="0 0 24 24" className="pen-icon">
+                  <path d="M3 21l3.8-1 11-11-2.8-2.8-11 11L3 21zm14.6-15.6l1.9-1.9 2.8 2.8-1.9 1.9-2.8-2.8z" />
+                </svg>
+              ) : null}
+              {cta}
+            </span>
+          )}
+        </button>
+      );
+      break;
+    }
+    case "date_signed":
+      control = (
+        <input
+          {...common}
+          className="field-control field-readonly"
+          type="text"
+          readOnly
+          value={`Date signed: ${today}`}
+          aria-label={`Date signed, filled in automatically when you finish, page ${field.page}`}
+        />
+      );
+      break;
+    case "checkbox":
+      control = (
+        <label className="field-check">
+          <input
+            {...common}
+            type="checkbox"
+            checked={value === true}
+            disabled={disabled}
+            required={field.required}
+            aria-label={`${label}, ${requirement}, page ${field.page}`}
+            onChange={(e) => onChange(field.id, e.target.checked)}
+          />
+        </label>
+      );
+      break;
+    default:
+      control = (
+        <input
+          {...common}
+          className="field-control field-input"
+          type={field.type === "email" ? "email" : "text"}
+          autoComplete={field.type === "email" ? "email" : field.type === "name" ? "name" : "off"}
+          value={typeof value === "string" ? value : ""}
+          placeholder={label}
+          disabled={disabled}
+          required={field.required}
+          aria-required={field.required}
+          maxLength={field.type === "text" ? 1000 : 320}
+          aria-label={`${label}, ${requirement}, page ${field.page}`}
+          onChange={(e) => onChange(field.id, e.target.value)}
+        />
+      );
+  }
+
+  return (
+    <div className={className} style={style}>
+      {control}
+      {field.required && !filled ? (
+        <span className="required-mark" aria-hidden="true">
+          *
+        </span>
+      ) : null}
+      {error ? (
+        <span id={errorId} className="field-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+// The JSON API of the signing page. Same origin; the server keeps the session in a cookie.
+
+export type FieldType = "signature" | "initials" | "date_signed" | "text" | "checkbox" | "name" | "email";
+export type RecipientStatus = "sent" | "viewed" | "signed" | "declined";
+export type RequestStatus = "sent" | "in_progress" | "completed" | "declined" | "cancelled" | "expired";
+
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+export interface DocumentInfo {
+  id: string;
+  filename: string;
+  pageCount: number;
+  pages: PageSize[];
+}
+
+export interface Field {
+  id: string;
+  type: FieldType;
+  documentId: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label?: string | null;
+}
+
+export interface Session {
+  request: { id: string; title: string; message?: string | null };
+  recipient: { id: string; name: string; email: string; status: RecipientStatus };
+  documents: DocumentInfo[];
+  fields: Field[];
+  returnUrl?: string | null;
+  requestStatus: RequestStatus;
+  signedDocumentId?: string | null;
+}
+
+export type SignatureValue = { kind: "typed"; text: string } | { kind: "drawn"; png: string };
+export type FieldValue = SignatureValue | string | boolean;
+
+export interface SubmitResult {
+  recipientStatus: "signed";
+  requestStatus: RequestStatus;
+  redirectUrl?: string | null;
+}
+
+export interface DeclineResult {
+  recipientStatus: "declined";
+  redirectUrl?: string | null;
+}
+
+export interface Problem {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  errors?: { path: string; message: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+  ) {
+    super(problem.detail || problem.title || `The server answered ${status}.`);
+    this.name = "ApiError";
+  }
+}
+
+const API = "/sign/api";
+
+async function problemOf(response: Response): Promise<Problem> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === "object") return body as Problem;
+  } catch {
+    // Not JSON: fall through to a generic problem.
+  }
+  return { status: response.status, title: response.statusText };
+}
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${API}${path}`, {
+      credentials: "same-origin",
+      cache: "no-store",
+      ...init,
+      headers: { Accept: "application/json", ...(init?.body ? { "Content-Type": "application/json" } : {}) },
+    });
+  } catch {
+    throw new ApiError(0, {
+      title: "Network error",
+      detail: "We could not reach the server. Check your connection and try again.",
+    });
+  }
+  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
+  return (await response.json()) as T;
+}
+
+export function getSession(): Promise<Session> {
+  return call<Session>("/session");
+}
+
+export function submit(values: Record<string, FieldValue>): Promise<SubmitResult> {
+  return call<SubmitResult>("/submit", { method: "POST", body: JSON.stringify({ consent: true, values }) });
+}
+
+export function decline(reason: string): Promise<DeclineResult> {
+  return call<DeclineResult>("/decline", { method: "POST", body: JSON.stringify({ reason }) });
+}
+
+export function documentUrl(documentId: string): string {
+  return `${API}/documents/${encodeURIComponent(documentId)}`;
+}
+
+export async function fetchDocument(documentId: string): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await fetch(documentUrl(documentId), { credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, { title: "Network error", detail: "We could not download this document." });
+  }
+  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
+  return new Uint8Array(await response.arrayBuffer());
+}
