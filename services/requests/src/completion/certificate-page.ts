@@ -121,8 +121,8 @@ class PageWriter {
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
   const lines: string[] = [];
-  for (const paragraph of text.replace(/[\u0000-\u001f\u007f]+/g, " ").split(" ")) {
-    let word = paragraph;
+  for (const given of text.replace(/[\u0000-\u001f\u007f]+/g, " ").split(" ")) {
+    let word = given;
     const last = lines.length > 0 ? lines[lines.length - 1] : undefined;
     if (last !== undefined && fits(`${last} ${word}`)) {
       lines[lines.length - 1] = `${last} ${word}`;
@@ -163,10 +163,10 @@ export function appendCertificate(doc: PDFDocument, facts: CertificateFacts, fon
       "Original",
       t(`${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`),
     );
-    w.pair("SHA-256", document.sha256);
+    w.pair("SHA-256", document.sha256, "hash");
   }
   w.pair("Signed pages", "the originals with every value filled in, before this certificate");
-  w.pair("SHA-256", facts.signedPagesSha256);
+  w.pair("SHA-256", facts.signedPagesSha256, "hash");
   w.rule();
 
   w.text("Recipients", { size: 12, bold: true });
@@ -186,7 +186,7 @@ export function appendCertificate(doc: PDFDocument, facts: CertificateFacts, fon
 
   w.text("Audit trail", { size: 12, bold: true });
   w.pair("Entries", String(facts.audit.entries));
-  w.pair("Chain head", facts.audit.headHash);
+  w.pair("Chain head", facts.audit.headHash, "hash");
   w.gap(8);
   w.text(
     "Each audit entry holds the SHA-256 of the one before; the chain head above is the hash of the last entry " +

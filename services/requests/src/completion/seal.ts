@@ -30,8 +30,9 @@ export class Seal {
       name: this.identity.commonName,
       location: "",
       signingTime,
-      // Room for the CMS structure: its certificates plus the signature and attributes.
-      signatureLength: this.identity.certificateBytes + 8192,
+      // Room for the CMS structure (its certificates, the signature and attributes), in whole
+      // 4 KiB: with an odd length the byte range signpdf writes misses the file's last byte.
+      signatureLength: Math.ceil((this.identity.certificateBytes + 8192) / 4096) * 4096,
       subFilter: SUBFILTER_ETSI_CADES_DETACHED,
       appName: "Countersign",
     });
