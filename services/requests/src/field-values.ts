@@ -24,7 +24,7 @@ export const VALUE_LIMITS = {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Control characters other than tab and line breaks have no place in what is drawn on a page. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
 /** Why these bytes are not a PNG image a page can carry; undefined when they are. */
 export function pngProblem(png: Uint8Array): string | undefined {

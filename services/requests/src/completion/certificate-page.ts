@@ -102,16 +102,26 @@ class PageWriter {
     this.y -= 6;
   }
 
-  /** A label and its value on one line, the value wrapped under itself. */
-  pair(label: string, value: string): void {
-    const size = 9.5;
+  /**
+   * A label and its value on one line, the value wrapped under itself. A hash is written smaller,
+   * so its 64 digits stay on one line for whoever copies them.
+   */
+  pair(label: string, value: string, kind: "text" | "hash" = "text"): void {
+    const labelSize = 9.5;
+    const size = kind === "hash" ? 8 : labelSize;
     const labelWidth = 120;
     const lines = wrap(value, this.fonts.regular, size, this.width - labelWidth);
     lines.forEach((line, i) => {
-      this.room(size * 1.45);
-      this.y -= size * 1.45;
+      this.room(labelSize * 1.45);
+      this.y -= labelSize * 1.45;
       if (i === 0)
-        this.page.drawText(label, { x: MARGIN, y: this.y, size, font: this.fonts.bold, color: GREY });
+        this.page.drawText(label, {
+          x: MARGIN,
+          y: this.y,
+          size: labelSize,
+          font: this.fonts.bold,
+          color: GREY,
+        });
       this.page.drawText(line, { x: MARGIN + labelWidth, y: this.y, size, font: this.fonts.regular });
     });
   }
@@ -121,7 +131,7 @@ class PageWriter {
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
   const lines: string[] = [];
-  for (const given of text.replace(/[\u0000-\u001f\u007f]+/g, " ").split(" ")) {
+  for (const given of text.replace(/\p{Cc}+/gu, " ").split(" ")) {
     let word = given;
     const last = lines.length > 0 ? lines[lines.length - 1] : undefined;
     if (last !== undefined && fits(`${last} ${word}`)) {
