@@ -111,7 +111,10 @@ export function App() {
     case "declined":
       return (
         <StateScreen testId="declined-state" title="You declined to sign" tone="neutral">
-          <p>We have told the sender. There is nothing more you need to do. You can close this page.</p>
+          <p>
+            The sender can see that you declined and why. There is nothing more you need to do; you can close
+            this page.
+          </p>
         </StateScreen>
       );
     case "closed":

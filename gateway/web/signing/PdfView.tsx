@@ -164,6 +164,7 @@ function PageView({ pdf, failed, pageNumber, pageCount, size, width, children }:
       style={{ height: height ? `${height}px` : undefined, aspectRatio: `${size.width} / ${size.height}` }}
       aria-label={`Page ${pageNumber} of ${pageCount}`}
       data-testid={`page-${pageNumber}`}
+      data-rendered={rendered || undefined}
     >
       <div ref={canvasHolder} className="page-canvas-holder" />
       {!rendered ? (

@@ -1,0 +1,230 @@
+/**
+ * People signing in a real browser (Debian's Chromium through playwright-core): one signer from
+ * the link in their e-mail, typing a signature, the next through an embedded URL, drawing one and
+ * landing back on the sender's returnUrl; a decline; a phone-sized run by touch. The last
+ * signature yields a sealed PDF that pdfsig verifies. Screenshots go to test/artifacts/.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type Deployment, REPO, startDistributed, startStandalone } from "./support/deployments.js";
+import { call, eventually } from "./support/http.js";
+import { distributedInfra } from "./support/infra.js";
+import { outboxMails } from "./support/outbox-mail.js";
+import { pdfsig } from "./support/pdf-tools.js";
+import { makePdf } from "./support/pdfs.js";
+
+const ARTIFACTS = join(REPO, "test", "artifacts");
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+const infra = await distributedInfra();
+const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
+if (infra) modes.push(["distributed", () => startDistributed(infra)]);
+
+let browser: Browser;
+/** The sender's app an embedded signer returns to. */
+let senderApp: Server;
+let senderAppUrl: string;
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  senderApp = createServer((_req, res) => {
+    res.setHeader("content-type", "text/html");
+    res.end("<!doctype html><title>Sender app</title><h1>Back in the sender's app</h1>");
+  });
+  await new Promise<void>((resolve) => senderApp.listen(0, "127.0.0.1", resolve));
+  senderAppUrl = `http://127.0.0.1:${(senderApp.address() as AddressInfo).port}/signed`;
+});
+afterAll(async () => {
+  await browser?.close();
+  senderApp?.close();
+  await infra?.close();
+});
+
+describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
+  let deployment: Deployment;
+  let gateway: string;
+  let key: { secret: string };
+  const api = () => `${gateway}/api/v1`;
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: join(ARTIFACTS, `${mode}-${name}.png`), fullPage: false });
+
+  beforeAll(async () => {
+    deployment = await start();
+    gateway = deployment.gateways[0] as string;
+    key = JSON.parse((await deployment.cli("keys", "create", "--name", "browser")).stdout);
+  }, 180_000);
+  afterAll(() => deployment?.destroy());
+
+  async function sendRequest(tag: string, signers: Record<string, unknown>[]) {
+    const upload = await call(api(), "/documents/upload?filename=agreement.pdf", {
+      key: key.secret,
+      method: "POST",
+      body: await makePdf(2, "Service agreement"),
+      headers: { "content-type": "application/pdf" },
+    });
+    const documentId = (upload.body as { id: string }).id;
+    const fields = signers.flatMap((signer, i) => [
+      { type: "signature", role: signer.role, page: 1, x: 60, y: 520 + i * 90, width: 200, height: 50 },
+      { type: "date_signed", role: signer.role, page: 1, x: 300, y: 540 + i * 90, width: 110, height: 20 },
+      {
+        type: "checkbox",
+        role: signer.role,
+        page: 2,
+        x: 60,
+        y: 120 + i * 60,
+        width: 16,
+        height: 16,
+        label: "I have read the terms",
+      },
+    ]);
+    const created = await call(api(), "/signature-requests", {
+      key: key.secret,
+      method: "POST",
+      json: {
+        title: `Service agreement ${tag}`,
+        message: "Please sign this week.",
+        documentIds: [documentId],
+        fields,
+        recipients: signers,
+        send: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    return created.body as { id: string; recipients: { id: string; email: string }[] };
+  }
+
+  const linkFor = (address: string) =>
+    eventually(
+      async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === address && m.link)?.link,
+    );
+
+  /** Fills every field of the page: signatures through the dialog, checkboxes ticked, consent given. */
+  async function signOnPage(page: Page, how: "type" | "draw", name: string) {
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await shot(page, `${name}-loaded`);
+    await page
+      .getByRole("button", { name: /^Signature, required/ })
+      .first()
+      .click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    if (how === "type") {
+      await page.getByTestId("tab-type").click();
+      await page.getByTestId("signature-text").fill("Ada Lovelace");
+    } else {
+      await page.getByTestId("tab-draw").click();
+      const canvas = page.getByTestId("signature-canvas");
+      const box = await canvas.boundingBox();
+      if (!box) throw new Error("the drawing area is not visible");
+      await page.mouse.move(box.x + 20, box.y + box.height * 0.6);
+      await page.mouse.down();
+      for (let i = 1; i <= 12; i++) {
+        await page.mouse.move(box.x + 20 + i * 18, box.y + box.height * (0.6 + 0.25 * Math.sin(i)));
+      }
+      await page.mouse.up();
+    }
+    await shot(page, `${name}-dialog`);
+    await page.getByTestId("apply-signature").click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByRole("checkbox", { name: /I have read the terms/ }).check();
+    await page.getByTestId("consent").check();
+    await shot(page, `${name}-filled`);
+    await page.getByTestId("finish").click();
+  }
+
+  test("one signer from the e-mailed link, the next embedded with a returnUrl; the result is sealed", async () => {
+    const request = await sendRequest("two", [
+      { name: "Ada Lovelace", email: `ada.${mode}@example.com`, role: "Client", routingOrder: 1 },
+      {
+        name: "Bo Embedded",
+        email: `bo.${mode}@example.com`,
+        role: "Provider",
+        routingOrder: 2,
+        clientUserId: "bo-1",
+      },
+    ]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(await linkFor(`ada.${mode}@example.com`));
+    expect(new URL(page.url()).pathname).toBe("/sign/");
+    await expect(page.getByTestId("request-title").textContent()).resolves.toContain("Service agreement two");
+    await signOnPage(page, "type", "email-signer");
+    await page.getByTestId("done-state").waitFor();
+    await shot(page, "email-signer-done");
+    await context.close();
+
+    const embedded = await call(api(), "/embedded-signing-url", {
+      key: key.secret,
+      method: "POST",
+      json: { requestId: request.id, recipientId: request.recipients[1]?.id, returnUrl: senderAppUrl },
+    });
+    expect(embedded.status).toBe(201);
+    const second = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const embeddedPage = await second.newPage();
+    await embeddedPage.goto((embedded.body as { url: string }).url);
+    await signOnPage(embeddedPage, "draw", "embedded-signer");
+    await embeddedPage.waitForURL((url) => url.href.startsWith(senderAppUrl));
+    expect(new URL(embeddedPage.url()).searchParams.get("event")).toBe("signing_complete");
+    await second.close();
+
+    const completed = await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+      const body = got.body as { status: string; signedDocumentId: string | null };
+      return body.status === "completed" ? body : undefined;
+    }, 30_000);
+    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    const bytes = new Uint8Array(await sealed.arrayBuffer());
+    await writeFile(join(ARTIFACTS, `${mode}-sealed.pdf`), bytes);
+    expect(await pdfsig(bytes)).toContain("Signature is Valid.");
+  }, 120_000);
+
+  test("a signer declines with a reason and sees that they declined", async () => {
+    const request = await sendRequest("decline", [
+      { name: "Di Decliner", email: `di.${mode}@example.com`, role: "Client" },
+    ]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(await linkFor(`di.${mode}@example.com`));
+    await page.getByTestId("decline").click();
+    await page.getByTestId("decline-reason").fill("The fee is not what we agreed.");
+    await shot(page, "decline-dialog");
+    await page.getByTestId("confirm-decline").click();
+    await page.getByTestId("declined-state").waitFor();
+    await shot(page, "declined");
+    await context.close();
+    const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+    expect(got.body).toMatchObject({ status: "declined" });
+  }, 60_000);
+
+  test("on a phone-sized screen, by touch, the page fits and signing works", async () => {
+    await sendRequest("phone", [{ name: "Pat Phone", email: `pat.${mode}@example.com`, role: "Client" }]);
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    await page.goto(await linkFor(`pat.${mode}@example.com`));
+    await page.getByTestId("finish").waitFor();
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+    expect(overflow).toBeLessThanOrEqual(0);
+    await signOnPage(page, "type", "phone");
+    await page.getByTestId("done-state").waitFor();
+    await shot(page, "phone-done");
+    await context.close();
+  }, 60_000);
+});
