@@ -210,7 +210,9 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
   }, 60_000);
 
   test("on a phone-sized screen, by touch, the page fits and signing works", async () => {
-    await sendRequest("phone", [{ name: "Pat Phone", email: `pat.${mode}@example.com`, role: "Client" }]);
+    const request = await sendRequest("phone", [
+      { name: "Pat Phone", email: `pat.${mode}@example.com`, role: "Client" },
+    ]);
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
@@ -226,5 +228,9 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     await page.getByTestId("done-state").waitFor();
     await shot(page, "phone-done");
     await context.close();
+    await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+      return (got.body as { status: string }).status === "completed" ? true : undefined;
+    }, 30_000);
   }, 60_000);
 });

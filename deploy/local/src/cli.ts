@@ -4,12 +4,15 @@
  * with AUTH_ADDR set, to the auth service of a distributed deployment. Results are JSON lines on
  * stdout; errors one line on stderr.
  */
+import { randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError } from "@connectrpc/connect";
 import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { grpcTransport, serviceClient } from "@countersign/kit";
+import { generateSealP12 } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
 
@@ -22,6 +25,7 @@ const USAGE = `usage: npm run -s cli -- <command>
   keys delete KEY_ID [--workspace ID]
   members add --email EMAIL --role org_admin|member [--password PASSWORD] [--workspace ID]
   members list [--workspace ID]
+  seal generate --out FILE [--name COMMON_NAME]   (a self-signed seal certificate; needs no running service)
 Without --workspace, the oldest workspace (the one made on the first start) is used.
 Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
 (default ./data); elsewhere set AUTH_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
@@ -68,6 +72,16 @@ async function workspaceOf(auth: Client<typeof AuthService>, given: string | und
   return oldest.id;
 }
 
+/** A self-signed seal certificate for COUNTERSIGN_SEAL_P12, with a random password; never overwrites a file. */
+async function generateSeal(out: string, commonName: string) {
+  const password = randomBytes(24).toString("base64url");
+  const p12 = generateSealP12(commonName, password);
+  await writeFile(out, p12, { mode: 0o600, flag: "wx" }).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === "EEXIST" ? new UsageError(`${out} exists already; choose another --out`) : err;
+  });
+  return { file: resolve(out), password, commonName };
+}
+
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -79,12 +93,17 @@ async function run(argv: string[]): Promise<void> {
       role: { type: "string" },
       password: { type: "string" },
       "api-access": { type: "string" },
+      out: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   const [group, action, argument] = positionals;
   if (values.help || !group) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (group === "seal" && action === "generate") {
+    print(await generateSeal(required(values.out, "--out"), values.name ?? "Countersign seal"));
     return;
   }
   const auth = await connect();

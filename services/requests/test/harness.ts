@@ -38,7 +38,7 @@ import { simpleParser } from "mailparser";
 import { makePdf } from "../../../test/support/pdfs.js";
 import { generateSealP12, type SealCredentials } from "../src/completion/seal-certificate.js";
 import { createMailer } from "../src/mail/mailer.js";
-import { buildRequests, type RequestsModule } from "../src/service.js";
+import { buildRequests, type RequestsDeps, type RequestsModule } from "../src/service.js";
 
 export class SwitchableBus extends MemoryEventBus {
   down = false;
@@ -65,7 +65,7 @@ export function testSeal(): SealCredentials {
   return seal;
 }
 
-export async function startHarness(options: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number } = {}) {
+export async function startHarness(options: Partial<RequestsDeps> = {}) {
   const logger = createLogger({
     name: "requests-test",
     level: (process.env.TEST_LOG_LEVEL as "silent" | undefined) ?? "silent",
@@ -86,21 +86,25 @@ export async function startHarness(options: { reminderIntervalMs?: number; embed
   const templatesModule = await buildTemplates({ db: pg.database("templates"), bus, logger, documents });
   const templates = serviceClient(TemplatesService, transport(templatesModule));
   const outboxDir = join(dir, "outbox");
-  const module: RequestsModule = await buildRequests({
-    db: pg.database("requests"),
-    bus,
-    logger,
-    templates,
-    documents,
-    mailer: createMailer({ outboxDir, from: { name: "Countersign", email: "no-reply@example.com" } }),
-    publicUrl: PUBLIC_URL,
-    linkSecret: "a-link-secret-of-enough-length-for-tests",
-    seal: testSeal(),
-    notificationPollIntervalMs: 50,
-    completionPollIntervalMs: 200,
-    expirySweepIntervalMs: 3_600_000,
-    ...options,
-  });
+  /** A requests module on this harness's database: the one under test, or another replica of it. */
+  const buildModule = (overrides: Partial<RequestsDeps> = {}): Promise<RequestsModule> =>
+    buildRequests({
+      db: pg.database("requests"),
+      bus,
+      logger,
+      templates,
+      documents,
+      mailer: createMailer({ outboxDir, from: { name: "Countersign", email: "no-reply@example.com" } }),
+      publicUrl: PUBLIC_URL,
+      linkSecret: "a-link-secret-of-enough-length-for-tests",
+      seal: testSeal(),
+      notificationPollIntervalMs: 50,
+      completionPollIntervalMs: 200,
+      expirySweepIntervalMs: 3_600_000,
+      ...options,
+      ...overrides,
+    });
+  const module = await buildModule();
   const events: SignatureRequestEvent[] = [];
   await bus.consume(subjects.signatureRequestEvents, "test-events", async (msg) => {
     events.push(fromBinary(SignatureRequestEventSchema, msg.data));
@@ -177,6 +181,8 @@ export async function startHarness(options: { reminderIntervalMs?: number; embed
     upload,
     template,
     mails,
+    buildModule,
+    transport,
     async close() {
       await module.stop();
       await pg.close();

@@ -118,7 +118,7 @@ export class Completions {
       );
       await this.deps.db.query(
         `UPDATE completions SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
-                last_error = $3 WHERE request_id = $1`,
+                last_error = $3 WHERE request_id = $1 AND done_at IS NULL`,
         [job.request_id, delaySeconds, message.slice(0, 1000)],
       );
     }

@@ -13,12 +13,10 @@ import { type SealCredentials, type SealIdentity, sealIdentity } from "./seal-ce
 
 export class Seal {
   readonly identity: SealIdentity;
-  private readonly signer: P12Signer;
 
   /** Throws a sentence naming what is wrong with the certificate file; callers add which setting. */
-  constructor(credentials: SealCredentials) {
+  constructor(private readonly credentials: SealCredentials) {
     this.identity = sealIdentity(credentials);
-    this.signer = new P12Signer(credentials.p12, { passphrase: credentials.password });
   }
 
   /** The document saved and sealed; `reason` is what PDF readers show as the signature's reason. */
@@ -38,6 +36,8 @@ export class Seal {
     });
     // The placeholder's byte range is found by scanning; object streams would compress it away.
     const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
-    return new SignPdf().sign(bytes, this.signer, signingTime);
+    // A P12Signer reads its file from a forge buffer that signing consumes: one signer per seal.
+    const signer = new P12Signer(this.credentials.p12, { passphrase: this.credentials.password });
+    return new SignPdf().sign(bytes, signer, signingTime);
   }
 }

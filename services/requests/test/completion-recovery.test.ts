@@ -1,0 +1,201 @@
+/**
+ * Completion survives failures at every stage: before sealing (the originals cannot be read),
+ * during (the upload of the sealed PDF breaks off), after (it was stored but the answer was lost),
+ * and a replica that stops in the middle, whose job another replica takes over once its claim
+ * runs out, or at once when it is the only replica (standalone). Every time: one sealed document,
+ * one `completed` event, one e-mail per recipient.
+ */
+import type { Client } from "@connectrpc/connect";
+import {
+  type DocumentsService,
+  Kind,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { serviceClient, uuidv7 } from "@countersign/kit";
+import type { RequestsModule } from "../src/service.js";
+import { type Harness, startHarness, tokenOf, until } from "./harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  // The module under test must not complete anything itself: each test works through a replica.
+  h = await startHarness({ completionPollIntervalMs: 3_600_000 });
+});
+afterAll(() => h.close());
+
+type Documents = Client<typeof DocumentsService>;
+
+/** Signs both signers of a new request through `replica`; its completion is queued and kicked there. */
+async function signAll(replica: RequestsModule) {
+  const client = serviceClient(RequestsService, h.transport(replica));
+  const ws = uuidv7();
+  const { signatureRequest } = await client.createSignatureRequest({
+    workspaceId: ws,
+    title: "Recovery",
+    templateId: await h.template(ws),
+    recipients: [
+      { name: "Ada", email: `ada.${ws}@example.com`, role: "Client" },
+      { name: "Bob", email: `bob.${ws}@example.com`, role: "Countersigner" },
+    ],
+    send: true,
+  });
+  const request = signatureRequest as NonNullable<typeof signatureRequest>;
+  for (const email of [`ada.${ws}@example.com`, `bob.${ws}@example.com`]) {
+    const link = await waitFor(async () => (await h.mails()).find((m) => m.to === email && m.link)?.link);
+    const { sessionToken } = await client.openSigningLink({ token: tokenOf(link) });
+    const view = await client.getSigningSession({ sessionToken });
+    const field = view.signatureRequest?.fields[0]?.id as string;
+    await client.submitSignature({
+      sessionToken,
+      consent: true,
+      values: { [field]: { value: { case: "typed", value: { text: email } } } },
+    });
+  }
+  return { ws, requestId: request.id };
+}
+
+async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits for completion, then checks there is exactly one sealed document, event and e-mail each. */
+async function expectCompletedOnce(ws: string, requestId: string) {
+  const done = await waitFor(async () => {
+    const { signatureRequest } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId });
+    return signatureRequest?.status === "completed" ? signatureRequest : undefined;
+  }, 30_000);
+  const { documents } = await h.documents.listDocuments({ workspaceId: ws, pageIndex: 0, pageSize: 100 });
+  expect(documents.filter((d) => d.kind === Kind.SIGNED).map((d) => d.id)).toEqual([done.signedDocumentId]);
+  await until(() => h.events.some((e) => e.type === "completed" && e.signatureRequest?.id === requestId));
+  await new Promise((r) => setTimeout(r, 300));
+  expect(h.events.filter((e) => e.type === "completed" && e.signatureRequest?.id === requestId)).toHaveLength(
+    1,
+  );
+  const copies = await waitFor(async () => {
+    const mails = (await h.mails()).filter((m) => m.subject === "Completed: Recovery" && m.to.includes(ws));
+    return mails.length >= 2 ? mails : undefined;
+  });
+  expect(copies.map((m) => m.to).sort()).toEqual([`ada.${ws}@example.com`, `bob.${ws}@example.com`]);
+  return done;
+}
+
+async function attemptsOf(requestId: string): Promise<{ attempts: number; last_error: string }> {
+  const { rows } = await h.db.query<{ attempts: number; last_error: string }>(
+    "SELECT attempts, last_error FROM completions WHERE request_id = $1",
+    [requestId],
+  );
+  return rows[0] ?? { attempts: 0, last_error: "" };
+}
+
+/** Waits until the first attempt has failed and its retry is scheduled. */
+async function failedOnce(requestId: string): Promise<void> {
+  await waitFor(async () => ((await attemptsOf(requestId))?.last_error ? true : undefined));
+}
+
+/** Makes the next retry due now, instead of after its backoff. */
+async function dueNow(requestId: string): Promise<void> {
+  await h.db.query("UPDATE completions SET next_attempt_at = now() WHERE request_id = $1", [requestId]);
+}
+
+test("before sealing: the originals cannot be read once, and the retry completes", async () => {
+  let failures = 1;
+  const documents: Documents = {
+    ...h.documents,
+    downloadDocument: (req, options) => {
+      if (failures-- > 0) throw new Error("connection reset while reading the original");
+      return h.documents.downloadDocument(req, options);
+    },
+  };
+  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
+  await replica.start();
+  const { ws, requestId } = await signAll(replica);
+  await failedOnce(requestId);
+  expect((await attemptsOf(requestId)).last_error).toContain("connection reset");
+  await dueNow(requestId);
+  await expectCompletedOnce(ws, requestId);
+  await replica.stop();
+});
+
+test("during sealing: the upload of the sealed PDF breaks off, and nothing half-stored remains", async () => {
+  let failures = 1;
+  const documents: Documents = {
+    ...h.documents,
+    uploadDocument: async (messages, options) => {
+      if (failures-- > 0) {
+        for await (const message of messages) {
+          if (message.part?.case === "chunk") throw new Error("stream reset mid-upload");
+        }
+      }
+      return h.documents.uploadDocument(messages, options);
+    },
+  };
+  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
+  await replica.start();
+  const { ws, requestId } = await signAll(replica);
+  await failedOnce(requestId);
+  await dueNow(requestId);
+  await expectCompletedOnce(ws, requestId);
+  await replica.stop();
+});
+
+test("after sealing: the PDF was stored but the answer lost, and the retry stores no second copy", async () => {
+  let failures = 1;
+  const documents: Documents = {
+    ...h.documents,
+    uploadDocument: async (messages, options) => {
+      const stored = await h.documents.uploadDocument(messages, options);
+      if (failures-- > 0) throw new Error("deadline exceeded after the upload was stored");
+      return stored;
+    },
+  };
+  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
+  await replica.start();
+  const { ws, requestId } = await signAll(replica);
+  await failedOnce(requestId);
+  await dueNow(requestId);
+  await expectCompletedOnce(ws, requestId);
+  await replica.stop();
+});
+
+test.each([
+  ["another replica takes the job over once the claim runs out", false],
+  ["the only replica, restarted, takes its own job up at once", true],
+])("a replica that stops mid-completion: %s", async (_name, onlyReplica) => {
+  let release: (() => void) | undefined;
+  const hung = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const documents: Documents = {
+    ...h.documents,
+    uploadDocument: async (messages, options) => {
+      await hung;
+      throw new Error("this replica was stopped");
+    },
+  };
+  const stalled = await h.buildModule({ documents, completionPollIntervalMs: 3_600_000 });
+  await stalled.start();
+  const { ws, requestId } = await signAll(stalled);
+  await waitFor(async () => ((await attemptsOf(requestId)).attempts === 1 ? true : undefined));
+
+  const successor = await h.buildModule({ completionPollIntervalMs: 100, onlyReplica });
+  if (!onlyReplica) {
+    // A replica elsewhere waits for the claim to run out; here its end is brought forward.
+    await h.db.query(
+      "UPDATE completions SET claimed_until = now() - interval '1 second' WHERE request_id = $1",
+      [requestId],
+    );
+  }
+  await successor.start();
+  await expectCompletedOnce(ws, requestId);
+  release?.();
+  await stalled.stop();
+  await successor.stop();
+  // The stalled replica's late failure does not undo the completion.
+  const { signatureRequest } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId });
+  expect(signatureRequest?.status).toBe("completed");
+});
