@@ -172,7 +172,7 @@ test.each([
   });
   const documents: Documents = {
     ...h.documents,
-    uploadDocument: async (messages, options) => {
+    uploadDocument: async () => {
       await hung;
       throw new Error("this replica was stopped");
     },
