@@ -7,7 +7,9 @@
 import { type Deployment, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { outboxMails } from "./support/outbox-mail.js";
+import { pdfsig } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
+import { SignerBrowser } from "./support/signer-browser.js";
 
 const FAST_MAIL = { COUNTERSIGN_RATE_LIMIT_PER_SECOND: "10000", COUNTERSIGN_RATE_LIMIT_BURST: "10000" };
 
@@ -137,5 +139,92 @@ describe("standalone mode: SIGKILL in the middle of a burst", () => {
     expect(Date.now() - restartedAt).toBeLessThan(45_000);
     for (const email of sentTo) expect(invited.filter((address) => address === email)).toHaveLength(1);
     expect(new Set(invited).size).toBe(invited.length);
+  }, 240_000);
+});
+
+describe("standalone mode: SIGKILL while signed requests are being completed", () => {
+  let deployment: Deployment;
+
+  afterAll(() => deployment?.destroy(), 120_000);
+
+  test("after a restart every fully signed request is completed once, sealed, and e-mailed once", async () => {
+    deployment = await startStandalone(undefined, { env: FAST_MAIL });
+    const dataDir = deployment.dataDir;
+    const key = JSON.parse((await deployment.cli("keys", "create", "--name", "seal-crash")).stdout) as {
+      secret: string;
+    };
+    let gateway = deployment.gateways[0] as string;
+    const uploaded = await call(`${gateway}/api/v1`, "/documents/upload?filename=crash.pdf", {
+      key: key.secret,
+      method: "POST",
+      body: await makePdf(3),
+      headers: { "content-type": "application/pdf" },
+    });
+    const documentId = (uploaded.body as { id: string }).id;
+    const signers = Array.from({ length: 4 }, (_, i) => `sealer-${i}@crash.example`);
+    const requestIds: string[] = [];
+    for (const email of signers) {
+      const created = await call(`${gateway}/api/v1`, "/signature-requests", {
+        key: key.secret,
+        method: "POST",
+        json: {
+          title: "Sealed under fire",
+          documentIds: [documentId],
+          fields: [{ type: "signature", role: "Signer", page: 1, x: 50, y: 600, width: 150, height: 40 }],
+          recipients: [{ name: "S", email, role: "Signer" }],
+          send: true,
+        },
+      });
+      requestIds.push((created.body as { id: string }).id);
+    }
+    // Every signer signs; the process dies while their completions are queued or being sealed.
+    for (const email of signers) {
+      const link = await eventually(
+        async () => (await outboxMails(dataDir)).find((m) => m.to === email)?.link,
+      );
+      const browser = new SignerBrowser(gateway);
+      await browser.open(link);
+      const field = ((await browser.call("/sign/api/session")).body as { fields: { id: string }[] })
+        .fields[0];
+      const signed = await browser.call("/sign/api/submit", {
+        consent: true,
+        values: { [field?.id as string]: { kind: "typed", text: "S" } },
+      });
+      expect(signed.status).toBe(200);
+    }
+    process.kill(deployment.pid, "SIGKILL");
+    await deployment.stop();
+
+    deployment = await startStandalone(dataDir, { env: FAST_MAIL });
+    gateway = deployment.gateways[0] as string;
+    for (const id of requestIds) {
+      const done = await eventually(
+        async () => {
+          const got = await call(`${gateway}/api/v1`, `/signature-requests/${id}`, { key: key.secret });
+          const body = got.body as { status: string; signedDocumentId: string };
+          return body.status === "completed" ? body : undefined;
+        },
+        60_000,
+        200,
+      );
+      const sealed = await fetch(`${gateway}/api/v1/documents/${done.signedDocumentId}/download`, {
+        headers: { authorization: `Bearer ${key.secret}` },
+      });
+      expect(await pdfsig(new Uint8Array(await sealed.arrayBuffer()))).toContain("Signature is Valid.");
+    }
+    const listed = await call(`${gateway}/api/v1`, "/documents?pageSize=100", { key: key.secret });
+    const kinds = (listed.body as { items: { kind: string }[] }).items.map((d) => d.kind);
+    expect(kinds.filter((kind) => kind === "signed")).toHaveLength(requestIds.length);
+    const copies = await eventually(
+      async () => {
+        const mails = (await outboxMails(dataDir)).filter(
+          (m) => m.subject === "Completed: Sealed under fire",
+        );
+        return mails.length >= signers.length ? mails : undefined;
+      },
+      30_000,
+      200,
+    );
+    expect(copies.map((m) => m.to).sort()).toEqual([...signers].sort());
   }, 240_000);
 });

@@ -6,12 +6,13 @@
  */
 import { PDFDocument } from "pdf-lib";
 import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
-import { call, eventually, type Reply } from "./support/http.js";
+import { call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { expectDocumented } from "./support/openapi.js";
 import { type OutboxMail, outboxMails } from "./support/outbox-mail.js";
 import { pdfsig, pdfText, qpdfCheck } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
+import { SignerBrowser } from "./support/signer-browser.js";
 
 const infra = await distributedInfra();
 const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
@@ -30,29 +31,6 @@ interface Session {
 /** A 2×1 PNG, as a drawn signature would send it. */
 const DRAWN_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGNgYGD4z8DAwMAAAA0AAXqGgGsAAAAASUVORK5CYII=";
-
-/** A browser's hold on one signing session: the cookie the link set, sent back on every call. */
-class SignerBrowser {
-  cookie = "";
-
-  constructor(private readonly gateway: string) {}
-
-  async open(link: string): Promise<Response> {
-    const path = new URL(link).pathname;
-    const res = await fetch(`${this.gateway}${path}`, { redirect: "manual" });
-    const set = res.headers.get("set-cookie");
-    if (set) this.cookie = set.split(";")[0] as string;
-    return res;
-  }
-
-  call(path: string, json?: unknown, contentType = "application/json"): Promise<Reply> {
-    return call(this.gateway, path, {
-      method: json === undefined ? "GET" : "POST",
-      headers: { cookie: this.cookie, ...(json === undefined ? {} : { "content-type": contentType }) },
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-  }
-}
 
 describe.each(modes)("%s mode: signing", (_mode, start) => {
   let deployment: Deployment;
