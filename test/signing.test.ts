@@ -224,4 +224,16 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain("This signing link is not valid");
   });
+
+  test("opening links is limited per address: past the burst, a 429 page with Retry-After", async () => {
+    const guesser = new SignerBrowser(gateway);
+    const answers: number[] = [];
+    for (let i = 0; i < 40; i++)
+      answers.push((await guesser.open(`${gateway}/sign/${"B".repeat(42)}${i % 10}`)).status);
+    expect(answers.slice(0, 20).every((status) => status === 404)).toBe(true);
+    expect(answers.at(-1)).toBe(429);
+    const limited = await guesser.open(`${gateway}/sign/${"C".repeat(43)}`);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await limited.text()).toContain("Too many attempts");
+  });
 });

@@ -1,11 +1,11 @@
 /**
  * The transition table of DESIGN §5, operation by state: an allowed operation succeeds, any other
- * answers FAILED_PRECONDITION naming the current state. States the API cannot reach yet (signing
- * arrives with its own issue) are set in the database directly.
+ * answers FAILED_PRECONDITION naming the current state; the same for a signer's operations by the
+ * recipient's state. Each state is set in the database directly, which is quicker than reaching it.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { uuidv7 } from "@countersign/kit";
-import { type Harness, startHarness } from "./harness.js";
+import { type Harness, startHarness, tokenOf } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -99,4 +99,90 @@ test("concurrent operations on one request leave only states the table allows", 
   const trail = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
   expect(trail.entries.filter((e) => e.action === "sent").length).toBe(sends);
   expect(trail.verified).toBe(true);
+});
+
+/** A request whose first signer holds a session, then set into `state` with the signer `recipientState`. */
+async function sessionIn(ws: string, templateId: string, state: State, recipientState = "viewed") {
+  const request = await requestIn(ws, templateId, "sent");
+  const ada = request.recipients[0]?.id as string;
+  const link = (await h.mails()).filter((m) => m.link).at(-1)?.link as string;
+  const { sessionToken } = await h.requests.openSigningLink({ token: tokenOf(link) });
+  await h.db.query("UPDATE signature_requests SET status = $2 WHERE id = $1", [request.id, state]);
+  await h.db.query("UPDATE recipients SET status = $2 WHERE id = $1", [ada, recipientState]);
+  return { request, sessionToken };
+}
+
+const signerOperations: Record<string, (sessionToken: string, fieldId: string) => Promise<unknown>> = {
+  sign: (sessionToken, fieldId) =>
+    h.requests.submitSignature({
+      sessionToken,
+      consent: true,
+      values: { [fieldId]: { value: { case: "typed", value: { text: "Ada" } } } },
+    }),
+  decline: (sessionToken) => h.requests.declineToSign({ sessionToken, reason: "No" }),
+};
+
+/** DESIGN §5 for the signer's operations and the recipient's states, written out. */
+const SIGNER_ALLOWED: Record<string, { requests: State[]; recipients: string[] }> = {
+  sign: { requests: ["sent", "in_progress"], recipients: ["sent", "viewed"] },
+  decline: { requests: ["sent", "in_progress"], recipients: ["sent", "viewed"] },
+};
+
+const refusedOrOk = (err: unknown) =>
+  err instanceof ConnectError && err.code === Code.FailedPrecondition
+    ? "refused"
+    : `unexpected: ${String(err)}`;
+
+test("signing and declining are allowed in exactly the request states the table says", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const outcomes: string[] = [];
+  const expected: string[] = [];
+  for (const [name, run] of Object.entries(signerOperations)) {
+    for (const state of STATES) {
+      const { request, sessionToken } = await sessionIn(ws, templateId, state);
+      const field = request.fields.find((f) => f.recipientId === request.recipients[0]?.id)?.id as string;
+      const result = await run(sessionToken, field).then(() => "ok", refusedOrOk);
+      outcomes.push(`${name} in ${state}: ${result}`);
+      expected.push(
+        `${name} in ${state}: ${SIGNER_ALLOWED[name]?.requests.includes(state) ? "ok" : "refused"}`,
+      );
+    }
+  }
+  expect(outcomes).toEqual(expected);
+});
+
+test("signing and declining are allowed in exactly the recipient states the table says", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const outcomes: string[] = [];
+  const expected: string[] = [];
+  for (const [name, run] of Object.entries(signerOperations)) {
+    for (const recipientState of ["pending", "sent", "viewed", "signed", "declined"]) {
+      const { request, sessionToken } = await sessionIn(ws, templateId, "in_progress", recipientState);
+      const field = request.fields.find((f) => f.recipientId === request.recipients[0]?.id)?.id as string;
+      const result = await run(sessionToken, field).then(() => "ok", refusedOrOk);
+      outcomes.push(`${name} when ${recipientState}: ${result}`);
+      expected.push(
+        `${name} when ${recipientState}: ${SIGNER_ALLOWED[name]?.recipients.includes(recipientState) ? "ok" : "refused"}`,
+      );
+    }
+  }
+  expect(outcomes).toEqual(expected);
+});
+
+test("opening a link records a view only for a recipient who was sent it", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const viewedFrom: string[] = [];
+  for (const recipientState of ["pending", "sent", "viewed", "signed"]) {
+    const request = await requestIn(ws, templateId, "sent");
+    const ada = request.recipients[0]?.id as string;
+    await h.db.query("UPDATE recipients SET status = $2 WHERE id = $1", [ada, recipientState]);
+    const link = (await h.mails()).filter((m) => m.link).at(-1)?.link as string;
+    const opened = await h.requests.openSigningLink({ token: tokenOf(link) });
+    const after = opened.signatureRequest?.recipients[0]?.status;
+    if (after === "viewed" && recipientState !== "viewed") viewedFrom.push(recipientState);
+  }
+  expect(viewedFrom).toEqual(["sent"]);
 });
