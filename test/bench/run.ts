@@ -4,7 +4,9 @@
  * - GET /v1/accounts/{id}/templates?pageSize=5 against GET /v1/ping;
  * - POST /v1/accounts/{id}/signature-requests (from a template, sent at once) against GET /v1/ping;
  * - a 10 MiB PDF uploaded and downloaded through the gateway against the blob store put and got directly;
- * - the gateway's peak resident memory during a 25 MiB upload.
+ * - the gateway's peak resident memory during a 25 MiB upload;
+ * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it.
+ * BENCH_ONLY=completion measures the last alone (in process, no deployment) and only prints it.
  * Prints the figures and writes docs/benchmarks.md.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -21,9 +23,10 @@ import {
 } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makePdf } from "../support/pdfs.js";
+import { measureCompletion } from "./completion.js";
 import { type LoadOptions, measure } from "./measure.js";
 import { gatewayPid, peakDuring } from "./process-memory.js";
-import { type ModeResult, printResults, writeReport } from "./report.js";
+import { completionLines, type ModeResult, printResults, writeReport } from "./report.js";
 import { largePdf, measureTransfer, uploadThroughGateway } from "./transfer.js";
 
 const options: LoadOptions = {
@@ -145,6 +148,10 @@ async function benchMode(
 }
 
 async function main(): Promise<void> {
+  console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
+  const completion = await measureCompletion();
+  console.log(`\n${completionLines(completion)}\n`);
+  if (process.env.BENCH_ONLY === "completion") return;
   const logs = await mkdtemp(join(tmpdir(), "countersign-bench-"));
   console.log(`bench: server logs in ${logs}`);
   const owned: { stop(): Promise<unknown> }[] = [];
@@ -193,7 +200,7 @@ async function main(): Promise<void> {
     await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
-  await writeReport(join(REPO, "docs/benchmarks.md"), results, options, TRANSFER_ROUNDS);
+  await writeReport(join(REPO, "docs/benchmarks.md"), results, options, TRANSFER_ROUNDS, completion);
   console.log("bench: wrote docs/benchmarks.md");
 }
 

@@ -38,3 +38,43 @@ export async function makeTruncatedPdf(): Promise<Uint8Array> {
   const bytes = await makePdf(2);
   return bytes.subarray(0, Math.floor(bytes.length / 3));
 }
+
+const CLAUSE =
+  "The Provider shall perform the Services described in Schedule A with reasonable skill and care, " +
+  "in accordance with good industry practice, and shall comply with all applicable laws. The Client " +
+  "shall pay each undisputed invoice within thirty days of receipt. Either party may terminate this " +
+  "Agreement on ninety days' written notice to the other party.";
+
+/**
+ * A contract as a word processor exports one: every page full of justified-looking text in an
+ * embedded, subset TrueType font, with compressed content streams — what a benchmark should sign.
+ */
+export async function makeContractPdf(pages: number): Promise<Uint8Array> {
+  const { default: fontkit } = await import("@pdf-lib/fontkit");
+  const { readFile } = await import("node:fs/promises");
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const serif = await pdf.embedFont(await readFile(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSerif.ttf")), {
+    subset: true,
+  });
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const words = CLAUSE.split(" ");
+  for (let p = 0; p < pages; p++) {
+    const page = pdf.addPage([595, 842]);
+    page.drawText(`${p + 1}. Terms and conditions, part ${p + 1}`, { x: 56, y: 780, size: 13, font: bold });
+    let line = "";
+    let y = 750;
+    let w = p;
+    while (y > 80) {
+      const word = words[w++ % words.length] as string;
+      if (serif.widthOfTextAtSize(`${line} ${word}`, 10.5) > 483) {
+        page.drawText(line, { x: 56, y, size: 10.5, font: serif });
+        line = word;
+        y -= 14;
+      } else line = line ? `${line} ${word}` : word;
+    }
+  }
+  return pdf.save();
+}

@@ -4,6 +4,7 @@
  * request's audit chain, so the printout alone ties the document to its trail.
  */
 import { type PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import type { TextFonts } from "./fonts.js";
 
 export interface CertificateRecipient {
   name: string;
@@ -29,9 +30,14 @@ export interface CertificateFacts {
   sealedBy: string;
 }
 
-export interface CertificateFonts {
-  regular: PDFFont;
-  bold: PDFFont;
+/** Every text of the certificate that comes from people rather than from us: it decides the font. */
+export function certificateTexts(facts: CertificateFacts): string[] {
+  return [
+    facts.title,
+    facts.sealedBy,
+    ...facts.documents.map((d) => d.filename),
+    ...facts.recipients.flatMap((r) => [r.name, r.email, r.role, r.userAgent]),
+  ];
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -51,7 +57,7 @@ class PageWriter {
 
   constructor(
     private readonly doc: PDFDocument,
-    private readonly fonts: CertificateFonts,
+    private readonly fonts: TextFonts,
   ) {
     this.newPage();
   }
@@ -155,7 +161,7 @@ function writable(font: PDFFont, text: string): string {
   return [...text].map((c) => (has.has(c.codePointAt(0) as number) || c === " " ? c : "?")).join("");
 }
 
-export function appendCertificate(doc: PDFDocument, facts: CertificateFacts, fonts: CertificateFonts): void {
+export function appendCertificate(doc: PDFDocument, facts: CertificateFacts, fonts: TextFonts): void {
   const w = new PageWriter(doc, fonts);
   const t = (s: string) => writable(fonts.regular, s);
   w.text("Certificate of completion", { size: 18, bold: true });

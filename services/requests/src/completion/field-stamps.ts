@@ -3,13 +3,17 @@
  * the page as a viewer shows it (crop box, rotation applied), so each box is mapped back into the
  * page's own coordinates and its content rotated with the page, to stand upright on screen.
  */
-import { degrees, type PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from "pdf-lib";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
+import { writes } from "./fonts.js";
 
 export interface StampFonts {
-  handwriting: PDFFont;
+  /** Caveat when a typed signature needs it. */
+  handwriting?: PDFFont;
+  /** What text values are written in; a typed signature Caveat cannot write, too. */
   regular: PDFFont;
+  symbols: PDFFont;
 }
 
 const INK = rgb(0.07, 0.13, 0.36);
@@ -35,12 +39,6 @@ function fittingSize(font: PDFFont, text: string, width: number, max: number): n
   return Math.max(4, Math.min(max, atOne > 0 ? width / atOne : max));
 }
 
-/** A font that has every character of `text`: the preferred one, else the fallback. */
-function fontFor(text: string, preferred: PDFFont, fallback: PDFFont): PDFFont {
-  const has = new Set(preferred.getCharacterSet());
-  return [...text].every((c) => has.has(c.codePointAt(0) as number)) ? preferred : fallback;
-}
-
 /** Draws `text` in the box, left-aligned and vertically centred, shrunk to fit. */
 function drawInBox(page: PDFPage, field: StoredField, text: string, font: PDFFont, maxSize: number): void {
   const lineText = text.replace(/\s*\n\s*/g, " ");
@@ -57,8 +55,7 @@ function drawInBox(page: PDFPage, field: StoredField, text: string, font: PDFFon
   });
 }
 
-async function drawImage(doc: PDFDocument, page: PDFPage, field: StoredField, png: string): Promise<void> {
-  const image = await doc.embedPng(Buffer.from(png, "base64"));
+function drawImage(page: PDFPage, field: StoredField, image: PDFImage): void {
   const scale = Math.min(field.width / image.width, field.height / image.height);
   const width = image.width * scale;
   const height = image.height * scale;
@@ -68,7 +65,7 @@ async function drawImage(doc: PDFDocument, page: PDFPage, field: StoredField, pn
 }
 
 function drawCheck(page: PDFPage, field: StoredField, fonts: StampFonts): void {
-  drawInBox(page, field, "✔", fonts.regular, field.height);
+  drawInBox(page, field, "✔", fonts.symbols, field.height);
 }
 
 /**
@@ -82,6 +79,7 @@ export async function stampFields(
   values: Map<string, StoredValue>,
   fonts: StampFonts,
 ): Promise<void> {
+  const images = new Map<string, PDFImage>();
   for (const field of fields) {
     const value = values.get(field.id);
     const start = firstPage.get(field.documentId);
@@ -89,11 +87,24 @@ export async function stampFields(
     const page = doc.getPage(start + field.page - 1);
     switch (value.kind) {
       case "typed":
-        drawInBox(page, field, value.text, fontFor(value.text, fonts.handwriting, fonts.regular), 48);
+        drawInBox(
+          page,
+          field,
+          value.text,
+          fonts.handwriting && writes(fonts.handwriting, [value.text]) ? fonts.handwriting : fonts.regular,
+          48,
+        );
         break;
-      case "drawn":
-        await drawImage(doc, page, field, value.png);
+      case "drawn": {
+        // One image per drawing: a signer's signature on ten pages is embedded once.
+        let image = images.get(value.png);
+        if (!image) {
+          image = await doc.embedPng(Buffer.from(value.png, "base64"));
+          images.set(value.png, image);
+        }
+        drawImage(page, field, image);
         break;
+      }
       case "text":
         drawInBox(page, field, value.text, fonts.regular, 12);
         break;

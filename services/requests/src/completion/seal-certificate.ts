@@ -57,8 +57,14 @@ export function readSealP12(value: string): Buffer {
   return bytes;
 }
 
+/** The key and certificates of the file, the key's own certificate first. */
+export interface OpenedSeal {
+  key: forge.pki.rsa.PrivateKey;
+  certificates: forge.pki.Certificate[];
+}
+
 /** Opens the file: throws a plain sentence when the password is wrong or there is no key or certificate. */
-export function sealIdentity({ p12, password }: SealCredentials): SealIdentity {
+export function openSeal({ p12, password }: SealCredentials): OpenedSeal {
   let parsed: forge.pkcs12.Pkcs12Pfx;
   try {
     parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString("binary")), false, password);
@@ -67,22 +73,24 @@ export function sealIdentity({ p12, password }: SealCredentials): SealIdentity {
   }
   const keyBag = forge.pki.oids.pkcs8ShroudedKeyBag as string;
   const certBag = forge.pki.oids.certBag as string;
-  const keys = parsed.getBags({ bagType: keyBag })[keyBag];
+  const key = parsed.getBags({ bagType: keyBag })[keyBag]?.[0]?.key as forge.pki.rsa.PrivateKey | undefined;
+  if (!key) throw new Error("holds no RSA private key");
   const certs = (parsed.getBags({ bagType: certBag })[certBag] ?? [])
     .map((bag: forge.pkcs12.Bag) => bag.cert)
     .filter((cert): cert is forge.pki.Certificate => Boolean(cert));
-  const key = keys?.[0]?.key as forge.pki.rsa.PrivateKey | undefined;
-  if (!key) throw new Error("holds no private key");
-  const own = certs.find(
-    (cert: forge.pki.Certificate) => (cert.publicKey as forge.pki.rsa.PublicKey).n.compareTo(key.n) === 0,
-  );
+  const own = certs.find((cert) => (cert.publicKey as forge.pki.rsa.PublicKey).n.compareTo(key.n) === 0);
   if (!own) throw new Error("holds no certificate for its private key");
+  return { key, certificates: [own, ...certs.filter((cert) => cert !== own)] };
+}
+
+export function sealIdentity(credentials: SealCredentials): SealIdentity {
+  const { certificates } = openSeal(credentials);
+  const own = certificates[0] as forge.pki.Certificate;
   return {
     commonName: String(own.subject.getField("CN")?.value ?? "Countersign"),
     notAfter: own.validity.notAfter,
-    certificateBytes: certs.reduce(
-      (sum: number, cert: forge.pki.Certificate) =>
-        sum + forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).length(),
+    certificateBytes: certificates.reduce(
+      (sum, cert) => sum + forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).length(),
       0,
     ),
   };

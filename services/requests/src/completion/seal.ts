@@ -5,18 +5,20 @@
  */
 
 import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
-import { P12Signer } from "@signpdf/signer-p12";
 import { SignPdf } from "@signpdf/signpdf";
 import { SUBFILTER_ETSI_CADES_DETACHED } from "@signpdf/utils";
 import type { PDFDocument } from "pdf-lib";
+import { CadesSigner } from "./cades-signer.js";
 import { type SealCredentials, type SealIdentity, sealIdentity } from "./seal-certificate.js";
 
 export class Seal {
   readonly identity: SealIdentity;
+  private readonly signer: CadesSigner;
 
   /** Throws a sentence naming what is wrong with the certificate file; callers add which setting. */
-  constructor(private readonly credentials: SealCredentials) {
+  constructor(credentials: SealCredentials) {
     this.identity = sealIdentity(credentials);
+    this.signer = new CadesSigner(credentials);
   }
 
   /** The document saved and sealed; `reason` is what PDF readers show as the signature's reason. */
@@ -36,8 +38,6 @@ export class Seal {
     });
     // The placeholder's byte range is found by scanning; object streams would compress it away.
     const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
-    // A P12Signer reads its file from a forge buffer that signing consumes: one signer per seal.
-    const signer = new P12Signer(this.credentials.p12, { passphrase: this.credentials.password });
-    return new SignPdf().sign(bytes, signer, signingTime);
+    return new SignPdf().sign(bytes, this.signer, signingTime);
   }
 }

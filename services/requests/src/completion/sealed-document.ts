@@ -4,13 +4,12 @@
  * out, so the completion worker and the benchmark run the same code.
  */
 import { createHash } from "node:crypto";
-import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument } from "pdf-lib";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
-import { appendCertificate, type CertificateFacts } from "./certificate-page.js";
+import { appendCertificate, type CertificateFacts, certificateTexts } from "./certificate-page.js";
 import { stampFields } from "./field-stamps.js";
-import { fontFiles } from "./fonts.js";
+import { DocumentFonts } from "./fonts.js";
 import type { Seal } from "./seal.js";
 
 export interface Original {
@@ -50,29 +49,27 @@ export async function buildSealedDocument(
     for (const page of pages) doc.addPage(page);
     pageCounts.push(source.getPageCount());
   }
-  doc.registerFontkit(fontkit);
-  const files = await fontFiles();
-  const [handwriting, regular, bold] = await Promise.all([
-    doc.embedFont(files.handwriting, { subset: true }),
-    doc.embedFont(files.regular, { subset: true }),
-    doc.embedFont(files.bold, { subset: true }),
-  ]);
-  await stampFields(doc, firstPage, fields, values, { handwriting, regular });
+  const fonts = new DocumentFonts(doc);
+  const given = [...values.values()];
+  const typed = given.flatMap((v) => (v.kind === "typed" ? [v.text] : []));
+  const written = given.flatMap((v) => (v.kind === "text" || v.kind === "typed" ? [v.text] : []));
+  await stampFields(doc, firstPage, fields, values, {
+    handwriting: typed.length > 0 ? await fonts.handwriting() : undefined,
+    regular: (await fonts.textFonts(written)).regular,
+    symbols: await fonts.symbols(),
+  });
   const signedPagesSha256 = sha256(await doc.save({ useObjectStreams: false }));
-  appendCertificate(
-    doc,
-    {
-      ...details,
-      documents: originals.map((o, i) => ({
-        filename: o.filename,
-        pageCount: pageCounts[i] ?? 0,
-        sha256: o.sha256,
-      })),
-      signedPagesSha256,
-      sealedBy: seal.identity.commonName,
-    },
-    { regular, bold },
-  );
+  const facts: CertificateFacts = {
+    ...details,
+    documents: originals.map((o, i) => ({
+      filename: o.filename,
+      pageCount: pageCounts[i] ?? 0,
+      sha256: o.sha256,
+    })),
+    signedPagesSha256,
+    sealedBy: seal.identity.commonName,
+  };
+  appendCertificate(doc, facts, await fonts.textFonts(certificateTexts(facts)));
   doc.setProducer("Countersign");
   doc.setModificationDate(details.completedAt);
   const bytes = await seal.apply(doc, `Completed: ${details.title}`.slice(0, 200), details.completedAt);

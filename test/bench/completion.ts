@@ -1,0 +1,145 @@
+/**
+ * Completing a request, as the completion worker does it (the same function): a 10-page contract,
+ * 3 signers, 30 fields (typed and drawn signatures, initials, dates, text, checkboxes, names and
+ * e-mails), the certificate page and the seal — against pdf-lib loading and saving the same PDF,
+ * runs interleaved so that both see the same machine.
+ */
+
+import { PDFDocument } from "pdf-lib";
+import { PNG } from "pngjs";
+import { Seal } from "../../services/requests/src/completion/seal.js";
+import { generateSealP12 } from "../../services/requests/src/completion/seal-certificate.js";
+import { buildSealedDocument } from "../../services/requests/src/completion/sealed-document.js";
+import type { StoredValue } from "../../services/requests/src/field-values.js";
+import type { StoredField } from "../../services/requests/src/store.js";
+import { makeContractPdf } from "../support/pdfs.js";
+
+export interface CompletionFigures {
+  runs: number;
+  pdfBytes: number;
+  sealedBytes: number;
+  baselineP50Ms: number;
+  completionP50Ms: number;
+}
+
+/** A drawing as the signing page sends it: a 600×200 PNG with one stroke, its shape set by `wave`. */
+function drawing(wave: number): string {
+  const png = new PNG({ width: 600, height: 200 });
+  for (let x = 20; x < 580; x++) {
+    const y = Math.round(100 + 60 * Math.sin(x / wave) * Math.cos(x / 97));
+    for (let dy = -2; dy <= 2; dy++) {
+      const at = ((y + dy) * 600 + x) * 4;
+      png.data.writeUInt32BE(0x1b2a5cff, at);
+    }
+  }
+  return PNG.sync.write(png).toString("base64");
+}
+
+const TYPES = [
+  "signature",
+  "initials",
+  "date_signed",
+  "text",
+  "text",
+  "text",
+  "checkbox",
+  "checkbox",
+  "name",
+  "email",
+];
+
+function request(): { fields: StoredField[]; values: Map<string, StoredValue> } {
+  const drawn = { signature: drawing(40), initials: drawing(23) };
+  const fields: StoredField[] = [];
+  const values = new Map<string, StoredValue>();
+  for (let signer = 0; signer < 3; signer++) {
+    TYPES.forEach((type, i) => {
+      const id = `s${signer}-f${i}`;
+      fields.push({
+        id,
+        type,
+        recipientId: `signer-${signer}`,
+        documentId: "contract",
+        page: i + 1,
+        x: 56 + signer * 170,
+        y: 640 + (type === "checkbox" ? 40 : 0),
+        width: type === "checkbox" ? 14 : 150,
+        height: type === "checkbox" ? 14 : 36,
+        required: true,
+        label: "",
+      });
+      const value: StoredValue =
+        type === "signature" || type === "initials"
+          ? signer === 2
+            ? { kind: "drawn", png: type === "signature" ? drawn.signature : drawn.initials }
+            : { kind: "typed", text: type === "initials" ? "AL" : `Signer Number ${signer + 1}` }
+          : type === "checkbox"
+            ? { kind: "checkbox", checked: true }
+            : {
+                kind: "text",
+                text: type === "email" ? `signer${signer}@example.com` : `Value ${i} of signer ${signer + 1}`,
+              };
+      values.set(id, value);
+    });
+  }
+  return { fields, values };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+
+export async function measureCompletion(runs = 20, warmUp = 5): Promise<CompletionFigures> {
+  const pdf = await makeContractPdf(10);
+  const seal = new Seal({ p12: generateSealP12("Countersign bench seal", "bench"), password: "bench" });
+  const { fields, values } = request();
+  const recipients = [0, 1, 2].map((i) => ({
+    name: `Signer Number ${i + 1}`,
+    email: `signer${i}@example.com`,
+    role: `Role ${i + 1}`,
+    kind: "signer" as const,
+    viewedAt: new Date(),
+    signedAt: new Date(),
+    consentedAt: new Date(),
+    ip: "203.0.113.10",
+    userAgent:
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+  }));
+  const baseline: number[] = [];
+  const completion: number[] = [];
+  let sealedBytes = 0;
+  for (let i = 0; i < warmUp + runs; i++) {
+    let started = performance.now();
+    await (await PDFDocument.load(pdf)).save();
+    const loadSave = performance.now() - started;
+    started = performance.now();
+    const sealed = await buildSealedDocument(
+      [{ id: "contract", filename: "contract.pdf", sha256: "0".repeat(64), bytes: pdf }],
+      fields,
+      values,
+      {
+        requestId: "0192f5d8-0000-7000-8000-000000000000",
+        title: "Master services agreement",
+        completedAt: new Date(),
+        recipients,
+        audit: { entries: 14, headHash: "f".repeat(64) },
+      },
+      seal,
+    );
+    const complete = performance.now() - started;
+    sealedBytes = sealed.bytes.length;
+    if (i >= warmUp) {
+      baseline.push(loadSave);
+      completion.push(complete);
+    }
+  }
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    runs,
+    pdfBytes: pdf.length,
+    sealedBytes,
+    baselineP50Ms: round(median(baseline)),
+    completionP50Ms: round(median(completion)),
+  };
+}
