@@ -5,7 +5,7 @@
 
 import type { Logger } from "@countersign/kit";
 import type { Request, Response } from "express";
-import { redactedPath } from "./redacted-path.js";
+import { loggedPath } from "./redacted-path.js";
 import type { ResponseEndHook } from "./request-context.js";
 
 export function accessLog(logger: Logger): ResponseEndHook {
@@ -14,7 +14,7 @@ export function accessLog(logger: Logger): ResponseEndHook {
       {
         requestId: res.locals.requestId,
         method: req.method,
-        path: redactedPath(req.path),
+        path: loggedPath(req),
         status: res.statusCode,
         durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
         keyId: res.locals.caller?.keyId,

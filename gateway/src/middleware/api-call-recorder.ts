@@ -13,7 +13,7 @@ import {
 import { type EventBus, type Logger, subjects, uuidv7 } from "@countersign/kit";
 import type { Request, Response } from "express";
 import type { Caller } from "../key-verifier.js";
-import { redactedPath } from "./redacted-path.js";
+import { loggedPath } from "./redacted-path.js";
 
 export const UNMATCHED_ROUTE = "unmatched";
 
@@ -65,7 +65,7 @@ export class ApiCallRecorder {
       keyId: caller.keyId,
       method: req.method,
       route: (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE,
-      path: redactedPath(req.path),
+      path: loggedPath(req),
       status: res.statusCode,
       code: (res.locals.problemCode as string | undefined) ?? "",
       durationMs: performance.now() - (res.locals.startedAt as number),

@@ -3,10 +3,10 @@
 import type { Logger } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
 import { ApiProblem, type ProblemCode, toProblem } from "../problems.js";
-import { redactedPath } from "./redacted-path.js";
+import { loggedPath } from "./redacted-path.js";
 
 export function notFound(req: Request) {
-  throw new ApiProblem("not_found", `there is no ${req.method} ${req.path}`);
+  throw new ApiProblem("not_found", `there is no ${req.method} ${loggedPath(req)}`);
 }
 
 /** How much of a refused body we read and throw away so that the client can read our answer. */
@@ -77,7 +77,7 @@ export function problemHandler(logger: Logger) {
     const requestId = res.locals.requestId as string;
     const { problem, headers } = toProblem(translated, requestId);
     if (problem.status >= 500 && problem.code !== "unavailable") {
-      logger.error({ err, requestId, method: req.method, path: redactedPath(req.path) }, "request failed");
+      logger.error({ err, requestId, method: req.method, path: loggedPath(req) }, "request failed");
     }
     res.locals.problemCode = problem.code;
     if (res.headersSent) {

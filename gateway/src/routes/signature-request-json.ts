@@ -1,5 +1,6 @@
 /** Signature requests, recipients, audit entries and agreement sets as the public API writes them. */
 import type {
+  RequestField,
   AgreementSet as StoredAgreementSet,
   AuditEntry as StoredAuditEntry,
   Recipient as StoredRecipient,
@@ -33,6 +34,22 @@ export function recipientJson(r: StoredRecipient): Json<typeof Recipient> {
   };
 }
 
+export function fieldJson(f: RequestField): Json<typeof SignatureRequest>["fields"][number] {
+  return {
+    id: f.id,
+    type: f.type as Json<typeof SignatureRequest>["fields"][number]["type"],
+    recipientId: f.recipientId,
+    documentId: f.documentId,
+    page: f.page,
+    x: f.x,
+    y: f.y,
+    width: f.width,
+    height: f.height,
+    required: f.required,
+    label: f.label,
+  };
+}
+
 export function signatureRequestJson(
   request: StoredSignatureRequest | undefined,
 ): Json<typeof SignatureRequest> {
@@ -45,19 +62,7 @@ export function signatureRequestJson(
     templateId: orNull(request.templateId),
     documentIds: request.documentIds,
     recipients: request.recipients.map(recipientJson),
-    fields: request.fields.map((f) => ({
-      id: f.id,
-      type: f.type as Json<typeof SignatureRequest>["fields"][number]["type"],
-      recipientId: f.recipientId,
-      documentId: f.documentId,
-      page: f.page,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      height: f.height,
-      required: f.required,
-      label: f.label,
-    })),
+    fields: request.fields.map(fieldJson),
     expiresAt: isoOrNull(request.expireTime),
     agreementSetId: orNull(request.agreementSetId),
     createdAt: iso(request.createTime),

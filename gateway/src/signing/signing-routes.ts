@@ -30,6 +30,7 @@ import { DeclaredRouter } from "../declared-router.js";
 import { sendDocument } from "../document-download.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
+import { fieldJson } from "../routes/signature-request-json.js";
 import { sendLinkPage } from "./link-pages.js";
 import { signingPage } from "./signing-page.js";
 
@@ -139,18 +140,10 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           pageCount: d?.pageCount ?? 0,
           pages: (d?.pages ?? []).map((p) => ({ width: p.width, height: p.height })),
         })),
-        fields: request.fields.map((f) => ({
-          id: f.id,
-          type: f.type as z.infer<typeof SigningSession>["fields"][number]["type"],
-          documentId: f.documentId,
-          page: f.page,
-          x: f.x,
-          y: f.y,
-          width: f.width,
-          height: f.height,
-          required: f.required,
-          label: f.label,
-        })),
+        fields: request.fields.map((f) => {
+          const { recipientId: _, ...field } = fieldJson(f);
+          return field;
+        }),
         ...(returnUrl ? { returnUrl } : {}),
         ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
       };

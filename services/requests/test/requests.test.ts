@@ -1,10 +1,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type { NewRecipientSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { fieldViolations, problemOf, uuidv7 } from "@countersign/kit";
-import { type Harness, PUBLIC_URL, startHarness, tokenOf, until } from "./harness.js";
+import { type Harness, PUBLIC_URL, rejection, startHarness, tokenOf, until } from "./harness.js";
 
 type NewRecipient = MessageInitShape<typeof NewRecipientSchema>;
 
@@ -37,15 +37,6 @@ async function draft(workspaceId: string, overrides: { recipients?: NewRecipient
   });
   if (!signatureRequest) throw new Error("no request");
   return signatureRequest;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ConnectError)) throw new Error(`expected a ConnectError, got ${String(err)}`);
-  return err;
 }
 
 test("a request made from a template binds each role to its signer and copies the fields to them", async () => {
@@ -295,6 +286,7 @@ test("an embedded signing URL opens once, for a signer whose turn it is", async 
     "created",
     "sent",
     "embedded_signing_url_created",
+    "viewed",
     "link_opened",
   ]);
   expect(trail.verified).toBe(true);

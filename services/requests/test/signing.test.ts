@@ -2,10 +2,10 @@
  * Signing through a session, at the RPC level: the first view, field checks, routing to the next
  * group, decline, and completion into one sealed, certificate-bearing document.
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { fieldViolations, uuidv7 } from "@countersign/kit";
 import { PDFDocument } from "pdf-lib";
-import { type Harness, startHarness, tokenOf, until } from "./harness.js";
+import { type Harness, rejection, startHarness, tokenOf, until } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,15 +15,6 @@ afterAll(() => h.close());
 
 const actor = { ip: "203.0.113.7", userAgent: "Mozilla/5.0 (test)" };
 const typed = (text: string) => ({ value: { case: "typed" as const, value: { text } } });
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ConnectError)) throw new Error(`expected a ConnectError, got ${String(err)}`);
-  return err;
-}
 
 async function sentRequest(ws: string) {
   const { signatureRequest } = await h.requests.createSignatureRequest({
