@@ -94,7 +94,7 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
         fc.asyncProperty(requestArbitrary(DOCUMENT as never, fixtures), async (request) => {
           const answer = await send(gateway, request);
           statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-          const broken = brokenRule(answer);
+          const broken = brokenRule(answer, request.pages);
           if (broken) {
             // The server's own account of the failure, found by the request id it answered with.
             const requestId = /"requestId":"([^"]+)"/.exec(answer.body)?.[1] ?? "none";

@@ -24,6 +24,8 @@ export interface FuzzOperation {
   json?: Schema;
   upload: boolean;
   console: boolean;
+  /** Statuses the operation answers with an HTML page for a person (a signing link), not a problem. */
+  pages: number[];
 }
 
 export interface Fixtures {
@@ -43,12 +45,21 @@ export interface FuzzRequest {
   body?: Uint8Array;
   /** What the case is, for the failure report. */
   label: string;
+  /** Statuses documented as an HTML page rather than a problem. */
+  pages: number[];
 }
 
 interface Document {
   paths: Record<
     string,
-    Record<string, { parameters?: (Parameter | { $ref: string })[]; requestBody?: Schema }>
+    Record<
+      string,
+      {
+        parameters?: (Parameter | { $ref: string })[];
+        requestBody?: Schema;
+        responses?: Record<string, { content?: Record<string, unknown> }>;
+      }
+    >
   >;
   components: Record<string, Record<string, unknown>>;
 }
@@ -73,6 +84,9 @@ export function operationsOf(document: Document): FuzzOperation[] {
         json: content["application/json"]?.schema,
         upload: "multipart/form-data" in content,
         console: path.startsWith("/console/"),
+        pages: Object.entries(operation.responses ?? {})
+          .filter(([, answer]) => answer.content && "text/html" in answer.content)
+          .map(([status]) => Number(status)),
       });
     }
   }
@@ -421,6 +435,7 @@ export function requestArbitrary(document: Document, fixtures: Fixtures): fc.Arb
             path: `${path}${query}`,
             headers,
             body: payload,
+            pages: operation.pages,
             label: `${operation.method} ${operation.path}: ${what}${coding ? ` (${coding}${reallyGzip ? "" : ", not encoded"})` : ""}`,
           };
         },
@@ -448,10 +463,14 @@ export async function send(base: string, request: FuzzRequest): Promise<FuzzAnsw
   };
 }
 
-/** Why an answer breaks the rules (a 5xx, an error that is not a problem with a detail), or undefined. */
-export function brokenRule(answer: FuzzAnswer): string | undefined {
+/**
+ * Why an answer breaks the rules (a 5xx, an error that is neither a problem with a detail nor an
+ * HTML page the operation documents for that status), or undefined.
+ */
+export function brokenRule(answer: FuzzAnswer, pages: number[] = []): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status}`;
   if (answer.status < 400) return undefined;
+  if (pages.includes(answer.status) && answer.contentType.startsWith("text/html")) return undefined;
   if (!answer.contentType.startsWith("application/problem+json")) {
     return `answered ${answer.status} as ${answer.contentType || "no content type"}`;
   }

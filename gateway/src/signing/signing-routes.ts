@@ -47,6 +47,9 @@ export interface SigningRoutesOptions {
   webRoot: string;
 }
 
+/** A page for a person, who opened a link in a browser. */
+const HTML_PAGE = { "text/html": { schema: { type: "string" as const } } };
+
 const API_PROBLEMS = [400, 401, 404, 409, 413, 415, 422, 500, 503] as const;
 
 function actorOf(req: Request) {
@@ -252,10 +255,13 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       params: SigningLinkParams,
       answers: {
         303: { description: "To /sign/, the signing page." },
-        410: {
-          description: "The link no longer opens; the page says why.",
-          content: { "text/html": { schema: { type: "string" } } },
+        404: { description: "No link has this token; the page says so.", content: HTML_PAGE },
+        410: { description: "The link no longer opens; the page says why.", content: HTML_PAGE },
+        429: {
+          description: "Too many links opened from this address; the page says when to retry.",
+          content: HTML_PAGE,
         },
+        503: { description: "Links cannot be opened right now; the page says to retry.", content: HTML_PAGE },
       },
       problems: [],
     },
