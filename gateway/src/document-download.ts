@@ -8,7 +8,6 @@ import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { create as contentDisposition } from "content-disposition";
 import type { Request, Response } from "express";
-import fresh from "fresh";
 
 export async function sendDocument(
   req: Request,
@@ -29,8 +28,7 @@ export async function sendDocument(
     "Content-Type": document.contentType,
     "Content-Disposition": contentDisposition(document.filename, { type: disposition }),
   });
-  const current = fresh(req.headers, { etag: res.get("ETag") });
-  if (current || req.method === "HEAD") {
+  if (matchesEtag(req.get("if-none-match"), res.get("ETag") as string) || req.method === "HEAD") {
     await messages.return?.();
     if (req.method === "HEAD") res.set("Content-Length", String(document.sizeBytes));
     res.status(req.method === "HEAD" ? 200 : 304).end();
@@ -41,4 +39,15 @@ export async function sendDocument(
     if (next.value.part.case === "chunk" && !res.write(next.value.part.value)) await once(res, "drain");
   }
   res.end();
+}
+
+/**
+ * If-None-Match evaluated as RFC 9110 §13.1.2 asks of an origin server: a weak comparison with
+ * the ETag, whatever Cache-Control says. Not the fresh package (nor Express's req.fresh): it
+ * answers "stale" to `Cache-Control: no-cache`, which fetch() adds to every conditional request.
+ */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || weak(tag) === weak(etag));
 }
