@@ -1,7 +1,8 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Modal } from "./Modal";
 
-const MAX = 2000;
+// The service keeps reasons of up to 1000 characters.
+const MAX = 1000;
 
 interface Props {
   onClose: () => void;
