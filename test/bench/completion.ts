@@ -1,5 +1,6 @@
 /**
- * Completing a request, as the completion worker does it (the same function): a 10-page contract,
+ * Completing a request, as the completion worker does it (the same function): a 10-page contract
+ * (exported from a word processor, or scanned),
  * 3 signers, 30 fields (typed and drawn signatures, initials, dates, text, checkboxes, names and
  * e-mails), the certificate page and the seal — against pdf-lib loading and saving the same PDF,
  * runs interleaved so that both see the same machine.
@@ -12,9 +13,11 @@ import { generateSealP12 } from "../../services/requests/src/completion/seal-cer
 import { buildSealedDocument } from "../../services/requests/src/completion/sealed-document.js";
 import type { StoredValue } from "../../services/requests/src/field-values.js";
 import type { StoredField } from "../../services/requests/src/store.js";
-import { makeContractPdf } from "../support/pdfs.js";
+import { makeContractPdf, makeScannedPdf } from "../support/pdfs.js";
 
 export interface CompletionFigures {
+  /** Which 10-page document: a word processor's export, or a scan. */
+  document: "text" | "scanned";
   runs: number;
   pdfBytes: number;
   sealedBytes: number;
@@ -90,8 +93,12 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
 
-export async function measureCompletion(runs = 20, warmUp = 5): Promise<CompletionFigures> {
-  const pdf = await makeContractPdf(10);
+export async function measureCompletion(
+  document: CompletionFigures["document"],
+  runs = 20,
+  warmUp = 5,
+): Promise<CompletionFigures> {
+  const pdf = document === "text" ? await makeContractPdf(10) : await makeScannedPdf(10);
   const seal = new Seal({ p12: generateSealP12("Countersign bench seal", "bench"), password: "bench" });
   const { fields, values } = request();
   const recipients = [0, 1, 2].map((i) => ({
@@ -136,6 +143,7 @@ export async function measureCompletion(runs = 20, warmUp = 5): Promise<Completi
   }
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
+    document,
     runs,
     pdfBytes: pdf.length,
     sealedBytes,

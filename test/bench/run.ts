@@ -149,7 +149,7 @@ async function benchMode(
 
 async function main(): Promise<void> {
   console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
-  const completion = await measureCompletion();
+  const completion = [await measureCompletion("text"), await measureCompletion("scanned")];
   console.log(`\n${completionLines(completion)}\n`);
   if (process.env.BENCH_ONLY === "completion") return;
   const logs = await mkdtemp(join(tmpdir(), "countersign-bench-"));

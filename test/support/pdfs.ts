@@ -78,3 +78,27 @@ export async function makeContractPdf(pages: number): Promise<Uint8Array> {
   }
   return pdf.save();
 }
+
+/**
+ * A scanned contract: every page one greyscale image at 150 dpi (lines of "text" as dark bars, a
+ * little noise), as a scanner or a fax-to-PDF service makes one.
+ */
+export async function makeScannedPdf(pages: number): Promise<Uint8Array> {
+  const { PNG } = await import("pngjs");
+  const pdf = await PDFDocument.create();
+  const width = 1240;
+  const height = 1754;
+  for (let p = 0; p < pages; p++) {
+    const png = new PNG({ width, height, colorType: 0, inputColorType: 0, bitDepth: 8 });
+    for (let y = 0; y < height; y++) {
+      const line = y > 150 && y < height - 150 && y % 36 < 14;
+      for (let x = 0; x < width; x++) {
+        const ink = line && x > 120 && x < width - 120 && (x * 7 + y * 13 + p) % 23 > 4;
+        png.data[y * width + x] = ink ? 40 : 245 - ((x * 31 + y * 17) % 7);
+      }
+    }
+    const image = await pdf.embedPng(PNG.sync.write(png, { colorType: 0, inputColorType: 0 }));
+    pdf.addPage([595, 842]).drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
+  }
+  return pdf.save();
+}
