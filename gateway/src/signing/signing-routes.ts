@@ -4,13 +4,15 @@
  * the address bar; the page's JSON API works by that cookie. Links that cannot open get an HTML
  * page saying why.
  */
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import type {
-  FieldValue,
-  RequestsService,
-  SignatureRequest,
+import {
+  type FieldValue,
+  FieldValueSchema,
+  type RequestsService,
+  type SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { problemOf } from "@countersign/kit";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
@@ -84,14 +86,14 @@ function redirectUrl(returnUrl: string, event: "signing_complete" | "decline"): 
 
 /** The page's values as the service takes them. */
 function fieldValues(values: z.infer<typeof SubmitSignature>["values"]): Record<string, FieldValue> {
-  const read = (value: (typeof values)[string]): FieldValue["value"] => {
+  const read = (value: (typeof values)[string]): MessageInitShape<typeof FieldValueSchema>["value"] => {
     if (typeof value === "string") return { case: "text", value };
     if (typeof value === "boolean") return { case: "checked", value };
-    if (value.kind === "typed") return { case: "typed", value: { text: value.text } as never };
+    if (value.kind === "typed") return { case: "typed", value: { text: value.text } };
     return { case: "drawnPng", value: Buffer.from(value.png, "base64") };
   };
   return Object.fromEntries(
-    Object.entries(values).map(([id, value]) => [id, { value: read(value) } as FieldValue]),
+    Object.entries(values).map(([id, value]) => [id, create(FieldValueSchema, { value: read(value) })]),
   );
 }
 

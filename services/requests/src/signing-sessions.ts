@@ -119,7 +119,7 @@ export class SigningSessions {
    */
   async openLink(token: string, actor: Actor | undefined) {
     const now = new Date();
-    const opened = await this.deps.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const link = await this.deps.links.find(tx, token);
       const workspaceId = await store.workspaceOfRequest(tx, link.request_id);
       const locked = await lockRequest(tx, workspaceId ?? "", link.request_id);
@@ -156,7 +156,6 @@ export class SigningSessions {
         sessionToken,
       };
     });
-    return opened;
   }
 
   /** What the session's recipient sees: the request with their fields only. */
