@@ -38,7 +38,7 @@ type Phase =
       signedDocumentId?: string | null;
     }
   | { kind: "declined" }
-  | { kind: "closed"; requestStatus: RequestStatus; title?: string }
+  | { kind: "closed"; requestStatus: RequestStatus; title?: string; signedDocumentId?: string | null }
   | { kind: "redirecting" };
 
 function phaseOf(session: Session): Phase {
@@ -52,7 +52,12 @@ function phaseOf(session: Session): Phase {
   }
   if (session.recipient.status === "declined") return { kind: "declined" };
   if (session.requestStatus !== "sent" && session.requestStatus !== "in_progress") {
-    return { kind: "closed", requestStatus: session.requestStatus, title: session.request.title };
+    return {
+      kind: "closed",
+      requestStatus: session.requestStatus,
+      title: session.request.title,
+      signedDocumentId: session.signedDocumentId,
+    };
   }
   return { kind: "ready", session };
 }
@@ -118,7 +123,7 @@ export function App() {
         </StateScreen>
       );
     case "closed":
-      return <ClosedScreen status={phase.requestStatus} />;
+      return <ClosedScreen status={phase.requestStatus} signedDocumentId={phase.signedDocumentId} />;
     case "signed":
       return (
         <StateScreen testId="done-state" title="You have signed" tone="success">
@@ -185,7 +190,13 @@ export function App() {
   }
 }
 
-function ClosedScreen({ status }: { status: RequestStatus }) {
+function ClosedScreen({
+  status,
+  signedDocumentId,
+}: {
+  status: RequestStatus;
+  signedDocumentId?: string | null;
+}) {
   const text: Record<string, [string, string]> = {
     cancelled: [
       "This request was cancelled",
@@ -196,12 +207,25 @@ function ClosedScreen({ status }: { status: RequestStatus }) {
       "This request was declined",
       "Another recipient declined to sign, so it can no longer be signed.",
     ],
-    completed: ["This request is complete", "There is nothing left for you to sign."],
+    completed: ["This request is complete", "Everyone has signed; there is nothing left for you to sign."],
   };
   const [title, body] = text[status] ?? ["This request can no longer be signed", ""];
   return (
     <StateScreen testId="closed-state" title={title} tone="neutral">
       <p>{body}</p>
+      {/* A copy recipient opens the link in their completed e-mail to fetch the sealed PDF. */}
+      {status === "completed" && signedDocumentId ? (
+        <p>
+          <a
+            className="button primary"
+            href={documentUrl(signedDocumentId)}
+            download
+            data-testid="download-signed"
+          >
+            Download the signed document
+          </a>
+        </p>
+      ) : null}
     </StateScreen>
   );
 }
