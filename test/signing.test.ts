@@ -220,6 +220,14 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     const session = await nobody.call("/sign/api/session");
     expect(session.status).toBe(401);
     expectDocumented("GET", "/sign/api/session", 401, session.body);
+    for (const path of ["/sign/api/", "/sign/api/nothing", "/sign/assets/missing.js"]) {
+      const missing = await call(gateway, path);
+      expect([path, missing.status, missing.headers.get("content-type")]).toEqual([
+        path,
+        404,
+        "application/problem+json; charset=utf-8",
+      ]);
+    }
     const unknown = await nobody.open(`${gateway}/sign/${"A".repeat(43)}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toContain("This signing link is not valid");

@@ -30,6 +30,7 @@ import {
 import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { sendDocument } from "../document-download.js";
+import { notFound } from "../middleware/errors.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { fieldJson } from "../routes/signature-request-json.js";
@@ -244,6 +245,8 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   router.use("/api", api.router);
   const page = signingPage(options.webRoot);
   router.use(page.router);
+  // Whatever else is under /sign/api or /sign/assets is not a link token: it answers a problem.
+  router.use(["/api", "/assets"], notFound);
 
   const links = new DeclaredRouter(contract, "/sign", "none");
   links.on(
