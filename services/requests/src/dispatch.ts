@@ -1,6 +1,7 @@
 /**
- * Sending: a draft's first routing group gets links and e-mails, and any recipient whose turn it is
- * can be sent a new link; both run inside the caller's transaction.
+ * Sending: a draft's first routing group gets links and e-mails, each next group when the one before
+ * has signed, and any recipient whose turn it is can be sent a new link; all run inside the
+ * caller's transaction.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Queryable } from "@countersign/kit";
@@ -27,22 +28,47 @@ export async function sendDraft(
       Code.FailedPrecondition,
     );
   }
+  const next = await notifyNextGroup(tx, links, request, recipients);
+  const after = {
+    request: await store.setStatus(tx, request.id, "sent", { sent: true }),
+    recipients: next.recipients,
+  };
+  await appendAudit(
+    tx,
+    request.id,
+    "sent",
+    actor,
+    { routingOrder: next.routingOrder, notified: next.notified },
+    chain,
+  );
+  await enqueueRequestEvent(tx, "sent", after.request, after.recipients);
+  return after;
+}
+
+/**
+ * The signers of the lowest routing order still pending become `sent` and get their links and
+ * e-mails: on send, and after the group before them has all signed.
+ */
+export async function notifyNextGroup(
+  tx: Queryable,
+  links: SigningLinks,
+  request: RequestRow,
+  recipients: RecipientRow[],
+): Promise<{ routingOrder: number; notified: string[]; recipients: RecipientRow[] }> {
   const pending = recipients.filter((r) => r.kind === "signer" && r.status === "pending");
-  const first = Math.min(...pending.map((r) => r.routing_order));
-  const group = pending.filter((r) => r.routing_order === first);
+  const routingOrder = Math.min(...pending.map((r) => r.routing_order));
+  const group = pending.filter((r) => r.routing_order === routingOrder);
   const changed = await store.setRecipientStatus(
     tx,
     group.map((r) => r.id),
     "sent",
   );
   const notified = await notifyRecipients(tx, links, request, group, "invitation");
-  const after = {
-    request: await store.setStatus(tx, request.id, "sent", { sent: true }),
+  return {
+    routingOrder,
+    notified,
     recipients: recipients.map((r) => changed.find((c) => c.id === r.id) ?? r),
   };
-  await appendAudit(tx, request.id, "sent", actor, { routingOrder: first, notified }, chain);
-  await enqueueRequestEvent(tx, "sent", after.request, after.recipients);
-  return after;
 }
 
 /** New e-mail links and queued e-mails for these recipients; embedded signers get none. */

@@ -33,6 +33,7 @@ import { Signing } from "./signing.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
+import { readDocument } from "./stored-documents.js";
 
 export interface RequestsDeps {
   db: Database;
@@ -82,13 +83,8 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     pollIntervalMs: deps.notificationPollIntervalMs,
     onlyReplica: deps.onlyReplica,
     attachment: async (workspaceId, documentId) => {
-      let filename = "signed.pdf";
-      const chunks: Uint8Array[] = [];
-      for await (const part of deps.documents.downloadDocument({ workspaceId, documentId })) {
-        if (part.part.case === "document") filename = part.part.value.filename;
-        else if (part.part.case === "chunk") chunks.push(part.part.value);
-      }
-      return { filename, content: Buffer.concat(chunks), contentType: "application/pdf" };
+      const { document, bytes } = await readDocument(deps.documents, workspaceId, documentId);
+      return { filename: document.filename, content: bytes, contentType: "application/pdf" };
     },
   });
   const completions = new Completions({
@@ -117,7 +113,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   });
   const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
   const sessions = new SigningSessions({ db, links, transactions, embeddedUrlTtlMs: deps.embeddedUrlTtlMs });
-  const signing = new Signing({ db, links, sessions, transactions, afterCommit });
+  const signing = new Signing({ links, sessions, transactions });
   const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
   const claims = new ClaimSweep({
     documents: deps.documents,

@@ -160,7 +160,7 @@ export class SigningSessions {
 
   /** What the session's recipient sees: the request with their fields only. */
   async view(sessionToken: string) {
-    const session = await this.resolve(this.deps.db, sessionToken);
+    const session = await this.resolve(sessionToken);
     const request = await this.transactions.get(session.workspaceId, session.requestId);
     request.fields = request.fields.filter((f) => f.recipientId === session.recipientId);
     return { signatureRequest: request, recipientId: session.recipientId, returnUrl: session.returnUrl };
@@ -170,9 +170,9 @@ export class SigningSessions {
    * The live session a token names, its inactivity clock reset; UNAUTHENTICATED when there is
    * none, so the signing page asks the signer to open their link again.
    */
-  async resolve(db: Queryable, sessionToken: string): Promise<SessionRef> {
+  async resolve(sessionToken: string): Promise<SessionRef> {
     const { rows } = SESSION_TOKEN.test(sessionToken)
-      ? await db.query<{
+      ? await this.deps.db.query<{
           request_id: string;
           workspace_id: string;
           recipient_id: string;
@@ -211,10 +211,10 @@ async function recordView(
   recipient: RecipientRow,
   viewer: AuditActor,
 ): Promise<Locked> {
-  const [viewed] = await store.markViewed(tx, recipient.id, viewer.ip, viewer.userAgent);
+  const viewed = await store.markViewed(tx, recipient.id, viewer.ip, viewer.userAgent);
   const after = {
-    request: request.status === "sent" ? await store.setStatus(tx, request.id, "in_progress") : request,
-    recipients: recipients.map((r) => (r.id === recipient.id ? (viewed as RecipientRow) : r)),
+    request: await store.markInProgress(tx, request),
+    recipients: recipients.map((r) => (r.id === recipient.id ? viewed : r)),
   };
   await appendAudit(tx, request.id, "viewed", viewer, {});
   await enqueueRequestEvent(tx, "viewed", after.request, after.recipients, viewed);

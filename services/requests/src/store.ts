@@ -1,5 +1,6 @@
 /** SQL for signature requests, their recipients and agreement sets. */
 import { type HeldClaim, type Queryable, selectPage } from "@countersign/kit";
+import type { StoredValue } from "./field-values.js";
 import type { RecipientStatus, RequestStatus } from "./state-machine.js";
 
 export interface StoredField {
@@ -244,13 +245,41 @@ export const store = {
     return rows[0]?.workspace_id;
   },
 
-  async markViewed(tx: Queryable, id: string, ip: string, userAgent: string): Promise<RecipientRow[]> {
+  async markViewed(tx: Queryable, id: string, ip: string, userAgent: string): Promise<RecipientRow> {
     const { rows } = await tx.query<RecipientRow>(
       `UPDATE recipients SET status = 'viewed', viewed_at = now(), viewed_ip = $2, viewed_user_agent = $3
         WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
       [id, ip, userAgent],
     );
-    return rows;
+    return rows[0] as RecipientRow;
+  },
+
+  /** A sent request is in progress once a recipient acts; the request as it is afterwards. */
+  async markInProgress(tx: Queryable, request: RequestRow): Promise<RequestRow> {
+    return request.status === "sent" ? store.setStatus(tx, request.id, "in_progress") : request;
+  },
+
+  async saveFieldValues(
+    tx: Queryable,
+    requestId: string,
+    recipientId: string,
+    values: Map<string, StoredValue>,
+  ): Promise<void> {
+    if (values.size === 0) return;
+    await tx.query(
+      `INSERT INTO field_values (request_id, field_id, recipient_id, value)
+       SELECT $1, f.id, $2, f.value FROM unnest($3::text[], $4::jsonb[]) AS f(id, value)`,
+      [requestId, recipientId, [...values.keys()], [...values.values()].map((v) => JSON.stringify(v))],
+    );
+  },
+
+  /** Every value the signers of a request put into their fields, by field id. */
+  async fieldValues(db: Queryable, requestId: string): Promise<Map<string, StoredValue>> {
+    const { rows } = await db.query<{ field_id: string; value: StoredValue }>(
+      "SELECT field_id, value FROM field_values WHERE request_id = $1",
+      [requestId],
+    );
+    return new Map(rows.map((r) => [r.field_id, r.value]));
   },
 
   async markSigned(

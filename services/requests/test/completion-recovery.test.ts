@@ -102,6 +102,22 @@ async function dueNow(requestId: string): Promise<void> {
   await h.db.query("UPDATE completions SET next_attempt_at = now() WHERE request_id = $1", [requestId]);
 }
 
+/**
+ * Signs a request through a replica whose documents client fails once, waits for that failure,
+ * makes the retry due and checks it completes once; the first attempt's error.
+ */
+async function recoversAfterOneFailure(documents: Documents): Promise<string> {
+  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
+  await replica.start();
+  const { ws, requestId } = await signAll(replica);
+  await failedOnce(requestId);
+  const { last_error } = await attemptsOf(requestId);
+  await dueNow(requestId);
+  await expectCompletedOnce(ws, requestId);
+  await replica.stop();
+  return last_error;
+}
+
 test("before sealing: the originals cannot be read once, and the retry completes", async () => {
   let failures = 1;
   const documents: Documents = {
@@ -111,14 +127,8 @@ test("before sealing: the originals cannot be read once, and the retry completes
       return h.documents.downloadDocument(req, options);
     },
   };
-  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
-  await replica.start();
-  const { ws, requestId } = await signAll(replica);
-  await failedOnce(requestId);
-  expect((await attemptsOf(requestId)).last_error).toContain("connection reset");
-  await dueNow(requestId);
-  await expectCompletedOnce(ws, requestId);
-  await replica.stop();
+  const lastError = await recoversAfterOneFailure(documents);
+  expect(lastError).toContain("connection reset");
 });
 
 test("during sealing: the upload of the sealed PDF breaks off, and nothing half-stored remains", async () => {
@@ -134,13 +144,7 @@ test("during sealing: the upload of the sealed PDF breaks off, and nothing half-
       return h.documents.uploadDocument(messages, options);
     },
   };
-  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
-  await replica.start();
-  const { ws, requestId } = await signAll(replica);
-  await failedOnce(requestId);
-  await dueNow(requestId);
-  await expectCompletedOnce(ws, requestId);
-  await replica.stop();
+  await recoversAfterOneFailure(documents);
 });
 
 test("after sealing: the PDF was stored but the answer lost, and the retry stores no second copy", async () => {
@@ -153,13 +157,7 @@ test("after sealing: the PDF was stored but the answer lost, and the retry store
       return stored;
     },
   };
-  const replica = await h.buildModule({ documents, completionPollIntervalMs: 100 });
-  await replica.start();
-  const { ws, requestId } = await signAll(replica);
-  await failedOnce(requestId);
-  await dueNow(requestId);
-  await expectCompletedOnce(ws, requestId);
-  await replica.stop();
+  await recoversAfterOneFailure(documents);
 });
 
 test.each([

@@ -9,7 +9,7 @@
 import { createHash, createPrivateKey, type KeyObject, sign } from "node:crypto";
 import { Signer } from "@signpdf/utils";
 import forge from "node-forge";
-import { openSeal, type SealCredentials } from "./seal-certificate.js";
+import type { OpenedSeal } from "./seal-certificate.js";
 
 const { asn1 } = forge;
 type Asn1 = forge.asn1.Asn1;
@@ -45,9 +45,8 @@ interface SigningIdentity {
   serial: Asn1;
 }
 
-/** Opens the file once: the RSA key for node:crypto, the certificates as DER. */
-function signingIdentity(credentials: SealCredentials): SigningIdentity {
-  const { key, certificates: certs } = openSeal(credentials);
+/** The opened file as signing needs it: the RSA key for node:crypto, the certificates as DER. */
+function signingIdentity({ key, certificates: certs }: OpenedSeal): SigningIdentity {
   const certificates = certs.map((cert) => der(forge.pki.certificateToAsn1(cert)));
   // TBSCertificate: [0] version, serialNumber, signature, issuer, ...
   const tbs = (asn1.fromDer((certificates[0] as Buffer).toString("binary")).value as Asn1[])[0] as Asn1;
@@ -63,9 +62,9 @@ function signingIdentity(credentials: SealCredentials): SigningIdentity {
 export class CadesSigner extends Signer {
   private readonly identity: SigningIdentity;
 
-  constructor(credentials: SealCredentials) {
+  constructor(seal: OpenedSeal) {
     super();
-    this.identity = signingIdentity(credentials);
+    this.identity = signingIdentity(seal);
   }
 
   override async sign(content: Buffer): Promise<Buffer> {

@@ -10,20 +10,28 @@ import {
   type DocumentsService,
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { type Database, DrainLoop, type Logger, type Queryable } from "@countersign/kit";
+import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
 import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
-import type { StoredValue } from "../field-values.js";
 import { queueNotification } from "../notifications.js";
 import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
 import { store } from "../store.js";
+import { readDocument } from "../stored-documents.js";
 import type { Seal } from "./seal.js";
 import { buildSealedDocument, type Original, type SealedDocument } from "./sealed-document.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
 export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/** Queues the completion of a request every signer has signed; a second call changes nothing. */
+export async function queueCompletion(tx: Queryable, request: { id: string; workspace_id: string }) {
+  await tx.query(
+    "INSERT INTO completions (request_id, workspace_id, document_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    [request.id, request.workspace_id, uuidv7()],
+  );
+}
 
 export interface CompletionsDeps {
   db: Database;
@@ -137,7 +145,7 @@ export class Completions {
     const sealed = await buildSealedDocument(
       await this.originals(job.workspace_id, request.document_ids),
       request.fields,
-      await fieldValues(db, request.id),
+      await store.fieldValues(db, request.id),
       {
         requestId: request.id,
         title: request.title,
@@ -190,23 +198,11 @@ export class Completions {
     this.deps.afterCommit();
   }
 
-  private async originals(workspaceId: string, documentIds: string[]): Promise<Original[]> {
+  private originals(workspaceId: string, documentIds: string[]): Promise<Original[]> {
     return Promise.all(
-      documentIds.map(async (documentId) => {
-        let meta: Original | undefined;
-        const chunks: Uint8Array[] = [];
-        for await (const part of this.deps.documents.downloadDocument({ workspaceId, documentId })) {
-          if (part.part.case === "document")
-            meta = {
-              id: documentId,
-              filename: part.part.value.filename,
-              sha256: part.part.value.sha256,
-              bytes: new Uint8Array(),
-            };
-          else if (part.part.case === "chunk") chunks.push(part.part.value);
-        }
-        if (!meta) throw new Error(`document ${documentId} came without its metadata`);
-        return { ...meta, bytes: Buffer.concat(chunks) };
+      documentIds.map(async (id) => {
+        const { document, bytes } = await readDocument(this.deps.documents, workspaceId, id);
+        return { id, filename: document.filename, sha256: document.sha256, bytes };
       }),
     );
   }
@@ -242,12 +238,4 @@ export class Completions {
       note,
     ]);
   }
-}
-
-async function fieldValues(db: Queryable, requestId: string): Promise<Map<string, StoredValue>> {
-  const { rows } = await db.query<{ field_id: string; value: StoredValue }>(
-    "SELECT field_id, value FROM field_values WHERE request_id = $1",
-    [requestId],
-  );
-  return new Map(rows.map((r) => [r.field_id, r.value]));
 }

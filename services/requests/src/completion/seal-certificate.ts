@@ -84,7 +84,11 @@ export function openSeal({ p12, password }: SealCredentials): OpenedSeal {
 }
 
 export function sealIdentity(credentials: SealCredentials): SealIdentity {
-  const { certificates } = openSeal(credentials);
+  return identityOf(openSeal(credentials));
+}
+
+/** What a PDF reader shows of an opened seal, and the room its certificates need. */
+export function identityOf({ certificates }: OpenedSeal): SealIdentity {
   const own = certificates[0] as forge.pki.Certificate;
   return {
     commonName: String(own.subject.getField("CN")?.value ?? "Countersign"),

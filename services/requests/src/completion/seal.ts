@@ -9,7 +9,7 @@ import { SignPdf } from "@signpdf/signpdf";
 import { SUBFILTER_ETSI_CADES_DETACHED } from "@signpdf/utils";
 import type { PDFDocument } from "pdf-lib";
 import { CadesSigner } from "./cades-signer.js";
-import { type SealCredentials, type SealIdentity, sealIdentity } from "./seal-certificate.js";
+import { identityOf, openSeal, type SealCredentials, type SealIdentity } from "./seal-certificate.js";
 
 export class Seal {
   readonly identity: SealIdentity;
@@ -17,8 +17,9 @@ export class Seal {
 
   /** Throws a sentence naming what is wrong with the certificate file; callers add which setting. */
   constructor(credentials: SealCredentials) {
-    this.identity = sealIdentity(credentials);
-    this.signer = new CadesSigner(credentials);
+    const opened = openSeal(credentials);
+    this.identity = identityOf(opened);
+    this.signer = new CadesSigner(opened);
   }
 
   /** The document saved and sealed; `reason` is what PDF readers show as the signature's reason. */

@@ -1,0 +1,21 @@
+/** A stored document read whole from the documents service: for sealing, and for e-mail attachments. */
+import type { Client } from "@connectrpc/connect";
+import type {
+  Document,
+  DocumentsService,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+
+export async function readDocument(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  documentId: string,
+): Promise<{ document: Document; bytes: Buffer }> {
+  let document: Document | undefined;
+  const chunks: Uint8Array[] = [];
+  for await (const part of documents.downloadDocument({ workspaceId, documentId })) {
+    if (part.part.case === "document") document = part.part.value;
+    else if (part.part.case === "chunk") chunks.push(part.part.value);
+  }
+  if (!document) throw new Error(`document ${documentId} came without its metadata`);
+  return { document, bytes: Buffer.concat(chunks) };
+}
