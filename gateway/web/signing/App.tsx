@@ -130,18 +130,7 @@ export function App() {
           {phase.requestStatus === "completed" ? (
             <>
               <p>Everyone has signed; the completed document will be e-mailed to you.</p>
-              {phase.signedDocumentId ? (
-                <p>
-                  <a
-                    className="button primary"
-                    href={documentUrl(phase.signedDocumentId)}
-                    download
-                    data-testid="download-signed"
-                  >
-                    Download the signed document
-                  </a>
-                </p>
-              ) : null}
+              {phase.signedDocumentId ? <DownloadSigned documentId={phase.signedDocumentId} /> : null}
             </>
           ) : (
             <p>
@@ -214,19 +203,18 @@ function ClosedScreen({
     <StateScreen testId="closed-state" title={title} tone="neutral">
       <p>{body}</p>
       {/* A copy recipient opens the link in their completed e-mail to fetch the sealed PDF. */}
-      {status === "completed" && signedDocumentId ? (
-        <p>
-          <a
-            className="button primary"
-            href={documentUrl(signedDocumentId)}
-            download
-            data-testid="download-signed"
-          >
-            Download the signed document
-          </a>
-        </p>
-      ) : null}
+      {status === "completed" && signedDocumentId ? <DownloadSigned documentId={signedDocumentId} /> : null}
     </StateScreen>
+  );
+}
+
+function DownloadSigned({ documentId }: { documentId: string }) {
+  return (
+    <p>
+      <a className="button primary" href={documentUrl(documentId)} download data-testid="download-signed">
+        Download the signed document
+      </a>
+    </p>
   );
 }
 
