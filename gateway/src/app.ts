@@ -8,6 +8,7 @@ import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_p
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { createLogger, type EventBus, type Logger, MemoryEventBus, type Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
 import proxyaddr from "proxy-addr";
@@ -31,6 +32,7 @@ import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
 import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
+import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { signingRoutes } from "./signing/signing-routes.js";
 
 export interface GatewayServices {
@@ -38,6 +40,7 @@ export interface GatewayServices {
   documents: Client<typeof DocumentsService>;
   templates: Client<typeof TemplatesService>;
   requests: Client<typeof RequestsService>;
+  webhooks: Client<typeof WebhooksService>;
 }
 
 export interface GatewayLimits {
@@ -100,6 +103,7 @@ export function describeApi(publicUrl: string): Record<string, unknown> {
       documents: createClient(DocumentsService, unconnected),
       templates: createClient(TemplatesService, unconnected),
       requests: createClient(RequestsService, unconnected),
+      webhooks: createClient(WebhooksService, unconnected),
     },
     bus: new MemoryEventBus(),
     logger: createLogger({ name: "gateway", level: "silent" }),
@@ -126,6 +130,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   templateRoutes(api, services.templates);
   signatureRequestRoutes(api, services.requests);
   agreementSetRoutes(api, services.requests);
+  webhookEndpointRoutes(api, services.webhooks);
 
   const app = express();
   app.disable("x-powered-by");

@@ -9,6 +9,7 @@ import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_p
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
   createLogger,
@@ -40,6 +41,7 @@ const configSchema = z.object({
   DOCUMENTS_ADDR: env.url(),
   TEMPLATES_ADDR: env.url(),
   REQUESTS_ADDR: env.url(),
+  WEBHOOKS_ADDR: env.url(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
@@ -80,6 +82,10 @@ async function main(): Promise<void> {
       requests: serviceClient(
         RequestsService,
         grpcTransport(config.REQUESTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+      ),
+      webhooks: serviceClient(
+        WebhooksService,
+        grpcTransport(config.WEBHOOKS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
     },
     bus,

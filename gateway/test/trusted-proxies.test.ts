@@ -8,6 +8,7 @@ import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_p
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { createLogger, MemoryEventBus } from "@countersign/kit";
 import { buildGateway } from "../src/app.js";
 import { type ListeningGateway, listen } from "../src/http-server.js";
@@ -28,6 +29,7 @@ async function gatewayTrusting(trustedProxies: string[]): Promise<ListeningGatew
       documents: createClient(DocumentsService, unconnected),
       templates: createClient(TemplatesService, unconnected),
       requests: createClient(RequestsService, unconnected),
+      webhooks: createClient(WebhooksService, unconnected),
     },
     bus: new MemoryEventBus(),
     logger: createLogger({ name: "gateway", level: "silent" }),

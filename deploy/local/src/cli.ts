@@ -1,16 +1,17 @@
 /**
  * The ops CLI: a Connect client of the services, never a second way into their databases. It talks
  * to a running standalone process through the loopback admin port recorded in its data dir, or,
- * with AUTH_ADDR set, to the auth service of a distributed deployment. Results are JSON lines on
+ * with AUTH_ADDR (and WEBHOOKS_ADDR) set, to the services of a distributed deployment. Results are JSON lines on
  * stdout; errors one line on stderr.
  */
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError } from "@connectrpc/connect";
 import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { grpcTransport, serviceClient } from "@countersign/kit";
 import { generateSealP12 } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
@@ -25,25 +26,52 @@ const USAGE = `usage: npm run -s cli -- <command>
   keys delete KEY_ID [--workspace ID]
   members add --email EMAIL --role org_admin|member [--password PASSWORD] [--workspace ID]
   members list [--workspace ID]
+  webhooks list [--workspace ID]
+  webhooks replay ENDPOINT_ID --since DATE_TIME [--only-failed] [--workspace ID]
   seal generate --out FILE [--name COMMON_NAME]   (a self-signed seal certificate; needs no running service)
 Without --workspace, the oldest workspace (the one made on the first start) is used.
 Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
-(default ./data); elsewhere set AUTH_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
+(default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
 
 class UsageError extends Error {}
 
-async function connect(): Promise<Client<typeof AuthService>> {
+interface Services {
+  auth: Client<typeof AuthService>;
+  webhooks: Client<typeof WebhooksService>;
+}
+
+/** Clients of the running deployment's services: the standalone admin port serves them all. */
+async function connect(): Promise<Services> {
+  const token = process.env.COUNTERSIGN_INTERNAL_TOKEN;
   const authAddr = process.env.AUTH_ADDR;
-  if (authAddr)
-    return serviceClient(AuthService, grpcTransport(authAddr, process.env.COUNTERSIGN_INTERNAL_TOKEN));
+  if (authAddr) {
+    const webhooksAddr = process.env.WEBHOOKS_ADDR;
+    return {
+      auth: serviceClient(AuthService, grpcTransport(authAddr, token)),
+      get webhooks() {
+        if (!webhooksAddr) throw new UsageError("set WEBHOOKS_ADDR for the webhooks commands");
+        return serviceClient(WebhooksService, grpcTransport(webhooksAddr, token));
+      },
+    };
+  }
   const dataDir = resolve(process.env.COUNTERSIGN_DATA_DIR ?? "./data");
   const endpoint = await readAdminEndpoint(dataDir);
-  if (endpoint) return serviceClient(AuthService, grpcTransport(endpoint.url, endpoint.token));
+  if (endpoint) {
+    const transport = grpcTransport(endpoint.url, endpoint.token);
+    return {
+      auth: serviceClient(AuthService, transport),
+      webhooks: serviceClient(WebhooksService, transport),
+    };
+  }
   for (const dir of [dataDir, join(dataDir, "distributed")]) {
     const distributed = await readDistributedEndpoints(dir);
     const auth = distributed?.services.auth?.[0];
-    if (distributed && auth)
-      return serviceClient(AuthService, grpcTransport(auth, distributed.internalToken));
+    const webhooks = distributed?.services.webhooks?.[0];
+    if (distributed && auth && webhooks)
+      return {
+        auth: serviceClient(AuthService, grpcTransport(auth, distributed.internalToken)),
+        webhooks: serviceClient(WebhooksService, grpcTransport(webhooks, distributed.internalToken)),
+      };
   }
   throw new Error(`no running Countersign found for ${dataDir}: start it with "npm start", or set AUTH_ADDR`);
 }
@@ -94,6 +122,8 @@ async function run(argv: string[]): Promise<void> {
       password: { type: "string" },
       "api-access": { type: "string" },
       out: { type: "string" },
+      since: { type: "string" },
+      "only-failed": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -106,7 +136,8 @@ async function run(argv: string[]): Promise<void> {
     print(await generateSeal(required(values.out, "--out"), values.name ?? "Countersign seal"));
     return;
   }
-  const auth = await connect();
+  const services = await connect();
+  const { auth } = services;
   switch (`${group} ${action ?? ""}`) {
     case "workspaces list": {
       for (const w of (await auth.listWorkspaces({})).workspaces) print(workspaceJson(w));
@@ -177,6 +208,45 @@ async function run(argv: string[]): Promise<void> {
       for (const m of members) {
         print({ userId: m.userId, email: m.email, role: m.role === Role.ORG_ADMIN ? "org_admin" : "member" });
       }
+      return;
+    }
+    case "webhooks list": {
+      const workspaceId = await workspaceOf(auth, values.workspace);
+      for (let pageIndex = 0; ; pageIndex++) {
+        const { endpoints, totalCount } = await services.webhooks.listEndpoints({
+          workspaceId,
+          pageIndex,
+          pageSize: 100,
+        });
+        for (const e of endpoints) {
+          print({
+            id: e.id,
+            url: e.url,
+            eventTypes: e.eventTypes,
+            disabled: e.disabled,
+            createdAt: iso(e.createTime),
+          });
+        }
+        if ((pageIndex + 1) * 100 >= totalCount) return;
+      }
+    }
+    case "webhooks replay": {
+      const endpointId = required(argument, "the endpoint id");
+      const since = new Date(required(values.since, "--since"));
+      if (Number.isNaN(since.getTime()))
+        throw new UsageError("--since must be a date-time, such as 2030-01-31T17:00:00Z");
+      const { replayedCount } = await services.webhooks.replayMessages({
+        workspaceId: await workspaceOf(auth, values.workspace),
+        endpointId,
+        since: timestampFromDate(since),
+        onlyFailed: values["only-failed"] ?? false,
+      });
+      print({
+        endpointId,
+        since: since.toISOString(),
+        onlyFailed: values["only-failed"] ?? false,
+        replayedCount,
+      });
       return;
     }
     default:

@@ -12,6 +12,7 @@ import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_p
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import {
   createRpcMetrics,
   EmbeddedPostgres,
@@ -27,7 +28,7 @@ import {
 } from "@countersign/kit";
 import { buildRequests, createMailer, type SealCredentials } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
-import { buildWebhooks } from "@countersign/webhooks";
+import { buildWebhooks, type WebhooksDeps } from "@countersign/webhooks";
 import {
   loadOrCreateSeal,
   loadOrCreateSecrets,
@@ -57,6 +58,8 @@ export interface StandaloneOptions {
   seal?: SealCredentials;
   /** Timings of the requests service that operators may tune. */
   requests?: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number; expirySweepIntervalMs?: number };
+  /** Webhook delivery settings; without a secret key, the one made on first start in the data dir. */
+  webhooks?: Partial<Omit<WebhooksDeps, "db" | "bus" | "logger" | "publicUrl">>;
 }
 
 export interface Standalone {
@@ -155,14 +158,24 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       ...options.requests,
     });
 
+    const webhooks = await buildWebhooks({
+      db: pg.database("webhooks"),
+      bus,
+      logger: loggerOf("webhooks"),
+      publicUrl,
+      secretKey: secrets.webhookSecretKey,
+      onlyReplica: true,
+      ...options.webhooks,
+    });
     const modules: Record<string, ServiceModule> = {
       auth,
       templates,
       documents,
       requests,
-      webhooks: await buildWebhooks({ db: pg.database("webhooks"), bus, logger: loggerOf("webhooks") }),
+      webhooks,
     };
     const allModules = Object.values(modules);
+    for (const metric of allModules.flatMap((m) => m.metrics ?? [])) metrics.registry.registerMetric(metric);
     const everyServiceReady = async () => {
       for (const module of allModules) await module.ready();
     };
@@ -176,6 +189,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
         documents: documentsClient,
         templates: templatesClient,
         requests: serviceClient(RequestsService, transportOf("requests", requests)),
+        webhooks: serviceClient(WebhooksService, transportOf("webhooks", webhooks)),
       },
       bus,
       logger: loggerOf("gateway"),

@@ -21,6 +21,8 @@ import { loadOrCreateSeal, loadOrCreateSecrets } from "./state-files.js";
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
 type Service = (typeof SERVICES)[number];
+/** A process that ran at least this long before it died is started again. */
+const RESTART_AFTER_MS = 10_000;
 
 const configSchema = z.object({
   PORT: env.port(8080),
@@ -77,7 +79,10 @@ runMain(async () => {
     NATS_NAMESPACE: config.NATS_NAMESPACE,
     COUNTERSIGN_INTERNAL_TOKEN: internalToken,
   };
+  // Like a Deployment's ReplicaSet, a process that dies after it ran a while is started again
+  // (chaos tests kill replicas); one that dies at once (a bad configuration) stops everything.
   const start = (name: string, entry: string, extra: Record<string, string | undefined>) => {
+    const startedAt = Date.now();
     const child = spawn(process.execPath, ["--import", "tsx", entry], {
       cwd: REPO,
       env: { ...process.env, ...common, ...withoutUndefined(extra) },
@@ -86,10 +91,19 @@ runMain(async () => {
     children.add(child);
     child.on("exit", (code, signal) => {
       children.delete(child);
-      if (!stopping) {
-        logger.error({ process: name, code, signal }, "a process exited; stopping the deployment");
-        void stop(1);
+      if (stopping) return;
+      if (Date.now() - startedAt >= RESTART_AFTER_MS) {
+        logger.warn({ process: name, code, signal }, "a process exited; starting it again");
+        setTimeout(() => {
+          if (!stopping) start(name, entry, extra);
+        }, 1000);
+        return;
       }
+      logger.error(
+        { process: name, code, signal },
+        "a process exited right after its start; stopping the deployment",
+      );
+      void stop(1);
     });
   };
 
@@ -131,6 +145,13 @@ runMain(async () => {
               COUNTERSIGN_SEAL_P12: seal.p12.toString("base64"),
               COUNTERSIGN_SEAL_P12_PASSWORD: seal.password,
               COUNTERSIGN_DATA_DIR: dataDir,
+            }
+          : {}),
+        ...(service === "webhooks"
+          ? {
+              COUNTERSIGN_PUBLIC_URL: publicUrl,
+              COUNTERSIGN_WEBHOOK_SECRET_KEY:
+                process.env.COUNTERSIGN_WEBHOOK_SECRET_KEY ?? secrets.webhookSecretKey,
             }
           : {}),
         ...(service === "documents"

@@ -10,6 +10,7 @@ import {
   requestTimings,
   sealConfig,
 } from "@countersign/requests";
+import { webhookConfig, webhookSettings } from "@countersign/webhooks";
 import { z } from "zod";
 import { startStandalone } from "./compose-standalone.js";
 
@@ -28,6 +29,8 @@ const configSchema = z.object({
   ...mailConfig,
   ...requestTimingConfig,
   ...sealConfig,
+  ...webhookConfig,
+  COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
 });
 
 runMain(async () => {
@@ -55,6 +58,10 @@ runMain(async () => {
     mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
     seal: configuredSeal(config),
     requests: requestTimings(config),
+    webhooks: {
+      ...webhookSettings(config),
+      ...(config.COUNTERSIGN_WEBHOOK_SECRET_KEY ? { secretKey: config.COUNTERSIGN_WEBHOOK_SECRET_KEY } : {}),
+    },
   });
   logger.info(
     { url: app.gatewayUrl, dataDir, startupMs: Math.round(performance.now() - started) },

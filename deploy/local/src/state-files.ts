@@ -18,6 +18,8 @@ export interface StandaloneSecrets {
   linkSecret: string;
   /** Password of the seal certificate made on first start (seal.p12 beside this file). */
   sealPassword: string;
+  /** Key endpoint signing secrets are sealed with (COUNTERSIGN_WEBHOOK_SECRET_KEY). */
+  webhookSecretKey: string;
 }
 
 const newSecret = () => randomBytes(32).toString("base64url");
@@ -32,6 +34,7 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<StandaloneSe
     keyPepper: stored?.keyPepper ?? newSecret(),
     linkSecret: stored?.linkSecret ?? newSecret(),
     sealPassword: stored?.sealPassword ?? newSecret(),
+    webhookSecretKey: stored?.webhookSecretKey ?? newSecret(),
   };
   if (!stored || Object.keys(secrets).some((key) => !(key in stored))) {
     const temporary = `${path}.${process.pid}.tmp`;

@@ -15,6 +15,7 @@ export function openNats(
   namespace: string,
   name: string,
   logger?: Logger,
+  ackWaitMs?: number,
 ): Promise<NatsEventBus> {
-  return NatsEventBus.connect({ url, namespace, name, logger });
+  return NatsEventBus.connect({ url, namespace, name, logger, ackWaitMs });
 }

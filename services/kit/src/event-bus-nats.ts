@@ -21,6 +21,8 @@ export interface NatsEventBusOptions {
   logger?: Logger;
   /** The wait before a stopped consumer is started again. */
   resubscribeDelayMs?: number;
+  /** How long a consumer's message may go unanswered before JetStream gives it to another replica. */
+  ackWaitMs?: number;
 }
 
 /** Consumers that stopped and were started again, by consumer (Prometheus). */
@@ -78,7 +80,7 @@ export class NatsEventBus implements EventBus {
         filter_subject: this.prefix + subject,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        ack_wait: 60_000 * NANOS_PER_MS,
+        ack_wait: (this.options.ackWaitMs ?? 60_000) * NANOS_PER_MS,
         max_ack_pending: 1000,
       });
       // A stream or consumer that goes missing ends the iteration, and the loop below makes both again.

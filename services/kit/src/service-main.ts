@@ -20,6 +20,8 @@ const sharedSchema = z.object({
   LOG_LEVEL: env.logLevel(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
+  /** How long an event a replica took may go unacknowledged before another replica gets it. */
+  NATS_ACK_WAIT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
   COUNTERSIGN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
 });
@@ -47,13 +49,21 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
   const config = loadConfig(schema) as z.output<typeof sharedSchema> & Record<string, string> & z.output<S>;
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
   const db = await openPostgres(config[databaseVariable] as string);
-  const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, options.name, logger);
+  const bus = await openNats(
+    config.NATS_URL,
+    config.NATS_NAMESPACE,
+    options.name,
+    logger,
+    config.NATS_ACK_WAIT_SECONDS * 1000,
+  );
   const module = await options.build({ db, bus, logger }, config);
+  const metrics = createRpcMetrics();
+  for (const metric of module.metrics ?? []) metrics.registry.registerMetric(metric);
   const server = await startServiceServer({
     routes: [module.routes],
     health: new HealthState(module.serviceNames, module.ready),
     logger,
-    metrics: createRpcMetrics(),
+    metrics,
     port: config.PORT,
     serviceToken: config.COUNTERSIGN_INTERNAL_TOKEN,
     drainMs: config.COUNTERSIGN_DRAIN_MS,

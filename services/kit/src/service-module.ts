@@ -3,6 +3,7 @@
  * work (outbox relays, consumers) to start and stop. The same module runs alone in its own process
  * (distributed mode) or beside the others in one process (standalone mode).
  */
+import type { Metric } from "prom-client";
 import type { ReadinessProbe } from "./health.js";
 import type { Routes } from "./server.js";
 
@@ -11,6 +12,8 @@ export interface ServiceModule {
   serviceNames: string[];
   routes: Routes;
   ready: ReadinessProbe;
+  /** The service's own Prometheus metrics, registered by whoever serves /metrics. */
+  metrics?: Metric[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }

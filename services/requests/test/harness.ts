@@ -1,4 +1,3 @@
-import { ConnectError } from "@connectrpc/connect";
 /**
  * A requests service on the real documents and templates services, in memory: PGlite, files for
  * blobs, the in-process bus with a switch that makes publishing fail as a NATS outage would, and
@@ -198,20 +197,4 @@ export function tokenOf(link: string): string {
   return link.slice(link.lastIndexOf("/") + 1);
 }
 
-export async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** The ConnectError a call fails with; anything else fails the test. */
-export async function rejection(promise: Promise<unknown>): Promise<ConnectError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ConnectError)) throw new Error(`expected a ConnectError, got ${String(err)}`);
-  return err;
-}
+export { rejection, until } from "../../../test/support/service-calls.js";

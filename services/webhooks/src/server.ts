@@ -1,13 +1,31 @@
 /** The webhooks service as its own process (distributed mode). */
 import { pathToFileURL } from "node:url";
-import { runMain, serviceMain } from "@countersign/kit";
+import { env, runMain, serviceMain } from "@countersign/kit";
 import { z } from "zod";
+import { webhookConfig, webhookSettings } from "./config.js";
 import { buildWebhooks } from "./service.js";
 
-export { buildWebhooks, type WebhooksDeps } from "./service.js";
+export { webhookConfig, webhookSettings } from "./config.js";
+export { parseNetworks } from "./delivery/guarded-client.js";
+export { buildWebhooks, type WebhooksDeps, type WebhooksModule } from "./service.js";
+
+const config = z.object({
+  COUNTERSIGN_PUBLIC_URL: env.url(),
+  ...webhookConfig,
+});
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
-    serviceMain({ name: "webhooks", config: z.object({}), build: (adapters) => buildWebhooks(adapters) }),
+    serviceMain({
+      name: "webhooks",
+      config,
+      build: (adapters, cfg) =>
+        buildWebhooks({
+          ...adapters,
+          publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
+          secretKey: cfg.COUNTERSIGN_WEBHOOK_SECRET_KEY,
+          ...webhookSettings(cfg),
+        }),
+    }),
   );
 }

@@ -6,20 +6,20 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Message } from "@bufbuild/protobuf";
+import type { Message as Message$1 } from "@bufbuild/protobuf";
 
 /**
  * Describes the file countersign/webhooks/v1/webhooks_service.proto.
  */
 export const file_countersign_webhooks_v1_webhooks_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jb3VudGVyc2lnbi93ZWJob29rcy92MS93ZWJob29rc19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi53ZWJob29rcy52MSKmAQoIRW5kcG9pbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEgsKA3VybBgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRITCgtldmVudF90eXBlcxgFIAMoCRIQCghkaXNhYmxlZBgGIAEoCBIvCgtjcmVhdGVfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPwoSR2V0RW5kcG9pbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCSJKChNHZXRFbmRwb2ludFJlc3BvbnNlEjMKCGVuZHBvaW50GAEgASgLMiEuY291bnRlcnNpZ24ud2ViaG9va3MudjEuRW5kcG9pbnQiLAoUTGlzdEVuZHBvaW50c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJIk0KFUxpc3RFbmRwb2ludHNSZXNwb25zZRI0CgllbmRwb2ludHMYASADKAsyIS5jb3VudGVyc2lnbi53ZWJob29rcy52MS5FbmRwb2ludDLrAQoPV2ViaG9va3NTZXJ2aWNlEmgKC0dldEVuZHBvaW50EisuY291bnRlcnNpZ24ud2ViaG9va3MudjEuR2V0RW5kcG9pbnRSZXF1ZXN0GiwuY291bnRlcnNpZ24ud2ViaG9va3MudjEuR2V0RW5kcG9pbnRSZXNwb25zZRJuCg1MaXN0RW5kcG9pbnRzEi0uY291bnRlcnNpZ24ud2ViaG9va3MudjEuTGlzdEVuZHBvaW50c1JlcXVlc3QaLi5jb3VudGVyc2lnbi53ZWJob29rcy52MS5MaXN0RW5kcG9pbnRzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ci5jb3VudGVyc2lnbi93ZWJob29rcy92MS93ZWJob29rc19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi53ZWJob29rcy52MSKjAgoIRW5kcG9pbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEgsKA3VybBgDIAEoCRITCgtkZXNjcmlwdGlvbhgEIAEoCRITCgtldmVudF90eXBlcxgFIAMoCRIQCghkaXNhYmxlZBgGIAEoCBIvCgtjcmVhdGVfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPZGlzYWJsZWRfcmVhc29uGAggASgJEi8KC3VwZGF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCg1mYWlsaW5nX3NpbmNlGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJkChVDcmVhdGVFbmRwb2ludFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEgsKA3VybBgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRITCgtldmVudF90eXBlcxgEIAMoCSJdChZDcmVhdGVFbmRwb2ludFJlc3BvbnNlEjMKCGVuZHBvaW50GAEgASgLMiEuY291bnRlcnNpZ24ud2ViaG9va3MudjEuRW5kcG9pbnQSDgoGc2VjcmV0GAIgASgJIj8KEkdldEVuZHBvaW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkiSgoTR2V0RW5kcG9pbnRSZXNwb25zZRIzCghlbmRwb2ludBgBIAEoCzIhLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkVuZHBvaW50IlMKFExpc3RFbmRwb2ludHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJiChVMaXN0RW5kcG9pbnRzUmVzcG9uc2USNAoJZW5kcG9pbnRzGAEgAygLMiEuY291bnRlcnNpZ24ud2ViaG9va3MudjEuRW5kcG9pbnQSEwoLdG90YWxfY291bnQYAiABKAUiHwoNRXZlbnRUeXBlTGlzdBIOCgZ2YWx1ZXMYASADKAki5wEKFVVwZGF0ZUVuZHBvaW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkSEAoDdXJsGAMgASgJSACIAQESGAoLZGVzY3JpcHRpb24YBCABKAlIAYgBARI7CgtldmVudF90eXBlcxgFIAEoCzImLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkV2ZW50VHlwZUxpc3QSFQoIZGlzYWJsZWQYBiABKAhIAogBAUIGCgRfdXJsQg4KDF9kZXNjcmlwdGlvbkILCglfZGlzYWJsZWQiTQoWVXBkYXRlRW5kcG9pbnRSZXNwb25zZRIzCghlbmRwb2ludBgBIAEoCzIhLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkVuZHBvaW50IkIKFURlbGV0ZUVuZHBvaW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkiGAoWRGVsZXRlRW5kcG9pbnRSZXNwb25zZSJAChNSZXZlYWxTZWNyZXRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCSImChRSZXZlYWxTZWNyZXRSZXNwb25zZRIOCgZzZWNyZXQYASABKAkiQAoTUm90YXRlU2VjcmV0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkiZwoUUm90YXRlU2VjcmV0UmVzcG9uc2USDgoGc2VjcmV0GAEgASgJEj8KG3ByZXZpb3VzX3NlY3JldF9leHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAixAIKB0F0dGVtcHQSCgoCaWQYASABKAkSMAoMYXR0ZW1wdF90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtzdGF0dXNfY29kZRgDIAEoBRITCgtkdXJhdGlvbl9tcxgEIAEoARJPChByZXNwb25zZV9oZWFkZXJzGAUgAygLMjUuY291bnRlcnNpZ24ud2ViaG9va3MudjEuQXR0ZW1wdC5SZXNwb25zZUhlYWRlcnNFbnRyeRIVCg1yZXNwb25zZV9ib2R5GAYgASgJEg0KBWVycm9yGAcgASgJEhEKCXN1Y2NlZWRlZBgIIAEoCBIPCgd0cmlnZ2VyGAkgASgJGjYKFFJlc3BvbnNlSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEipAIKB01lc3NhZ2USCgoCaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkSEAoIZXZlbnRfaWQYAyABKAkSEgoKZXZlbnRfdHlwZRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSFQoNYXR0ZW1wdF9jb3VudBgGIAEoBRI1ChFuZXh0X2F0dGVtcHRfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3BheWxvYWQYCSABKAkSMgoIYXR0ZW1wdHMYCiADKAsyIC5jb3VudGVyc2lnbi53ZWJob29rcy52MS5BdHRlbXB0IosBChNMaXN0TWVzc2FnZXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCRISCgpwYWdlX2luZGV4GAMgASgFEhEKCXBhZ2Vfc2l6ZRgEIAEoBRIOCgZzdGF0dXMYBSABKAkSEgoKZXZlbnRfdHlwZRgGIAEoCSJfChRMaXN0TWVzc2FnZXNSZXNwb25zZRIyCghtZXNzYWdlcxgBIAMoCzIgLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLk1lc3NhZ2USEwoLdG90YWxfY291bnQYAiABKAUiVAoTUmV0cnlNZXNzYWdlUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZW5kcG9pbnRfaWQYAiABKAkSEgoKbWVzc2FnZV9pZBgDIAEoCSJJChRSZXRyeU1lc3NhZ2VSZXNwb25zZRIxCgdtZXNzYWdlGAEgASgLMiAuY291bnRlcnNpZ24ud2ViaG9va3MudjEuTWVzc2FnZSKCAQoVUmVwbGF5TWVzc2FnZXNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCRIpCgVzaW5jZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLb25seV9mYWlsZWQYBCABKAgiMAoWUmVwbGF5TWVzc2FnZXNSZXNwb25zZRIWCg5yZXBsYXllZF9jb3VudBgBIAEoBSJUChNUZXN0RW5kcG9pbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtlbmRwb2ludF9pZBgCIAEoCRISCgpldmVudF90eXBlGAMgASgJIm4KFFRlc3RFbmRwb2ludFJlc3BvbnNlEjEKB2F0dGVtcHQYASABKAsyIC5jb3VudGVyc2lnbi53ZWJob29rcy52MS5BdHRlbXB0EhIKCm1lc3NhZ2VfaWQYAiABKAkSDwoHcGF5bG9hZBgDIAEoCTLYCQoPV2ViaG9va3NTZXJ2aWNlEnEKDkNyZWF0ZUVuZHBvaW50Ei4uY291bnRlcnNpZ24ud2ViaG9va3MudjEuQ3JlYXRlRW5kcG9pbnRSZXF1ZXN0Gi8uY291bnRlcnNpZ24ud2ViaG9va3MudjEuQ3JlYXRlRW5kcG9pbnRSZXNwb25zZRJoCgtHZXRFbmRwb2ludBIrLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkdldEVuZHBvaW50UmVxdWVzdBosLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkdldEVuZHBvaW50UmVzcG9uc2USbgoNTGlzdEVuZHBvaW50cxItLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkxpc3RFbmRwb2ludHNSZXF1ZXN0Gi4uY291bnRlcnNpZ24ud2ViaG9va3MudjEuTGlzdEVuZHBvaW50c1Jlc3BvbnNlEnEKDlVwZGF0ZUVuZHBvaW50Ei4uY291bnRlcnNpZ24ud2ViaG9va3MudjEuVXBkYXRlRW5kcG9pbnRSZXF1ZXN0Gi8uY291bnRlcnNpZ24ud2ViaG9va3MudjEuVXBkYXRlRW5kcG9pbnRSZXNwb25zZRJxCg5EZWxldGVFbmRwb2ludBIuLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkRlbGV0ZUVuZHBvaW50UmVxdWVzdBovLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLkRlbGV0ZUVuZHBvaW50UmVzcG9uc2USawoMUmV2ZWFsU2VjcmV0EiwuY291bnRlcnNpZ24ud2ViaG9va3MudjEuUmV2ZWFsU2VjcmV0UmVxdWVzdBotLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLlJldmVhbFNlY3JldFJlc3BvbnNlEmsKDFJvdGF0ZVNlY3JldBIsLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLlJvdGF0ZVNlY3JldFJlcXVlc3QaLS5jb3VudGVyc2lnbi53ZWJob29rcy52MS5Sb3RhdGVTZWNyZXRSZXNwb25zZRJrCgxMaXN0TWVzc2FnZXMSLC5jb3VudGVyc2lnbi53ZWJob29rcy52MS5MaXN0TWVzc2FnZXNSZXF1ZXN0Gi0uY291bnRlcnNpZ24ud2ViaG9va3MudjEuTGlzdE1lc3NhZ2VzUmVzcG9uc2USawoMUmV0cnlNZXNzYWdlEiwuY291bnRlcnNpZ24ud2ViaG9va3MudjEuUmV0cnlNZXNzYWdlUmVxdWVzdBotLmNvdW50ZXJzaWduLndlYmhvb2tzLnYxLlJldHJ5TWVzc2FnZVJlc3BvbnNlEnEKDlJlcGxheU1lc3NhZ2VzEi4uY291bnRlcnNpZ24ud2ViaG9va3MudjEuUmVwbGF5TWVzc2FnZXNSZXF1ZXN0Gi8uY291bnRlcnNpZ24ud2ViaG9va3MudjEuUmVwbGF5TWVzc2FnZXNSZXNwb25zZRJrCgxUZXN0RW5kcG9pbnQSLC5jb3VudGVyc2lnbi53ZWJob29rcy52MS5UZXN0RW5kcG9pbnRSZXF1ZXN0Gi0uY291bnRlcnNpZ24ud2ViaG9va3MudjEuVGVzdEVuZHBvaW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Endpoint is an HTTPS URL that receives a workspace's events.
  *
  * @generated from message countersign.webhooks.v1.Endpoint
  */
-export type Endpoint = Message<"countersign.webhooks.v1.Endpoint"> & {
+export type Endpoint = Message$1<"countersign.webhooks.v1.Endpoint"> & {
   /**
    * id identifies the endpoint (UUIDv7).
    *
@@ -56,7 +56,7 @@ export type Endpoint = Message<"countersign.webhooks.v1.Endpoint"> & {
   eventTypes: string[];
 
   /**
-   * disabled endpoints receive nothing.
+   * disabled endpoints receive nothing; their messages wait until the endpoint is enabled again.
    *
    * @generated from field: bool disabled = 6;
    */
@@ -68,6 +68,27 @@ export type Endpoint = Message<"countersign.webhooks.v1.Endpoint"> & {
    * @generated from field: google.protobuf.Timestamp create_time = 7;
    */
   createTime?: Timestamp | undefined;
+
+  /**
+   * disabled_reason says why the endpoint was disabled, in words.
+   *
+   * @generated from field: string disabled_reason = 8;
+   */
+  disabledReason: string;
+
+  /**
+   * update_time is when the endpoint was last changed.
+   *
+   * @generated from field: google.protobuf.Timestamp update_time = 9;
+   */
+  updateTime?: Timestamp | undefined;
+
+  /**
+   * failing_since is when deliveries started failing without a success since, if they are failing.
+   *
+   * @generated from field: google.protobuf.Timestamp failing_since = 10;
+   */
+  failingSince?: Timestamp | undefined;
 };
 
 /**
@@ -78,11 +99,81 @@ export const EndpointSchema: GenMessage<Endpoint> = /*@__PURE__*/
   messageDesc(file_countersign_webhooks_v1_webhooks_service, 0);
 
 /**
+ * CreateEndpointRequest describes a new endpoint.
+ *
+ * @generated from message countersign.webhooks.v1.CreateEndpointRequest
+ */
+export type CreateEndpointRequest = Message$1<"countersign.webhooks.v1.CreateEndpointRequest"> & {
+  /**
+   * workspace_id that will own the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * url is an https: address that resolves to a public address.
+   *
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * description says what the endpoint is for.
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * event_types are one to seven distinct event types.
+   *
+   * @generated from field: repeated string event_types = 4;
+   */
+  eventTypes: string[];
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.CreateEndpointRequest.
+ * Use `create(CreateEndpointRequestSchema)` to create a new message.
+ */
+export const CreateEndpointRequestSchema: GenMessage<CreateEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 1);
+
+/**
+ * CreateEndpointResponse carries the endpoint and its secret, which only this answer and RevealSecret return.
+ *
+ * @generated from message countersign.webhooks.v1.CreateEndpointResponse
+ */
+export type CreateEndpointResponse = Message$1<"countersign.webhooks.v1.CreateEndpointResponse"> & {
+  /**
+   * endpoint created.
+   *
+   * @generated from field: countersign.webhooks.v1.Endpoint endpoint = 1;
+   */
+  endpoint?: Endpoint | undefined;
+
+  /**
+   * secret signs deliveries: "whsec_" and the base64 of 24 random bytes.
+   *
+   * @generated from field: string secret = 2;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.CreateEndpointResponse.
+ * Use `create(CreateEndpointResponseSchema)` to create a new message.
+ */
+export const CreateEndpointResponseSchema: GenMessage<CreateEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 2);
+
+/**
  * GetEndpointRequest names an endpoint.
  *
  * @generated from message countersign.webhooks.v1.GetEndpointRequest
  */
-export type GetEndpointRequest = Message<"countersign.webhooks.v1.GetEndpointRequest"> & {
+export type GetEndpointRequest = Message$1<"countersign.webhooks.v1.GetEndpointRequest"> & {
   /**
    * workspace_id owning the endpoint; another workspace's endpoint is not found.
    *
@@ -103,14 +194,14 @@ export type GetEndpointRequest = Message<"countersign.webhooks.v1.GetEndpointReq
  * Use `create(GetEndpointRequestSchema)` to create a new message.
  */
 export const GetEndpointRequestSchema: GenMessage<GetEndpointRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_webhooks_v1_webhooks_service, 1);
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 3);
 
 /**
  * GetEndpointResponse carries one endpoint.
  *
  * @generated from message countersign.webhooks.v1.GetEndpointResponse
  */
-export type GetEndpointResponse = Message<"countersign.webhooks.v1.GetEndpointResponse"> & {
+export type GetEndpointResponse = Message$1<"countersign.webhooks.v1.GetEndpointResponse"> & {
   /**
    * endpoint requested.
    *
@@ -124,20 +215,34 @@ export type GetEndpointResponse = Message<"countersign.webhooks.v1.GetEndpointRe
  * Use `create(GetEndpointResponseSchema)` to create a new message.
  */
 export const GetEndpointResponseSchema: GenMessage<GetEndpointResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_webhooks_v1_webhooks_service, 2);
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 4);
 
 /**
  * ListEndpointsRequest names a workspace.
  *
  * @generated from message countersign.webhooks.v1.ListEndpointsRequest
  */
-export type ListEndpointsRequest = Message<"countersign.webhooks.v1.ListEndpointsRequest"> & {
+export type ListEndpointsRequest = Message$1<"countersign.webhooks.v1.ListEndpointsRequest"> & {
   /**
    * workspace_id whose endpoints to list.
    *
    * @generated from field: string workspace_id = 1;
    */
   workspaceId: string;
+
+  /**
+   * page_index is the 0-based page number.
+   *
+   * @generated from field: int32 page_index = 2;
+   */
+  pageIndex: number;
+
+  /**
+   * page_size is the number of endpoints a page, 1 to 100.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
 };
 
 /**
@@ -145,20 +250,27 @@ export type ListEndpointsRequest = Message<"countersign.webhooks.v1.ListEndpoint
  * Use `create(ListEndpointsRequestSchema)` to create a new message.
  */
 export const ListEndpointsRequestSchema: GenMessage<ListEndpointsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_webhooks_v1_webhooks_service, 3);
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 5);
 
 /**
  * ListEndpointsResponse lists endpoints.
  *
  * @generated from message countersign.webhooks.v1.ListEndpointsResponse
  */
-export type ListEndpointsResponse = Message<"countersign.webhooks.v1.ListEndpointsResponse"> & {
+export type ListEndpointsResponse = Message$1<"countersign.webhooks.v1.ListEndpointsResponse"> & {
   /**
    * endpoints, newest first.
    *
    * @generated from field: repeated countersign.webhooks.v1.Endpoint endpoints = 1;
    */
   endpoints: Endpoint[];
+
+  /**
+   * total_count is the number of the workspace's endpoints.
+   *
+   * @generated from field: int32 total_count = 2;
+   */
+  totalCount: number;
 };
 
 /**
@@ -166,7 +278,687 @@ export type ListEndpointsResponse = Message<"countersign.webhooks.v1.ListEndpoin
  * Use `create(ListEndpointsResponseSchema)` to create a new message.
  */
 export const ListEndpointsResponseSchema: GenMessage<ListEndpointsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_webhooks_v1_webhooks_service, 4);
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 6);
+
+/**
+ * EventTypeList is a list of event types whose presence can be told from an empty one.
+ *
+ * @generated from message countersign.webhooks.v1.EventTypeList
+ */
+export type EventTypeList = Message$1<"countersign.webhooks.v1.EventTypeList"> & {
+  /**
+   * values are one to seven distinct event types.
+   *
+   * @generated from field: repeated string values = 1;
+   */
+  values: string[];
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.EventTypeList.
+ * Use `create(EventTypeListSchema)` to create a new message.
+ */
+export const EventTypeListSchema: GenMessage<EventTypeList> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 7);
+
+/**
+ * UpdateEndpointRequest changes the fields that are set.
+ *
+ * @generated from message countersign.webhooks.v1.UpdateEndpointRequest
+ */
+export type UpdateEndpointRequest = Message$1<"countersign.webhooks.v1.UpdateEndpointRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * url replaces the address.
+   *
+   * @generated from field: optional string url = 3;
+   */
+  url?: string | undefined;
+
+  /**
+   * description replaces the description.
+   *
+   * @generated from field: optional string description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * event_types replaces the subscribed types.
+   *
+   * @generated from field: countersign.webhooks.v1.EventTypeList event_types = 5;
+   */
+  eventTypes?: EventTypeList | undefined;
+
+  /**
+   * disabled disables the endpoint, or enables it again (which clears the reason and the failing streak).
+   *
+   * @generated from field: optional bool disabled = 6;
+   */
+  disabled?: boolean | undefined;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.UpdateEndpointRequest.
+ * Use `create(UpdateEndpointRequestSchema)` to create a new message.
+ */
+export const UpdateEndpointRequestSchema: GenMessage<UpdateEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 8);
+
+/**
+ * UpdateEndpointResponse carries the endpoint as changed.
+ *
+ * @generated from message countersign.webhooks.v1.UpdateEndpointResponse
+ */
+export type UpdateEndpointResponse = Message$1<"countersign.webhooks.v1.UpdateEndpointResponse"> & {
+  /**
+   * endpoint after the change.
+   *
+   * @generated from field: countersign.webhooks.v1.Endpoint endpoint = 1;
+   */
+  endpoint?: Endpoint | undefined;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.UpdateEndpointResponse.
+ * Use `create(UpdateEndpointResponseSchema)` to create a new message.
+ */
+export const UpdateEndpointResponseSchema: GenMessage<UpdateEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 9);
+
+/**
+ * DeleteEndpointRequest names an endpoint.
+ *
+ * @generated from message countersign.webhooks.v1.DeleteEndpointRequest
+ */
+export type DeleteEndpointRequest = Message$1<"countersign.webhooks.v1.DeleteEndpointRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.DeleteEndpointRequest.
+ * Use `create(DeleteEndpointRequestSchema)` to create a new message.
+ */
+export const DeleteEndpointRequestSchema: GenMessage<DeleteEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 10);
+
+/**
+ * DeleteEndpointResponse is empty.
+ *
+ * @generated from message countersign.webhooks.v1.DeleteEndpointResponse
+ */
+export type DeleteEndpointResponse = Message$1<"countersign.webhooks.v1.DeleteEndpointResponse"> & {
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.DeleteEndpointResponse.
+ * Use `create(DeleteEndpointResponseSchema)` to create a new message.
+ */
+export const DeleteEndpointResponseSchema: GenMessage<DeleteEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 11);
+
+/**
+ * RevealSecretRequest names an endpoint.
+ *
+ * @generated from message countersign.webhooks.v1.RevealSecretRequest
+ */
+export type RevealSecretRequest = Message$1<"countersign.webhooks.v1.RevealSecretRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.RevealSecretRequest.
+ * Use `create(RevealSecretRequestSchema)` to create a new message.
+ */
+export const RevealSecretRequestSchema: GenMessage<RevealSecretRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 12);
+
+/**
+ * RevealSecretResponse carries the current secret.
+ *
+ * @generated from message countersign.webhooks.v1.RevealSecretResponse
+ */
+export type RevealSecretResponse = Message$1<"countersign.webhooks.v1.RevealSecretResponse"> & {
+  /**
+   * secret signing deliveries now.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.RevealSecretResponse.
+ * Use `create(RevealSecretResponseSchema)` to create a new message.
+ */
+export const RevealSecretResponseSchema: GenMessage<RevealSecretResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 13);
+
+/**
+ * RotateSecretRequest names an endpoint.
+ *
+ * @generated from message countersign.webhooks.v1.RotateSecretRequest
+ */
+export type RotateSecretRequest = Message$1<"countersign.webhooks.v1.RotateSecretRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.RotateSecretRequest.
+ * Use `create(RotateSecretRequestSchema)` to create a new message.
+ */
+export const RotateSecretRequestSchema: GenMessage<RotateSecretRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 14);
+
+/**
+ * RotateSecretResponse carries the new secret.
+ *
+ * @generated from message countersign.webhooks.v1.RotateSecretResponse
+ */
+export type RotateSecretResponse = Message$1<"countersign.webhooks.v1.RotateSecretResponse"> & {
+  /**
+   * secret is the new current secret.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+
+  /**
+   * previous_secret_expire_time is when the replaced secret stops signing.
+   *
+   * @generated from field: google.protobuf.Timestamp previous_secret_expire_time = 2;
+   */
+  previousSecretExpireTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.RotateSecretResponse.
+ * Use `create(RotateSecretResponseSchema)` to create a new message.
+ */
+export const RotateSecretResponseSchema: GenMessage<RotateSecretResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 15);
+
+/**
+ * Attempt is one try at delivering a message.
+ *
+ * @generated from message countersign.webhooks.v1.Attempt
+ */
+export type Attempt = Message$1<"countersign.webhooks.v1.Attempt"> & {
+  /**
+   * id identifies the attempt (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * attempt_time is when the attempt started.
+   *
+   * @generated from field: google.protobuf.Timestamp attempt_time = 2;
+   */
+  attemptTime?: Timestamp | undefined;
+
+  /**
+   * status_code is the endpoint's HTTP status, 0 when there was no answer.
+   *
+   * @generated from field: int32 status_code = 3;
+   */
+  statusCode: number;
+
+  /**
+   * duration_ms is from the start of the attempt to the end of the read answer or the error.
+   *
+   * @generated from field: double duration_ms = 4;
+   */
+  durationMs: number;
+
+  /**
+   * response_headers are the answer's headers, lower-case names.
+   *
+   * @generated from field: map<string, string> response_headers = 5;
+   */
+  responseHeaders: { [key: string]: string };
+
+  /**
+   * response_body is the first 20 KB of the decompressed answer body.
+   *
+   * @generated from field: string response_body = 6;
+   */
+  responseBody: string;
+
+  /**
+   * error is the network error or the refusal, when there was no answer.
+   *
+   * @generated from field: string error = 7;
+   */
+  error: string;
+
+  /**
+   * succeeded when the endpoint answered 2xx.
+   *
+   * @generated from field: bool succeeded = 8;
+   */
+  succeeded: boolean;
+
+  /**
+   * trigger is what made the attempt: "delivery" (first try and scheduled retries), "retry", "replay" or "test".
+   *
+   * @generated from field: string trigger = 9;
+   */
+  trigger: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.Attempt.
+ * Use `create(AttemptSchema)` to create a new message.
+ */
+export const AttemptSchema: GenMessage<Attempt> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 16);
+
+/**
+ * Message is one event as made for one endpoint; its id is the webhook-id header of every attempt.
+ *
+ * @generated from message countersign.webhooks.v1.Message
+ */
+export type Message = Message$1<"countersign.webhooks.v1.Message"> & {
+  /**
+   * id identifies the message (UUIDv7), sent as webhook-id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * endpoint_id the message is for.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * event_id of the event the message carries.
+   *
+   * @generated from field: string event_id = 3;
+   */
+  eventId: string;
+
+  /**
+   * event_type such as "signature_request.sent".
+   *
+   * @generated from field: string event_type = 4;
+   */
+  eventType: string;
+
+  /**
+   * status is "pending" (a delivery is due), "succeeded" or "failed" (every scheduled attempt failed).
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * attempt_count is the number of attempts made.
+   *
+   * @generated from field: int32 attempt_count = 6;
+   */
+  attemptCount: number;
+
+  /**
+   * next_attempt_time is when the next attempt is due, for pending messages.
+   *
+   * @generated from field: google.protobuf.Timestamp next_attempt_time = 7;
+   */
+  nextAttemptTime?: Timestamp | undefined;
+
+  /**
+   * create_time is when the message was made.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 8;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * payload is the JSON body every attempt posts.
+   *
+   * @generated from field: string payload = 9;
+   */
+  payload: string;
+
+  /**
+   * attempts made, newest first.
+   *
+   * @generated from field: repeated countersign.webhooks.v1.Attempt attempts = 10;
+   */
+  attempts: Attempt[];
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.Message.
+ * Use `create(MessageSchema)` to create a new message.
+ */
+export const MessageSchema: GenMessage<Message> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 17);
+
+/**
+ * ListMessagesRequest names an endpoint and filters its messages.
+ *
+ * @generated from message countersign.webhooks.v1.ListMessagesRequest
+ */
+export type ListMessagesRequest = Message$1<"countersign.webhooks.v1.ListMessagesRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * page_index is the 0-based page number.
+   *
+   * @generated from field: int32 page_index = 3;
+   */
+  pageIndex: number;
+
+  /**
+   * page_size is the number of messages a page, 1 to 100.
+   *
+   * @generated from field: int32 page_size = 4;
+   */
+  pageSize: number;
+
+  /**
+   * status keeps messages of this status only, when set.
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * event_type keeps messages of this type only, when set.
+   *
+   * @generated from field: string event_type = 6;
+   */
+  eventType: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.ListMessagesRequest.
+ * Use `create(ListMessagesRequestSchema)` to create a new message.
+ */
+export const ListMessagesRequestSchema: GenMessage<ListMessagesRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 18);
+
+/**
+ * ListMessagesResponse lists messages.
+ *
+ * @generated from message countersign.webhooks.v1.ListMessagesResponse
+ */
+export type ListMessagesResponse = Message$1<"countersign.webhooks.v1.ListMessagesResponse"> & {
+  /**
+   * messages, newest first, each with its attempts.
+   *
+   * @generated from field: repeated countersign.webhooks.v1.Message messages = 1;
+   */
+  messages: Message[];
+
+  /**
+   * total_count is the number of messages that match.
+   *
+   * @generated from field: int32 total_count = 2;
+   */
+  totalCount: number;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.ListMessagesResponse.
+ * Use `create(ListMessagesResponseSchema)` to create a new message.
+ */
+export const ListMessagesResponseSchema: GenMessage<ListMessagesResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 19);
+
+/**
+ * RetryMessageRequest names a message.
+ *
+ * @generated from message countersign.webhooks.v1.RetryMessageRequest
+ */
+export type RetryMessageRequest = Message$1<"countersign.webhooks.v1.RetryMessageRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * message_id of the message.
+   *
+   * @generated from field: string message_id = 3;
+   */
+  messageId: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.RetryMessageRequest.
+ * Use `create(RetryMessageRequestSchema)` to create a new message.
+ */
+export const RetryMessageRequestSchema: GenMessage<RetryMessageRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 20);
+
+/**
+ * RetryMessageResponse carries the message as scheduled.
+ *
+ * @generated from message countersign.webhooks.v1.RetryMessageResponse
+ */
+export type RetryMessageResponse = Message$1<"countersign.webhooks.v1.RetryMessageResponse"> & {
+  /**
+   * message due now.
+   *
+   * @generated from field: countersign.webhooks.v1.Message message = 1;
+   */
+  message?: Message | undefined;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.RetryMessageResponse.
+ * Use `create(RetryMessageResponseSchema)` to create a new message.
+ */
+export const RetryMessageResponseSchema: GenMessage<RetryMessageResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 21);
+
+/**
+ * ReplayMessagesRequest chooses the messages to deliver again.
+ *
+ * @generated from message countersign.webhooks.v1.ReplayMessagesRequest
+ */
+export type ReplayMessagesRequest = Message$1<"countersign.webhooks.v1.ReplayMessagesRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * since keeps messages made at or after this time.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 3;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * only_failed keeps failed messages only; otherwise every message since the time is replayed.
+   *
+   * @generated from field: bool only_failed = 4;
+   */
+  onlyFailed: boolean;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.ReplayMessagesRequest.
+ * Use `create(ReplayMessagesRequestSchema)` to create a new message.
+ */
+export const ReplayMessagesRequestSchema: GenMessage<ReplayMessagesRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 22);
+
+/**
+ * ReplayMessagesResponse says how many messages are due again.
+ *
+ * @generated from message countersign.webhooks.v1.ReplayMessagesResponse
+ */
+export type ReplayMessagesResponse = Message$1<"countersign.webhooks.v1.ReplayMessagesResponse"> & {
+  /**
+   * replayed_count is the number of messages scheduled.
+   *
+   * @generated from field: int32 replayed_count = 1;
+   */
+  replayedCount: number;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.ReplayMessagesResponse.
+ * Use `create(ReplayMessagesResponseSchema)` to create a new message.
+ */
+export const ReplayMessagesResponseSchema: GenMessage<ReplayMessagesResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 23);
+
+/**
+ * TestEndpointRequest chooses the synthetic event.
+ *
+ * @generated from message countersign.webhooks.v1.TestEndpointRequest
+ */
+export type TestEndpointRequest = Message$1<"countersign.webhooks.v1.TestEndpointRequest"> & {
+  /**
+   * workspace_id owning the endpoint.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * endpoint_id of the endpoint.
+   *
+   * @generated from field: string endpoint_id = 2;
+   */
+  endpointId: string;
+
+  /**
+   * event_type of the synthetic event, one of the seven types.
+   *
+   * @generated from field: string event_type = 3;
+   */
+  eventType: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.TestEndpointRequest.
+ * Use `create(TestEndpointRequestSchema)` to create a new message.
+ */
+export const TestEndpointRequestSchema: GenMessage<TestEndpointRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 24);
+
+/**
+ * TestEndpointResponse carries the endpoint's answer.
+ *
+ * @generated from message countersign.webhooks.v1.TestEndpointResponse
+ */
+export type TestEndpointResponse = Message$1<"countersign.webhooks.v1.TestEndpointResponse"> & {
+  /**
+   * attempt made, with the endpoint's status, headers, body and the duration.
+   *
+   * @generated from field: countersign.webhooks.v1.Attempt attempt = 1;
+   */
+  attempt?: Attempt | undefined;
+
+  /**
+   * message_id is the webhook-id the test was posted with.
+   *
+   * @generated from field: string message_id = 2;
+   */
+  messageId: string;
+
+  /**
+   * payload is the JSON body posted.
+   *
+   * @generated from field: string payload = 3;
+   */
+  payload: string;
+};
+
+/**
+ * Describes the message countersign.webhooks.v1.TestEndpointResponse.
+ * Use `create(TestEndpointResponseSchema)` to create a new message.
+ */
+export const TestEndpointResponseSchema: GenMessage<TestEndpointResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_webhooks_v1_webhooks_service, 25);
 
 /**
  * WebhooksService keeps webhook endpoints and delivers signed events to them.
@@ -174,6 +966,16 @@ export const ListEndpointsResponseSchema: GenMessage<ListEndpointsResponse> = /*
  * @generated from service countersign.webhooks.v1.WebhooksService
  */
 export const WebhooksService: GenService<{
+  /**
+   * CreateEndpoint registers an HTTPS endpoint for some event types and makes its signing secret.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.CreateEndpoint
+   */
+  createEndpoint: {
+    methodKind: "unary";
+    input: typeof CreateEndpointRequestSchema;
+    output: typeof CreateEndpointResponseSchema;
+  },
   /**
    * GetEndpoint returns one endpoint without its secret.
    *
@@ -193,6 +995,86 @@ export const WebhooksService: GenService<{
     methodKind: "unary";
     input: typeof ListEndpointsRequestSchema;
     output: typeof ListEndpointsResponseSchema;
+  },
+  /**
+   * UpdateEndpoint changes an endpoint's URL, description, event types or whether it is disabled.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.UpdateEndpoint
+   */
+  updateEndpoint: {
+    methodKind: "unary";
+    input: typeof UpdateEndpointRequestSchema;
+    output: typeof UpdateEndpointResponseSchema;
+  },
+  /**
+   * DeleteEndpoint removes an endpoint with its messages; nothing more is delivered to it.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.DeleteEndpoint
+   */
+  deleteEndpoint: {
+    methodKind: "unary";
+    input: typeof DeleteEndpointRequestSchema;
+    output: typeof DeleteEndpointResponseSchema;
+  },
+  /**
+   * RevealSecret returns an endpoint's current signing secret.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.RevealSecret
+   */
+  revealSecret: {
+    methodKind: "unary";
+    input: typeof RevealSecretRequestSchema;
+    output: typeof RevealSecretResponseSchema;
+  },
+  /**
+   * RotateSecret makes a new signing secret; the old one keeps signing beside it for 24 hours.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.RotateSecret
+   */
+  rotateSecret: {
+    methodKind: "unary";
+    input: typeof RotateSecretRequestSchema;
+    output: typeof RotateSecretResponseSchema;
+  },
+  /**
+   * ListMessages lists the messages made for an endpoint with their attempts, newest first.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.ListMessages
+   */
+  listMessages: {
+    methodKind: "unary";
+    input: typeof ListMessagesRequestSchema;
+    output: typeof ListMessagesResponseSchema;
+  },
+  /**
+   * RetryMessage delivers one message to its endpoint again now.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.RetryMessage
+   */
+  retryMessage: {
+    methodKind: "unary";
+    input: typeof RetryMessageRequestSchema;
+    output: typeof RetryMessageResponseSchema;
+  },
+  /**
+   * ReplayMessages delivers again an endpoint's messages made since a time.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.ReplayMessages
+   */
+  replayMessages: {
+    methodKind: "unary";
+    input: typeof ReplayMessagesRequestSchema;
+    output: typeof ReplayMessagesResponseSchema;
+  },
+  /**
+   * TestEndpoint posts a synthetic event to an endpoint at once and returns its answer.
+   *
+   * @generated from rpc countersign.webhooks.v1.WebhooksService.TestEndpoint
+   */
+  testEndpoint: {
+    methodKind: "unary";
+    input: typeof TestEndpointRequestSchema;
+    output: typeof TestEndpointResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_webhooks_v1_webhooks_service, 0);

@@ -1,0 +1,64 @@
+/** The webhooks service's settings, read by its own process and by standalone mode alike. */
+import { readFileSync } from "node:fs";
+import { ConfigError, env } from "@countersign/kit";
+import { z } from "zod";
+import { parseNetworks } from "./delivery/guarded-client.js";
+import { parseRetrySchedule } from "./delivery/retry-schedule.js";
+
+export const webhookConfig = {
+  /** Seals endpoint secrets at rest; changing it makes every stored secret unreadable. */
+  COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret(),
+  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: z.string().default(""),
+  COUNTERSIGN_WEBHOOK_CA_FILE: z.string().optional(),
+  COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE: z.string().default(""),
+  /** Continuous failure after which an endpoint is disabled: 5 days. */
+  COUNTERSIGN_WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5 * 24 * 3600),
+  COUNTERSIGN_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
+};
+
+type WebhookConfig = {
+  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: string;
+  COUNTERSIGN_WEBHOOK_CA_FILE?: string | undefined;
+  COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE: string;
+  COUNTERSIGN_WEBHOOK_DISABLE_AFTER_SECONDS: number;
+  COUNTERSIGN_WEBHOOK_TIMEOUT_SECONDS: number;
+};
+
+/**
+ * Settings in the shape buildWebhooks takes, but for the secret key (standalone makes one when none
+ * is configured); a bad network list, CA file or schedule names its variable.
+ */
+export function webhookSettings(config: WebhookConfig) {
+  const named = <T>(variable: string, read: () => T): T => {
+    try {
+      return read();
+    } catch (err) {
+      throw new ConfigError(`${variable}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    allowNetworks: named("COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS", () =>
+      parseNetworks(config.COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS),
+    ),
+    extraCa: config.COUNTERSIGN_WEBHOOK_CA_FILE
+      ? named("COUNTERSIGN_WEBHOOK_CA_FILE", () => readCaFile(config.COUNTERSIGN_WEBHOOK_CA_FILE as string))
+      : undefined,
+    retryScheduleSeconds: config.COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE
+      ? named("COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE", () =>
+          parseRetrySchedule(config.COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE),
+        )
+      : undefined,
+    disableAfterMs: config.COUNTERSIGN_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+    timeoutMs: config.COUNTERSIGN_WEBHOOK_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+function readCaFile(path: string): string {
+  const pem = readFileSync(path, "utf8");
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("holds no PEM certificate");
+  return pem;
+}

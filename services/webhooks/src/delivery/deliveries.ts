@@ -1,0 +1,193 @@
+/**
+ * Works off due messages: claims them (SKIP LOCKED, so replicas share the queue), posts each through
+ * the guarded client with fresh Standard Webhooks headers, logs the attempt and schedules the next
+ * one or ends the round. Up to `concurrency` attempts run at once, so one slow endpoint does not
+ * hold up the others' messages.
+ */
+import { type Database, DrainLoop, type Logger, uuidv7 } from "@countersign/kit";
+import type { SecretBox } from "../endpoint-secrets.js";
+import { signingSecrets } from "../signing-secrets.js";
+import { type DueMessage, store } from "../store.js";
+import type { GuardedClient, PostOutcome } from "./guarded-client.js";
+import type { DeliveryMetrics } from "./metrics.js";
+import { nextDelayMs } from "./retry-schedule.js";
+import { signedHeaders } from "./signature.js";
+
+export interface DeliveriesOptions {
+  db: Database;
+  client: GuardedClient;
+  secrets: SecretBox;
+  logger: Logger;
+  metrics: DeliveryMetrics;
+  scheduleSeconds: readonly number[];
+  /** Continuous failure after which an endpoint is disabled. */
+  disableAfterMs: number;
+  /** The attempt timeout; a claim lasts longer than it. */
+  timeoutMs: number;
+  pollIntervalMs?: number;
+  concurrency?: number;
+  /** The only replica on its database (standalone): claims of a killed process are released at start. */
+  onlyReplica?: boolean;
+}
+
+export class Deliveries {
+  private readonly loop: DrainLoop;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly wakeUps = new Set<NodeJS.Timeout>();
+  private claimsReleased = false;
+  /** The last claim took as many messages as it could: more may be due. */
+  private backlog = false;
+
+  constructor(private readonly options: DeliveriesOptions) {
+    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  kick(): void {
+    this.loop.kick();
+  }
+
+  /** Resolves when no attempt is running; tests wait on it. */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.loop.idle();
+      if (this.inFlight.size === 0) return;
+      await Promise.allSettled([...this.inFlight]);
+    }
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.wakeUps) clearTimeout(timer);
+    await this.loop.stop();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private get concurrency(): number {
+    return this.options.concurrency ?? 32;
+  }
+
+  private async drain(): Promise<void> {
+    const { db, logger } = this.options;
+    try {
+      if (this.options.onlyReplica && !this.claimsReleased) {
+        await store.releaseClaims(db);
+        this.claimsReleased = true;
+      }
+      const free = this.concurrency - this.inFlight.size;
+      // With every slot taken, the attempt that ends first kicks the loop again.
+      this.backlog = true;
+      if (free <= 0) return;
+      const due = await store.claimDue(db, free, this.options.timeoutMs + 45_000);
+      this.backlog = due.length === free;
+      for (const message of due) {
+        const attempt: Promise<void> = this.attempt(message).finally(() => {
+          this.inFlight.delete(attempt);
+          if (this.backlog) this.kick();
+        });
+        this.inFlight.add(attempt);
+      }
+    } catch (err) {
+      logger.warn({ err }, "cannot work the webhook queue; the next poll tries again");
+    }
+  }
+
+  private async attempt(message: DueMessage): Promise<void> {
+    const { client, secrets, metrics, logger } = this.options;
+    const startedAt = new Date();
+    let outcome: PostOutcome;
+    try {
+      const headers = signedHeaders(
+        signingSecrets(secrets, message, startedAt),
+        message.id,
+        startedAt,
+        message.payload,
+      );
+      outcome = await client.post(message.url, headers, message.payload);
+    } catch (err) {
+      outcome = { kind: "error", error: (err as Error).message, refused: false, durationMs: 0 };
+    }
+    metrics.attemptSeconds.observe(outcome.durationMs / 1000);
+    const succeeded = outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300;
+    metrics.attempts.inc({
+      outcome: succeeded ? "succeeded" : outcome.kind === "response" ? "failed" : "error",
+    });
+    if (succeeded) metrics.latencySeconds.observe((Date.now() - message.created_at.getTime()) / 1000);
+    try {
+      await this.record(message, startedAt, outcome, succeeded);
+    } catch (err) {
+      // The claim runs out and the message is attempted again: a duplicate, never a loss.
+      logger.warn({ err, messageId: message.id }, "cannot record a webhook attempt; it will be made again");
+    }
+  }
+
+  private async record(
+    message: DueMessage,
+    at: Date,
+    outcome: PostOutcome,
+    succeeded: boolean,
+  ): Promise<void> {
+    const { db, scheduleSeconds, disableAfterMs, metrics, logger } = this.options;
+    const answered = outcome.kind === "response" ? outcome : undefined;
+    const delay = succeeded
+      ? undefined
+      : nextDelayMs(
+          scheduleSeconds,
+          message.round_attempts + 1,
+          answered && {
+            status: answered.status,
+            retryAfter: answered.headers["retry-after"],
+          },
+        );
+    await db.transaction(async (tx) => {
+      await store.insertAttempt(tx, {
+        id: uuidv7(),
+        message_id: message.id,
+        attempted_at: at,
+        status_code: answered?.status ?? 0,
+        duration_ms: outcome.durationMs,
+        response_headers: answered?.headers ?? {},
+        response_body: answered?.body ?? "",
+        error: outcome.kind === "error" ? outcome.error : "",
+        succeeded,
+        trigger: message.next_trigger,
+      });
+      if (succeeded) {
+        await store.afterAttempt(tx, message.id, { status: "succeeded" });
+        await store.endpointSucceeded(tx, message.endpoint_id);
+        return;
+      }
+      await store.afterAttempt(
+        tx,
+        message.id,
+        delay === undefined ? { status: "failed" } : { status: "pending", nextDelayMs: delay },
+      );
+      const failingSince = await store.endpointFailed(tx, message.endpoint_id, at);
+      const reason =
+        answered?.status === 410
+          ? `the endpoint answered 410 Gone at ${at.toISOString()}`
+          : failingSince && at.getTime() - failingSince.getTime() >= disableAfterMs
+            ? `every delivery has failed since ${failingSince.toISOString()}`
+            : undefined;
+      if (reason) {
+        await store.disableEndpoint(tx, message.endpoint_id, reason);
+        logger.warn({ endpointId: message.endpoint_id, reason }, "webhook endpoint disabled");
+      }
+    });
+    if (delay === undefined && !succeeded) metrics.gaveUp.inc();
+    if (delay !== undefined) this.wakeUpIn(delay);
+  }
+
+  /** A retry due before the next poll is attempted on time. */
+  private wakeUpIn(delayMs: number): void {
+    if (delayMs >= (this.options.pollIntervalMs ?? 1000)) return;
+    const timer = setTimeout(() => {
+      this.wakeUps.delete(timer);
+      this.kick();
+    }, delayMs + 5);
+    timer.unref();
+    this.wakeUps.add(timer);
+  }
+}

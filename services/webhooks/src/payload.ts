@@ -1,0 +1,103 @@
+/**
+ * The JSON body of a delivery: `{ type, timestamp, data: { signatureRequest, recipient? } }`, kept
+ * small — the request's state and links to it and its sealed PDF, never document bytes.
+ */
+import { create } from "@bufbuild/protobuf";
+import { type Timestamp, timestampDate, timestampNow } from "@bufbuild/protobuf/wkt";
+import {
+  type RecipientSnapshot,
+  type SignatureRequestEvent,
+  SignatureRequestEventSchema,
+} from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
+import { uuidv7 } from "@countersign/kit";
+import type { WebhookEventType } from "./event-types.js";
+
+function iso(timestamp: Timestamp | undefined): string | null {
+  return timestamp ? timestampDate(timestamp).toISOString() : null;
+}
+
+function recipientJson(recipient: RecipientSnapshot) {
+  return {
+    id: recipient.id,
+    name: recipient.name,
+    email: recipient.email,
+    role: recipient.role,
+    kind: recipient.kind,
+    routingOrder: recipient.routingOrder,
+    status: recipient.status,
+  };
+}
+
+export class Payloads {
+  /** `publicUrl` is the base of the links in payloads. */
+  constructor(private readonly publicUrl: string) {}
+
+  /** The body for an event, as every endpoint subscribed to its type receives it. */
+  of(event: SignatureRequestEvent): string {
+    const request = event.signatureRequest;
+    if (!request) throw new Error(`event ${event.eventId} carries no signature request`);
+    const api = `${this.publicUrl.replace(/\/$/, "")}/api/v1`;
+    return JSON.stringify({
+      type: `signature_request.${event.type}`,
+      timestamp: iso(event.occurTime),
+      data: {
+        signatureRequest: {
+          id: request.id,
+          accountId: request.workspaceId,
+          title: request.title,
+          status: request.status,
+          templateId: request.templateId || null,
+          documentIds: request.documentIds,
+          recipients: request.recipients.map(recipientJson),
+          createdAt: iso(request.createTime),
+          expiresAt: iso(request.expireTime),
+          ...(request.cancelReason ? { cancelReason: request.cancelReason } : {}),
+          ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
+          links: {
+            self: `${api}/signature-requests/${request.id}`,
+            ...(request.signedDocumentId
+              ? { signedDocument: `${api}/documents/${request.signedDocumentId}/download` }
+              : {}),
+          },
+        },
+        ...(event.recipient ? { recipient: recipientJson(event.recipient) } : {}),
+      },
+    });
+  }
+
+  /** A made-up event of the type, for test-fire: it names no real request. */
+  synthetic(workspaceId: string, type: WebhookEventType): string {
+    const kind = type.slice("signature_request.".length);
+    const signer = {
+      id: uuidv7(),
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      role: "Signer",
+      kind: "signer",
+      routingOrder: 1,
+      status:
+        { viewed: "viewed", signed: "signed", completed: "signed", declined: "declined" }[kind] ?? "sent",
+    };
+    const status =
+      { viewed: "in_progress", signed: "in_progress", completed: "completed" }[kind] ??
+      (kind === "sent" ? "sent" : kind);
+    return this.of(
+      create(SignatureRequestEventSchema, {
+        eventId: uuidv7(),
+        type: kind,
+        occurTime: timestampNow(),
+        signatureRequest: {
+          id: uuidv7(),
+          workspaceId,
+          title: "Test event from Countersign",
+          status,
+          documentIds: [uuidv7()],
+          recipients: [signer],
+          createTime: timestampNow(),
+          ...(kind === "cancelled" ? { cancelReason: "a test event" } : {}),
+        },
+        ...(["viewed", "signed", "declined"].includes(kind) ? { recipient: signer } : {}),
+      }),
+    );
+  }
+}

@@ -1,0 +1,331 @@
+/** The webhooks service's SQL, in one place: endpoints, messages and attempts. */
+import { type Queryable, selectPage } from "@countersign/kit";
+
+export interface EndpointRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string;
+  event_types: string[];
+  secret_sealed: Uint8Array;
+  previous_secret_sealed: Uint8Array | null;
+  previous_secret_expires_at: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MessageRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: "pending" | "succeeded" | "failed";
+  attempt_count: number;
+  next_attempt_at: Date;
+  claimed_until: Date;
+  created_at: Date;
+}
+
+export interface AttemptRow {
+  id: string;
+  message_id: string;
+  attempted_at: Date;
+  status_code: number;
+  duration_ms: number;
+  response_headers: Record<string, string>;
+  response_body: string;
+  error: string;
+  succeeded: boolean;
+  trigger: string;
+}
+
+/** A message claimed for an attempt, with what the attempt needs of its endpoint. */
+export interface DueMessage {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  payload: string;
+  round_attempts: number;
+  next_trigger: string;
+  created_at: Date;
+  url: string;
+  secret_sealed: Uint8Array;
+  previous_secret_sealed: Uint8Array | null;
+  previous_secret_expires_at: Date | null;
+}
+
+const MESSAGE_COLUMNS =
+  "id, endpoint_id, event_id, event_type, payload, status, attempt_count, next_attempt_at, claimed_until, created_at";
+
+export const store = {
+  async endpoint(
+    db: Queryable,
+    workspaceId: string,
+    id: string,
+    lock = false,
+  ): Promise<EndpointRow | undefined> {
+    const { rows } = await db.query<EndpointRow>(
+      `SELECT * FROM endpoints WHERE workspace_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+      [workspaceId, id],
+    );
+    return rows[0];
+  },
+
+  endpointsPage(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
+    return selectPage<EndpointRow>(
+      db,
+      {
+        from: "endpoints",
+        columns: "*",
+        where: "workspace_id = $1",
+        orderBy: "id DESC",
+        params: [workspaceId],
+      },
+      pageIndex,
+      pageSize,
+    );
+  },
+
+  async insertEndpoint(
+    db: Queryable,
+    row: Pick<EndpointRow, "id" | "workspace_id" | "url" | "description" | "event_types" | "secret_sealed">,
+  ) {
+    const { rows } = await db.query<EndpointRow>(
+      `INSERT INTO endpoints (id, workspace_id, url, description, event_types, secret_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [row.id, row.workspace_id, row.url, row.description, row.event_types, row.secret_sealed],
+    );
+    return rows[0] as EndpointRow;
+  },
+
+  async updateEndpoint(db: Queryable, row: EndpointRow): Promise<EndpointRow> {
+    const { rows } = await db.query<EndpointRow>(
+      `UPDATE endpoints SET url = $2, description = $3, event_types = $4, disabled_at = $5, disabled_reason = $6,
+              failing_since = $7, updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [
+        row.id,
+        row.url,
+        row.description,
+        row.event_types,
+        row.disabled_at,
+        row.disabled_reason,
+        row.failing_since,
+      ],
+    );
+    return rows[0] as EndpointRow;
+  },
+
+  async deleteEndpoint(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
+    const { rowCount } = await db.query("DELETE FROM endpoints WHERE workspace_id = $1 AND id = $2", [
+      workspaceId,
+      id,
+    ]);
+    return rowCount > 0;
+  },
+
+  async rotateSecret(db: Queryable, id: string, sealed: Uint8Array, previousExpiresAt: Date): Promise<void> {
+    await db.query(
+      `UPDATE endpoints SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $3,
+              secret_sealed = $2, updated_at = now()
+        WHERE id = $1`,
+      [id, sealed, previousExpiresAt],
+    );
+  },
+
+  /** The workspace's enabled endpoints subscribed to the type. */
+  async subscribers(db: Queryable, workspaceId: string, eventType: string): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT id FROM endpoints WHERE workspace_id = $1 AND $2 = ANY (event_types) AND disabled_at IS NULL`,
+      [workspaceId, eventType],
+    );
+    return rows.map((row) => row.id);
+  },
+
+  /** One message per endpoint; an event already fanned out to an endpoint makes nothing new. */
+  async insertMessages(
+    db: Queryable,
+    messages: { id: string; endpointId: string }[],
+    event: { id: string; type: string; payload: string; firstDelayMs: number },
+  ): Promise<number> {
+    const { rowCount } = await db.query(
+      `INSERT INTO messages (id, endpoint_id, event_id, event_type, payload, next_attempt_at)
+       SELECT m.id, m.endpoint_id, $3, $4, $5, now() + make_interval(secs => $6 / 1000.0)
+         FROM unnest($1::uuid[], $2::uuid[]) AS m (id, endpoint_id)
+       ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+      [
+        messages.map((m) => m.id),
+        messages.map((m) => m.endpointId),
+        event.id,
+        event.type,
+        event.payload,
+        event.firstDelayMs,
+      ],
+    );
+    return rowCount;
+  },
+
+  /**
+   * Claims due messages of enabled endpoints for `leaseMs`; replicas skip each other's rows, and a
+   * claim that runs out (its replica died mid-attempt) makes the message due again.
+   */
+  async claimDue(db: Queryable, limit: number, leaseMs: number): Promise<DueMessage[]> {
+    const { rows } = await db.query<DueMessage>(
+      `WITH claimed AS (
+         UPDATE messages SET claimed_until = now() + make_interval(secs => $2 / 1000.0)
+          WHERE id IN (SELECT m.id FROM messages m JOIN endpoints e ON e.id = m.endpoint_id
+                        WHERE m.status = 'pending' AND m.next_attempt_at <= now() AND m.claimed_until < now()
+                          AND e.disabled_at IS NULL
+                        ORDER BY m.next_attempt_at LIMIT $1 FOR UPDATE OF m SKIP LOCKED)
+         RETURNING id, endpoint_id, event_type, payload, round_attempts, next_trigger, created_at)
+       SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
+         FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id`,
+      [limit, leaseMs],
+    );
+    return rows;
+  },
+
+  /** Makes claims of a killed process due again at once (standalone, the only replica). */
+  async releaseClaims(db: Queryable): Promise<void> {
+    await db.query(
+      "UPDATE messages SET claimed_until = '-infinity' WHERE status = 'pending' AND claimed_until > now()",
+    );
+  },
+
+  async insertAttempt(db: Queryable, attempt: AttemptRow): Promise<void> {
+    await db.query(
+      `INSERT INTO attempts (id, message_id, attempted_at, status_code, duration_ms, response_headers, response_body,
+                             error, succeeded, trigger)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        attempt.id,
+        attempt.message_id,
+        attempt.attempted_at,
+        attempt.status_code,
+        attempt.duration_ms,
+        JSON.stringify(attempt.response_headers),
+        attempt.response_body,
+        attempt.error,
+        attempt.succeeded,
+        attempt.trigger,
+      ],
+    );
+  },
+
+  /** After an attempt: `nextDelayMs` undefined ends the round (succeeded or failed), else the next is due then. */
+  async afterAttempt(
+    db: Queryable,
+    id: string,
+    outcome: { status: "succeeded" | "failed" | "pending"; nextDelayMs?: number },
+  ): Promise<void> {
+    await db.query(
+      `UPDATE messages SET status = $2, attempt_count = attempt_count + 1, round_attempts = round_attempts + 1,
+              next_attempt_at = now() + make_interval(secs => $3 / 1000.0), next_trigger = 'delivery',
+              claimed_until = '-infinity'
+        WHERE id = $1`,
+      [id, outcome.status, outcome.nextDelayMs ?? 0],
+    );
+  },
+
+  /** Success clears the failing streak; a failure starts one if none is running, and returns its start. */
+  async endpointSucceeded(db: Queryable, id: string): Promise<void> {
+    await db.query("UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL", [
+      id,
+    ]);
+  },
+
+  async endpointFailed(db: Queryable, id: string, at: Date): Promise<Date | undefined> {
+    const { rows } = await db.query<{ failing_since: Date }>(
+      "UPDATE endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since",
+      [id, at],
+    );
+    return rows[0]?.failing_since;
+  },
+
+  async disableEndpoint(db: Queryable, id: string, reason: string): Promise<void> {
+    await db.query(
+      "UPDATE endpoints SET disabled_at = now(), disabled_reason = $2, updated_at = now() WHERE id = $1 AND disabled_at IS NULL",
+      [id, reason],
+    );
+  },
+
+  messagesPage(
+    db: Queryable,
+    endpointId: string,
+    filter: { status: string; eventType: string },
+    pageIndex: number,
+    pageSize: number,
+  ) {
+    return selectPage<MessageRow>(
+      db,
+      {
+        from: "messages",
+        columns: MESSAGE_COLUMNS,
+        where: "endpoint_id = $1 AND ($2 = '' OR status = $2) AND ($3 = '' OR event_type = $3)",
+        orderBy: "id DESC",
+        params: [endpointId, filter.status, filter.eventType],
+      },
+      pageIndex,
+      pageSize,
+    );
+  },
+
+  async message(
+    db: Queryable,
+    endpointId: string,
+    id: string,
+    lock = false,
+  ): Promise<MessageRow | undefined> {
+    const { rows } = await db.query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE endpoint_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+      [endpointId, id],
+    );
+    return rows[0];
+  },
+
+  async attemptsOf(db: Queryable, messageIds: string[]): Promise<AttemptRow[]> {
+    if (messageIds.length === 0) return [];
+    const { rows } = await db.query<AttemptRow>(
+      "SELECT * FROM attempts WHERE message_id = ANY ($1::uuid[]) ORDER BY id DESC",
+      [messageIds],
+    );
+    return rows;
+  },
+
+  /** Starts a new round for the messages: due now, with its first attempt marked as `trigger`. */
+  async reschedule(
+    db: Queryable,
+    endpointId: string,
+    ids: string[],
+    trigger: "retry" | "replay",
+  ): Promise<void> {
+    await db.query(
+      `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = $3
+        WHERE endpoint_id = $1 AND id = ANY ($2::uuid[])`,
+      [endpointId, ids, trigger],
+    );
+  },
+
+  /** Schedules again the endpoint's messages made since the time, not in flight; returns how many. */
+  async replay(db: Queryable, endpointId: string, since: Date, onlyFailed: boolean): Promise<number> {
+    const { rowCount } = await db.query(
+      `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = 'replay'
+        WHERE endpoint_id = $1 AND created_at >= $2 AND claimed_until < now()
+          AND (CASE WHEN $3 THEN status = 'failed' ELSE status <> 'pending' END)`,
+      [endpointId, since, onlyFailed],
+    );
+    return rowCount;
+  },
+
+  /** Pending messages due now, for the queue-depth metric. */
+  async dueCount(db: Queryable): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM messages WHERE status = 'pending' AND next_attempt_at <= now()",
+    );
+    return rows[0]?.n ?? 0;
+  },
+};

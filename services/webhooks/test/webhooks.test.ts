@@ -1,0 +1,484 @@
+/**
+ * The webhooks service on its own: endpoints and their secrets, fan-out of events into messages,
+ * signed deliveries verified with the `standardwebhooks` package, retries on the schedule, 410 and
+ * long failure disabling an endpoint, the delivery portal's list, retry, replay and test-fire, and
+ * retries that survive a restart.
+ */
+
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code } from "@connectrpc/connect";
+import { fieldViolations, uuidv7 } from "@countersign/kit";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { Webhook } from "standardwebhooks";
+import {
+  type ReceivedWebhook,
+  startWebhookReceiver,
+  verifyWebhook,
+  type WebhookReceiver,
+} from "../../../test/support/webhook-receiver.js";
+import { closeDatabase, rejection, startHarness, until } from "./harness.js";
+
+const WORKSPACE = "0190a000-0000-7000-8000-000000000001";
+const OTHER_WORKSPACE = "0190a000-0000-7000-8000-000000000002";
+
+type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+let h: Harness;
+let receiver: WebhookReceiver;
+
+beforeEach(async () => {
+  h = await startHarness();
+});
+
+afterEach(async () => {
+  await receiver?.close();
+  await h.close();
+});
+
+afterAll(() => closeDatabase());
+
+async function endpointFor(url: string, eventTypes = ["signature_request.sent", "signature_request.signed"]) {
+  return h.webhooks.createEndpoint({ workspaceId: WORKSPACE, url, description: "CRM sync", eventTypes });
+}
+
+function payloadOf(req: ReceivedWebhook) {
+  return JSON.parse(req.body) as { type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+describe("endpoints", () => {
+  it("refuses a URL that is not https, or names a private address, with the reason at path url", async () => {
+    for (const [url, reason] of [
+      ["http://hooks.example.com/x", /https/],
+      ["ftp://hooks.example.com/x", /https/],
+      ["not a url", /./],
+      ["https://10.0.0.1/hooks", /private/],
+      ["https://169.254.169.254/latest", /link-local/],
+    ] as const) {
+      const err = await rejection(endpointFor(url));
+      expect(err.code).toBe(Code.InvalidArgument);
+      const [violation] = fieldViolations(err);
+      expect(violation?.path).toBe("url");
+      expect(violation?.message).toMatch(reason);
+    }
+  });
+
+  it("refuses unknown, repeated and missing event types, naming each", async () => {
+    const err = await rejection(
+      endpointFor("https://hooks.example.com/x", [
+        "signature_request.sent",
+        "request.sent",
+        "signature_request.sent",
+      ]),
+    );
+    expect(fieldViolations(err)).toEqual([
+      { path: "eventTypes[1]", message: expect.stringMatching(/must be one of/) },
+      { path: "eventTypes[2]", message: "is listed twice" },
+    ]);
+    const none = await rejection(endpointFor("https://hooks.example.com/x", []));
+    expect(fieldViolations(none)).toEqual([{ path: "eventTypes", message: "must have at least 1 item" }]);
+  });
+
+  it("returns the whsec_ secret at creation and on reveal only, sealed at rest", async () => {
+    const { endpoint, secret } = await endpointFor("https://hooks.example.com/x");
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(Buffer.from(secret.slice(6), "base64")).toHaveLength(24);
+    const { secret: revealed } = await h.webhooks.revealSecret({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    expect(revealed).toBe(secret);
+    const { rows } = await h.db.query<{ sealed: Uint8Array }>(
+      "SELECT secret_sealed AS sealed FROM endpoints",
+    );
+    expect(Buffer.from(rows[0]?.sealed ?? []).toString("latin1")).not.toContain(secret.slice(6, 20));
+    const other = await rejection(
+      h.webhooks.revealSecret({ workspaceId: OTHER_WORKSPACE, endpointId: endpoint?.id }),
+    );
+    expect(other.code).toBe(Code.NotFound);
+  });
+
+  it("lists, updates and deletes a workspace's endpoints, and hides them from other workspaces", async () => {
+    const first = await endpointFor("https://a.example.com/x");
+    const second = await endpointFor("https://b.example.com/x");
+    const page = await h.webhooks.listEndpoints({ workspaceId: WORKSPACE, pageIndex: 0, pageSize: 1 });
+    expect(page.totalCount).toBe(2);
+    expect(page.endpoints.map((e) => e.id)).toEqual([second.endpoint?.id]);
+    expect((await h.webhooks.listEndpoints({ workspaceId: OTHER_WORKSPACE, pageSize: 10 })).totalCount).toBe(
+      0,
+    );
+
+    const { endpoint } = await h.webhooks.updateEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: first.endpoint?.id,
+      description: "billing",
+      eventTypes: { values: ["signature_request.completed"] },
+    });
+    expect(endpoint).toMatchObject({ url: "https://a.example.com/x", description: "billing" });
+    expect(endpoint?.eventTypes).toEqual(["signature_request.completed"]);
+
+    await h.webhooks.deleteEndpoint({ workspaceId: WORKSPACE, endpointId: first.endpoint?.id });
+    const gone = await rejection(
+      h.webhooks.getEndpoint({ workspaceId: WORKSPACE, endpointId: first.endpoint?.id }),
+    );
+    expect(gone.code).toBe(Code.NotFound);
+  });
+});
+
+describe("delivery", () => {
+  it("delivers each subscribed event once per endpoint, signed so that standardwebhooks verifies it", async () => {
+    receiver = await startWebhookReceiver();
+    const { endpoint, secret } = await endpointFor(receiver.url);
+    const sent = await h.publish(WORKSPACE, "sent");
+    await h.publish(WORKSPACE, "viewed"); // not subscribed
+    await h.publish(OTHER_WORKSPACE, "sent"); // another workspace's
+    const signed = await h.publish(WORKSPACE, "signed");
+    const [a, b] = await receiver.waitFor(2);
+    await h.idle();
+    expect(receiver.received).toHaveLength(2);
+    const payloads = [a, b].map((req) => verifyWebhook(secret, req as ReceivedWebhook) as { type: string });
+    expect(payloads.map((p) => p.type).sort()).toEqual([
+      "signature_request.sent",
+      "signature_request.signed",
+    ]);
+
+    const body = payloadOf(a as ReceivedWebhook);
+    expect(body.timestamp).toEqual(expect.any(String));
+    expect(body.data.signatureRequest).toMatchObject({
+      accountId: WORKSPACE,
+      title: "Lease",
+      links: { self: expect.stringMatching(/^https:\/\/sign\.example\.com\/api\/v1\/signature-requests\//) },
+    });
+    expect(body.data.recipient).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" });
+    expect(a?.headers["content-type"]).toBe("application/json");
+
+    const { messages } = await h.webhooks.listMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      pageSize: 10,
+    });
+    expect(messages.map((m) => m.eventId).sort()).toEqual([sent, signed].sort());
+    expect(messages.every((m) => m.status === "succeeded" && m.attempts.length === 1)).toBe(true);
+    expect(new Set([a, b].map((req) => req?.headers["webhook-id"]))).toEqual(
+      new Set(messages.map((m) => m.id)),
+    );
+  });
+
+  it("makes one message when the bus delivers an event twice", async () => {
+    receiver = await startWebhookReceiver();
+    const { endpoint } = await endpointFor(receiver.url);
+    const eventId = uuidv7();
+    await h.publish(WORKSPACE, "sent", eventId);
+    await h.publish(WORKSPACE, "sent", eventId);
+    await receiver.waitFor(1);
+    await h.idle();
+    const { totalCount } = await h.webhooks.listMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      pageSize: 10,
+    });
+    expect(totalCount).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("retries a failing receiver on the schedule with the same webhook-id and a fresh signature each time", async () => {
+    let calls = 0;
+    receiver = await startWebhookReceiver({
+      respond: () => (++calls < 3 ? { status: 503, body: "down for maintenance" } : { status: 200 }),
+    });
+    const { endpoint, secret } = await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    const tries = await receiver.waitFor(3);
+    await h.idle();
+    expect(new Set(tries.map((t) => t.headers["webhook-id"])).size).toBe(1);
+    for (const req of tries) verifyWebhook(secret, req);
+    const [message] = (
+      await h.webhooks.listMessages({ workspaceId: WORKSPACE, endpointId: endpoint?.id, pageSize: 10 })
+    ).messages;
+    expect(message?.status).toBe("succeeded");
+    expect(message?.attempts.map((a) => a.statusCode)).toEqual([200, 503, 503]);
+    expect(message?.attempts[2]).toMatchObject({
+      succeeded: false,
+      responseBody: "down for maintenance",
+      trigger: "delivery",
+    });
+    expect(message?.attempts[2]?.durationMs).toBeGreaterThan(0);
+    const { endpoint: after } = await h.webhooks.getEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    expect(after?.failingSince).toBeUndefined();
+  });
+
+  it("fails a message when every scheduled attempt failed, then delivers it on retry and on replay", async () => {
+    let up = false;
+    receiver = await startWebhookReceiver({ respond: () => ({ status: up ? 204 : 500 }) });
+    const { endpoint } = await endpointFor(receiver.url);
+    const since = new Date(Date.now() - 1000);
+    await h.publish(WORKSPACE, "sent");
+    await h.publish(WORKSPACE, "signed");
+    await receiver.waitFor(8);
+    await h.idle();
+    const list = () =>
+      h.webhooks.listMessages({ workspaceId: WORKSPACE, endpointId: endpoint?.id, pageSize: 10 });
+    const failed = await h.webhooks.listMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      pageSize: 10,
+      status: "failed",
+    });
+    expect(failed.totalCount).toBe(2);
+    expect(failed.messages[0]?.attempts).toHaveLength(4);
+
+    up = true;
+    const { message } = await h.webhooks.retryMessage({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      messageId: failed.messages[0]?.id,
+    });
+    expect(message?.status).toBe("pending");
+    await receiver.waitFor(9);
+    await h.idle();
+    const replay = await h.webhooks.replayMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      since: timestampFromDate(since),
+      onlyFailed: true,
+    });
+    expect(replay.replayedCount).toBe(1);
+    await receiver.waitFor(10);
+    await h.idle();
+    const after = (await list()).messages;
+    expect(after.every((m) => m.status === "succeeded")).toBe(true);
+    expect(after.flatMap((m) => m.attempts.filter((a) => a.succeeded).map((a) => a.trigger)).sort()).toEqual([
+      "replay",
+      "retry",
+    ]);
+    const all = await h.webhooks.replayMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      since: timestampFromDate(since),
+      onlyFailed: false,
+    });
+    expect(all.replayedCount).toBe(2);
+    await receiver.waitFor(12);
+  });
+
+  it("does not follow a redirect: a 3xx is a failed attempt and the target is not requested", async () => {
+    receiver = await startWebhookReceiver({
+      respond: (req) =>
+        req.path === "/moved"
+          ? { status: 204 }
+          : { status: 302, headers: { location: receiver.urlFor("/moved") } },
+    });
+    const { endpoint } = await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    await receiver.waitFor(4);
+    await h.idle();
+    expect(receiver.received.every((r) => r.path !== "/moved")).toBe(true);
+    const [message] = (
+      await h.webhooks.listMessages({ workspaceId: WORKSPACE, endpointId: endpoint?.id, pageSize: 10 })
+    ).messages;
+    expect(message?.status).toBe("failed");
+    expect(message?.attempts[0]).toMatchObject({ statusCode: 302, succeeded: false });
+    expect(message?.attempts[0]?.responseHeaders.location).toMatch(/\/moved$/);
+  });
+
+  it("disables the endpoint on 410 Gone, holds its messages, and delivers them when it is enabled again", async () => {
+    let gone = true;
+    receiver = await startWebhookReceiver({ respond: () => ({ status: gone ? 410 : 200 }) });
+    const { endpoint } = await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    await receiver.waitFor(1);
+    await h.idle();
+    const { endpoint: disabled } = await h.webhooks.getEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    expect(disabled).toMatchObject({ disabled: true, disabledReason: expect.stringMatching(/410 Gone/) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(1);
+    const refused = await rejection(
+      h.webhooks.replayMessages({
+        workspaceId: WORKSPACE,
+        endpointId: endpoint?.id,
+        since: timestampFromDate(new Date(0)),
+      }),
+    );
+    expect(refused.code).toBe(Code.FailedPrecondition);
+
+    gone = false;
+    const { endpoint: enabled } = await h.webhooks.updateEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      disabled: false,
+    });
+    expect(enabled).toMatchObject({ disabled: false, disabledReason: "" });
+    await receiver.waitFor(2);
+  });
+
+  it("disables an endpoint that has failed continuously for the configured time, saying since when", async () => {
+    await h.close();
+    h = await startHarness({ disableAfterMs: 100, retryScheduleSeconds: [0, 0.1, 0.1, 0.1, 0.1] });
+    receiver = await startWebhookReceiver({ respond: () => ({ status: 500 }) });
+    const { endpoint } = await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    await until(async () => {
+      const { endpoint: now } = await h.webhooks.getEndpoint({
+        workspaceId: WORKSPACE,
+        endpointId: endpoint?.id,
+      });
+      return now?.disabled === true;
+    });
+    const { endpoint: now } = await h.webhooks.getEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    expect(now?.disabledReason).toMatch(/every delivery has failed since \d{4}-/);
+    expect(receiver.received.length).toBeLessThan(5);
+  });
+
+  it("honours Retry-After on 429, waiting longer than the schedule asks", async () => {
+    let calls = 0;
+    receiver = await startWebhookReceiver({
+      respond: () => (++calls === 1 ? { status: 429, headers: { "retry-after": "1" } } : { status: 200 }),
+    });
+    await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    const [first, second] = await receiver.waitFor(2, 5000);
+    expect((second?.receivedAt ?? 0) - (first?.receivedAt ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it("keeps retries in the database: a new process delivers what a stopped one scheduled", async () => {
+    let up = false;
+    receiver = await startWebhookReceiver({ respond: () => ({ status: up ? 200 : 503 }) });
+    await h.module.stop();
+    const slow = await h.buildModule({ retryScheduleSeconds: [0, 3600] });
+    await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    await receiver.waitFor(1);
+    await slow.deliveriesIdle();
+    await slow.stop();
+    await h.db.query("UPDATE messages SET next_attempt_at = now()");
+    up = true;
+    await h.buildModule({ retryScheduleSeconds: [0, 3600] });
+    const [, second] = await receiver.waitFor(2);
+    expect(second?.headers["webhook-id"]).toBe(receiver.received[0]?.headers["webhook-id"]);
+  });
+
+  it("shares the queue between replicas without delivering a message twice", async () => {
+    receiver = await startWebhookReceiver();
+    await h.buildModule();
+    await endpointFor(receiver.url, ["signature_request.sent"]);
+    await Promise.all(Array.from({ length: 40 }, () => h.publish(WORKSPACE, "sent")));
+    await receiver.waitFor(40);
+    await h.idle();
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(40);
+    expect(receiver.received).toHaveLength(40);
+  });
+});
+
+describe("secrets", () => {
+  it("signs with the old and the new secret for 24 hours after a rotation", async () => {
+    receiver = await startWebhookReceiver();
+    const { endpoint, secret: old } = await endpointFor(receiver.url);
+    const { secret: fresh, previousSecretExpireTime } = await h.webhooks.rotateSecret({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    expect(fresh).not.toBe(old);
+    const overlapMs = Number(previousSecretExpireTime?.seconds) * 1000 - Date.now();
+    expect(overlapMs).toBeGreaterThan(23.9 * 3600_000);
+    expect(overlapMs).toBeLessThanOrEqual(24 * 3600_000);
+    await h.publish(WORKSPACE, "sent");
+    const [req] = await receiver.waitFor(1);
+    expect(req?.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    verifyWebhook(old, req as ReceivedWebhook);
+    verifyWebhook(fresh, req as ReceivedWebhook);
+    expect((await h.webhooks.revealSecret({ workspaceId: WORKSPACE, endpointId: endpoint?.id })).secret).toBe(
+      fresh,
+    );
+
+    await h.db.query("UPDATE endpoints SET previous_secret_expires_at = now() - interval '1 second'");
+    await h.publish(WORKSPACE, "signed");
+    const [, later] = await receiver.waitFor(2);
+    expect(later?.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
+    verifyWebhook(fresh, later as ReceivedWebhook);
+    expect(() => verifyWebhook(old, later as ReceivedWebhook)).toThrow();
+  });
+
+  it("cannot open stored secrets under another secret key", async () => {
+    const { endpoint } = await endpointFor("https://hooks.example.com/x");
+    const other = await h.buildModule({ secretKey: "another-key-that-is-long-enough-to-pass" });
+    const { WebhooksService } = await import(
+      "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js"
+    );
+    const { createClient, createRouterTransport } = await import("@connectrpc/connect");
+    const client = createClient(WebhooksService, createRouterTransport(other.routes));
+    const err = await rejection(client.revealSecret({ workspaceId: WORKSPACE, endpointId: endpoint?.id }));
+    expect(err.message).not.toContain("whsec_");
+  });
+});
+
+describe("test-fire", () => {
+  it("posts a signed synthetic event of the chosen type and answers with the endpoint's response", async () => {
+    receiver = await startWebhookReceiver({
+      respond: () => ({ status: 202, headers: { "x-receiver": "crm" }, body: '{"ok":true}' }),
+    });
+    const { endpoint, secret } = await endpointFor(receiver.url);
+    const result = await h.webhooks.testEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      eventType: "signature_request.completed",
+    });
+    expect(result.attempt).toMatchObject({
+      statusCode: 202,
+      succeeded: true,
+      responseBody: '{"ok":true}',
+      trigger: "test",
+    });
+    expect(result.attempt?.responseHeaders["x-receiver"]).toBe("crm");
+    expect(result.attempt?.durationMs).toBeGreaterThan(0);
+    const [req] = receiver.received;
+    expect(new Webhook(secret).verify(req?.body ?? "", req?.headers ?? {})).toMatchObject({
+      type: "signature_request.completed",
+      data: { signatureRequest: { status: "completed" } },
+    });
+    expect(req?.headers["webhook-id"]).toBe(result.messageId);
+    const { totalCount } = await h.webhooks.listMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      pageSize: 10,
+    });
+    expect(totalCount).toBe(0);
+  });
+
+  it("refuses, through the guarded client, a name that resolves to loopback when loopback is not allowed", async () => {
+    receiver = await startWebhookReceiver();
+    await h.close();
+    h = await startHarness({ allowNetworks: [] });
+    const { endpoint } = await endpointFor(receiver.urlFor("/hooks").replace("127.0.0.1", "localhost"));
+    const result = await h.webhooks.testEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      eventType: "signature_request.sent",
+    });
+    expect(result.attempt).toMatchObject({
+      statusCode: 0,
+      succeeded: false,
+      error: expect.stringMatching(/loopback/),
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("refuses an unknown event type at path eventType", async () => {
+    const { endpoint } = await endpointFor("https://hooks.example.com/x");
+    const err = await rejection(
+      h.webhooks.testEndpoint({
+        workspaceId: WORKSPACE,
+        endpointId: endpoint?.id,
+        eventType: "document.deleted",
+      }),
+    );
+    expect(fieldViolations(err)[0]?.path).toBe("eventType");
+  });
+});
