@@ -24,13 +24,17 @@ export const outboxTrack: MigrationTrack = {
 };
 
 export async function migrate(db: Database, tracks: readonly MigrationTrack[]): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    track text NOT NULL,
-    version integer NOT NULL,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (track, version)
-  )`);
+  // Under the lock too: two CREATE TABLE IF NOT EXISTS at once can both try to make the table.
+  await db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      track text NOT NULL,
+      version integer NOT NULL,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (track, version)
+    )`);
+  });
   const applied: string[] = [];
   for (const track of tracks) {
     for (const file of await migrationFiles(track.dir)) {

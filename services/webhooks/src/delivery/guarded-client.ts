@@ -1,16 +1,14 @@
 /**
- * The HTTP client every delivery, retry and test-fire goes through. Endpoint URLs come from
- * customers, so the client is a server-side request forgery risk: it posts to `https:` only, and it
- * checks the address it is about to connect to — after DNS, in the socket's own lookup, so a name
- * that resolves to a public address when the endpoint is saved and to 169.254.169.254 later
- * (DNS rebinding) is still refused. Address classes come from `ipaddr.js`, not from our parsing.
+ * The one HTTP client webhook deliveries, retries and test-fires go through. Endpoint URLs are chosen by
+ * API users, so the client must not become a way into our own network: every address a connection is
+ * about to use is checked after DNS, in the agent's lookup, so a name that resolves to a public address
+ * when the endpoint is saved and to 127.0.0.1 when the delivery runs (DNS rebinding) is still refused.
  */
-import { lookup as dnsLookup } from "node:dns/promises";
-import type { IncomingMessage } from "node:http";
+import dns from "node:dns";
+import type { ClientRequest, IncomingMessage } from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { isIP } from "node:net";
-import type { Readable } from "node:stream";
+import net from "node:net";
+import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import tls from "node:tls";
 import zlib from "node:zlib";
@@ -20,17 +18,17 @@ export type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export interface GuardedClientOptions {
-  /** CIDR blocks deliveries may reach although they are not public (parseNetworks). */
+  /** CIDR blocks deliveries may reach even though they are not public (e.g. "127.0.0.0/8", "::1/128"); parsed with parseNetworks. */
   allowNetworks?: readonly Network[];
-  /** Extra trusted CA certificates (PEM), added to Node's roots. */
+  /** Extra trusted CA certificates (PEM text), added to Node's default roots (tls.rootCertificates), not replacing them. */
   extraCa?: string;
-  /** The whole attempt: connect, TLS, the answer's headers and body. */
+  /** Whole-attempt timeout: connect + TLS + response headers + body read. Default 15_000. */
   timeoutMs?: number;
-  /** How much of the decompressed answer body is kept. */
+  /** How much of the (decompressed) response body is kept, in bytes. Default 20 * 1024. */
   maxBodyBytes?: number;
-  /** Resolves names instead of the system resolver (tests). */
+  /** DNS lookup used instead of dns.lookup (tests resolve names to loopback with it). Same signature as dns.lookup with {all:true}. */
   lookup?: LookupAll;
-  /** Kept-alive sockets per origin. */
+  /** Sockets kept open per origin for reuse (keep-alive). Default 8. */
   maxSocketsPerOrigin?: number;
 }
 
@@ -45,142 +43,179 @@ export type PostOutcome =
     }
   | { kind: "error"; error: string; refused: boolean; durationMs: number };
 
-/** Readable words for ipaddr.js's range names; any other range is named as it is. */
-const RANGE_WORDS: Record<string, string> = {
-  private: "a private address",
-  uniqueLocal: "a unique local (private) address",
-  loopback: "a loopback address",
-  linkLocal: "a link-local address",
-  carrierGradeNat: "a carrier-grade NAT (CGNAT) address",
-  multicast: "a multicast address",
-  unspecified: "the unspecified address",
-  broadcast: "the broadcast address",
-  reserved: "in a reserved or documentation range",
-  ipv4Mapped: "an IPv4-mapped IPv6 address",
-  rfc6145: "an IPv4-translated IPv6 address",
-  rfc6052: "an IPv4-embedded IPv6 address (NAT64)",
-  "6to4": "a 6to4 relay address",
-  teredo: "a Teredo tunnel address",
-};
-
-class RefusedAddress extends Error {}
-
-/** "127.0.0.0/8, ::1/128" → networks; an entry that is not a CIDR block throws, naming it. */
+/** Parses "127.0.0.0/8, ::1/128" (comma-separated, spaces allowed, empty string → []). */
 export function parseNetworks(list: string): Network[] {
   return list
     .split(",")
     .map((entry) => entry.trim())
-    .filter(Boolean)
+    .filter((entry) => entry !== "")
     .map((entry) => {
-      try {
-        return ipaddr.parseCIDR(entry);
-      } catch {
-        throw new Error(`"${entry}" is not a CIDR block, such as 10.0.0.0/8`);
-      }
+      if (!ipaddr.isValidCIDR(entry)) throw new Error(`"${entry}" is not a CIDR block`);
+      return ipaddr.parseCIDR(entry);
     });
 }
 
-/** Why an address may not be reached, in words, or undefined when it may. */
-export function refusalReason(address: string, allowNetworks: readonly Network[]): string | undefined {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const parsed = ipaddr.parse(address);
-  if (
-    allowNetworks.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))
-  ) {
-    return undefined;
-  }
-  const range = parsed.range();
-  if (range === "unicast") return undefined;
-  return `${address} is ${RANGE_WORDS[range] ?? `in the special-purpose range "${range}"`}`;
+// ipaddr.js files the documentation ranges under "reserved" together with others; these tell them apart.
+const documentationRanges = [
+  "192.0.2.0/24",
+  "198.51.100.0/24",
+  "203.0.113.0/24",
+  "2001:db8::/32",
+  "3fff::/20",
+].map((cidr) => ipaddr.parseCIDR(cidr));
+
+// Readable names for ipaddr.js range names; a range it adds later still gets refused, under its own name.
+const rangeWords: Record<string, string> = {
+  private: "a private address",
+  loopback: "a loopback address",
+  linkLocal: "a link-local address",
+  carrierGradeNat: "a carrier-grade NAT address",
+  multicast: "a multicast address",
+  unspecified: "the unspecified address",
+  broadcast: "the broadcast address",
+  reserved: "in a reserved range",
+  uniqueLocal: "a unique local address",
+  ipv4Mapped: "an IPv4-mapped IPv6 address",
+  rfc6145: "an IPv4-translated IPv6 address",
+  rfc6052: "a NAT64 address",
+  "6to4": "a 6to4 address",
+  teredo: "a Teredo address",
+  benchmarking: "in a benchmarking range",
+  amt: "an AMT relay address",
+  as112: "an AS112 address",
+  as112v6: "an AS112 address",
+  deprecatedSiteLocal: "a site-local address",
+  deprecatedOrchid: "an ORCHID address",
+  orchid2: "an ORCHIDv2 address",
+  discard: "in the discard prefix",
+  droneRemoteIdProtocolEntityTags: "a drone remote ID address",
+  segmentRouting: "a segment routing address",
+};
+
+function matchesAny(address: ipaddr.IPv4 | ipaddr.IPv6, networks: readonly Network[]): boolean {
+  // match() throws when the families differ.
+  return networks.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits));
 }
 
-/** Why a URL can never be a webhook endpoint, or undefined. Names are checked when a delivery connects. */
+/** What makes an address unreachable ("is a loopback address"), or undefined when it may be reached. */
+function refusal(address: string, allowNetworks: readonly Network[]): string | undefined {
+  if (!ipaddr.isValid(address)) return "is not an IP address";
+  // parse(), not process(): process() turns ::ffff:127.0.0.1 into 127.0.0.1, and an IPv4 allow entry
+  // would then open IPv4-mapped addresses too. Mapped addresses pass only an IPv6 allow entry.
+  const parsed = ipaddr.parse(address);
+  if (matchesAny(parsed, allowNetworks)) return undefined;
+  const range = parsed.range();
+  if (range === "unicast") return undefined;
+  if (range === "reserved" && matchesAny(parsed, documentationRanges)) return "is in a documentation range";
+  return `is ${rangeWords[range] ?? `in the ${range} range`}`;
+}
+
+/** Why an address may not be reached, in words ("127.0.0.1 is a loopback address"), or undefined when it may. */
+export function refusalReason(address: string, allowNetworks: readonly Network[]): string | undefined {
+  const why = refusal(address, allowNetworks);
+  return why === undefined ? undefined : `${address} ${why}`;
+}
+
+/** Why a URL can never be a webhook endpoint, or undefined. Used when an endpoint is created. */
 export function endpointUrlProblem(url: string, allowNetworks: readonly Network[]): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return "must be an absolute https: URL";
+    return "not a valid URL";
   }
-  if (parsed.protocol !== "https:") return "must be an https: URL";
-  if (parsed.username || parsed.password) return "must not contain a user name or password";
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) {
-    const reason = refusalReason(host, allowNetworks);
-    if (reason) return `cannot be delivered to: ${reason}`;
-  }
-  return undefined;
+  if (parsed.protocol !== "https:") return "only https URLs are delivered to";
+  if (parsed.username !== "" || parsed.password !== "")
+    return "URLs with a user name or password are not allowed";
+  const host = literalHost(parsed);
+  return host === undefined ? undefined : refusalReason(host, allowNetworks);
 }
 
-function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return headers;
+/** The URL's host when it is an IP address (IPv6 without brackets). */
+function literalHost(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return net.isIP(host) === 0 ? undefined : host;
 }
 
-function decoderFor(
-  encoding: string | undefined,
-): zlib.Gunzip | zlib.Unzip | zlib.BrotliDecompress | undefined {
-  switch ((encoding ?? "").trim().toLowerCase()) {
-    case "gzip":
-    case "x-gzip":
-    case "deflate":
-      return zlib.createUnzip();
-    case "br":
-      return zlib.createBrotliDecompress();
-    default:
-      return undefined;
-  }
-}
+class RefusedAddress extends Error {}
 
-/** Network errors in a line, without a stack: TLS failures say so. */
-function describeError(err: Error & { code?: string }): string {
-  if (err.code && /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS/.test(err.code)) return `certificate: ${err.message}`;
-  return err.message;
-}
+type LookupCallback = (
+  err: Error | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
+
+const defaultLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true });
 
 export class GuardedClient {
-  private readonly allow: readonly Network[];
+  private readonly agent: https.Agent;
+  private readonly allowNetworks: readonly Network[];
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
-  private readonly resolve: LookupAll;
-  private readonly agent: https.Agent;
 
   constructor(options: GuardedClientOptions = {}) {
-    this.allow = options.allowNetworks ?? [];
+    this.allowNetworks = options.allowNetworks ?? [];
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 20 * 1024;
-    this.resolve = options.lookup ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
+    const resolve = options.lookup ?? defaultLookup;
+    const maxSockets = options.maxSocketsPerOrigin ?? 8;
     this.agent = new https.Agent({
       keepAlive: true,
-      maxSockets: options.maxSocketsPerOrigin ?? 8,
-      lookup: this.guardedLookup,
-      ...(options.extraCa ? { ca: [...tls.rootCertificates, options.extraCa] } : {}),
+      maxSockets,
+      maxFreeSockets: maxSockets,
+      rejectUnauthorized: true,
+      ...(options.extraCa === undefined ? {} : { ca: [...tls.rootCertificates, options.extraCa] }),
+      lookup: ((hostname: string, lookupOptions: dns.LookupOptions, callback: LookupCallback) => {
+        this.resolveAllowed(resolve, hostname, lookupOptions.family).then(
+          (addresses) => {
+            // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily), one otherwise.
+            if (lookupOptions.all) callback(null, addresses);
+            else callback(null, addresses[0]?.address ?? "", addresses[0]?.family);
+          },
+          (err: Error) => callback(err, ""),
+        );
+      }) as unknown as net.LookupFunction,
     });
   }
 
-  /** Posts the body; every failure, refusal and timeout is an outcome, never a throw. */
+  /** Every address must be allowed: one bad record among good ones is how a rebinding name would look. */
+  private async resolveAllowed(
+    resolve: LookupAll,
+    hostname: string,
+    family: dns.LookupOptions["family"],
+  ): Promise<{ address: string; family: number }[]> {
+    const all = await resolve(hostname);
+    for (const { address } of all) {
+      const why = refusal(address, this.allowNetworks);
+      if (why !== undefined) throw new RefusedAddress(`${hostname} resolves to ${address}, which ${why}`);
+    }
+    const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
+    const usable = all.filter((entry) => wanted === 0 || entry.family === wanted);
+    if (usable.length === 0) throw new Error(`${hostname} has no address`);
+    return usable;
+  }
+
+  /** POSTs body with the given headers; never throws (network errors, refusals and timeouts are outcomes). */
   post(url: string, headers: Record<string, string>, body: string): Promise<PostOutcome> {
     const started = performance.now();
-    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    const durationMs = () => Math.round((performance.now() - started) * 10) / 10;
     const refused = (error: string): Promise<PostOutcome> =>
-      Promise.resolve({ kind: "error", error, refused: true, durationMs: elapsed() });
+      Promise.resolve({ kind: "error", error, refused: true, durationMs: durationMs() });
+
     let target: URL;
     try {
       target = new URL(url);
     } catch {
-      return refused("the endpoint URL is not a valid URL");
+      return refused("not a valid URL");
     }
     if (target.protocol !== "https:") return refused("only https URLs are delivered to");
-    // Node skips the lookup for an address literal, so the guard in it would never see one.
-    const literal = target.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(literal)) {
-      const reason = refusalReason(literal, this.allow);
-      if (reason) return refused(`refused: ${reason}`);
-    }
-    return new Promise((resolve) => {
+    // Node skips the agent's lookup for IP literals, so they are checked here.
+    const literal = literalHost(target);
+    const literalReason = literal === undefined ? undefined : refusalReason(literal, this.allowNetworks);
+    if (literalReason !== undefined) return refused(literalReason);
+
+    return new Promise<PostOutcome>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       let settled = false;
       const settle = (outcome: PostOutcome) => {
         if (settled) return;
@@ -188,109 +223,137 @@ export class GuardedClient {
         clearTimeout(timer);
         resolve(outcome);
       };
-      const request = https.request(
-        target,
-        {
-          method: "POST",
-          agent: this.agent,
-          headers: {
-            "content-type": "application/json",
-            "user-agent": "Countersign-Webhooks/1",
-            "accept-encoding": "gzip, deflate, br",
-            ...headers,
-            "content-length": Buffer.byteLength(body),
-          },
-        },
-        (response) => this.read(response, elapsed, settle),
-      );
-      const timer = setTimeout(
-        () => request.destroy(new Error(`timed out after ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
-      request.on("error", (err: Error & { code?: string }) =>
+      const fail = (err: Error) =>
         settle({
           kind: "error",
-          error: err instanceof RefusedAddress ? `refused: ${err.message}` : describeError(err),
+          error: describeError(err),
           refused: err instanceof RefusedAddress,
-          durationMs: elapsed(),
-        }),
-      );
-      request.end(body);
+          durationMs: durationMs(),
+        });
+
+      let req: ClientRequest;
+      try {
+        req = https.request(target, {
+          agent: this.agent,
+          method: "POST",
+          headers: requestHeaders(headers, body),
+        });
+      } catch (err) {
+        // Invalid header names or values throw here, before any connection.
+        fail(err as Error);
+        return;
+      }
+      timer = setTimeout(() => {
+        settle({
+          kind: "error",
+          error: `timed out after ${this.timeoutMs} ms`,
+          refused: false,
+          durationMs: durationMs(),
+        });
+        req.destroy();
+      }, this.timeoutMs);
+
+      req.on("error", fail);
+      req.on("response", (res) => {
+        readBody(res, this.maxBodyBytes).then(({ text, truncated }) =>
+          settle({
+            kind: "response",
+            status: res.statusCode ?? 0,
+            headers: responseHeaders(res),
+            body: text,
+            bodyTruncated: truncated,
+            durationMs: durationMs(),
+          }),
+        );
+      });
+      req.end(body);
     });
   }
 
+  /** Closes kept-alive sockets. */
   close(): void {
     this.agent.destroy();
   }
+}
 
-  /** Reads at most maxBodyBytes of the decompressed body; an answer that goes on is cut off there. */
-  private read(response: IncomingMessage, elapsed: () => number, settle: (outcome: PostOutcome) => void) {
-    const decoder = decoderFor(response.headers["content-encoding"]);
-    const source: Readable = decoder ? response.pipe(decoder) : response;
-    const text = new StringDecoder("utf8");
-    let body = "";
+function requestHeaders(given: Record<string, string>, body: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "Countersign-Webhooks/1",
+  };
+  for (const [name, value] of Object.entries(given)) headers[name.toLowerCase()] = value;
+  headers["content-length"] = String(Buffer.byteLength(body));
+  // Only encodings readBody can undo.
+  headers["accept-encoding"] = "gzip, deflate, br";
+  return headers;
+}
+
+function responseHeaders(res: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(res.headersDistinct).map(([name, values]) => [name, (values ?? []).join(", ")]),
+  );
+}
+
+function decompressor(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip();
+    case "deflate":
+      return zlib.createInflate();
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Keeps at most maxBytes of the decoded body and then hangs up: a receiver that streams forever (or a
+ * small gzip bomb) must not hold the attempt or our memory. The status has already arrived, so a
+ * broken body or stream ends the reading, never the delivery.
+ */
+function readBody(res: IncomingMessage, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+  return new Promise((resolve) => {
+    const inflate = decompressor(res.headers["content-encoding"]);
+    const source = inflate === undefined ? res : res.pipe(inflate);
+    const chunks: Buffer[] = [];
     let kept = 0;
-    let truncated = false;
-    const finish = () => {
-      settle({
-        kind: "response",
-        status: response.statusCode ?? 0,
-        headers: headersOf(response.headers),
-        body,
-        bodyTruncated: truncated,
-        durationMs: elapsed(),
-      });
-      response.destroy();
-      decoder?.destroy();
+    let done = false;
+    const finish = (truncated: boolean) => {
+      if (done) return;
+      done = true;
+      if (truncated) res.destroy();
+      inflate?.destroy();
+      const decoder = new StringDecoder("utf8");
+      // A cut body ends mid-character at worst; write() holds back the incomplete bytes, end() would not.
+      const text = decoder.write(Buffer.concat(chunks));
+      resolve({ text: truncated ? text : text + decoder.end(), truncated });
     };
     source.on("data", (chunk: Buffer) => {
-      const room = this.maxBodyBytes - kept;
-      if (chunk.length > room) {
-        // A partial character at the cut stays in the decoder and is dropped with it.
-        body += text.write(chunk.subarray(0, room));
-        truncated = true;
-        finish();
-        return;
-      }
-      body += text.write(chunk);
-      kept += chunk.length;
+      if (done) return;
+      const room = maxBytes - kept;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      kept += Math.min(chunk.length, room);
+      if (chunk.length > room) finish(true);
     });
-    source.on("end", () => {
-      body += text.end();
-      finish();
+    source.on("end", () => finish(false));
+    source.on("error", () => finish(false));
+    res.on("error", () => finish(false));
+    res.on("close", () => {
+      if (!res.complete) finish(false);
     });
-    // A body that cannot be decompressed, or a connection lost mid-body: the status has been said.
-    source.on("error", finish);
-    response.on("error", finish);
-    response.on("aborted", finish);
-  }
+  });
+}
 
-  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
-    this.resolve(hostname).then(
-      (addresses) => {
-        const wanted = options.family === 4 || options.family === 6 ? options.family : undefined;
-        const candidates = addresses.filter((a) => !wanted || a.family === wanted);
-        const allowed = candidates.filter((a) => !refusalReason(a.address, this.allow));
-        if (allowed.length === 0) {
-          const first = candidates[0];
-          const reason = first
-            ? `${hostname} resolves to ${refusalReason(first.address, this.allow)}`.replace(
-                `to ${first.address} is `,
-                `to ${first.address}, `,
-              )
-            : `${hostname} has no address`;
-          callback(new RefusedAddress(reason), "", 0);
-          return;
-        }
-        if (options.all) callback(null, allowed);
-        else
-          callback(
-            null,
-            (allowed[0] as { address: string }).address,
-            (allowed[0] as { family: number }).family,
-          );
-      },
-      (err: NodeJS.ErrnoException) => callback(err, "", 0),
-    );
-  };
+/** The error's own words without a stack; certificate problems say so, as OpenSSL's codes do not read well. */
+function describeError(err: Error): string {
+  if (err instanceof AggregateError && err.message === "") {
+    return err.errors.map((inner: Error) => describeError(inner)).join("; ");
+  }
+  const code = (err as NodeJS.ErrnoException).code ?? "";
+  if (/CERT|SIGNATURE|ISSUER|SELF_SIGNED/.test(code)) return `certificate: ${err.message}`;
+  return err.message;
 }
