@@ -6,6 +6,7 @@ import type { CompletionFigures } from "./completion.js";
 import type { Figures, LoadOptions } from "./measure.js";
 import type { MemoryGrowth } from "./process-memory.js";
 import type { TransferResult } from "./transfer.js";
+import type { WebhookFigures } from "./webhooks.js";
 
 export interface ModeResult {
   mode: "standalone" | "distributed";
@@ -29,6 +30,10 @@ export const TARGETS = {
   upload25GrowthMiB: 16,
   /** Completing a request takes at most this many times pdf-lib loading and saving its PDF. */
   completionToLoadSave: 3,
+  /** Webhooks at 200 events/s reach the receiver within this many ms (p99). */
+  webhookP99Ms: 500,
+  /** Webhook deliveries keep at least this share of a bare HTTPS POST loop's rate. */
+  webhookToBareLoop: 0.5,
 };
 
 const ratio = (a: number, b: number) => a / b;
@@ -111,6 +116,40 @@ export function completionLines(figures: CompletionFigures[]): string {
   ].join("\n");
 }
 
+export function webhookLines(w: WebhookFigures): string {
+  const share = ratio(w.deliveredPerSecond, w.barePerSecond);
+  return [
+    `- latency at ${w.rate} events/s (reached ${w.reachedRate}), ${w.events} events published on JetStream: p50 ${w.latencyP50Ms} ms, **p99 ${w.latencyP99Ms} ms** — ${verdict(w.latencyP99Ms < TARGETS.webhookP99Ms)}`,
+    ...w.committed.map(
+      (c) =>
+        `- commit-to-receipt of real requests through the API (create-and-send, then cancel) at ${c.rate} events/s, ${c.events} events: p50 ${c.p50Ms} ms, p99 ${c.p99Ms} ms`,
+    ),
+    `- throughput from a backlog of ${w.backlog} events: ${w.deliveredPerSecond} deliveries/s against a bare Node HTTPS POST loop's ${w.barePerSecond}/s over ${w.bareConnections} kept-alive connections = **${fixed(share)}** — ${verdict(share >= TARGETS.webhookToBareLoop)}`,
+  ].join("\n");
+}
+
+function webhookSection(w: WebhookFigures): string {
+  return `
+## Webhooks: latency and throughput (distributed)
+
+The local distributed deployment with two webhooks replicas, delivering to an HTTPS receiver on
+loopback in the benchmark's process (its own CA, trusted through \`COUNTERSIGN_WEBHOOK_CA_FILE\`).
+Latency is from an event's \`occurTime\` (its payload's \`timestamp\`) to the receiver holding the
+whole body. The first run publishes \`signature_request.sent\` events on JetStream at a steady rate,
+exactly as the requests service's outbox relay does, after ${200} discarded; the second makes real
+requests through the API, whose events are stamped in the committing transaction, at a light and
+at a heavy rate (the heavy one keeps both cores busy creating requests, which is what its latency
+shows); the third
+publishes a backlog at once and counts deliveries a second from the first publish to the last
+receipt (fan-out, queue, signing, HTTPS), against a bare Node \`https.request\` loop posting the same
+body to the same receiver over as many kept-alive connections as the service's two replicas open.
+
+${webhookLines(w)}
+
+Targets: p99 < ${TARGETS.webhookP99Ms} ms at 200 events/s; deliveries ≥ ${TARGETS.webhookToBareLoop} × the bare loop.
+`;
+}
+
 export function printResults(results: ModeResult[]): void {
   console.log(
     `\n${loadTable(results)}\n\n${loadRatios(results)}\n\n${transferTable(results)}\n\n${transferVerdicts(results)}\n\n${memoryLines(results)}\n`,
@@ -123,6 +162,7 @@ export async function writeReport(
   options: LoadOptions,
   transferRounds: number,
   completion: CompletionFigures[],
+  webhooks?: WebhookFigures,
 ): Promise<void> {
   const cpu = cpus();
   const size = results[0]?.transfer.sizeMiB ?? 10;
@@ -200,6 +240,6 @@ are not in either figure.
 ${completionLines(completion)}
 
 Target: ≤ ${TARGETS.completionToLoadSave} × load-and-save.
-`;
+${webhooks ? webhookSection(webhooks) : ""}`;
   await writeFile(path, text);
 }

@@ -5,11 +5,13 @@
  * - POST /v1/accounts/{id}/signature-requests (from a template, sent at once) against GET /v1/ping;
  * - a 10 MiB PDF uploaded and downloaded through the gateway against the blob store put and got directly;
  * - the gateway's peak resident memory during a 25 MiB upload;
- * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it.
- * BENCH_ONLY=completion measures the last alone (in process, no deployment) and only prints it.
+ * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it;
+ * - webhook latency at 200 events/s and delivery throughput against a bare HTTPS POST loop (distributed).
+ * BENCH_ONLY=completion measures completion alone (in process, no deployment), BENCH_ONLY=webhooks
+ * the webhooks alone (a distributed deployment); either only prints its figures.
  * Prints the figures and writes docs/benchmarks.md.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlobStore, FileBlobStore, S3BlobStore } from "@countersign/kit";
@@ -23,11 +25,13 @@ import {
 } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makePdf } from "../support/pdfs.js";
+import { createTestCa } from "../support/webhook-receiver.js";
 import { measureCompletion } from "./completion.js";
 import { type LoadOptions, measure } from "./measure.js";
 import { gatewayPid, peakDuring } from "./process-memory.js";
-import { completionLines, type ModeResult, printResults, writeReport } from "./report.js";
+import { completionLines, type ModeResult, printResults, webhookLines, writeReport } from "./report.js";
 import { largePdf, measureTransfer, uploadThroughGateway } from "./transfer.js";
+import { measureWebhooks, type WebhookFigures } from "./webhooks.js";
 
 const options: LoadOptions = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
@@ -147,7 +151,34 @@ async function benchMode(
   return { mode, gateway, templates, createAndSend, express, node, transfer, upload25, upload25x3 };
 }
 
+/** Deliveries to the benchmark's own HTTPS receiver on loopback, trusted through its CA. */
+async function webhookEnv(logs: string): Promise<Record<string, string>> {
+  const caFile = join(logs, "webhook-ca.pem");
+  await writeFile(caFile, createTestCa().caPem);
+  return { COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: "127.0.0.0/8", COUNTERSIGN_WEBHOOK_CA_FILE: caFile };
+}
+
+async function webhooksOnly(): Promise<void> {
+  const infra = await distributedInfra();
+  if (!infra) throw new Error("the webhooks benchmark needs Postgres and NATS");
+  const logs = await mkdtemp(join(tmpdir(), "countersign-bench-"));
+  const deployment = await startDistributed(infra, {
+    env: { ...GATEWAY_ENV, ...(await webhookEnv(logs)) },
+    logFile: join(logs, "distributed.log"),
+  });
+  try {
+    console.log(`bench: webhooks (logs in ${logs})`);
+    console.log(
+      `\n${webhookLines(await measureWebhooks(deployment, infra.natsUrl, await keyFor(deployment)))}\n`,
+    );
+  } finally {
+    await deployment.destroy();
+    await infra.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === "webhooks") return webhooksOnly();
   console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
   const completion = [await measureCompletion("text"), await measureCompletion("scanned")];
   console.log(`\n${completionLines(completion)}\n`);
@@ -156,6 +187,7 @@ async function main(): Promise<void> {
   console.log(`bench: server logs in ${logs}`);
   const owned: { stop(): Promise<unknown> }[] = [];
   const results: ModeResult[] = [];
+  let webhooks: WebhookFigures | undefined;
   try {
     const node = await baseline("test/bench/bare-node.ts", logs);
     const express = await baseline("test/bench/bare-express.ts", logs);
@@ -184,6 +216,7 @@ async function main(): Promise<void> {
           S3_ENDPOINT: s3.endpoint,
           S3_ACCESS_KEY: s3.accessKey,
           S3_SECRET_KEY: s3.secretKey,
+          ...(await webhookEnv(logs)),
         },
         logFile: join(logs, "distributed.log"),
       });
@@ -192,6 +225,9 @@ async function main(): Promise<void> {
       results.push(
         await benchMode("distributed", distributed, { node: node.url, express: express.url, blobs: bucket }),
       );
+      console.log("distributed: webhook latency at 200 events/s and delivery throughput");
+      webhooks = await measureWebhooks(distributed, infra.natsUrl, await keyFor(distributed));
+      console.log(`\n${webhookLines(webhooks)}\n`);
       await distributed.destroy();
       await infra.close();
     }
@@ -200,7 +236,14 @@ async function main(): Promise<void> {
     await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
-  await writeReport(join(REPO, "docs/benchmarks.md"), results, options, TRANSFER_ROUNDS, completion);
+  await writeReport(
+    join(REPO, "docs/benchmarks.md"),
+    results,
+    options,
+    TRANSFER_ROUNDS,
+    completion,
+    webhooks,
+  );
   console.log("bench: wrote docs/benchmarks.md");
 }
 

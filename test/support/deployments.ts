@@ -23,6 +23,8 @@ export interface Deployment {
   dataDir: string;
   /** The process at the root of the deployment (the launcher, in distributed mode). */
   pid: number;
+  /** The NATS namespace its events are published under (distributed mode). */
+  namespace?: string;
   adminEmail: string;
   adminPassword: string;
   /** Everything the processes wrote to stdout and stderr so far. */
@@ -207,5 +209,5 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
   const { gateways } = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
     gateways: string[];
   };
-  return deployment("distributed", proc, dir, gateways, removeInfrastructure);
+  return { ...deployment("distributed", proc, dir, gateways, removeInfrastructure), namespace };
 }

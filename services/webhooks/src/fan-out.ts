@@ -2,9 +2,15 @@
  * Turns each signature request event into one message per subscribed endpoint. The consumer is
  * durable and shared by every replica; a message is made idempotently from the event id, so an
  * event the bus delivers twice (a replica died before its ack) still makes one message each.
+ * Events that arrive while a batch is being written wait for the next one: a query for the
+ * subscribers and one insert serve a whole batch, and each event is acknowledged once its
+ * messages are committed.
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { SignatureRequestEventSchema } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
+import {
+  type SignatureRequestEvent,
+  SignatureRequestEventSchema,
+} from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
 import {
   type BusMessage,
   type Database,
@@ -18,6 +24,7 @@ import {
   uuidv7,
 } from "@countersign/kit";
 import { webhookEventType } from "./event-types.js";
+import { GroupCommit } from "./group-commit.js";
 import type { Payloads } from "./payload.js";
 import { store } from "./store.js";
 
@@ -34,10 +41,19 @@ export interface FanOutOptions {
   made: () => void;
 }
 
+type ReadableEvent = SignatureRequestEvent & {
+  signatureRequest: NonNullable<SignatureRequestEvent["signatureRequest"]>;
+};
+
 export class FanOut {
   private unsubscribe: Unsubscribe | undefined;
+  private readonly batches: GroupCommit<ReadableEvent>;
 
-  constructor(private readonly options: FanOutOptions) {}
+  constructor(private readonly options: FanOutOptions) {
+    this.batches = new GroupCommit(async (events) => {
+      if ((await this.write(events)) > 0) options.made();
+    });
+  }
 
   async start(): Promise<void> {
     this.unsubscribe = await this.options.bus.consume(subjects.signatureRequestEvents, CONSUMER, (msg) =>
@@ -49,10 +65,10 @@ export class FanOut {
     await this.unsubscribe?.();
   }
 
-  /** Throws (so the bus delivers the event again) only when the database does not answer. */
+  /** Resolves when the event's messages are committed; rejects (the bus delivers it again) when they cannot be. */
   async handle(msg: BusMessage): Promise<void> {
-    const { db, payloads, logger } = this.options;
-    let event: ReturnType<typeof fromBinary<typeof SignatureRequestEventSchema>>;
+    const { logger } = this.options;
+    let event: SignatureRequestEvent;
     try {
       event = fromBinary(SignatureRequestEventSchema, msg.data);
     } catch (err) {
@@ -68,14 +84,30 @@ export class FanOut {
       );
       return;
     }
-    const type = webhookEventType(event.type as SignatureRequestEventType);
-    const endpoints = await store.subscribers(db, request.workspaceId, type);
-    if (endpoints.length === 0) return;
-    const made = await store.insertMessages(
-      db,
-      endpoints.map((endpointId) => ({ id: uuidv7(), endpointId })),
-      { id: event.eventId, type, payload: payloads.of(event), firstDelayMs: this.options.firstDelayMs },
-    );
-    if (made > 0) this.options.made();
+    await this.batches.add(event as ReadableEvent);
+  }
+
+  private async write(events: ReadableEvent[]): Promise<number> {
+    const { db, payloads } = this.options;
+    const endpoints = await store.subscribers(db, [
+      ...new Set(events.map((e) => e.signatureRequest.workspaceId)),
+    ]);
+    const messages = events.flatMap((event) => {
+      const type = webhookEventType(event.type as SignatureRequestEventType);
+      const subscribed = endpoints.filter(
+        (e) => e.workspace_id === event.signatureRequest.workspaceId && e.event_types.includes(type),
+      );
+      if (subscribed.length === 0) return [];
+      const payload = payloads.of(event);
+      return subscribed.map((endpoint) => ({
+        id: uuidv7(),
+        endpointId: endpoint.id,
+        eventId: event.eventId,
+        eventType: type,
+        payload,
+      }));
+    });
+    if (messages.length === 0) return 0;
+    return store.insertMessages(db, messages, this.options.firstDelayMs);
   }
 }

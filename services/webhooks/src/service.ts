@@ -62,7 +62,15 @@ export async function buildWebhooks(deps: WebhooksDeps): Promise<WebhooksModule>
   const timeoutMs = deps.timeoutMs ?? 15_000;
   const schedule = deps.retryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
   const secrets = new SecretBox(deps.secretKey);
-  const client = new GuardedClient({ allowNetworks, extraCa: deps.extraCa, timeoutMs });
+  const concurrency = deps.concurrency ?? 64;
+  // As many sockets to one endpoint as attempts at once: an attempt queued for a socket would spend
+  // its timeout waiting.
+  const client = new GuardedClient({
+    allowNetworks,
+    extraCa: deps.extraCa,
+    timeoutMs,
+    maxSocketsPerOrigin: concurrency,
+  });
   const payloads = new Payloads(deps.publicUrl);
   const metrics = new DeliveryMetrics(() => store.dueCount(db));
   const deliveries = new Deliveries({
@@ -75,7 +83,7 @@ export async function buildWebhooks(deps: WebhooksDeps): Promise<WebhooksModule>
     disableAfterMs: deps.disableAfterMs ?? 5 * 24 * 3600 * 1000,
     timeoutMs,
     pollIntervalMs: deps.pollIntervalMs,
-    concurrency: deps.concurrency,
+    concurrency,
     onlyReplica: deps.onlyReplica,
   });
   const fanOut = new FanOut({

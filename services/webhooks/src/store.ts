@@ -137,33 +137,38 @@ export const store = {
     );
   },
 
-  /** The workspace's enabled endpoints subscribed to the type. */
-  async subscribers(db: Queryable, workspaceId: string, eventType: string): Promise<string[]> {
-    const { rows } = await db.query<{ id: string }>(
-      `SELECT id FROM endpoints WHERE workspace_id = $1 AND $2 = ANY (event_types) AND disabled_at IS NULL`,
-      [workspaceId, eventType],
+  /** The enabled endpoints of the workspaces, with the types they subscribe to. */
+  async subscribers(
+    db: Queryable,
+    workspaceIds: string[],
+  ): Promise<{ id: string; workspace_id: string; event_types: string[] }[]> {
+    const { rows } = await db.query<{ id: string; workspace_id: string; event_types: string[] }>(
+      "SELECT id, workspace_id, event_types FROM endpoints WHERE workspace_id = ANY ($1::uuid[]) AND disabled_at IS NULL",
+      [workspaceIds],
     );
-    return rows.map((row) => row.id);
+    return rows;
   },
 
-  /** One message per endpoint; an event already fanned out to an endpoint makes nothing new. */
+  /** Messages due after `firstDelayMs`; an event already fanned out to an endpoint makes nothing new. */
   async insertMessages(
     db: Queryable,
-    messages: { id: string; endpointId: string }[],
-    event: { id: string; type: string; payload: string; firstDelayMs: number },
+    messages: { id: string; endpointId: string; eventId: string; eventType: string; payload: string }[],
+    firstDelayMs: number,
   ): Promise<number> {
+    const column = <K extends keyof (typeof messages)[number]>(key: K) => messages.map((m) => m[key]);
     const { rowCount } = await db.query(
       `INSERT INTO messages (id, endpoint_id, event_id, event_type, payload, next_attempt_at)
-       SELECT m.id, m.endpoint_id, $3, $4, $5, now() + make_interval(secs => $6 / 1000.0)
-         FROM unnest($1::uuid[], $2::uuid[]) AS m (id, endpoint_id)
+       SELECT m.id, m.endpoint_id, m.event_id, m.event_type, m.payload, now() + make_interval(secs => $6 / 1000.0)
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[])
+              AS m (id, endpoint_id, event_id, event_type, payload)
        ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
       [
-        messages.map((m) => m.id),
-        messages.map((m) => m.endpointId),
-        event.id,
-        event.type,
-        event.payload,
-        event.firstDelayMs,
+        column("id"),
+        column("endpointId"),
+        column("eventId"),
+        column("eventType"),
+        column("payload"),
+        firstDelayMs,
       ],
     );
     return rowCount;
@@ -196,48 +201,53 @@ export const store = {
     );
   },
 
-  async insertAttempt(db: Queryable, attempt: AttemptRow): Promise<void> {
+  async insertAttempts(db: Queryable, attempts: AttemptRow[]): Promise<void> {
+    const column = <K extends keyof AttemptRow>(key: K) => attempts.map((a) => a[key]);
     await db.query(
       `INSERT INTO attempts (id, message_id, attempted_at, status_code, duration_ms, response_headers, response_body,
                              error, succeeded, trigger)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::float8[], $6::jsonb[],
+                            $7::text[], $8::text[], $9::boolean[], $10::text[])`,
       [
-        attempt.id,
-        attempt.message_id,
-        attempt.attempted_at,
-        attempt.status_code,
-        attempt.duration_ms,
-        JSON.stringify(attempt.response_headers),
-        attempt.response_body,
-        attempt.error,
-        attempt.succeeded,
-        attempt.trigger,
+        column("id"),
+        column("message_id"),
+        column("attempted_at"),
+        column("status_code"),
+        column("duration_ms"),
+        attempts.map((a) => JSON.stringify(a.response_headers)),
+        column("response_body"),
+        column("error"),
+        column("succeeded"),
+        column("trigger"),
       ],
     );
   },
 
-  /** After an attempt: `nextDelayMs` undefined ends the round (succeeded or failed), else the next is due then. */
-  async afterAttempt(
+  /** After attempts: `pending` makes the next due after `nextDelayMs`; the others end the round. */
+  async afterAttempts(
     db: Queryable,
-    id: string,
-    outcome: { status: "succeeded" | "failed" | "pending"; nextDelayMs?: number },
+    outcomes: { id: string; status: "succeeded" | "failed" | "pending"; nextDelayMs: number }[],
   ): Promise<void> {
     await db.query(
-      `UPDATE messages SET status = $2, attempt_count = attempt_count + 1, round_attempts = round_attempts + 1,
-              next_attempt_at = now() + make_interval(secs => $3 / 1000.0), next_trigger = 'delivery',
+      `UPDATE messages m SET status = u.status, attempt_count = attempt_count + 1, round_attempts = round_attempts + 1,
+              next_attempt_at = now() + make_interval(secs => u.delay / 1000.0), next_trigger = 'delivery',
               claimed_until = '-infinity'
-        WHERE id = $1`,
-      [id, outcome.status, outcome.nextDelayMs ?? 0],
+         FROM unnest($1::uuid[], $2::text[], $3::float8[]) AS u (id, status, delay)
+        WHERE m.id = u.id`,
+      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextDelayMs)],
     );
   },
 
-  /** Success clears the failing streak; a failure starts one if none is running, and returns its start. */
-  async endpointSucceeded(db: Queryable, id: string): Promise<void> {
-    await db.query("UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL", [
-      id,
-    ]);
+  /** A success clears the endpoints' failing streaks. */
+  async endpointsSucceeded(db: Queryable, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db.query(
+      "UPDATE endpoints SET failing_since = NULL WHERE id = ANY ($1::uuid[]) AND failing_since IS NOT NULL",
+      [ids],
+    );
   },
 
+  /** A failure starts a failing streak if none is running; returns the streak's start. */
   async endpointFailed(db: Queryable, id: string, at: Date): Promise<Date | undefined> {
     const { rows } = await db.query<{ failing_since: Date }>(
       "UPDATE endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since",

@@ -8,6 +8,7 @@ import { type Database, DrainLoop, type Logger, uuidv7 } from "@countersign/kit"
 import type { SecretBox } from "../endpoint-secrets.js";
 import { signingSecrets } from "../signing-secrets.js";
 import { type DueMessage, store } from "../store.js";
+import { AttemptLog } from "./attempt-log.js";
 import type { GuardedClient, PostOutcome } from "./guarded-client.js";
 import type { DeliveryMetrics } from "./metrics.js";
 import { nextDelayMs } from "./retry-schedule.js";
@@ -38,8 +39,11 @@ export class Deliveries {
   /** The last claim took as many messages as it could: more may be due. */
   private backlog = false;
 
+  private readonly log: AttemptLog;
+
   constructor(private readonly options: DeliveriesOptions) {
     this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000);
+    this.log = new AttemptLog(options.db, options.logger, options.disableAfterMs);
   }
 
   start(): void {
@@ -66,7 +70,7 @@ export class Deliveries {
   }
 
   private get concurrency(): number {
-    return this.options.concurrency ?? 32;
+    return this.options.concurrency ?? 64;
   }
 
   private async drain(): Promise<void> {
@@ -77,9 +81,10 @@ export class Deliveries {
         this.claimsReleased = true;
       }
       const free = this.concurrency - this.inFlight.size;
-      // With every slot taken, the attempt that ends first kicks the loop again.
+      // With (nearly) every slot taken, attempts that end kick the loop again: claiming a few
+      // slots at a time would cost a query per delivery.
       this.backlog = true;
-      if (free <= 0) return;
+      if (free <= 0 || (this.inFlight.size > 0 && free < this.concurrency / 4)) return;
       const due = await store.claimDue(db, free, this.options.timeoutMs + 45_000);
       this.backlog = due.length === free;
       for (const message of due) {
@@ -129,20 +134,17 @@ export class Deliveries {
     outcome: PostOutcome,
     succeeded: boolean,
   ): Promise<void> {
-    const { db, scheduleSeconds, disableAfterMs, metrics, logger } = this.options;
     const answered = outcome.kind === "response" ? outcome : undefined;
     const delay = succeeded
       ? undefined
       : nextDelayMs(
-          scheduleSeconds,
+          this.options.scheduleSeconds,
           message.round_attempts + 1,
-          answered && {
-            status: answered.status,
-            retryAfter: answered.headers["retry-after"],
-          },
+          answered && { status: answered.status, retryAfter: answered.headers["retry-after"] },
         );
-    await db.transaction(async (tx) => {
-      await store.insertAttempt(tx, {
+    await this.log.add({
+      endpointId: message.endpoint_id,
+      attempt: {
         id: uuidv7(),
         message_id: message.id,
         attempted_at: at,
@@ -153,30 +155,11 @@ export class Deliveries {
         error: outcome.kind === "error" ? outcome.error : "",
         succeeded,
         trigger: message.next_trigger,
-      });
-      if (succeeded) {
-        await store.afterAttempt(tx, message.id, { status: "succeeded" });
-        await store.endpointSucceeded(tx, message.endpoint_id);
-        return;
-      }
-      await store.afterAttempt(
-        tx,
-        message.id,
-        delay === undefined ? { status: "failed" } : { status: "pending", nextDelayMs: delay },
-      );
-      const failingSince = await store.endpointFailed(tx, message.endpoint_id, at);
-      const reason =
-        answered?.status === 410
-          ? `the endpoint answered 410 Gone at ${at.toISOString()}`
-          : failingSince && at.getTime() - failingSince.getTime() >= disableAfterMs
-            ? `every delivery has failed since ${failingSince.toISOString()}`
-            : undefined;
-      if (reason) {
-        await store.disableEndpoint(tx, message.endpoint_id, reason);
-        logger.warn({ endpointId: message.endpoint_id, reason }, "webhook endpoint disabled");
-      }
+      },
+      messageStatus: succeeded ? "succeeded" : delay === undefined ? "failed" : "pending",
+      nextDelayMs: delay,
     });
-    if (delay === undefined && !succeeded) metrics.gaveUp.inc();
+    if (!succeeded && delay === undefined) this.options.metrics.gaveUp.inc();
     if (delay !== undefined) this.wakeUpIn(delay);
   }
 

@@ -164,7 +164,11 @@ export class GuardedClient {
       maxSockets,
       maxFreeSockets: maxSockets,
       rejectUnauthorized: true,
-      ...(options.extraCa === undefined ? {} : { ca: [...tls.rootCertificates, options.extraCa] }),
+      // One context made now: given as `ca`, the roots would be parsed again for every connection and
+      // joined into the agent's pool key for every request.
+      ...(options.extraCa === undefined
+        ? {}
+        : { secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, options.extraCa] }) }),
       lookup: ((hostname: string, lookupOptions: dns.LookupOptions, callback: LookupCallback) => {
         this.resolveAllowed(resolve, hostname, lookupOptions.family).then(
           (addresses) => {
