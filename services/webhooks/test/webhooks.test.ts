@@ -9,6 +9,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { fieldViolations, uuidv7 } from "@countersign/kit";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { Registry } from "prom-client";
 import { Webhook } from "standardwebhooks";
 import {
   type ReceivedWebhook,
@@ -161,6 +162,27 @@ describe("delivery", () => {
     expect(new Set([a, b].map((req) => req?.headers["webhook-id"]))).toEqual(
       new Set(messages.map((m) => m.id)),
     );
+  });
+
+  it("counts attempts, failures given up and the due queue in its Prometheus metrics", async () => {
+    let up = false;
+    receiver = await startWebhookReceiver({ respond: () => ({ status: up ? 204 : 500 }) });
+    await endpointFor(receiver.url);
+    await h.publish(WORKSPACE, "sent");
+    await receiver.waitFor(4);
+    await h.idle();
+    up = true;
+    await h.publish(WORKSPACE, "signed");
+    await receiver.waitFor(5);
+    await h.idle();
+    const registry = new Registry();
+    for (const metric of h.module.metrics ?? []) registry.registerMetric(metric);
+    const text = await registry.metrics();
+    expect(text).toMatch(/^webhook_attempts_total\{outcome="failed"\} 4$/m);
+    expect(text).toMatch(/^webhook_attempts_total\{outcome="succeeded"\} 1$/m);
+    expect(text).toMatch(/^webhook_messages_failed_total 1$/m);
+    expect(text).toMatch(/^webhook_delivery_latency_seconds_count 1$/m);
+    expect(text).toMatch(/^webhook_queue_depth 0$/m);
   });
 
   it("makes one message when the bus delivers an event twice", async () => {
