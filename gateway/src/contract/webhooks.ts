@@ -99,7 +99,7 @@ export const WebhookMessage = z
     nextAttemptAt: optionalTimestamp,
     createdAt: timestamp,
     payload: z.record(z.string(), z.unknown()).meta({ description: "The JSON body every attempt posts." }),
-    attempts: z.array(WebhookAttempt).meta({ description: "Newest first." }),
+    attempts: z.array(WebhookAttempt).meta({ description: "The 10 newest attempts, newest first." }),
   })
   .meta({ id: "WebhookMessage" });
 

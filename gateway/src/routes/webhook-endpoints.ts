@@ -244,7 +244,8 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
     "/webhook-endpoints/:endpointId/messages/:messageId/retry",
     {
       summary: "Deliver a message again",
-      description: "A new round of attempts starts now; the endpoint must be enabled.",
+      description:
+        "A new round of attempts starts now (if its first try fails, the schedule runs again). 409 while the endpoint is disabled or an attempt is under way.",
       tag: TAG,
       params: MessageIdParams,
       body: EmptyInput,
@@ -262,7 +263,8 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
     "/webhook-endpoints/:endpointId/replay",
     {
       summary: "Deliver an endpoint's messages again since a time",
-      description: "All messages made since then, or only those whose every attempt failed.",
+      description:
+        "A new round of attempts for every message made since then that has ended (succeeded or failed), or only the failed ones; pending messages are due anyway. 409 while the endpoint is disabled.",
       tag: TAG,
       params: EndpointIdParams,
       body: ReplayInput,

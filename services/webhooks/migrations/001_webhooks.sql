@@ -34,6 +34,9 @@ CREATE TABLE messages (
   -- What the next attempt is for: 'delivery', 'retry' or 'replay'.
   next_trigger text NOT NULL DEFAULT 'delivery',
   claimed_until timestamptz NOT NULL DEFAULT '-infinity',
+  -- Which claim an attempt's result belongs to: a result that comes back after its claim ran out
+  -- (and the message was claimed again, retried or replayed) is logged but changes nothing.
+  claim_id uuid,
   created_at timestamptz NOT NULL DEFAULT now(),
   -- Redelivery of an event by the bus finds the message already made.
   UNIQUE (endpoint_id, event_id)

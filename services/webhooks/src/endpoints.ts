@@ -42,13 +42,14 @@ export class Endpoints {
     ];
     if (violations.length > 0) throw validationError(violations);
     const secret = generateSecret();
+    const id = uuidv7();
     const endpoint = await store.insertEndpoint(this.options.db, {
-      id: uuidv7(),
+      id,
       workspace_id: request.workspaceId,
       url: request.url,
       description: request.description,
       event_types: request.eventTypes,
-      secret_sealed: this.options.secrets.seal(secret),
+      secret_sealed: this.options.secrets.seal(secret, id),
     });
     return { endpoint, secret };
   }
@@ -103,7 +104,7 @@ export class Endpoints {
 
   async revealSecret(workspaceId: string, endpointId: string): Promise<string> {
     const endpoint = await this.get(workspaceId, endpointId);
-    return this.options.secrets.open(endpoint.secret_sealed);
+    return this.options.secrets.open(endpoint.secret_sealed, endpoint.id);
   }
 
   async rotateSecret(
@@ -118,7 +119,12 @@ export class Endpoints {
       // Only the secret replaced now keeps signing; one replaced by an earlier rotation stops at once.
       const secret = generateSecret();
       const previousExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS);
-      await store.rotateSecret(tx, endpoint.id, this.options.secrets.seal(secret), previousExpiresAt);
+      await store.rotateSecret(
+        tx,
+        endpoint.id,
+        this.options.secrets.seal(secret, endpoint.id),
+        previousExpiresAt,
+      );
       return { secret, previousExpiresAt };
     });
   }

@@ -1,6 +1,8 @@
 /**
  * Group commit: items added while a write is under way wait for the next one, so that a burst costs
- * a few writes of many items instead of one write each. `add` settles when its item's write has.
+ * a few writes of many items instead of one write each. `add` settles when its item's write has. A
+ * batch that fails is written again item by item, so that one item the database refuses (or a
+ * deadlock) fails only what it must.
  */
 interface Waiting<T> {
   item: T;
@@ -30,7 +32,16 @@ export class GroupCommit<T> {
         await this.write(batch.map((waiting) => waiting.item));
         for (const waiting of batch) waiting.done();
       } catch (err) {
-        for (const waiting of batch) waiting.done(err);
+        if (batch.length === 1) {
+          batch[0]?.done(err);
+          continue;
+        }
+        for (const waiting of batch) {
+          await this.write([waiting.item]).then(
+            () => waiting.done(),
+            (alone: unknown) => waiting.done(alone),
+          );
+        }
       }
     }
     this.writing = false;

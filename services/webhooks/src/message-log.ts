@@ -8,6 +8,8 @@ import { store } from "./store.js";
 import { toMessage } from "./to-proto.js";
 
 const MESSAGE_STATUSES = ["pending", "succeeded", "failed"];
+/** Attempts listed with each message, newest first; `attemptCount` says how many there were. */
+const LISTED_ATTEMPTS = 10;
 
 export class MessageLog {
   constructor(
@@ -38,6 +40,7 @@ export class MessageLog {
     const attempts = await store.attemptsOf(
       this.db,
       page.rows.map((row) => row.id),
+      LISTED_ATTEMPTS,
     );
     return {
       messages: page.rows.map((row) =>
@@ -57,17 +60,16 @@ export class MessageLog {
       assertEnabled(endpoint, "retry a message");
       const found = isUuid(messageId) ? await store.message(tx, endpointId, messageId, true) : undefined;
       if (!found) throw notFound("message");
-      if (found.claimed_until > new Date()) {
+      if (!(await store.reschedule(tx, endpointId, messageId, "retry"))) {
         throw new ConnectError(
           "an attempt at this message is under way; retry when it has ended",
           Code.FailedPrecondition,
         );
       }
-      await store.reschedule(tx, endpointId, [messageId], "retry");
       return store.message(tx, endpointId, messageId);
     });
     this.due();
-    const attempts = await store.attemptsOf(this.db, [messageId]);
+    const attempts = await store.attemptsOf(this.db, [messageId], LISTED_ATTEMPTS);
     return toMessage(message as NonNullable<typeof message>, attempts);
   }
 

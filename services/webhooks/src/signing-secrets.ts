@@ -7,11 +7,18 @@ interface SealedSecrets {
   previous_secret_expires_at: Date | null;
 }
 
-export function signingSecrets(box: SecretBox, endpoint: SealedSecrets, now = new Date()): string[] {
-  const current = box.open(endpoint.secret_sealed);
+export function signingSecrets(
+  box: SecretBox,
+  endpointId: string,
+  endpoint: SealedSecrets,
+  now = new Date(),
+): string[] {
+  const current = box.open(endpoint.secret_sealed, endpointId);
   const previousLive =
     endpoint.previous_secret_sealed &&
     endpoint.previous_secret_expires_at &&
     endpoint.previous_secret_expires_at > now;
-  return previousLive ? [current, box.open(endpoint.previous_secret_sealed as Uint8Array)] : [current];
+  return previousLive
+    ? [current, box.open(endpoint.previous_secret_sealed as Uint8Array, endpointId)]
+    : [current];
 }

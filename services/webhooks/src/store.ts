@@ -46,10 +46,12 @@ export interface AttemptRow {
 /** A message claimed for an attempt, with what the attempt needs of its endpoint. */
 export interface DueMessage {
   id: string;
+  claim_id: string;
   endpoint_id: string;
   event_type: string;
   payload: string;
   round_attempts: number;
+  attempt_count: number;
   next_trigger: string;
   created_at: Date;
   url: string;
@@ -178,18 +180,18 @@ export const store = {
    * Claims due messages of enabled endpoints for `leaseMs`; replicas skip each other's rows, and a
    * claim that runs out (its replica died mid-attempt) makes the message due again.
    */
-  async claimDue(db: Queryable, limit: number, leaseMs: number): Promise<DueMessage[]> {
+  async claimDue(db: Queryable, limit: number, leaseMs: number, claimId: string): Promise<DueMessage[]> {
     const { rows } = await db.query<DueMessage>(
       `WITH claimed AS (
-         UPDATE messages SET claimed_until = now() + make_interval(secs => $2 / 1000.0)
+         UPDATE messages SET claimed_until = now() + make_interval(secs => $2 / 1000.0), claim_id = $3
           WHERE id IN (SELECT m.id FROM messages m JOIN endpoints e ON e.id = m.endpoint_id
                         WHERE m.status = 'pending' AND m.next_attempt_at <= now() AND m.claimed_until < now()
                           AND e.disabled_at IS NULL
                         ORDER BY m.next_attempt_at LIMIT $1 FOR UPDATE OF m SKIP LOCKED)
-         RETURNING id, endpoint_id, event_type, payload, round_attempts, next_trigger, created_at)
+         RETURNING id, claim_id, endpoint_id, event_type, payload, round_attempts, attempt_count, next_trigger, created_at)
        SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id`,
-      [limit, leaseMs],
+      [limit, leaseMs, claimId],
     );
     return rows;
   },
@@ -197,7 +199,7 @@ export const store = {
   /** Makes claims of a killed process due again at once (standalone, the only replica). */
   async releaseClaims(db: Queryable): Promise<void> {
     await db.query(
-      "UPDATE messages SET claimed_until = '-infinity' WHERE status = 'pending' AND claimed_until > now()",
+      "UPDATE messages SET claimed_until = '-infinity', claim_id = NULL WHERE status = 'pending' AND claimed_until > now()",
     );
   },
 
@@ -206,8 +208,12 @@ export const store = {
     await db.query(
       `INSERT INTO attempts (id, message_id, attempted_at, status_code, duration_ms, response_headers, response_body,
                              error, succeeded, trigger)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::float8[], $6::jsonb[],
-                            $7::text[], $8::text[], $9::boolean[], $10::text[])`,
+       SELECT a.* FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::float8[], $6::jsonb[],
+                              $7::text[], $8::text[], $9::boolean[], $10::text[])
+                       AS a (id, message_id, attempted_at, status_code, duration_ms, response_headers, response_body,
+                             error, succeeded, trigger)
+        -- The endpoint, and its messages with it, may have been deleted during the attempt.
+        WHERE EXISTS (SELECT 1 FROM messages m WHERE m.id = a.message_id)`,
       [
         column("id"),
         column("message_id"),
@@ -223,37 +229,54 @@ export const store = {
     );
   },
 
-  /** After attempts: `pending` makes the next due after `nextDelayMs`; the others end the round. */
+  /**
+   * After attempts: `pending` makes the next due after `nextDelayMs`; the others end the round. A
+   * result whose claim is no longer the message's (it ran out) leaves the message as it is.
+   */
   async afterAttempts(
     db: Queryable,
-    outcomes: { id: string; status: "succeeded" | "failed" | "pending"; nextDelayMs: number }[],
+    outcomes: {
+      id: string;
+      claimId: string;
+      status: "succeeded" | "failed" | "pending";
+      nextDelayMs: number;
+    }[],
   ): Promise<void> {
     await db.query(
       `UPDATE messages m SET status = u.status, attempt_count = attempt_count + 1, round_attempts = round_attempts + 1,
               next_attempt_at = now() + make_interval(secs => u.delay / 1000.0), next_trigger = 'delivery',
-              claimed_until = '-infinity'
-         FROM unnest($1::uuid[], $2::text[], $3::float8[]) AS u (id, status, delay)
-        WHERE m.id = u.id`,
-      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextDelayMs)],
+              claimed_until = '-infinity', claim_id = NULL
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::float8[]) AS u (id, claim_id, status, delay)
+        WHERE m.id = u.id AND m.claim_id = u.claim_id`,
+      [
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.claimId),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.nextDelayMs),
+      ],
     );
   },
 
-  /** A success clears the endpoints' failing streaks. */
-  async endpointsSucceeded(db: Queryable, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await db.query(
-      "UPDATE endpoints SET failing_since = NULL WHERE id = ANY ($1::uuid[]) AND failing_since IS NOT NULL",
+  async streaks(db: Queryable, ids: string[]): Promise<{ id: string; failing_since: Date | null }[]> {
+    const { rows } = await db.query<{ id: string; failing_since: Date | null }>(
+      "SELECT id, failing_since FROM endpoints WHERE id = ANY ($1::uuid[])",
       [ids],
     );
+    return rows;
   },
 
-  /** A failure starts a failing streak if none is running; returns the streak's start. */
-  async endpointFailed(db: Queryable, id: string, at: Date): Promise<Date | undefined> {
-    const { rows } = await db.query<{ failing_since: Date }>(
-      "UPDATE endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since",
-      [id, at],
+  /** Locks the endpoints in id order, so that two replicas' batches cannot deadlock; returns their streaks. */
+  async lockEndpoints(db: Queryable, ids: string[]): Promise<{ id: string; failing_since: Date | null }[]> {
+    const { rows } = await db.query<{ id: string; failing_since: Date | null }>(
+      "SELECT id, failing_since FROM endpoints WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE",
+      [[...ids].sort()],
     );
-    return rows[0]?.failing_since;
+    return rows;
+  },
+
+  /** Sets or clears failing streaks; `since` null clears. */
+  async setStreak(db: Queryable, id: string, since: Date | null): Promise<void> {
+    await db.query("UPDATE endpoints SET failing_since = $2 WHERE id = $1", [id, since]);
   },
 
   async disableEndpoint(db: Queryable, id: string, reason: string): Promise<void> {
@@ -297,33 +320,41 @@ export const store = {
     return rows[0];
   },
 
-  async attemptsOf(db: Queryable, messageIds: string[]): Promise<AttemptRow[]> {
+  /** The newest `perMessage` attempts of each message, newest first. */
+  async attemptsOf(db: Queryable, messageIds: string[], perMessage: number): Promise<AttemptRow[]> {
     if (messageIds.length === 0) return [];
     const { rows } = await db.query<AttemptRow>(
-      "SELECT * FROM attempts WHERE message_id = ANY ($1::uuid[]) ORDER BY id DESC",
-      [messageIds],
+      `SELECT id, message_id, attempted_at, status_code, duration_ms, response_headers, response_body, error,
+              succeeded, trigger
+         FROM (SELECT *, row_number() OVER (PARTITION BY message_id ORDER BY id DESC) AS n
+                 FROM attempts WHERE message_id = ANY ($1::uuid[])) newest
+        WHERE n <= $2 ORDER BY id DESC`,
+      [messageIds, perMessage],
     );
     return rows;
   },
 
-  /** Starts a new round for the messages: due now, with its first attempt marked as `trigger`. */
+  /** Starts a new round for a message not being attempted: due now, its first attempt marked as `trigger`. */
   async reschedule(
     db: Queryable,
     endpointId: string,
-    ids: string[],
+    id: string,
     trigger: "retry" | "replay",
-  ): Promise<void> {
-    await db.query(
-      `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = $3
-        WHERE endpoint_id = $1 AND id = ANY ($2::uuid[])`,
-      [endpointId, ids, trigger],
+  ): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = $3,
+              claim_id = NULL
+        WHERE endpoint_id = $1 AND id = $2 AND claimed_until < now()`,
+      [endpointId, id, trigger],
     );
+    return rowCount > 0;
   },
 
   /** Schedules again the endpoint's messages made since the time, not in flight; returns how many. */
   async replay(db: Queryable, endpointId: string, since: Date, onlyFailed: boolean): Promise<number> {
     const { rowCount } = await db.query(
-      `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = 'replay'
+      `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = 'replay',
+              claim_id = NULL
         WHERE endpoint_id = $1 AND created_at >= $2 AND claimed_until < now()
           AND (CASE WHEN $3 THEN status = 'failed' ELSE status <> 'pending' END)`,
       [endpointId, since, onlyFailed],
@@ -331,10 +362,11 @@ export const store = {
     return rowCount;
   },
 
-  /** Pending messages due now, for the queue-depth metric. */
+  /** Messages due now and waiting for an attempt (enabled endpoints, not claimed), for the queue-depth metric. */
   async dueCount(db: Queryable): Promise<number> {
     const { rows } = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM messages WHERE status = 'pending' AND next_attempt_at <= now()",
+      `SELECT count(*)::int AS n FROM messages m JOIN endpoints e ON e.id = m.endpoint_id
+        WHERE m.status = 'pending' AND m.next_attempt_at <= now() AND m.claimed_until < now() AND e.disabled_at IS NULL`,
     );
     return rows[0]?.n ?? 0;
   },

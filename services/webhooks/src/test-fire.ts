@@ -41,7 +41,7 @@ export class TestFire {
     const at = new Date();
     const outcome = await this.client.post(
       endpoint.url,
-      signedHeaders(signingSecrets(this.secrets, endpoint, at), messageId, at, payload),
+      signedHeaders(signingSecrets(this.secrets, endpoint.id, endpoint, at), messageId, at, payload),
       payload,
     );
     const answered = outcome.kind === "response" ? outcome : undefined;

@@ -13,16 +13,19 @@ describe("GroupCommit", () => {
     expect(batches).toEqual([[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]);
   });
 
-  it("rejects every item of a failed batch and goes on with the next", async () => {
-    let calls = 0;
-    const commit = new GroupCommit<string>(async () => {
-      calls += 1;
-      if (calls === 1) throw new Error("database away");
+  it("writes a failed batch again item by item, so that only the item the database refuses fails", async () => {
+    const written: string[][] = [];
+    const commit = new GroupCommit<string>(async (batch) => {
+      await new Promise((r) => setTimeout(r, 10));
+      if (batch.includes("bad\u0000")) throw new Error("invalid byte sequence");
+      written.push(batch);
     });
-    const first = commit.add("a");
-    const second = commit.add("b");
-    await expect(first).rejects.toThrow("database away");
-    await expect(second).resolves.toBeUndefined();
-    await expect(commit.add("c")).resolves.toBeUndefined();
+    const first = commit.add("first");
+    const rest = ["a", "bad\u0000", "b"].map((item) => commit.add(item));
+    await expect(first).resolves.toBeUndefined();
+    await expect(rest[0]).resolves.toBeUndefined();
+    await expect(rest[1]).rejects.toThrow("invalid byte sequence");
+    await expect(rest[2]).resolves.toBeUndefined();
+    expect(written).toEqual([["first"], ["a"], ["b"]]);
   });
 });

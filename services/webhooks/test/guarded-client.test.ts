@@ -376,6 +376,7 @@ describe("refusalReason", () => {
     ["2001:db8::1", "is in a documentation range"],
     ["::ffff:127.0.0.1", "is an IPv4-mapped IPv6 address"],
     ["::ffff:8.8.8.8", "is an IPv4-mapped IPv6 address"],
+    ["::7f00:1", "is an IPv4-compatible IPv6 address"],
     ["64:ff9b::a00:1", "is a NAT64 address"],
     ["2002:a00:1::", "is a 6to4 address"],
   ])("%s %s", (address, why) => {

@@ -7,7 +7,7 @@
 
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
-import { fieldViolations, uuidv7 } from "@countersign/kit";
+import { createLogger, fieldViolations, uuidv7 } from "@countersign/kit";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { Registry } from "prom-client";
 import { Webhook } from "standardwebhooks";
@@ -17,6 +17,8 @@ import {
   verifyWebhook,
   type WebhookReceiver,
 } from "../../../test/support/webhook-receiver.js";
+import { AttemptLog } from "../src/delivery/attempt-log.js";
+import { store } from "../src/store.js";
 import { closeDatabase, rejection, startHarness, until } from "./harness.js";
 
 const WORKSPACE = "0190a000-0000-7000-8000-000000000001";
@@ -183,6 +185,82 @@ describe("delivery", () => {
     expect(text).toMatch(/^webhook_messages_failed_total 1$/m);
     expect(text).toMatch(/^webhook_delivery_latency_seconds_count 1$/m);
     expect(text).toMatch(/^webhook_queue_depth 0$/m);
+  });
+
+  it("logs an answer that holds NUL bytes and settles its message, next to other deliveries", async () => {
+    receiver = await startWebhookReceiver({
+      respond: (req) => ({
+        status: 200,
+        body: req.body.includes("signature_request.sent") ? "ok\u0000bin" : "ok",
+      }),
+    });
+    const { endpoint } = await endpointFor(receiver.url);
+    await Promise.all([h.publish(WORKSPACE, "sent"), h.publish(WORKSPACE, "signed")]);
+    await receiver.waitFor(2);
+    await h.idle();
+    const { messages } = await h.webhooks.listMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      pageSize: 10,
+    });
+    expect(messages.map((m) => m.status)).toEqual(["succeeded", "succeeded"]);
+    const sent = messages.find((m) => m.eventType === "signature_request.sent");
+    expect(sent?.attempts[0]?.responseBody).toBe("ok\uFFFDbin");
+  });
+
+  it("lets a result that comes back after its claim ran out change nothing a manual retry decided", async () => {
+    const { endpoint } = await endpointFor("https://hooks.example.com/x");
+    await h.module.stop();
+    await h.db.query(
+      `INSERT INTO messages (id, endpoint_id, event_id, event_type, payload, status)
+       VALUES ($1, $2, $3, 'signature_request.sent', '{}', 'failed')`,
+      [uuidv7(), endpoint?.id, uuidv7()],
+    );
+    await h.db.query("UPDATE messages SET status = 'pending'");
+    const [claimed] = await store.claimDue(h.db, 1, 60_000, uuidv7());
+    await h.db.query("UPDATE messages SET claimed_until = now() - interval '1 second'");
+    const { message } = await h.webhooks.retryMessage({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      messageId: claimed?.id,
+    });
+    expect(message?.status).toBe("pending");
+    await store.afterAttempts(h.db, [
+      { id: claimed?.id as string, claimId: claimed?.claim_id as string, status: "failed", nextDelayMs: 0 },
+    ]);
+    const { rows } = await h.db.query<{ status: string; next_trigger: string; round_attempts: number }>(
+      "SELECT status, next_trigger, round_attempts FROM messages",
+    );
+    expect(rows).toEqual([{ status: "pending", next_trigger: "retry", round_attempts: 0 }]);
+  });
+
+  it("disables on 410 even when the same endpoint answered 2xx in the same batch of results", async () => {
+    const { endpoint } = await endpointFor("https://hooks.example.com/x");
+    const log = new AttemptLog(h.db, createLogger({ name: "test", level: "silent" }), 3_600_000);
+    const result = (status: number) => ({
+      endpointId: endpoint?.id as string,
+      claimId: uuidv7(),
+      messageStatus: "succeeded" as const,
+      countsAgainstEndpoint: true,
+      attempt: {
+        id: uuidv7(),
+        message_id: uuidv7(),
+        attempted_at: new Date(),
+        status_code: status,
+        duration_ms: 1,
+        response_headers: {},
+        response_body: "",
+        error: "",
+        succeeded: status < 300,
+        trigger: "delivery",
+      },
+    });
+    await Promise.all([log.add(result(200)), log.add(result(200)), log.add(result(410))]);
+    const { endpoint: after } = await h.webhooks.getEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    expect(after).toMatchObject({ disabled: true, disabledReason: expect.stringMatching(/410 Gone/) });
   });
 
   it("makes one message when the bus delivers an event twice", async () => {
@@ -426,6 +504,20 @@ describe("secrets", () => {
     expect(later?.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
     verifyWebhook(fresh, later as ReceivedWebhook);
     expect(() => verifyWebhook(old, later as ReceivedWebhook)).toThrow();
+  });
+
+  it("does not open a sealed secret copied onto another endpoint's row", async () => {
+    const first = await endpointFor("https://a.example.com/x");
+    const second = await endpointFor("https://b.example.com/x");
+    await h.db.query(
+      "UPDATE endpoints SET secret_sealed = (SELECT secret_sealed FROM endpoints WHERE id = $1) WHERE id = $2",
+      [first.endpoint?.id, second.endpoint?.id],
+    );
+    const err = await rejection(
+      h.webhooks.revealSecret({ workspaceId: WORKSPACE, endpointId: second.endpoint?.id }),
+    );
+    expect(err.code).toBe(Code.Internal);
+    expect(err.message).not.toContain(first.secret);
   });
 
   it("cannot open stored secrets under another secret key", async () => {

@@ -85,7 +85,7 @@ export class Deliveries {
       // slots at a time would cost a query per delivery.
       this.backlog = true;
       if (free <= 0 || (this.inFlight.size > 0 && free < this.concurrency / 4)) return;
-      const due = await store.claimDue(db, free, this.options.timeoutMs + 45_000);
+      const due = await store.claimDue(db, free, this.options.timeoutMs + 45_000, uuidv7());
       this.backlog = due.length === free;
       for (const message of due) {
         const attempt: Promise<void> = this.attempt(message).finally(() => {
@@ -103,25 +103,37 @@ export class Deliveries {
     const { client, secrets, metrics, logger } = this.options;
     const startedAt = new Date();
     let outcome: PostOutcome;
+    let ours = false;
     try {
       const headers = signedHeaders(
-        signingSecrets(secrets, message, startedAt),
+        signingSecrets(secrets, message.endpoint_id, message, startedAt),
         message.id,
         startedAt,
         message.payload,
       );
       outcome = await client.post(message.url, headers, message.payload);
     } catch (err) {
-      outcome = { kind: "error", error: (err as Error).message, refused: false, durationMs: 0 };
+      // No request was made: the secret could not be opened (a changed COUNTERSIGN_WEBHOOK_SECRET_KEY).
+      ours = true;
+      logger.error({ err, endpointId: message.endpoint_id }, "cannot sign a webhook delivery");
+      outcome = {
+        kind: "error",
+        error: `not sent: ${(err as Error).message}`,
+        refused: false,
+        durationMs: 0,
+      };
     }
     metrics.attemptSeconds.observe(outcome.durationMs / 1000);
     const succeeded = outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300;
     metrics.attempts.inc({
       outcome: succeeded ? "succeeded" : outcome.kind === "response" ? "failed" : "error",
     });
-    if (succeeded) metrics.latencySeconds.observe((Date.now() - message.created_at.getTime()) / 1000);
+    // Only a message's first round: a replay of last week's messages is not a week of latency.
+    if (succeeded && message.attempt_count === message.round_attempts) {
+      metrics.latencySeconds.observe((Date.now() - message.created_at.getTime()) / 1000);
+    }
     try {
-      await this.record(message, startedAt, outcome, succeeded);
+      await this.record(message, startedAt, outcome, succeeded, ours);
     } catch (err) {
       // The claim runs out and the message is attempted again: a duplicate, never a loss.
       logger.warn({ err, messageId: message.id }, "cannot record a webhook attempt; it will be made again");
@@ -133,6 +145,7 @@ export class Deliveries {
     at: Date,
     outcome: PostOutcome,
     succeeded: boolean,
+    ours: boolean,
   ): Promise<void> {
     const answered = outcome.kind === "response" ? outcome : undefined;
     const delay = succeeded
@@ -144,20 +157,24 @@ export class Deliveries {
         );
     await this.log.add({
       endpointId: message.endpoint_id,
+      claimId: message.claim_id,
       attempt: {
         id: uuidv7(),
         message_id: message.id,
         attempted_at: at,
         status_code: answered?.status ?? 0,
         duration_ms: outcome.durationMs,
-        response_headers: answered?.headers ?? {},
-        response_body: answered?.body ?? "",
-        error: outcome.kind === "error" ? outcome.error : "",
+        response_headers: Object.fromEntries(
+          Object.entries(answered?.headers ?? {}).map(([name, value]) => [storable(name), storable(value)]),
+        ),
+        response_body: storable(answered?.body ?? ""),
+        error: outcome.kind === "error" ? storable(outcome.error) : "",
         succeeded,
         trigger: message.next_trigger,
       },
       messageStatus: succeeded ? "succeeded" : delay === undefined ? "failed" : "pending",
       nextDelayMs: delay,
+      countsAgainstEndpoint: !ours,
     });
     if (!succeeded && delay === undefined) this.options.metrics.gaveUp.inc();
     if (delay !== undefined) this.wakeUpIn(delay);
@@ -173,4 +190,9 @@ export class Deliveries {
     timer.unref();
     this.wakeUps.add(timer);
   }
+}
+
+/** PostgreSQL text and jsonb cannot hold NUL; a receiver's answer may. */
+function storable(text: string): string {
+  return text.replaceAll("\u0000", "\uFFFD");
 }

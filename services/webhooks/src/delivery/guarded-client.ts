@@ -64,6 +64,8 @@ const documentationRanges = [
   "3fff::/20",
 ].map((cidr) => ipaddr.parseCIDR(cidr));
 
+const ipv4Compatible = ipaddr.parseCIDR("::/96");
+
 // Readable names for ipaddr.js range names; a range it adds later still gets refused, under its own name.
 const rangeWords: Record<string, string> = {
   private: "a private address",
@@ -105,6 +107,10 @@ function refusal(address: string, allowNetworks: readonly Network[]): string | u
   const parsed = ipaddr.parse(address);
   if (matchesAny(parsed, allowNetworks)) return undefined;
   const range = parsed.range();
+  // ipaddr.js calls IPv4-compatible IPv6 (::/96, deprecated) unicast; it embeds an IPv4 address.
+  if (range === "unicast" && parsed.kind() === "ipv6" && parsed.match(ipv4Compatible)) {
+    return "is an IPv4-compatible IPv6 address";
+  }
   if (range === "unicast") return undefined;
   if (range === "reserved" && matchesAny(parsed, documentationRanges)) return "is in a documentation range";
   return `is ${rangeWords[range] ?? `in the ${range} range`}`;
