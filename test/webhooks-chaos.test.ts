@@ -64,6 +64,9 @@ describeDistributed("distributed mode: a webhooks replica killed mid-stream", ()
         // A dead replica's claims and unacknowledged events pass to the other within seconds.
         COUNTERSIGN_WEBHOOK_TIMEOUT_SECONDS: "2",
         NATS_ACK_WAIT_SECONDS: "5",
+        // 1,000 calls as fast as 8 workers go: the per-key limit is not what this test is about.
+        COUNTERSIGN_RATE_LIMIT_PER_SECOND: "10000",
+        COUNTERSIGN_RATE_LIMIT_BURST: "10000",
         LOG_LEVEL: "info",
       },
     });
