@@ -9,7 +9,7 @@ import {
   type SignatureRequestEvent,
   SignatureRequestEventSchema,
 } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
-import { uuidv7 } from "@countersign/kit";
+import { type SignatureRequestEventType, uuidv7 } from "@countersign/kit";
 import type { WebhookEventType } from "./event-types.js";
 
 function iso(timestamp: Timestamp | undefined): string | null {
@@ -27,6 +27,20 @@ function recipientJson(recipient: RecipientSnapshot) {
     status: recipient.status,
   };
 }
+
+/** A synthetic event's request and signer as a real one of its type would show them. */
+const SYNTHETIC_STATES: Record<
+  SignatureRequestEventType,
+  { request: string; signer: string; acted: boolean }
+> = {
+  sent: { request: "sent", signer: "sent", acted: false },
+  viewed: { request: "in_progress", signer: "viewed", acted: true },
+  signed: { request: "in_progress", signer: "signed", acted: true },
+  completed: { request: "completed", signer: "signed", acted: false },
+  declined: { request: "declined", signer: "declined", acted: true },
+  cancelled: { request: "cancelled", signer: "sent", acted: false },
+  expired: { request: "expired", signer: "sent", acted: false },
+};
 
 export class Payloads {
   /** `publicUrl` is the base of the links in payloads. */
@@ -67,7 +81,8 @@ export class Payloads {
 
   /** A made-up event of the type, for test-fire: it names no real request. */
   synthetic(workspaceId: string, type: WebhookEventType): string {
-    const kind = type.slice("signature_request.".length);
+    const kind = type.slice("signature_request.".length) as SignatureRequestEventType;
+    const state = SYNTHETIC_STATES[kind];
     const signer = {
       id: uuidv7(),
       name: "Ada Lovelace",
@@ -75,12 +90,8 @@ export class Payloads {
       role: "Signer",
       kind: "signer",
       routingOrder: 1,
-      status:
-        { viewed: "viewed", signed: "signed", completed: "signed", declined: "declined" }[kind] ?? "sent",
+      status: state.signer,
     };
-    const status =
-      { viewed: "in_progress", signed: "in_progress", completed: "completed" }[kind] ??
-      (kind === "sent" ? "sent" : kind);
     return this.of(
       create(SignatureRequestEventSchema, {
         eventId: uuidv7(),
@@ -90,13 +101,14 @@ export class Payloads {
           id: uuidv7(),
           workspaceId,
           title: "Test event from Countersign",
-          status,
+          status: state.request,
           documentIds: [uuidv7()],
           recipients: [signer],
           createTime: timestampNow(),
           ...(kind === "cancelled" ? { cancelReason: "a test event" } : {}),
+          ...(kind === "completed" ? { signedDocumentId: uuidv7() } : {}),
         },
-        ...(["viewed", "signed", "declined"].includes(kind) ? { recipient: signer } : {}),
+        ...(state.acted ? { recipient: signer } : {}),
       }),
     );
   }

@@ -1,8 +1,8 @@
 /**
  * Works off due messages: claims them (SKIP LOCKED, so replicas share the queue), posts each through
  * the guarded client with fresh Standard Webhooks headers, logs the attempt and schedules the next
- * one or ends the round. Up to `concurrency` attempts run at once, so one slow endpoint does not
- * hold up the others' messages.
+ * one or ends the round. Up to `concurrency` attempts run at once and each frees its slot when it
+ * ends, so a slow answer holds one slot, not the queue.
  */
 import { type Database, DrainLoop, type Logger, uuidv7 } from "@countersign/kit";
 import type { SecretBox } from "../endpoint-secrets.js";
@@ -26,7 +26,8 @@ export interface DeliveriesOptions {
   /** The attempt timeout; a claim lasts longer than it. */
   timeoutMs: number;
   pollIntervalMs?: number;
-  concurrency?: number;
+  /** Attempts at once. */
+  concurrency: number;
   /** The only replica on its database (standalone): claims of a killed process are released at start. */
   onlyReplica?: boolean;
 }
@@ -69,10 +70,6 @@ export class Deliveries {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private get concurrency(): number {
-    return this.options.concurrency ?? 64;
-  }
-
   private async drain(): Promise<void> {
     const { db, logger } = this.options;
     try {
@@ -80,11 +77,11 @@ export class Deliveries {
         await store.releaseClaims(db);
         this.claimsReleased = true;
       }
-      const free = this.concurrency - this.inFlight.size;
+      const free = this.options.concurrency - this.inFlight.size;
       // With (nearly) every slot taken, attempts that end kick the loop again: claiming a few
       // slots at a time would cost a query per delivery.
       this.backlog = true;
-      if (free <= 0 || (this.inFlight.size > 0 && free < this.concurrency / 4)) return;
+      if (free <= 0 || (this.inFlight.size > 0 && free < this.options.concurrency / 4)) return;
       const due = await store.claimDue(db, free, this.options.timeoutMs + 45_000, uuidv7());
       this.backlog = due.length === free;
       for (const message of due) {
