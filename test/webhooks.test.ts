@@ -290,6 +290,16 @@ describe.each(modes)("%s mode: webhooks", (_mode, start) => {
         retried.body,
       );
       await flaky.waitFor(4);
+      // The receiver has the request before the service has recorded its answer: replay only
+      // picks up messages whose attempt has ended.
+      const settled = () =>
+        eventually(async () => {
+          const page = await call(api(), `/webhook-endpoints/${id}/messages?status=succeeded`, {
+            key: key.secret,
+          });
+          return (page.body as { totalCount: number }).totalCount === 1 ? true : undefined;
+        });
+      await settled();
 
       const replayed = await call(api(), `/webhook-endpoints/${id}/replay`, {
         key: key.secret,
@@ -297,13 +307,9 @@ describe.each(modes)("%s mode: webhooks", (_mode, start) => {
         json: { since },
       });
       expect(replayed.status).toBe(202);
-      await eventually(async () => {
-        const page = await call(api(), `/webhook-endpoints/${id}/messages?status=pending`, {
-          key: key.secret,
-        });
-        return (page.body as { totalCount: number }).totalCount === 0 ? true : undefined;
-      });
+      expect(replayed.body).toEqual({ replayedCount: 1 });
       await flaky.waitFor(5);
+      await settled();
       const cli = await deployment.cli("webhooks", "replay", id, "--since", since);
       expect(cli.code).toBe(0);
       expect(JSON.parse(cli.stdout)).toMatchObject({ endpointId: id, replayedCount: 1 });
