@@ -108,28 +108,17 @@ runMain(async () => {
   };
 
   // Every address is known before any process starts: services call each other from the start.
-  // A port the system handed out and we released may be handed out again: each is taken once.
-  const taken = new Set<number>();
-  const unusedPort = async (): Promise<number> => {
-    for (;;) {
-      const port = await freePort();
-      if (!taken.has(port)) {
-        taken.add(port);
-        return port;
-      }
-    }
-  };
   const addresses = {} as Record<Service, string[]>;
   for (const service of SERVICES) {
     const replicas = service === "webhooks" ? config.WEBHOOKS_REPLICAS : 1;
     addresses[service] = [];
     for (let replica = 0; replica < replicas; replica++) {
-      addresses[service].push(`http://127.0.0.1:${await unusedPort()}`);
+      addresses[service].push(`http://127.0.0.1:${await freePort()}`);
     }
   }
   const gateways: string[] = [];
   for (let replica = 0; replica < config.GATEWAY_REPLICAS; replica++) {
-    gateways.push(`http://127.0.0.1:${config.PORT === 0 ? await unusedPort() : config.PORT + replica}`);
+    gateways.push(`http://127.0.0.1:${config.PORT === 0 ? await freePort() : config.PORT + replica}`);
   }
   // Signing links in e-mails lead to the public URL, which is the first gateway unless set.
   const publicUrl =

@@ -12,6 +12,7 @@ import {
   type FieldViolation,
   isUuid,
   notFound,
+  type Queryable,
   uuidv7,
   validationError,
 } from "@countersign/kit";
@@ -23,12 +24,24 @@ import { type EndpointRow, store } from "./store.js";
 const MAX_URL_LENGTH = 2048;
 const MAX_DESCRIPTION_LENGTH = 1000;
 /** How long a replaced secret keeps signing beside the new one (DESIGN §6). */
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export interface EndpointsOptions {
   db: Database;
   secrets: SecretBox;
   allowNetworks: readonly Network[];
+}
+
+/** The workspace's endpoint (locked for the transaction when asked), or not_found. */
+export async function endpointOf(
+  db: Queryable,
+  workspaceId: string,
+  endpointId: string,
+  lock = false,
+): Promise<EndpointRow> {
+  const endpoint = isUuid(endpointId) ? await store.endpoint(db, workspaceId, endpointId, lock) : undefined;
+  if (!endpoint) throw notFound("webhook endpoint");
+  return endpoint;
 }
 
 export class Endpoints {
@@ -54,12 +67,8 @@ export class Endpoints {
     return { endpoint, secret };
   }
 
-  async get(workspaceId: string, endpointId: string): Promise<EndpointRow> {
-    const endpoint = isUuid(endpointId)
-      ? await store.endpoint(this.options.db, workspaceId, endpointId)
-      : undefined;
-    if (!endpoint) throw notFound("webhook endpoint");
-    return endpoint;
+  get(workspaceId: string, endpointId: string): Promise<EndpointRow> {
+    return endpointOf(this.options.db, workspaceId, endpointId);
   }
 
   list(workspaceId: string, pageIndex: number, pageSize: number) {
@@ -74,10 +83,7 @@ export class Endpoints {
     ];
     if (violations.length > 0) throw validationError(violations);
     return this.options.db.transaction(async (tx) => {
-      const current = isUuid(request.endpointId)
-        ? await store.endpoint(tx, request.workspaceId, request.endpointId, true)
-        : undefined;
-      if (!current) throw notFound("webhook endpoint");
+      const current = await endpointOf(tx, request.workspaceId, request.endpointId, true);
       const next: EndpointRow = {
         ...current,
         url: request.url ?? current.url,
@@ -112,10 +118,7 @@ export class Endpoints {
     endpointId: string,
   ): Promise<{ secret: string; previousExpiresAt: Date }> {
     return this.options.db.transaction(async (tx) => {
-      const endpoint = isUuid(endpointId)
-        ? await store.endpoint(tx, workspaceId, endpointId, true)
-        : undefined;
-      if (!endpoint) throw notFound("webhook endpoint");
+      const endpoint = await endpointOf(tx, workspaceId, endpointId, true);
       // Only the secret replaced now keeps signing; one replaced by an earlier rotation stops at once.
       const secret = generateSecret();
       const previousExpiresAt = new Date(Date.now() + ROTATION_OVERLAP_MS);

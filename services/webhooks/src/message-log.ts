@@ -2,7 +2,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Message } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { type Database, isUuid, notFound } from "@countersign/kit";
-import { assertEnabled, type Endpoints } from "./endpoints.js";
+import { assertEnabled, type Endpoints, endpointOf } from "./endpoints.js";
 import { isWebhookEventType } from "./event-types.js";
 import { store } from "./store.js";
 import { toMessage } from "./to-proto.js";
@@ -55,9 +55,7 @@ export class MessageLog {
 
   async retry(workspaceId: string, endpointId: string, messageId: string): Promise<Message> {
     const message = await this.db.transaction(async (tx) => {
-      const endpoint = isUuid(endpointId) ? await store.endpoint(tx, workspaceId, endpointId) : undefined;
-      if (!endpoint) throw notFound("webhook endpoint");
-      assertEnabled(endpoint, "retry a message");
+      assertEnabled(await endpointOf(tx, workspaceId, endpointId), "retry a message");
       const found = isUuid(messageId) ? await store.message(tx, endpointId, messageId, true) : undefined;
       if (!found) throw notFound("message");
       if (!(await store.reschedule(tx, endpointId, messageId, "retry"))) {
