@@ -99,6 +99,9 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
   let banner = "";
   try {
     const secrets = await loadOrCreateSecrets(dataDir);
+    // A first start makes the seal's key while the database opens and migrates.
+    const seal = loadOrCreateSeal(dataDir, secrets, options.seal);
+    seal.catch(() => {});
     const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
     const bus = new MemoryEventBus();
     const blobs = new FileBlobStore(join(dataDir, "blobs"));
@@ -153,7 +156,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       }),
       publicUrl,
       linkSecret: secrets.linkSecret,
-      seal: await loadOrCreateSeal(dataDir, secrets, options.seal),
+      seal: await seal,
       onlyReplica: true,
       ...options.requests,
     });

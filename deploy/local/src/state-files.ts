@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "@countersign/kit";
-import { generateSealP12, type SealCredentials } from "@countersign/requests";
+import { generateSealP12InBackground, type SealCredentials } from "@countersign/requests";
 import lockfile from "proper-lockfile";
 
 export interface StandaloneSecrets {
@@ -57,7 +57,9 @@ export async function loadOrCreateSeal(
   const path = join(dataDir, "seal.p12");
   if (!existsSync(path)) {
     const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, generateSealP12("Countersign seal", secrets.sealPassword), { mode: 0o600 });
+    await writeFile(temporary, await generateSealP12InBackground("Countersign seal", secrets.sealPassword), {
+      mode: 0o600,
+    });
     await rename(temporary, path);
   }
   return { p12: await readFile(path), password: secrets.sealPassword };

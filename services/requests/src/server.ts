@@ -10,7 +10,11 @@ import { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealCo
 import { createMailer } from "./mail/mailer.js";
 import { buildRequests } from "./service.js";
 
-export { generateSealP12, type SealCredentials } from "./completion/seal-certificate.js";
+export {
+  generateSealP12,
+  generateSealP12InBackground,
+  type SealCredentials,
+} from "./completion/seal-certificate.js";
 export { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
 export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
