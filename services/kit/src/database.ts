@@ -5,6 +5,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { openEmbeddedCluster } from "./embedded-cluster.js";
 
 export interface QueryResult<R> {
   rows: R[];
@@ -103,7 +104,7 @@ export class EmbeddedPostgres {
 
   /** dataDir undefined keeps everything in memory (tests). */
   static async open(dataDir?: string): Promise<EmbeddedPostgres> {
-    return new EmbeddedPostgres(await PGlite.create(dataDir));
+    return new EmbeddedPostgres(await (dataDir ? openEmbeddedCluster(dataDir) : PGlite.create()));
   }
 
   database(schema: string): Database {

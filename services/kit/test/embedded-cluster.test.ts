@@ -1,0 +1,57 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { openEmbeddedCluster, prepareClusterTemplate } from "../src/embedded-cluster.js";
+
+describe("embedded clusters made from the install's template", () => {
+  let dir: string;
+  const open: PGlite[] = [];
+  const opened = async (db: Promise<PGlite>) => {
+    open.push(await db);
+    return open.at(-1) as PGlite;
+  };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "countersign-cluster-test-"));
+  });
+  afterEach(async () => {
+    for (const db of open.splice(0)) if (!db.closed) await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("the first new data directory leaves a template; the next one starts from it pristine, and an existing one keeps its data", async () => {
+    const template = join(dir, "template.tar");
+    const first = await opened(openEmbeddedCluster(join(dir, "first"), template));
+    expect((await stat(template)).size).toBeGreaterThan(1_000_000);
+    await first.exec("CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)");
+    await first.close();
+
+    const second = await opened(openEmbeddedCluster(join(dir, "second"), template));
+    expect((await second.query("SELECT to_regclass('kept') AS t")).rows).toEqual([{ t: null }]);
+    await second.exec("CREATE TABLE mine (v int)");
+
+    const reopened = await opened(openEmbeddedCluster(join(dir, "first"), template));
+    expect((await reopened.query("SELECT v FROM kept")).rows).toEqual([{ v: 7 }]);
+  });
+
+  test("a damaged template is replaced by a good one, and the start it held up still gets its cluster", async () => {
+    const template = join(dir, "template.tar");
+    await writeFile(template, "not a tar of a cluster");
+    const db = await opened(openEmbeddedCluster(join(dir, "data"), template));
+    expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    expect((await stat(template)).size).toBeGreaterThan(1_000_000);
+  });
+
+  test("preparing makes the template once, and a new data directory starts from it", async () => {
+    const template = join(dir, "prepared", "template.tar");
+    await prepareClusterTemplate(template);
+    const made = await stat(template);
+    await prepareClusterTemplate(template);
+    expect((await stat(template)).mtimeMs).toBe(made.mtimeMs);
+    const db = await opened(openEmbeddedCluster(join(dir, "data"), template));
+    expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    expect(existsSync(join(dir, "data", "PG_VERSION"))).toBe(true);
+  });
+});
