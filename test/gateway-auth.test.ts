@@ -7,6 +7,7 @@ import { type Deployment, startDistributed, startStandalone } from "./support/de
 import { ConsoleClient, call, eventually, type Reply } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { expectDocumented } from "./support/openapi.js";
+import { makePdf } from "./support/pdfs.js";
 
 const infra = await distributedInfra();
 const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
@@ -247,6 +248,99 @@ describe.each(modes)("%s mode", (_mode, start) => {
       404,
       "not_found",
     );
+  });
+
+  test("console family: by session a member works with the workspace's documents, templates and requests (CSRF to change anything), webhooks stay admin-only, the audit trail names the user, and API Usage leaves the calls out", async () => {
+    const memberPassword = "family-member-123";
+    secrets.push(memberPassword);
+    const added = await deployment.cli(
+      "members",
+      "add",
+      "--email",
+      "family@example.com",
+      "--role",
+      "member",
+      "--password",
+      memberPassword,
+    );
+    const userId = (JSON.parse(added.stdout) as { userId: string }).userId;
+    const member = new ConsoleClient(gateway);
+    await member.logIn("family@example.com", memberPassword);
+    const base = `/console/api/workspaces/${key.accountId}`;
+
+    const upload = await member.call(`${base}/documents/upload?filename=family.pdf`, {
+      method: "POST",
+      body: await makePdf(1, "Family"),
+      headers: { "content-type": "application/pdf" },
+    });
+    expect(upload.status).toBe(201);
+    expectDocumented("POST", "/console/api/workspaces/{workspaceId}/documents/upload", 201, upload.body);
+    const documentId = (upload.body as { id: string }).id;
+    const template = {
+      name: "Family template",
+      documentId,
+      roles: [{ name: "Signer" }],
+      fields: [{ type: "signature", role: "Signer", page: 1, x: 50, y: 600, width: 180, height: 40 }],
+    };
+    const noCsrf = await member.call(`${base}/templates`, { method: "POST", json: template, csrf: false });
+    expectProblem(noCsrf, 403, "forbidden");
+    const created = await member.call(`${base}/templates`, { method: "POST", json: template });
+    expect(created.status).toBe(201);
+    const listed = await member.call(`${base}/templates?pageSize=100`);
+    expectDocumented("GET", "/console/api/workspaces/{workspaceId}/templates", 200, listed.body);
+    expect((listed.body as { items: { name: string }[] }).items.map((t) => t.name)).toContain(
+      "Family template",
+    );
+
+    const request = await member.call(`${base}/signature-requests`, {
+      method: "POST",
+      json: {
+        title: "From the console",
+        templateId: (created.body as { id: string }).id,
+        recipients: [{ role: "Signer", name: "Sam Signer", email: "sam@example.com" }],
+        send: true,
+      },
+    });
+    expect(request.status).toBe(201);
+    const requestId = (request.body as { id: string }).id;
+    const trail = await member.call(`${base}/signature-requests/${requestId}/audit-trail`);
+    const actors = (
+      trail.body as { items: { action: string; actor: { type: string; id: string } }[] }
+    ).items.map((e) => e.actor);
+    expect(actors[0]).toEqual({ type: "user", id: userId });
+
+    expectProblem(await member.call(`${base}/webhook-endpoints`), 403, "forbidden");
+    expectProblem(
+      await member.call("/console/api/workspaces/00000000-0000-7000-8000-000000000000/templates"),
+      404,
+      "not_found",
+    );
+    expectProblem(await new ConsoleClient(gateway).call(`${base}/templates`), 401, "unauthorized");
+
+    expectProblem(
+      await member.call(`${base}/embedded-signing-url`, {
+        method: "POST",
+        json: { requestId, recipientId: "00000000-0000-7000-8000-000000000000" },
+      }),
+      404,
+      "not_found",
+    );
+
+    // A key call made after every console call: once API Usage shows it, it would show those too.
+    expect(
+      (await call(gateway, `/api/v1/signature-requests/${requestId}/audit-trail`, { key: key.secret }))
+        .status,
+    ).toBe(200);
+    const admin = new ConsoleClient(gateway);
+    await admin.logIn(deployment.adminEmail, deployment.adminPassword);
+    const usage = await eventually(async () => {
+      const reply = await admin.call(`${base}/api-usage`);
+      const routes = (reply.body as { routes: { route: string }[] }).routes;
+      return routes.some((r) => r.route === "/api/v1/signature-requests/{requestId}/audit-trail")
+        ? routes
+        : undefined;
+    });
+    expect(usage.filter((r) => r.route.startsWith("/console"))).toEqual([]);
   });
 
   test("Recent Errors and API Usage record the calls made with a key", async () => {

@@ -8,7 +8,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startDistributed, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
@@ -17,14 +18,6 @@ import { pdfsig } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts");
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 
 const infra = await distributedInfra();
 const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
@@ -37,7 +30,7 @@ let senderAppUrl: string;
 
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   senderApp = createServer((_req, res) => {
     res.setHeader("content-type", "text/html");
     res.end("<!doctype html><title>Sender app</title><h1>Back in the sender's app</h1>");

@@ -2,6 +2,7 @@
  * Assembles the gateway: the public API (both families), the console's API, the OpenAPI document
  * and the probes. It reaches services only through their generated clients.
  */
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
@@ -12,8 +13,8 @@ import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhoo
 import { createLogger, type EventBus, type Logger, MemoryEventBus, type Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
 import proxyaddr from "proxy-addr";
-import { DEVELOPER_BASE, developerRoutes } from "./console/developer.js";
 import { sessionRoutes } from "./console/session.js";
+import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
 import { KeyVerifier } from "./key-verifier.js";
 import { accessLog } from "./middleware/access-log.js";
@@ -24,7 +25,7 @@ import { idempotency } from "./middleware/idempotency.js";
 import { requestContext } from "./middleware/request-context.js";
 import { openApiDocument } from "./openapi.js";
 import { probeRoutes } from "./probes.js";
-import { PublicApi } from "./public-api.js";
+import { CONSOLE_WORKSPACE_BASE, PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
 import { accountRoutes } from "./routes/account.js";
 import { agreementSetRoutes } from "./routes/agreement-sets.js";
@@ -34,6 +35,7 @@ import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { signingRoutes } from "./signing/signing-routes.js";
+import { webApp } from "./web-app.js";
 
 export interface GatewayServices {
   auth: Client<typeof AuthService>;
@@ -74,7 +76,7 @@ export interface GatewayOptions {
    * X-Forwarded-For is believed, so the audit trail and the log-in limiter see the client's address.
    */
   trustedProxies?: string[];
-  /** Where the built web pages are (gateway/web/dist unless told). */
+  /** Where the built web apps are, `sign/` and `console/` (gateway/web/dist unless told). */
   webRoot?: string;
 }
 
@@ -132,6 +134,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   agreementSetRoutes(api, services.requests);
   webhookEndpointRoutes(api, services.webhooks);
 
+  const webRoot = options.webRoot ?? fileURLToPath(new URL("../web/dist", import.meta.url));
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
@@ -148,7 +151,10 @@ export function buildGateway(options: GatewayOptions): Gateway {
     "/console/api",
     sessionRoutes({ auth: services.auth, contract, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
   );
-  app.use(DEVELOPER_BASE, developerRoutes({ auth: services.auth, contract, verifier, publicUrl }));
+  app.use(
+    CONSOLE_WORKSPACE_BASE,
+    consoleWorkspaceRoutes({ auth: services.auth, api, contract, verifier, publicUrl }),
+  );
   app.use(
     "/sign",
     signingRoutes({
@@ -157,9 +163,19 @@ export function buildGateway(options: GatewayOptions): Gateway {
       contract,
       publicUrl,
       linkLimiter: new RateLimiter(0.5, 30),
-      webRoot: options.webRoot ?? fileURLToPath(new URL("../web/dist", import.meta.url)),
+      webRoot: join(webRoot, "sign"),
     }),
   );
+  app.use(
+    "/console",
+    webApp({
+      dir: join(webRoot, "console"),
+      // Every path of the app is a page; /console/api/... that no route took stays a 404 problem.
+      pages: /^\/(?!api(\/|$)|assets\/).*$/,
+      name: "console",
+    }),
+  );
+  app.get("/", (_req, res) => res.redirect(302, "/console/"));
   const openapi = openApiDocument(contract, publicUrl);
   const served = JSON.stringify(openapi);
   app.get("/openapi.json", (_req, res) => {

@@ -13,8 +13,8 @@ import {
   type Security,
 } from "./contract/operation.js";
 
-type ObjectSchema = z.ZodObject | undefined;
-type BodySchema = z.ZodType | undefined;
+export type ObjectSchema = z.ZodObject | undefined;
+export type BodySchema = z.ZodType | undefined;
 
 export type Method = "get" | "post" | "patch" | "put" | "delete";
 
@@ -32,11 +32,15 @@ export function routeTemplate(path: string): string {
 export class DeclaredRouter {
   readonly router: Router = express.Router({ mergeParams: true });
 
-  /** `base` is where the router is mounted; state-changing calls of a console session need the CSRF header. */
+  /**
+   * `base` is where the router is mounted; state-changing calls of a console session need the CSRF
+   * header. `guards` run before every route's own `before` (and only for this router's routes).
+   */
   constructor(
     private readonly contract: Contract,
     private readonly base: string,
     private readonly security: Security,
+    private readonly guards: RequestHandler[] = [],
   ) {}
 
   on<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
@@ -55,7 +59,7 @@ export class DeclaredRouter {
       extraParameters: csrf ? ["CsrfToken"] : [],
       spec: spec as never,
     });
-    this.router[method](path, ...before, async (req: Request, res: Response) => {
+    this.router[method](path, ...this.guards, ...before, async (req: Request, res: Response) => {
       await handler({ req, res, ...readInput(spec, req) });
     });
   }

@@ -3,6 +3,10 @@
  * (workspace from the key) and under `/v1/accounts/{accountId}` (workspace from the path, which
  * must be the key's, else 404). Registering through here keeps the families identical, reads each
  * request by its declared contract, documents it, and records each call's route for API Usage.
+ *
+ * The console uses the same handlers under `/console/api/workspaces/{workspaceId}`, by session
+ * cookie instead of key: `consoleRouter` is mounted there behind the session, CSRF and membership
+ * checks, and its calls are neither rate-limited per key nor counted in API Usage.
  */
 import express, {
   type NextFunction,
@@ -13,17 +17,22 @@ import express, {
 } from "express";
 import type { z } from "zod";
 import { AccountParams } from "./contract/account.js";
-import { type Contract, type Input, type OperationSpec, readInput } from "./contract/operation.js";
-import { type Method, routeTemplate } from "./declared-router.js";
+import { WorkspaceParams } from "./contract/console.js";
+import {
+  type Contract,
+  type Input,
+  type OperationSpec,
+  readInput,
+  type Security,
+} from "./contract/operation.js";
+import { type BodySchema, type Method, type ObjectSchema, routeTemplate } from "./declared-router.js";
 import type { Caller } from "./key-verifier.js";
 import { ApiProblem } from "./problems.js";
 import { UPLOAD_TYPES } from "./upload-body.js";
 
 export const RESOURCE_BASE = "/api/v1";
 export const ACCOUNT_BASE = "/v1/accounts/:accountId";
-
-type ObjectSchema = z.ZodObject | undefined;
-type BodySchema = z.ZodType | undefined;
+export const CONSOLE_WORKSPACE_BASE = "/console/api/workspaces/:workspaceId";
 
 export interface Call<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>
   extends Input<P, Q, B> {
@@ -35,6 +44,8 @@ export interface Call<P extends ObjectSchema, Q extends ObjectSchema, B extends 
 
 export class PublicApi {
   readonly router: Router = express.Router();
+  /** The console family, mounted at CONSOLE_WORKSPACE_BASE after the checks that set `res.locals.workspaceId`. */
+  readonly consoleRouter: Router = express.Router({ mergeParams: true });
 
   /**
    * guards run first on every request to the API (reporting, authentication, rate limits);
@@ -47,6 +58,7 @@ export class PublicApi {
     afterBody: RequestHandler[] = [],
   ) {
     this.router.use(...guards, readBody(jsonLimitBytes), ...afterBody);
+    this.consoleRouter.use(readBody(jsonLimitBytes));
   }
 
   /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */
@@ -56,40 +68,62 @@ export class PublicApi {
     spec: OperationSpec<P, Q, B>,
     handler: (call: Call<P, Q, B>) => Promise<void> | void,
   ): void {
-    this.register(method, path, spec, handler, []);
+    this.register(this.router, method, path, path, spec, handler, { extraParameters: [] });
   }
 
-  /** A route in both families. */
+  /** A route in both families, and in the console's unless `inConsole` is false. */
   route<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
     method: Method,
     path: string,
     spec: OperationSpec<P, Q, B>,
     handler: (call: Call<P, Q, B>) => Promise<void> | void,
+    { inConsole = true }: { inConsole?: boolean } = {},
   ): void {
     const idempotent = method === "post" ? ["IdempotencyKey"] : [];
-    this.register(method, `${RESOURCE_BASE}${path}`, spec, handler, idempotent);
-    this.register(method, `${ACCOUNT_BASE}${path}`, spec, handler, idempotent, AccountParams);
+    const { router, consoleRouter } = this;
+    const family = { extraParameters: idempotent };
+    this.register(
+      router,
+      method,
+      `${RESOURCE_BASE}${path}`,
+      `${RESOURCE_BASE}${path}`,
+      spec,
+      handler,
+      family,
+    );
+    this.register(router, method, `${ACCOUNT_BASE}${path}`, `${ACCOUNT_BASE}${path}`, spec, handler, {
+      ...family,
+      pathParams: AccountParams,
+    });
+    if (!inConsole) return;
+    this.register(consoleRouter, method, path, `${CONSOLE_WORKSPACE_BASE}${path}`, spec, handler, {
+      extraParameters: method === "get" ? [] : ["CsrfToken"],
+      pathParams: WorkspaceParams,
+      security: "consoleSession",
+    });
   }
 
+  /** `path` is where `router` matches; `documented` is the whole path, as clients call it. */
   private register<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
+    router: Router,
     method: Method,
     path: string,
+    documented: string,
     spec: OperationSpec<P, Q, B>,
     handler: (call: Call<P, Q, B>) => Promise<void> | void,
-    extraParameters: string[],
-    pathParams?: z.ZodObject,
+    family: { extraParameters: string[]; pathParams?: z.ZodObject; security?: Security },
   ): void {
-    const template = routeTemplate(path);
+    const template = routeTemplate(documented);
     this.contract.add({
       method,
       path: template,
-      security: "apiKey",
-      extraParameters,
-      pathParams,
+      security: family.security ?? "apiKey",
+      extraParameters: family.extraParameters,
+      pathParams: family.pathParams,
       spec: spec as never,
     });
     const checks = spec.body ? [requireJson] : [];
-    this.router[method](path, ...checks, async (req: Request, res: Response) => {
+    router[method](path, ...checks, async (req: Request, res: Response) => {
       res.locals.route = template;
       const workspaceId = workspaceOf(req, res);
       await handler({ req, res, workspaceId, ...readInput(spec, req) });
@@ -97,8 +131,12 @@ export class PublicApi {
   }
 }
 
-/** The caller's workspace; the account in the path, read as declared, must be it. */
+/**
+ * The caller's workspace: the console's, checked against the session before any route; else the
+ * key's, and the account in the path, read as declared, must be it.
+ */
 function workspaceOf(req: Request, res: Response): string {
+  if (typeof res.locals.workspaceId === "string") return res.locals.workspaceId;
   const caller = res.locals.caller as Caller;
   if (req.params.accountId === undefined) return caller.workspaceId;
   const accountId = AccountParams.shape.accountId.safeParse(req.params.accountId);

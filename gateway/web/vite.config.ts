@@ -4,17 +4,23 @@ import { defineConfig } from "vite";
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
-// The signing page is served by the gateway at /sign/, its assets under /sign/assets/.
-export default defineConfig({
-  root: here("./signing"),
-  base: "/sign/",
-  plugins: [react()],
-  publicDir: false,
-  build: {
-    outDir: here("./dist"),
-    emptyOutDir: true,
-    assetsDir: "assets",
-    sourcemap: false,
-    chunkSizeWarningLimit: 1500,
-  },
+/** The two web apps, one build each (`--mode sign` or `--mode console`): the gateway serves each at /{mode}/. */
+const APPS: Record<string, string> = { sign: "./signing", console: "./console" };
+
+export default defineConfig(({ mode }) => {
+  const root = APPS[mode];
+  if (!root) throw new Error(`build with --mode ${Object.keys(APPS).join(" or --mode ")}`);
+  return {
+    root: here(root),
+    base: `/${mode}/`,
+    plugins: [react()],
+    publicDir: false,
+    build: {
+      outDir: here(`./dist/${mode}`),
+      emptyOutDir: true,
+      assetsDir: "assets",
+      sourcemap: false,
+      chunkSizeWarningLimit: 1500,
+    },
+  };
 });

@@ -1,15 +1,12 @@
 /**
  * Settings → Developer, behind a console session: API keys, Recent Errors, API Usage and the
- * Configuration tab. Only an Organization Admin of a workspace with API access enabled may use it;
- * someone outside the workspace gets 404, a member or a disabled workspace 403 with the reason.
+ * Configuration tab (webhook endpoints are the public API's routes, in the console's family).
+ * Only an Organization Admin of a workspace with API access enabled may use it; someone outside
+ * the workspace gets 404 (requireMembership), a member or a disabled workspace 403 with the reason.
  */
 
 import type { Client } from "@connectrpc/connect";
-import type {
-  AuthService,
-  Session,
-  UsageFigures,
-} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import {
   ApiKeyCreated,
@@ -28,7 +25,8 @@ import { DeclaredRouter } from "../declared-router.js";
 import { iso } from "../json-time.js";
 import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
-import { csrfProtection, describeSession, requireSession } from "./session.js";
+import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
+import type { ConsoleWorkspace } from "./session.js";
 
 export interface DeveloperRoutesOptions {
   auth: Client<typeof AuthService>;
@@ -37,15 +35,14 @@ export interface DeveloperRoutesOptions {
   publicUrl: string;
 }
 
-export const DEVELOPER_BASE = "/console/api/workspaces/:workspaceId";
-
 const DEVELOPER_PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
 const TAG = "Console: developer";
 
 export function developerRoutes({ auth, contract, verifier, publicUrl }: DeveloperRoutesOptions): Router {
-  const routes = new DeclaredRouter(contract, DEVELOPER_BASE, "consoleSession");
-  routes.router.use(requireSession(auth), csrfProtection(publicUrl), requireDeveloperAccess);
-  routes.router.use(express.json({ limit: 16 * 1024 }));
+  const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
+    requireDeveloperAccess,
+    express.json({ limit: 16 * 1024 }),
+  ]);
 
   routes.on(
     "get",
@@ -188,20 +185,15 @@ export function developerRoutes({ auth, contract, verifier, publicUrl }: Develop
   return routes.router;
 }
 
-function requireDeveloperAccess(req: Request, res: Response, next: NextFunction): void {
-  // Read as the routes declare it, before they run: the same id, normalised the same way.
-  const workspaceId = WorkspaceParams.shape.workspaceId.safeParse(req.params.workspaceId).data;
-  const workspace = describeSession(res.locals.session as Session).workspaces.find(
-    (w) => w.id === workspaceId,
-  );
-  if (!workspace) throw new ApiProblem("not_found", "no such workspace");
+/** After requireMembership. */
+export function requireDeveloperAccess(_req: Request, res: Response, next: NextFunction): void {
+  const workspace = res.locals.workspace as ConsoleWorkspace;
   if (workspace.role !== "org_admin") {
     throw new ApiProblem("forbidden", "only an Organization Admin can use the developer settings");
   }
   if (!workspace.apiAccessEnabled) {
     throw new ApiProblem("forbidden", "API access is disabled for this workspace");
   }
-  res.locals.workspaceId = workspaceId;
   next();
 }
 

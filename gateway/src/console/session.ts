@@ -11,7 +11,7 @@ import {
   type Session,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import { ConsoleSession, LogIn } from "../contract/console.js";
+import { ConsoleSession, LogIn, WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
 import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
@@ -50,7 +50,6 @@ const SESSION_PROBLEMS = [400, 401, 413, 415, 422, 429, 500, 503] as const;
 export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: ConsoleSessionOptions): Router {
   const routes = new DeclaredRouter(contract, "/console/api", "consoleSession");
   const secure = publicUrl.startsWith("https:");
-  routes.router.use(express.json({ limit: 16 * 1024 }));
 
   routes.on(
     "post",
@@ -86,6 +85,7 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
       });
       res.status(201).json(describeSession(session as Session));
     },
+    [express.json({ limit: 16 * 1024 })],
   );
 
   routes.on(
@@ -131,6 +131,21 @@ export function requireSession(auth: Client<typeof AuthService>) {
     res.locals.session = session;
     next();
   };
+}
+
+export type ConsoleWorkspace = ReturnType<typeof describeSession>["workspaces"][number];
+
+/** After requireSession: the workspace in the path must be one of the user's (else 404, as if none). */
+export function requireMembership(req: Request, res: Response, next: NextFunction): void {
+  // Read as the routes declare it, before they run: the same id, normalised the same way.
+  const workspaceId = WorkspaceParams.shape.workspaceId.safeParse(req.params.workspaceId).data;
+  const workspace = describeSession(res.locals.session as Session).workspaces.find(
+    (w) => w.id === workspaceId,
+  );
+  if (!workspace) throw new ApiProblem("not_found", "no such workspace");
+  res.locals.workspaceId = workspace.id;
+  res.locals.workspace = workspace satisfies ConsoleWorkspace;
+  next();
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

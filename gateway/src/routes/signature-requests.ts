@@ -5,6 +5,7 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import type { Session } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { Request, Response } from "express";
 import {
@@ -30,10 +31,13 @@ import type { PublicApi } from "../public-api.js";
 import { auditEntryJson, signatureRequestJson } from "./signature-request-json.js";
 import { fieldMessage } from "./templates.js";
 
-/** Who makes this call, as the audit trail records it. */
+/** Who makes this call, as the audit trail records it: the API key, or the console's user. */
 export function actorOf(req: Request, res: Response) {
+  const caller = res.locals.caller as Caller | undefined;
+  const session = res.locals.session as Session | undefined;
   return {
-    apiKeyId: (res.locals.caller as Caller).keyId,
+    apiKeyId: caller?.keyId ?? "",
+    userId: caller ? "" : (session?.userId ?? ""),
     ip: req.ip ?? "",
     userAgent: (req.get("user-agent") ?? "").slice(0, 500),
   };
@@ -241,6 +245,9 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       });
       res.status(201).json({ url: made.url, expiresAt: iso(made.expireTime) });
     },
+    // Not in the console: the URL lets whoever holds it sign as the recipient, which only the
+    // sender's own app, calling with a key, may hand out.
+    { inConsole: false },
   );
 
   api.route(

@@ -34,8 +34,8 @@ import { notFound } from "../middleware/errors.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { fieldJson } from "../routes/signature-request-json.js";
+import { webApp } from "../web-app.js";
 import { sendLinkPage } from "./link-pages.js";
-import { signingPage } from "./signing-page.js";
 
 export const SIGNING_COOKIE = "cs_signing";
 
@@ -243,8 +243,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   );
 
   router.use("/api", api.router);
-  const page = signingPage(options.webRoot);
-  router.use(page.router);
+  router.use(webApp({ dir: options.webRoot, pages: ["/", "/index.html"], name: "signing page" }));
   // Whatever else is under /sign/api or /sign/assets is not a link token: it answers a problem.
   router.use(["/api", "/assets"], notFound);
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useRef, useState } from "react";
-import { Modal } from "./Modal";
+import { Modal } from "../shared/Modal";
 
 // The service keeps reasons of up to 1000 characters.
 const MAX = 1000;

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import SignaturePad, { type PointGroup } from "signature_pad";
+import { Modal } from "../shared/Modal";
 import type { SignatureValue } from "./api";
-import { Modal } from "./Modal";
 
 type Tab = "type" | "draw";
 

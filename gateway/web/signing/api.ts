@@ -1,13 +1,9 @@
 // The JSON API of the signing page. Same origin; the server keeps the session in a cookie.
+import type { PageSize } from "../shared/PageView";
 
 export type FieldType = "signature" | "initials" | "date_signed" | "text" | "checkbox" | "name" | "email";
 export type RecipientStatus = "sent" | "viewed" | "signed" | "declined";
 export type RequestStatus = "sent" | "in_progress" | "completed" | "declined" | "cancelled" | "expired";
-
-export interface PageSize {
-  width: number;
-  height: number;
-}
 
 export interface DocumentInfo {
   id: string;

@@ -8,7 +8,7 @@ import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_se
 import type { Queryable } from "@countersign/kit";
 
 export interface AuditActor {
-  type: "api_key" | "recipient" | "system";
+  type: "api_key" | "user" | "recipient" | "system";
   id: string;
   ip: string;
   userAgent: string;
@@ -16,10 +16,12 @@ export interface AuditActor {
 
 export const SYSTEM: AuditActor = { type: "system", id: "", ip: "", userAgent: "" };
 
-/** The caller of an RPC as the audit trail names it: its API key, or the service itself. */
+/** The caller of an RPC as the audit trail names it: its API key, the console user, or the service itself. */
 export function actorOf(actor: Actor | undefined): AuditActor {
-  if (!actor?.apiKeyId) return { ...SYSTEM, ip: actor?.ip ?? "", userAgent: actor?.userAgent ?? "" };
-  return { type: "api_key", id: actor.apiKeyId, ip: actor.ip, userAgent: actor.userAgent };
+  if (actor?.apiKeyId)
+    return { type: "api_key", id: actor.apiKeyId, ip: actor.ip, userAgent: actor.userAgent };
+  if (actor?.userId) return { type: "user", id: actor.userId, ip: actor.ip, userAgent: actor.userAgent };
+  return { ...SYSTEM, ip: actor?.ip ?? "", userAgent: actor?.userAgent ?? "" };
 }
 
 export interface AuditEntry {

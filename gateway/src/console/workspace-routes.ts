@@ -1,0 +1,38 @@
+/**
+ * Everything the console does inside one workspace, under `/console/api/workspaces/{workspaceId}`:
+ * a session, the CSRF header on state-changing calls and membership of the workspace are checked
+ * once, before Settings → Developer and before the public API's routes in the console's family.
+ * Webhook endpoints belong to Settings → Developer, so they are for Organization Admins of a
+ * workspace with API access only, as the Developer tab's own routes are.
+ */
+import type { Client } from "@connectrpc/connect";
+import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import express, { type Router } from "express";
+import type { Contract } from "../contract/operation.js";
+import type { KeyVerifier } from "../key-verifier.js";
+import type { PublicApi } from "../public-api.js";
+import { developerRoutes, requireDeveloperAccess } from "./developer.js";
+import { csrfProtection, requireMembership, requireSession } from "./session.js";
+
+export interface WorkspaceRoutesOptions {
+  auth: Client<typeof AuthService>;
+  api: PublicApi;
+  contract: Contract;
+  verifier: KeyVerifier;
+  publicUrl: string;
+}
+
+export function consoleWorkspaceRoutes({
+  auth,
+  api,
+  contract,
+  verifier,
+  publicUrl,
+}: WorkspaceRoutesOptions): Router {
+  const router = express.Router({ mergeParams: true });
+  router.use(requireSession(auth), csrfProtection(publicUrl), requireMembership);
+  router.use(developerRoutes({ auth, contract, verifier, publicUrl }));
+  router.use("/webhook-endpoints", requireDeveloperAccess);
+  router.use(api.consoleRouter);
+  return router;
+}

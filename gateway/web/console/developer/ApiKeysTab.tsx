@@ -1,0 +1,181 @@
+import { type FormEvent, useState } from "react";
+import { Modal } from "../../shared/Modal";
+import { call, inWorkspace } from "../api";
+import type { ApiKey, CreatedApiKey } from "../types";
+import {
+  BusyButton,
+  Confirm,
+  CopyButton,
+  Empty,
+  ErrorNote,
+  Show,
+  TextField,
+  useAction,
+  useLoad,
+  When,
+} from "../ui";
+import { useWorkspace } from "../workspace";
+import { KeyTest } from "./KeyTest";
+
+export function ApiKeysTab() {
+  const workspace = useWorkspace();
+  const [loaded, reload] = useLoad(
+    () => call<{ items: ApiKey[] }>(inWorkspace(workspace.id, "/api-keys")),
+    [workspace.id],
+  );
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey>();
+  const [deleting, setDeleting] = useState<ApiKey>();
+
+  return (
+    <div className="stack">
+      <div className="card">
+        <div className="card-head">
+          <div>
+            <h2>API keys</h2>
+            <p className="muted">
+              A key acts for this whole workspace. Keep it on your server, never in a browser or an app.
+            </p>
+          </div>
+          <button type="button" className="button primary" onClick={() => setCreating(true)}>
+            Create API key
+          </button>
+        </div>
+        <Show loaded={loaded} what="API keys" onRetry={reload}>
+          {({ items }) =>
+            items.length === 0 ? (
+              <Empty title="No API keys yet">Create one to call the API from your own code.</Empty>
+            ) : (
+              <ul className="rows" data-testid="api-keys">
+                {items.map((key) => (
+                  <li key={key.id} className="row">
+                    <div>
+                      <p className="row-title">{key.name}</p>
+                      <p className="muted small">
+                        Created <When at={key.createdAt} dateOnly />
+                      </p>
+                    </div>
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      onClick={() => setDeleting(key)}
+                      aria-label={`Delete the key ${key.name}`}
+                    >
+                      Delete
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Show>
+      </div>
+      <KeyTest />
+      {creating ? (
+        <CreateKeyDialog
+          workspaceId={workspace.id}
+          onClose={() => setCreating(false)}
+          onCreated={(key) => {
+            setCreating(false);
+            setCreated(key);
+            reload();
+          }}
+        />
+      ) : null}
+      {created ? <CreatedKeyDialog created={created} onClose={() => setCreated(undefined)} /> : null}
+      {deleting ? (
+        <Confirm
+          title={`Delete “${deleting.name}”?`}
+          description="Calls made with this key are refused from now on, everywhere. This cannot be undone."
+          confirmLabel="Delete key"
+          danger
+          onConfirm={async () => {
+            await call(inWorkspace(workspace.id, `/api-keys/${deleting.id}`), { method: "DELETE" });
+            reload();
+          }}
+          onClose={() => setDeleting(undefined)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function CreateKeyDialog({
+  workspaceId,
+  onClose,
+  onCreated,
+}: {
+  workspaceId: string;
+  onClose: () => void;
+  onCreated: (key: CreatedApiKey) => void;
+}) {
+  const [name, setName] = useState("");
+  const [missing, setMissing] = useState(false);
+  const { busy, error, run } = useAction();
+  const nameError = missing
+    ? "Give the key a name."
+    : (error?.about("name") ?? (error?.status === 422 ? error.detail : undefined));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setMissing(!name.trim());
+    if (!name.trim()) return;
+    void run("create", async () =>
+      onCreated(
+        await call<CreatedApiKey>(inWorkspace(workspaceId, "/api-keys"), {
+          method: "POST",
+          json: { name: name.trim() },
+        }),
+      ),
+    );
+  };
+  return (
+    <Modal
+      title="Create an API key"
+      description="The name is for you: say where the key is used."
+      onClose={onClose}
+      testId="create-key-dialog"
+      busy={busy !== undefined}
+    >
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Name"
+          value={name}
+          maxLength={200}
+          onChange={(e) => setName(e.target.value)}
+          error={nameError}
+          placeholder="Billing service (production)"
+        />
+        {error && !nameError ? <ErrorNote error={error} /> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" onClick={onClose} disabled={busy !== undefined}>
+            Cancel
+          </button>
+          <BusyButton type="submit" busy={busy !== undefined}>
+            Create key
+          </BusyButton>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
+  return (
+    <Modal title="Copy your new key now" onClose={onClose} testId="created-key-dialog">
+      <p className="note warning" role="alert">
+        This is the only time the secret is shown. Store it in your secret manager before you close this
+        window; if it is lost, delete the key and create another.
+      </p>
+      <p className="stacked-label">Secret of “{created.name}”</p>
+      <div className="secret-box">
+        <code data-testid="new-key-secret">{created.secret}</code>
+        <CopyButton text={created.secret} label="Copy secret" className="button primary small" />
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="button secondary" onClick={onClose}>
+          I have stored it
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,170 @@
+import { call, inWorkspace } from "../api";
+import type { ApiUsage, UsageFigures } from "../types";
+import { Empty, Show, useLoad } from "../ui";
+import { useWorkspace } from "../workspace";
+
+const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.001 ? 2 : 1)}%`;
+const ms = (value: number) => `${Math.round(value)} ms`;
+
+export function ApiUsageTab() {
+  const workspace = useWorkspace();
+  const [loaded, reload] = useLoad(
+    () => call<ApiUsage>(inWorkspace(workspace.id, "/api-usage")),
+    [workspace.id],
+  );
+  return (
+    <Show loaded={loaded} what="API usage" onRetry={reload}>
+      {(usage) => (
+        <div className="stack">
+          <div className="figures" data-testid="usage-totals">
+            <Figure label="Calls" value={usage.total.calls.toLocaleString()} />
+            <Figure label="Error rate" value={percent(usage.total.errorRate)} />
+            <Figure label="p50 latency" value={ms(usage.total.p50Ms)} />
+            <Figure label="p95 latency" value={ms(usage.total.p95Ms)} />
+          </div>
+          <div className="card">
+            <div className="card-head">
+              <div>
+                <h2>Calls per day</h2>
+                <p className="muted">
+                  {usage.from} to {usage.to} (UTC). Errors are the part of each bar in red.
+                </p>
+              </div>
+              <button type="button" className="button secondary small" onClick={reload}>
+                Refresh
+              </button>
+            </div>
+            <DailyChart days={usage.days} from={usage.from} to={usage.to} />
+          </div>
+          <div className="card">
+            <h2>By route</h2>
+            {usage.routes.length === 0 ? (
+              <Empty title="No calls in these days">
+                Calls made with this workspace's API keys are counted here.
+              </Empty>
+            ) : (
+              <div className="table-wrap">
+                <table data-testid="usage-routes">
+                  <thead>
+                    <tr>
+                      <th scope="col">Route</th>
+                      <th scope="col" className="num">
+                        Calls
+                      </th>
+                      <th scope="col" className="num">
+                        Error rate
+                      </th>
+                      <th scope="col" className="num">
+                        p50
+                      </th>
+                      <th scope="col" className="num">
+                        p95
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {usage.routes.map((r) => (
+                      <tr key={`${r.method} ${r.route}`}>
+                        <td className="path">
+                          <code>
+                            {r.method} {r.route}
+                          </code>
+                        </td>
+                        <Numbers figures={r} />
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+    </Show>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="figure">
+      <p className="figure-label">{label}</p>
+      <p className="figure-value">{value}</p>
+    </div>
+  );
+}
+
+function Numbers({ figures }: { figures: UsageFigures }) {
+  return (
+    <>
+      <td className="num">{figures.calls.toLocaleString()}</td>
+      <td className="num">{percent(figures.errorRate)}</td>
+      <td className="num">{ms(figures.p50Ms)}</td>
+      <td className="num">{ms(figures.p95Ms)}</td>
+    </>
+  );
+}
+
+/** One bar a day over the whole range, days without calls included, so gaps show as gaps. */
+function DailyChart({ days, from, to }: { days: ApiUsage["days"]; from: string; to: string }) {
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const range: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    range.push(new Date(t).toISOString().slice(0, 10));
+  }
+  const max = Math.max(1, ...days.map((d) => d.calls));
+  const width = 100 / Math.max(1, range.length);
+  return (
+    <figure className="chart" data-testid="usage-chart">
+      <svg
+        viewBox="0 0 100 40"
+        preserveAspectRatio="none"
+        role="img"
+        aria-label={`Calls per day, at most ${max} in a day`}
+      >
+        {range.map((day, i) => {
+          const d = byDay.get(day);
+          if (!d) return null;
+          const h = (d.calls / max) * 38;
+          const e = (d.errors / max) * 38;
+          return (
+            <g key={day}>
+              <title>{`${day}: ${d.calls} calls, ${d.errors} errors`}</title>
+              <rect
+                x={i * width + width * 0.15}
+                y={40 - h}
+                width={width * 0.7}
+                height={h - e}
+                className="bar"
+              />
+              {e > 0 ? (
+                <rect
+                  x={i * width + width * 0.15}
+                  y={40 - e}
+                  width={width * 0.7}
+                  height={e}
+                  className="bar-errors"
+                />
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption className="chart-axis">
+        <span>{range[0]}</span>
+        <span>{range[range.length - 1]}</span>
+      </figcaption>
+      <table className="visually-hidden">
+        <caption>Calls per day</caption>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.day}>
+              <th scope="row">{d.day}</th>
+              <td>{d.calls} calls</td>
+              <td>{d.errors} errors</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,51 @@
+import { call, inWorkspace } from "../api";
+import type { Configuration } from "../types";
+import { CopyButton, Show, useLoad } from "../ui";
+import { useWorkspace } from "../workspace";
+
+export function ConfigurationTab() {
+  const workspace = useWorkspace();
+  const [loaded, reload] = useLoad(
+    () => call<Configuration>(inWorkspace(workspace.id, "/configuration")),
+    [workspace.id],
+  );
+  return (
+    <Show loaded={loaded} what="the configuration" onRetry={reload}>
+      {(config) => (
+        <div className="stack">
+          <div className="card">
+            <h2>Account ID</h2>
+            <p className="muted">
+              Every API call names it in the path, and the DocuSign-compatible API calls it the account.
+            </p>
+            <div className="copy-row">
+              <code data-testid="account-id">{config.accountId}</code>
+              <CopyButton text={config.accountId} label="Copy Account ID" />
+            </div>
+          </div>
+          <div className="card">
+            <h2>Base URLs</h2>
+            <dl className="base-urls">
+              {(
+                [
+                  ["Account-scoped API", config.baseUrls.accountScoped],
+                  ["Resource-style API", config.baseUrls.resourceStyle],
+                  ["DocuSign-compatible API", config.baseUrls.compatibility],
+                  ["MCP tool endpoint", config.baseUrls.tools],
+                ] as const
+              ).map(([label, url]) => (
+                <div key={label} className="copy-row">
+                  <dt>{label}</dt>
+                  <dd>
+                    <code>{url}</code>
+                    <CopyButton text={url} label={`Copy ${label} URL`} className="button link" />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        </div>
+      )}
+    </Show>
+  );
+}

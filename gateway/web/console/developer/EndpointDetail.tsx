@@ -1,0 +1,172 @@
+/** One endpoint: its secret, test-fire, and the delivery portal (messages, attempts, retry, replay). */
+import { type FormEvent, useState } from "react";
+import { call, inWorkspace } from "../api";
+import { EVENT_TYPES, type EventType, type TestFireResult, type WebhookEndpoint } from "../types";
+import { BusyButton, Confirm, CopyButton, ErrorNote, SelectField, useAction } from "../ui";
+import { useWorkspace } from "../workspace";
+import { AttemptView } from "./AttemptView";
+import { EndpointDialog } from "./EndpointDialog";
+import { MessageLog } from "./MessageLog";
+
+export function EndpointDetail({
+  endpoint,
+  onChanged,
+  onDeleted,
+}: {
+  endpoint: WebhookEndpoint;
+  onChanged: () => void;
+  onDeleted: () => void;
+}) {
+  const workspace = useWorkspace();
+  const path = (rest = "") => inWorkspace(workspace.id, `/webhook-endpoints/${endpoint.id}${rest}`);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [secret, setSecret] = useState<string>();
+  const { busy, error, run } = useAction();
+
+  return (
+    <section className="card" aria-labelledby="endpoint-title" data-testid="endpoint-detail">
+      <div className="card-head">
+        <div className="row-main">
+          <h2 id="endpoint-title" className="mono break">
+            {endpoint.url}
+          </h2>
+          {endpoint.disabled ? (
+            <p className="note error small">
+              Disabled{endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ""}. Its messages wait until
+              you enable it.
+            </p>
+          ) : null}
+        </div>
+        <div className="button-row">
+          <button type="button" className="button secondary small" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          <BusyButton
+            className="button secondary small"
+            busy={busy === "toggle"}
+            onClick={() =>
+              run("toggle", async () => {
+                await call(path(), { method: "PATCH", json: { disabled: !endpoint.disabled } });
+                onChanged();
+              })
+            }
+          >
+            {endpoint.disabled ? "Enable" : "Disable"}
+          </BusyButton>
+          <button type="button" className="button danger small" onClick={() => setDeleting(true)}>
+            Delete
+          </button>
+        </div>
+      </div>
+      {error ? <ErrorNote error={error} /> : null}
+
+      <h3>Signing secret</h3>
+      <div className="secret-box">
+        <code data-testid="endpoint-secret">{secret ?? "whsec_••••••••••••••••••••••••••••••••"}</code>
+        {secret ? (
+          <CopyButton text={secret} label="Copy secret" />
+        ) : (
+          <BusyButton
+            className="button secondary small"
+            busy={busy === "reveal"}
+            onClick={() =>
+              run("reveal", async () => {
+                const revealed = await call<{ secret: string }>(path("/secret/reveal"), {
+                  method: "POST",
+                  json: {},
+                });
+                setSecret(revealed.secret);
+              })
+            }
+          >
+            Reveal
+          </BusyButton>
+        )}
+        <button type="button" className="button secondary small" onClick={() => setRotating(true)}>
+          Rotate…
+        </button>
+      </div>
+
+      <TestFire path={path} />
+      <MessageLog path={path} />
+
+      {editing ? (
+        <EndpointDialog
+          endpoint={endpoint}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            onChanged();
+          }}
+        />
+      ) : null}
+      {deleting ? (
+        <Confirm
+          title="Delete this endpoint?"
+          description={`${endpoint.url} gets no more events, and its delivery log goes with it.`}
+          confirmLabel="Delete endpoint"
+          danger
+          onConfirm={async () => {
+            await call(path(), { method: "DELETE" });
+            onDeleted();
+          }}
+          onClose={() => setDeleting(false)}
+        />
+      ) : null}
+      {rotating ? (
+        <Confirm
+          title="Rotate the signing secret?"
+          description="A new secret signs every delivery from now on. The old one keeps signing beside it for 24 hours, so you can switch your receiver without losing an event."
+          confirmLabel="Rotate secret"
+          onConfirm={async () => {
+            setSecret(
+              (await call<{ secret: string }>(path("/secret/rotate"), { method: "POST", json: {} })).secret,
+            );
+          }}
+          onClose={() => setRotating(false)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function TestFire({ path }: { path: (rest?: string) => string }) {
+  const [type, setType] = useState<EventType>("signature_request.completed");
+  const [result, setResult] = useState<TestFireResult>();
+  const { busy, error, run } = useAction();
+  const fire = (event: FormEvent) => {
+    event.preventDefault();
+    setResult(undefined);
+    void run("fire", async () =>
+      setResult(await call<TestFireResult>(path("/test"), { method: "POST", json: { eventType: type } })),
+    );
+  };
+  return (
+    <div className="subsection">
+      <h3>Send a test event</h3>
+      <form className="inline-form" onSubmit={fire}>
+        <div className="grow">
+          <SelectField
+            label="Event type"
+            value={type}
+            options={EVENT_TYPES}
+            onChange={(value) => setType(value as EventType)}
+          />
+        </div>
+        <BusyButton type="submit" busy={busy !== undefined}>
+          {busy ? "Sending…" : "Send test event"}
+        </BusyButton>
+      </form>
+      {error ? <ErrorNote error={error} /> : null}
+      <div aria-live="polite">
+        {result ? (
+          <div data-testid="test-fire-result">
+            <AttemptView attempt={result.attempt} open />
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+/** Add or edit a webhook endpoint: HTTPS URL, description, the event types it receives. */
+import { type FormEvent, useId, useState } from "react";
+import { Modal } from "../../shared/Modal";
+import { call, inWorkspace } from "../api";
+import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../types";
+import { BusyButton, ErrorNote, FieldError, TextField, useAction } from "../ui";
+import { useWorkspace } from "../workspace";
+
+/** What the browser can tell before asking: the service checks again, including where the name resolves. */
+function urlProblem(url: string): string | undefined {
+  if (!url.trim()) return "Enter the URL that should receive the events.";
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return "This is not a URL. It should look like https://example.com/webhooks.";
+  }
+  if (parsed.protocol !== "https:")
+    return "Only https:// URLs are allowed: deliveries carry your data and a signature.";
+  return undefined;
+}
+
+export function EndpointDialog({
+  endpoint,
+  onClose,
+  onSaved,
+}: {
+  endpoint?: WebhookEndpoint;
+  onClose: () => void;
+  onSaved: (endpoint: WebhookEndpoint, secret?: string) => void;
+}) {
+  const workspace = useWorkspace();
+  const [url, setUrl] = useState(endpoint?.url ?? "");
+  const [description, setDescription] = useState(endpoint?.description ?? "");
+  const [types, setTypes] = useState<Set<EventType>>(new Set(endpoint?.eventTypes ?? EVENT_TYPES));
+  const [touched, setTouched] = useState(false);
+  const { busy, error, run } = useAction();
+  const typesErrorId = useId();
+
+  const urlError = (touched ? urlProblem(url) : undefined) ?? error?.about("url");
+  const typesError =
+    (touched && types.size === 0 ? "Choose at least one event." : undefined) ?? error?.about("eventTypes");
+  const other = error && !error.about("url") && !error.about("eventTypes") ? error : undefined;
+
+  const toggle = (type: EventType) =>
+    setTypes((before) => {
+      const next = new Set(before);
+      if (next.has(type)) next.delete(type);
+      else next.add(type);
+      return next;
+    });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (urlProblem(url) || types.size === 0) return;
+    const body = {
+      url: url.trim(),
+      description: description.trim(),
+      eventTypes: EVENT_TYPES.filter((t) => types.has(t)),
+    };
+    void run("save", async () => {
+      if (endpoint) {
+        onSaved(
+          await call<WebhookEndpoint>(inWorkspace(workspace.id, `/webhook-endpoints/${endpoint.id}`), {
+            method: "PATCH",
+            json: body,
+          }),
+        );
+        return;
+      }
+      const created = await call<WebhookEndpoint & { secret: string }>(
+        inWorkspace(workspace.id, "/webhook-endpoints"),
+        {
+          method: "POST",
+          json: body,
+        },
+      );
+      onSaved(created, created.secret);
+    });
+  };
+
+  return (
+    <Modal
+      title={endpoint ? "Edit endpoint" : "Add a webhook endpoint"}
+      onClose={onClose}
+      testId="endpoint-dialog"
+      busy={busy !== undefined}
+    >
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Endpoint URL"
+          className="input mono"
+          type="url"
+          inputMode="url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          onBlur={() => url && setTouched(true)}
+          placeholder="https://example.com/webhooks/countersign"
+          error={urlError}
+        />
+        <TextField
+          label="Description"
+          optional
+          value={description}
+          maxLength={1000}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+        <fieldset className="checks" aria-describedby={typesError ? typesErrorId : undefined}>
+          <legend className="stacked-label">Events to send</legend>
+          {EVENT_TYPES.map((type) => (
+            <label key={type} className="check">
+              <input type="checkbox" checked={types.has(type)} onChange={() => toggle(type)} />
+              <code>{type}</code>
+            </label>
+          ))}
+        </fieldset>
+        <FieldError id={typesErrorId} message={typesError} />
+        {other ? <ErrorNote error={other} /> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" onClick={onClose} disabled={busy !== undefined}>
+            Cancel
+          </button>
+          <BusyButton type="submit" busy={busy !== undefined}>
+            {endpoint ? "Save changes" : "Add endpoint"}
+          </BusyButton>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,193 @@
+/** The delivery portal: an endpoint's messages with their attempts, filters, retry and replay. */
+import { type FormEvent, useId, useState } from "react";
+import { call } from "../api";
+import { EVENT_TYPES, type Page, type WebhookMessage } from "../types";
+import { BusyButton, Empty, ErrorNote, Pager, SelectField, Show, useAction, useLoad, When } from "../ui";
+import { AttemptView } from "./AttemptView";
+
+const PAGE_SIZE = 20;
+const STATUSES = [
+  { value: "pending", label: "Pending" },
+  { value: "succeeded", label: "Succeeded" },
+  { value: "failed", label: "Failed" },
+];
+
+export function MessageLog({ path }: { path: (rest?: string) => string }) {
+  const [status, setStatus] = useState("");
+  const [eventType, setEventType] = useState("");
+  const [pageIndex, setPageIndex] = useState(0);
+  const query = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: String(PAGE_SIZE) });
+  if (status) query.set("status", status);
+  if (eventType) query.set("eventType", eventType);
+  const [loaded, reload] = useLoad(
+    () => call<Page<WebhookMessage>>(path(`/messages?${query}`)),
+    [query.toString()],
+  );
+  const [notice, setNotice] = useState<string>();
+  const { busy, error, run } = useAction();
+  const filter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setPageIndex(0);
+  };
+
+  const retry = async (message: WebhookMessage) => {
+    const done = await run(message.id, () =>
+      call(path(`/messages/${message.id}/retry`), { method: "POST", json: {} }),
+    );
+    if (!done) return;
+    setNotice(`Message ${message.id.slice(0, 8)}… is queued to be delivered again.`);
+    reload();
+  };
+
+  return (
+    <div className="subsection">
+      <div className="card-head">
+        <h3>Deliveries</h3>
+        <button type="button" className="button secondary small" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      <div className="filters">
+        <SelectField
+          label="Status"
+          small
+          value={status}
+          any="All"
+          options={STATUSES}
+          onChange={filter(setStatus)}
+        />
+        <SelectField
+          label="Event type"
+          small
+          value={eventType}
+          any="All"
+          options={EVENT_TYPES}
+          onChange={filter(setEventType)}
+        />
+      </div>
+      <div aria-live="polite">{notice ? <p className="note success small">{notice}</p> : null}</div>
+      {error ? <ErrorNote error={error} /> : null}
+      <Show loaded={loaded} what="deliveries" onRetry={reload}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <Empty title="No deliveries match">
+              Events of the types this endpoint receives will show here.
+            </Empty>
+          ) : (
+            <>
+              <ul className="messages" data-testid="webhook-messages">
+                {page.items.map((m) => (
+                  <li key={m.id} className="message">
+                    <details>
+                      <summary>
+                        <span
+                          className={`badge ${m.status === "succeeded" ? "success" : m.status === "failed" ? "danger" : "neutral"}`}
+                        >
+                          {m.status}
+                        </span>
+                        <code>{m.eventType}</code>
+                        <span className="muted small">
+                          <When at={m.createdAt} /> · {m.attemptCount} attempt
+                          {m.attemptCount === 1 ? "" : "s"}
+                          {m.nextAttemptAt ? (
+                            <>
+                              {" "}
+                              · next <When at={m.nextAttemptAt} />
+                            </>
+                          ) : null}
+                        </span>
+                      </summary>
+                      <p className="muted small">
+                        webhook-id <code>{m.id}</code>
+                      </p>
+                      <BusyButton
+                        className="button secondary small"
+                        busy={busy === m.id}
+                        onClick={() => retry(m)}
+                      >
+                        Retry now
+                      </BusyButton>
+                      <p className="stacked-label small">Payload</p>
+                      <pre className="code small">{JSON.stringify(m.payload, null, 2)}</pre>
+                      {m.attempts.map((a) => (
+                        <AttemptView key={a.id} attempt={a} />
+                      ))}
+                    </details>
+                  </li>
+                ))}
+              </ul>
+              <Pager page={page} onPage={setPageIndex} />
+            </>
+          )
+        }
+      </Show>
+      <Replay
+        path={path}
+        onReplayed={(count) => {
+          setNotice(`${count} message${count === 1 ? "" : "s"} queued to be delivered again.`);
+          reload();
+        }}
+      />
+    </div>
+  );
+}
+
+function Replay({
+  path,
+  onReplayed,
+}: {
+  path: (rest?: string) => string;
+  onReplayed: (count: number) => void;
+}) {
+  const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3600_000)));
+  const [onlyFailed, setOnlyFailed] = useState(true);
+  const { busy, error, run } = useAction();
+  const sinceId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run("replay", async () => {
+      const { replayedCount } = await call<{ replayedCount: number }>(path("/replay"), {
+        method: "POST",
+        json: { since: new Date(since).toISOString(), onlyFailed },
+      });
+      onReplayed(replayedCount);
+    });
+  };
+  return (
+    <form className="replay" onSubmit={submit}>
+      <h4>Replay</h4>
+      <p className="muted small">
+        Deliver again every message made since a time — for a receiver that lost what it got.
+      </p>
+      <div className="inline-form">
+        <div>
+          <label className="stacked-label small" htmlFor={sinceId}>
+            Since (your time)
+          </label>
+          <input
+            id={sinceId}
+            className="input"
+            type="datetime-local"
+            value={since}
+            required
+            onChange={(e) => setSince(e.target.value)}
+          />
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.target.checked)} />{" "}
+          Only failed messages
+        </label>
+        <BusyButton type="submit" className="button secondary" busy={busy !== undefined} disabled={!since}>
+          Replay
+        </BusyButton>
+      </div>
+      {error ? <ErrorNote error={error} /> : null}
+    </form>
+  );
+}
+
+/** A Date as a datetime-local input's value, in the browser's time zone. */
+function localInput(date: Date): string {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}

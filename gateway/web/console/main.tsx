@@ -1,0 +1,17 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { Router } from "wouter";
+import { App } from "./App";
+import "./styles.css";
+import { CONSOLE_BASE } from "./workspace";
+
+const root = document.getElementById("root");
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <Router base={CONSOLE_BASE}>
+        <App />
+      </Router>
+    </StrictMode>,
+  );
+}

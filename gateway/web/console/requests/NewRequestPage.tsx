@@ -1,0 +1,164 @@
+/** A request from a template: a signer for every role, a title and a message, then send or keep as a draft. */
+import { type FormEvent, useId, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import { call, inWorkspace } from "../api";
+import type { Page, SignatureRequest, Template } from "../types";
+import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
+import { useWorkspace } from "../workspace";
+
+export function NewRequestPage() {
+  const workspace = useWorkspace();
+  const chosen = new URLSearchParams(useSearch()).get("templateId") ?? "";
+  const [templates, reload] = useLoad(async () => {
+    const { items } = await call<Page<Template>>(inWorkspace(workspace.id, "/templates?pageSize=100"));
+    // The template asked for may be older than the newest hundred.
+    if (!chosen || items.some((t) => t.id === chosen)) return { items };
+    const asked = await call<Template>(inWorkspace(workspace.id, `/templates/${chosen}`)).catch(
+      () => undefined,
+    );
+    return { items: asked ? [asked, ...items] : items };
+  }, [workspace.id, chosen]);
+  return (
+    <section aria-labelledby="new-request-title">
+      <p className="crumb">
+        <Link href="/requests">Signature requests</Link>
+      </p>
+      <h1 id="new-request-title">New signature request</h1>
+      <Show loaded={templates} what="templates" onRetry={reload}>
+        {({ items }) =>
+          items.length === 0 ? (
+            <div className="card">
+              <Empty title="Make a template first">
+                <p>A request starts from a template: the PDF with its roles and fields.</p>
+                <Link href="/templates/new" className="button primary">
+                  New template
+                </Link>
+              </Empty>
+            </div>
+          ) : (
+            <RequestForm
+              templates={items}
+              initial={items.some((t) => t.id === chosen) ? chosen : (items[0]?.id ?? "")}
+            />
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+function RequestForm({ templates, initial }: { templates: Template[]; initial: string }) {
+  const workspace = useWorkspace();
+  const [, navigate] = useLocation();
+  const [templateId, setTemplateId] = useState(initial);
+  const template = templates.find((t) => t.id === templateId);
+  const [title, setTitle] = useState(template?.name ?? "");
+  const [message, setMessage] = useState("");
+  const [signers, setSigners] = useState<Record<string, { name: string; email: string }>>({});
+  const { busy, error, run } = useAction();
+  const messageId = useId();
+  const roles = [...(template?.roles ?? [])].sort((a, b) => a.order - b.order);
+
+  const submit = (send: boolean) =>
+    run(send ? "send" : "draft", async () => {
+      const created = await call<SignatureRequest>(inWorkspace(workspace.id, "/signature-requests"), {
+        method: "POST",
+        json: {
+          title: title.trim(),
+          ...(message.trim() ? { message: message.trim() } : {}),
+          templateId,
+          recipients: roles.map((r) => ({
+            role: r.name,
+            name: signers[r.name]?.name.trim() ?? "",
+            email: signers[r.name]?.email.trim() ?? "",
+          })),
+          send,
+        },
+      });
+      navigate(`/requests/${created.id}`);
+    });
+  const problem = (path: string) => error?.errors.find((e) => e.path === path)?.message;
+  const shownInPlace = (path: string) => /^(title|recipients\[\d+\]\.(name|email))$/.test(path);
+  const unplaced = error && !error.errors.every((e) => shownInPlace(e.path)) ? error : undefined;
+
+  return (
+    <form
+      className="card narrow"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        void submit(true);
+      }}
+      noValidate
+    >
+      <SelectField
+        label="Template"
+        value={templateId}
+        options={templates.map((t) => ({ value: t.id, label: t.name }))}
+        onChange={(id) => {
+          setTemplateId(id);
+          setTitle(templates.find((t) => t.id === id)?.name ?? title);
+        }}
+      />
+      <TextField
+        label="Title"
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+        error={problem("title")}
+      />
+      <label className="stacked-label" htmlFor={messageId}>
+        Message to signers <span className="required-word">(optional)</span>
+      </label>
+      <textarea
+        id={messageId}
+        className="input"
+        rows={3}
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+      />
+      {roles.map((role, i) => {
+        const value = signers[role.name] ?? { name: "", email: "" };
+        const set = (next: Partial<typeof value>) =>
+          setSigners((before) => ({ ...before, [role.name]: { ...value, ...next } }));
+        return (
+          <fieldset key={role.name} className="signer">
+            <legend>
+              {role.name}{" "}
+              <span className="muted small">
+                · signs {role.order === 1 ? "first" : `in round ${role.order}`}
+              </span>
+            </legend>
+            <TextField
+              label="Name"
+              autoComplete="off"
+              value={value.name}
+              onChange={(e) => set({ name: e.target.value })}
+              error={problem(`recipients[${i}].name`)}
+            />
+            <TextField
+              label="E-mail"
+              type="email"
+              autoComplete="off"
+              value={value.email}
+              onChange={(e) => set({ email: e.target.value })}
+              error={problem(`recipients[${i}].email`)}
+            />
+          </fieldset>
+        );
+      })}
+      {unplaced ? <ErrorNote error={unplaced} /> : null}
+      <div className="dialog-actions">
+        <BusyButton
+          className="button secondary"
+          busy={busy === "draft"}
+          disabled={busy !== undefined}
+          onClick={() => void submit(false)}
+        >
+          Save as draft
+        </BusyButton>
+        <BusyButton type="submit" busy={busy === "send"} disabled={busy !== undefined}>
+          Send for signature
+        </BusyButton>
+      </div>
+    </form>
+  );
+}

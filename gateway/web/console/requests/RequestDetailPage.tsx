@@ -1,0 +1,265 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { call, inWorkspace } from "../api";
+import type { AuditEntry, Recipient, SignatureRequest } from "../types";
+import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
+import { useWorkspace } from "../workspace";
+import { StatusBadge } from "./status";
+
+const OPEN = new Set(["sent", "in_progress"]);
+const FOLLOW_MS = 4000;
+
+export function RequestDetailPage({ requestId }: { requestId: string }) {
+  const workspace = useWorkspace();
+  const path = (rest = "") => inWorkspace(workspace.id, `/signature-requests/${requestId}${rest}`);
+  const [loaded, reload] = useLoad(() => call<SignatureRequest>(path()), [workspace.id, requestId]);
+  const [audit, reloadAudit] = useLoad(
+    () => call<{ items: AuditEntry[]; verified: boolean }>(path("/audit-trail")),
+    [workspace.id, requestId],
+  );
+  const [cancelling, setCancelling] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const { busy, error, run } = useAction();
+  const refresh = () => {
+    reload();
+    reloadAudit();
+  };
+  // While recipients are being notified, signing or the PDF is being sealed, the page follows along.
+  const moving =
+    loaded.state === "ready" &&
+    (OPEN.has(loaded.value.status) ||
+      (loaded.value.status === "completed" && !loaded.value.signedDocumentId) ||
+      loaded.value.recipients.some((r) => r.status === "pending" && loaded.value.status !== "draft"));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is remade each render; `moving` decides.
+  useEffect(() => {
+    if (!moving) return;
+    const timer = window.setInterval(() => document.hidden || refresh(), FOLLOW_MS);
+    return () => window.clearInterval(timer);
+  }, [moving]);
+  const act = async (what: string, work: () => Promise<unknown>, done: string) => {
+    setNotice(undefined);
+    if (!(await run(what, work))) return;
+    setNotice(done);
+    refresh();
+  };
+  const download = (documentId: string) => inWorkspace(workspace.id, `/documents/${documentId}/download`);
+
+  return (
+    <section aria-labelledby="request-title">
+      <p className="crumb">
+        <Link href="/requests">Signature requests</Link>
+      </p>
+      <Show loaded={loaded} what="the request" onRetry={reload}>
+        {(request) => (
+          <div className="stack">
+            <div className="page-head">
+              <div>
+                <h1 id="request-title">{request.title}</h1>
+                <p className="muted">
+                  <StatusBadge status={request.status} /> Created <When at={request.createdAt} />
+                  {request.completedAt ? (
+                    <>
+                      {" "}
+                      · completed <When at={request.completedAt} />
+                    </>
+                  ) : null}
+                  {request.cancelReason ? ` · cancelled: ${request.cancelReason}` : ""}
+                </p>
+              </div>
+              <div className="button-row">
+                {request.status === "draft" ? (
+                  <BusyButton
+                    busy={busy === "send"}
+                    disabled={busy !== undefined}
+                    onClick={() =>
+                      act(
+                        "send",
+                        () => call(path("/send"), { method: "POST", json: {} }),
+                        "Sent. Recipients who sign by e-mail have been notified.",
+                      )
+                    }
+                  >
+                    Send
+                  </BusyButton>
+                ) : null}
+                {OPEN.has(request.status) ? (
+                  <BusyButton
+                    className="button secondary"
+                    busy={busy === "resend"}
+                    disabled={busy !== undefined}
+                    onClick={() =>
+                      act(
+                        "resend",
+                        () => call(path("/resend"), { method: "POST", json: {} }),
+                        "Sent again to everyone who has not signed yet.",
+                      )
+                    }
+                  >
+                    Resend
+                  </BusyButton>
+                ) : null}
+                {request.status === "draft" || OPEN.has(request.status) ? (
+                  <button type="button" className="button danger" onClick={() => setCancelling(true)}>
+                    Cancel request
+                  </button>
+                ) : null}
+              </div>
+            </div>
+            <div aria-live="polite">{notice ? <p className="note success">{notice}</p> : null}</div>
+            {error ? <ErrorNote error={error} /> : null}
+
+            <div className="card">
+              <h2>Recipients</h2>
+              <ul className="rows" data-testid="recipients">
+                {request.recipients.map((r) => (
+                  <RecipientRow
+                    key={r.id}
+                    recipient={r}
+                    canRemind={
+                      OPEN.has(request.status) &&
+                      r.kind === "signer" &&
+                      !r.clientUserId &&
+                      (r.status === "sent" || r.status === "viewed")
+                    }
+                    busy={busy === `remind ${r.id}`}
+                    onRemind={() =>
+                      act(
+                        `remind ${r.id}`,
+                        () =>
+                          call(inWorkspace(workspace.id, `/recipients/${r.id}/reminders`), {
+                            method: "POST",
+                            json: {},
+                          }),
+                        `${r.name} has been reminded.`,
+                      )
+                    }
+                  />
+                ))}
+              </ul>
+            </div>
+
+            <div className="card">
+              <h2>Documents</h2>
+              <ul className="rows">
+                {request.documentIds.map((id, i) => (
+                  <li key={id} className="row">
+                    <span>Original document{request.documentIds.length > 1 ? ` ${i + 1}` : ""}</span>
+                    <a className="button secondary small" href={`/console/api${download(id)}`} download>
+                      Download
+                    </a>
+                  </li>
+                ))}
+                {request.signedDocumentId ? (
+                  <li className="row">
+                    <span>
+                      <strong>Signed PDF</strong>{" "}
+                      <span className="muted small">sealed, with its certificate of completion</span>
+                    </span>
+                    <a
+                      className="button primary small"
+                      href={`/console/api${download(request.signedDocumentId)}`}
+                      download
+                      data-testid="download-signed"
+                    >
+                      Download signed PDF
+                    </a>
+                  </li>
+                ) : request.status === "completed" ? (
+                  <li className="row muted">The signed PDF is being sealed; refresh in a moment.</li>
+                ) : null}
+              </ul>
+            </div>
+
+            <div className="card">
+              <div className="card-head">
+                <h2>Audit trail</h2>
+                {audit.state === "ready" ? (
+                  audit.value.verified ? (
+                    <span className="badge success">Chain verified</span>
+                  ) : (
+                    <span className="badge danger">Chain broken</span>
+                  )
+                ) : null}
+              </div>
+              <Show loaded={audit} what="the audit trail" onRetry={reloadAudit}>
+                {({ items }) => (
+                  <ol className="timeline" data-testid="audit-trail">
+                    {items.map((e) => (
+                      <li key={e.sequence}>
+                        <p>
+                          <strong>{e.action.replaceAll("_", " ")}</strong>{" "}
+                          <span className="muted small">
+                            by {e.actor.type.replace("_", " ")} · <When at={e.at} />
+                            {e.ip ? ` · ${e.ip}` : ""}
+                          </span>
+                        </p>
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </Show>
+            </div>
+            {cancelling ? (
+              <Confirm
+                title="Cancel this request?"
+                description="Signing links stop working at once and recipients can no longer sign. This cannot be undone."
+                confirmLabel="Cancel request"
+                danger
+                onConfirm={async () => {
+                  await call(path("/cancel"), { method: "POST", json: {} });
+                  refresh();
+                }}
+                onClose={() => setCancelling(false)}
+              />
+            ) : null}
+          </div>
+        )}
+      </Show>
+    </section>
+  );
+}
+
+function RecipientRow({
+  recipient,
+  canRemind,
+  busy,
+  onRemind,
+}: {
+  recipient: Recipient;
+  canRemind: boolean;
+  busy: boolean;
+  onRemind: () => void;
+}) {
+  const when = recipient.signedAt ?? recipient.declinedAt ?? recipient.viewedAt;
+  return (
+    <li className="row">
+      <div className="row-main">
+        <p className="row-title">
+          {recipient.name} <span className="muted small">{recipient.email}</span>
+        </p>
+        <p className="muted small">
+          {recipient.kind === "cc" ? "Gets a copy" : (recipient.role ?? "Signer")}
+          {recipient.clientUserId ? " · signs in your app" : ""} · order {recipient.routingOrder} ·{" "}
+          <span className={`recipient-status ${recipient.status}`}>{recipient.status}</span>
+          {when ? (
+            <>
+              {" "}
+              <When at={when} />
+            </>
+          ) : null}
+          {recipient.declineReason ? ` · “${recipient.declineReason}”` : ""}
+        </p>
+      </div>
+      {canRemind ? (
+        <BusyButton
+          className="button secondary small"
+          busy={busy}
+          onClick={onRemind}
+          aria-label={`Remind ${recipient.name}`}
+        >
+          Remind
+        </BusyButton>
+      ) : null}
+    </li>
+  );
+}

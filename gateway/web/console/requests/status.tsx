@@ -1,0 +1,29 @@
+import type { RequestStatus } from "../types";
+
+const LABELS: Record<RequestStatus, string> = {
+  draft: "Draft",
+  sent: "Sent",
+  in_progress: "In progress",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  declined: "Declined",
+  expired: "Expired",
+};
+
+const TONE: Record<RequestStatus, string> = {
+  draft: "neutral",
+  sent: "info",
+  in_progress: "info",
+  completed: "success",
+  cancelled: "neutral",
+  declined: "danger",
+  expired: "neutral",
+};
+
+export const REQUEST_STATUSES = Object.keys(LABELS) as RequestStatus[];
+
+export function StatusBadge({ status }: { status: RequestStatus }) {
+  return <span className={`badge ${TONE[status]}`}>{LABELS[status]}</span>;
+}
+
+export const statusLabel = (status: RequestStatus) => LABELS[status];

@@ -1,0 +1,63 @@
+/** The logged-in user: read at start, set by log-in, ended by log-out or by any 401 from the API. */
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { type ApiError, call, SESSION_ENDED } from "./api";
+import type { Session } from "./types";
+
+type SessionState =
+  | { state: "checking" }
+  | { state: "anonymous"; ended: boolean }
+  | { state: "unreachable"; error: ApiError }
+  | { state: "signed-in"; session: Session };
+
+interface SessionApi {
+  current: SessionState;
+  logIn(email: string, password: string): Promise<void>;
+  logOut(): Promise<void>;
+  recheck(): void;
+}
+
+const SessionContext = createContext<SessionApi | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [current, setCurrent] = useState<SessionState>({ state: "checking" });
+  const check = useCallback(() => {
+    call<Session>("/session").then(
+      (session) => setCurrent({ state: "signed-in", session }),
+      (error: ApiError) =>
+        setCurrent(
+          error.status === 401 ? { state: "anonymous", ended: false } : { state: "unreachable", error },
+        ),
+    );
+  }, []);
+  useEffect(check, [check]);
+  useEffect(() => {
+    const ended = () => setCurrent((before) => ({ state: "anonymous", ended: before.state === "signed-in" }));
+    window.addEventListener(SESSION_ENDED, ended);
+    return () => window.removeEventListener(SESSION_ENDED, ended);
+  }, []);
+  const api = useMemo<SessionApi>(
+    () => ({
+      current,
+      async logIn(email, password) {
+        const session = await call<Session>("/session", { method: "POST", json: { email, password } });
+        setCurrent({ state: "signed-in", session });
+      },
+      async logOut() {
+        await call("/session", { method: "DELETE" }).catch((error: ApiError) => {
+          // Already logged out elsewhere: the outcome the user asked for.
+          if (error.status !== 401) throw error;
+        });
+        setCurrent({ state: "anonymous", ended: false });
+      },
+      recheck: check,
+    }),
+    [current, check],
+  );
+  return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionApi {
+  const api = useContext(SessionContext);
+  if (!api) throw new Error("useSession outside SessionProvider");
+  return api;
+}

@@ -1,0 +1,478 @@
+/**
+ * Make or change a template: the PDF, its roles, and fields placed on its rendered pages. Nothing
+ * is stored until Save; the service checks the whole template and every problem is shown at once.
+ */
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { call, inWorkspace } from "../api";
+import type { Template } from "../types";
+import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
+import { useWorkspace } from "../workspace";
+import { DRAG_TYPE, FieldPages } from "./FieldPages";
+import { type EditedField, type EditedRole, FIELD_KINDS, kindOf, newKey, roleColour } from "./field-kinds";
+import { type UploadedDocument, UploadPdf } from "./UploadPdf";
+
+interface Draft {
+  id?: string;
+  name: string;
+  description: string;
+  document: UploadedDocument;
+  roles: EditedRole[];
+  fields: EditedField[];
+}
+
+/** A stored template as the editor works on it: roles with keys, fields pointing at them. */
+function draftOf(template: Template, document: UploadedDocument): Draft {
+  const roles = template.roles.map((r) => ({ key: newKey(), name: r.name, order: r.order }));
+  const keyOf = new Map(roles.map((r) => [r.name, r.key]));
+  return {
+    id: template.id,
+    name: template.name,
+    description: template.description,
+    document,
+    roles,
+    fields: template.fields.map(({ id: _id, role, ...f }) => ({
+      ...f,
+      key: newKey(),
+      type: kindOf(f.type).type,
+      roleKey: keyOf.get(role) ?? "",
+    })),
+  };
+}
+
+export function TemplateEditorPage({ templateId }: { templateId?: string }) {
+  const workspace = useWorkspace();
+  const [loaded, reload] = useLoad(async () => {
+    if (!templateId) return undefined;
+    const template = await call<Template>(inWorkspace(workspace.id, `/templates/${templateId}`));
+    const document = await call<UploadedDocument>(
+      inWorkspace(workspace.id, `/documents/${template.documentId}`),
+    );
+    return draftOf(template, document);
+  }, [workspace.id, templateId]);
+  const [uploaded, setUploaded] = useState<UploadedDocument>();
+
+  return (
+    <section aria-labelledby="editor-title">
+      <p className="crumb">
+        <Link href="/templates">Templates</Link>
+      </p>
+      <h1 id="editor-title">{templateId ? "Edit template" : "New template"}</h1>
+      <Show loaded={loaded} what="the template" onRetry={reload}>
+        {(existing) =>
+          existing ? (
+            <Editor key={existing.id} initial={existing} />
+          ) : uploaded ? (
+            <Editor
+              key={uploaded.id}
+              initial={{
+                name: uploaded.filename.replace(/\.pdf$/i, ""),
+                description: "",
+                document: uploaded,
+                roles: [{ key: newKey(), name: "Signer", order: 1 }],
+                fields: [],
+              }}
+            />
+          ) : (
+            <UploadPdf onUploaded={setUploaded} />
+          )
+        }
+      </Show>
+    </section>
+  );
+}
+
+function Editor({ initial }: { initial: Draft }) {
+  const workspace = useWorkspace();
+  const [, navigate] = useLocation();
+  const [draft, setDraft] = useState(initial);
+  const [selected, setSelected] = useState<string>();
+  const [activeRole, setActiveRole] = useState(initial.roles[0]?.key ?? "");
+  const { busy, error, run } = useAction();
+  const [saved, setSaved] = useState(false);
+  const [dirty, setDirty] = useState(false);
+  const palette = useRef<HTMLUListElement>(null);
+
+  const load = useCallback(
+    () =>
+      fetch(`/console/api${inWorkspace(workspace.id, `/documents/${draft.document.id}/download`)}`).then(
+        (r) => {
+          if (!r.ok) throw new Error(`download answered ${r.status}`);
+          return r.arrayBuffer();
+        },
+      ),
+    [workspace.id, draft.document.id],
+  );
+
+  // Leaving with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+
+  const change = (next: Partial<Draft>) => {
+    setDraft((before) => ({ ...before, ...next }));
+    setDirty(true);
+    setSaved(false);
+  };
+  const updateField = (field: EditedField) =>
+    change({ fields: draft.fields.map((f) => (f.key === field.key ? field : f)) });
+  const addField = (field: EditedField) => {
+    change({ fields: [...draft.fields, field] });
+    setSelected(field.key);
+  };
+  const removeField = (key: string) => {
+    change({ fields: draft.fields.filter((f) => f.key !== key) });
+    setSelected(undefined);
+    // The removed box had focus: keep the keyboard user in the editor.
+    palette.current?.querySelector("button")?.focus();
+  };
+  /** The keyboard's way to add: on page 1, below the fields added this way, back at the top when full. */
+  const addByKeyboard = (type: EditedField["type"]) => {
+    const kind = kindOf(type);
+    const pageHeight = draft.document.pages[0]?.height ?? 792;
+    const below = draft.fields
+      .filter((f) => f.page === 1 && f.x === KEYBOARD_X)
+      .reduce((lowest, f) => Math.max(lowest, f.y + f.height + 8), KEYBOARD_X);
+    addField({
+      key: newKey(),
+      type: kind.type,
+      roleKey: activeRole,
+      page: 1,
+      x: KEYBOARD_X,
+      y: below + kind.height > pageHeight - KEYBOARD_X ? KEYBOARD_X : below,
+      width: kind.width,
+      height: kind.height,
+      required: true,
+      label: "",
+    });
+  };
+
+  const problems = error?.errors ?? [];
+  const invalid = useMemo(() => {
+    const keys = new Set<string>();
+    for (const p of problems) {
+      const index = /^fields\[(\d+)\]/.exec(p.path)?.[1];
+      const field = index === undefined ? undefined : draft.fields[Number(index)];
+      if (field) keys.add(field.key);
+    }
+    return keys;
+  }, [problems, draft.fields]);
+
+  const roleName = (key: string) => draft.roles.find((r) => r.key === key)?.name ?? "";
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    const body = {
+      name: draft.name.trim(),
+      description: draft.description.trim(),
+      documentId: draft.document.id,
+      roles: draft.roles.map((r) => ({ name: r.name.trim(), order: r.order })),
+      fields: draft.fields.map(({ key: _key, roleKey, ...f }) => ({
+        ...f,
+        role: roleName(roleKey).trim(),
+        x: round(f.x),
+        y: round(f.y),
+        width: round(f.width),
+        height: round(f.height),
+        label: f.label.trim() || undefined,
+      })),
+    };
+    void run("save", async () => {
+      const template = draft.id
+        ? await call<Template>(inWorkspace(workspace.id, `/templates/${draft.id}`), {
+            method: "PATCH",
+            json: body,
+          })
+        : await call<Template>(inWorkspace(workspace.id, "/templates"), { method: "POST", json: body });
+      setDraft((before) => ({ ...before, id: template.id }));
+      setDirty(false);
+      setSaved(true);
+      if (!draft.id) navigate(`/templates/${template.id}`, { replace: true });
+    });
+  };
+
+  const field = draft.fields.find((f) => f.key === selected);
+
+  return (
+    <form className="editor" onSubmit={save} noValidate>
+      <aside className="editor-side" aria-label="Template settings">
+        <div className="card save-card">
+          {problems.length > 0 ? (
+            <div className="note error" role="alert" data-testid="template-problems">
+              <p>
+                <strong>The template cannot be saved yet:</strong>
+              </p>
+              <ul>
+                {problems.map((p) => (
+                  <li key={p.path + p.message}>{describeProblem(p.path, p.message, draft)}</li>
+                ))}
+              </ul>
+            </div>
+          ) : error ? (
+            <ErrorNote error={error} />
+          ) : null}
+          <div aria-live="polite">{saved ? <p className="note success small">Saved.</p> : null}</div>
+          <BusyButton type="submit" className="button primary wide" busy={busy !== undefined}>
+            {draft.id ? "Save changes" : "Save template"}
+          </BusyButton>
+          {draft.id && !dirty ? (
+            <Link href={`/requests/new?templateId=${draft.id}`} className="button secondary wide">
+              Use in a request
+            </Link>
+          ) : null}
+        </div>
+        <div className="card">
+          <TextField
+            label="Name"
+            value={draft.name}
+            onChange={(e) => change({ name: e.target.value })}
+            error={error?.about("name")}
+          />
+          <TextField
+            label="Description"
+            optional
+            value={draft.description}
+            onChange={(e) => change({ description: e.target.value })}
+          />
+          <p className="muted small">
+            {draft.document.filename} · {draft.document.pageCount} page
+            {draft.document.pageCount === 1 ? "" : "s"}
+          </p>
+        </div>
+
+        <RolesEditor
+          roles={draft.roles}
+          active={activeRole}
+          onActive={setActiveRole}
+          onChange={(roles) => {
+            // A removed role takes its fields with it: they would have nobody to fill them.
+            const kept = new Set(roles.map((r) => r.key));
+            change({ roles, fields: draft.fields.filter((f) => kept.has(f.roleKey)) });
+          }}
+        />
+
+        <div className="card">
+          <h2>Fields</h2>
+          <p className="muted small">
+            Drag a field onto the page for <strong>{roleName(activeRole) || "the chosen role"}</strong>, or
+            press it to add one on page 1.
+          </p>
+          <ul className="palette" ref={palette}>
+            {FIELD_KINDS.map((kind) => (
+              <li key={kind.type}>
+                <button
+                  type="button"
+                  className="palette-item"
+                  draggable
+                  data-testid={`palette-${kind.type}`}
+                  onDragStart={(e) => {
+                    e.dataTransfer.setData(DRAG_TYPE, kind.type);
+                    e.dataTransfer.effectAllowed = "copy";
+                  }}
+                  onClick={() => addByKeyboard(kind.type)}
+                  disabled={!activeRole}
+                >
+                  {kind.label}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        {field ? (
+          <FieldInspector
+            field={field}
+            roles={draft.roles}
+            onChange={updateField}
+            onRemove={() => removeField(field.key)}
+          />
+        ) : null}
+      </aside>
+      <div className="editor-main">
+        <FieldPages
+          load={load}
+          pages={draft.document.pages}
+          fields={draft.fields}
+          roles={draft.roles}
+          selected={selected}
+          invalid={invalid}
+          activeRole={activeRole}
+          onSelect={setSelected}
+          onChange={updateField}
+          onAdd={addField}
+          onRemove={removeField}
+        />
+      </div>
+    </form>
+  );
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** Where fields added by keyboard go: a column at the left margin of page 1. */
+const KEYBOARD_X = 40;
+
+/** "fields[3].role: …" in words a user can act on. */
+function describeProblem(path: string, message: string, draft: Draft): string {
+  const index = /^fields\[(\d+)\]/.exec(path)?.[1];
+  if (index !== undefined) {
+    const field = draft.fields[Number(index)];
+    const role = draft.roles.find((r) => r.key === field?.roleKey)?.name;
+    if (field) return `${kindOf(field.type).label} on page ${field.page} (${role || "no role"}): ${message}`;
+  }
+  const role = /^roles\[(\d+)\]/.exec(path)?.[1];
+  if (role !== undefined) return `Role “${draft.roles[Number(role)]?.name ?? ""}”: ${message}`;
+  return path ? `${path}: ${message}` : message;
+}
+
+function RolesEditor({
+  roles,
+  active,
+  onActive,
+  onChange,
+}: {
+  roles: EditedRole[];
+  active: string;
+  onActive: (key: string) => void;
+  onChange: (roles: EditedRole[]) => void;
+}) {
+  const [newRole, setNewRole] = useState("");
+  const newId = useId();
+  const taken = roles.some((r) => r.name.trim().toLowerCase() === newRole.trim().toLowerCase());
+  const add = () => {
+    const name = newRole.trim();
+    if (!name || taken) return;
+    const role = { key: newKey(), name, order: Math.max(0, ...roles.map((r) => r.order)) + 1 };
+    onChange([...roles, role]);
+    onActive(role.key);
+    setNewRole("");
+  };
+  const update = (key: string, change: Partial<EditedRole>) =>
+    onChange(roles.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  return (
+    <div className="card">
+      <h2>Roles</h2>
+      <p className="muted small">
+        Who signs. New fields go to the selected role; the order says who is asked first.
+      </p>
+      <fieldset className="roles">
+        <legend className="visually-hidden">Role for new fields</legend>
+        {roles.map((role, i) => (
+          <div key={role.key} className="role-row">
+            <input
+              type="radio"
+              name="active-role"
+              checked={active === role.key}
+              onChange={() => onActive(role.key)}
+              aria-label={`Place fields for ${role.name || `role ${i + 1}`}`}
+            />
+            <span className="role-swatch" style={{ background: roleColour(i) }} aria-hidden="true" />
+            <input
+              className="input compact"
+              value={role.name}
+              aria-label={`Name of role ${i + 1}`}
+              onChange={(e) => update(role.key, { name: e.target.value })}
+            />
+            <input
+              className="input compact order"
+              type="number"
+              min={1}
+              value={role.order}
+              aria-label={`Signing order of role ${i + 1}`}
+              onChange={(e) =>
+                update(role.key, { order: Math.max(1, Math.trunc(Number(e.target.value)) || 1) })
+              }
+            />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove role ${role.name || i + 1} and its fields`}
+              disabled={roles.length === 1}
+              onClick={() => {
+                const rest = roles.filter((r) => r.key !== role.key);
+                onChange(rest);
+                if (active === role.key) onActive(rest[0]?.key ?? "");
+              }}
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+        ))}
+      </fieldset>
+      <div className="inline-form">
+        <div className="grow">
+          <label className="stacked-label small" htmlFor={newId}>
+            Add a role
+          </label>
+          <input
+            id={newId}
+            className="input"
+            value={newRole}
+            placeholder="Witness"
+            onChange={(e) => setNewRole(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                add();
+              }
+            }}
+          />
+        </div>
+        <button type="button" className="button secondary" onClick={add} disabled={!newRole.trim() || taken}>
+          Add
+        </button>
+      </div>
+      {taken && newRole.trim() ? <p className="field-error">There is a role of that name already.</p> : null}
+    </div>
+  );
+}
+
+function FieldInspector({
+  field,
+  roles,
+  onChange,
+  onRemove,
+}: {
+  field: EditedField;
+  roles: EditedRole[];
+  onChange: (f: EditedField) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="card" data-testid="field-inspector">
+      <h2>{kindOf(field.type).label} field</h2>
+      <p className="muted small">
+        Page {field.page} · {Math.round(field.x)}, {Math.round(field.y)} · {Math.round(field.width)} ×{" "}
+        {Math.round(field.height)} pt
+      </p>
+      <SelectField
+        label="Filled by"
+        value={field.roleKey}
+        options={roles.map((r) => ({ value: r.key, label: r.name || "(unnamed role)" }))}
+        onChange={(roleKey) => onChange({ ...field, roleKey })}
+      />
+      <TextField
+        label="Label"
+        optional
+        value={field.label}
+        maxLength={200}
+        onChange={(e) => onChange({ ...field, label: e.target.value })}
+      />
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={field.required}
+          onChange={(e) => onChange({ ...field, required: e.target.checked })}
+        />{" "}
+        Required
+      </label>
+      <div className="dialog-actions">
+        <button type="button" className="button danger small" onClick={onRemove}>
+          Remove field
+        </button>
+      </div>
+    </div>
+  );
+}

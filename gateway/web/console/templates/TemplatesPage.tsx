@@ -1,0 +1,80 @@
+import { useState } from "react";
+import { Link } from "wouter";
+import { call, inWorkspace } from "../api";
+import type { Page, Template } from "../types";
+import { Confirm, Empty, Pager, Show, useLoad, When } from "../ui";
+import { useWorkspace } from "../workspace";
+
+export function TemplatesPage() {
+  const workspace = useWorkspace();
+  const [pageIndex, setPageIndex] = useState(0);
+  const [loaded, reload] = useLoad(
+    () => call<Page<Template>>(inWorkspace(workspace.id, `/templates?pageIndex=${pageIndex}&pageSize=20`)),
+    [workspace.id, pageIndex],
+  );
+  const [deleting, setDeleting] = useState<Template>();
+  return (
+    <section aria-labelledby="templates-title">
+      <div className="page-head">
+        <h1 id="templates-title">Templates</h1>
+        <Link href="/templates/new" className="button primary">
+          New template
+        </Link>
+      </div>
+      <div className="card flush">
+        <Show loaded={loaded} what="templates" onRetry={reload}>
+          {(page) =>
+            page.items.length === 0 ? (
+              <Empty title="No templates yet">
+                A template is a PDF with its signer roles and signature fields, reused for every request.
+              </Empty>
+            ) : (
+              <>
+                <ul className="rows" data-testid="templates">
+                  {page.items.map((t) => (
+                    <li key={t.id} className="row">
+                      <div className="row-main">
+                        <Link href={`/templates/${t.id}`} className="row-title link">
+                          {t.name}
+                        </Link>
+                        <p className="muted small">
+                          {t.roles.map((r) => r.name).join(", ")} · {t.fields.length} field
+                          {t.fields.length === 1 ? "" : "s"} · updated <When at={t.updatedAt} />
+                        </p>
+                      </div>
+                      <button
+                        type="button"
+                        className="button secondary small"
+                        onClick={() => setDeleting(t)}
+                        aria-label={`Delete the template ${t.name}`}
+                      >
+                        Delete
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+                <Pager page={page} onPage={setPageIndex} />
+              </>
+            )
+          }
+        </Show>
+      </div>
+      {deleting ? (
+        <Confirm
+          title={`Delete “${deleting.name}”?`}
+          description="Requests already made from it keep their documents and fields."
+          confirmLabel="Delete template"
+          danger
+          onConfirm={async () => {
+            await call(inWorkspace(workspace.id, `/templates/${deleting.id}`), { method: "DELETE" });
+            // The last one of a later page: show the page before, not an empty one.
+            const lastOnPage = loaded.state === "ready" && loaded.value.items.length === 1;
+            if (lastOnPage && pageIndex > 0) setPageIndex(pageIndex - 1);
+            else reload();
+          }}
+          onClose={() => setDeleting(undefined)}
+        />
+      ) : null}
+    </section>
+  );
+}

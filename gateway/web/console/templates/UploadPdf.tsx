@@ -1,0 +1,96 @@
+/** Choose or drop a PDF; it is uploaded at once and the editor opens on it. */
+import { type DragEvent, useId, useState } from "react";
+import { call, inWorkspace } from "../api";
+import { ErrorNote, useAction } from "../ui";
+import { useWorkspace } from "../workspace";
+
+export interface UploadedDocument {
+  id: string;
+  filename: string;
+  pageCount: number;
+  pages: { width: number; height: number }[];
+}
+
+const MAX_BYTES = 25 * 1024 * 1024;
+
+export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) => void }) {
+  const workspace = useWorkspace();
+  const { busy, error, run, clearError } = useAction();
+  const [refused, setRefused] = useState<string>();
+  const [over, setOver] = useState(false);
+  const inputId = useId();
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    clearError();
+    setRefused(undefined);
+    if (file.type && file.type !== "application/pdf") {
+      setRefused(`${file.name} is not a PDF. Choose a .pdf file.`);
+      return;
+    }
+    if (file.size > MAX_BYTES) {
+      setRefused(`${file.name} is larger than 25 MB, the most a document may be.`);
+      return;
+    }
+    await run(file.name, async () => {
+      const path = `/documents/upload?filename=${encodeURIComponent(file.name)}`;
+      onUploaded(
+        await call<UploadedDocument>(inWorkspace(workspace.id, path), {
+          method: "POST",
+          raw: { body: file, type: "application/pdf" },
+        }),
+      );
+    });
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    void upload(event.dataTransfer.files[0]);
+  };
+
+  return (
+    <div className="card">
+      <h2>Start from a PDF</h2>
+      <p className="muted">The document everyone signs. Fields are placed on it in the next step.</p>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is the pointer path; the file input is the keyboard one. */}
+      <div
+        className={`drop-zone${over ? " over" : ""}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        {busy ? (
+          <p role="status">
+            <span className="spinner" aria-hidden="true" /> Uploading {busy}…
+          </p>
+        ) : (
+          <>
+            <p>Drop a PDF here, or</p>
+            <label htmlFor={inputId} className="button primary">
+              Choose a PDF
+            </label>
+            <input
+              id={inputId}
+              className="visually-hidden"
+              type="file"
+              accept="application/pdf,.pdf"
+              data-testid="pdf-input"
+              onChange={(e) => void upload(e.target.files?.[0])}
+            />
+            <p className="muted small">Up to 25 MB.</p>
+          </>
+        )}
+      </div>
+      {refused ? (
+        <p className="field-error" role="alert">
+          {refused}
+        </p>
+      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
+    </div>
+  );
+}

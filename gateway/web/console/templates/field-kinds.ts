@@ -1,0 +1,73 @@
+/** The kinds of field a template can hold, with the size a new one gets (PDF points). */
+export const FIELD_KINDS = [
+  { type: "signature", label: "Signature", width: 180, height: 48 },
+  { type: "initials", label: "Initials", width: 64, height: 40 },
+  { type: "date_signed", label: "Date signed", width: 110, height: 22 },
+  { type: "name", label: "Name", width: 160, height: 22 },
+  { type: "email", label: "E-mail", width: 180, height: 22 },
+  { type: "text", label: "Text", width: 160, height: 22 },
+  { type: "checkbox", label: "Checkbox", width: 16, height: 16 },
+] as const;
+
+export type FieldType = (typeof FIELD_KINDS)[number]["type"];
+
+export const kindOf = (type: string) => FIELD_KINDS.find((k) => k.type === type) ?? FIELD_KINDS[0];
+
+/** Smallest box a field may be resized to, in points. */
+export const MIN_SIZE = 10;
+
+/** Colours that tell the roles apart on the page, by role index. */
+const ROLE_COLOURS = ["#2451b7", "#b4531d", "#1e7a46", "#8a2bb7", "#b42318", "#0f766e"];
+export const roleColour = (index: number) => ROLE_COLOURS[index % ROLE_COLOURS.length] as string;
+
+/** A role while it is edited: its key stays put while its name is typed. */
+export interface EditedRole {
+  key: string;
+  name: string;
+  order: number;
+}
+
+export interface EditedField {
+  /** Local identity while editing; the service assigns the stored id. */
+  key: string;
+  type: FieldType;
+  /** The key of the role that fills it. */
+  roleKey: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string;
+}
+
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** A moved box, kept inside its page (as the service requires) without changing its size. */
+export function placeOnPage(field: EditedField, size: PageSize): EditedField {
+  const width = Math.min(Math.max(MIN_SIZE, field.width), size.width);
+  const height = Math.min(Math.max(MIN_SIZE, field.height), size.height);
+  return {
+    ...field,
+    width,
+    height,
+    x: Math.min(Math.max(0, field.x), size.width - width),
+    y: Math.min(Math.max(0, field.y), size.height - height),
+  };
+}
+
+/** A resized box: its top-left corner stays, and it stops at the page's right and bottom edges. */
+export function resizeOnPage(field: EditedField, width: number, height: number, size: PageSize): EditedField {
+  return {
+    ...field,
+    width: Math.min(Math.max(MIN_SIZE, width), size.width - field.x),
+    height: Math.min(Math.max(MIN_SIZE, height), size.height - field.y),
+  };
+}
+
+let counter = 0;
+export const newKey = () => `f${Date.now().toString(36)}${(counter++).toString(36)}`;
