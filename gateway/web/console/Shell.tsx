@@ -1,5 +1,5 @@
 /** The frame around every page of a workspace: header with the workspace switcher, navigation, content. */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { type ApiError, asApiError } from "./api";
 import { DeveloperPage } from "./developer/DeveloperPage";
@@ -7,11 +7,15 @@ import { NewRequestPage } from "./requests/NewRequestPage";
 import { RequestDetailPage } from "./requests/RequestDetailPage";
 import { RequestsPage } from "./requests/RequestsPage";
 import { useSession } from "./session";
-import { TemplateEditorPage } from "./templates/TemplateEditorPage";
 import { TemplatesPage } from "./templates/TemplatesPage";
 import type { Session } from "./types";
 import { ErrorNote } from "./ui";
 import { CONSOLE_BASE, developerBlockedBecause, WorkspaceContext, workspacePath } from "./workspace";
+
+// pdf.js is most of the editor's weight: it loads when the editor opens, not with the console.
+const TemplateEditorPage = lazy(() =>
+  import("./templates/TemplateEditorPage").then((module) => ({ default: module.TemplateEditorPage })),
+);
 
 const SECTIONS = [
   { path: "/requests", label: "Signature requests" },
@@ -105,20 +109,28 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
       </nav>
       <main id="content" ref={content} tabIndex={-1} className="content" key={workspace.id}>
         {logOutError ? <ErrorNote error={logOutError} /> : null}
-        <Switch>
-          <Route path="/requests" component={RequestsPage} />
-          <Route path="/requests/new" component={NewRequestPage} />
-          <Route path="/requests/:requestId">{(p) => <RequestDetailPage requestId={p.requestId} />}</Route>
-          <Route path="/templates" component={TemplatesPage} />
-          <Route path="/templates/new">{() => <TemplateEditorPage />}</Route>
-          <Route path="/templates/:templateId">
-            {(p) => <TemplateEditorPage templateId={p.templateId} />}
-          </Route>
-          <Route path="/developer/:tab?">{(p) => <DeveloperPage tab={p.tab} />}</Route>
-          <Route>
-            <Redirect to="/requests" replace />
-          </Route>
-        </Switch>
+        <Suspense
+          fallback={
+            <div className="state" role="status">
+              <span className="spinner" aria-hidden="true" /> Loading the editor…
+            </div>
+          }
+        >
+          <Switch>
+            <Route path="/requests" component={RequestsPage} />
+            <Route path="/requests/new" component={NewRequestPage} />
+            <Route path="/requests/:requestId">{(p) => <RequestDetailPage requestId={p.requestId} />}</Route>
+            <Route path="/templates" component={TemplatesPage} />
+            <Route path="/templates/new">{() => <TemplateEditorPage />}</Route>
+            <Route path="/templates/:templateId">
+              {(p) => <TemplateEditorPage templateId={p.templateId} />}
+            </Route>
+            <Route path="/developer/:tab?">{(p) => <DeveloperPage tab={p.tab} />}</Route>
+            <Route>
+              <Redirect to="/requests" replace />
+            </Route>
+          </Switch>
+        </Suspense>
       </main>
     </WorkspaceContext.Provider>
   );

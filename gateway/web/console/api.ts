@@ -42,35 +42,60 @@ interface CallOptions {
   method?: "GET" | "POST" | "PATCH" | "DELETE";
   /** Sent as JSON. */
   json?: unknown;
-  /** Sent as it is (a PDF upload), with its own type. */
-  raw?: { body: Blob; type: string };
 }
 
-export async function call<T>(path: string, { method = "GET", json, raw }: CallOptions = {}): Promise<T> {
+const UNREACHABLE = "Countersign could not be reached. Check your connection and try again.";
+
+export async function call<T>(path: string, { method = "GET", json }: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (method !== "GET") headers["X-CSRF-Token"] = csrfToken();
-  let body: BodyInit | undefined;
-  if (json !== undefined) {
-    headers["Content-Type"] = "application/json";
-    body = JSON.stringify(json);
-  } else if (raw) {
-    headers["Content-Type"] = raw.type;
-    body = raw.body;
-  }
-  let response: Response;
-  try {
-    response = await fetch(`/console/api${path}`, { method, headers, body, credentials: "same-origin" });
-  } catch {
-    throw new ApiError(
-      0,
-      "network",
-      "Countersign could not be reached. Check your connection and try again.",
-    );
-  }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
+  if (json !== undefined) headers["Content-Type"] = "application/json";
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  const response = await fetch(`/console/api${path}`, {
+    method,
+    headers,
+    body,
+    credentials: "same-origin",
+  }).catch(() => {
+    throw new ApiError(0, "network", UNREACHABLE);
+  });
+  return answer<T>(path, response.status, await response.text(), response.headers.get("x-request-id"));
+}
+
+/**
+ * Posts a file as its own body, reporting the share sent so far (0 to 1): fetch cannot tell how
+ * much of a request body has gone, so this one call uses XMLHttpRequest.
+ */
+export function upload<T>(
+  path: string,
+  file: Blob,
+  type: string,
+  onProgress: (sent: number) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/console/api${path}`);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.setRequestHeader("Content-Type", type);
+    xhr.setRequestHeader("X-CSRF-Token", csrfToken());
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onerror = () => reject(new ApiError(0, "network", UNREACHABLE));
+    xhr.onload = () => {
+      try {
+        resolve(answer<T>(path, xhr.status, xhr.responseText, xhr.getResponseHeader("x-request-id")));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    xhr.send(file);
+  });
+}
+
+/** The body of a 2xx answer, or the problem it carries as an ApiError (a 401 ends the session). */
+function answer<T>(path: string, status: number, text: string, requestId: string | null): T {
+  if (status === 204) return undefined as T;
   const parsed = text ? safeJson(text) : undefined;
-  if (response.ok) return parsed as T;
+  if (status >= 200 && status < 300) return parsed as T;
   const problem = (parsed ?? {}) as Partial<{
     code: string;
     detail: string;
@@ -78,15 +103,14 @@ export async function call<T>(path: string, { method = "GET", json, raw }: CallO
     errors: Violation[];
     requestId: string;
   }>;
-  const error = new ApiError(
-    response.status,
+  if (status === 401 && !path.startsWith("/session")) window.dispatchEvent(new Event(SESSION_ENDED));
+  throw new ApiError(
+    status,
     problem.code ?? "unknown",
-    problem.detail ?? problem.title ?? `The server answered ${response.status}.`,
+    problem.detail ?? problem.title ?? `The server answered ${status}.`,
     problem.errors ?? [],
-    problem.requestId ?? response.headers.get("x-request-id") ?? "",
+    problem.requestId ?? requestId ?? "",
   );
-  if (response.status === 401 && !path.startsWith("/session")) window.dispatchEvent(new Event(SESSION_ENDED));
-  throw error;
 }
 
 function safeJson(text: string): unknown {

@@ -1,86 +1,106 @@
+import { useState } from "react";
 import { call, inWorkspace } from "../api";
 import type { ApiUsage, UsageFigures } from "../types";
-import { Empty, Show, useLoad } from "../ui";
+import { Empty, SelectField, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 
 const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.001 ? 2 : 1)}%`;
 const ms = (value: number) => `${Math.round(value)} ms`;
 
+const RANGES = [
+  { value: "7", label: "Last 7 days" },
+  { value: "30", label: "Last 30 days" },
+  { value: "90", label: "Last 90 days" },
+];
+
+/** The first and last day (UTC) of the `days` days that end today. */
+function range(days: number): { from: string; to: string } {
+  const today = new Date();
+  const from = new Date(today.getTime() - (days - 1) * 86_400_000);
+  return { from: from.toISOString().slice(0, 10), to: today.toISOString().slice(0, 10) };
+}
+
 export function ApiUsageTab() {
   const workspace = useWorkspace();
+  const [days, setDays] = useState("30");
   const [loaded, reload] = useLoad(
-    () => call<ApiUsage>(inWorkspace(workspace.id, "/api-usage")),
-    [workspace.id],
+    () => call<ApiUsage>(inWorkspace(workspace.id, `/api-usage?${new URLSearchParams(range(Number(days)))}`)),
+    [workspace.id, days],
   );
   return (
-    <Show loaded={loaded} what="API usage" onRetry={reload}>
-      {(usage) => (
-        <div className="stack">
-          <div className="figures" data-testid="usage-totals">
-            <Figure label="Calls" value={usage.total.calls.toLocaleString()} />
-            <Figure label="Error rate" value={percent(usage.total.errorRate)} />
-            <Figure label="p50 latency" value={ms(usage.total.p50Ms)} />
-            <Figure label="p95 latency" value={ms(usage.total.p95Ms)} />
-          </div>
-          <div className="card">
-            <div className="card-head">
-              <div>
-                <h2>Calls per day</h2>
-                <p className="muted">
-                  {usage.from} to {usage.to} (UTC). Errors are the part of each bar in red.
-                </p>
-              </div>
-              <button type="button" className="button secondary small" onClick={reload}>
-                Refresh
-              </button>
+    <div className="stack">
+      <div className="filters">
+        <SelectField label="Period" small value={days} options={RANGES} onChange={setDays} />
+      </div>
+      <Show loaded={loaded} what="API usage" onRetry={reload}>
+        {(usage) => (
+          <div className="stack">
+            <div className="figures" data-testid="usage-totals">
+              <Figure label="Calls" value={usage.total.calls.toLocaleString()} />
+              <Figure label="Error rate" value={percent(usage.total.errorRate)} />
+              <Figure label="p50 latency" value={ms(usage.total.p50Ms)} />
+              <Figure label="p95 latency" value={ms(usage.total.p95Ms)} />
             </div>
-            <DailyChart days={usage.days} from={usage.from} to={usage.to} />
-          </div>
-          <div className="card">
-            <h2>By route</h2>
-            {usage.routes.length === 0 ? (
-              <Empty title="No calls in these days">
-                Calls made with this workspace's API keys are counted here.
-              </Empty>
-            ) : (
-              <div className="table-wrap">
-                <table data-testid="usage-routes">
-                  <thead>
-                    <tr>
-                      <th scope="col">Route</th>
-                      <th scope="col" className="num">
-                        Calls
-                      </th>
-                      <th scope="col" className="num">
-                        Error rate
-                      </th>
-                      <th scope="col" className="num">
-                        p50
-                      </th>
-                      <th scope="col" className="num">
-                        p95
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {usage.routes.map((r) => (
-                      <tr key={`${r.method} ${r.route}`}>
-                        <td className="path">
-                          <code>
-                            {r.method} {r.route}
-                          </code>
-                        </td>
-                        <Numbers figures={r} />
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+            <div className="card">
+              <div className="card-head">
+                <div>
+                  <h2>Calls per day</h2>
+                  <p className="muted">
+                    {usage.from} to {usage.to} (UTC). Errors are the part of each bar in red.
+                  </p>
+                </div>
+                <button type="button" className="button secondary small" onClick={reload}>
+                  Refresh
+                </button>
               </div>
-            )}
+              <DailyChart days={usage.days} from={usage.from} to={usage.to} />
+            </div>
+            <div className="card">
+              <h2>By route</h2>
+              {usage.routes.length === 0 ? (
+                <Empty title="No calls in these days">
+                  Calls made with this workspace's API keys are counted here.
+                </Empty>
+              ) : (
+                <div className="table-wrap">
+                  <table data-testid="usage-routes">
+                    <thead>
+                      <tr>
+                        <th scope="col">Route</th>
+                        <th scope="col" className="num">
+                          Calls
+                        </th>
+                        <th scope="col" className="num">
+                          Error rate
+                        </th>
+                        <th scope="col" className="num">
+                          p50
+                        </th>
+                        <th scope="col" className="num">
+                          p95
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {usage.routes.map((r) => (
+                        <tr key={`${r.method} ${r.route}`}>
+                          <td className="path">
+                            <code>
+                              {r.method} {r.route}
+                            </code>
+                          </td>
+                          <Numbers figures={r} />
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </div>
           </div>
-        </div>
-      )}
-    </Show>
+        )}
+      </Show>
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 /** Choose or drop a PDF; it is uploaded at once and the editor opens on it. */
 import { type DragEvent, useId, useState } from "react";
-import { call, inWorkspace } from "../api";
+import { inWorkspace, upload } from "../api";
 import { ErrorNote, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
 
@@ -17,10 +17,11 @@ export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) 
   const workspace = useWorkspace();
   const { busy, error, run, clearError } = useAction();
   const [refused, setRefused] = useState<string>();
+  const [sent, setSent] = useState(0);
   const [over, setOver] = useState(false);
   const inputId = useId();
 
-  const upload = async (file: File | undefined) => {
+  const take = async (file: File | undefined) => {
     if (!file) return;
     clearError();
     setRefused(undefined);
@@ -32,21 +33,17 @@ export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) 
       setRefused(`${file.name} is larger than 25 MB, the most a document may be.`);
       return;
     }
+    setSent(0);
     await run(file.name, async () => {
-      const path = `/documents/upload?filename=${encodeURIComponent(file.name)}`;
-      onUploaded(
-        await call<UploadedDocument>(inWorkspace(workspace.id, path), {
-          method: "POST",
-          raw: { body: file, type: "application/pdf" },
-        }),
-      );
+      const path = inWorkspace(workspace.id, `/documents/upload?filename=${encodeURIComponent(file.name)}`);
+      onUploaded(await upload<UploadedDocument>(path, file, "application/pdf", setSent));
     });
   };
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
-    void upload(event.dataTransfer.files[0]);
+    void take(event.dataTransfer.files[0]);
   };
 
   return (
@@ -64,9 +61,13 @@ export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) 
         onDrop={onDrop}
       >
         {busy ? (
-          <p role="status">
-            <span className="spinner" aria-hidden="true" /> Uploading {busy}…
-          </p>
+          <div className="upload-progress">
+            <p role="status">
+              <span className="spinner" aria-hidden="true" />{" "}
+              {sent < 1 ? `Uploading ${busy}…` : `Checking ${busy}…`}
+            </p>
+            <progress max={1} value={sent} aria-label={`Upload of ${busy}`} />
+          </div>
         ) : (
           <>
             <p>Drop a PDF here, or</p>
@@ -79,7 +80,7 @@ export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) 
               type="file"
               accept="application/pdf,.pdf"
               data-testid="pdf-input"
-              onChange={(e) => void upload(e.target.files?.[0])}
+              onChange={(e) => void take(e.target.files?.[0])}
             />
             <p className="muted small">Up to 25 MB.</p>
           </>
