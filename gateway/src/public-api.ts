@@ -7,7 +7,13 @@
  * The console uses the same handlers under `/console/api/workspaces/{workspaceId}`, by session
  * cookie instead of key: `consoleRouter` is mounted there behind the session, CSRF and membership
  * checks, and its calls are neither rate-limited per key nor counted in API Usage.
+ *
+ * A handler is an operation: it gets its checked input, the workspace and the actor, and returns a
+ * Reply; it never sees Express, so it is the same whoever calls it. Only uploads and downloads,
+ * which stream, get the request and response (`streamRoute`).
  */
+
+import type { Session } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, {
   type NextFunction,
   type Request,
@@ -34,13 +40,46 @@ export const RESOURCE_BASE = "/api/v1";
 export const ACCOUNT_BASE = "/v1/accounts/:accountId";
 export const CONSOLE_WORKSPACE_BASE = "/console/api/workspaces/:workspaceId";
 
+/** Who makes a call, as the audit trail records it: an API key, or a console user. */
+export interface Actor {
+  apiKeyId: string;
+  userId: string;
+  ip: string;
+  userAgent: string;
+}
+
+/** What an operation gets: its declared input, read and checked, and who asks for which workspace. */
 export interface Call<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>
   extends Input<P, Q, B> {
-  req: Request;
-  res: Response;
   /** The caller's workspace. */
   workspaceId: string;
+  actor: Actor;
 }
+
+/** A call whose handler reads the body or writes the answer as a stream (uploads, downloads). */
+export interface StreamCall<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>
+  extends Call<P, Q, B> {
+  req: Request;
+  res: Response;
+}
+
+/** What an operation answers: a status and the JSON body, if any. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const accepted = (body: unknown): Reply => ({ status: 202, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+type Handler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
+  call: Call<P, Q, B>,
+) => Promise<Reply> | Reply;
+type StreamHandler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
+  call: StreamCall<P, Q, B>,
+) => Promise<void>;
 
 export class PublicApi {
   readonly router: Router = express.Router();
@@ -66,9 +105,9 @@ export class PublicApi {
     method: Method,
     path: string,
     spec: OperationSpec<P, Q, B>,
-    handler: (call: Call<P, Q, B>) => Promise<void> | void,
+    handler: Handler<P, Q, B>,
   ): void {
-    this.register(this.router, method, path, path, spec, handler, { extraParameters: [] });
+    this.register(this.router, method, path, path, spec, answering(handler), { extraParameters: [] });
   }
 
   /** A route in both families, and in the console's unless `inConsole` is false. */
@@ -76,8 +115,28 @@ export class PublicApi {
     method: Method,
     path: string,
     spec: OperationSpec<P, Q, B>,
-    handler: (call: Call<P, Q, B>) => Promise<void> | void,
-    { inConsole = true }: { inConsole?: boolean } = {},
+    handler: Handler<P, Q, B>,
+    options: { inConsole?: boolean } = {},
+  ): void {
+    this.inFamilies(method, path, spec, answering(handler), options);
+  }
+
+  /** A route like `route` whose handler streams the body in or the answer out itself. */
+  streamRoute<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
+    method: Method,
+    path: string,
+    spec: OperationSpec<P, Q, B>,
+    handler: StreamHandler<P, Q, B>,
+  ): void {
+    this.inFamilies(method, path, spec, handler, {});
+  }
+
+  private inFamilies<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
+    method: Method,
+    path: string,
+    spec: OperationSpec<P, Q, B>,
+    handler: StreamHandler<P, Q, B>,
+    { inConsole = true }: { inConsole?: boolean },
   ): void {
     const idempotent = method === "post" ? ["IdempotencyKey"] : [];
     const { router, consoleRouter } = this;
@@ -110,7 +169,7 @@ export class PublicApi {
     path: string,
     documented: string,
     spec: OperationSpec<P, Q, B>,
-    handler: (call: Call<P, Q, B>) => Promise<void> | void,
+    handler: StreamHandler<P, Q, B>,
     family: { extraParameters: string[]; pathParams?: z.ZodObject; security?: Security },
   ): void {
     const template = routeTemplate(documented);
@@ -126,9 +185,32 @@ export class PublicApi {
     router[method](path, ...checks, async (req: Request, res: Response) => {
       res.locals.route = template;
       const workspaceId = workspaceOf(req, res);
-      await handler({ req, res, workspaceId, ...readInput(spec, req) });
+      await handler({ req, res, workspaceId, actor: actorOf(req, res), ...readInput(spec, req) });
     });
   }
+}
+
+/** An operation's reply, written as the answer. */
+function answering<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
+  handler: Handler<P, Q, B>,
+): StreamHandler<P, Q, B> {
+  return async ({ req: _req, res, ...call }) => {
+    const reply = await handler(call);
+    res.status(reply.status);
+    if (reply.body === undefined) res.end();
+    else res.json(reply.body);
+  };
+}
+
+function actorOf(req: Request, res: Response): Actor {
+  const caller = res.locals.caller as Caller | undefined;
+  const session = res.locals.session as Session | undefined;
+  return {
+    apiKeyId: caller?.keyId ?? "",
+    userId: caller ? "" : (session?.userId ?? ""),
+    ip: req.ip ?? "",
+    userAgent: (req.get("user-agent") ?? "").slice(0, 500),
+  };
 }
 
 /**

@@ -2,9 +2,8 @@
 import type { Client } from "@connectrpc/connect";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { AgreementSet, AgreementSetIdParams, AgreementSetInput } from "../contract/agreement-sets.js";
-import type { PublicApi } from "../public-api.js";
+import { created, ok, type PublicApi } from "../public-api.js";
 import { agreementSetJson } from "./signature-request-json.js";
-import { actorOf } from "./signature-requests.js";
 
 export function agreementSetRoutes(api: PublicApi, requests: Client<typeof RequestsService>): void {
   api.route(
@@ -17,13 +16,13 @@ export function agreementSetRoutes(api: PublicApi, requests: Client<typeof Reque
       answers: { 201: { description: "The set with its requests' statuses.", schema: AgreementSet } },
       problems: [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
     },
-    async ({ req, res, workspaceId, body }) => {
+    async ({ actor, workspaceId, body }) => {
       const { agreementSet } = await requests.createAgreementSet({
         workspaceId,
         ...body,
-        actor: actorOf(req, res),
+        actor,
       });
-      res.status(201).json(agreementSetJson(agreementSet));
+      return created(agreementSetJson(agreementSet));
     },
   );
 
@@ -37,9 +36,9 @@ export function agreementSetRoutes(api: PublicApi, requests: Client<typeof Reque
       answers: { 200: { description: "The set with its requests' statuses.", schema: AgreementSet } },
       problems: [400, 401, 403, 404, 429, 500, 503],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { agreementSet } = await requests.getAgreementSet({ workspaceId, ...params });
-      res.json(agreementSetJson(agreementSet));
+      return ok(agreementSetJson(agreementSet));
     },
   );
 }

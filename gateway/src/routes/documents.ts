@@ -24,7 +24,7 @@ import {
 import { pageBody, pageQuery } from "../contract/values.js";
 import { sendDocument } from "../document-download.js";
 import { iso } from "../json-time.js";
-import type { PublicApi } from "../public-api.js";
+import { noContent, ok, type PublicApi } from "../public-api.js";
 import { readUpload, type UploadedFile } from "../upload-body.js";
 
 const KIND_NAMES: Record<Kind, z.infer<typeof Document>["kind"]> = {
@@ -78,7 +78,7 @@ export function documentRoutes(
   documents: Client<typeof DocumentsService>,
   maxUploadBytes: number,
 ): void {
-  api.route(
+  api.streamRoute(
     "post",
     "/documents/upload",
     {
@@ -113,9 +113,9 @@ export function documentRoutes(
       answers: { 200: { description: "One page of documents.", schema: DocumentPage } },
       problems: [...DOCUMENT_PROBLEMS],
     },
-    async ({ res, workspaceId, query }) => {
+    async ({ workspaceId, query }) => {
       const listed = await documents.listDocuments({ workspaceId, ...query });
-      res.json(pageBody(listed.documents.map(documentJson), query, listed.totalCount));
+      return ok(pageBody(listed.documents.map(documentJson), query, listed.totalCount));
     },
   );
 
@@ -129,9 +129,9 @@ export function documentRoutes(
       answers: { 200: { description: "The document.", schema: Document } },
       problems: [...DOCUMENT_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { document } = await documents.getDocument({ workspaceId, documentId: params.documentId });
-      res.json(documentJson(document));
+      return ok(documentJson(document));
     },
   );
 
@@ -146,13 +146,13 @@ export function documentRoutes(
       answers: { 204: { description: "Deleted." } },
       problems: [...DOCUMENT_PROBLEMS, 409],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       await documents.deleteDocument({ workspaceId, documentId: params.documentId });
-      res.status(204).end();
+      return noContent();
     },
   );
 
-  api.route(
+  api.streamRoute(
     "get",
     "/documents/:documentId/download",
     {

@@ -1,6 +1,6 @@
 /** GET /v1/ping: proves a key works. */
 import { Ping } from "../contract/account.js";
-import type { PublicApi } from "../public-api.js";
+import { ok, type PublicApi } from "../public-api.js";
 
 export function pingRoutes(api: PublicApi): void {
   api.single(
@@ -12,8 +12,8 @@ export function pingRoutes(api: PublicApi): void {
       answers: { 200: { description: "The key is valid.", schema: Ping } },
       problems: [401, 403, 429],
     },
-    ({ res }) => {
-      res.json({ status: "ok" });
+    () => {
+      return ok({ status: "ok" });
     },
   );
 }

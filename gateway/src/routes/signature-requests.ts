@@ -5,9 +5,7 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import type { Session } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { Request, Response } from "express";
 import {
   AuditTrail,
   CancelInput,
@@ -26,22 +24,9 @@ import {
 } from "../contract/signature-requests.js";
 import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
-import type { Caller } from "../key-verifier.js";
-import type { PublicApi } from "../public-api.js";
+import { accepted, created, ok, type PublicApi } from "../public-api.js";
 import { auditEntryJson, signatureRequestJson } from "./signature-request-json.js";
 import { fieldMessage } from "./templates.js";
-
-/** Who makes this call, as the audit trail records it: the API key, or the console's user. */
-export function actorOf(req: Request, res: Response) {
-  const caller = res.locals.caller as Caller | undefined;
-  const session = res.locals.session as Session | undefined;
-  return {
-    apiKeyId: caller?.keyId ?? "",
-    userId: caller ? "" : (session?.userId ?? ""),
-    ip: req.ip ?? "",
-    userAgent: (req.get("user-agent") ?? "").slice(0, 500),
-  };
-}
 
 const READ_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 const CHANGE_PROBLEMS = [...READ_PROBLEMS, 409, 413, 415, 422] as const;
@@ -58,7 +43,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 201: { description: "The request, a draft unless sent.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ req, res, workspaceId, body }) => {
+    async ({ actor, workspaceId, body }) => {
       const { signatureRequest } = await requests.createSignatureRequest({
         workspaceId,
         title: body.title,
@@ -79,9 +64,9 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         })),
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,
-        actor: actorOf(req, res),
+        actor,
       });
-      res.status(201).json(signatureRequestJson(signatureRequest));
+      return created(signatureRequestJson(signatureRequest));
     },
   );
 
@@ -95,7 +80,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 200: { description: "One page of requests.", schema: SignatureRequestPage } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, query }) => {
+    async ({ workspaceId, query }) => {
       const { pageIndex, pageSize, status } = query;
       const listed = await requests.listSignatureRequests({
         workspaceId,
@@ -103,7 +88,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         pageIndex,
         pageSize,
       });
-      res.json(pageBody(listed.signatureRequests.map(signatureRequestJson), query, listed.totalCount));
+      return ok(pageBody(listed.signatureRequests.map(signatureRequestJson), query, listed.totalCount));
     },
   );
 
@@ -117,9 +102,9 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 200: { description: "The request.", schema: SignatureRequest } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { signatureRequest } = await requests.getSignatureRequest({ workspaceId, ...params });
-      res.json(signatureRequestJson(signatureRequest));
+      return ok(signatureRequestJson(signatureRequest));
     },
   );
 
@@ -145,10 +130,10 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         answers: { 200: { description: "The request.", schema: SignatureRequest } },
         problems: [...CHANGE_PROBLEMS],
       },
-      async ({ req, res, workspaceId, params }) => {
+      async ({ actor, workspaceId, params }) => {
         const call = operation === "send" ? requests.sendSignatureRequest : requests.resendSignatureRequest;
-        const { signatureRequest } = await call({ workspaceId, ...params, actor: actorOf(req, res) });
-        res.json(signatureRequestJson(signatureRequest));
+        const { signatureRequest } = await call({ workspaceId, ...params, actor });
+        return ok(signatureRequestJson(signatureRequest));
       },
     );
   }
@@ -165,14 +150,14 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 200: { description: "The request, now cancelled.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ req, res, workspaceId, params, body }) => {
+    async ({ actor, workspaceId, params, body }) => {
       const { signatureRequest } = await requests.cancelSignatureRequest({
         workspaceId,
         ...params,
         reason: body.reason ?? "",
-        actor: actorOf(req, res),
+        actor,
       });
-      res.json(signatureRequestJson(signatureRequest));
+      return ok(signatureRequestJson(signatureRequest));
     },
   );
 
@@ -189,14 +174,14 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 200: { description: "The request after the change.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ req, res, workspaceId, params, body }) => {
+    async ({ actor, workspaceId, params, body }) => {
       const { signatureRequest } = await requests.updateRecipients({
         workspaceId,
         ...params,
         changes: body.recipients,
-        actor: actorOf(req, res),
+        actor,
       });
-      res.json(signatureRequestJson(signatureRequest));
+      return ok(signatureRequestJson(signatureRequest));
     },
   );
 
@@ -213,14 +198,14 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 202: { description: "The reminder is on its way.", schema: Reminder } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ req, res, workspaceId, params, body }) => {
+    async ({ actor, workspaceId, params, body }) => {
       const reminded = await requests.remindRecipient({
         workspaceId,
         ...params,
         message: body.message ?? "",
-        actor: actorOf(req, res),
+        actor,
       });
-      res.status(202).json({ recipientId: reminded.recipientId, remindedAt: iso(reminded.remindTime) });
+      return accepted({ recipientId: reminded.recipientId, remindedAt: iso(reminded.remindTime) });
     },
   );
 
@@ -235,15 +220,15 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 201: { description: "The URL.", schema: EmbeddedSigningUrl } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ req, res, workspaceId, body }) => {
+    async ({ actor, workspaceId, body }) => {
       const made = await requests.createEmbeddedSigningUrl({
         workspaceId,
         requestId: body.requestId,
         recipientId: body.recipientId,
         returnUrl: body.returnUrl ?? "",
-        actor: actorOf(req, res),
+        actor,
       });
-      res.status(201).json({ url: made.url, expiresAt: iso(made.expireTime) });
+      return created({ url: made.url, expiresAt: iso(made.expireTime) });
     },
     // Not in the console: the URL lets whoever holds it sign as the recipient, which only the
     // sender's own app, calling with a key, may hand out.
@@ -261,9 +246,9 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       answers: { 200: { description: "The audit trail.", schema: AuditTrail } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const trail = await requests.getAuditTrail({ workspaceId, ...params });
-      res.json({ items: trail.entries.map(auditEntryJson), verified: trail.verified });
+      return ok({ items: trail.entries.map(auditEntryJson), verified: trail.verified });
     },
   );
 }

@@ -20,7 +20,7 @@ import {
 import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
 import { ApiProblem } from "../problems.js";
-import type { PublicApi } from "../public-api.js";
+import { created, noContent, ok, type PublicApi } from "../public-api.js";
 
 export function templateJson(template: StoredTemplate | undefined): z.infer<typeof Template> {
   if (!template) throw new Error("the templates service answered without a template");
@@ -78,7 +78,7 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       answers: { 201: { description: "The template as stored, with field ids.", schema: Template } },
       problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],
     },
-    async ({ res, workspaceId, body }) => {
+    async ({ workspaceId, body }) => {
       const { template } = await templates.createTemplate({
         template: create(TemplateSchema, {
           workspaceId,
@@ -89,7 +89,7 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
           fields: body.fields.map(fieldMessage),
         }),
       });
-      res.status(201).json(templateJson(template));
+      return created(templateJson(template));
     },
   );
 
@@ -103,9 +103,9 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       answers: { 200: { description: "One page of templates.", schema: TemplatePage } },
       problems: [...TEMPLATE_PROBLEMS],
     },
-    async ({ res, workspaceId, query }) => {
+    async ({ workspaceId, query }) => {
       const listed = await templates.listTemplates({ workspaceId, ...query });
-      res.json(pageBody(listed.templates.map(templateJson), query, listed.totalCount));
+      return ok(pageBody(listed.templates.map(templateJson), query, listed.totalCount));
     },
   );
 
@@ -119,9 +119,9 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       answers: { 200: { description: "The template.", schema: Template } },
       problems: [...TEMPLATE_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { template } = await templates.getTemplate({ workspaceId, templateId: params.templateId });
-      res.json(templateJson(template));
+      return ok(templateJson(template));
     },
   );
 
@@ -136,7 +136,7 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       answers: { 200: { description: "The template after the change.", schema: Template } },
       problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],
     },
-    async ({ res, workspaceId, params, body }) => {
+    async ({ workspaceId, params, body }) => {
       const paths = Object.entries(MASK_PATHS)
         .filter(([property]) => body[property as keyof typeof body] !== undefined)
         .map(([, path]) => path);
@@ -158,7 +158,7 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
         }),
         updateMask: create(FieldMaskSchema, { paths }),
       });
-      res.json(templateJson(template));
+      return ok(templateJson(template));
     },
   );
 
@@ -172,9 +172,9 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       answers: { 204: { description: "Deleted." } },
       problems: [...TEMPLATE_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       await templates.deleteTemplate({ workspaceId, templateId: params.templateId });
-      res.status(204).end();
+      return noContent();
     },
   );
 }

@@ -31,7 +31,7 @@ import {
   WebhookSecret,
 } from "../contract/webhooks.js";
 import { iso, isoOrNull } from "../json-time.js";
-import type { PublicApi } from "../public-api.js";
+import { accepted, created, noContent, ok, type PublicApi } from "../public-api.js";
 
 const TAG = "Webhooks";
 const READ_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
@@ -94,14 +94,14 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 201: { description: "The endpoint with its secret.", schema: CreatedWebhookEndpoint } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, body }) => {
+    async ({ workspaceId, body }) => {
       const { endpoint, secret } = await webhooks.createEndpoint({
         workspaceId,
         url: body.url,
         description: body.description ?? "",
         eventTypes: body.eventTypes,
       });
-      res.status(201).json({ ...endpointJson(endpoint), secret });
+      return created({ ...endpointJson(endpoint), secret });
     },
   );
 
@@ -115,9 +115,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "A page of endpoints, newest first.", schema: WebhookEndpointPage } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, query }) => {
+    async ({ workspaceId, query }) => {
       const { endpoints, totalCount } = await webhooks.listEndpoints({ workspaceId, ...query });
-      res.json(pageBody(endpoints.map(endpointJson), query, totalCount));
+      return ok(pageBody(endpoints.map(endpointJson), query, totalCount));
     },
   );
 
@@ -131,9 +131,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "The endpoint, without its secret.", schema: WebhookEndpoint } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { endpoint } = await webhooks.getEndpoint({ workspaceId, ...params });
-      res.json(endpointJson(endpoint));
+      return ok(endpointJson(endpoint));
     },
   );
 
@@ -150,7 +150,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "The endpoint as changed.", schema: WebhookEndpoint } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, params, body }) => {
+    async ({ workspaceId, params, body }) => {
       const { endpoint } = await webhooks.updateEndpoint({
         workspaceId,
         ...params,
@@ -159,7 +159,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
         eventTypes: body.eventTypes ? { values: body.eventTypes } : undefined,
         disabled: body.disabled,
       });
-      res.json(endpointJson(endpoint));
+      return ok(endpointJson(endpoint));
     },
   );
 
@@ -174,9 +174,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 204: { description: "Deleted." } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       await webhooks.deleteEndpoint({ workspaceId, ...params });
-      res.status(204).end();
+      return noContent();
     },
   );
 
@@ -191,9 +191,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "The current secret.", schema: WebhookSecret } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { secret } = await webhooks.revealSecret({ workspaceId, ...params });
-      res.json({ secret });
+      return ok({ secret });
     },
   );
 
@@ -209,9 +209,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "The new secret.", schema: RotatedWebhookSecret } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { secret, previousSecretExpireTime } = await webhooks.rotateSecret({ workspaceId, ...params });
-      res.json({ secret, previousSecretExpiresAt: iso(previousSecretExpireTime) });
+      return ok({ secret, previousSecretExpiresAt: iso(previousSecretExpireTime) });
     },
   );
 
@@ -226,7 +226,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "A page of messages, newest first.", schema: WebhookMessagePage } },
       problems: [...READ_PROBLEMS],
     },
-    async ({ res, workspaceId, params, query }) => {
+    async ({ workspaceId, params, query }) => {
       const { messages, totalCount } = await webhooks.listMessages({
         workspaceId,
         ...params,
@@ -235,7 +235,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
         status: query.status ?? "",
         eventType: query.eventType ?? "",
       });
-      res.json(pageBody(messages.map(messageJson), query, totalCount));
+      return ok(pageBody(messages.map(messageJson), query, totalCount));
     },
   );
 
@@ -252,9 +252,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 202: { description: "The message, due now.", schema: WebhookMessage } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, params }) => {
+    async ({ workspaceId, params }) => {
       const { message } = await webhooks.retryMessage({ workspaceId, ...params });
-      res.status(202).json(messageJson(message));
+      return accepted(messageJson(message));
     },
   );
 
@@ -271,14 +271,14 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 202: { description: "How many messages are due again.", schema: Replayed } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, params, body }) => {
+    async ({ workspaceId, params, body }) => {
       const { replayedCount } = await webhooks.replayMessages({
         workspaceId,
         ...params,
         since: timestampFromDate(body.since),
         onlyFailed: body.onlyFailed ?? false,
       });
-      res.status(202).json({ replayedCount });
+      return accepted({ replayedCount });
     },
   );
 
@@ -295,9 +295,9 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       answers: { 200: { description: "The endpoint's answer.", schema: TestFireResult } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ res, workspaceId, params, body }) => {
+    async ({ workspaceId, params, body }) => {
       const result = await webhooks.testEndpoint({ workspaceId, ...params, eventType: body.eventType });
-      res.json({
+      return ok({
         messageId: result.messageId,
         payload: JSON.parse(result.payload) as Record<string, unknown>,
         attempt: attemptJson(result.attempt),
