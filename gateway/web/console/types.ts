@@ -1,4 +1,5 @@
 /** The shapes the console reads, as the gateway's OpenAPI document describes them. */
+import type { PageSize } from "../shared/PageView";
 
 export type Role = "org_admin" | "member";
 
@@ -172,7 +173,8 @@ export interface DocumentInfo {
   id: string;
   filename: string;
   pageCount: number;
-  sizeBytes: number;
+  /** Each page's visible size in PDF points, for placing fields. */
+  pages: PageSize[];
 }
 
 export interface TemplateRole {

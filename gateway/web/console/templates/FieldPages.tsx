@@ -5,14 +5,13 @@
  */
 import { getDocument, type PDFDocumentProxy } from "pdfjs-dist";
 import { type DragEvent, type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
-import { PageView } from "../../shared/PageView";
+import { type PageSize, PageView } from "../../shared/PageView";
 import {
   type EditedField,
   type EditedRole,
   type FieldType,
   kindOf,
   newKey,
-  type PageSize,
   placeOnPage,
   resizeOnPage,
   roleColour,

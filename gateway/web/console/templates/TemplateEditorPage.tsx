@@ -5,24 +5,24 @@
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { call, inWorkspace } from "../api";
-import type { Template } from "../types";
+import type { DocumentInfo, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { DRAG_TYPE, FieldPages } from "./FieldPages";
 import { type EditedField, type EditedRole, FIELD_KINDS, kindOf, newKey, roleColour } from "./field-kinds";
-import { type UploadedDocument, UploadPdf } from "./UploadPdf";
+import { UploadPdf } from "./UploadPdf";
 
 interface Draft {
   id?: string;
   name: string;
   description: string;
-  document: UploadedDocument;
+  document: DocumentInfo;
   roles: EditedRole[];
   fields: EditedField[];
 }
 
 /** A stored template as the editor works on it: roles with keys, fields pointing at them. */
-function draftOf(template: Template, document: UploadedDocument): Draft {
+function draftOf(template: Template, document: DocumentInfo): Draft {
   const roles = template.roles.map((r) => ({ key: newKey(), name: r.name, order: r.order }));
   const keyOf = new Map(roles.map((r) => [r.name, r.key]));
   return {
@@ -45,12 +45,10 @@ export function TemplateEditorPage({ templateId }: { templateId?: string }) {
   const [loaded, reload] = useLoad(async () => {
     if (!templateId) return undefined;
     const template = await call<Template>(inWorkspace(workspace.id, `/templates/${templateId}`));
-    const document = await call<UploadedDocument>(
-      inWorkspace(workspace.id, `/documents/${template.documentId}`),
-    );
+    const document = await call<DocumentInfo>(inWorkspace(workspace.id, `/documents/${template.documentId}`));
     return draftOf(template, document);
   }, [workspace.id, templateId]);
-  const [uploaded, setUploaded] = useState<UploadedDocument>();
+  const [uploaded, setUploaded] = useState<DocumentInfo>();
 
   return (
     <section aria-labelledby="editor-title">

@@ -1,19 +1,13 @@
 /** Choose or drop a PDF; it is uploaded at once and the editor opens on it. */
 import { type DragEvent, useId, useState } from "react";
 import { inWorkspace, upload } from "../api";
+import type { DocumentInfo } from "../types";
 import { ErrorNote, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
 
-export interface UploadedDocument {
-  id: string;
-  filename: string;
-  pageCount: number;
-  pages: { width: number; height: number }[];
-}
-
 const MAX_BYTES = 25 * 1024 * 1024;
 
-export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) => void }) {
+export function UploadPdf({ onUploaded }: { onUploaded: (doc: DocumentInfo) => void }) {
   const workspace = useWorkspace();
   const { busy, error, run, clearError } = useAction();
   const [refused, setRefused] = useState<string>();
@@ -36,7 +30,7 @@ export function UploadPdf({ onUploaded }: { onUploaded: (doc: UploadedDocument) 
     setSent(0);
     await run(file.name, async () => {
       const path = inWorkspace(workspace.id, `/documents/upload?filename=${encodeURIComponent(file.name)}`);
-      onUploaded(await upload<UploadedDocument>(path, file, "application/pdf", setSent));
+      onUploaded(await upload<DocumentInfo>(path, file, "application/pdf", setSent));
     });
   };
 

@@ -1,4 +1,6 @@
 /** The kinds of field a template can hold, with the size a new one gets (PDF points). */
+import type { PageSize } from "../../shared/PageView";
+import type { TemplateField } from "../types";
 export const FIELD_KINDS = [
   { type: "signature", label: "Signature", width: 180, height: 48 },
   { type: "initials", label: "Initials", width: 64, height: 40 },
@@ -27,24 +29,13 @@ export interface EditedRole {
   order: number;
 }
 
-export interface EditedField {
+/** A template's field while it is edited: the stored field's place and flags, its role by key. */
+export interface EditedField extends Omit<TemplateField, "id" | "type" | "role"> {
   /** Local identity while editing; the service assigns the stored id. */
   key: string;
   type: FieldType;
   /** The key of the role that fills it. */
   roleKey: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label: string;
-}
-
-export interface PageSize {
-  width: number;
-  height: number;
 }
 
 /** A moved box, kept inside its page (as the service requires) without changing its size. */
