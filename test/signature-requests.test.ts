@@ -10,6 +10,7 @@ import { distributedInfra } from "./support/infra.js";
 import { expectDocumented } from "./support/openapi.js";
 import { makePdf } from "./support/pdfs.js";
 import { type ReceivedMail, startSmtpPeer } from "./support/smtp-peer.js";
+import { createTwoRoleTemplate } from "./support/templates.js";
 
 const infra = await distributedInfra();
 const smtp = await startSmtpPeer();
@@ -40,30 +41,7 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
   /** A mailbox per test run, so the two modes do not read each other's mail. */
   let domain: string;
 
-  async function templateId(): Promise<string> {
-    const upload = await call(api(), "/documents/upload?filename=nda.pdf", {
-      key: key.secret,
-      method: "POST",
-      body: await makePdf(1),
-      headers: { "content-type": "application/pdf" },
-    });
-    const field = { type: "signature", page: 1, x: 50, y: 600, width: 150, height: 40 };
-    const template = await call(api(), "/templates", {
-      key: key.secret,
-      method: "POST",
-      json: {
-        name: "NDA",
-        documentId: (upload.body as { id: string }).id,
-        roles: [{ name: "Client" }, { name: "Company", order: 2 }],
-        fields: [
-          { ...field, role: "Client" },
-          { ...field, role: "Company", y: 500 },
-        ],
-      },
-    });
-    expect(template.status).toBe(201);
-    return (template.body as { id: string }).id;
-  }
+  const templateId = () => createTwoRoleTemplate(api(), key.secret);
 
   function recipients(tag: string) {
     return [

@@ -1,6 +1,6 @@
 /**
- * Assembles the gateway: the public API (both families), the console's API, the OpenAPI document
- * and the probes. It reaches services only through their generated clients.
+ * Assembles the gateway: the public API (both families), the MCP tool endpoint, the console's API,
+ * the OpenAPI document and the probes. It reaches services only through their generated clients.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,9 @@ import { sessionRoutes } from "./console/session.js";
 import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
 import { KeyVerifier } from "./key-verifier.js";
+import { documentTools } from "./mcp/document-tools.js";
+import { MCP_BASE, mcpEndpoint } from "./mcp/mcp-endpoint.js";
+import { operationTools } from "./mcp/tools.js";
 import { accessLog } from "./middleware/access-log.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
@@ -120,10 +123,11 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
   const recorder = new ApiCallRecorder(bus, logger);
   const contract = new Contract();
+  const keyLimiter = new RateLimiter(limits.ratePerSecond, limits.burst);
   const api = new PublicApi(
     contract,
     limits.jsonBodyBytes,
-    [authenticate(verifier, new RateLimiter(limits.ratePerSecond, limits.burst))],
+    [authenticate(verifier, keyLimiter)],
     [idempotency(services.auth, logger, { uploadBytes: limits.uploadBytes })],
   );
   pingRoutes(api);
@@ -146,6 +150,18 @@ export function buildGateway(options: GatewayOptions): Gateway {
 
   // Not mounted under a prefix: handlers see the full path, which API Usage records.
   app.use((req, res, next) => (isPublicApiPath(req.path) ? api.router(req, res, next) : next()));
+  app.use(
+    MCP_BASE,
+    mcpEndpoint({
+      tools: [...operationTools(api), ...documentTools(services.documents, limits.uploadBytes, publicUrl)],
+      verifier,
+      limiter: keyLimiter,
+      recorder,
+      logger,
+      // An upload's base64 is 4/3 of the file; the rest of the JSON-RPC message is small.
+      bodyLimitBytes: Math.ceil(limits.uploadBytes / 3) * 4 + 64 * 1024,
+    }),
+  );
   app.use(probeRoutes(contract, options.ready, logger));
   app.use(
     "/console/api",

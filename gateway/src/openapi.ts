@@ -7,7 +7,10 @@ import { type Contract, operationObject } from "./contract/operation.js";
 import { HEADERS, problemComponents } from "./contract/problem.js";
 
 const DESCRIPTION =
-  "Every public route exists under `/api/v1` (the workspace comes from the API key) and under `/v1/accounts/{accountId}` (the workspace comes from the path and must be the key's; any other account answers 404). Errors are RFC 9457 problem details (`application/problem+json`). Every response carries `X-Request-Id`; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. JSON bodies are limited to 1 MiB after decompression (413); they may be sent with `Content-Encoding: gzip`, `deflate` or `br`. Other body types are refused (415) except on upload routes. Strings must not contain NUL (U+0000) or unpaired surrogates, and unknown properties are refused (422). The console routes under `/console/api` use the session cookie set by `POST /console/api/session`, and state-changing calls must echo the `cs_csrf` cookie in `X-CSRF-Token`.";
+  "Every public route exists under `/api/v1` (the workspace comes from the API key) and under `/v1/accounts/{accountId}` (the workspace comes from the path and must be the key's; any other account answers 404). Errors are RFC 9457 problem details (`application/problem+json`). Every response carries `X-Request-Id`; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. JSON bodies are limited to 1 MiB after decompression (413); they may be sent with `Content-Encoding: gzip`, `deflate` or `br`. Other body types are refused (415) except on upload routes. Strings must not contain NUL (U+0000) or unpaired surrogates, and unknown properties are refused (422). AI assistants reach the same operations as MCP tools at `/mcp/v1` (Streamable HTTP, the same key; the tools and their JSON Schemas are listed by the MCP `tools/list` method). The console routes under `/console/api` use the session cookie set by `POST /console/api/session`, and state-changing calls must echo the `cs_csrf` cookie in `X-CSRF-Token`.";
+
+/** The public API's version, which the MCP endpoint announces too. */
+export const API_VERSION = "1.0.0";
 
 export function openApiDocument(contract: Contract, publicUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, ReturnType<typeof operationObject>>> = {};
@@ -23,7 +26,7 @@ export function openApiDocument(contract: Contract, publicUrl: string): Record<s
     openapi: "3.1.0",
     info: {
       title: "Countersign API",
-      version: "1.0.0",
+      version: API_VERSION,
       description: `Self-hosted, API-first electronic signatures. ${DESCRIPTION}`,
     },
     servers: [{ url: publicUrl }],

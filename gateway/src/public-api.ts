@@ -9,8 +9,9 @@
  * checks, and its calls are neither rate-limited per key nor counted in API Usage.
  *
  * A handler is an operation: it gets its checked input, the workspace and the actor, and returns a
- * Reply; it never sees Express, so it is the same whoever calls it. Only uploads and downloads,
- * which stream, get the request and response (`streamRoute`).
+ * Reply; it never sees Express, so it is the same whoever calls it — the MCP tools run these very
+ * operations (`operation`). Only uploads and downloads, which stream, get the request and response
+ * (`streamRoute`).
  */
 
 import type { Session } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
@@ -77,6 +78,12 @@ export const noContent = (): Reply => ({ status: 204 });
 type Handler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
   call: Call<P, Q, B>,
 ) => Promise<Reply> | Reply;
+
+/** A registered operation, to run without HTTP: its declaration and its handler. */
+export interface Operation {
+  spec: OperationSpec<ObjectSchema, ObjectSchema, BodySchema>;
+  run(call: Call<ObjectSchema, ObjectSchema, BodySchema>): Promise<Reply> | Reply;
+}
 type StreamHandler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
   call: StreamCall<P, Q, B>,
 ) => Promise<void>;
@@ -85,6 +92,7 @@ export class PublicApi {
   readonly router: Router = express.Router();
   /** The console family, mounted at CONSOLE_WORKSPACE_BASE after the checks that set `res.locals.workspaceId`. */
   readonly consoleRouter: Router = express.Router({ mergeParams: true });
+  private readonly operations = new Map<string, Operation>();
 
   /**
    * guards run first on every request to the API (reporting, authentication, rate limits);
@@ -119,6 +127,14 @@ export class PublicApi {
     options: { inConsole?: boolean } = {},
   ): void {
     this.inFamilies(method, path, spec, answering(handler), options);
+    this.operations.set(`${method} ${path}`, { spec, run: handler } as unknown as Operation);
+  }
+
+  /** The operation `route` registered as `method` `path` (the path without a family's base). */
+  operation(method: Method, path: string): Operation {
+    const operation = this.operations.get(`${method} ${path}`);
+    if (!operation) throw new Error(`no operation ${method.toUpperCase()} ${path} is registered`);
+    return operation;
   }
 
   /** A route like `route` whose handler streams the body in or the answer out itself. */
@@ -202,7 +218,8 @@ function answering<P extends ObjectSchema, Q extends ObjectSchema, B extends Bod
   };
 }
 
-function actorOf(req: Request, res: Response): Actor {
+/** Who makes the request: its key or console user, address and user agent. */
+export function actorOf(req: Request, res: Response): Actor {
   const caller = res.locals.caller as Caller | undefined;
   const session = res.locals.session as Session | undefined;
   return {

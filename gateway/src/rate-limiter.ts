@@ -1,5 +1,6 @@
 /**
- * Per-key token buckets: `ratePerSecond` tokens flow in, up to `burst`; a call takes one. The
+ * Per-key token buckets: `ratePerSecond` tokens flow in, up to `burst`; a call takes one (a batch of
+ * calls, such as MCP tool calls in one HTTP request, takes one each, all or none). The
  * state is per gateway replica, so N replicas admit up to N times the rate in the worst case.
  */
 export interface RateDecision {
@@ -27,7 +28,7 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  take(key: string): RateDecision {
+  take(key: string, cost = 1): RateDecision {
     const now = this.now();
     this.sweep(now);
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, updatedAt: now };
@@ -36,15 +37,17 @@ export class RateLimiter {
       bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.ratePerSecond,
     );
     bucket.updatedAt = now;
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
+    const allowed = bucket.tokens >= cost;
+    if (allowed) bucket.tokens -= cost;
     this.buckets.set(key, bucket);
     return {
       allowed,
       limit: this.burst,
       remaining: Math.floor(bucket.tokens),
       resetSeconds: Math.ceil((this.burst - bucket.tokens) / this.ratePerSecond),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond)),
+      retryAfterSeconds: allowed
+        ? 0
+        : Math.max(1, Math.ceil((Math.min(cost, this.burst) - bucket.tokens) / this.ratePerSecond)),
     };
   }
 

@@ -35,3 +35,14 @@ test("remaining counts down and reset says when the bucket is full again", () =>
   for (let i = 0; i < 19; i++) limiter.take("k");
   expect(limiter.take("k").resetSeconds).toBe(2);
 });
+
+test("a batch takes one token per call, all or none, and waits for enough of them", () => {
+  const { clock, limiter } = limiterAt(10, 10);
+  expect(limiter.take("k", 8).allowed).toBe(true);
+  const refused = limiter.take("k", 5);
+  expect(refused).toMatchObject({ allowed: false, remaining: 2, retryAfterSeconds: 1 });
+  expect(limiter.take("k", 2).allowed).toBe(true);
+  clock.now += 500;
+  expect(limiter.take("k", 5).allowed).toBe(true);
+  expect(limiter.take("k").allowed).toBe(false);
+});

@@ -5,7 +5,7 @@ import { id, text, timestamp } from "./values.js";
 
 export const AgreementSetInput = z
   .strictObject({
-    name: text(),
+    name: text().meta({ description: "Your name for the set, such as `Lease and guarantee`." }),
     requestIds: z.array(id()).meta({ description: "Requests of this workspace, each in no other set." }),
   })
   .meta({ id: "AgreementSetInput" });
@@ -24,4 +24,4 @@ export const AgreementSet = z
   })
   .meta({ id: "AgreementSet" });
 
-export const AgreementSetIdParams = z.object({ agreementSetId: id() });
+export const AgreementSetIdParams = z.object({ agreementSetId: id("The agreement set's id.") });

@@ -20,7 +20,7 @@ export const Document = z
 
 export const DocumentPage = page(Document, "DocumentPage");
 
-export const DocumentIdParams = z.object({ documentId: id() });
+export const DocumentIdParams = z.object({ documentId: id("The document's id.") });
 
 export const UploadQuery = z.object({
   filename: text().optional().meta({ description: "The file's name, for a raw application/pdf body." }),

@@ -20,8 +20,8 @@ export const RequestStatus = z.enum(REQUEST_STATUSES).meta({
 
 export const NewRecipient = z
   .strictObject({
-    name: text(),
-    email: text(),
+    name: text().meta({ description: "The recipient's name, as the e-mails and the certificate show it." }),
+    email: text().meta({ description: "Where signing links and the completed copy are sent." }),
     role: text().optional().meta({
       description:
         "For a signer: the role to fill. From a template, a template role (every role is filled by exactly one signer); from documents, the name the fields use. Compared trimmed and case-insensitively.",
@@ -47,7 +47,7 @@ export const NewField = z
 
 export const SignatureRequestInput = z
   .strictObject({
-    title: text(),
+    title: text().meta({ description: "What the recipients see as the subject, such as `NDA with Acme`." }),
     message: text().optional().meta({ description: "Your note to the recipients, quoted in every e-mail." }),
     templateId: id("The template whose documents, roles and fields the request copies.").optional(),
     documentIds: z
@@ -58,7 +58,9 @@ export const SignatureRequestInput = z
       description:
         "The fields, when there is no template; each names the role of the signer who fills it, and every signer's role needs a required signature field.",
     }),
-    recipients: z.array(NewRecipient),
+    recipients: z.array(NewRecipient).meta({
+      description: "The signers (one per template role, from a template) and any copy (cc) recipients.",
+    }),
     expiresAt: instant("When an unfinished request expires; must be in the future.").optional(),
     send: z
       .boolean()
@@ -130,16 +132,30 @@ export const SignatureRequestQuery = z.object({
   status: RequestStatus.optional().meta({ description: "Only requests in this state." }),
 });
 
-export const RequestIdParams = z.object({ requestId: id() });
-export const RecipientIdParams = z.object({ recipientId: id() });
+export const RequestIdParams = z.object({ requestId: id("The signature request's id.") });
+export const RecipientIdParams = z.object({
+  recipientId: id("The recipient's id, from the request's `recipients`."),
+});
 
 export const EmptyInput = z.strictObject({}).meta({ id: "EmptyInput" });
 
-export const CancelInput = z.strictObject({ reason: text().optional() }).meta({ id: "CancelInput" });
+export const CancelInput = z
+  .strictObject({
+    reason: text().optional().meta({ description: "Why, for the audit trail and the recipients." }),
+  })
+  .meta({ id: "CancelInput" });
 
 export const RecipientChanges = z
   .strictObject({
-    recipients: z.array(z.strictObject({ id: id(), name: text().optional(), email: text().optional() })),
+    recipients: z
+      .array(
+        z.strictObject({
+          id: id("The recipient's id, from the request's `recipients`."),
+          name: text().optional().meta({ description: "The new name; unchanged when absent." }),
+          email: text().optional().meta({ description: "The new e-mail address; unchanged when absent." }),
+        }),
+      )
+      .meta({ description: "The recipients to change, each by id." }),
   })
   .meta({ id: "RecipientChanges" });
 
@@ -153,8 +169,8 @@ export const Reminder = z
 
 export const EmbeddedSigningInput = z
   .strictObject({
-    requestId: id(),
-    recipientId: id(),
+    requestId: id("The signature request's id."),
+    recipientId: id("The signer's recipient id; the signer needs a `clientUserId`."),
     returnUrl: text().optional().meta({
       format: "uri",
       description:

@@ -6,15 +6,18 @@ import { id, page, text, timestamp, wholeNumber } from "./values.js";
 /** The properties of a field on a page, shared by templates and by requests made from documents. */
 export const fieldInputShape = {
   id: text().optional().meta({ description: "Assigned when absent." }),
-  type: z.enum(FIELD_TYPES),
+  type: z.enum(FIELD_TYPES).meta({
+    description:
+      "What the signer fills in: `date_signed`, `name` and `email` are filled by the service when they sign.",
+  }),
   role: text().meta({ description: "The role of the signer who fills the field." }),
   page: wholeNumber().meta({ description: "1-based page number." }),
   x: z.number().meta({ description: "PDF points from the page's left edge." }),
   y: z.number().meta({ description: "PDF points from the page's top edge." }),
-  width: z.number(),
-  height: z.number(),
+  width: z.number().meta({ description: "In PDF points." }),
+  height: z.number().meta({ description: "In PDF points." }),
   required: z.boolean().optional().meta({ description: "true unless said otherwise.", default: true }),
-  label: text().optional(),
+  label: text().optional().meta({ description: "Shown to the signer beside the field." }),
 };
 
 export const RoleInput = z
@@ -53,12 +56,15 @@ export const Role = z.strictObject({ name: z.string(), order: z.int() }).meta({ 
 /** A field as the API writes it, in a template and in a request alike. */
 export const placedFieldShape = {
   id: z.string(),
-  type: z.enum(FIELD_TYPES),
+  type: z.enum(FIELD_TYPES).meta({
+    description:
+      "What the signer fills in: `date_signed`, `name` and `email` are filled by the service when they sign.",
+  }),
   page: z.int().min(1),
   x: z.number(),
   y: z.number(),
-  width: z.number(),
-  height: z.number(),
+  width: z.number().meta({ description: "In PDF points." }),
+  height: z.number().meta({ description: "In PDF points." }),
   required: z.boolean(),
   label: z.string(),
 };
@@ -85,4 +91,4 @@ export const Template = z
 
 export const TemplatePage = page(Template, "TemplatePage");
 
-export const TemplateIdParams = z.object({ templateId: id() });
+export const TemplateIdParams = z.object({ templateId: id("The template's id.") });

@@ -132,5 +132,6 @@ export const TestFireResult = z
   })
   .meta({ id: "TestFireResult" });
 
-export const EndpointIdParams = z.object({ endpointId: id() });
-export const MessageIdParams = z.object({ endpointId: id(), messageId: id() });
+const endpointId = id("The webhook endpoint's id.");
+export const EndpointIdParams = z.object({ endpointId });
+export const MessageIdParams = z.object({ endpointId, messageId: id("The message's id.") });

@@ -17,6 +17,13 @@ import { loggedPath } from "./redacted-path.js";
 
 export const UNMATCHED_ROUTE = "unmatched";
 
+/** How a call ended: its HTTP status, problem code (empty when it succeeded) and duration. */
+export interface CallOutcome {
+  status: number;
+  code: string;
+  durationMs: number;
+}
+
 export interface ApiCallRecorderOptions {
   intervalMs?: number;
   maxPending?: number;
@@ -51,24 +58,51 @@ export class ApiCallRecorder {
     return this.sending;
   }
 
-  /** Keeps the record of a finished call (a ResponseEndHook); calls without a valid key have none. */
+  /**
+   * Keeps the record of a finished call (a ResponseEndHook); calls without a valid key have none,
+   * and an HTTP request whose tool calls were recorded one by one (`recordToolCall`) has no other.
+   */
   record(req: Request, res: Response): void {
     const caller = res.locals.caller as Caller | undefined;
-    if (!caller) return;
+    if (!caller || res.locals.toolCallsRecorded === true) return;
+    const route = (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE;
+    this.keep(caller, res.locals.requestId as string, req.method, route, loggedPath(req), {
+      status: res.statusCode,
+      code: (res.locals.problemCode as string | undefined) ?? "",
+      durationMs: performance.now() - (res.locals.startedAt as number),
+    });
+  }
+
+  /**
+   * Keeps the record of one MCP tool call, as method `MCP` on the tool's own route, with the status
+   * and code its operation answered; the HTTP request that carried it is then not recorded.
+   */
+  recordToolCall(res: Response, route: string, outcome: CallOutcome): void {
+    const caller = res.locals.caller as Caller;
+    res.locals.toolCallsRecorded = true;
+    this.keep(caller, res.locals.requestId as string, "MCP", route, route, outcome);
+  }
+
+  private keep(
+    caller: Caller,
+    requestId: string,
+    method: string,
+    route: string,
+    path: string,
+    outcome: CallOutcome,
+  ): void {
     if (this.pending.length >= (this.options.maxPending ?? 50_000)) {
       this.dropped += 1;
       return;
     }
     this.pending.push({
-      requestId: res.locals.requestId as string,
+      requestId,
       workspaceId: caller.workspaceId,
       keyId: caller.keyId,
-      method: req.method,
-      route: (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE,
-      path: loggedPath(req),
-      status: res.statusCode,
-      code: (res.locals.problemCode as string | undefined) ?? "",
-      durationMs: performance.now() - (res.locals.startedAt as number),
+      method,
+      route,
+      path,
+      ...outcome,
       time: timestampFromMs(Date.now()),
     });
     this.timer ??= setTimeout(() => void this.flush(), this.options.intervalMs ?? 250);

@@ -4,7 +4,7 @@
  * headers on every answer.
  */
 import type { NextFunction, Request, Response } from "express";
-import type { KeyVerifier } from "../key-verifier.js";
+import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 
@@ -31,20 +31,29 @@ export function authenticate(verifier: KeyVerifier, limiter: RateLimiter) {
         "API access is disabled for this workspace; an Organization Admin can enable it",
       );
     }
-    const decision = limiter.take(caller.keyId);
-    res.setHeader("RateLimit-Limit", String(decision.limit));
-    res.setHeader("RateLimit-Remaining", String(decision.remaining));
-    res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
-    if (!decision.allowed) {
-      throw new ApiProblem(
-        "rate_limited",
-        `this key may make ${limiter.ratePerSecond} calls a second (bursts of ${limiter.burst}); try again shortly`,
-        undefined,
-        { "Retry-After": String(decision.retryAfterSeconds) },
-      );
-    }
+    spendCalls(limiter, res, 1);
     next();
   };
+}
+
+/**
+ * Takes `calls` from the authenticated caller's rate limit, all or none, and announces what is
+ * left; past the limit it is 429 with Retry-After.
+ */
+export function spendCalls(limiter: RateLimiter, res: Response, calls: number): void {
+  const caller = res.locals.caller as Caller;
+  const decision = limiter.take(caller.keyId, calls);
+  res.setHeader("RateLimit-Limit", String(decision.limit));
+  res.setHeader("RateLimit-Remaining", String(decision.remaining));
+  res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
+  if (!decision.allowed) {
+    throw new ApiProblem(
+      "rate_limited",
+      `this key may make ${limiter.ratePerSecond} calls a second (bursts of ${limiter.burst}); try again shortly`,
+      undefined,
+      { "Retry-After": String(decision.retryAfterSeconds) },
+    );
+  }
 }
 
 function unauthorized(detail: string): ApiProblem {

@@ -70,7 +70,19 @@ async function* uploadMessages(
   }
 }
 
-/** `attachment; filename="…"` with an ASCII fallback and the exact name in RFC 5987 form. */
+/** Streams an uploaded file to the documents service; the stored document as the API shows it. */
+export async function storeDocument(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  file: UploadedFile,
+): Promise<z.infer<typeof Document>> {
+  // A body that failed on its way in is the client's fault, whatever the call made of it.
+  const { document } = await documents
+    .uploadDocument(uploadMessages(workspaceId, file))
+    .catch((err: unknown) => Promise.reject(file.failure() ?? err));
+  return documentJson(document);
+}
+
 const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 
 export function documentRoutes(
@@ -95,11 +107,7 @@ export function documentRoutes(
     },
     async ({ req, res, workspaceId, query }) => {
       const file = await readUpload(req, res, maxUploadBytes, query.filename);
-      // A body that failed on its way in is the client's fault, whatever the call made of it.
-      const { document } = await documents
-        .uploadDocument(uploadMessages(workspaceId, file))
-        .catch((err: unknown) => Promise.reject(file.failure() ?? err));
-      res.status(201).json(documentJson(document));
+      res.status(201).json(await storeDocument(documents, workspaceId, file));
     },
   );
 

@@ -1,0 +1,654 @@
+/**
+ * The MCP tool endpoint /mcp/v1 with the official SDK client over Streamable HTTP, in both modes:
+ * the tool list an assistant reads, a whole signature-request lifecycle through tools down to the
+ * signed PDF, keys refused at the transport, bad arguments answered with the API's violations,
+ * another workspace's ids not found, and tool calls under the key's rate limit and in Recent Errors
+ * and API Usage.
+ */
+import { createHash } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
+import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
+import { ConsoleClient, call, eventually } from "./support/http.js";
+import { distributedInfra } from "./support/infra.js";
+import { expectDocumented } from "./support/openapi.js";
+import { makePdf } from "./support/pdfs.js";
+import { SignerBrowser } from "./support/signer-browser.js";
+import { createTwoRoleTemplate } from "./support/templates.js";
+
+const infra = await distributedInfra();
+const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
+if (infra) modes.push(["distributed", () => startDistributed(infra)]);
+afterAll(() => infra?.close());
+
+const TOOLS = [
+  "list_templates",
+  "get_template",
+  "create_signature_request",
+  "list_signature_requests",
+  "get_signature_request",
+  "send_signature_request",
+  "resend_signature_request",
+  "cancel_signature_request",
+  "remind_recipient",
+  "update_recipients",
+  "get_embedded_signing_url",
+  "create_agreement_set",
+  "get_agreement_set",
+  "get_audit_trail",
+  "list_webhook_endpoints",
+  "list_webhook_deliveries",
+  "upload_document",
+  "download_document",
+];
+
+interface CreatedKey {
+  id: string;
+  secret: string;
+  accountId: string;
+}
+
+interface ToolError {
+  code: string;
+  message: string;
+  status: number;
+  errors?: { path: string; message: string }[];
+  retryAfterSeconds?: number;
+  requestId: string;
+}
+
+interface RequestJson {
+  id: string;
+  status: string;
+  recipients: { id: string; email: string; status: string; role: string | null }[];
+  signedDocumentId: string | null;
+  documentIds: string[];
+}
+
+/** A tool's JSON: the structured result, which must equal the JSON text beside it. */
+function resultOf<T>(result: CallToolResult): T {
+  expect(result.isError ?? false).toBe(false);
+  const text = result.content.find((c) => c.type === "text");
+  expect(JSON.parse((text as { text: string }).text)).toEqual(result.structuredContent);
+  return result.structuredContent as T;
+}
+
+function errorOf(result: CallToolResult): ToolError {
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  const text = result.content.find((c) => c.type === "text") as { text: string };
+  return (JSON.parse(text.text) as { error: ToolError }).error;
+}
+
+interface JsonSchemaNode {
+  description?: string;
+  properties?: Record<string, JsonSchemaNode>;
+  items?: JsonSchemaNode;
+  $ref?: string;
+  $defs?: Record<string, JsonSchemaNode>;
+}
+
+/** Every argument, at any depth, whose schema has no description for an assistant to act on. */
+function undescribed(root: JsonSchemaNode): string[] {
+  const resolve = (node: JsonSchemaNode) =>
+    node.$ref ? (root.$defs?.[node.$ref.replace("#/$defs/", "")] ?? node) : node;
+  const walk = (node: JsonSchemaNode, prefix: string): string[] =>
+    Object.entries(resolve(node).properties ?? {}).flatMap(([name, property]) => {
+      const path = `${prefix}${name}`;
+      const items = property.items ? walk(property.items, `${path}[].`) : [];
+      return [...(property.description ? [] : [path]), ...items, ...walk(property, `${path}.`)];
+    });
+  return walk(root, "");
+}
+
+const mcpRequest = (id: number, method: string, params: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params,
+});
+
+describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
+  let deployment: Deployment;
+  let gateway: string;
+  let key: CreatedKey;
+  let templateId: string;
+  const clients: Client[] = [];
+
+  const createKey = async (name: string, workspace?: string): Promise<CreatedKey> => {
+    const made = await deployment.cli(
+      "keys",
+      "create",
+      "--name",
+      name,
+      ...(workspace ? ["--workspace", workspace] : []),
+    );
+    expect(made.code).toBe(0);
+    return JSON.parse(made.stdout) as CreatedKey;
+  };
+
+  async function connect(secret: string): Promise<Client> {
+    const client = new Client({ name: "countersign-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${gateway}/mcp/v1`), {
+      requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  /** A raw JSON-RPC POST, as a client without the SDK sends it. */
+  const post = (secret: string | undefined, body: unknown) =>
+    call(gateway, "/mcp/v1", {
+      method: "POST",
+      ...(secret ? { key: secret } : {}),
+      headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+      json: body,
+    });
+
+  const makeTemplate = (secret: string) => createTwoRoleTemplate(`${gateway}/api/v1`, secret, "MCP NDA");
+
+  beforeAll(async () => {
+    deployment = await start();
+    gateway = deployment.gateways[0] as string;
+    key = await createKey("mcp");
+    templateId = await makeTemplate(key.secret);
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await deployment?.destroy();
+  });
+
+  test("tools/list names every tool with a description, described arguments and an object output schema", async () => {
+    const client = await connect(key.secret);
+    expect(client.getServerVersion()).toMatchObject({ name: "countersign" });
+    expect(client.getInstructions()).toMatch(/create_signature_request/);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.description?.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.annotations?.readOnlyHint).toBe(
+        tool.name.startsWith("list_") ||
+          tool.name.startsWith("get_template") ||
+          /^(get_(signature_request|agreement_set|audit_trail)|download_document)$/.test(tool.name),
+      );
+      expect({ tool: tool.name, undescribed: undescribed(tool.inputSchema) }).toEqual({
+        tool: tool.name,
+        undescribed: [],
+      });
+    }
+    const create = tools.find((tool) => tool.name === "create_signature_request");
+    expect(create?.inputSchema.required).toEqual(["title", "recipients"]);
+    expect(create?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    const cancel = tools.find((tool) => tool.name === "cancel_signature_request");
+    expect(cancel?.annotations?.destructiveHint).toBe(true);
+  });
+
+  test("an assistant runs the whole lifecycle through tools: template to signed PDF, reminders, recipients, sets, audit", async () => {
+    const client = await connect(key.secret);
+    const tool = (name: string, args: Record<string, unknown> = {}) =>
+      client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+    const templates = resultOf<{ items: { id: string }[]; totalCount: number }>(
+      await tool("list_templates", { pageSize: 5 }),
+    );
+    expect(templates.items.map((t) => t.id)).toContain(templateId);
+    expectDocumented("GET", "/api/v1/templates", 200, templates);
+    const template = resultOf<{ roles: { name: string }[] }>(await tool("get_template", { templateId }));
+    expect(template.roles.map((r) => r.name)).toEqual(["Client", "Company"]);
+
+    // Upload through the tool: the same checks and answer as the HTTP upload.
+    const pdf = Buffer.from(await makePdf(2, "Uploaded by an assistant"));
+    const uploadReply = await tool("upload_document", {
+      filename: "assistant.pdf",
+      contentBase64: pdf.toString("base64"),
+    });
+    const uploaded = resultOf<{ id: string; pageCount: number; sha256: string }>(uploadReply);
+    expectDocumented("POST", "/api/v1/documents/upload", 201, uploaded);
+    expect(uploaded).toMatchObject({ pageCount: 2, sha256: createHash("sha256").update(pdf).digest("hex") });
+    const notPdf = errorOf(
+      await tool("upload_document", {
+        filename: "x.pdf",
+        contentBase64: Buffer.from("plain text").toString("base64"),
+      }),
+    );
+    expect(notPdf).toMatchObject({ code: "unsupported_media_type", status: 415 });
+
+    // Both signers embedded: the request completes through the tools and two signing pages.
+    const created = resultOf<RequestJson>(
+      await tool("create_signature_request", {
+        title: "Signed by tools",
+        templateId,
+        recipients: [
+          { name: "Ada Client", email: "ada@example.com", role: "Client", clientUserId: "ada-1" },
+          { name: "Cy Company", email: "cy@example.com", role: "Company", clientUserId: "cy-1" },
+        ],
+      }),
+    );
+    expectDocumented("POST", "/api/v1/signature-requests", 201, created);
+    expect(created.status).toBe("draft");
+    const sent = resultOf<RequestJson>(await tool("send_signature_request", { requestId: created.id }));
+    expect(sent.status).toBe("sent");
+    expect(errorOf(await tool("send_signature_request", { requestId: created.id }))).toMatchObject({
+      code: "invalid_state",
+      status: 409,
+    });
+    for (const recipient of sent.recipients) {
+      const made = resultOf<{ url: string; expiresAt: string }>(
+        await tool("get_embedded_signing_url", {
+          requestId: created.id,
+          recipientId: recipient.id,
+          returnUrl: "https://app.example.com/done",
+        }),
+      );
+      expectDocumented("POST", "/api/v1/embedded-signing-url", 201, made);
+      const signer = new SignerBrowser(gateway);
+      expect((await signer.open(made.url)).status).toBe(303);
+      const session = (await signer.call("/sign/api/session")).body as { fields: { id: string }[] };
+      const values = Object.fromEntries(
+        session.fields.map((f) => [f.id, { kind: "typed", text: recipient.email }]),
+      );
+      expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
+    }
+    const completed = await eventually(async () => {
+      const got = resultOf<RequestJson>(await tool("get_signature_request", { requestId: created.id }));
+      return got.status === "completed" ? got : undefined;
+    }, 30_000);
+    expectDocumented("GET", "/api/v1/signature-requests/{requestId}", 200, completed);
+
+    const download = await tool("download_document", { documentId: completed.signedDocumentId });
+    const signedDocument = resultOf<{ id: string; kind: string; sha256: string; sizeBytes: number }>(
+      download,
+    );
+    expect(signedDocument.kind).toBe("signed");
+    const resource = download.content.find((c) => c.type === "resource") as {
+      resource: { uri: string; mimeType: string; blob: string };
+    };
+    expect(resource.resource.mimeType).toBe("application/pdf");
+    expect(new URL(resource.resource.uri).pathname).toBe(`/api/v1/documents/${signedDocument.id}/download`);
+    const sealed = Buffer.from(resource.resource.blob, "base64");
+    expect(sealed.length).toBe(signedDocument.sizeBytes);
+    expect(createHash("sha256").update(sealed).digest("hex")).toBe(signedDocument.sha256);
+    expect(sealed.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(sealed.toString("latin1")).toContain("/ByteRange");
+
+    const trail = resultOf<{
+      items: { action: string; actor: { type: string; id: string | null } }[];
+      verified: boolean;
+    }>(await tool("get_audit_trail", { requestId: created.id }));
+    expectDocumented("GET", "/api/v1/signature-requests/{requestId}/audit-trail", 200, trail);
+    expect(trail.verified).toBe(true);
+    expect(trail.items[0]).toMatchObject({ action: "created", actor: { type: "api_key", id: key.id } });
+    expect(trail.items.map((e) => e.action)).toEqual(expect.arrayContaining(["sent", "signed", "completed"]));
+
+    // E-mailed signers: remind, correct an address, resend, cancel.
+    const mailed = resultOf<RequestJson>(
+      await tool("create_signature_request", {
+        title: "Mailed by tools",
+        templateId,
+        send: true,
+        recipients: [
+          { name: "Eve Client", email: "eve@example.com", role: "Client" },
+          { name: "Fay Company", email: "fay@example.com", role: "Company" },
+        ],
+      }),
+    );
+    expect(mailed.status).toBe("sent");
+    const [eve, fay] = mailed.recipients as [RequestJson["recipients"][0], RequestJson["recipients"][0]];
+    const reminded = resultOf<{ recipientId: string; remindedAt: string }>(
+      await tool("remind_recipient", { recipientId: eve.id, message: "Friendly nudge" }),
+    );
+    expectDocumented("POST", "/api/v1/recipients/{recipientId}/reminders", 202, reminded);
+    expect(errorOf(await tool("remind_recipient", { recipientId: eve.id }))).toMatchObject({
+      code: "rate_limited",
+      status: 429,
+      retryAfterSeconds: expect.any(Number),
+    });
+    expect(errorOf(await tool("remind_recipient", { recipientId: fay.id })).code).toBe("invalid_state");
+    const updated = resultOf<RequestJson>(
+      await tool("update_recipients", {
+        requestId: mailed.id,
+        recipients: [{ id: eve.id, email: "eve.new@example.com" }],
+      }),
+    );
+    expect(updated.recipients.find((r) => r.id === eve.id)?.email).toBe("eve.new@example.com");
+    expect(
+      resultOf<RequestJson>(await tool("resend_signature_request", { requestId: mailed.id })).status,
+    ).toBe("sent");
+
+    const set = resultOf<{ id: string; status: string; requestIds: string[] }>(
+      await tool("create_agreement_set", { name: "Both", requestIds: [created.id, mailed.id] }),
+    );
+    expectDocumented("POST", "/api/v1/agreement-sets", 201, set);
+    expect(set.status).toBe("in_progress");
+    const cancelled = resultOf<RequestJson>(
+      await tool("cancel_signature_request", { requestId: mailed.id, reason: "Wrong party" }),
+    );
+    expect(cancelled.status).toBe("cancelled");
+    const ended = resultOf<{ status: string }>(await tool("get_agreement_set", { agreementSetId: set.id }));
+    expect(ended.status).toBe("incomplete");
+
+    const listed = resultOf<{ items: RequestJson[] }>(
+      await tool("list_signature_requests", { status: "cancelled", pageSize: 10 }),
+    );
+    expect(listed.items.map((r) => r.id)).toEqual([mailed.id]);
+
+    const endpoint = await call(gateway, "/api/v1/webhook-endpoints", {
+      key: key.secret,
+      method: "POST",
+      json: { url: "https://hooks.example.com/countersign", eventTypes: ["signature_request.sent"] },
+    });
+    expect(endpoint.status).toBe(201);
+    const endpointId = (endpoint.body as { id: string }).id;
+    const endpoints = resultOf<{ items: { id: string; secret?: string }[] }>(
+      await tool("list_webhook_endpoints"),
+    );
+    expect(endpoints.items.map((e) => e.id)).toEqual([endpointId]);
+    expect(JSON.stringify(endpoints)).not.toContain((endpoint.body as { secret: string }).secret);
+    await tool("send_signature_request", {
+      requestId: resultOf<RequestJson>(
+        await tool("create_signature_request", {
+          title: "Hooked",
+          templateId,
+          recipients: [
+            { name: "Gus Client", email: "gus@example.com", role: "Client" },
+            { name: "Hal Company", email: "hal@example.com", role: "Company" },
+          ],
+        }),
+      ).id,
+    });
+    const deliveries = await eventually(async () => {
+      const page = resultOf<{ items: { eventType: string }[] }>(
+        await tool("list_webhook_deliveries", { endpointId }),
+      );
+      return page.items.length > 0 ? page : undefined;
+    }, 15_000);
+    expectDocumented("GET", "/api/v1/webhook-endpoints/{endpointId}/messages", 200, deliveries);
+    expect(deliveries.items[0]?.eventType).toBe("signature_request.sent");
+  }, 120_000);
+
+  test("a missing, unknown or deleted key is 401 at the transport, a workspace without API access 403", async () => {
+    const initialize = mcpRequest(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
+    const doomed = await createKey("doomed");
+    expect((await post(doomed.secret, initialize)).status).toBe(200);
+    expect((await deployment.cli("keys", "delete", doomed.id)).code).toBe(0);
+    for (const secret of [undefined, `sk_${"A".repeat(43)}`, doomed.secret]) {
+      const refused = await eventually(async () => {
+        const reply = await post(secret, initialize);
+        return reply.status === 401 ? reply : undefined;
+      }, 2000);
+      expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="countersign"');
+      expect((refused.body as { code: string }).code).toBe("unauthorized");
+    }
+    await expect(connect(`sk_${"B".repeat(43)}`)).rejects.toThrow(/401/);
+
+    const workspace = JSON.parse(
+      (await deployment.cli("workspaces", "create", "--name", "No API")).stdout,
+    ) as {
+      id: string;
+    };
+    const locked = await createKey("locked", workspace.id);
+    await deployment.cli("workspaces", "update", workspace.id, "--api-access", "off");
+    const forbidden = await eventually(async () => {
+      const reply = await post(locked.secret, initialize);
+      return reply.status === 403 ? reply : undefined;
+    }, 2000);
+    expect((forbidden.body as { code: string }).code).toBe("forbidden");
+
+    const get = await call(gateway, "/mcp/v1", { key: key.secret });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+  });
+
+  test("bad arguments are a tool error with the API's code and one violation per argument", async () => {
+    const client = await connect(key.secret);
+    const tool = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+    const invalid = errorOf(
+      await tool("create_signature_request", {
+        templateId,
+        recipients: [{ name: "Ada", email: 7, role: "Client" }],
+        colour: "blue",
+      }),
+    );
+    expect(invalid).toMatchObject({ code: "validation_failed", status: 422, message: expect.any(String) });
+    expect(invalid.errors).toEqual(
+      expect.arrayContaining([
+        { path: "title", message: "is required" },
+        { path: "recipients[0].email", message: "must be a string" },
+        { path: "colour", message: "is not a known property" },
+      ]),
+    );
+    const paging = errorOf(
+      await tool("list_signature_requests", { pageSize: 500, pageIndex: 1.5, extra: 1 }),
+    );
+    expect(paging.errors?.map((e) => e.path).sort()).toEqual(["extra", "pageIndex", "pageSize"]);
+    const base64 = errorOf(await tool("upload_document", { filename: "a.pdf", contentBase64: "%%%" }));
+    expect(base64.errors?.map((e) => e.path)).toEqual(["contentBase64"]);
+    // The service's own rules answer the same way: a role the template does not have.
+    const service = errorOf(
+      await tool("create_signature_request", {
+        title: "Wrong role",
+        templateId,
+        recipients: [{ name: "Ada", email: "ada@example.com", role: "Nobody" }],
+      }),
+    );
+    expect(service.code).toBe("validation_failed");
+    expect(service.errors?.length).toBeGreaterThan(0);
+
+    await expect(client.callTool({ name: "delete_everything", arguments: {} })).rejects.toThrow(
+      /delete_everything/,
+    );
+  });
+
+  test("another workspace's ids are not found, exactly like ids that never existed", async () => {
+    const workspace = JSON.parse(
+      (await deployment.cli("workspaces", "create", "--name", "Other")).stdout,
+    ) as {
+      id: string;
+    };
+    const stranger = await createKey("stranger", workspace.id);
+    const theirs = await connect(stranger.secret);
+    const theirTemplate = await makeTemplate(stranger.secret);
+    const request = resultOf<RequestJson>(
+      (await theirs.callTool({
+        name: "create_signature_request",
+        arguments: {
+          title: "Theirs",
+          templateId: theirTemplate,
+          send: true,
+          recipients: [
+            { name: "A", email: "a@example.com", role: "Client" },
+            { name: "B", email: "b@example.com", role: "Company" },
+          ],
+        },
+      })) as CallToolResult,
+    );
+
+    const mine = await connect(key.secret);
+    const attempts = (ids: { template: string; request: string; recipient: string; document: string }) =>
+      [
+        ["get_template", { templateId: ids.template }],
+        ["get_signature_request", { requestId: ids.request }],
+        ["cancel_signature_request", { requestId: ids.request }],
+        ["remind_recipient", { recipientId: ids.recipient }],
+        ["update_recipients", { requestId: ids.request, recipients: [{ id: ids.recipient, name: "X" }] }],
+        ["get_audit_trail", { requestId: ids.request }],
+        ["download_document", { documentId: ids.document }],
+        ["get_embedded_signing_url", { requestId: ids.request, recipientId: ids.recipient }],
+        [
+          "create_signature_request",
+          {
+            title: "Borrowed",
+            templateId: ids.template,
+            recipients: [
+              { name: "A", email: "a@example.com", role: "Client" },
+              { name: "B", email: "b@example.com", role: "Company" },
+            ],
+          },
+        ],
+        ["create_agreement_set", { name: "Borrowed", requestIds: [ids.request] }],
+      ] as const;
+    const theirIds = {
+      template: theirTemplate,
+      request: request.id,
+      recipient: request.recipients[0]?.id as string,
+      document: request.documentIds[0] as string,
+    };
+    const invented = "0192f5d8-0000-7000-8000-000000000000";
+    const neverExisted = attempts({
+      template: invented,
+      request: invented,
+      recipient: invented,
+      document: invented,
+    });
+    const answer = async ([name, args]: readonly [string, Record<string, unknown>]) => {
+      const { code, status, message, errors } = errorOf(
+        (await mine.callTool({ name, arguments: args })) as CallToolResult,
+      );
+      return { name, code, status, message: message.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "<id>"), errors };
+    };
+    for (const [index, attempt] of attempts(theirIds).entries()) {
+      const seen = await answer(attempt);
+      expect(["not_found", "validation_failed"]).toContain(seen.code);
+      expect(seen).toEqual(await answer(neverExisted[index] as (typeof neverExisted)[number]));
+    }
+    const still = resultOf<RequestJson>(
+      (await theirs.callTool({
+        name: "get_signature_request",
+        arguments: { requestId: request.id },
+      })) as CallToolResult,
+    );
+    expect(still.status).toBe("sent");
+  });
+
+  test("tool calls take from the key's rate limit, a batch all at once, and show in Recent Errors and API Usage", async () => {
+    const busy = await createKey("busy");
+    const batch = (size: number, first: number) =>
+      Array.from({ length: size }, (_, i) =>
+        mcpRequest(first + i, "tools/call", { name: "list_templates", arguments: {} }),
+      );
+    const allowed = await post(busy.secret, batch(60, 1));
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toHaveLength(60);
+    expect(Number(allowed.headers.get("ratelimit-remaining"))).toBeLessThanOrEqual(40);
+    const refused = await post(busy.secret, batch(60, 100));
+    expect(refused.status).toBe(429);
+    expect((refused.body as { code: string }).code).toBe("rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+
+    const client = await connect(key.secret);
+    const missing = errorOf(
+      (await client.callTool({
+        name: "get_signature_request",
+        arguments: { requestId: "0192f5d8-0000-7000-8000-000000000000" },
+      })) as CallToolResult,
+    );
+    expect(missing.code).toBe("not_found");
+
+    const admin = new ConsoleClient(gateway);
+    expect((await admin.logIn(deployment.adminEmail, deployment.adminPassword)).status).toBe(201);
+    const base = `/console/api/workspaces/${key.accountId}`;
+    const recent = await eventually(async () => {
+      const reply = await admin.call(`${base}/recent-errors`);
+      const items = (reply.body as { items: { requestId: string; method: string; path: string }[] }).items;
+      return items.find((e) => e.requestId === missing.requestId);
+    });
+    expect(recent).toMatchObject({
+      method: "MCP",
+      path: "/mcp/v1/tools/get_signature_request",
+      status: 404,
+      code: "not_found",
+    });
+    const usage = await eventually(async () => {
+      const reply = await admin.call(`${base}/api-usage`);
+      expectDocumented("GET", "/console/api/workspaces/{workspaceId}/api-usage", 200, reply.body);
+      const routes = (reply.body as { routes: { method: string; route: string; calls: number }[] }).routes;
+      const tools = routes.filter((r) => r.method === "MCP");
+      return tools.some((r) => r.route === "/mcp/v1/tools/list_templates" && r.calls >= 60)
+        ? tools
+        : undefined;
+    });
+    expect(usage.map((r) => r.route)).toEqual(
+      expect.arrayContaining([
+        "/mcp/v1/tools/get_signature_request",
+        "/mcp/v1/tools/create_signature_request",
+      ]),
+    );
+  });
+
+  test("hostile messages and arguments to every tool never answer 5xx, nor a tool error of ours", async () => {
+    const client = await connect(key.secret);
+    const { tools } = await client.listTools();
+    const fuzzer = await createKey("fuzzer");
+    /** A POST that waits out the rate limit rather than count its 429s as answers. */
+    const send = async (body: unknown) => {
+      for (;;) {
+        const reply = await post(fuzzer.secret, body);
+        if (reply.status !== 429) return reply;
+        await new Promise((resolve) => setTimeout(resolve, Number(reply.headers.get("retry-after")) * 1000));
+      }
+    };
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.constantFrom(templateId, "0192f5d8-0000-7000-8000-000000000000", "", "\u0000", "../../etc"),
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.integer(),
+      fc.double(),
+    );
+    let id = 0;
+    for (const tool of tools) {
+      const names = Object.keys(tool.inputSchema.properties ?? {});
+      const args = fc.dictionary(fc.oneof(fc.constantFrom(...names, "extra"), fc.string()), value, {
+        maxKeys: 6,
+      });
+      await fc.assert(
+        fc.asyncProperty(args, async (generated) => {
+          const reply = await send(mcpRequest(++id, "tools/call", { name: tool.name, arguments: generated }));
+          expect({ tool: tool.name, status: reply.status }).toEqual({ tool: tool.name, status: 200 });
+          const { result } = reply.body as { result?: CallToolResult };
+          if (result?.isError) expect(errorOf(result).status).toBeLessThan(500);
+        }),
+        { numRuns: 25, seed: 13 },
+      );
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.record({
+            jsonrpc: fc.constant("2.0"),
+            id: fc.jsonValue(),
+            method: fc.string(),
+            params: fc.jsonValue(),
+          }),
+          fc.record({
+            jsonrpc: fc.constant("2.0"),
+            id: fc.nat(),
+            method: fc.constant("tools/call"),
+            params: fc.jsonValue(),
+          }),
+        ),
+        async (body) => {
+          expect((await send(body)).status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 150, seed: 13 },
+    );
+    const faults = deployment
+      .output()
+      .split("\n")
+      .filter((line) => /Unhandled 'error' event|uncaughtException|"level":(50|60)/.test(line));
+    expect(faults.map((line) => line.slice(0, 1500))).toEqual([]);
+  }, 120_000);
+});
