@@ -9,6 +9,8 @@ import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
 import { ConsoleClient, call, eventually } from "./support/http.js";
@@ -103,6 +105,8 @@ function undescribed(root: JsonSchemaNode): string[] {
   return walk(root, "");
 }
 
+const RANDOM_ID = "0192f5d8-0000-7000-8000-000000000000";
+
 const mcpRequest = (id: number, method: string, params: Record<string, unknown>) => ({
   jsonrpc: "2.0",
   id,
@@ -181,6 +185,14 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
         tool: tool.name,
         undescribed: [],
       });
+    }
+    // Strict validators compile every schema (no keyword out of place, no unknown format).
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    for (const tool of tools) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        expect(() => ajv.compile(schema as object)).not.toThrow();
+      }
     }
     const create = tools.find((tool) => tool.name === "create_signature_request");
     expect(create?.inputSchema.required).toEqual(["title", "recipients"]);
@@ -505,7 +517,7 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
       recipient: request.recipients[0]?.id as string,
       document: request.documentIds[0] as string,
     };
-    const invented = "0192f5d8-0000-7000-8000-000000000000";
+    const invented = RANDOM_ID;
     const neverExisted = attempts({
       template: invented,
       request: invented,
@@ -532,7 +544,30 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     expect(still.status).toBe("sent");
   });
 
-  test("tool calls take from the key's rate limit, a batch all at once, and show in Recent Errors and API Usage", async () => {
+  test("tool calls take from the key's rate limit, a batch all at once, and each shows in Recent Errors and API Usage", async () => {
+    const admin = new ConsoleClient(gateway);
+    expect((await admin.logIn(deployment.adminEmail, deployment.adminPassword)).status).toBe(201);
+    const base = `/console/api/workspaces/${key.accountId}`;
+    type RouteUsage = { method: string; route: string; calls: number; errors: number };
+    const usageOf = async (method: string, route: string) => {
+      const reply = await admin.call(`${base}/api-usage`);
+      expectDocumented("GET", "/console/api/workspaces/{workspaceId}/api-usage", 200, reply.body);
+      const routes = (reply.body as { routes: RouteUsage[] }).routes;
+      return routes.find((r) => r.method === method && r.route === route) ?? { calls: 0, errors: 0 };
+    };
+    // Counts before, once the earlier tests' calls have all been reported (two reads agree).
+    const settled = async (method: string, route: string) => {
+      let last = await usageOf(method, route);
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const now = await usageOf(method, route);
+        if (now.calls === last.calls) return now;
+        last = now;
+      }
+    };
+    const listed = await settled("MCP", "/mcp/v1/tools/list_templates");
+    const posted = await settled("POST", "/mcp/v1");
+
     const busy = await createKey("busy");
     const batch = (size: number, first: number) =>
       Array.from({ length: size }, (_, i) =>
@@ -541,50 +576,85 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     const allowed = await post(busy.secret, batch(60, 1));
     expect(allowed.status).toBe(200);
     expect(allowed.body).toHaveLength(60);
-    expect(Number(allowed.headers.get("ratelimit-remaining"))).toBeLessThanOrEqual(40);
+    const left = Number(allowed.headers.get("ratelimit-remaining"));
+    expect(left).toBeLessThanOrEqual(40);
     const refused = await post(busy.secret, batch(60, 100));
     expect(refused.status).toBe(429);
     expect((refused.body as { code: string }).code).toBe("rate_limited");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    // All or none: the refused batch took nothing, so what was left still serves a smaller one.
+    expect(Number(refused.headers.get("ratelimit-remaining"))).toBeGreaterThanOrEqual(left);
+    expect((await post(busy.secret, batch(left, 200))).status).toBe(200);
 
-    const client = await connect(key.secret);
-    const missing = errorOf(
-      (await client.callTool({
-        name: "get_signature_request",
-        arguments: { requestId: "0192f5d8-0000-7000-8000-000000000000" },
-      })) as CallToolResult,
-    );
-    expect(missing.code).toBe("not_found");
+    // Each of the 60 calls counts once, and the POSTs that carried them not at all; the refused
+    // POST, which ran no tool, counts as one failed call.
+    await eventually(async () => {
+      const now = await usageOf("MCP", "/mcp/v1/tools/list_templates");
+      return now.calls === listed.calls + 60 + left ? true : undefined;
+    });
+    expect(await usageOf("POST", "/mcp/v1")).toMatchObject({
+      calls: posted.calls + 1,
+      errors: posted.errors + 1,
+    });
 
-    const admin = new ConsoleClient(gateway);
-    expect((await admin.logIn(deployment.adminEmail, deployment.adminPassword)).status).toBe(201);
-    const base = `/console/api/workspaces/${key.accountId}`;
+    // Three calls failing in one batch are three entries in Recent Errors, each under its own id.
+    const failing = await post(key.secret, [
+      mcpRequest(1, "tools/call", { name: "get_signature_request", arguments: { requestId: RANDOM_ID } }),
+      mcpRequest(2, "tools/call", { name: "get_template", arguments: { templateId: RANDOM_ID } }),
+      mcpRequest(3, "tools/call", { name: "create_signature_request", arguments: {} }),
+    ]);
+    const errors = (failing.body as { result: CallToolResult }[]).map(({ result }) => errorOf(result));
+    expect(errors.map((e) => e.code)).toEqual(["not_found", "not_found", "validation_failed"]);
+    expect(new Set(errors.map((e) => e.requestId)).size).toBe(3);
     const recent = await eventually(async () => {
       const reply = await admin.call(`${base}/recent-errors`);
       const items = (reply.body as { items: { requestId: string; method: string; path: string }[] }).items;
-      return items.find((e) => e.requestId === missing.requestId);
+      const found = errors.map((e) => items.find((item) => item.requestId === e.requestId));
+      return found.every(Boolean) ? found : undefined;
     });
-    expect(recent).toMatchObject({
-      method: "MCP",
-      path: "/mcp/v1/tools/get_signature_request",
-      status: 404,
-      code: "not_found",
-    });
-    const usage = await eventually(async () => {
-      const reply = await admin.call(`${base}/api-usage`);
-      expectDocumented("GET", "/console/api/workspaces/{workspaceId}/api-usage", 200, reply.body);
-      const routes = (reply.body as { routes: { method: string; route: string; calls: number }[] }).routes;
-      const tools = routes.filter((r) => r.method === "MCP");
-      return tools.some((r) => r.route === "/mcp/v1/tools/list_templates" && r.calls >= 60)
-        ? tools
-        : undefined;
-    });
-    expect(usage.map((r) => r.route)).toEqual(
-      expect.arrayContaining([
-        "/mcp/v1/tools/get_signature_request",
-        "/mcp/v1/tools/create_signature_request",
-      ]),
+    expect(recent).toMatchObject([
+      { method: "MCP", path: "/mcp/v1/tools/get_signature_request", status: 404, code: "not_found" },
+      { method: "MCP", path: "/mcp/v1/tools/get_template", status: 404, code: "not_found" },
+      {
+        method: "MCP",
+        path: "/mcp/v1/tools/create_signature_request",
+        status: 422,
+        code: "validation_failed",
+      },
+    ]);
+  });
+
+  test("bodies: only one upload_document call may pass the JSON limit, and a file past 25 MiB is a tool error", async () => {
+    const client = await connect(key.secret);
+    const tooLarge = errorOf(
+      (await client.callTool({
+        name: "upload_document",
+        arguments: {
+          filename: "big.pdf",
+          contentBase64: Buffer.alloc(25 * 1024 * 1024 + 1).toString("base64"),
+        },
+      })) as CallToolResult,
     );
+    expect(tooLarge).toMatchObject({ code: "payload_too_large", status: 413 });
+
+    const bulky = await post(
+      key.secret,
+      mcpRequest(1, "tools/call", {
+        name: "create_signature_request",
+        arguments: { title: "x".repeat(2 * 1024 * 1024), templateId, recipients: [] },
+      }),
+    );
+    expect(bulky.status).toBe(413);
+    expect((bulky.body as { code: string }).code).toBe("payload_too_large");
+
+    for (const method of ["GET", "DELETE", "PUT"]) {
+      const reply = await call(gateway, "/mcp/v1", { key: key.secret, method });
+      expect({ method, status: reply.status, allow: reply.headers.get("allow") }).toEqual({
+        method,
+        status: 405,
+        allow: "POST",
+      });
+    }
   });
 
   test("hostile messages and arguments to every tool never answer 5xx, nor a tool error of ours", async () => {
@@ -601,7 +671,7 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     };
     const value = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
-      fc.constantFrom(templateId, "0192f5d8-0000-7000-8000-000000000000", "", "\u0000", "../../etc"),
+      fc.constantFrom(templateId, RANDOM_ID, "", "\u0000", "../../etc"),
       fc.string({ unit: "binary", maxLength: 40 }),
       fc.integer(),
       fc.double(),

@@ -158,8 +158,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
       limiter: keyLimiter,
       recorder,
       logger,
-      // An upload's base64 is 4/3 of the file; the rest of the JSON-RPC message is small.
-      bodyLimitBytes: Math.ceil(limits.uploadBytes / 3) * 4 + 64 * 1024,
+      jsonBodyBytes: limits.jsonBodyBytes,
+      uploadBytes: limits.uploadBytes,
     }),
   );
   app.use(probeRoutes(contract, options.ready, logger));

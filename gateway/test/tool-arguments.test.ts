@@ -62,3 +62,13 @@ test("the advertised schema holds every argument and refuses others", () => {
   expect(Object.keys(schema.shape)).toEqual(["thingId", "pageIndex", "pageSize", "name", "note"]);
   expect(schema.safeParse({ thingId: "x", name: "Ada", colour: "red" }).success).toBe(false);
 });
+
+test("a __proto__ argument is an unknown property, not a prototype", () => {
+  const args = JSON.parse('{"thingId":"x","name":"Ada","__proto__":{"note":"sneaked"}}') as Record<
+    string,
+    unknown
+  >;
+  expect(violationsOf(() => readArguments(spec, args))).toEqual([
+    { path: "__proto__", message: "is not a known property" },
+  ]);
+});

@@ -37,7 +37,7 @@ export function documentTools(
   maxUploadBytes: number,
   publicUrl: string,
 ): Tool[] {
-  const maxMiB = maxUploadBytes / (1024 * 1024);
+  const maxMiB = Number((maxUploadBytes / (1024 * 1024)).toFixed(2));
   return [
     {
       name: "upload_document",

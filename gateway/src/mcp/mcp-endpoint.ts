@@ -4,17 +4,19 @@
  * nothing is kept between them.
  *
  * It is the public API by another door, with the same rules: the bearer key is checked before any
- * MCP message is read (401 for a missing, unknown or deleted key, 403 without API access), every tool
- * call takes one call from the key's rate limit (a batch takes all of its calls at once, or is 429),
- * and each tool call is recorded for Recent Errors and API Usage as `MCP /mcp/v1/tools/{name}` with
- * the status and code its operation answered. A failed call is a tool error (`isError`) whose text is
- * the API's problem: code, message, status, violations and request id.
+ * MCP message is read (401 for a missing, unknown or deleted key, 403 without API access); a POST
+ * takes one call from the key's rate limit, or one per tool call when it carries several, all at
+ * once or none (429); bodies are held to the API's JSON limit, except a single `upload_document`
+ * call, which may carry a whole file as base64. Each tool call is recorded for Recent Errors and API
+ * Usage as `MCP /mcp/v1/tools/{name}` with the status and code its operation answered, under an id of
+ * its own. A failed call is a tool error (`isError`) whose text is the API's problem: code, message,
+ * status, violations and that id.
  *
  * The SDK's low-level Server is used rather than McpServer because the tools bring their own JSON
  * Schemas (written from the API's zod contract, as the OpenAPI document is) and read their own
  * arguments, answering a bad one with the API's violations instead of the SDK's message.
  */
-import type { Logger } from "@countersign/kit";
+import { type Logger, uuidv7 } from "@countersign/kit";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
@@ -24,10 +26,10 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import express, { type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { KeyVerifier } from "../key-verifier.js";
 import type { ApiCallRecorder, CallOutcome } from "../middleware/api-call-recorder.js";
-import { authenticate, spendCalls } from "../middleware/authenticate.js";
+import { requireKey, spendCalls } from "../middleware/authenticate.js";
 import { API_VERSION } from "../openapi.js";
 import { ApiProblem, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
@@ -44,28 +46,54 @@ export interface McpEndpointOptions {
   limiter: RateLimiter;
   recorder: ApiCallRecorder;
   logger: Logger;
-  /** The largest JSON-RPC body: an upload's base64 and its envelope. */
-  bodyLimitBytes: number;
+  /** The API's limit on a JSON body, which holds for every MCP message but an upload. */
+  jsonBodyBytes: number;
+  /** The largest file upload_document takes, decoded. */
+  uploadBytes: number;
 }
 
-/** How many tool calls a POST carries: one JSON-RPC message, or a batch of them. */
-function toolCallsIn(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => (m as { method?: unknown } | null)?.method === "tools/call").length;
+type Message = { method?: unknown; params?: { name?: unknown } } | null;
+
+/** The tool calls a POST carries: one JSON-RPC message, or a batch of them. */
+function toolCallsIn(body: unknown): Message[] {
+  const messages = (Array.isArray(body) ? body : [body]) as Message[];
+  return messages.filter((m) => m?.method === "tools/call");
+}
+
+/** A body past the JSON limit is refused unless it is one upload_document call and nothing else. */
+function mayExceedJsonLimit(body: unknown): boolean {
+  const [call] = toolCallsIn(body);
+  return !Array.isArray(body) && call?.params?.name === "upload_document";
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Router {
-  const { tools, verifier, limiter, recorder, logger, bodyLimitBytes } = options;
+  const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes } = options;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(({ run: _run, ...described }) => described);
   const router = express.Router();
 
-  router.use(authenticate(verifier, limiter));
-  router.post("/", express.json({ limit: bodyLimitBytes }), async (req: Request, res: Response) => {
+  // An upload's base64 is 4/3 of the file; the slack lets a file somewhat over the limit reach the
+  // tool, which answers it as a tool error the assistant can read rather than as an HTTP 413.
+  const readJson = express.json({
+    limit: Math.ceil(uploadBytes / 3) * 4 + 4 * 1024 * 1024,
+    verify: (_req, res, buffer) => {
+      (res as Response).locals.bodyBytes = buffer.length;
+    },
+  });
+
+  router.use((_req: Request, res: Response, next: NextFunction) => {
     res.locals.route = MCP_BASE;
-    // authenticate took one call; a batch of tool calls takes the rest before any of them runs.
-    const extra = toolCallsIn(req.body) - 1;
-    if (extra > 0) spendCalls(limiter, res, extra);
+    next();
+  });
+  router.use(requireKey(verifier));
+  router.post("/", readJson, async (req: Request, res: Response) => {
+    if ((res.locals.bodyBytes ?? 0) > jsonBodyBytes && !mayExceedJsonLimit(req.body)) {
+      throw new ApiProblem(
+        "payload_too_large",
+        `the body (decompressed) is larger than ${jsonBodyBytes} bytes; only a single upload_document call may be larger`,
+      );
+    }
+    spendCalls(limiter, res, Math.max(1, toolCallsIn(req.body).length));
 
     const context: ToolContext = { workspaceId: res.locals.caller.workspaceId, actor: actorOf(req, res) };
     const server = new Server(
@@ -78,8 +106,10 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       if (!tool)
         throw new McpError(ErrorCode.InvalidParams, `there is no tool ${params.name}: tools/list names them`);
       const startedAt = performance.now();
+      // Calls of one batch share the HTTP request: each has an id of its own for Recent Errors.
+      const callId = uuidv7();
       const recordAs = (outcome: Omit<CallOutcome, "durationMs">) =>
-        recorder.recordToolCall(res, `${MCP_BASE}/tools/${tool.name}`, {
+        recorder.recordToolCall(res, callId, `${MCP_BASE}/tools/${tool.name}`, {
           ...outcome,
           durationMs: performance.now() - startedAt,
         });
@@ -91,10 +121,9 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
           structuredContent: reply.body,
         };
       } catch (err) {
-        const requestId = res.locals.requestId as string;
-        const { problem, headers } = toProblem(err, requestId);
+        const { problem, headers } = toProblem(err, callId);
         if (problem.status >= 500 && problem.code !== "unavailable") {
-          logger.error({ err, requestId, tool: tool.name }, "tool call failed");
+          logger.error({ err, requestId: res.locals.requestId, callId, tool: tool.name }, "tool call failed");
         }
         recordAs({ status: problem.status, code: problem.code });
         const retryAfter = headers["Retry-After"];
@@ -104,7 +133,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
           status: problem.status,
           ...(problem.errors.length > 0 ? { errors: problem.errors } : {}),
           ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
-          requestId,
+          requestId: callId,
         };
         return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
       }
@@ -122,7 +151,8 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
     await transport.handleRequest(req, res, req.body);
   });
   // Stateless: there is no session to open a stream on (GET) or to end (DELETE).
-  router.all("/", () => {
+  router.all("/", (_req: Request, res: Response) => {
+    spendCalls(limiter, res, 1);
     throw new ApiProblem(
       "method_not_allowed",
       "this MCP endpoint is stateless: send each JSON-RPC message with POST",

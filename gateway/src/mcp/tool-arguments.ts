@@ -32,22 +32,22 @@ export function readArguments(
 ): { params: unknown; query: unknown; body: unknown } {
   const pathKeys = new Set(keysOf(spec.params));
   const queryKeys = new Set(keysOf(spec.query));
-  const params: Record<string, unknown> = {};
-  const query: Record<string, unknown> = {};
-  const body: Record<string, unknown> = {};
+  const params: [string, unknown][] = [];
+  const query: [string, unknown][] = [];
+  const body: [string, unknown][] = [];
   for (const [key, value] of Object.entries(args)) {
-    if (pathKeys.has(key)) params[key] = value;
-    else if (queryKeys.has(key)) query[key] = asQueryValue(value);
-    else body[key] = value;
+    if (pathKeys.has(key)) params.push([key, value]);
+    else if (queryKeys.has(key)) query.push([key, asQueryValue(value)]);
+    else body.push([key, value]);
   }
   const violations: FieldViolation[] = [];
-  const read = (schema: z.ZodType | undefined, value: Record<string, unknown>) => {
+  const read = (schema: z.ZodType | undefined, entries: [string, unknown][]) => {
     if (!schema) {
-      for (const key of Object.keys(value))
-        violations.push({ path: key, message: "is not a known property" });
+      for (const [key] of entries) violations.push({ path: key, message: "is not a known property" });
       return undefined;
     }
-    const parsed = schema.safeParse(value, { error: describeIssue });
+    // fromEntries defines every key as the object's own, `__proto__` too, so strict schemas see it.
+    const parsed = schema.safeParse(Object.fromEntries(entries), { error: describeIssue });
     if (parsed.success) return parsed.data;
     violations.push(...argumentViolations(parsed.error));
     return undefined;

@@ -74,13 +74,14 @@ export class ApiCallRecorder {
   }
 
   /**
-   * Keeps the record of one MCP tool call, as method `MCP` on the tool's own route, with the status
-   * and code its operation answered; the HTTP request that carried it is then not recorded.
+   * Keeps the record of one MCP tool call, under its own id, as method `MCP` on the tool's own
+   * route, with the status and code its operation answered; the HTTP request that carried it is
+   * then not recorded.
    */
-  recordToolCall(res: Response, route: string, outcome: CallOutcome): void {
+  recordToolCall(res: Response, callId: string, route: string, outcome: CallOutcome): void {
     const caller = res.locals.caller as Caller;
     res.locals.toolCallsRecorded = true;
-    this.keep(caller, res.locals.requestId as string, "MCP", route, route, outcome);
+    this.keep(caller, callId, "MCP", route, route, outcome);
   }
 
   private keep(

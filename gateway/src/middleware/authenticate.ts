@@ -13,6 +13,17 @@ const BEARER = /^Bearer[ ]+(\S+)$/i;
 const KEY_SHAPE = /^sk_[0-9A-Za-z]{43}$/;
 
 export function authenticate(verifier: KeyVerifier, limiter: RateLimiter) {
+  const checkKey = requireKey(verifier);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    await checkKey(req, res, () => {
+      spendCalls(limiter, res, 1);
+      next();
+    });
+  };
+}
+
+/** The key alone, for a door that decides what a request costs once it has read it (MCP batches). */
+export function requireKey(verifier: KeyVerifier) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.get("authorization");
     if (!header) throw unauthorized('this request needs an API key: send "Authorization: Bearer <key>"');
@@ -31,7 +42,6 @@ export function authenticate(verifier: KeyVerifier, limiter: RateLimiter) {
         "API access is disabled for this workspace; an Organization Admin can enable it",
       );
     }
-    spendCalls(limiter, res, 1);
     next();
   };
 }
