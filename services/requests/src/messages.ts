@@ -30,6 +30,7 @@ export function toRecipient(row: RecipientRow): Recipient {
     signTime: time(row.signed_at),
     declineTime: time(row.declined_at),
     declineReason: row.decline_reason,
+    externalId: row.external_id,
   });
 }
 
@@ -42,6 +43,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     status: row.status,
     templateId: row.template_id ?? "",
     documentIds: row.document_ids,
+    documentExternalIds: row.document_external_ids,
     recipients: recipients.map(toRecipient),
     fields: row.fields,
     expireTime: time(row.expires_at),

@@ -59,12 +59,14 @@ export class RequestCreation {
       kind: r.kind || "signer",
       routingOrder: r.routingOrder,
       clientUserId: r.clientUserId,
+      externalId: r.externalId,
     }));
     const violations = requestViolations({
       title: input.title,
       message: input.message,
       templateId: input.templateId,
       documentCount: input.documentIds.length,
+      documentExternalIds: input.documentExternalIds,
       fieldCount: input.fields.length,
       recipients: drafts,
       expiresAt,
@@ -95,6 +97,7 @@ export class RequestCreation {
         kind: d.kind as "signer" | "cc",
         routing_order: d.routingOrder || role?.order || 1,
         client_user_id: d.clientUserId,
+        external_id: d.externalId,
       };
     });
     const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({
@@ -139,6 +142,7 @@ export class RequestCreation {
             message: input.message,
             templateId: layout.templateId,
             documentIds: layout.documentIds,
+            documentExternalIds: input.documentExternalIds,
             fields,
             expiresAt: expiresAt ?? null,
           },

@@ -11,6 +11,7 @@ export const LIMITS = {
   nameLength: 200,
   emailLength: 254,
   clientUserIdLength: 200,
+  externalIdLength: 100,
   routingOrder: 50,
   reasonLength: 1000,
   noteLength: 2000,
@@ -30,6 +31,7 @@ export interface RecipientDraft {
   kind: string;
   routingOrder: number;
   clientUserId: string;
+  externalId: string;
 }
 
 export interface RoleSource {
@@ -56,6 +58,7 @@ export function requestViolations(draft: {
   message: string;
   templateId: string;
   documentCount: number;
+  documentExternalIds: string[];
   fieldCount: number;
   recipients: RecipientDraft[];
   expiresAt?: Date;
@@ -88,6 +91,30 @@ export function requestViolations(draft: {
       add(at("routingOrder"), `must be a whole number from 1 to ${LIMITS.routingOrder}`);
     if (r.clientUserId.length > LIMITS.clientUserIdLength)
       add(at("clientUserId"), `must be at most ${LIMITS.clientUserIdLength} characters`);
+  });
+  violations.push(
+    ...externalIdViolations(
+      draft.recipients.map((r) => r.externalId),
+      (i) => `recipients[${i}].externalId`,
+    ),
+  );
+  if (draft.documentExternalIds.length > 0 && draft.documentExternalIds.length !== draft.documentCount)
+    add("documentExternalIds", "give one for each of documentIds, or none");
+  else
+    violations.push(...externalIdViolations(draft.documentExternalIds, (i) => `documentExternalIds[${i}]`));
+  return violations;
+}
+
+/** A sender's own ids: optional, short, and each given one unique in its request. */
+function externalIdViolations(ids: string[], at: (index: number) => string): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    if (!id) return;
+    if (id.length > LIMITS.externalIdLength)
+      violations.push({ path: at(i), message: `must be at most ${LIMITS.externalIdLength} characters` });
+    else if (seen.has(id)) violations.push({ path: at(i), message: `"${id}" is given twice` });
+    seen.add(id);
   });
   return violations;
 }

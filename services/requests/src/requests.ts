@@ -22,7 +22,10 @@ import { lockRequest, type RequestTransactions } from "./request-transactions.js
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
 import { endSessions } from "./signing-sessions.js";
 import { assertAllowed, isRecipientsTurn, REQUEST_STATUSES } from "./state-machine.js";
-import { type RecipientRow, store } from "./store.js";
+import { type RecipientRow, type RequestFilter, store } from "./store.js";
+
+/** The most request ids one list may name. */
+const MAX_LISTED_IDS = 100;
 
 export interface RequestsDeps {
   db: Database;
@@ -48,11 +51,18 @@ export class Requests {
     return toSignatureRequest(request, await store.recipientsOf(this.deps.db, [requestId]));
   }
 
-  async list(workspaceId: string, status: string, pageIndex: number, pageSize: number) {
-    if (status && !(REQUEST_STATUSES as readonly string[]).includes(status)) {
+  async list(workspaceId: string, filter: RequestFilter, pageIndex: number, pageSize: number) {
+    if (filter.status && !(REQUEST_STATUSES as readonly string[]).includes(filter.status)) {
       throw new ConnectError(`status must be one of ${REQUEST_STATUSES.join(", ")}`, Code.InvalidArgument);
     }
-    const page = await store.page(this.deps.db, workspaceId, status, pageIndex, pageSize);
+    if (filter.requestIds.length > MAX_LISTED_IDS) {
+      throw new ConnectError(`at most ${MAX_LISTED_IDS} request ids may be listed`, Code.InvalidArgument);
+    }
+    // An id that is not a UUID names no request: it is left out rather than refused.
+    const requestIds = filter.requestIds.filter(isUuid);
+    if (filter.requestIds.length > 0 && requestIds.length === 0)
+      return { signatureRequests: [], totalCount: 0 };
+    const page = await store.page(this.deps.db, workspaceId, { ...filter, requestIds }, pageIndex, pageSize);
     const recipients = await store.recipientsOf(
       this.deps.db,
       page.rows.map((r) => r.id),

@@ -1,5 +1,5 @@
 /** Translates RequestsService RPCs into calls on the domain classes. */
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
@@ -23,7 +23,17 @@ export function requestsRoutes({ creation, requests, sessions, signing, agreemen
     getSignatureRequest: async (req) => ({
       signatureRequest: await requests.get(req.workspaceId, req.requestId),
     }),
-    listSignatureRequests: (req) => requests.list(req.workspaceId, req.status, req.pageIndex, req.pageSize),
+    listSignatureRequests: (req) =>
+      requests.list(
+        req.workspaceId,
+        {
+          status: req.status,
+          changedSince: req.changedSince ? timestampDate(req.changedSince) : undefined,
+          requestIds: req.requestIds,
+        },
+        req.pageIndex,
+        req.pageSize,
+      ),
     sendSignatureRequest: async (req) => ({
       signatureRequest: await requests.send(req.workspaceId, req.requestId, req.actor),
     }),

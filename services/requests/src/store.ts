@@ -24,6 +24,7 @@ export interface RequestRow {
   message: string;
   template_id: string | null;
   document_ids: string[];
+  document_external_ids: string[];
   fields: StoredField[];
   status: RequestStatus;
   expires_at: Date | null;
@@ -48,6 +49,7 @@ export interface RecipientRow {
   routing_order: number;
   status: RecipientStatus;
   client_user_id: string;
+  external_id: string;
   viewed_at: Date | null;
   signed_at: Date | null;
   declined_at: Date | null;
@@ -67,19 +69,28 @@ export interface NewRequest {
   message: string;
   templateId: string | null;
   documentIds: string[];
+  documentExternalIds: string[];
   fields: StoredField[];
   expiresAt: Date | null;
 }
 
+/** Which requests a list keeps: every condition given must hold. */
+export interface RequestFilter {
+  status: string;
+  changedSince: Date | undefined;
+  requestIds: string[];
+}
+
 export type NewRecipientRow = Pick<
   RecipientRow,
-  "id" | "name" | "email" | "role" | "kind" | "routing_order" | "client_user_id"
+  "id" | "name" | "email" | "role" | "kind" | "routing_order" | "client_user_id" | "external_id"
 >;
 
-const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, fields, status, expires_at,
-  agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at, cancel_reason, signed_document_id`;
+const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
+  fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
+  cancel_reason, signed_document_id`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
-  viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
+  external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at`;
 
 export const store = {
@@ -106,8 +117,9 @@ export const store = {
     recipients: NewRecipientRow[],
   ): Promise<{ request: RequestRow; recipients: RecipientRow[] }> {
     const inserted = await tx.query<RequestRow>(
-      `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids, fields, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'draft', $8) RETURNING ${REQUEST_COLUMNS}`,
+      `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
+         document_external_ids, fields, status, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'draft', $9) RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
         request.workspaceId,
@@ -115,16 +127,19 @@ export const store = {
         request.message,
         request.templateId,
         request.documentIds,
+        request.documentExternalIds,
         JSON.stringify(request.fields),
         request.expiresAt,
       ],
     );
     // One statement for every recipient, in the order given.
     const rows = await tx.query<RecipientRow>(
-      `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order, status, client_user_id)
-       SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, 'pending', r.client_user_id
-         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[])
-              WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, client_user_id, position)
+      `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order,
+         status, client_user_id, external_id)
+       SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, 'pending',
+              r.client_user_id, r.external_id
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
+              WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, client_user_id, external_id, position)
        RETURNING ${RECIPIENT_COLUMNS}`,
       [
         request.id,
@@ -136,6 +151,7 @@ export const store = {
         recipients.map((r) => r.kind),
         recipients.map((r) => r.routing_order),
         recipients.map((r) => r.client_user_id),
+        recipients.map((r) => r.external_id),
       ],
     );
     return {
@@ -179,15 +195,24 @@ export const store = {
     return rows[0]?.request_id;
   },
 
-  page(db: Queryable, workspaceId: string, status: string, pageIndex: number, pageSize: number) {
+  page(db: Queryable, workspaceId: string, filter: RequestFilter, pageIndex: number, pageSize: number) {
+    const params: unknown[] = [workspaceId];
+    const where = ["workspace_id = $1"];
+    const keep = (condition: (param: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(condition(`$${params.length}`));
+    };
+    if (filter.status) keep((p) => `status = ${p}`, filter.status);
+    if (filter.changedSince) keep((p) => `updated_at >= ${p}`, filter.changedSince);
+    if (filter.requestIds.length > 0) keep((p) => `id = ANY(${p}::uuid[])`, filter.requestIds);
     return selectPage<RequestRow>(
       db,
       {
         from: "signature_requests",
         columns: REQUEST_COLUMNS,
-        where: status ? "workspace_id = $1 AND status = $2" : "workspace_id = $1",
+        where: where.join(" AND "),
         orderBy: "id DESC",
-        params: status ? [workspaceId, status] : [workspaceId],
+        params,
       },
       pageIndex,
       pageSize,

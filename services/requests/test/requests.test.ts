@@ -444,6 +444,74 @@ test("lists filter by status, page newest first and count every match", async ()
   expect(bad.code).toBe(Code.InvalidArgument);
 });
 
+test("lists keep only requests changed since a time, or named by id, and every condition at once", async () => {
+  const ws = uuidv7();
+  const old = await draft(ws);
+  await new Promise((r) => setTimeout(r, 20));
+  const since = new Date();
+  const fresh = await draft(ws);
+  const list = (filter: { changedSince?: Date; requestIds?: string[]; status?: string }) =>
+    h.requests
+      .listSignatureRequests({
+        workspaceId: ws,
+        pageSize: 10,
+        status: filter.status,
+        requestIds: filter.requestIds,
+        changedSince: filter.changedSince ? timestampFromDate(filter.changedSince) : undefined,
+      })
+      .then((page) => page.signatureRequests.map((r) => r.id));
+  expect(await list({ changedSince: since })).toEqual([fresh.id]);
+  // A change moves an old request into the window.
+  await h.requests.sendSignatureRequest({ workspaceId: ws, requestId: old.id, actor });
+  expect(await list({ changedSince: since })).toEqual([fresh.id, old.id]);
+  expect(await list({ requestIds: [old.id, "not-a-uuid", uuidv7()] })).toEqual([old.id]);
+  expect(await list({ requestIds: ["not-a-uuid"] })).toEqual([]);
+  expect(await list({ requestIds: [old.id, fresh.id], status: "draft" })).toEqual([fresh.id]);
+  // Another workspace's request is not listed by its id.
+  expect(
+    (await h.requests.listSignatureRequests({ workspaceId: uuidv7(), requestIds: [old.id], pageSize: 10 }))
+      .signatureRequests,
+  ).toEqual([]);
+  const tooMany = await rejection(
+    h.requests.listSignatureRequests({ workspaceId: ws, requestIds: Array.from({ length: 101 }, uuidv7) }),
+  );
+  expect(tooMany.code).toBe(Code.InvalidArgument);
+});
+
+test("the sender's own ids for recipients and documents are kept, and must be unique in a request", async () => {
+  const ws = uuidv7();
+  const recipients = people().map((r, i) => ({ ...r, externalId: String(i + 1) }));
+  const request = await draft(ws, { recipients });
+  expect(request.recipients.map((r) => r.externalId)).toEqual(["1", "2", "3"]);
+  const read = await h.requests.getSignatureRequest({ workspaceId: ws, requestId: request.id });
+  expect(read.signatureRequest?.recipients.map((r) => r.externalId)).toEqual(["1", "2", "3"]);
+
+  const twice = await rejection(
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Twice",
+      templateId: await h.template(ws),
+      recipients: people().map((r) => ({ ...r, externalId: "7" })),
+      actor,
+    }),
+  );
+  expect(fieldViolations(twice)).toEqual([
+    { path: "recipients[1].externalId", message: '"7" is given twice' },
+    { path: "recipients[2].externalId", message: '"7" is given twice' },
+  ]);
+  const unpaired = await rejection(
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Unpaired",
+      documentIds: [uuidv7()],
+      documentExternalIds: ["1", "2"],
+      recipients: people(),
+      actor,
+    }),
+  );
+  expect(fieldViolations(unpaired).map((v) => v.path)).toContain("documentExternalIds");
+});
+
 test("a request's document cannot be deleted while the request uses it", async () => {
   const ws = uuidv7();
   const request = await draft(ws);
@@ -496,6 +564,7 @@ describe("made from documents, with fields given in the request", () => {
       workspaceId: ws,
       title: "Lease",
       documentIds: [first, second],
+      documentExternalIds: ["lease", "annex"],
       fields: [
         { ...signature, role: "Tenant" },
         { ...signature, role: "landlord", documentId: second, page: 2 },
@@ -509,6 +578,7 @@ describe("made from documents, with fields given in the request", () => {
     const [ada, bob] = signatureRequest?.recipients ?? [];
     expect(signatureRequest?.templateId).toBe("");
     expect(signatureRequest?.documentIds).toEqual([first, second]);
+    expect(signatureRequest?.documentExternalIds).toEqual(["lease", "annex"]);
     expect(signatureRequest?.fields.map((f) => [f.recipientId, f.documentId, f.page])).toEqual([
       [ada?.id, first, 1],
       [bob?.id, second, 2],
