@@ -1,6 +1,6 @@
 /**
- * Assembles the gateway: the public API (both families), the MCP tool endpoint, the console's API,
- * the OpenAPI document and the probes. It reaches services only through their generated clients.
+ * Assembles the gateway: the public API (both families), the MCP tool endpoint, the
+ * DocuSign-compatible /restapi, the console's API, the OpenAPI document and the probes. It reaches services only through their generated clients.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,7 @@ import { openApiDocument } from "./openapi.js";
 import { probeRoutes } from "./probes.js";
 import { CONSOLE_WORKSPACE_BASE, PublicApi } from "./public-api.js";
 import { RateLimiter } from "./rate-limiter.js";
+import { RESTAPI_BASE, restApiRoutes } from "./restapi/restapi-routes.js";
 import { accountRoutes } from "./routes/account.js";
 import { agreementSetRoutes } from "./routes/agreement-sets.js";
 import { documentRoutes } from "./routes/documents.js";
@@ -159,6 +160,18 @@ export function buildGateway(options: GatewayOptions): Gateway {
       recorder,
       logger,
       jsonBodyBytes: limits.jsonBodyBytes,
+      uploadBytes: limits.uploadBytes,
+    }),
+  );
+  app.use(
+    RESTAPI_BASE,
+    restApiRoutes({
+      requests: services.requests,
+      templates: services.templates,
+      documents: services.documents,
+      verifier,
+      limiter: keyLimiter,
+      logger,
       uploadBytes: limits.uploadBytes,
     }),
   );

@@ -34,7 +34,7 @@ const CLIENT_STATUSES: Record<number, ProblemCode> = {
 };
 
 /** Errors from Express's router, body-parser and zlib, in our terms; each one is the client's. */
-function fromHttpLayer(err: { type?: string; status?: number; code?: string; expose?: boolean }) {
+export function fromHttpLayer(err: { type?: string; status?: number; code?: string; expose?: boolean }) {
   if (err instanceof URIError) {
     return new ApiProblem(
       "invalid_request",

@@ -52,8 +52,10 @@ export class Requests {
   }
 
   async list(workspaceId: string, filter: RequestFilter, pageIndex: number, pageSize: number) {
-    if (filter.status && !(REQUEST_STATUSES as readonly string[]).includes(filter.status)) {
-      throw new ConnectError(`status must be one of ${REQUEST_STATUSES.join(", ")}`, Code.InvalidArgument);
+    for (const status of [filter.status, ...filter.statuses]) {
+      if (status && !(REQUEST_STATUSES as readonly string[]).includes(status)) {
+        throw new ConnectError(`status must be one of ${REQUEST_STATUSES.join(", ")}`, Code.InvalidArgument);
+      }
     }
     if (filter.requestIds.length > MAX_LISTED_IDS) {
       throw new ConnectError(`at most ${MAX_LISTED_IDS} request ids may be listed`, Code.InvalidArgument);

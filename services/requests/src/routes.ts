@@ -28,6 +28,7 @@ export function requestsRoutes({ creation, requests, sessions, signing, agreemen
         req.workspaceId,
         {
           status: req.status,
+          statuses: req.statuses,
           changedSince: req.changedSince ? timestampDate(req.changedSince) : undefined,
           requestIds: req.requestIds,
         },

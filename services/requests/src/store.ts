@@ -77,6 +77,7 @@ export interface NewRequest {
 /** Which requests a list keeps: every condition given must hold. */
 export interface RequestFilter {
   status: string;
+  statuses: string[];
   changedSince: Date | undefined;
   requestIds: string[];
 }
@@ -203,6 +204,7 @@ export const store = {
       where.push(condition(`$${params.length}`));
     };
     if (filter.status) keep((p) => `status = ${p}`, filter.status);
+    if (filter.statuses.length > 0) keep((p) => `status = ANY(${p}::text[])`, filter.statuses);
     if (filter.changedSince) keep((p) => `updated_at >= ${p}`, filter.changedSince);
     if (filter.requestIds.length > 0) keep((p) => `id = ANY(${p}::uuid[])`, filter.requestIds);
     return selectPage<RequestRow>(

@@ -450,12 +450,18 @@ test("lists keep only requests changed since a time, or named by id, and every c
   await new Promise((r) => setTimeout(r, 20));
   const since = new Date();
   const fresh = await draft(ws);
-  const list = (filter: { changedSince?: Date; requestIds?: string[]; status?: string }) =>
+  const list = (filter: {
+    changedSince?: Date;
+    requestIds?: string[];
+    status?: string;
+    statuses?: string[];
+  }) =>
     h.requests
       .listSignatureRequests({
         workspaceId: ws,
         pageSize: 10,
         status: filter.status,
+        statuses: filter.statuses,
         requestIds: filter.requestIds,
         changedSince: filter.changedSince ? timestampFromDate(filter.changedSince) : undefined,
       })
@@ -467,6 +473,8 @@ test("lists keep only requests changed since a time, or named by id, and every c
   expect(await list({ requestIds: [old.id, "not-a-uuid", uuidv7()] })).toEqual([old.id]);
   expect(await list({ requestIds: ["not-a-uuid"] })).toEqual([]);
   expect(await list({ requestIds: [old.id, fresh.id], status: "draft" })).toEqual([fresh.id]);
+  expect(await list({ statuses: ["sent", "in_progress"] })).toEqual([old.id]);
+  expect(await list({ statuses: ["draft", "sent"] })).toEqual([fresh.id, old.id]);
   // Another workspace's request is not listed by its id.
   expect(
     (await h.requests.listSignatureRequests({ workspaceId: uuidv7(), requestIds: [old.id], pageSize: 10 }))

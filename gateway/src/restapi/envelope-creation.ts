@@ -1,0 +1,338 @@
+/**
+ * An envelope definition as one CreateSignatureRequest, the call the native API makes: from a
+ * template, `templateRoles` fill its roles; from `documents`, each PDF is stored as an upload is,
+ * each signer fills a role of their own, and their tabs become fields — placed by page position,
+ * or at every place the anchor string is written in the documents' text. The sender's recipient and
+ * document ids are kept, so later calls can name them. Documents stored for a definition that is
+ * then refused are deleted again.
+ */
+import { Readable } from "node:stream";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type {
+  CreateSignatureRequestRequestSchema,
+  NewFieldSchema,
+  NewRecipientSchema,
+  RequestsService,
+  SignatureRequest,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { type Logger, roleKey } from "@countersign/kit";
+import type { z } from "zod";
+import { toProblem } from "../problems.js";
+import type { Actor } from "../public-api.js";
+import { storeDocument } from "../routes/documents.js";
+import { PdfText } from "./anchor-text.js";
+import { DocuSignError, invalidBody } from "./docusign-errors.js";
+import {
+  ANCHOR_UNITS,
+  type CarbonCopy,
+  type EnvelopeDefinition,
+  type Signer,
+  TAB_TYPES,
+  type Tab,
+} from "./envelope-definition.js";
+
+export interface EnvelopeServices {
+  requests: Client<typeof RequestsService>;
+  templates: Client<typeof TemplatesService>;
+  documents: Client<typeof DocumentsService>;
+}
+
+type FieldInit = MessageInitShape<typeof NewFieldSchema>;
+type RecipientInit = MessageInitShape<typeof NewRecipientSchema>;
+type CreateInit = MessageInitShape<typeof CreateSignatureRequestRequestSchema>;
+
+/** A carbon copy as a recipient of kind cc. */
+function copyRecipient(copy: z.infer<typeof CarbonCopy>, externalId: string | undefined): RecipientInit {
+  return {
+    name: copy.name,
+    email: copy.email,
+    kind: "cc",
+    routingOrder: copy.routingOrder ?? 0,
+    externalId,
+  };
+}
+
+/** A tab's size in PDF points when it gives none: about what DocuSign draws. */
+const DEFAULT_SIZES: Record<string, [width: number, height: number]> = {
+  signature: [150, 40],
+  initials: [60, 30],
+  date_signed: [100, 20],
+  text: [150, 20],
+  checkbox: [16, 16],
+  name: [150, 20],
+  email: [180, 20],
+};
+
+interface StoredPdf {
+  /** The sender's id for the document. */
+  clientId: string;
+  documentId: string;
+  pages: { width: number; height: number }[];
+  text: () => Promise<PdfText>;
+}
+
+/** Ids for everyone: the sender's own, and the next free whole numbers for those without one. */
+function externalIds(given: (string | undefined)[]): string[] {
+  const taken = new Set(given.filter((id): id is string => id !== undefined));
+  let next = 1;
+  return given.map((id) => {
+    if (id !== undefined) return id;
+    while (taken.has(String(next))) next++;
+    taken.add(String(next));
+    return String(next);
+  });
+}
+
+export class EnvelopeCreation {
+  constructor(
+    private readonly services: EnvelopeServices,
+    private readonly maxUploadBytes: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(workspaceId: string, actor: Actor, definition: EnvelopeDefinition): Promise<SignatureRequest> {
+    const send = definition.status === "sent";
+    if (definition.templateId) {
+      if (definition.documents?.length) {
+        throw invalidBody("give a templateId with templateRoles, or documents with recipients, not both");
+      }
+      return this.fromTemplate(workspaceId, actor, definition, definition.templateId, send);
+    }
+    if (!definition.documents?.length) {
+      throw invalidBody("give a templateId with templateRoles, or documents with recipients");
+    }
+    const stored: StoredPdf[] = [];
+    try {
+      for (const document of definition.documents) stored.push(await this.store(workspaceId, document));
+      return await this.fromDocuments(workspaceId, actor, definition, stored, send);
+    } catch (err) {
+      await this.discard(workspaceId, stored);
+      throw err;
+    }
+  }
+
+  private async fromTemplate(
+    workspaceId: string,
+    actor: Actor,
+    definition: EnvelopeDefinition,
+    templateId: string,
+    send: boolean,
+  ): Promise<SignatureRequest> {
+    const { template } = await this.services.templates
+      .getTemplate({ workspaceId, templateId })
+      .catch((err) => {
+        if (err instanceof ConnectError && err.code === Code.NotFound)
+          throw new DocuSignError(
+            400,
+            "TEMPLATE_ID_INVALID",
+            `there is no template ${templateId} in this account`,
+          );
+        throw err;
+      });
+    if (!template) throw new Error("the templates service answered without a template");
+    const roles = template.roles.map((role) => roleKey(role.name));
+    const signers: RecipientInit[] = (definition.templateRoles ?? []).map((role) => {
+      // A DocuSign template numbers its roles' recipients in order: so do we.
+      const position = roles.indexOf(roleKey(role.roleName));
+      return {
+        name: role.name,
+        email: role.email,
+        role: role.roleName,
+        clientUserId: role.clientUserId ?? "",
+        routingOrder: role.routingOrder ?? 0,
+        externalId: position >= 0 ? String(position + 1) : "",
+      };
+    });
+    const copies = definition.recipients?.carbonCopies ?? [];
+    const copyIds = externalIds([
+      ...signers.map((s) => s.externalId || undefined),
+      ...copies.map((c) => c.recipientId),
+    ]);
+    const recipients = [
+      ...signers,
+      ...copies.map((copy, i) => copyRecipient(copy, copyIds[signers.length + i])),
+    ];
+    return this.request(workspaceId, actor, definition, send, {
+      title: definition.emailSubject || template.name,
+      templateId,
+      recipients,
+    });
+  }
+
+  private async fromDocuments(
+    workspaceId: string,
+    actor: Actor,
+    definition: EnvelopeDefinition,
+    stored: StoredPdf[],
+    send: boolean,
+  ): Promise<SignatureRequest> {
+    const signers = definition.recipients?.signers ?? [];
+    const copies = definition.recipients?.carbonCopies ?? [];
+    const ids = externalIds([...signers.map((s) => s.recipientId), ...copies.map((c) => c.recipientId)]);
+    const roleOf = (signer: Signer, index: number) => signer.roleName || `Signer ${ids[index]}`;
+    const fields: FieldInit[] = [];
+    for (const [index, signer] of signers.entries()) {
+      fields.push(...(await this.fieldsOf(signer, roleOf(signer, index), stored, index)));
+    }
+    const recipients: RecipientInit[] = [
+      ...signers.map((signer, i) => ({
+        name: signer.name,
+        email: signer.email,
+        role: roleOf(signer, i),
+        clientUserId: signer.clientUserId ?? "",
+        routingOrder: signer.routingOrder ?? 0,
+        externalId: ids[i],
+      })),
+      ...copies.map((copy, i) => copyRecipient(copy, ids[signers.length + i])),
+    ];
+    return this.request(workspaceId, actor, definition, send, {
+      title: definition.emailSubject || definition.documents?.[0]?.name || "Please sign",
+      documentIds: stored.map((d) => d.documentId),
+      documentExternalIds: stored.map((d) => d.clientId),
+      fields,
+      recipients,
+    });
+  }
+
+  /** The one call that creates the request, whichever way the envelope was defined. */
+  private async request(
+    workspaceId: string,
+    actor: Actor,
+    definition: EnvelopeDefinition,
+    send: boolean,
+    made: Pick<
+      CreateInit,
+      "title" | "templateId" | "documentIds" | "documentExternalIds" | "fields" | "recipients"
+    >,
+  ): Promise<SignatureRequest> {
+    const { signatureRequest } = await this.services.requests.createSignatureRequest({
+      ...made,
+      workspaceId,
+      message: definition.emailBlurb ?? "",
+      send,
+      actor,
+    });
+    if (!signatureRequest) throw new Error("the requests service answered without a request");
+    return signatureRequest;
+  }
+
+  /** A signer's tabs as fields of their role, each inside its page. */
+  private async fieldsOf(
+    signer: Signer,
+    role: string,
+    stored: StoredPdf[],
+    index: number,
+  ): Promise<FieldInit[]> {
+    const fields: FieldInit[] = [];
+    for (const [list, type] of Object.entries(TAB_TYPES) as [keyof typeof TAB_TYPES, string][]) {
+      for (const [position, tab] of (signer.tabs?.[list] ?? []).entries()) {
+        const where = `recipients.signers[${index}].tabs.${list}[${position}]`;
+        const [width, height] = [
+          tab.width ?? DEFAULT_SIZES[type]?.[0] ?? 100,
+          tab.height ?? DEFAULT_SIZES[type]?.[1] ?? 20,
+        ];
+        const required =
+          type === "signature" || type === "initials" ? tab.optional !== true : tab.required !== false;
+        const field = { type, role, width, height, required, label: tab.tabLabel ?? "" };
+        for (const place of await this.placesOf(tab, stored, where)) {
+          const page = place.document.pages[place.page - 1];
+          // Kept inside the page, as DocuSign keeps a tab near an edge on it.
+          const x = page ? Math.min(Math.max(place.x, 0), Math.max(page.width - width, 0)) : place.x;
+          const y = page ? Math.min(Math.max(place.y, 0), Math.max(page.height - height, 0)) : place.y;
+          fields.push({ ...field, documentId: place.document.documentId, page: place.page, x, y });
+        }
+      }
+    }
+    return fields;
+  }
+
+  private async placesOf(tab: Tab, stored: StoredPdf[], where: string) {
+    if (tab.anchorString) {
+      const unit = ANCHOR_UNITS[tab.anchorUnits ?? "pixels"];
+      const places = [];
+      for (const document of stored) {
+        for (const box of (await document.text()).find(tab.anchorString, tab.anchorCaseSensitive === true)) {
+          places.push({
+            document,
+            page: box.page,
+            x: box.x + (tab.anchorXOffset ?? 0) * unit,
+            y: box.y + (tab.anchorYOffset ?? 0) * unit,
+          });
+        }
+      }
+      if (places.length === 0 && tab.anchorIgnoreIfNotPresent !== true) {
+        throw new DocuSignError(
+          400,
+          "ANCHOR_TAB_PROCESSING_FAILURE",
+          `${where}: the anchor string "${tab.anchorString}" is not in the text of any document`,
+        );
+      }
+      return places;
+    }
+    const document =
+      tab.documentId === undefined ? stored[0] : stored.find((d) => d.clientId === tab.documentId);
+    if (!document)
+      throw invalidBody(`${where}.documentId: "${tab.documentId}" is not a documentId of this envelope`);
+    if (tab.xPosition === undefined || tab.yPosition === undefined)
+      throw invalidBody(`${where}: give anchorString, or xPosition and yPosition`);
+    return [{ document, page: tab.pageNumber ?? 1, x: tab.xPosition, y: tab.yPosition }];
+  }
+
+  private async store(
+    workspaceId: string,
+    document: NonNullable<EnvelopeDefinition["documents"]>[number],
+  ): Promise<StoredPdf> {
+    const extension = (document.fileExtension ?? "pdf").replace(/^\./, "").toLowerCase();
+    if (extension !== "pdf") {
+      throw new DocuSignError(
+        400,
+        "FORMAT_CONVERSION_ERROR",
+        `document ${document.documentId}: only PDF documents are supported (fileExtension "${extension}")`,
+      );
+    }
+    if (Buffer.byteLength(document.documentBase64, "base64") > this.maxUploadBytes) {
+      throw new DocuSignError(
+        400,
+        "MAX_DOCUMENT_SIZE_EXCEEDED",
+        `document ${document.documentId} is larger than ${this.maxUploadBytes / (1024 * 1024)} MiB`,
+      );
+    }
+    const bytes = Buffer.from(document.documentBase64, "base64");
+    const filename = /\.pdf$/i.test(document.name) ? document.name : `${document.name}.pdf`;
+    const saved = await storeDocument(this.services.documents, workspaceId, {
+      filename,
+      contentType: "application/pdf",
+      bytes: Readable.from([bytes]),
+      failure: () => undefined,
+    }).catch((err: unknown) => {
+      // Not a PDF, damaged or encrypted: DocuSign's answer for a document it cannot read.
+      const { problem } = toProblem(err, "");
+      if (problem.code !== "unsupported_media_type" && problem.code !== "validation_failed") throw err;
+      const why = problem.errors[0]?.message ?? problem.detail;
+      throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
+    });
+    let text: Promise<PdfText> | undefined;
+    return {
+      clientId: document.documentId,
+      documentId: saved.id,
+      pages: saved.pages,
+      text: () => {
+        text ??= PdfText.read(bytes);
+        return text;
+      },
+    };
+  }
+
+  private async discard(workspaceId: string, stored: StoredPdf[]): Promise<void> {
+    await Promise.all(
+      stored.map(({ documentId }) =>
+        this.services.documents.deleteDocument({ workspaceId, documentId }).catch((err: unknown) => {
+          this.logger.warn({ err, documentId }, "could not delete a document of a refused envelope");
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * What a DocuSign client sends, as far as Countersign acts on it: envelope definitions (from a
+ * template with `templateRoles`, or from `documents` with signers, carbon copies and their tabs),
+ * envelope and recipient updates, and recipient views. Properties DocuSign knows and we do not act
+ * on are ignored, as DocuSign ignores what it does not know; what we act on is checked.
+ */
+import { z } from "zod";
+import { id, text } from "../contract/values.js";
+import { dsBoolean, dsId, dsInteger, dsNumber } from "./ds-values.js";
+
+export const ANCHOR_UNITS = { pixels: 1, inches: 72, mms: 72 / 25.4, cms: 72 / 2.54 } as const;
+
+export const Tab = z.object({
+  documentId: dsId.optional(),
+  pageNumber: dsInteger.optional(),
+  xPosition: dsNumber.optional(),
+  yPosition: dsNumber.optional(),
+  anchorString: text().min(1).max(500).optional(),
+  anchorXOffset: dsNumber.optional(),
+  anchorYOffset: dsNumber.optional(),
+  anchorUnits: z
+    .string()
+    .transform((unit) => unit.toLowerCase())
+    .pipe(z.enum(Object.keys(ANCHOR_UNITS) as [keyof typeof ANCHOR_UNITS]))
+    .optional(),
+  anchorIgnoreIfNotPresent: dsBoolean.optional(),
+  anchorCaseSensitive: dsBoolean.optional(),
+  optional: dsBoolean.optional(),
+  required: dsBoolean.optional(),
+  width: dsNumber.optional(),
+  height: dsNumber.optional(),
+  tabLabel: text().max(200).optional(),
+});
+export type Tab = z.infer<typeof Tab>;
+
+/** DocuSign's tab lists and the field each becomes. */
+export const TAB_TYPES = {
+  signHereTabs: "signature",
+  initialHereTabs: "initials",
+  dateSignedTabs: "date_signed",
+  textTabs: "text",
+  checkboxTabs: "checkbox",
+  fullNameTabs: "name",
+  emailAddressTabs: "email",
+} as const;
+
+const Tabs = z.object(
+  Object.fromEntries(Object.keys(TAB_TYPES).map((list) => [list, z.array(Tab).max(500).optional()])) as {
+    [K in keyof typeof TAB_TYPES]: z.ZodOptional<z.ZodArray<typeof Tab>>;
+  },
+);
+
+const Person = {
+  name: text(),
+  email: text(),
+  recipientId: dsId.optional(),
+  routingOrder: dsInteger.optional(),
+};
+
+export const Signer = z.object({
+  ...Person,
+  clientUserId: text().optional(),
+  roleName: text().optional(),
+  tabs: Tabs.optional(),
+});
+export type Signer = z.infer<typeof Signer>;
+
+export const CarbonCopy = z.object(Person);
+
+export const EnvelopeDocument = z.object({
+  documentBase64: z.base64(),
+  name: text().min(1).max(255),
+  fileExtension: text().optional(),
+  documentId: dsId,
+});
+
+export const TemplateRole = z.object({
+  roleName: text(),
+  name: text(),
+  email: text(),
+  clientUserId: text().optional(),
+  routingOrder: dsInteger.optional(),
+});
+
+export const EnvelopeDefinition = z.object({
+  status: z
+    .string()
+    .transform((status) => status.toLowerCase())
+    .pipe(z.enum(["sent", "created"]))
+    .optional(),
+  emailSubject: text().optional(),
+  emailBlurb: text().optional(),
+  templateId: id().optional(),
+  templateRoles: z.array(TemplateRole).max(50).optional(),
+  documents: z.array(EnvelopeDocument).max(20).optional(),
+  recipients: z
+    .object({
+      signers: z.array(Signer).max(50).optional(),
+      carbonCopies: z.array(CarbonCopy).max(50).optional(),
+    })
+    .optional(),
+});
+export type EnvelopeDefinition = z.infer<typeof EnvelopeDefinition>;
+
+/** `PUT /envelopes/{id}`: send a draft, void, or (with `resend_envelope=true`) nothing but a resend. */
+export const EnvelopeUpdate = z.object({
+  status: z
+    .string()
+    .transform((status) => status.toLowerCase())
+    .optional(),
+  voidedReason: text().optional(),
+});
+
+/** `PUT /envelopes/{id}/recipients`: new names and addresses, by recipientId. */
+export const RecipientsUpdate = z.object({
+  signers: z
+    .array(z.object({ recipientId: dsId, name: text().optional(), email: text().optional() }))
+    .optional(),
+  carbonCopies: z
+    .array(z.object({ recipientId: dsId, name: text().optional(), email: text().optional() }))
+    .optional(),
+});
+
+export const RecipientViewRequest = z.object({
+  returnUrl: text().optional(),
+  authenticationMethod: text().optional(),
+  email: text().optional(),
+  userName: text().optional(),
+  clientUserId: text().optional(),
+  recipientId: dsId.optional(),
+});

@@ -1,0 +1,101 @@
+/**
+ * An envelope's documents as DocuSign names them: `combined` (every document, then the certificate
+ * of completion unless `certificate=false`), `certificate` alone, or one document by the sender's
+ * id. Once a request is completed, the sealed PDF is all of its documents' pages followed by the
+ * certificate's, so `combined` is that PDF as stored — the one whose seal verifies — and the other
+ * views are its pages cut out by the documents' page counts. Before completion there is no
+ * certificate, and the documents are the originals.
+ */
+import type { Client } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { PDFDocument } from "pdf-lib";
+import { readDocument } from "../document-download.js";
+import { DocuSignError } from "./docusign-errors.js";
+import { documentIdsOf } from "./envelope-json.js";
+
+export interface EnvelopeFile {
+  filename: string;
+  bytes: Uint8Array;
+}
+
+/** A new PDF of the given pages (0-based) of `source`. */
+async function pagesOf(source: Uint8Array, indices: number[]): Promise<Uint8Array> {
+  const from = await PDFDocument.load(source, { updateMetadata: false });
+  const to = await PDFDocument.create();
+  for (const page of await to.copyPages(from, indices)) to.addPage(page);
+  return to.save();
+}
+
+const range = (start: number, count: number) => Array.from({ length: count }, (_, i) => start + i);
+
+export async function envelopeDocument(
+  documents: Client<typeof DocumentsService>,
+  request: SignatureRequest,
+  which: string,
+  withCertificate: boolean,
+): Promise<EnvelopeFile> {
+  const { workspaceId, id } = request;
+  const ids = documentIdsOf(request);
+  const single = ids.indexOf(which);
+  if (which !== "combined" && which !== "certificate" && single < 0) {
+    throw new DocuSignError(400, "DOCUMENT_DOES_NOT_EXIST", `the envelope has no document ${which}`);
+  }
+  const read = (documentId: string) => readDocument(documents, workspaceId, documentId);
+
+  if (request.status !== "completed") {
+    if (which === "certificate") {
+      throw new DocuSignError(
+        400,
+        "ENVELOPE_INVALID_STATUS",
+        "the certificate of completion exists once the envelope is completed",
+      );
+    }
+    if (single >= 0) {
+      const { document, bytes } = await read(request.documentIds[single] as string);
+      return { filename: document.filename, bytes };
+    }
+    const originals = await Promise.all(request.documentIds.map(read));
+    if (originals.length === 1)
+      return {
+        filename: originals[0]?.document.filename ?? "combined.pdf",
+        bytes: originals[0]?.bytes ?? new Uint8Array(),
+      };
+    const merged = await PDFDocument.create();
+    for (const { bytes } of originals) {
+      const source = await PDFDocument.load(bytes, { updateMetadata: false });
+      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+    }
+    return { filename: `${id}.pdf`, bytes: await merged.save() };
+  }
+
+  const sealed = await read(request.signedDocumentId);
+  if (which === "combined" && withCertificate)
+    return { filename: sealed.document.filename, bytes: sealed.bytes };
+  const counts = await Promise.all(
+    request.documentIds.map(async (documentId) => {
+      const { document } = await documents.getDocument({ workspaceId, documentId });
+      return document?.pageCount ?? 0;
+    }),
+  );
+  const documentPages = counts.reduce((sum, count) => sum + count, 0);
+  if (which === "combined") {
+    return { filename: `${id}.pdf`, bytes: await pagesOf(sealed.bytes, range(0, documentPages)) };
+  }
+  if (which === "certificate") {
+    const total = sealed.document.pageCount;
+    return {
+      filename: "certificate.pdf",
+      bytes: await pagesOf(sealed.bytes, range(documentPages, total - documentPages)),
+    };
+  }
+  const before = counts.slice(0, single).reduce((sum, count) => sum + count, 0);
+  const { document } = await documents.getDocument({
+    workspaceId,
+    documentId: request.documentIds[single] as string,
+  });
+  return {
+    filename: document?.filename ?? `${which}.pdf`,
+    bytes: await pagesOf(sealed.bytes, range(before, counts[single] ?? 0)),
+  };
+}

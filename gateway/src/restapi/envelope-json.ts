@@ -1,0 +1,134 @@
+/**
+ * A signature request as DocuSign writes an envelope, and its recipients as DocuSign's recipient
+ * lists: DocuSign's status names, the sender's own recipient and document ids (their position when
+ * none was given), numbers as strings, absent values left out and every list present.
+ */
+import type {
+  Recipient,
+  SignatureRequest,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { dsTime, present } from "./ds-values.js";
+
+const ENVELOPE_STATUS: Record<string, string> = {
+  draft: "created",
+  sent: "sent",
+  in_progress: "sent",
+  completed: "completed",
+  declined: "declined",
+  cancelled: "voided",
+  expired: "timedout",
+};
+
+const RECIPIENT_STATUS: Record<string, string> = {
+  pending: "created",
+  sent: "sent",
+  viewed: "delivered",
+  signed: "completed",
+  declined: "declined",
+};
+
+/** The routing order whose signers are being asked now: the lowest with someone yet to sign. */
+function currentRoutingOrder(request: SignatureRequest): number {
+  const waiting = request.recipients.filter((r) => r.kind === "signer" && r.status !== "signed");
+  const orders = (waiting.length > 0 ? waiting : request.recipients).map((r) => r.routingOrder);
+  return orders.length > 0 ? Math.min(...orders) : 1;
+}
+
+/** DocuSign's name for a request's state; in progress is `delivered` once everyone asked has looked. */
+export function envelopeStatus(request: SignatureRequest): string {
+  if (request.status === "in_progress") {
+    const order = currentRoutingOrder(request);
+    const asked = request.recipients.filter((r) => r.kind === "signer" && r.routingOrder === order);
+    if (asked.length > 0 && asked.every((r) => r.status === "viewed" || r.status === "signed"))
+      return "delivered";
+  }
+  return ENVELOPE_STATUS[request.status] ?? request.status;
+}
+
+/** The id a DocuSign client knows a recipient by. */
+export function recipientIdOf(request: SignatureRequest, recipient: Recipient): string {
+  return recipient.externalId || String(request.recipients.indexOf(recipient) + 1);
+}
+
+/** The id a DocuSign client knows each document by, in the request's order. */
+export function documentIdsOf(request: SignatureRequest): string[] {
+  return request.documentIds.map((_, i) => request.documentExternalIds[i] || String(i + 1));
+}
+
+function recipientJson(request: SignatureRequest, recipient: Recipient) {
+  return present({
+    recipientId: recipientIdOf(request, recipient),
+    recipientIdGuid: recipient.id,
+    recipientType: recipient.kind === "cc" ? "carboncopy" : "signer",
+    name: recipient.name,
+    email: recipient.email,
+    routingOrder: String(recipient.routingOrder),
+    roleName: recipient.role,
+    clientUserId: recipient.clientUserId,
+    status: RECIPIENT_STATUS[recipient.status] ?? recipient.status,
+    deliveredDateTime: dsTime(recipient.viewTime),
+    signedDateTime: dsTime(recipient.signTime),
+    declinedDateTime: dsTime(recipient.declineTime),
+    declinedReason: recipient.declineReason,
+  });
+}
+
+/** DocuSign's recipient lists that Countersign has no recipients for: present, and empty. */
+export const NO_OTHER_RECIPIENTS = {
+  carbonCopies: [],
+  agents: [],
+  editors: [],
+  intermediaries: [],
+  certifiedDeliveries: [],
+  inPersonSigners: [],
+  seals: [],
+  witnesses: [],
+  notaries: [],
+};
+
+export function recipientsJson(request: SignatureRequest) {
+  const of = (kind: string) =>
+    request.recipients.filter((r) => r.kind === kind).map((r) => recipientJson(request, r));
+  return {
+    ...NO_OTHER_RECIPIENTS,
+    signers: of("signer"),
+    carbonCopies: of("cc"),
+    recipientCount: String(request.recipients.length),
+    currentRoutingOrder: String(currentRoutingOrder(request)),
+  };
+}
+
+export function envelopeJson(request: SignatureRequest, include: { recipients: boolean }) {
+  const uri = `/envelopes/${request.id}`;
+  const declined = request.recipients.find((r) => r.declineTime);
+  const viewed = request.recipients.map((r) => r.viewTime).filter((t) => t !== undefined);
+  const status = envelopeStatus(request);
+  return {
+    ...present({
+      envelopeId: request.id,
+      status,
+      emailSubject: request.title,
+      emailBlurb: request.message,
+      templateId: request.templateId,
+      createdDateTime: dsTime(request.createTime),
+      sentDateTime: dsTime(request.sendTime),
+      deliveredDateTime:
+        status === "delivered" || status === "completed"
+          ? dsTime(viewed.sort((a, b) => Number(b.seconds - a.seconds))[0])
+          : undefined,
+      completedDateTime: dsTime(request.completeTime),
+      declinedDateTime: dsTime(declined?.declineTime),
+      voidedDateTime: dsTime(request.cancelTime),
+      voidedReason: request.cancelReason,
+      expireDateTime: dsTime(request.expireTime),
+      statusChangedDateTime: dsTime(request.updateTime),
+      lastModifiedDateTime: dsTime(request.updateTime),
+      envelopeUri: uri,
+      documentsUri: `${uri}/documents`,
+      recipientsUri: `${uri}/recipients`,
+      documentsCombinedUri: `${uri}/documents/combined`,
+      certificateUri: `${uri}/documents/certificate`,
+    }),
+    ...(include.recipients ? { recipients: recipientsJson(request) } : {}),
+  };
+}

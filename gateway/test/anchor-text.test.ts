@@ -1,0 +1,57 @@
+import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
+import { PdfText } from "../src/restapi/anchor-text.js";
+
+async function pdfWith(
+  draw: (page: import("pdf-lib").PDFPage, font: import("pdf-lib").PDFFont) => void,
+  size: [number, number] = [612, 792],
+) {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  draw(pdf.addPage(size), font);
+  pdf.addPage(size).drawText("second page /sig/", { x: 100, y: 100, size: 10, font });
+  return PdfText.read(await pdf.save());
+}
+
+test("an anchor written as text of its own is found exactly, in the page's top-left coordinates", async () => {
+  const text = await pdfWith((page, font) => page.drawText("/sig/", { x: 72, y: 300, size: 12, font }));
+  const [box] = text.find("/sig/", true);
+  expect(box?.page).toBe(1);
+  expect(box?.x).toBeCloseTo(72, 3);
+  expect(box?.y).toBeCloseTo(792 - 300 - 12, 3);
+  expect(box?.height).toBeCloseTo(12, 3);
+  expect(box?.width).toBeGreaterThan(20);
+});
+
+test("every occurrence on every page is found; case is ignored unless asked for", async () => {
+  const text = await pdfWith((page, font) => {
+    page.drawText("Sign: /SIG/", { x: 72, y: 500, size: 12, font });
+    page.drawText("/sig/ and /sig/", { x: 72, y: 400, size: 12, font });
+  });
+  expect(text.find("/sig/", false).map((b) => b.page)).toEqual([1, 1, 1, 2]);
+  expect(text.find("/sig/", true)).toHaveLength(3);
+  expect(text.find("/nowhere/", false)).toEqual([]);
+  // Inside a run, the place is estimated along it: the second occurrence lies right of the first.
+  const [first, second] = text.find("/sig/", true);
+  expect((second?.x ?? 0) - (first?.x ?? 0)).toBeGreaterThan(40);
+});
+
+test("a crop box and a rotated page are read as a viewer shows them", async () => {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const cropped = pdf.addPage([612, 792]);
+  cropped.setCropBox(50, 50, 500, 700);
+  cropped.drawText("/a/", { x: 100, y: 600, size: 12, font });
+  const turned = pdf.addPage([612, 792]);
+  turned.setRotation(degrees(90));
+  turned.drawText("/b/", { x: 100, y: 600, size: 12, font });
+  const text = await PdfText.read(await pdf.save());
+  const [a] = text.find("/a/", true);
+  // Relative to the crop box's top-left: (100 - 50, (50 + 700) - 600 - 12).
+  expect(a?.x).toBeCloseTo(50, 3);
+  expect(a?.y).toBeCloseTo(750 - 600 - 12, 3);
+  const [b] = text.find("/b/", true);
+  // Turned a quarter clockwise, the page is 792 wide: the text's baseline origin moves to (600, 100).
+  expect(b?.page).toBe(2);
+  expect(b?.x).toBeCloseTo(600, 0);
+  expect(b?.y).toBeCloseTo(100, 0);
+});

@@ -1,0 +1,583 @@
+/**
+ * The DocuSign-compatible /restapi with the official `docusign-esign` client, unmodified, pointed at
+ * the gateway by its basePath, in both modes: an envelope from a template signed embedded to the
+ * sealed PDF, an envelope from documents with tabs by anchor and by position through send, recipient
+ * changes, resend and void, templates, status changes, DocuSign's errors, and no JSON null in any
+ * answer the client read.
+ */
+import { createRequire } from "node:module";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
+import { ConsoleClient, call, eventually } from "./support/http.js";
+import { distributedInfra } from "./support/infra.js";
+import { SignerBrowser } from "./support/signer-browser.js";
+import { createTwoRoleTemplate } from "./support/templates.js";
+
+const require = createRequire(import.meta.url);
+interface Answer {
+  data: unknown;
+  headers: Record<string, string>;
+  config: { url?: string };
+}
+// The client's own (CommonJS) axios, whose answers are watched for nulls.
+const axios = require("axios") as {
+  interceptors: {
+    response: {
+      use(onAnswer: (answer: Answer) => unknown, onError: (error: { response?: Answer }) => unknown): void;
+    };
+  };
+};
+const docusign = require("docusign-esign") as DocuSignModule;
+
+interface DocuSignModule {
+  ApiClient: new (options: { basePath: string }) => { addDefaultHeader(name: string, value: string): void };
+  EnvelopesApi: new (client: unknown) => EnvelopesApi;
+  TemplatesApi: new (client: unknown) => TemplatesApi;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the client's models are untyped JavaScript.
+type Json = any;
+interface EnvelopesApi {
+  createEnvelope(accountId: string, options: { envelopeDefinition: Json }): Promise<Json>;
+  getEnvelope(accountId: string, envelopeId: string, options?: { include?: string }): Promise<Json>;
+  listStatusChanges(accountId: string, options: Json): Promise<Json>;
+  update(accountId: string, envelopeId: string, options: Json): Promise<Json>;
+  listRecipients(accountId: string, envelopeId: string): Promise<Json>;
+  updateRecipients(accountId: string, envelopeId: string, options: { recipients: Json }): Promise<Json>;
+  createRecipientView(
+    accountId: string,
+    envelopeId: string,
+    options: { recipientViewRequest: Json },
+  ): Promise<Json>;
+  getDocument(
+    accountId: string,
+    envelopeId: string,
+    documentId: string,
+    options?: Json,
+  ): Promise<Buffer | string>;
+}
+interface TemplatesApi {
+  listTemplates(accountId: string, options?: Json): Promise<Json>;
+  get(accountId: string, templateId: string): Promise<Json>;
+}
+
+const infra = await distributedInfra();
+const modes: [string, () => Promise<Deployment>][] = [["standalone", () => startStandalone()]];
+if (infra) modes.push(["distributed", () => startDistributed(infra)]);
+afterAll(() => infra?.close());
+
+const answers: { url: string; data: unknown }[] = [];
+/** Keeps every JSON answer, successful or not; what is asked for as a PDF arrives as a stream. */
+const keep = (answer: Answer) => {
+  const streamed = typeof (answer.data as { pipe?: unknown } | null)?.pipe === "function";
+  if (String(answer.headers["content-type"]).includes("json") && !streamed) {
+    answers.push({ url: answer.config.url ?? "", data: answer.data });
+  }
+};
+axios.interceptors.response.use(
+  (answer) => {
+    keep(answer);
+    return answer;
+  },
+  (error) => {
+    if (error.response) keep(error.response);
+    return Promise.reject(error);
+  },
+);
+
+/** Where the JSON holds a null, if anywhere. */
+function nullsIn(value: unknown, path = "$"): string[] {
+  if (value === null) return [path];
+  if (Array.isArray(value)) return value.flatMap((item, i) => nullsIn(item, `${path}[${i}]`));
+  if (typeof value === "object")
+    return Object.entries(value as object).flatMap(([k, v]) => nullsIn(v, `${path}.${k}`));
+  return [];
+}
+
+/** DocuSign's error as the client rejects with it (read from the stream of a PDF call). */
+async function docuSignError(
+  promise: Promise<unknown>,
+): Promise<{ status: number; errorCode: string; message: string }> {
+  try {
+    await promise;
+  } catch (err) {
+    const { response } = err as { response?: { status: number; data: unknown } };
+    if (!response) throw err;
+    let body = response.data;
+    if (typeof (body as { pipe?: unknown }).pipe === "function") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+      body = JSON.parse(Buffer.concat(chunks).toString());
+      expect(nullsIn(body)).toEqual([]);
+    }
+    return { status: response.status, ...(body as { errorCode: string; message: string }) };
+  }
+  throw new Error("the call succeeded");
+}
+
+/** A lease: the tenant's anchor `/sn1/` as a run of its own, the landlord's inside a sentence. */
+async function leasePdf(): Promise<{ bytes: Uint8Array; anchor: { x: number; y: number } }> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([612, 792]);
+  page.drawText("Residential lease. The tenant signs here:", { x: 72, y: 700, size: 12, font });
+  page.drawText("/sn1/", { x: 72, y: 300, size: 12, font });
+  page.drawText("Landlord signature: /sn2/ (sign above the line)", { x: 72, y: 200, size: 12, font });
+  pdf.addPage([612, 792]).drawText("Annex", { x: 72, y: 700, size: 12, font });
+  // pdf.js places a run's top at its baseline plus the font size: 792 - 300 - 12.
+  return { bytes: await pdf.save(), anchor: { x: 72, y: 792 - 300 - 12 } };
+}
+
+const DRAWN = { kind: "typed", text: "Signed through DocuSign's client" };
+
+describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode, start) => {
+  let deployment: Deployment;
+  let gateway: string;
+  let key: { id: string; secret: string; accountId: string };
+  let envelopes: EnvelopesApi;
+  let templatesApi: TemplatesApi;
+  let templateId: string;
+
+  const clientWith = (secret: string) => {
+    const client = new docusign.ApiClient({ basePath: `${gateway}/restapi` });
+    client.addDefaultHeader("Authorization", `Bearer ${secret}`);
+    return client;
+  };
+
+  /** Signs as the embedded signer the URL was made for, filling every field. */
+  async function signAt(url: string): Promise<{ redirectUrl?: string }> {
+    const signer = new SignerBrowser(gateway);
+    expect((await signer.open(url)).status).toBe(303);
+    const session = (await signer.call("/sign/api/session")).body as {
+      fields: { id: string; type: string }[];
+    };
+    const values = Object.fromEntries(
+      session.fields.filter((f) => f.type === "signature").map((f) => [f.id, DRAWN]),
+    );
+    const submitted = await signer.call("/sign/api/submit", { consent: true, values });
+    expect(submitted.status).toBe(200);
+    return submitted.body as { redirectUrl?: string };
+  }
+
+  beforeAll(async () => {
+    deployment = await start();
+    gateway = deployment.gateways[0] as string;
+    const made = await deployment.cli("keys", "create", "--name", "docusign");
+    key = JSON.parse(made.stdout);
+    templateId = await createTwoRoleTemplate(`${gateway}/api/v1`, key.secret, "Mutual NDA");
+    const client = clientWith(key.secret);
+    envelopes = new docusign.EnvelopesApi(client);
+    templatesApi = new docusign.TemplatesApi(client);
+  }, 180_000);
+
+  afterAll(() => deployment?.destroy());
+
+  afterEach(() => {
+    const withNulls = answers.flatMap(({ url, data }) => nullsIn(data).map((path) => `${url} ${path}`));
+    answers.length = 0;
+    expect(withNulls).toEqual([]);
+  });
+
+  test("templates: listed with DocuSign's result set, found by search text, read with their roles", async () => {
+    const listed = await templatesApi.listTemplates(key.accountId);
+    expect(listed).toMatchObject({
+      resultSetSize: "1",
+      totalSetSize: "1",
+      startPosition: "0",
+      endPosition: "0",
+    });
+    expect(listed.envelopeTemplates[0]).toMatchObject({ templateId, name: "Mutual NDA" });
+    expect((await templatesApi.listTemplates(key.accountId, { searchText: "nda" })).resultSetSize).toBe("1");
+    expect(
+      (await templatesApi.listTemplates(key.accountId, { searchText: "lease" })).envelopeTemplates,
+    ).toEqual([]);
+    const template = await templatesApi.get(key.accountId, templateId);
+    expect(template.recipients.signers).toEqual([
+      { roleName: "Client", recipientId: "1", routingOrder: "1", recipientType: "signer" },
+      { roleName: "Company", recipientId: "2", routingOrder: "2", recipientType: "signer" },
+    ]);
+    expect(template.documents[0]).toMatchObject({ documentId: "1", pages: "1" });
+  });
+
+  test("from a template: sent, signed embedded by both roles, completed, the sealed PDF and its certificate", async () => {
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        templateId,
+        emailSubject: "Please sign the NDA",
+        status: "sent",
+        templateRoles: [
+          { roleName: "Client", name: "Ada Client", email: "ada@example.com", clientUserId: "ada-1" },
+          { roleName: "Company", name: "Cy Company", email: "cy@example.com", clientUserId: "cy-1" },
+        ],
+      },
+    });
+    expect(created).toMatchObject({ status: "sent", uri: `/envelopes/${created.envelopeId}` });
+    const envelopeId = created.envelopeId as string;
+
+    const recipients = await envelopes.listRecipients(key.accountId, envelopeId);
+    expect(
+      recipients.signers.map((s: Json) => [s.recipientId, s.roleName, s.routingOrder, s.status]),
+    ).toEqual([
+      ["1", "Client", "1", "sent"],
+      ["2", "Company", "2", "created"],
+    ]);
+    expect(recipients).toMatchObject({
+      recipientCount: "2",
+      currentRoutingOrder: "1",
+      carbonCopies: [],
+      agents: [],
+    });
+
+    // Not the Company's turn yet; then each signs through the view DocuSign's client asks for.
+    const early = await docuSignError(
+      envelopes.createRecipientView(key.accountId, envelopeId, {
+        recipientViewRequest: {
+          returnUrl: "https://app.example.com/done",
+          authenticationMethod: "none",
+          email: "cy@example.com",
+          userName: "Cy Company",
+          clientUserId: "cy-1",
+        },
+      }),
+    );
+    expect(early).toMatchObject({ status: 400, errorCode: "RECIPIENT_NOT_IN_SEQUENCE" });
+    for (const [email, userName, clientUserId] of [
+      ["ada@example.com", "Ada Client", "ada-1"],
+      ["cy@example.com", "Cy Company", "cy-1"],
+    ] as const) {
+      const view = await envelopes.createRecipientView(key.accountId, envelopeId, {
+        recipientViewRequest: {
+          returnUrl: "https://app.example.com/done",
+          authenticationMethod: "none",
+          email,
+          userName,
+          clientUserId,
+        },
+      });
+      const { redirectUrl } = await signAt(view.url);
+      expect(redirectUrl).toBe("https://app.example.com/done?event=signing_complete");
+    }
+
+    const completed = await eventually(async () => {
+      const envelope = await envelopes.getEnvelope(key.accountId, envelopeId, { include: "recipients" });
+      return envelope.status === "completed" ? envelope : undefined;
+    }, 30_000);
+    expect(completed).toMatchObject({
+      envelopeId,
+      emailSubject: "Please sign the NDA",
+      documentsCombinedUri: `/envelopes/${envelopeId}/documents/combined`,
+      certificateUri: `/envelopes/${envelopeId}/documents/certificate`,
+    });
+    expect(completed.completedDateTime).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(completed.recipients.signers.map((s: Json) => s.status)).toEqual(["completed", "completed"]);
+
+    const combined = (await envelopes.getDocument(key.accountId, envelopeId, "combined")) as Buffer;
+    expect(combined.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(combined.toString("latin1")).toContain("/ByteRange");
+    const sealedPages = (await PDFDocument.load(combined)).getPageCount();
+    const certificate = (await envelopes.getDocument(key.accountId, envelopeId, "certificate")) as Buffer;
+    const withoutCertificate = (await envelopes.getDocument(key.accountId, envelopeId, "combined", {
+      certificate: "false",
+    })) as Buffer;
+    expect(
+      (await PDFDocument.load(certificate)).getPageCount() +
+        (await PDFDocument.load(withoutCertificate)).getPageCount(),
+    ).toBe(sealedPages);
+    expect((await PDFDocument.load(withoutCertificate)).getPageCount()).toBe(1);
+
+    const asBase64 = clientWith(key.secret);
+    asBase64.addDefaultHeader("Content-Transfer-Encoding", "base64");
+    const text = (await new docusign.EnvelopesApi(asBase64).getDocument(
+      key.accountId,
+      envelopeId,
+      "combined",
+    )) as string;
+    expect(Buffer.from(text, "base64").equals(combined)).toBe(true);
+
+    const voidCompleted = await docuSignError(
+      envelopes.update(key.accountId, envelopeId, {
+        envelope: { status: "voided", voidedReason: "too late" },
+      }),
+    );
+    expect(voidCompleted).toMatchObject({ status: 400, errorCode: "ENVELOPE_CANNOT_VOID_INVALID_STATE" });
+  }, 120_000);
+
+  test("from documents: tabs by anchor and by position, a carbon copy, a draft sent, recipients changed, resent and voided", async () => {
+    const { bytes, anchor } = await leasePdf();
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        emailSubject: "Lease for Flat 3",
+        emailBlurb: "Please sign this week",
+        documents: [
+          {
+            documentBase64: Buffer.from(bytes).toString("base64"),
+            name: "Lease",
+            fileExtension: "pdf",
+            documentId: "7",
+          },
+        ],
+        recipients: {
+          signers: [
+            {
+              email: "tenant@example.com",
+              name: "Tess Tenant",
+              recipientId: "10",
+              routingOrder: "1",
+              tabs: {
+                signHereTabs: [
+                  { anchorString: "/sn1/", anchorUnits: "pixels", anchorXOffset: "0", anchorYOffset: "-40" },
+                ],
+                dateSignedTabs: [{ documentId: "7", pageNumber: "2", xPosition: "100", yPosition: "150" }],
+              },
+            },
+            {
+              email: "landlord@example.com",
+              name: "Lee Landlord",
+              recipientId: "20",
+              routingOrder: 2,
+              tabs: {
+                signHereTabs: [
+                  { anchorString: "/SN2/", anchorXOffset: "1", anchorYOffset: "-0.5", anchorUnits: "inches" },
+                ],
+              },
+            },
+          ],
+          carbonCopies: [
+            { email: "agent@example.com", name: "Abe Agent", recipientId: "30", routingOrder: "3" },
+          ],
+        },
+      },
+    });
+    expect(created.status).toBe("created");
+    const envelopeId = created.envelopeId as string;
+
+    // Where the tabs landed, read through the native API: the same request.
+    const native = await call(gateway, `/api/v1/signature-requests/${envelopeId}`, { key: key.secret });
+    const fields = (native.body as { fields: { type: string; page: number; x: number; y: number }[] }).fields;
+    const [tenantSign, tenantDate, landlordSign] = fields;
+    expect(tenantSign).toMatchObject({ type: "signature", page: 1 });
+    expect(tenantSign?.x).toBeCloseTo(anchor.x, 0);
+    expect(tenantSign?.y).toBeCloseTo(anchor.y - 40, 0);
+    expect(tenantDate).toMatchObject({ type: "date_signed", page: 2, x: 100, y: 150 });
+    // Inside a sentence the anchor's place is estimated from the run; a case-insensitive match by default.
+    expect(landlordSign?.page).toBe(1);
+    expect(Math.abs((landlordSign?.y ?? 0) - (792 - 200 - 12 - 36))).toBeLessThan(2);
+    expect(landlordSign?.x).toBeGreaterThan(72 + 72 + 60);
+    expect(landlordSign?.x).toBeLessThan(72 + 72 + 150);
+
+    const draft = await envelopes.getEnvelope(key.accountId, envelopeId);
+    expect(draft).toMatchObject({
+      status: "created",
+      emailSubject: "Lease for Flat 3",
+      emailBlurb: "Please sign this week",
+    });
+    expect(draft.recipients).toBeUndefined();
+    expect(draft.sentDateTime).toBeUndefined();
+
+    await envelopes.update(key.accountId, envelopeId, { envelope: { status: "sent" } });
+    const sent = await envelopes.listRecipients(key.accountId, envelopeId);
+    expect(sent.signers.map((s: Json) => [s.recipientId, s.status])).toEqual([
+      ["10", "sent"],
+      ["20", "created"],
+    ]);
+    expect(sent.carbonCopies.map((c: Json) => [c.recipientId, c.recipientType, c.routingOrder])).toEqual([
+      ["30", "carboncopy", "3"],
+    ]);
+
+    const changed = await envelopes.updateRecipients(key.accountId, envelopeId, {
+      recipients: {
+        signers: [
+          { recipientId: "20", email: "lee@example.com" },
+          { recipientId: "99", name: "Nobody" },
+        ],
+      },
+    });
+    expect(changed.recipientUpdateResults).toEqual([
+      { recipientId: "20", errorDetails: { errorCode: "SUCCESS", message: "" } },
+      { recipientId: "99", errorDetails: { errorCode: "INVALID_RECIPIENT_ID", message: expect.any(String) } },
+    ]);
+    expect((await envelopes.listRecipients(key.accountId, envelopeId)).signers[1].email).toBe(
+      "lee@example.com",
+    );
+
+    expect(
+      await envelopes.update(key.accountId, envelopeId, { resendEnvelope: "true", envelope: {} }),
+    ).toMatchObject({ envelopeId });
+    const original = (await envelopes.getDocument(key.accountId, envelopeId, "7")) as Buffer;
+    expect(Buffer.from(original).equals(Buffer.from(bytes))).toBe(true);
+    expect(
+      await docuSignError(envelopes.getDocument(key.accountId, envelopeId, "certificate")),
+    ).toMatchObject({ status: 400 });
+    expect(await docuSignError(envelopes.getDocument(key.accountId, envelopeId, "8"))).toMatchObject({
+      errorCode: "DOCUMENT_DOES_NOT_EXIST",
+    });
+
+    const noReason = await docuSignError(
+      envelopes.update(key.accountId, envelopeId, { envelope: { status: "voided" } }),
+    );
+    expect(noReason).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_PARAMETER" });
+    await envelopes.update(key.accountId, envelopeId, {
+      envelope: { status: "voided", voidedReason: "Flat let to someone else" },
+    });
+    const voided = await envelopes.getEnvelope(key.accountId, envelopeId);
+    expect(voided).toMatchObject({ status: "voided", voidedReason: "Flat let to someone else" });
+    expect(voided.voidedDateTime).toMatch(/^\d{4}-/);
+
+    const changes = await envelopes.listStatusChanges(key.accountId, { envelopeIds: envelopeId });
+    expect(changes).toMatchObject({ resultSetSize: "1", totalSetSize: "1" });
+    expect(changes.envelopes[0]).toMatchObject({ envelopeId, status: "voided" });
+    const since = await envelopes.listStatusChanges(key.accountId, {
+      fromDate: new Date(Date.now() - 60 * 60_000).toISOString(),
+      status: "voided",
+      include: "recipients",
+    });
+    expect(since.envelopes.map((e: Json) => e.envelopeId)).toEqual([envelopeId]);
+    expect(since.envelopes[0].recipients.signers).toHaveLength(2);
+    const paged = await envelopes.listStatusChanges(key.accountId, {
+      fromDate: "2020-01-01",
+      count: "1",
+      startPosition: "1",
+    });
+    expect(paged).toMatchObject({ resultSetSize: "1", startPosition: "1", endPosition: "1" });
+    expect(Number(paged.totalSetSize)).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  test("errors are DocuSign's: a bad key, another account, unknown ids, missing anchors and parameters, and nothing is left behind", async () => {
+    const bad = new docusign.EnvelopesApi(clientWith(`sk_${"A".repeat(43)}`));
+    expect(await docuSignError(bad.getEnvelope(key.accountId, "x"))).toMatchObject({
+      status: 401,
+      errorCode: "USER_AUTHENTICATION_FAILED",
+    });
+    const other = JSON.parse(
+      (await deployment.cli("workspaces", "create", "--name", "Elsewhere")).stdout,
+    ) as { id: string };
+    expect(await docuSignError(envelopes.getEnvelope(other.id, "x"))).toMatchObject({
+      status: 400,
+      errorCode: "USER_LACKS_MEMBERSHIP",
+    });
+    for (const envelopeId of ["0192f5d8-0000-7000-8000-000000000000", "not-an-id"]) {
+      expect(await docuSignError(envelopes.getEnvelope(key.accountId, envelopeId))).toMatchObject({
+        status: 400,
+        errorCode: "ENVELOPE_DOES_NOT_EXIST",
+      });
+    }
+    expect(
+      await docuSignError(templatesApi.get(key.accountId, "0192f5d8-0000-7000-8000-000000000000")),
+    ).toMatchObject({ errorCode: "TEMPLATE_ID_INVALID" });
+    expect(await docuSignError(envelopes.listStatusChanges(key.accountId, {}))).toMatchObject({
+      status: 400,
+      errorCode: "INVALID_REQUEST_PARAMETER",
+    });
+
+    const documentsBefore = (await call(gateway, "/api/v1/documents", { key: key.secret })).body as {
+      totalCount: number;
+    };
+    const { bytes } = await leasePdf();
+    const missing = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          emailSubject: "No anchor",
+          documents: [
+            {
+              documentBase64: Buffer.from(bytes).toString("base64"),
+              name: "Lease",
+              fileExtension: "pdf",
+              documentId: "1",
+            },
+          ],
+          recipients: {
+            signers: [
+              {
+                email: "t@example.com",
+                name: "T",
+                recipientId: "1",
+                tabs: { signHereTabs: [{ anchorString: "/nowhere/" }] },
+              },
+            ],
+          },
+        },
+      }),
+    );
+    expect(missing).toMatchObject({ status: 400, errorCode: "ANCHOR_TAB_PROCESSING_FAILURE" });
+    const notPdf = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          documents: [
+            {
+              documentBase64: Buffer.from("hello").toString("base64"),
+              name: "Note",
+              fileExtension: "txt",
+              documentId: "1",
+            },
+          ],
+          recipients: { signers: [{ email: "t@example.com", name: "T" }] },
+        },
+      }),
+    );
+    expect(notPdf).toMatchObject({ status: 400, errorCode: "FORMAT_CONVERSION_ERROR" });
+    const noSignature = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          documents: [
+            { documentBase64: Buffer.from(bytes).toString("base64"), name: "Lease", documentId: "1" },
+          ],
+          recipients: { signers: [{ email: "t@example.com", name: "T" }] },
+        },
+      }),
+    );
+    expect(noSignature).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_BODY" });
+    // Refused envelopes leave no stored document behind.
+    const documentsAfter = (await call(gateway, "/api/v1/documents", { key: key.secret })).body as {
+      totalCount: number;
+    };
+    expect(documentsAfter.totalCount).toBe(documentsBefore.totalCount);
+
+    const malformed = await call(gateway, `/restapi/v2.1/accounts/${key.accountId}/envelopes`, {
+      key: key.secret,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ errorCode: "INVALID_REQUEST_BODY", message: expect.any(String) });
+    const unknown = await call(gateway, `/restapi/v2.1/accounts/${key.accountId}/folders`, {
+      key: key.secret,
+    });
+    expect(unknown.status).toBe(404);
+    expect((unknown.body as { errorCode: string }).errorCode).toBe("RESOURCE_NOT_FOUND");
+
+    // A workspace whose API access is off, through this door too.
+    const locked = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Locked")).stdout) as {
+      id: string;
+    };
+    const lockedKey = JSON.parse(
+      (await deployment.cli("keys", "create", "--name", "l", "--workspace", locked.id)).stdout,
+    );
+    await deployment.cli("workspaces", "update", locked.id, "--api-access", "off");
+    const lockedApi = new docusign.EnvelopesApi(clientWith(lockedKey.secret));
+    const refused = await eventually(async () => {
+      const error = await docuSignError(lockedApi.getEnvelope(locked.id, "x"));
+      return error.status === 403 ? error : undefined;
+    }, 2000);
+    expect(refused.errorCode).toBe("USER_LACKS_PERMISSIONS");
+
+    // Recent Errors and API Usage show the calls by their route, with the errorCode the client saw.
+    const admin = new ConsoleClient(gateway);
+    expect((await admin.logIn(deployment.adminEmail, deployment.adminPassword)).status).toBe(201);
+    const base = `/console/api/workspaces/${key.accountId}`;
+    const recent = await eventually(async () => {
+      const reply = await admin.call(`${base}/recent-errors`);
+      const items = (reply.body as { items: { path: string; code: string; status: number }[] }).items;
+      return items.find((e) => e.code === "ANCHOR_TAB_PROCESSING_FAILURE");
+    });
+    expect(recent).toMatchObject({ path: `/restapi/v2.1/accounts/${key.accountId}/envelopes`, status: 400 });
+    const usage = await eventually(async () => {
+      const reply = await admin.call(`${base}/api-usage`);
+      const routes = (reply.body as { routes: { method: string; route: string; calls: number }[] }).routes;
+      return routes.find(
+        (r) => r.method === "GET" && r.route === "/restapi/v2.1/accounts/{accountId}/envelopes/{envelopeId}",
+      );
+    });
+    expect(usage.calls).toBeGreaterThan(0);
+  });
+});
