@@ -6,6 +6,7 @@
  * answer the client read.
  */
 import { createRequire } from "node:module";
+import fc from "fast-check";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
 import { ConsoleClient, call, eventually } from "./support/http.js";
@@ -580,4 +581,162 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     });
     expect(usage.calls).toBeGreaterThan(0);
   });
+
+  test("hostile bodies and queries never answer 5xx, and every error is DocuSign's shape", async () => {
+    const fuzzer = JSON.parse((await deployment.cli("keys", "create", "--name", "fuzzer")).stdout) as {
+      secret: string;
+    };
+    const draft = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        templateId,
+        templateRoles: [
+          { roleName: "Client", name: "A", email: "a@example.com" },
+          { roleName: "Company", name: "B", email: "b@example.com" },
+        ],
+      },
+    });
+    const { bytes } = await leasePdf();
+    const pdf = Buffer.from(bytes).toString("base64");
+    const base = `/restapi/v2.1/accounts/${key.accountId}`;
+    const tab = fc.record(
+      {
+        anchorString: fc.oneof(fc.constantFrom("/sn1/", "/SN2/", ""), fc.string()),
+        anchorXOffset: fc.oneof(fc.double(), fc.string()),
+        anchorYOffset: fc.oneof(fc.integer(), fc.constant("1e309")),
+        anchorUnits: fc.oneof(fc.constantFrom("inches", "mms", "PIXELS"), fc.string()),
+        documentId: fc.oneof(fc.constantFrom("1", "2"), fc.integer()),
+        pageNumber: fc.oneof(fc.integer(), fc.constantFrom("2", "-1", "0")),
+        xPosition: fc.oneof(fc.double(), fc.constantFrom("100", "1e400")),
+        yPosition: fc.oneof(fc.double(), fc.constantFrom("100", "-5")),
+        width: fc.oneof(fc.double(), fc.constant(0)),
+      },
+      { requiredKeys: [] },
+    );
+    const envelope = fc.record(
+      {
+        status: fc.oneof(fc.constantFrom("sent", "created", "SENT", "voided"), fc.jsonValue()),
+        emailSubject: fc.oneof(fc.string(), fc.jsonValue()),
+        templateId: fc.oneof(fc.constant(templateId), fc.string()),
+        templateRoles: fc.array(
+          fc.record({ roleName: fc.constantFrom("Client", "x"), name: fc.string(), email: fc.string() }),
+          { maxLength: 3 },
+        ),
+        documents: fc.array(
+          fc.record(
+            {
+              documentBase64: fc.oneof(fc.constant(pdf), fc.base64String(), fc.string()),
+              name: fc.string(),
+              fileExtension: fc.constantFrom("pdf", "PDF", ".pdf", "docx"),
+              documentId: fc.oneof(fc.constantFrom("1", "2"), fc.integer(), fc.jsonValue()),
+            },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 2 },
+        ),
+        recipients: fc.record(
+          {
+            signers: fc.array(
+              fc.record(
+                {
+                  name: fc.string(),
+                  email: fc.constantFrom("s@example.com", "nope"),
+                  recipientId: fc.oneof(fc.constantFrom("1", "1"), fc.integer(), fc.jsonValue()),
+                  routingOrder: fc.oneof(fc.integer(), fc.string()),
+                  tabs: fc.record(
+                    {
+                      signHereTabs: fc.array(tab, { maxLength: 2 }),
+                      dateSignedTabs: fc.array(tab, { maxLength: 1 }),
+                    },
+                    { requiredKeys: [] },
+                  ),
+                },
+                { requiredKeys: [] },
+              ),
+              { maxLength: 2 },
+            ),
+            carbonCopies: fc.array(
+              fc.record({ name: fc.string(), email: fc.string(), recipientId: fc.jsonValue() }),
+              { maxLength: 1 },
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const request = fc.oneof(
+      envelope.map((body) => ({ method: "POST", path: "/envelopes", body })),
+      fc.jsonValue().map((body) => ({ method: "POST", path: "/envelopes", body })),
+      fc
+        .record({ status: fc.jsonValue(), voidedReason: fc.jsonValue() }, { requiredKeys: [] })
+        .map((body) => ({ method: "PUT", path: `/envelopes/${draft.envelopeId}`, body })),
+      fc
+        .jsonValue()
+        .map((body) => ({ method: "PUT", path: `/envelopes/${draft.envelopeId}/recipients`, body })),
+      fc
+        .jsonValue()
+        .map((body) => ({ method: "POST", path: `/envelopes/${draft.envelopeId}/views/recipient`, body })),
+      fc
+        .dictionary(
+          fc.constantFrom(
+            "from_date",
+            "status",
+            "envelope_ids",
+            "count",
+            "start_position",
+            "include",
+            "search_text",
+          ),
+          fc.string(),
+          { maxKeys: 4 },
+        )
+        .chain((query) =>
+          fc
+            .constantFrom("/envelopes", "/templates")
+            .map((path) => ({
+              method: "GET",
+              path: `${path}?${new URLSearchParams(query)}`,
+              body: undefined,
+            })),
+        ),
+      fc
+        .string()
+        .map((id) => ({
+          method: "GET",
+          path: `/envelopes/${draft.envelopeId}/documents/${encodeURIComponent(id)}`,
+          body: undefined,
+        })),
+    );
+    await fc.assert(
+      fc.asyncProperty(request, async ({ method, path, body }) => {
+        for (;;) {
+          const reply = await call(gateway, `${base}${path}`, {
+            key: fuzzer.secret,
+            method,
+            ...(body === undefined ? {} : { json: body }),
+          });
+          if (reply.status === 429) {
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            continue;
+          }
+          expect({ path, status: reply.status < 500 }).toEqual({ path, status: true });
+          if (reply.status >= 400) {
+            expect(reply.body).toEqual({
+              errorCode: expect.stringMatching(/^[A-Z_]+$/),
+              message: expect.any(String),
+            });
+          } else if ((reply.headers.get("content-type") ?? "").includes("json")) {
+            expect(nullsIn(reply.body)).toEqual([]);
+          }
+          return;
+        }
+      }),
+      { numRuns: 150, seed: 7 },
+    );
+    const faults = deployment
+      .output()
+      .split("\n")
+      .filter((line) => /Unhandled 'error' event|uncaughtException|"level":(50|60)/.test(line));
+    expect(faults.map((line) => line.slice(0, 1500))).toEqual([]);
+  }, 180_000);
 });
