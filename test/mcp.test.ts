@@ -12,7 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
-import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
+import { type Deployment, faultsIn, startDistributed, startStandalone } from "./support/deployments.js";
 import { ConsoleClient, call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { expectDocumented } from "./support/openapi.js";
@@ -715,10 +715,6 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
       ),
       { numRuns: 150, seed: 13 },
     );
-    const faults = deployment
-      .output()
-      .split("\n")
-      .filter((line) => /Unhandled 'error' event|uncaughtException|"level":(50|60)/.test(line));
-    expect(faults.map((line) => line.slice(0, 1500))).toEqual([]);
+    expect(faultsIn(deployment.output())).toEqual([]);
   }, 120_000);
 });

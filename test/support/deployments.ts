@@ -16,6 +16,14 @@ export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"];
 const run = promisify(execFile);
 
+/** Lines of a deployment's output that are faults of ours: an error-level log line or an unhandled error. */
+export function faultsIn(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((line) => /Unhandled 'error' event|uncaughtException|"level":(50|60)/.test(line))
+    .map((line) => line.slice(0, 1500));
+}
+
 export interface Deployment {
   mode: "standalone" | "distributed";
   /** One URL per gateway replica (standalone has one). */
