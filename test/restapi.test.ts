@@ -95,25 +95,34 @@ function nullsIn(value: unknown, path = "$"): string[] {
   return [];
 }
 
-/** DocuSign's error as the client rejects with it (read from the stream of a PDF call). */
-async function docuSignError(
-  promise: Promise<unknown>,
-): Promise<{ status: number; errorCode: string; message: string }> {
+interface DocuSignFailure {
+  status: number;
+  errorCode: string;
+  message: string;
+}
+
+/** DocuSign's error as the client rejects with it. */
+async function docuSignError(promise: Promise<unknown>): Promise<DocuSignFailure> {
   try {
     await promise;
   } catch (err) {
-    const { response } = err as { response?: { status: number; data: unknown } };
-    if (!response) throw err;
-    let body = response.data;
-    if (typeof (body as { pipe?: unknown }).pipe === "function") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
-      body = JSON.parse(Buffer.concat(chunks).toString());
-      expect(nullsIn(body)).toEqual([]);
-    }
-    return { status: response.status, ...(body as { errorCode: string; message: string }) };
+    return docuSignErrorOf(err);
   }
   throw new Error("the call succeeded");
+}
+
+/** The status and body of a rejection (read from the stream of a PDF call). */
+async function docuSignErrorOf(err: unknown): Promise<DocuSignFailure> {
+  const { response } = err as { response?: { status: number; data: unknown } };
+  if (!response) throw err;
+  let body = response.data;
+  if (typeof (body as { pipe?: unknown }).pipe === "function") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+    body = JSON.parse(Buffer.concat(chunks).toString());
+    expect(nullsIn(body)).toEqual([]);
+  }
+  return { status: response.status, ...(body as { errorCode: string; message: string }) };
 }
 
 /** A lease: the tenant's anchor `/sn1/` as a run of its own, the landlord's inside a sentence. */
@@ -546,6 +555,20 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     });
     expect(unknown.status).toBe(404);
     expect((unknown.body as { errorCode: string }).errorCode).toBe("RESOURCE_NOT_FOUND");
+
+    // The key's rate limit, as DocuSign names it.
+    const busyKey = JSON.parse((await deployment.cli("keys", "create", "--name", "busy")).stdout) as {
+      secret: string;
+    };
+    const busy = new docusign.TemplatesApi(clientWith(busyKey.secret));
+    const burst = await Promise.all(
+      Array.from({ length: 130 }, () =>
+        busy.listTemplates(key.accountId).then(() => undefined, docuSignErrorOf),
+      ),
+    );
+    const limited = burst.filter((error) => error !== undefined);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0]).toMatchObject({ status: 429, errorCode: "HOURLY_APIINVOCATION_LIMIT_EXCEEDED" });
 
     // A workspace whose API access is off, through this door too.
     const locked = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Locked")).stdout) as {
