@@ -219,6 +219,7 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
           { roleName: "Client", name: "Ada Client", email: "ada@example.com", clientUserId: "ada-1" },
           { roleName: "Company", name: "Cy Company", email: "cy@example.com", clientUserId: "cy-1" },
         ],
+        recipients: { carbonCopies: [{ name: "Lex Legal", email: "legal@example.com" }] },
       },
     });
     expect(created).toMatchObject({ status: "sent", uri: `/envelopes/${created.envelopeId}` });
@@ -232,11 +233,12 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
       ["2", "Company", "2", "created"],
     ]);
     expect(recipients).toMatchObject({
-      recipientCount: "2",
+      recipientCount: "3",
       currentRoutingOrder: "1",
-      carbonCopies: [],
       agents: [],
+      witnesses: [],
     });
+    expect(recipients.carbonCopies.map((c: Json) => [c.recipientId, c.status])).toEqual([["3", "created"]]);
 
     // Not the Company's turn yet; then each signs through the view DocuSign's client asks for.
     const early = await docuSignError(
@@ -280,6 +282,10 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     });
     expect(completed.completedDateTime).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(completed.recipients.signers.map((s: Json) => s.status)).toEqual(["completed", "completed"]);
+    // The copy, numbered after the template's roles, has been sent its copy.
+    expect(completed.recipients.carbonCopies.map((c: Json) => [c.recipientId, c.status])).toEqual([
+      ["3", "completed"],
+    ]);
 
     const combined = (await envelopes.getDocument(key.accountId, envelopeId, "combined")) as Buffer;
     expect(combined.subarray(0, 5).toString()).toBe("%PDF-");
@@ -605,6 +611,91 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     expect(usage.calls).toBeGreaterThan(0);
   });
 
+  test("status changes: views and signatures count as changes, and sent and delivered page apart", async () => {
+    const embedded = async (tag: string) =>
+      (
+        await envelopes.createEnvelope(key.accountId, {
+          envelopeDefinition: {
+            templateId,
+            status: "sent",
+            templateRoles: [
+              {
+                roleName: "Client",
+                name: "Ann",
+                email: `ann.${tag}@example.com`,
+                clientUserId: `ann-${tag}`,
+              },
+              { roleName: "Company", name: "Bo", email: `bo.${tag}@example.com`, clientUserId: `bo-${tag}` },
+            ],
+          },
+        })
+      ).envelopeId as string;
+    const [viewedId, untouchedId] = [await embedded("v"), await embedded("u")];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = new Date().toISOString();
+    const view = await envelopes.createRecipientView(key.accountId, viewedId, {
+      recipientViewRequest: {
+        returnUrl: "https://app.example.com/",
+        email: "ann.v@example.com",
+        userName: "Ann",
+        clientUserId: "ann-v",
+      },
+    });
+    const signer = new SignerBrowser(gateway);
+    await signer.open(view.url);
+    expect((await signer.call("/sign/api/session")).status).toBe(200);
+
+    const changed = await envelopes.listStatusChanges(key.accountId, { fromDate: before });
+    expect(changed.envelopes.map((e: Json) => [e.envelopeId, e.status])).toEqual([[viewedId, "delivered"]]);
+    const upTo = await envelopes.listStatusChanges(key.accountId, {
+      fromDate: "2020-01-01",
+      toDate: before,
+      envelopeIds: `${viewedId},${untouchedId}`,
+    });
+    expect(upTo.envelopes.map((e: Json) => e.envelopeId)).toEqual([untouchedId]);
+
+    const both = `${viewedId},${untouchedId}`;
+    const delivered = await envelopes.listStatusChanges(key.accountId, {
+      envelopeIds: both,
+      status: "delivered",
+      count: "1",
+    });
+    expect(delivered).toMatchObject({
+      resultSetSize: "1",
+      totalSetSize: "1",
+      startPosition: "0",
+      endPosition: "0",
+    });
+    expect(delivered.envelopes[0].envelopeId).toBe(viewedId);
+    const sent = await envelopes.listStatusChanges(key.accountId, { envelopeIds: both, status: "sent" });
+    expect(sent.envelopes.map((e: Json) => e.envelopeId)).toEqual([untouchedId]);
+    expect(
+      (await envelopes.listStatusChanges(key.accountId, { envelopeIds: both, status: "sent,delivered" }))
+        .totalSetSize,
+    ).toBe("2");
+    expect(
+      (await envelopes.listStatusChanges(key.accountId, { envelopeIds: both, status: "any" })).totalSetSize,
+    ).toBe("2");
+    expect(
+      await docuSignError(envelopes.listStatusChanges(key.accountId, { fromDate: "275760-09-13" })),
+    ).toMatchObject({
+      status: 400,
+      errorCode: "INVALID_REQUEST_PARAMETER",
+    });
+    const tooBig = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          templateId,
+          templateRoles: [
+            { roleName: "Client", name: "A", email: "a@example.com", routingOrder: 2147483648 },
+            { roleName: "Company", name: "B", email: "b@example.com" },
+          ],
+        },
+      }),
+    );
+    expect(tooBig).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_BODY" });
+  });
+
   test("hostile bodies and queries never answer 5xx, and every error is DocuSign's shape", async () => {
     const fuzzer = JSON.parse((await deployment.cli("keys", "create", "--name", "fuzzer")).stdout) as {
       secret: string;
@@ -628,7 +719,7 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
         anchorYOffset: fc.oneof(fc.integer(), fc.constant("1e309")),
         anchorUnits: fc.oneof(fc.constantFrom("inches", "mms", "PIXELS"), fc.string()),
         documentId: fc.oneof(fc.constantFrom("1", "2"), fc.integer()),
-        pageNumber: fc.oneof(fc.integer(), fc.constantFrom("2", "-1", "0")),
+        pageNumber: fc.oneof(fc.integer(), fc.constantFrom("2", "-1", "0", 2147483648)),
         xPosition: fc.oneof(fc.double(), fc.constantFrom("100", "1e400")),
         yPosition: fc.oneof(fc.double(), fc.constantFrom("100", "-5")),
         width: fc.oneof(fc.double(), fc.constant(0)),
@@ -664,7 +755,11 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
                   name: fc.string(),
                   email: fc.constantFrom("s@example.com", "nope"),
                   recipientId: fc.oneof(fc.constantFrom("1", "1"), fc.integer(), fc.jsonValue()),
-                  routingOrder: fc.oneof(fc.integer(), fc.string()),
+                  routingOrder: fc.oneof(
+                    fc.integer(),
+                    fc.string(),
+                    fc.constantFrom(2147483648, "99999999999"),
+                  ),
                   tabs: fc.record(
                     {
                       signHereTabs: fc.array(tab, { maxLength: 2 }),
@@ -703,6 +798,7 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
         .dictionary(
           fc.constantFrom(
             "from_date",
+            "to_date",
             "status",
             "envelope_ids",
             "count",
@@ -710,7 +806,18 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
             "include",
             "search_text",
           ),
-          fc.string(),
+          fc.oneof(
+            fc.string(),
+            fc.constantFrom(
+              "-271821-04-20",
+              "275760-09-13",
+              "1969-12-31",
+              "2026-01-01",
+              "sent,delivered",
+              "any",
+            ),
+            fc.integer().map(String),
+          ),
           { maxKeys: 4 },
         )
         .chain((query) =>

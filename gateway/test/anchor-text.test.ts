@@ -9,7 +9,13 @@ async function pdfWith(
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   draw(pdf.addPage(size), font);
   pdf.addPage(size).drawText("second page /sig/", { x: 100, y: 100, size: 10, font });
-  return PdfText.read(await pdf.save());
+  return readable(await pdf.save());
+}
+
+async function readable(bytes: Uint8Array): Promise<PdfText> {
+  const text = await PdfText.read(bytes);
+  if (!text) throw new Error("pdf.js could not read the PDF");
+  return text;
 }
 
 test("an anchor written as text of its own is found exactly, in the page's top-left coordinates", async () => {
@@ -44,7 +50,7 @@ test("a crop box and a rotated page are read as a viewer shows them", async () =
   const turned = pdf.addPage([612, 792]);
   turned.setRotation(degrees(90));
   turned.drawText("/b/", { x: 100, y: 600, size: 12, font });
-  const text = await PdfText.read(await pdf.save());
+  const text = await readable(await pdf.save());
   const [a] = text.find("/a/", true);
   // Relative to the crop box's top-left: (100 - 50, (50 + 700) - 600 - 12).
   expect(a?.x).toBeCloseTo(50, 3);
@@ -54,4 +60,8 @@ test("a crop box and a rotated page are read as a viewer shows them", async () =
   expect(b?.page).toBe(2);
   expect(b?.x).toBeCloseTo(600, 0);
   expect(b?.y).toBeCloseTo(100, 0);
+});
+
+test("a file pdf.js cannot read has no text, rather than an exception", async () => {
+  expect(await PdfText.read(new TextEncoder().encode("%PDF-1.7\n1 0 obj\n%%EOF"))).toBeUndefined();
 });

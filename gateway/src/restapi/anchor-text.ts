@@ -27,7 +27,16 @@ const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve("p
 export class PdfText {
   private constructor(private readonly pages: { runs: TextRun[]; toView: number[] }[]) {}
 
-  static async read(bytes: Uint8Array): Promise<PdfText> {
+  /** The document's text; undefined when pdf.js cannot read it (a PDF that pdf-lib accepted). */
+  static async read(bytes: Uint8Array): Promise<PdfText | undefined> {
+    try {
+      return await PdfText.readOrThrow(bytes);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private static async readOrThrow(bytes: Uint8Array): Promise<PdfText> {
     const pdf = await getDocument({
       // pdf.js takes ownership of the buffer it is given.
       data: new Uint8Array(bytes),

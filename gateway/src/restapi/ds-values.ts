@@ -9,9 +9,9 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { z } from "zod";
 import { text } from "../contract/values.js";
 
-/** A whole number, as a JSON number or a string of digits. */
+/** A whole number that fits the services' int32 fields, as a JSON number or a string of digits. */
 export const dsInteger = z.union([
-  z.int(),
+  z.int32(),
   z
     .string()
     .regex(/^-?\d{1,9}$/)

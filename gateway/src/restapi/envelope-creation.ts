@@ -71,7 +71,7 @@ interface StoredPdf {
   clientId: string;
   documentId: string;
   pages: { width: number; height: number }[];
-  text: () => Promise<PdfText>;
+  text: () => Promise<PdfText | undefined>;
 }
 
 /** Ids for everyone: the sender's own, and the next free whole numbers for those without one. */
@@ -254,7 +254,15 @@ export class EnvelopeCreation {
       const unit = ANCHOR_UNITS[tab.anchorUnits ?? "pixels"];
       const places = [];
       for (const document of stored) {
-        for (const box of (await document.text()).find(tab.anchorString, tab.anchorCaseSensitive === true)) {
+        const text = await document.text();
+        if (!text) {
+          throw new DocuSignError(
+            400,
+            "FORMAT_CONVERSION_ERROR",
+            `document ${document.clientId}: its text cannot be read to find anchor strings`,
+          );
+        }
+        for (const box of text.find(tab.anchorString, tab.anchorCaseSensitive === true)) {
           places.push({
             document,
             page: box.page,
@@ -314,7 +322,7 @@ export class EnvelopeCreation {
       const why = problem.errors[0]?.message ?? problem.detail;
       throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
     });
-    let text: Promise<PdfText> | undefined;
+    let text: Promise<PdfText | undefined> | undefined;
     return {
       clientId: document.documentId,
       documentId: saved.id,

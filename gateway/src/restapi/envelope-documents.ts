@@ -84,6 +84,8 @@ export async function envelopeDocument(
   }
   if (which === "certificate") {
     const total = sealed.document.pageCount;
+    if (total <= documentPages)
+      throw new Error(`sealed document ${sealed.document.id} has no certificate pages`);
     return {
       filename: "certificate.pdf",
       bytes: await pagesOf(sealed.bytes, range(documentPages, total - documentPages)),

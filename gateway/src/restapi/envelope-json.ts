@@ -55,6 +55,12 @@ export function documentIdsOf(request: SignatureRequest): string[] {
   return request.documentIds.map((_, i) => request.documentExternalIds[i] || String(i + 1));
 }
 
+/** A carbon copy has its copy once the request is completed; until then, like DocuSign, `created`. */
+function recipientStatus(request: SignatureRequest, recipient: Recipient): string {
+  if (recipient.kind === "cc") return request.status === "completed" ? "completed" : "created";
+  return RECIPIENT_STATUS[recipient.status] ?? recipient.status;
+}
+
 function recipientJson(request: SignatureRequest, recipient: Recipient) {
   return present({
     recipientId: recipientIdOf(request, recipient),
@@ -65,7 +71,7 @@ function recipientJson(request: SignatureRequest, recipient: Recipient) {
     routingOrder: String(recipient.routingOrder),
     roleName: recipient.role,
     clientUserId: recipient.clientUserId,
-    status: RECIPIENT_STATUS[recipient.status] ?? recipient.status,
+    status: recipientStatus(request, recipient),
     deliveredDateTime: dsTime(recipient.viewTime),
     signedDateTime: dsTime(recipient.signTime),
     declinedDateTime: dsTime(recipient.declineTime),

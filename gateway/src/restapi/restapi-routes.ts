@@ -107,6 +107,37 @@ async function slice<T>(
   return { items: items.slice(0, count), totalCount: got.totalCount };
 }
 
+/** The most a search that the services cannot do reads before it filters. */
+const MAX_READ = 1000;
+
+/** Every item of a paged list, up to MAX_READ (a search past that says so). */
+async function readAll<T>(
+  page: (pageIndex: number) => Promise<{ items: T[]; totalCount: number }>,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let pageIndex = 0; ; pageIndex++) {
+    const got = await page(pageIndex);
+    all.push(...got.items);
+    if (all.length >= got.totalCount || got.items.length === 0) return all;
+    if (all.length >= MAX_READ) {
+      throw invalidParameter(`this filter reads at most ${MAX_READ} items: narrow it (from_date, status)`);
+    }
+  }
+}
+
+function pageWithin<T>(items: T[], start: number, count: number): { items: T[]; totalCount: number } {
+  return { items: items.slice(start, start + count), totalCount: items.length };
+}
+
+/** A date or date-time, from 1970 to the end of 9999, as DocuSign's query parameters take it. */
+const dsDate = z
+  .string()
+  .transform((value) => new Date(value))
+  .refine(
+    (date) => !Number.isNaN(date.getTime()) && date.getTime() >= 0 && date.getUTCFullYear() <= 9999,
+    "must be a date from 1970 to 9999, such as 2026-01-31 or 2026-01-31T17:00:00Z",
+  );
+
 function resultSet(start: number, shown: number, total: number) {
   return {
     resultSetSize: String(shown),
@@ -185,13 +216,8 @@ export function restApiRoutes(options: RestApiOptions): Router {
   on("get", "/envelopes", ENVELOPE, async (req, res, caller) => {
     const query = read(
       Paging.extend({
-        from_date: z
-          .string()
-          .refine(
-            (value) => !Number.isNaN(Date.parse(value)),
-            "must be a date, such as 2026-01-31 or 2026-01-31T17:00:00Z",
-          )
-          .optional(),
+        from_date: dsDate.optional(),
+        to_date: dsDate.optional(),
         status: z.string().optional(),
         envelope_ids: z.string().optional(),
         include: z.string().optional(),
@@ -206,32 +232,43 @@ export function restApiRoutes(options: RestApiOptions): Router {
     if (!query.from_date && ids.length === 0) {
       throw invalidParameter("from_date is required unless envelope_ids is given");
     }
+    // "any" and "changed" ask for every status, as DocuSign reads them.
     const wanted = (query.status ?? "")
       .split(",")
       .map((s) => s.trim().toLowerCase())
-      .filter(Boolean);
+      .filter((s) => s && s !== "any" && s !== "changed");
     const unknown = wanted.filter((s) => !(s in STATUS_FILTER));
     if (unknown.length > 0) throw invalidParameter(`status ${unknown.join(", ")} is not an envelope status`);
     const statuses = [...new Set(wanted.flatMap((s) => STATUS_FILTER[s] ?? []))];
-    const start = query.start_position ?? 0;
-    const count = query.count ?? MAX_COUNT;
-    const { items, totalCount } = await slice(start, count, async (pageIndex) => {
+    const pageOf = async (pageIndex: number) => {
       const listed = await requests.listSignatureRequests({
         workspaceId: caller.workspaceId,
         statuses,
-        changedSince: query.from_date ? timestampFromDate(new Date(query.from_date)) : undefined,
+        changedSince: query.from_date ? timestampFromDate(query.from_date) : undefined,
+        changedBefore: query.to_date ? timestampFromDate(query.to_date) : undefined,
         requestIds: ids,
         pageIndex,
         pageSize: MAX_COUNT,
       });
       return { items: listed.signatureRequests, totalCount: listed.totalCount };
-    });
-    // "sent" and "delivered" both stand for requests in progress: which one is read from the recipients.
-    const shown = items.filter((r) => wanted.length === 0 || wanted.includes(envelopeStatus(r)));
+    };
+    const start = query.start_position ?? 0;
+    const count = query.count ?? MAX_COUNT;
+    // "sent" and "delivered" are both requests in progress, told apart by their recipients: asked
+    // for one without the other, the matches are read whole and then paged, so that positions and
+    // totals count only what is shown.
+    const splitsInProgress = wanted.includes("sent") !== wanted.includes("delivered");
+    const found = splitsInProgress
+      ? pageWithin(
+          (await readAll(pageOf)).filter((r) => wanted.includes(envelopeStatus(r))),
+          start,
+          count,
+        )
+      : await slice(start, count, pageOf);
     const withRecipients = (query.include ?? "").split(",").includes("recipients");
     res.json({
-      ...resultSet(start, shown.length, totalCount),
-      envelopes: shown.map((r) => envelopeJson(r, { recipients: withRecipients })),
+      ...resultSet(start, found.items.length, found.totalCount),
+      envelopes: found.items.map((r) => envelopeJson(r, { recipients: withRecipients })),
     });
   });
 
@@ -361,20 +398,13 @@ export function restApiRoutes(options: RestApiOptions): Router {
       });
       return { items: listed.templates, totalCount: listed.totalCount };
     };
-    let found: { items: Template[]; totalCount: number };
-    if (search) {
-      // The service has no search: every template is read and matched by name and description.
-      const all: Template[] = [];
-      for (let pageIndex = 0; ; pageIndex++) {
-        const page = await pageOf(pageIndex);
-        all.push(...page.items);
-        if (all.length >= page.totalCount || page.items.length === 0) break;
-      }
-      const matching = all.filter((t) => `${t.name}\n${t.description}`.toLowerCase().includes(search));
-      found = { items: matching.slice(start, start + count), totalCount: matching.length };
-    } else {
-      found = await slice(start, count, pageOf);
-    }
+    const found = search
+      ? pageWithin(
+          (await readAll(pageOf)).filter((t) => `${t.name}\n${t.description}`.toLowerCase().includes(search)),
+          start,
+          count,
+        )
+      : await slice(start, count, pageOf);
     res.json({
       ...resultSet(start, found.items.length, found.totalCount),
       envelopeTemplates: found.items.map(templateSummary),

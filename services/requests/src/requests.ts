@@ -26,6 +26,8 @@ import { type RecipientRow, type RequestFilter, store } from "./store.js";
 
 /** The most request ids one list may name. */
 const MAX_LISTED_IDS = 100;
+/** The end of year 9999, UTC: the latest time a list may be asked about. */
+const LATEST_LISTED_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export interface RequestsDeps {
   db: Database;
@@ -55,6 +57,15 @@ export class Requests {
     for (const status of [filter.status, ...filter.statuses]) {
       if (status && !(REQUEST_STATUSES as readonly string[]).includes(status)) {
         throw new ConnectError(`status must be one of ${REQUEST_STATUSES.join(", ")}`, Code.InvalidArgument);
+      }
+    }
+    for (const [name, time] of [
+      ["changedSince", filter.changedSince],
+      ["changedBefore", filter.changedBefore],
+    ] as const) {
+      // What a database's timestamps can hold, and what a client can mean.
+      if (time && !(time.getTime() >= 0 && time.getTime() <= LATEST_LISTED_TIME)) {
+        throw new ConnectError(`${name} must be from 1970 to the end of 9999`, Code.InvalidArgument);
       }
     }
     if (filter.requestIds.length > MAX_LISTED_IDS) {

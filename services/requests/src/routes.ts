@@ -30,6 +30,7 @@ export function requestsRoutes({ creation, requests, sessions, signing, agreemen
           status: req.status,
           statuses: req.statuses,
           changedSince: req.changedSince ? timestampDate(req.changedSince) : undefined,
+          changedBefore: req.changedBefore ? timestampDate(req.changedBefore) : undefined,
           requestIds: req.requestIds,
         },
         req.pageIndex,

@@ -79,6 +79,7 @@ export interface RequestFilter {
   status: string;
   statuses: string[];
   changedSince: Date | undefined;
+  changedBefore: Date | undefined;
   requestIds: string[];
 }
 
@@ -93,6 +94,20 @@ const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at`;
+
+/**
+ * A recipient who changes state changes their request: its `updated_at` moves, so that lists of
+ * what changed since a time (DocuSign's status changes) see views and signatures too.
+ */
+async function touchedBy(tx: Queryable, changed: RecipientRow[]): Promise<RecipientRow[]> {
+  const requestIds = [...new Set(changed.map((r) => r.request_id))];
+  if (requestIds.length > 0) {
+    await tx.query("UPDATE signature_requests SET updated_at = now() WHERE id = ANY($1::uuid[])", [
+      requestIds,
+    ]);
+  }
+  return changed;
+}
 
 export const store = {
   /** The documents each of these requests is made of (requests that do not exist use none). */
@@ -206,6 +221,7 @@ export const store = {
     if (filter.status) keep((p) => `status = ${p}`, filter.status);
     if (filter.statuses.length > 0) keep((p) => `status = ANY(${p}::text[])`, filter.statuses);
     if (filter.changedSince) keep((p) => `updated_at >= ${p}`, filter.changedSince);
+    if (filter.changedBefore) keep((p) => `updated_at < ${p}`, filter.changedBefore);
     if (filter.requestIds.length > 0) keep((p) => `id = ANY(${p}::uuid[])`, filter.requestIds);
     return selectPage<RequestRow>(
       db,
@@ -257,7 +273,7 @@ export const store = {
       `UPDATE recipients SET status = $2 WHERE id = ANY($1::uuid[]) RETURNING ${RECIPIENT_COLUMNS}`,
       [ids, status],
     );
-    return rows;
+    return touchedBy(tx, rows);
   },
 
   async renameRecipient(tx: Queryable, id: string, name: string, email: string): Promise<void> {
@@ -278,7 +294,7 @@ export const store = {
         WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
       [id, ip, userAgent],
     );
-    return rows[0] as RecipientRow;
+    return (await touchedBy(tx, rows))[0] as RecipientRow;
   },
 
   /** A sent request is in progress once a recipient acts; the request as it is afterwards. */
@@ -320,7 +336,7 @@ export const store = {
         WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
       [id, signed.ip, signed.userAgent, signed.consentedAt, signed.signedAt],
     );
-    return rows[0] as RecipientRow;
+    return (await touchedBy(tx, rows))[0] as RecipientRow;
   },
 
   async markDeclined(tx: Queryable, id: string, reason: string): Promise<RecipientRow> {
@@ -329,7 +345,7 @@ export const store = {
         WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
       [id, reason],
     );
-    return rows[0] as RecipientRow;
+    return (await touchedBy(tx, rows))[0] as RecipientRow;
   },
 
   async setReminded(tx: Queryable, id: string, at: Date): Promise<void> {
