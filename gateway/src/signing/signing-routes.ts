@@ -8,6 +8,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   type FieldValue,
   FieldValueSchema,
@@ -78,7 +79,10 @@ function requireJson(req: Request, _res: Response, next: NextFunction): void {
 }
 
 /** `returnUrl?event=…` for an embedded session, keeping the return URL's own query. */
-function redirectUrl(returnUrl: string, event: "signing_complete" | "decline"): string | undefined {
+function redirectUrl(
+  returnUrl: string,
+  event: "signing_complete" | "decline" | "ttl_expired",
+): string | undefined {
   if (!returnUrl) return undefined;
   const url = new URL(returnUrl);
   url.searchParams.set("event", event);
@@ -254,7 +258,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     {
       summary: "Open a signing link",
       description:
-        "Starts a signing session (cookie `cs_signing`) and redirects to the signing page; a link that cannot open answers an HTML page saying why (404 unknown, 410 replaced, used, expired or its request ended; 429 too many attempts).",
+        "Starts a signing session (cookie `cs_signing`) and redirects to the signing page; a link that cannot open answers an HTML page saying why (404 unknown, 410 replaced, used, expired or its request ended; 429 too many attempts). An embedded URL that was given a return URL and is used or expired sends the signer there instead, with `?event=ttl_expired`.",
       tag: "Signing",
       params: SigningLinkParams,
       answers: {
@@ -299,6 +303,15 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
               "Check that you opened the whole address from the e-mail, or ask the sender to send it again.",
           });
         } else if (problemOf(err) === "gone") {
+          // An embedded URL used or expired returns the signer to the sender's app, which knows what to do.
+          const back = err.findDetails(SigningReturnSchema)[0];
+          const redirect = back && redirectUrl(back.returnUrl, "ttl_expired");
+          if (redirect) {
+            res
+              .set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" })
+              .redirect(303, redirect);
+            return;
+          }
           sendLinkPage(res, {
             status: 410,
             title: "This link no longer works",

@@ -37,10 +37,19 @@ export function notFound(what: string): ConnectError {
 /** Public problems that no gRPC code says on its own. */
 export type SpecificProblem = "payload_too_large" | "unsupported_media_type" | "gone";
 
+/** Details an error carries besides its problem code. */
+type Details = NonNullable<ConstructorParameters<typeof ConnectError>[3]>;
+
 /** An error the gateway answers with the named problem (its status comes from the problem). */
-export function problemError(problem: SpecificProblem, message: string, code: Code): ConnectError {
+export function problemError(
+  problem: SpecificProblem,
+  message: string,
+  code: Code,
+  details: Details = [],
+): ConnectError {
   return new ConnectError(message, code, undefined, [
     { desc: ProblemCodeSchema, value: create(ProblemCodeSchema, { code: problem }) },
+    ...details,
   ]);
 }
 

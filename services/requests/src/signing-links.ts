@@ -4,7 +4,9 @@
  * sent, so neither a database dump nor the notification queue holds a usable token.
  */
 import { createHash, createHmac } from "node:crypto";
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { problemError, type Queryable, uuidv7 } from "@countersign/kit";
 
 export type LinkKind = "email" | "embedded";
@@ -101,10 +103,27 @@ export function linkGone(link: LinkRow, now: Date): ConnectError | undefined {
       "gone",
       "this signing URL has been used already; ask for a new one",
       Code.FailedPrecondition,
+      backToSender(link),
     );
   }
   if (link.kind === "embedded" && link.open_by && link.open_by <= now) {
-    return problemError("gone", "this signing URL has expired; ask for a new one", Code.FailedPrecondition);
+    return problemError(
+      "gone",
+      "this signing URL has expired; ask for a new one",
+      Code.FailedPrecondition,
+      backToSender(link),
+    );
   }
   return undefined;
+}
+
+/** An embedded URL with a return URL sends the signer back there (`ttl_expired`) rather than to a page. */
+function backToSender(link: LinkRow) {
+  if (!link.return_url) return [];
+  return [
+    {
+      desc: SigningReturnSchema,
+      value: create(SigningReturnSchema, { returnUrl: link.return_url }),
+    },
+  ];
 }

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import { RetryAfterSchema, SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type { NewRecipientSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { fieldViolations, problemOf, uuidv7 } from "@countersign/kit";
 import { type Harness, PUBLIC_URL, rejection, startHarness, tokenOf, until } from "./harness.js";
@@ -262,7 +262,12 @@ test("an embedded signing URL opens once, for a signer whose turn it is", async 
   expect(ttl).toBeLessThanOrEqual(300_000);
   const opened = await h.requests.openSigningLink({ token: tokenOf(made.url), actor });
   expect([opened.recipientId, opened.returnUrl]).toEqual([ada?.id, "https://app.example.com/done"]);
-  expect(problemOf(await rejection(h.requests.openSigningLink({ token: tokenOf(made.url) })))).toBe("gone");
+  const used = await rejection(h.requests.openSigningLink({ token: tokenOf(made.url) }));
+  expect(problemOf(used)).toBe("gone");
+  // It names where the sender's app wants the signer back.
+  expect(used.findDetails(SigningReturnSchema).map((d) => d.returnUrl)).toEqual([
+    "https://app.example.com/done",
+  ]);
 
   const notYet = await rejection(
     h.requests.createEmbeddedSigningUrl({

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/errors/v1/errors.proto.
  */
 export const file_countersign_errors_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBWIGcHJvdG8z");
+  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSIjCg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAliBnByb3RvMw");
 
 /**
  * ValidationErrors is attached to an INVALID_ARGUMENT error when input broke one or more rules;
@@ -105,4 +105,27 @@ export type RetryAfter = Message<"countersign.errors.v1.RetryAfter"> & {
  */
 export const RetryAfterSchema: GenMessage<RetryAfter> = /*@__PURE__*/
   messageDesc(file_countersign_errors_v1_errors, 3);
+
+/**
+ * SigningReturn is attached to a gone error for an embedded signing URL, used or expired, that was
+ * given a return URL: instead of a page saying why, the signer is sent back to the sender's app
+ * (with event=ttl_expired, as DocuSign's clients read it).
+ *
+ * @generated from message countersign.errors.v1.SigningReturn
+ */
+export type SigningReturn = Message<"countersign.errors.v1.SigningReturn"> & {
+  /**
+   * return_url is where the sender's app asked the signer to be sent.
+   *
+   * @generated from field: string return_url = 1;
+   */
+  returnUrl: string;
+};
+
+/**
+ * Describes the message countersign.errors.v1.SigningReturn.
+ * Use `create(SigningReturnSchema)` to create a new message.
+ */
+export const SigningReturnSchema: GenMessage<SigningReturn> = /*@__PURE__*/
+  messageDesc(file_countersign_errors_v1_errors, 4);
 
