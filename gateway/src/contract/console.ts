@@ -1,6 +1,6 @@
 /** The console's API: log-in, and Settings → Developer (DESIGN §9). */
 import { z } from "zod";
-import { id, text, timestamp } from "./values.js";
+import { id, integerInDocuments, text, timestamp } from "./values.js";
 
 export const LogIn = z.strictObject({ email: text(), password: text() }).meta({ id: "LogIn" });
 
@@ -61,7 +61,7 @@ export const RecentErrorsQuery = z.object({
     .pipe(z.number().min(1, "must be from 1 to 500").max(500, "must be from 1 to 500"))
     .optional()
     .transform((value) => value ?? 100)
-    .meta({ override: { type: "integer", minimum: 1, maximum: 500, default: 100 } }),
+    .meta({ override: integerInDocuments(1, 500, 100) }),
 });
 
 export const RecentErrors = z

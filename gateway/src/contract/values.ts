@@ -66,6 +66,17 @@ export const timestamp = z.iso.datetime();
 /** A timestamp the API writes when the thing it dates has happened, else null. */
 export const optionalTimestamp = z.iso.datetime().nullable();
 
+/**
+ * How a whole-number query parameter is documented: as the integer it stands for. Its digits-only
+ * pattern describes the string on the wire and is dropped, or it would sit on an integer.
+ */
+export function integerInDocuments(min: number, max: number, fallback: number) {
+  return ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    delete jsonSchema.pattern;
+    Object.assign(jsonSchema, { type: "integer", minimum: min, maximum: max, default: fallback });
+  };
+}
+
 /** A query parameter that is a whole number in [min, max], given at most once. */
 export function wholeNumberQuery(min: number, max: number, fallback: number, description: string) {
   return z
@@ -75,7 +86,7 @@ export function wholeNumberQuery(min: number, max: number, fallback: number, des
     .pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`))
     .optional()
     .transform((value) => value ?? fallback)
-    .meta({ description, override: { type: "integer", minimum: min, maximum: max, default: fallback } });
+    .meta({ description, override: integerInDocuments(min, max, fallback) });
 }
 
 /** `pageIndex` and `pageSize` of every list (DESIGN §2). */

@@ -4,7 +4,6 @@
  * HTTP upload does (storeDocument: the same checks for type, damage and encryption), and a download
  * comes back whole, as an MCP embedded resource, with its metadata as the structured result.
  */
-import { Readable } from "node:stream";
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { z } from "zod";
@@ -13,7 +12,7 @@ import { text } from "../contract/values.js";
 import { readDocument } from "../document-download.js";
 import { ApiProblem } from "../problems.js";
 import { RESOURCE_BASE } from "../public-api.js";
-import { documentJson, storeDocument } from "../routes/documents.js";
+import { documentJson, storePdfBytes } from "../routes/documents.js";
 import { readArgumentsAs } from "./tool-arguments.js";
 import { jsonSchemaOf } from "./tool-schemas.js";
 import type { Tool } from "./tools.js";
@@ -57,12 +56,7 @@ export function documentTools(
           throw new ApiProblem("payload_too_large", `the file is larger than ${maxMiB} MiB`);
         }
         const bytes = Buffer.from(contentBase64, "base64");
-        const document = await storeDocument(documents, workspaceId, {
-          filename,
-          contentType: "application/pdf",
-          bytes: Readable.from([bytes]),
-          failure: () => undefined,
-        });
+        const document = await storePdfBytes(documents, workspaceId, filename, bytes);
         return { status: 201, body: document };
       },
     },

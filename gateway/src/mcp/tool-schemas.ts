@@ -4,10 +4,9 @@
  * (`io: "input"`) and what it gets back (`io: "output"`). Named schemas land in `$defs`, and the top
  * level is always an object schema, as MCP requires of both.
  *
- * What only the HTTP side needs is left out, so that strict validators compile every schema: the
- * pattern of a query string on what a tool takes as an integer, patterns beside a format that says
- * the same (uuid, date-time: most of the output schemas' size), and `format: base64`, which JSON
- * Schema does not define (`contentEncoding` says it).
+ * Two things are left out so that strict validators compile every schema and the list stays small:
+ * patterns beside a format that says the same (uuid, date-time: most of the output schemas' size),
+ * and `format: base64`, which JSON Schema does not define (`contentEncoding` says it).
  */
 import type { z } from "zod";
 import { createSchema } from "zod-openapi";
@@ -45,7 +44,7 @@ function tidy(schema: unknown): unknown {
       tidied[keyword] = SCHEMAS.has(keyword) ? tidy(value) : value;
     }
   }
-  if ("pattern" in tidied && (tidied.type !== "string" || "format" in tidied)) delete tidied.pattern;
+  if ("pattern" in tidied && "format" in tidied) delete tidied.pattern;
   if (tidied.format === "base64") delete tidied.format;
   return tidied;
 }

@@ -6,7 +6,6 @@
  * document ids are kept, so later calls can name them. Documents stored for a definition that is
  * then refused are deleted again.
  */
-import { Readable } from "node:stream";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
@@ -22,7 +21,7 @@ import { type Logger, roleKey } from "@countersign/kit";
 import type { z } from "zod";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";
-import { storeDocument } from "../routes/documents.js";
+import { storePdfBytes } from "../routes/documents.js";
 import { PdfText } from "./anchor-text.js";
 import { DocuSignError, invalidBody } from "./docusign-errors.js";
 import {
@@ -310,18 +309,15 @@ export class EnvelopeCreation {
     }
     const bytes = Buffer.from(document.documentBase64, "base64");
     const filename = /\.pdf$/i.test(document.name) ? document.name : `${document.name}.pdf`;
-    const saved = await storeDocument(this.services.documents, workspaceId, {
-      filename,
-      contentType: "application/pdf",
-      bytes: Readable.from([bytes]),
-      failure: () => undefined,
-    }).catch((err: unknown) => {
-      // Not a PDF, damaged or encrypted: DocuSign's answer for a document it cannot read.
-      const { problem } = toProblem(err, "");
-      if (problem.code !== "unsupported_media_type" && problem.code !== "validation_failed") throw err;
-      const why = problem.errors[0]?.message ?? problem.detail;
-      throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
-    });
+    const saved = await storePdfBytes(this.services.documents, workspaceId, filename, bytes).catch(
+      (err: unknown) => {
+        // Not a PDF, damaged or encrypted: DocuSign's answer for a document it cannot read.
+        const { problem } = toProblem(err, "");
+        if (problem.code !== "unsupported_media_type" && problem.code !== "validation_failed") throw err;
+        const why = problem.errors[0]?.message ?? problem.detail;
+        throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
+      },
+    );
     let text: Promise<PdfText | undefined> | undefined;
     return {
       clientId: document.documentId,

@@ -72,12 +72,13 @@ export async function envelopeDocument(
   const sealed = await read(request.signedDocumentId);
   if (which === "combined" && withCertificate)
     return { filename: sealed.document.filename, bytes: sealed.bytes };
-  const counts = await Promise.all(
-    request.documentIds.map(async (documentId) => {
-      const { document } = await documents.getDocument({ workspaceId, documentId });
-      return document?.pageCount ?? 0;
-    }),
+  // The originals' metadata, read once: their page counts cut the sealed PDF, and name a document.
+  const originals = await Promise.all(
+    request.documentIds.map(
+      async (documentId) => (await documents.getDocument({ workspaceId, documentId })).document,
+    ),
   );
+  const counts = originals.map((document) => document?.pageCount ?? 0);
   const documentPages = counts.reduce((sum, count) => sum + count, 0);
   if (which === "combined") {
     return { filename: `${id}.pdf`, bytes: await pagesOf(sealed.bytes, range(0, documentPages)) };
@@ -92,12 +93,8 @@ export async function envelopeDocument(
     };
   }
   const before = counts.slice(0, single).reduce((sum, count) => sum + count, 0);
-  const { document } = await documents.getDocument({
-    workspaceId,
-    documentId: request.documentIds[single] as string,
-  });
   return {
-    filename: document?.filename ?? `${which}.pdf`,
+    filename: originals[single]?.filename ?? `${which}.pdf`,
     bytes: await pagesOf(sealed.bytes, range(before, counts[single] ?? 0)),
   };
 }

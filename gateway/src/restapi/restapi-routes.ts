@@ -202,7 +202,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
   };
   const ENVELOPE: ErrorNames = { notFound: "ENVELOPE_DOES_NOT_EXIST" };
 
-  on("post", "/envelopes", { notFound: "ENVELOPE_DOES_NOT_EXIST" }, async (req, res, caller) => {
+  on("post", "/envelopes", ENVELOPE, async (req, res, caller) => {
     const definition = read(EnvelopeDefinition, req.body ?? {}, "body");
     const request = await creation.create(caller.workspaceId, actorOf(req, res), definition);
     res.status(201).json({

@@ -3,6 +3,7 @@
  * `file`, or a raw PDF body with `?filename=`) without ever holding the whole file, downloads
  * streamed back with their length, type, safe file name and SHA-256 ETag, metadata, lists, deletes.
  */
+import { Readable } from "node:stream";
 import { create } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import {
@@ -81,6 +82,21 @@ export async function storeDocument(
     .uploadDocument(uploadMessages(workspaceId, file))
     .catch((err: unknown) => Promise.reject(file.failure() ?? err));
   return documentJson(document);
+}
+
+/** A PDF already held whole (sent as base64 by an MCP tool or a DocuSign envelope), stored as an upload. */
+export function storePdfBytes(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  filename: string,
+  bytes: Uint8Array,
+): Promise<z.infer<typeof Document>> {
+  return storeDocument(documents, workspaceId, {
+    filename,
+    contentType: "application/pdf",
+    bytes: Readable.from([bytes]),
+    failure: () => undefined,
+  });
 }
 
 const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
