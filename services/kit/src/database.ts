@@ -50,6 +50,14 @@ export function createPostgresDatabase(connectionString: string, options: { max?
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out connection the server cuts (a restart, pg_terminate_backend) emits 'error'
+      // on the client, which would end the process unheard; the call fails instead, and the pool
+      // throws the connection away rather than lend it again.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => {
+        lost = err;
+      };
+      client.on("error", onLost);
       try {
         await client.query("BEGIN");
         const result = await fn(wrap(client));
@@ -59,7 +67,8 @@ export function createPostgresDatabase(connectionString: string, options: { max?
         await client.query("ROLLBACK").catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off("error", onLost);
+        client.release(lost);
       }
     },
     close: () => pool.end(),

@@ -99,4 +99,30 @@ const postgres = await available("Postgres", POSTGRES_URL);
       await db.close();
     }
   });
+
+  test("a connection cut by the server mid-transaction fails the transaction, not the process", async () => {
+    const db = createPostgresDatabase(url);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const failure = await db
+        .transaction(async (tx) => {
+          const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+          await admin.query("SELECT pg_terminate_backend($1)", [rows[0]?.pid]);
+          // Idle in our code while the server cuts it, as a transaction waiting on another service is.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.query("SELECT 1");
+        })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      expect(failure).toBeInstanceOf(Error);
+      // The pool lends a working connection afterwards.
+      expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await admin.end();
+      await db.close();
+    }
+  });
 });

@@ -1,8 +1,10 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EmbeddedPostgres } from "../src/database.js";
+import pg from "pg";
+import { createPostgresDatabase, EmbeddedPostgres, ensurePostgresDatabase } from "../src/database.js";
 import { migrate, outboxTrack } from "../src/migrations.js";
+import { available, POSTGRES_URL, uniqueName } from "./infra.js";
 
 let embedded: EmbeddedPostgres;
 beforeAll(async () => {
@@ -47,4 +49,30 @@ test("a failing migration leaves no trace and stops the start", async () => {
 test("two files with one number are refused", async () => {
   const dir = await folder({ "001_a.sql": "SELECT 1;", "001_b.sql": "SELECT 1;" });
   await expect(migrate(embedded.database("m4"), [{ name: "svc", dir }])).rejects.toThrow(/share a number/);
+});
+
+test("replicas starting at once on PostgreSQL apply each file once between them", async () => {
+  if (!(await available("Postgres", POSTGRES_URL))) return;
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${uniqueName("migrate_")}`;
+  await ensurePostgresDatabase(url.toString());
+  const dir = await folder({
+    // Neither statement may run twice: the table exists, the row would be counted twice.
+    "001_init.sql": "CREATE TABLE applied (n int); INSERT INTO applied VALUES (1);",
+    "002_more.sql": "ALTER TABLE applied ADD COLUMN m int; INSERT INTO applied VALUES (2, 2);",
+  });
+  const replicas = Array.from({ length: 4 }, () => createPostgresDatabase(url.toString()));
+  try {
+    const applied = await Promise.all(replicas.map((db) => migrate(db, [{ name: "svc", dir }])));
+    expect(applied.flat().sort()).toEqual(["svc/001_init.sql", "svc/002_more.sql"]);
+    const first = replicas[0] as (typeof replicas)[number];
+    expect((await first.query("SELECT count(*) AS n FROM applied")).rows).toEqual([{ n: 2 }]);
+  } finally {
+    await Promise.all(replicas.map((db) => db.close()));
+    const admin = new URL(POSTGRES_URL);
+    const pgClient = new pg.Client({ connectionString: admin.toString() });
+    await pgClient.connect();
+    await pgClient.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
+    await pgClient.end();
+  }
 });
