@@ -8,6 +8,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { acceptRequestId, REQUEST_ID_HEADER, runWithCallContext } from "./context.js";
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
+import { isDependencyOutage } from "./outage.js";
 
 const HEALTH_SERVICE = "grpc.health.v1.Health";
 
@@ -36,8 +37,10 @@ function parseTimeout(header: Headers): number | undefined {
 }
 
 /**
- * A ConnectError is a deliberate answer and goes out as it is. Anything else is a bug or an outage:
- * it is logged here with its stack, and the caller gets "internal error" and no internals.
+ * A ConnectError is a deliberate answer and goes out as it is. A failure after the caller hung up
+ * is CANCELED, and a dependency that does not answer UNAVAILABLE (logged as a warning). Anything
+ * else is a bug: it is logged here with its stack, and the caller gets "internal error" and no
+ * internals.
  */
 export function errorMaskingInterceptor(logger: Logger): Interceptor {
   return (next) => async (req) => {
@@ -45,7 +48,14 @@ export function errorMaskingInterceptor(logger: Logger): Interceptor {
       return await next(req);
     } catch (err) {
       if (err instanceof ConnectError) throw err;
-      logger.error({ err, rpc: `${req.service.typeName}/${req.method.name}` }, "unexpected error in RPC");
+      // The caller hung up (a gateway stopped mid-upload, say): nobody is left to answer.
+      if (req.signal.aborted) throw new ConnectError("the caller went away", Code.Canceled);
+      const rpc = `${req.service.typeName}/${req.method.name}`;
+      if (isDependencyOutage(err)) {
+        logger.warn({ err, rpc }, "a dependency did not answer");
+        throw new ConnectError("a dependency is not answering", Code.Unavailable);
+      }
+      logger.error({ err, rpc }, "unexpected error in RPC");
       throw new ConnectError("internal error", Code.Internal);
     }
   };
