@@ -20,9 +20,10 @@ import {
   runMain,
   serviceClient,
 } from "@countersign/kit";
+import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
 import { buildGateway } from "./app.js";
-import { listen } from "./http-server.js";
+import { listen, serveMetrics } from "./http-server.js";
 
 export {
   buildGateway,
@@ -34,14 +35,17 @@ export {
 } from "./app.js";
 export { type ListeningGateway, listen } from "./http-server.js";
 
-const configSchema = z.object({
+/** The gateway's variables (the manifests' tests check that its Deployment sets them). */
+export const configSchema = z.object({
   PORT: env.port(8080),
+  /** Prometheus metrics, on a port of their own so that the public one does not show them. */
+  METRICS_PORT: env.port(9090),
   LOG_LEVEL: env.logLevel(),
-  AUTH_ADDR: env.url(),
-  DOCUMENTS_ADDR: env.url(),
-  TEMPLATES_ADDR: env.url(),
-  REQUESTS_ADDR: env.url(),
-  WEBHOOKS_ADDR: env.url(),
+  AUTH_ADDR: env.serviceAddress(),
+  DOCUMENTS_ADDR: env.serviceAddress(),
+  TEMPLATES_ADDR: env.serviceAddress(),
+  REQUESTS_ADDR: env.serviceAddress(),
+  WEBHOOKS_ADDR: env.serviceAddress(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
@@ -61,10 +65,13 @@ const configSchema = z.object({
   COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
 });
 
+const metricsRegistry = new Registry();
+
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
   const server = await listen(config.PORT);
+  collectDefaultMetrics({ register: metricsRegistry });
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
   const authTransport = grpcTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const authHealth = createClient(Health, authTransport);
@@ -90,6 +97,7 @@ async function main(): Promise<void> {
     },
     bus,
     logger,
+    metrics: metricsRegistry,
     publicUrl: (config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ""),
     limits: {
       jsonBodyBytes: config.COUNTERSIGN_JSON_LIMIT_BYTES,
@@ -98,17 +106,19 @@ async function main(): Promise<void> {
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
+    // Not NATS: the gateway only hears cache invalidations there (keys expire after 30 s anyway), and
+    // a NATS outage taking every gateway out of its Service would turn it into a full outage.
     ready: async () => {
-      await bus.ping();
       const { status } = await authHealth.check({}, { timeoutMs: 2000 });
       if (status !== HealthCheckResponse_ServingStatus.SERVING) throw new Error("auth is not serving");
     },
   });
   await gateway.start();
   server.serve(gateway.app);
-  logger.info({ port: server.port }, "gateway listening");
+  const metricsServer = await serveMetrics(gateway.metrics, config.METRICS_PORT);
+  logger.info({ port: server.port, metricsPort: metricsServer.port }, "gateway listening");
   const shutdown = async () => {
-    await server.close();
+    await Promise.all([server.close(), metricsServer.close()]);
     await gateway.stop();
     await bus.close();
     logger.flush();

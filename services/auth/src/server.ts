@@ -11,7 +11,8 @@ import { buildAuth } from "./service.js";
 export { firstStartBanner } from "./first-start.js";
 export { type AuthDeps, type AuthModule, buildAuth } from "./service.js";
 
-const config = z.object({
+/** This service's own variables (the manifests' tests check that its Deployment sets them). */
+export const configSchema = z.object({
   COUNTERSIGN_KEY_PEPPER: env.secret(),
   COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
@@ -21,7 +22,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
     serviceMain({
       name: "auth",
-      config,
+      config: configSchema,
       build: (adapters, cfg) =>
         buildAuth({
           ...adapters,

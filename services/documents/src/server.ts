@@ -6,7 +6,8 @@ import { buildDocuments, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
 export { buildDocuments, type DocumentsDeps } from "./service.js";
 
-const config = z.object({
+/** This service's own variables (the manifests' tests check that its Deployment sets them). */
+export const configSchema = z.object({
   S3_ENDPOINT: env.url(),
   S3_ACCESS_KEY: z.string().min(1),
   S3_SECRET_KEY: z.string().min(1),
@@ -23,7 +24,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
     serviceMain({
       name: "documents",
-      config,
+      config: configSchema,
       build: async (adapters, cfg) => {
         const blobs = await S3BlobStore.open({
           endpoint: cfg.S3_ENDPOINT,

@@ -3,8 +3,10 @@
  * process. A bad value stops the process with one line that names the variable and never echoes
  * its value, because the value may be a secret.
  */
+
 import { isIP } from "node:net";
 import { z } from "zod";
+import { parseAddress } from "./balanced-transport.js";
 
 /** An IP address, or one with a prefix length that fits its family. */
 function isNetwork(text: string): boolean {
@@ -34,6 +36,16 @@ export function loadConfig<S extends z.ZodType>(
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   url: () => z.url(),
+  /** A service's replicas: one URL, or several separated by commas; host names may resolve to many. */
+  serviceAddress: () =>
+    z.string().refine((value) => {
+      try {
+        parseAddress(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be an http(s) URL or a comma-separated list of them"),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** A secret shared by processes; at least 32 characters so it cannot be guessed. */
   secret: () => z.string().min(32, "must be at least 32 characters"),

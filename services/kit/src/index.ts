@@ -1,4 +1,5 @@
 export * from "./adapters.js";
+export { type BalancedTransport, parseAddress } from "./balanced-transport.js";
 export * from "./blob-store.js";
 export * from "./chunks.js";
 export * from "./config.js";
@@ -17,6 +18,7 @@ export * from "./interceptors.js";
 export * from "./logger.js";
 export * from "./metrics.js";
 export * from "./migrations.js";
+export * from "./outage.js";
 export * from "./outbox.js";
 export * from "./pages.js";
 export * from "./server.js";

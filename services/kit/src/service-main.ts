@@ -15,7 +15,8 @@ import { createRpcMetrics } from "./metrics.js";
 import { startServiceServer } from "./server.js";
 import type { ServiceModule } from "./service-module.js";
 
-const sharedSchema = z.object({
+/** The variables every service reads, beside its own and `<NAME>_DATABASE_URL`. */
+export const serviceConfigSchema = z.object({
   PORT: env.port(8080),
   LOG_LEVEL: env.logLevel(),
   NATS_URL: z.string().min(1),
@@ -45,8 +46,10 @@ export interface ServiceMainOptions<S extends z.ZodObject> {
 
 export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOptions<S>): Promise<void> {
   const databaseVariable = `${options.name.toUpperCase()}_DATABASE_URL`;
-  const schema = sharedSchema.extend({ [databaseVariable]: env.url() }).and(options.config);
-  const config = loadConfig(schema) as z.output<typeof sharedSchema> & Record<string, string> & z.output<S>;
+  const schema = serviceConfigSchema.extend({ [databaseVariable]: env.url() }).and(options.config);
+  const config = loadConfig(schema) as z.output<typeof serviceConfigSchema> &
+    Record<string, string> &
+    z.output<S>;
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
   const db = await openPostgres(config[databaseVariable] as string);
   const bus = await openNats(

@@ -12,25 +12,30 @@ import {
   type Interceptor,
   type Transport,
 } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { type BalancedTransport, balancedTransport } from "./balanced-transport.js";
 import { currentCallContext, REQUEST_ID_HEADER } from "./context.js";
 import { presentServiceToken } from "./interceptors.js";
 import { HTTP2_WINDOW_BYTES, type Routes } from "./server.js";
 
 export type { Transport };
 
-export function grpcTransport(baseUrl: string, serviceToken?: string): Transport {
-  return createGrpcTransport({
-    baseUrl,
-    interceptors: serviceToken ? [presentServiceToken(serviceToken)] : [],
-    // Keep connections warm between calls; a dead peer is noticed by the ping.
-    pingIntervalMs: 30_000,
-    idleConnectionTimeoutMs: 300_000,
-    // Between services on one network, compression costs more CPU than it saves, and PDFs are
-    // compressed already: without this, every chunk of a download was gzipped and gunzipped.
-    acceptCompression: [],
-    // HTTP/2's default 64 KiB window makes a download wait for a window update every 64 KiB.
-    nodeOptions: { settings: { initialWindowSize: HTTP2_WINDOW_BYTES } },
+/**
+ * The transport to a service in distributed mode. `address` is one URL or a comma-separated list;
+ * calls are balanced over every replica they name (balanced-transport.ts).
+ */
+export function grpcTransport(address: string, serviceToken?: string): BalancedTransport {
+  return balancedTransport(address, {
+    transport: {
+      interceptors: serviceToken ? [presentServiceToken(serviceToken)] : [],
+      // Keep connections warm between calls; a dead peer is noticed by the ping.
+      pingIntervalMs: 30_000,
+      idleConnectionTimeoutMs: 300_000,
+      // Between services on one network, compression costs more CPU than it saves, and PDFs are
+      // compressed already: without this, every chunk of a download was gzipped and gunzipped.
+      acceptCompression: [],
+      // HTTP/2's default 64 KiB window makes a download wait for a window update every 64 KiB.
+      nodeOptions: { settings: { initialWindowSize: HTTP2_WINDOW_BYTES } },
+    },
   });
 }
 

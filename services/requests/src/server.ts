@@ -19,9 +19,10 @@ export { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealCo
 export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
 
-const config = z.object({
-  TEMPLATES_ADDR: env.url(),
-  DOCUMENTS_ADDR: env.url(),
+/** This service's own variables (the manifests' tests check that its Deployment sets them). */
+export const configSchema = z.object({
+  TEMPLATES_ADDR: env.serviceAddress(),
+  DOCUMENTS_ADDR: env.serviceAddress(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
   COUNTERSIGN_PUBLIC_URL: env.url(),
   COUNTERSIGN_LINK_SECRET: env.secret(),
@@ -36,7 +37,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
     serviceMain({
       name: "requests",
-      config,
+      config: configSchema,
       build: (adapters, cfg) =>
         buildRequests({
           ...adapters,

@@ -7,13 +7,17 @@ import { buildTemplates } from "./service.js";
 
 export { buildTemplates, type TemplatesDeps } from "./service.js";
 
-const config = z.object({ DOCUMENTS_ADDR: env.url(), COUNTERSIGN_INTERNAL_TOKEN: env.secret() });
+/** This service's own variables (the manifests' tests check that its Deployment sets them). */
+export const configSchema = z.object({
+  DOCUMENTS_ADDR: env.serviceAddress(),
+  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+});
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
     serviceMain({
       name: "templates",
-      config,
+      config: configSchema,
       build: (adapters, cfg) =>
         buildTemplates({
           ...adapters,

@@ -9,7 +9,8 @@ export { webhookConfig, webhookSettings } from "./config.js";
 export { parseNetworks } from "./delivery/guarded-client.js";
 export { buildWebhooks, type WebhooksDeps, type WebhooksModule } from "./service.js";
 
-const config = z.object({
+/** This service's own variables (the manifests' tests check that its Deployment sets them). */
+export const configSchema = z.object({
   COUNTERSIGN_PUBLIC_URL: env.url(),
   ...webhookConfig,
 });
@@ -18,7 +19,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
     serviceMain({
       name: "webhooks",
-      config,
+      config: configSchema,
       build: (adapters, cfg) =>
         buildWebhooks({
           ...adapters,
