@@ -113,9 +113,12 @@ export function idempotency(
       logger.warn({ err, requestId: res.locals.requestId }, "idempotency record failed"),
     );
     // The work goes on when the client hangs up: it may commit, and the retry must find its answer
-    // rather than do it again. Only the deadline ends it.
+    // rather than do it again. Only the deadline ends it. Where an answer is lost all the same (a
+    // gateway killed, a call cut mid-way, a 5xx that is not stored), the operation key lets the
+    // service that creates something find what the first run made.
     const context = currentCallContext();
-    if (context) runWithCallContext({ ...context, signal: undefined }, next);
+    const operationKey = createHash("sha256").update(`${workspaceId}\n${key}\n${fingerprint}`).digest("hex");
+    if (context) runWithCallContext({ ...context, signal: undefined, operationKey }, next);
     else next();
   };
 }

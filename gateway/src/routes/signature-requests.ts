@@ -6,6 +6,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { currentCallContext } from "@countersign/kit";
 import {
   AuditTrail,
   CancelInput,
@@ -65,6 +66,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,
         actor,
+        operationKey: currentCallContext()?.operationKey ?? "",
       });
       return created(signatureRequestJson(signatureRequest));
     },

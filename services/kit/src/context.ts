@@ -11,6 +11,12 @@ export interface CallContext {
   /** Epoch milliseconds by which the call must be answered, when the caller set a deadline. */
   deadline?: number;
   signal?: AbortSignal;
+  /**
+   * The client's key for this one operation (from its Idempotency-Key), for a service call that
+   * creates something to record, so that a retry whose first answer was lost finds what the first
+   * made instead of making it again.
+   */
+  operationKey?: string;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();

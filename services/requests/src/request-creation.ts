@@ -29,6 +29,11 @@ import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { type NewRecipientRow, type StoredField, store } from "./store.js";
 
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const pgError = err as { code?: unknown; constraint?: unknown };
+  return pgError.code === "23505" && pgError.constraint === constraint;
+}
+
 export interface RequestCreationDeps {
   db: Database;
   templates: Client<typeof TemplatesService>;
@@ -50,6 +55,11 @@ export class RequestCreation {
   constructor(private readonly deps: RequestCreationDeps) {}
 
   async create(input: CreateSignatureRequestRequest): Promise<SignatureRequest> {
+    if (input.operationKey.length > 128) {
+      throw validationError([{ path: "operationKey", message: "must be at most 128 characters" }]);
+    }
+    const earlier = await this.madeBy(input);
+    if (earlier) return earlier;
     const now = new Date();
     const expiresAt = input.expireTime ? timestampDate(input.expireTime) : undefined;
     const drafts: RecipientDraft[] = input.recipients.map((r) => ({
@@ -145,6 +155,7 @@ export class RequestCreation {
             documentExternalIds: input.documentExternalIds,
             fields,
             expiresAt: expiresAt ?? null,
+            operationKey: input.operationKey || null,
           },
           recipients,
         );
@@ -170,10 +181,22 @@ export class RequestCreation {
       });
     } catch (err) {
       await release();
+      // The same operation, retried while the first run was still creating: answer what it made.
+      const sameOperation =
+        isUniqueViolation(err, "signature_requests_operation_key") && (await this.madeBy(input));
+      if (sameOperation) return sameOperation;
       throw err;
     }
     this.deps.afterCommit();
     return toSignatureRequest(created.request, created.recipients);
+  }
+
+  /** The request an earlier call with the same operation key made, as it is now. */
+  private async madeBy(input: CreateSignatureRequestRequest): Promise<SignatureRequest | undefined> {
+    if (!input.operationKey) return undefined;
+    const request = await store.requestByOperationKey(this.deps.db, input.workspaceId, input.operationKey);
+    if (!request) return undefined;
+    return toSignatureRequest(request, await store.recipientsOf(this.deps.db, [request.id]));
   }
 
   /** Claims each document for the request, noting each claim in `claimed`; their page sizes by id. */

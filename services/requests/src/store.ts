@@ -72,6 +72,8 @@ export interface NewRequest {
   documentExternalIds: string[];
   fields: StoredField[];
   expiresAt: Date | null;
+  /** The client operation that creates it, when the caller named one (see operation_key). */
+  operationKey: string | null;
 }
 
 /** Which requests a list keeps: every condition given must hold. */
@@ -134,8 +136,8 @@ export const store = {
   ): Promise<{ request: RequestRow; recipients: RecipientRow[] }> {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
-         document_external_ids, fields, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'draft', $9) RETURNING ${REQUEST_COLUMNS}`,
+         document_external_ids, fields, status, expires_at, operation_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'draft', $9, $10) RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
         request.workspaceId,
@@ -146,6 +148,7 @@ export const store = {
         request.documentExternalIds,
         JSON.stringify(request.fields),
         request.expiresAt,
+        request.operationKey,
       ],
     );
     // One statement for every recipient, in the order given.
@@ -185,6 +188,18 @@ export const store = {
     const { rows } = await db.query<RequestRow>(
       `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE id = $1 AND workspace_id = $2${lock ? " FOR UPDATE" : ""}`,
       [id, workspaceId],
+    );
+    return rows[0];
+  },
+
+  async requestByOperationKey(
+    db: Queryable,
+    workspaceId: string,
+    operationKey: string,
+  ): Promise<RequestRow | undefined> {
+    const { rows } = await db.query<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE workspace_id = $1 AND operation_key = $2`,
+      [workspaceId, operationKey],
     );
     return rows[0];
   },

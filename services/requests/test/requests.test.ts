@@ -680,3 +680,48 @@ describe("made from documents, with fields given in the request", () => {
     ]);
   });
 });
+
+test("a creation retried under the same operation key makes one request, even when run at once", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const create = (operationKey: string) =>
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Once",
+      templateId,
+      recipients: people(),
+      send: true,
+      actor,
+      operationKey,
+    });
+  const [first, second] = await Promise.all([create("op-1"), create("op-1")]);
+  const again = await create("op-1");
+  expect(second.signatureRequest?.id).toBe(first.signatureRequest?.id);
+  expect(again.signatureRequest?.id).toBe(first.signatureRequest?.id);
+  expect(again.signatureRequest?.status).toBe("sent");
+  // As many invitations as one creation sends, not one set per call.
+  const invitations = async () => (await h.mails()).filter((m) => m.subject.includes("Once")).length;
+  await until(async () => (await invitations()) > 0);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const once = await invitations();
+  expect(await invitations()).toBe(once);
+  const other = await create("op-2");
+  expect(other.signatureRequest?.id).not.toBe(first.signatureRequest?.id);
+  await until(async () => (await invitations()) === 2 * once);
+  const listed = await h.requests.listSignatureRequests({ workspaceId: ws, pageSize: 10 });
+  expect(listed.signatureRequests).toHaveLength(2);
+
+  // Another workspace's operation keys are its own.
+  const elsewhere = uuidv7();
+  const theirs = await h.requests.createSignatureRequest({
+    workspaceId: elsewhere,
+    title: "Theirs",
+    templateId: await h.template(elsewhere),
+    recipients: people(),
+    actor,
+    operationKey: "op-1",
+  });
+  expect(theirs.signatureRequest?.id).not.toBe(first.signatureRequest?.id);
+  const tooLong = await rejection(create("k".repeat(129)));
+  expect(tooLong.code).toBe(Code.InvalidArgument);
+});
