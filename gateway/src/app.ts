@@ -12,6 +12,7 @@ import { TemplatesService } from "@countersign/gen/countersign/templates/v1/temp
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { createLogger, type EventBus, type Logger, MemoryEventBus, type Unsubscribe } from "@countersign/kit";
 import express, { type Express } from "express";
+import { Registry } from "prom-client";
 import proxyaddr from "proxy-addr";
 import { sessionRoutes } from "./console/session.js";
 import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
@@ -24,6 +25,7 @@ import { accessLog } from "./middleware/access-log.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
+import { httpMetrics } from "./middleware/http-metrics.js";
 import { idempotency } from "./middleware/idempotency.js";
 import { requestContext } from "./middleware/request-context.js";
 import { openApiDocument } from "./openapi.js";
@@ -82,6 +84,8 @@ export interface GatewayOptions {
   trustedProxies?: string[];
   /** Where the built web apps are, `sign/` and `console/` (gateway/web/dist unless told). */
   webRoot?: string;
+  /** Where the gateway's Prometheus metrics are registered (a registry of its own unless told). */
+  metrics?: Registry;
 }
 
 export interface Gateway {
@@ -89,6 +93,8 @@ export interface Gateway {
   verifier: KeyVerifier;
   /** The OpenAPI document GET /openapi.json serves. */
   openapi: Record<string, unknown>;
+  /** The gateway's Prometheus metrics (served apart from the public port). */
+  metrics: Registry;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -102,20 +108,25 @@ function isPublicApiPath(path: string): boolean {
  * behind it: the tests check answers against it.
  */
 export function describeApi(publicUrl: string): Record<string, unknown> {
-  const unconnected = createRouterTransport(() => {});
   return buildGateway({
-    services: {
-      auth: createClient(AuthService, unconnected),
-      documents: createClient(DocumentsService, unconnected),
-      templates: createClient(TemplatesService, unconnected),
-      requests: createClient(RequestsService, unconnected),
-      webhooks: createClient(WebhooksService, unconnected),
-    },
+    services: unconnectedServices(),
     bus: new MemoryEventBus(),
     logger: createLogger({ name: "gateway", level: "silent" }),
     publicUrl,
     ready: async () => {},
   }).openapi;
+}
+
+/** Clients of services that are not there (every call fails): for a gateway that only describes or refuses. */
+export function unconnectedServices(): GatewayServices {
+  const unconnected = createRouterTransport(() => {});
+  return {
+    auth: createClient(AuthService, unconnected),
+    documents: createClient(DocumentsService, unconnected),
+    templates: createClient(TemplatesService, unconnected),
+    requests: createClient(RequestsService, unconnected),
+    webhooks: createClient(WebhooksService, unconnected),
+  };
 }
 
 export function buildGateway(options: GatewayOptions): Gateway {
@@ -145,8 +156,13 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.disable("etag");
   // Without trusted proxies, X-Forwarded-For is ignored: anyone could write it.
   app.set("trust proxy", proxyaddr.compile(options.trustedProxies ?? []));
+  const metrics = options.metrics ?? new Registry();
   app.use(
-    requestContext(limits.requestTimeoutMs, [accessLog(logger), (req, res) => recorder.record(req, res)]),
+    requestContext(limits.requestTimeoutMs, [
+      accessLog(logger),
+      httpMetrics(metrics),
+      (req, res) => recorder.record(req, res),
+    ]),
   );
 
   // Not mounted under a prefix: handlers see the full path, which API Usage records.
@@ -218,6 +234,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     app,
     verifier,
     openapi,
+    metrics,
     async start() {
       stopListening = await verifier.listen(bus);
     },

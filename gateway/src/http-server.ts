@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { ConfigError, uuidv7 } from "@countersign/kit";
 import type { Express } from "express";
+import type { Registry } from "prom-client";
 import { ApiProblem, toProblem } from "./problems.js";
 
 /** Node's reasons for refusing a request, as problems. */
@@ -105,6 +106,47 @@ export async function listen(port: number, host = "0.0.0.0", graceMs = 10_000): 
           resolve();
         });
         server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Prometheus text at GET /metrics on a port of its own (METRICS_PORT), apart from the public one. */
+export async function serveMetrics(
+  registry: Registry,
+  port: number,
+  host = "0.0.0.0",
+): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== "GET" || req.url !== "/metrics") {
+      res.writeHead(404, { "Content-Type": "text/plain" });
+      res.end("not found\n");
+      return;
+    }
+    registry.metrics().then(
+      (body) => {
+        res.writeHead(200, { "Content-Type": registry.contentType });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === "EADDRINUSE" ? new ConfigError(`METRICS_PORT: port ${port} is already in use`) : err,
+      ),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
       }),
   };
 }

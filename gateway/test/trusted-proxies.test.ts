@@ -5,12 +5,8 @@
  */
 import { createClient, createRouterTransport } from "@connectrpc/connect";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { createLogger, MemoryEventBus } from "@countersign/kit";
-import { buildGateway } from "../src/app.js";
+import { buildGateway, unconnectedServices } from "../src/app.js";
 import { type ListeningGateway, listen } from "../src/http-server.js";
 
 /** A gateway whose auth refuses every log-in, behind which only the limiter's answers matter. */
@@ -22,15 +18,8 @@ async function gatewayTrusting(trustedProxies: string[]): Promise<ListeningGatew
       },
     }),
   );
-  const unconnected = createRouterTransport(() => {});
   const gateway = buildGateway({
-    services: {
-      auth: createClient(AuthService, auth),
-      documents: createClient(DocumentsService, unconnected),
-      templates: createClient(TemplatesService, unconnected),
-      requests: createClient(RequestsService, unconnected),
-      webhooks: createClient(WebhooksService, unconnected),
-    },
+    services: { ...unconnectedServices(), auth: createClient(AuthService, auth) },
     bus: new MemoryEventBus(),
     logger: createLogger({ name: "gateway", level: "silent" }),
     publicUrl: "http://localhost",

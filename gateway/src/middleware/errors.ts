@@ -1,5 +1,6 @@
 /** The last two handlers: unknown routes, and every error as problem+json. */
 
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
 import { ApiProblem, type ProblemCode, toProblem } from "../problems.js";
@@ -76,7 +77,11 @@ export function problemHandler(logger: Logger) {
     const translated = (err && typeof err === "object" && fromHttpLayer(err)) || err;
     const requestId = res.locals.requestId as string;
     const { problem, headers } = toProblem(translated, requestId);
-    if (problem.status >= 500 && problem.code !== "unavailable") {
+    // A client that hung up cancels the calls made for it; that is not a fault of ours.
+    const clientLeft = req.destroyed && err instanceof ConnectError && err.code === Code.Canceled;
+    if (clientLeft)
+      logger.info({ requestId, method: req.method, path: loggedPath(req) }, "the client went away");
+    else if (problem.status >= 500 && problem.code !== "unavailable") {
       logger.error({ err, requestId, method: req.method, path: loggedPath(req) }, "request failed");
     }
     res.locals.problemCode = problem.code;
