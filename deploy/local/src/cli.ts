@@ -28,7 +28,9 @@ const USAGE = `usage: npm run -s cli -- <command>
   members list [--workspace ID]
   webhooks list [--workspace ID]
   webhooks replay ENDPOINT_ID --since DATE_TIME [--only-failed] [--workspace ID]
-  seal generate --out FILE [--name COMMON_NAME]   (a self-signed seal certificate; needs no running service)
+  seal generate --out FILE [--name COMMON_NAME] [--password-env VARIABLE]
+                                 (a self-signed seal certificate; needs no running service; its
+                                  password is random, or the value of VARIABLE)
 Without --workspace, the oldest workspace (the one made on the first start) is used.
 Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
 (default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
@@ -100,14 +102,21 @@ async function workspaceOf(auth: Client<typeof AuthService>, given: string | und
   return oldest.id;
 }
 
-/** A self-signed seal certificate for COUNTERSIGN_SEAL_P12, with a random password; never overwrites a file. */
-async function generateSeal(out: string, commonName: string) {
-  const password = randomBytes(24).toString("base64url");
+/**
+ * A self-signed seal certificate for COUNTERSIGN_SEAL_P12, with a random password or one from the
+ * environment (a container that makes its seal at start); never overwrites a file.
+ */
+async function generateSeal(out: string, commonName: string, passwordVariable: string | undefined) {
+  const given = passwordVariable === undefined ? undefined : process.env[passwordVariable];
+  if (passwordVariable !== undefined && (given ?? "").length < 16) {
+    throw new UsageError(`--password-env: ${passwordVariable} must hold at least 16 characters`);
+  }
+  const password = given ?? randomBytes(24).toString("base64url");
   const p12 = generateSealP12(commonName, password);
   await writeFile(out, p12, { mode: 0o600, flag: "wx" }).catch((err: NodeJS.ErrnoException) => {
     throw err.code === "EEXIST" ? new UsageError(`${out} exists already; choose another --out`) : err;
   });
-  return { file: resolve(out), password, commonName };
+  return { file: resolve(out), ...(given === undefined ? { password } : {}), commonName };
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -122,6 +131,7 @@ async function run(argv: string[]): Promise<void> {
       password: { type: "string" },
       "api-access": { type: "string" },
       out: { type: "string" },
+      "password-env": { type: "string" },
       since: { type: "string" },
       "only-failed": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -133,7 +143,13 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (group === "seal" && action === "generate") {
-    print(await generateSeal(required(values.out, "--out"), values.name ?? "Countersign seal"));
+    print(
+      await generateSeal(
+        required(values.out, "--out"),
+        values.name ?? "Countersign seal",
+        values["password-env"],
+      ),
+    );
     return;
   }
   const services = await connect();

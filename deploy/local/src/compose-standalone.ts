@@ -196,6 +196,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       },
       bus,
       logger: loggerOf("gateway"),
+      // The admin port serves the gateway's metrics beside the services'.
+      metrics: metrics.registry,
       publicUrl,
       limits: options.rateLimit,
       trustedProxies: options.trustedProxies,

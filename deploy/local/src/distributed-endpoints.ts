@@ -8,7 +8,10 @@ export interface DistributedEndpoints {
   gateways: string[];
   services: Record<string, string[]>;
   internalToken: string;
+  /** The launcher's process id. */
   pid: number;
+  /** The process id of each replica now running, by name (`requests-0`, `gateway-1`). */
+  pids: Record<string, number>;
 }
 
 export async function readDistributedEndpoints(dataDir: string): Promise<DistributedEndpoints | undefined> {

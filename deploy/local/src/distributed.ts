@@ -1,17 +1,20 @@
 /**
- * `npm run start:distributed`: distributed mode on one machine — one process per service (two for
- * webhooks), gRPC over HTTP/2 between them, Postgres (a database per service, created if missing),
- * NATS JetStream, an S3 endpoint (s3rver on loopback unless S3_ENDPOINT is set), and two gateway
- * replicas. What Kubernetes runs, minus Kubernetes. Every process's log lines go to this stdout.
+ * `npm run start:distributed [-- --replicas requests=2,templates=2,…]`: distributed mode on one
+ * machine — a process per replica of each service (by default one, two for webhooks and the
+ * gateway), gRPC over HTTP/2 between them with every caller balancing over all replicas, Postgres (a
+ * database per service, created if missing), NATS JetStream, and an S3 endpoint (s3rver on loopback
+ * unless S3_ENDPOINT is set). What Kubernetes runs, minus Kubernetes. Every process's log lines go
+ * to this stdout; the addresses and process ids go to `distributed.json` in the data dir.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
-import { createLogger, env, grpcTransport, loadConfig, runMain } from "@countersign/kit";
+import { ConfigError, createLogger, env, grpcTransport, loadConfig, runMain } from "@countersign/kit";
 import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
@@ -21,6 +24,8 @@ import { loadOrCreateSeal, loadOrCreateSecrets } from "./state-files.js";
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
 type Service = (typeof SERVICES)[number];
+const COMPONENTS = [...SERVICES, "gateway"] as const;
+type Component = (typeof COMPONENTS)[number];
 /** A process that ran at least this long before it died is started again. */
 const RESTART_AFTER_MS = 10_000;
 
@@ -57,8 +62,38 @@ function databaseUrl(config: Config, service: Service): string {
   return url.toString();
 }
 
+/** `--replicas requests=2,gateway=3`: how many processes each component runs. */
+function replicaCounts(args: string[], config: Config): Record<Component, number> {
+  const counts = Object.fromEntries(COMPONENTS.map((c) => [c, 1])) as Record<Component, number>;
+  counts.gateway = config.GATEWAY_REPLICAS;
+  counts.webhooks = config.WEBHOOKS_REPLICAS;
+  let values: { replicas?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { replicas: { type: "string" } }, strict: true }));
+  } catch (err) {
+    throw new ConfigError(`arguments: ${(err as Error).message}`);
+  }
+  for (const part of (values.replicas ?? "").split(",").filter(Boolean)) {
+    const [name, count] = part.split("=");
+    const replicas = Number(count);
+    if (
+      !COMPONENTS.includes(name as Component) ||
+      !Number.isInteger(replicas) ||
+      replicas < 1 ||
+      replicas > 8
+    ) {
+      throw new ConfigError(
+        `--replicas: "${part}" must be <component>=<1..8>, the component one of ${COMPONENTS.join(", ")}`,
+      );
+    }
+    counts[name as Component] = replicas;
+  }
+  return counts;
+}
+
 runMain(async () => {
   const config = loadConfig(configSchema);
+  const replicas = replicaCounts(process.argv.slice(2), config);
   const logger = createLogger({ name: "launcher", level: config.LOG_LEVEL });
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
@@ -71,7 +106,15 @@ runMain(async () => {
     logger.info({ endpoint: localS3.endpoint }, "S3_ENDPOINT not set: serving S3 from s3rver on loopback");
   }
   const children = new Set<ChildProcess>();
+  const pids: Record<string, number> = {};
   let stopping = false;
+  let endpoints: DistributedEndpoints | undefined;
+  const writeEndpoints = async () => {
+    if (!endpoints) return;
+    await writeFile(join(dataDir, DISTRIBUTED_FILE), `${JSON.stringify({ ...endpoints, pids })}\n`, {
+      mode: 0o600,
+    });
+  };
 
   const common = {
     LOG_LEVEL: config.LOG_LEVEL,
@@ -89,8 +132,11 @@ runMain(async () => {
       stdio: ["ignore", "inherit", "inherit"],
     });
     children.add(child);
+    if (child.pid !== undefined) pids[name] = child.pid;
+    void writeEndpoints();
     child.on("exit", (code, signal) => {
       children.delete(child);
+      delete pids[name];
       if (stopping) return;
       if (Date.now() - startedAt >= RESTART_AFTER_MS) {
         logger.warn({ process: name, code, signal }, "a process exited; starting it again");
@@ -110,16 +156,17 @@ runMain(async () => {
   // Every address is known before any process starts: services call each other from the start.
   const addresses = {} as Record<Service, string[]>;
   for (const service of SERVICES) {
-    const replicas = service === "webhooks" ? config.WEBHOOKS_REPLICAS : 1;
     addresses[service] = [];
-    for (let replica = 0; replica < replicas; replica++) {
+    for (let replica = 0; replica < replicas[service]; replica++) {
       addresses[service].push(`http://127.0.0.1:${await freePort()}`);
     }
   }
   const gateways: string[] = [];
-  for (let replica = 0; replica < config.GATEWAY_REPLICAS; replica++) {
+  for (let replica = 0; replica < replicas.gateway; replica++) {
     gateways.push(`http://127.0.0.1:${config.PORT === 0 ? await freePort() : config.PORT + replica}`);
   }
+  // Each caller is given every replica of a service and balances its calls over them.
+  const addressOf = (service: Service) => addresses[service].join(",");
   // Signing links in e-mails lead to the public URL, which is the first gateway unless set.
   const publicUrl =
     config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${new URL(gateways[0] as string).port}`;
@@ -135,11 +182,11 @@ runMain(async () => {
               COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
             }
           : {}),
-        ...(service === "templates" ? { DOCUMENTS_ADDR: addresses.documents[0] } : {}),
+        ...(service === "templates" ? { DOCUMENTS_ADDR: addressOf("documents") } : {}),
         ...(service === "requests"
           ? {
-              TEMPLATES_ADDR: addresses.templates[0],
-              DOCUMENTS_ADDR: addresses.documents[0],
+              TEMPLATES_ADDR: addressOf("templates"),
+              DOCUMENTS_ADDR: addressOf("documents"),
               COUNTERSIGN_PUBLIC_URL: publicUrl,
               COUNTERSIGN_LINK_SECRET: secrets.linkSecret,
               COUNTERSIGN_SEAL_P12: seal.p12.toString("base64"),
@@ -175,15 +222,16 @@ runMain(async () => {
     const port = new URL(url).port;
     start(`gateway-${replica}`, "gateway/src/server.ts", {
       PORT: port,
+      METRICS_PORT: String(await freePort()),
       COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
-      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addresses[s][0]])),
+      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addressOf(s)])),
     });
   }
   await Promise.all(gateways.map((url) => waitForReady(url)));
 
-  const endpoints: DistributedEndpoints = { gateways, services: addresses, internalToken, pid: process.pid };
-  await writeFile(join(dataDir, DISTRIBUTED_FILE), `${JSON.stringify(endpoints)}\n`, { mode: 0o600 });
-  logger.info({ gateways, dataDir }, "Countersign is ready (distributed)");
+  endpoints = { gateways, services: addresses, internalToken, pid: process.pid, pids };
+  await writeEndpoints();
+  logger.info({ gateways, dataDir, replicas }, "Countersign is ready (distributed)");
 
   async function stop(exitCode: number): Promise<void> {
     if (stopping) return;
