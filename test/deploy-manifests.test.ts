@@ -1,11 +1,17 @@
 /**
  * The Kubernetes manifests agree with the code: one Deployment per service and the gateway, each
  * running an entry point that exists, probed the way it can answer, locked down, and listed in the
- * base kustomization.
+ * base kustomization. Each overlay, rendered by kustomize (built into kubectl), is valid against
+ * the Kubernetes schemas (kubernetes-models, offline), its selectors select, its probes ask ports
+ * that exist, its network policies match the calls the code makes, and every variable a component
+ * requires is set.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import yaml from "js-yaml";
+import type { z } from "zod";
 import { REPO } from "./support/deployments.js";
 
 interface Container {
@@ -30,16 +36,25 @@ interface Deployment {
 
 const base = join(REPO, "deploy/base");
 const load = <T>(path: string) => yaml.load(readFileSync(path, "utf8")) as T;
-const services = readdirSync(join(REPO, "services")).filter((name) => name !== "kit");
+const services = readdirSync(join(REPO, "services"))
+  .filter((name) => name !== "kit")
+  .sort();
 const components = [...services, "gateway"];
 
-test("the base lists every service and the gateway, each with deployment, service, hpa and pdb", () => {
+test("the base lists every component, each with deployment, service, hpa, pdb, account and policy", () => {
   const { resources } = load<{ resources: string[] }>(join(base, "kustomization.yaml"));
-  expect(resources.filter((r) => r !== "config.yaml").sort()).toEqual([...components].sort());
+  expect(resources.filter((r) => !r.endsWith(".yaml")).sort()).toEqual([...components].sort());
   for (const component of components) {
     expect(
       load<{ resources: string[] }>(join(base, component, "kustomization.yaml")).resources.sort(),
-    ).toEqual(["deployment.yaml", "hpa.yaml", "pdb.yaml", "service.yaml"]);
+    ).toEqual([
+      "deployment.yaml",
+      "hpa.yaml",
+      "network-policy.yaml",
+      "pdb.yaml",
+      "service.yaml",
+      "serviceaccount.yaml",
+    ]);
   }
 });
 
@@ -77,3 +92,289 @@ describe.each(components)("%s", (component) => {
     if (component !== "gateway") expect(names).toContain(`${component.toUpperCase()}_DATABASE_URL`);
   });
 });
+
+/** One object of a rendered overlay, as `kubectl kustomize` prints it. */
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  // biome-ignore lint/suspicious/noExplicitAny: each kind is read by the checks that know its shape
+  spec?: any;
+  data?: Record<string, string>;
+}
+
+interface PodSpec {
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
+  initContainers?: RenderedContainer[];
+  containers: RenderedContainer[];
+}
+
+interface Probe {
+  grpc?: { port: number };
+  httpGet?: { port: string | number };
+  exec?: unknown;
+}
+
+interface RenderedContainer {
+  name: string;
+  command?: string[];
+  ports?: { name?: string; containerPort: number }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+  envFrom?: { configMapRef?: { name: string } }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  startupProbe?: Probe;
+}
+
+/** The overlay as Kubernetes would receive it; kustomize is built into kubectl. */
+function render(overlay: string): Manifest[] {
+  const text = execFileSync("kubectl", ["kustomize", join(REPO, "deploy/overlays", overlay)], {
+    encoding: "utf8",
+  });
+  return yaml.loadAll(text) as Manifest[];
+}
+
+/** The model class kubernetes-models has for an object's apiVersion and kind. */
+async function modelFor(manifest: Manifest): Promise<new (data: unknown) => { validate(): void }> {
+  const [group, version] = manifest.apiVersion.includes("/")
+    ? manifest.apiVersion.split("/")
+    : ["", manifest.apiVersion];
+  const path = group
+    ? `kubernetes-models/${group}/${version}/${manifest.kind}`
+    : `kubernetes-models/${version}/${manifest.kind}`;
+  const module = (await import(path)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const model = module[manifest.kind];
+  if (!model) throw new Error(`no schema for ${manifest.apiVersion} ${manifest.kind}`);
+  return model;
+}
+
+/**
+ * The object as the API server reads it: kustomize wraps a long Secret value over lines, and the
+ * server's base64 decoder skips line breaks (Go's encoding/base64), which the schema's format does not.
+ */
+function asReceived(manifest: Manifest): Manifest {
+  if (manifest.kind !== "Secret" || !manifest.data) return manifest;
+  const data = Object.fromEntries(
+    Object.entries(manifest.data).map(([key, value]) => [key, value.replace(/[\r\n]/g, "")]),
+  );
+  return { ...manifest, data };
+}
+
+const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
+  const objects = render(overlay);
+  const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
+  const workloads = [...ofKind("Deployment"), ...ofKind("StatefulSet")];
+  const podLabels = (w: Manifest) => w.spec.template.metadata.labels as Record<string, string>;
+  const podSpec = (w: Manifest) => w.spec.template.spec as PodSpec;
+  const byName = (kind: string, name: string) => ofKind(kind).find((o) => o.metadata.name === name);
+  const countersign = (kind: string) => ofKind(kind).filter((o) => components.includes(o.metadata.name));
+
+  test("every object is valid against the Kubernetes schemas", async () => {
+    const invalid: string[] = [];
+    for (const manifest of objects) {
+      try {
+        new (await modelFor(manifest))(asReceived(manifest)).validate();
+      } catch (err) {
+        invalid.push(`${manifest.kind}/${manifest.metadata.name}: ${(err as Error).message}`);
+      }
+    }
+    expect(invalid).toEqual([]);
+  });
+
+  test("selectors select: Services, PDBs and policies find their pods, HPAs their Deployments", () => {
+    for (const service of ofKind("Service")) {
+      const selected = workloads.filter((w) => matches(service.spec.selector, podLabels(w)));
+      expect([service.metadata.name, selected.length]).toEqual([service.metadata.name, 1]);
+      const ports = podSpec(selected[0] as Manifest).containers.flatMap((c) => c.ports ?? []);
+      for (const port of service.spec.ports as { targetPort: string | number }[]) {
+        expect(ports.some((p) => p.name === port.targetPort || p.containerPort === port.targetPort)).toBe(
+          true,
+        );
+      }
+    }
+    for (const workload of workloads) {
+      expect(matches(workload.spec.selector.matchLabels, podLabels(workload))).toBe(true);
+      if (workload.kind === "StatefulSet")
+        expect(byName("Service", workload.spec.serviceName)?.spec.clusterIP).toBe("None");
+    }
+    for (const pdb of ofKind("PodDisruptionBudget")) {
+      expect(workloads.filter((w) => matches(pdb.spec.selector.matchLabels, podLabels(w)))).toHaveLength(1);
+    }
+    for (const hpa of ofKind("HorizontalPodAutoscaler")) {
+      expect(byName(hpa.spec.scaleTargetRef.kind, hpa.spec.scaleTargetRef.name)).toBeDefined();
+    }
+    for (const policy of ofKind("NetworkPolicy")) {
+      const selector = policy.spec.podSelector.matchLabels ?? {};
+      if (Object.keys(selector).length > 0) {
+        expect([policy.metadata.name, workloads.some((w) => matches(selector, podLabels(w)))]).toEqual([
+          policy.metadata.name,
+          true,
+        ]);
+      }
+      const peers = [
+        ...(policy.spec.ingress ?? []).flatMap((r: { from?: unknown[] }) => r.from ?? []),
+        ...(policy.spec.egress ?? []).flatMap((r: { to?: unknown[] }) => r.to ?? []),
+      ] as {
+        podSelector?: { matchLabels?: Record<string, string> };
+        namespaceSelector?: unknown;
+      }[];
+      for (const peer of peers) {
+        // A peer in another namespace (the ingress controller, DNS, Prometheus) is not ours to check.
+        if (!peer.podSelector?.matchLabels || peer.namespaceSelector) continue;
+        expect(workloads.some((w) => matches(peer.podSelector?.matchLabels ?? {}, podLabels(w)))).toBe(true);
+      }
+    }
+  });
+
+  test("every probe asks a port its container has", () => {
+    for (const workload of workloads) {
+      for (const container of podSpec(workload).containers) {
+        const ports = container.ports ?? [];
+        for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
+          if (!probe || probe.exec) continue;
+          const port = probe.grpc?.port ?? probe.httpGet?.port;
+          expect([
+            workload.metadata.name,
+            ports.some((p) => p.containerPort === port || p.name === port),
+          ]).toEqual([workload.metadata.name, true]);
+        }
+      }
+    }
+  });
+
+  test("each component has its own ServiceAccount, with no token mounted", () => {
+    for (const deployment of countersign("Deployment")) {
+      const spec = podSpec(deployment);
+      expect(spec.serviceAccountName).toBe(deployment.metadata.name);
+      expect(spec.automountServiceAccountToken).toBe(false);
+      const account = byName("ServiceAccount", deployment.metadata.name) as Manifest & {
+        automountServiceAccountToken?: boolean;
+      };
+      expect(account?.automountServiceAccountToken).toBe(false);
+    }
+  });
+
+  test("services are headless, so that their callers see and balance over every ready pod", () => {
+    for (const service of services) expect(byName("Service", service)?.spec.clusterIP).toBe("None");
+    expect(byName("Service", "gateway")?.spec.clusterIP).toBeUndefined();
+  });
+
+  test("network policies deny by default and let each service be called only by its callers", () => {
+    const deny = ofKind("NetworkPolicy").find((p) => Object.keys(p.spec.podSelector).length === 0);
+    expect(deny?.spec.policyTypes).toEqual(["Ingress", "Egress"]);
+    // The callers of a service are the components whose Deployment names its address.
+    const callersOf = (service: string) =>
+      countersign("Deployment")
+        .filter((d) => podSpec(d).containers[0]?.env?.some((e) => e.name === `${service.toUpperCase()}_ADDR`))
+        .map((d) => d.metadata.name)
+        .sort();
+    for (const service of services) {
+      const policy = byName("NetworkPolicy", service) as Manifest;
+      const allowed = (
+        policy.spec.ingress as { from: { podSelector: { matchLabels: Record<string, string> } }[] }[]
+      )
+        .flatMap((rule) => rule.from)
+        .map((peer) => peer.podSelector.matchLabels["app.kubernetes.io/name"])
+        .sort();
+      expect([service, allowed]).toEqual([service, callersOf(service)]);
+      for (const caller of callersOf(service)) {
+        const egress = (byName("NetworkPolicy", caller) as Manifest).spec.egress as {
+          to?: { podSelector?: { matchLabels: Record<string, string> } }[];
+        }[];
+        const reaches = egress.some((rule) =>
+          (rule.to ?? []).some((peer) => peer.podSelector?.matchLabels["app.kubernetes.io/name"] === service),
+        );
+        expect([caller, service, reaches]).toEqual([caller, service, true]);
+      }
+    }
+  });
+
+  test("every variable a component requires is set in its Deployment", async () => {
+    const { serviceConfigSchema } = await import("@countersign/kit");
+    const configMaps = new Map(ofKind("ConfigMap").map((c) => [c.metadata.name, Object.keys(c.data ?? {})]));
+    for (const deployment of countersign("Deployment")) {
+      const name = deployment.metadata.name;
+      const container = podSpec(deployment).containers[0] as RenderedContainer;
+      const set = new Set([
+        ...(container.env ?? []).map((e) => e.name),
+        ...(container.envFrom ?? []).flatMap(
+          (source) => configMaps.get(source.configMapRef?.name ?? "") ?? [],
+        ),
+      ]);
+      const entry = name === "gateway" ? "gateway/src/server.ts" : `services/${name}/src/server.ts`;
+      const { configSchema } = (await import(join(REPO, entry))) as { configSchema: z.ZodObject };
+      const shapes =
+        name === "gateway" ? [configSchema.shape] : [configSchema.shape, serviceConfigSchema.shape];
+      const required = shapes.flatMap((shape) =>
+        Object.entries(shape as Record<string, z.ZodType>)
+          .filter(([, schema]) => !schema.safeParse(undefined).success)
+          .map(([variable]) => variable),
+      );
+      if (name !== "gateway") required.push(`${name.toUpperCase()}_DATABASE_URL`);
+      expect([name, required.filter((variable) => !set.has(variable))]).toEqual([name, []]);
+    }
+  });
+
+  test("every Secret a container reads is documented in secrets.example.yaml (and generated in dev)", () => {
+    const documented = (
+      yaml.loadAll(readFileSync(join(base, "secrets.example.yaml"), "utf8")) as Manifest[]
+    ).map((secret) => ({
+      name: secret.metadata.name,
+      keys: Object.keys((secret as unknown as { stringData: object }).stringData),
+    }));
+    const generated = new Map(ofKind("Secret").map((s) => [s.metadata.name, Object.keys(s.data ?? {})]));
+    for (const workload of countersign("Deployment")) {
+      for (const container of [
+        ...(podSpec(workload).initContainers ?? []),
+        ...podSpec(workload).containers,
+      ]) {
+        for (const variable of container.env ?? []) {
+          const ref = variable.valueFrom?.secretKeyRef;
+          if (!ref) continue;
+          if (overlay === "prod") {
+            expect(documented.find((s) => s.name === ref.name)?.keys).toContain(ref.key);
+          } else {
+            // kustomize names a generated Secret with a hash suffix and rewrites the references.
+            expect(generated.get(ref.name)).toContain(ref.key);
+          }
+        }
+      }
+    }
+    if (overlay === "prod") expect(generated.size).toBe(0);
+  });
+});
+
+test("the dev overlay's seal init container makes a seal the requests service opens", async () => {
+  const requests = render("dev").find(
+    (o) => o.kind === "Deployment" && o.metadata.name === "requests",
+  ) as Manifest;
+  const init = (requests.spec.template.spec as PodSpec).initContainers?.[0] as RenderedContainer;
+  const dir = mkdtempSync(join(tmpdir(), "countersign-seal-"));
+  try {
+    const out = join(dir, "seal.p12");
+    const [node, ...args] = (init.command as string[]).map((arg) => (arg === "/seal/seal.p12" ? out : arg));
+    expect(node).toBe("node");
+    const printed = execFileSync(process.execPath, args, {
+      cwd: REPO,
+      env: { ...process.env, COUNTERSIGN_SEAL_P12_PASSWORD: "a-password-of-some-length" },
+      encoding: "utf8",
+    });
+    expect(printed).not.toContain("a-password-of-some-length");
+    const { configuredSeal } = await import("@countersign/requests");
+    expect(
+      configuredSeal({
+        COUNTERSIGN_SEAL_P12: out,
+        COUNTERSIGN_SEAL_P12_PASSWORD: "a-password-of-some-length",
+      }),
+    ).toBeDefined();
+    expect(() =>
+      configuredSeal({ COUNTERSIGN_SEAL_P12: out, COUNTERSIGN_SEAL_P12_PASSWORD: "wrong" }),
+    ).toThrow(/COUNTERSIGN_SEAL_P12/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

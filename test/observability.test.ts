@@ -1,0 +1,158 @@
+/**
+ * The monitoring in deploy/observability agrees with the code: every PromQL expression parses
+ * (Prometheus's own grammar), every metric it reads is one a component exports, every alert says
+ * how severe it is, what happened and where the runbook is, the objects are valid
+ * prometheus-operator resources, and the ServiceMonitor scrapes ports the Services have.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRpcMetrics } from "@countersign/kit";
+import { PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule";
+import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
+import { parser } from "@prometheus-io/lezer-promql";
+import yaml from "js-yaml";
+import { Registry } from "prom-client";
+import { httpMetrics } from "../gateway/src/middleware/http-metrics.js";
+import { DeliveryMetrics } from "../services/webhooks/src/delivery/metrics.js";
+import { REPO } from "./support/deployments.js";
+
+const dir = join(REPO, "deploy/observability");
+
+interface Rule {
+  alert: string;
+  expr: string;
+  for?: string;
+  labels: { severity: string };
+  annotations: { summary: string; description: string; runbook_url: string };
+}
+
+interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  targets?: { expr: string; datasource: { uid: string } }[];
+}
+
+const rules = yaml.load(readFileSync(join(dir, "prometheus-rules.yaml"), "utf8")) as {
+  spec: { groups: { rules: Rule[] }[] };
+};
+const alerts = rules.spec.groups.flatMap((group) => group.rules);
+const dashboard = JSON.parse(readFileSync(join(dir, "grafana-dashboard.json"), "utf8")) as {
+  panels: Panel[];
+};
+const panels = dashboard.panels.filter((panel) => panel.type !== "row");
+const expressions = [
+  ...alerts.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr })),
+  ...panels.flatMap((panel) =>
+    (panel.targets ?? []).map((t) => ({ where: `panel "${panel.title}"`, expr: asGrafanaSends(t.expr) })),
+  ),
+];
+
+/** A panel's query as Grafana sends it to Prometheus: its variables filled in. */
+function asGrafanaSends(expr: string): string {
+  return expr.replaceAll("$__rate_interval", "1m").replaceAll("$namespace", "countersign");
+}
+
+/** Every metric name the components register, read from their registries. */
+async function exportedMetrics(): Promise<Set<string>> {
+  const services = createRpcMetrics();
+  const gateway = new Registry();
+  httpMetrics(gateway);
+  const names = [
+    ...(await services.registry.getMetricsAsJSON()).map((m) => m.name),
+    ...(await gateway.getMetricsAsJSON()).map((m) => m.name),
+    ...new DeliveryMetrics(async () => 0).all().map((m) => (m as unknown as { name: string }).name),
+  ];
+  // `up` is Prometheus's own, for every target it scrapes.
+  return new Set([...names, "up"]);
+}
+
+/** The syntax errors of a PromQL expression and the metrics it selects. */
+function readPromQl(expr: string): { errors: number; metrics: string[] } {
+  const tree = parser.parse(expr);
+  let errors = 0;
+  const metrics: string[] = [];
+  tree.iterate({
+    enter: (node) => {
+      if (node.type.isError) errors++;
+      if (node.name === "Identifier" && node.node.parent?.name === "VectorSelector") {
+        metrics.push(expr.slice(node.from, node.to));
+      }
+    },
+  });
+  return { errors, metrics };
+}
+
+test("every expression parses as PromQL and reads only metrics the components export", async () => {
+  const exported = await exportedMetrics();
+  const problems: string[] = [];
+  for (const { where, expr } of expressions) {
+    const { errors, metrics } = readPromQl(expr);
+    if (errors > 0) problems.push(`${where}: does not parse: ${expr}`);
+    if (metrics.length === 0) problems.push(`${where}: selects no metric`);
+    for (const metric of metrics) {
+      const family = metric.replace(/_(bucket|sum|count)$/, "");
+      if (!exported.has(metric) && !exported.has(family))
+        problems.push(`${where}: ${metric} is not exported`);
+    }
+  }
+  expect(problems).toEqual([]);
+  expect(expressions.length).toBeGreaterThan(20);
+});
+
+test("a misspelt metric or broken expression would be caught", async () => {
+  const exported = await exportedMetrics();
+  expect(readPromQl("sum(rate(rpc_server_handled_total[5m])").errors).toBeGreaterThan(0);
+  expect(exported.has(readPromQl("rate(rpc_server_handeld_total[5m])").metrics[0] as string)).toBe(false);
+});
+
+test("every alert has a severity, a summary, a description, a wait and the runbook", () => {
+  const runbook = readFileSync(join(REPO, "docs/operations.md"), "utf8");
+  expect(runbook).toMatch(/^## Alerts$/m);
+  for (const rule of alerts) {
+    expect([rule.alert, ["critical", "warning", "info"].includes(rule.labels.severity)]).toEqual([
+      rule.alert,
+      true,
+    ]);
+    expect(rule.annotations.summary.length).toBeGreaterThan(10);
+    expect(rule.annotations.description.length).toBeGreaterThan(20);
+    expect(rule.annotations.runbook_url).toMatch(/docs\/operations\.md#alerts$/);
+    expect(rule.for).toMatch(/^\d+[smh]$/);
+    // The runbook names each alert, so that the link leads somewhere useful.
+    expect([rule.alert, runbook.includes(rule.alert)]).toEqual([rule.alert, true]);
+  }
+  expect(new Set(alerts.map((rule) => rule.alert)).size).toBe(alerts.length);
+});
+
+test("the dashboard's panels have their own ids and ask the chosen data source", () => {
+  const ids = dashboard.panels.map((panel) => panel.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const panel of panels) {
+    expect([panel.title, (panel.targets ?? []).length > 0]).toEqual([panel.title, true]);
+    for (const target of panel.targets ?? []) expect(target.datasource.uid).toBe("${datasource}");
+  }
+});
+
+test("the rules and the ServiceMonitor are valid, and it scrapes ports the Services have", () => {
+  const rendered = yaml.loadAll(execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" })) as {
+    kind: string;
+  }[];
+  new PrometheusRule(rendered.find((o) => o.kind === "PrometheusRule") as never).validate();
+  const monitor = rendered.find((o) => o.kind === "ServiceMonitor") as unknown as {
+    spec: { endpoints: { port: string; path: string }[] };
+  };
+  new ServiceMonitor(monitor as never).validate();
+  const services = (
+    yaml.loadAll(execFileSync("kubectl", ["kustomize", join(REPO, "deploy/base")], { encoding: "utf8" })) as {
+      kind: string;
+      metadata: { name: string };
+      spec: { ports: { name: string }[] };
+    }[]
+  ).filter((o) => o.kind === "Service");
+  const scraped = new Set(monitor.spec.endpoints.map((endpoint) => endpoint.port));
+  for (const service of services) {
+    const ports = service.spec.ports.map((port) => port.name).filter((name) => scraped.has(name));
+    expect([service.metadata.name, ports.length]).toEqual([service.metadata.name, 1]);
+  }
+});
