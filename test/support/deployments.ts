@@ -33,6 +33,8 @@ export interface Deployment {
   pid: number;
   /** The NATS namespace its events are published under (distributed mode). */
   namespace?: string;
+  /** What each service's database name starts with (distributed mode). */
+  databasePrefix?: string;
   adminEmail: string;
   adminPassword: string;
   /** Everything the processes wrote to stdout and stderr so far. */
@@ -62,9 +64,14 @@ export class OwnedProcess {
     this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
   }
 
-  static start(entry: string, env: Record<string, string>, logFile?: string): OwnedProcess {
+  static start(
+    entry: string,
+    env: Record<string, string>,
+    logFile?: string,
+    args: string[] = [],
+  ): OwnedProcess {
     const log = logFile ? openSync(logFile, "a") : undefined;
-    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
       cwd: REPO,
       env: { ...process.env, ...env },
       stdio: ["ignore", log ?? "pipe", log ?? "pipe"],
@@ -166,6 +173,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Where the processes write their output instead of a pipe to this process. */
   logFile?: string;
+  /** Command-line arguments of the launcher, such as `--replicas requests=2`. */
+  args?: string[];
 }
 
 export async function startStandalone(dataDir?: string, options: StartOptions = {}): Promise<Deployment> {
@@ -205,6 +214,7 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
       ...options.env,
     },
     options.logFile,
+    options.args,
   );
   const removeInfrastructure = async () => {
     await dropDatabases(
@@ -217,5 +227,9 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
   const { gateways } = JSON.parse(await readFile(join(dir, "distributed.json"), "utf8")) as {
     gateways: string[];
   };
-  return { ...deployment("distributed", proc, dir, gateways, removeInfrastructure), namespace };
+  return {
+    ...deployment("distributed", proc, dir, gateways, removeInfrastructure),
+    namespace,
+    databasePrefix: dbPrefix,
+  };
 }
