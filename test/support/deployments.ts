@@ -69,9 +69,10 @@ export class OwnedProcess {
     env: Record<string, string>,
     logFile?: string,
     args: string[] = [],
+    nodeArgs: string[] = [],
   ): OwnedProcess {
     const log = logFile ? openSync(logFile, "a") : undefined;
-    const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry, ...args], {
       cwd: REPO,
       env: { ...process.env, ...env },
       stdio: ["ignore", log ?? "pipe", log ?? "pipe"],
@@ -175,6 +176,8 @@ export interface StartOptions {
   logFile?: string;
   /** Command-line arguments of the launcher, such as `--replicas requests=2`. */
   args?: string[];
+  /** Node's own flags, such as `--cpu-prof` (in distributed mode the launcher passes them on). */
+  nodeArgs?: string[];
 }
 
 export async function startStandalone(dataDir?: string, options: StartOptions = {}): Promise<Deployment> {
@@ -190,6 +193,8 @@ export async function startStandalone(dataDir?: string, options: StartOptions = 
       ...options.env,
     },
     options.logFile,
+    [],
+    options.nodeArgs,
   );
   const [ready] = await readyOrStopped(proc, /\{[^\n]*"msg":"Countersign is ready \(standalone\)"\}/);
   return deployment("standalone", proc, dir, [(JSON.parse(ready) as { url: string }).url]);
@@ -215,6 +220,7 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
     },
     options.logFile,
     options.args,
+    options.nodeArgs,
   );
   const removeInfrastructure = async () => {
     await dropDatabases(

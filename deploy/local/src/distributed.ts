@@ -126,7 +126,8 @@ runMain(async () => {
   // (chaos tests kill replicas); one that dies at once (a bad configuration) stops everything.
   const start = (name: string, entry: string, extra: Record<string, string | undefined>) => {
     const startedAt = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    // Children run with the launcher's own Node flags (its loader, a profiler), as cluster.fork does.
+    const child = spawn(process.execPath, [...process.execArgv, entry], {
       cwd: REPO,
       env: { ...process.env, ...common, ...withoutUndefined(extra) },
       stdio: ["ignore", "inherit", "inherit"],

@@ -3,6 +3,7 @@
  * adapters — PostgreSQL through `pg` (distributed mode), and one embedded PGlite shared by every
  * service of the standalone process, where each service is confined to a schema of its own.
  */
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { openEmbeddedCluster } from "./embedded-cluster.js";
@@ -146,6 +147,11 @@ export class EmbeddedPostgres {
 
   private exclusive<T>(schema: string, work: (db: PGlite) => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
+      // PGlite runs a statement synchronously and resolves its promise without a turn of the event
+      // loop, so without this a request's whole chain of statements was one long task: sockets were
+      // read between requests, not between statements, and under load some callers waited seconds
+      // while others passed. A turn before each statement lets the event loop read every socket.
+      await yieldToEventLoop();
       if (this.currentSchema !== schema) {
         await this.pglite.exec(
           `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}; SET search_path TO ${quoteIdentifier(schema)}`,

@@ -51,6 +51,17 @@ describe("EmbeddedPostgres", () => {
     expect((await db.query("UPDATE t SET v = v + 1")).rowCount).toBe(3);
     expect((await db.query("DELETE FROM t WHERE v = 99")).rowCount).toBe(0);
   });
+
+  test("a long chain of statements leaves the event loop turns between them, so other sockets are read", async () => {
+    const db = embedded.database("turns");
+    let done = 0;
+    const chain = (async () => {
+      for (; done < 50; done++) await db.query("SELECT 1");
+    })();
+    const doneWhenTheLoopTurned = await new Promise<number>((resolve) => setImmediate(() => resolve(done)));
+    await chain;
+    expect(doneWhenTheLoopTurned).toBeLessThan(5);
+  });
 });
 
 const postgres = await available("Postgres", POSTGRES_URL);
