@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
 import { PdfText } from "../src/restapi/anchor-text.js";
 
@@ -64,4 +67,24 @@ test("a crop box and a rotated page are read as a viewer shows them", async () =
 
 test("a file pdf.js cannot read has no text, rather than an exception", async () => {
   expect(await PdfText.read(new TextEncoder().encode("%PDF-1.7\n1 0 obj\n%%EOF"))).toBeUndefined();
+});
+
+test("pdf.js reads in a thread of its own: its core-js polyfills never replace the gateway's built-ins", async () => {
+  // In a process of its own: Jest's module sandbox would hide a replaced built-in.
+  const script = `
+    import { PDFDocument, StandardFonts } from "pdf-lib";
+    const builtIns = () => [Array.prototype.push, JSON.stringify, JSON.parse];
+    const before = builtIns();
+    const { PdfText } = await import(${JSON.stringify(new URL("../src/restapi/anchor-text.ts", import.meta.url).href)});
+    const pdf = await PDFDocument.create();
+    pdf.addPage().drawText("/sig/", { font: await pdf.embedFont(StandardFonts.Helvetica) });
+    const text = await PdfText.read(await pdf.save());
+    const unchanged = builtIns().map((f, i) => f === before[i]);
+    console.log(JSON.stringify({ found: text?.find("/sig/", true).length, unchanged }));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", script],
+    { cwd: fileURLToPath(new URL("..", import.meta.url)) },
+  );
+  expect(JSON.parse(stdout)).toEqual({ found: 1, unchanged: [true, true, true] });
 });

@@ -5,9 +5,7 @@
  * use. An anchor is found within one run of text; its horizontal place inside the run is estimated
  * from the run's width, character by character.
  */
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { Worker } from "node:worker_threads";
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
 
 export interface TextBox {
@@ -20,42 +18,102 @@ export interface TextBox {
 
 type TextRun = Pick<TextItem, "str" | "transform" | "width" | "height">;
 
-/** pdf.js reads the metrics of the 14 standard fonts from these files rather than guess them. */
-const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
+/** A page as the reader thread sends it: its text runs and the transform to the viewer's space. */
+interface PageText {
+  runs: TextRun[];
+  toView: number[];
+}
+
+type Answer = { id: number; pages: PageText[] } | { id: number; error: string };
+
+/** A document pdf.js has not read in this time (a hostile one can loop) ends its reader thread. */
+const READ_TIMEOUT_MS = 30_000;
+/** pdf.js holds tens of MiB once loaded; a reader thread unused this long is ended. */
+const IDLE_MS = 60_000;
+
+/**
+ * pdf.js runs in a worker thread of its own (see pdf-text-worker.mjs): started on first use, ended
+ * when idle, when it fails or when a document takes too long; the next read starts a new one.
+ */
+class ReaderThread {
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private idle: NodeJS.Timeout | undefined;
+  private readonly pending = new Map<
+    number,
+    { resolve: (pages: PageText[]) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }
+  >();
+
+  read(bytes: Uint8Array): Promise<PageText[]> {
+    const worker = this.started();
+    clearTimeout(this.idle);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.end(new Error("pdf.js took too long to read the PDF")),
+        READ_TIMEOUT_MS,
+      );
+      this.pending.set(id, { resolve, reject, timer });
+      // The thread gets a copy of its own, moved rather than copied again.
+      const copy = new Uint8Array(bytes);
+      worker.postMessage({ id, bytes: copy }, [copy.buffer]);
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL("./pdf-text-worker.mjs", import.meta.url), {
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    worker.on("message", (answer: Answer) => this.settle(answer));
+    worker.on("error", (err) => this.end(err));
+    worker.on("exit", () => this.end(new Error("the PDF reader thread stopped")));
+    // A reader thread never keeps the gateway from exiting (after the listeners, which ref it).
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(answer: Answer): void {
+    const waiting = this.pending.get(answer.id);
+    if (!waiting) return;
+    this.pending.delete(answer.id);
+    clearTimeout(waiting.timer);
+    if ("error" in answer) waiting.reject(new Error(answer.error));
+    else waiting.resolve(answer.pages);
+    if (this.pending.size === 0) {
+      this.idle = setTimeout(() => this.end(), IDLE_MS);
+      this.idle.unref();
+    }
+  }
+
+  /** Ends the thread; what was waiting on it fails with `err`. */
+  private end(err: Error = new Error("the PDF reader thread was ended")): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    clearTimeout(this.idle);
+    for (const { reject, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      reject(err);
+    }
+    this.pending.clear();
+    void worker?.terminate();
+  }
+}
+
+const reader = new ReaderThread();
 
 /** Every page's text runs, read once per document however many anchors are looked for. */
 export class PdfText {
-  private constructor(private readonly pages: { runs: TextRun[]; toView: number[] }[]) {}
+  private constructor(private readonly pages: PageText[]) {}
 
   /** The document's text; undefined when pdf.js cannot read it (a PDF that pdf-lib accepted). */
   static async read(bytes: Uint8Array): Promise<PdfText | undefined> {
     try {
-      return await PdfText.readOrThrow(bytes);
+      return new PdfText(await reader.read(bytes));
     } catch {
       return undefined;
-    }
-  }
-
-  private static async readOrThrow(bytes: Uint8Array): Promise<PdfText> {
-    const pdf = await getDocument({
-      // pdf.js takes ownership of the buffer it is given.
-      data: new Uint8Array(bytes),
-      standardFontDataUrl: STANDARD_FONTS,
-      isEvalSupported: false,
-      useSystemFonts: false,
-      verbosity: 0,
-    }).promise;
-    try {
-      const pages = [];
-      for (let number = 1; number <= pdf.numPages; number++) {
-        const page = await pdf.getPage(number);
-        const content = await page.getTextContent();
-        const runs = content.items.filter((item): item is TextItem => "str" in item && item.str.length > 0);
-        pages.push({ runs, toView: page.getViewport({ scale: 1 }).transform });
-      }
-      return new PdfText(pages);
-    } finally {
-      await pdf.destroy();
     }
   }
 
