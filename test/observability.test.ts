@@ -13,6 +13,7 @@ import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitorin
 import { parser } from "@prometheus-io/lezer-promql";
 import yaml from "js-yaml";
 import { Registry } from "prom-client";
+import { admission, DEFAULT_ADMISSION } from "../gateway/src/middleware/admission.js";
 import { httpMetrics } from "../gateway/src/middleware/http-metrics.js";
 import { DeliveryMetrics } from "../services/webhooks/src/delivery/metrics.js";
 import { REPO } from "./support/deployments.js";
@@ -59,6 +60,7 @@ async function exportedMetrics(): Promise<Set<string>> {
   const services = createRpcMetrics();
   const gateway = new Registry();
   httpMetrics(gateway);
+  admission(DEFAULT_ADMISSION, gateway);
   const names = [
     ...(await services.registry.getMetricsAsJSON()).map((m) => m.name),
     ...(await gateway.getMetricsAsJSON()).map((m) => m.name),

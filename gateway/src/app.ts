@@ -22,6 +22,7 @@ import { documentTools } from "./mcp/document-tools.js";
 import { MCP_BASE, mcpEndpoint } from "./mcp/mcp-endpoint.js";
 import { operationTools } from "./mcp/tools.js";
 import { accessLog } from "./middleware/access-log.js";
+import { type AdmissionLimits, admission, DEFAULT_ADMISSION } from "./middleware/admission.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
@@ -57,6 +58,7 @@ export interface GatewayLimits {
   ratePerSecond: number;
   burst: number;
   requestTimeoutMs: number;
+  admission: AdmissionLimits;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -65,6 +67,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   ratePerSecond: 50,
   burst: 100,
   requestTimeoutMs: 30_000,
+  admission: DEFAULT_ADMISSION,
 };
 
 export interface GatewayOptions {
@@ -164,6 +167,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       (req, res) => recorder.record(req, res),
     ]),
   );
+  app.use(admission(limits.admission, metrics));
 
   // Not mounted under a prefix: handlers see the full path, which API Usage records.
   app.use((req, res, next) => (isPublicApiPath(req.path) ? api.router(req, res, next) : next()));

@@ -24,16 +24,19 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
 import { buildGateway } from "./app.js";
 import { listen, serveMetrics } from "./http-server.js";
+import { admissionConfig, admissionLimits } from "./middleware/admission.js";
 
 export {
   buildGateway,
   DEFAULT_LIMITS,
   describeApi,
   type Gateway,
+  type GatewayLimits,
   type GatewayOptions,
   type GatewayServices,
 } from "./app.js";
 export { type ListeningGateway, listen } from "./http-server.js";
+export { admissionConfig, admissionLimits } from "./middleware/admission.js";
 
 /** The gateway's variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({
@@ -63,6 +66,7 @@ export const configSchema = z.object({
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
+  ...admissionConfig,
 });
 
 const metricsRegistry = new Registry();
@@ -104,6 +108,7 @@ async function main(): Promise<void> {
       uploadBytes: config.COUNTERSIGN_MAX_UPLOAD_BYTES,
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
+      admission: admissionLimits(config),
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     // Not NATS: the gateway only hears cache invalidations there (keys expire after 30 s anyway), and

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { buildAuth, firstStartBanner } from "@countersign/auth";
 import { buildDocuments } from "@countersign/documents";
-import { buildGateway, listen } from "@countersign/gateway";
+import { buildGateway, type GatewayLimits, listen } from "@countersign/gateway";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -50,7 +50,8 @@ export interface StandaloneOptions {
   loggerFor: (service: string) => Logger;
   /** Where the first-start banner goes (stdout by default). */
   announce?: (text: string) => void;
-  rateLimit?: { ratePerSecond: number; burst: number };
+  /** The gateway's limits where they differ from its defaults. */
+  limits?: Partial<GatewayLimits>;
   /** Proxies whose X-Forwarded-For is believed. */
   trustedProxies?: string[];
   mail?: { smtpUrl?: string; from: string };
@@ -199,7 +200,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       // The admin port serves the gateway's metrics beside the services'.
       metrics: metrics.registry,
       publicUrl,
-      limits: options.rateLimit,
+      limits: options.limits,
       trustedProxies: options.trustedProxies,
       ready: everyServiceReady,
     });

@@ -2,6 +2,7 @@
  * `npm start`: Countersign in one process on a machine with only Node and npm.
  */
 import { resolve } from "node:path";
+import { admissionConfig, admissionLimits } from "@countersign/gateway";
 import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
 import {
   configuredSeal,
@@ -26,6 +27,7 @@ const configSchema = z.object({
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
+  ...admissionConfig,
   ...mailConfig,
   ...requestTimingConfig,
   ...sealConfig,
@@ -49,9 +51,10 @@ runMain(async () => {
     adminPort: config.COUNTERSIGN_ADMIN_PORT,
     adminEmail: config.COUNTERSIGN_ADMIN_EMAIL,
     adminPassword: config.COUNTERSIGN_ADMIN_PASSWORD,
-    rateLimit: {
+    limits: {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
+      admission: admissionLimits(config),
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     loggerFor,
