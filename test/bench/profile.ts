@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- <standalone|distributed> [templates|create-and-send|upload]`: runs one
+ * `npm run bench:profile -- <standalone|distributed> [templates|create-and-send|upload|start]`: runs one
  * load of the benchmark against a deployment whose processes run with `--cpu-prof`, then prints where
  * each busy process spent its time: self time by package (our code by folder) and the hottest
  * functions. The profiles stay in the printed folder for Chrome DevTools or speedscope.
@@ -137,9 +137,10 @@ async function main(): Promise<void> {
   const deployment = infra
     ? await startDistributed(infra, { env, nodeArgs })
     : await startStandalone(undefined, { env, nodeArgs });
-  let measured = { startedAt: 0, endedAt: 0 };
+  // "start" profiles the start alone: every sample up to the stop counts.
+  let measured = { startedAt: 0, endedAt: Date.now() };
   try {
-    measured = await drive(deployment);
+    if (load !== "start") measured = await drive(deployment);
   } finally {
     await deployment.destroy();
     await infra?.close();

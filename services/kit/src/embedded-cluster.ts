@@ -13,14 +13,21 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 
+/**
+ * Postgres's defaults are for a server with a machine of its own: 128 MB of shared buffers were half
+ * the standalone process's resident memory. 16 MB hold a small deployment's working set; the rest
+ * is read through the operating system's page cache.
+ */
+const SHARED_BUFFERS = "16MB";
+
 /** Opens the cluster in `dataDir`, making it (from the template where there is one) if there is none. */
 export async function openEmbeddedCluster(dataDir: string, template?: string): Promise<PGlite> {
-  if (!(await isEmpty(dataDir))) return PGlite.create(dataDir);
+  if (!(await isEmpty(dataDir))) return withSettings(await PGlite.create(dataDir), dataDir);
   template ??= await installTemplatePath();
   const tar = await readFile(template).catch(() => undefined);
   if (tar) {
     try {
-      return await PGlite.create(dataDir, { loadDataDir: new Blob([tar]) });
+      return await withSettings(await PGlite.create(dataDir, { loadDataDir: new Blob([tar]) }), dataDir);
     } catch {
       // A damaged template: this start makes the cluster (and the template) anew.
       await rm(dataDir, { recursive: true, force: true });
@@ -29,7 +36,7 @@ export async function openEmbeddedCluster(dataDir: string, template?: string): P
   const db = await PGlite.create(dataDir);
   // Best effort: where the install is read-only, every new data directory just starts slower.
   await saveTemplate(db, template).catch(() => {});
-  return db;
+  return withSettings(db, dataDir);
 }
 
 /** Makes the template if there is none yet: `npm start` and `npm test` do, so no start waits for initdb. */
@@ -44,6 +51,15 @@ export async function prepareClusterTemplate(template?: string): Promise<void> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A cluster made before the settings were: they are written, and take effect when it opens again. */
+async function withSettings(db: PGlite, dataDir: string): Promise<PGlite> {
+  const { rows } = await db.query<{ value: string }>("SELECT current_setting('shared_buffers') AS value");
+  if (rows[0]?.value === SHARED_BUFFERS) return db;
+  await db.exec(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
+  await db.close();
+  return PGlite.create(dataDir);
 }
 
 async function isEmpty(dir: string): Promise<boolean> {
@@ -62,6 +78,7 @@ async function installTemplatePath(): Promise<string> {
 }
 
 async function saveTemplate(db: PGlite, template: string): Promise<void> {
+  await db.exec(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
   const tar = await db.dumpDataDir("none");
   await mkdir(dirname(template), { recursive: true });
   // Two first starts at once each write their own file; the rename makes either one the template.

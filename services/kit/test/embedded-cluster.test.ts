@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
 import { openEmbeddedCluster, prepareClusterTemplate } from "../src/embedded-cluster.js";
 
 describe("embedded clusters made from the install's template", () => {
@@ -53,5 +53,20 @@ describe("embedded clusters made from the install's template", () => {
     const db = await opened(openEmbeddedCluster(join(dir, "data"), template));
     expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
     expect(existsSync(join(dir, "data", "PG_VERSION"))).toBe(true);
+  });
+
+  test("every cluster runs with small shared buffers: made anew, from the template, or made before the setting", async () => {
+    const template = join(dir, "template.tar");
+    const sharedBuffers = async (db: PGlite) =>
+      (await db.query<{ v: string }>("SELECT current_setting('shared_buffers') AS v")).rows[0]?.v;
+    const made = await opened(openEmbeddedCluster(join(dir, "made"), template));
+    expect(await sharedBuffers(made)).toBe("16MB");
+    const fromTemplate = await opened(openEmbeddedCluster(join(dir, "from-template"), template));
+    expect(await sharedBuffers(fromTemplate)).toBe("16MB");
+
+    const older = await PGlite.create(join(dir, "older"));
+    expect(await sharedBuffers(older)).toBe("128MB");
+    await older.close();
+    expect(await sharedBuffers(await opened(openEmbeddedCluster(join(dir, "older"), template)))).toBe("16MB");
   });
 });
