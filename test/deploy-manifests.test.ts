@@ -62,10 +62,11 @@ describe.each(components)("%s", (component) => {
   const deployment = load<Deployment>(join(base, component, "deployment.yaml"));
   const container = deployment.spec.template.spec.containers[0] as Container;
 
-  test("runs an entry point that exists in the repository", () => {
+  test("runs the JavaScript `npm run build:server` makes of an entry point in the repository", () => {
     const entry = container.command.at(-1) as string;
-    expect(container.command.slice(0, 3)).toEqual(["node", "--import", "tsx"]);
-    expect(existsSync(join(REPO, entry))).toBe(true);
+    expect(container.command.slice(0, 2)).toEqual(["node", "--conditions=compiled"]);
+    expect(entry).toMatch(/\/dist\/server\.js$/);
+    expect(existsSync(join(REPO, entry.replace("/dist/", "/src/").replace(/\.js$/, ".ts")))).toBe(true);
   });
 
   test("is probed the way it answers: gRPC health for services (liveness apart), HTTP for the gateway", () => {

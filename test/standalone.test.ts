@@ -26,7 +26,8 @@ describe("standalone mode", () => {
 
   test("a first start without a password is ready within 10 s and prints a generated admin password once, never in a log line", async () => {
     const started = Date.now();
-    const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+    // What `npm start` runs: `npm run build:server`'s JavaScript.
+    const proc = OwnedProcess.start("deploy/local/dist/standalone.js", {
       PORT: "0",
       COUNTERSIGN_DATA_DIR: join(dataDir, "generated"),
     });

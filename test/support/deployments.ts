@@ -72,7 +72,9 @@ export class OwnedProcess {
     nodeArgs: string[] = [],
   ): OwnedProcess {
     const log = logFile ? openSync(logFile, "a") : undefined;
-    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry, ...args], {
+    // TypeScript runs through tsx; `npm run build:server`'s JavaScript resolves the workspaces to theirs.
+    const loader = entry.endsWith(".js") ? ["--conditions=compiled"] : ["--import", "tsx"];
+    const child = spawn(process.execPath, [...nodeArgs, ...loader, entry, ...args], {
       cwd: REPO,
       env: { ...process.env, ...env },
       stdio: ["ignore", log ?? "pipe", log ?? "pipe"],
@@ -178,12 +180,14 @@ export interface StartOptions {
   args?: string[];
   /** Node's own flags, such as `--cpu-prof` (in distributed mode the launcher passes them on). */
   nodeArgs?: string[];
+  /** Runs `npm run build:server`'s JavaScript, as `npm start` does, instead of the sources. */
+  compiled?: boolean;
 }
 
 export async function startStandalone(dataDir?: string, options: StartOptions = {}): Promise<Deployment> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "countersign-standalone-")));
   const proc = OwnedProcess.start(
-    "deploy/local/src/standalone.ts",
+    options.compiled ? "deploy/local/dist/standalone.js" : "deploy/local/src/standalone.ts",
     {
       PORT: "0",
       COUNTERSIGN_DATA_DIR: dir,
@@ -205,7 +209,7 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
   const namespace = uniqueName("t");
   const dbPrefix = `${uniqueName("cs")}_`;
   const proc = OwnedProcess.start(
-    "deploy/local/src/distributed.ts",
+    options.compiled ? "deploy/local/dist/distributed.js" : "deploy/local/src/distributed.ts",
     {
       PORT: "0",
       COUNTERSIGN_DATA_DIR: dir,

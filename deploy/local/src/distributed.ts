@@ -173,7 +173,7 @@ runMain(async () => {
     config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${new URL(gateways[0] as string).port}`;
   for (const service of SERVICES) {
     for (const [replica, address] of addresses[service].entries()) {
-      start(`${service}-${replica}`, `services/${service}/src/server.ts`, {
+      start(`${service}-${replica}`, sourceOrBuilt(`services/${service}/src/server.ts`), {
         PORT: new URL(address).port,
         [`${service.toUpperCase()}_DATABASE_URL`]: databaseUrl(config, service),
         ...(service === "auth"
@@ -221,7 +221,7 @@ runMain(async () => {
 
   for (const [replica, url] of gateways.entries()) {
     const port = new URL(url).port;
-    start(`gateway-${replica}`, "gateway/src/server.ts", {
+    start(`gateway-${replica}`, sourceOrBuilt("gateway/src/server.ts"), {
       PORT: port,
       METRICS_PORT: String(await freePort()),
       COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
@@ -286,4 +286,9 @@ async function waitForReady(url: string, timeoutMs = 60_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${url} did not become ready within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Run from `npm run build:server`'s JavaScript, the launcher starts the JavaScript of each component too. */
+function sourceOrBuilt(source: string): string {
+  return import.meta.url.endsWith(".js") ? source.replace("/src/", "/dist/").replace(/\.ts$/, ".js") : source;
 }
