@@ -1,14 +1,13 @@
 /**
  * A new embedded Postgres cluster costs PGlite's initdb: about 4.5 s of WebAssembly on a two-core
  * machine, most of a first start. Every new cluster of one PGlite version is alike until something
- * is written to it, so the first one made on an install is kept as a template (a tar of the pristine
- * data directory, about 40 MB, in `node_modules/.cache`) and later new data directories unpack it
- * instead, in about 1 s.
+ * is written to it, so the first one made on an install is kept as a template (the pristine data
+ * directory, about 40 MB, in `node_modules/.cache`) and later new data directories are copies of
+ * it, made in a fraction of a second by the file system, without holding the files in memory.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -24,33 +23,44 @@ const SHARED_BUFFERS = "16MB";
 export async function openEmbeddedCluster(dataDir: string, template?: string): Promise<PGlite> {
   if (!(await isEmpty(dataDir))) return withSettings(await PGlite.create(dataDir), dataDir);
   template ??= await installTemplatePath();
-  const tar = await readFile(template).catch(() => undefined);
-  if (tar) {
+  // Best effort: where the install is read-only, every new data directory is made by initdb.
+  await prepareClusterTemplate(template).catch(() => {});
+  if (isCluster(template)) {
     try {
-      return await withSettings(await PGlite.create(dataDir, { loadDataDir: new Blob([tar]) }), dataDir);
+      await cp(template, dataDir, { recursive: true });
+      return await withSettings(await PGlite.create(dataDir), dataDir);
     } catch {
-      // A damaged template: this start makes the cluster (and the template) anew.
+      // A damaged template: this start makes its cluster anew, and the next start the template.
       await rm(dataDir, { recursive: true, force: true });
+      await rm(template, { recursive: true, force: true }).catch(() => {});
     }
   }
-  const db = await PGlite.create(dataDir);
-  // Best effort: where the install is read-only, every new data directory just starts slower.
-  await saveTemplate(db, template).catch(() => {});
-  return withSettings(db, dataDir);
+  return withSettings(await PGlite.create(dataDir), dataDir);
 }
 
 /** Makes the template if there is none yet: `npm start` and `npm test` do, so no start waits for initdb. */
 export async function prepareClusterTemplate(template?: string): Promise<void> {
   template ??= await installTemplatePath();
-  if (existsSync(template)) return;
-  const scratch = await mkdtemp(join(tmpdir(), "countersign-cluster-"));
+  if (isCluster(template)) return;
+  await mkdir(dirname(template), { recursive: true });
+  // Made beside its place, so that the rename is atomic: two first starts at once each make one,
+  // and whichever is renamed first is the template.
+  const partial = `${template}.${randomUUID()}.partial`;
   try {
-    const db = await PGlite.create(scratch);
-    await saveTemplate(db, template);
+    const db = await PGlite.create(partial);
+    await db.exec(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
     await db.close();
+    if (!isCluster(template)) {
+      await rm(template, { recursive: true, force: true });
+      await rename(partial, template);
+    }
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await rm(partial, { recursive: true, force: true });
   }
+}
+
+function isCluster(dir: string): boolean {
+  return existsSync(join(dir, "PG_VERSION"));
 }
 
 /** A cluster made before the settings were: they are written, and take effect when it opens again. */
@@ -67,25 +77,12 @@ async function isEmpty(dir: string): Promise<boolean> {
   return (await readdir(dir)).length === 0;
 }
 
-/** Named for the PGlite version: a template is only ever unpacked by the version that made it. */
+/** Named for the PGlite version: a template is only ever copied for the version that made it. */
 async function installTemplatePath(): Promise<string> {
   const entry = import.meta.resolve("@electric-sql/pglite");
   const manifest = JSON.parse(await readFile(new URL("../package.json", entry), "utf8")) as {
     version: string;
   };
   const nodeModules = fileURLToPath(new URL("../../../", entry));
-  return join(nodeModules, ".cache", "countersign", `embedded-postgres-${manifest.version}.tar`);
-}
-
-async function saveTemplate(db: PGlite, template: string): Promise<void> {
-  await db.exec(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
-  const tar = await db.dumpDataDir("none");
-  await mkdir(dirname(template), { recursive: true });
-  // Two first starts at once each write their own file; the rename makes either one the template.
-  const partial = `${template}.${randomUUID()}.partial`;
-  await writeFile(partial, new Uint8Array(await tar.arrayBuffer()));
-  await rename(partial, template).catch(async (err: unknown) => {
-    await rm(partial, { force: true });
-    throw err;
-  });
+  return join(nodeModules, ".cache", "countersign", `embedded-postgres-${manifest.version}`);
 }
