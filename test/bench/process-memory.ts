@@ -19,6 +19,27 @@ async function parentOf(pid: number): Promise<number | undefined> {
   return fields[1] ? Number(fields[1]) : undefined;
 }
 
+/** A process and every process below it (the launcher's components, a tool's helper process). */
+async function processTree(root: number): Promise<number[]> {
+  const parents = new Map<number, number[]>();
+  for (const entry of await readdir("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const parent = await parentOf(pid);
+    if (parent !== undefined) parents.set(parent, [...(parents.get(parent) ?? []), pid]);
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i] as number) ?? []));
+  return tree;
+}
+
+/** The resident memory of a process and all its descendants together, in MiB. */
+export async function treeRssMiB(root: number): Promise<number> {
+  let kib = 0;
+  for (const pid of await processTree(root)) kib += await statusKiB(pid, "VmRSS").catch(() => 0);
+  return Math.round(kib / 1024);
+}
+
 /** The process serving the deployment's first gateway: the root itself in standalone mode. */
 export async function gatewayPid(deployment: Deployment): Promise<number> {
   if (deployment.mode === "standalone") return deployment.pid;

@@ -5,6 +5,8 @@ import { cpus, totalmem } from "node:os";
 import type { CompletionFigures } from "./completion.js";
 import type { Figures, LoadOptions } from "./measure.js";
 import type { MemoryGrowth } from "./process-memory.js";
+import type { StartupFigures } from "./startup.js";
+import { type BenchSummary, type ModeSummary, verdicts } from "./targets.js";
 import type { TransferResult } from "./transfer.js";
 import type { WebhookFigures } from "./webhooks.js";
 
@@ -18,6 +20,54 @@ export interface ModeResult {
   transfer: TransferResult;
   upload25: MemoryGrowth;
   upload25x3: MemoryGrowth;
+  startup: StartupFigures;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** The `bench-summary` figures of each mode (names and targets in targets.ts). */
+export function benchSummary(results: ModeResult[]): BenchSummary {
+  const summary: BenchSummary = {};
+  for (const r of results) {
+    const t = r.transfer;
+    const figures: ModeSummary = {
+      pingPerExpress: round2(r.gateway.requestsPerSecond / r.express.requestsPerSecond),
+      templatesPerPing: round2(r.templates.requestsPerSecond / r.gateway.requestsPerSecond),
+      createSendPerPing:
+        Math.round((r.createAndSend.requestsPerSecond / r.gateway.requestsPerSecond) * 1000) / 1000,
+      createSendP50Ms: r.createAndSend.p50Ms,
+      createSendP99Ms: r.createAndSend.p99Ms,
+      uploadPerStore: round2(t.gateway.uploadMBps / t.blobStore.uploadMBps),
+      downloadPerStore: round2(t.gateway.downloadMBps / t.blobStore.downloadMBps),
+      uploadGrowthMiB: r.upload25.growthMiB,
+      firstStartS: r.startup.firstStartS,
+      idleRssMiB: r.startup.idleRssMiB,
+    };
+    if (r.startup.restartS !== undefined) figures.restartS = r.startup.restartS;
+    if (r.startup.idleRssAfterRestartMiB !== undefined)
+      figures.idleRssAfterRestartMiB = r.startup.idleRssAfterRestartMiB;
+    summary[r.mode] = figures;
+  }
+  return summary;
+}
+
+function targetLines(results: ModeResult[]): string {
+  return verdicts(benchSummary(results))
+    .map(
+      (v) =>
+        `| ${v.mode} | ${v.target.label} | ${v.value} | ${v.target.better === "higher" ? "≥" : "≤"} ${Math.round(v.bound * 100) / 100} | ${v.met ? "met" : "**missed**"} |`,
+    )
+    .join("\n");
+}
+
+function startupLines(results: ModeResult[]): string {
+  return results
+    .map(({ mode, startup: s }) =>
+      mode === "standalone"
+        ? `- standalone: first start on a new data directory **${s.firstStartS} s**, idle **${s.idleRssMiB} MiB**; restart on the same data **${s.restartS} s**, idle **${s.idleRssAfterRestartMiB} MiB**`
+        : `- distributed: first start (each service's database created and migrated) **${s.firstStartS} s**; every process of the launcher together, idle **${s.idleRssMiB} MiB**`,
+    )
+    .join("\n");
 }
 
 /** Our own targets. */
@@ -176,6 +226,25 @@ Node ${process.version}. The load generator shares the 2 cores with the servers 
 absolute numbers are low; the ratios are what to compare. Standalone: one process for everything.
 Distributed: one gateway replica of the local distributed deployment (services over gRPC, NATS
 JetStream, Postgres, s3rver).
+
+![Every figure against its target](benchmarks.svg)
+
+## Targets
+
+| mode | figure | measured | target | |
+|---|---|---:|---:|---|
+${targetLines(results)}
+
+The same figures are printed as one line, \`bench-summary {json}\`, and drawn in \`docs/benchmarks.svg\`.
+
+## Start and idle memory
+
+What \`npm start\` and \`npm run start:distributed\` run: the JavaScript of \`npm run build:server\`. A
+start is timed from spawning the process to the ready line; memory is the resident set of the
+process and every process below it, ${5} s after the start. Distributed counts the launcher and
+all its components (PostgreSQL, NATS and S3 are not Countersign's and are left out).
+
+${startupLines(results)}
 
 ## Requests: GET /v1/ping and a page of templates
 

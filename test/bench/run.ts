@@ -26,10 +26,19 @@ import {
 import { distributedInfra } from "../support/infra.js";
 import { makePdf } from "../support/pdfs.js";
 import { createTestCa } from "../support/webhook-receiver.js";
+import { writeChart } from "./chart.js";
 import { measureCompletion } from "./completion.js";
 import { type LoadOptions, measure } from "./measure.js";
 import { gatewayPid, peakDuring } from "./process-memory.js";
-import { completionLines, type ModeResult, printResults, webhookLines, writeReport } from "./report.js";
+import {
+  benchSummary,
+  completionLines,
+  type ModeResult,
+  printResults,
+  webhookLines,
+  writeReport,
+} from "./report.js";
+import { distributedStartup, type StartupFigures, standaloneStartup } from "./startup.js";
 import { largePdf, measureTransfer, uploadThroughGateway } from "./transfer.js";
 import { measureWebhooks, type WebhookFigures } from "./webhooks.js";
 
@@ -87,6 +96,7 @@ async function benchMode(
   mode: ModeResult["mode"],
   deployment: Deployment,
   baselines: { node: string; express: string; blobs: BlobStore },
+  startup: StartupFigures,
 ): Promise<ModeResult> {
   const key = await keyFor(deployment);
   const gatewayUrl = deployment.gateways[0] as string;
@@ -148,7 +158,7 @@ async function benchMode(
     if (f.non2xx + f.errors > 0)
       console.warn(`${mode} ${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} errors`);
   }
-  return { mode, gateway, templates, createAndSend, express, node, transfer, upload25, upload25x3 };
+  return { mode, gateway, templates, createAndSend, express, node, transfer, upload25, upload25x3, startup };
 }
 
 /** Deliveries to the benchmark's own HTTPS receiver on loopback, trusted through its CA. */
@@ -193,15 +203,22 @@ async function main(): Promise<void> {
     const express = await baseline("test/bench/bare-express.ts", logs);
     owned.push(node.proc, express.proc);
 
-    const standalone = await startStandalone(undefined, {
+    console.log("standalone: first start, idle memory, restart, idle memory");
+    const { deployment: standalone, figures: standaloneStart } = await standaloneStartup({
       env: GATEWAY_ENV,
       logFile: join(logs, "standalone.log"),
+      compiled: true,
     });
     owned.push({ stop: () => standalone.destroy() });
     // Beside the deployment's own blobs: the same file system, the same store.
     const files = new FileBlobStore(join(standalone.dataDir, "bench-blobs"));
     results.push(
-      await benchMode("standalone", standalone, { node: node.url, express: express.url, blobs: files }),
+      await benchMode(
+        "standalone",
+        standalone,
+        { node: node.url, express: express.url, blobs: files },
+        standaloneStart,
+      ),
     );
     await standalone.destroy();
 
@@ -210,7 +227,9 @@ async function main(): Promise<void> {
       // One S3 endpoint for the deployment and the baseline, so that both write to the same server.
       const s3 = await startLocalS3(join(logs, "s3"));
       owned.push({ stop: () => s3.close() });
-      const distributed = await startDistributed(infra, {
+      console.log("distributed: first start, idle memory");
+      const { deployment: distributed, figures: distributedStart } = await distributedStartup(infra, {
+        compiled: true,
         env: {
           ...GATEWAY_ENV,
           S3_ENDPOINT: s3.endpoint,
@@ -223,7 +242,12 @@ async function main(): Promise<void> {
       owned.push({ stop: () => distributed.destroy() });
       const bucket = await S3BlobStore.open({ ...s3, bucket: "bench-baseline", region: "us-east-1" });
       results.push(
-        await benchMode("distributed", distributed, { node: node.url, express: express.url, blobs: bucket }),
+        await benchMode(
+          "distributed",
+          distributed,
+          { node: node.url, express: express.url, blobs: bucket },
+          distributedStart,
+        ),
       );
       console.log("distributed: webhook latency at 200 events/s and delivery throughput");
       webhooks = await measureWebhooks(distributed, infra.natsUrl, await keyFor(distributed));
@@ -236,6 +260,9 @@ async function main(): Promise<void> {
     await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
+  const summary = benchSummary(results);
+  console.log(`bench-summary ${JSON.stringify(summary)}`);
+  await writeChart(join(REPO, "docs/benchmarks.svg"), summary);
   await writeReport(
     join(REPO, "docs/benchmarks.md"),
     results,
@@ -244,7 +271,7 @@ async function main(): Promise<void> {
     completion,
     webhooks,
   );
-  console.log("bench: wrote docs/benchmarks.md");
+  console.log("bench: wrote docs/benchmarks.md and docs/benchmarks.svg");
 }
 
 main().then(
