@@ -14,7 +14,7 @@ const MAX_SCORE = 2;
 const ROW = 22;
 const TOP = 64;
 
-const escape = (text: string) =>
+const escapeXml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 const rounded = (n: number) =>
   Math.abs(n) >= 100 ? String(Math.round(n)) : String(Math.round(n * 100) / 100);
@@ -28,9 +28,9 @@ export function chartSvg(summary: BenchSummary, date = new Date()): string {
     const comparison = v.target.better === "higher" ? "≥" : "≤";
     const clipped = v.score > MAX_SCORE ? " ▸" : "";
     return [
-      `<text x="${LABEL_WIDTH - 8}" y="${y + 15}" text-anchor="end">${escape(`${v.mode} · ${v.target.label}`)}</text>`,
-      `<rect x="${LABEL_WIDTH}" y="${y + 4}" width="${(x(v.score) - LABEL_WIDTH).toFixed(1)}" height="${ROW - 8}" fill="${v.met ? "#2e7d32" : "#e65100"}"><title>${escape(`${v.target.label}: ${rounded(v.value)}, target ${comparison} ${rounded(v.bound)}`)}</title></rect>`,
-      `<text x="${LABEL_WIDTH + BAR_WIDTH + 12}" y="${y + 15}">${escape(`${rounded(v.value)}${clipped}  (target ${comparison} ${rounded(v.bound)})`)}</text>`,
+      `<text x="${LABEL_WIDTH - 8}" y="${y + 15}" text-anchor="end">${escapeXml(`${v.mode} · ${v.target.label}`)}</text>`,
+      `<rect x="${LABEL_WIDTH}" y="${y + 4}" width="${(x(v.score) - LABEL_WIDTH).toFixed(1)}" height="${ROW - 8}" fill="${v.met ? "#2e7d32" : "#e65100"}"><title>${escapeXml(`${v.target.label}: ${rounded(v.value)}, target ${comparison} ${rounded(v.bound)}`)}</title></rect>`,
+      `<text x="${LABEL_WIDTH + BAR_WIDTH + 12}" y="${y + 15}">${escapeXml(`${rounded(v.value)}${clipped}  (target ${comparison} ${rounded(v.bound)})`)}</text>`,
     ].join("\n");
   });
   const targetX = x(1);

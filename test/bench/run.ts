@@ -16,13 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlobStore, FileBlobStore, S3BlobStore } from "@countersign/kit";
 import { startLocalS3 } from "../../deploy/local/src/local-s3.js";
-import {
-  type Deployment,
-  OwnedProcess,
-  REPO,
-  startDistributed,
-  startStandalone,
-} from "../support/deployments.js";
+import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makePdf } from "../support/pdfs.js";
 import { createTestCa } from "../support/webhook-receiver.js";
