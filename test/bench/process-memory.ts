@@ -49,7 +49,11 @@ export async function gatewayPid(deployment: Deployment): Promise<number> {
     if (!Number.isInteger(pid) || (await parentOf(pid)) !== deployment.pid) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
     const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
-    if (cmdline.includes("gateway/src/server.ts") && environ.split("\0").includes(`PORT=${port}`)) return pid;
+    if (
+      /gateway\/(src\/server\.ts|dist\/server\.js)/.test(cmdline) &&
+      environ.split("\0").includes(`PORT=${port}`)
+    )
+      return pid;
   }
   throw new Error(`no gateway process on port ${port} under ${deployment.pid}`);
 }

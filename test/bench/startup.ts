@@ -44,7 +44,9 @@ export async function standaloneStartup(
   const [first, firstStartS] = await timed(() => startStandalone(dataDir, options));
   const idleRssMiB = await settledRss(first);
   await first.stop();
-  const [deployment, restartS] = await timed(() => startStandalone(dataDir, options));
+  // A log of its own: the ready line the start waits for must be the restart's.
+  const logFile = options.logFile?.replace(/(\.log)?$/, "-restart.log");
+  const [deployment, restartS] = await timed(() => startStandalone(dataDir, { ...options, logFile }));
   const idleRssAfterRestartMiB = await settledRss(deployment);
   return { deployment, figures: { firstStartS, idleRssMiB, restartS, idleRssAfterRestartMiB } };
 }

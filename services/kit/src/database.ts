@@ -108,6 +108,8 @@ export function quoteIdentifier(name: string): string {
  */
 export class EmbeddedPostgres {
   private currentSchema = "";
+  /** Schemas known to exist: switching to one is then a single statement. */
+  private readonly schemas = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly pglite: PGlite) {}
@@ -153,9 +155,11 @@ export class EmbeddedPostgres {
       // while others passed. A turn before each statement lets the event loop read every socket.
       await yieldToEventLoop();
       if (this.currentSchema !== schema) {
-        await this.pglite.exec(
-          `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}; SET search_path TO ${quoteIdentifier(schema)}`,
-        );
+        if (!this.schemas.has(schema)) {
+          await this.pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+          this.schemas.add(schema);
+        }
+        await this.pglite.exec(`SET search_path TO ${quoteIdentifier(schema)}`);
         this.currentSchema = schema;
       }
       return work(this.pglite);

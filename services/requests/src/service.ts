@@ -109,7 +109,11 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     documents: deps.documents,
     links,
     logger,
-    afterCommit,
+    // A request just made cannot be complete: its commit adds events and e-mails, never a completion.
+    afterCommit: () => {
+      relay.kick();
+      sender.kick();
+    },
   });
   const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
   const sessions = new SigningSessions({ db, links, transactions, embeddedUrlTtlMs: deps.embeddedUrlTtlMs });
