@@ -75,7 +75,18 @@ function starting(req: http.IncomingMessage, res: http.ServerResponse): void {
  */
 export async function listen(port: number, host = "0.0.0.0", graceMs = 10_000): Promise<ListeningGateway> {
   let handler: http.RequestListener = starting;
-  const server = http.createServer((req, res) => handler(req, res));
+  let closing = false;
+  const answering = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    // Once closing, every answer closes its connection: left open, a kept-alive connection would
+    // carry further requests until the grace period cut them off mid-way, answered to nobody.
+    if (closing) res.setHeader("Connection", "close");
+    else {
+      answering.add(res);
+      res.once("close", () => answering.delete(res));
+    }
+    handler(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -100,6 +111,12 @@ export async function listen(port: number, host = "0.0.0.0", graceMs = 10_000): 
     },
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
+        for (const res of answering) {
+          if (!res.headersSent) res.setHeader("Connection", "close");
+          // Its headers said keep-alive: the connection is closed once it is idle again.
+          else res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
+        }
         const cut = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(cut);
