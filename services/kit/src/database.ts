@@ -1,12 +1,9 @@
 /**
  * The Database port: parameterised SQL, transactions and multi-statement scripts, with two
- * adapters — PostgreSQL through `pg` (distributed mode), and one embedded PGlite shared by every
- * service of the standalone process, where each service is confined to a schema of its own.
+ * adapters — PostgreSQL through `pg` (distributed mode, here), and one embedded PGlite shared by
+ * every service of the standalone process (embedded-postgres.ts).
  */
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { openEmbeddedCluster } from "./embedded-cluster.js";
 
 export interface QueryResult<R> {
   rows: R[];
@@ -27,7 +24,7 @@ export interface Database extends Queryable {
 
 /** int8 (counts, sums) as a JavaScript number on both adapters; our counts stay far below 2^53. */
 const INT8_OID = 20;
-const pgTypes = {
+export const pgTypes = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
     oid === INT8_OID
       ? (value: string) => Number(value)
@@ -99,72 +96,4 @@ export async function ensurePostgresDatabase(connectionString: string): Promise<
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-/**
- * One PGlite (one embedded Postgres, about 260 MiB) for the whole standalone process. PGlite has a
- * single connection, so the schema switch and the work it is for must not interleave with another
- * service's: a lock serialises them, and the search path is set only when the schema changes.
- */
-export class EmbeddedPostgres {
-  private currentSchema = "";
-  /** Schemas known to exist: switching to one is then a single statement. */
-  private readonly schemas = new Set<string>();
-  private queue: Promise<unknown> = Promise.resolve();
-
-  private constructor(private readonly pglite: PGlite) {}
-
-  /** dataDir undefined keeps everything in memory (tests). */
-  static async open(dataDir?: string): Promise<EmbeddedPostgres> {
-    return new EmbeddedPostgres(await (dataDir ? openEmbeddedCluster(dataDir) : PGlite.create()));
-  }
-
-  database(schema: string): Database {
-    const run = <T>(work: (db: PGlite) => Promise<T>) => this.exclusive(schema, work);
-    const onConnection = (db: Pick<PGlite, "query" | "exec">): Queryable => ({
-      async query<R>(sql: string, params?: readonly unknown[]) {
-        const result = await db.query<R>(sql, params as unknown[] | undefined);
-        // Like pg's rowCount: rows returned for a statement that returns rows, else rows affected.
-        return {
-          rows: result.rows,
-          rowCount: result.fields.length > 0 ? result.rows.length : (result.affectedRows ?? 0),
-        };
-      },
-      async exec(sql: string) {
-        await db.exec(sql);
-      },
-    });
-    return {
-      query: (sql, params) => run((db) => onConnection(db).query(sql, params)),
-      exec: (sql) => run((db) => onConnection(db).exec(sql)),
-      transaction: (fn) => run((db) => db.transaction((tx) => fn(onConnection(tx)))),
-      // The PGlite outlives each service's handle; EmbeddedPostgres.close ends it.
-      close: async () => {},
-    };
-  }
-
-  close(): Promise<void> {
-    return this.pglite.close();
-  }
-
-  private exclusive<T>(schema: string, work: (db: PGlite) => Promise<T>): Promise<T> {
-    const result = this.queue.then(async () => {
-      // PGlite runs a statement synchronously and resolves its promise without a turn of the event
-      // loop, so without this a request's whole chain of statements was one long task: sockets were
-      // read between requests, not between statements, and under load some callers waited seconds
-      // while others passed. A turn before each statement lets the event loop read every socket.
-      await yieldToEventLoop();
-      if (this.currentSchema !== schema) {
-        if (!this.schemas.has(schema)) {
-          await this.pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
-          this.schemas.add(schema);
-        }
-        await this.pglite.exec(`SET search_path TO ${quoteIdentifier(schema)}`);
-        this.currentSchema = schema;
-      }
-      return work(this.pglite);
-    });
-    this.queue = result.catch(() => {});
-    return result;
-  }
 }

@@ -7,6 +7,7 @@ export * from "./context.js";
 export * from "./database.js";
 export * from "./document-claims.js";
 export * from "./drain-loop.js";
+export * from "./embedded-postgres.js";
 export * from "./errors.js";
 export * from "./event-bus.js";
 export * from "./event-bus-memory.js";

@@ -1,5 +1,6 @@
 import pg from "pg";
-import { createPostgresDatabase, EmbeddedPostgres, ensurePostgresDatabase } from "../src/database.js";
+import { createPostgresDatabase, type Database, ensurePostgresDatabase } from "../src/database.js";
+import { EmbeddedPostgres } from "../src/embedded-postgres.js";
 import { available, POSTGRES_URL, uniqueName } from "./infra.js";
 
 describe("EmbeddedPostgres", () => {
@@ -62,7 +63,72 @@ describe("EmbeddedPostgres", () => {
     await chain;
     expect(doneWhenTheLoopTurned).toBeLessThan(5);
   });
+
+  test("values go in and come out as they do through pg", async () => {
+    await expectValuesAsPg(embedded.database("values"));
+  });
+
+  test("an error carries Postgres's code and constraint, and the statements after it work", async () => {
+    const db = embedded.database("errors");
+    await db.exec("CREATE TABLE t (v int CONSTRAINT t_v UNIQUE)");
+    const insert = "INSERT INTO t VALUES ($1)";
+    await db.query(insert, [1]);
+    await expect(db.query(insert, [1])).rejects.toMatchObject({ code: "23505", constraint: "t_v" });
+    await expect(db.query("SELEC 1")).rejects.toMatchObject({ code: "42601" });
+    await expect(db.query(insert, ["one"])).rejects.toMatchObject({ code: "22P02" });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(insert, [2]);
+        await tx.query(insert, [1]);
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    await db.query(insert, [3]);
+    expect((await db.query("SELECT v FROM t ORDER BY v")).rows).toEqual([{ v: 1 }, { v: 3 }]);
+  });
+
+  test("statements past the prepared bound are closed, and run again when they come back", async () => {
+    const db = embedded.database("bound");
+    await db.exec("CREATE TABLE t (v int)");
+    await db.query("INSERT INTO t VALUES ($1)", [7]);
+    // Every text is a statement of its own: twice the bound pushes the first out.
+    for (let i = 0; i < 4_000; i++) await db.query(`SELECT v + ${i} AS w FROM t`);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*) AS n FROM pg_prepared_statements");
+    expect(rows[0]?.n).toBeLessThanOrEqual(2_000);
+    expect((await db.query("SELECT v + 0 AS w FROM t")).rows).toEqual([{ w: 7 }]);
+    expect((await db.query("INSERT INTO t VALUES ($1)", [8])).rowCount).toBe(1);
+  });
 });
+
+/** The same values through either adapter read back the same: what the stores rely on in both modes. */
+async function expectValuesAsPg(db: Database): Promise<void> {
+  await db.exec(
+    "CREATE TABLE IF NOT EXISTS vals (id uuid PRIMARY KEY, ids uuid[], doc jsonb, at timestamptz, data bytea, flag boolean, note text, n int8)",
+  );
+  await db.exec("DELETE FROM vals");
+  const row = {
+    id: "0192a3b4-c5d6-7e8f-9a0b-1c2d3e4f5a6b",
+    ids: ["0192a3b4-c5d6-7e8f-9a0b-1c2d3e4f5a6c", "0192a3b4-c5d6-7e8f-9a0b-1c2d3e4f5a6d"],
+    doc: [{ name: "Signer", order: 1, note: 'a "quoted" \\ value, ünïcode' }],
+    at: new Date("2026-11-24T10:11:12.345Z"),
+    data: Buffer.from([0, 1, 2, 255]),
+    flag: true,
+    note: null,
+    n: 2 ** 40,
+  };
+  const inserted = await db.query("INSERT INTO vals VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *", [
+    row.id,
+    row.ids,
+    JSON.stringify(row.doc),
+    row.at,
+    row.data,
+    row.flag,
+    row.note,
+    row.n,
+  ]);
+  expect(inserted).toEqual({ rows: [row], rowCount: 1 });
+  const counted = await db.query("SELECT count(*) AS n FROM vals WHERE id = ANY($1::uuid[])", [[row.id]]);
+  expect(counted.rows).toEqual([{ n: 1 }]);
+}
 
 const postgres = await available("Postgres", POSTGRES_URL);
 
@@ -87,6 +153,16 @@ const postgres = await available("Postgres", POSTGRES_URL);
     const db = createPostgresDatabase(url);
     try {
       expect((await db.query("SELECT current_database() AS db")).rows).toEqual([{ db: name }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test("values go in and come out as they do through the embedded adapter", async () => {
+    await ensurePostgresDatabase(url);
+    const db = createPostgresDatabase(url);
+    try {
+      await expectValuesAsPg(db);
     } finally {
       await db.close();
     }

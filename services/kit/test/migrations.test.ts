@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { createPostgresDatabase, EmbeddedPostgres, ensurePostgresDatabase } from "../src/database.js";
+import { createPostgresDatabase, ensurePostgresDatabase } from "../src/database.js";
+import { EmbeddedPostgres } from "../src/embedded-postgres.js";
 import { migrate, outboxTrack } from "../src/migrations.js";
 import { available, POSTGRES_URL, uniqueName } from "./infra.js";
 

@@ -1,10 +1,6 @@
 import pg from "pg";
-import {
-  createPostgresDatabase,
-  type Database,
-  EmbeddedPostgres,
-  ensurePostgresDatabase,
-} from "../src/database.js";
+import { createPostgresDatabase, type Database, ensurePostgresDatabase } from "../src/database.js";
+import { EmbeddedPostgres } from "../src/embedded-postgres.js";
 import { selectPage } from "../src/pages.js";
 import { available, POSTGRES_URL, uniqueName } from "./infra.js";
 
