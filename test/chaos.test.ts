@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
-import { grpcTransport } from "@countersign/kit";
+import { networkTransport } from "@countersign/kit";
 import pg from "pg";
 import { readDistributedEndpoints } from "../deploy/local/src/distributed-endpoints.js";
 import { type Deployment, faultsIn, REPO, startDistributed } from "./support/deployments.js";
@@ -309,7 +309,7 @@ async function replaceProcess(deployment: Deployment, name: string, signal: Node
   }
   const health = createClient(
     Health,
-    grpcTransport(endpoints.services[component]?.[Number(replica)] as string, endpoints.internalToken),
+    networkTransport(endpoints.services[component]?.[Number(replica)] as string, endpoints.internalToken),
   );
   await eventually(
     async () => {

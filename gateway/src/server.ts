@@ -14,8 +14,8 @@ import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc
 import {
   createLogger,
   env,
-  grpcTransport,
   loadConfig,
+  networkTransport,
   openNats,
   runMain,
   serviceClient,
@@ -77,26 +77,26 @@ async function main(): Promise<void> {
   const server = await listen(config.PORT);
   collectDefaultMetrics({ register: metricsRegistry });
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
-  const authTransport = grpcTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
+  const authTransport = networkTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const authHealth = createClient(Health, authTransport);
   const gateway = buildGateway({
     services: {
       auth: serviceClient(AuthService, authTransport),
       documents: serviceClient(
         DocumentsService,
-        grpcTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
       templates: serviceClient(
         TemplatesService,
-        grpcTransport(config.TEMPLATES_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.TEMPLATES_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
       requests: serviceClient(
         RequestsService,
-        grpcTransport(config.REQUESTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.REQUESTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
       webhooks: serviceClient(
         WebhooksService,
-        grpcTransport(config.WEBHOOKS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.WEBHOOKS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
       ),
     },
     bus,

@@ -12,7 +12,7 @@ import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/prot
 import { type Client, ConnectError } from "@connectrpc/connect";
 import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { grpcTransport, serviceClient } from "@countersign/kit";
+import { networkTransport, serviceClient } from "@countersign/kit";
 import { generateSealP12 } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
@@ -49,17 +49,17 @@ async function connect(): Promise<Services> {
   if (authAddr) {
     const webhooksAddr = process.env.WEBHOOKS_ADDR;
     return {
-      auth: serviceClient(AuthService, grpcTransport(authAddr, token)),
+      auth: serviceClient(AuthService, networkTransport(authAddr, token)),
       get webhooks() {
         if (!webhooksAddr) throw new UsageError("set WEBHOOKS_ADDR for the webhooks commands");
-        return serviceClient(WebhooksService, grpcTransport(webhooksAddr, token));
+        return serviceClient(WebhooksService, networkTransport(webhooksAddr, token));
       },
     };
   }
   const dataDir = resolve(process.env.COUNTERSIGN_DATA_DIR ?? "./data");
   const endpoint = await readAdminEndpoint(dataDir);
   if (endpoint) {
-    const transport = grpcTransport(endpoint.url, endpoint.token);
+    const transport = networkTransport(endpoint.url, endpoint.token);
     return {
       auth: serviceClient(AuthService, transport),
       webhooks: serviceClient(WebhooksService, transport),
@@ -71,8 +71,8 @@ async function connect(): Promise<Services> {
     const webhooks = distributed?.services.webhooks?.[0];
     if (distributed && auth && webhooks)
       return {
-        auth: serviceClient(AuthService, grpcTransport(auth, distributed.internalToken)),
-        webhooks: serviceClient(WebhooksService, grpcTransport(webhooks, distributed.internalToken)),
+        auth: serviceClient(AuthService, networkTransport(auth, distributed.internalToken)),
+        webhooks: serviceClient(WebhooksService, networkTransport(webhooks, distributed.internalToken)),
       };
   }
   throw new Error(`no running Countersign found for ${dataDir}: start it with "npm start", or set AUTH_ADDR`);

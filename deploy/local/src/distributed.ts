@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
-import { ConfigError, createLogger, env, grpcTransport, loadConfig, runMain } from "@countersign/kit";
+import { ConfigError, createLogger, env, loadConfig, networkTransport, runMain } from "@countersign/kit";
 import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
@@ -260,7 +260,7 @@ function withoutUndefined(values: Record<string, string | undefined>): Record<st
 }
 
 async function waitForHealth(address: string, token: string, timeoutMs = 60_000): Promise<void> {
-  const health = createClient(Health, grpcTransport(address, token));
+  const health = createClient(Health, networkTransport(address, token));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

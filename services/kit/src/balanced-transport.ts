@@ -13,11 +13,14 @@ import type http2 from "node:http2";
 import { isIP } from "node:net";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import {
-  createGrpcTransport,
-  type GrpcTransportOptions,
+  type ConnectTransportOptions,
+  createConnectTransport,
   Http2SessionManager,
 } from "@connectrpc/connect-node";
 import { asBrokenCall } from "./outage.js";
+
+/** Each replica is reached by the Connect protocol over HTTP/2 (see transport.ts for why not gRPC). */
+type ReplicaTransportOptions = Extract<ConnectTransportOptions, { httpVersion: "2" }>;
 
 export interface BalancerOptions {
   /** How often host names are resolved again. */
@@ -25,8 +28,8 @@ export interface BalancerOptions {
   /** How long a replica that refused a connection is left out, doubling on each refusal. */
   restMs?: number;
   maxRestMs?: number;
-  /** The connection options of each replica's transport (everything but its address). */
-  transport: Omit<GrpcTransportOptions, "baseUrl" | "sessionManager">;
+  /** The connection options of each replica's transport (everything but its address and protocol). */
+  transport: Omit<ReplicaTransportOptions, "baseUrl" | "sessionManager" | "httpVersion" | "useBinaryFormat">;
   /** How host names are resolved; tests replace it. */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -69,8 +72,10 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
     if (!replica) {
       replica = {
         key,
-        transport: createGrpcTransport({
+        transport: createConnectTransport({
           ...options.transport,
+          httpVersion: "2",
+          useBinaryFormat: true,
           baseUrl: url.toString(),
           sessionManager: new ReportingSessions(url, options.transport),
         }),

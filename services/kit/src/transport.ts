@@ -1,8 +1,13 @@
 /**
- * The Transport port: how one part reaches a service. Distributed mode speaks gRPC over HTTP/2 to
- * the service's address; standalone mode hands the call to the service's router in memory, still
- * through the real Connect protocol and the same server interceptors. Clients made here carry the
- * request id and the caller's remaining deadline into every call.
+ * The Transport port: how one part reaches a service. Distributed mode speaks the Connect protocol
+ * (binary) over HTTP/2 to the service's address; standalone mode hands the call to the service's
+ * router in memory, still through the real Connect protocol and the same server interceptors.
+ * Clients made here carry the request id and the caller's remaining deadline into every call.
+ *
+ * Services answer gRPC too (grpcurl, Kubernetes' gRPC probes, other languages' clients), but our
+ * own clients do not speak it to them: a gRPC call's trailers and the stream it closes cost each
+ * side about 130–170 µs more than a Connect call on the same connection (measured on two cores),
+ * a third of a small call's whole cost.
  */
 import type { DescService } from "@bufbuild/protobuf";
 import {
@@ -23,7 +28,7 @@ export type { Transport };
  * The transport to a service in distributed mode. `address` is one URL or a comma-separated list;
  * calls are balanced over every replica they name (balanced-transport.ts).
  */
-export function grpcTransport(address: string, serviceToken?: string): BalancedTransport {
+export function networkTransport(address: string, serviceToken?: string): BalancedTransport {
   return balancedTransport(address, {
     transport: {
       interceptors: serviceToken ? [presentServiceToken(serviceToken)] : [],

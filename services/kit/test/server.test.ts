@@ -16,7 +16,7 @@ import { presentServiceToken } from "../src/interceptors.js";
 import { createLogger } from "../src/logger.js";
 import { createRpcMetrics } from "../src/metrics.js";
 import { type RunningServer, startServiceServer } from "../src/server.js";
-import { grpcTransport, serviceClient } from "../src/transport.js";
+import { networkTransport, serviceClient } from "../src/transport.js";
 
 const TOKEN = "a-service-token-that-is-long-enough-to-pass";
 let seen: CallContext | undefined;
@@ -113,7 +113,7 @@ test("health says NOT_SERVING while a dependency is down, and NotFound for an un
 });
 
 test("a client inside a call context passes on the request id and a deadline no later than the caller's", async () => {
-  const client = serviceClient(AuthService, grpcTransport(server.url, TOKEN));
+  const client = serviceClient(AuthService, networkTransport(server.url, TOKEN));
   const deadline = Date.now() + 5000;
   await runWithCallContext({ requestId: "req-propagated", deadline }, () => client.listWorkspaces({}));
   expect(seen?.requestId).toBe("req-propagated");

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { env, grpcTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
+import { env, networkTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
@@ -43,11 +43,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           ...adapters,
           templates: serviceClient(
             TemplatesService,
-            grpcTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+            networkTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
           ),
           documents: serviceClient(
             DocumentsService,
-            grpcTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+            networkTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
           ),
           mailer: createMailer({
             smtpUrl: cfg.SMTP_URL,

@@ -1,7 +1,7 @@
 /** The templates service as its own process (distributed mode); it asks documents for page sizes. */
 import { pathToFileURL } from "node:url";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { env, grpcTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
+import { env, networkTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
 import { buildTemplates } from "./service.js";
 
@@ -23,7 +23,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           ...adapters,
           documents: serviceClient(
             DocumentsService,
-            grpcTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+            networkTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
           ),
         }),
     }),
