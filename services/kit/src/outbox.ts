@@ -108,24 +108,31 @@ export class OutboxRelay {
         );
         rows.sort((a, b) => (a.id < b.id ? -1 : 1));
         unpublished = rows.map((row) => row.id);
-        for (const row of rows) {
-          try {
-            await this.bus.publish(row.subject, row.payload, { msgId: row.id });
-            await this.db.query("DELETE FROM outbox WHERE id = $1", [row.id]);
-          } catch (err) {
-            // A bus that does not answer is an outage: everything waits. One that answers refused
-            // this event: it is retried later, and the rest go on.
-            if (
-              !(await this.bus.ping().then(
-                () => true,
-                () => false,
-              ))
-            )
-              throw err;
-            await this.failed(row, err);
-          }
-          unpublished.shift();
+        // All at once: JetStream acknowledges each publish, and one at a time every event waited
+        // for the round trip of the one before. Published rows go in one statement.
+        const outcomes = await Promise.allSettled(
+          rows.map((row) => this.bus.publish(row.subject, row.payload, { msgId: row.id })),
+        );
+        const published = rows.filter((_, i) => outcomes[i]?.status === "fulfilled").map((row) => row.id);
+        if (published.length > 0)
+          await this.db.query("DELETE FROM outbox WHERE id = ANY($1::uuid[])", [published]);
+        const sent = new Set(published);
+        unpublished = unpublished.filter((id) => !sent.has(id));
+        const refusals = rows.flatMap((row, i) => {
+          const outcome = outcomes[i];
+          return outcome?.status === "rejected" ? [{ row, err: outcome.reason as unknown }] : [];
+        });
+        if (refusals.length > 0) {
+          // A bus that does not answer is an outage: everything waits. One that answers refused
+          // these events: they are retried later, and the rest went on.
+          const answers = await this.bus.ping().then(
+            () => true,
+            () => false,
+          );
+          if (!answers) throw refusals[0]?.err;
+          for (const { row, err } of refusals) await this.failed(row, err);
         }
+        unpublished = [];
         if (this.failures > 0)
           this.logger.info({ afterFailures: this.failures }, "outbox relay publishing again");
         this.failures = 0;

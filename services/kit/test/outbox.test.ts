@@ -1,6 +1,7 @@
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { ApiKeyDeletedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { type Database, EmbeddedPostgres } from "../src/database.js";
+import type { Database } from "../src/database.js";
+import { EmbeddedPostgres } from "../src/embedded-postgres.js";
 import type { BusMessage, PublishOptions } from "../src/event-bus.js";
 import { MemoryEventBus } from "../src/event-bus-memory.js";
 import { createLogger } from "../src/logger.js";
@@ -71,6 +72,25 @@ test("committed events are published in order and removed from the outbox", asyn
   await until(() => received.length === 3);
   expect(received.map((m) => fromBinary(ApiKeyDeletedSchema, m.data).keyId)).toEqual(["k0", "k1", "k2"]);
   await until(() => true);
+  expect((await db.query("SELECT count(*) AS n FROM outbox")).rows).toEqual([{ n: 0 }]);
+});
+
+test("a backlog is published all at once and removed from the outbox in one statement", async () => {
+  const statements: string[] = [];
+  const counted: Database = {
+    ...db,
+    query: (sql, params) => {
+      statements.push(sql);
+      return db.query(sql, params);
+    },
+  };
+  await relay.stop();
+  relay = new OutboxRelay(counted, bus, logger, { pollIntervalMs: 60_000 });
+  await writeEvents(50);
+  relay.start();
+  await until(() => received.length === 50);
+  await until(() => statements.some((sql) => sql.startsWith("DELETE")));
+  expect(statements.filter((sql) => sql.startsWith("DELETE"))).toHaveLength(1);
   expect((await db.query("SELECT count(*) AS n FROM outbox")).rows).toEqual([{ n: 0 }]);
 });
 

@@ -108,7 +108,16 @@ export class NotificationSender {
       }
       for (;;) {
         const due = await this.claim(BATCH);
-        for (const row of due) await this.deliver(row);
+        const sent: string[] = [];
+        for (const row of due) if (await this.deliver(row)) sent.push(row.id);
+        // One statement for the batch. Should it fail, the batch goes out again once its claim runs
+        // out: the same Message-IDs, so receivers can tell.
+        if (sent.length > 0) {
+          await this.db.query(
+            "UPDATE notifications SET done_at = now(), last_error = '' WHERE id = ANY($1::uuid[])",
+            [sent],
+          );
+        }
         if (due.length < BATCH) return;
       }
     } catch (err) {
@@ -138,11 +147,12 @@ export class NotificationSender {
     return rows;
   }
 
-  private async deliver(row: DueRow): Promise<void> {
+  /** Sends one e-mail; whether it went out (the caller marks it done). */
+  private async deliver(row: DueRow): Promise<boolean> {
     // A link replaced before its e-mail went out would only lead to a "gone" page.
     if (row.link_revoked) {
       await this.finish(row.id, "not sent: the link was replaced before it went out");
-      return;
+      return false;
     }
     try {
       const attachments =
@@ -165,9 +175,10 @@ export class NotificationSender {
         ...content,
         attachments,
       });
-      await this.finish(row.id, "");
+      return true;
     } catch (err) {
       await this.retryLater(row, err);
+      return false;
     }
   }
 

@@ -98,17 +98,18 @@ const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, ro
   signed_user_agent, consented_at`;
 
 /**
- * A recipient who changes state changes their request: its `updated_at` moves, so that lists of
- * what changed since a time (DocuSign's status changes) see views and signatures too.
+ * Changes recipients (`change` is the SET list and WHERE clause) and, in the same statement, moves
+ * their requests' `updated_at`: a recipient who changes state changes their request, so that lists
+ * of what changed since a time (DocuSign's status changes) see views and signatures too.
  */
-async function touchedBy(tx: Queryable, changed: RecipientRow[]): Promise<RecipientRow[]> {
-  const requestIds = [...new Set(changed.map((r) => r.request_id))];
-  if (requestIds.length > 0) {
-    await tx.query("UPDATE signature_requests SET updated_at = now() WHERE id = ANY($1::uuid[])", [
-      requestIds,
-    ]);
-  }
-  return changed;
+async function updateRecipients(tx: Queryable, change: string, params: unknown[]): Promise<RecipientRow[]> {
+  const { rows } = await tx.query<RecipientRow>(
+    `WITH changed AS (UPDATE recipients SET ${change} RETURNING ${RECIPIENT_COLUMNS}),
+          touched AS (UPDATE signature_requests SET updated_at = now() WHERE id IN (SELECT request_id FROM changed))
+     SELECT * FROM changed`,
+    params,
+  );
+  return rows;
 }
 
 export const store = {
@@ -284,11 +285,7 @@ export const store = {
 
   /** The changed recipients as they are now. */
   async setRecipientStatus(tx: Queryable, ids: string[], status: RecipientStatus): Promise<RecipientRow[]> {
-    const { rows } = await tx.query<RecipientRow>(
-      `UPDATE recipients SET status = $2 WHERE id = ANY($1::uuid[]) RETURNING ${RECIPIENT_COLUMNS}`,
-      [ids, status],
-    );
-    return touchedBy(tx, rows);
+    return updateRecipients(tx, "status = $2 WHERE id = ANY($1::uuid[])", [ids, status]);
   },
 
   async renameRecipient(tx: Queryable, id: string, name: string, email: string): Promise<void> {
@@ -304,12 +301,12 @@ export const store = {
   },
 
   async markViewed(tx: Queryable, id: string, ip: string, userAgent: string): Promise<RecipientRow> {
-    const { rows } = await tx.query<RecipientRow>(
-      `UPDATE recipients SET status = 'viewed', viewed_at = now(), viewed_ip = $2, viewed_user_agent = $3
-        WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
+    const rows = await updateRecipients(
+      tx,
+      "status = 'viewed', viewed_at = now(), viewed_ip = $2, viewed_user_agent = $3 WHERE id = $1",
       [id, ip, userAgent],
     );
-    return (await touchedBy(tx, rows))[0] as RecipientRow;
+    return rows[0] as RecipientRow;
   },
 
   /** A sent request is in progress once a recipient acts; the request as it is afterwards. */
@@ -345,22 +342,22 @@ export const store = {
     id: string,
     signed: { ip: string; userAgent: string; consentedAt: Date; signedAt: Date },
   ): Promise<RecipientRow> {
-    const { rows } = await tx.query<RecipientRow>(
-      `UPDATE recipients SET status = 'signed', signed_at = $5, signed_ip = $2, signed_user_agent = $3,
-              consented_at = $4, viewed_at = COALESCE(viewed_at, $5)
-        WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
+    const rows = await updateRecipients(
+      tx,
+      `status = 'signed', signed_at = $5, signed_ip = $2, signed_user_agent = $3, consented_at = $4,
+         viewed_at = COALESCE(viewed_at, $5) WHERE id = $1`,
       [id, signed.ip, signed.userAgent, signed.consentedAt, signed.signedAt],
     );
-    return (await touchedBy(tx, rows))[0] as RecipientRow;
+    return rows[0] as RecipientRow;
   },
 
   async markDeclined(tx: Queryable, id: string, reason: string): Promise<RecipientRow> {
-    const { rows } = await tx.query<RecipientRow>(
-      `UPDATE recipients SET status = 'declined', declined_at = now(), decline_reason = $2
-        WHERE id = $1 RETURNING ${RECIPIENT_COLUMNS}`,
+    const rows = await updateRecipients(
+      tx,
+      "status = 'declined', declined_at = now(), decline_reason = $2 WHERE id = $1",
       [id, reason],
     );
-    return (await touchedBy(tx, rows))[0] as RecipientRow;
+    return rows[0] as RecipientRow;
   },
 
   async setReminded(tx: Queryable, id: string, at: Date): Promise<void> {
