@@ -135,8 +135,8 @@ async function main(): Promise<void> {
   const infra = mode === "distributed" ? await distributedInfra() : undefined;
   if (mode === "distributed" && !infra) throw new Error("distributed mode needs Postgres and NATS");
   const deployment = infra
-    ? await startDistributed(infra, { env, nodeArgs })
-    : await startStandalone(undefined, { env, nodeArgs });
+    ? await startDistributed(infra, { env, nodeArgs, compiled: true })
+    : await startStandalone(undefined, { env, nodeArgs, compiled: true });
   // "start" profiles the start alone: every sample up to the stop counts.
   let measured = { startedAt: 0, endedAt: Date.now() };
   try {
