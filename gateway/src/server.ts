@@ -1,5 +1,5 @@
 /**
- * The gateway as its own process (distributed mode): reaches each service over gRPC at its
+ * The gateway as its own process (distributed mode): reaches each service over Connect (HTTP/2) at its
  * `<SERVICE>_ADDR` and hears auth's events on NATS. `buildGateway` in app.ts is what tests and the
  * standalone process use.
  */

@@ -1,6 +1,6 @@
 /** Prints the figures and writes docs/benchmarks.md with the method, the machine and the ratios. */
 
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import type { CompletionFigures } from "./completion.js";
 import type { Figures, LoadOptions } from "./measure.js";
@@ -206,6 +206,21 @@ export function printResults(results: ModeResult[]): void {
   );
 }
 
+const FINDINGS_START = "<!-- profile findings: written by hand, kept by npm run bench -->";
+const FINDINGS_END = "<!-- end of profile findings -->";
+
+/**
+ * What the profiles say the time and memory go to: written by people from `npm run bench:profile`,
+ * not by this run, so each run keeps the section of the report it replaces.
+ */
+async function keptFindings(path: string): Promise<string> {
+  const earlier = await readFile(path, "utf8").catch(() => "");
+  const start = earlier.indexOf(FINDINGS_START);
+  const end = earlier.indexOf(FINDINGS_END);
+  if (start < 0 || end < start) return `${FINDINGS_START}\n${FINDINGS_END}`;
+  return earlier.slice(start, end + FINDINGS_END.length);
+}
+
 export async function writeReport(
   path: string,
   results: ModeResult[],
@@ -216,6 +231,7 @@ export async function writeReport(
 ): Promise<void> {
   const cpu = cpus();
   const size = results[0]?.transfer.sizeMiB ?? 10;
+  const findings = await keptFindings(path);
   const text = `# Benchmarks
 
 Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Every figure is a ratio
@@ -224,7 +240,7 @@ against baselines measured in the same run on the same machine, never an absolut
 Machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB,
 Node ${process.version}. The load generator shares the 2 cores with the servers under test, so
 absolute numbers are low; the ratios are what to compare. Standalone: one process for everything.
-Distributed: one gateway replica of the local distributed deployment (services over gRPC, NATS
+Distributed: one gateway replica of the local distributed deployment (services over Connect and HTTP/2, NATS
 JetStream, Postgres, s3rver).
 
 ![Every figure against its target](benchmarks.svg)
@@ -236,6 +252,8 @@ JetStream, Postgres, s3rver).
 ${targetLines(results)}
 
 The same figures are printed as one line, \`bench-summary {json}\`, and drawn in \`docs/benchmarks.svg\`.
+
+${findings}
 
 ## Start and idle memory
 

@@ -1,7 +1,7 @@
 /**
  * `npm run start:distributed [-- --replicas requests=2,templates=2,…]`: distributed mode on one
  * machine — a process per replica of each service (by default one, two for webhooks and the
- * gateway), gRPC over HTTP/2 between them with every caller balancing over all replicas, Postgres (a
+ * gateway), Connect over HTTP/2 between them with every caller balancing over all replicas, Postgres (a
  * database per service, created if missing), NATS JetStream, and an S3 endpoint (s3rver on loopback
  * unless S3_ENDPOINT is set). What Kubernetes runs, minus Kubernetes. Every process's log lines go
  * to this stdout; the addresses and process ids go to `distributed.json` in the data dir.
