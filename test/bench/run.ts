@@ -14,7 +14,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BlobStore, FileBlobStore, S3BlobStore } from "@countersign/kit";
+import { type BlobStore, FileBlobStore } from "@countersign/kit";
+import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { startLocalS3 } from "../../deploy/local/src/local-s3.js";
 import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";

@@ -1,8 +1,8 @@
 /**
  * An S3 API endpoint on loopback (s3rver) for running distributed mode on one machine without
- * MinIO. Production points S3_ENDPOINT at MinIO or any S3 service instead.
+ * MinIO. Production points S3_ENDPOINT at MinIO or any S3 service instead. s3rver is loaded only
+ * when an endpoint is started: the launcher given an S3_ENDPOINT need not hold its 27 MiB.
  */
-import S3rver from "s3rver";
 
 export interface LocalS3 {
   endpoint: string;
@@ -15,6 +15,7 @@ export interface LocalS3 {
 const S3RVER_CREDENTIALS = { accessKey: "S3RVER", secretKey: "S3RVER" };
 
 export async function startLocalS3(directory: string, port = 0): Promise<LocalS3> {
+  const { default: S3rver } = await import("s3rver");
   const server = new S3rver({ address: "127.0.0.1", port, directory, silent: true });
   const address = await server.run();
   return {

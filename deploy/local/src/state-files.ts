@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "@countersign/kit";
-import { generateSealP12InBackground, type SealCredentials } from "@countersign/requests";
+import { generateSealP12InBackground, type SealCredentials } from "@countersign/requests/seal-certificate.js";
 import lockfile from "proper-lockfile";
 
 export interface StandaloneSecrets {

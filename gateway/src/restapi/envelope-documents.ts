@@ -9,7 +9,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { PDFDocument } from "pdf-lib";
 import { readDocument } from "../document-download.js";
 import { DocuSignError } from "./docusign-errors.js";
 import { documentIdsOf } from "./envelope-json.js";
@@ -19,8 +18,15 @@ export interface EnvelopeFile {
   bytes: Uint8Array;
 }
 
+/**
+ * pdf-lib, loaded by the first envelope whose pages are cut or merged: about 20 MiB that every
+ * gateway replica would otherwise hold for a route most deployments never call.
+ */
+const pdfLib = () => import("pdf-lib");
+
 /** A new PDF of the given pages (0-based) of `source`. */
 async function pagesOf(source: Uint8Array, indices: number[]): Promise<Uint8Array> {
+  const { PDFDocument } = await pdfLib();
   const from = await PDFDocument.load(source, { updateMetadata: false });
   const to = await PDFDocument.create();
   for (const page of await to.copyPages(from, indices)) to.addPage(page);
@@ -61,6 +67,7 @@ export async function envelopeDocument(
         filename: originals[0]?.document.filename ?? "combined.pdf",
         bytes: originals[0]?.bytes ?? new Uint8Array(),
       };
+    const { PDFDocument } = await pdfLib();
     const merged = await PDFDocument.create();
     for (const { bytes } of originals) {
       const source = await PDFDocument.load(bytes, { updateMetadata: false });

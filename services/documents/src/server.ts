@@ -1,6 +1,7 @@
 /** The documents service as its own process (distributed mode): Postgres, NATS and an S3 endpoint. */
 import { pathToFileURL } from "node:url";
-import { env, runMain, S3BlobStore, serviceMain } from "@countersign/kit";
+import { env, runMain, serviceMain } from "@countersign/kit";
+import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { z } from "zod";
 import { buildDocuments, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 

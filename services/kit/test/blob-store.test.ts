@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import S3rver from "s3rver";
-import { type BlobStore, FileBlobStore, S3BlobStore } from "../src/blob-store.js";
+import { type BlobStore, FileBlobStore } from "../src/blob-store.js";
+import { S3BlobStore } from "../src/s3-blob-store.js";
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];

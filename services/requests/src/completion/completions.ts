@@ -20,7 +20,7 @@ import type { SigningLinks } from "../signing-links.js";
 import { store } from "../store.js";
 import { readDocument } from "../stored-documents.js";
 import type { Seal } from "./seal.js";
-import { buildSealedDocument, type Original, type SealedDocument } from "./sealed-document.js";
+import type { Original, SealedDocument } from "./sealed-document.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
 export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -142,6 +142,9 @@ export class Completions {
     const recipients = await store.recipientsOf(db, [request.id]);
     const audit = await readAudit(db, request.id);
     const completedAt = new Date();
+    // pdf-lib, fontkit and the fonts (about 50 MiB) are loaded by the first completion, not at start:
+    // a replica that completes nothing never holds them.
+    const { buildSealedDocument } = await import("./sealed-document.js");
     const sealed = await buildSealedDocument(
       await this.originals(job.workspace_id, request.document_ids),
       request.fields,

@@ -4,7 +4,6 @@
  * tools (poppler's pdfsig, Acrobat) show any later change as a broken signature.
  */
 
-import { pdflibAddPlaceholder } from "@signpdf/placeholder-pdf-lib";
 import { SignPdf } from "@signpdf/signpdf";
 import { SUBFILTER_ETSI_CADES_DETACHED } from "@signpdf/utils";
 import type { PDFDocument } from "pdf-lib";
@@ -24,6 +23,8 @@ export class Seal {
 
   /** The document saved and sealed; `reason` is what PDF readers show as the signature's reason. */
   async apply(doc: PDFDocument, reason: string, signingTime: Date): Promise<Buffer> {
+    // Loaded with the document it seals (it loads pdf-lib), not at start.
+    const { pdflibAddPlaceholder } = await import("@signpdf/placeholder-pdf-lib");
     pdflibAddPlaceholder({
       pdfDoc: doc,
       reason,
