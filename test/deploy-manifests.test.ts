@@ -294,6 +294,23 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
     }
   });
 
+  test("what touches the object store may reach it: documents stores files, the gateway streams downloads", () => {
+    const s3Ports = (name: string) =>
+      ((byName("NetworkPolicy", name) as Manifest).spec.egress as { ports?: { port: number }[] }[])
+        .flatMap((rule) => rule.ports ?? [])
+        .map((p) => p.port);
+    for (const component of ["documents", "gateway"]) {
+      expect([component, s3Ports(component)]).toEqual([component, expect.arrayContaining([9000, 443])]);
+    }
+    const minio = byName("NetworkPolicy", "minio");
+    if (minio) {
+      const admitted = (
+        minio.spec.ingress as { from: { podSelector: { matchExpressions: { values: string[] }[] } }[] }[]
+      ).flatMap((rule) => rule.from.flatMap((peer) => peer.podSelector.matchExpressions[0]?.values ?? []));
+      expect(admitted.sort()).toEqual(["documents", "gateway"]);
+    }
+  });
+
   test("every variable a component requires is set in its Deployment", async () => {
     const { serviceConfigSchema } = await import("@countersign/kit");
     const configMaps = new Map(ofKind("ConfigMap").map((c) => [c.metadata.name, Object.keys(c.data ?? {})]));

@@ -81,6 +81,9 @@ export function safeFilename(name: string): string {
 
 const ACCEPTED_TYPES = new Set(["application/pdf", "application/x-pdf", ""]);
 
+/** How long a document's direct URL may be used: enough to start reading, not to keep. */
+const DIRECT_URL_SECONDS = 60;
+
 export class Documents {
   constructor(private readonly deps: DocumentsDeps) {}
 
@@ -184,9 +187,22 @@ export class Documents {
     return { documents: rows.map(toDocument), totalCount };
   }
 
-  async download(workspaceId: string, documentId: string): Promise<{ document: Document; bytes: Readable }> {
+  /**
+   * A document and where its bytes are: a stream, or — when the caller can read them itself and
+   * the blob store can sign a URL (S3) — a URL valid for a minute, so that they go from the store
+   * to the caller without passing through here.
+   */
+  async download(
+    workspaceId: string,
+    documentId: string,
+    acceptUrl = false,
+  ): Promise<{ document: Document; source: { bytes: Readable } | { url: string } }> {
     const row = await this.row(workspaceId, documentId);
-    return { document: toDocument(row), bytes: await this.deps.blobs.get(row.blob_key) };
+    const url = acceptUrl ? await this.deps.blobs.readUrl?.(row.blob_key, DIRECT_URL_SECONDS) : undefined;
+    return {
+      document: toDocument(row),
+      source: url ? { url } : { bytes: await this.deps.blobs.get(row.blob_key) },
+    };
   }
 
   async delete(workspaceId: string, documentId: string): Promise<void> {

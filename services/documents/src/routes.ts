@@ -34,9 +34,15 @@ export function documentsRoutes(documents: Documents) {
     getDocument: async (req) => ({ document: await documents.get(req.workspaceId, req.documentId) }),
     listDocuments: (req) => documents.list(req.workspaceId, req.pageIndex, req.pageSize),
     async *downloadDocument(req) {
-      const { document, bytes } = await documents.download(req.workspaceId, req.documentId);
+      const { document, source } = await documents.download(
+        req.workspaceId,
+        req.documentId,
+        req.acceptDirectUrl,
+      );
       yield { part: { case: "document", value: document } };
-      for await (const chunk of inChunksOf(bytes)) yield { part: { case: "chunk", value: chunk } };
+      if ("url" in source) yield { part: { case: "directUrl", value: source.url } };
+      else
+        for await (const chunk of inChunksOf(source.bytes)) yield { part: { case: "chunk", value: chunk } };
     },
     deleteDocument: async (req) => {
       await documents.delete(req.workspaceId, req.documentId);

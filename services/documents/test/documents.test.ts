@@ -12,6 +12,7 @@ import {
   UploadDocumentRequestSchema,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import {
+  type BlobStore,
   createLogger,
   createRpcMetrics,
   EmbeddedPostgres,
@@ -31,11 +32,15 @@ const logger = createLogger({ name: "documents-test", level: "silent" });
 let pg: EmbeddedPostgres;
 let blobRoot: string;
 
-async function startDocuments(maxUploadBytes?: number, schema = `documents_${uuidv7().slice(-8)}`) {
+async function startDocuments(
+  maxUploadBytes?: number,
+  schema = `documents_${uuidv7().slice(-8)}`,
+  blobs: BlobStore = new FileBlobStore(blobRoot),
+) {
   const module = await buildDocuments({
     db: pg.database(schema),
     bus: new MemoryEventBus(),
-    blobs: new FileBlobStore(blobRoot),
+    blobs,
     logger,
     maxUploadBytes,
   });
@@ -94,6 +99,41 @@ async function downloaded(
   }
   return { document: first, bytes: Buffer.concat(chunks) };
 }
+
+test("a caller that accepts a direct URL gets one from a store that signs them, and the bytes otherwise", async () => {
+  const files = new FileBlobStore(blobRoot);
+  const signing: BlobStore = {
+    put: (key, body) => files.put(key, body),
+    get: (key) => files.get(key),
+    stat: (key) => files.stat(key),
+    delete: (key) => files.delete(key),
+    ping: () => files.ping(),
+    readUrl: async (key, seconds) => `https://store.test/${key}?expires=${seconds}`,
+  };
+  const client = await startDocuments(undefined, undefined, signing);
+  const pdf = await makePdf(1);
+  const { document } = await client.uploadDocument(uploadStream(pdf));
+  const id = document?.id as string;
+  const parts = async (acceptDirectUrl: boolean) => {
+    const seen: string[] = [];
+    for await (const message of client.downloadDocument({ workspaceId, documentId: id, acceptDirectUrl }))
+      seen.push(message.part.case === "directUrl" ? message.part.value : (message.part.case as string));
+    return seen;
+  };
+  expect(await parts(true)).toEqual(["document", `https://store.test/${workspaceId}/${id}.pdf?expires=60`]);
+  expect(await parts(false)).toEqual(["document", "chunk"]);
+  // A store that signs nothing streams the bytes to a caller that would take a URL.
+  const plain = await startDocuments();
+  const { document: other } = await plain.uploadDocument(uploadStream(pdf));
+  const streamed: string[] = [];
+  for await (const message of plain.downloadDocument({
+    workspaceId,
+    documentId: other?.id as string,
+    acceptDirectUrl: true,
+  }))
+    streamed.push(message.part.case as string);
+  expect(streamed).toEqual(["document", "chunk"]);
+});
 
 test("an upload streamed in chunks is stored with its size, SHA-256 and page count, and comes back byte for byte", async () => {
   const client = await startDocuments();

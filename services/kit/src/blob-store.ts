@@ -28,6 +28,11 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | undefined>;
   delete(key: string): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * A URL from which anyone holding it can GET the object for `seconds`, for stores that can sign
+   * one (S3); a store that cannot has no such method.
+   */
+  readUrl?(key: string, seconds: number): Promise<string>;
 }
 
 async function syncPath(path: string): Promise<void> {

@@ -68,7 +68,7 @@ contract("FileBlobStore", async () => {
   return { store: new FileBlobStore(root), close: () => rm(root, { recursive: true, force: true }) };
 });
 
-contract("S3BlobStore against s3rver", async () => {
+async function s3rverStore(bucket: string): Promise<{ store: S3BlobStore; close: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "s3rver-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, directory, silent: true });
   const { port } = await server.run();
@@ -76,7 +76,7 @@ contract("S3BlobStore against s3rver", async () => {
     endpoint: `http://127.0.0.1:${port}`,
     accessKey: "S3RVER",
     secretKey: "S3RVER",
-    bucket: "kit-test",
+    bucket,
   });
   return {
     store,
@@ -85,6 +85,23 @@ contract("S3BlobStore against s3rver", async () => {
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+contract("S3BlobStore against s3rver", () => s3rverStore("kit-test"));
+
+test("an S3 store's read URL gets the object without the store's credentials", async () => {
+  const { store, close } = await s3rverStore("kit-read-url");
+  try {
+    const content = randomBytes(70_000);
+    await store.put("documents/direct", content);
+    const url = new URL(await store.readUrl("documents/direct", 60));
+    expect(url.searchParams.get("X-Amz-Expires")).toBe("60");
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
+  } finally {
+    await close();
+  }
 });
 
 test("a stream that fails half-way leaves no object and no partial file behind", async () => {
