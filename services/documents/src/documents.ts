@@ -24,7 +24,7 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { inspectPdf } from "./pdf-inspection.js";
+import { inspectPdf, looksLikePdf, NOT_A_PDF } from "./pdf-inspection.js";
 import { type ClaimRow, type DocumentRow, store } from "./store.js";
 import { spoolUpload, UploadTooLargeError } from "./upload-spool.js";
 
@@ -120,21 +120,25 @@ export class Documents {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
       // pdf-lib needs the whole file; the same bytes then go to the blob store without a second read.
       const bytes = await readFile(spooled.path);
-      const inspection = await inspectPdf(bytes);
-      if (!inspection.ok) {
-        if (inspection.reason === "not_pdf") {
-          throw problemError("unsupported_media_type", inspection.message, Code.InvalidArgument);
-        }
-        throw validationError([{ path: "file", message: inspection.message }], inspection.message);
+      if (!looksLikePdf(bytes)) {
+        throw problemError("unsupported_media_type", NOT_A_PDF, Code.InvalidArgument);
       }
       const id = header.documentId || uuidv7();
       // Each upload has its own blob, so two uploads racing for one id never overwrite the kept bytes.
       const blobKey = `${header.workspaceId}/${header.documentId ? `${id}.${uuidv7()}` : id}.pdf`;
-      await this.deps.blobs.put(blobKey, bytes, {
+      // The store takes the bytes while pdf-lib reads them; a file that turns out not to be a
+      // signable PDF is removed again. Awaited below: meanwhile its failure must not go unhandled.
+      const stored = this.deps.blobs.put(blobKey, bytes, {
         contentType: "application/pdf",
         size: spooled.sizeBytes,
       });
+      stored.catch(() => {});
       try {
+        const inspection = await inspectPdf(bytes);
+        if (!inspection.ok) {
+          throw validationError([{ path: "file", message: inspection.message }], inspection.message);
+        }
+        await stored;
         const row = await store.insert(this.deps.db, {
           id,
           workspace_id: header.workspaceId,
@@ -158,6 +162,7 @@ export class Documents {
         if (!winner) throw new ConnectError(`document id ${id} is taken`, Code.AlreadyExists);
         return toDocument(winner);
       } catch (err) {
+        await stored.catch(() => {});
         await this.deps.blobs.delete(blobKey).catch(() => {});
         throw err;
       }

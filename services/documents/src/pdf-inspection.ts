@@ -14,6 +14,8 @@ export type Inspection =
 
 const PDF_MAGIC = Buffer.from("%PDF-");
 
+export const NOT_A_PDF = "the file is not a PDF (it does not start with %PDF-)";
+
 /** Whether the first bytes announce a PDF (the header may follow up to 1 KiB of junk). */
 export function looksLikePdf(head: Uint8Array): boolean {
   return Buffer.from(head.subarray(0, 1024)).includes(PDF_MAGIC);
@@ -21,7 +23,7 @@ export function looksLikePdf(head: Uint8Array): boolean {
 
 export async function inspectPdf(bytes: Uint8Array): Promise<Inspection> {
   if (!looksLikePdf(bytes)) {
-    return { ok: false, reason: "not_pdf", message: "the file is not a PDF (it does not start with %PDF-)" };
+    return { ok: false, reason: "not_pdf", message: NOT_A_PDF };
   }
   let pdf: PDFDocument;
   let pageCount: number;

@@ -171,8 +171,11 @@ test("what is not a PDF is refused as an unsupported media type", async () => {
   expect(problemOf(declared)).toBe("unsupported_media_type");
 });
 
-test("damaged and encrypted PDFs are refused with a reason a person understands", async () => {
+test("damaged and encrypted PDFs are refused with a reason a person understands, and leave no blob", async () => {
   const client = await startDocuments();
+  const stored = async () =>
+    (await readdir(blobRoot, { recursive: true })).filter((f) => f.endsWith(".pdf")).sort();
+  const before = await stored();
   const damaged = await failure(client.uploadDocument(uploadStream(await makeTruncatedPdf())));
   expect(damaged.code).toBe(Code.InvalidArgument);
   expect(fieldViolations(damaged).map(({ path, message }) => ({ path, message }))).toEqual([
@@ -180,6 +183,8 @@ test("damaged and encrypted PDFs are refused with a reason a person understands"
   ]);
   const encrypted = await failure(client.uploadDocument(uploadStream(await makeEncryptedPdf())));
   expect(fieldViolations(encrypted)[0]?.message).toMatch(/encrypted or password-protected/);
+  // The store took the bytes while they were read; what was refused is removed again.
+  expect(await stored()).toEqual(before);
 });
 
 test("a file over the limit is refused while it streams, and nothing is left in the blob store", async () => {
