@@ -89,6 +89,11 @@ export interface GatewayOptions {
   webRoot?: string;
   /** Where the gateway's Prometheus metrics are registered (a registry of its own unless told). */
   metrics?: Registry;
+  /**
+   * The directory of the documents service's filesystem blob store, where the gateway shares its
+   * machine (standalone mode): downloads read the stored files instead of taking them over the RPC.
+   */
+  blobFiles?: string;
 }
 
 export interface Gateway {
@@ -147,7 +152,10 @@ export function buildGateway(options: GatewayOptions): Gateway {
   );
   pingRoutes(api);
   accountRoutes(api, services.auth);
-  documentRoutes(api, services.documents, limits.uploadBytes);
+  documentRoutes(api, services.documents, {
+    maxUploadBytes: limits.uploadBytes,
+    blobFiles: options.blobFiles,
+  });
   templateRoutes(api, services.templates);
   signatureRequestRoutes(api, services.requests);
   agreementSetRoutes(api, services.requests);
@@ -209,6 +217,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     signingRoutes({
       requests: services.requests,
       documents: services.documents,
+      blobFiles: options.blobFiles,
       contract,
       publicUrl,
       linkLimiter: new RateLimiter(0.5, 30),

@@ -1,23 +1,28 @@
 /**
  * Streams a stored document to an HTTP client: its length, type, file name and SHA-256 ETag
- * first, then the bytes, never holding the whole file. Where the documents service can hand out a
- * presigned URL of its blob store (S3), the bytes come straight from the store, as a reverse proxy
- * fetches what the application names: they do not cross the RPC, whose copies and garbage made a
- * download through it run at a third of the store's speed. Otherwise they come as the service
- * streams them. A current client copy (If-None-Match) gets a 304, and HEAD the headers alone.
- * `readDocument` holds one whole, for answers that carry it inside JSON (an MCP tool's).
+ * first, then the bytes, never holding the whole file. Where the documents service names a place
+ * the gateway can read them itself, they come from there, as a reverse proxy sends what the
+ * application names: a presigned URL of an S3 store, or, in standalone mode, the stored file of the
+ * filesystem store the gateway shares. Then they do not cross the RPC, whose copies and garbage
+ * made a download through it run at a sixth to a third of the store's speed. Otherwise they come as
+ * the service streams them. A current client copy (If-None-Match) gets a 304, and HEAD the headers
+ * alone. `readDocument` holds one whole, for answers that carry it inside JSON (an MCP tool's).
  */
 import { once } from "node:events";
-import http, { type IncomingMessage } from "node:http";
+import { open } from "node:fs/promises";
+import http from "node:http";
 import https from "node:https";
+import { resolve, sep } from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
 import type { Client } from "@connectrpc/connect";
 import type {
   DocumentsService,
   DownloadDocumentResponse,
   Document as StoredDocument,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { isDependencyOutage } from "@countersign/kit";
+import { isDependencyOutage, STREAM_CHUNK_BYTES } from "@countersign/kit";
 import { create as contentDisposition } from "content-disposition";
 import type { Request, Response } from "express";
 import { ApiProblem } from "./problems.js";
@@ -28,15 +33,27 @@ const blobStoreAgents = {
   "https:": new https.Agent({ keepAlive: true }),
 };
 
+export interface SendOptions {
+  disposition?: "attachment" | "inline";
+  /**
+   * The directory of the documents service's filesystem blob store, where the gateway shares its
+   * machine (standalone mode): the service may then name a stored file in it to read.
+   */
+  blobFiles?: string;
+}
+
 export async function sendDocument(
   req: Request,
   res: Response,
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   documentId: string,
-  disposition: "attachment" | "inline" = "attachment",
+  { disposition = "attachment", blobFiles }: SendOptions = {},
 ): Promise<void> {
-  const { document, messages } = await openDownload(documents, workspaceId, documentId, true);
+  const { document, messages } = await openDownload(documents, workspaceId, documentId, {
+    acceptDirectUrl: true,
+    acceptFileUrl: blobFiles !== undefined,
+  });
   res.set({
     ETag: `"${document.sha256}"`,
     "Cache-Control": "private, no-cache",
@@ -52,7 +69,7 @@ export async function sendDocument(
   const next = await messages.next();
   if (!next.done && next.value.part.case === "directUrl") {
     await messages.return?.();
-    const body = await openBlobUrl(next.value.part.value);
+    const body = await openDirect(next.value.part.value, blobFiles);
     res.set("Content-Length", String(document.sizeBytes));
     await pipeline(body, res).catch((err: unknown) => {
       // A client that hangs up mid-download ends it: nobody is left to answer, and nothing failed.
@@ -68,10 +85,26 @@ export async function sendDocument(
 }
 
 /**
- * The body of a document's presigned URL. A store that does not answer is an outage (503 with
- * Retry-After), as it is when the documents service reads it; the URL is never put in an error.
+ * The bytes at a document's direct URL. A store that does not answer is an outage (503 with
+ * Retry-After), as it is when the documents service reads it; an object that is not there was
+ * deleted after the service looked it up (the row goes first); the URL is never put in an error.
  */
-function openBlobUrl(url: string): Promise<IncomingMessage> {
+function openDirect(url: string, blobFiles: string | undefined): Promise<Readable> {
+  return url.startsWith("file:") ? openBlobFile(url, blobFiles) : openBlobUrl(url);
+}
+
+/** A stored file, only inside the blob store's directory, whatever the URL names. */
+async function openBlobFile(url: string, blobFiles: string | undefined): Promise<Readable> {
+  const path = fileURLToPath(url);
+  if (blobFiles === undefined || !path.startsWith(resolve(blobFiles) + sep))
+    throw new Error("the documents service named a file outside the blob store the gateway reads");
+  const file = await open(path).catch((err: unknown) => {
+    throw (err as { code?: unknown }).code === "ENOENT" ? deletedDocument() : err;
+  });
+  return file.createReadStream({ highWaterMark: STREAM_CHUNK_BYTES });
+}
+
+function openBlobUrl(url: string): Promise<Readable> {
   const target = new URL(url);
   const client = target.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -82,14 +115,21 @@ function openBlobUrl(url: string): Promise<IncomingMessage> {
         return;
       }
       response.resume();
+      const status = response.statusCode ?? 0;
       reject(
-        (response.statusCode ?? 0) >= 500
+        status >= 500
           ? unavailableStore()
-          : new Error(`the blob store answered ${response.statusCode} for a document's direct URL`),
+          : status === 404
+            ? deletedDocument()
+            : new Error(`the blob store answered ${status} for a document's direct URL`),
       );
     });
     request.on("error", (err) => reject(isDependencyOutage(err) ? unavailableStore() : err));
   });
+}
+
+function deletedDocument(): ApiProblem {
+  return new ApiProblem("not_found", "the document was deleted while it was being read");
 }
 
 function unavailableStore(): ApiProblem {
@@ -101,10 +141,10 @@ async function openDownload(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   documentId: string,
-  acceptDirectUrl = false,
+  accepts: { acceptDirectUrl?: boolean; acceptFileUrl?: boolean } = {},
 ): Promise<{ document: StoredDocument; messages: AsyncIterator<DownloadDocumentResponse> }> {
   const messages = documents
-    .downloadDocument({ workspaceId, documentId, acceptDirectUrl })
+    .downloadDocument({ workspaceId, documentId, ...accepts })
     [Symbol.asyncIterator]();
   const first = await messages.next();
   if (first.done || first.value.part.case !== "document")

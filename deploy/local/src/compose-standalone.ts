@@ -105,7 +105,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     seal.catch(() => {});
     const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
     const bus = new MemoryEventBus();
-    const blobs = new FileBlobStore(join(dataDir, "blobs"));
+    const blobFiles = join(dataDir, "blobs");
+    const blobs = new FileBlobStore(blobFiles);
     const metrics = createRpcMetrics();
     const loggerOf = options.loggerFor;
     // Links in e-mails name the gateway, so its port must be known before anything is built.
@@ -203,6 +204,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       limits: options.limits,
       trustedProxies: options.trustedProxies,
       ready: everyServiceReady,
+      blobFiles,
     });
 
     for (const module of allModules) await module.start();

@@ -104,7 +104,7 @@ const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 export function documentRoutes(
   api: PublicApi,
   documents: Client<typeof DocumentsService>,
-  maxUploadBytes: number,
+  { maxUploadBytes, blobFiles }: { maxUploadBytes: number; blobFiles?: string },
 ): void {
   api.streamRoute(
     "post",
@@ -194,6 +194,7 @@ export function documentRoutes(
       },
       problems: [...DOCUMENT_PROBLEMS],
     },
-    ({ req, res, workspaceId, params }) => sendDocument(req, res, documents, workspaceId, params.documentId),
+    ({ req, res, workspaceId, params }) =>
+      sendDocument(req, res, documents, workspaceId, params.documentId, { blobFiles }),
   );
 }

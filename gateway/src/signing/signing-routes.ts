@@ -43,6 +43,8 @@ export const SIGNING_COOKIE = "cs_signing";
 export interface SigningRoutesOptions {
   requests: Client<typeof RequestsService>;
   documents: Client<typeof DocumentsService>;
+  /** The filesystem blob store's directory, where the gateway shares it (see sendDocument). */
+  blobFiles?: string;
   contract: Contract;
   publicUrl: string;
   /** Limits link opening per client address: tokens are guessed nowhere else. */
@@ -103,7 +105,7 @@ function fieldValues(values: z.infer<typeof SubmitSignature>["values"]): Record<
 }
 
 export function signingRoutes(options: SigningRoutesOptions): Router {
-  const { requests, documents, contract } = options;
+  const { requests, documents, blobFiles, contract } = options;
   const router = express.Router();
   const api = new DeclaredRouter(contract, "/sign/api", "signingSession");
   api.router.use(express.json({ limit: 1024 * 1024, strict: true }));
@@ -185,7 +187,10 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       ];
       if (!readable.includes(params.documentId))
         throw new ApiProblem("not_found", "no such document in this request");
-      await sendDocument(req, res, documents, request.workspaceId, params.documentId, "inline");
+      await sendDocument(req, res, documents, request.workspaceId, params.documentId, {
+        disposition: "inline",
+        blobFiles,
+      });
     },
   );
 

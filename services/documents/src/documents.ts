@@ -193,17 +193,21 @@ export class Documents {
   }
 
   /**
-   * A document and where its bytes are: a stream, or — when the caller can read them itself and
-   * the blob store can sign a URL (S3) — a URL valid for a minute, so that they go from the store
-   * to the caller without passing through here.
+   * A document and where its bytes are: a stream, or a URL from which the caller reads them itself,
+   * so that they go from the store to the caller without passing through here — a presigned URL
+   * valid for a minute where the store can sign one (S3), the stored file's URL where the store is
+   * a filesystem the caller shares.
    */
   async download(
     workspaceId: string,
     documentId: string,
-    acceptUrl = false,
+    accepts: { url?: boolean; file?: boolean } = {},
   ): Promise<{ document: Document; source: { bytes: Readable } | { url: string } }> {
     const row = await this.row(workspaceId, documentId);
-    const url = acceptUrl ? await this.deps.blobs.readUrl?.(row.blob_key, DIRECT_URL_SECONDS) : undefined;
+    const { blobs } = this.deps;
+    const url =
+      (accepts.file ? blobs.fileUrl?.(row.blob_key) : undefined) ??
+      (accepts.url ? await blobs.readUrl?.(row.blob_key, DIRECT_URL_SECONDS) : undefined);
     return {
       document: toDocument(row),
       source: url ? { url } : { bytes: await this.deps.blobs.get(row.blob_key) },

@@ -34,11 +34,10 @@ export function documentsRoutes(documents: Documents) {
     getDocument: async (req) => ({ document: await documents.get(req.workspaceId, req.documentId) }),
     listDocuments: (req) => documents.list(req.workspaceId, req.pageIndex, req.pageSize),
     async *downloadDocument(req) {
-      const { document, source } = await documents.download(
-        req.workspaceId,
-        req.documentId,
-        req.acceptDirectUrl,
-      );
+      const { document, source } = await documents.download(req.workspaceId, req.documentId, {
+        url: req.acceptDirectUrl,
+        file: req.acceptFileUrl,
+      });
       yield { part: { case: "document", value: document } };
       if ("url" in source) yield { part: { case: "directUrl", value: source.url } };
       else

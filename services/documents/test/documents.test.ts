@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -133,6 +134,28 @@ test("a caller that accepts a direct URL gets one from a store that signs them, 
   }))
     streamed.push(message.part.case as string);
   expect(streamed).toEqual(["document", "chunk"]);
+});
+
+test("a caller that shares a filesystem store's machine gets the stored file's URL, and others the bytes", async () => {
+  const client = await startDocuments();
+  const pdf = await makePdf(1);
+  const { document } = await client.uploadDocument(uploadStream(pdf));
+  const parts = async (accepts: { acceptDirectUrl?: boolean; acceptFileUrl?: boolean }) => {
+    const seen: string[] = [];
+    for await (const message of client.downloadDocument({
+      workspaceId,
+      documentId: document?.id as string,
+      ...accepts,
+    }))
+      seen.push(message.part.case === "directUrl" ? message.part.value : (message.part.case as string));
+    return seen;
+  };
+  const [first, url = ""] = await parts({ acceptFileUrl: true });
+  expect(first).toBe("document");
+  expect(url.startsWith(pathToFileURL(blobRoot).href)).toBe(true);
+  expect((await readFile(new URL(url))).equals(Buffer.from(pdf))).toBe(true);
+  // A presigned URL is not what a filesystem store can give.
+  expect(await parts({ acceptDirectUrl: true })).toEqual(["document", "chunk"]);
 });
 
 test("an upload streamed in chunks is stored with its size, SHA-256 and page count, and comes back byte for byte", async () => {

@@ -8,6 +8,7 @@ import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { pathToFileURL } from "node:url";
 import { STREAM_CHUNK_BYTES } from "./chunks.js";
 import { uuidv7 } from "./ids.js";
 
@@ -33,6 +34,11 @@ export interface BlobStore {
    * one (S3); a store that cannot has no such method.
    */
   readUrl?(key: string, seconds: number): Promise<string>;
+  /**
+   * The file: URL of the object, for stores kept on this machine's filesystem, so that a reader on
+   * the same machine can open the file itself; a store elsewhere has no such method.
+   */
+  fileUrl?(key: string): string;
 }
 
 async function syncPath(path: string): Promise<void> {
@@ -84,6 +90,10 @@ export class FileBlobStore implements BlobStore {
     });
     // Pieces of the size the services stream in, so they pass on without being joined.
     return createReadStream(path, { highWaterMark: STREAM_CHUNK_BYTES });
+  }
+
+  fileUrl(key: string): string {
+    return pathToFileURL(this.path(key)).href;
   }
 
   async stat(key: string): Promise<BlobInfo | undefined> {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -101,6 +101,21 @@ test("an S3 store's read URL gets the object without the store's credentials", a
     expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
   } finally {
     await close();
+  }
+});
+
+test("a filesystem store's file URL names the stored file, inside its directory only", async () => {
+  const root = await mkdtemp(join(tmpdir(), "blobs-"));
+  try {
+    const store = new FileBlobStore(root);
+    const content = randomBytes(5_000);
+    await store.put("documents/w/d.pdf", content);
+    const url = store.fileUrl("documents/w/d.pdf");
+    expect(url.startsWith("file:")).toBe(true);
+    expect((await readFile(new URL(url))).equals(content)).toBe(true);
+    expect(() => store.fileUrl("documents/../../etc/passwd")).toThrow("invalid blob key");
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 });
 
