@@ -94,6 +94,11 @@ export interface GatewayOptions {
    * machine (standalone mode): downloads read the stored files instead of taking them over the RPC.
    */
   blobFiles?: string;
+  /**
+   * The documents service's spool directory, where the gateway shares its machine (standalone
+   * mode): uploads are written there and handed over by name instead of crossing the RPC.
+   */
+  uploadSpool?: string;
 }
 
 export interface Gateway {
@@ -155,6 +160,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   documentRoutes(api, services.documents, {
     maxUploadBytes: limits.uploadBytes,
     blobFiles: options.blobFiles,
+    uploadSpool: options.uploadSpool,
   });
   templateRoutes(api, services.templates);
   signatureRequestRoutes(api, services.requests);

@@ -106,6 +106,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     const pg = await EmbeddedPostgres.open(join(dataDir, "pg"));
     const bus = new MemoryEventBus();
     const blobFiles = join(dataDir, "blobs");
+    const spoolDir = join(dataDir, "spool");
     const blobs = new FileBlobStore(blobFiles);
     const metrics = createRpcMetrics();
     const loggerOf = options.loggerFor;
@@ -134,7 +135,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       bus,
       blobs,
       logger: loggerOf("documents"),
-      spoolDir: join(dataDir, "spool"),
+      spoolDir,
     });
     const documentsClient = serviceClient(DocumentsService, transportOf("documents", documents));
     const templates = await buildTemplates({
@@ -205,6 +206,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       trustedProxies: options.trustedProxies,
       ready: everyServiceReady,
       blobFiles,
+      uploadSpool: spoolDir,
     });
 
     for (const module of allModules) await module.start();

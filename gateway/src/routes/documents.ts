@@ -13,7 +13,7 @@ import {
   type UploadDocumentRequest,
   UploadDocumentRequestSchema,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { inChunksOf } from "@countersign/kit";
+import { inChunksOf, spooledFileUrl, spoolUpload, UploadTooLargeError } from "@countersign/kit";
 import type { z } from "zod";
 import {
   Document,
@@ -25,6 +25,7 @@ import {
 import { pageBody, pageQuery } from "../contract/values.js";
 import { sendDocument } from "../document-download.js";
 import { iso } from "../json-time.js";
+import { ApiProblem } from "../problems.js";
 import { noContent, ok, type PublicApi } from "../public-api.js";
 import { readUpload, type UploadedFile } from "../upload-body.js";
 
@@ -50,16 +51,26 @@ export function documentJson(document: StoredDocument | undefined): z.infer<type
   };
 }
 
+function uploadHeader(workspaceId: string, file: UploadedFile, spooledFileUrl = ""): UploadDocumentRequest {
+  return create(UploadDocumentRequestSchema, {
+    part: {
+      case: "header",
+      value: {
+        workspaceId,
+        filename: file.filename,
+        contentType: file.contentType,
+        kind: Kind.ORIGINAL,
+        spooledFileUrl,
+      },
+    },
+  });
+}
+
 async function* uploadMessages(
   workspaceId: string,
   file: UploadedFile,
 ): AsyncGenerator<UploadDocumentRequest> {
-  yield create(UploadDocumentRequestSchema, {
-    part: {
-      case: "header",
-      value: { workspaceId, filename: file.filename, contentType: file.contentType, kind: Kind.ORIGINAL },
-    },
-  });
+  yield uploadHeader(workspaceId, file);
   try {
     for await (const chunk of inChunksOf(file.bytes)) {
       yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: chunk } });
@@ -71,17 +82,59 @@ async function* uploadMessages(
   }
 }
 
-/** Streams an uploaded file to the documents service; the stored document as the API shows it. */
+/**
+ * Where the gateway shares the documents service's machine (standalone mode): its spool directory,
+ * in which uploads are written and handed over by name, and the size limit of an upload.
+ */
+export interface SharedSpool {
+  spoolDir: string;
+  maxUploadBytes: number;
+}
+
+/**
+ * Streams an uploaded file to the documents service — or, with a shared spool, writes it there and
+ * hands it over by name, so that its bytes do not cross the RPC; the stored document as the API
+ * shows it.
+ */
 export async function storeDocument(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   file: UploadedFile,
+  shared?: SharedSpool,
 ): Promise<z.infer<typeof Document>> {
+  if (shared) return storeSpooled(documents, workspaceId, file, shared);
   // A body that failed on its way in is the client's fault, whatever the call made of it.
   const { document } = await documents
     .uploadDocument(uploadMessages(workspaceId, file))
     .catch((err: unknown) => Promise.reject(file.failure() ?? err));
   return documentJson(document);
+}
+
+async function storeSpooled(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  file: UploadedFile,
+  { spoolDir, maxUploadBytes }: SharedSpool,
+): Promise<z.infer<typeof Document>> {
+  // The service hashes what it keeps itself: the digest is its record, not the caller's word.
+  const spooled = await spoolUpload(file.bytes, maxUploadBytes, spoolDir, { hash: false }).catch(
+    (err: unknown) => {
+      throw (
+        file.failure() ??
+        (err instanceof UploadTooLargeError ? new ApiProblem("payload_too_large", err.message) : err)
+      );
+    },
+  );
+  try {
+    const { document } = await documents.uploadDocument(
+      (async function* () {
+        yield uploadHeader(workspaceId, file, spooledFileUrl(spooled));
+      })(),
+    );
+    return documentJson(document);
+  } finally {
+    await spooled.discard();
+  }
 }
 
 /** A PDF already held whole (sent as base64 by an MCP tool or a DocuSign envelope), stored as an upload. */
@@ -104,8 +157,13 @@ const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 export function documentRoutes(
   api: PublicApi,
   documents: Client<typeof DocumentsService>,
-  { maxUploadBytes, blobFiles }: { maxUploadBytes: number; blobFiles?: string },
+  {
+    maxUploadBytes,
+    blobFiles,
+    uploadSpool,
+  }: { maxUploadBytes: number; blobFiles?: string; uploadSpool?: string },
 ): void {
+  const shared = uploadSpool === undefined ? undefined : { spoolDir: uploadSpool, maxUploadBytes };
   api.streamRoute(
     "post",
     "/documents/upload",
@@ -123,7 +181,7 @@ export function documentRoutes(
     },
     async ({ req, res, workspaceId, query }) => {
       const file = await readUpload(req, res, maxUploadBytes, query.filename);
-      res.status(201).json(await storeDocument(documents, workspaceId, file));
+      res.status(201).json(await storeDocument(documents, workspaceId, file, shared));
     },
   );
 

@@ -2,6 +2,7 @@
  * Documents: uploads checked and measured before they are kept (size, type, SHA-256, page count),
  * their bytes in the blob store and their metadata in the database, read back as streams.
  */
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
@@ -21,12 +22,15 @@ import {
   type Logger,
   notFound,
   problemError,
+  type SpooledUpload,
+  spoolUpload,
+  takeSpooledUpload,
+  UploadTooLargeError,
   uuidv7,
   validationError,
 } from "@countersign/kit";
 import { inspectPdf, looksLikePdf, NOT_A_PDF } from "./pdf-inspection.js";
 import { type ClaimRow, type DocumentRow, store } from "./store.js";
-import { spoolUpload, UploadTooLargeError } from "./upload-spool.js";
 
 export interface DocumentsDeps {
   db: Database;
@@ -108,30 +112,30 @@ export class Documents {
         Code.InvalidArgument,
       );
     }
-    const spooled = await spoolUpload(chunks, this.deps.maxUploadBytes, this.deps.spoolDir).catch(
-      (err: unknown) => {
-        if (err instanceof UploadTooLargeError) {
-          throw problemError("payload_too_large", err.message, Code.ResourceExhausted);
-        }
-        throw err;
-      },
-    );
+    const spooled = await this.spooled(header, chunks).catch((err: unknown) => {
+      if (err instanceof UploadTooLargeError) {
+        throw problemError("payload_too_large", err.message, Code.ResourceExhausted);
+      }
+      throw err;
+    });
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
       // pdf-lib needs the whole file; the same bytes then go to the blob store without a second read.
       const bytes = await readFile(spooled.path);
+      const sha256 = spooled.sha256 ?? createHash("sha256").update(bytes).digest("hex");
       if (!looksLikePdf(bytes)) {
         throw problemError("unsupported_media_type", NOT_A_PDF, Code.InvalidArgument);
       }
       const id = header.documentId || uuidv7();
       // Each upload has its own blob, so two uploads racing for one id never overwrite the kept bytes.
       const blobKey = `${header.workspaceId}/${header.documentId ? `${id}.${uuidv7()}` : id}.pdf`;
-      // The store takes the bytes while pdf-lib reads them; a file that turns out not to be a
-      // signable PDF is removed again. Awaited below: meanwhile its failure must not go unhandled.
-      const stored = this.deps.blobs.put(blobKey, bytes, {
-        contentType: "application/pdf",
-        size: spooled.sizeBytes,
-      });
+      // The store takes the bytes while pdf-lib reads them (a filesystem store the spooled file
+      // itself); a file that turns out not to be a signable PDF is removed again. Awaited below:
+      // meanwhile its failure must not go unhandled.
+      const { blobs } = this.deps;
+      const stored = blobs.moveIn
+        ? blobs.moveIn(blobKey, spooled.path)
+        : blobs.put(blobKey, bytes, { contentType: "application/pdf", size: spooled.sizeBytes });
       stored.catch(() => {});
       try {
         const inspection = await inspectPdf(bytes);
@@ -145,7 +149,7 @@ export class Documents {
           filename: safeFilename(header.filename),
           content_type: "application/pdf",
           size_bytes: spooled.sizeBytes,
-          sha256: spooled.sha256,
+          sha256,
           page_count: inspection.pageCount,
           page_sizes: inspection.pageSizes,
           kind:
@@ -169,6 +173,18 @@ export class Documents {
     } finally {
       await spooled.discard();
     }
+  }
+
+  /** The upload's bytes in the spool: received from the chunks, or the file the caller spooled itself. */
+  private async spooled(header: UploadHeader, chunks: AsyncIterable<Uint8Array>): Promise<SpooledUpload> {
+    const { maxUploadBytes, spoolDir } = this.deps;
+    if (!header.spooledFileUrl) return spoolUpload(chunks, maxUploadBytes, spoolDir);
+    const taken = await takeSpooledUpload(header.spooledFileUrl, maxUploadBytes, spoolDir);
+    for await (const _ of chunks) {
+      await taken.discard();
+      throw validationError([{ path: "chunk", message: "a spooled upload is sent without chunks" }]);
+    }
+    return taken;
   }
 
   async get(workspaceId: string, documentId: string): Promise<Document> {

@@ -14,10 +14,10 @@ import {
   type Logger,
   migrate,
   type ServiceModule,
+  sweepSpool,
 } from "@countersign/kit";
 import { Documents } from "./documents.js";
 import { documentsRoutes } from "./routes.js";
-import { sweepSpool } from "./upload-spool.js";
 
 export interface DocumentsDeps {
   db: Database;

@@ -24,6 +24,8 @@ import {
   problemOf,
   serverInterceptors,
   serviceClient,
+  spooledFileUrl,
+  spoolUpload,
   uuidv7,
 } from "@countersign/kit";
 import { makeEncryptedPdf, makePdf, makePdfWithPages, makeTruncatedPdf } from "../../../test/support/pdfs.js";
@@ -37,6 +39,7 @@ async function startDocuments(
   maxUploadBytes?: number,
   schema = `documents_${uuidv7().slice(-8)}`,
   blobs: BlobStore = new FileBlobStore(blobRoot),
+  spoolDir?: string,
 ) {
   const module = await buildDocuments({
     db: pg.database(schema),
@@ -44,6 +47,7 @@ async function startDocuments(
     blobs,
     logger,
     maxUploadBytes,
+    spoolDir,
   });
   return serviceClient(
     DocumentsService,
@@ -76,6 +80,10 @@ async function* uploadStream(
       part: { case: "chunk", value: bytes.subarray(offset, offset + chunkSize) },
     });
   }
+}
+
+async function* streamOf<T>(...items: T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
 async function failure(promise: Promise<unknown>): Promise<ConnectError> {
@@ -156,6 +164,54 @@ test("a caller that shares a filesystem store's machine gets the stored file's U
   expect((await readFile(new URL(url))).equals(Buffer.from(pdf))).toBe(true);
   // A presigned URL is not what a filesystem store can give.
   expect(await parts({ acceptDirectUrl: true })).toEqual(["document", "chunk"]);
+});
+
+test("an upload its caller spooled is taken from the spool, hashed, checked and stored; nothing is left there", async () => {
+  const spoolDir = await mkdtemp(join(tmpdir(), "documents-spool-"));
+  const client = await startDocuments(undefined, undefined, undefined, spoolDir);
+  const header = (spooledFileUrl: string) =>
+    create(UploadDocumentRequestSchema, {
+      part: {
+        case: "header",
+        value: { workspaceId, filename: "spooled.pdf", contentType: "application/pdf", spooledFileUrl },
+      },
+    });
+  const spool = async (bytes: Uint8Array) =>
+    spooledFileUrl(await spoolUpload(streamOf(bytes), 25 * 2 ** 20, spoolDir, { hash: false }));
+  try {
+    const pdf = await makePdf(2);
+    const { document } = await client.uploadDocument(streamOf(header(await spool(pdf))));
+    expect(document).toMatchObject({
+      sizeBytes: BigInt(pdf.length),
+      sha256: createHash("sha256").update(pdf).digest("hex"),
+      pageCount: 2,
+    });
+    expect((await downloaded(client, document?.id as string)).bytes.equals(Buffer.from(pdf))).toBe(true);
+    // A file that is no PDF is refused like one sent in chunks.
+    const refused = await failure(
+      client.uploadDocument(streamOf(header(await spool(new TextEncoder().encode("hello"))))),
+    );
+    expect(refused.code).toBe(Code.InvalidArgument);
+    // Chunks after a spooled header, or a file outside the spool, are refused.
+    const mixed = await failure(
+      client.uploadDocument(
+        streamOf(
+          header(await spool(pdf)),
+          create(UploadDocumentRequestSchema, { part: { case: "chunk", value: pdf } }),
+        ),
+      ),
+    );
+    expect(fieldViolations(mixed)).toEqual([
+      { path: "chunk", message: "a spooled upload is sent without chunks" },
+    ]);
+    const outside = await failure(
+      client.uploadDocument(streamOf(header(pathToFileURL(join(blobRoot, "x.pdf")).href))),
+    );
+    expect(fieldViolations(outside)[0]?.path).toBe("header.spooledFileUrl");
+    expect(await readdir(spoolDir)).toEqual([]);
+  } finally {
+    await rm(spoolDir, { recursive: true, force: true });
+  }
 });
 
 test("an upload streamed in chunks is stored with its size, SHA-256 and page count, and comes back byte for byte", async () => {

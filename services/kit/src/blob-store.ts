@@ -3,13 +3,13 @@
  * local filesystem (standalone mode, here), where a write goes to a temporary file first so a crash
  * leaves no half object, and any S3 API endpoint (distributed mode, s3-blob-store.ts).
  */
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { pathToFileURL } from "node:url";
 import { STREAM_CHUNK_BYTES } from "./chunks.js";
+import { writeToFile } from "./file-writer.js";
 import { uuidv7 } from "./ids.js";
 
 export interface BlobInfo {
@@ -39,6 +39,11 @@ export interface BlobStore {
    * the same machine can open the file itself; a store elsewhere has no such method.
    */
   fileUrl?(key: string): string;
+  /**
+   * Takes a file of this machine (a spooled upload) over as the object, moving it rather than
+   * copying its bytes, for stores kept on a filesystem; the file is gone afterwards.
+   */
+  moveIn?(key: string, path: string): Promise<BlobInfo>;
 }
 
 async function syncPath(path: string): Promise<void> {
@@ -70,8 +75,9 @@ export class FileBlobStore implements BlobStore {
     await mkdir(dirname(temporary), { recursive: true });
     await mkdir(dirname(target), { recursive: true });
     try {
-      const source = body instanceof Readable ? body : Readable.from([body]);
-      await pipeline(source, createWriteStream(temporary, { flags: "wx" }));
+      await writeToFile(body instanceof Readable ? body : Readable.from([body]), temporary, {
+        exclusive: true,
+      });
       // An acknowledged blob must survive a crash: its bytes, then its name, reach the disk.
       await syncPath(temporary);
       await rename(temporary, target);
@@ -80,6 +86,24 @@ export class FileBlobStore implements BlobStore {
       await rm(temporary, { force: true });
       throw err;
     }
+    return { size: (await stat(target)).size };
+  }
+
+  async moveIn(key: string, path: string): Promise<BlobInfo> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    // The same order as put: the bytes reach the disk, then the name.
+    await syncPath(path);
+    try {
+      await rename(path, target);
+    } catch (err) {
+      // Another filesystem: the bytes are copied after all.
+      if ((err as { code?: unknown }).code !== "EXDEV") throw err;
+      const info = await this.put(key, createReadStream(path));
+      await rm(path, { force: true });
+      return info;
+    }
+    await syncPath(dirname(target));
     return { size: (await stat(target)).size };
   }
 

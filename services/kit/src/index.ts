@@ -27,3 +27,4 @@ export * from "./service-main.js";
 export * from "./service-module.js";
 export * from "./subjects.js";
 export * from "./transport.js";
+export * from "./upload-spool.js";

@@ -3,14 +3,14 @@
  * distributed mode's documents service. Kept out of the kit's index: the client and what it loads
  * cost each process about 30 MiB, and only the documents service needs it.
  */
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
 import { type BlobInfo, BlobNotFoundError, type BlobStore, checkKey, type PutOptions } from "./blob-store.js";
+import { writeToFile } from "./file-writer.js";
 
 export interface S3Options {
   endpoint: string;
@@ -105,7 +105,7 @@ async function withSpooledCopy<T>(
   const dir = await mkdtemp(join(tmpdir(), "countersign-spool-"));
   const path = join(dir, "body");
   try {
-    await pipeline(body, createWriteStream(path));
+    await writeToFile(body, path);
     return await use(path, (await stat(path)).size);
   } finally {
     await rm(dir, { recursive: true, force: true });

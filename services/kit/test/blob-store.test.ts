@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -114,6 +114,21 @@ test("a filesystem store's file URL names the stored file, inside its directory 
     expect(url.startsWith("file:")).toBe(true);
     expect((await readFile(new URL(url))).equals(content)).toBe(true);
     expect(() => store.fileUrl("documents/../../etc/passwd")).toThrow("invalid blob key");
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("a filesystem store moves a file in as an object, and the file is gone", async () => {
+  const root = await mkdtemp(join(tmpdir(), "blobs-"));
+  try {
+    const store = new FileBlobStore(join(root, "blobs"));
+    const content = randomBytes(70_000);
+    const spooled = join(root, "spooled");
+    await writeFile(spooled, content);
+    expect(await store.moveIn("documents/w/moved.pdf", spooled)).toEqual({ size: content.length });
+    expect((await bytesOf(await store.get("documents/w/moved.pdf"))).equals(content)).toBe(true);
+    expect(await readdir(root)).toEqual(["blobs"]);
   } finally {
     await rm(root, { recursive: true, force: true });
   }
