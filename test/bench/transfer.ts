@@ -129,6 +129,17 @@ async function downloadThroughGateway(base: string, key: string, id: string): Pr
   if (res.status !== 200) throw new Error(`download answered ${res.status}`);
 }
 
+/**
+ * An object got from the store directly: over HTTP by the same client as the gateway's downloads
+ * where the store serves HTTP (S3), so that both figures count the same client; read from the
+ * file system inside this process otherwise.
+ */
+async function getFromStore(blobs: BlobStore, key: string): Promise<void> {
+  if (!blobs.readUrl) return drain(await blobs.get(key));
+  const res = await countedGet(await blobs.readUrl(key, 60), {});
+  if (res.status !== 200) throw new Error(`the store answered ${res.status}`);
+}
+
 export async function measureTransfer(
   base: string,
   key: string,
@@ -148,7 +159,7 @@ export async function measureTransfer(
     seconds.gatewayUp += await timed(async () => {
       id = await uploadThroughGateway(base, key, pdf);
     });
-    seconds.blobDown += await timed(async () => drain(await blobs.get(blobKey)));
+    seconds.blobDown += await timed(() => getFromStore(blobs, blobKey));
     seconds.gatewayDown += await timed(() => downloadThroughGateway(base, key, id));
     await blobs.delete(blobKey);
   }
