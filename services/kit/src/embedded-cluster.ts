@@ -6,8 +6,8 @@
  * it, made in a fraction of a second by the file system, without holding the files in memory.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -27,7 +27,7 @@ export async function openEmbeddedCluster(dataDir: string, template?: string): P
   await prepareClusterTemplate(template).catch(() => {});
   if (isCluster(template)) {
     try {
-      await cp(template, dataDir, { recursive: true });
+      await copyTree(template, dataDir);
       return await withSettings(await PGlite.create(dataDir), dataDir);
     } catch {
       // A damaged template: this start makes its cluster anew, and the next start the template.
@@ -57,6 +57,24 @@ export async function prepareClusterTemplate(template?: string): Promise<void> {
   } finally {
     await rm(partial, { recursive: true, force: true });
   }
+}
+
+/**
+ * The template's files copied all at once. fs.cp awaits every entry in turn (an lstat of both
+ * sides, the copy, a chmod): 600–900 ms for the template's thousand files here, against 150–400 ms.
+ * Directories and files keep their modes, as they did through fs.cp.
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true, mode: (await stat(from)).mode & 0o777 });
+  const entries = await readdir(from, { withFileTypes: true });
+  await Promise.all(
+    entries.map((entry) => {
+      const [source, target] = [join(from, entry.name), join(to, entry.name)];
+      if (entry.isDirectory()) return copyTree(source, target);
+      if (entry.isFile()) return copyFile(source, target, constants.COPYFILE_EXCL);
+      throw new Error(`the cluster template holds ${source}, which is neither a file nor a directory`);
+    }),
+  );
 }
 
 function isCluster(dir: string): boolean {

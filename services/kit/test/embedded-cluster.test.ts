@@ -30,6 +30,12 @@ describe("embedded clusters made from the install's template", () => {
 
     const second = await opened(openEmbeddedCluster(join(dir, "second"), template));
     expect((await second.query("SELECT to_regclass('kept') AS t")).rows).toEqual([{ t: null }]);
+    // The copy keeps the modes the cluster was made with.
+    for (const path of ["", "base", "PG_VERSION", "postgresql.auto.conf"]) {
+      expect((await stat(join(dir, "second", path))).mode & 0o777).toBe(
+        (await stat(join(template, path))).mode & 0o777,
+      );
+    }
     await second.exec("CREATE TABLE mine (v int)");
 
     const reopened = await opened(openEmbeddedCluster(join(dir, "first"), template));
