@@ -256,6 +256,21 @@ interface ErrorLike {
   cause?: ErrorLike;
 }
 
+const guarded = new WeakSet<object>();
+
+/**
+ * Keeps a connection's late error from ending the process. When a replica that is stopping sends
+ * GOAWAY to an idle connection, the session manager destroys it with an error that Node raises only
+ * once the socket has closed; if a call reconnected meanwhile, the manager has removed its own
+ * listeners, and the error would be uncaught (connect-es issue 1768, seen in the chaos suite as a
+ * gateway that exited). The manager has already moved on; the error has nobody left to tell.
+ */
+function guardSession(session: http2.Http2Session | undefined): void {
+  if (!session || guarded.has(session)) return;
+  guarded.add(session);
+  session.on("error", () => {});
+}
+
 /** Marks a failure to start a request on the replica's connection as one that sent nothing. */
 class ReportingSessions
   implements Pick<Http2SessionManager, "authority" | "request" | "notifyResponseByteRead">
@@ -284,7 +299,9 @@ class ReportingSessions
     options: Omit<http2.ClientSessionRequestOptions, "signal">,
   ): Promise<http2.ClientHttp2Stream> {
     try {
-      return await this.inner.request(method, path, headers, options);
+      const stream = await this.inner.request(method, path, headers, options);
+      guardSession(stream.session);
+      return stream;
     } catch (err) {
       throw new NotSent(`the request was not sent: ${err instanceof Error ? err.message : String(err)}`, {
         cause: err,
