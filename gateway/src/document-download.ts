@@ -12,7 +12,7 @@ import { once } from "node:events";
 import { open } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,7 @@ import type {
 import { isDependencyOutage, STREAM_CHUNK_BYTES } from "@countersign/kit";
 import { create as contentDisposition } from "content-disposition";
 import type { Request, Response } from "express";
+import isPathInside from "is-path-inside";
 import { ApiProblem } from "./problems.js";
 
 /** Kept-alive connections to the blob store, for the documents' direct URLs. */
@@ -96,7 +97,7 @@ function openDirect(url: string, blobFiles: string | undefined): Promise<Readabl
 /** A stored file, only inside the blob store's directory, whatever the URL names. */
 async function openBlobFile(url: string, blobFiles: string | undefined): Promise<Readable> {
   const path = fileURLToPath(url);
-  if (blobFiles === undefined || !path.startsWith(resolve(blobFiles) + sep))
+  if (blobFiles === undefined || !isPathInside(path, resolve(blobFiles)))
     throw new Error("the documents service named a file outside the blob store the gateway reads");
   const file = await open(path).catch((err: unknown) => {
     throw (err as { code?: unknown }).code === "ENOENT" ? deletedDocument() : err;

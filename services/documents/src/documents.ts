@@ -120,7 +120,7 @@ export class Documents {
     });
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
-      // pdf-lib needs the whole file; the same bytes then go to the blob store without a second read.
+      // pdf-lib needs the whole file in memory; a store that cannot move the spooled file in gets these bytes.
       const bytes = await readFile(spooled.path);
       const sha256 = spooled.sha256 ?? createHash("sha256").update(bytes).digest("hex");
       if (!looksLikePdf(bytes)) {

@@ -5,9 +5,10 @@
  */
 import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import isPathInside from "is-path-inside";
 import { STREAM_CHUNK_BYTES } from "./chunks.js";
 import { writeToFile } from "./file-writer.js";
 import { uuidv7 } from "./ids.js";
@@ -135,7 +136,7 @@ export class FileBlobStore implements BlobStore {
 
   private path(key: string): string {
     const path = resolve(this.root, checkKey(key));
-    if (!path.startsWith(this.root + sep)) throw new Error(`invalid blob key "${key}"`);
+    if (!isPathInside(path, this.root)) throw new Error(`invalid blob key "${key}"`);
     return path;
   }
 }
