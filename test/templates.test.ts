@@ -218,6 +218,45 @@ describe.each(modes)("%s mode: templates", (_mode, start) => {
     ).toBe(204);
   });
 
+  test("every gateway replica lists a change: the one it went through at once, the others within a second", async () => {
+    const replicas = deployment.gateways.map((url) => `${url}/api/v1`);
+    const newest = async (base: string) =>
+      ((await call(base, "/templates?pageSize=1", { key: key.secret })).body as { items: TemplateBody[] })
+        .items[0];
+    /** Pages expire after 5 s; a replica that shows the change within 2 s heard of it. */
+    const shownEverywhere = async (through: string, expected: (t: TemplateBody | undefined) => void) => {
+      expected(await newest(through));
+      for (const base of replicas) {
+        const since = Date.now();
+        for (;;) {
+          try {
+            expected(await newest(base));
+            break;
+          } catch (err) {
+            if (Date.now() - since > 2_000) throw err;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+      }
+    };
+    const first = replicas[0] as string;
+    const last = replicas.at(-1) as string;
+    for (const base of replicas) await newest(base);
+    const document = await uploadPdf(await makePdf(2));
+    const template = (await createTemplate(ndaTemplate(document.id), first)).body as TemplateBody;
+    await shownEverywhere(first, (t) => expect(t?.id).toBe(template.id));
+    const renamed = await call(last, `/templates/${template.id}`, {
+      key: key.secret,
+      method: "PATCH",
+      json: { name: "Renamed NDA" },
+    });
+    expect(renamed.status).toBe(200);
+    await shownEverywhere(last, (t) => expect(t).toMatchObject({ id: template.id, name: "Renamed NDA" }));
+    const deleted = await call(first, `/templates/${template.id}`, { key: key.secret, method: "DELETE" });
+    expect(deleted.status).toBe(204);
+    await shownEverywhere(first, (t) => expect(t?.id).not.toBe(template.id));
+  });
+
   test("pagination: pageSize 0 and 101 are 400, the last page holds the rest, totalCount counts all", async () => {
     const other = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Pages")).stdout) as {
       id: string;

@@ -42,6 +42,7 @@ import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { signingRoutes } from "./signing/signing-routes.js";
+import { TemplatePages } from "./template-pages.js";
 import { webApp } from "./web-app.js";
 
 export interface GatewayServices {
@@ -78,6 +79,8 @@ export interface GatewayOptions {
   publicUrl: string;
   limits?: Partial<GatewayLimits>;
   keyCacheTtlMs?: number;
+  /** How long a page of templates is kept at most when no change is heard of. */
+  templatePagesTtlMs?: number;
   /** Resolves when what the gateway depends on answers (GET /readyz). */
   ready: () => Promise<void>;
   /**
@@ -146,6 +149,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const { services, bus, logger, publicUrl } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
+  const templatePages = new TemplatePages(services.templates, { ttlMs: options.templatePagesTtlMs });
+  const templates = templatePages.client;
   const recorder = new ApiCallRecorder(bus, logger);
   const contract = new Contract();
   const keyLimiter = new RateLimiter(limits.ratePerSecond, limits.burst);
@@ -162,7 +167,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     blobFiles: options.blobFiles,
     uploadSpool: options.uploadSpool,
   });
-  templateRoutes(api, services.templates);
+  templateRoutes(api, templates);
   signatureRequestRoutes(api, services.requests);
   agreementSetRoutes(api, services.requests);
   webhookEndpointRoutes(api, services.webhooks);
@@ -201,7 +206,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     RESTAPI_BASE,
     restApiRoutes({
       requests: services.requests,
-      templates: services.templates,
+      templates,
       documents: services.documents,
       verifier,
       limiter: keyLimiter,
@@ -248,17 +253,17 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.use(notFound);
   app.use(problemHandler(logger));
 
-  let stopListening: Unsubscribe | undefined;
+  let stopListening: Unsubscribe[] = [];
   return {
     app,
     verifier,
     openapi,
     metrics,
     async start() {
-      stopListening = await verifier.listen(bus);
+      stopListening = [await verifier.listen(bus), await templatePages.listen(bus)];
     },
     async stop() {
-      await stopListening?.();
+      for (const stop of stopListening) await stop();
       await recorder.flush();
     },
   };

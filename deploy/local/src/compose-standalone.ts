@@ -143,6 +143,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       bus,
       logger: loggerOf("templates"),
       documents: documentsClient,
+      onlyReplica: true,
     });
 
     const templatesClient = serviceClient(TemplatesService, transportOf("templates", templates));

@@ -7,6 +7,8 @@ export const subjects = {
   apiKeyDeleted: "auth.api_key_deleted",
   /** countersign.events.v1.WorkspaceUpdated */
   workspaceUpdated: "auth.workspace_updated",
+  /** countersign.events.v1.TemplateChanged */
+  templateChanged: "templates.template_changed",
   /** countersign.events.v1.ApiCallsRecorded */
   apiCallsRecorded: "gateway.api_calls_recorded",
   /** countersign.events.v1.SignatureRequestEvent, every type */

@@ -13,6 +13,8 @@ import {
   type EventBus,
   type Logger,
   migrate,
+  OutboxRelay,
+  outboxTrack,
   type ServiceModule,
 } from "@countersign/kit";
 import { templatesRoutes } from "./routes.js";
@@ -24,6 +26,8 @@ export interface TemplatesDeps {
   bus: EventBus;
   logger: Logger;
   documents: Client<typeof DocumentsService>;
+  /** The only process on this database (standalone): outbox claims of a killed process are released at start. */
+  onlyReplica?: boolean;
 }
 
 export interface TemplatesModule extends ServiceModule {
@@ -35,8 +39,9 @@ const MIGRATIONS = { name: "templates", dir: fileURLToPath(new URL("../migration
 
 export async function buildTemplates(deps: TemplatesDeps): Promise<TemplatesModule> {
   const { db, bus, logger, documents } = deps;
-  await migrate(db, [MIGRATIONS]);
-  const templates = new Templates({ db, documents, logger });
+  await migrate(db, [outboxTrack, MIGRATIONS]);
+  const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
+  const templates = new Templates({ db, documents, logger, eventsWritten: () => relay.kick() });
   const claims = new ClaimSweep({
     documents,
     holderPrefix: TEMPLATE_HOLDER_PREFIX,
@@ -47,8 +52,14 @@ export async function buildTemplates(deps: TemplatesDeps): Promise<TemplatesModu
     serviceNames: [TemplatesService.typeName],
     routes: templatesRoutes(templates),
     ready: dependenciesAnswer(db, bus),
-    start: async () => claims.start(),
-    stop: () => claims.stop(),
+    async start() {
+      relay.start();
+      claims.start();
+    },
+    async stop() {
+      await claims.stop();
+      await relay.stop();
+    },
     sweepClaims: (olderThanMs) => claims.sweep(olderThanMs),
   };
 }

@@ -1,22 +1,27 @@
 /**
  * Templates: validated against the rules and against the document they lie on, which the documents
- * service is asked for (and told that the template uses it, so it is not deleted underneath).
+ * service is asked for (and told that the template uses it, so it is not deleted underneath). Every
+ * write records a TemplateChanged event in its own transaction, for the gateways' pages.
  */
 import { setTimeout } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
-import { type FieldMask, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type FieldMask, timestampFromDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
   type Template,
   TemplateSchema,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   type Database,
+  enqueueEvent,
   type FieldViolation,
   isUuid,
   type Logger,
   notFound,
+  type Queryable,
+  subjects,
   uuidv7,
   validationError,
 } from "@countersign/kit";
@@ -35,6 +40,8 @@ export interface TemplatesOptions {
   db: Database;
   documents: Client<typeof DocumentsService>;
   logger: Logger;
+  /** Called after a transaction that wrote events commits, so the outbox relays them at once. */
+  eventsWritten: () => void;
 }
 
 /** The parts of a template an update may name; repeated ones are replaced whole. */
@@ -112,8 +119,8 @@ export class Templates {
     const draft = normalized(draftOf(template));
     await this.claimValid(template.workspaceId, id, draft, undefined);
     try {
-      return toTemplate(
-        await store.insert(this.deps.db, {
+      const row = await this.write((tx) =>
+        store.insert(tx, {
           id,
           workspace_id: template.workspaceId,
           name: draft.name,
@@ -123,6 +130,7 @@ export class Templates {
           fields: draft.fields,
         }),
       );
+      return toTemplate(row);
     } catch (err) {
       await this.release(template.workspaceId, draft.documentId, id);
       throw err;
@@ -172,13 +180,15 @@ export class Templates {
         fields: paths.includes("fields") ? changes.fields : current.fields,
       });
       await this.claimValid(current.workspace_id, current.id, draft, current.document_id);
-      const updated = await store.update(this.deps.db, current, {
-        name: draft.name,
-        description: draft.description,
-        document_id: draft.documentId,
-        roles: draft.roles,
-        fields: draft.fields,
-      });
+      const updated = await this.write((tx) =>
+        store.update(tx, current, {
+          name: draft.name,
+          description: draft.description,
+          document_id: draft.documentId,
+          roles: draft.roles,
+          fields: draft.fields,
+        }),
+      );
       if (updated) {
         if (current.document_id !== updated.document_id) {
           await this.release(current.workspace_id, current.document_id, current.id);
@@ -205,7 +215,9 @@ export class Templates {
     if (violations.length > 0) throw validationError(violations, "the template is not valid");
     const row =
       isUuid(template.workspaceId) && isUuid(template.id)
-        ? await store.relabel(this.deps.db, template.workspaceId, template.id, { name, description })
+        ? await this.write((tx) =>
+            store.relabel(tx, template.workspaceId, template.id, { name, description }),
+          )
         : undefined;
     if (!row) throw notFound("template");
     return toTemplate(row);
@@ -213,9 +225,33 @@ export class Templates {
 
   async delete(workspaceId: string, templateId: string): Promise<void> {
     if (!isUuid(workspaceId) || !isUuid(templateId)) throw notFound("template");
-    const row = await store.delete(this.deps.db, workspaceId, templateId);
+    const row = await this.write((tx) => store.delete(tx, workspaceId, templateId));
     if (!row) throw notFound("template");
     await this.release(workspaceId, row.document_id, row.id);
+  }
+
+  /** Runs one write with its TemplateChanged event in a transaction; a write of no row records none. */
+  private async write<R extends TemplateRow | undefined>(
+    statement: (tx: Queryable) => Promise<R>,
+  ): Promise<R> {
+    const row = await this.deps.db.transaction(async (tx) => {
+      const written = await statement(tx);
+      if (written) {
+        await enqueueEvent(
+          tx,
+          subjects.templateChanged,
+          TemplateChangedSchema,
+          create(TemplateChangedSchema, {
+            workspaceId: written.workspace_id,
+            templateId: written.id,
+            changeTime: timestampNow(),
+          }),
+        );
+      }
+      return written;
+    });
+    if (row) this.deps.eventsWritten();
+    return row;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { buildDocuments } from "@countersign/documents";
@@ -10,6 +10,7 @@ import {
   Kind,
   UploadDocumentRequestSchema,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
   type Template,
   TemplateSchema,
@@ -26,6 +27,7 @@ import {
   type ServiceModule,
   serverInterceptors,
   serviceClient,
+  subjects,
   uuidv7,
 } from "@countersign/kit";
 import { makePdf } from "../../../test/support/pdfs.js";
@@ -36,6 +38,8 @@ let pg: EmbeddedPostgres;
 let blobRoot: string;
 let documents: ReturnType<typeof serviceClient<typeof DocumentsService>>;
 let templates: ReturnType<typeof serviceClient<typeof TemplatesService>>;
+let bus: MemoryEventBus;
+let templatesModule: ServiceModule;
 
 const transport = (module: ServiceModule) =>
   inMemoryTransport(module.routes, serverInterceptors({ logger, metrics: createRpcMetrics() }));
@@ -43,7 +47,7 @@ const transport = (module: ServiceModule) =>
 beforeAll(async () => {
   pg = await EmbeddedPostgres.open();
   blobRoot = await mkdtemp(join(tmpdir(), "templates-blobs-"));
-  const bus = new MemoryEventBus();
+  bus = new MemoryEventBus();
   const documentsModule = await buildDocuments({
     db: pg.database("documents"),
     bus,
@@ -51,10 +55,12 @@ beforeAll(async () => {
     logger,
   });
   documents = serviceClient(DocumentsService, transport(documentsModule));
-  const templatesModule = await buildTemplates({ db: pg.database("templates"), bus, logger, documents });
+  templatesModule = await buildTemplates({ db: pg.database("templates"), bus, logger, documents });
   templates = serviceClient(TemplatesService, transport(templatesModule));
+  await templatesModule.start();
 });
 afterAll(async () => {
+  await templatesModule.stop();
   await pg.close();
   await rm(blobRoot, { recursive: true, force: true });
 });
@@ -295,5 +301,37 @@ test("lists are newest first with a total; page sizes outside 1..100 are refused
   for (const pageSize of [0, 101]) {
     const err = await failure(templates.listTemplates({ workspaceId, pageIndex: 0, pageSize }));
     expect(fieldViolations(err).map((v) => v.path)).toEqual(["pageSize"]);
+  }
+});
+
+test("every write that changes a template announces it, and a refused or missed one does not", async () => {
+  const workspaceId = uuidv7();
+  const documentId = await upload(workspaceId);
+  const heard: { workspaceId: string; templateId: string }[] = [];
+  const stop = await bus.listen(subjects.templateChanged, (msg) => {
+    const { workspaceId, templateId } = fromBinary(TemplateChangedSchema, msg.data);
+    heard.push({ workspaceId, templateId });
+  });
+  try {
+    const { template } = await templates.createTemplate({ template: nda(workspaceId, documentId) });
+    const templateId = template?.id as string;
+    const change = (paths: string[], values: MessageInitShape<typeof TemplateSchema>) =>
+      templates.updateTemplate({
+        template: nda(workspaceId, documentId, { id: templateId, ...values }),
+        updateMask: create(FieldMaskSchema, { paths }),
+      });
+    await change(["name"], { name: "NDA 2" });
+    await change(["roles", "fields"], {});
+    await failure(change(["fields"], { fields: [] }));
+    await failure(templates.createTemplate({ template: nda(workspaceId, uuidv7()) }));
+    await templates.deleteTemplate({ workspaceId, templateId });
+    await failure(templates.deleteTemplate({ workspaceId, templateId }));
+    const expected = Array.from({ length: 4 }, () => ({ workspaceId, templateId }));
+    for (let waited = 0; heard.length < expected.length && waited < 5_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toEqual(expected);
+  } finally {
+    await stop();
   }
 });
