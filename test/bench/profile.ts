@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- <standalone|distributed> [templates|create-and-send|upload|start]`: runs one
+ * `npm run bench:profile -- <standalone|distributed> [ping|templates|create-and-send|upload|start]`: runs one
  * load of the benchmark against a deployment whose processes run with `--cpu-prof`, then prints where
  * each busy process spent its time: self time by package (our code by folder) and the hottest
  * functions. The profiles stay in the printed folder for Chrome DevTools or speedscope.
@@ -105,7 +105,9 @@ async function drive(deployment: Deployment): Promise<{ startedAt: number; ended
   };
   // The warm-up run before the measured one is left out.
   const startedAt = Date.now() + (load === "upload" ? 0 : options.warmUpSeconds * 1000);
-  if (load === "templates") {
+  if (load === "ping") {
+    console.log(await measure(load, `${deployment.gateways[0]}/v1/ping`, options));
+  } else if (load === "templates") {
     console.log(await measure(load, `${base}/templates?pageSize=5`, options));
   } else if (load === "upload") {
     const pdf = await largePdf(10 * 2 ** 20);
