@@ -16,8 +16,11 @@ import { type EventBus, subjects, type Unsubscribe } from "@countersign/kit";
 
 export interface TemplatePagesOptions {
   ttlMs?: number;
-  /** Workspaces whose pages are kept; the one that listed least lately is dropped first. */
-  maxWorkspaces?: number;
+  /**
+   * Templates held by all pages together (an empty page counts as one), which bounds the memory
+   * kept whatever the page sizes; the workspace that listed least lately is dropped first.
+   */
+  maxTemplates?: number;
   /** Pages kept of one workspace (each page index and size is one). */
   maxPagesPerWorkspace?: number;
 }
@@ -28,19 +31,23 @@ interface Page {
   expiresAt: number;
 }
 
+const weight = (page: Page) => Math.max(1, page.response.templates.length);
+
 export class TemplatePages {
   private readonly workspaces = new Map<string, Map<string, Page>>();
   /** Counts changes seen, so that a page asked for before one is not kept after it. */
   private changes = 0;
+  /** The weight of every page kept, against maxTemplates. */
+  private held = 0;
   private readonly ttlMs: number;
-  private readonly maxWorkspaces: number;
+  private readonly maxTemplates: number;
   private readonly maxPagesPerWorkspace: number;
   /** The templates client with lists answered from the pages kept and writes forgetting them. */
   readonly client: Client<typeof TemplatesService>;
 
   constructor(templates: Client<typeof TemplatesService>, options: TemplatePagesOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5_000;
-    this.maxWorkspaces = options.maxWorkspaces ?? 1_000;
+    this.maxTemplates = options.maxTemplates ?? 5_000;
     this.maxPagesPerWorkspace = options.maxPagesPerWorkspace ?? 20;
     // A write that fails may still have committed (a deadline passed after the commit): either way
     // the workspace's pages are forgotten when the call ends.
@@ -67,7 +74,7 @@ export class TemplatePages {
 
   forgetWorkspace(workspaceId: string): void {
     this.changes += 1;
-    this.workspaces.delete(workspaceId);
+    this.drop(workspaceId);
   }
 
   private async list(
@@ -91,11 +98,28 @@ export class TemplatePages {
     if (pages) this.workspaces.delete(workspaceId);
     else pages = new Map();
     this.workspaces.set(workspaceId, pages);
-    if (this.workspaces.size > this.maxWorkspaces) {
-      this.workspaces.delete(this.workspaces.keys().next().value as string);
+    this.dropPage(pages, pageKey);
+    const page = { response, expiresAt: Date.now() + this.ttlMs };
+    pages.set(pageKey, page);
+    this.held += weight(page);
+    if (pages.size > this.maxPagesPerWorkspace) this.dropPage(pages, pages.keys().next().value as string);
+    for (const leastLately of this.workspaces.keys()) {
+      if (this.held <= this.maxTemplates || leastLately === workspaceId) break;
+      this.drop(leastLately);
     }
+  }
+
+  private dropPage(pages: Map<string, Page>, pageKey: string): void {
+    const page = pages.get(pageKey);
+    if (!page) return;
+    this.held -= weight(page);
     pages.delete(pageKey);
-    pages.set(pageKey, { response, expiresAt: Date.now() + this.ttlMs });
-    if (pages.size > this.maxPagesPerWorkspace) pages.delete(pages.keys().next().value as string);
+  }
+
+  private drop(workspaceId: string): void {
+    const pages = this.workspaces.get(workspaceId);
+    if (!pages) return;
+    for (const page of pages.values()) this.held -= weight(page);
+    this.workspaces.delete(workspaceId);
   }
 }

@@ -174,16 +174,33 @@ test("an error is passed on and not kept", async () => {
   expect(lists).toBe(2);
 });
 
-test("the workspace that listed least lately is dropped first when too many are kept", async () => {
-  pages = new TemplatePages(createClient(TemplatesService, transport), { ttlMs: 60_000, maxWorkspaces: 2 });
+test("past the templates they may hold, the pages of the workspace that listed least lately go first", async () => {
+  pages = new TemplatePages(createClient(TemplatesService, transport), { ttlMs: 60_000, maxTemplates: 3 });
   await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
   await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 });
   await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 6 });
+  // ws-3 has no template: its empty page still counts as one.
   await pages.client.listTemplates({ workspaceId: "ws-3", pageSize: 5 });
   lists = 0;
   await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 6 });
+  await pages.client.listTemplates({ workspaceId: "ws-3", pageSize: 5 });
   expect(lists).toBe(0);
   await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 });
+  expect(lists).toBe(1);
+});
+
+test("a workspace keeps its latest pages only", async () => {
+  pages = new TemplatePages(createClient(TemplatesService, transport), {
+    ttlMs: 60_000,
+    maxPagesPerWorkspace: 2,
+  });
+  for (const pageSize of [1, 2, 3]) await pages.client.listTemplates({ workspaceId: "ws-1", pageSize });
+  lists = 0;
+  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 3 });
+  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 2 });
+  expect(lists).toBe(0);
+  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 1 });
   expect(lists).toBe(1);
 });
 
