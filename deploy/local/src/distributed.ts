@@ -122,8 +122,9 @@ runMain(async () => {
     NATS_NAMESPACE: config.NATS_NAMESPACE,
     COUNTERSIGN_INTERNAL_TOKEN: internalToken,
   };
-  // Like a Deployment's ReplicaSet, a process that dies after it ran a while is started again
-  // (chaos tests kill replicas); one that dies at once (a bad configuration) stops everything.
+  // Like a Deployment's ReplicaSet, a process that dies after it ran a while, or that something
+  // killed (a chaos test, the OOM killer), is started again; one that exits on its own at once (a
+  // bad configuration, a port in use) stops everything.
   const start = (name: string, entry: string, extra: Record<string, string | undefined>) => {
     const startedAt = Date.now();
     // Children run with the launcher's own Node flags (its loader, a profiler), as cluster.fork does.
@@ -139,7 +140,8 @@ runMain(async () => {
       children.delete(child);
       delete pids[name];
       if (stopping) return;
-      if (Date.now() - startedAt >= RESTART_AFTER_MS) {
+      const killed = signal === "SIGKILL" || signal === "SIGTERM";
+      if (killed || Date.now() - startedAt >= RESTART_AFTER_MS) {
         logger.warn({ process: name, code, signal }, "a process exited; starting it again");
         setTimeout(() => {
           if (!stopping) start(name, entry, extra);
