@@ -5,10 +5,11 @@
  * its TemplateChanged event arrives, which the outbox relays as soon as the write commits. Pages also
  * expire after a short time: that bounds how long one can outlive a change whose event was lost.
  */
-import { fromBinary } from "@bufbuild/protobuf";
+import { fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import type { CallOptions, Client } from "@connectrpc/connect";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import type {
+  ListTemplatesRequestSchema,
   ListTemplatesResponse,
   TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
@@ -45,7 +46,10 @@ export class TemplatePages {
   /** The templates client with lists answered from the pages kept and writes forgetting them. */
   readonly client: Client<typeof TemplatesService>;
 
-  constructor(templates: Client<typeof TemplatesService>, options: TemplatePagesOptions = {}) {
+  constructor(
+    private readonly templates: Client<typeof TemplatesService>,
+    options: TemplatePagesOptions = {},
+  ) {
     this.ttlMs = options.ttlMs ?? 5_000;
     this.maxTemplates = options.maxTemplates ?? 5_000;
     this.maxPagesPerWorkspace = options.maxPagesPerWorkspace ?? 20;
@@ -55,7 +59,7 @@ export class TemplatePages {
       call.finally(() => this.forgetWorkspace(workspaceId ?? ""));
     this.client = {
       getTemplate: (request, options) => templates.getTemplate(request, options),
-      listTemplates: (request, options) => this.list(templates, request, options),
+      listTemplates: (request, options) => this.list(request, options),
       createTemplate: (request, options) =>
         forgettingAfter(request.template?.workspaceId, templates.createTemplate(request, options)),
       updateTemplate: (request, options) =>
@@ -72,14 +76,13 @@ export class TemplatePages {
     );
   }
 
-  forgetWorkspace(workspaceId: string): void {
+  private forgetWorkspace(workspaceId: string): void {
     this.changes += 1;
     this.drop(workspaceId);
   }
 
   private async list(
-    templates: Client<typeof TemplatesService>,
-    request: Parameters<Client<typeof TemplatesService>["listTemplates"]>[0],
+    request: MessageInitShape<typeof ListTemplatesRequestSchema>,
     options: CallOptions | undefined,
   ): Promise<ListTemplatesResponse> {
     const workspaceId = request.workspaceId ?? "";
@@ -87,7 +90,7 @@ export class TemplatePages {
     const kept = this.workspaces.get(workspaceId)?.get(pageKey);
     if (kept && kept.expiresAt > Date.now()) return kept.response;
     const changesBefore = this.changes;
-    const response = await templates.listTemplates(request, options);
+    const response = await this.templates.listTemplates(request, options);
     if (changesBefore === this.changes) this.keep(workspaceId, pageKey, response);
     return response;
   }

@@ -12,7 +12,7 @@ import {
   TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { MemoryEventBus, subjects } from "@countersign/kit";
-import { TemplatePages } from "../src/template-pages.js";
+import { TemplatePages, type TemplatePagesOptions } from "../src/template-pages.js";
 
 const stored = new Map<string, Template[]>();
 let lists = 0;
@@ -69,6 +69,11 @@ const names = (page: { templates: Template[] }) => page.templates.map((t) => t.n
 
 let bus: MemoryEventBus;
 let pages: TemplatePages;
+
+const pagesWith = (options: TemplatePagesOptions) =>
+  new TemplatePages(createClient(TemplatesService, transport), options);
+const list = (workspaceId: string, pageSize: number, pageIndex = 0) =>
+  pages.client.listTemplates({ workspaceId, pageSize, pageIndex });
 let stop: () => Promise<void>;
 
 beforeEach(async () => {
@@ -78,61 +83,55 @@ beforeEach(async () => {
   lists = 0;
   listGate = undefined;
   bus = new MemoryEventBus();
-  pages = new TemplatePages(createClient(TemplatesService, transport), { ttlMs: 60_000 });
+  pages = pagesWith({ ttlMs: 60_000 });
   stop = await pages.listen(bus);
 });
 afterEach(() => stop());
 
 test("a page is asked for once and then answered from what the gateway keeps", async () => {
   for (let i = 0; i < 10; i++) {
-    expect(names(await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 }))).toEqual(["nda"]);
+    expect(names(await list("ws-1", 5))).toEqual(["nda"]);
   }
   expect(lists).toBe(1);
 });
 
 test("each workspace, page index and page size is a page of its own", async () => {
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 6 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5, pageIndex: 1 });
-  expect(names(await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 }))).toEqual(["lease"]);
+  await list("ws-1", 5);
+  await list("ws-1", 6);
+  await list("ws-1", 5, 1);
+  expect(names(await list("ws-2", 5))).toEqual(["lease"]);
   expect(lists).toBe(4);
 });
 
 test("a template written through this gateway is listed at once", async () => {
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  await list("ws-1", 5);
   const { template } = await pages.client.createTemplate({
     template: { workspaceId: "ws-1", name: "offer" },
   });
-  expect(names(await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 }))).toEqual([
-    "offer",
-    "nda",
-  ]);
+  expect(names(await list("ws-1", 5))).toEqual(["offer", "nda"]);
   await pages.client.deleteTemplate({ workspaceId: "ws-1", templateId: template?.id as string });
-  expect(names(await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 }))).toEqual(["nda"]);
+  expect(names(await list("ws-1", 5))).toEqual(["nda"]);
 });
 
 test("a write that fails still forgets the workspace's pages: it may have committed", async () => {
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  await list("ws-1", 5);
   await expect(
     pages.client.updateTemplate({
       template: { workspaceId: "ws-1", id: "x" },
       updateMask: { paths: ["name"] },
     }),
   ).rejects.toMatchObject({ code: Code.Aborted });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  await list("ws-1", 5);
   expect(lists).toBe(2);
 });
 
 test("a change another replica announces drops that workspace's pages and no other's", async () => {
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
-  await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 });
+  await list("ws-1", 5);
+  await list("ws-2", 5);
   storeElsewhere("ws-1", "offer");
   await bus.publish(subjects.templateChanged, changed("ws-1"));
-  expect(names(await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 }))).toEqual([
-    "offer",
-    "nda",
-  ]);
-  await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 });
+  expect(names(await list("ws-1", 5))).toEqual(["offer", "nda"]);
+  await list("ws-2", 5);
   expect(lists).toBe(3);
 });
 
@@ -141,33 +140,27 @@ test("a page asked for before a change is not kept after it", async () => {
   listGate = new Promise((resolve) => {
     release = resolve;
   });
-  const before = pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  const before = list("ws-1", 5);
   await new Promise((resolve) => setTimeout(resolve, 10));
   storeElsewhere("ws-1", "offer");
   await bus.publish(subjects.templateChanged, changed("ws-1"));
   release();
   expect(names(await before)).toEqual(["nda"]);
   listGate = undefined;
-  expect(names(await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 }))).toEqual([
-    "offer",
-    "nda",
-  ]);
+  expect(names(await list("ws-1", 5))).toEqual(["offer", "nda"]);
 });
 
 test("a page is asked for again once it has expired", async () => {
-  pages = new TemplatePages(createClient(TemplatesService, transport), { ttlMs: 20 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  pages = pagesWith({ ttlMs: 20 });
+  await list("ws-1", 5);
   storeElsewhere("ws-1", "offer");
   await new Promise((resolve) => setTimeout(resolve, 40));
-  expect(names(await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 }))).toEqual([
-    "offer",
-    "nda",
-  ]);
+  expect(names(await list("ws-1", 5))).toEqual(["offer", "nda"]);
 });
 
 test("an error is passed on and not kept", async () => {
   for (let i = 0; i < 2; i++) {
-    await expect(pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 0 })).rejects.toMatchObject({
+    await expect(list("ws-1", 0)).rejects.toMatchObject({
       code: Code.InvalidArgument,
     });
   }
@@ -175,37 +168,37 @@ test("an error is passed on and not kept", async () => {
 });
 
 test("past the templates they may hold, the pages of the workspace that listed least lately go first", async () => {
-  pages = new TemplatePages(createClient(TemplatesService, transport), { ttlMs: 60_000, maxTemplates: 3 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
-  await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 6 });
+  pages = pagesWith({ ttlMs: 60_000, maxTemplates: 3 });
+  await list("ws-1", 5);
+  await list("ws-2", 5);
+  await list("ws-1", 6);
   // ws-3 has no template: its empty page still counts as one.
-  await pages.client.listTemplates({ workspaceId: "ws-3", pageSize: 5 });
+  await list("ws-3", 5);
   lists = 0;
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 6 });
-  await pages.client.listTemplates({ workspaceId: "ws-3", pageSize: 5 });
+  await list("ws-1", 5);
+  await list("ws-1", 6);
+  await list("ws-3", 5);
   expect(lists).toBe(0);
-  await pages.client.listTemplates({ workspaceId: "ws-2", pageSize: 5 });
+  await list("ws-2", 5);
   expect(lists).toBe(1);
 });
 
 test("a workspace keeps its latest pages only", async () => {
-  pages = new TemplatePages(createClient(TemplatesService, transport), {
+  pages = pagesWith({
     ttlMs: 60_000,
     maxPagesPerWorkspace: 2,
   });
-  for (const pageSize of [1, 2, 3]) await pages.client.listTemplates({ workspaceId: "ws-1", pageSize });
+  for (const pageSize of [1, 2, 3]) await list("ws-1", pageSize);
   lists = 0;
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 3 });
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 2 });
+  await list("ws-1", 3);
+  await list("ws-1", 2);
   expect(lists).toBe(0);
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 1 });
+  await list("ws-1", 1);
   expect(lists).toBe(1);
 });
 
 test("a single template is read from the service every time", async () => {
-  await pages.client.listTemplates({ workspaceId: "ws-1", pageSize: 5 });
+  await list("ws-1", 5);
   stored.set("ws-1", [create(TemplateSchema, { id: "other-nda", workspaceId: "ws-1", name: "nda v2" })]);
   await expect(
     pages.client.getTemplate({ workspaceId: "ws-1", templateId: "other-nda" }),
