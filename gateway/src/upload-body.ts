@@ -13,6 +13,8 @@ export interface UploadedFile {
   filename: string;
   contentType: string;
   bytes: AsyncIterable<Uint8Array>;
+  /** The file's exact length, when the request announced it before its bytes (a raw body's Content-Length). */
+  sizeBytes?: number;
   /** Why the body could not be read, once that is known. */
   failure(): ApiProblem | undefined;
 }
@@ -79,6 +81,8 @@ export function readUpload(
     return Promise.resolve({
       filename,
       contentType: "application/pdf",
+      // Node's parser ends a body at its Content-Length and fails one that ends short of it.
+      sizeBytes: Number.isSafeInteger(declared) && declared > 0 ? declared : undefined,
       bytes: failure.guard(req, endedEarly),
       failure: () => failure.get(),
     });

@@ -290,10 +290,11 @@ Target: gateway ≥ ${TARGETS.pingToExpress} × bare Express on ping in standalo
 
 A ${size} MiB PDF (one page and an incompressible attachment) uploaded as a raw \`application/pdf\`
 body to \`POST /v1/accounts/{id}/documents/upload\` and downloaded from \`GET …/documents/{id}/download\`
-— gateway, documents service (spooled to disk, hashed, parsed with pdf-lib, then stored) and blob
-store — against the same bytes put into and got from the blob store directly: the filesystem store
-inside the benchmark's process in standalone; in distributed the same s3rver, put through the
-\`minio\` client and got from a presigned URL by the client that downloads through the gateway (it
+— gateway, documents service (spooled to disk, hashed, parsed with pdf-lib; stored while it arrives
+in distributed, after it in standalone) and blob store — against the same bytes put into and got
+from the blob store directly: the filesystem store inside the benchmark's process in standalone; in
+distributed the same s3rver, put by the S3 store (one streamed PUT to a presigned URL) and got from
+a presigned URL by the client that downloads through the gateway (it
 reads the socket itself: node:http's parser would be the slowest part of either). ${transferRounds} rounds,
 alternating between the two, after one discarded round through the gateway. MB/s = 10⁶ bytes/s.
 

@@ -61,6 +61,7 @@ function uploadHeader(workspaceId: string, file: UploadedFile, spooledFileUrl = 
         contentType: file.contentType,
         kind: Kind.ORIGINAL,
         spooledFileUrl,
+        sizeBytes: BigInt(file.sizeBytes ?? 0),
       },
     },
   });
@@ -148,6 +149,7 @@ export function storePdfBytes(
     filename,
     contentType: "application/pdf",
     bytes: Readable.from([bytes]),
+    sizeBytes: bytes.length,
     failure: () => undefined,
   });
 }

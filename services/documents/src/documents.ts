@@ -31,6 +31,7 @@ import {
 } from "@countersign/kit";
 import { inspectPdf, looksLikePdf, NOT_A_PDF } from "./pdf-inspection.js";
 import { type ClaimRow, type DocumentRow, store } from "./store.js";
+import { storeAsReceived } from "./store-as-received.js";
 
 export interface DocumentsDeps {
   db: Database;
@@ -88,6 +89,10 @@ const ACCEPTED_TYPES = new Set(["application/pdf", "application/x-pdf", ""]);
 /** How long a document's direct URL may be used: enough to start reading, not to keep. */
 const DIRECT_URL_SECONDS = 60;
 
+function tooLarge(err: UploadTooLargeError): ConnectError {
+  return problemError("payload_too_large", err.message, Code.ResourceExhausted);
+}
+
 export class Documents {
   constructor(private readonly deps: DocumentsDeps) {}
 
@@ -112,12 +117,24 @@ export class Documents {
         Code.InvalidArgument,
       );
     }
-    const spooled = await this.spooled(header, chunks).catch((err: unknown) => {
-      if (err instanceof UploadTooLargeError) {
-        throw problemError("payload_too_large", err.message, Code.ResourceExhausted);
-      }
-      throw err;
+    const id = header.documentId || uuidv7();
+    // Each upload has its own blob, so two uploads racing for one id never overwrite the kept bytes.
+    const blobKey = `${header.workspaceId}/${header.documentId ? `${id}.${uuidv7()}` : id}.pdf`;
+    const { blobs, maxUploadBytes } = this.deps;
+    const announcedBytes = Number(header.sizeBytes);
+    if (announcedBytes > maxUploadBytes) throw tooLarge(new UploadTooLargeError(maxUploadBytes));
+    // A store on this machine takes the spooled file itself; one elsewhere gets a file of known
+    // length while it arrives. Either way the bytes are inspected before the document exists.
+    const early =
+      announcedBytes > 0 && !blobs.moveIn && !header.spooledFileUrl
+        ? storeAsReceived(blobs, blobKey, announcedBytes, chunks)
+        : undefined;
+    const spooled = await this.spooled(header, early?.chunks ?? chunks).catch(async (err: unknown) => {
+      await early?.stored.then(() => blobs.delete(blobKey)).catch(() => {});
+      throw err instanceof UploadTooLargeError ? tooLarge(err) : err;
     });
+    // From here on, what the store was given is removed again unless it becomes a document.
+    let stored = early?.stored;
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
       // pdf-lib needs the whole file in memory; a store that cannot move the spooled file in gets these bytes.
@@ -126,50 +143,46 @@ export class Documents {
       if (!looksLikePdf(bytes)) {
         throw problemError("unsupported_media_type", NOT_A_PDF, Code.InvalidArgument);
       }
-      const id = header.documentId || uuidv7();
-      // Each upload has its own blob, so two uploads racing for one id never overwrite the kept bytes.
-      const blobKey = `${header.workspaceId}/${header.documentId ? `${id}.${uuidv7()}` : id}.pdf`;
       // The store takes the bytes while pdf-lib reads them (a filesystem store the spooled file
-      // itself); a file that turns out not to be a signable PDF is removed again. Awaited below:
-      // meanwhile its failure must not go unhandled.
-      const { blobs } = this.deps;
-      const stored = blobs.moveIn
+      // itself), if it does not have them already. Awaited below: meanwhile its failure must not
+      // go unhandled.
+      stored ??= blobs.moveIn
         ? blobs.moveIn(blobKey, spooled.path)
         : blobs.put(blobKey, bytes, { contentType: "application/pdf", size: spooled.sizeBytes });
       stored.catch(() => {});
-      try {
-        const inspection = await inspectPdf(bytes);
-        if (!inspection.ok) {
-          throw validationError([{ path: "file", message: inspection.message }], inspection.message);
-        }
-        await stored;
-        const row = await store.insert(this.deps.db, {
-          id,
-          workspace_id: header.workspaceId,
-          filename: safeFilename(header.filename),
-          content_type: "application/pdf",
-          size_bytes: spooled.sizeBytes,
-          sha256,
-          page_count: inspection.pageCount,
-          page_sizes: inspection.pageSizes,
-          kind:
-            header.kind === Kind.SIGNED
-              ? "signed"
-              : header.kind === Kind.CERTIFICATE
-                ? "certificate"
-                : "original",
-          blob_key: blobKey,
-        });
-        if (row) return toDocument(row);
-        await this.deps.blobs.delete(blobKey).catch(() => {});
-        const winner = await store.get(this.deps.db, header.workspaceId, id);
-        if (!winner) throw new ConnectError(`document id ${id} is taken`, Code.AlreadyExists);
-        return toDocument(winner);
-      } catch (err) {
-        await stored.catch(() => {});
-        await this.deps.blobs.delete(blobKey).catch(() => {});
-        throw err;
+      const inspection = await inspectPdf(bytes);
+      if (!inspection.ok) {
+        throw validationError([{ path: "file", message: inspection.message }], inspection.message);
       }
+      await stored;
+      const row = await store.insert(this.deps.db, {
+        id,
+        workspace_id: header.workspaceId,
+        filename: safeFilename(header.filename),
+        content_type: "application/pdf",
+        size_bytes: spooled.sizeBytes,
+        sha256,
+        page_count: inspection.pageCount,
+        page_sizes: inspection.pageSizes,
+        kind:
+          header.kind === Kind.SIGNED
+            ? "signed"
+            : header.kind === Kind.CERTIFICATE
+              ? "certificate"
+              : "original",
+        blob_key: blobKey,
+      });
+      if (row) return toDocument(row);
+      await blobs.delete(blobKey).catch(() => {});
+      const winner = await store.get(this.deps.db, header.workspaceId, id);
+      if (!winner) throw new ConnectError(`document id ${id} is taken`, Code.AlreadyExists);
+      return toDocument(winner);
+    } catch (err) {
+      if (stored) {
+        await stored.catch(() => {});
+        await blobs.delete(blobKey).catch(() => {});
+      }
+      throw err;
     } finally {
       await spooled.discard();
     }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pipeline, Readable, Transform } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
@@ -230,6 +231,100 @@ test("an upload streamed in chunks is stored with its size, SHA-256 and page cou
   const back = await downloaded(client, document?.id as string);
   expect(back.bytes.equals(Buffer.from(pdf))).toBe(true);
   expect(back.document).toMatchObject({ id: document?.id, sha256: document?.sha256 });
+});
+
+/**
+ * A store elsewhere (no moveIn, as S3) over the filesystem, telling when a put first reads a byte.
+ * Like the S3 store, which signs a URL first, it starts reading a while after it is called.
+ */
+function remoteStore(): { store: BlobStore; firstByte: Promise<void>; puts: string[] } {
+  const files = new FileBlobStore(blobRoot);
+  let reached = () => {};
+  const firstByte = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const puts: string[] = [];
+  const store: BlobStore = {
+    put: async (key, body) => {
+      puts.push(key);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!(body instanceof Readable)) {
+        reached();
+        return files.put(key, body);
+      }
+      const seen = new Transform({
+        transform(chunk, _encoding, done) {
+          reached();
+          done(null, chunk);
+        },
+      });
+      // The store reads `seen` and hears of a failure there, as it would have of the body's.
+      return files.put(
+        key,
+        pipeline(body, seen, () => {}),
+      );
+    },
+    get: (key) => files.get(key),
+    stat: (key) => files.stat(key),
+    delete: (key) => files.delete(key),
+    ping: () => files.ping(),
+  };
+  return { store, firstByte, puts };
+}
+
+async function* announced(bytes: Uint8Array, sizeBytes: number, afterFirstChunk?: () => Promise<void>) {
+  yield create(UploadDocumentRequestSchema, {
+    part: {
+      case: "header",
+      value: { workspaceId, filename: "a.pdf", contentType: "application/pdf", sizeBytes: BigInt(sizeBytes) },
+    },
+  });
+  const half = Math.ceil(bytes.length / 2);
+  yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: bytes.subarray(0, half) } });
+  await afterFirstChunk?.();
+  yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: bytes.subarray(half) } });
+}
+
+test("an upload of announced length reaches a store elsewhere while it arrives, and is kept whole", async () => {
+  const { store, firstByte } = remoteStore();
+  const client = await startDocuments(undefined, undefined, store);
+  const pdf = await makePdf(2);
+  let storedBeforeLastChunk = false;
+  const { document } = await client.uploadDocument(
+    announced(pdf, pdf.length, async () => {
+      storedBeforeLastChunk = await Promise.race([
+        firstByte.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+      ]);
+    }),
+  );
+  expect(storedBeforeLastChunk).toBe(true);
+  expect(document).toMatchObject({ sizeBytes: BigInt(pdf.length), pageCount: 2 });
+  expect((await downloaded(client, document?.id as string)).bytes.equals(Buffer.from(pdf))).toBe(true);
+});
+
+test("an announced length that is wrong or over the limit is refused, and nothing is kept", async () => {
+  const { store, puts } = remoteStore();
+  const client = await startDocuments(64 * 1024, undefined, store);
+  const pdf = await makePdf(1);
+  const kept = async () => (await Promise.all(puts.map((key) => store.stat(key)))).filter(Boolean);
+  for (const sizeBytes of [pdf.length + 1, pdf.length - 1]) {
+    const wrong = await failure(client.uploadDocument(announced(pdf, sizeBytes)));
+    expect(wrong.code).toBe(Code.InvalidArgument);
+    expect(fieldViolations(wrong).map(({ path }) => path)).toEqual(["header.sizeBytes"]);
+  }
+  expect(puts).toHaveLength(2);
+  expect(await kept()).toEqual([]);
+  const tooLarge = await failure(client.uploadDocument(announced(pdf, 64 * 1024 + 1)));
+  expect(problemOf(tooLarge)).toBe("payload_too_large");
+  expect(puts).toHaveLength(2);
+  // A PDF refused on inspection is removed from the store that already took it.
+  const refused = await failure(
+    client.uploadDocument(announced(await makeTruncatedPdf(), (await makeTruncatedPdf()).length)),
+  );
+  expect(refused.code).toBe(Code.InvalidArgument);
+  expect(puts).toHaveLength(3);
+  expect(await kept()).toEqual([]);
 });
 
 test("file names are made safe: no directories, control characters or quotes", async () => {

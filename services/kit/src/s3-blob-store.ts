@@ -2,12 +2,22 @@
  * The BlobStore on any S3 API endpoint (MinIO, AWS S3 and the like) through the `minio` client:
  * distributed mode's documents service. Kept out of the kit's index: the client and what it loads
  * cost each process about 30 MiB, and only the documents service needs it.
+ *
+ * Objects are written by one PUT to a presigned URL, streamed as the bytes come. The client's own
+ * putObject reads an object under its part size (64 MiB) whole into memory and hashes it to sign
+ * the payload before it sends a byte, so a caller could not overlap receiving a file with storing
+ * it. A presigned PUT sends the payload unsigned (UNSIGNED-PAYLOAD), as the client itself does over
+ * HTTPS; the object's size is checked after the write.
  */
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
 import { type BlobInfo, BlobNotFoundError, type BlobStore, checkKey, type PutOptions } from "./blob-store.js";
 import { writeToFile } from "./file-writer.js";
@@ -49,21 +59,29 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, body: Readable | Uint8Array, options: PutOptions = {}): Promise<BlobInfo> {
     checkKey(key);
-    const metadata = { "Content-Type": options.contentType ?? "application/octet-stream" };
+    const contentType = options.contentType ?? "application/octet-stream";
     if (!(body instanceof Readable)) {
-      await this.client.putObject(this.bucket, key, Buffer.from(body), body.length, metadata);
+      await this.send(key, [body], body.length, contentType);
     } else if (options.size !== undefined) {
-      await this.client.putObject(this.bucket, key, body, options.size, metadata);
+      await this.send(key, body, options.size, contentType);
     } else {
-      // With no length, the client would start a multipart upload sized for 5 TiB, which not every
-      // S3 endpoint offers; a spooled copy gives it the length, and memory stays flat.
-      await withSpooledCopy(body, async (path, size) => {
-        await this.client.putObject(this.bucket, key, createReadStream(path), size, metadata);
-      });
+      // A PUT needs the length up front, and a multipart upload is not offered by every S3
+      // endpoint; a spooled copy gives the length, and memory stays flat.
+      await withSpooledCopy(body, (path, size) => this.send(key, createReadStream(path), size, contentType));
     }
     const info = await this.stat(key);
     if (!info) throw new Error(`blob "${key}" vanished after upload`);
     return info;
+  }
+
+  private async send(
+    key: string,
+    body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+    size: number,
+    contentType: string,
+  ): Promise<void> {
+    const url = await this.client.presignedPutObject(this.bucket, key, PUT_URL_SECONDS);
+    await streamedPut(new URL(url), body, size, contentType);
   }
 
   async get(key: string): Promise<Readable> {
@@ -96,6 +114,69 @@ export class S3BlobStore implements BlobStore {
   readUrl(key: string, seconds: number): Promise<string> {
     return this.client.presignedGetObject(this.bucket, checkKey(key), seconds);
   }
+}
+
+/** How long a PUT's presigned URL is valid: it is used at once, by this process only. */
+const PUT_URL_SECONDS = 60;
+
+/** A PUT whose socket passes this long without a byte either way has stalled. */
+const STALLED_MS = 60_000;
+
+/**
+ * One PUT of exactly `size` bytes. The endpoint's refusal is reported by its status and S3 error
+ * code, never by the URL, whose query is a credential while it lasts.
+ */
+async function streamedPut(
+  url: URL,
+  body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  size: number,
+  contentType: string,
+): Promise<void> {
+  const request = (url.protocol === "https:" ? https : http).request(url, {
+    method: "PUT",
+    headers: { "content-length": size, "content-type": contentType },
+    timeout: STALLED_MS,
+  });
+  request.on("timeout", () => request.destroy(new Error("the S3 endpoint stalled during a PUT")));
+  const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+    request.once("response", resolve);
+    request.once("error", reject);
+    // A request destroyed before it had a socket closes without an error.
+    request.once("close", () => reject(new Error("the PUT ended without an answer")));
+  });
+  const [sent, answer] = await Promise.allSettled([pipeline(exactly(body, size), request), answered]);
+  if (answer.status === "fulfilled") {
+    const response = answer.value;
+    const text = (await buffer(response)).toString("utf8");
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status > 299) {
+      const code = text.match(/<Code>([^<]{1,100})<\/Code>/)?.[1] ?? "no error code";
+      throw new Error(`the S3 endpoint refused a PUT: ${status} ${code}`);
+    }
+  }
+  if (sent.status === "rejected") throw sent.reason;
+  if (answer.status === "rejected") throw answer.reason;
+}
+
+/**
+ * The body, which must be exactly `size` bytes. The chunk that completes it is held back until the
+ * body ends, so that the endpoint never receives a whole object from a body that goes on; a PUT
+ * cut off before its last byte is discarded by S3.
+ */
+async function* exactly(
+  body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  size: number,
+): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  let last: Uint8Array | undefined;
+  for await (const chunk of body) {
+    seen += chunk.length;
+    if (seen > size) throw new Error(`the body is longer than the ${size} bytes declared`);
+    if (seen < size) yield chunk;
+    else last ??= chunk;
+  }
+  if (seen !== size) throw new Error(`the body is ${seen} bytes, not the ${size} declared`);
+  if (last) yield last;
 }
 
 async function withSpooledCopy<T>(

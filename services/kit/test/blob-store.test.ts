@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { Client as MinioClient } from "minio";
 import S3rver from "s3rver";
 import { type BlobStore, FileBlobStore } from "../src/blob-store.js";
 import { S3BlobStore } from "../src/s3-blob-store.js";
@@ -68,7 +69,9 @@ contract("FileBlobStore", async () => {
   return { store: new FileBlobStore(root), close: () => rm(root, { recursive: true, force: true }) };
 });
 
-async function s3rverStore(bucket: string): Promise<{ store: S3BlobStore; close: () => Promise<void> }> {
+async function s3rverStore(
+  bucket: string,
+): Promise<{ store: S3BlobStore; endpoint: URL; close: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "s3rver-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, directory, silent: true });
   const { port } = await server.run();
@@ -80,6 +83,7 @@ async function s3rverStore(bucket: string): Promise<{ store: S3BlobStore; close:
   });
   return {
     store,
+    endpoint: new URL(`http://127.0.0.1:${port}`),
     close: async () => {
       await server.close();
       await rm(directory, { recursive: true, force: true });
@@ -99,6 +103,54 @@ test("an S3 store's read URL gets the object without the store's credentials", a
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(content)).toBe(true);
+  } finally {
+    await close();
+  }
+});
+
+/** The bytes, then, after time enough for an endpoint to store them, one byte more. */
+async function* moreAfterAWhile(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  yield Buffer.from("x");
+}
+
+test("an S3 store refuses a stream that is not the length it announced, and never completes a longer one", async () => {
+  const { store, close } = await s3rverStore("kit-length");
+  try {
+    const content = randomBytes(100_000);
+    await expect(
+      store.put("documents/short", Readable.from([content]), { size: content.length + 1 }),
+    ).rejects.toThrow("the body is 100000 bytes, not the 100001 declared");
+    await expect(
+      store.put("documents/long", Readable.from(moreAfterAWhile(content)), { size: content.length }),
+    ).rejects.toThrow("the body is longer than the 100000 bytes declared");
+    // The chunk that would have completed the object was held back when more followed it. (What
+    // the endpoint keeps of a PUT cut off short is its own affair: S3 nothing, s3rver a stub.)
+    expect(await store.stat("documents/long")).toBeUndefined();
+  } finally {
+    await close();
+  }
+});
+
+test("an S3 store reports a refused write by status and S3 error code, never by its signed URL", async () => {
+  const { store, endpoint, close } = await s3rverStore("kit-refused");
+  try {
+    const admin = new MinioClient({
+      endPoint: endpoint.hostname,
+      port: Number(endpoint.port),
+      useSSL: false,
+      accessKey: "S3RVER",
+      secretKey: "S3RVER",
+      pathStyle: true,
+    });
+    await admin.removeBucket("kit-refused");
+    const refused = await store.put("documents/x", randomBytes(10_000)).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    expect(refused?.message).toBe("the S3 endpoint refused a PUT: 404 NoSuchBucket");
+    expect(JSON.stringify(refused)).not.toMatch(/X-Amz-Signature/i);
   } finally {
     await close();
   }
