@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { Queryable } from "@countersign/kit";
+import canonicalize from "canonicalize";
 
 export interface AuditActor {
   type: "api_key" | "user" | "recipient" | "system";
@@ -47,27 +48,17 @@ interface AuditRow {
   hash: string;
 }
 
-/** JSON with object keys sorted at every depth: the database's jsonb does not keep key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
 export function entryHash(entry: Omit<AuditEntry, "hash">): string {
-  const content = canonicalJson({
+  // Canonical JSON (RFC 8785): the database's jsonb does not keep the key order the hash was made
+  // with. Only `undefined` itself has no JSON; an object always has.
+  const content = canonicalize({
     sequence: entry.sequence,
     at: entry.at.toISOString(),
     action: entry.action,
     actor: entry.actor,
     details: entry.details,
     previousHash: entry.previousHash,
-  });
+  }) as string;
   return createHash("sha256").update(content).digest("hex");
 }
 
