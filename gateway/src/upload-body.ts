@@ -5,6 +5,7 @@
  * request itself) and never an unhandled stream error, which would end the process for everybody.
  */
 import type { Readable } from "node:stream";
+import { formatBytes } from "@countersign/kit";
 import busboy from "busboy";
 import type { Request, Response } from "express";
 import { ApiProblem } from "./problems.js";
@@ -68,10 +69,7 @@ export function readUpload(
   }
   const declared = Number(req.get("content-length") ?? Number.NaN);
   if (declared > maxUploadBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw new ApiProblem(
-      "payload_too_large",
-      `the file is larger than ${maxUploadBytes / (1024 * 1024)} MiB`,
-    );
+    throw new ApiProblem("payload_too_large", `the file is larger than ${formatBytes(maxUploadBytes)}`);
   }
   res.locals.bodyStreaming = true;
   const failure = new BodyFailure();

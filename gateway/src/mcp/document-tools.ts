@@ -6,6 +6,7 @@
  */
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { formatBytes } from "@countersign/kit";
 import { z } from "zod";
 import { Document, DocumentIdParams } from "../contract/documents.js";
 import { text } from "../contract/values.js";
@@ -36,12 +37,12 @@ export function documentTools(
   maxUploadBytes: number,
   publicUrl: string,
 ): Tool[] {
-  const maxMiB = Number((maxUploadBytes / (1024 * 1024)).toFixed(2));
+  const limit = formatBytes(maxUploadBytes);
   return [
     {
       name: "upload_document",
       title: "Upload a PDF",
-      description: `Upload a PDF, base64-encoded, of at most ${maxMiB} MiB. The answer has the document's id for create_signature_request (\`documentIds\`), its page count and each page's size in PDF points for placing fields. Damaged and password-protected PDFs are refused.`,
+      description: `Upload a PDF, base64-encoded, of at most ${limit}. The answer has the document's id for create_signature_request (\`documentIds\`), its page count and each page's size in PDF points for placing fields. Damaged and password-protected PDFs are refused.`,
       annotations: {
         title: "Upload a PDF",
         readOnlyHint: false,
@@ -53,7 +54,7 @@ export function documentTools(
       async run(args, { workspaceId }) {
         const { filename, contentBase64 } = readArgumentsAs(UploadArguments, args);
         if (Buffer.byteLength(contentBase64, "base64") > maxUploadBytes) {
-          throw new ApiProblem("payload_too_large", `the file is larger than ${maxMiB} MiB`);
+          throw new ApiProblem("payload_too_large", `the file is larger than ${limit}`);
         }
         const bytes = Buffer.from(contentBase64, "base64");
         const document = await storePdfBytes(documents, workspaceId, filename, bytes);

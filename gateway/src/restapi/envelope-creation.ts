@@ -17,7 +17,7 @@ import type {
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { type Logger, roleKey } from "@countersign/kit";
+import { formatBytes, type Logger, roleKey } from "@countersign/kit";
 import type { z } from "zod";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";
@@ -304,7 +304,7 @@ export class EnvelopeCreation {
       throw new DocuSignError(
         400,
         "MAX_DOCUMENT_SIZE_EXCEEDED",
-        `document ${document.documentId} is larger than ${this.maxUploadBytes / (1024 * 1024)} MiB`,
+        `document ${document.documentId} is larger than ${formatBytes(this.maxUploadBytes)}`,
       );
     }
     const bytes = Buffer.from(document.documentBase64, "base64");
