@@ -137,7 +137,9 @@ async function streamedPut(
     headers: { "content-length": size, "content-type": contentType },
     timeout: STALLED_MS,
   });
-  request.on("timeout", () => request.destroy(new Error("the S3 endpoint stalled during a PUT")));
+  request.on("timeout", () =>
+    request.destroy(Object.assign(new Error("the S3 endpoint stalled during a PUT"), { code: "ETIMEDOUT" })),
+  );
   const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
     request.once("response", resolve);
     request.once("error", reject);

@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { Client as MinioClient } from "minio";
 import S3rver from "s3rver";
 import { type BlobStore, FileBlobStore } from "../src/blob-store.js";
+import { isDependencyOutage } from "../src/outage.js";
 import { S3BlobStore } from "../src/s3-blob-store.js";
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
@@ -154,6 +155,16 @@ test("an S3 store reports a refused write by status and S3 error code, never by 
   } finally {
     await close();
   }
+});
+
+test("an S3 store whose endpoint is gone fails a write as an outage, not as a fault of ours", async () => {
+  const { store, close } = await s3rverStore("kit-gone");
+  await close();
+  const failed = await store.put("documents/x", Readable.from([randomBytes(1000)]), { size: 1000 }).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(isDependencyOutage(failed)).toBe(true);
 });
 
 test("a filesystem store's file URL names the stored file, inside its directory only", async () => {
