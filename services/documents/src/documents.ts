@@ -129,11 +129,16 @@ export class Documents {
       announcedBytes > 0 && !blobs.moveIn && !header.spooledFileUrl
         ? storeAsReceived(blobs, blobKey, announcedBytes, chunks)
         : undefined;
+    // What the store was given is removed again unless it becomes a document.
+    const discard = async (stored: Promise<unknown> | undefined) => {
+      if (!stored) return;
+      await stored.catch(() => {});
+      await blobs.delete(blobKey).catch(() => {});
+    };
     const spooled = await this.spooled(header, early?.chunks ?? chunks).catch(async (err: unknown) => {
-      await early?.stored.then(() => blobs.delete(blobKey)).catch(() => {});
+      await discard(early?.stored);
       throw err instanceof UploadTooLargeError ? tooLarge(err) : err;
     });
-    // From here on, what the store was given is removed again unless it becomes a document.
     let stored = early?.stored;
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
@@ -178,10 +183,7 @@ export class Documents {
       if (!winner) throw new ConnectError(`document id ${id} is taken`, Code.AlreadyExists);
       return toDocument(winner);
     } catch (err) {
-      if (stored) {
-        await stored.catch(() => {});
-        await blobs.delete(blobKey).catch(() => {});
-      }
+      await discard(stored);
       throw err;
     } finally {
       await spooled.discard();
