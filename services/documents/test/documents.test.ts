@@ -110,16 +110,26 @@ async function downloaded(
   return { document: first, bytes: Buffer.concat(chunks) };
 }
 
-test("a caller that accepts a direct URL gets one from a store that signs them, and the bytes otherwise", async () => {
+/**
+ * A store that is not on this machine (as S3): the filesystem store's objects, without moveIn or
+ * file URLs; `overrides` replace or add methods.
+ */
+function storeElsewhere(overrides: Partial<BlobStore>): BlobStore {
   const files = new FileBlobStore(blobRoot);
-  const signing: BlobStore = {
+  return {
     put: (key, body) => files.put(key, body),
     get: (key) => files.get(key),
     stat: (key) => files.stat(key),
     delete: (key) => files.delete(key),
     ping: () => files.ping(),
-    readUrl: async (key, seconds) => `https://store.test/${key}?expires=${seconds}`,
+    ...overrides,
   };
+}
+
+test("a caller that accepts a direct URL gets one from a store that signs them, and the bytes otherwise", async () => {
+  const signing = storeElsewhere({
+    readUrl: async (key, seconds) => `https://store.test/${key}?expires=${seconds}`,
+  });
   const client = await startDocuments(undefined, undefined, signing);
   const pdf = await makePdf(1);
   const { document } = await client.uploadDocument(uploadStream(pdf));
@@ -234,8 +244,8 @@ test("an upload streamed in chunks is stored with its size, SHA-256 and page cou
 });
 
 /**
- * A store elsewhere (no moveIn, as S3) over the filesystem, telling when a put first reads a byte.
- * Like the S3 store, which signs a URL first, it starts reading a while after it is called.
+ * A store elsewhere that tells when a put first reads a byte and names every key put. Like the S3
+ * store, which signs a URL first, it starts reading a while after it is called.
  */
 function remoteStore(): { store: BlobStore; firstByte: Promise<void>; puts: string[] } {
   const files = new FileBlobStore(blobRoot);
@@ -244,7 +254,7 @@ function remoteStore(): { store: BlobStore; firstByte: Promise<void>; puts: stri
     reached = resolve;
   });
   const puts: string[] = [];
-  const store: BlobStore = {
+  const store = storeElsewhere({
     put: async (key, body) => {
       puts.push(key);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -264,11 +274,7 @@ function remoteStore(): { store: BlobStore; firstByte: Promise<void>; puts: stri
         pipeline(body, seen, () => {}),
       );
     },
-    get: (key) => files.get(key),
-    stat: (key) => files.stat(key),
-    delete: (key) => files.delete(key),
-    ping: () => files.ping(),
-  };
+  });
   return { store, firstByte, puts };
 }
 
