@@ -71,11 +71,17 @@ export interface ChainEnd {
 /** The end of a chain that has no entry yet: a new request's first entry needs no look-up. */
 export const EMPTY_CHAIN: ChainEnd = { sequence: 0, hash: "" };
 
+/** An entry to append: what happened and its particulars. */
+export interface AuditRecord {
+  action: string;
+  details?: Record<string, unknown>;
+}
+
 /**
  * Appends one entry to a request's chain; call it inside the transaction that holds the request's
  * lock. `end` saves reading the chain's end when the caller knows it.
  */
-export async function appendAudit(
+export function appendAudit(
   tx: Queryable,
   requestId: string,
   action: string,
@@ -83,7 +89,18 @@ export async function appendAudit(
   details: Record<string, unknown> = {},
   end?: ChainEnd,
 ): Promise<ChainEnd> {
-  const last =
+  return appendAuditEntries(tx, requestId, actor, [{ action, details }], end);
+}
+
+/** Appends entries by one actor, in order and with one statement, as `appendAudit` appends one. */
+export async function appendAuditEntries(
+  tx: Queryable,
+  requestId: string,
+  actor: AuditActor,
+  records: readonly AuditRecord[],
+  end?: ChainEnd,
+): Promise<ChainEnd> {
+  let last =
     end ??
     (
       await tx.query<ChainEnd>(
@@ -92,35 +109,40 @@ export async function appendAudit(
       )
     ).rows[0] ??
     EMPTY_CHAIN;
-  const entry = {
-    sequence: last.sequence + 1,
-    // Milliseconds, as JavaScript keeps them, so that the stored time hashes the same when read back.
-    at: new Date(),
-    action,
-    actor,
-    // As the database will give it back: dates become strings, undefined properties disappear.
-    details: JSON.parse(JSON.stringify(details)) as Record<string, unknown>,
-    previousHash: last.hash,
-  };
-  const hash = entryHash(entry);
+  const entries = records.map(({ action, details = {} }) => {
+    const entry = {
+      sequence: last.sequence + 1,
+      // Milliseconds, as JavaScript keeps them, so that the stored time hashes the same when read back.
+      at: new Date(),
+      action,
+      actor,
+      // As the database will give it back: dates become strings, undefined properties disappear.
+      details: JSON.parse(JSON.stringify(details)) as Record<string, unknown>,
+      previousHash: last.hash,
+    };
+    last = { sequence: entry.sequence, hash: entryHash(entry) };
+    return { ...entry, hash: last.hash };
+  });
   await tx.query(
     `INSERT INTO audit_entries (request_id, sequence, at, action, actor_type, actor_id, ip, user_agent, details, previous_hash, hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+     SELECT $1, e.sequence, e.at, e.action, $2, $3, $4, $5, e.details, e.previous_hash, e.hash
+       FROM unnest($6::int[], $7::timestamptz[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
+            AS e(sequence, at, action, details, previous_hash, hash)`,
     [
       requestId,
-      entry.sequence,
-      entry.at,
-      action,
       actor.type,
       actor.id,
       actor.ip,
       actor.userAgent,
-      JSON.stringify(entry.details),
-      entry.previousHash,
-      hash,
+      entries.map((e) => e.sequence),
+      entries.map((e) => e.at),
+      entries.map((e) => e.action),
+      entries.map((e) => JSON.stringify(e.details)),
+      entries.map((e) => e.previousHash),
+      entries.map((e) => e.hash),
     ],
   );
-  return { sequence: entry.sequence, hash };
+  return last;
 }
 
 export async function readAudit(db: Queryable, requestId: string): Promise<AuditEntry[]> {

@@ -5,13 +5,20 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Queryable } from "@countersign/kit";
-import { type AuditActor, appendAudit, type ChainEnd } from "./audit-trail.js";
+import {
+  type AuditActor,
+  type AuditRecord,
+  appendAudit,
+  appendAuditEntries,
+  type ChainEnd,
+  EMPTY_CHAIN,
+} from "./audit-trail.js";
 import { enqueueRequestEvent } from "./events.js";
 import { queueNotification } from "./notifications.js";
 import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { assertAllowed } from "./state-machine.js";
-import { type RecipientRow, type RequestRow, store } from "./store.js";
+import { type NewRecipientRow, type NewRequest, type RecipientRow, type RequestRow, store } from "./store.js";
 
 /** Sends a draft; returns the request and recipients as they are after it. */
 export async function sendDraft(
@@ -22,12 +29,7 @@ export async function sendDraft(
   chain?: ChainEnd,
 ): Promise<Locked> {
   assertAllowed("send", request.status);
-  if (request.expires_at && request.expires_at <= new Date()) {
-    throw new ConnectError(
-      "the request expired before it was sent; set a later expiresAt",
-      Code.FailedPrecondition,
-    );
-  }
+  assertNotExpired(request.expires_at);
   const next = await notifyNextGroup(tx, links, request, recipients);
   const after = {
     request: await store.setStatus(tx, request.id, "sent", { sent: true }),
@@ -46,6 +48,64 @@ export async function sendDraft(
 }
 
 /**
+ * Writes a new request that is sent at once, as creating the draft and then sending it would leave
+ * it — the request and its first group `sent`, links and e-mails queued, the "created" entry (given)
+ * and the "sent" one, the `sent` event — but without writing the draft's rows first and changing
+ * them afterwards: three statements fewer, on the path every create-and-send takes.
+ */
+export async function insertSent(
+  tx: Queryable,
+  links: SigningLinks,
+  request: NewRequest,
+  recipients: NewRecipientRow[],
+  actor: AuditActor,
+  created: AuditRecord,
+): Promise<Locked> {
+  assertNotExpired(request.expiresAt);
+  const { routingOrder, group } = nextGroup(recipients);
+  const first = new Set(group.map((r) => r.id));
+  const inserted = await store.insertRequest(
+    tx,
+    { ...request, status: "sent" },
+    recipients.map((r) => (first.has(r.id) ? { ...r, status: "sent" } : r)),
+  );
+  const notified = await notifyRecipients(
+    tx,
+    links,
+    inserted.request,
+    inserted.recipients.filter((r) => first.has(r.id)),
+    "invitation",
+  );
+  await appendAuditEntries(
+    tx,
+    request.id,
+    actor,
+    [created, { action: "sent", details: { routingOrder, notified } }],
+    EMPTY_CHAIN,
+  );
+  await enqueueRequestEvent(tx, "sent", inserted.request, inserted.recipients);
+  return inserted;
+}
+
+function assertNotExpired(expiresAt: Date | null): void {
+  if (expiresAt && expiresAt <= new Date()) {
+    throw new ConnectError(
+      "the request expired before it was sent; set a later expiresAt",
+      Code.FailedPrecondition,
+    );
+  }
+}
+
+/** Whose turn comes next: the pending signers of the lowest routing order any of them has. */
+function nextGroup<R extends Pick<RecipientRow, "kind" | "status" | "routing_order">>(
+  recipients: R[],
+): { routingOrder: number; group: R[] } {
+  const pending = recipients.filter((r) => r.kind === "signer" && r.status === "pending");
+  const routingOrder = Math.min(...pending.map((r) => r.routing_order));
+  return { routingOrder, group: pending.filter((r) => r.routing_order === routingOrder) };
+}
+
+/**
  * The signers of the lowest routing order still pending become `sent` and get their links and
  * e-mails: on send, and after the group before them has all signed.
  */
@@ -55,9 +115,7 @@ export async function notifyNextGroup(
   request: RequestRow,
   recipients: RecipientRow[],
 ): Promise<{ routingOrder: number; notified: string[]; recipients: RecipientRow[] }> {
-  const pending = recipients.filter((r) => r.kind === "signer" && r.status === "pending");
-  const routingOrder = Math.min(...pending.map((r) => r.routing_order));
-  const group = pending.filter((r) => r.routing_order === routingOrder);
+  const { routingOrder, group } = nextGroup(recipients);
   const changed = await store.setRecipientStatus(
     tx,
     group.map((r) => r.id),

@@ -20,14 +20,14 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { actorOf, appendAudit, EMPTY_CHAIN } from "./audit-trail.js";
-import { sendDraft } from "./dispatch.js";
+import { type AuditRecord, actorOf, appendAuditEntries, EMPTY_CHAIN } from "./audit-trail.js";
+import { insertSent } from "./dispatch.js";
 import { toSignatureRequest } from "./messages.js";
 import { layoutFromDocuments, layoutFromTemplate, placementOnDocuments } from "./request-layouts.js";
 import { bindRoles, type RecipientDraft, requestViolations } from "./request-rules.js";
 import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
-import { type NewRecipientRow, type StoredField, store } from "./store.js";
+import { type NewRecipientRow, type NewRequest, type StoredField, store } from "./store.js";
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
   const pgError = err as { code?: unknown; constraint?: unknown };
@@ -106,6 +106,7 @@ export class RequestCreation {
         role: role?.name ?? d.role.trim(),
         kind: d.kind as "signer" | "cc",
         routing_order: d.routingOrder || role?.order || 1,
+        status: "pending",
         client_user_id: d.clientUserId,
         external_id: d.externalId,
       };
@@ -140,44 +141,40 @@ export class RequestCreation {
       throw err;
     }
     const actor = actorOf(input.actor);
+    const request: NewRequest = {
+      id,
+      workspaceId: input.workspaceId,
+      title: input.title.trim(),
+      message: input.message,
+      templateId: layout.templateId,
+      documentIds: layout.documentIds,
+      documentExternalIds: input.documentExternalIds,
+      fields,
+      expiresAt: expiresAt ?? null,
+      operationKey: input.operationKey || null,
+      status: "draft",
+    };
+    const createdEntry: AuditRecord = {
+      action: "created",
+      details: {
+        templateId: layout.templateId,
+        documentIds: layout.documentIds,
+        recipients: recipients.map((r) => ({
+          id: r.id,
+          name: r.name,
+          email: r.email,
+          role: r.role,
+          kind: r.kind,
+        })),
+      },
+    };
     let created: Locked;
     try {
       created = await this.deps.db.transaction(async (tx) => {
-        const inserted = await store.insertRequest(
-          tx,
-          {
-            id,
-            workspaceId: input.workspaceId,
-            title: input.title.trim(),
-            message: input.message,
-            templateId: layout.templateId,
-            documentIds: layout.documentIds,
-            documentExternalIds: input.documentExternalIds,
-            fields,
-            expiresAt: expiresAt ?? null,
-            operationKey: input.operationKey || null,
-          },
-          recipients,
-        );
-        const chain = await appendAudit(
-          tx,
-          id,
-          "created",
-          actor,
-          {
-            templateId: layout.templateId,
-            documentIds: layout.documentIds,
-            recipients: recipients.map((r) => ({
-              id: r.id,
-              name: r.name,
-              email: r.email,
-              role: r.role,
-              kind: r.kind,
-            })),
-          },
-          EMPTY_CHAIN,
-        );
-        return input.send ? sendDraft(tx, this.deps.links, inserted, actor, chain) : inserted;
+        if (input.send) return insertSent(tx, this.deps.links, request, recipients, actor, createdEntry);
+        const inserted = await store.insertRequest(tx, request, recipients);
+        await appendAuditEntries(tx, id, actor, [createdEntry], EMPTY_CHAIN);
+        return inserted;
       });
     } catch (err) {
       await release();

@@ -74,6 +74,8 @@ export interface NewRequest {
   expiresAt: Date | null;
   /** The client operation that creates it, when the caller named one (see operation_key). */
   operationKey: string | null;
+  /** A request created and sent at once is written sent (with its sent time) rather than moved there. */
+  status: "draft" | "sent";
 }
 
 /** Which requests a list keeps: every condition given must hold. */
@@ -87,7 +89,7 @@ export interface RequestFilter {
 
 export type NewRecipientRow = Pick<
   RecipientRow,
-  "id" | "name" | "email" | "role" | "kind" | "routing_order" | "client_user_id" | "external_id"
+  "id" | "name" | "email" | "role" | "kind" | "routing_order" | "status" | "client_user_id" | "external_id"
 >;
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
@@ -137,8 +139,9 @@ export const store = {
   ): Promise<{ request: RequestRow; recipients: RecipientRow[] }> {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
-         document_external_ids, fields, status, expires_at, operation_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'draft', $9, $10) RETURNING ${REQUEST_COLUMNS}`,
+         document_external_ids, fields, status, sent_at, expires_at, operation_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11)
+       RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
         request.workspaceId,
@@ -148,6 +151,7 @@ export const store = {
         request.documentIds,
         request.documentExternalIds,
         JSON.stringify(request.fields),
+        request.status,
         request.expiresAt,
         request.operationKey,
       ],
@@ -156,10 +160,12 @@ export const store = {
     const rows = await tx.query<RecipientRow>(
       `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order,
          status, client_user_id, external_id)
-       SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, 'pending',
+       SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, r.status,
               r.client_user_id, r.external_id
-         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
-              WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, client_user_id, external_id, position)
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[],
+                     $11::text[])
+              WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, status, client_user_id, external_id,
+                                   position)
        RETURNING ${RECIPIENT_COLUMNS}`,
       [
         request.id,
@@ -170,6 +176,7 @@ export const store = {
         recipients.map((r) => r.role),
         recipients.map((r) => r.kind),
         recipients.map((r) => r.routing_order),
+        recipients.map((r) => r.status),
         recipients.map((r) => r.client_user_id),
         recipients.map((r) => r.external_id),
       ],

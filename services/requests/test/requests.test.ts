@@ -54,6 +54,66 @@ test("a request made from a template binds each role to its signer and copies th
   expect(entries.map((e) => e.action)).toEqual(["created"]);
 });
 
+test("a request created and sent at once is stored as a draft sent afterwards is: statuses, links, e-mails, trail and event", async () => {
+  const ws = uuidv7();
+  const shapeOf = async (id: string) => {
+    const { signatureRequest: r } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId: id });
+    const trail = await h.requests.getAuditTrail({ workspaceId: ws, requestId: id });
+    const position = (recipientId: string) => r?.recipients.findIndex((p) => p.id === recipientId);
+    const links = await h.db.query<{ recipient_id: string; kind: string }>(
+      "SELECT recipient_id, kind FROM signing_links WHERE request_id = $1",
+      [id],
+    );
+    const queued = await h.db.query<{ recipient_id: string; kind: string; link_id: string | null }>(
+      "SELECT recipient_id, kind, link_id FROM notifications WHERE request_id = $1",
+      [id],
+    );
+    const sent = h.events.find((e) => e.type === "sent" && e.signatureRequest?.id === id);
+    const sentDetails = JSON.parse(trail.entries[1]?.details ?? "{}") as {
+      routingOrder: number;
+      notified: string[];
+    };
+    return {
+      status: r?.status,
+      sent: r?.sendTime !== undefined && r.sendTime.seconds >= (r.createTime?.seconds ?? 0n),
+      recipients: r?.recipients.map((p) => [p.status, p.routingOrder]),
+      links: links.rows.map((l) => [position(l.recipient_id), l.kind]),
+      queued: queued.rows.map((n) => [position(n.recipient_id), n.kind, n.link_id !== null]),
+      trail: trail.entries.map((e) => [e.sequence, e.action, e.actorType, e.actorId]),
+      verified: trail.verified,
+      sentDetails: { routingOrder: sentDetails.routingOrder, notified: sentDetails.notified.map(position) },
+      event: sent?.signatureRequest?.recipients.map((p) => [p.status, p.routingOrder]),
+      eventStatus: sent?.signatureRequest?.status,
+    };
+  };
+  const later = await draft(ws);
+  await h.requests.sendSignatureRequest({ workspaceId: ws, requestId: later.id, actor });
+  const atOnce = await draft(ws, { send: true });
+  await until(
+    () => h.events.filter((e) => e.type === "sent" && e.signatureRequest?.workspaceId === ws).length === 2,
+  );
+
+  const expected = await shapeOf(later.id);
+  expect(expected).toMatchObject({
+    status: "sent",
+    sent: true,
+    recipients: [
+      ["sent", 1],
+      ["pending", 2],
+      ["pending", 1],
+    ],
+    links: [[0, "email"]],
+    queued: [[0, "invitation", true]],
+    trail: [
+      [1, "created", "api_key", "key-1"],
+      [2, "sent", "api_key", "key-1"],
+    ],
+    verified: true,
+    sentDetails: { routingOrder: 1, notified: [0] },
+  });
+  expect(await shapeOf(atOnce.id)).toEqual(expected);
+});
+
 test("every broken rule of a new request is reported with its path", async () => {
   const ws = uuidv7();
   const templateId = await h.template(ws);
