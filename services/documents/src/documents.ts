@@ -3,7 +3,7 @@
  * their bytes in the blob store and their metadata in the database, read back as streams.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { create } from "@bufbuild/protobuf";
@@ -142,18 +142,24 @@ export class Documents {
     let stored = early?.stored;
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
-      // pdf-lib needs the whole file in memory; a store that cannot move the spooled file in gets these bytes.
-      const bytes = await readFile(spooled.path);
+      // pdf-lib needs the whole file in memory. The file is opened first, so that a filesystem
+      // store can take it (make it durable and move it into place) while it is read and inspected;
+      // a store elsewhere gets these bytes. The store is awaited below: meanwhile its failure must
+      // not go unhandled.
+      const file = await open(spooled.path);
+      let bytes: Buffer;
+      try {
+        if (!stored && blobs.moveIn) stored = blobs.moveIn(blobKey, spooled.path);
+        stored?.catch(() => {});
+        bytes = await file.readFile();
+      } finally {
+        await file.close();
+      }
       const sha256 = spooled.sha256 ?? createHash("sha256").update(bytes).digest("hex");
       if (!looksLikePdf(bytes)) {
         throw problemError("unsupported_media_type", NOT_A_PDF, Code.InvalidArgument);
       }
-      // The store takes the bytes while pdf-lib reads them (a filesystem store the spooled file
-      // itself), if it does not have them already. Awaited below: meanwhile its failure must not
-      // go unhandled.
-      stored ??= blobs.moveIn
-        ? blobs.moveIn(blobKey, spooled.path)
-        : blobs.put(blobKey, bytes, { contentType: "application/pdf", size: spooled.sizeBytes });
+      stored ??= blobs.put(blobKey, bytes, { contentType: "application/pdf", size: spooled.sizeBytes });
       stored.catch(() => {});
       const inspection = await inspectPdf(bytes);
       if (!inspection.ok) {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { renameSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -222,6 +223,30 @@ test("an upload its caller spooled is taken from the spool, hashed, checked and 
     expect(await readdir(spoolDir)).toEqual([]);
   } finally {
     await rm(spoolDir, { recursive: true, force: true });
+  }
+});
+
+test("a filesystem store takes the spooled file while it is read: an upload moved away at once is still read whole", async () => {
+  const elsewhere = await mkdtemp(join(tmpdir(), "documents-moved-"));
+  // Moves the file before the service could read it by name: only a file opened first is read.
+  class MovesAtOnce extends FileBlobStore {
+    override moveIn(key: string, path: string) {
+      const moved = join(elsewhere, uuidv7());
+      renameSync(path, moved);
+      return super.moveIn(key, moved);
+    }
+  }
+  try {
+    const client = await startDocuments(undefined, undefined, new MovesAtOnce(blobRoot));
+    const pdf = await makePdf(3);
+    const { document } = await client.uploadDocument(uploadStream(pdf));
+    expect(document).toMatchObject({
+      sha256: createHash("sha256").update(pdf).digest("hex"),
+      pageCount: 3,
+    });
+    expect((await downloaded(client, document?.id as string)).bytes.equals(Buffer.from(pdf))).toBe(true);
+  } finally {
+    await rm(elsewhere, { recursive: true, force: true });
   }
 });
 
