@@ -14,7 +14,7 @@ import {
   EMPTY_CHAIN,
 } from "./audit-trail.js";
 import { enqueueRequestEvent } from "./events.js";
-import { queueNotification } from "./notifications.js";
+import { queueEmails } from "./notifications.js";
 import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { assertAllowed } from "./state-machine.js";
@@ -137,16 +137,7 @@ export async function notifyRecipients(
   recipients: RecipientRow[],
   kind: "invitation" | "resend" | "recipient_changed",
 ): Promise<string[]> {
-  const notified: string[] = [];
-  for (const recipient of recipients) {
-    if (recipient.client_user_id) continue;
-    const linkId = await links.issue(tx, {
-      requestId: request.id,
-      recipientId: recipient.id,
-      kind: "email",
-    });
-    await queueNotification(tx, { requestId: request.id, recipientId: recipient.id, kind, linkId });
-    notified.push(recipient.id);
-  }
+  const notified = recipients.filter((r) => !r.client_user_id).map((r) => r.id);
+  await queueEmails(tx, { requestId: request.id, recipientIds: notified, kind, links });
   return notified;
 }

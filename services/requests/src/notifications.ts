@@ -8,25 +8,44 @@ import type { Mailer } from "./mail/mailer.js";
 import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
 import type { SigningLinks } from "./signing-links.js";
 
-export async function queueNotification(
+/**
+ * Queues one e-mail of `kind` to each of these recipients of a request, in their order, each with
+ * a new e-mail link when `links` is given: one statement however many they are, the links' insert
+ * feeding the e-mails'.
+ */
+export async function queueEmails(
   tx: Queryable,
-  notification: {
+  emails: {
     requestId: string;
-    recipientId: string;
+    recipientIds: readonly string[];
     kind: NotificationKind;
-    linkId?: string;
     note?: string;
+    links?: SigningLinks;
   },
 ): Promise<void> {
+  const { requestId, recipientIds, kind, note = "", links } = emails;
+  if (recipientIds.length === 0) return;
+  const minted = links ? recipientIds.map(() => links.mint()) : [];
   await tx.query(
-    `INSERT INTO notifications (id, request_id, recipient_id, kind, link_id, note) VALUES ($1, $2, $3, $4, $5, $6)`,
+    `WITH issued AS (
+       INSERT INTO signing_links (id, token_hash, request_id, recipient_id, kind)
+       SELECT l.id, l.token_hash, $1, l.recipient_id, 'email'
+         FROM unnest($2::uuid[], $3::uuid[], $4::bytea[]) AS l(recipient_id, id, token_hash)
+       RETURNING id, recipient_id
+     )
+     INSERT INTO notifications (id, request_id, recipient_id, kind, link_id, note)
+     SELECT n.id, $1, n.recipient_id, $5, issued.id, $6
+       FROM unnest($7::uuid[], $8::uuid[]) AS n(recipient_id, id)
+       LEFT JOIN issued USING (recipient_id)`,
     [
-      uuidv7(),
-      notification.requestId,
-      notification.recipientId,
-      notification.kind,
-      notification.linkId ?? null,
-      notification.note ?? "",
+      requestId,
+      minted.length > 0 ? recipientIds : [],
+      minted.map((link) => link.id),
+      minted.map((link) => link.tokenHash),
+      kind,
+      note,
+      recipientIds,
+      recipientIds.map(() => uuidv7()),
     ],
   );
 }

@@ -16,7 +16,7 @@ import { actorOf, appendAudit, readAudit, SYSTEM, verifyChain } from "./audit-tr
 import { notifyRecipients, sendDraft } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
-import { queueNotification } from "./notifications.js";
+import { queueEmails } from "./notifications.js";
 import { LIMITS, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
@@ -225,8 +225,13 @@ export class Requests {
           [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
         );
       }
-      const linkId = await this.deps.links.issue(tx, { requestId, recipientId, kind: "email" });
-      await queueNotification(tx, { requestId, recipientId, kind: "reminder", linkId, note });
+      await queueEmails(tx, {
+        requestId,
+        recipientIds: [recipientId],
+        kind: "reminder",
+        note,
+        links: this.deps.links,
+      });
       await store.setReminded(tx, recipientId, remindedAt);
       await appendAudit(tx, requestId, "reminded", actorOf(actor), { recipientId, note });
     });

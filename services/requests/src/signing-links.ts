@@ -39,24 +39,22 @@ export class SigningLinks {
     return `${this.publicUrl}/sign/${this.tokenOf(linkId)}`;
   }
 
+  /** A new link's id and the hash of its token, as its row keeps them. */
+  mint(): { id: string; tokenHash: Buffer } {
+    const id = uuidv7();
+    return { id, tokenHash: hashToken(this.tokenOf(id)) };
+  }
+
   /** Makes a link for a recipient; returns its id. */
   async issue(
     tx: Queryable,
     link: { requestId: string; recipientId: string; kind: LinkKind; returnUrl?: string; openBy?: Date },
   ): Promise<string> {
-    const id = uuidv7();
+    const { id, tokenHash } = this.mint();
     await tx.query(
       `INSERT INTO signing_links (id, token_hash, request_id, recipient_id, kind, return_url, open_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        id,
-        hashToken(this.tokenOf(id)),
-        link.requestId,
-        link.recipientId,
-        link.kind,
-        link.returnUrl ?? "",
-        link.openBy ?? null,
-      ],
+      [id, tokenHash, link.requestId, link.recipientId, link.kind, link.returnUrl ?? "", link.openBy ?? null],
     );
     return id;
   }

@@ -197,6 +197,26 @@ test("sending notifies the first routing group only, by e-mail with a personal l
   expect(opened.recipientId).toBe(request.recipients[0]?.id);
 });
 
+test("signers who share a routing order are sent at once, each an e-mail whose link opens as them", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await draft(ws, {
+    send: true,
+    recipients: [
+      { name: "Ada Client", email: "ada@example.com", role: "Client" },
+      { name: "Bob Boss", email: "bob@example.com", role: "Countersigner", routingOrder: 1 },
+    ],
+  });
+  expect(request.recipients.map((r) => r.status)).toEqual(["sent", "sent"]);
+  const mails = (await h.mails()).slice(before);
+  expect(mails.map((m) => m.to).sort()).toEqual(["ada@example.com", "bob@example.com"]);
+  for (const mail of mails) {
+    const opened = await h.requests.openSigningLink({ token: tokenOf(mail.link as string) });
+    const addressee = request.recipients.find((r) => r.email === mail.to);
+    expect(opened.recipientId).toBe(addressee?.id);
+  }
+});
+
 test("a link token is stored only as its hash", async () => {
   const ws = uuidv7();
   const before = (await h.mails()).length;

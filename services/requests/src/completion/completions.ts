@@ -13,7 +13,7 @@ import {
 import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
 import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
-import { queueNotification } from "../notifications.js";
+import { queueEmails } from "../notifications.js";
 import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
@@ -181,21 +181,13 @@ export class Completions {
       });
       await enqueueRequestEvent(tx, "completed", after, locked.recipients);
       const attach = stored.sizeBytes <= ATTACHMENT_LIMIT_BYTES;
-      for (const recipient of locked.recipients) {
-        const linkId = attach
-          ? undefined
-          : await this.deps.links.issue(tx, {
-              requestId: request.id,
-              recipientId: recipient.id,
-              kind: "email",
-            });
-        await queueNotification(tx, {
-          requestId: request.id,
-          recipientId: recipient.id,
-          kind: "completed",
-          linkId,
-        });
-      }
+      // A PDF too large to attach is reached by a link instead.
+      await queueEmails(tx, {
+        requestId: request.id,
+        recipientIds: locked.recipients.map((r) => r.id),
+        kind: "completed",
+        links: attach ? undefined : this.deps.links,
+      });
       await this.finish(tx, request.id, "");
     });
     this.deps.afterCommit();
