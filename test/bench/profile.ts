@@ -10,9 +10,9 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Deployment, REPO, startDistributed, startStandalone } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
-import { makePdf } from "../support/pdfs.js";
+import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { measure } from "./measure.js";
-import { largePdf, uploadThroughGateway } from "./transfer.js";
+import { uploadThroughGateway } from "./transfer.js";
 
 interface ProfileNode {
   id: number;
@@ -110,7 +110,7 @@ async function drive(deployment: Deployment): Promise<{ startedAt: number; ended
   } else if (load === "templates") {
     console.log(await measure(load, `${base}/templates?pageSize=5`, options));
   } else if (load === "upload") {
-    const pdf = await largePdf(10 * 2 ** 20);
+    const pdf = await makeLargePdf(10 * 2 ** 20);
     const started = performance.now();
     for (let i = 0; i < 8; i++) await uploadThroughGateway(base, secret, pdf);
     console.log({ uploadsOf10MiB: 8, ms: Math.round(performance.now() - started) });

@@ -19,7 +19,7 @@ import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { startLocalS3 } from "../../deploy/local/src/local-s3.js";
 import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
-import { makePdf } from "../support/pdfs.js";
+import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { createTestCa } from "../support/webhook-receiver.js";
 import { writeChart } from "./chart.js";
 import { measureCompletion } from "./completion.js";
@@ -34,7 +34,7 @@ import {
   writeReport,
 } from "./report.js";
 import { distributedStartup, type StartupFigures, standaloneStartup } from "./startup.js";
-import { largePdf, measureTransfer, uploadThroughGateway } from "./transfer.js";
+import { measureTransfer, uploadThroughGateway } from "./transfer.js";
 import { measureWebhooks, type WebhookFigures } from "./webhooks.js";
 
 const options: LoadOptions = {
@@ -99,7 +99,7 @@ async function benchMode(
   options.headers = { authorization: `Bearer ${key.secret}` };
 
   console.log(`${mode}: peak gateway memory during a 25 MiB upload`);
-  const nearLimit = await largePdf(25 * MiB - 64 * 1024);
+  const nearLimit = await makeLargePdf(25 * MiB - 64 * 1024);
   const pid = await gatewayPid(deployment);
   await uploadThroughGateway(accountBase, key.secret, await makePdf(1));
   const upload25 = await peakDuring(pid, async () => {
@@ -117,7 +117,7 @@ async function benchMode(
     accountBase,
     key.secret,
     baselines.blobs,
-    await largePdf(10 * MiB),
+    await makeLargePdf(10 * MiB),
     TRANSFER_ROUNDS,
   );
 

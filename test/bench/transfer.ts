@@ -3,12 +3,10 @@
  * got directly with the same bytes in the same run. Rounds alternate between the two so that any
  * drift of the machine touches both alike.
  */
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { Readable } from "node:stream";
 import type { BlobStore } from "@countersign/kit";
-import { PDFDocument } from "pdf-lib";
 
 export interface Throughput {
   uploadMBps: number;
@@ -20,16 +18,6 @@ export interface TransferResult {
   rounds: number;
   gateway: Throughput;
   blobStore: Throughput;
-}
-
-/** A PDF of about `bytes` bytes: one page and an attachment of random (incompressible) data. */
-export async function largePdf(bytes: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([595, 842]);
-  await pdf.attach(randomBytes(Math.max(0, bytes - 4096)), "payload.bin", {
-    mimeType: "application/octet-stream",
-  });
-  return pdf.save({ useObjectStreams: false });
 }
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {

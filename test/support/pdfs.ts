@@ -1,4 +1,5 @@
 /** PDFs made for the tests, never checked in as binaries. */
+import { randomBytes } from "node:crypto";
 import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
 
 export async function makePdf(pages: number, text = "Countersign test document"): Promise<Uint8Array> {
@@ -8,6 +9,16 @@ export async function makePdf(pages: number, text = "Countersign test document")
     const page = pdf.addPage([595, 842]);
     page.drawText(`${text} — page ${i + 1}`, { x: 50, y: 780, size: 14, font });
   }
+  return pdf.save({ useObjectStreams: false });
+}
+
+/** A PDF of about `bytes` bytes: one page and an attachment of random (incompressible) data. */
+export async function makeLargePdf(bytes: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([595, 842]);
+  await pdf.attach(randomBytes(Math.max(0, bytes - 4096)), "payload.bin", {
+    mimeType: "application/octet-stream",
+  });
   return pdf.save({ useObjectStreams: false });
 }
 

@@ -53,6 +53,8 @@ export interface Mail {
   subject: string;
   text: string;
   link: string | undefined;
+  /** How many files the e-mail carries. */
+  attachments: number;
 }
 
 export const PUBLIC_URL = "https://sign.example.com";
@@ -112,8 +114,8 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
   await module.start();
   const requests = serviceClient(RequestsService, transport(module));
 
-  async function upload(workspaceId: string, pages = 1): Promise<string> {
-    const pdf = await makePdf(pages);
+  async function upload(workspaceId: string, pages = 1, given?: Uint8Array): Promise<string> {
+    const pdf = given ?? (await makePdf(pages));
     async function* stream() {
       yield create(UploadDocumentRequestSchema, {
         part: {
@@ -126,9 +128,12 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
     return (await documents.uploadDocument(stream())).document?.id as string;
   }
 
-  /** A template with a Client (order 1) and a Countersigner (order 2), one signature field each. */
-  async function template(workspaceId: string): Promise<string> {
-    const documentId = await upload(workspaceId);
+  /**
+   * A template with a Client (order 1) and a Countersigner (order 2), one signature field each, on
+   * a one-page PDF of its own or the one given.
+   */
+  async function template(workspaceId: string, pdf?: Uint8Array): Promise<string> {
+    const documentId = await upload(workspaceId, 1, pdf);
     const field = { type: "signature", page: 1, x: 50, y: 600, width: 150, height: 40, required: true };
     const { template: made } = await templates.createTemplate({
       template: {
@@ -163,6 +168,7 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
           subject: parsed.subject ?? "",
           text,
           link: text.match(/https:\/\/sign\.example\.com\/sign\/[A-Za-z0-9_-]{43}/)?.[0],
+          attachments: parsed.attachments.length,
         };
       }),
     );

@@ -5,6 +5,8 @@
 import { Code } from "@connectrpc/connect";
 import { fieldViolations, uuidv7 } from "@countersign/kit";
 import { PDFDocument } from "pdf-lib";
+import { makeLargePdf } from "../../../test/support/pdfs.js";
+import { ATTACHMENT_LIMIT_BYTES } from "../src/completion/completions.js";
 import { type Harness, rejection, startHarness, tokenOf, until } from "./harness.js";
 
 let h: Harness;
@@ -16,11 +18,11 @@ afterAll(() => h.close());
 const actor = { ip: "203.0.113.7", userAgent: "Mozilla/5.0 (test)" };
 const typed = (text: string) => ({ value: { case: "typed" as const, value: { text } } });
 
-async function sentRequest(ws: string) {
+async function sentRequest(ws: string, pdf?: Uint8Array) {
   const { signatureRequest } = await h.requests.createSignatureRequest({
     workspaceId: ws,
     title: "Mutual NDA",
-    templateId: await h.template(ws),
+    templateId: await h.template(ws, pdf),
     recipients: [
       { name: "Ada Lovelace", email: "ada@example.com", role: "Client" },
       { name: "Bob Babbage", email: "bob@example.com", role: "Countersigner" },
@@ -83,34 +85,32 @@ test("a submit without consent, with an unknown field or a missing value is refu
   expect(view.signatureRequest?.recipients[0]?.status).toBe("viewed");
 });
 
+/** Opens the latest link e-mailed to `email` and signs its one field with the name typed. */
+async function signAs(email: string, name: string) {
+  const { sessionToken } = await sessionFor(email);
+  const field = (await h.requests.getSigningSession({ sessionToken })).signatureRequest?.fields[0]
+    ?.id as string;
+  const signed = await h.requests.submitSignature({
+    sessionToken,
+    consent: true,
+    values: { [field]: typed(name) },
+    actor,
+  });
+  return { sessionToken, signed };
+}
+
 test("signing routes to the next group, and the last signature completes the request with one sealed PDF", async () => {
   const ws = uuidv7();
   const request = await sentRequest(ws);
-  const ada = await sessionFor("ada@example.com");
-  const adaField = (await h.requests.getSigningSession({ sessionToken: ada.sessionToken })).signatureRequest
-    ?.fields[0]?.id as string;
-  const signed = await h.requests.submitSignature({
-    sessionToken: ada.sessionToken,
-    consent: true,
-    values: { [adaField]: typed("Ada Lovelace") },
-    actor,
-  });
+  const { sessionToken: adaSession, signed } = await signAs("ada@example.com", "Ada Lovelace");
   expect(signed.signatureRequest?.recipients.map((r) => r.status)).toEqual(["signed", "sent"]);
   const again = await rejection(
-    h.requests.submitSignature({ sessionToken: ada.sessionToken, consent: true, values: {}, actor }),
+    h.requests.submitSignature({ sessionToken: adaSession, consent: true, values: {}, actor }),
   );
   expect(again.code).toBe(Code.FailedPrecondition);
   expect(again.rawMessage).toContain("signed this request already");
 
-  const bob = await sessionFor("bob@example.com");
-  const bobField = (await h.requests.getSigningSession({ sessionToken: bob.sessionToken })).signatureRequest
-    ?.fields[0]?.id as string;
-  await h.requests.submitSignature({
-    sessionToken: bob.sessionToken,
-    consent: true,
-    values: { [bobField]: typed("Bob Babbage") },
-    actor,
-  });
+  await signAs("bob@example.com", "Bob Babbage");
   await h.module.completionIdle();
   const { signatureRequest: done } = await h.requests.getSignatureRequest({
     workspaceId: ws,
@@ -133,6 +133,23 @@ test("signing routes to the next group, and the last signature completes the req
   const { entries, verified } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
   expect(verified).toBe(true);
   expect(entries.map((e) => e.action)).toContain("completed");
+});
+
+test("a sealed PDF too large to attach is e-mailed to every recipient as a link of their own", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await sentRequest(ws, await makeLargePdf(ATTACHMENT_LIMIT_BYTES + 1024 * 1024));
+  await signAs("ada@example.com", "Ada Lovelace");
+  await signAs("bob@example.com", "Bob Babbage");
+  await h.module.completionIdle();
+  const completed = (await h.mails()).slice(before).filter((m) => m.subject === "Completed: Mutual NDA");
+  expect(completed.map((m) => m.to).sort()).toEqual(["ada@example.com", "bob@example.com"]);
+  for (const mail of completed) {
+    expect(mail.attachments).toBe(0);
+    const opened = await h.requests.openSigningLink({ token: tokenOf(mail.link as string), actor });
+    expect(opened.signatureRequest?.status).toBe("completed");
+    expect(opened.recipientId).toBe(request.recipients.find((r) => r.email === mail.to)?.id);
+  }
 });
 
 test("a decline ends the request, records the reason and kills every link", async () => {
