@@ -147,14 +147,9 @@ export class Documents {
       // a store elsewhere gets these bytes. The store is awaited below: meanwhile its failure must
       // not go unhandled.
       const file = await open(spooled.path);
-      let bytes: Buffer;
-      try {
-        if (!stored && blobs.moveIn) stored = blobs.moveIn(blobKey, spooled.path);
-        stored?.catch(() => {});
-        bytes = await file.readFile();
-      } finally {
-        await file.close();
-      }
+      if (!stored && blobs.moveIn) stored = blobs.moveIn(blobKey, spooled.path);
+      stored?.catch(() => {});
+      const bytes = await file.readFile().finally(() => file.close());
       const sha256 = spooled.sha256 ?? createHash("sha256").update(bytes).digest("hex");
       if (!looksLikePdf(bytes)) {
         throw problemError("unsupported_media_type", NOT_A_PDF, Code.InvalidArgument);

@@ -39,7 +39,7 @@ export async function queueEmails(
        LEFT JOIN issued USING (recipient_id)`,
     [
       requestId,
-      minted.length > 0 ? recipientIds : [],
+      links ? recipientIds : [],
       minted.map((link) => link.id),
       minted.map((link) => link.tokenHash),
       kind,
