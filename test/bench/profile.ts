@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- <standalone|distributed> [ping|templates|create-and-send|upload|start]`: runs one
+ * `npm run bench:profile -- <standalone|distributed> [ping|templates|create-and-send|upload|download|start]`: runs one
  * load of the benchmark against a deployment whose processes run with `--cpu-prof`, then prints where
  * each busy process spent its time: self time by package (our code by folder) and the hottest
  * functions. The profiles stay in the printed folder for Chrome DevTools or speedscope.
@@ -12,7 +12,7 @@ import { type Deployment, REPO, startDistributed, startStandalone } from "../sup
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { measure } from "./measure.js";
-import { uploadThroughGateway } from "./transfer.js";
+import { downloadThroughGateway, uploadThroughGateway } from "./transfer.js";
 
 interface ProfileNode {
   id: number;
@@ -104,7 +104,7 @@ async function drive(deployment: Deployment): Promise<{ startedAt: number; ended
     headers: { authorization: `Bearer ${secret}` },
   };
   // The warm-up run before the measured one is left out.
-  const startedAt = Date.now() + (load === "upload" ? 0 : options.warmUpSeconds * 1000);
+  let startedAt = Date.now() + (load === "upload" ? 0 : options.warmUpSeconds * 1000);
   if (load === "ping") {
     console.log(await measure(load, `${deployment.gateways[0]}/v1/ping`, options));
   } else if (load === "templates") {
@@ -114,6 +114,13 @@ async function drive(deployment: Deployment): Promise<{ startedAt: number; ended
     const started = performance.now();
     for (let i = 0; i < 8; i++) await uploadThroughGateway(base, secret, pdf);
     console.log({ uploadsOf10MiB: 8, ms: Math.round(performance.now() - started) });
+  } else if (load === "download") {
+    const id = await uploadThroughGateway(base, secret, await makeLargePdf(10 * 2 ** 20));
+    // The upload is left out: only the downloads count.
+    startedAt = Date.now();
+    const started = performance.now();
+    for (let i = 0; i < 16; i++) await downloadThroughGateway(base, secret, id);
+    console.log({ downloadsOf10MiB: 16, ms: Math.round(performance.now() - started) });
   } else {
     const json = {
       title: "Profile agreement",

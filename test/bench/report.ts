@@ -143,6 +143,20 @@ function transferVerdicts(results: ModeResult[]): string {
     .join("\n");
 }
 
+/** What the thinnest HTTP server in front of the same store reached, against the store and the gateway. */
+function httpFloorLines(results: ModeResult[]): string {
+  const through = { standalone: "a bare Node file server", distributed: "a bare Node proxy" };
+  return results
+    .flatMap(({ mode, transfer: t }) => {
+      const floor = t.floor;
+      if (!floor) return [];
+      return [
+        `- ${mode}: the same store through ${through[mode]}: put ${floor.uploadMBps} MB/s (**${fixed(ratio(floor.uploadMBps, t.blobStore.uploadMBps))}** of the store), get ${floor.downloadMBps} MB/s (**${fixed(ratio(floor.downloadMBps, t.blobStore.downloadMBps))}** of the store); the gateway reaches ${fixed(ratio(t.gateway.uploadMBps, floor.uploadMBps))} of its uploads and ${fixed(ratio(t.gateway.downloadMBps, floor.downloadMBps))} of its downloads`,
+      ];
+    })
+    .join("\n");
+}
+
 function memoryLines(results: ModeResult[]): string {
   return results
     .map(({ mode, upload25: m, upload25x3: three }) => {
@@ -202,7 +216,7 @@ Targets: p99 < ${TARGETS.webhookP99Ms} ms at 200 events/s; deliveries ≥ ${TARG
 
 export function printResults(results: ModeResult[]): void {
   console.log(
-    `\n${loadTable(results)}\n\n${loadRatios(results)}\n\n${transferTable(results)}\n\n${transferVerdicts(results)}\n\n${memoryLines(results)}\n`,
+    `\n${loadTable(results)}\n\n${loadRatios(results)}\n\n${transferTable(results)}\n\n${transferVerdicts(results)}\n${httpFloorLines(results)}\n\n${memoryLines(results)}\n`,
   );
 }
 
@@ -294,13 +308,21 @@ body to \`POST /v1/accounts/{id}/documents/upload\` and downloaded from \`GET �
 in distributed, after it in standalone) and blob store — against the same bytes put into and got
 from the blob store directly: the filesystem store inside the benchmark's process in standalone; in
 distributed the same s3rver, put by the S3 store (one streamed PUT to a presigned URL) and got from
-a presigned URL by the client that downloads through the gateway (it
-reads the socket itself: node:http's parser would be the slowest part of either). ${transferRounds} rounds,
-alternating between the two, after one discarded round through the gateway. MB/s = 10⁶ bytes/s.
+a presigned URL by the client that downloads through the gateway. That client reads the socket
+itself into one buffer that every read reuses: node:http's parser, or a new buffer for every read,
+would be the slowest part of either. s3rver runs in a process of its own, as MinIO would. The same
+store is also measured through the thinnest HTTP server Node has in front of it, in its own process
+as the gateway is, with the same client: a file server on the filesystem store in standalone
+(\`test/bench/bare-blob-server.ts\`), a proxy piping presigned requests to s3rver in distributed
+(\`test/bench/bare-s3-proxy.ts\`) — the most any HTTP API in front of that store could reach on this
+machine. ${transferRounds} rounds,
+alternating between them, after one discarded round through the gateway; each figure is the median
+round's. MB/s = 10⁶ bytes/s.
 
 ${transferTable(results)}
 
 ${transferVerdicts(results)}
+${httpFloorLines(results)}
 
 Target: ≥ ${TARGETS.transferToBlobStore} of the blob store's own speed, both ways.
 

@@ -3,7 +3,8 @@
  * - GET /v1/ping through the gateway against bare Express and bare Node;
  * - GET /v1/accounts/{id}/templates?pageSize=5 against GET /v1/ping;
  * - POST /v1/accounts/{id}/signature-requests (from a template, sent at once) against GET /v1/ping;
- * - a 10 MiB PDF uploaded and downloaded through the gateway against the blob store put and got directly;
+ * - a 10 MiB PDF uploaded and downloaded through the gateway against the blob store put and got directly
+ *   and through the thinnest HTTP server in front of it;
  * - the gateway's peak resident memory during a 25 MiB upload;
  * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it;
  * - webhook latency at 200 events/s and delivery throughput against a bare HTTPS POST loop (distributed).
@@ -16,7 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlobStore, FileBlobStore } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
-import { startLocalS3 } from "../../deploy/local/src/local-s3.js";
+import { Client as MinioClient } from "minio";
+import { S3RVER_CREDENTIALS } from "../../deploy/local/src/local-s3.js";
 import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
@@ -34,7 +36,7 @@ import {
   writeReport,
 } from "./report.js";
 import { distributedStartup, type StartupFigures, standaloneStartup } from "./startup.js";
-import { measureTransfer, uploadThroughGateway } from "./transfer.js";
+import { type FloorUrl, measureTransfer, uploadThroughGateway } from "./transfer.js";
 import { measureWebhooks, type WebhookFigures } from "./webhooks.js";
 
 const options: LoadOptions = {
@@ -53,10 +55,48 @@ const GATEWAY_ENV = {
   COUNTERSIGN_RATE_LIMIT_BURST: "1000000",
 };
 
-async function baseline(entry: string, logs: string): Promise<{ url: string; proc: OwnedProcess }> {
-  const proc = OwnedProcess.start(entry, { PORT: "0" }, join(logs, `${entry.split("/").pop()}.log`));
+/** A baseline server in a process of its own; its origin. */
+async function baseline(
+  entry: string,
+  logs: string,
+  env: Record<string, string> = {},
+): Promise<{ origin: string; proc: OwnedProcess }> {
+  const proc = OwnedProcess.start(entry, { PORT: "0", ...env }, join(logs, `${entry.split("/").pop()}.log`));
   const [, port] = await proc.waitFor(/"listening":(\d+)/);
-  return { url: `http://127.0.0.1:${port}/v1/ping`, proc };
+  return { origin: `http://127.0.0.1:${port}`, proc };
+}
+
+/** s3rver in a process of its own (`test/support/s3-process.ts`), with the credentials it accepts. */
+async function s3Process(
+  logs: string,
+): Promise<{ endpoint: string; accessKey: string; secretKey: string; proc: OwnedProcess }> {
+  const proc = OwnedProcess.start("test/support/s3-process.ts", {}, join(logs, "s3.log"), [
+    join(logs, "s3"),
+    "0",
+  ]);
+  const [, endpoint] = await proc.waitFor(/listening (\S+)/);
+  return { endpoint: endpoint as string, ...S3RVER_CREDENTIALS, proc };
+}
+
+/** Presigned URLs of a bucket's keys, sent to `origin` (a proxy) instead of the endpoint. */
+function presignedThrough(
+  s3: { endpoint: string; accessKey: string; secretKey: string },
+  bucket: string,
+  origin: string,
+): FloorUrl {
+  const { hostname, port } = new URL(s3.endpoint);
+  const client = new MinioClient({
+    endPoint: hostname,
+    port: Number(port),
+    useSSL: false,
+    accessKey: s3.accessKey,
+    secretKey: s3.secretKey,
+    region: "us-east-1",
+  });
+  return async (key, method) => {
+    const url = new URL(await client.presignedUrl(method, bucket, key, 60));
+    return `${origin}${url.pathname}${url.search}`;
+  };
 }
 
 async function keyFor(deployment: Deployment): Promise<{ secret: string; accountId: string }> {
@@ -90,7 +130,7 @@ async function seedTemplates(base: string, key: string): Promise<string> {
 async function benchMode(
   mode: ModeResult["mode"],
   deployment: Deployment,
-  baselines: { node: string; express: string; blobs: BlobStore },
+  baselines: { node: string; express: string; blobs: BlobStore; floor: FloorUrl },
   startup: StartupFigures,
 ): Promise<ModeResult> {
   const key = await keyFor(deployment);
@@ -119,6 +159,7 @@ async function benchMode(
     baselines.blobs,
     await makeLargePdf(10 * MiB),
     TRANSFER_ROUNDS,
+    baselines.floor,
   );
 
   console.log(
@@ -197,6 +238,7 @@ async function main(): Promise<void> {
     const node = await baseline("test/bench/bare-node.ts", logs);
     const express = await baseline("test/bench/bare-express.ts", logs);
     owned.push(node.proc, express.proc);
+    const ping = (server: { origin: string }) => `${server.origin}/v1/ping`;
 
     console.log("standalone: first start, idle memory, restart, idle memory");
     const { deployment: standalone, figures: standaloneStart } = await standaloneStartup({
@@ -206,22 +248,33 @@ async function main(): Promise<void> {
     });
     owned.push({ stop: () => standalone.destroy() });
     // Beside the deployment's own blobs: the same file system, the same store.
-    const files = new FileBlobStore(join(standalone.dataDir, "bench-blobs"));
+    const filesDir = join(standalone.dataDir, "bench-blobs");
+    const fileServer = await baseline("test/bench/bare-blob-server.ts", logs, { BLOB_DIR: filesDir });
+    owned.push(fileServer.proc);
     results.push(
       await benchMode(
         "standalone",
         standalone,
-        { node: node.url, express: express.url, blobs: files },
+        {
+          node: ping(node),
+          express: ping(express),
+          blobs: new FileBlobStore(filesDir),
+          floor: async (key) => `${fileServer.origin}/blobs/${key}`,
+        },
         standaloneStart,
       ),
     );
+    await fileServer.proc.stop();
     await standalone.destroy();
 
     const infra = await distributedInfra();
     if (infra) {
-      // One S3 endpoint for the deployment and the baseline, so that both write to the same server.
-      const s3 = await startLocalS3(join(logs, "s3"));
-      owned.push({ stop: () => s3.close() });
+      // One S3 endpoint for the deployment and the baselines, so that all write to the same server; in
+      // a process of its own, as MinIO would be, not in this one, whose client it would slow.
+      const s3 = await s3Process(logs);
+      owned.push(s3.proc);
+      const proxy = await baseline("test/bench/bare-s3-proxy.ts", logs, { S3_ENDPOINT: s3.endpoint });
+      owned.push(proxy.proc);
       console.log("distributed: first start, idle memory");
       const { deployment: distributed, figures: distributedStart } = await distributedStartup(infra, {
         compiled: true,
@@ -240,7 +293,12 @@ async function main(): Promise<void> {
         await benchMode(
           "distributed",
           distributed,
-          { node: node.url, express: express.url, blobs: bucket },
+          {
+            node: ping(node),
+            express: ping(express),
+            blobs: bucket,
+            floor: presignedThrough(s3, "bench-baseline", proxy.origin),
+          },
           distributedStart,
         ),
       );

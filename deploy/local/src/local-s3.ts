@@ -12,7 +12,7 @@ export interface LocalS3 {
 }
 
 /** s3rver accepts exactly these credentials. */
-const S3RVER_CREDENTIALS = { accessKey: "S3RVER", secretKey: "S3RVER" };
+export const S3RVER_CREDENTIALS = { accessKey: "S3RVER", secretKey: "S3RVER" };
 
 export async function startLocalS3(directory: string, port = 0): Promise<LocalS3> {
   const { default: S3rver } = await import("s3rver");
