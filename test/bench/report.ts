@@ -20,6 +20,8 @@ export interface ModeResult {
   transfer: TransferResult;
   upload25: MemoryGrowth;
   upload25x3: MemoryGrowth;
+  /** The same upload through the thinnest HTTP server in front of the store (its own process). */
+  floorUpload25: MemoryGrowth;
   startup: StartupFigures;
 }
 
@@ -159,10 +161,11 @@ function httpFloorLines(results: ModeResult[]): string {
 
 function memoryLines(results: ModeResult[]): string {
   return results
-    .map(({ mode, upload25: m, upload25x3: three }) => {
+    .map(({ mode, upload25: m, upload25x3: three, floorUpload25: floor }) => {
       const what =
         mode === "standalone" ? "the whole process (gateway and every service)" : "the gateway process";
-      return `- ${mode}: ${what}: ${m.beforeMiB} MiB before, peak ${m.peakMiB} MiB, growth **${m.growthMiB} MiB**${mode === "distributed" ? ` — ${verdict(m.growthMiB < TARGETS.upload25GrowthMiB)}` : ""}; three uploads in a row: growth ${three.growthMiB} MiB`;
+      const bare = mode === "standalone" ? "a bare Node file server" : "a bare Node proxy";
+      return `- ${mode}: ${what}: ${m.beforeMiB} MiB before, peak ${m.peakMiB} MiB, growth **${m.growthMiB} MiB**${mode === "distributed" ? ` — ${verdict(m.growthMiB < TARGETS.upload25GrowthMiB)}` : ""}; three uploads in a row: growth ${three.growthMiB} MiB; the same upload through ${bare} in front of the store: growth ${floor.growthMiB} MiB`;
     })
     .join("\n");
 }
@@ -329,7 +332,10 @@ Target: ≥ ${TARGETS.transferToBlobStore} of the blob store's own speed, both w
 ## Memory: a 25 MiB upload
 
 The peak resident set (the kernel's high-water mark, reset just before) during one upload of a
-PDF just under the 25 MiB limit, against the resident set just before it.
+PDF just under the 25 MiB limit, against the resident set just before it: the first large upload
+after a one-page one, and then three in a row. The same first large body is also sent through the
+thinnest HTTP server in front of the store (the transfers' floor, after a one-page body too): what
+Node itself holds while a body passes through, before any of Countersign's work.
 
 ${memoryLines(results)}
 

@@ -36,7 +36,14 @@ import {
   writeReport,
 } from "./report.js";
 import { distributedStartup, type StartupFigures, standaloneStartup } from "./startup.js";
-import { type FloorUrl, measureTransfer, uploadThroughGateway } from "./transfer.js";
+import { type FloorUrl, measureTransfer, putThroughFloor, uploadThroughGateway } from "./transfer.js";
+
+/** The thinnest HTTP server in front of the baseline store: where its keys are reached, and its process. */
+interface Floor {
+  url: FloorUrl;
+  pid: number;
+}
+
 import { measureWebhooks, type WebhookFigures } from "./webhooks.js";
 
 const options: LoadOptions = {
@@ -60,10 +67,10 @@ async function baseline(
   entry: string,
   logs: string,
   env: Record<string, string> = {},
-): Promise<{ origin: string; proc: OwnedProcess }> {
+): Promise<{ origin: string; pid: number; proc: OwnedProcess }> {
   const proc = OwnedProcess.start(entry, { PORT: "0", ...env }, join(logs, `${entry.split("/").pop()}.log`));
   const [, port] = await proc.waitFor(/"listening":(\d+)/);
-  return { origin: `http://127.0.0.1:${port}`, proc };
+  return { origin: `http://127.0.0.1:${port}`, pid: proc.child.pid as number, proc };
 }
 
 /** s3rver in a process of its own (`test/support/s3-process.ts`), with the credentials it accepts. */
@@ -130,7 +137,7 @@ async function seedTemplates(base: string, key: string): Promise<string> {
 async function benchMode(
   mode: ModeResult["mode"],
   deployment: Deployment,
-  baselines: { node: string; express: string; blobs: BlobStore; floor: FloorUrl },
+  baselines: { node: string; express: string; blobs: BlobStore; floor: Floor },
   startup: StartupFigures,
 ): Promise<ModeResult> {
   const key = await keyFor(deployment);
@@ -149,6 +156,11 @@ async function benchMode(
   const upload25x3 = await peakDuring(pid, async () => {
     for (let i = 0; i < 3; i++) await uploadThroughGateway(accountBase, key.secret, nearLimit);
   });
+  // The same first large body through the thinnest server in front of the store, warmed up alike.
+  const { url: floorUrl, pid: floorPid } = baselines.floor;
+  await putThroughFloor(await floorUrl("bench-floor/warm-up.pdf", "PUT"), await makePdf(1));
+  const floorPut = await floorUrl("bench-floor/25.pdf", "PUT");
+  const floorUpload25 = await peakDuring(floorPid, () => putThroughFloor(floorPut, nearLimit));
 
   console.log(
     `${mode}: 10 MiB uploads and downloads, gateway against the blob store (${TRANSFER_ROUNDS} rounds)`,
@@ -159,7 +171,7 @@ async function benchMode(
     baselines.blobs,
     await makeLargePdf(10 * MiB),
     TRANSFER_ROUNDS,
-    baselines.floor,
+    floorUrl,
   );
 
   console.log(
@@ -194,7 +206,19 @@ async function benchMode(
     if (f.non2xx + f.errors > 0)
       console.warn(`${mode} ${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} errors`);
   }
-  return { mode, gateway, templates, createAndSend, express, node, transfer, upload25, upload25x3, startup };
+  return {
+    mode,
+    gateway,
+    templates,
+    createAndSend,
+    express,
+    node,
+    transfer,
+    upload25,
+    upload25x3,
+    floorUpload25,
+    startup,
+  };
 }
 
 /** Deliveries to the benchmark's own HTTPS receiver on loopback, trusted through its CA. */
@@ -259,7 +283,7 @@ async function main(): Promise<void> {
           node: ping(node),
           express: ping(express),
           blobs: new FileBlobStore(filesDir),
-          floor: async (key) => `${fileServer.origin}/blobs/${key}`,
+          floor: { url: async (key) => `${fileServer.origin}/blobs/${key}`, pid: fileServer.pid },
         },
         standaloneStart,
       ),
@@ -297,7 +321,7 @@ async function main(): Promise<void> {
             node: ping(node),
             express: ping(express),
             blobs: bucket,
-            floor: presignedThrough(s3, "bench-baseline", proxy.origin),
+            floor: { url: presignedThrough(s3, "bench-baseline", proxy.origin), pid: proxy.pid },
           },
           distributedStart,
         ),

@@ -216,7 +216,7 @@ export async function measureTransfer(
   };
 }
 
-async function putThroughFloor(url: string, pdf: Uint8Array): Promise<void> {
+export async function putThroughFloor(url: string, pdf: Uint8Array): Promise<void> {
   const res = await send(
     "PUT",
     url,
