@@ -26,7 +26,7 @@ const server = http.createServer((req, res) => {
       pipeline(answer, res).catch(() => res.destroy());
     },
   );
-  upstream.on("error", () => res.writeHead(502).end());
+  upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
   pipeline(req, upstream).catch(() => upstream.destroy());
 });
 server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {

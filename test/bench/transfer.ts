@@ -177,8 +177,8 @@ export async function measureTransfer(
     gatewayDown: [] as number[],
     blobUp: [] as number[],
     blobDown: [] as number[],
-    httpUp: [] as number[],
-    httpDown: [] as number[],
+    floorUp: [] as number[],
+    floorDown: [] as number[],
   };
   const warmUp = await uploadThroughGateway(base, key, pdf);
   await downloadThroughGateway(base, key, warmUp);
@@ -201,8 +201,8 @@ export async function measureTransfer(
     if (floor) {
       const floorKey = `bench-floor/${round}.pdf`;
       const [putUrl, getUrl] = [await floor(floorKey, "PUT"), await floor(floorKey, "GET")];
-      seconds.httpUp.push(await timed(() => putThroughFloor(putUrl, pdf)));
-      seconds.httpDown.push(await timed(() => getThroughFloor(getUrl)));
+      seconds.floorUp.push(await timed(() => putThroughFloor(putUrl, pdf)));
+      seconds.floorDown.push(await timed(() => getThroughFloor(getUrl)));
       await blobs.delete(floorKey);
     }
   }
@@ -212,7 +212,7 @@ export async function measureTransfer(
     rounds,
     gateway: { uploadMBps: mbps(seconds.gatewayUp), downloadMBps: mbps(seconds.gatewayDown) },
     blobStore: { uploadMBps: mbps(seconds.blobUp), downloadMBps: mbps(seconds.blobDown) },
-    ...(floor && { floor: { uploadMBps: mbps(seconds.httpUp), downloadMBps: mbps(seconds.httpDown) } }),
+    ...(floor && { floor: { uploadMBps: mbps(seconds.floorUp), downloadMBps: mbps(seconds.floorDown) } }),
   };
 }
 
