@@ -5,7 +5,7 @@
  * use. An anchor is found within one run of text; its horizontal place inside the run is estimated
  * from the run's width, character by character.
  */
-import { Worker } from "node:worker_threads";
+import { WorkerThread } from "@countersign/kit";
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
 
 export interface TextBox {
@@ -24,85 +24,13 @@ interface PageText {
   toView: number[];
 }
 
-type Answer = { id: number; pages: PageText[] } | { id: number; error: string };
-
-/** A document pdf.js has not read in this time (a hostile one can loop) ends its reader thread. */
-const READ_TIMEOUT_MS = 30_000;
-/** pdf.js holds tens of MiB once loaded; a reader thread unused this long is ended. */
-const IDLE_MS = 60_000;
-
-/**
- * pdf.js runs in a worker thread of its own (see pdf-text-worker.mjs): started on first use, ended
- * when idle, when it fails or when a document takes too long; the next read starts a new one.
- */
-class ReaderThread {
-  private worker: Worker | undefined;
-  private nextId = 0;
-  private idle: NodeJS.Timeout | undefined;
-  private readonly pending = new Map<
-    number,
-    { resolve: (pages: PageText[]) => void; reject: (err: Error) => void; timer: NodeJS.Timeout }
-  >();
-
-  read(bytes: Uint8Array): Promise<PageText[]> {
-    const worker = this.started();
-    clearTimeout(this.idle);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => this.end(new Error("pdf.js took too long to read the PDF")),
-        READ_TIMEOUT_MS,
-      );
-      this.pending.set(id, { resolve, reject, timer });
-      // The thread gets a copy of its own, moved rather than copied again.
-      const copy = new Uint8Array(bytes);
-      worker.postMessage({ id, bytes: copy }, [copy.buffer]);
-    });
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(new URL("./pdf-text-worker.mjs", import.meta.url), {
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    worker.on("message", (answer: Answer) => this.settle(answer));
-    worker.on("error", (err) => this.end(err));
-    worker.on("exit", () => this.end(new Error("the PDF reader thread stopped")));
-    // A reader thread never keeps the gateway from exiting (after the listeners, which ref it).
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private settle(answer: Answer): void {
-    const waiting = this.pending.get(answer.id);
-    if (!waiting) return;
-    this.pending.delete(answer.id);
-    clearTimeout(waiting.timer);
-    if ("error" in answer) waiting.reject(new Error(answer.error));
-    else waiting.resolve(answer.pages);
-    if (this.pending.size === 0) {
-      this.idle = setTimeout(() => this.end(), IDLE_MS);
-      this.idle.unref();
-    }
-  }
-
-  /** Ends the thread; what was waiting on it fails with `err`. */
-  private end(err: Error = new Error("the PDF reader thread was ended")): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    clearTimeout(this.idle);
-    for (const { reject, timer } of this.pending.values()) {
-      clearTimeout(timer);
-      reject(err);
-    }
-    this.pending.clear();
-    void worker?.terminate();
-  }
-}
-
-const reader = new ReaderThread();
+/** pdf.js runs in a worker thread of its own (see pdf-text-worker.mjs); it holds tens of MiB once loaded. */
+const reader = new WorkerThread<Uint8Array, PageText[]>(new URL("./pdf-text-worker.mjs", import.meta.url), {
+  // A document pdf.js has not read in this time (a hostile one can loop) ends the thread.
+  timeoutMs: 30_000,
+  idleMs: 60_000,
+  maxOldGenerationSizeMb: 512,
+});
 
 /** Every page's text runs, read once per document however many anchors are looked for. */
 export class PdfText {
@@ -111,7 +39,9 @@ export class PdfText {
   /** The document's text; undefined when pdf.js cannot read it (a PDF that pdf-lib accepted). */
   static async read(bytes: Uint8Array): Promise<PdfText | undefined> {
     try {
-      return new PdfText(await reader.read(bytes));
+      // The thread gets a copy of its own, moved rather than copied again.
+      const copy = new Uint8Array(bytes);
+      return new PdfText(await reader.run(copy, [copy.buffer]));
     } catch {
       return undefined;
     }

@@ -6,8 +6,9 @@
  * own realm, and parsing a long document no longer holds the gateway's event loop. JavaScript, not
  * TypeScript: Node 20 does not give a worker the module hooks the TypeScript loader uses.
  *
- * Each message is `{ id, bytes }`; each answer `{ id, pages }`, a page being its text runs and the
- * transform from PDF space to the viewer's, or `{ id, error }`.
+ * Each message is `{ id, job }`, the job a PDF's bytes; each answer `{ id, result }`, the result its
+ * pages, a page being its text runs and the transform from PDF space to the viewer's, or
+ * `{ id, error }`.
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -44,9 +45,9 @@ async function readPages(data) {
   }
 }
 
-parentPort?.on("message", (/** @type {{ id: number, bytes: Uint8Array }} */ { id, bytes }) => {
-  readPages(bytes).then(
-    (pages) => parentPort?.postMessage({ id, pages }),
+parentPort?.on("message", (/** @type {{ id: number, job: Uint8Array }} */ { id, job }) => {
+  readPages(job).then(
+    (pages) => parentPort?.postMessage({ id, result: pages }),
     (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });

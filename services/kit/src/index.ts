@@ -28,3 +28,4 @@ export * from "./service-module.js";
 export * from "./subjects.js";
 export * from "./transport.js";
 export * from "./upload-spool.js";
+export * from "./worker-thread.js";
