@@ -2,7 +2,7 @@
  * Documents: uploads checked and measured before they are kept (size, type, SHA-256, page count),
  * their bytes in the blob store and their metadata in the database, read back as streams.
  */
-import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
@@ -29,7 +29,7 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { inspectPdf, looksLikePdf, NOT_A_PDF } from "./pdf-inspection.js";
+import type { PdfInspector } from "./pdf-inspection.js";
 import { type ClaimRow, type DocumentRow, store } from "./store.js";
 import { storeAsReceived } from "./store-as-received.js";
 
@@ -40,6 +40,8 @@ export interface DocumentsDeps {
   maxUploadBytes: number;
   /** Where uploads are received before they are checked and stored. */
   spoolDir: string;
+  /** Reads uploaded PDFs off the event loop. */
+  inspector: PdfInspector;
 }
 
 const KINDS: Record<DocumentRow["kind"], Kind> = {
@@ -142,24 +144,29 @@ export class Documents {
     let stored = early?.stored;
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
-      // pdf-lib needs the whole file in memory. The file is opened first, so that a filesystem
-      // store can take it (make it durable and move it into place) while it is read and inspected;
-      // a store elsewhere gets these bytes. The store is awaited below: meanwhile its failure must
-      // not go unhandled.
+      // The file is opened first: a filesystem store can then take it (make it durable and move it
+      // into place) while the inspector reads it whole through the open descriptor; a store
+      // elsewhere that was not fed while the file arrived is sent the spooled file meanwhile. The
+      // store is awaited below: until then its failure must not go unhandled, and what it was given
+      // is removed again if the file is refused.
       const file = await open(spooled.path);
-      if (!stored && blobs.moveIn) stored = blobs.moveIn(blobKey, spooled.path);
-      stored?.catch(() => {});
-      const bytes = await file.readFile().finally(() => file.close());
-      const sha256 = spooled.sha256 ?? createHash("sha256").update(bytes).digest("hex");
-      if (!looksLikePdf(bytes)) {
-        throw problemError("unsupported_media_type", NOT_A_PDF, Code.InvalidArgument);
-      }
-      stored ??= blobs.put(blobKey, bytes, { contentType: "application/pdf", size: spooled.sizeBytes });
+      const inspected = this.deps.inspector
+        .file(file.fd, { hash: spooled.sha256 === undefined })
+        .finally(() => file.close());
+      stored ??= blobs.moveIn
+        ? blobs.moveIn(blobKey, spooled.path)
+        : blobs.put(blobKey, createReadStream(spooled.path), {
+            contentType: "application/pdf",
+            size: spooled.sizeBytes,
+          });
       stored.catch(() => {});
-      const inspection = await inspectPdf(bytes);
+      const { sha256 = spooled.sha256, inspection } = await inspected;
       if (!inspection.ok) {
+        if (inspection.reason === "not_pdf")
+          throw problemError("unsupported_media_type", inspection.message, Code.InvalidArgument);
         throw validationError([{ path: "file", message: inspection.message }], inspection.message);
       }
+      if (!sha256) throw new Error("the upload was neither hashed on its way in nor by the inspector");
       await stored;
       const row = await store.insert(this.deps.db, {
         id,
@@ -310,7 +317,7 @@ export class Documents {
   /** Documents stored before page sizes were kept are measured from their bytes, once. */
   private async withPageSizes(row: DocumentRow): Promise<DocumentRow> {
     if (row.page_sizes) return row;
-    const inspection = await inspectPdf(await buffer(await this.deps.blobs.get(row.blob_key)));
+    const inspection = await this.deps.inspector.bytes(await buffer(await this.deps.blobs.get(row.blob_key)));
     if (!inspection.ok) throw new Error(`stored document ${row.id} no longer reads as a PDF`);
     await store.setPageSizes(this.deps.db, row.id, inspection.pageSizes);
     return { ...row, page_sizes: inspection.pageSizes };

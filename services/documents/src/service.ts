@@ -17,6 +17,7 @@ import {
   sweepSpool,
 } from "@countersign/kit";
 import { Documents } from "./documents.js";
+import { PdfInspector } from "./pdf-inspection.js";
 import { documentsRoutes } from "./routes.js";
 
 export interface DocumentsDeps {
@@ -28,6 +29,8 @@ export interface DocumentsDeps {
   maxUploadBytes?: number;
   /** Where uploads are received (standalone: under the data dir); the system temp dir unless given. */
   spoolDir?: string;
+  /** How long pdf-lib may take over one uploaded PDF; 20 s unless given. */
+  inspectionTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -37,12 +40,14 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
   const { db, bus, blobs, logger } = deps;
   await migrate(db, [MIGRATIONS]);
   const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
+  const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs });
   const documents = new Documents({
     db,
     blobs,
     logger,
     maxUploadBytes: deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
     spoolDir,
+    inspector,
   });
   return {
     serviceNames: [DocumentsService.typeName],
@@ -53,6 +58,6 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
       const removed = await sweepSpool(spoolDir);
       if (removed > 0) logger.info({ removed, spoolDir }, "removed uploads a stopped process left behind");
     },
-    stop: async () => {},
+    stop: async () => inspector.close(),
   };
 }

@@ -30,19 +30,32 @@ import {
   spoolUpload,
   uuidv7,
 } from "@countersign/kit";
-import { makeEncryptedPdf, makePdf, makePdfWithPages, makeTruncatedPdf } from "../../../test/support/pdfs.js";
+import {
+  makeEncryptedPdf,
+  makeManyObjectPdf,
+  makePdf,
+  makePdfWithPages,
+  makeTruncatedPdf,
+} from "../../../test/support/pdfs.js";
 import { buildDocuments } from "../src/service.js";
 
 const logger = createLogger({ name: "documents-test", level: "silent" });
 let pg: EmbeddedPostgres;
 let blobRoot: string;
 
-async function startDocuments(
-  maxUploadBytes?: number,
+async function startDocuments({
+  maxUploadBytes,
   schema = `documents_${uuidv7().slice(-8)}`,
-  blobs: BlobStore = new FileBlobStore(blobRoot),
-  spoolDir?: string,
-) {
+  blobs = new FileBlobStore(blobRoot),
+  spoolDir,
+  inspectionTimeoutMs,
+}: {
+  maxUploadBytes?: number;
+  schema?: string;
+  blobs?: BlobStore;
+  spoolDir?: string;
+  inspectionTimeoutMs?: number;
+} = {}) {
   const module = await buildDocuments({
     db: pg.database(schema),
     bus: new MemoryEventBus(),
@@ -50,6 +63,7 @@ async function startDocuments(
     logger,
     maxUploadBytes,
     spoolDir,
+    inspectionTimeoutMs,
   });
   return serviceClient(
     DocumentsService,
@@ -131,7 +145,7 @@ test("a caller that accepts a direct URL gets one from a store that signs them, 
   const signing = storeElsewhere({
     readUrl: async (key, seconds) => `https://store.test/${key}?expires=${seconds}`,
   });
-  const client = await startDocuments(undefined, undefined, signing);
+  const client = await startDocuments({ blobs: signing });
   const pdf = await makePdf(1);
   const { document } = await client.uploadDocument(uploadStream(pdf));
   const id = document?.id as string;
@@ -180,7 +194,7 @@ test("a caller that shares a filesystem store's machine gets the stored file's U
 
 test("an upload its caller spooled is taken from the spool, hashed, checked and stored; nothing is left there", async () => {
   const spoolDir = await mkdtemp(join(tmpdir(), "documents-spool-"));
-  const client = await startDocuments(undefined, undefined, undefined, spoolDir);
+  const client = await startDocuments({ spoolDir });
   const header = (spooledFileUrl: string) =>
     create(UploadDocumentRequestSchema, {
       part: {
@@ -237,7 +251,7 @@ test("a filesystem store takes the spooled file while it is read: an upload move
     }
   }
   try {
-    const client = await startDocuments(undefined, undefined, new MovesAtOnce(blobRoot));
+    const client = await startDocuments({ blobs: new MovesAtOnce(blobRoot) });
     const pdf = await makePdf(3);
     const { document } = await client.uploadDocument(uploadStream(pdf));
     expect(document).toMatchObject({
@@ -318,7 +332,7 @@ async function* announced(bytes: Uint8Array, sizeBytes: number, afterFirstChunk?
 
 test("an upload of announced length reaches a store elsewhere while it arrives, and is kept whole", async () => {
   const { store, firstByte } = remoteStore();
-  const client = await startDocuments(undefined, undefined, store);
+  const client = await startDocuments({ blobs: store });
   const pdf = await makePdf(2);
   let storedBeforeLastChunk = false;
   const { document } = await client.uploadDocument(
@@ -336,7 +350,7 @@ test("an upload of announced length reaches a store elsewhere while it arrives, 
 
 test("an announced length that is wrong or over the limit is refused, and nothing is kept", async () => {
   const { store, puts } = remoteStore();
-  const client = await startDocuments(64 * 1024, undefined, store);
+  const client = await startDocuments({ maxUploadBytes: 64 * 1024, blobs: store });
   const pdf = await makePdf(1);
   const kept = async () => (await Promise.all(puts.map((key) => store.stat(key)))).filter(Boolean);
   for (const sizeBytes of [pdf.length + 1, pdf.length - 1]) {
@@ -392,8 +406,27 @@ test("damaged and encrypted PDFs are refused with a reason a person understands,
   expect(await stored()).toEqual(before);
 });
 
+test("a PDF pdf-lib cannot read in time is refused with a reason and leaves no blob; the next upload is read as usual", async () => {
+  const client = await startDocuments({ inspectionTimeoutMs: 200 });
+  const stored = async () =>
+    (await readdir(blobRoot, { recursive: true })).filter((f) => f.endsWith(".pdf")).sort();
+  const before = await stored();
+  // Valid, and read by pdf-lib in seconds: without a limit it would be accepted.
+  const slow = makeManyObjectPdf(200_000);
+  const err = await failure(
+    client.uploadDocument(uploadStream(slow, "slow.pdf", "application/pdf", 1 << 20)),
+  );
+  expect(err.code).toBe(Code.InvalidArgument);
+  expect(fieldViolations(err).map(({ path, message }) => ({ path, message }))).toEqual([
+    { path: "file", message: "the PDF could not be read in 0.2 s; export it again (print to PDF) and retry" },
+  ]);
+  expect(await stored()).toEqual(before);
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(2)));
+  expect(document?.pageCount).toBe(2);
+});
+
 test("a file over the limit is refused while it streams, and nothing is left in the blob store", async () => {
-  const client = await startDocuments(20 * 1024);
+  const client = await startDocuments({ maxUploadBytes: 20 * 1024 });
   const before = await readdir(blobRoot, { recursive: true });
   const big = await makePdf(120, "x".repeat(200));
   expect(big.length).toBeGreaterThan(20 * 1024);
@@ -520,7 +553,7 @@ test("a holder name must be short and printable", async () => {
 
 test("a document stored before page sizes were kept is measured from its bytes when first claimed", async () => {
   const schema = `documents_${uuidv7().slice(-8)}`;
-  const client = await startDocuments(undefined, schema);
+  const client = await startDocuments({ schema });
   const { document } = await client.uploadDocument(
     uploadStream(await makePdfWithPages([{ size: [612, 792] }])),
   );
