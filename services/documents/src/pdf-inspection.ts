@@ -32,6 +32,12 @@ export interface PdfInspectorOptions {
 /** Legitimate PDFs of 25 MiB read in well under a second; a hostile one is stopped here. */
 const DEFAULT_TIMEOUT_MS = 20_000;
 
+/**
+ * pdf-lib holds about 1 KiB a PDF object: 309 MiB for a legal 21 MiB PDF of 300,000 objects. The
+ * documents pod is limited to 768 MiB (deploy/base/documents): the thread ends before the pod does.
+ */
+const HEAP_LIMIT_MB = 512;
+
 export class PdfInspector {
   private readonly thread: WorkerThread<Job, InspectedFile>;
   private readonly timeoutMs: number;
@@ -41,8 +47,7 @@ export class PdfInspector {
     this.thread = new WorkerThread(new URL("./pdf-inspection-worker.mjs", import.meta.url), {
       timeoutMs,
       idleMs: 60_000,
-      // pdf-lib holds every object of a document; past this the thread ends, not the service.
-      maxOldGenerationSizeMb: 1024,
+      maxOldGenerationSizeMb: HEAP_LIMIT_MB,
     });
   }
 
@@ -70,19 +75,24 @@ export class PdfInspector {
     try {
       return await this.thread.run(job, transfer);
     } catch (err) {
-      if (err instanceof JobTimedOut) {
-        return {
-          inspection: {
-            ok: false,
-            reason: "too_complex",
-            message: `the PDF could not be read in ${this.timeoutMs / 1000} s; export it again (print to PDF) and retry`,
-          },
-        };
-      }
-      // Another upload's document ended the thread this one was waiting on: not this file's fault.
+      if (err instanceof JobTimedOut)
+        return tooComplex(`the PDF could not be read in ${this.timeoutMs / 1000} s`);
+      if (err instanceof WorkerThreadEnded && err.outOfMemory)
+        return tooComplex(`the PDF needs more than ${HEAP_LIMIT_MB} MiB to be read`);
+      // The thread crashed or the service is stopping: not this file's fault.
       if (err instanceof WorkerThreadEnded)
-        throw new ConnectError("the PDF reader restarted; try the upload again", Code.Unavailable);
+        throw new ConnectError("the PDF reader stopped; try the upload again", Code.Unavailable);
       throw err;
     }
   }
+}
+
+function tooComplex(why: string): InspectedFile {
+  return {
+    inspection: {
+      ok: false,
+      reason: "too_complex",
+      message: `${why}; export it again (print to PDF) and retry`,
+    },
+  };
 }

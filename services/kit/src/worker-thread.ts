@@ -1,16 +1,17 @@
 /**
  * Work that must not hold a service's event loop — reading an untrusted PDF — done in a worker
- * thread of its own: started on first use, ended when unused for a while, and ended when a job
- * runs past its time limit, the one way to stop a parser that never yields or loops; the next job
- * starts a new thread. The thread's memory is its own, so a document it reads whole is never
- * garbage in the service's heap. Its entry is plain JavaScript: Node 20 gives a worker none of the
- * module hooks the TypeScript loader uses. Each message to it is `{ id, job }`, each answer
+ * thread of its own, one job at a time: started on first use, ended when unused for a while, and
+ * ended when a job runs past its time limit, the one way to stop a parser that never yields. The
+ * jobs waiting behind it go on in a new thread; only the job that ran out of time, or out of the
+ * thread's memory, fails for it. The thread's heap is its own, so a document it reads whole is never
+ * garbage in the service's. Its entry is plain JavaScript: Node 20 gives a worker none of the module
+ * hooks the TypeScript loader uses. Each message to it is `{ id, job }`, each answer
  * `{ id, result }` or `{ id, error }`.
  */
 import { Worker } from "node:worker_threads";
 
 export interface WorkerThreadOptions {
-  /** How long one job may take, from when it is handed to the thread. */
+  /** How long one job may take in the thread (waiting for the jobs before it does not count). */
   timeoutMs: number;
   /** How long a thread with nothing to do is kept. */
   idleMs: number;
@@ -23,24 +24,34 @@ export class JobTimedOut extends Error {
   override name = "JobTimedOut";
 }
 
-/** The thread ended (out of memory, a crash, another job's time limit) before the job was done. */
+/** The thread ended while the job ran: out of its memory, or otherwise (a crash, a close). */
 export class WorkerThreadEnded extends Error {
   override name = "WorkerThreadEnded";
+
+  constructor(
+    message: string,
+    readonly outOfMemory = false,
+  ) {
+    super(message);
+  }
 }
 
 type Answer<Result> = { id: number; result: Result } | { id: number; error: string };
 
-interface Waiting<Result> {
+interface Queued<Job, Result> {
+  id: number;
+  job: Job;
+  transfer: ArrayBuffer[];
   resolve: (result: Result) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
 }
 
 export class WorkerThread<Job, Result> {
   private worker: Worker | undefined;
   private nextId = 0;
+  private readonly queue: Queued<Job, Result>[] = [];
+  private running: (Queued<Job, Result> & { timer: NodeJS.Timeout }) | undefined;
   private idle: NodeJS.Timeout | undefined;
-  private readonly pending = new Map<number, Waiting<Result>>();
 
   constructor(
     private readonly entry: URL,
@@ -49,23 +60,35 @@ export class WorkerThread<Job, Result> {
 
   /** `transfer`: buffers of the job moved to the thread rather than copied. */
   run(job: Job, transfer: ArrayBuffer[] = []): Promise<Result> {
-    const worker = this.started();
-    clearTimeout(this.idle);
-    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new JobTimedOut(`the job took longer than ${this.options.timeoutMs} ms`));
-        this.end(new WorkerThreadEnded("another job ran out of time and ended the thread"));
-      }, this.options.timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, job }, transfer);
+      this.queue.push({ id: this.nextId++, job, transfer, resolve, reject });
+      this.next();
     });
   }
 
-  /** Ends the thread; what was waiting on it fails. */
+  /** Ends the thread; the job it runs and every job waiting fail. */
   close(): void {
+    const waiting = this.queue.splice(0);
     this.end(new WorkerThreadEnded("the thread was closed"));
+    for (const queued of waiting) queued.reject(new WorkerThreadEnded("the thread was closed"));
+  }
+
+  private next(): void {
+    if (this.running) return;
+    const queued = this.queue.shift();
+    if (!queued) {
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => this.close(), this.options.idleMs);
+      this.idle.unref();
+      return;
+    }
+    clearTimeout(this.idle);
+    const timer = setTimeout(() => {
+      this.end(new JobTimedOut(`the job took longer than ${this.options.timeoutMs} ms`));
+      this.next();
+    }, this.options.timeoutMs);
+    this.running = { ...queued, timer };
+    this.started().postMessage({ id: queued.id, job: queued.job }, queued.transfer);
   }
 
   private started(): Worker {
@@ -76,11 +99,15 @@ export class WorkerThread<Job, Result> {
     });
     worker.on("message", (answer: Answer<Result>) => this.settle(answer));
     // A thread ended on purpose exits later, maybe after its successor started: only the current
-    // thread's end fails what is waiting.
+    // thread's end fails the job it runs.
     const ended = (err: Error) => {
-      if (this.worker === worker) this.end(err);
+      if (this.worker !== worker) return;
+      this.end(err);
+      this.next();
     };
-    worker.on("error", (err) => ended(new WorkerThreadEnded(err.message)));
+    worker.on("error", (err: Error & { code?: string }) =>
+      ended(new WorkerThreadEnded(err.message, err.code === "ERR_WORKER_OUT_OF_MEMORY")),
+    );
     worker.on("exit", () => ended(new WorkerThreadEnded("the thread stopped")));
     // A thread never keeps the service from exiting (after the listeners, which ref it).
     worker.unref();
@@ -89,27 +116,26 @@ export class WorkerThread<Job, Result> {
   }
 
   private settle(answer: Answer<Result>): void {
-    const waiting = this.pending.get(answer.id);
-    if (!waiting) return;
-    this.pending.delete(answer.id);
-    clearTimeout(waiting.timer);
-    if ("error" in answer) waiting.reject(new Error(answer.error));
-    else waiting.resolve(answer.result);
-    if (this.pending.size === 0) {
-      this.idle = setTimeout(() => this.close(), this.options.idleMs);
-      this.idle.unref();
-    }
+    const running = this.running;
+    if (!running || running.id !== answer.id) return;
+    this.running = undefined;
+    clearTimeout(running.timer);
+    if ("error" in answer) running.reject(new Error(answer.error));
+    else running.resolve(answer.result);
+    this.next();
   }
 
+  /** Ends the thread; the job it ran fails with `err`. */
   private end(err: Error): void {
     const worker = this.worker;
     this.worker = undefined;
     clearTimeout(this.idle);
-    for (const { reject, timer } of this.pending.values()) {
-      clearTimeout(timer);
-      reject(err);
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      running.reject(err);
     }
-    this.pending.clear();
     void worker?.terminate();
   }
 }

@@ -4,6 +4,7 @@ interface Job {
   value?: string;
   busyMs?: number;
   fail?: string;
+  hog?: boolean;
 }
 
 const ENTRY = new URL("./busy-worker.mjs", import.meta.url);
@@ -19,13 +20,25 @@ test("a job is answered by the thread, and a job that fails there fails with its
   jobs.close();
 });
 
-test("a job past its time limit ends its thread: it times out, the jobs behind it fail as ended, the next runs on a new thread", async () => {
+test("a job past its time limit fails as timed out, and the jobs behind it run on a new thread", async () => {
   const jobs = thread(300);
   const stuck = jobs.run({ busyMs: 5_000 });
-  const behind = jobs.run({ value: "behind" });
+  // It waits behind the stuck job for longer than the limit: only time spent running counts.
+  const behind = jobs.run({ value: "behind", busyMs: 100 });
   await expect(stuck).rejects.toBeInstanceOf(JobTimedOut);
-  await expect(behind).rejects.toBeInstanceOf(WorkerThreadEnded);
+  await expect(behind).resolves.toBe("behind");
   await expect(jobs.run({ value: "after" })).resolves.toBe("after");
+  jobs.close();
+});
+
+test("a job that runs its thread out of memory fails as such, and the next job runs on a new thread", async () => {
+  const jobs = thread();
+  const hog = jobs.run({ hog: true });
+  const next = jobs.run({ value: "next" });
+  const failed = await hog.catch((err: unknown) => err);
+  expect(failed).toBeInstanceOf(WorkerThreadEnded);
+  expect((failed as WorkerThreadEnded).outOfMemory).toBe(true);
+  await expect(next).resolves.toBe("next");
   jobs.close();
 });
 
