@@ -145,15 +145,17 @@ function transferVerdicts(results: ModeResult[]): string {
     .join("\n");
 }
 
-/** What the thinnest HTTP server in front of the same store reached, against the store and the gateway. */
+/** The thinnest HTTP server in front of each mode's store: the transfers' floor. */
+const FLOOR = { standalone: "a bare Node file server", distributed: "a bare Node proxy" };
+
+/** What the floor reached, against the store and the gateway. */
 function httpFloorLines(results: ModeResult[]): string {
-  const through = { standalone: "a bare Node file server", distributed: "a bare Node proxy" };
   return results
     .flatMap(({ mode, transfer: t }) => {
       const floor = t.floor;
       if (!floor) return [];
       return [
-        `- ${mode}: the same store through ${through[mode]}: put ${floor.uploadMBps} MB/s (**${fixed(ratio(floor.uploadMBps, t.blobStore.uploadMBps))}** of the store), get ${floor.downloadMBps} MB/s (**${fixed(ratio(floor.downloadMBps, t.blobStore.downloadMBps))}** of the store); the gateway reaches ${fixed(ratio(t.gateway.uploadMBps, floor.uploadMBps))} of its uploads and ${fixed(ratio(t.gateway.downloadMBps, floor.downloadMBps))} of its downloads`,
+        `- ${mode}: the same store through ${FLOOR[mode]}: put ${floor.uploadMBps} MB/s (**${fixed(ratio(floor.uploadMBps, t.blobStore.uploadMBps))}** of the store), get ${floor.downloadMBps} MB/s (**${fixed(ratio(floor.downloadMBps, t.blobStore.downloadMBps))}** of the store); the gateway reaches ${fixed(ratio(t.gateway.uploadMBps, floor.uploadMBps))} of its uploads and ${fixed(ratio(t.gateway.downloadMBps, floor.downloadMBps))} of its downloads`,
       ];
     })
     .join("\n");
@@ -164,8 +166,7 @@ function memoryLines(results: ModeResult[]): string {
     .map(({ mode, upload25: m, upload25x3: three, floorUpload25: floor }) => {
       const what =
         mode === "standalone" ? "the whole process (gateway and every service)" : "the gateway process";
-      const bare = mode === "standalone" ? "a bare Node file server" : "a bare Node proxy";
-      return `- ${mode}: ${what}: ${m.beforeMiB} MiB before, peak ${m.peakMiB} MiB, growth **${m.growthMiB} MiB**${mode === "distributed" ? ` — ${verdict(m.growthMiB < TARGETS.upload25GrowthMiB)}` : ""}; three uploads in a row: growth ${three.growthMiB} MiB; the same upload through ${bare} in front of the store: growth ${floor.growthMiB} MiB`;
+      return `- ${mode}: ${what}: ${m.beforeMiB} MiB before, peak ${m.peakMiB} MiB, growth **${m.growthMiB} MiB**${mode === "distributed" ? ` — ${verdict(m.growthMiB < TARGETS.upload25GrowthMiB)}` : ""}; three uploads in a row: growth ${three.growthMiB} MiB; the same upload through ${FLOOR[mode]} in front of the store: growth ${floor.growthMiB} MiB`;
     })
     .join("\n");
 }

@@ -17,7 +17,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BlobStore, FileBlobStore } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
-import { Client as MinioClient } from "minio";
 import { S3RVER_CREDENTIALS } from "../../deploy/local/src/local-s3.js";
 import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
@@ -67,10 +66,10 @@ async function baseline(
   entry: string,
   logs: string,
   env: Record<string, string> = {},
-): Promise<{ origin: string; pid: number; proc: OwnedProcess }> {
+): Promise<{ origin: string; proc: OwnedProcess }> {
   const proc = OwnedProcess.start(entry, { PORT: "0", ...env }, join(logs, `${entry.split("/").pop()}.log`));
   const [, port] = await proc.waitFor(/"listening":(\d+)/);
-  return { origin: `http://127.0.0.1:${port}`, pid: proc.child.pid as number, proc };
+  return { origin: `http://127.0.0.1:${port}`, proc };
 }
 
 /** s3rver in a process of its own (`test/support/s3-process.ts`), with the credentials it accepts. */
@@ -85,23 +84,10 @@ async function s3Process(
   return { endpoint: endpoint as string, ...S3RVER_CREDENTIALS, proc };
 }
 
-/** Presigned URLs of a bucket's keys, sent to `origin` (a proxy) instead of the endpoint. */
-function presignedThrough(
-  s3: { endpoint: string; accessKey: string; secretKey: string },
-  bucket: string,
-  origin: string,
-): FloorUrl {
-  const { hostname, port } = new URL(s3.endpoint);
-  const client = new MinioClient({
-    endPoint: hostname,
-    port: Number(port),
-    useSSL: false,
-    accessKey: s3.accessKey,
-    secretKey: s3.secretKey,
-    region: "us-east-1",
-  });
+/** The store's presigned URLs, sent to `origin` (a proxy in front of its endpoint) instead. */
+function presignedThrough(bucket: S3BlobStore, origin: string): FloorUrl {
   return async (key, method) => {
-    const url = new URL(await client.presignedUrl(method, bucket, key, 60));
+    const url = new URL(await (method === "PUT" ? bucket.writeUrl(key, 60) : bucket.readUrl(key, 60)));
     return `${origin}${url.pathname}${url.search}`;
   };
 }
@@ -283,7 +269,10 @@ async function main(): Promise<void> {
           node: ping(node),
           express: ping(express),
           blobs: new FileBlobStore(filesDir),
-          floor: { url: async (key) => `${fileServer.origin}/blobs/${key}`, pid: fileServer.pid },
+          floor: {
+            url: async (key) => `${fileServer.origin}/blobs/${key}`,
+            pid: fileServer.proc.child.pid as number,
+          },
         },
         standaloneStart,
       ),
@@ -321,7 +310,7 @@ async function main(): Promise<void> {
             node: ping(node),
             express: ping(express),
             blobs: bucket,
-            floor: { url: presignedThrough(s3, "bench-baseline", proxy.origin), pid: proxy.pid },
+            floor: { url: presignedThrough(bucket, proxy.origin), pid: proxy.proc.child.pid as number },
           },
           distributedStart,
         ),

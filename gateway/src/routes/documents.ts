@@ -172,7 +172,7 @@ export function documentRoutes(
     {
       summary: "Upload a PDF",
       description:
-        "A `multipart/form-data` body with the field `file`, or a raw `application/pdf` body with `?filename=`. Streamed, never held whole; checked for size, type, damage and encryption.",
+        "A `multipart/form-data` body with the field `file`, or a raw `application/pdf` body with `?filename=`. Streamed, never held whole; checked for size, type, damage, encryption and whether it can be read in 20 s and 512 MiB.",
       tag: "Documents",
       query: UploadQuery,
       streamedBody: uploadContent,

@@ -80,8 +80,7 @@ export class S3BlobStore implements BlobStore {
     size: number,
     contentType: string,
   ): Promise<void> {
-    const url = await this.client.presignedPutObject(this.bucket, key, PUT_URL_SECONDS);
-    await streamedPut(new URL(url), body, size, contentType);
+    await streamedPut(new URL(await this.writeUrl(key, PUT_URL_SECONDS)), body, size, contentType);
   }
 
   async get(key: string): Promise<Readable> {
@@ -113,6 +112,11 @@ export class S3BlobStore implements BlobStore {
   /** A presigned GET: signed here, with no call to the endpoint. */
   readUrl(key: string, seconds: number): Promise<string> {
     return this.client.presignedGetObject(this.bucket, checkKey(key), seconds);
+  }
+
+  /** A presigned PUT, as `put` writes through: signed here, with no call to the endpoint. */
+  writeUrl(key: string, seconds: number): Promise<string> {
+    return this.client.presignedPutObject(this.bucket, checkKey(key), seconds);
   }
 }
 
