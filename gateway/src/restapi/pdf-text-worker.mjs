@@ -51,3 +51,5 @@ parentPort?.on("message", (/** @type {{ id: number, job: Uint8Array }} */ { id, 
     (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
+
+parentPort?.postMessage({ ready: true });

@@ -104,3 +104,5 @@ parentPort?.on("message", ({ id, job }) => {
     ),
   );
 });
+
+parentPort?.postMessage({ ready: true });

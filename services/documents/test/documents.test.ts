@@ -407,7 +407,7 @@ test("damaged and encrypted PDFs are refused with a reason a person understands,
 });
 
 test("a PDF pdf-lib cannot read in time is refused with a reason and leaves no blob; the next upload is read as usual", async () => {
-  const client = await startDocuments({ inspectionTimeoutMs: 200 });
+  const client = await startDocuments({ inspectionTimeoutMs: 500 });
   const stored = async () =>
     (await readdir(blobRoot, { recursive: true })).filter((f) => f.endsWith(".pdf")).sort();
   const before = await stored();
@@ -418,7 +418,7 @@ test("a PDF pdf-lib cannot read in time is refused with a reason and leaves no b
   );
   expect(err.code).toBe(Code.InvalidArgument);
   expect(fieldViolations(err).map(({ path, message }) => ({ path, message }))).toEqual([
-    { path: "file", message: "the PDF could not be read in 0.2 s; export it again (print to PDF) and retry" },
+    { path: "file", message: "the PDF could not be read in 0.5 s; export it again (print to PDF) and retry" },
   ]);
   expect(await stored()).toEqual(before);
   const { document } = await client.uploadDocument(uploadStream(await makePdf(2)));

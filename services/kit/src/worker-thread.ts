@@ -5,8 +5,10 @@
  * jobs waiting behind it go on in a new thread; only the job that ran out of time, or out of the
  * thread's memory, fails for it. The thread's heap is its own, so a document it reads whole is never
  * garbage in the service's. Its entry is plain JavaScript: Node 20 gives a worker none of the module
- * hooks the TypeScript loader uses. Each message to it is `{ id, job }`, each answer
- * `{ id, result }` or `{ id, error }`.
+ * hooks the TypeScript loader uses. Once it listens, it says `{ ready: true }`; each message to it
+ * is then `{ id, job }`, each answer `{ id, result }` or `{ id, error }`. A job's time limit starts
+ * when the thread has said it is ready: starting a thread (an isolate, the parser's modules) took
+ * more than 200 ms on a loaded machine, and is not the job's time.
  */
 import { Worker } from "node:worker_threads";
 
@@ -36,7 +38,7 @@ export class WorkerThreadEnded extends Error {
   }
 }
 
-type Answer<Result> = { id: number; result: Result } | { id: number; error: string };
+type Answer<Result> = { ready: true } | { id: number; result: Result } | { id: number; error: string };
 
 interface Queued<Job, Result> {
   id: number;
@@ -50,7 +52,9 @@ export class WorkerThread<Job, Result> {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly queue: Queued<Job, Result>[] = [];
-  private running: (Queued<Job, Result> & { timer: NodeJS.Timeout }) | undefined;
+  private running: (Queued<Job, Result> & { timer?: NodeJS.Timeout }) | undefined;
+  /** Whether the current thread has said it listens. */
+  private ready = false;
   private idle: NodeJS.Timeout | undefined;
 
   constructor(
@@ -83,12 +87,19 @@ export class WorkerThread<Job, Result> {
       return;
     }
     clearTimeout(this.idle);
-    const timer = setTimeout(() => {
+    this.running = queued;
+    this.started().postMessage({ id: queued.id, job: queued.job }, queued.transfer);
+    if (this.ready) this.startClock();
+  }
+
+  /** The running job's time limit, from now. */
+  private startClock(): void {
+    const running = this.running;
+    if (!running || running.timer) return;
+    running.timer = setTimeout(() => {
       this.end(new JobTimedOut(`the job took longer than ${this.options.timeoutMs} ms`));
       this.next();
     }, this.options.timeoutMs);
-    this.running = { ...queued, timer };
-    this.started().postMessage({ id: queued.id, job: queued.job }, queued.transfer);
   }
 
   private started(): Worker {
@@ -97,7 +108,13 @@ export class WorkerThread<Job, Result> {
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb },
     });
-    worker.on("message", (answer: Answer<Result>) => this.settle(answer));
+    worker.on("message", (answer: Answer<Result>) => {
+      if (this.worker !== worker) return;
+      if ("ready" in answer) {
+        this.ready = true;
+        this.startClock();
+      } else this.settle(answer);
+    });
     // A thread ended on purpose exits later, maybe after its successor started: only the current
     // thread's end fails the job it runs.
     const ended = (err: Error) => {
@@ -112,10 +129,11 @@ export class WorkerThread<Job, Result> {
     // A thread never keeps the service from exiting (after the listeners, which ref it).
     worker.unref();
     this.worker = worker;
+    this.ready = false;
     return worker;
   }
 
-  private settle(answer: Answer<Result>): void {
+  private settle(answer: Exclude<Answer<Result>, { ready: true }>): void {
     const running = this.running;
     if (!running || running.id !== answer.id) return;
     this.running = undefined;

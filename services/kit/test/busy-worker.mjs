@@ -15,3 +15,5 @@ parentPort?.on("message", ({ id, job }) => {
   while (job.hog) hoard.push(new Array(1024).fill(hoard.length));
   parentPort?.postMessage(job.fail ? { id, error: job.fail } : { id, result: job.value });
 });
+
+parentPort?.postMessage({ ready: true });

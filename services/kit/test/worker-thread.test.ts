@@ -9,8 +9,8 @@ interface Job {
 
 const ENTRY = new URL("./busy-worker.mjs", import.meta.url);
 
-function thread(timeoutMs = 5_000) {
-  return new WorkerThread<Job, string>(ENTRY, { timeoutMs, idleMs: 60_000, maxOldGenerationSizeMb: 64 });
+function thread(timeoutMs = 5_000, entry = ENTRY) {
+  return new WorkerThread<Job, string>(entry, { timeoutMs, idleMs: 60_000, maxOldGenerationSizeMb: 64 });
 }
 
 test("a job is answered by the thread, and a job that fails there fails with its message", async () => {
@@ -27,6 +27,15 @@ test("a job past its time limit fails as timed out, and the jobs behind it run o
   const behind = jobs.run({ value: "behind", busyMs: 100 });
   await expect(stuck).rejects.toBeInstanceOf(JobTimedOut);
   await expect(behind).resolves.toBe("behind");
+  await expect(jobs.run({ value: "after" })).resolves.toBe("after");
+  jobs.close();
+});
+
+test("a thread's start does not count against the first job's time limit", async () => {
+  const jobs = thread(200, new URL("./slow-start-worker.mjs", import.meta.url));
+  await expect(jobs.run({ value: "first", busyMs: 50 })).resolves.toBe("first");
+  await expect(jobs.run({ value: "stuck", busyMs: 1_000 })).rejects.toBeInstanceOf(JobTimedOut);
+  // The new thread starts slowly too, and its first job is still timed from its own start.
   await expect(jobs.run({ value: "after" })).resolves.toBe("after");
   jobs.close();
 });
