@@ -81,6 +81,7 @@ export class WorkerThread<Job, Result> {
     if (this.running) return;
     const queued = this.queue.shift();
     if (!queued) {
+      this.worker?.unref();
       clearTimeout(this.idle);
       this.idle = setTimeout(() => this.close(), this.options.idleMs);
       this.idle.unref();
@@ -88,7 +89,10 @@ export class WorkerThread<Job, Result> {
     }
     clearTimeout(this.idle);
     this.running = queued;
-    this.started().postMessage({ id: queued.id, job: queued.job }, queued.transfer);
+    const worker = this.started();
+    // A job keeps the process alive until it is answered, as any pending I/O does; an idle thread does not.
+    worker.ref();
+    worker.postMessage({ id: queued.id, job: queued.job }, queued.transfer);
     if (this.ready) this.startClock();
   }
 
@@ -126,8 +130,6 @@ export class WorkerThread<Job, Result> {
       ended(new WorkerThreadEnded(err.message, err.code === "ERR_WORKER_OUT_OF_MEMORY")),
     );
     worker.on("exit", () => ended(new WorkerThreadEnded("the thread stopped")));
-    // A thread never keeps the service from exiting (after the listeners, which ref it).
-    worker.unref();
     this.worker = worker;
     this.ready = false;
     return worker;

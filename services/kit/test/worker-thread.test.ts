@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { JobTimedOut, WorkerThread, WorkerThreadEnded } from "../src/worker-thread.js";
 
 interface Job {
@@ -60,4 +63,20 @@ test("a thread ended on purpose that exits late does not fail the jobs of the th
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   await expect(jobs.run({ value: "still" })).resolves.toBe("still");
   jobs.close();
+});
+
+test("a job keeps the process alive until it is answered, and an idle thread does not keep it", async () => {
+  // In a process of its own, whose only work is the job: it must print the answer, then exit by itself.
+  const script = `
+    const { WorkerThread } = await import(${JSON.stringify(new URL("../src/worker-thread.ts", import.meta.url).href)});
+    const jobs = new WorkerThread(new URL(${JSON.stringify(new URL("./slow-start-worker.mjs", import.meta.url).href)}), {
+      timeoutMs: 5_000, idleMs: 600_000, maxOldGenerationSizeMb: 64,
+    });
+    console.log(await jobs.run({ value: "answered", busyMs: 100 }));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", script],
+    { cwd: fileURLToPath(new URL("..", import.meta.url)), timeout: 30_000 },
+  );
+  expect(stdout.trim()).toBe("answered");
 });

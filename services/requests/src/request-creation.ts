@@ -43,8 +43,7 @@ export interface RequestCreationDeps {
   afterCommit: () => void;
 }
 
-/** Who holds a request's documents at the documents service. */
-/** How a request names itself when it claims its documents. */
+/** How a request names itself when it claims its documents at the documents service. */
 export const REQUEST_HOLDER_PREFIX = "request:";
 
 export function holderOf(requestId: string): string {
