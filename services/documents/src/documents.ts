@@ -98,7 +98,16 @@ function tooLarge(err: UploadTooLargeError): ConnectError {
 export class Documents {
   constructor(private readonly deps: DocumentsDeps) {}
 
-  async upload(header: UploadHeader | undefined, chunks: AsyncIterable<Uint8Array>): Promise<Document> {
+  /**
+   * `signal`: the call's. A caller that calls an upload off over HTTP/2 resets its stream, which
+   * Node ends like a finished one, and says it was aborted only a moment later: what arrived is
+   * then inspected as if whole, and is kept only if the call still stands when it is recorded.
+   */
+  async upload(
+    header: UploadHeader | undefined,
+    chunks: AsyncIterable<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<Document> {
     if (!header || !isUuid(header.workspaceId)) {
       throw validationError([
         { path: "header", message: "an upload starts with a header naming the workspace" },
@@ -168,6 +177,7 @@ export class Documents {
       }
       if (!sha256) throw new Error("the upload was neither hashed on its way in nor by the inspector");
       await stored;
+      if (signal?.aborted) throw new ConnectError("the upload was called off by its caller", Code.Canceled);
       const row = await store.insert(this.deps.db, {
         id,
         workspace_id: header.workspaceId,

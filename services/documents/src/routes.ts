@@ -27,9 +27,9 @@ async function headerAndChunks(requests: AsyncIterable<UploadDocumentRequest>) {
 
 export function documentsRoutes(documents: Documents) {
   const impl: ServiceImpl<typeof DocumentsService> = {
-    async uploadDocument(requests) {
+    async uploadDocument(requests, context) {
       const { header, chunks } = await headerAndChunks(requests);
-      return { document: await documents.upload(header, chunks) };
+      return { document: await documents.upload(header, chunks, context.signal) };
     },
     getDocument: async (req) => ({ document: await documents.get(req.workspaceId, req.documentId) }),
     listDocuments: (req) => documents.list(req.workspaceId, req.pageIndex, req.pageSize),

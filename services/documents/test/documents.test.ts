@@ -425,6 +425,29 @@ test("a PDF pdf-lib cannot read in time is refused with a reason and leaves no b
   expect(document?.pageCount).toBe(2);
 });
 
+test("an upload its caller called off after the last chunk is not kept, however whole it looks", async () => {
+  const spoolDir = await mkdtemp(join(tmpdir(), "documents-spool-"));
+  const client = await startDocuments({ spoolDir });
+  const owner = uuidv7();
+  const stored = async () => (await readdir(blobRoot, { recursive: true })).filter((f) => f.endsWith(".pdf"));
+  const before = await stored();
+  const caller = new AbortController();
+  // As over HTTP/2, where a reset stream ends like a finished one and the abort follows.
+  const calledOff = (async function* () {
+    for await (const message of uploadStream(await makePdf(3))) {
+      if (message.part.case === "header") message.part.value.workspaceId = owner;
+      yield message as UploadDocumentRequest;
+    }
+    caller.abort();
+  })();
+  await failure(client.uploadDocument(calledOff, { signal: caller.signal }));
+  // The service goes on after the caller has left, and has finished when its spooled file is gone.
+  expect(await readdir(spoolDir)).toHaveLength(1);
+  while ((await readdir(spoolDir)).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect((await client.listDocuments({ workspaceId: owner, pageIndex: 0, pageSize: 10 })).totalCount).toBe(0);
+  expect(await stored()).toEqual(before);
+});
+
 test("a file over the limit is refused while it streams, and nothing is left in the blob store", async () => {
   const client = await startDocuments({ maxUploadBytes: 20 * 1024 });
   const before = await readdir(blobRoot, { recursive: true });
