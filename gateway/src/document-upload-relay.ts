@@ -93,8 +93,11 @@ async function exchange(
   read: () => void,
 ): Promise<UploadDocumentResponse> {
   const cancel = () => stream.close(http2.constants.NGHTTP2_CANCEL);
-  const onAbort = () => cancel();
-  signal.addEventListener("abort", onAbort);
+  if (signal.aborted) {
+    cancel();
+    throw getAbortSignalReason(signal);
+  }
+  signal.addEventListener("abort", cancel);
   const answer = readAnswer(stream, read);
   let answered = false;
   const settled = answer.then(
@@ -129,7 +132,7 @@ async function exchange(
       throw signal.aborted ? getAbortSignalReason(signal) : err;
     }
   } finally {
-    signal.removeEventListener("abort", onAbort);
+    signal.removeEventListener("abort", cancel);
   }
 }
 
