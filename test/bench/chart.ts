@@ -16,8 +16,13 @@ const TOP = 64;
 
 const escapeXml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+/** Two significant digits below 1, so that 0.037 is not shown as the 0.04 it missed. */
 const rounded = (n: number) =>
-  Math.abs(n) >= 100 ? String(Math.round(n)) : String(Math.round(n * 100) / 100);
+  Math.abs(n) >= 100
+    ? String(Math.round(n))
+    : Math.abs(n) >= 1
+      ? String(Math.round(n * 100) / 100)
+      : String(Number(n.toPrecision(2)));
 
 export function chartSvg(summary: BenchSummary, date = new Date()): string {
   const rows = verdicts(summary);
