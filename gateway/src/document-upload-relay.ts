@@ -50,11 +50,23 @@ export function withRelayedUploads(
     const abort = createLinkedAbortController(signal, deadline.signal);
     const header = Object.fromEntries(requestHeader(METHOD.methodKind, true, timeoutMs, headers, false));
     if (serviceToken) header.authorization = `Bearer ${serviceToken}`;
+    // A replica that refused the call may be given it again only while none of the input is gone.
+    let taken = false;
+    const messages = (async function* () {
+      for await (const message of input) {
+        taken = true;
+        yield message;
+      }
+    })();
     try {
-      return await transport.onConnection(async (connection) => {
-        const stream = await connection.request(PATH, header);
-        return exchange(stream, input, abort.signal, () => connection.read(stream));
-      }, abort.signal);
+      return await transport.onConnection(
+        async (connection) => {
+          const stream = await connection.request(PATH, header);
+          return exchange(stream, messages, abort.signal, () => connection.read(stream));
+        },
+        () => !taken,
+        abort.signal,
+      );
     } finally {
       deadline.cleanup();
     }
@@ -187,13 +199,11 @@ function readAnswer(stream: http2.ClientHttp2Stream, read: () => void): Promise<
 function parseAnswer(body: Buffer): UploadDocumentResponse {
   let response: UploadDocumentResponse | undefined;
   for (let at = 0; at < body.length; ) {
-    if (body.length - at < 5)
-      throw new ConnectError("the upload's answer ends inside a message", Code.Internal);
+    if (body.length - at < 5) throw brokenOff();
     const flags = body[at] as number;
     const length = body.readUInt32BE(at + 1);
     const data = body.subarray(at + 5, at + 5 + length);
-    if (data.length < length)
-      throw new ConnectError("the upload's answer ends inside a message", Code.Internal);
+    if (data.length < length) throw brokenOff();
     at += 5 + length;
     if ((flags & endStreamFlag) === endStreamFlag) {
       const { error } = endStreamFromJson(data);
@@ -203,5 +213,13 @@ function parseAnswer(body: Buffer): UploadDocumentResponse {
     }
     response = fromBinary(UploadDocumentResponseSchema, data);
   }
-  throw new ConnectError("the upload's answer has no end-of-stream message", Code.Internal);
+  throw brokenOff();
+}
+
+/**
+ * An answer that stops before its end-of-stream message: the stream was cut (a replica killed or
+ * reset mid-call, which Node may end like a finished stream), an outage rather than a fault.
+ */
+function brokenOff(): ConnectError {
+  return new ConnectError("the documents service's answer to the upload broke off", Code.Unavailable);
 }

@@ -5,6 +5,7 @@
  * connections is passed over.
  */
 import { createHash, randomBytes } from "node:crypto";
+import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { create } from "@bufbuild/protobuf";
@@ -190,5 +191,29 @@ test("a replica that refuses connections is passed over", async () => {
   for (let i = 0; i < 6; i++) {
     const { document } = await client.uploadDocument(upload(randomBytes(1024)));
     expect(Number(document?.sizeBytes)).toBe(1024);
+  }
+});
+
+test("an answer that breaks off before its end-of-stream message is an outage, not a fault of ours", async () => {
+  // A peer that answers 200 and then ends the stream without a word, as a replica cut mid-call looks.
+  const cut = http2.createServer();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  cut.on("session", (session) => sessions.add(session));
+  cut.on("stream", (stream) => {
+    stream.respond({ ":status": 200, "content-type": "application/connect+proto" });
+    stream.on("data", () => {});
+    stream.end();
+  });
+  await new Promise<void>((resolve) => cut.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = cut.address() as AddressInfo;
+    const err = await relayed(`http://127.0.0.1:${port}`)
+      .uploadDocument(upload(randomBytes(1024)))
+      .catch((e: unknown) => e);
+    expect(ConnectError.from(err).code).toBe(Code.Unavailable);
+  } finally {
+    // The client keeps its connection for later calls: closing waits for it unless it is ended.
+    for (const session of sessions) session.destroy();
+    await new Promise((resolve) => cut.close(resolve));
   }
 });

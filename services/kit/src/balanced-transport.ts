@@ -64,11 +64,15 @@ export interface BalancedTransport extends Transport {
   /** Calls each replica has taken, by its URL; for tests and the launcher's report. */
   callsByReplica(): Record<string, number>;
   /**
-   * Runs a call on a replica's connection, chosen and counted as every call is. It goes to another
-   * replica only when opening its request failed, so `call` must open its request before it takes
-   * anything of its input.
+   * Runs a call on a replica's connection, chosen and counted as every call is. A call the replica
+   * never took (its request could not be opened, or was refused) goes to another replica while
+   * `replayable` says it can be made again: until it has taken anything of its input.
    */
-  onConnection<T>(call: (connection: ReplicaConnection) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  onConnection<T>(
+    call: (connection: ReplicaConnection) => Promise<T>,
+    replayable: () => boolean,
+    signal?: AbortSignal,
+  ): Promise<T>;
 }
 
 export function balancedTransport(address: string, options: BalancerOptions): BalancedTransport {
@@ -218,14 +222,14 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
     callsByReplica() {
       return Object.fromEntries([...replicas.values()].map((r) => [r.key, r.calls]));
     },
-    onConnection: (call, signal) =>
+    onConnection: (call, replayable, signal) =>
       dispatch(
         ({ sessions }) =>
           call({
             request: (path, headers) => sessions.request("POST", path, headers, {}),
             read: (stream) => sessions.notifyResponseByteRead(stream),
           }),
-        () => true,
+        replayable,
         signal,
       ),
   };
