@@ -23,6 +23,7 @@ import {
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
 import { buildGateway } from "./app.js";
+import { withRelayedUploads } from "./document-upload-relay.js";
 import { listen, serveMetrics } from "./http-server.js";
 import { admissionConfig, admissionLimits } from "./middleware/admission.js";
 
@@ -79,12 +80,14 @@ async function main(): Promise<void> {
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
   const authTransport = networkTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const authHealth = createClient(Health, authTransport);
+  const documentsTransport = networkTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
   const gateway = buildGateway({
     services: {
       auth: serviceClient(AuthService, authTransport),
-      documents: serviceClient(
-        DocumentsService,
-        networkTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+      documents: withRelayedUploads(
+        serviceClient(DocumentsService, documentsTransport),
+        documentsTransport,
+        config.COUNTERSIGN_INTERNAL_TOKEN,
       ),
       templates: serviceClient(
         TemplatesService,

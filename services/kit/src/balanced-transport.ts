@@ -45,15 +45,34 @@ class NotSent extends Error {
 interface Replica {
   key: string;
   transport: Transport;
+  sessions: ReportingSessions;
   inFlight: number;
   calls: number;
   restUntil: number;
   restMs: number;
 }
 
+/** A replica's HTTP/2 connection, for a call that writes its own frames (see onConnection). */
+export interface ReplicaConnection {
+  /** Opens a request on the connection; a failure to open it is one that sent nothing. */
+  request(path: string, headers: http2.OutgoingHttpHeaders): Promise<http2.ClientHttp2Stream>;
+  /** To be called as the answer's bytes are read: it keeps the connection from counting as idle. */
+  read(stream: http2.ClientHttp2Stream): void;
+}
+
 export interface BalancedTransport extends Transport {
   /** Calls each replica has taken, by its URL; for tests and the launcher's report. */
   callsByReplica(): Record<string, number>;
+  /**
+   * Runs a call on a replica's connection, chosen and counted as every call is. A call the replica
+   * never took (its request could not be opened, or was refused) goes to another replica while
+   * `replayable` says it can be made again: until it has taken anything of its input.
+   */
+  onConnection<T>(
+    call: (connection: ReplicaConnection) => Promise<T>,
+    replayable: () => boolean,
+    signal?: AbortSignal,
+  ): Promise<T>;
 }
 
 export function balancedTransport(address: string, options: BalancerOptions): BalancedTransport {
@@ -70,6 +89,7 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
     const key = url.origin;
     let replica = replicas.get(key);
     if (!replica) {
+      const sessions = new ReportingSessions(url, options.transport);
       replica = {
         key,
         transport: createConnectTransport({
@@ -77,8 +97,9 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
           httpVersion: "2",
           useBinaryFormat: true,
           baseUrl: url.toString(),
-          sessionManager: new ReportingSessions(url, options.transport),
+          sessionManager: sessions,
         }),
+        sessions,
         inFlight: 0,
         calls: 0,
         restUntil: 0,
@@ -139,7 +160,7 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
   };
 
   async function dispatch<T>(
-    call: (transport: Transport) => Promise<T>,
+    call: (replica: Replica) => Promise<T>,
     replayable: () => boolean,
     signal: AbortSignal | undefined,
   ): Promise<T> {
@@ -154,7 +175,7 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
       replica.inFlight++;
       replica.calls++;
       try {
-        const result = await call(replica.transport);
+        const result = await call(replica);
         replica.restMs = restMs;
         return result;
       } catch (err) {
@@ -178,7 +199,7 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
 
   const unary = (...args: Parameters<Transport["unary"]>) =>
     dispatch(
-      (transport) => transport.unary(...args),
+      ({ transport }) => transport.unary(...args),
       () => true,
       args[1],
     );
@@ -186,7 +207,8 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
     const [method, signal, timeoutMs, header, input, contextValues] = args;
     const request = new ReplayableStream(input, REPLAYABLE_MESSAGES);
     return dispatch(
-      (transport) => transport.stream(method, signal, timeoutMs, header, request.attempt(), contextValues),
+      ({ transport }) =>
+        transport.stream(method, signal, timeoutMs, header, request.attempt(), contextValues),
       () => request.replayable(),
       signal,
     ).catch(async (err: unknown) => {
@@ -200,6 +222,16 @@ export function balancedTransport(address: string, options: BalancerOptions): Ba
     callsByReplica() {
       return Object.fromEntries([...replicas.values()].map((r) => [r.key, r.calls]));
     },
+    onConnection: (call, replayable, signal) =>
+      dispatch(
+        ({ sessions }) =>
+          call({
+            request: (path, headers) => sessions.request("POST", path, headers, {}),
+            read: (stream) => sessions.notifyResponseByteRead(stream),
+          }),
+        replayable,
+        signal,
+      ),
   };
 }
 

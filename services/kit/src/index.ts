@@ -1,5 +1,5 @@
 export * from "./adapters.js";
-export { type BalancedTransport, parseAddress } from "./balanced-transport.js";
+export { type BalancedTransport, parseAddress, type ReplicaConnection } from "./balanced-transport.js";
 export * from "./blob-store.js";
 export * from "./chunks.js";
 export * from "./config.js";

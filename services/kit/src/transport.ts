@@ -51,7 +51,7 @@ export function inMemoryTransport(routes: Routes, serverInterceptors: Intercepto
 /** The longest a call may take when the caller set no deadline. */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-type CallOptions = { headers?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal };
+export type CallOptions = { headers?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal };
 
 export function serviceClient<S extends DescService>(service: S, transport: Transport): Client<S> {
   const client = createClient(service, transport) as unknown as Record<
@@ -68,7 +68,8 @@ export function serviceClient<S extends DescService>(service: S, transport: Tran
   return wrapped as Client<S>;
 }
 
-function inheritedOptions(): CallOptions {
+/** What a call made now carries of the call it is made for: its request id, deadline and signal. */
+export function inheritedOptions(): CallOptions {
   const context = currentCallContext();
   if (!context) return { timeoutMs: DEFAULT_TIMEOUT_MS };
   const remaining =
