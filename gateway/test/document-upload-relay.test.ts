@@ -217,3 +217,29 @@ test("an answer that breaks off before its end-of-stream message is an outage, n
     await new Promise((resolve) => cut.close(resolve));
   }
 });
+
+test("a connection reset mid-upload is an outage, not a fault of ours", async () => {
+  // A peer whose process dies while it reads the upload: its kernel resets the connection.
+  const dying = http2.createServer();
+  const sockets: net.Socket[] = [];
+  dying.on("connection", (socket: net.Socket) => sockets.push(socket));
+  dying.on("stream", (stream) => {
+    stream.respond({ ":status": 200, "content-type": "application/connect+proto" });
+    let received = 0;
+    stream.on("data", (piece: Buffer) => {
+      received += piece.length;
+      if (received > 1024 * 1024) for (const socket of sockets) socket.resetAndDestroy();
+    });
+  });
+  await new Promise<void>((resolve) => dying.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = dying.address() as AddressInfo;
+    const err = await relayed(`http://127.0.0.1:${port}`)
+      .uploadDocument(upload(randomBytes(8 * 1024 * 1024)))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectError);
+    expect((err as ConnectError).code).toBe(Code.Unavailable);
+  } finally {
+    await new Promise((resolve) => dying.close(resolve));
+  }
+});

@@ -21,8 +21,8 @@ const PDF_MAGIC = Buffer.from("%PDF-");
 /**
  * Where files are read: one buffer for every job, grown to the largest file yet, rather than a new
  * one per upload that this thread's heap, which allocates little else, would hold until a rare
- * collection (three 25 MiB uploads in a row grew the process by 68 MiB). Jobs run one at a time,
- * and nothing of a job's document outlives its answer.
+ * collection (three 25 MiB uploads in a row grew the process by 68 MiB). Nothing of a job's
+ * document outlives its answer.
  */
 let fileBuffer = Buffer.alloc(0);
 
@@ -93,15 +93,12 @@ async function run(/** @type {{ fd: number, hash: boolean } | { bytes: Uint8Arra
   return { sha256, inspection: await inspect(bytes) };
 }
 
-/** One job at a time, in the order they came: they share the file buffer. */
-let queue = Promise.resolve();
-
+// The kit's WorkerThread posts a job only once the one before it is answered: jobs never overlap
+// here, so they can share the file buffer.
 parentPort?.on("message", ({ id, job }) => {
-  queue = queue.then(() =>
-    run(job).then(
-      (result) => parentPort?.postMessage({ id, result }),
-      (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
-    ),
+  run(job).then(
+    (result) => parentPort?.postMessage({ id, result }),
+    (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
 
