@@ -9,6 +9,7 @@ import { formatBytes } from "@countersign/kit";
 import busboy from "busboy";
 import type { Request, Response } from "express";
 import { ApiProblem } from "./problems.js";
+import { uploadBytesRead } from "./upload-garbage.js";
 
 export interface UploadedFile {
   filename: string;
@@ -45,7 +46,10 @@ class BodyFailure {
     const note = (why: string) => this.note(why);
     return (async function* () {
       try {
-        for await (const chunk of stream) yield chunk as Uint8Array;
+        for await (const chunk of stream) {
+          uploadBytesRead((chunk as Uint8Array).length);
+          yield chunk as Uint8Array;
+        }
       } catch {
         throw note(why);
       }
