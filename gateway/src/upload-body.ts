@@ -5,11 +5,10 @@
  * request itself) and never an unhandled stream error, which would end the process for everybody.
  */
 import type { Readable } from "node:stream";
-import { formatBytes } from "@countersign/kit";
+import { formatBytes, uploadBytesRead } from "@countersign/kit";
 import busboy from "busboy";
 import type { Request, Response } from "express";
 import { ApiProblem } from "./problems.js";
-import { uploadBytesRead } from "./upload-garbage.js";
 
 export interface UploadedFile {
   filename: string;

@@ -4,9 +4,9 @@
  * it. Without the collections the whole body was still held when it ended.
  */
 import net, { type AddressInfo } from "node:net";
+import { COLLECT_EVERY_BYTES } from "@countersign/kit";
 import express from "express";
 import { readUpload } from "../src/upload-body.js";
-import { COLLECT_EVERY_BYTES } from "../src/upload-garbage.js";
 
 const MiB = 2 ** 20;
 const BODY_BYTES = 40 * MiB;

@@ -6,7 +6,7 @@ import {
   type UploadDocumentRequest,
   type UploadHeader,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { inChunksOf, validationError } from "@countersign/kit";
+import { inChunksOf, uploadBytesRead, validationError } from "@countersign/kit";
 import type { Documents } from "./documents.js";
 
 /** Splits an upload stream into its header and the chunks after it. */
@@ -19,6 +19,7 @@ async function headerAndChunks(requests: AsyncIterable<UploadDocumentRequest>) {
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
       if (next.value.part.case !== "chunk")
         throw validationError([{ path: "header", message: "only the first message may be a header" }]);
+      uploadBytesRead(next.value.part.value.length);
       yield next.value.part.value;
     }
   }

@@ -27,5 +27,6 @@ export * from "./service-main.js";
 export * from "./service-module.js";
 export * from "./subjects.js";
 export * from "./transport.js";
+export * from "./upload-garbage.js";
 export * from "./upload-spool.js";
 export * from "./worker-thread.js";

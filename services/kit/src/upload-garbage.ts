@@ -1,12 +1,12 @@
 /**
- * The garbage of upload bodies, collected while they are read. Node reads a request body into a new
- * buffer for each read from its socket (up to 64 KiB), and each is garbage once it is relayed or
- * written. V8 frees such buffers only when it collects the young generation, and the gateway
- * allocates so little on its heap per MiB relayed that it did not collect it once during a 25 MiB
- * upload: every buffer of the body was still held when the upload ended (resident memory +24 MiB,
- * the whole of it ArrayBuffers; docs/benchmarks.md). A minor collection (a scavenge of the young
- * generation, the buffers' objects and little else) after every few MiB of bodies read bounds
- * that garbage, whatever the size of the file.
+ * The garbage of uploads, collected while they are read. Node reads a request body (HTTP/1.1 in the
+ * gateway, HTTP/2 frames in the documents service) into a new buffer for each read from its socket,
+ * and each is garbage once it is relayed or written. V8 frees such buffers only when it collects the
+ * young generation, and a process that allocates little on its heap per MiB it passes on did not
+ * collect it once during a 25 MiB upload: every buffer of the body was still held when the upload
+ * ended (the gateway's resident memory +24 MiB, the whole of it ArrayBuffers; docs/benchmarks.md).
+ * A minor collection (a scavenge of the young generation, the buffers' objects and little else)
+ * after every few MiB of uploads read bounds that garbage, whatever the size of the file.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
