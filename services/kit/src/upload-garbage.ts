@@ -11,10 +11,10 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
-/** Bodies read between two collections: each collection costs about a millisecond. */
+/** Bodies read between two collections: each collection took 1–3 ms (docs/benchmarks.md). */
 export const COLLECT_EVERY_BYTES = 4 * 2 ** 20;
 
-type Collect = (options: { type: "minor" | "major" }) => void;
+type Collect = (options: { type: "minor" }) => void;
 
 let collect: Collect | undefined;
 let sinceCollection = 0;
