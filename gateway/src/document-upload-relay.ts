@@ -188,11 +188,8 @@ function readAnswer(stream: http2.ClientHttp2Stream, read: () => void): Promise<
         reject(err);
       }
     });
-    // A stream reset or a connection lost. Wrapped as Connect's client wraps it, with the socket's
-    // error as the cause, so that the balancer tells an outage (a replica killed mid-call) from the rest.
-    stream.on("error", (err: Error) =>
-      reject(new ConnectError(err.message, Code.Internal, undefined, undefined, err)),
-    );
+    // A stream reset or a connection lost: the balancer tells an outage (a replica killed mid-call) from the rest.
+    stream.on("error", reject);
     stream.on("close", () =>
       reject(new ConnectError("the documents service closed the upload without an answer", Code.Unavailable)),
     );

@@ -72,6 +72,14 @@ export function isDependencyOutage(err: unknown): boolean {
   return false;
 }
 
+/** Whether an error, or one of its causes, is a socket or an HTTP/2 connection breaking. */
+function brokenConnection(err: unknown): boolean {
+  return [...chain(err)].some((error) => {
+    const code = typeof error.code === "string" ? error.code : "";
+    return HTTP2_BREAKS.has(code) || NETWORK_CODES.has(code);
+  });
+}
+
 /**
  * A call whose connection to another service broke after it was sent: the replica may or may not
  * have acted on it, so the honest answer is UNAVAILABLE (a client retries with its idempotency key),
@@ -79,16 +87,16 @@ export function isDependencyOutage(err: unknown): boolean {
  * is kept only when the caller itself gave up (`callerGaveUp`).
  */
 export function asBrokenCall(err: unknown, service: string, callerGaveUp: boolean): unknown {
-  if (!(err instanceof ConnectError)) return err;
-  if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) return err;
-  if (err.code === Code.Canceled && callerGaveUp) return err;
-  // A stream the replica reset (RST_STREAM CANCEL, as a process shutting down does) has no cause chain.
-  const broken =
-    (err.code === Code.Canceled && /\bCANCEL\b/.test(err.rawMessage)) ||
-    [...chain(err.cause)].some((error) => {
-      const code = typeof error.code === "string" ? error.code : "";
-      return HTTP2_BREAKS.has(code) || NETWORK_CODES.has(code);
-    });
+  let broken: boolean;
+  if (err instanceof ConnectError) {
+    if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) return err;
+    if (err.code === Code.Canceled && callerGaveUp) return err;
+    // A stream the replica reset (RST_STREAM CANCEL, as a process shutting down does) has no cause chain.
+    broken = (err.code === Code.Canceled && /\bCANCEL\b/.test(err.rawMessage)) || brokenConnection(err.cause);
+  } else {
+    // A call that writes its own frames (BalancedTransport.onConnection) sees the socket's errors as they are.
+    broken = !callerGaveUp && brokenConnection(err);
+  }
   if (!broken) return err;
   return new ConnectError(
     `the connection to ${service} broke during the call`,
