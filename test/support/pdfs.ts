@@ -50,30 +50,51 @@ export async function makeTruncatedPdf(): Promise<Uint8Array> {
   return bytes.subarray(0, Math.floor(bytes.length / 3));
 }
 
-/**
- * A valid one-page PDF that also holds `objects` small dictionaries, written by hand with its cross-
- * reference table: legal, a few MiB, and what takes pdf-lib seconds to read (200,000 objects, 14 MiB:
- * 1.6 s on a 2-core machine).
- */
-export function makeManyObjectPdf(objects: number): Uint8Array {
+/** A PDF written by hand from its numbered objects' bodies (object 1 the catalog), with its cross-reference table. */
+function handWrittenPdf(objects: Iterable<string>): Uint8Array {
   const parts = ["%PDF-1.7\n"];
   const offsets: number[] = [];
   let length = parts[0]?.length ?? 0;
-  const add = (object: string) => {
+  for (const body of objects) {
+    const object = `${offsets.length + 1} 0 obj\n${body}\nendobj\n`;
     offsets.push(length);
     parts.push(object);
     length += Buffer.byteLength(object, "latin1");
-  };
-  add("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n");
-  add("2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n");
-  add("3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n");
-  for (let n = 4; n < objects + 4; n++) add(`${n} 0 obj\n<< /A [1 2 3 4 5 6 7 8] /B (x) >>\nendobj\n`);
+  }
+  const size = offsets.length + 1;
   const table = offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n \n`).join("");
   parts.push(
-    `xref\n0 ${objects + 4}\n0000000000 65535 f \n${table}`,
-    `trailer\n<< /Size ${objects + 4} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
+    `xref\n0 ${size}\n0000000000 65535 f \n${table}`,
+    `trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
   );
   return Buffer.from(parts.join(""), "latin1");
+}
+
+/**
+ * A valid one-page PDF that also holds `objects` small dictionaries: legal, a few MiB, and what
+ * takes pdf-lib seconds to read (200,000 objects, 14 MiB: 1.6 s on a 2-core machine).
+ */
+export function makeManyObjectPdf(objects: number): Uint8Array {
+  return handWrittenPdf(
+    (function* () {
+      yield "<< /Type /Catalog /Pages 2 0 R >>";
+      yield "<< /Type /Pages /Kids [3 0 R] /Count 1 >>";
+      yield "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>";
+      for (let n = 0; n < objects; n++) yield "<< /A [1 2 3 4 5 6 7 8] /B (x) >>";
+    })(),
+  );
+}
+
+/**
+ * A page-count bomb: a small file whose page tree names its one page `times` times, so that every
+ * reader counts `times` pages (2,000,000 in 12 MB).
+ */
+export function makePageCountBomb(times: number): Uint8Array {
+  return handWrittenPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${"3 0 R ".repeat(times)}] /Count ${times} >>`,
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+  ]);
 }
 
 const CLAUSE =

@@ -58,7 +58,14 @@ export interface StandaloneOptions {
   /** The configured seal certificate; without one, seal.p12 in the data dir (made on first start). */
   seal?: SealCredentials;
   /** Timings of the requests service that operators may tune. */
-  requests?: { reminderIntervalMs?: number; embeddedUrlTtlMs?: number; expirySweepIntervalMs?: number };
+  requests?: {
+    reminderIntervalMs?: number;
+    embeddedUrlTtlMs?: number;
+    expirySweepIntervalMs?: number;
+    maxRequestPages?: number;
+  };
+  /** Limits of the documents service that operators may tune. */
+  documents?: { maxPages?: number };
   /** Webhook delivery settings; without a secret key, the one made on first start in the data dir. */
   webhooks?: Partial<Omit<WebhooksDeps, "db" | "bus" | "logger" | "publicUrl">>;
 }
@@ -136,6 +143,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       blobs,
       logger: loggerOf("documents"),
       spoolDir,
+      ...options.documents,
     });
     const documentsClient = serviceClient(DocumentsService, transportOf("documents", documents));
     const templates = await buildTemplates({

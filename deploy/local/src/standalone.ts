@@ -4,9 +4,12 @@
 import { resolve } from "node:path";
 import { admissionConfig, admissionLimits } from "@countersign/gateway";
 import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
+import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
 import {
   configuredSeal,
   mailConfig,
+  requestLimits,
+  requestLimitsConfig,
   requestTimingConfig,
   requestTimings,
   sealConfig,
@@ -30,6 +33,8 @@ const configSchema = z.object({
   ...admissionConfig,
   ...mailConfig,
   ...requestTimingConfig,
+  ...requestLimitsConfig,
+  COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
   ...sealConfig,
   ...webhookConfig,
   COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
@@ -60,7 +65,8 @@ runMain(async () => {
     loggerFor,
     mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
     seal: configuredSeal(config),
-    requests: requestTimings(config),
+    requests: { ...requestTimings(config), ...requestLimits(config) },
+    documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES },
     webhooks: {
       ...webhookSettings(config),
       ...(config.COUNTERSIGN_WEBHOOK_SECRET_KEY ? { secretKey: config.COUNTERSIGN_WEBHOOK_SECRET_KEY } : {}),

@@ -7,14 +7,14 @@
  * thread alone. JavaScript, not TypeScript: Node 20 gives a worker none of the module hooks the
  * TypeScript loader uses.
  *
- * Each message is `{ id, job }`, the job `{ fd, hash }` (an open file of the service's process) or
- * `{ bytes, hash }`; each answer `{ id, result }`, the result `{ sha256, inspection }` (sha256 only
+ * Each message is `{ id, job }`, the job `{ fd, hash, maxPages }` (an open file of the service's
+ * process) or `{ bytes, hash, maxPages }`; each answer `{ id, result }`, the result `{ sha256, inspection }` (sha256 only
  * when asked for), or `{ id, error }`.
  */
 import { createHash } from "node:crypto";
 import { fstatSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import { ParseSpeeds, PDFDocument } from "pdf-lib";
+import { ParseSpeeds, PDFDocument, PDFPageTree } from "pdf-lib";
 
 const PDF_MAGIC = Buffer.from("%PDF-");
 
@@ -46,7 +46,31 @@ function visibleSize(/** @type {import("pdf-lib").PDFPage} */ page) {
   return quarterTurns % 2 === 0 ? [width, height] : [height, width];
 }
 
-async function inspect(/** @type {Uint8Array} */ bytes) {
+/**
+ * The pages of the document's page tree, counted without following it past `maxPages` pages: a
+ * 12 MB file can name one page two million times, and every later reader (the signing page, the
+ * completion) would pay for each. Undefined when there are more. Nodes that are neither pages nor
+ * page trees count too, so a tree of empty branches or a cycle is bounded as well.
+ * @param {PDFDocument} pdf @param {number} maxPages
+ */
+function pagesWithin(pdf, maxPages) {
+  /** @type {PDFPageTree[]} */
+  const branches = [pdf.catalog.Pages()];
+  let pages = 0;
+  let nodes = 0;
+  for (let branch = branches.pop(); branch; branch = branches.pop()) {
+    const kids = branch.Kids();
+    for (let i = 0; i < kids.size(); i++) {
+      if (++nodes > 4 * maxPages) return undefined;
+      const kid = pdf.context.lookup(kids.get(i));
+      if (kid instanceof PDFPageTree) branches.push(kid);
+      else if (++pages > maxPages) return undefined;
+    }
+  }
+  return pages;
+}
+
+async function inspect(/** @type {Uint8Array} */ bytes, /** @type {number} */ maxPages) {
   // The header may follow up to 1 KiB of junk.
   if (!Buffer.from(bytes.subarray(0, 1024)).includes(PDF_MAGIC)) {
     return {
@@ -67,6 +91,13 @@ async function inspect(/** @type {Uint8Array} */ bytes) {
       ignoreEncryption: true,
       throwOnInvalidObject: true,
     });
+    if (pagesWithin(pdf, maxPages) === undefined) {
+      return {
+        ok: false,
+        reason: "too_many_pages",
+        message: `the PDF has more than ${maxPages} pages, the most a document may have; split it and upload the parts`,
+      };
+    }
     pageCount = pdf.getPageCount();
     pageSizes = pdf.getPages().map(visibleSize);
   } catch {
@@ -87,10 +118,12 @@ async function inspect(/** @type {Uint8Array} */ bytes) {
   return { ok: true, pageCount, pageSizes };
 }
 
-async function run(/** @type {{ fd: number, hash: boolean } | { bytes: Uint8Array, hash: boolean }} */ job) {
+async function run(
+  /** @type {({ fd: number } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number }} */ job,
+) {
   const bytes = "fd" in job ? readWhole(job.fd) : job.bytes;
   const sha256 = job.hash ? createHash("sha256").update(bytes).digest("hex") : undefined;
-  return { sha256, inspection: await inspect(bytes) };
+  return { sha256, inspection: await inspect(bytes, job.maxPages) };
 }
 
 // The kit's WorkerThread posts a job only once the one before it is answered: jobs never overlap

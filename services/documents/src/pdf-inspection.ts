@@ -14,7 +14,11 @@ export type PageSize = [width: number, height: number];
 
 export type Inspection =
   | { ok: true; pageCount: number; pageSizes: PageSize[] }
-  | { ok: false; reason: "not_pdf" | "corrupt" | "encrypted" | "empty" | "too_complex"; message: string };
+  | {
+      ok: false;
+      reason: "not_pdf" | "corrupt" | "encrypted" | "empty" | "too_complex" | "too_many_pages";
+      message: string;
+    };
 
 export interface InspectedFile {
   /** The bytes' SHA-256 in hex, when it was asked for. */
@@ -22,12 +26,17 @@ export interface InspectedFile {
   inspection: Inspection;
 }
 
-type Job = { fd: number; hash: boolean } | { bytes: Uint8Array; hash: boolean };
+type Job = ({ fd: number } | { bytes: Uint8Array }) & { hash: boolean; maxPages: number };
 
 export interface PdfInspectorOptions {
   /** How long pdf-lib may take over one document. */
   timeoutMs?: number;
+  /** The most pages a document may have. */
+  maxPages?: number;
 }
+
+/** A contract of a thousand pages is long; every page costs the signing page and the completion. */
+export const DEFAULT_MAX_DOCUMENT_PAGES = 1000;
 
 /** Legitimate PDFs of 25 MiB read in well under a second; a hostile one is stopped here. */
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -41,9 +50,11 @@ const HEAP_LIMIT_MB = 512;
 export class PdfInspector {
   private readonly thread: WorkerThread<Job, InspectedFile>;
   private readonly timeoutMs: number;
+  private readonly maxPages: number;
 
-  constructor({ timeoutMs = DEFAULT_TIMEOUT_MS }: PdfInspectorOptions = {}) {
+  constructor({ timeoutMs = DEFAULT_TIMEOUT_MS, maxPages = DEFAULT_MAX_DOCUMENT_PAGES }: PdfInspectorOptions = {}) {
     this.timeoutMs = timeoutMs;
+    this.maxPages = maxPages;
     this.thread = new WorkerThread(new URL("./pdf-inspection-worker.mjs", import.meta.url), {
       timeoutMs,
       idleMs: 60_000,
@@ -57,14 +68,14 @@ export class PdfInspector {
    * The caller keeps the file open until this settles.
    */
   file(fd: number, { hash }: { hash: boolean }): Promise<InspectedFile> {
-    return this.run({ fd, hash });
+    return this.run({ fd, hash, maxPages: this.maxPages });
   }
 
   /** Bytes held here; the thread gets them moved, so the caller must not use them afterwards. */
   async bytes(bytes: Uint8Array): Promise<Inspection> {
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const moved = own ? bytes : new Uint8Array(bytes);
-    return (await this.run({ bytes: moved, hash: false }, [moved.buffer as ArrayBuffer])).inspection;
+    return (await this.run({ bytes: moved, hash: false, maxPages: this.maxPages }, [moved.buffer as ArrayBuffer])).inspection;
   }
 
   close(): void {

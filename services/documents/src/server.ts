@@ -3,9 +3,9 @@ import { pathToFileURL } from "node:url";
 import { env, runMain, serviceMain } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { z } from "zod";
-import { buildDocuments, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
+import { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
-export { buildDocuments, type DocumentsDeps } from "./service.js";
+export { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, type DocumentsDeps } from "./service.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({
@@ -19,6 +19,7 @@ export const configSchema = z.object({
   S3_REGION: z.string().default("us-east-1"),
   COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
   COUNTERSIGN_SPOOL_DIR: z.string().min(1).optional(),
+  COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -39,6 +40,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           blobs,
           maxUploadBytes: cfg.COUNTERSIGN_MAX_UPLOAD_BYTES,
           spoolDir: cfg.COUNTERSIGN_SPOOL_DIR,
+          maxPages: cfg.COUNTERSIGN_MAX_DOCUMENT_PAGES,
         });
       },
     }),

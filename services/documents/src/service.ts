@@ -17,7 +17,9 @@ import {
   sweepSpool,
 } from "@countersign/kit";
 import { Documents } from "./documents.js";
-import { PdfInspector } from "./pdf-inspection.js";
+import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
+
+export { DEFAULT_MAX_DOCUMENT_PAGES };
 import { documentsRoutes } from "./routes.js";
 
 export interface DocumentsDeps {
@@ -31,6 +33,8 @@ export interface DocumentsDeps {
   spoolDir?: string;
   /** How long pdf-lib may take over one uploaded PDF; 20 s unless given. */
   inspectionTimeoutMs?: number;
+  /** The most pages a document may have; DEFAULT_MAX_DOCUMENT_PAGES unless given. */
+  maxPages?: number;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -40,7 +44,7 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
   const { db, bus, blobs, logger } = deps;
   await migrate(db, [MIGRATIONS]);
   const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
-  const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs });
+  const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs, maxPages: deps.maxPages });
   const documents = new Documents({
     db,
     blobs,

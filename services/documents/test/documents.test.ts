@@ -33,6 +33,7 @@ import {
 import {
   makeEncryptedPdf,
   makeManyObjectPdf,
+  makePageCountBomb,
   makePdf,
   makePdfWithPages,
   makeTruncatedPdf,
@@ -49,12 +50,14 @@ async function startDocuments({
   blobs = new FileBlobStore(blobRoot),
   spoolDir,
   inspectionTimeoutMs,
+  maxPages,
 }: {
   maxUploadBytes?: number;
   schema?: string;
   blobs?: BlobStore;
   spoolDir?: string;
   inspectionTimeoutMs?: number;
+  maxPages?: number;
 } = {}) {
   const module = await buildDocuments({
     db: pg.database(schema),
@@ -64,6 +67,7 @@ async function startDocuments({
     maxUploadBytes,
     spoolDir,
     inspectionTimeoutMs,
+    maxPages,
   });
   return serviceClient(
     DocumentsService,
@@ -423,6 +427,32 @@ test("a PDF pdf-lib cannot read in time is refused with a reason and leaves no b
   expect(await stored()).toEqual(before);
   const { document } = await client.uploadDocument(uploadStream(await makePdf(2)));
   expect(document?.pageCount).toBe(2);
+});
+
+test("a page-count bomb (one page named 2,000,000 times in 12 MB) is refused at once, saying the limit", async () => {
+  const client = await startDocuments();
+  const bomb = makePageCountBomb(2_000_000);
+  const started = performance.now();
+  const err = await failure(client.uploadDocument(uploadStream(bomb, "bomb.pdf", "application/pdf", 1 << 20)));
+  expect(err.code).toBe(Code.InvalidArgument);
+  expect(fieldViolations(err).map(({ path, message }) => ({ path, message }))).toEqual([
+    {
+      path: "file",
+      message: "the PDF has more than 1000 pages, the most a document may have; split it and upload the parts",
+    },
+  ]);
+  // Counting stops at the limit: the refusal costs the parse of 12 MB, not two million pages.
+  expect(performance.now() - started).toBeLessThan(5_000);
+});
+
+test("the page limit is configurable: a document of exactly the limit is taken, one more page is not", async () => {
+  const client = await startDocuments({ maxPages: 3 });
+  const { document } = await client.uploadDocument(uploadStream(await makePdf(3)));
+  expect(document?.pageCount).toBe(3);
+  const err = await failure(client.uploadDocument(uploadStream(await makePdf(4))));
+  expect(fieldViolations(err)[0]?.message).toMatch(/more than 3 pages/);
+  const twice = await failure(client.uploadDocument(uploadStream(makePageCountBomb(4))));
+  expect(fieldViolations(twice)[0]?.message).toMatch(/more than 3 pages/);
 });
 
 test("an upload its caller called off after the last chunk is not kept, however whole it looks", async () => {

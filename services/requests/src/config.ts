@@ -17,6 +17,17 @@ export const requestTimingConfig = {
   COUNTERSIGN_EXPIRY_SWEEP_SECONDS: z.coerce.number().min(0.1).default(30),
 };
 
+/** Every page of a request is drawn on, sealed and sent to signers' browsers: a request has a ceiling. */
+export const DEFAULT_MAX_REQUEST_PAGES = 2000;
+
+export const requestLimitsConfig = {
+  COUNTERSIGN_MAX_REQUEST_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_REQUEST_PAGES),
+};
+
+export function requestLimits(config: { COUNTERSIGN_MAX_REQUEST_PAGES: number }) {
+  return { maxRequestPages: config.COUNTERSIGN_MAX_REQUEST_PAGES };
+}
+
 type Timings = { [K in keyof typeof requestTimingConfig]: number };
 
 export function requestTimings(config: Timings) {

@@ -40,6 +40,8 @@ export interface RequestCreationDeps {
   documents: Client<typeof DocumentsService>;
   links: SigningLinks;
   logger: Logger;
+  /** The most pages the request's documents may have together. */
+  maxPages: number;
   afterCommit: () => void;
 }
 
@@ -131,6 +133,18 @@ export class RequestCreation {
       );
     try {
       const pages = await this.claimDocuments(input.workspaceId, id, layout.documentIds, claimed);
+      const pageCount = [...pages.values()].reduce((sum, sizes) => sum + sizes.length, 0);
+      if (pageCount > this.deps.maxPages) {
+        throw validationError(
+          [
+            {
+              path: "documentIds",
+              message: `the documents have ${pageCount} pages together; a request has at most ${this.deps.maxPages}`,
+            },
+          ],
+          "the signature request is not valid",
+        );
+      }
       if (fromDocuments) {
         const misplaced = placementOnDocuments(layout.fields, pages);
         if (misplaced.length > 0) throw validationError(misplaced, "the fields do not lie on the documents");

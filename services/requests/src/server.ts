@@ -6,7 +6,15 @@ import { TemplatesService } from "@countersign/gen/countersign/templates/v1/temp
 import { env, networkTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
 import type { SealCredentials } from "./completion/seal-certificate.js";
-import { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
+import {
+  configuredSeal,
+  mailConfig,
+  requestLimits,
+  requestLimitsConfig,
+  requestTimingConfig,
+  requestTimings,
+  sealConfig,
+} from "./config.js";
 import { createMailer } from "./mail/mailer.js";
 import { buildRequests } from "./service.js";
 
@@ -15,7 +23,15 @@ export {
   generateSealP12InBackground,
   type SealCredentials,
 } from "./completion/seal-certificate.js";
-export { configuredSeal, mailConfig, requestTimingConfig, requestTimings, sealConfig } from "./config.js";
+export {
+  configuredSeal,
+  mailConfig,
+  requestLimits,
+  requestLimitsConfig,
+  requestTimingConfig,
+  requestTimings,
+  sealConfig,
+} from "./config.js";
 export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
 
@@ -29,6 +45,7 @@ export const configSchema = z.object({
   COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
   ...mailConfig,
   ...requestTimingConfig,
+  ...requestLimitsConfig,
   ...sealConfig,
   COUNTERSIGN_SEAL_P12: z.string().min(1, "is required: the PKCS#12 file completed PDFs are sealed with"),
 });
@@ -58,6 +75,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           linkSecret: cfg.COUNTERSIGN_LINK_SECRET,
           seal: configuredSeal(cfg) as SealCredentials,
           ...requestTimings(cfg),
+          ...requestLimits(cfg),
         }),
     }),
   );

@@ -21,6 +21,7 @@ import {
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
 import { Seal } from "./completion/seal.js";
+import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import type { Mailer } from "./mail/mailer.js";
@@ -53,6 +54,8 @@ export interface RequestsDeps {
   expirySweepIntervalMs?: number;
   notificationPollIntervalMs?: number;
   completionPollIntervalMs?: number;
+  /** The most pages the documents of one request may have together; DEFAULT_MAX_REQUEST_PAGES unless given. */
+  maxRequestPages?: number;
   /**
    * The only process on this database (standalone, whose data dir is locked): work a killed process
    * had claimed is taken up at start rather than after its claim runs out.
@@ -109,6 +112,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     documents: deps.documents,
     links,
     logger,
+    maxPages: deps.maxRequestPages ?? DEFAULT_MAX_REQUEST_PAGES,
     // A request just made cannot be complete: its commit adds events and e-mails, never a completion.
     afterCommit: () => {
       relay.kick();

@@ -2,8 +2,11 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { RetryAfterSchema, SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
-import type { NewRecipientSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { fieldViolations, problemOf, uuidv7 } from "@countersign/kit";
+import {
+  type NewRecipientSchema,
+  RequestsService,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { fieldViolations, problemOf, serviceClient, uuidv7 } from "@countersign/kit";
 import { type Harness, PUBLIC_URL, rejection, startHarness, tokenOf, until } from "./harness.js";
 
 type NewRecipient = MessageInitShape<typeof NewRecipientSchema>;
@@ -727,6 +730,27 @@ describe("made from documents, with fields given in the request", () => {
       { path: "fields[1].x", message: expect.stringContaining("lies outside the page") },
     ]);
     await h.documents.deleteDocument({ workspaceId: ws, documentId: document });
+  });
+
+  test("documents with more pages together than a request may have are refused, saying the limit, and nothing stays claimed", async () => {
+    const ws = uuidv7();
+    const limited = await h.buildModule({ maxRequestPages: 5 });
+    const requests = serviceClient(RequestsService, h.transport(limited));
+    const [three, other] = [await h.upload(ws, 3), await h.upload(ws, 3)];
+    const request = (documentIds: string[]) =>
+      requests.createSignatureRequest({
+        workspaceId: ws,
+        title: "Lease",
+        documentIds,
+        fields: [{ ...signature, role: "Tenant" }],
+        recipients: [{ name: "Ada", email: "ada@example.com", role: "Tenant" }],
+      });
+    const err = await rejection(request([three, other]));
+    expect(fieldViolations(err)).toEqual([
+      { path: "documentIds", message: "the documents have 6 pages together; a request has at most 5" },
+    ]);
+    await h.documents.deleteDocument({ workspaceId: ws, documentId: other });
+    expect((await request([three])).signatureRequest?.documentIds).toEqual([three]);
   });
 
   test("a template and documents together, or neither, are refused; so is another workspace's document", async () => {
