@@ -2,9 +2,9 @@
  * `npm start`: Countersign in one process on a machine with only Node and npm.
  */
 import { resolve } from "node:path";
+import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
 import { admissionConfig, admissionLimits } from "@countersign/gateway";
 import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
-import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
 import {
   configuredSeal,
   mailConfig,

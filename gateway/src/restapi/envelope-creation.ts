@@ -17,12 +17,12 @@ import type {
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { formatBytes, type Logger, roleKey } from "@countersign/kit";
+import { FIELD_LIMITS, formatBytes, type Logger, roleKey } from "@countersign/kit";
 import type { z } from "zod";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";
 import { storePdfBytes } from "../routes/documents.js";
-import { PdfText } from "./anchor-text.js";
+import { type Anchor, findAnchors, type TextBox } from "./anchor-text.js";
 import { DocuSignError, invalidBody } from "./docusign-errors.js";
 import {
   ANCHOR_UNITS,
@@ -70,7 +70,36 @@ interface StoredPdf {
   clientId: string;
   documentId: string;
   pages: { width: number; height: number }[];
-  text: () => Promise<PdfText | undefined>;
+  bytes: Uint8Array;
+}
+
+/** Where a tab goes: a page of a document, in points from its top-left. */
+interface Place {
+  document: StoredPdf;
+  page: number;
+  x: number;
+  y: number;
+}
+
+/** Every place each anchor string is written, in document order, by anchorKey. */
+type AnchorPlaces = Map<string, { document: StoredPdf; box: TextBox }[]>;
+
+const anchorKey = (anchor: Anchor) => `${anchor.caseSensitive ? "=" : "~"}${anchor.text}`;
+
+/** Every tab of every signer, with the list it is in. */
+function* tabsOf(signer: Signer): Generator<[list: keyof typeof TAB_TYPES, tab: Tab, position: number]> {
+  for (const list of Object.keys(TAB_TYPES) as (keyof typeof TAB_TYPES)[]) {
+    for (const [position, tab] of (signer.tabs?.[list] ?? []).entries()) yield [list, tab, position];
+  }
+}
+
+/** A signer's tabs and the fields they placed can each be no more than a request's fields. */
+function tooManyFields(what: string): DocuSignError {
+  return new DocuSignError(
+    400,
+    "INVALID_REQUEST_BODY",
+    `${what}; an envelope has at most ${FIELD_LIMITS.fields} fields`,
+  );
 }
 
 /** Ids for everyone: the sender's own, and the next free whole numbers for those without one. */
@@ -103,6 +132,12 @@ export class EnvelopeCreation {
     if (!definition.documents?.length) {
       throw invalidBody("give a templateId with templateRoles, or documents with recipients");
     }
+    const tabCount = (definition.recipients?.signers ?? []).reduce(
+      (sum, signer) => sum + [...tabsOf(signer)].length,
+      0,
+    );
+    // Refused before any document is stored: each tab may cost a search of every document.
+    if (tabCount > FIELD_LIMITS.fields) throw tooManyFields(`the signers have ${tabCount} tabs`);
     const stored: StoredPdf[] = [];
     try {
       for (const document of definition.documents) stored.push(await this.store(workspaceId, document));
@@ -172,9 +207,10 @@ export class EnvelopeCreation {
     const copies = definition.recipients?.carbonCopies ?? [];
     const ids = externalIds([...signers.map((s) => s.recipientId), ...copies.map((c) => c.recipientId)]);
     const roleOf = (signer: Signer, index: number) => signer.roleName || `Signer ${ids[index]}`;
+    const anchors = await this.anchorPlaces(signers, stored);
     const fields: FieldInit[] = [];
     for (const [index, signer] of signers.entries()) {
-      fields.push(...(await this.fieldsOf(signer, roleOf(signer, index), stored, index)));
+      this.addFields(fields, signer, roleOf(signer, index), stored, anchors, index);
     }
     const recipients: RecipientInit[] = [
       ...signers.map((signer, i) => ({
@@ -218,66 +254,95 @@ export class EnvelopeCreation {
     return signatureRequest;
   }
 
-  /** A signer's tabs as fields of their role, each inside its page. */
-  private async fieldsOf(
+  /**
+   * Where every anchor of the signers' tabs is written, searched once per document for all of them.
+   * One anchor found more often than a request may have fields is refused by its first tab, so the
+   * search stops at one more than that.
+   */
+  private async anchorPlaces(signers: Signer[], stored: StoredPdf[]): Promise<AnchorPlaces> {
+    const anchors = new Map<string, Anchor>();
+    for (const signer of signers) {
+      for (const [, tab] of tabsOf(signer)) {
+        if (!tab.anchorString) continue;
+        const anchor = { text: tab.anchorString, caseSensitive: tab.anchorCaseSensitive === true };
+        anchors.set(anchorKey(anchor), anchor);
+      }
+    }
+    const places: AnchorPlaces = new Map([...anchors.keys()].map((key) => [key, []]));
+    if (anchors.size === 0) return places;
+    const wanted = [...anchors.values()];
+    for (const document of stored) {
+      const found = await findAnchors(document.bytes, wanted, FIELD_LIMITS.fields + 1);
+      if (!found) {
+        throw new DocuSignError(
+          400,
+          "FORMAT_CONVERSION_ERROR",
+          `document ${document.clientId}: its text cannot be read to find anchor strings`,
+        );
+      }
+      wanted.forEach((anchor, i) => {
+        const into = places.get(anchorKey(anchor)) ?? [];
+        for (const box of found[i] ?? []) into.push({ document, box });
+      });
+    }
+    return places;
+  }
+
+  /** A signer's tabs as fields of their role, each inside its page, added to `fields` while they fit. */
+  private addFields(
+    fields: FieldInit[],
     signer: Signer,
     role: string,
     stored: StoredPdf[],
+    anchors: AnchorPlaces,
     index: number,
-  ): Promise<FieldInit[]> {
-    const fields: FieldInit[] = [];
-    for (const [list, type] of Object.entries(TAB_TYPES) as [keyof typeof TAB_TYPES, string][]) {
-      for (const [position, tab] of (signer.tabs?.[list] ?? []).entries()) {
-        const where = `recipients.signers[${index}].tabs.${list}[${position}]`;
-        const [width, height] = [
-          tab.width ?? DEFAULT_SIZES[type]?.[0] ?? 100,
-          tab.height ?? DEFAULT_SIZES[type]?.[1] ?? 20,
-        ];
-        const required =
-          type === "signature" || type === "initials" ? tab.optional !== true : tab.required !== false;
-        const field = { type, role, width, height, required, label: tab.tabLabel ?? "" };
-        for (const place of await this.placesOf(tab, stored, where)) {
-          const page = place.document.pages[place.page - 1];
-          // Kept inside the page, as DocuSign keeps a tab near an edge on it.
-          const x = page ? Math.min(Math.max(place.x, 0), Math.max(page.width - width, 0)) : place.x;
-          const y = page ? Math.min(Math.max(place.y, 0), Math.max(page.height - height, 0)) : place.y;
-          fields.push({ ...field, documentId: place.document.documentId, page: place.page, x, y });
-        }
-      }
-    }
-    return fields;
-  }
-
-  private async placesOf(tab: Tab, stored: StoredPdf[], where: string) {
-    if (tab.anchorString) {
-      const unit = ANCHOR_UNITS[tab.anchorUnits ?? "pixels"];
-      const places = [];
-      for (const document of stored) {
-        const text = await document.text();
-        if (!text) {
-          throw new DocuSignError(
-            400,
-            "FORMAT_CONVERSION_ERROR",
-            `document ${document.clientId}: its text cannot be read to find anchor strings`,
+  ): void {
+    for (const [list, tab, position] of tabsOf(signer)) {
+      const type = TAB_TYPES[list];
+      const where = `recipients.signers[${index}].tabs.${list}[${position}]`;
+      const [width, height] = [
+        tab.width ?? DEFAULT_SIZES[type]?.[0] ?? 100,
+        tab.height ?? DEFAULT_SIZES[type]?.[1] ?? 20,
+      ];
+      const required =
+        type === "signature" || type === "initials" ? tab.optional !== true : tab.required !== false;
+      const field = { type, role, width, height, required, label: tab.tabLabel ?? "" };
+      for (const place of this.placesOf(tab, stored, anchors, where)) {
+        if (fields.length === FIELD_LIMITS.fields) {
+          throw tooManyFields(
+            tab.anchorString
+              ? `${where}: the anchor string "${tab.anchorString}" places fields beyond the limit`
+              : `${where} places a field beyond the limit`,
           );
         }
-        for (const box of text.find(tab.anchorString, tab.anchorCaseSensitive === true)) {
-          places.push({
-            document,
-            page: box.page,
-            x: box.x + (tab.anchorXOffset ?? 0) * unit,
-            y: box.y + (tab.anchorYOffset ?? 0) * unit,
-          });
-        }
+        const page = place.document.pages[place.page - 1];
+        // Kept inside the page, as DocuSign keeps a tab near an edge on it.
+        const x = page ? Math.min(Math.max(place.x, 0), Math.max(page.width - width, 0)) : place.x;
+        const y = page ? Math.min(Math.max(place.y, 0), Math.max(page.height - height, 0)) : place.y;
+        fields.push({ ...field, documentId: place.document.documentId, page: place.page, x, y });
       }
-      if (places.length === 0 && tab.anchorIgnoreIfNotPresent !== true) {
+    }
+  }
+
+  private placesOf(tab: Tab, stored: StoredPdf[], anchors: AnchorPlaces, where: string): Place[] {
+    if (tab.anchorString) {
+      const unit = ANCHOR_UNITS[tab.anchorUnits ?? "pixels"];
+      const found =
+        anchors.get(anchorKey({ text: tab.anchorString, caseSensitive: tab.anchorCaseSensitive === true })) ??
+        [];
+      if (found.length === 0 && tab.anchorIgnoreIfNotPresent !== true) {
         throw new DocuSignError(
           400,
           "ANCHOR_TAB_PROCESSING_FAILURE",
           `${where}: the anchor string "${tab.anchorString}" is not in the text of any document`,
         );
       }
-      return places;
+      return found.map(({ document, box }) => ({
+        document,
+        page: box.page,
+        x: box.x + (tab.anchorXOffset ?? 0) * unit,
+        y: box.y + (tab.anchorYOffset ?? 0) * unit,
+      }));
     }
     const document =
       tab.documentId === undefined ? stored[0] : stored.find((d) => d.clientId === tab.documentId);
@@ -318,16 +383,7 @@ export class EnvelopeCreation {
         throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
       },
     );
-    let text: Promise<PdfText | undefined> | undefined;
-    return {
-      clientId: document.documentId,
-      documentId: saved.id,
-      pages: saved.pages,
-      text: () => {
-        text ??= PdfText.read(bytes);
-        return text;
-      },
-    };
+    return { clientId: document.documentId, documentId: saved.id, pages: saved.pages, bytes };
   }
 
   private async discard(workspaceId: string, stored: StoredPdf[]): Promise<void> {

@@ -1,13 +1,16 @@
 // @ts-check
 /**
- * The worker thread that reads PDFs with pdf.js, for anchor tabs. pdf.js's Node build carries
+ * The worker thread that finds anchor strings in PDFs with pdf.js. pdf.js's Node build carries
  * core-js, which replaces globals of the realm it loads in (Array.prototype.push, JSON.parse and
  * JSON.stringify among them) with slower JavaScript versions; here they stay out of the gateway's
- * own realm, and parsing a long document no longer holds the gateway's event loop. JavaScript, not
- * TypeScript: Node 20 does not give a worker the module hooks the TypeScript loader uses.
+ * own realm. The search runs here too, page by page, and stops for an anchor once it has been found
+ * `limit` times: a short anchor ("x") in a long document has millions of places, and neither
+ * finding nor sending them may cost more than the caller can use. JavaScript, not TypeScript:
+ * Node 20 does not give a worker the module hooks the TypeScript loader uses.
  *
- * Each message is `{ id, job }`, the job a PDF's bytes; each answer `{ id, result }`, the result its
- * pages, a page being its text runs and the transform from PDF space to the viewer's, or
+ * Each message is `{ id, job }`, the job `{ bytes, anchors: [{ text, caseSensitive }], limit }`;
+ * each answer `{ id, result }`, the result one list of boxes per anchor (each box `{ page, x, y,
+ * width, height }` in PDF points from the top-left of the page as a viewer shows it), or
  * `{ id, error }`.
  */
 import { createRequire } from "node:module";
@@ -18,36 +21,93 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 /** pdf.js reads the metrics of the 14 standard fonts from these files rather than guess them. */
 const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts")}/`;
 
-/** @param {Uint8Array} data */
-async function readPages(data) {
+/**
+ * @typedef {{ str: string, transform: number[], width: number, height: number }} TextRun
+ * @typedef {{ page: number, x: number, y: number, width: number, height: number }} TextBox
+ * @typedef {{ text: string, caseSensitive: boolean }} Anchor
+ */
+
+/** @param {number[]} m @param {number} x @param {number} y @returns {[number, number]} */
+function apply(m, x, y) {
+  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = m;
+  return [a * x + c * y + e, b * x + d * y + f];
+}
+
+/**
+ * The box of `length` characters from `start` of a run, in the page's top-left coordinates: an
+ * anchor is found within one run of text, and its place inside the run estimated from the run's
+ * width, character by character.
+ * @param {TextRun} run @param {number} start @param {number} length @param {number[]} toView
+ */
+function boxOf(run, start, length, toView) {
+  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = run.transform;
+  const perChar = run.width / run.str.length;
+  const fontHeight = run.height || Math.hypot(c, d);
+  // The run's baseline origin moved along its direction to the anchor's first character.
+  const scale = Math.hypot(a, b) || 1;
+  const along = perChar * start;
+  const originX = e + (a / scale) * along;
+  const originY = f + (b / scale) * along;
+  const corners = [
+    apply(toView, originX, originY),
+    apply(toView, originX + (a / scale) * perChar * length, originY + (b / scale) * perChar * length),
+    apply(toView, originX - (b / scale) * fontHeight, originY + (a / scale) * fontHeight),
+  ];
+  const xs = corners.map(([x]) => x);
+  const ys = corners.map(([, y]) => y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** @param {string} s */
+const fold = (s) => s.toLocaleLowerCase("en");
+
+/** @param {{ bytes: Uint8Array, anchors: Anchor[], limit: number }} job */
+async function findAnchors({ bytes, anchors, limit }) {
+  /** @type {TextBox[][]} */
+  const found = anchors.map(() => []);
+  const needles = anchors.map((anchor) => (anchor.caseSensitive ? anchor.text : fold(anchor.text)));
+  const searching = () => found.some((boxes) => boxes.length < limit);
   const pdf = await getDocument({
-    data,
+    data: bytes,
     standardFontDataUrl: STANDARD_FONTS,
     isEvalSupported: false,
     useSystemFonts: false,
     verbosity: 0,
   }).promise;
   try {
-    const pages = [];
-    for (let number = 1; number <= pdf.numPages; number++) {
+    for (let number = 1; number <= pdf.numPages && searching(); number++) {
       const page = await pdf.getPage(number);
+      const toView = page.getViewport({ scale: 1 }).transform;
       const content = await page.getTextContent();
-      const runs = [];
       for (const item of content.items) {
         if (!("str" in item) || item.str.length === 0) continue;
-        runs.push({ str: item.str, transform: item.transform, width: item.width, height: item.height });
+        const run = { str: item.str, transform: item.transform, width: item.width, height: item.height };
+        const folded = fold(run.str);
+        needles.forEach((needle, i) => {
+          const boxes = /** @type {TextBox[]} */ (found[i]);
+          const haystack = anchors[i]?.caseSensitive ? run.str : folded;
+          for (
+            let at = haystack.indexOf(needle);
+            at >= 0 && boxes.length < limit;
+            at = haystack.indexOf(needle, at + needle.length)
+          ) {
+            boxes.push({ page: number, ...boxOf(run, at, needle.length, toView) });
+          }
+        });
       }
-      pages.push({ runs, toView: page.getViewport({ scale: 1 }).transform });
+      page.cleanup();
     }
-    return pages;
+    return found;
   } finally {
     await pdf.destroy();
   }
 }
 
-parentPort?.on("message", (/** @type {{ id: number, job: Uint8Array }} */ { id, job }) => {
-  readPages(job).then(
-    (pages) => parentPort?.postMessage({ id, result: pages }),
+parentPort?.on("message", (/** @type {{ id: number, job: any }} */ { id, job }) => {
+  findAnchors(job).then(
+    (result) => parentPort?.postMessage({ id, result }),
     (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });

@@ -52,7 +52,10 @@ export class PdfInspector {
   private readonly timeoutMs: number;
   private readonly maxPages: number;
 
-  constructor({ timeoutMs = DEFAULT_TIMEOUT_MS, maxPages = DEFAULT_MAX_DOCUMENT_PAGES }: PdfInspectorOptions = {}) {
+  constructor({
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxPages = DEFAULT_MAX_DOCUMENT_PAGES,
+  }: PdfInspectorOptions = {}) {
     this.timeoutMs = timeoutMs;
     this.maxPages = maxPages;
     this.thread = new WorkerThread(new URL("./pdf-inspection-worker.mjs", import.meta.url), {
@@ -75,7 +78,9 @@ export class PdfInspector {
   async bytes(bytes: Uint8Array): Promise<Inspection> {
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const moved = own ? bytes : new Uint8Array(bytes);
-    return (await this.run({ bytes: moved, hash: false, maxPages: this.maxPages }, [moved.buffer as ArrayBuffer])).inspection;
+    return (
+      await this.run({ bytes: moved, hash: false, maxPages: this.maxPages }, [moved.buffer as ArrayBuffer])
+    ).inspection;
   }
 
   close(): void {

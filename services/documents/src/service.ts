@@ -20,6 +20,7 @@ import { Documents } from "./documents.js";
 import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
 
 export { DEFAULT_MAX_DOCUMENT_PAGES };
+
 import { documentsRoutes } from "./routes.js";
 
 export interface DocumentsDeps {

@@ -433,12 +433,15 @@ test("a page-count bomb (one page named 2,000,000 times in 12 MB) is refused at 
   const client = await startDocuments();
   const bomb = makePageCountBomb(2_000_000);
   const started = performance.now();
-  const err = await failure(client.uploadDocument(uploadStream(bomb, "bomb.pdf", "application/pdf", 1 << 20)));
+  const err = await failure(
+    client.uploadDocument(uploadStream(bomb, "bomb.pdf", "application/pdf", 1 << 20)),
+  );
   expect(err.code).toBe(Code.InvalidArgument);
   expect(fieldViolations(err).map(({ path, message }) => ({ path, message }))).toEqual([
     {
       path: "file",
-      message: "the PDF has more than 1000 pages, the most a document may have; split it and upload the parts",
+      message:
+        "the PDF has more than 1000 pages, the most a document may have; split it and upload the parts",
     },
   ]);
   // Counting stops at the limit: the refusal costs the parse of 12 MB, not two million pages.

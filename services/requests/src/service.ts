@@ -21,8 +21,8 @@ import {
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
 import { Seal } from "./completion/seal.js";
-import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
+import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import type { Mailer } from "./mail/mailer.js";
 import { NotificationSender } from "./notifications.js";

@@ -1,0 +1,125 @@
+/**
+ * One request must never stop the service for every tenant. Each class here once did: anchor tabs
+ * that place millions of fields, documents that name one page millions of times, drawn signatures
+ * that are decompression bombs or not PNGs at all. Each is refused with a 4xx that says why, while
+ * /healthz keeps answering within a second.
+ */
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { type Deployment, startStandalone } from "./support/deployments.js";
+import { call } from "./support/http.js";
+import { makePageCountBomb } from "./support/pdfs.js";
+import { watched } from "./support/stall-watch.js";
+
+/** Ten pages of forty lines of 120 "x": 48,000 places of the anchor "x". */
+async function pageOfXs(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < 10; p++) {
+    const page = pdf.addPage([612, 792]);
+    for (let line = 0; line < 40; line++) {
+      page.drawText("x".repeat(120), { x: 20, y: 760 - line * 18, size: 8, font });
+    }
+  }
+  return pdf.save();
+}
+
+let deployment: Deployment;
+let gateway: string;
+let key: { secret: string; accountId: string };
+
+beforeAll(async () => {
+  deployment = await startStandalone();
+  gateway = deployment.gateways[0] as string;
+  key = JSON.parse((await deployment.cli("keys", "create", "--name", "hostile-documents")).stdout);
+});
+afterAll(() => deployment?.destroy());
+
+const healthz = () => `${gateway}/healthz`;
+
+describe("/restapi anchor tabs", () => {
+  const envelope = (documentBase64: string, tabs: number) => ({
+    status: "sent",
+    emailSubject: "Anchors",
+    documents: [{ documentBase64, name: "xs.pdf", fileExtension: "pdf", documentId: "1" }],
+    recipients: {
+      signers: [
+        {
+          name: "Ada",
+          email: "ada@example.com",
+          recipientId: "1",
+          tabs: { signHereTabs: Array.from({ length: tabs }, () => ({ anchorString: "x" })) },
+        },
+      ],
+    },
+  });
+  const create = (body: unknown) =>
+    call(gateway, `/restapi/v2.1/accounts/${key.accountId}/envelopes`, {
+      key: key.secret,
+      method: "POST",
+      json: body,
+    });
+
+  test("an anchor found 48,000 times places no field beyond the limit: a 400 in DocuSign's shape, and /healthz never waits", async () => {
+    const documentBase64 = Buffer.from(await pageOfXs()).toString("base64");
+    for (const tabs of [1, 10, 400]) {
+      const { result, longestMs, failures } = await watched(healthz(), () =>
+        create(envelope(documentBase64, tabs)),
+      );
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({
+        errorCode: "INVALID_REQUEST_BODY",
+        message: expect.stringMatching(
+          /anchor string "x" places fields beyond the limit.*at most 500 fields/,
+        ),
+      });
+      expect({ tabs, failures, stalled: longestMs > 1000 }).toEqual({ tabs, failures: 0, stalled: false });
+    }
+  });
+
+  test("more tabs than a request may have fields are refused before any document is read", async () => {
+    const documentBase64 = Buffer.from(await pageOfXs()).toString("base64");
+    const many = envelope(documentBase64, 300);
+    const [signer] = many.recipients.signers;
+    Object.assign(signer?.tabs ?? {}, {
+      initialHereTabs: Array.from({ length: 201 }, () => ({ anchorString: "y" })),
+    });
+    const reply = await create(many);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({
+      errorCode: "INVALID_REQUEST_BODY",
+      message: "the signers have 501 tabs; an envelope has at most 500 fields",
+    });
+  });
+});
+
+describe("page-count bombs", () => {
+  test("a PDF naming one page 2,000,000 times is refused on every way in, saying the limit", async () => {
+    const bomb = makePageCountBomb(2_000_000);
+    const { result: upload, longestMs } = await watched(healthz(), () =>
+      call(gateway, "/api/v1/documents/upload?filename=bomb.pdf", {
+        key: key.secret,
+        method: "POST",
+        body: bomb,
+        headers: { "content-type": "application/pdf" },
+      }),
+    );
+    expect(upload.status).toBe(422);
+    expect((upload.body as { errors: { message: string }[] }).errors[0]?.message).toMatch(
+      /more than 1000 pages/,
+    );
+    expect(longestMs).toBeLessThan(1000);
+    const envelope = await call(gateway, `/restapi/v2.1/accounts/${key.accountId}/envelopes`, {
+      key: key.secret,
+      method: "POST",
+      json: {
+        documents: [{ documentBase64: Buffer.from(bomb).toString("base64"), name: "bomb", documentId: "1" }],
+        recipients: { signers: [{ name: "Ada", email: "ada@example.com", tabs: {} }] },
+      },
+    });
+    expect(envelope.status).toBe(400);
+    expect(envelope.body).toEqual({
+      errorCode: "FORMAT_CONVERSION_ERROR",
+      message: expect.stringMatching(/more than 1000 pages/),
+    });
+  });
+});
