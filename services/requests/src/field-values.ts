@@ -17,31 +17,10 @@ export type StoredValue =
 export const VALUE_LIMITS = {
   typedLength: 100,
   textLength: 1000,
-  pngBytes: 512 * 1024,
-  pngSide: 4000,
 } as const;
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Control characters other than tab and line breaks have no place in what is drawn on a page. */
 const CONTROL = /(?![\t\n\r])\p{Cc}/u;
-
-/** Why these bytes are not a PNG image a page can carry; undefined when they are. */
-export function pngProblem(png: Uint8Array): string | undefined {
-  const bytes = Buffer.from(png);
-  if (bytes.length > VALUE_LIMITS.pngBytes) return `must be a PNG of at most ${VALUE_LIMITS.pngBytes} bytes`;
-  if (
-    bytes.length < 33 ||
-    !bytes.subarray(0, 8).equals(PNG_SIGNATURE) ||
-    bytes.toString("latin1", 12, 16) !== "IHDR"
-  )
-    return "must be a PNG image";
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  if (width < 1 || height < 1 || width > VALUE_LIMITS.pngSide || height > VALUE_LIMITS.pngSide)
-    return `must be a PNG from 1 to ${VALUE_LIMITS.pngSide} pixels a side`;
-  return undefined;
-}
 
 function textProblem(text: string, max: number): string | undefined {
   if (text.length > max) return `must be at most ${max} characters`;
@@ -49,8 +28,15 @@ function textProblem(text: string, max: number): string | undefined {
   return undefined;
 }
 
-/** One value checked against its field's type; the kept value, or why it is refused. */
-function readValue(field: StoredField, value: FieldValue["value"]): StoredValue | string {
+/**
+ * One value checked against its field's type; the kept value, or why it is refused. A drawing was
+ * read before (drawn-signature.ts): `drawnProblem` is why it was refused, if it was.
+ */
+function readValue(
+  field: StoredField,
+  value: FieldValue["value"],
+  drawnProblem: string | undefined,
+): StoredValue | string {
   switch (field.type) {
     case "signature":
     case "initials": {
@@ -59,7 +45,7 @@ function readValue(field: StoredField, value: FieldValue["value"]): StoredValue 
         return textProblem(text, VALUE_LIMITS.typedLength) ?? { kind: "typed", text };
       }
       if (value.case === "drawnPng") {
-        return pngProblem(value.value) ?? { kind: "drawn", png: Buffer.from(value.value).toString("base64") };
+        return drawnProblem ?? { kind: "drawn", png: Buffer.from(value.value).toString("base64") };
       }
       return `must be a typed or drawn ${field.type === "signature" ? "signature" : "set of initials"}`;
     }
@@ -96,9 +82,17 @@ export interface SignerValues {
   violations: FieldViolation[];
 }
 
+/** The drawings of a submission, by field id, to be read (drawn-signature.ts) before its values are. */
+export function drawingsOf(given: Record<string, FieldValue>): [fieldId: string, png: Uint8Array][] {
+  return Object.entries(given).flatMap(([id, { value }]) =>
+    value.case === "drawnPng" ? [[id, value.value]] : [],
+  );
+}
+
 /**
  * Checks a signer's submission against their fields. `signedAt` stamps date_signed; name and
- * email fields left out take the recipient's.
+ * email fields left out take the recipient's; `drawnProblems` says, by field id, why a drawing
+ * was refused when it was read.
  */
 export function readSignerValues(
   fields: StoredField[],
@@ -106,6 +100,7 @@ export function readSignerValues(
   consent: boolean,
   signer: { name: string; email: string },
   signedAt: Date,
+  drawnProblems: Map<string, string>,
 ): SignerValues {
   const violations: FieldViolation[] = [];
   const values = new Map<string, StoredValue>();
@@ -119,7 +114,7 @@ export function readSignerValues(
       violations.push({ path: `values.${id}`, message: "is not one of your fields" });
       continue;
     }
-    const read = readValue(field, value.value);
+    const read = readValue(field, value.value, drawnProblems.get(id));
     if (typeof read === "string") violations.push({ path: `values.${id}`, message: read });
     else values.set(id, read);
   }

@@ -8,12 +8,13 @@ import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
 import { queueCompletion } from "./completion/completions.js";
 import { notifyNextGroup } from "./dispatch.js";
+import { drawnSignatureProblems } from "./drawn-signature.js";
 import { enqueueRequestEvent } from "./events.js";
-import { readSignerValues } from "./field-values.js";
+import { drawingsOf, readSignerValues } from "./field-values.js";
 import { LIMITS } from "./request-rules.js";
 import type { Locked, RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
-import { type SigningSessions, signerActor } from "./signing-sessions.js";
+import { type SessionRef, type SigningSessions, signerActor } from "./signing-sessions.js";
 import { assertAllowed, assertRecipientAllowed } from "./state-machine.js";
 import { type RecipientRow, store } from "./store.js";
 
@@ -32,12 +33,22 @@ export class Signing {
     given: Record<string, FieldValue>,
     actor: Actor | undefined,
   ) {
-    return this.inSession(sessionToken, async (tx, locked, signer) => {
+    const session = await this.deps.sessions.resolve(sessionToken);
+    // Drawings are decoded for a live session only, and before the request is locked: each takes milliseconds.
+    const drawnProblems = await drawnSignatureProblems(drawingsOf(given));
+    return this.inSession(session, async (tx, locked, signer) => {
       assertAllowed("sign", locked.request.status);
       assertRecipientAllowed("sign", signer.status);
       const signedAt = new Date();
       const fields = locked.request.fields.filter((f) => f.recipientId === signer.id);
-      const { values, violations } = readSignerValues(fields, given, consent, signer, signedAt);
+      const { values, violations } = readSignerValues(
+        fields,
+        given,
+        consent,
+        signer,
+        signedAt,
+        drawnProblems,
+      );
       if (violations.length > 0) throw validationError(violations, "the signature is not complete");
 
       const by = signerActor(signer.id, actor);
@@ -69,7 +80,7 @@ export class Signing {
         },
       ]);
     }
-    return this.inSession(sessionToken, async (tx, locked, signer) => {
+    return this.inSession(await this.deps.sessions.resolve(sessionToken), async (tx, locked, signer) => {
       assertAllowed("decline", locked.request.status);
       assertRecipientAllowed("decline", signer.status);
       const declined = await store.markDeclined(tx, signer.id, trimmed);
@@ -103,10 +114,9 @@ export class Signing {
 
   /** Runs `change` for the session's signer under the request's lock; the answer the page gets. */
   private async inSession(
-    sessionToken: string,
+    session: SessionRef,
     change: (tx: Queryable, locked: Locked, signer: RecipientRow) => Promise<void>,
   ) {
-    const session = await this.deps.sessions.resolve(sessionToken);
     const signatureRequest = await this.deps.transactions.mutate(
       session.workspaceId,
       session.requestId,
