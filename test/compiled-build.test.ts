@@ -1,10 +1,13 @@
 /**
  * `npm start`, `npm run start:distributed` and the image run the JavaScript `npm run build:server`
  * makes, not the TypeScript the other tests run: the launcher starts every component from `dist`,
- * and a call crosses the gateway, auth and templates built that way. (`npm test` builds it first.)
+ * a call crosses the gateway, auth and templates built that way, and a request is signed and sealed
+ * (the drawing thread loads the built drawing code). (`npm test` builds it first.)
  */
 import { readFile } from "node:fs/promises";
 import { type Deployment, startDistributed } from "./support/deployments.js";
+import { embeddedSigner } from "./support/embedded-signer.js";
+import { call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 
 const infra = await distributedInfra();
@@ -40,5 +43,22 @@ afterAll(() => infra?.close());
       headers: { authorization: `Bearer ${key.secret}` },
     });
     expect(res.status).toBe(200);
+
+    const gateway = deployment.gateways[0] as string;
+    const { request, signer, fields } = await embeddedSigner(gateway, key.secret);
+    const [signature = "", initials = ""] = fields;
+    const signed = await signer.call("/sign/api/submit", {
+      consent: true,
+      values: {
+        [signature]: { kind: "typed", text: "Ada Lovelace" },
+        [initials]: { kind: "typed", text: "AL" },
+      },
+    });
+    expect(signed.status).toBe(200);
+    const completed = await eventually(async () => {
+      const got = await call(gateway, `/api/v1/signature-requests/${request.id}`, { key: key.secret });
+      return (got.body as { status: string }).status === "completed" ? got.body : undefined;
+    }, 30_000);
+    expect(completed).toMatchObject({ signedDocumentId: expect.any(String) });
   });
 });

@@ -6,10 +6,10 @@
  */
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { type Deployment, startStandalone } from "./support/deployments.js";
+import { embeddedSigner } from "./support/embedded-signer.js";
 import { call, eventually } from "./support/http.js";
-import { makePageCountBomb, makePdf } from "./support/pdfs.js";
+import { makePageCountBomb } from "./support/pdfs.js";
 import { corruptPng, makePng, pngBomb } from "./support/pngs.js";
-import { SignerBrowser } from "./support/signer-browser.js";
 import { watched } from "./support/stall-watch.js";
 
 /** Ten pages of forty lines of 120 "x": 48,000 places of the anchor "x". */
@@ -126,48 +126,9 @@ describe("page-count bombs", () => {
   });
 });
 
-/** A request to one embedded signer with a signature and an initials field, opened in their browser. */
-async function embeddedSigner(): Promise<{
-  request: { id: string };
-  signer: SignerBrowser;
-  fields: string[];
-}> {
-  const api = `${gateway}/api/v1`;
-  const upload = await call(api, "/documents/upload?filename=nda.pdf", {
-    key: key.secret,
-    method: "POST",
-    body: await makePdf(1),
-    headers: { "content-type": "application/pdf" },
-  });
-  const created = await call(api, "/signature-requests", {
-    key: key.secret,
-    method: "POST",
-    json: {
-      title: "NDA",
-      documentIds: [(upload.body as { id: string }).id],
-      fields: [
-        { type: "signature", role: "Client", page: 1, x: 60, y: 600, width: 180, height: 40 },
-        { type: "initials", role: "Client", page: 1, x: 300, y: 600, width: 60, height: 30 },
-      ],
-      recipients: [{ name: "Ada", email: "ada@example.com", role: "Client", clientUserId: "ada" }],
-      send: true,
-    },
-  });
-  const request = created.body as { id: string; recipients: { id: string }[] };
-  const url = await call(api, "/embedded-signing-url", {
-    key: key.secret,
-    method: "POST",
-    json: { requestId: request.id, recipientId: request.recipients[0]?.id },
-  });
-  const signer = new SignerBrowser(gateway);
-  await signer.open((url.body as { url: string }).url);
-  const session = await signer.call("/sign/api/session");
-  return { request, signer, fields: (session.body as { fields: { id: string }[] }).fields.map((f) => f.id) };
-}
-
 describe("drawn signatures", () => {
   test("a PNG bomb and a PNG whose data is not zlib are refused at submit, naming the field; the signer can still sign", async () => {
-    const { request, signer, fields } = await embeddedSigner();
+    const { request, signer, fields } = await embeddedSigner(gateway, key.secret);
     const [signature = "", initials = ""] = fields;
     const drawn = (png: Buffer) => ({ kind: "drawn", png: png.toString("base64") });
     const bomb = pngBomb();

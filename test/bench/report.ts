@@ -346,8 +346,8 @@ gateway's alone.
 
 ## Completion: a 10-page request, 3 signers, 30 fields
 
-What the completion worker does once the last signer has signed, by the same function
-(\`buildSealedDocument\`), in the benchmark's process: a 10-page contract — text in an embedded
+What the completion worker does once the last signer has signed, by the same functions
+(\`drawCompletedDocument\`, which the service runs in its drawing thread, and \`Seal.sign\`), in the benchmark's process: a 10-page contract — text in an embedded
 TrueType font as a word processor exports it, or scanned (a 150 dpi greyscale image a page) — with 30 fields — per signer a signature and
 initials (two typed in the handwriting font, one drawn as a 600×200 PNG), a signing date, three
 texts, two checkboxes, name and e-mail — drawn on, the certificate page appended, the page saved

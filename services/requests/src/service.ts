@@ -20,6 +20,7 @@ import {
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
+import { DrawingThread } from "./completion/drawing-thread.js";
 import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
@@ -90,11 +91,14 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       return { filename: document.filename, content: bytes, contentType: "application/pdf" };
     },
   });
+  // The thread starts with the first completion: a replica that completes nothing never loads pdf-lib.
+  const drawing = new DrawingThread();
   const completions = new Completions({
     db,
     documents: deps.documents,
     links,
     seal,
+    drawing,
     logger,
     afterCommit: () => afterCommit(),
     pollIntervalMs: deps.completionPollIntervalMs,
@@ -142,6 +146,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     },
     async stop() {
       await completions.stop();
+      drawing.close();
       await claims.stop();
       await sweeper.stop();
       await sender.stop();

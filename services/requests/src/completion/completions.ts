@@ -19,8 +19,9 @@ import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
 import { store } from "../store.js";
 import { readDocument } from "../stored-documents.js";
+import type { DrawingThread } from "./drawing-thread.js";
 import type { Seal } from "./seal.js";
-import type { Original, SealedDocument } from "./sealed-document.js";
+import type { Original } from "./sealed-document.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
 export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -38,6 +39,7 @@ export interface CompletionsDeps {
   documents: Client<typeof DocumentsService>;
   links: SigningLinks;
   seal: Seal;
+  drawing: DrawingThread;
   logger: Logger;
   afterCommit: () => void;
   pollIntervalMs?: number;
@@ -142,10 +144,7 @@ export class Completions {
     const recipients = await store.recipientsOf(db, [request.id]);
     const audit = await readAudit(db, request.id);
     const completedAt = new Date();
-    // pdf-lib, fontkit and the fonts (about 50 MiB) are loaded by the first completion, not at start:
-    // a replica that completes nothing never holds them.
-    const { buildSealedDocument } = await import("./sealed-document.js");
-    const sealed = await buildSealedDocument(
+    const drawn = await this.deps.drawing.draw(
       await this.originals(job.workspace_id, request.document_ids),
       request.fields,
       await store.fieldValues(db, request.id),
@@ -166,8 +165,9 @@ export class Completions {
         })),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
       },
-      this.deps.seal,
+      this.deps.seal.identity,
     );
+    const sealed = await this.deps.seal.sign(drawn.bytes, completedAt);
     const stored = await this.store(job, request.title, sealed);
     await db.transaction(async (tx) => {
       const locked = await lockRequest(tx, job.workspace_id, job.request_id);
@@ -176,7 +176,7 @@ export class Completions {
       await appendAudit(tx, request.id, "completed", SYSTEM, {
         signedDocumentId: stored.id,
         sha256: stored.sha256,
-        signedPagesSha256: sealed.signedPagesSha256,
+        signedPagesSha256: drawn.signedPagesSha256,
         originals: request.document_ids,
       });
       await enqueueRequestEvent(tx, "completed", after, locked.recipients);
@@ -203,7 +203,7 @@ export class Completions {
   }
 
   /** Stores the sealed PDF under the job's document id (a retry gets the first copy back) and claims it. */
-  private async store(job: Job, title: string, sealed: SealedDocument) {
+  private async store(job: Job, title: string, sealed: Buffer) {
     const header = {
       workspaceId: job.workspace_id,
       filename: `${title.replace(/[\\/]/g, "-").slice(0, 150) || "document"} (signed).pdf`,
@@ -213,8 +213,8 @@ export class Completions {
     };
     async function* upload() {
       yield { part: { case: "header" as const, value: header } };
-      for (let at = 0; at < sealed.bytes.length; at += 1024 * 1024) {
-        yield { part: { case: "chunk" as const, value: sealed.bytes.subarray(at, at + 1024 * 1024) } };
+      for (let at = 0; at < sealed.length; at += 1024 * 1024) {
+        yield { part: { case: "chunk" as const, value: sealed.subarray(at, at + 1024 * 1024) } };
       }
     }
     const { document } = await this.deps.documents.uploadDocument(upload());

@@ -1,7 +1,8 @@
 /**
- * Builds a completed request's PDF: the originals joined in order, every value drawn on its
- * field, the certificate of completion appended, one seal over the whole. Pure: bytes in, bytes
- * out, so the completion worker and the benchmark run the same code.
+ * Draws a completed request's PDF: the originals joined in order, every value drawn on its field,
+ * the certificate of completion appended, and the room for the one seal over the whole. Pure:
+ * bytes in, bytes out, so the sealing thread (sealing-thread.ts) and the benchmark run the same
+ * code; the seal itself is signed where the key is (Seal.sign).
  */
 import { createHash } from "node:crypto";
 import { PDFDocument } from "pdf-lib";
@@ -10,7 +11,7 @@ import type { StoredField } from "../store.js";
 import { appendCertificate, type CertificateFacts, certificateTexts } from "./certificate-page.js";
 import { stampFields } from "./field-stamps.js";
 import { DocumentFonts } from "./fonts.js";
-import type { Seal } from "./seal.js";
+import { type SealRoom, saveWithSealRoom } from "./seal.js";
 
 export interface Original {
   id: string;
@@ -19,9 +20,9 @@ export interface Original {
   bytes: Uint8Array;
 }
 
-export interface SealedDocument {
-  bytes: Buffer;
-  sha256: string;
+export interface DrawnDocument {
+  /** The PDF with its seal's room, not yet signed. */
+  bytes: Uint8Array;
   signedPagesSha256: string;
 }
 
@@ -29,13 +30,13 @@ export type CertificateDetails = Omit<CertificateFacts, "documents" | "signedPag
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-export async function buildSealedDocument(
+export async function drawCompletedDocument(
   originals: Original[],
   fields: StoredField[],
   values: Map<string, StoredValue>,
   details: CertificateDetails,
-  seal: Seal,
-): Promise<SealedDocument> {
+  seal: SealRoom,
+): Promise<DrawnDocument> {
   const [first, ...rest] = originals;
   if (!first) throw new Error("a request without documents cannot be completed");
   // The first original is kept as it is, with its outline and metadata; the others join it.
@@ -67,11 +68,11 @@ export async function buildSealedDocument(
       sha256: o.sha256,
     })),
     signedPagesSha256,
-    sealedBy: seal.identity.commonName,
+    sealedBy: seal.commonName,
   };
   appendCertificate(doc, facts, await fonts.textFonts(certificateTexts(facts)));
   doc.setProducer("Countersign");
   doc.setModificationDate(details.completedAt);
-  const bytes = await seal.apply(doc, `Completed: ${details.title}`.slice(0, 200), details.completedAt);
-  return { bytes, sha256: sha256(bytes), signedPagesSha256 };
+  const reason = `Completed: ${details.title}`.slice(0, 200);
+  return { bytes: await saveWithSealRoom(doc, seal, reason, details.completedAt), signedPagesSha256 };
 }

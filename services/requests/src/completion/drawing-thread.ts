@@ -1,0 +1,74 @@
+/**
+ * Where completed PDFs are drawn: a worker thread of their own (drawing-worker.mjs), one document
+ * at a time, with a time and a memory limit. Drawing runs pdf-lib over every page of the
+ * originals and decodes every drawn signature; on the service's own event loop a large document
+ * held every call it served, and a hostile one could hold it for good. A drawing that runs out of
+ * time or memory fails its completion, which is retried and, after its last attempt, reported.
+ */
+import { JobTimedOut, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
+import type { StoredValue } from "../field-values.js";
+import type { StoredField } from "../store.js";
+import type { SealRoom } from "./seal.js";
+import type { CertificateDetails, DrawnDocument, Original } from "./sealed-document.js";
+
+interface Drawing {
+  originals: Original[];
+  fields: StoredField[];
+  values: [string, StoredValue][];
+  details: CertificateDetails;
+  seal: SealRoom;
+}
+
+export interface DrawingLimits {
+  /** How long one document may take; documents of 2,000 pages draw in well under a minute. */
+  timeoutMs: number;
+  /** The thread's heap: pdf-lib holds about 1 KiB per PDF object, decoded drawings 4 bytes a pixel. */
+  heapMb: number;
+}
+
+export const DEFAULT_DRAWING_LIMITS: DrawingLimits = { timeoutMs: 120_000, heapMb: 512 };
+
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes
+    : new Uint8Array(bytes);
+}
+
+export class DrawingThread {
+  private readonly thread: WorkerThread<Drawing, DrawnDocument>;
+
+  constructor(private readonly limits: DrawingLimits = DEFAULT_DRAWING_LIMITS) {
+    this.thread = new WorkerThread(new URL("./drawing-worker.mjs", import.meta.url), {
+      timeoutMs: limits.timeoutMs,
+      // Fonts are parsed once per thread: a thread is kept a while between completions.
+      idleMs: 5 * 60_000,
+      maxOldGenerationSizeMb: limits.heapMb,
+    });
+  }
+
+  /** The completed document, drawn with the room for its seal; the originals' bytes are moved to the thread. */
+  async draw(
+    originals: Original[],
+    fields: StoredField[],
+    values: Map<string, StoredValue>,
+    details: CertificateDetails,
+    seal: SealRoom,
+  ): Promise<DrawnDocument> {
+    // Moved, not copied; a small Buffer may be a slice of Node's shared pool, which must not move.
+    const own = originals.map((o) => ({ ...o, bytes: ownBuffer(o.bytes) }));
+    const job = { originals: own, fields, values: [...values], details, seal };
+    try {
+      return await this.thread.run(job, [...new Set(own.map((o) => o.bytes.buffer as ArrayBuffer))]);
+    } catch (err) {
+      if (err instanceof JobTimedOut)
+        throw new Error(`drawing the completed PDF took longer than ${this.limits.timeoutMs / 1000} s`);
+      if (err instanceof WorkerThreadEnded && err.outOfMemory)
+        throw new Error(`drawing the completed PDF needed more than ${this.limits.heapMb} MiB`);
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.thread.close();
+  }
+}

@@ -1,0 +1,94 @@
+import { deflateSync } from "node:zlib";
+import { makePdf } from "../../../test/support/pdfs.js";
+import { makePng } from "../../../test/support/pngs.js";
+import { DrawingThread } from "../src/completion/drawing-thread.js";
+import { readDrawnSignature } from "../src/drawn-signature.js";
+import type { StoredValue } from "../src/field-values.js";
+
+const details = {
+  requestId: "0192f5d8-0000-7000-8000-000000000000",
+  title: "Lease",
+  completedAt: new Date("2026-11-26T10:00:00Z"),
+  recipients: [],
+  audit: { entries: 3, headHash: "f".repeat(64) },
+};
+const seal = { commonName: "Test seal", certificateBytes: 1500 };
+
+function fieldAt(id: string, y: number) {
+  return {
+    id,
+    type: "signature",
+    recipientId: "r",
+    documentId: "d",
+    page: 1,
+    x: 50,
+    y,
+    width: 150,
+    height: 40,
+    required: true,
+    label: "",
+  };
+}
+
+async function original(pages = 1) {
+  return { id: "d", filename: "lease.pdf", sha256: "0".repeat(64), bytes: await makePdf(pages) };
+}
+
+test("every drawing the submit check accepts is drawn onto the page: grey, palette, interlaced and RGBA", async () => {
+  const interlaced = [2 * 3, 2 * 3, 1 * 5, 3 * 4, 2 * 8, 5 * 7, 4 * 14].reduce((a, b) => a + b, 0);
+  const drawings = [
+    makePng({ width: 300, height: 100 }),
+    makePng({ width: 33, height: 7, colour: 0, depth: 1 }),
+    makePng({ width: 10, height: 3, colour: 3, depth: 4, before: [["PLTE", Buffer.alloc(6)]] }),
+    makePng({ width: 13, height: 9, colour: 0, interlace: 1, idat: deflateSync(Buffer.alloc(interlaced)) }),
+  ];
+  for (const png of drawings) expect(await readDrawnSignature(png)).toEqual({ pixels: expect.any(Number) });
+  const fields = drawings.map((_, i) => fieldAt(`f${i}`, 100 + i * 60));
+  const values = new Map<string, StoredValue>(
+    drawings.map((png, i) => [`f${i}`, { kind: "drawn", png: png.toString("base64") }]),
+  );
+  const thread = new DrawingThread();
+  try {
+    const drawn = await thread.draw([await original()], fields, values, details, seal);
+    expect(Buffer.from(drawn.bytes).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(Buffer.from(drawn.bytes).toString("latin1")).toMatch(/\/ByteRange/);
+    expect(drawn.signedPagesSha256).toMatch(/^[0-9a-f]{64}$/);
+  } finally {
+    thread.close();
+  }
+});
+
+test("a drawing past its time limit fails with the limit in words; the next one is drawn", async () => {
+  const thread = new DrawingThread({ timeoutMs: 30, heapMb: 512 });
+  const typed = new Map<string, StoredValue>([["f0", { kind: "typed", text: "Ada Lovelace" }]]);
+  try {
+    await expect(
+      thread.draw([await original(400)], [fieldAt("f0", 100)], typed, details, seal),
+    ).rejects.toThrow("drawing the completed PDF took longer than 0.03 s");
+  } finally {
+    thread.close();
+  }
+  const roomy = new DrawingThread();
+  try {
+    const drawn = await roomy.draw([await original(1)], [fieldAt("f0", 100)], typed, details, seal);
+    expect(drawn.bytes.length).toBeGreaterThan(1000);
+  } finally {
+    roomy.close();
+  }
+});
+
+test("the originals are moved to the thread, and a Buffer from Node's shared pool is copied instead", async () => {
+  const small = Buffer.concat([Buffer.from(await makePdf(1))]);
+  const pooled = Buffer.from("x");
+  // Both are slices of one pool: moving the PDF's ArrayBuffer would empty the other Buffer too.
+  expect(small.buffer).toBe(pooled.buffer);
+  const thread = new DrawingThread();
+  try {
+    await thread.draw([{ ...(await original()), bytes: small }], [], new Map(), details, seal);
+    // The pool the small Buffer came from still works: nothing detached it.
+    expect(Buffer.from("still here").toString()).toBe("still here");
+    expect(pooled.toString()).toBe("x");
+  } finally {
+    thread.close();
+  }
+});
