@@ -63,6 +63,7 @@ export interface StandaloneOptions {
     embeddedUrlTtlMs?: number;
     expirySweepIntervalMs?: number;
     maxRequestPages?: number;
+    completionAttempts?: number;
   };
   /** Limits of the documents service that operators may tune. */
   documents?: { maxPages?: number };

@@ -104,6 +104,18 @@ export const RequestField = z
   })
   .meta({ id: "RequestField" });
 
+export const CompletionFailure = z
+  .strictObject({
+    reason: z.string().meta({ description: "What went wrong, in words." }),
+    attempts: z.number().int().meta({ description: "How many times sealing was tried." }),
+    failedAt: timestamp,
+  })
+  .meta({
+    id: "CompletionFailure",
+    description:
+      "Every signer signed, but sealing the document failed at its last attempt. Cancel the request, or resend it to try sealing again once the cause is mended.",
+  });
+
 export const SignatureRequest = z
   .strictObject({
     id: z.uuid(),
@@ -123,6 +135,7 @@ export const SignatureRequest = z
     cancelledAt: optionalTimestamp,
     cancelReason: z.string().nullable(),
     signedDocumentId: z.uuid().nullable(),
+    completionFailure: CompletionFailure.nullable(),
   })
   .meta({ id: "SignatureRequest" });
 

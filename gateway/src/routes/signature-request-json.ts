@@ -72,6 +72,13 @@ export function signatureRequestJson(
     cancelledAt: isoOrNull(request.cancelTime),
     cancelReason: orNull(request.cancelReason),
     signedDocumentId: orNull(request.signedDocumentId),
+    completionFailure: request.completionFailure
+      ? {
+          reason: request.completionFailure.reason,
+          attempts: request.completionFailure.attempts,
+          failedAt: iso(request.completionFailure.failTime),
+        }
+      : null,
   };
 }
 

@@ -116,7 +116,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
     [
       "resend",
       "Resend to everyone who has not signed",
-      "New links replace the old ones. Only while sent or in progress (409 otherwise).",
+      "New links replace the old ones. Only while sent or in progress (409 otherwise). When every signer has signed and sealing failed at its last attempt (`completionFailure`), sealing is tried again instead.",
     ],
   ] as const;
   for (const [operation, summary, description] of operations) {
@@ -145,7 +145,8 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
     "/signature-requests/:requestId/cancel",
     {
       summary: "Cancel a request",
-      description: "Every link stops working. Not once the request has ended (409).",
+      description:
+        "Every link stops working. Not once the request has ended, nor while a fully signed request is being sealed (409); a request whose sealing failed (`completionFailure`) can be cancelled.",
       tag: "Signature requests",
       params: RequestIdParams,
       body: CancelInput,

@@ -157,6 +157,8 @@ export interface SignatureRequest {
   cancelledAt: string | null;
   cancelReason: string | null;
   signedDocumentId: string | null;
+  /** Every signer signed but sealing failed at its last attempt: resend tries again, or cancel. */
+  completionFailure: { reason: string; attempts: number; failedAt: string } | null;
 }
 
 export interface AuditEntry {

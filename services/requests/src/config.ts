@@ -1,6 +1,7 @@
 /** The requests service's settings, read by its own process and by standalone mode alike. */
 import { ConfigError } from "@countersign/kit";
 import { z } from "zod";
+import { DEFAULT_COMPLETION_ATTEMPTS } from "./completion/completions.js";
 import { readSealP12, type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
 
 export const mailConfig = {
@@ -22,10 +23,22 @@ export const DEFAULT_MAX_REQUEST_PAGES = 2000;
 
 export const requestLimitsConfig = {
   COUNTERSIGN_MAX_REQUEST_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_REQUEST_PAGES),
+  COUNTERSIGN_COMPLETION_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(DEFAULT_COMPLETION_ATTEMPTS),
 };
 
-export function requestLimits(config: { COUNTERSIGN_MAX_REQUEST_PAGES: number }) {
-  return { maxRequestPages: config.COUNTERSIGN_MAX_REQUEST_PAGES };
+export function requestLimits(config: {
+  COUNTERSIGN_MAX_REQUEST_PAGES: number;
+  COUNTERSIGN_COMPLETION_ATTEMPTS: number;
+}) {
+  return {
+    maxRequestPages: config.COUNTERSIGN_MAX_REQUEST_PAGES,
+    completionAttempts: config.COUNTERSIGN_COMPLETION_ATTEMPTS,
+  };
 }
 
 type Timings = { [K in keyof typeof requestTimingConfig]: number };

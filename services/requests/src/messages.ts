@@ -55,6 +55,13 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     cancelTime: time(row.cancelled_at),
     cancelReason: row.cancel_reason,
     signedDocumentId: row.signed_document_id ?? "",
+    completionFailure: row.completion_failure
+      ? {
+          reason: row.completion_failure.reason,
+          attempts: row.completion_failure.attempts,
+          failTime: timestampFromDate(new Date(row.completion_failure.failedAt)),
+        }
+      : undefined,
   });
 }
 

@@ -13,6 +13,7 @@ import type {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, notFound, type Queryable, validationError } from "@countersign/kit";
 import { actorOf, appendAudit, readAudit, SYSTEM, verifyChain } from "./audit-trail.js";
+import { abandonParkedCompletion, completionState, retryParkedCompletion } from "./completion/completions.js";
 import { notifyRecipients, sendDraft } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
@@ -100,6 +101,12 @@ export class Requests {
   resend(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
     return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
       assertAllowed("resend", request.status);
+      if ((await completionState(tx, request.id)) === "parked") {
+        // Everyone has signed; what is resent is the sealing that failed.
+        await retryParkedCompletion(tx, request.id);
+        await appendAudit(tx, request.id, "completion_retried", actorOf(actor), {});
+        return;
+      }
       const waiting = recipients.filter((r) => r.kind === "signer" && isRecipientsTurn(r.status));
       const notified = await notifyRecipients(tx, this.deps.links, request, waiting, "resend");
       await store.touch(tx, request.id);
@@ -115,7 +122,14 @@ export class Requests {
     }
     return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
       assertAllowed("cancel", request.status);
-      await assertNotCompleting(tx, request.id);
+      const completion = await completionState(tx, request.id);
+      if (completion === "queued") {
+        throw new ConnectError(
+          "cannot cancel a request every signer has signed; it is being completed",
+          Code.FailedPrecondition,
+        );
+      }
+      if (completion === "parked") await abandonParkedCompletion(tx, request.id);
       await revokeLinks(tx, request.id);
       const after = await store.setStatus(tx, request.id, "cancelled", {
         cancelled: true,
@@ -255,16 +269,5 @@ export class Requests {
       from: request.status,
     });
     await enqueueRequestEvent(tx, "expired", after, recipients);
-  }
-}
-
-/** Every signer has signed: the request is being sealed and can no longer be cancelled. */
-async function assertNotCompleting(tx: Queryable, requestId: string): Promise<void> {
-  const { rows } = await tx.query("SELECT 1 FROM completions WHERE request_id = $1", [requestId]);
-  if (rows.length > 0) {
-    throw new ConnectError(
-      "cannot cancel a request every signer has signed; it is being completed",
-      Code.FailedPrecondition,
-    );
   }
 }

@@ -20,7 +20,7 @@ import {
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
-import { DrawingThread } from "./completion/drawing-thread.js";
+import { type DrawingLimits, DrawingThread } from "./completion/drawing-thread.js";
 import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
@@ -57,6 +57,12 @@ export interface RequestsDeps {
   completionPollIntervalMs?: number;
   /** The most pages the documents of one request may have together; DEFAULT_MAX_REQUEST_PAGES unless given. */
   maxRequestPages?: number;
+  /** Attempts to seal a fully signed request before it waits for its sender; DEFAULT_COMPLETION_ATTEMPTS unless given. */
+  completionAttempts?: number;
+  /** The wait after a completion's first failure, doubled after each; 5 s unless given. */
+  completionRetryBaseMs?: number;
+  /** The time and memory one completed PDF may take to draw. */
+  drawingLimits?: DrawingLimits;
   /**
    * The only process on this database (standalone, whose data dir is locked): work a killed process
    * had claimed is taken up at start rather than after its claim runs out.
@@ -92,7 +98,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     },
   });
   // The thread starts with the first completion: a replica that completes nothing never loads pdf-lib.
-  const drawing = new DrawingThread();
+  const drawing = new DrawingThread(deps.drawingLimits);
   const completions = new Completions({
     db,
     documents: deps.documents,
@@ -102,6 +108,8 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     logger,
     afterCommit: () => afterCommit(),
     pollIntervalMs: deps.completionPollIntervalMs,
+    maxAttempts: deps.completionAttempts,
+    retryBaseMs: deps.completionRetryBaseMs,
     onlyReplica: deps.onlyReplica,
   });
   const afterCommit = () => {
@@ -137,6 +145,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     serviceNames: [RequestsService.typeName],
     routes: requestsRoutes({ creation, requests, sessions, signing, agreementSets: new AgreementSets(db) }),
     ready: dependenciesAnswer(db, bus),
+    metrics: completions.metrics.all(),
     async start() {
       relay.start();
       sender.start();

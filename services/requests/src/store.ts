@@ -36,6 +36,14 @@ export interface RequestRow {
   cancelled_at: Date | null;
   cancel_reason: string;
   signed_document_id: string | null;
+  completion_failure: CompletionFailure | null;
+}
+
+/** Why sealing a fully signed request gave up, kept on the request for its sender. */
+export interface CompletionFailure {
+  reason: string;
+  attempts: number;
+  failedAt: string;
 }
 
 export interface RecipientRow {
@@ -94,7 +102,7 @@ export type NewRecipientRow = Pick<
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
-  cancel_reason, signed_document_id`;
+  cancel_reason, signed_document_id, completion_failure`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at`;
@@ -284,6 +292,14 @@ export const store = {
       [id, signedDocumentId, at],
     );
     return rows[0] as RequestRow;
+  },
+
+  /** Says on the request why its completion gave up, or (null) that it is being tried again. */
+  async setCompletionFailure(tx: Queryable, id: string, failure: CompletionFailure | null): Promise<void> {
+    await tx.query(
+      "UPDATE signature_requests SET completion_failure = $2, updated_at = now() WHERE id = $1",
+      [id, failure === null ? null : JSON.stringify(failure)],
+    );
   },
 
   async touch(tx: Queryable, id: string): Promise<void> {

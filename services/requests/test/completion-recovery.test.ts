@@ -197,3 +197,79 @@ test.each([
   const { signatureRequest } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId });
   expect(signatureRequest?.status).toBe("completed");
 });
+
+describe("a completion that fails at every attempt", () => {
+  /** A replica whose drawings never finish in time, which gives up after two attempts. */
+  async function failingReplica() {
+    const replica = await h.buildModule({
+      drawingLimits: { timeoutMs: 1, heapMb: 256 },
+      completionAttempts: 2,
+      completionRetryBaseMs: 20,
+      completionPollIntervalMs: 50,
+    });
+    await replica.start();
+    return replica;
+  }
+
+  async function parked(ws: string, requestId: string) {
+    return waitFor(async () => {
+      const { signatureRequest } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId });
+      return signatureRequest?.completionFailure ? signatureRequest : undefined;
+    });
+  }
+
+  test("waits for its sender: the request and its trail say why, the gauge counts it, and a resend completes it", async () => {
+    const failing = await failingReplica();
+    const { ws, requestId } = await signAll(failing);
+    const request = await parked(ws, requestId);
+    expect(request.status).toBe("in_progress");
+    expect(request.completionFailure).toMatchObject({
+      reason: "drawing the completed PDF took longer than 0.001 s",
+      attempts: 2,
+    });
+    const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId });
+    expect(entries.filter((e) => e.action === "completion_failed").map((e) => JSON.parse(e.details))).toEqual(
+      [{ reason: "drawing the completed PDF took longer than 0.001 s", attempts: 2 }],
+    );
+    const gauge = failing.metrics?.find((m) => (m as { name?: string }).name === "completions_failed");
+    expect(
+      (await (gauge as { get(): Promise<{ values: { value: number }[] }> }).get()).values[0]?.value,
+    ).toBe(1);
+    // Parked means parked: no further attempt however long the replica runs.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      (await h.requests.getAuditTrail({ workspaceId: ws, requestId })).entries.filter(
+        (e) => e.action === "completion_failed",
+      ),
+    ).toHaveLength(1);
+    await failing.stop();
+
+    const healthy = await h.buildModule({ completionPollIntervalMs: 50 });
+    await healthy.start();
+    const client = serviceClient(RequestsService, h.transport(healthy));
+    await client.resendSignatureRequest({ workspaceId: ws, requestId });
+    await expectCompletedOnce(ws, requestId);
+    const { signatureRequest } = await h.requests.getSignatureRequest({ workspaceId: ws, requestId });
+    expect(signatureRequest?.completionFailure).toBeUndefined();
+    await healthy.stop();
+  });
+
+  test("can be cancelled by its sender, and is then never tried again", async () => {
+    const failing = await failingReplica();
+    const { ws, requestId } = await signAll(failing);
+    await parked(ws, requestId);
+    const client = serviceClient(RequestsService, h.transport(failing));
+    const { signatureRequest } = await client.cancelSignatureRequest({
+      workspaceId: ws,
+      requestId,
+      reason: "redo",
+    });
+    expect(signatureRequest?.status).toBe("cancelled");
+    const state = await h.db.query<{ done: boolean }>(
+      "SELECT done_at IS NOT NULL AS done FROM completions WHERE request_id = $1",
+      [requestId],
+    );
+    expect(state.rows).toEqual([{ done: true }]);
+    await failing.stop();
+  });
+});

@@ -91,11 +91,13 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                       act(
                         "resend",
                         () => call(path("/resend"), { method: "POST", json: {} }),
-                        "Sent again to everyone who has not signed yet.",
+                        request.completionFailure
+                          ? "Sealing is being tried again."
+                          : "Sent again to everyone who has not signed yet.",
                       )
                     }
                   >
-                    Resend
+                    {request.completionFailure ? "Try sealing again" : "Resend"}
                   </BusyButton>
                 ) : null}
                 {request.status === "draft" || OPEN.has(request.status) ? (
@@ -105,6 +107,14 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                 ) : null}
               </div>
             </div>
+            {request.completionFailure && OPEN.has(request.status) ? (
+              <div className="note error" role="alert">
+                <strong>Everyone has signed, but the document could not be sealed.</strong>{" "}
+                {request.completionFailure.reason} ({request.completionFailure.attempts} attempts, the last{" "}
+                <When at={request.completionFailure.failedAt} />
+                ). Try sealing again once the cause is mended, or cancel the request.
+              </div>
+            ) : null}
             <div aria-live="polite">{notice ? <p className="note success">{notice}</p> : null}</div>
             {error ? <ErrorNote error={error} /> : null}
 

@@ -1,9 +1,11 @@
 /**
  * Completion as its own step: a row in `completions`, written with the last signature, is worked
- * off here after commit and retried with backoff until it succeeds. Every stage can be repeated:
- * the sealed document is stored under an id chosen when the job was queued, so a crash after the
- * upload and before the final commit stores no second copy, and the final commit checks the
- * request is still waiting for it.
+ * off here after commit and retried with backoff. Every stage can be repeated: the sealed document
+ * is stored under an id chosen when the job was queued, so a crash after the upload and before the
+ * final commit stores no second copy, and the final commit checks the request is still waiting for
+ * it. After its last attempt a completion is parked, never retried for ever: the request says why
+ * (its sender cancels it, or resends it once the cause is mended), the audit trail records it, and
+ * the `completions_failed` gauge raises an alert.
  */
 import type { Client } from "@connectrpc/connect";
 import {
@@ -11,6 +13,7 @@ import {
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
+import { Counter, Gauge, type Metric } from "prom-client";
 import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
 import { queueEmails } from "../notifications.js";
@@ -19,7 +22,7 @@ import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
 import { store } from "../store.js";
 import { readDocument } from "../stored-documents.js";
-import type { DrawingThread } from "./drawing-thread.js";
+import { DrawingFailed, type DrawingThread } from "./drawing-thread.js";
 import type { Seal } from "./seal.js";
 import type { Original } from "./sealed-document.js";
 
@@ -34,6 +37,71 @@ export async function queueCompletion(tx: Queryable, request: { id: string; work
   );
 }
 
+/** Where a request's completion stands: none queued, queued (or running), or parked after its last attempt. */
+export async function completionState(
+  tx: Queryable,
+  requestId: string,
+): Promise<"none" | "queued" | "parked"> {
+  const { rows } = await tx.query<{ failed_at: Date | null }>(
+    "SELECT failed_at FROM completions WHERE request_id = $1 AND done_at IS NULL",
+    [requestId],
+  );
+  const [row] = rows;
+  return !row ? "none" : row.failed_at ? "parked" : "queued";
+}
+
+/** A parked completion queued again from its first attempt; the request no longer reports it failed. */
+export async function retryParkedCompletion(tx: Queryable, requestId: string): Promise<void> {
+  await tx.query(
+    `UPDATE completions SET failed_at = NULL, attempts = 0, next_attempt_at = now(), claimed_until = '-infinity'
+      WHERE request_id = $1 AND failed_at IS NOT NULL AND done_at IS NULL`,
+    [requestId],
+  );
+  await store.setCompletionFailure(tx, requestId, null);
+}
+
+/** A parked completion abandoned: its request was cancelled. */
+export async function abandonParkedCompletion(tx: Queryable, requestId: string): Promise<void> {
+  await tx.query(
+    "UPDATE completions SET done_at = now(), last_error = 'request cancelled' WHERE request_id = $1 AND done_at IS NULL",
+    [requestId],
+  );
+}
+
+/** What a sender reads of a failure: the documents' own problem in words, anything else without internals. */
+function reasonForSender(err: unknown): string {
+  if (err instanceof DrawingFailed) return err.message;
+  return "the sealed PDF could not be made or stored; the service's logs name the cause";
+}
+
+/** Completion attempts by outcome, and the completions parked now (read on every scrape). */
+class CompletionMetrics {
+  readonly attempts = new Counter({
+    name: "completion_attempts_total",
+    help: "Attempts to seal a fully signed request, by outcome: succeeded, failed (retried later) or gave_up (parked).",
+    labelNames: ["outcome"],
+    registers: [],
+  });
+  readonly parked: Gauge;
+
+  constructor(parkedCount: () => Promise<number>) {
+    this.parked = new Gauge({
+      name: "completions_failed",
+      help: "Fully signed requests whose sealing failed every attempt and waits for its sender.",
+      registers: [],
+      async collect() {
+        this.set(await parkedCount().catch(() => Number.NaN));
+      },
+    });
+  }
+
+  all(): Metric[] {
+    return [this.attempts, this.parked];
+  }
+}
+
+export const DEFAULT_COMPLETION_ATTEMPTS = 10;
+
 export interface CompletionsDeps {
   db: Database;
   documents: Client<typeof DocumentsService>;
@@ -43,6 +111,10 @@ export interface CompletionsDeps {
   logger: Logger;
   afterCommit: () => void;
   pollIntervalMs?: number;
+  /** Attempts before a completion is parked; DEFAULT_COMPLETION_ATTEMPTS unless given. */
+  maxAttempts?: number;
+  /** The wait after a first failure, doubled after each (up to 10 minutes); 5 s unless given. */
+  retryBaseMs?: number;
   /** The only worker on its database (standalone): claims of a killed process are released at start. */
   onlyReplica?: boolean;
 }
@@ -60,9 +132,16 @@ const CLAIM = "5 minutes";
 export class Completions {
   private readonly loop: DrainLoop;
   private claimsReleased = false;
+  readonly metrics: CompletionMetrics;
 
   constructor(private readonly deps: CompletionsDeps) {
     this.loop = new DrainLoop(() => this.drain(), deps.pollIntervalMs ?? 10_000);
+    this.metrics = new CompletionMetrics(async () => {
+      const { rows } = await deps.db.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM completions WHERE failed_at IS NOT NULL AND done_at IS NULL",
+      );
+      return rows[0]?.count ?? 0;
+    });
   }
 
   start(): void {
@@ -99,7 +178,8 @@ export class Completions {
     const { rows } = await this.deps.db.query<Job>(
       `UPDATE completions SET claimed_until = now() + interval '${CLAIM}', attempts = attempts + 1
         WHERE request_id = (SELECT request_id FROM completions
-                             WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
+                             WHERE done_at IS NULL AND failed_at IS NULL
+                               AND next_attempt_at <= now() AND claimed_until < now()
                              ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING request_id, workspace_id, document_id, attempts`,
     );
@@ -110,28 +190,54 @@ export class Completions {
     const started = performance.now();
     try {
       await this.complete(job);
+      this.metrics.attempts.inc({ outcome: "succeeded" });
       this.deps.logger.info(
         {
-          requestId: job.request_id,
+          signatureRequestId: job.request_id,
           documentId: job.document_id,
           ms: Math.round(performance.now() - started),
         },
         "request completed and sealed",
       );
     } catch (err) {
-      // Retried without end: a completion must not be given up, only made visible.
-      const delaySeconds = Math.min(5 * 2 ** (job.attempts - 1), 600);
-      const message = err instanceof Error ? err.message : String(err);
-      this.deps.logger.error(
-        { err, requestId: job.request_id, attempts: job.attempts, retryInSeconds: delaySeconds },
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+      if (job.attempts >= (this.deps.maxAttempts ?? DEFAULT_COMPLETION_ATTEMPTS)) {
+        await this.park(job, err, message);
+        return;
+      }
+      this.metrics.attempts.inc({ outcome: "failed" });
+      const delayMs = Math.min((this.deps.retryBaseMs ?? 5000) * 2 ** (job.attempts - 1), 600_000);
+      this.deps.logger.warn(
+        { err, signatureRequestId: job.request_id, attempts: job.attempts, retryInMs: delayMs },
         "completing a request failed; will retry",
       );
       await this.deps.db.query(
         `UPDATE completions SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
                 last_error = $3 WHERE request_id = $1 AND done_at IS NULL`,
-        [job.request_id, delaySeconds, message.slice(0, 1000)],
+        [job.request_id, delayMs / 1000, message],
       );
     }
+  }
+
+  /** The last attempt failed: the job waits for the sender, and the request and its trail say why. */
+  private async park(job: Job, err: unknown, message: string): Promise<void> {
+    this.metrics.attempts.inc({ outcome: "gave_up" });
+    this.deps.logger.error(
+      { err, signatureRequestId: job.request_id, attempts: job.attempts },
+      "completing a request failed at its last attempt; it waits for its sender to cancel or resend it",
+    );
+    const reason = reasonForSender(err);
+    await this.deps.db.transaction(async (tx) => {
+      const { rowCount } = await tx.query(
+        `UPDATE completions SET failed_at = now(), claimed_until = '-infinity', last_error = $2
+          WHERE request_id = $1 AND done_at IS NULL`,
+        [job.request_id, message],
+      );
+      if (!rowCount) return;
+      const failure = { reason, attempts: job.attempts, failedAt: new Date().toISOString() };
+      await store.setCompletionFailure(tx, job.request_id, failure);
+      await appendAudit(tx, job.request_id, "completion_failed", SYSTEM, { reason, attempts: job.attempts });
+    });
   }
 
   private async complete(job: Job): Promise<void> {

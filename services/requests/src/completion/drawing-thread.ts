@@ -28,6 +28,11 @@ export interface DrawingLimits {
 
 export const DEFAULT_DRAWING_LIMITS: DrawingLimits = { timeoutMs: 120_000, heapMb: 512 };
 
+/** The documents could not be drawn on: their own fault or their size, which a retry will not change. */
+export class DrawingFailed extends Error {
+  override name = "DrawingFailed";
+}
+
 function ownBuffer(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
     ? bytes
@@ -61,10 +66,14 @@ export class DrawingThread {
       return await this.thread.run(job, [...new Set(own.map((o) => o.bytes.buffer as ArrayBuffer))]);
     } catch (err) {
       if (err instanceof JobTimedOut)
-        throw new Error(`drawing the completed PDF took longer than ${this.limits.timeoutMs / 1000} s`);
+        throw new DrawingFailed(
+          `drawing the completed PDF took longer than ${this.limits.timeoutMs / 1000} s`,
+        );
       if (err instanceof WorkerThreadEnded && err.outOfMemory)
-        throw new Error(`drawing the completed PDF needed more than ${this.limits.heapMb} MiB`);
-      throw err;
+        throw new DrawingFailed(`drawing the completed PDF needed more than ${this.limits.heapMb} MiB`);
+      // The thread crashed or the service is stopping: not the documents' fault.
+      if (err instanceof WorkerThreadEnded) throw err;
+      throw new DrawingFailed(`the documents could not be drawn on: ${(err as Error).message}`);
     }
   }
 
