@@ -69,8 +69,8 @@ async function fixturesOf(deployment: Deployment, gateway: string): Promise<Fixt
       agreementSetId: set.id as string,
     },
     apiKey: key.secret,
-    cookie: `cs_session=${encodeURIComponent(console.cookie("cs_session") ?? "")}; cs_csrf=${encodeURIComponent(console.cookie("cs_csrf") ?? "")}`,
-    csrf: console.cookie("cs_csrf") ?? "",
+    cookie: `cs_session=${encodeURIComponent(console.cookie("cs_session") ?? "")}`,
+    csrf: console.csrfToken,
     pdf,
   };
 }

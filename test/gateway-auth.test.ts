@@ -250,6 +250,61 @@ describe.each(modes)("%s mode", (_mode, start) => {
     );
   });
 
+  test("console CSRF: a cs_csrf cookie planted beside a victim's session and echoed in X-CSRF-Token is refused 403", async () => {
+    const victim = new ConsoleClient(gateway);
+    await victim.logIn(deployment.adminEmail, deployment.adminPassword);
+    const session = encodeURIComponent(victim.cookie("cs_session") ?? "");
+    const planted = await call(gateway, `/console/api/workspaces/${key.accountId}/api-keys`, {
+      method: "POST",
+      json: { name: "planted" },
+      headers: { cookie: `cs_session=${session}; cs_csrf=planted`, "x-csrf-token": "planted" },
+    });
+    expectProblem(planted, 403, "forbidden");
+    expect((planted.body as { detail: string }).detail).toMatch(/X-CSRF-Token/);
+  });
+
+  test("console CSRF: the token in the log-in answer (and in GET /session) works for its own session; another user's is refused 403", async () => {
+    const otherPassword = "csrf-other-123";
+    secrets.push(otherPassword);
+    const added = await deployment.cli(
+      "members",
+      "add",
+      "--email",
+      "csrf-other@example.com",
+      "--role",
+      "member",
+      "--password",
+      otherPassword,
+    );
+    expect(added.code).toBe(0);
+    const other = new ConsoleClient(gateway);
+    expect((await other.logIn("csrf-other@example.com", otherPassword)).status).toBe(201);
+    const admin = new ConsoleClient(gateway);
+    expect((await admin.logIn(deployment.adminEmail, deployment.adminPassword)).status).toBe(201);
+    secrets.push(other.csrfToken, admin.csrfToken);
+    expect(admin.csrfToken).not.toBe(other.csrfToken);
+
+    const current = await admin.call("/console/api/session");
+    expectDocumented("GET", "/console/api/session", 200, current.body);
+    expect((current.body as { csrfToken: string }).csrfToken).toBe(admin.csrfToken);
+
+    const keys = `/console/api/workspaces/${key.accountId}/api-keys`;
+    const othersToken = await admin.call(keys, {
+      method: "POST",
+      json: { name: "another user's token" },
+      headers: { "x-csrf-token": other.csrfToken },
+      csrf: false,
+    });
+    expectProblem(othersToken, 403, "forbidden");
+    expect((othersToken.body as { detail: string }).detail).toMatch(/X-CSRF-Token/);
+
+    const created = await admin.call(keys, { method: "POST", json: { name: "own token" } });
+    expect(created.status).toBe(201);
+    const { id, secret } = created.body as CreatedKey;
+    secrets.push(secret);
+    expect((await admin.call(`${keys}/${id}`, { method: "DELETE" })).status).toBe(204);
+  });
+
   test("console family: by session a member works with the workspace's documents, templates and requests (CSRF to change anything), webhooks stay admin-only, the audit trail names the user, and API Usage leaves the calls out", async () => {
     const memberPassword = "family-member-123";
     secrets.push(memberPassword);

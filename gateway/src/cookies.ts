@@ -1,4 +1,4 @@
-/** Reading and writing cookies (the console's session and CSRF cookies, the signing session's). */
+/** Reading and writing cookies (the console's session cookie, the signing session's). */
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { Request, Response } from "express";
 

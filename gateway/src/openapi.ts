@@ -3,11 +3,12 @@
  * (contract/operation.ts), so every path, parameter and body in it is the one the code checks.
  */
 import { createDocument } from "zod-openapi";
+import { sessionCookie } from "./console/session-cookie.js";
 import { type Contract, operationObject } from "./contract/operation.js";
 import { HEADERS, problemComponents } from "./contract/problem.js";
 
 const DESCRIPTION =
-  "Every public route exists under `/api/v1` (the workspace comes from the API key) and under `/v1/accounts/{accountId}` (the workspace comes from the path and must be the key's; any other account answers 404). Errors are RFC 9457 problem details (`application/problem+json`). Every response carries `X-Request-Id`; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. JSON bodies are limited to 1 MiB after decompression (413); they may be sent with `Content-Encoding: gzip`, `deflate` or `br`. Other body types are refused (415) except on upload routes. Strings must not contain NUL (U+0000) or unpaired surrogates, and unknown properties are refused (422). Programs written for DocuSign's eSignature API v2.1 use `/restapi/v2.1/accounts/{accountId}/...` with the same key (see docs/restapi.md). AI assistants reach the same operations as MCP tools at `/mcp/v1` (Streamable HTTP, the same key; the tools and their JSON Schemas are listed by the MCP `tools/list` method). The console routes under `/console/api` use the session cookie set by `POST /console/api/session`, and state-changing calls must echo the `cs_csrf` cookie in `X-CSRF-Token`.";
+  "Every public route exists under `/api/v1` (the workspace comes from the API key) and under `/v1/accounts/{accountId}` (the workspace comes from the path and must be the key's; any other account answers 404). Errors are RFC 9457 problem details (`application/problem+json`). Every response carries `X-Request-Id`; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. JSON bodies are limited to 1 MiB after decompression (413); they may be sent with `Content-Encoding: gzip`, `deflate` or `br`. Other body types are refused (415) except on upload routes. Strings must not contain NUL (U+0000) or unpaired surrogates, and unknown properties are refused (422). Programs written for DocuSign's eSignature API v2.1 use `/restapi/v2.1/accounts/{accountId}/...` with the same key (see docs/restapi.md). AI assistants reach the same operations as MCP tools at `/mcp/v1` (Streamable HTTP, the same key; the tools and their JSON Schemas are listed by the MCP `tools/list` method). The console routes under `/console/api` use the HttpOnly session cookie set by `POST /console/api/session`, and state-changing calls must send the session's `csrfToken` (in the answers of `POST` and `GET /console/api/session`) in `X-CSRF-Token`.";
 
 /** The public API's version, which the MCP endpoint announces too. */
 export const API_VERSION = "1.0.0";
@@ -40,7 +41,13 @@ export function openApiDocument(contract: Contract, publicUrl: string): Record<s
           scheme: "bearer",
           description: "An API key (`sk_…`) created under Settings → Developer.",
         },
-        consoleSession: { type: "apiKey", in: "cookie", name: "cs_session" },
+        consoleSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: sessionCookie(publicUrl).name,
+          description:
+            "Set by `POST /console/api/session`: `__Host-cs_session` where the public URL is https, `cs_session` over plain http.",
+        },
         signingSession: {
           type: "apiKey",
           in: "cookie",
@@ -61,7 +68,7 @@ export function openApiDocument(contract: Contract, publicUrl: string): Record<s
           name: "X-CSRF-Token",
           in: "header",
           required: true,
-          description: "The value of the `cs_csrf` cookie.",
+          description: "The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`.",
           schema: { type: "string" },
         },
       },

@@ -32,7 +32,7 @@ export interface Fixtures {
   /** A valid value for each path parameter name (documentId, templateId …). */
   ids: Record<string, string>;
   apiKey: string;
-  /** The console session's cookies and CSRF token. */
+  /** The console session's cookie and CSRF token. */
   cookie: string;
   csrf: string;
   pdf: Uint8Array;

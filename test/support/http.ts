@@ -44,9 +44,11 @@ export async function eventually<T>(
   }
 }
 
-/** A console session: cookies kept, CSRF token echoed on state-changing calls. */
+/** A console session: cookies kept, the log-in answer's CSRF token sent on state-changing calls. */
 export class ConsoleClient {
   private cookies = new Map<string, string>();
+  /** The session's CSRF token, from the log-in answer ("" before a log-in succeeds). */
+  csrfToken = "";
 
   constructor(readonly base: string) {}
 
@@ -57,6 +59,7 @@ export class ConsoleClient {
       const index = pair.indexOf("=");
       this.cookies.set(pair.slice(0, index), decodeURIComponent(pair.slice(index + 1)));
     }
+    if (reply.status === 201) this.csrfToken = (reply.body as { csrfToken: string }).csrfToken;
     return reply;
   }
 
@@ -68,9 +71,8 @@ export class ConsoleClient {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size > 0)
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ");
-    const csrf = this.cookies.get("cs_csrf");
-    if (csrf && options.csrf !== false && options.method && options.method !== "GET")
-      headers["x-csrf-token"] = csrf;
+    if (this.csrfToken && options.csrf !== false && options.method && options.method !== "GET")
+      headers["x-csrf-token"] = this.csrfToken;
     return call(this.base, path, { ...options, headers });
   }
 }

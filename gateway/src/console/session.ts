@@ -1,9 +1,8 @@
 /**
- * Console sessions: log-in with email and password sets an HttpOnly session cookie and a CSRF
- * cookie; every state-changing console call must echo the CSRF cookie in X-CSRF-Token (double
- * submit) and, when the browser says where it comes from, come from our own origin.
+ * Console sessions: log-in with email and password sets an HttpOnly session cookie and answers the
+ * session's CSRF token, which every state-changing console call must send in X-CSRF-Token
+ * (csrf.ts); the page keeps it in memory and reads it again from GET /console/api/session.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Client } from "@connectrpc/connect";
 import {
   type AuthService,
@@ -13,14 +12,11 @@ import {
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { ConsoleSession, LogIn, WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
-import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
-
-export const SESSION_COOKIE = "cs_session";
-export const CSRF_COOKIE = "cs_csrf";
-const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+import { csrfProtection, csrfTokenFor } from "./csrf.js";
+import { sessionCookie } from "./session-cookie.js";
 
 export interface ConsoleSessionOptions {
   auth: Client<typeof AuthService>;
@@ -45,23 +41,30 @@ export function describeSession(session: Session) {
   };
 }
 
+/** What log-in and GET /session answer: the session, and the CSRF token that belongs to its token. */
+function sessionAnswer(session: Session, token: string) {
+  return { ...describeSession(session), csrfToken: csrfTokenFor(token) };
+}
+
 const SESSION_PROBLEMS = [400, 401, 413, 415, 422, 429, 500, 503] as const;
 
 export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: ConsoleSessionOptions): Router {
   const routes = new DeclaredRouter(contract, "/console/api", "consoleSession");
-  const secure = publicUrl.startsWith("https:");
+  const cookie = sessionCookie(publicUrl);
 
   routes.on(
     "post",
     "/session",
     {
       summary: "Log in",
-      description:
-        "Sets the HttpOnly session cookie `cs_session` and the `cs_csrf` cookie to echo in `X-CSRF-Token`.",
+      description: `Sets the HttpOnly session cookie \`${cookie.name}\` and answers the session's \`csrfToken\`, to send in \`X-CSRF-Token\` on every state-changing console call.`,
       tag: "Console: session",
       body: LogIn,
       answers: {
-        201: { description: "The session: the user and their workspaces.", schema: ConsoleSession },
+        201: {
+          description: "The session: the user, their workspaces and the CSRF token.",
+          schema: ConsoleSession,
+        },
       },
       problems: [...SESSION_PROBLEMS],
     },
@@ -73,17 +76,8 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
         });
       }
       const { token, session } = await auth.createSession(body);
-      setCookie(res, SESSION_COOKIE, token, {
-        httpOnly: true,
-        secure,
-        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
-      });
-      setCookie(res, CSRF_COOKIE, randomBytes(24).toString("base64url"), {
-        httpOnly: false,
-        secure,
-        maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
-      });
-      res.status(201).json(describeSession(session as Session));
+      cookie.write(res, token);
+      res.status(201).json(sessionAnswer(session as Session, token));
     },
     [express.json({ limit: 16 * 1024 })],
   );
@@ -94,13 +88,15 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
     {
       summary: "The current session",
       tag: "Console: session",
-      answers: { 200: { description: "The user and their workspaces.", schema: ConsoleSession } },
+      answers: {
+        200: { description: "The user, their workspaces and the CSRF token.", schema: ConsoleSession },
+      },
       problems: [401, 500, 503],
     },
     ({ res }) => {
-      res.json(describeSession(res.locals.session as Session));
+      res.json(sessionAnswer(res.locals.session as Session, res.locals.sessionToken as string));
     },
-    [requireSession(auth)],
+    [requireSession(auth, publicUrl)],
   );
 
   routes.on(
@@ -109,26 +105,27 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
     {
       summary: "Log out",
       tag: "Console: session",
-      answers: { 204: { description: "Logged out; both cookies are cleared." } },
+      answers: { 204: { description: "Logged out; the session cookie is cleared." } },
       problems: [401, 403, 500, 503],
     },
-    async ({ req, res }) => {
-      await auth.deleteSession({ token: readCookie(req, SESSION_COOKIE) ?? "" });
-      setCookie(res, SESSION_COOKIE, "", { httpOnly: true, secure, maxAgeSeconds: 0 });
-      setCookie(res, CSRF_COOKIE, "", { httpOnly: false, secure, maxAgeSeconds: 0 });
+    async ({ res }) => {
+      await auth.deleteSession({ token: res.locals.sessionToken as string });
+      cookie.clear(res);
       res.status(204).end();
     },
-    [requireSession(auth), csrfProtection(publicUrl)],
+    [requireSession(auth, publicUrl), csrfProtection(publicUrl)],
   );
   return routes.router;
 }
 
-export function requireSession(auth: Client<typeof AuthService>) {
+export function requireSession(auth: Client<typeof AuthService>, publicUrl: string) {
+  const cookie = sessionCookie(publicUrl);
   return async (req: Request, res: Response, next: NextFunction) => {
-    const token = readCookie(req, SESSION_COOKIE);
+    const token = cookie.read(req);
     if (!token) throw new ApiProblem("unauthorized", "log in first");
     const { session } = await auth.getSession({ token });
     res.locals.session = session;
+    res.locals.sessionToken = token;
     next();
   };
 }
@@ -146,28 +143,4 @@ export function requireMembership(req: Request, res: Response, next: NextFunctio
   res.locals.workspaceId = workspace.id;
   res.locals.workspace = workspace satisfies ConsoleWorkspace;
   next();
-}
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-export function csrfProtection(publicUrl: string) {
-  const ownOrigin = new URL(publicUrl).origin;
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (SAFE_METHODS.has(req.method)) return next();
-    const origin = req.get("origin");
-    if (origin && origin !== ownOrigin && origin !== originOf(req)) {
-      throw new ApiProblem("forbidden", "cross-site request refused");
-    }
-    const cookie = Buffer.from(readCookie(req, CSRF_COOKIE) ?? "");
-    const header = Buffer.from(req.get("x-csrf-token") ?? "");
-    if (cookie.length === 0 || cookie.length !== header.length || !timingSafeEqual(cookie, header)) {
-      throw new ApiProblem("forbidden", "missing or wrong X-CSRF-Token header");
-    }
-    next();
-  };
-}
-
-/** The origin the request was sent to, for deployments reached under more than one name. */
-function originOf(req: Request): string {
-  return `${req.protocol}://${req.get("host") ?? ""}`;
 }

@@ -11,8 +11,9 @@ import express, { type Router } from "express";
 import type { Contract } from "../contract/operation.js";
 import type { KeyVerifier } from "../key-verifier.js";
 import type { PublicApi } from "../public-api.js";
+import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
-import { csrfProtection, requireMembership, requireSession } from "./session.js";
+import { requireMembership, requireSession } from "./session.js";
 
 export interface WorkspaceRoutesOptions {
   auth: Client<typeof AuthService>;
@@ -30,7 +31,7 @@ export function consoleWorkspaceRoutes({
   publicUrl,
 }: WorkspaceRoutesOptions): Router {
   const router = express.Router({ mergeParams: true });
-  router.use(requireSession(auth), csrfProtection(publicUrl), requireMembership);
+  router.use(requireSession(auth, publicUrl), csrfProtection(publicUrl), requireMembership);
   router.use(developerRoutes({ auth, contract, verifier, publicUrl }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);

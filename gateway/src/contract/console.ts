@@ -15,6 +15,10 @@ export const ConsoleSession = z
         role: z.enum(["org_admin", "member"]),
       }),
     ),
+    csrfToken: z.string().meta({
+      description:
+        "Send in `X-CSRF-Token` on every state-changing console call. It belongs to this session: keep it in memory, not in a cookie.",
+    }),
   })
   .meta({ id: "ConsoleSession" });
 

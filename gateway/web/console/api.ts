@@ -1,5 +1,5 @@
 /**
- * The console's calls to the gateway: JSON in and out, the CSRF cookie echoed on every
+ * The console's calls to the gateway: JSON in and out, the session's CSRF token sent on every
  * state-changing call, problem details turned into an ApiError the pages can show, and a 401
  * announced once so that the app can ask the user to log in again.
  */
@@ -33,9 +33,12 @@ export function asApiError(error: unknown): ApiError {
 
 export const SESSION_ENDED = "countersign:session-ended";
 
-function csrfToken(): string {
-  const pair = document.cookie.split("; ").find((c) => c.startsWith("cs_csrf="));
-  return pair ? decodeURIComponent(pair.slice("cs_csrf=".length)) : "";
+/** The session's CSRF token, as log-in or GET /session answered it: in memory only, never a cookie. */
+let csrfToken = "";
+
+/** Keeps the token of the session just read or begun ("" when it ended). */
+export function rememberCsrfToken(token: string): void {
+  csrfToken = token;
 }
 
 interface CallOptions {
@@ -48,7 +51,7 @@ const UNREACHABLE = "Countersign could not be reached. Check your connection and
 
 export async function call<T>(path: string, { method = "GET", json }: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken();
+  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken;
   if (json !== undefined) headers["Content-Type"] = "application/json";
   const body = json === undefined ? undefined : JSON.stringify(json);
   const response = await fetch(`/console/api${path}`, {
@@ -77,7 +80,7 @@ export function upload<T>(
     xhr.open("POST", `/console/api${path}`);
     xhr.setRequestHeader("Accept", "application/json");
     xhr.setRequestHeader("Content-Type", type);
-    xhr.setRequestHeader("X-CSRF-Token", csrfToken());
+    xhr.setRequestHeader("X-CSRF-Token", csrfToken);
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     xhr.onerror = () => reject(new ApiError(0, "network", UNREACHABLE));
     xhr.onload = () => {

@@ -1,6 +1,6 @@
 /** The logged-in user: read at start, set by log-in, ended by log-out or by any 401 from the API. */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { type ApiError, call, SESSION_ENDED } from "./api";
+import { type ApiError, call, rememberCsrfToken, SESSION_ENDED } from "./api";
 import type { Session } from "./types";
 
 type SessionState =
@@ -22,7 +22,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<SessionState>({ state: "checking" });
   const check = useCallback(() => {
     call<Session>("/session").then(
-      (session) => setCurrent({ state: "signed-in", session }),
+      (session) => {
+        rememberCsrfToken(session.csrfToken);
+        setCurrent({ state: "signed-in", session });
+      },
       (error: ApiError) =>
         setCurrent(
           error.status === 401 ? { state: "anonymous", ended: false } : { state: "unreachable", error },
@@ -40,6 +43,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       current,
       async logIn(email, password) {
         const session = await call<Session>("/session", { method: "POST", json: { email, password } });
+        rememberCsrfToken(session.csrfToken);
         setCurrent({ state: "signed-in", session });
       },
       async logOut() {
@@ -47,6 +51,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           // Already logged out elsewhere: the outcome the user asked for.
           if (error.status !== 401) throw error;
         });
+        rememberCsrfToken("");
         setCurrent({ state: "anonymous", ended: false });
       },
       recheck: check,

@@ -13,6 +13,8 @@ export interface Workspace {
 export interface Session {
   user: { id: string; email: string };
   workspaces: Workspace[];
+  /** Sent in X-CSRF-Token on state-changing calls. */
+  csrfToken: string;
 }
 
 export interface Page<T> {

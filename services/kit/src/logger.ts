@@ -18,6 +18,7 @@ const SECRET_FIELDS = new Set([
   "cookie",
   "set-cookie",
   "x-csrf-token",
+  "csrftoken",
   "apikey",
   "admintoken",
   "pepper",

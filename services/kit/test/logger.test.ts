@@ -43,6 +43,20 @@ test("secrets inside arrays and headers of any letter case are redacted; other f
   expect(lines[0]?.count).toBe(3);
 });
 
+test("the console's session cookie under either name and its CSRF token are redacted", () => {
+  const { lines, logger } = capture();
+  logger.info(
+    {
+      request: { headers: { cookie: "__Host-cs_session=host1; other=1", "x-csrf-token": "csrf1" } },
+      response: { headers: { "set-cookie": "__Host-cs_session=host2; Path=/; Secure" } },
+      body: { csrfToken: "csrf2" },
+    },
+    "console",
+  );
+  const text = JSON.stringify(lines[0]);
+  for (const secret of ["host1", "host2", "csrf1", "csrf2"]) expect(text).not.toContain(secret);
+});
+
 test("lines written inside a call context carry its request id", () => {
   const { lines, logger } = capture();
   runWithCallContext({ requestId: "req-42" }, () => logger.info("inside"));
