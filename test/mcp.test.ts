@@ -662,6 +662,27 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     }
   });
 
+  test("an empty batch, and a batch holding anything but JSON-RPC messages, is one invalid-request error, never 202", async () => {
+    const empty = await post(key.secret, []);
+    expect({ status: empty.status, body: empty.body }).toEqual({
+      status: 400,
+      body: {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) },
+      },
+    });
+    // The SDK refuses a batch with any entry that is no JSON-RPC message as a whole, running none of it.
+    for (const batch of [[1], [null, "x"], [{}], [mcpRequest(1, "tools/list", {}), 1]]) {
+      const reply = await post(key.secret, batch);
+      expect({ batch, status: reply.status, body: reply.body }).toEqual({
+        batch,
+        status: 400,
+        body: { jsonrpc: "2.0", id: null, error: { code: expect.any(Number), message: expect.any(String) } },
+      });
+    }
+  });
+
   test("hostile messages and arguments to every tool never answer 5xx, nor a tool error of ours", async () => {
     const client = await connect(key.secret);
     const { tools } = await client.listTools();

@@ -94,6 +94,16 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       );
     }
     spendCalls(limiter, res, Math.max(1, toolCallsIn(req.body).length));
+    // JSON-RPC 2.0 makes an empty batch an invalid request; the SDK would take it for a batch of
+    // nothing but notifications and answer 202. Answered as the SDK answers its invalid requests.
+    if (Array.isArray(req.body) && req.body.length === 0) {
+      res.status(400).json({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: ErrorCode.InvalidRequest, message: "Invalid Request: the batch is empty" },
+      });
+      return;
+    }
 
     const context: ToolContext = { workspaceId: res.locals.caller.workspaceId, actor: actorOf(req, res) };
     const server = new Server(

@@ -13,7 +13,7 @@ import {
   type ServiceModule,
 } from "@countersign/kit";
 import { Deliveries } from "./delivery/deliveries.js";
-import { GuardedClient, type Network } from "./delivery/guarded-client.js";
+import { GuardedClient, type LookupAll, type Network } from "./delivery/guarded-client.js";
 import { DeliveryMetrics } from "./delivery/metrics.js";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "./delivery/retry-schedule.js";
 import { SecretBox } from "./endpoint-secrets.js";
@@ -37,6 +37,8 @@ export interface WebhooksDeps {
   allowNetworks?: readonly Network[];
   /** An extra trusted CA (PEM). */
   extraCa?: string;
+  /** Resolves endpoint names instead of the system's DNS (tests give names internal addresses with it). */
+  lookup?: LookupAll;
   /** The wait before each attempt of a round, in seconds. */
   retryScheduleSeconds?: readonly number[];
   /** Continuous failure after which an endpoint is disabled. */
@@ -70,6 +72,8 @@ export async function buildWebhooks(deps: WebhooksDeps): Promise<WebhooksModule>
     extraCa: deps.extraCa,
     timeoutMs,
     maxSocketsPerOrigin: concurrency,
+    lookup: deps.lookup,
+    logger,
   });
   const payloads = new Payloads(deps.publicUrl);
   const metrics = new DeliveryMetrics(() => store.dueCount(db));

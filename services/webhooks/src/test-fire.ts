@@ -43,6 +43,7 @@ export class TestFire {
       endpoint.url,
       signedHeaders(signingSecrets(this.secrets, endpoint.id, endpoint, at), messageId, at, payload),
       payload,
+      { workspaceId, endpointId: endpoint.id, trigger: "test" },
     );
     const answered = outcome.kind === "response" ? outcome : undefined;
     return create(TestEndpointResponseSchema, {

@@ -1,6 +1,7 @@
 import https from "node:https";
 import net, { type AddressInfo } from "node:net";
 import zlib from "node:zlib";
+import { createLogger } from "@countersign/kit";
 import { Webhook } from "standardwebhooks";
 import {
   createTestCa,
@@ -13,6 +14,7 @@ import {
   GuardedClient,
   type GuardedClientOptions,
   type LookupAll,
+  NOT_PUBLIC_ADDRESS,
   type PostOutcome,
   parseNetworks,
   refusalReason,
@@ -53,6 +55,23 @@ const resolvesTo =
   (...addresses: string[]): LookupAll =>
   async () =>
     addresses.map((address) => ({ address, family: net.isIP(address) }));
+
+/** Fails as dns.lookup does for a name no server knows (or, with EAI_AGAIN, none answered for). */
+const doesNotResolve =
+  (code = "ENOTFOUND"): LookupAll =>
+  async (hostname) => {
+    throw Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code, hostname });
+  };
+
+/** A client whose log lines are kept, parsed, in lines. */
+function loggingClient(options: GuardedClientOptions = {}) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({
+    name: "webhooks-test",
+    destination: { write: (line: string) => lines.push(JSON.parse(line)) },
+  });
+  return { client: client({ ...options, logger }), lines };
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -232,7 +251,7 @@ describe("refusing addresses that are not public", () => {
     const hooks = await receiver();
     const outcome = failure(await client({ extraCa: hooks.caPem }).post(hooks.url, {}, "{}"));
     expect(outcome.refused).toBe(true);
-    expect(outcome.error).toBe("127.0.0.1 is a loopback address");
+    expect(outcome.error).toBe(NOT_PUBLIC_ADDRESS);
     await sleep(50);
     expect(hooks.received).toHaveLength(0);
   });
@@ -242,8 +261,7 @@ describe("refusing addresses that are not public", () => {
     const outcome = failure(
       await client({ extraCa: hooks.caPem }).post(hooks.url.replace("127.0.0.1", "localhost"), {}, "{}"),
     );
-    expect(outcome.refused).toBe(true);
-    expect(outcome.error).toMatch(/^localhost resolves to .*loopback address$/);
+    expect(outcome).toMatchObject({ refused: true, error: NOT_PUBLIC_ADDRESS });
     expect(hooks.received).toHaveLength(0);
   });
 
@@ -251,10 +269,21 @@ describe("refusing addresses that are not public", () => {
     const outcome = failure(
       await client({ lookup: resolvesTo("10.0.0.1") }).post("https://hooks.example.test/", {}, "{}"),
     );
-    expect(outcome).toMatchObject({
-      refused: true,
-      error: "hooks.example.test resolves to 10.0.0.1, which is a private address",
-    });
+    expect(outcome).toMatchObject({ refused: true, error: NOT_PUBLIC_ADDRESS });
+  });
+
+  test("the refused address and its range are logged for operators, with the caller's fields", async () => {
+    const { client: logged, lines } = loggingClient({ lookup: resolvesTo("10.0.0.1") });
+    await logged.post("https://hooks.example.test/", {}, "{}", { endpointId: "ep_1" });
+    await logged.post("https://[::1]/", {}, "{}", { endpointId: "ep_2" });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        endpointId: "ep_1",
+        reason: "hooks.example.test resolves to 10.0.0.1, which is a private address",
+      }),
+      expect.objectContaining({ level: 40, endpointId: "ep_2", reason: "::1 is a loopback address" }),
+    ]);
   });
 
   test("one refused address among public ones refuses the whole name", async () => {
@@ -265,8 +294,7 @@ describe("refusing addresses that are not public", () => {
         "{}",
       ),
     );
-    expect(outcome.refused).toBe(true);
-    expect(outcome.error).toContain("169.254.169.254, which is a link-local address");
+    expect(outcome).toMatchObject({ refused: true, error: NOT_PUBLIC_ADDRESS });
   });
 
   test("DNS rebinding: a name that passes endpoint validation but resolves to loopback is refused", async () => {
@@ -276,8 +304,7 @@ describe("refusing addresses that are not public", () => {
     const outcome = failure(
       await client({ lookup: resolvesTo("127.0.0.1"), extraCa: hooks.caPem }).post(url, {}, "{}"),
     );
-    expect(outcome.refused).toBe(true);
-    expect(outcome.error).toContain("loopback");
+    expect(outcome).toMatchObject({ refused: true, error: NOT_PUBLIC_ADDRESS });
     expect(hooks.received).toHaveLength(0);
   });
 
@@ -303,7 +330,27 @@ describe("refusing addresses that are not public", () => {
         "{}",
       ),
     );
-    expect(outcome).toMatchObject({ refused: true, error: "::ffff:7f00:1 is an IPv4-mapped IPv6 address" });
+    expect(outcome).toMatchObject({ refused: true, error: NOT_PUBLIC_ADDRESS });
+  });
+
+  // Were "not found" worded apart from "refused", which internal names exist would still show.
+  test.each(["ENOTFOUND", "EAI_AGAIN"])(
+    "a name that does not resolve (%s) reads as a refused address",
+    async (code) => {
+      const { client: logged, lines } = loggingClient({ lookup: doesNotResolve(code) });
+      const outcome = failure(await logged.post("https://nowhere.example.test/", {}, "{}"));
+      expect(outcome).toMatchObject({ refused: false, error: NOT_PUBLIC_ADDRESS });
+      expect(lines[0]?.reason).toBe(
+        `nowhere.example.test does not resolve: getaddrinfo ${code} nowhere.example.test`,
+      );
+    },
+  );
+
+  test("a name that resolves to no address reads as a refused address", async () => {
+    const outcome = failure(
+      await client({ lookup: resolvesTo() }).post("https://hooks.example.test/", {}, "{}"),
+    );
+    expect(outcome).toMatchObject({ refused: false, error: NOT_PUBLIC_ADDRESS });
   });
 
   test("only https URLs are delivered to", async () => {
@@ -431,10 +478,11 @@ describe("endpointUrlProblem", () => {
     ["ftp://hooks.example.com/x", "only https URLs are delivered to"],
     ["garbage", "not a valid URL"],
     ["https://user:pw@hooks.example.com/x", "URLs with a user name or password are not allowed"],
-    ["https://127.0.0.1/", "127.0.0.1 is a loopback address"],
-    ["https://[::1]/", "::1 is a loopback address"],
-    ["https://2130706433/", "127.0.0.1 is a loopback address"],
-    ["https://169.254.169.254/latest/meta-data", "169.254.169.254 is a link-local address"],
+    ["https://127.0.0.1/", NOT_PUBLIC_ADDRESS],
+    ["https://[::1]/", NOT_PUBLIC_ADDRESS],
+    ["https://2130706433/", NOT_PUBLIC_ADDRESS],
+    ["https://10.0.0.1/", NOT_PUBLIC_ADDRESS],
+    ["https://169.254.169.254/latest/meta-data", NOT_PUBLIC_ADDRESS],
   ])("%s: %s", (url, problem) => {
     expect(endpointUrlProblem(url, [])).toBe(problem);
   });

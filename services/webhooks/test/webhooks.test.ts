@@ -5,8 +5,10 @@
  * retries that survive a restart.
  */
 
+import net from "node:net";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code } from "@connectrpc/connect";
+import { Code, createClient, createRouterTransport } from "@connectrpc/connect";
+import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { createLogger, fieldViolations, uuidv7 } from "@countersign/kit";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { Registry } from "prom-client";
@@ -18,11 +20,16 @@ import {
   type WebhookReceiver,
 } from "../../../test/support/webhook-receiver.js";
 import { AttemptLog } from "../src/delivery/attempt-log.js";
+import type { LookupAll } from "../src/delivery/guarded-client.js";
 import { store } from "../src/store.js";
 import { closeDatabase, rejection, startHarness, until } from "./harness.js";
 
 const WORKSPACE = "0190a000-0000-7000-8000-000000000001";
 const OTHER_WORKSPACE = "0190a000-0000-7000-8000-000000000002";
+
+/** What a tenant reads for any address deliveries may not reach, whatever the address and however it was found. */
+const NOT_PUBLIC =
+  "the endpoint's address is not a public internet address; deliveries go only to public addresses";
 
 type Harness = Awaited<ReturnType<typeof startHarness>>;
 
@@ -49,13 +56,14 @@ function payloadOf(req: ReceivedWebhook) {
 }
 
 describe("endpoints", () => {
-  it("refuses a URL that is not https, or names a private address, with the reason at path url", async () => {
+  it("refuses a URL that is not https, or names an address that is not public, with the reason at path url", async () => {
     for (const [url, reason] of [
       ["http://hooks.example.com/x", /https/],
       ["ftp://hooks.example.com/x", /https/],
       ["not a url", /./],
-      ["https://10.0.0.1/hooks", /private/],
-      ["https://169.254.169.254/latest", /link-local/],
+      ["https://10.0.0.1/hooks", NOT_PUBLIC],
+      ["https://[::1]/hooks", NOT_PUBLIC],
+      ["https://169.254.169.254/latest", NOT_PUBLIC],
     ] as const) {
       const err = await rejection(endpointFor(url));
       expect(err.code).toBe(Code.InvalidArgument);
@@ -63,6 +71,15 @@ describe("endpoints", () => {
       expect(violation?.path).toBe("url");
       expect(violation?.message).toMatch(reason);
     }
+    const { endpoint } = await endpointFor("https://hooks.example.com/x");
+    const err = await rejection(
+      h.webhooks.updateEndpoint({
+        workspaceId: WORKSPACE,
+        endpointId: endpoint?.id,
+        url: "https://10.0.0.1/x",
+      }),
+    );
+    expect(fieldViolations(err)).toEqual([{ path: "url", message: NOT_PUBLIC }]);
   });
 
   it("refuses unknown, repeated and missing event types, naming each", async () => {
@@ -566,21 +583,41 @@ describe("test-fire", () => {
     expect(totalCount).toBe(0);
   });
 
-  it("refuses, through the guarded client, a name that resolves to loopback when loopback is not allowed", async () => {
+  it("answers one sentence naming no address for every refused address and for a name that does not resolve", async () => {
     receiver = await startWebhookReceiver();
-    await h.close();
-    h = await startHarness({ allowNetworks: [] });
-    const { endpoint } = await endpointFor(receiver.urlFor("/hooks").replace("127.0.0.1", "localhost"));
-    const result = await h.webhooks.testEndpoint({
-      workspaceId: WORKSPACE,
-      endpointId: endpoint?.id,
-      eventType: "signature_request.sent",
-    });
-    expect(result.attempt).toMatchObject({
-      statusCode: 0,
-      succeeded: false,
-      error: expect.stringMatching(/loopback/),
-    });
+    const port = new URL(receiver.url).port;
+    const internal: Record<string, string> = {
+      "loopback.cluster.test": "127.0.0.1",
+      "private.cluster.test": "10.0.0.1",
+      "v6-loopback.cluster.test": "::1",
+    };
+    // As the system resolver answers: an address for a name it knows, ENOTFOUND for one it does not.
+    const lookup: LookupAll = async (hostname) => {
+      const address = internal[hostname];
+      if (address !== undefined) return [{ address, family: net.isIP(address) }];
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname });
+    };
+    const urls = [
+      ...Object.keys(internal).map((name) => `https://${name}:${port}/hooks`),
+      `https://127.0.0.1:${port}/hooks`,
+      `https://missing.cluster.test:${port}/hooks`,
+    ];
+    // Saved while the harness allows loopback, so that the literal URL passes creation too.
+    const endpoints = await Promise.all(urls.map((url) => endpointFor(url)));
+    const guarded = await h.buildModule({ allowNetworks: [], lookup });
+    const client = createClient(WebhooksService, createRouterTransport(guarded.routes));
+
+    const errors: string[] = [];
+    for (const { endpoint } of endpoints) {
+      const { attempt } = await client.testEndpoint({
+        workspaceId: WORKSPACE,
+        endpointId: endpoint?.id,
+        eventType: "signature_request.sent",
+      });
+      expect(attempt).toMatchObject({ statusCode: 0, succeeded: false });
+      errors.push(attempt?.error ?? "");
+    }
+    expect(errors).toEqual(urls.map(() => NOT_PUBLIC));
     expect(receiver.received).toHaveLength(0);
   });
 

@@ -108,7 +108,10 @@ export class Deliveries {
         startedAt,
         message.payload,
       );
-      outcome = await client.post(message.url, headers, message.payload);
+      outcome = await client.post(message.url, headers, message.payload, {
+        endpointId: message.endpoint_id,
+        messageId: message.id,
+      });
     } catch (err) {
       // No request was made: the secret could not be opened (a changed COUNTERSIGN_WEBHOOK_SECRET_KEY).
       ours = true;

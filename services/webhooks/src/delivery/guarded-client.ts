@@ -3,6 +3,8 @@
  * API users, so the client must not become a way into our own network: every address a connection is
  * about to use is checked after DNS, in the agent's lookup, so a name that resolves to a public address
  * when the endpoint is saved and to 127.0.0.1 when the delivery runs (DNS rebinding) is still refused.
+ * What a tenant reads about a refusal is one sentence whatever the address, and a name that does not
+ * resolve reads the same, so attempts cannot map our network; the address and its range go to our log.
  */
 import dns from "node:dns";
 import type { ClientRequest, IncomingMessage } from "node:http";
@@ -12,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import { StringDecoder } from "node:string_decoder";
 import tls from "node:tls";
 import zlib from "node:zlib";
+import type { Logger } from "@countersign/kit";
 import ipaddr from "ipaddr.js";
 
 export type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -30,7 +33,16 @@ export interface GuardedClientOptions {
   lookup?: LookupAll;
   /** Sockets kept open per origin for reuse (keep-alive). Default 8. */
   maxSocketsPerOrigin?: number;
+  /** Where a refusal's address and range are written for operators; tenants never read them. */
+  logger?: Logger;
 }
+
+/**
+ * The tenant's whole answer for an address deliveries may not reach and for a name that does not
+ * resolve: telling them apart, or naming the address, would let a tenant probe our internal names.
+ */
+export const NOT_PUBLIC_ADDRESS =
+  "the endpoint's address is not a public internet address; deliveries go only to public addresses";
 
 export type PostOutcome =
   | {
@@ -41,7 +53,14 @@ export type PostOutcome =
       bodyTruncated: boolean;
       durationMs: number;
     }
-  | { kind: "error"; error: string; refused: boolean; durationMs: number };
+  | {
+      kind: "error";
+      /** Shown to the tenant: NOT_PUBLIC_ADDRESS for a refused address and for a name that does not resolve. */
+      error: string;
+      /** The guard refused the URL or an address it resolved to; nothing was sent. */
+      refused: boolean;
+      durationMs: number;
+    };
 
 /** Parses "127.0.0.0/8, ::1/128" (comma-separated, spaces allowed, empty string → []). */
 export function parseNetworks(list: string): Network[] {
@@ -122,7 +141,7 @@ export function refusalReason(address: string, allowNetworks: readonly Network[]
   return why === undefined ? undefined : `${address} ${why}`;
 }
 
-/** Why a URL can never be a webhook endpoint, or undefined. Used when an endpoint is created. */
+/** Why a URL can never be a webhook endpoint, or undefined. Used when an endpoint is created or changed. */
 export function endpointUrlProblem(url: string, allowNetworks: readonly Network[]): string | undefined {
   let parsed: URL;
   try {
@@ -134,7 +153,7 @@ export function endpointUrlProblem(url: string, allowNetworks: readonly Network[
   if (parsed.username !== "" || parsed.password !== "")
     return "URLs with a user name or password are not allowed";
   const host = literalHost(parsed);
-  return host === undefined ? undefined : refusalReason(host, allowNetworks);
+  return host !== undefined && refusal(host, allowNetworks) !== undefined ? NOT_PUBLIC_ADDRESS : undefined;
 }
 
 /** The URL's host when it is an IP address (IPv6 without brackets). */
@@ -143,7 +162,16 @@ function literalHost(url: URL): string | undefined {
   return net.isIP(host) === 0 ? undefined : host;
 }
 
-class RefusedAddress extends Error {}
+/** An address the guard will not connect to, or no address at all; detail is for operators only. */
+class UnreachableAddress extends Error {
+  constructor(
+    readonly detail: string,
+    /** The guard refused an address; false when the name gave none. */
+    readonly refused: boolean,
+  ) {
+    super(NOT_PUBLIC_ADDRESS);
+  }
+}
 
 type LookupCallback = (
   err: Error | null,
@@ -158,11 +186,13 @@ export class GuardedClient {
   private readonly allowNetworks: readonly Network[];
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
+  private readonly logger: Logger | undefined;
 
   constructor(options: GuardedClientOptions = {}) {
     this.allowNetworks = options.allowNetworks ?? [];
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 20 * 1024;
+    this.logger = options.logger;
     const resolve = options.lookup ?? defaultLookup;
     const maxSockets = options.maxSocketsPerOrigin ?? 8;
     this.agent = new https.Agent({
@@ -194,23 +224,42 @@ export class GuardedClient {
     hostname: string,
     family: dns.LookupOptions["family"],
   ): Promise<{ address: string; family: number }[]> {
-    const all = await resolve(hostname);
+    let all: { address: string; family: number }[];
+    try {
+      all = await resolve(hostname);
+    } catch (err) {
+      throw new UnreachableAddress(`${hostname} does not resolve: ${(err as Error).message}`, false);
+    }
     for (const { address } of all) {
       const why = refusal(address, this.allowNetworks);
-      if (why !== undefined) throw new RefusedAddress(`${hostname} resolves to ${address}, which ${why}`);
+      if (why !== undefined)
+        throw new UnreachableAddress(`${hostname} resolves to ${address}, which ${why}`, true);
     }
     const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
     const usable = all.filter((entry) => wanted === 0 || entry.family === wanted);
-    if (usable.length === 0) throw new Error(`${hostname} has no address`);
+    if (usable.length === 0)
+      throw new UnreachableAddress(`${hostname} has no ${wanted === 0 ? "" : `IPv${wanted} `}address`, false);
     return usable;
   }
 
-  /** POSTs body with the given headers; never throws (network errors, refusals and timeouts are outcomes). */
-  post(url: string, headers: Record<string, string>, body: string): Promise<PostOutcome> {
+  /**
+   * POSTs body with the given headers; never throws (network errors, refusals and timeouts are outcomes).
+   * logFields (an endpoint id, say) go into the operators' log line of a refusal.
+   */
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    logFields: Record<string, string> = {},
+  ): Promise<PostOutcome> {
     const started = performance.now();
     const durationMs = () => Math.round((performance.now() - started) * 10) / 10;
     const refused = (error: string): Promise<PostOutcome> =>
       Promise.resolve({ kind: "error", error, refused: true, durationMs: durationMs() });
+    const unreachable = (err: UnreachableAddress): PostOutcome => {
+      this.logger?.warn({ ...logFields, reason: err.detail }, "webhook address not reachable; nothing sent");
+      return { kind: "error", error: err.message, refused: err.refused, durationMs: durationMs() };
+    };
 
     let target: URL;
     try {
@@ -222,7 +271,8 @@ export class GuardedClient {
     // Node skips the agent's lookup for IP literals, so they are checked here.
     const literal = literalHost(target);
     const literalReason = literal === undefined ? undefined : refusalReason(literal, this.allowNetworks);
-    if (literalReason !== undefined) return refused(literalReason);
+    if (literalReason !== undefined)
+      return Promise.resolve(unreachable(new UnreachableAddress(literalReason, true)));
 
     return new Promise<PostOutcome>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
@@ -234,12 +284,11 @@ export class GuardedClient {
         resolve(outcome);
       };
       const fail = (err: Error) =>
-        settle({
-          kind: "error",
-          error: describeError(err),
-          refused: err instanceof RefusedAddress,
-          durationMs: durationMs(),
-        });
+        settle(
+          err instanceof UnreachableAddress
+            ? unreachable(err)
+            : { kind: "error", error: describeError(err), refused: false, durationMs: durationMs() },
+        );
 
       let req: ClientRequest;
       try {
