@@ -162,3 +162,71 @@ describe("drawn signatures", () => {
     expect((completed.body as { signedDocumentId: string }).signedDocumentId).toEqual(expect.any(String));
   });
 });
+
+describe("what a signing link leaves behind", () => {
+  test("a link opened under any spelling of its path leaves no token in the logs, and its documents come sandboxed", async () => {
+    const api = `${gateway}/api/v1`;
+    const { request, signer } = await embeddedSigner(gateway, key.secret);
+    const recipientId = (
+      (await call(api, `/signature-requests/${request.id}`, { key: key.secret })).body as {
+        recipients: { id: string }[];
+      }
+    ).recipients[0]?.id;
+    const url = await call(api, "/embedded-signing-url", {
+      key: key.secret,
+      method: "POST",
+      json: { requestId: request.id, recipientId },
+    });
+    const token = new URL((url.body as { url: string }).url).pathname.split("/").pop() as string;
+    // Routing ignores case, and the router decodes percent-encoding: all of these open the same link.
+    const spellings = [`/SIGN/${token}`, `/Sign/%${token.charCodeAt(0).toString(16)}${token.slice(1)}`];
+    const opened = await fetch(`${gateway}${spellings[0]}`, { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    for (const path of spellings.slice(1)) await fetch(`${gateway}${path}`, { redirect: "manual" });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(deployment.output()).not.toContain(token.slice(1));
+    expect(deployment.output()).toContain('"path":"/SIGN/[redacted]"');
+
+    const documentId = ((await signer.call("/sign/api/session")).body as { documents: { id: string }[] })
+      .documents[0]?.id;
+    const pdf = await fetch(`${gateway}/sign/api/documents/${documentId}`, {
+      headers: { cookie: signer.cookie },
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(pdf.headers.get("content-security-policy")).toBe(
+      "sandbox; default-src 'none'; frame-ancestors 'none'",
+    );
+    const download = await fetch(`${api}/documents/${documentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    expect(download.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(download.headers.get("content-security-policy")).toMatch(/^sandbox;/);
+    expect(download.headers.get("content-disposition")).toMatch(/^attachment;/);
+    const envelopeDocument = await fetch(
+      `${gateway}/restapi/v2.1/accounts/${key.accountId}/envelopes/${request.id}/documents/combined`,
+      { headers: { authorization: `Bearer ${key.secret}` } },
+    );
+    expect(envelopeDocument.status).toBe(200);
+    expect(envelopeDocument.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(envelopeDocument.headers.get("content-security-policy")).toMatch(/^sandbox;/);
+  });
+
+  test("once the sender cancels, the open page can read neither its session nor the documents: 410, saying why", async () => {
+    const { request, signer } = await embeddedSigner(gateway, key.secret);
+    const documentId = ((await signer.call("/sign/api/session")).body as { documents: { id: string }[] })
+      .documents[0]?.id;
+    await call(`${gateway}/api/v1`, `/signature-requests/${request.id}/cancel`, {
+      key: key.secret,
+      method: "POST",
+      json: {},
+    });
+    const session = await signer.call("/sign/api/session");
+    expect(session.status).toBe(410);
+    expect((session.body as { detail: string }).detail).toBe(
+      "the sender cancelled this request; there is nothing left to sign",
+    );
+    const pdf = await signer.call(`/sign/api/documents/${documentId}`);
+    expect(pdf.status).toBe(410);
+  });
+});

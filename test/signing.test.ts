@@ -12,6 +12,7 @@ import { expectDocumented } from "./support/openapi.js";
 import { type OutboxMail, outboxMails } from "./support/outbox-mail.js";
 import { pdfsig, pdfText, qpdfCheck } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
+import { makePng } from "./support/pngs.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 
 const infra = await distributedInfra();
@@ -29,8 +30,7 @@ interface Session {
 }
 
 /** A 2×1 PNG, as a drawn signature would send it. */
-const DRAWN_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGNgYGD4z8DAwMAAAA0AAXqGgGsAAAAASUVORK5CYII=";
+const DRAWN_PNG = makePng({ width: 2, height: 1 }).toString("base64");
 
 describe.each(modes)("%s mode: signing", (_mode, start) => {
   let deployment: Deployment;

@@ -12,6 +12,7 @@ import {
   readInput,
   type Security,
 } from "./contract/operation.js";
+import { hasSecretParams, redactSecretParams } from "./middleware/redacted-path.js";
 
 export type ObjectSchema = z.ZodObject | undefined;
 export type BodySchema = z.ZodType | undefined;
@@ -59,7 +60,9 @@ export class DeclaredRouter {
       extraParameters: csrf ? ["CsrfToken"] : [],
       spec: spec as never,
     });
-    this.router[method](path, ...this.guards, ...before, async (req: Request, res: Response) => {
+    // A path with a secret in it is redacted for the logs by this route, before anything can fail.
+    const redact = hasSecretParams(path) ? [redactSecretParams(path)] : [];
+    this.router[method](path, ...redact, ...this.guards, ...before, async (req: Request, res: Response) => {
       await handler({ req, res, ...readInput(spec, req) });
     });
   }

@@ -34,6 +34,13 @@ const blobStoreAgents = {
   "https:": new https.Agent({ keepAlive: true }),
 };
 
+/**
+ * What every answer carrying a customer's file sends besides its type (with X-Content-Type-Options:
+ * nosniff, which every answer has): whatever the file holds, a browser that opens it runs no script,
+ * plugin or form of it in our origin, and no page of another may frame it.
+ */
+export const CUSTOMER_FILE_POLICY = "sandbox; default-src 'none'; frame-ancestors 'none'";
+
 export interface SendOptions {
   disposition?: "attachment" | "inline";
   /**
@@ -60,6 +67,7 @@ export async function sendDocument(
     "Cache-Control": "private, no-cache",
     "Content-Type": document.contentType,
     "Content-Disposition": contentDisposition(document.filename, { type: disposition }),
+    "Content-Security-Policy": CUSTOMER_FILE_POLICY,
   });
   if (matchesEtag(req.get("if-none-match"), res.get("ETag") as string) || req.method === "HEAD") {
     await messages.return?.();

@@ -14,7 +14,7 @@ export function accessLog(logger: Logger): ResponseEndHook {
       {
         requestId: res.locals.requestId,
         method: req.method,
-        path: loggedPath(req),
+        path: loggedPath(req, res),
         status: res.statusCode,
         durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
         keyId: res.locals.caller?.keyId,

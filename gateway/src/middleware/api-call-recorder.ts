@@ -66,7 +66,7 @@ export class ApiCallRecorder {
     const caller = res.locals.caller as Caller | undefined;
     if (!caller || res.locals.toolCallsRecorded === true) return;
     const route = (res.locals.route as string | undefined) ?? UNMATCHED_ROUTE;
-    this.keep(caller, res.locals.requestId as string, req.method, route, loggedPath(req), {
+    this.keep(caller, res.locals.requestId as string, req.method, route, loggedPath(req, res), {
       status: res.statusCode,
       code: (res.locals.problemCode as string | undefined) ?? "",
       durationMs: performance.now() - (res.locals.startedAt as number),

@@ -6,8 +6,8 @@ import type { NextFunction, Request, Response } from "express";
 import { ApiProblem, type ProblemCode, toProblem } from "../problems.js";
 import { loggedPath } from "./redacted-path.js";
 
-export function notFound(req: Request) {
-  throw new ApiProblem("not_found", `there is no ${req.method} ${loggedPath(req)}`);
+export function notFound(req: Request, res: Response) {
+  throw new ApiProblem("not_found", `there is no ${req.method} ${loggedPath(req, res)}`);
 }
 
 /** How much of a refused body we read and throw away so that the client can read our answer. */
@@ -80,9 +80,9 @@ export function problemHandler(logger: Logger) {
     // A client that hung up cancels the calls made for it; that is not a fault of ours.
     const clientLeft = req.destroyed && err instanceof ConnectError && err.code === Code.Canceled;
     if (clientLeft)
-      logger.info({ requestId, method: req.method, path: loggedPath(req) }, "the client went away");
+      logger.info({ requestId, method: req.method, path: loggedPath(req, res) }, "the client went away");
     else if (problem.status >= 500 && problem.code !== "unavailable") {
-      logger.error({ err, requestId, method: req.method, path: loggedPath(req) }, "request failed");
+      logger.error({ err, requestId, method: req.method, path: loggedPath(req, res) }, "request failed");
     }
     res.locals.problemCode = problem.code;
     if (res.headersSent) {

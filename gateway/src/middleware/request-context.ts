@@ -3,6 +3,8 @@
  * trusted, since they key Recent Errors and event de-duplication), the call context the rest of the
  * request runs in (so logs and service calls carry the id and service calls share the deadline),
  * and the hooks that run once the response is done (the access log line, the API call record).
+ * Every answer also tells browsers to believe its Content-Type rather than sniff one: a customer's
+ * file must never be taken for a page of ours.
  */
 
 import { type CallContext, runWithCallContext, uuidv7 } from "@countersign/kit";
@@ -19,6 +21,7 @@ export function requestContext(timeoutMs: number, onEnd: ResponseEndHook[]) {
     res.locals.requestId = requestId;
     res.locals.startedAt = performance.now();
     res.setHeader("X-Request-Id", requestId);
+    res.setHeader("X-Content-Type-Options", "nosniff");
     let controller: AbortController | undefined;
     const context: CallContext = {
       requestId,

@@ -25,6 +25,7 @@ import type { Logger } from "@countersign/kit";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { z } from "zod";
 import { routeTemplate } from "../declared-router.js";
+import { CUSTOMER_FILE_POLICY } from "../document-download.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { authenticate } from "../middleware/authenticate.js";
 import { actorOf } from "../public-api.js";
@@ -374,7 +375,10 @@ export function restApiRoutes(options: RestApiOptions): Router {
     const withCertificate = String(req.query.certificate ?? "true").toLowerCase() !== "false";
     const file = await envelopeDocument(documents, request, String(req.params.documentId), withCertificate);
     const inBase64 = (req.get("content-transfer-encoding") ?? "").toLowerCase() === "base64";
-    res.set("Content-Disposition", `file; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"`);
+    res.set({
+      "Content-Disposition": `file; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"`,
+      "Content-Security-Policy": CUSTOMER_FILE_POLICY,
+    });
     if (inBase64)
       res
         .type("text/plain")

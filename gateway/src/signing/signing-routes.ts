@@ -56,7 +56,8 @@ export interface SigningRoutesOptions {
 /** A page for a person, who opened a link in a browser. */
 const HTML_PAGE = { "text/html": { schema: { type: "string" as const } } };
 
-const API_PROBLEMS = [400, 401, 404, 409, 413, 415, 422, 500, 503] as const;
+/** 401: no live session; 410: its request was cancelled, declined or expired meanwhile. */
+const API_PROBLEMS = [400, 401, 404, 409, 410, 413, 415, 422, 500, 503] as const;
 
 function actorOf(req: Request) {
   return { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" };
@@ -126,7 +127,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         "The request, this recipient, the documents with their page sizes, and this recipient's fields.",
       tag: "Signing",
       answers: { 200: { description: "What the signer sees.", schema: SigningSession } },
-      problems: [401, 500, 503],
+      problems: [401, 410, 500, 503],
     },
     async ({ req, res }) => {
       const { request, recipientId, returnUrl } = await view(req);
@@ -177,7 +178,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
         },
       },
-      problems: [400, 401, 404, 500, 503],
+      problems: [400, 401, 404, 410, 500, 503],
     },
     async ({ req, res, params }) => {
       const { request } = await view(req);

@@ -29,7 +29,8 @@ import { SignatureDialog } from "./SignatureDialog";
 type Phase =
   | { kind: "loading" }
   | { kind: "error"; message: string }
-  | { kind: "ended" }
+  /** The session is over: it timed out (no reason), or its request ended meanwhile (why). */
+  | { kind: "ended"; why?: string }
   | { kind: "ready"; session: Session }
   | {
       kind: "signed";
@@ -40,6 +41,17 @@ type Phase =
   | { kind: "declined" }
   | { kind: "closed"; requestStatus: RequestStatus; title?: string; signedDocumentId?: string | null }
   | { kind: "redirecting" };
+
+/** The service's reasons read as sentences on the page: capitalised, with a full stop. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}${/[.!?]$/.test(trimmed) ? "" : "."}`;
+}
+
+/** A 410 says the request ended and why; a 401 only that the session did. */
+function endedBy(error: ApiError): Phase {
+  return error.status === 410 ? { kind: "ended", why: error.problem.detail } : { kind: "ended" };
+}
 
 function phaseOf(session: Session): Phase {
   if (session.recipient.status === "signed") {
@@ -70,7 +82,8 @@ export function App() {
     getSession()
       .then((session) => setPhase(phaseOf(session)))
       .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 401) setPhase({ kind: "ended" });
+        if (error instanceof ApiError && (error.status === 401 || error.status === 410))
+          setPhase(endedBy(error));
         else
           setPhase({
             kind: "error",
@@ -102,7 +115,11 @@ export function App() {
         </StateScreen>
       );
     case "ended":
-      return (
+      return phase.why ? (
+        <StateScreen testId="ended-state" title="This request can no longer be signed" tone="neutral">
+          <p>{sentence(phase.why)}</p>
+        </StateScreen>
+      ) : (
         <StateScreen testId="ended-state" title="This signing session has ended" tone="neutral">
           <p>For your security, signing sessions expire. Open the link from your e-mail again to continue.</p>
         </StateScreen>
@@ -144,7 +161,7 @@ export function App() {
       return (
         <SigningView
           session={phase.session}
-          onEnded={() => setPhase({ kind: "ended" })}
+          onEnded={(error) => setPhase(endedBy(error))}
           onSigned={(requestStatus, redirectUrl) => {
             if (redirectUrl) {
               setPhase({ kind: "redirecting" });
@@ -261,7 +278,7 @@ function StateScreen({
 
 interface SigningViewProps {
   session: Session;
-  onEnded: () => void;
+  onEnded: (error: ApiError) => void;
   onSigned: (requestStatus: RequestStatus, redirectUrl?: string | null) => void;
   onDeclined: (redirectUrl?: string | null) => void;
   onConflict: (session: Session | null) => void;
@@ -429,8 +446,8 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
         setAlert("Something went wrong. Please try again.");
         return;
       }
-      if (error.status === 401) {
-        onEnded();
+      if (error.status === 401 || error.status === 410) {
+        onEnded(error);
         return;
       }
       if (error.status === 422 && error.problem.errors?.length) {
@@ -481,8 +498,8 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
       onDeclined(result.redirectUrl);
     } catch (error) {
       setDeclining(false);
-      if (error instanceof ApiError && error.status === 401) {
-        onEnded();
+      if (error instanceof ApiError && (error.status === 401 || error.status === 410)) {
+        onEnded(error);
         return;
       }
       const message =

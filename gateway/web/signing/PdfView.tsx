@@ -1,7 +1,7 @@
 import { getDocument, type PDFDocumentProxy } from "pdfjs-dist";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { PageView } from "../shared/PageView";
-import { type DocumentInfo, fetchDocument } from "./api";
+import { ApiError, type DocumentInfo, fetchDocument } from "./api";
 
 type Loaded =
   | { state: "loading" }
@@ -13,7 +13,8 @@ interface DocumentViewProps {
   index: number;
   total: number;
   width: number;
-  onUnauthorized: () => void;
+  /** The session ended (401), or its request did (410). */
+  onUnauthorized: (error: ApiError) => void;
   renderOverlay: (page: number, scale: number) => ReactNode;
 }
 
@@ -37,8 +38,8 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
       })
       .catch((error: unknown) => {
         if (cancelled) return;
-        if (typeof error === "object" && error && "status" in error && error.status === 401) {
-          unauthorized.current();
+        if (error instanceof ApiError && (error.status === 401 || error.status === 410)) {
+          unauthorized.current(error);
           return;
         }
         setLoaded({ state: "error", message: "This document could not be loaded." });

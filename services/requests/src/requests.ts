@@ -21,7 +21,6 @@ import { queueEmails } from "./notifications.js";
 import { LIMITS, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
-import { endSessions } from "./signing-sessions.js";
 import { assertAllowed, isRecipientsTurn, REQUEST_STATUSES } from "./state-machine.js";
 import { type RecipientRow, type RequestFilter, store } from "./store.js";
 
@@ -183,7 +182,6 @@ export class Requests {
         if (name === before.name && email === before.email) continue;
         await store.renameRecipient(tx, before.id, name, email);
         await revokeLinks(tx, request.id, [before.id]);
-        await endSessions(tx, request.id, [before.id]);
         await appendAudit(tx, request.id, "recipient_updated", log, {
           recipientId: before.id,
           before: { name: before.name, email: before.email },

@@ -78,11 +78,20 @@ export function hashToken(token: string): Buffer {
   return createHash("sha256").update(token).digest();
 }
 
-/** Links of these recipients stop working (410 when opened). */
+/**
+ * Links of these recipients (all, without ids) stop working (410 when opened), and the signing
+ * sessions they opened end at once: a page left open must not go on reading the documents of a
+ * request that was cancelled, declined or expired, or as a recipient whose address was changed.
+ */
 export async function revokeLinks(tx: Queryable, requestId: string, recipientIds?: string[]): Promise<void> {
   await tx.query(
     `UPDATE signing_links SET revoked_at = now()
       WHERE request_id = $1 AND revoked_at IS NULL AND ($2::uuid[] IS NULL OR recipient_id = ANY($2::uuid[]))`,
+    [requestId, recipientIds ?? null],
+  );
+  await tx.query(
+    `UPDATE signing_sessions SET ended_at = now()
+      WHERE request_id = $1 AND ended_at IS NULL AND ($2::uuid[] IS NULL OR recipient_id = ANY($2::uuid[]))`,
     [requestId, recipientIds ?? null],
   );
 }

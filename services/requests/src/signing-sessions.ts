@@ -167,8 +167,9 @@ export class SigningSessions {
   }
 
   /**
-   * The live session a token names, its inactivity clock reset; UNAUTHENTICATED when there is
-   * none, so the signing page asks the signer to open their link again.
+   * The live session a token names, its inactivity clock reset. A session whose request ended is
+   * GONE, saying why; with none at all the answer is UNAUTHENTICATED, so the signing page asks the
+   * signer to open their link again.
    */
   async resolve(sessionToken: string): Promise<SessionRef> {
     const { rows } = SESSION_TOKEN.test(sessionToken)
@@ -183,13 +184,15 @@ export class SigningSessions {
             WHERE s.token_hash = $1 AND s.ended_at IS NULL
               AND s.last_seen_at > now() - make_interval(secs => $2)
               AND s.created_at > now() - interval '${SESSION_MAX_AGE}'
-              AND l.id = s.link_id AND r.id = s.request_id
+              AND l.id = s.link_id AND r.id = s.request_id AND r.status <> ALL($3::text[])
           RETURNING s.request_id, r.workspace_id, s.recipient_id, l.return_url`,
-          [hashToken(sessionToken), this.sessionIdleSeconds],
+          [hashToken(sessionToken), this.sessionIdleSeconds, Object.keys(ENDED)],
         )
       : { rows: [] };
     const row = rows[0];
     if (!row) {
+      const ended = SESSION_TOKEN.test(sessionToken) ? await this.endedRequestOf(sessionToken) : undefined;
+      if (ended) throw problemError("gone", ended, Code.FailedPrecondition);
       throw new ConnectError(
         "this signing session has ended; open the link from your e-mail again",
         Code.Unauthenticated,
@@ -201,6 +204,16 @@ export class SigningSessions {
       recipientId: row.recipient_id,
       returnUrl: row.return_url,
     };
+  }
+
+  /** Why the request of a session that is no longer live has ended, if it has. */
+  private async endedRequestOf(sessionToken: string): Promise<string | undefined> {
+    const { rows } = await this.deps.db.query<{ status: RequestStatus }>(
+      `SELECT r.status FROM signing_sessions s JOIN signature_requests r ON r.id = s.request_id
+        WHERE s.token_hash = $1`,
+      [hashToken(sessionToken)],
+    );
+    return rows[0] ? ENDED[rows[0].status] : undefined;
   }
 }
 
@@ -219,13 +232,4 @@ async function recordView(
   await appendAudit(tx, request.id, "viewed", viewer, {});
   await enqueueRequestEvent(tx, "viewed", after.request, after.recipients, viewed);
   return after;
-}
-
-/** Sessions of these recipients end: their name or e-mail changed, so their links did too. */
-export async function endSessions(tx: Queryable, requestId: string, recipientIds: string[]): Promise<void> {
-  await tx.query(
-    `UPDATE signing_sessions SET ended_at = now()
-      WHERE request_id = $1 AND recipient_id = ANY($2::uuid[]) AND ended_at IS NULL`,
-    [requestId, recipientIds],
-  );
 }

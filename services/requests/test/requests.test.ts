@@ -328,6 +328,73 @@ test("cancelling retires every link and announces 'cancelled' with the reason", 
   expect(event?.signatureRequest?.cancelReason).toBe("wrong counterparty");
 });
 
+describe("an open signing session ends at once", () => {
+  /** A sent request (expiring soon when asked) and two sessions its first signer opened from the e-mail. */
+  async function openSessions(expireInMs?: number) {
+    const ws = uuidv7();
+    const before = (await h.mails()).length;
+    const { signatureRequest } = await h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Lease",
+      templateId: await h.template(ws),
+      recipients: people(),
+      send: true,
+      ...(expireInMs ? { expireTime: timestampFromDate(new Date(Date.now() + expireInMs)) } : {}),
+    });
+    const request = signatureRequest as NonNullable<typeof signatureRequest>;
+    await until(async () => (await h.mails()).slice(before).some((m) => m.link));
+    const link = (await h.mails()).slice(before).find((m) => m.link)?.link as string;
+    const open = async () => (await h.requests.openSigningLink({ token: tokenOf(link) })).sessionToken;
+    const sessions = [await open(), await open()];
+    for (const sessionToken of sessions) await h.requests.getSigningSession({ sessionToken });
+    return { ws, request, sessions };
+  }
+
+  const gone = async (sessionToken: string) => {
+    const err = await rejection(h.requests.getSigningSession({ sessionToken }));
+    return { problem: problemOf(err), message: err.rawMessage };
+  };
+
+  test("when the sender cancels: every session of the request answers gone, saying so", async () => {
+    const { ws, request, sessions } = await openSessions();
+    await h.requests.cancelSignatureRequest({ workspaceId: ws, requestId: request.id, reason: "", actor });
+    for (const session of sessions) {
+      expect(await gone(session)).toEqual({
+        problem: "gone",
+        message: "the sender cancelled this request; there is nothing left to sign",
+      });
+    }
+  });
+
+  test("when a signer declines: the other sessions answer gone", async () => {
+    const { sessions } = await openSessions();
+    const [declining = "", other = ""] = sessions;
+    await h.requests.declineToSign({ sessionToken: declining, reason: "No", actor });
+    expect(await gone(other)).toEqual({
+      problem: "gone",
+      message: "a signer declined this request; there is nothing left to sign",
+    });
+  });
+
+  test("when the request expires: every session answers gone", async () => {
+    const { sessions } = await openSessions(800);
+    await new Promise((r) => setTimeout(r, 900));
+    await h.module.sweepExpired();
+    expect((await gone(sessions[0] ?? "")).problem).toBe("gone");
+  });
+
+  test("when the recipient's address changes: their sessions end, as their links did", async () => {
+    const { ws, request, sessions } = await openSessions();
+    await h.requests.updateRecipients({
+      workspaceId: ws,
+      requestId: request.id,
+      changes: [{ id: request.recipients[0]?.id as string, email: "ada@new.example.com" }],
+    });
+    const err = await rejection(h.requests.getSigningSession({ sessionToken: sessions[0] ?? "" }));
+    expect(err.code).toBe(Code.Unauthenticated);
+  });
+});
+
 test("an embedded signing URL opens once, for a signer whose turn it is", async () => {
   const ws = uuidv7();
   const request = await draft(ws, { send: true });
