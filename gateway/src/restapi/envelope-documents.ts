@@ -12,25 +12,16 @@ import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/
 import { readDocument } from "../document-download.js";
 import { DocuSignError } from "./docusign-errors.js";
 import { documentIdsOf } from "./envelope-json.js";
+import { composePdf } from "./pdf-pages.js";
 
 export interface EnvelopeFile {
   filename: string;
   bytes: Uint8Array;
 }
 
-/**
- * pdf-lib, loaded by the first envelope whose pages are cut or merged: about 20 MiB that every
- * gateway replica would otherwise hold for a route most deployments never call.
- */
-const pdfLib = () => import("pdf-lib");
-
 /** A new PDF of the given pages (0-based) of `source`. */
-async function pagesOf(source: Uint8Array, indices: number[]): Promise<Uint8Array> {
-  const { PDFDocument } = await pdfLib();
-  const from = await PDFDocument.load(source, { updateMetadata: false });
-  const to = await PDFDocument.create();
-  for (const page of await to.copyPages(from, indices)) to.addPage(page);
-  return to.save();
+function pagesOf(source: Uint8Array, pages: number[]): Promise<Uint8Array> {
+  return composePdf([{ bytes: source, pages }]);
 }
 
 const range = (start: number, count: number) => Array.from({ length: count }, (_, i) => start + i);
@@ -67,13 +58,7 @@ export async function envelopeDocument(
         filename: originals[0]?.document.filename ?? "combined.pdf",
         bytes: originals[0]?.bytes ?? new Uint8Array(),
       };
-    const { PDFDocument } = await pdfLib();
-    const merged = await PDFDocument.create();
-    for (const { bytes } of originals) {
-      const source = await PDFDocument.load(bytes, { updateMetadata: false });
-      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
-    }
-    return { filename: `${id}.pdf`, bytes: await merged.save() };
+    return { filename: `${id}.pdf`, bytes: await composePdf(originals.map(({ bytes }) => ({ bytes }))) };
   }
 
   const sealed = await read(request.signedDocumentId);
