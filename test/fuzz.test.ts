@@ -1,16 +1,21 @@
 /**
  * The fuzz suite: requests generated from the served OpenAPI document against every route, in both
- * modes. Whatever it sends, the gateway answers below 500, every error is problem+json with a
- * detail, and the process stays alive. `FUZZ_RUNS` sets the number of requests per mode (2,000 in
- * `npm test`, 20,000 in `npm run fuzz`); `FUZZ_SEED` replays a run — the seed is in the test name.
+ * modes, and DocuSign envelopes with anchor tabs against /restapi. Whatever it sends, the gateway
+ * answers below 500, every error is problem+json with a detail (DocuSign's shape on /restapi), the
+ * process stays alive, and /healthz never waits a second meanwhile. `FUZZ_RUNS` sets the number of
+ * requests per mode (2,000 in `npm test`, 20,000 in `npm run fuzz`); `FUZZ_SEED` replays a run —
+ * the seed is in the test name.
  */
 import fc from "fast-check";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { type Deployment, faultsIn, startDistributed, startStandalone } from "./support/deployments.js";
+import { embeddedSigner } from "./support/embedded-signer.js";
 import { brokenRule, type Fixtures, requestArbitrary, send } from "./support/fuzz.js";
 import { ConsoleClient, call } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { DOCUMENT } from "./support/openapi.js";
 import { makePdf } from "./support/pdfs.js";
+import { StallWatch } from "./support/stall-watch.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -57,6 +62,7 @@ async function fixturesOf(deployment: Deployment, gateway: string): Promise<Fixt
   const set = await post("/agreement-sets", { name: "Fuzz", requestIds: [request.id] });
   const console = new ConsoleClient(gateway);
   await console.logIn(deployment.adminEmail, deployment.adminPassword);
+  const signing = await embeddedSigner(gateway, key.secret);
   return {
     ids: {
       accountId: key.accountId,
@@ -72,7 +78,54 @@ async function fixturesOf(deployment: Deployment, gateway: string): Promise<Fixt
     cookie: `cs_session=${encodeURIComponent(console.cookie("cs_session") ?? "")}`,
     csrf: console.csrfToken,
     pdf,
+    signingCookie: signing.signer.cookie,
+    signingFieldIds: signing.fields,
   };
+}
+
+/** A page of anchors: "x" written 1,200 times, and "/sn1/" once. */
+async function anchoredPdf(): Promise<string> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const page = pdf.addPage([612, 792]);
+  for (let line = 0; line < 10; line++)
+    page.drawText("x".repeat(120), { x: 20, y: 700 - line * 14, size: 6, font });
+  page.drawText("/sn1/", { x: 72, y: 200, size: 12, font });
+  return Buffer.from(await pdf.save()).toString("base64");
+}
+
+/**
+ * Envelopes from that page whose signers carry up to 600 valid tabs each, anchored in any of those
+ * places: what reaches the anchor search (a malformed tab is refused before it, and its refusal is
+ * fuzzed with the rest of /restapi's bodies in restapi.test.ts).
+ */
+function anchoredEnvelope(documentBase64: string) {
+  const tab = fc.record(
+    {
+      anchorString: fc.oneof(
+        { arbitrary: fc.constantFrom("x", "X", "xx", "/sn1/", "/nowhere/"), weight: 4 },
+        { arbitrary: fc.string({ minLength: 1, maxLength: 4 }).filter((s) => s.trim() !== ""), weight: 1 },
+      ),
+      anchorIgnoreIfNotPresent: fc.constantFrom("true", "false", true),
+      anchorCaseSensitive: fc.boolean(),
+      anchorXOffset: fc.integer({ min: -800, max: 800 }),
+      anchorUnits: fc.constantFrom("pixels", "inches", "mms"),
+    },
+    { requiredKeys: ["anchorString"] },
+  );
+  const tabs = fc.oneof(fc.array(tab, { maxLength: 5 }), fc.array(tab, { minLength: 100, maxLength: 600 }));
+  return fc
+    .array(fc.record({ signHereTabs: tabs, initialHereTabs: fc.array(tab, { maxLength: 3 }) }), {
+      minLength: 1,
+      maxLength: 3,
+    })
+    .map((signers) => ({
+      status: "created",
+      documents: [{ documentBase64, name: "anchors", documentId: "1" }],
+      recipients: {
+        signers: signers.map((tabs, i) => ({ name: `Signer ${i}`, email: `s${i}@example.com`, tabs })),
+      },
+    }));
 }
 
 describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
@@ -90,6 +143,7 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
     async () => {
       const fixtures = await fixturesOf(deployment, gateway);
       const statuses = new Map<number, number>();
+      const health = new StallWatch(`${gateway}/healthz`);
       await fc.assert(
         fc.asyncProperty(requestArbitrary(DOCUMENT as never, fixtures), async (request) => {
           const answer = await send(gateway, request);
@@ -111,6 +165,9 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
+      // No request held the gateway's event loop, whatever it sent.
+      const { longestMs, failures } = await health.stop();
+      expect({ failures, stalled: longestMs >= 1000 }).toEqual({ failures: 0, stalled: false });
       expect((await call(gateway, "/healthz")).status).toBe(200);
       // Nothing the fuzzer sent is a fault of ours: no error-level line, no unhandled error.
       expect(faultsIn(deployment.output())).toEqual([]);
@@ -121,4 +178,30 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
     },
     Math.max(120_000, RUNS * 100),
   );
+
+  test(`/restapi envelopes with up to 1,800 anchor tabs (FUZZ_SEED=${SEED}): a 201 or DocuSign's 400, and /healthz never waits`, async () => {
+    const key = JSON.parse((await deployment.cli("keys", "create", "--name", "fuzz-anchors")).stdout) as {
+      secret: string;
+      accountId: string;
+    };
+    const documentBase64 = await anchoredPdf();
+    const health = new StallWatch(`${gateway}/healthz`);
+    await fc.assert(
+      fc.asyncProperty(anchoredEnvelope(documentBase64), async (envelope) => {
+        const answer = await call(gateway, `/restapi/v2.1/accounts/${key.accountId}/envelopes`, {
+          key: key.secret,
+          method: "POST",
+          json: envelope,
+        });
+        const tabs = envelope.recipients.signers.map((s) => s.tabs.signHereTabs.length).join("+");
+        expect({ tabs, status: answer.status < 500 }).toEqual({ tabs, status: true });
+        if (answer.status !== 201) {
+          expect(answer.body).toEqual({ errorCode: expect.any(String), message: expect.any(String) });
+        }
+      }),
+      { numRuns: Math.max(20, Math.round(RUNS / 50)), seed: SEED, endOnFailure: true },
+    );
+    const { longestMs, failures } = await health.stop();
+    expect({ failures, stalled: longestMs >= 1000 }).toEqual({ failures: 0, stalled: false });
+  });
 });

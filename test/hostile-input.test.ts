@@ -460,6 +460,17 @@ describe.each(modes)("%s mode: hostile input", (_mode, start) => {
     await alive();
   });
 
+  test("a console API path no route took is a 404 problem however it is spelled, never the app's page", async () => {
+    for (const path of [
+      "/console/api/nothing",
+      "/CONSOLE/API/nothing",
+      "/Console/Api/workspaces//api-usage",
+    ]) {
+      expectProblem(await call(gateway, path), 404);
+    }
+    expect((await call(gateway, "/console/templates")).headers.get("content-type")).toMatch(/^text\/html/);
+  });
+
   test("a signing link's token never reaches the logs", async () => {
     const token = "tok_secret_do_not_log_8c5b1f";
     await call(gateway, `/sign/${token}`);

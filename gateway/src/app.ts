@@ -239,8 +239,9 @@ export function buildGateway(options: GatewayOptions): Gateway {
     "/console",
     webApp({
       dir: join(webRoot, "console"),
-      // Every path of the app is a page; /console/api/... that no route took stays a 404 problem.
-      pages: /^\/(?!api(\/|$)|assets\/).*$/,
+      // Every path of the app is a page; /console/api/... that no route took stays a 404 problem,
+      // however it is spelled (routing ignores case).
+      pages: /^\/(?!api(\/|$)|assets\/).*$/i,
       name: "console",
     }),
   );

@@ -2,11 +2,14 @@
  * Hostile requests generated from the OpenAPI document the gateway serves: every operation, with
  * malformed path segments, odd queries and headers, and bodies that are of the wrong type, hold NUL
  * or lone surrogates, nest deeply, are huge, truncated or lie about their encoding; uploads that are
- * truncated, malformed, not PDFs or damaged PDFs. The document drives it, so a new route is fuzzed
- * the day it is declared.
+ * truncated, malformed, not PDFs, damaged PDFs or page-count bombs; drawn signatures that are
+ * decompression bombs or not PNGs at all; paths spelled in capitals (routing ignores case). The
+ * document drives it, so a new route is fuzzed the day it is declared.
  */
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
+import { makePageCountBomb } from "./pdfs.js";
+import { corruptPng, makePng, pngBomb } from "./pngs.js";
 
 type Schema = Record<string, unknown>;
 
@@ -36,6 +39,10 @@ export interface Fixtures {
   cookie: string;
   csrf: string;
   pdf: Uint8Array;
+  /** A signing session's cookie (`cs_signing=…`), for the signing page's API. */
+  signingCookie: string;
+  /** The fields that session's signer fills. */
+  signingFieldIds: string[];
 }
 
 export interface FuzzRequest {
@@ -247,6 +254,9 @@ function uploadBody(pdf: Uint8Array): fc.Arbitrary<[string, string, Uint8Array]>
     damaged.map((b): [string, Uint8Array] => ["damaged pdf", b]),
     fc.nat({ max: pdf.length }).map((n): [string, Uint8Array] => ["cut pdf", pdf.slice(0, n)]),
     fc.uint8Array({ maxLength: 300 }).map((b): [string, Uint8Array] => ["not a pdf", b]),
+    fc
+      .constantFrom(1001, 5000)
+      .map((pages): [string, Uint8Array] => [`page-count bomb of ${pages}`, makePageCountBomb(pages)]),
   );
   return fc.oneof(
     file.map(([what, bytes]): [string, string, Uint8Array] => [
@@ -277,6 +287,40 @@ function uploadBody(pdf: Uint8Array): fc.Arbitrary<[string, string, Uint8Array]>
         Buffer.from(s),
       ]),
     file.map(([what, bytes]): [string, string, Uint8Array] => ["application/pdf", `raw ${what}`, bytes]),
+  );
+}
+
+/** Drawings as a client could send them instead of a signature: bombs, broken data, odd sizes. */
+const HOSTILE_DRAWINGS: [string, () => Buffer][] = [
+  ["a PNG bomb", pngBomb],
+  ["a PNG whose data is not zlib", corruptPng],
+  ["a PNG with a broken CRC", () => makePng({ width: 20, height: 10, badCrc: true })],
+  ["a 16-bit PNG", () => makePng({ width: 20, height: 10, depth: 16 })],
+  ["a PNG of 4000 × 4000", () => makePng({ width: 4000, height: 4000 })],
+  ["a PNG cut short", () => makePng({ width: 20, height: 10 }).subarray(0, 40)],
+];
+let drawings: [string, string][] | undefined;
+
+/** A submission whose every field gets one hostile drawing (made once, base64). */
+function hostileSubmission(fieldIds: string[]): fc.Arbitrary<[string, Uint8Array]> {
+  drawings ??= HOSTILE_DRAWINGS.map(([what, make]) => [what, make().toString("base64")]);
+  return fc.constantFrom(...drawings).map(([what, png]): [string, Uint8Array] => [
+    `drawn: ${what}`,
+    Buffer.from(
+      JSON.stringify({
+        consent: true,
+        values: Object.fromEntries(fieldIds.map((id) => [id, { kind: "drawn", png }])),
+      }),
+    ),
+  ]);
+}
+
+/** A declared path as written, or with its fixed parts in capitals: routing ignores case. */
+function spelling(path: string): fc.Arbitrary<string> {
+  const shouted = path.replace(/[^{}]+(?=\{|$)/g, (part) => part.toUpperCase());
+  return fc.oneof(
+    { arbitrary: fc.constant(path), weight: 7 },
+    { arbitrary: fc.constant(shouted), weight: 1 },
   );
 }
 
@@ -347,10 +391,11 @@ export function requestArbitrary(document: Document, fixtures: Fixtures): fc.Arb
   return fc.constantFrom(...operations).chain((operation) => {
     const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
     const path = fc
-      .tuple(...names.map((name) => segment(fixtures.ids[name])))
-      .map((values) =>
-        names.reduce((p, name, i) => p.replace(`{${name}}`, values[i] as string), operation.path),
+      .tuple(spelling(operation.path), ...names.map((name) => segment(fixtures.ids[name])))
+      .map(([spelled, ...values]) =>
+        names.reduce((p, name, i) => p.replace(`{${name}}`, values[i] as string), spelled),
       );
+    const submission = operation.method === "POST" && operation.path === "/sign/api/submit";
     const body: fc.Arbitrary<[string | undefined, string, Uint8Array | undefined]> = operation.upload
       ? uploadBody(fixtures.pdf)
       : operation.json
@@ -360,7 +405,12 @@ export function requestArbitrary(document: Document, fixtures: Fixtures): fc.Arb
                 { arbitrary: fc.constant("application/json"), weight: 8 },
                 { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 },
               ),
-              jsonBody(document, operation.json),
+              submission
+                ? fc.oneof(
+                    { arbitrary: jsonBody(document, operation.json), weight: 1 },
+                    { arbitrary: hostileSubmission(fixtures.signingFieldIds), weight: 3 },
+                  )
+                : jsonBody(document, operation.json),
             )
             .map(([type, [label, bytes]]) => [type, label, bytes])
         : fc.oneof(
@@ -427,6 +477,8 @@ export function requestArbitrary(document: Document, fixtures: Fixtures): fc.Arb
               headers.cookie = fixtures.cookie;
               headers["x-csrf-token"] = fixtures.csrf;
             }
+          } else if (operation.path.startsWith("/sign/api/")) {
+            if (session) headers.cookie = fixtures.signingCookie;
           } else if (auth) headers.authorization = auth;
           if (idempotencyKey && /^[\x20-\x7e]*$/.test(idempotencyKey))
             headers["idempotency-key"] = idempotencyKey;
