@@ -7,6 +7,12 @@ import { useWorkspace } from "../workspace";
 import { StatusBadge } from "./status";
 
 const OPEN = new Set(["sent", "in_progress"]);
+
+/** A reason the service gives, as a sentence: capitalised, with a full stop. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}${/[.!?]$/.test(trimmed) ? "" : "."}`;
+}
 const FOLLOW_MS = 4000;
 
 export function RequestDetailPage({ requestId }: { requestId: string }) {
@@ -109,10 +115,16 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
             </div>
             {request.completionFailure && OPEN.has(request.status) ? (
               <div className="note error" role="alert">
-                <strong>Everyone has signed, but the document could not be sealed.</strong>{" "}
-                {request.completionFailure.reason} ({request.completionFailure.attempts} attempts, the last{" "}
-                <When at={request.completionFailure.failedAt} />
-                ). Try sealing again once the cause is mended, or cancel the request.
+                <p>
+                  <strong>Everyone has signed, but the document could not be sealed.</strong>{" "}
+                  {sentence(request.completionFailure.reason)}
+                </p>
+                <p>
+                  Tried {request.completionFailure.attempts}{" "}
+                  {request.completionFailure.attempts === 1 ? "time" : "times"}, the last{" "}
+                  <When at={request.completionFailure.failedAt} />. Try sealing again once the cause is
+                  mended, or cancel the request.
+                </p>
               </div>
             ) : null}
             <div aria-live="polite">{notice ? <p className="note success">{notice}</p> : null}</div>

@@ -61,7 +61,11 @@ export function RequestsPage() {
                             {signers.length} signed · created <When at={r.createdAt} />
                           </p>
                         </div>
-                        <StatusBadge status={r.status} />
+                        {r.completionFailure && r.status === "in_progress" ? (
+                          <span className="badge danger">Sealing failed</span>
+                        ) : (
+                          <StatusBadge status={r.status} />
+                        )}
                       </li>
                     );
                   })}

@@ -73,7 +73,10 @@ export class DrawingThread {
         throw new DrawingFailed(`drawing the completed PDF needed more than ${this.limits.heapMb} MiB`);
       // The thread crashed or the service is stopping: not the documents' fault.
       if (err instanceof WorkerThreadEnded) throw err;
-      throw new DrawingFailed(`the documents could not be drawn on: ${(err as Error).message}`);
+      // pdf-lib's own words are about its internals ("reading 'Pages'"); the log keeps them as the cause.
+      throw new DrawingFailed("one of the documents could not be read to draw the signatures on it", {
+        cause: err,
+      });
     }
   }
 
