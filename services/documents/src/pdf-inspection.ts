@@ -7,7 +7,7 @@
  * file it has not read in time is refused.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { JobTimedOut, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
+import { JobTimedOut, movable, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
 
 /** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
 export type PageSize = [width: number, height: number];
@@ -76,8 +76,7 @@ export class PdfInspector {
 
   /** Bytes held here; the thread gets them moved, so the caller must not use them afterwards. */
   async bytes(bytes: Uint8Array): Promise<Inspection> {
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const moved = own ? bytes : new Uint8Array(bytes);
+    const moved = movable(bytes);
     return (
       await this.run({ bytes: moved, hash: false, maxPages: this.maxPages }, [moved.buffer as ArrayBuffer])
     ).inspection;

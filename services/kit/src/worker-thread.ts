@@ -21,6 +21,16 @@ export interface WorkerThreadOptions {
   maxOldGenerationSizeMb: number;
 }
 
+/**
+ * Bytes whose whole buffer may be moved to a thread: these, or a copy of them when they are a
+ * slice of a larger buffer — a small Buffer is a slice of Node's shared pool, which must never move.
+ */
+export function movable(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes
+    : new Uint8Array(bytes);
+}
+
 /** The job took longer than the thread's time limit. */
 export class JobTimedOut extends Error {
   override name = "JobTimedOut";

@@ -5,7 +5,7 @@
  * held every call it served, and a hostile one could hold it for good. A drawing that runs out of
  * time or memory fails its completion, which is retried and, after its last attempt, reported.
  */
-import { JobTimedOut, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
+import { JobTimedOut, movable, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import type { SealRoom } from "./seal.js";
@@ -33,12 +33,6 @@ export class DrawingFailed extends Error {
   override name = "DrawingFailed";
 }
 
-function ownBuffer(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : new Uint8Array(bytes);
-}
-
 export class DrawingThread {
   private readonly thread: WorkerThread<Drawing, DrawnDocument>;
 
@@ -59,8 +53,7 @@ export class DrawingThread {
     details: CertificateDetails,
     seal: SealRoom,
   ): Promise<DrawnDocument> {
-    // Moved, not copied; a small Buffer may be a slice of Node's shared pool, which must not move.
-    const own = originals.map((o) => ({ ...o, bytes: ownBuffer(o.bytes) }));
+    const own = originals.map((o) => ({ ...o, bytes: movable(o.bytes) }));
     const job = { originals: own, fields, values: [...values], details, seal };
     try {
       return await this.thread.run(job, [...new Set(own.map((o) => o.bytes.buffer as ArrayBuffer))]);
