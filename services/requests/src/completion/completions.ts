@@ -75,7 +75,7 @@ function reasonForSender(err: unknown): string {
 }
 
 /** Completion attempts by outcome, and the completions parked now (read on every scrape). */
-class CompletionMetrics {
+export class CompletionMetrics {
   readonly attempts = new Counter({
     name: "completion_attempts_total",
     help: "Attempts to seal a fully signed request, by outcome: succeeded, failed (retried later) or gave_up (parked).",
