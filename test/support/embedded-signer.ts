@@ -3,20 +3,41 @@ import { call } from "./http.js";
 import { makePdf } from "./pdfs.js";
 import { SignerBrowser } from "./signer-browser.js";
 
-/** A sent request to one embedded signer with a signature and an initials field, opened in their browser. */
+/** A field of the request as its signer's session gives it. */
+export interface SessionField {
+  id: string;
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface EmbeddedRequest {
+  /** A PDF to sign; one page of text unless given. */
+  pdf?: Uint8Array;
+  /** The signer's fields; a signature and an initials field unless given. */
+  fields?: Omit<SessionField, "id">[];
+}
+
+/** A sent request to one embedded signer (role Client), opened in their browser. */
 export async function embeddedSigner(
   gateway: string,
   key: string,
+  { pdf, fields }: EmbeddedRequest = {},
 ): Promise<{
   request: { id: string };
   signer: SignerBrowser;
+  /** The fields' ids, in the order they were given. */
   fields: string[];
+  layout: SessionField[];
 }> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=nda.pdf", {
     key,
     method: "POST",
-    body: await makePdf(1),
+    body: pdf ?? (await makePdf(1)),
     headers: { "content-type": "application/pdf" },
   });
   const created = await call(api, "/signature-requests", {
@@ -25,10 +46,12 @@ export async function embeddedSigner(
     json: {
       title: "NDA",
       documentIds: [(upload.body as { id: string }).id],
-      fields: [
-        { type: "signature", role: "Client", page: 1, x: 60, y: 600, width: 180, height: 40 },
-        { type: "initials", role: "Client", page: 1, x: 300, y: 600, width: 60, height: 30 },
-      ],
+      fields: (
+        fields ?? [
+          { type: "signature", page: 1, x: 60, y: 600, width: 180, height: 40 },
+          { type: "initials", page: 1, x: 300, y: 600, width: 60, height: 30 },
+        ]
+      ).map((field) => ({ ...field, role: "Client" })),
       recipients: [{ name: "Ada", email: "ada@example.com", role: "Client", clientUserId: "ada" }],
       send: true,
     },
@@ -41,6 +64,6 @@ export async function embeddedSigner(
   });
   const signer = new SignerBrowser(gateway);
   await signer.open((url.body as { url: string }).url);
-  const session = await signer.call("/sign/api/session");
-  return { request, signer, fields: (session.body as { fields: { id: string }[] }).fields.map((f) => f.id) };
+  const layout = ((await signer.call("/sign/api/session")).body as { fields: SessionField[] }).fields;
+  return { request, signer, fields: layout.map((f) => f.id), layout };
 }

@@ -1,4 +1,4 @@
-import type { CSSProperties } from "react";
+import { type CSSProperties, useEffect, useReducer } from "react";
 import type { Field, FieldValue, SignatureValue } from "./api";
 import { fieldLabel, isFilled } from "./fields";
 
@@ -15,23 +15,72 @@ interface Props {
   onOpenSignature: (field: Field) => void;
 }
 
+let measuring: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * The size a typed signature is drawn at, in CSS pixels: the sealed PDF's rule (field-stamps.ts),
+ * at most 48 points and 80 % of the box's height, and no wider than the box less 4 points, measured
+ * in the same faces.
+ */
+function typedSize(text: string, width: number, height: number, scale: number): number {
+  measuring ??= document.createElement("canvas").getContext("2d");
+  const family = getComputedStyle(document.documentElement).getPropertyValue("--handwriting");
+  let atOne = 0;
+  if (measuring) {
+    measuring.font = `100px ${family}`;
+    atOne = measuring.measureText(text).width / 100;
+  }
+  const largest = Math.min(48 * scale, height * 0.8);
+  return Math.max(4 * scale, Math.min(largest, atOne > 0 ? (width - 4 * scale) / atOne : largest));
+}
+
 function SignatureContent({
   value,
   height,
   width,
+  scale,
 }: {
   value: SignatureValue;
   height: number;
   width: number;
+  scale: number;
 }) {
   if (value.kind === "drawn") {
     return <img className="field-ink" src={`data:image/png;base64,${value.png}`} alt="" draggable={false} />;
   }
-  // Caveat is narrow: about 0.42em a character. Fit the typed text to the box.
-  const size = Math.max(8, Math.min(height * 0.78, width / Math.max(1, value.text.length * 0.46)));
+  return <TypedSignature text={value.text} height={height} width={width} scale={scale} />;
+}
+
+/** A typed signature, sized once the faces it is written in have loaded (until then, measured in others). */
+function TypedSignature({
+  text,
+  height,
+  width,
+  scale,
+}: {
+  text: string;
+  height: number;
+  width: number;
+  scale: number;
+}) {
+  const [, loaded] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    const family = getComputedStyle(document.documentElement).getPropertyValue("--handwriting");
+    let current = true;
+    document.fonts.load(`16px ${family}`, text).then(
+      () => current && loaded(),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [text]);
   return (
-    <span className="handwriting field-typed" style={{ fontSize: `${size}px` }}>
-      {value.text}
+    <span
+      className="handwriting field-typed"
+      style={{ fontSize: `${typedSize(text, width, height, scale)}px` }}
+    >
+      {text}
     </span>
   );
 }
@@ -100,7 +149,7 @@ export function FieldBox({
           onClick={() => onOpenSignature(field)}
         >
           {sig ? (
-            <SignatureContent value={sig} height={height} width={width} />
+            <SignatureContent value={sig} height={height} width={width} scale={scale} />
           ) : (
             <span className="field-cta" style={{ fontSize: `${ctaSize}px` }}>
               {showIcon ? (

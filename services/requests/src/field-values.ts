@@ -5,6 +5,7 @@
  */
 import type { FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { FieldViolation } from "@countersign/kit";
+import { type StackName, unwritableProblem } from "./completion/font-stacks.js";
 import { personViolations } from "./request-rules.js";
 import type { StoredField } from "./store.js";
 
@@ -22,10 +23,11 @@ export const VALUE_LIMITS = {
 /** Control characters other than tab and line breaks have no place in what is drawn on a page. */
 const CONTROL = /(?![\t\n\r])\p{Cc}/u;
 
-function textProblem(text: string, max: number): string | undefined {
+/** Text that is drawn on the sealed document in `stack`: within its length, and every character drawable. */
+function textProblem(text: string, max: number, stack: StackName): string | undefined {
   if (text.length > max) return `must be at most ${max} characters`;
   if (CONTROL.test(text)) return "must not hold control characters";
-  return undefined;
+  return unwritableProblem(stack, text);
 }
 
 /**
@@ -42,7 +44,7 @@ function readValue(
     case "initials": {
       if (value.case === "typed") {
         const text = value.value.text.trim();
-        return textProblem(text, VALUE_LIMITS.typedLength) ?? { kind: "typed", text };
+        return textProblem(text, VALUE_LIMITS.typedLength, "handwriting") ?? { kind: "typed", text };
       }
       if (value.case === "drawnPng") {
         return drawnProblem ?? { kind: "drawn", png: Buffer.from(value.value).toString("base64") };
@@ -59,7 +61,7 @@ function readValue(
       const problem =
         field.type === "email" && text
           ? personViolations({ email: text }, () => "")[0]?.message
-          : textProblem(text, field.type === "text" ? VALUE_LIMITS.textLength : 254);
+          : textProblem(text, field.type === "text" ? VALUE_LIMITS.textLength : 254, "text");
       return problem ?? { kind: "text", text };
     }
     case "date_signed":

@@ -3,6 +3,7 @@
  * violation with its path, and the binding of a template's roles to the request's recipients.
  */
 import { type FieldViolation, roleKey } from "@countersign/kit";
+import { unwritableProblem } from "./completion/font-stacks.js";
 
 export const LIMITS = {
   titleLength: 200,
@@ -44,6 +45,11 @@ export function personViolations(person: { name?: string; email?: string }, at: 
     if (!person.name.trim()) violations.push({ path: at("name"), message: "is required" });
     else if (person.name.length > LIMITS.nameLength)
       violations.push({ path: at("name"), message: `must be at most ${LIMITS.nameLength} characters` });
+    else {
+      // A name is drawn on the certificate, and in name fields.
+      const unwritable = unwritableProblem("text", person.name);
+      if (unwritable) violations.push({ path: at("name"), message: unwritable });
+    }
   }
   if (person.email !== undefined) {
     if (!person.email.trim()) violations.push({ path: at("email"), message: "is required" });
@@ -69,6 +75,11 @@ export function requestViolations(draft: {
   if (!draft.title.trim()) add("title", "is required");
   else if (draft.title.length > LIMITS.titleLength)
     add("title", `must be at most ${LIMITS.titleLength} characters`);
+  else {
+    // The title heads the certificate of completion.
+    const unwritable = unwritableProblem("text", draft.title);
+    if (unwritable) add("title", unwritable);
+  }
   if (draft.message.length > LIMITS.messageLength)
     add("message", `must be at most ${LIMITS.messageLength} characters`);
   if (!draft.templateId && draft.documentCount === 0)

@@ -3,8 +3,9 @@
  * SHA-256 and the signed pages' SHA-256), by whom, from where and when, and the head of the
  * request's audit chain, so the printout alone ties the document to its trail.
  */
-import { type PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
-import type { TextFonts } from "./fonts.js";
+import { type PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import type { StackName } from "./font-stacks.js";
+import type { Typesetter } from "./typesetter.js";
 
 export interface CertificateRecipient {
   name: string;
@@ -30,19 +31,10 @@ export interface CertificateFacts {
   sealedBy: string;
 }
 
-/** Every text of the certificate that comes from people rather than from us: it decides the font. */
-export function certificateTexts(facts: CertificateFacts): string[] {
-  return [
-    facts.title,
-    facts.sealedBy,
-    ...facts.documents.map((d) => d.filename),
-    ...facts.recipients.flatMap((r) => [r.name, r.email, r.role, r.userAgent]),
-  ];
-}
-
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const GREY = rgb(0.35, 0.35, 0.4);
+const BLACK = rgb(0, 0, 0);
 const RULE = rgb(0.8, 0.82, 0.86);
 
 function when(date: Date | null): string {
@@ -57,7 +49,7 @@ class PageWriter {
 
   constructor(
     private readonly doc: PDFDocument,
-    private readonly fonts: TextFonts,
+    private readonly typesetter: Typesetter,
   ) {
     this.newPage();
   }
@@ -72,21 +64,20 @@ class PageWriter {
   }
 
   /** Writes text wrapped at the page width; long unbroken strings (hashes) break anywhere. */
-  text(
+  async text(
     value: string,
     options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; indent?: number } = {},
-  ) {
+  ): Promise<void> {
     const size = options.size ?? 9.5;
-    const font = options.bold ? this.fonts.bold : this.fonts.regular;
+    const stack: StackName = options.bold ? "bold" : "text";
     const indent = options.indent ?? 0;
-    for (const line of wrap(value, font, size, this.width - indent)) {
+    for (const line of await this.wrap(value, stack, size, this.width - indent)) {
       this.room(size * 1.45);
       this.y -= size * 1.45;
-      this.page.drawText(line, {
+      this.typesetter.draw(this.page, stack, line, {
         x: MARGIN + indent,
         y: this.y,
         size,
-        font,
         color: options.color ?? rgb(0, 0, 0),
       });
     }
@@ -112,99 +103,103 @@ class PageWriter {
    * A label and its value on one line, the value wrapped under itself. A hash is written smaller,
    * so its 64 digits stay on one line for whoever copies them.
    */
-  pair(label: string, value: string, kind: "text" | "hash" = "text"): void {
+  async pair(label: string, value: string, kind: "text" | "hash" = "text"): Promise<void> {
     const labelSize = 9.5;
     const size = kind === "hash" ? 8 : labelSize;
     const labelWidth = 120;
-    const lines = wrap(value, this.fonts.regular, size, this.width - labelWidth);
-    lines.forEach((line, i) => {
+    const lines = await this.wrap(value, "text", size, this.width - labelWidth);
+    for (const [i, line] of lines.entries()) {
       this.room(labelSize * 1.45);
       this.y -= labelSize * 1.45;
       if (i === 0)
-        this.page.drawText(label, {
+        this.typesetter.draw(this.page, "bold", label, {
           x: MARGIN,
           y: this.y,
           size: labelSize,
-          font: this.fonts.bold,
           color: GREY,
         });
-      this.page.drawText(line, { x: MARGIN + labelWidth, y: this.y, size, font: this.fonts.regular });
-    });
+      this.typesetter.draw(this.page, "text", line, {
+        x: MARGIN + labelWidth,
+        y: this.y,
+        size,
+        color: BLACK,
+      });
+    }
+  }
+
+  /** Breaks text into lines no wider than `width`: at spaces where it can, anywhere where it must. */
+  private async wrap(text: string, stack: StackName, size: number, width: number): Promise<string[]> {
+    const fits = async (s: string) => (await this.typesetter.width(stack, s, size)) <= width;
+    const lines: string[] = [];
+    for (const given of text.replace(/\p{Cc}+/gu, " ").split(" ")) {
+      let word = given;
+      const last = lines.at(-1);
+      if (last !== undefined && (await fits(`${last} ${word}`))) {
+        lines[lines.length - 1] = `${last} ${word}`;
+        continue;
+      }
+      while (!(await fits(word))) {
+        // Cut between characters, never inside a surrogate pair.
+        const characters = [...word];
+        let cut = characters.length - 1;
+        while (cut > 1 && !(await fits(characters.slice(0, cut).join("")))) cut--;
+        lines.push(characters.slice(0, cut).join(""));
+        word = characters.slice(cut).join("");
+      }
+      lines.push(word);
+    }
+    return lines;
   }
 }
 
-/** Breaks text into lines no wider than `width`: at spaces where it can, anywhere where it must. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
-  const lines: string[] = [];
-  for (const given of text.replace(/\p{Cc}+/gu, " ").split(" ")) {
-    let word = given;
-    const last = lines.length > 0 ? lines[lines.length - 1] : undefined;
-    if (last !== undefined && fits(`${last} ${word}`)) {
-      lines[lines.length - 1] = `${last} ${word}`;
-      continue;
-    }
-    while (!fits(word)) {
-      let cut = word.length - 1;
-      while (cut > 1 && !fits(word.slice(0, cut))) cut--;
-      lines.push(word.slice(0, cut));
-      word = word.slice(cut);
-    }
-    lines.push(word);
-  }
-  return lines;
-}
-
-/** A font that cannot write a character gets a question mark instead of failing the whole page. */
-function writable(font: PDFFont, text: string): string {
-  const has = new Set(font.getCharacterSet());
-  return [...text].map((c) => (has.has(c.codePointAt(0) as number) || c === " " ? c : "?")).join("");
-}
-
-export function appendCertificate(doc: PDFDocument, facts: CertificateFacts, fonts: TextFonts): void {
-  const w = new PageWriter(doc, fonts);
-  const t = (s: string) => writable(fonts.regular, s);
-  w.text("Certificate of completion", { size: 18, bold: true });
+/** Appends the certificate's pages; its text is drawn when `typesetter` finishes. */
+export async function appendCertificate(
+  doc: PDFDocument,
+  facts: CertificateFacts,
+  typesetter: Typesetter,
+): Promise<void> {
+  const w = new PageWriter(doc, typesetter);
+  await w.text("Certificate of completion", { size: 18, bold: true });
   w.gap(4);
-  w.text(t(facts.title), { size: 12 });
+  await w.text(facts.title, { size: 12 });
   w.gap(6);
-  w.pair("Request ID", facts.requestId);
-  w.pair("Completed", when(facts.completedAt));
-  w.pair("Sealed by", t(facts.sealedBy));
+  await w.pair("Request ID", facts.requestId);
+  await w.pair("Completed", when(facts.completedAt));
+  await w.pair("Sealed by", facts.sealedBy);
   w.rule();
 
-  w.text("Documents", { size: 12, bold: true });
+  await w.text("Documents", { size: 12, bold: true });
   for (const document of facts.documents) {
-    w.pair(
+    await w.pair(
       "Original",
-      t(`${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`),
+      `${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`,
     );
-    w.pair("SHA-256", document.sha256, "hash");
+    await w.pair("SHA-256", document.sha256, "hash");
   }
-  w.pair("Signed pages", "the originals with every value filled in, before this certificate");
-  w.pair("SHA-256", facts.signedPagesSha256, "hash");
+  await w.pair("Signed pages", "the originals with every value filled in, before this certificate");
+  await w.pair("SHA-256", facts.signedPagesSha256, "hash");
   w.rule();
 
-  w.text("Recipients", { size: 12, bold: true });
+  await w.text("Recipients", { size: 12, bold: true });
   for (const r of facts.recipients) {
     w.gap(4);
-    w.text(t(`${r.name} <${r.email}>`), { bold: true });
-    w.pair("Role", t([r.kind === "cc" ? "copy recipient" : "signer", r.role].filter(Boolean).join(", ")));
+    await w.text(`${r.name} <${r.email}>`, { bold: true });
+    await w.pair("Role", [r.kind === "cc" ? "copy recipient" : "signer", r.role].filter(Boolean).join(", "));
     if (r.kind === "signer") {
-      w.pair("Viewed", when(r.viewedAt));
-      w.pair("Agreed to sign", when(r.consentedAt));
-      w.pair("Signed", when(r.signedAt));
-      w.pair("IP address", r.ip || "—");
-      w.pair("User agent", t(r.userAgent || "—"));
+      await w.pair("Viewed", when(r.viewedAt));
+      await w.pair("Agreed to sign", when(r.consentedAt));
+      await w.pair("Signed", when(r.signedAt));
+      await w.pair("IP address", r.ip || "—");
+      await w.pair("User agent", r.userAgent || "—");
     }
   }
   w.rule();
 
-  w.text("Audit trail", { size: 12, bold: true });
-  w.pair("Entries", String(facts.audit.entries));
-  w.pair("Chain head", facts.audit.headHash, "hash");
+  await w.text("Audit trail", { size: 12, bold: true });
+  await w.pair("Entries", String(facts.audit.entries));
+  await w.pair("Chain head", facts.audit.headHash, "hash");
   w.gap(8);
-  w.text(
+  await w.text(
     "Each audit entry holds the SHA-256 of the one before; the chain head above is the hash of the last entry " +
       "before completion. The document is sealed with a digital signature over the whole file: any change " +
       "after sealing shows the signature as invalid.",

@@ -6,13 +6,13 @@
 import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from "pdf-lib";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
-import { writes } from "./fonts.js";
+import type { StackName } from "./font-stacks.js";
+import type { Typesetter } from "./typesetter.js";
 
 export interface StampFonts {
-  /** Caveat when a typed signature needs it. */
-  handwriting?: PDFFont;
-  /** What text values are written in; a typed signature Caveat cannot write, too. */
-  regular: PDFFont;
+  /** Sets typed signatures and text values (drawn once the typesetter finishes). */
+  typesetter: Typesetter;
+  /** ZapfDingbats, for the tick of a checked box. */
   symbols: PDFFont;
 }
 
@@ -33,25 +33,27 @@ function userPoint(page: PDFPage, vx: number, vy: number): { x: number; y: numbe
   }
 }
 
-/** The largest size, up to `max`, at which `text` fits `width`. */
-function fittingSize(font: PDFFont, text: string, width: number, max: number): number {
-  const atOne = font.widthOfTextAtSize(text, 1);
-  return Math.max(4, Math.min(max, atOne > 0 ? width / atOne : max));
-}
-
-/** Draws `text` in the box, left-aligned and vertically centred, shrunk to fit. */
-function drawInBox(page: PDFPage, field: StoredField, text: string, font: PDFFont, maxSize: number): void {
+/** Draws `text` in the box, left-aligned and vertically centred, shrunk to fit its width. */
+async function drawInBox(
+  page: PDFPage,
+  field: StoredField,
+  text: string,
+  stack: StackName,
+  maxSize: number,
+  typesetter: Typesetter,
+): Promise<void> {
   const lineText = text.replace(/\s*\n\s*/g, " ");
-  const size = fittingSize(font, lineText, field.width - 4, Math.min(maxSize, field.height * 0.8));
+  const atOne = await typesetter.width(stack, lineText, 1);
+  const largest = Math.min(maxSize, field.height * 0.8);
+  const size = Math.max(4, Math.min(largest, atOne > 0 ? (field.width - 4) / atOne : largest));
   const baseline = field.y + field.height / 2 + size * 0.35;
   const at = userPoint(page, field.x + 2, baseline);
-  page.drawText(lineText, {
+  typesetter.draw(page, stack, lineText, {
     x: at.x,
     y: at.y,
     size,
-    font,
     color: INK,
-    rotate: degrees(page.getRotation().angle),
+    rotate: page.getRotation().angle,
   });
 }
 
@@ -64,8 +66,19 @@ function drawImage(page: PDFPage, field: StoredField, image: PDFImage): void {
   page.drawImage(image, { x: at.x, y: at.y, width, height, rotate: degrees(page.getRotation().angle) });
 }
 
-function drawCheck(page: PDFPage, field: StoredField, fonts: StampFonts): void {
-  drawInBox(page, field, "✔", fonts.symbols, field.height);
+/** The tick of a checked box, centred in it. */
+function drawCheck(page: PDFPage, field: StoredField, symbols: PDFFont): void {
+  const size = Math.min(field.height, field.width) * 0.8;
+  const width = symbols.widthOfTextAtSize("✔", size);
+  const at = userPoint(page, field.x + (field.width - width) / 2, field.y + field.height / 2 + size * 0.35);
+  page.drawText("✔", {
+    x: at.x,
+    y: at.y,
+    size,
+    font: symbols,
+    color: INK,
+    rotate: degrees(page.getRotation().angle),
+  });
 }
 
 /**
@@ -87,13 +100,7 @@ export async function stampFields(
     const page = doc.getPage(start + field.page - 1);
     switch (value.kind) {
       case "typed":
-        drawInBox(
-          page,
-          field,
-          value.text,
-          fonts.handwriting && writes(fonts.handwriting, [value.text]) ? fonts.handwriting : fonts.regular,
-          48,
-        );
+        await drawInBox(page, field, value.text, "handwriting", 48, fonts.typesetter);
         break;
       case "drawn": {
         // One image per drawing: a signer's signature on ten pages is embedded once.
@@ -106,10 +113,10 @@ export async function stampFields(
         break;
       }
       case "text":
-        drawInBox(page, field, value.text, fonts.regular, 12);
+        await drawInBox(page, field, value.text, "text", 12, fonts.typesetter);
         break;
       case "checkbox":
-        if (value.checked) drawCheck(page, field, fonts);
+        if (value.checked) drawCheck(page, field, fonts.symbols);
         break;
     }
   }

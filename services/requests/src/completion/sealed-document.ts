@@ -5,13 +5,13 @@
  * code; the seal itself is signed where the key is (Seal.sign).
  */
 import { createHash } from "node:crypto";
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
-import { appendCertificate, type CertificateFacts, certificateTexts } from "./certificate-page.js";
+import { appendCertificate, type CertificateFacts } from "./certificate-page.js";
 import { stampFields } from "./field-stamps.js";
-import { DocumentFonts } from "./fonts.js";
 import { type SealRoom, saveWithSealRoom } from "./seal.js";
+import { Typesetter } from "./typesetter.js";
 
 export interface Original {
   id: string;
@@ -50,15 +50,12 @@ export async function drawCompletedDocument(
     for (const page of pages) doc.addPage(page);
     pageCounts.push(source.getPageCount());
   }
-  const fonts = new DocumentFonts(doc);
-  const given = [...values.values()];
-  const typed = given.flatMap((v) => (v.kind === "typed" ? [v.text] : []));
-  const written = given.flatMap((v) => (v.kind === "text" || v.kind === "typed" ? [v.text] : []));
+  const typesetter = new Typesetter();
   await stampFields(doc, firstPage, fields, values, {
-    handwriting: typed.length > 0 ? await fonts.handwriting() : undefined,
-    regular: (await fonts.textFonts(written)).regular,
-    symbols: await fonts.symbols(),
+    typesetter,
+    symbols: await doc.embedFont(StandardFonts.ZapfDingbats),
   });
+  await typesetter.finish(doc);
   const signedPagesSha256 = sha256(await doc.save({ useObjectStreams: false }));
   const facts: CertificateFacts = {
     ...details,
@@ -70,7 +67,8 @@ export async function drawCompletedDocument(
     signedPagesSha256,
     sealedBy: seal.commonName,
   };
-  appendCertificate(doc, facts, await fonts.textFonts(certificateTexts(facts)));
+  await appendCertificate(doc, facts, typesetter);
+  await typesetter.finish(doc);
   doc.setProducer("Countersign");
   doc.setModificationDate(details.completedAt);
   const reason = `Completed: ${details.title}`.slice(0, 200);

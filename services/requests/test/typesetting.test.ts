@@ -1,0 +1,48 @@
+import { basename } from "node:path";
+import {
+  codePointName,
+  drawable,
+  faceFor,
+  unwritable,
+  unwritableProblem,
+} from "../src/completion/font-stacks.js";
+import { visualRuns } from "../src/completion/typesetter.js";
+
+const faceOf = (stack: "handwriting" | "text" | "bold", character: string) =>
+  basename(faceFor(stack, character.codePointAt(0) as number)?.file ?? "none");
+
+test("a character is drawn in the first face of its stack that has it, as the browser picks it", () => {
+  expect(faceOf("handwriting", "A")).toBe("caveat-latin-400-normal.woff2");
+  expect(faceOf("handwriting", "Ł")).toBe("caveat-latin-ext-400-normal.woff2");
+  expect(faceOf("handwriting", "Д")).toBe("caveat-cyrillic-400-normal.woff2");
+  // Caveat has no Greek: the next face of the stack draws it.
+  expect(faceOf("handwriting", "λ")).toBe("noto-sans-greek-400-normal.woff2");
+  expect(faceOf("handwriting", "م")).toBe("noto-sans-arabic-arabic-400-normal.woff2");
+  expect(faceOf("handwriting", "李")).toMatch(/^noto-sans-sc-\d+-400-normal\.woff2$/);
+  expect(faceOf("text", "A")).toBe("noto-sans-latin-400-normal.woff2");
+  expect(faceOf("bold", "A")).toBe("noto-sans-latin-700-normal.woff2");
+});
+
+test("what no face draws is named, and written as its code point rather than dropped", () => {
+  expect(unwritable("handwriting", "José 😀 and 😀 again 🎉")).toEqual(["😀", "🎉"]);
+  expect(unwritable("text", "Ada Lovelace, 李小龙, محمد")).toEqual([]);
+  expect(codePointName("😀")).toBe("U+1F600");
+  expect(unwritableProblem("text", "a😀")).toBe(
+    'holds a character the sealed document cannot show: "😀" (U+1F600)',
+  );
+  expect(drawable("text", "José 😀")).toBe("José [U+1F600]");
+});
+
+test("runs come in the order they are seen: right-to-left text reversed, faces split, spaces kept with their text", () => {
+  const runs = visualRuns("handwriting", "Ada محمد عبد 李");
+  expect(
+    runs.map((r) => ({ text: r.text, rtl: r.rtl, face: basename(r.face.file).split("-400")[0] })),
+  ).toEqual([
+    { text: "Ada ", rtl: false, face: "caveat-latin" },
+    { text: "محمد عبد", rtl: true, face: "noto-sans-arabic-arabic" },
+    { text: " ", rtl: false, face: "caveat-latin" },
+    { text: "李", rtl: false, face: expect.stringMatching(/^noto-sans-sc-\d+$/) },
+  ]);
+  // A line that starts right to left is laid out right to left: its first word ends up rightmost.
+  expect(visualRuns("text", "محمد Ada").map((r) => r.text)).toEqual(["Ada", "محمد "]);
+});
