@@ -184,6 +184,48 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     expect(await pdfsig(bytes)).toContain("Signature is Valid.");
   }, 120_000);
 
+  test("the next signer sees what the first one filled in, in place; the last waits for the seal and downloads it", async () => {
+    await sendRequest("after", [
+      { name: "Ada Lovelace", email: `ada.after.${mode}@example.com`, role: "Client", routingOrder: 1 },
+      { name: "Lin Last", email: `lin.after.${mode}@example.com`, role: "Provider", routingOrder: 2 },
+    ]);
+    const first = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const firstPage = await first.newPage();
+    await firstPage.goto(await linkFor(`ada.after.${mode}@example.com`));
+    await signOnPage(firstPage, "type", "first-signer");
+    await firstPage.getByTestId("done-state").waitFor();
+    await expect(firstPage.getByTestId("done-state").textContent()).resolves.toContain(
+      "Others still have to sign",
+    );
+    await first.close();
+
+    const last = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await last.newPage();
+    await page.goto(await linkFor(`lin.after.${mode}@example.com`));
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    // Ada's signature and her signing date, where she put them, not as fields of Lin's.
+    const filled = page.locator('[data-testid^="filled-"]');
+    await expect(filled.count()).resolves.toBe(3);
+    await expect(filled.first().textContent()).resolves.toBe("Ada Lovelace");
+    await expect(filled.first().getAttribute("aria-label")).resolves.toBe(
+      "Signature, filled in by Ada Lovelace",
+    );
+    await filled.first().scrollIntoViewIfNeeded();
+    await shot(page, "last-signer-sees-first");
+    await signOnPage(page, "type", "last-signer");
+    const done = page.getByTestId("done-state");
+    await done.waitFor({ timeout: 30_000 });
+    await expect(done.textContent()).resolves.toContain("Everyone has signed, and the document is sealed");
+    await shot(page, "last-signer-complete");
+    const href = await page.getByTestId("download-signed").getAttribute("href");
+    const cookies = await last.cookies();
+    const sealed = await fetch(`${gateway}${href}`, {
+      headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+    });
+    expect(await pdfsig(new Uint8Array(await sealed.arrayBuffer()))).toContain("Signature is Valid.");
+    await last.close();
+  }, 120_000);
+
   test("a signer declines with a reason and sees that they declined", async () => {
     const request = await sendRequest("decline", [
       { name: "Di Decliner", email: `di.${mode}@example.com`, role: "Client" },

@@ -134,7 +134,11 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     });
     expect(signed.status).toBe(200);
     expectDocumented("POST", "/sign/api/submit", 200, signed.body);
-    expect(signed.body).toEqual({ recipientStatus: "signed", requestStatus: "in_progress" });
+    expect(signed.body).toEqual({
+      recipientStatus: "signed",
+      requestStatus: "in_progress",
+      everyoneSigned: false,
+    });
     expect((await tenant.call("/sign/api/submit", { consent: true, values: {} })).status).toBe(409);
 
     const landlord = new SignerBrowser(gateway);
@@ -146,6 +150,8 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       values: { [landlordField]: { kind: "drawn", png: DRAWN_PNG } },
     });
     expect(last.status).toBe(200);
+    // The last signature: the page can say the document is being sealed rather than "once everyone has signed".
+    expect(last.body).toMatchObject({ recipientStatus: "signed", everyoneSigned: true });
 
     const completed = await eventually(async () => {
       const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
@@ -168,6 +174,10 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect(words).toContain(request.id);
     expect(words).toContain(original.sha256);
     expect(words).toContain("Zoë Tenant");
+    // Each signer's signature as sealed, and how it was made, beside their browser.
+    expect(words).toContain("Signature (typed) Zoë Tenant");
+    expect(words).toContain("Signature (drawn)");
+    expect(words).toMatch(/Browser (?!Mozilla)/);
     expect((await PDFDocument.load(sealed)).getPageCount()).toBe(3);
 
     // One byte changed in the middle of the first signed range, before the signature itself.

@@ -12,6 +12,26 @@ export const RecipientStatus = z.enum(["pending", "sent", "viewed", "signed", "d
   description: "pending → sent → viewed → signed, or declined.",
 });
 
+const PlacedField = z.object({
+  id: z.string(),
+  type: z.enum(FIELD_TYPES),
+  documentId: z.string(),
+  page: z.number(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  required: z.boolean(),
+  label: z.string(),
+});
+
+const FilledValue = z.union([
+  z.object({ kind: z.literal("typed"), text: z.string() }),
+  z.object({ kind: z.literal("drawn"), png: z.string().meta({ description: "The PNG image in base64." }) }),
+  z.string(),
+  z.boolean(),
+]);
+
 export const SigningSession = z
   .object({
     request: z.object({ id: z.string(), title: z.string(), message: z.string() }),
@@ -28,21 +48,25 @@ export const SigningSession = z
       }),
     ),
     fields: z
+      .array(PlacedField)
+      .meta({ description: "This signer's fields only; positions in points from the page's top-left." }),
+    filled: z
       .array(
-        z.object({
-          id: z.string(),
-          type: z.enum(FIELD_TYPES),
-          documentId: z.string(),
-          page: z.number(),
-          x: z.number(),
-          y: z.number(),
-          width: z.number(),
-          height: z.number(),
-          required: z.boolean(),
-          label: z.string(),
+        PlacedField.extend({
+          value: FilledValue,
+          filledBy: z.string().meta({ description: "The name of the signer who filled it in." }),
         }),
       )
-      .meta({ description: "This signer's fields only; positions in points from the page's top-left." }),
+      .meta({
+        description:
+          "What the signers before this one filled in, to show in place, read-only: a typed or drawn signature, text, or a checkbox's state.",
+      }),
+    everyoneSigned: z.boolean().meta({
+      description: "Every signer has signed: the request is being sealed, or is complete.",
+    }),
+    sealingDelayed: z.boolean().meta({
+      description: "Sealing failed at its last attempt and waits for the sender; the document comes later.",
+    }),
     returnUrl: z.string().optional().meta({ description: "Where an embedded signer goes when done." }),
     signedDocumentId: z.string().optional().meta({
       description: "The sealed PDF, once the request is completed; readable through /sign/api/documents.",
@@ -72,6 +96,9 @@ export const Signed = z
   .object({
     recipientStatus: z.literal("signed"),
     requestStatus: RequestStatus,
+    everyoneSigned: z.boolean().meta({
+      description: "This was the last signature: the document is being sealed (see GET /sign/api/session).",
+    }),
     redirectUrl: z
       .string()
       .optional()

@@ -92,6 +92,29 @@ function redirectUrl(
   return url.toString();
 }
 
+/** Whether every signer of the request has signed: it is being sealed, or is complete. */
+function everyoneSigned(request: SignatureRequest): boolean {
+  return request.recipients.every((r) => r.kind !== "signer" || r.status === "signed");
+}
+
+/** A value an earlier signer filled in, as the page shows it; undefined for one the page cannot. */
+function filledValueJson(
+  value: FieldValue,
+): z.input<typeof SigningSession>["filled"][number]["value"] | undefined {
+  switch (value.value.case) {
+    case "typed":
+      return { kind: "typed", text: value.value.value.text };
+    case "drawnPng":
+      return { kind: "drawn", png: Buffer.from(value.value.value).toString("base64") };
+    case "text":
+      return value.value.value;
+    case "checked":
+      return value.value.value;
+    default:
+      return undefined;
+  }
+}
+
 /** The page's values as the service takes them. */
 function fieldValues(values: z.infer<typeof SubmitSignature>["values"]): Record<string, FieldValue> {
   const read = (value: (typeof values)[string]): MessageInitShape<typeof FieldValueSchema>["value"] => {
@@ -112,10 +135,10 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   api.router.use(express.json({ limit: 1024 * 1024, strict: true }));
 
   const view = async (req: Request) => {
-    const { signatureRequest, recipientId, returnUrl } = await requests.getSigningSession({
+    const { signatureRequest, recipientId, returnUrl, filled } = await requests.getSigningSession({
       sessionToken: sessionToken(req),
     });
-    return { request: signatureRequest as SignatureRequest, recipientId, returnUrl };
+    return { request: signatureRequest as SignatureRequest, recipientId, returnUrl, filled };
   };
 
   api.on(
@@ -130,7 +153,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [401, 410, 500, 503],
     },
     async ({ req, res }) => {
-      const { request, recipientId, returnUrl } = await view(req);
+      const { request, recipientId, returnUrl, filled } = await view(req);
       const recipient = request.recipients.find((r) => r.id === recipientId);
       const stored = await Promise.all(
         request.documentIds.map(async (documentId) => {
@@ -157,6 +180,14 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           const { recipientId: _, ...field } = fieldJson(f);
           return field;
         }),
+        filled: filled.flatMap(({ field, value, filledBy }) => {
+          const shown = value && filledValueJson(value);
+          if (!field || shown === undefined) return [];
+          const { recipientId: _, ...placed } = fieldJson(field);
+          return [{ ...placed, value: shown, filledBy }];
+        }),
+        everyoneSigned: everyoneSigned(request),
+        sealingDelayed: request.completionFailure !== undefined,
         ...(returnUrl ? { returnUrl } : {}),
         ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
       };
@@ -215,9 +246,11 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         actor: actorOf(req),
       });
       const redirect = redirectUrl(answer.returnUrl, "signing_complete");
+      const request = answer.signatureRequest as SignatureRequest;
       const signed: z.input<typeof Signed> = {
         recipientStatus: "signed",
-        requestStatus: answer.signatureRequest?.status as z.infer<typeof Signed>["requestStatus"],
+        requestStatus: request.status as z.infer<typeof Signed>["requestStatus"],
+        everyoneSigned: everyoneSigned(request),
         ...(redirect ? { redirectUrl: redirect } : {}),
       };
       res.json(signed);

@@ -9,10 +9,12 @@ import {
   type RequestStatus,
   type Session,
   type SignatureValue,
+  type SubmitResult,
   submit,
 } from "./api";
 import { DeclineDialog } from "./DeclineDialog";
 import { FieldBox } from "./FieldBox";
+import { FilledBox } from "./FilledBox";
 import {
   fieldLabel,
   initialsOf,
@@ -34,8 +36,10 @@ type Phase =
   | { kind: "ready"; session: Session }
   | {
       kind: "signed";
-      session: Session | null;
       requestStatus: RequestStatus;
+      /** Every signer has signed: the document is being sealed, or is sealed. */
+      everyoneSigned: boolean;
+      sealingDelayed?: boolean;
       signedDocumentId?: string | null;
     }
   | { kind: "declined" }
@@ -57,8 +61,9 @@ function phaseOf(session: Session): Phase {
   if (session.recipient.status === "signed") {
     return {
       kind: "signed",
-      session,
       requestStatus: session.requestStatus,
+      everyoneSigned: session.everyoneSigned,
+      sealingDelayed: session.sealingDelayed,
       signedDocumentId: session.signedDocumentId,
     };
   }
@@ -142,45 +147,19 @@ export function App() {
     case "closed":
       return <ClosedScreen status={phase.requestStatus} signedDocumentId={phase.signedDocumentId} />;
     case "signed":
-      return (
-        <StateScreen testId="done-state" title="You have signed" tone="success">
-          {phase.requestStatus === "completed" ? (
-            <>
-              <p>Everyone has signed; the completed document will be e-mailed to you.</p>
-              {phase.signedDocumentId ? <DownloadSigned documentId={phase.signedDocumentId} /> : null}
-            </>
-          ) : (
-            <p>
-              Thank you. We will e-mail you the completed document once everyone has signed. You can close
-              this page.
-            </p>
-          )}
-        </StateScreen>
-      );
+      return <SignedScreen phase={phase} onSession={(session) => setPhase(phaseOf(session))} />;
     case "ready":
       return (
         <SigningView
           session={phase.session}
           onEnded={(error) => setPhase(endedBy(error))}
-          onSigned={(requestStatus, redirectUrl) => {
+          onSigned={({ requestStatus, everyoneSigned, redirectUrl }) => {
             if (redirectUrl) {
               setPhase({ kind: "redirecting" });
               window.location.assign(redirectUrl);
               return;
             }
-            setPhase({ kind: "signed", session: phase.session, requestStatus });
-            if (requestStatus === "completed") {
-              // The signed document may be ready now; ask once for its id.
-              getSession()
-                .then((s) =>
-                  setPhase((p) =>
-                    p.kind === "signed"
-                      ? { ...p, signedDocumentId: s.signedDocumentId, requestStatus: s.requestStatus }
-                      : p,
-                  ),
-                )
-                .catch(() => undefined);
-            }
+            setPhase({ kind: "signed", requestStatus, everyoneSigned });
           }}
           onDeclined={(redirectUrl) => {
             if (redirectUrl) {
@@ -194,6 +173,69 @@ export function App() {
         />
       );
   }
+}
+
+/** How often the page asks whether the document it waits for is sealed. */
+const SEALING_POLL_MS = 1500;
+
+/**
+ * After this signer has signed: thanks while others still sign; once everyone has, the sealing as
+ * it happens, then the sealed document to download.
+ */
+function SignedScreen({
+  phase,
+  onSession,
+}: {
+  phase: Extract<Phase, { kind: "signed" }>;
+  onSession: (session: Session) => void;
+}) {
+  const sealing = phase.everyoneSigned && !phase.signedDocumentId && !phase.sealingDelayed;
+  const latest = useRef(onSession);
+  latest.current = onSession;
+  useEffect(() => {
+    if (!sealing) return;
+    const timer = window.setInterval(() => {
+      getSession().then(
+        (session) => latest.current(session),
+        () => undefined,
+      );
+    }, SEALING_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [sealing]);
+
+  if (!phase.everyoneSigned) {
+    return (
+      <StateScreen testId="done-state" title="You have signed" tone="success">
+        <p>
+          Thank you. Others still have to sign; we will e-mail you the completed document once everyone has.
+          You can close this page.
+        </p>
+      </StateScreen>
+    );
+  }
+  if (phase.signedDocumentId) {
+    return (
+      <StateScreen testId="done-state" title="The document is complete" tone="success">
+        <p>Everyone has signed, and the document is sealed. Download your copy:</p>
+        <DownloadSigned documentId={phase.signedDocumentId} />
+      </StateScreen>
+    );
+  }
+  if (phase.sealingDelayed) {
+    return (
+      <StateScreen testId="done-state" title="Everyone has signed" tone="success">
+        <p>
+          Sealing the document is taking longer than it should. The sender has been told; the completed
+          document will be e-mailed to you once it is sealed. You can close this page.
+        </p>
+      </StateScreen>
+    );
+  }
+  return (
+    <StateScreen testId="sealing-state" title="Everyone has signed" tone="success" busy>
+      <p>Sealing the document. This takes a few seconds; your copy will be ready to download here.</p>
+    </StateScreen>
+  );
 }
 
 function ClosedScreen({
@@ -279,7 +321,7 @@ function StateScreen({
 interface SigningViewProps {
   session: Session;
   onEnded: (error: ApiError) => void;
-  onSigned: (requestStatus: RequestStatus, redirectUrl?: string | null) => void;
+  onSigned: (result: SubmitResult) => void;
   onDeclined: (redirectUrl?: string | null) => void;
   onConflict: (session: Session | null) => void;
 }
@@ -332,7 +374,7 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
   const finishReason = !allDone
     ? `Fill in ${required.length - done} more required field${required.length - done === 1 ? "" : "s"} to finish.`
     : !consent
-      ? "Agree to sign electronically (the box at the top) to finish."
+      ? "Agree to sign electronically, beside Finish, to finish."
       : "";
 
   // Announce progress to screen readers when it changes (not on first render).
@@ -438,7 +480,7 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
     setStatus("Signing…");
     try {
       const result = await submit(submittedValues(fields, values));
-      onSigned(result.requestStatus, result.redirectUrl);
+      onSigned(result);
     } catch (error) {
       setSubmitting(false);
       if (!(error instanceof ApiError)) {
@@ -541,34 +583,11 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
         <main className="content">
           <section className="consent-card" aria-labelledby="consent-title">
             <h2 id="consent-title" className="visually-hidden">
-              Consent to sign electronically
+              How to sign
             </h2>
-            <label className="consent-row">
-              <input
-                ref={consentRef}
-                type="checkbox"
-                data-testid="consent"
-                checked={consent}
-                disabled={busy}
-                aria-invalid={consentError ? true : undefined}
-                aria-describedby={consentError ? "consent-error" : undefined}
-                onChange={(e) => {
-                  setConsent(e.target.checked);
-                  setConsentError(null);
-                }}
-              />
-              <span>
-                I agree to sign electronically and that my electronic signature is the legal equivalent of my
-                handwritten signature.
-              </span>
-            </label>
-            {consentError ? (
-              <p id="consent-error" className="field-error-text" role="alert">
-                {consentError}
-              </p>
-            ) : null}
             <p className="hint">
-              Fill in the highlighted fields in the documents below, then select <strong>Finish</strong>.
+              Fill in the highlighted fields in the documents below, then agree to sign electronically and
+              select <strong>Finish</strong> at the bottom of the page.
               {required.length > 0 ? " Fields marked * are required." : ""}
             </p>
           </section>
@@ -588,8 +607,11 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
                 total={session.documents.length}
                 width={width}
                 onUnauthorized={onEnded}
-                renderOverlay={(page, scale) =>
-                  fields
+                renderOverlay={(page, scale) => [
+                  ...session.filled
+                    .filter((f) => f.documentId === doc.id && f.page === page)
+                    .map((f) => <FilledBox key={`filled-${f.id}`} field={f} scale={scale} />),
+                  ...fields
                     .filter((f) => f.documentId === doc.id && f.page === page)
                     .map((f) => (
                       <FieldBox
@@ -607,8 +629,8 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
                         onChange={setValue}
                         onOpenSignature={openSignature}
                       />
-                    ))
-                }
+                    )),
+                ]}
               />
             ))}
           </div>
@@ -636,6 +658,34 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
                 </p>
               ) : null}
             </div>
+            {allDone || consent ? (
+              <div className="consent-inline">
+                <label className="consent-row">
+                  <input
+                    ref={consentRef}
+                    type="checkbox"
+                    data-testid="consent"
+                    checked={consent}
+                    disabled={busy}
+                    aria-invalid={consentError ? true : undefined}
+                    aria-describedby={consentError ? "consent-error" : undefined}
+                    onChange={(e) => {
+                      setConsent(e.target.checked);
+                      setConsentError(null);
+                    }}
+                  />
+                  <span>
+                    I agree to sign electronically and that my electronic signature is the legal equivalent of
+                    my handwritten signature.
+                  </span>
+                </label>
+                {consentError ? (
+                  <p id="consent-error" className="field-error-text" role="alert">
+                    {consentError}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
             <div className="actions">
               <button
                 type="button"

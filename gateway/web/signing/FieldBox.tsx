@@ -52,7 +52,7 @@ function SignatureContent({
 }
 
 /** A typed signature, sized once the faces it is written in have loaded (until then, measured in others). */
-function TypedSignature({
+export function TypedSignature({
   text,
   height,
   width,
@@ -171,7 +171,9 @@ export function FieldBox({
           className="field-control field-readonly"
           type="text"
           readOnly
-          value={`Date signed: ${today}`}
+          // Stamped by the service: nothing to fill, so not a stop on the way through the fields.
+          tabIndex={-1}
+          value={today}
           aria-label={`Date signed, filled in automatically when you finish, page ${field.page}`}
         />
       );

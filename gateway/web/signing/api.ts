@@ -25,22 +25,34 @@ export interface Field {
   label?: string | null;
 }
 
+export type SignatureValue = { kind: "typed"; text: string } | { kind: "drawn"; png: string };
+export type FieldValue = SignatureValue | string | boolean;
+
+/** A field an earlier signer filled in, shown where it lies, read-only. */
+export interface FilledField extends Field {
+  value: FieldValue;
+  filledBy: string;
+}
+
 export interface Session {
   request: { id: string; title: string; message?: string | null };
   recipient: { id: string; name: string; email: string; status: RecipientStatus };
   documents: DocumentInfo[];
   fields: Field[];
+  filled: FilledField[];
   returnUrl?: string | null;
   requestStatus: RequestStatus;
   signedDocumentId?: string | null;
+  /** Every signer has signed: the document is being sealed, or is sealed. */
+  everyoneSigned: boolean;
+  /** Sealing failed at its last attempt and waits for the sender. */
+  sealingDelayed: boolean;
 }
-
-export type SignatureValue = { kind: "typed"; text: string } | { kind: "drawn"; png: string };
-export type FieldValue = SignatureValue | string | boolean;
 
 export interface SubmitResult {
   recipientStatus: "signed";
   requestStatus: RequestStatus;
+  everyoneSigned: boolean;
   redirectUrl?: string | null;
 }
 

@@ -4,12 +4,15 @@ import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type AuditEntry as AuditEntryMessage,
   AuditEntrySchema,
+  type FieldValue,
   type Recipient,
   RecipientSchema,
   type SignatureRequest,
   SignatureRequestSchema,
+  TypedSignatureSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AuditEntry } from "./audit-trail.js";
+import type { StoredValue } from "./field-values.js";
 import type { RecipientRow, RequestRow } from "./store.js";
 
 function time(date: Date | null): Timestamp | undefined {
@@ -78,4 +81,18 @@ export function toAuditEntry(entry: AuditEntry): AuditEntryMessage {
     previousHash: entry.previousHash,
     hash: entry.hash,
   });
+}
+
+/** A kept value as the contract carries it. */
+export function toFieldValue(value: StoredValue): FieldValue["value"] {
+  switch (value.kind) {
+    case "typed":
+      return { case: "typed", value: create(TypedSignatureSchema, { text: value.text }) };
+    case "drawn":
+      return { case: "drawnPng", value: Buffer.from(value.png, "base64") };
+    case "text":
+      return { case: "text", value: value.text };
+    case "checkbox":
+      return { case: "checked", value: value.checked };
+  }
 }

@@ -16,7 +16,7 @@ import {
 } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
 import { enqueueRequestEvent } from "./events.js";
-import { toSignatureRequest } from "./messages.js";
+import { toFieldValue, toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { hashToken, linkGone, type SigningLinks } from "./signing-links.js";
@@ -158,12 +158,29 @@ export class SigningSessions {
     });
   }
 
-  /** What the session's recipient sees: the request with their fields only. */
+  /**
+   * What the session's recipient sees: the request with their fields only, and what the signers
+   * before them filled in, to be shown in place.
+   */
   async view(sessionToken: string) {
     const session = await this.resolve(sessionToken);
     const request = await this.transactions.get(session.workspaceId, session.requestId);
+    const values = await store.fieldValues(this.deps.db, session.requestId);
+    const nameOf = new Map(request.recipients.map((r) => [r.id, r.name]));
+    const filled = request.fields.flatMap((field) => {
+      const value = values.get(field.id);
+      if (field.recipientId === session.recipientId || !value) return [];
+      return [
+        { field, value: { value: toFieldValue(value) }, filledBy: nameOf.get(field.recipientId) ?? "" },
+      ];
+    });
     request.fields = request.fields.filter((f) => f.recipientId === session.recipientId);
-    return { signatureRequest: request, recipientId: session.recipientId, returnUrl: session.returnUrl };
+    return {
+      signatureRequest: request,
+      recipientId: session.recipientId,
+      returnUrl: session.returnUrl,
+      filled,
+    };
   }
 
   /**

@@ -52,6 +52,32 @@ test("the first open marks the recipient viewed, the request in progress, and em
   expect(viewed()).toHaveLength(1);
 });
 
+test("a later signer's session shows what earlier signers filled in, where it lies, by whom; never its own fields", async () => {
+  const ws = uuidv7();
+  const request = await sentRequest(ws);
+  const ada = await sessionFor("ada@example.com");
+  const adaView = await h.requests.getSigningSession({ sessionToken: ada.sessionToken });
+  expect(adaView.filled).toEqual([]);
+  const [adaField] = adaView.signatureRequest?.fields ?? [];
+  await h.requests.submitSignature({
+    sessionToken: ada.sessionToken,
+    consent: true,
+    values: { [adaField?.id as string]: typed("Ada Lovelace") },
+    actor,
+  });
+  const bob = await sessionFor("bob@example.com");
+  const bobView = await h.requests.getSigningSession({ sessionToken: bob.sessionToken });
+  expect(bobView.filled.map((f) => [f.field?.id, f.field?.recipientId, f.filledBy, f.value?.value])).toEqual([
+    [
+      adaField?.id,
+      request.recipients[0]?.id,
+      "Ada Lovelace",
+      { case: "typed", value: expect.objectContaining({ text: "Ada Lovelace" }) },
+    ],
+  ]);
+  expect(bobView.signatureRequest?.fields.map((f) => f.recipientId)).toEqual([request.recipients[1]?.id]);
+});
+
 test("a session shows only its recipient's fields, and an unknown session is unauthenticated", async () => {
   const ws = uuidv7();
   const request = await sentRequest(ws);

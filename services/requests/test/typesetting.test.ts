@@ -43,6 +43,10 @@ test("runs come in the order they are seen: right-to-left text reversed, faces s
     { text: " ", rtl: false, face: "caveat-latin" },
     { text: "李", rtl: false, face: expect.stringMatching(/^noto-sans-sc-\d+$/) },
   ]);
-  // A line that starts right to left is laid out right to left: its first word ends up rightmost.
-  expect(visualRuns("text", "محمد Ada").map((r) => r.text)).toEqual(["Ada", "محمد "]);
+  // The paragraph is left to right, as on the signing page: a line that starts right to left keeps
+  // its right-to-left words first, and their letters in their order.
+  expect(visualRuns("text", "محمد Ada").map((r) => [r.text, r.rtl])).toEqual([
+    ["محمد", true],
+    [" Ada", false],
+  ]);
 });

@@ -4,8 +4,12 @@
  * request's audit chain, so the printout alone ties the document to its trail.
  */
 import { type PDFDocument, type PDFPage, rgb } from "pdf-lib";
+import { browserSummary } from "./browser-summary.js";
 import type { StackName } from "./font-stacks.js";
 import type { Typesetter } from "./typesetter.js";
+
+/** A signer's signature as it was sealed: typed in the handwriting face, or drawn. */
+export type SignatureMark = { kind: "typed"; text: string } | { kind: "drawn"; png: string };
 
 export interface CertificateRecipient {
   name: string;
@@ -17,6 +21,8 @@ export interface CertificateRecipient {
   consentedAt: Date | null;
   ip: string;
   userAgent: string;
+  /** The first signature (or, without one, initials) the signer gave. */
+  signature?: SignatureMark;
 }
 
 export interface CertificateFacts {
@@ -35,6 +41,7 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const GREY = rgb(0.35, 0.35, 0.4);
 const BLACK = rgb(0, 0, 0);
+const INK = rgb(0.07, 0.13, 0.36);
 const RULE = rgb(0.8, 0.82, 0.86);
 
 function when(date: Date | null): string {
@@ -127,6 +134,41 @@ class PageWriter {
     }
   }
 
+  /** A signature as it was sealed, in a box beside its label. */
+  async signature(mark: SignatureMark): Promise<void> {
+    const [width, height] = [200, 44];
+    this.room(height + 10);
+    this.y -= height + 6;
+    const label = mark.kind === "typed" ? "Signature (typed)" : "Signature (drawn)";
+    this.typesetter.draw(this.page, "bold", label, {
+      x: MARGIN,
+      y: this.y + height / 2 - 3,
+      size: 9.5,
+      color: GREY,
+    });
+    const x = MARGIN + 120;
+    if (mark.kind === "drawn") {
+      const image = await this.doc.embedPng(Buffer.from(mark.png, "base64"));
+      const scale = Math.min(width / image.width, height / image.height);
+      this.page.drawImage(image, { x, y: this.y, width: image.width * scale, height: image.height * scale });
+    } else {
+      const atOne = await this.typesetter.width("handwriting", mark.text, 1);
+      const size = Math.min(height * 0.8, atOne > 0 ? (width - 4) / atOne : height * 0.8);
+      this.typesetter.draw(this.page, "handwriting", mark.text, {
+        x,
+        y: this.y + height / 2 - size * 0.35,
+        size,
+        color: INK,
+      });
+    }
+    this.page.drawLine({
+      start: { x, y: this.y - 2 },
+      end: { x: x + width, y: this.y - 2 },
+      thickness: 0.5,
+      color: RULE,
+    });
+  }
+
   /** Breaks text into lines no wider than `width`: at spaces where it can, anywhere where it must. */
   private async wrap(text: string, stack: StackName, size: number, width: number): Promise<string[]> {
     const fits = async (s: string) => (await this.typesetter.width(stack, s, size)) <= width;
@@ -190,7 +232,8 @@ export async function appendCertificate(
       await w.pair("Agreed to sign", when(r.consentedAt));
       await w.pair("Signed", when(r.signedAt));
       await w.pair("IP address", r.ip || "—");
-      await w.pair("User agent", r.userAgent || "—");
+      await w.pair("Browser", browserSummary(r.userAgent));
+      if (r.signature) await w.signature(r.signature);
     }
   }
   w.rule();

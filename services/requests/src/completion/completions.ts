@@ -16,12 +16,14 @@ import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@
 import { Counter, Gauge, type Metric } from "prom-client";
 import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
+import type { StoredValue } from "../field-values.js";
 import { queueEmails } from "../notifications.js";
 import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
-import { store } from "../store.js";
+import { type StoredField, store } from "../store.js";
 import { readDocument } from "../stored-documents.js";
+import type { SignatureMark } from "./certificate-page.js";
 import { DrawingFailed, type DrawingThread } from "./drawing-thread.js";
 import type { Seal } from "./seal.js";
 import type { Original } from "./sealed-document.js";
@@ -101,6 +103,22 @@ export class CompletionMetrics {
 }
 
 export const DEFAULT_COMPLETION_ATTEMPTS = 10;
+
+/** A signer's first signature, or without one their first initials, as they gave it. */
+function signatureOf(
+  recipientId: string,
+  fields: StoredField[],
+  values: Map<string, StoredValue>,
+): SignatureMark | undefined {
+  for (const type of ["signature", "initials"]) {
+    for (const field of fields) {
+      if (field.recipientId !== recipientId || field.type !== type) continue;
+      const value = values.get(field.id);
+      if (value?.kind === "typed" || value?.kind === "drawn") return value;
+    }
+  }
+  return undefined;
+}
 
 export interface CompletionsDeps {
   db: Database;
@@ -250,10 +268,11 @@ export class Completions {
     const recipients = await store.recipientsOf(db, [request.id]);
     const audit = await readAudit(db, request.id);
     const completedAt = new Date();
+    const values = await store.fieldValues(db, request.id);
     const drawn = await this.deps.drawing.draw(
       await this.originals(job.workspace_id, request.document_ids),
       request.fields,
-      await store.fieldValues(db, request.id),
+      values,
       {
         requestId: request.id,
         title: request.title,
@@ -268,6 +287,7 @@ export class Completions {
           consentedAt: r.consented_at,
           ip: r.signed_ip || r.viewed_ip,
           userAgent: r.signed_user_agent || r.viewed_user_agent,
+          signature: signatureOf(r.id, request.fields, values),
         })),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
       },

@@ -35,12 +35,14 @@ interface Run {
 }
 
 /**
- * `text` as runs in the order they are seen, left to right: runs of one bidi level, reordered by
+ * `text` as runs in the order they are seen, left to right: runs of one bidi level (in a
+ * left-to-right paragraph), reordered by
  * rule L2 of UAX #9, each split where the face changes (in a right-to-left run, its last part
  * first). Spaces and combining marks stay in the face of the character before them.
  */
 export function visualRuns(stack: StackName, text: string): Run[] {
-  const { levels } = bidi.getEmbeddingLevels(text, "auto");
+  // Left to right at the base, as the signing page (a left-to-right page) shows every value.
+  const { levels } = bidi.getEmbeddingLevels(text, "ltr");
   const byLevel: { level: number; runs: Run[] }[] = [];
   let at = 0;
   for (const character of text) {
