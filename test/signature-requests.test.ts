@@ -5,7 +5,7 @@
  * document, and the tenant-isolation matrix over every new route.
  */
 import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
-import { call, eventually, type Reply } from "./support/http.js";
+import { ConsoleClient, call, eventually, type Reply } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { expectDocumented } from "./support/openapi.js";
 import { makePdf } from "./support/pdfs.js";
@@ -206,6 +206,49 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
     });
     expectDocumented("GET", "/v1/accounts/{accountId}/signature-requests", 200, listed.body);
     expect((listed.body as { items: RequestBody[] }).items.map((r) => r.id)).toEqual([draft.id]);
+  });
+
+  test("a request says who sent it: the workspace through a key, the person through the console; the trail names them", async () => {
+    const made = await create({
+      title: "From the API",
+      templateId: await templateId(),
+      recipients: recipients("api"),
+      send: true,
+    });
+    expect(made.body).toMatchObject({ sender: { name: "Default workspace", email: null } });
+    const [invitation] = await mailTo(`ada.api@${domain}`);
+    expect(invitation).toMatchObject({ fromName: "Default workspace via Countersign", replyTo: undefined });
+    expect(invitation?.text).toContain('You have been asked to sign "From the API" by Default workspace.');
+    const trail = await call(api(), `/signature-requests/${(made.body as RequestBody).id}/audit-trail`, {
+      key: key.secret,
+    });
+    expect((trail.body as { items: { actor: unknown }[] }).items[0]?.actor).toEqual({
+      type: "api_key",
+      id: expect.any(String),
+      name: "requests",
+      email: null,
+    });
+
+    const console = new ConsoleClient(gateway);
+    await console.logIn(deployment.adminEmail, deployment.adminPassword);
+    const fromConsole = await console.call(`/console/api/workspaces/${key.accountId}/signature-requests`, {
+      method: "POST",
+      json: {
+        title: "From the console",
+        templateId: await templateId(),
+        recipients: recipients("console"),
+        send: true,
+      },
+    });
+    expect(fromConsole.status).toBe(201);
+    expect(fromConsole.body).toMatchObject({
+      sender: { name: deployment.adminEmail, email: deployment.adminEmail },
+    });
+    const [personal] = await mailTo(`ada.console@${domain}`);
+    expect(personal).toMatchObject({
+      fromName: `${deployment.adminEmail} via Countersign`,
+      replyTo: deployment.adminEmail,
+    });
   });
 
   test("a request made from documents with its own fields", async () => {

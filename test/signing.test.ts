@@ -178,6 +178,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect(words).toContain("Signature (typed) Zoë Tenant");
     expect(words).toContain("Signature (drawn)");
     expect(words).toMatch(/Browser (?!Mozilla)/);
+    expect(words).toContain("Sent by Default workspace, through API key “signing”");
     expect((await PDFDocument.load(sealed)).getPageCount()).toBe(3);
 
     // One byte changed in the middle of the first signed range, before the signature itself.

@@ -15,7 +15,11 @@ import { type EventBus, subjects, type Unsubscribe } from "@countersign/kit";
 
 export interface Caller {
   keyId: string;
+  /** The key's name, as the audit trail names it. */
+  keyName: string;
   workspaceId: string;
+  /** The workspace's name, which speaks for a request sent with the key. */
+  workspaceName: string;
   apiAccessEnabled: boolean;
 }
 
@@ -94,9 +98,15 @@ export class KeyVerifier {
   private async ask(secret: string, digest: string): Promise<Caller | undefined> {
     const changesBefore = this.workspaceChanges;
     try {
-      const { key, apiAccessEnabled } = await this.auth.verifyApiKey({ secret });
+      const { key, apiAccessEnabled, workspaceName } = await this.auth.verifyApiKey({ secret });
       if (!key || this.deleted.has(key.id)) return undefined;
-      const caller = { keyId: key.id, workspaceId: key.workspaceId, apiAccessEnabled };
+      const caller = {
+        keyId: key.id,
+        keyName: key.name,
+        workspaceId: key.workspaceId,
+        workspaceName,
+        apiAccessEnabled,
+      };
       if (this.cache.size >= this.maxEntries) {
         // Maps iterate in insertion order: drop the oldest entry.
         const oldest = this.cache.keys().next().value;

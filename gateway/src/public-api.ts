@@ -47,6 +47,12 @@ export interface Actor {
   userId: string;
   ip: string;
   userAgent: string;
+  /** The key's name, or the console user's e-mail. */
+  name: string;
+  /** The console user's e-mail; empty for a key. */
+  email: string;
+  /** The workspace the call acts for, by name. */
+  workspaceName: string;
 }
 
 /** What an operation gets: its declared input, read and checked, and who asks for which workspace. */
@@ -222,11 +228,25 @@ function answering<P extends ObjectSchema, Q extends ObjectSchema, B extends Bod
 export function actorOf(req: Request, res: Response): Actor {
   const caller = res.locals.caller as Caller | undefined;
   const session = res.locals.session as Session | undefined;
+  const workspaceId = res.locals.workspaceId as string | undefined;
+  const base = { ip: req.ip ?? "", userAgent: (req.get("user-agent") ?? "").slice(0, 500) };
+  if (caller) {
+    return {
+      ...base,
+      apiKeyId: caller.keyId,
+      userId: "",
+      name: caller.keyName,
+      email: "",
+      workspaceName: caller.workspaceName,
+    };
+  }
   return {
-    apiKeyId: caller?.keyId ?? "",
-    userId: caller ? "" : (session?.userId ?? ""),
-    ip: req.ip ?? "",
-    userAgent: (req.get("user-agent") ?? "").slice(0, 500),
+    ...base,
+    apiKeyId: "",
+    userId: session?.userId ?? "",
+    name: session?.email ?? "",
+    email: session?.email ?? "",
+    workspaceName: session?.workspaces.find((w) => w.id === workspaceId)?.name ?? "",
   };
 }
 

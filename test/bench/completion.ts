@@ -130,6 +130,7 @@ export async function measureCompletion(
         title: "Master services agreement",
         completedAt: new Date(),
         recipients,
+        sentBy: "Acme Ltd, through API key “CRM”",
         audit: { entries: 14, headHash: "f".repeat(64) },
       },
       seal.identity,

@@ -5,6 +5,10 @@ import { simpleParser } from "mailparser";
 
 export interface OutboxMail {
   to: string;
+  /** The From line's display name. */
+  fromName: string;
+  /** Where replies go, when the e-mail says. */
+  replyTo?: string;
   subject: string;
   text: string;
   /** The signing link in the e-mail, if there is one. */
@@ -21,6 +25,8 @@ export async function outboxMails(dataDir: string): Promise<OutboxMail[]> {
       const text = parsed.text ?? "";
       return {
         to: parsed.to && !Array.isArray(parsed.to) ? (parsed.to.value[0]?.address ?? "") : "",
+        fromName: parsed.from?.value[0]?.name ?? "",
+        replyTo: parsed.replyTo?.value[0]?.address,
         subject: parsed.subject ?? "",
         text,
         link: /https?:\/\/\S+\/sign\/[A-Za-z0-9_-]{43}/.exec(text)?.[0],

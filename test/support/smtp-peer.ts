@@ -4,6 +4,10 @@ import { SMTPServer } from "smtp-server";
 
 export interface ReceivedMail {
   to: string;
+  /** The From line's display name. */
+  fromName: string;
+  /** Where replies go, when the message says. */
+  replyTo: string | undefined;
   subject: string;
   text: string;
   html: string;
@@ -23,6 +27,8 @@ export async function startSmtpPeer() {
           for (const rcpt of session.envelope.rcptTo) {
             mails.push({
               to: rcpt.address,
+              fromName: parsed.from?.value[0]?.name ?? "",
+              replyTo: parsed.replyTo?.value[0]?.address,
               subject: parsed.subject ?? "",
               text,
               html: typeof parsed.html === "string" ? parsed.html : "",

@@ -136,6 +136,15 @@ export const SignatureRequest = z
     cancelReason: z.string().nullable(),
     signedDocumentId: z.uuid().nullable(),
     completionFailure: CompletionFailure.nullable(),
+    sender: z
+      .strictObject({
+        name: z.string().meta({ description: "The console user's e-mail, or the workspace's name." }),
+        email: z
+          .string()
+          .nullable()
+          .meta({ description: "Where recipients' replies go; none for an API key." }),
+      })
+      .meta({ description: "Who the request comes from, as its recipients see it." }),
   })
   .meta({ id: "SignatureRequest" });
 
@@ -204,7 +213,18 @@ export const AuditEntry = z
     sequence: z.int().min(1),
     at: timestamp,
     action: z.string(),
-    actor: z.strictObject({ type: z.string(), id: z.string().nullable() }),
+    actor: z.strictObject({
+      type: z.string(),
+      id: z.string().nullable(),
+      name: z.string().nullable().meta({
+        description:
+          "Who acted, as they were named then: a recipient's name, a console user's e-mail, an API key's name.",
+      }),
+      email: z
+        .string()
+        .nullable()
+        .meta({ description: "The e-mail of a recipient or console user who acted." }),
+    }),
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
     details: z.record(z.string(), z.unknown()),

@@ -34,7 +34,14 @@ const FilledValue = z.union([
 
 export const SigningSession = z
   .object({
-    request: z.object({ id: z.string(), title: z.string(), message: z.string() }),
+    request: z.object({
+      id: z.string(),
+      title: z.string(),
+      message: z.string(),
+      sender: z
+        .string()
+        .meta({ description: "Who sent the request: a person's e-mail, or the workspace's name." }),
+    }),
     recipient: z.object({ id: z.string(), name: z.string(), email: z.string(), status: RecipientStatus }),
     requestStatus: RequestStatus,
     documents: z.array(

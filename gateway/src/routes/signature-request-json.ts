@@ -72,6 +72,7 @@ export function signatureRequestJson(
     cancelledAt: isoOrNull(request.cancelTime),
     cancelReason: orNull(request.cancelReason),
     signedDocumentId: orNull(request.signedDocumentId),
+    sender: { name: request.sender?.name ?? "", email: orNull(request.sender?.email ?? "") },
     completionFailure: request.completionFailure
       ? {
           reason: request.completionFailure.reason,
@@ -87,7 +88,12 @@ export function auditEntryJson(entry: StoredAuditEntry): Json<typeof AuditEntry>
     sequence: entry.sequence,
     at: iso(entry.time),
     action: entry.action,
-    actor: { type: entry.actorType, id: orNull(entry.actorId) },
+    actor: {
+      type: entry.actorType,
+      id: orNull(entry.actorId),
+      name: orNull(entry.actorName),
+      email: orNull(entry.actorEmail),
+    },
     ip: orNull(entry.ip),
     userAgent: orNull(entry.userAgent),
     details: JSON.parse(entry.details || "{}") as Record<string, unknown>,

@@ -162,7 +162,12 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         }),
       );
       const body: z.input<typeof SigningSession> = {
-        request: { id: request.id, title: request.title, message: request.message },
+        request: {
+          id: request.id,
+          title: request.title,
+          message: request.message,
+          sender: request.sender?.name ?? "",
+        },
         recipient: {
           id: recipientId,
           name: recipient?.name ?? "",

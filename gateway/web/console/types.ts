@@ -161,13 +161,14 @@ export interface SignatureRequest {
   signedDocumentId: string | null;
   /** Every signer signed but sealing failed at its last attempt: resend tries again, or cancel. */
   completionFailure: { reason: string; attempts: number; failedAt: string } | null;
+  sender: { name: string; email: string | null };
 }
 
 export interface AuditEntry {
   sequence: number;
   at: string;
   action: string;
-  actor: { type: string; id: string | null };
+  actor: { type: string; id: string | null; name: string | null; email: string | null };
   ip: string | null;
   userAgent: string | null;
   details: Record<string, unknown>;

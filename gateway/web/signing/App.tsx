@@ -568,12 +568,17 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
               Countersign
             </p>
             <h1 data-testid="request-title">{session.request.title}</h1>
+            {session.request.sender ? (
+              <p className="signer" data-testid="request-sender">
+                From <strong>{session.request.sender}</strong>
+              </p>
+            ) : null}
             <p className="signer">
               Signing as <strong>{signer.name}</strong> <span className="muted">({signer.email})</span>
             </p>
             {session.request.message ? (
               <blockquote className="message" data-testid="request-message">
-                <span className="message-label">Message from the sender</span>
+                <span className="message-label">Message from {session.request.sender || "the sender"}</span>
                 {session.request.message}
               </blockquote>
             ) : null}

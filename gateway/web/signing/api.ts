@@ -35,7 +35,7 @@ export interface FilledField extends Field {
 }
 
 export interface Session {
-  request: { id: string; title: string; message?: string | null };
+  request: { id: string; title: string; message?: string | null; sender: string };
   recipient: { id: string; name: string; email: string; status: RecipientStatus };
   documents: DocumentInfo[];
   fields: Field[];

@@ -61,12 +61,16 @@ export class ApiKeys {
     this.deps.eventsWritten();
   }
 
-  async verify(secret: string): Promise<{ key: ApiKey; apiAccessEnabled: boolean }> {
+  async verify(secret: string): Promise<{ key: ApiKey; apiAccessEnabled: boolean; workspaceName: string }> {
     // A malformed secret cannot match; no need to hash it or ask the database.
     const row = API_KEY_PATTERN.test(secret)
       ? await store.apiKeyBySecretHash(this.deps.db, this.deps.hashSecret(secret))
       : undefined;
     if (!row) throw new ConnectError("unknown API key", Code.Unauthenticated);
-    return { key: toApiKey(row), apiAccessEnabled: row.api_access_enabled };
+    return {
+      key: toApiKey(row),
+      apiAccessEnabled: row.api_access_enabled,
+      workspaceName: row.workspace_name,
+    };
   }
 }

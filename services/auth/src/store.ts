@@ -173,9 +173,9 @@ export const store = {
   async apiKeyBySecretHash(
     db: Queryable,
     secretHash: Buffer,
-  ): Promise<(ApiKeyRow & { api_access_enabled: boolean }) | undefined> {
-    const { rows } = await db.query<ApiKeyRow & { api_access_enabled: boolean }>(
-      `SELECT k.id, k.workspace_id, k.name, k.created_at, w.api_access_enabled
+  ): Promise<(ApiKeyRow & { api_access_enabled: boolean; workspace_name: string }) | undefined> {
+    const { rows } = await db.query<ApiKeyRow & { api_access_enabled: boolean; workspace_name: string }>(
+      `SELECT k.id, k.workspace_id, k.name, k.created_at, w.api_access_enabled, w.name AS workspace_name
        FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1`,
       [secretHash],
     );

@@ -13,16 +13,31 @@ export interface AuditActor {
   id: string;
   ip: string;
   userAgent: string;
+  /** Who acted, as they were named then: an API key's name, a console user's or recipient's name. */
+  name?: string;
+  /** The e-mail of a console user or recipient. */
+  email?: string;
+}
+
+/** The actor as it is hashed and kept: a name and e-mail only where there is one (older entries had neither). */
+function named(actor: AuditActor): AuditActor {
+  const { name, email, ...rest } = actor;
+  return { ...rest, ...(name ? { name } : {}), ...(email ? { email } : {}) };
 }
 
 export const SYSTEM: AuditActor = { type: "system", id: "", ip: "", userAgent: "" };
 
 /** The caller of an RPC as the audit trail names it: its API key, the console user, or the service itself. */
 export function actorOf(actor: Actor | undefined): AuditActor {
-  if (actor?.apiKeyId)
-    return { type: "api_key", id: actor.apiKeyId, ip: actor.ip, userAgent: actor.userAgent };
-  if (actor?.userId) return { type: "user", id: actor.userId, ip: actor.ip, userAgent: actor.userAgent };
-  return { ...SYSTEM, ip: actor?.ip ?? "", userAgent: actor?.userAgent ?? "" };
+  const by = {
+    ip: actor?.ip ?? "",
+    userAgent: actor?.userAgent ?? "",
+    name: actor?.name,
+    email: actor?.email,
+  };
+  if (actor?.apiKeyId) return named({ ...by, type: "api_key", id: actor.apiKeyId });
+  if (actor?.userId) return named({ ...by, type: "user", id: actor.userId });
+  return { ...SYSTEM, ip: by.ip, userAgent: by.userAgent };
 }
 
 export interface AuditEntry {
@@ -43,6 +58,8 @@ interface AuditRow {
   actor_id: string;
   ip: string;
   user_agent: string;
+  actor_name: string;
+  actor_email: string;
   details: Record<string, unknown>;
   previous_hash: string;
   hash: string;
@@ -115,7 +132,7 @@ export async function appendAuditEntries(
       // Milliseconds, as JavaScript keeps them, so that the stored time hashes the same when read back.
       at: new Date(),
       action,
-      actor,
+      actor: named(actor),
       // As the database will give it back: dates become strings, undefined properties disappear.
       details: JSON.parse(JSON.stringify(details)) as Record<string, unknown>,
       previousHash: last.hash,
@@ -124,8 +141,9 @@ export async function appendAuditEntries(
     return { ...entry, hash: last.hash };
   });
   await tx.query(
-    `INSERT INTO audit_entries (request_id, sequence, at, action, actor_type, actor_id, ip, user_agent, details, previous_hash, hash)
-     SELECT $1, e.sequence, e.at, e.action, $2, $3, $4, $5, e.details, e.previous_hash, e.hash
+    `INSERT INTO audit_entries (request_id, sequence, at, action, actor_type, actor_id, ip, user_agent,
+                                actor_name, actor_email, details, previous_hash, hash)
+     SELECT $1, e.sequence, e.at, e.action, $2, $3, $4, $5, $12, $13, e.details, e.previous_hash, e.hash
        FROM unnest($6::int[], $7::timestamptz[], $8::text[], $9::jsonb[], $10::text[], $11::text[])
             AS e(sequence, at, action, details, previous_hash, hash)`,
     [
@@ -140,6 +158,8 @@ export async function appendAuditEntries(
       entries.map((e) => JSON.stringify(e.details)),
       entries.map((e) => e.previousHash),
       entries.map((e) => e.hash),
+      actor.name ?? "",
+      actor.email ?? "",
     ],
   );
   return last;
@@ -147,7 +167,8 @@ export async function appendAuditEntries(
 
 export async function readAudit(db: Queryable, requestId: string): Promise<AuditEntry[]> {
   const { rows } = await db.query<AuditRow>(
-    `SELECT sequence, at, action, actor_type, actor_id, ip, user_agent, details, previous_hash, hash
+    `SELECT sequence, at, action, actor_type, actor_id, ip, user_agent, actor_name, actor_email, details,
+            previous_hash, hash
        FROM audit_entries WHERE request_id = $1 ORDER BY sequence`,
     [requestId],
   );
@@ -155,7 +176,14 @@ export async function readAudit(db: Queryable, requestId: string): Promise<Audit
     sequence: row.sequence,
     at: row.at,
     action: row.action,
-    actor: { type: row.actor_type, id: row.actor_id, ip: row.ip, userAgent: row.user_agent },
+    actor: named({
+      type: row.actor_type,
+      id: row.actor_id,
+      ip: row.ip,
+      userAgent: row.user_agent,
+      name: row.actor_name,
+      email: row.actor_email,
+    }),
     details: row.details,
     previousHash: row.previous_hash,
     hash: row.hash,

@@ -58,6 +58,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     cancelTime: time(row.cancelled_at),
     cancelReason: row.cancel_reason,
     signedDocumentId: row.signed_document_id ?? "",
+    sender: { name: row.sender_name, email: row.sender_email },
     completionFailure: row.completion_failure
       ? {
           reason: row.completion_failure.reason,
@@ -77,6 +78,8 @@ export function toAuditEntry(entry: AuditEntry): AuditEntryMessage {
     actorId: entry.actor.id,
     ip: entry.actor.ip,
     userAgent: entry.actor.userAgent,
+    actorName: entry.actor.name ?? "",
+    actorEmail: entry.actor.email ?? "",
     details: JSON.stringify(entry.details),
     previousHash: entry.previousHash,
     hash: entry.hash,

@@ -66,6 +66,8 @@ interface DueRow {
   link_revoked: boolean;
   workspace_id: string;
   signed_document_id: string | null;
+  sender_name: string;
+  sender_email: string;
 }
 
 /** A completed request's sealed PDF as an e-mail attachment. */
@@ -154,7 +156,7 @@ export class NotificationSender {
                         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, request_id, recipient_id, kind, link_id, note, attempts)
        SELECT c.id, c.kind, c.link_id, c.note, c.attempts, s.title, s.message, s.expires_at, r.name, r.email,
-              s.workspace_id, s.signed_document_id,
+              s.workspace_id, s.signed_document_id, s.sender_name, s.sender_email,
               COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
          FROM claimed c
          JOIN signature_requests s ON s.id = c.request_id
@@ -181,6 +183,7 @@ export class NotificationSender {
       const content = renderNotification({
         kind: row.kind,
         requestTitle: row.title,
+        senderName: row.sender_name,
         senderMessage: row.message,
         note: row.note,
         recipientName: row.name,
@@ -190,6 +193,7 @@ export class NotificationSender {
       });
       await this.mailer.send({
         to: { name: row.name, email: row.email },
+        onBehalfOf: { name: row.sender_name, email: row.sender_email },
         messageId: row.id,
         ...content,
         attachments,

@@ -45,6 +45,15 @@ export interface RequestCreationDeps {
   afterCommit: () => void;
 }
 
+/**
+ * Who a request comes from, as its recipients see it: the console user who made it, by e-mail, or
+ * for a request made through an API key, the workspace; replies go to the user, a key has no inbox.
+ */
+function senderOf(actor: CreateSignatureRequestRequest["actor"]): { name: string; email: string } {
+  if (actor?.email) return { name: actor.email, email: actor.email };
+  return { name: actor?.workspaceName ?? "", email: "" };
+}
+
 /** How a request names itself when it claims its documents at the documents service. */
 export const REQUEST_HOLDER_PREFIX = "request:";
 
@@ -166,6 +175,7 @@ export class RequestCreation {
       expiresAt: expiresAt ?? null,
       operationKey: input.operationKey || null,
       status: "draft",
+      sender: senderOf(input.actor),
     };
     const createdEntry: AuditRecord = {
       action: "created",

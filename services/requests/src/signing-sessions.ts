@@ -54,9 +54,19 @@ const ENDED: Partial<Record<RequestStatus, string>> = {
   expired: "this request expired before everyone signed; ask the sender for a new one",
 };
 
-/** The recipient as the audit trail names a signer acting through their browser. */
-export function signerActor(recipientId: string, actor: Actor | undefined): AuditActor {
-  return { type: "recipient", id: recipientId, ip: actor?.ip ?? "", userAgent: actor?.userAgent ?? "" };
+/** The recipient as the audit trail names a signer acting through their browser: by name and e-mail. */
+export function signerActor(
+  recipient: Pick<RecipientRow, "id" | "name" | "email">,
+  actor: Actor | undefined,
+): AuditActor {
+  return {
+    type: "recipient",
+    id: recipient.id,
+    ip: actor?.ip ?? "",
+    userAgent: actor?.userAgent ?? "",
+    name: recipient.name,
+    email: recipient.email,
+  };
 }
 
 export class SigningSessions {
@@ -139,11 +149,13 @@ export class SigningSessions {
 
       if (link.kind === "embedded")
         await tx.query("UPDATE signing_links SET opened_at = now() WHERE id = $1", [link.id]);
-      const viewer = signerActor(recipient.id, actor);
+      const viewer = signerActor(recipient, actor);
+      // The first opening is the recipient's view; any later one is recorded as an opening again.
       const after = recipientAllows("view", recipient.status)
-        ? await recordView(tx, locked, recipient, viewer)
+        ? await recordView(tx, locked, recipient, viewer, link.kind)
         : locked;
-      await appendAudit(tx, link.request_id, "link_opened", viewer, { kind: link.kind });
+      if (after === locked)
+        await appendAudit(tx, link.request_id, "link_reopened", viewer, { kind: link.kind });
       const sessionToken = randomBytes(32).toString("base64url");
       await tx.query(
         `INSERT INTO signing_sessions (id, token_hash, link_id, request_id, recipient_id) VALUES ($1, $2, $3, $4, $5)`,
@@ -240,13 +252,14 @@ async function recordView(
   { request, recipients }: Locked,
   recipient: RecipientRow,
   viewer: AuditActor,
+  linkKind: string,
 ): Promise<Locked> {
   const viewed = await store.markViewed(tx, recipient.id, viewer.ip, viewer.userAgent);
   const after = {
     request: await store.markInProgress(tx, request),
     recipients: recipients.map((r) => (r.id === recipient.id ? viewed : r)),
   };
-  await appendAudit(tx, request.id, "viewed", viewer, {});
+  await appendAudit(tx, request.id, "viewed", viewer, { kind: linkKind });
   await enqueueRequestEvent(tx, "viewed", after.request, after.recipients, viewed);
   return after;
 }

@@ -51,7 +51,7 @@ export class Signing {
       );
       if (violations.length > 0) throw validationError(violations, "the signature is not complete");
 
-      const by = signerActor(signer.id, actor);
+      const by = signerActor(signer, actor);
       await store.saveFieldValues(tx, locked.request.id, signer.id, values);
       const signed = await store.markSigned(tx, signer.id, {
         ip: by.ip,
@@ -87,7 +87,7 @@ export class Signing {
       await revokeLinks(tx, locked.request.id);
       const request = await store.setStatus(tx, locked.request.id, "declined");
       const recipients = locked.recipients.map((r) => (r.id === signer.id ? declined : r));
-      await appendAudit(tx, request.id, "declined", signerActor(signer.id, actor), { reason: trimmed });
+      await appendAudit(tx, request.id, "declined", signerActor(signer, actor), { reason: trimmed });
       await enqueueRequestEvent(tx, "declined", request, recipients, declined);
     });
   }
@@ -98,7 +98,7 @@ export class Signing {
    */
   private async routeOn(tx: Queryable, locked: Locked, signed: RecipientRow): Promise<void> {
     const unsigned = locked.recipients.filter((r) => r.kind === "signer" && r.status !== "signed");
-    const by = signerActor(signed.id, undefined);
+    const by = signerActor(signed, undefined);
     if (unsigned.length === 0) {
       await queueCompletion(tx, locked.request);
       await appendAudit(tx, locked.request.id, "all_signed", by, {});

@@ -37,6 +37,9 @@ export interface RequestRow {
   cancel_reason: string;
   signed_document_id: string | null;
   completion_failure: CompletionFailure | null;
+  /** Who the request comes from, as recipients see it. */
+  sender_name: string;
+  sender_email: string;
 }
 
 /** Why sealing a fully signed request gave up, kept on the request for its sender. */
@@ -84,6 +87,7 @@ export interface NewRequest {
   operationKey: string | null;
   /** A request created and sent at once is written sent (with its sent time) rather than moved there. */
   status: "draft" | "sent";
+  sender: { name: string; email: string };
 }
 
 /** Which requests a list keeps: every condition given must hold. */
@@ -102,7 +106,7 @@ export type NewRecipientRow = Pick<
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
-  cancel_reason, signed_document_id, completion_failure`;
+  cancel_reason, signed_document_id, completion_failure, sender_name, sender_email`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at`;
@@ -147,8 +151,9 @@ export const store = {
   ): Promise<{ request: RequestRow; recipients: RecipientRow[] }> {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
-         document_external_ids, fields, status, sent_at, expires_at, operation_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11)
+         document_external_ids, fields, status, sent_at, expires_at, operation_key, sender_name, sender_email)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11,
+               $12, $13)
        RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
@@ -162,6 +167,8 @@ export const store = {
         request.status,
         request.expiresAt,
         request.operationKey,
+        request.sender.name,
+        request.sender.email,
       ],
     );
     // One statement for every recipient, in the order given.

@@ -10,6 +10,7 @@ const details = {
   title: "Lease",
   completedAt: new Date("2026-11-26T10:00:00Z"),
   recipients: [],
+  sentBy: "ada@example.com",
   audit: { entries: 3, headHash: "f".repeat(64) },
 };
 const seal = { commonName: "Test seal", certificateBytes: 1500 };

@@ -6,6 +6,7 @@ function content(overrides: Partial<NotificationContent> = {}): NotificationCont
   return {
     kind: "invitation",
     requestTitle: "Mutual NDA",
+    senderName: "ada@acme.example",
     senderMessage: "Please sign by Friday.",
     note: "",
     recipientName: "Ada",
@@ -24,6 +25,15 @@ test("every kind that asks for a signature carries the link and the sender's mes
       expect(part).toContain("Ada");
     }
   }
+});
+
+test("an invitation names who sent the request; without a sender it says nothing of one", () => {
+  expect(renderNotification(content()).text).toContain(
+    'You have been asked to sign "Mutual NDA" by ada@acme.example.',
+  );
+  expect(renderNotification(content({ senderName: "" })).text).toContain(
+    'You have been asked to sign "Mutual NDA".',
+  );
 });
 
 test("a reminder says it is one and carries its note", () => {

@@ -8,6 +8,14 @@ import { StatusBadge } from "./status";
 
 const OPEN = new Set(["sent", "in_progress"]);
 
+/** Who acted, as a person reads it: a recipient by name and e-mail, an API key by its name. */
+function actorName(actor: AuditEntry["actor"]): string {
+  if (actor.type === "system") return "Countersign";
+  if (actor.type === "api_key") return actor.name ? `API key “${actor.name}”` : "an API key";
+  if (!actor.name) return actor.type === "recipient" ? "a recipient" : "a console user";
+  return actor.email && actor.email !== actor.name ? `${actor.name} <${actor.email}>` : actor.name;
+}
+
 /** A reason the service gives, as a sentence: capitalised, with a full stop. */
 function sentence(text: string): string {
   const trimmed = text.trim();
@@ -63,6 +71,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                 <h1 id="request-title">{request.title}</h1>
                 <p className="muted">
                   <StatusBadge status={request.status} /> Created <When at={request.createdAt} />
+                  {request.sender.name ? ` by ${request.sender.name}` : ""}
                   {request.completedAt ? (
                     <>
                       {" "}
@@ -211,7 +220,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                         <p>
                           <strong>{e.action.replaceAll("_", " ")}</strong>{" "}
                           <span className="muted small">
-                            by {e.actor.type.replace("_", " ")} · <When at={e.at} />
+                            by {actorName(e.actor)} · <When at={e.at} />
                             {e.ip ? ` · ${e.ip}` : ""}
                           </span>
                         </p>

@@ -33,6 +33,8 @@ export interface CertificateFacts {
   /** SHA-256 of the signed pages: the originals with every value drawn, before this certificate. */
   signedPagesSha256: string;
   recipients: CertificateRecipient[];
+  /** Who sent the request, as its audit trail names them. */
+  sentBy: string;
   audit: { entries: number; headHash: string };
   sealedBy: string;
 }
@@ -206,6 +208,7 @@ export async function appendCertificate(
   await w.text(facts.title, { size: 12 });
   w.gap(6);
   await w.pair("Request ID", facts.requestId);
+  await w.pair("Sent by", facts.sentBy || "—");
   await w.pair("Completed", when(facts.completedAt));
   await w.pair("Sealed by", facts.sealedBy);
   w.rule();

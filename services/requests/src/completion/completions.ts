@@ -14,7 +14,7 @@ import {
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
 import { Counter, Gauge, type Metric } from "prom-client";
-import { appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
+import { type AuditActor, appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
 import type { StoredValue } from "../field-values.js";
 import { queueEmails } from "../notifications.js";
@@ -103,6 +103,15 @@ export class CompletionMetrics {
 }
 
 export const DEFAULT_COMPLETION_ATTEMPTS = 10;
+
+/** Who sent the request, from the actor of its first audit entry: a person by e-mail, a key by name. */
+function sentBy(creator: AuditActor | undefined, senderName: string): string {
+  if (creator?.type === "api_key") {
+    const key = creator.name ? `API key “${creator.name}”` : "an API key";
+    return senderName ? `${senderName}, through ${key}` : key;
+  }
+  return creator?.email || creator?.name || senderName;
+}
 
 /** A signer's first signature, or without one their first initials, as they gave it. */
 function signatureOf(
@@ -289,6 +298,7 @@ export class Completions {
           userAgent: r.signed_user_agent || r.viewed_user_agent,
           signature: signatureOf(r.id, request.fields, values),
         })),
+        sentBy: sentBy(audit[0]?.actor, request.sender_name),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
       },
       this.deps.seal.identity,

@@ -137,7 +137,9 @@ export class Typesetter {
     }
     const fonts = new Map<Face, { font: ShapingFont; ref: ReturnType<typeof embedFont> }>();
     for (const [face, runs] of runsOf) {
-      const bytes = await subsetFont(readFileSync(face.file), runs.map((r) => r.text).join(""), {
+      // Subset from the whole font already inflated, rather than the WOFF2 file inflated again.
+      const whole = await wholeFont(face);
+      const bytes = await subsetFont(whole.bytes, runs.map((r) => r.text).join(""), {
         targetFormat: "truetype",
       });
       const font = new ShapingFont(bytes);

@@ -14,6 +14,8 @@ export interface MailAddress {
 
 export interface MailMessage {
   to: MailAddress;
+  /** Who the mail is sent for: named in the From line ("Ada via Countersign"), and where replies go. */
+  onBehalfOf?: { name: string; email: string };
   subject: string;
   text: string;
   html: string;
@@ -34,8 +36,11 @@ export interface MailerOptions {
 }
 
 function envelope(from: MailAddress, message: MailMessage) {
+  const sender = message.onBehalfOf;
   return {
-    from: { name: from.name, address: from.email },
+    // Our address stays the sender (SPF, DKIM); the person behind the request is named, and answered.
+    from: { name: sender?.name ? `${sender.name} via ${from.name}` : from.name, address: from.email },
+    ...(sender?.email ? { replyTo: { name: sender.name, address: sender.email } } : {}),
     to: { name: message.to.name, address: message.to.email },
     subject: message.subject,
     text: message.text,

@@ -8,6 +8,8 @@ export type NotificationKind = "invitation" | "resend" | "reminder" | "recipient
 export interface NotificationContent {
   kind: NotificationKind;
   requestTitle: string;
+  /** Who sent the request, as recipients know them; empty when not known. */
+  senderName: string;
   senderMessage: string;
   /** The extra note of a reminder. */
   note: string;
@@ -61,10 +63,12 @@ export function renderNotification(content: NotificationContent): {
   const title = oneLine(content.requestTitle);
   const subject = `${wording.subject}${title}`.slice(0, 250);
 
-  const text: string[] = [`Hello ${content.recipientName},`, "", `${wording.lead} "${title}".`];
+  const sender = oneLine(content.senderName);
+  const by = sender && content.kind !== "completed" ? ` by ${sender}` : "";
+  const text: string[] = [`Hello ${content.recipientName},`, "", `${wording.lead} "${title}"${by}.`];
   const html: string[] = [
     `<p>Hello ${escapeHtml(content.recipientName)},</p>`,
-    `<p>${escapeHtml(wording.lead)} <strong>${escapeHtml(title)}</strong>.</p>`,
+    `<p>${escapeHtml(wording.lead)} <strong>${escapeHtml(title)}</strong>${escapeHtml(by)}.</p>`,
   ];
   if (content.senderMessage.trim()) {
     text.push(
