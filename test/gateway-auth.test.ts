@@ -362,7 +362,13 @@ describe.each(modes)("%s mode", (_mode, start) => {
     const actors = (
       trail.body as { items: { action: string; actor: { type: string; id: string } }[] }
     ).items.map((e) => e.actor);
-    expect(actors[0]).toEqual({ type: "user", id: userId });
+    // A console user has no name but the e-mail they sign in with.
+    expect(actors[0]).toEqual({
+      type: "user",
+      id: userId,
+      name: "family@example.com",
+      email: "family@example.com",
+    });
 
     expectProblem(await member.call(`${base}/webhook-endpoints`), 403, "forbidden");
     expectProblem(

@@ -107,7 +107,7 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
     await shot(page, `${name}-loaded`);
     await page
-      .getByRole("button", { name: /^Signature, required/ })
+      .getByRole("button", { name: /^Sign: Signature, required/ })
       .first()
       .click();
     const dialog = page.getByRole("dialog");

@@ -31,7 +31,9 @@ export function PageView({ pdf, failed, pageNumber, pageCount, size, width, chil
   const box = useRef<HTMLDivElement>(null);
   const canvasHolder = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
-  const [rendered, setRendered] = useState(false);
+  // The width the canvas on screen was drawn for; 0 until the first drawing is done.
+  const [renderedWidth, setRenderedWidth] = useState(0);
+  const rendered = renderedWidth > 0;
   const height = width > 0 ? (width * size.height) / size.width : 0;
 
   // Render lazily: only once the page comes near the viewport.
@@ -72,7 +74,7 @@ export function PageView({ pdf, failed, pageNumber, pageCount, size, width, chil
         await task.promise;
         if (cancelled) return;
         canvasHolder.current?.replaceChildren(canvas);
-        setRendered(true);
+        setRenderedWidth(width);
       } catch (error) {
         if (!cancelled && (error as Error)?.name !== "RenderingCancelledException") console.error(error);
       }
@@ -88,10 +90,15 @@ export function PageView({ pdf, failed, pageNumber, pageCount, size, width, chil
     <section
       ref={box}
       className="page"
-      style={{ height: height ? `${height}px` : undefined, aspectRatio: `${size.width} / ${size.height}` }}
+      style={{
+        width: width ? `${width}px` : undefined,
+        height: height ? `${height}px` : undefined,
+        aspectRatio: `${size.width} / ${size.height}`,
+      }}
       aria-label={`Page ${pageNumber} of ${pageCount}`}
       data-testid={`page-${pageNumber}`}
       data-rendered={rendered || undefined}
+      data-rendered-width={renderedWidth || undefined}
     >
       <div ref={canvasHolder} className="page-canvas-holder" />
       {!rendered ? (

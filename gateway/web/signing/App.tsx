@@ -27,6 +27,7 @@ import {
 } from "./fields";
 import { DocumentView } from "./PdfView";
 import { SignatureDialog } from "./SignatureDialog";
+import { ZoomControl } from "./ZoomControl";
 
 type Phase =
   | { kind: "loading" }
@@ -357,6 +358,7 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
   const [status, setStatus] = useState("");
   const [alert, setAlert] = useState("");
   const [columnRef, width] = useElementWidth<HTMLDivElement>();
+  const [zoom, setZoom] = useState(1);
   const elements = useRef(new Map<string, HTMLElement>());
   const current = useRef<string | null>(null);
   const consentRef = useRef<HTMLInputElement>(null);
@@ -603,6 +605,7 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
             </div>
           ) : null}
 
+          <ZoomControl zoom={zoom} onZoom={setZoom} />
           <div id="documents" ref={columnRef} className="documents" tabIndex={-1}>
             {session.documents.map((doc, index) => (
               <DocumentView
@@ -610,7 +613,7 @@ function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: Sig
                 doc={doc}
                 index={index}
                 total={session.documents.length}
-                width={width}
+                width={Math.floor(width * zoom)}
                 onUnauthorized={onEnded}
                 renderOverlay={(page, scale) => [
                   ...session.filled

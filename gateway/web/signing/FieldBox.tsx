@@ -15,22 +15,51 @@ interface Props {
   onOpenSignature: (field: Field) => void;
 }
 
+/**
+ * A signature field's accessible name, which starts with the text it shows (WCAG 2.5.3, Label in
+ * Name): "Sign: …" while empty, the typed name once signed; a drawing shows no text.
+ */
+function signatureButtonName(
+  cta: string,
+  label: string,
+  requirement: string,
+  page: number,
+  value: SignatureValue | undefined,
+): string {
+  if (!value) return `${cta}: ${label}, ${requirement}, page ${page}`;
+  const shown = value.kind === "typed" ? `${value.text}: ` : "";
+  return `${shown}${label}, signed${value.kind === "drawn" ? " (drawn)" : ""}, page ${page}. Select to change`;
+}
+
+/** The smallest touch target, in CSS pixels. */
+const TOUCH_TARGET = 44;
+
+/** The CSS variable holding a font stack the sealed PDF also writes in (font-stacks.ts). */
+type Stack = "--handwriting" | "--sealed-text";
+
 let measuring: CanvasRenderingContext2D | null | undefined;
 
 /**
- * The size a typed signature is drawn at, in CSS pixels: the sealed PDF's rule (field-stamps.ts),
- * at most 48 points and 80 % of the box's height, and no wider than the box less 4 points, measured
- * in the same faces.
+ * The size text is drawn at in a box, in CSS pixels, by the sealed PDF's rule (field-stamps.ts):
+ * at most `largestPt` points and 80 % of the box's height, and no wider than the box less 4 points,
+ * measured in the same faces (`stack` names the CSS variable holding them).
  */
-function typedSize(text: string, width: number, height: number, scale: number): number {
+function fittedSize(
+  text: string,
+  stack: Stack,
+  largestPt: number,
+  width: number,
+  height: number,
+  scale: number,
+): number {
   measuring ??= document.createElement("canvas").getContext("2d");
-  const family = getComputedStyle(document.documentElement).getPropertyValue("--handwriting");
+  const family = getComputedStyle(document.documentElement).getPropertyValue(stack);
   let atOne = 0;
   if (measuring) {
     measuring.font = `100px ${family}`;
     atOne = measuring.measureText(text).width / 100;
   }
-  const largest = Math.min(48 * scale, height * 0.8);
+  const largest = Math.min(largestPt * scale, height * 0.8);
   return Math.max(4 * scale, Math.min(largest, atOne > 0 ? (width - 4 * scale) / atOne : largest));
 }
 
@@ -51,6 +80,22 @@ function SignatureContent({
   return <TypedSignature text={value.text} height={height} width={width} scale={scale} />;
 }
 
+/** Re-renders the caller once the faces of `stack` that `text` needs have loaded, so it measures in them. */
+function useFaces(stack: Stack, text: string): void {
+  const [, loaded] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    const family = getComputedStyle(document.documentElement).getPropertyValue(stack);
+    let current = true;
+    document.fonts.load(`16px ${family}`, text).then(
+      () => current && loaded(),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [stack, text]);
+}
+
 /** A typed signature, sized once the faces it is written in have loaded (until then, measured in others). */
 export function TypedSignature({
   text,
@@ -63,22 +108,11 @@ export function TypedSignature({
   width: number;
   scale: number;
 }) {
-  const [, loaded] = useReducer((n: number) => n + 1, 0);
-  useEffect(() => {
-    const family = getComputedStyle(document.documentElement).getPropertyValue("--handwriting");
-    let current = true;
-    document.fonts.load(`16px ${family}`, text).then(
-      () => current && loaded(),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [text]);
+  useFaces("--handwriting", text);
   return (
     <span
       className="handwriting field-typed"
-      style={{ fontSize: `${typedSize(text, width, height, scale)}px` }}
+      style={{ fontSize: `${fittedSize(text, "--handwriting", 48, width, height, scale)}px` }}
     >
       {text}
     </span>
@@ -99,17 +133,21 @@ export function FieldBox({
 }: Props) {
   const width = field.width * scale;
   const height = field.height * scale;
+  useFaces("--sealed-text", today);
   const filled = isFilled(field, value);
   const label = fieldLabel(field);
   const requirement = field.required ? "required" : "optional";
   const errorId = `error-${field.id}`;
-  const style: CSSProperties = {
+  const style = {
     left: `${field.x * scale}px`,
     top: `${field.y * scale}px`,
     width: `${width}px`,
     height: `${height}px`,
     fontSize: `${Math.max(9, Math.min(16, height * 0.55))}px`,
-  };
+    // How far the box's touch area reaches past it, for at least 44 × 44 CSS pixels (WCAG 2.5.5).
+    "--hit-x": `${Math.max(0, (TOUCH_TARGET - width) / 2)}px`,
+    "--hit-y": `${Math.max(0, (TOUCH_TARGET - height) / 2)}px`,
+  } as CSSProperties;
   const common = {
     "data-testid": `field-${field.id}`,
     "aria-invalid": error ? true : undefined,
@@ -144,7 +182,7 @@ export function FieldBox({
           type="button"
           {...common}
           className="field-control field-button"
-          aria-label={`${label}, ${requirement}, page ${field.page}${sig ? ", signed. Select to change" : ""}`}
+          aria-label={signatureButtonName(cta, label, requirement, field.page, sig)}
           disabled={disabled}
           onClick={() => onOpenSignature(field)}
         >
@@ -174,6 +212,11 @@ export function FieldBox({
           // Stamped by the service: nothing to fill, so not a stop on the way through the fields.
           tabIndex={-1}
           value={today}
+          // As the sealed PDF will write it: shrunk to fit, never cut short.
+          style={{
+            fontSize: `${fittedSize(today, "--sealed-text", 12, width, height, scale)}px`,
+            padding: `0 ${2 * scale}px`,
+          }}
           aria-label={`Date signed, filled in automatically when you finish, page ${field.page}`}
         />
       );
@@ -213,7 +256,18 @@ export function FieldBox({
   }
 
   return (
-    <div className={className} style={style}>
+    // A tap in the reach around a small box is a tap on its control.
+    // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the control itself takes keys; this only widens where a pointer lands.
+    <div
+      className={className}
+      style={style}
+      onClick={(event) => {
+        if (event.target !== event.currentTarget) return;
+        const control = event.currentTarget.querySelector<HTMLElement>("button, input:not([readonly])");
+        control?.focus();
+        control?.click();
+      }}
+    >
       {control}
       {field.required && !filled ? (
         <span className="required-mark" aria-hidden="true">

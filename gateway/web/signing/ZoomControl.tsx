@@ -1,0 +1,40 @@
+/**
+ * The document's zoom, for small print and a phone's narrow screen: from fitting the width (100 %) up to three
+ * times that, the page scrolling sideways beyond. Pinch-zoom works too; this is the control that
+ * keeps field boxes and the page in step.
+ */
+const ZOOMS = [1, 1.5, 2, 3] as const;
+
+export function ZoomControl({ zoom, onZoom }: { zoom: number; onZoom: (zoom: number) => void }) {
+  const at = ZOOMS.findIndex((z) => z >= zoom);
+  const percent = `${Math.round(zoom * 100)} %`;
+  return (
+    <fieldset className="zoom">
+      <legend className="visually-hidden">Document zoom</legend>
+      <button
+        type="button"
+        className="button secondary small"
+        aria-label="Zoom out"
+        disabled={at <= 0}
+        onClick={() => onZoom(ZOOMS[Math.max(0, at - 1)] ?? 1)}
+      >
+        −
+      </button>
+      <output className="zoom-level" aria-live="polite" data-testid="zoom-level">
+        {percent}
+      </output>
+      <button
+        type="button"
+        className="button secondary small"
+        aria-label="Zoom in"
+        disabled={at >= ZOOMS.length - 1}
+        onClick={() => onZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)] ?? 1)}
+      >
+        +
+      </button>
+      <button type="button" className="button link small" disabled={zoom === 1} onClick={() => onZoom(1)}>
+        Fit width
+      </button>
+    </fieldset>
+  );
+}
