@@ -175,6 +175,26 @@ describe.each(modes)("%s mode: documents", (_mode, start) => {
     expectDocumented("POST", "/api/v1/documents/upload", 413, announced.body);
   });
 
+  test("a raw PDF sent without Content-Type: application/pdf is 415 saying what an upload takes, not to send JSON", async () => {
+    const pdf = await makePdf(1);
+    const types: Record<string, string>[] = [{ "content-type": "application/octet-stream" }, {}];
+    for (const base of families()) {
+      for (const headers of types) {
+        const res = await fetch(`${base}/documents/upload?filename=contract.pdf`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key.secret}`, ...headers },
+          body: pdf,
+        });
+        const problem = (await res.json()) as { code: string; detail: string };
+        expect([res.status, problem.code]).toEqual([415, "unsupported_media_type"]);
+        expect(problem.detail).toBe(
+          'upload a PDF as multipart/form-data with a "file" field, or as a raw body with "Content-Type: application/pdf" and ?filename=',
+        );
+        expectDocumented("POST", "/api/v1/documents/upload", 415, problem);
+      }
+    }
+  });
+
   test("another workspace's documents are not found on any route", async () => {
     const [base] = families() as [string];
     const { id } = (await upload(base, key.secret, multipart(await makePdf(1), "mine.pdf")))

@@ -87,6 +87,36 @@ describe.each(modes)("%s mode", (_mode, start) => {
     }
   });
 
+  test("a key that starts with sk_ but is unknown, deleted, cut short or mistyped is told it is not valid, not that its format is wrong, and is never echoed", async () => {
+    const deleted = await createKey("to delete");
+    expect((await deployment.cli("keys", "delete", deleted.id)).code).toBe(0);
+    const mistyped = [
+      `sk_${"A".repeat(43)}`,
+      deleted.secret,
+      key.secret.slice(0, -4),
+      `${key.secret.slice(0, 10)}-${key.secret.slice(11)}`,
+    ];
+    for (const secret of mistyped) {
+      const reply = await eventually(async () => {
+        const answer = await call(gateway, "/v1/ping", { key: secret });
+        return answer.status === 401 ? answer : undefined;
+      }, 2000);
+      expectProblem(reply, 401, "unauthorized");
+      expect((reply.body as { detail: string }).detail).toBe(
+        "this API key is not valid: it may have been deleted or mistyped",
+      );
+      expect(reply.text).not.toContain(secret.slice(3));
+    }
+    for (const authorization of ["Bearer nope", `Basic ${key.secret}`, `Bearer ${key.secret.slice(3)}`]) {
+      const reply = await call(gateway, "/v1/ping", { headers: { authorization } });
+      expectProblem(reply, 401, "unauthorized");
+      expect((reply.body as { detail: string }).detail).toBe(
+        'the Authorization header must be "Bearer " followed by an API key starting with sk_',
+      );
+      expect(reply.text).not.toContain(key.secret.slice(3));
+    }
+  });
+
   test("the account routes show the key's own workspace and hide every other one as 404", async () => {
     const own = await call(gateway, `/v1/accounts/${key.accountId}`, { key: key.secret });
     expect(own.status).toBe(200);

@@ -2,7 +2,8 @@
  * Standalone mode as a user meets it: `npm start` on a fresh data directory is ready within 10 s and
  * creates the first workspace and admin; the ops CLI prints one JSON line; a restart keeps
  * everything; bad configuration, a port in use and a second process on the same data stop with one
- * clear line, before anything (such as the first admin's password) is made.
+ * clear line, before anything (such as the first admin's password) is made — the second process
+ * after saying at once that it waits for the first one's lock.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -83,17 +84,30 @@ describe("standalone mode", () => {
       expect(missing.stderr.trim()).toBe("error: API key not found");
     });
 
-    test("a second process on the same data directory is refused with one line", async () => {
-      const second = OwnedProcess.start("deploy/local/src/standalone.ts", {
+    test("a second process on the same data directory says within 2 s that it waits for the first one's lock, then is refused with one line", async () => {
+      const started = Date.now();
+      // What `npm start` runs, so the time is the user's: the sources would add tsx's compiling.
+      const second = OwnedProcess.start("deploy/local/dist/standalone.js", {
         PORT: "0",
         COUNTERSIGN_DATA_DIR: deployment.dataDir,
       });
+      const [waiting] = await second.waitFor(/^\{.*"msg":"waiting up to .*\}$/m, 5000);
+      expect(Date.now() - started).toBeLessThan(2000);
+      const line = JSON.parse(waiting) as { msg: string; holderPid: number };
+      expect(line.holderPid).toBe(deployment.pid);
+      expect(line.msg).toMatch(
+        new RegExp(
+          `^waiting up to 15 s for the data directory's lock, held by another process \\(pid ${deployment.pid}, started \\d{4}-.*\\): two processes must never open the same database files`,
+        ),
+      );
       expect(await second.exit()).toBe(78);
       const lines = second.output.trim().split("\n");
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(
-        /^configuration error: COUNTERSIGN_DATA_DIR: .* is in use by another running Countersign/,
-      );
+      expect(lines).toEqual([
+        waiting,
+        expect.stringMatching(
+          /^configuration error: COUNTERSIGN_DATA_DIR: .* is in use by another running Countersign/,
+        ),
+      ]);
     });
 
     test("a restart keeps workspaces and keys, and creates nothing anew", async () => {

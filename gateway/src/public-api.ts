@@ -35,7 +35,7 @@ import {
 import { type BodySchema, type Method, type ObjectSchema, routeTemplate } from "./declared-router.js";
 import type { Caller } from "./key-verifier.js";
 import { ApiProblem } from "./problems.js";
-import { UPLOAD_TYPES } from "./upload-body.js";
+import { notAnUpload, UPLOAD_TYPES } from "./upload-body.js";
 
 export const RESOURCE_BASE = "/api/v1";
 export const ACCOUNT_BASE = "/v1/accounts/:accountId";
@@ -100,6 +100,9 @@ export class PublicApi {
   readonly consoleRouter: Router = express.Router({ mergeParams: true });
   private readonly operations = new Map<string, Operation>();
 
+  /** Each router's upload routes, matched before routing so that a body of another type hears what they take. */
+  private readonly uploadRoutes = new Map<Router, Router>();
+
   /**
    * guards run first on every request to the API (reporting, authentication, rate limits);
    * afterBody once a JSON body is parsed (idempotency, which needs the body).
@@ -110,8 +113,17 @@ export class PublicApi {
     guards: RequestHandler[] = [],
     afterBody: RequestHandler[] = [],
   ) {
-    this.router.use(...guards, readBody(jsonLimitBytes), ...afterBody);
-    this.consoleRouter.use(readBody(jsonLimitBytes));
+    this.router.use(...guards, readBody(jsonLimitBytes, this.uploadsOf(this.router)), ...afterBody);
+    this.consoleRouter.use(readBody(jsonLimitBytes, this.uploadsOf(this.consoleRouter)));
+  }
+
+  private uploadsOf(router: Router): Router {
+    let uploads = this.uploadRoutes.get(router);
+    if (!uploads) {
+      uploads = express.Router({ mergeParams: true });
+      this.uploadRoutes.set(router, uploads);
+    }
+    return uploads;
   }
 
   /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */
@@ -203,6 +215,7 @@ export class PublicApi {
       pathParams: family.pathParams,
       spec: spec as never,
     });
+    if (spec.streamedBody) this.uploadsOf(router)[method](path, refuseUpload);
     const checks = spec.body ? [requireJson] : [];
     router[method](path, ...checks, async (req: Request, res: Response) => {
       res.locals.route = template;
@@ -280,17 +293,20 @@ function unsupportedType(): ApiProblem {
 /**
  * Every body that reaches the public API is checked before routing, so the limits hold for every
  * route alike: JSON is parsed (decompressed first when it says so) up to the limit on its decoded
- * size (413 past it, 400 when malformed); upload types pass on as streams; anything else is 415.
+ * size (413 past it, 400 when malformed); upload types pass on as streams; anything else is 415,
+ * which says what an upload route takes when it is one (`uploadRoutes` matches them), else JSON.
  */
-function readBody(limitBytes: number) {
+function readBody(limitBytes: number, uploadRoutes: Router) {
   const parseJson = express.json({ limit: limitBytes, strict: true });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     if (req.is("application/json")) return parseJson(req, res, next);
     if (req.is(UPLOAD_TYPES)) return next();
-    throw unsupportedType();
+    uploadRoutes(req, res, (err?: unknown) => next(err ?? unsupportedType()));
   };
 }
+
+const refuseUpload = (_req: Request, _res: Response, next: NextFunction) => next(notAnUpload());
 
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
   if (hasBody(req) && !req.is("application/json")) throw unsupportedType();

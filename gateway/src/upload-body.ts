@@ -23,6 +23,14 @@ export interface UploadedFile {
 /** Media types that upload routes read as streams. */
 export const UPLOAD_TYPES = ["multipart/form-data", "application/pdf"];
 
+/** What an upload route says to a body of another type, before routing or in the route. */
+export function notAnUpload(): ApiProblem {
+  return new ApiProblem(
+    "unsupported_media_type",
+    'upload a PDF as multipart/form-data with a "file" field, or as a raw body with "Content-Type: application/pdf" and ?filename=',
+  );
+}
+
 /** Room for multipart boundaries and headers on top of the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
@@ -88,12 +96,7 @@ export function readUpload(
       failure: () => failure.get(),
     });
   }
-  if (!req.is("multipart/form-data")) {
-    throw new ApiProblem(
-      "unsupported_media_type",
-      'upload a PDF as multipart/form-data (field "file") or as a raw application/pdf body with ?filename=',
-    );
-  }
+  if (!req.is("multipart/form-data")) throw notAnUpload();
   return readMultipartFile(req, failure, endedEarly);
 }
 

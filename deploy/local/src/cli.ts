@@ -1,7 +1,7 @@
 /**
  * The ops CLI: a Connect client of the services, never a second way into their databases. It talks
  * to a running standalone process through the loopback admin port recorded in its data dir, or,
- * with AUTH_ADDR (and WEBHOOKS_ADDR) set, to the services of a distributed deployment. Results are JSON lines on
+ * with AUTH_ADDR (and WEBHOOKS_ADDR, REQUESTS_ADDR) set, to the services of a distributed deployment. Results are JSON lines on
  * stdout; errors one line on stderr.
  */
 import { randomBytes } from "node:crypto";
@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError } from "@connectrpc/connect";
 import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { networkTransport, serviceClient } from "@countersign/kit";
 import { generateSealP12 } from "@countersign/requests";
@@ -28,18 +29,22 @@ const USAGE = `usage: npm run -s cli -- <command>
   members list [--workspace ID]
   webhooks list [--workspace ID]
   webhooks replay ENDPOINT_ID --since DATE_TIME [--only-failed] [--workspace ID]
+  requests links REQUEST_ID [--workspace ID]
+                                 (the signing link of each signer whose turn it is, as their
+                                  latest e-mail carries it)
   seal generate --out FILE [--name COMMON_NAME] [--password-env VARIABLE]
                                  (a self-signed seal certificate; needs no running service; its
                                   password is random, or the value of VARIABLE)
 Without --workspace, the oldest workspace (the one made on the first start) is used.
 Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
-(default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
+(default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR, REQUESTS_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
 
 class UsageError extends Error {}
 
 interface Services {
   auth: Client<typeof AuthService>;
   webhooks: Client<typeof WebhooksService>;
+  requests: Client<typeof RequestsService>;
 }
 
 /** Clients of the running deployment's services: the standalone admin port serves them all. */
@@ -48,11 +53,16 @@ async function connect(): Promise<Services> {
   const authAddr = process.env.AUTH_ADDR;
   if (authAddr) {
     const webhooksAddr = process.env.WEBHOOKS_ADDR;
+    const requestsAddr = process.env.REQUESTS_ADDR;
     return {
       auth: serviceClient(AuthService, networkTransport(authAddr, token)),
       get webhooks() {
         if (!webhooksAddr) throw new UsageError("set WEBHOOKS_ADDR for the webhooks commands");
         return serviceClient(WebhooksService, networkTransport(webhooksAddr, token));
+      },
+      get requests() {
+        if (!requestsAddr) throw new UsageError("set REQUESTS_ADDR for the requests commands");
+        return serviceClient(RequestsService, networkTransport(requestsAddr, token));
       },
     };
   }
@@ -63,16 +73,19 @@ async function connect(): Promise<Services> {
     return {
       auth: serviceClient(AuthService, transport),
       webhooks: serviceClient(WebhooksService, transport),
+      requests: serviceClient(RequestsService, transport),
     };
   }
   for (const dir of [dataDir, join(dataDir, "distributed")]) {
     const distributed = await readDistributedEndpoints(dir);
     const auth = distributed?.services.auth?.[0];
     const webhooks = distributed?.services.webhooks?.[0];
-    if (distributed && auth && webhooks)
+    const requests = distributed?.services.requests?.[0];
+    if (distributed && auth && webhooks && requests)
       return {
         auth: serviceClient(AuthService, networkTransport(auth, distributed.internalToken)),
         webhooks: serviceClient(WebhooksService, networkTransport(webhooks, distributed.internalToken)),
+        requests: serviceClient(RequestsService, networkTransport(requests, distributed.internalToken)),
       };
   }
   throw new Error(`no running Countersign found for ${dataDir}: start it with "npm start", or set AUTH_ADDR`);
@@ -263,6 +276,17 @@ async function run(argv: string[]): Promise<void> {
         onlyFailed: values["only-failed"] ?? false,
         replayedCount,
       });
+      return;
+    }
+    case "requests links": {
+      const workspaceId = await workspaceOf(auth, values.workspace);
+      const requestId = required(argument, "the request id");
+      const { signatureRequest } = await services.requests.getSignatureRequest({ workspaceId, requestId });
+      const { links } = await services.requests.listSigningLinks({ workspaceId, requestId });
+      for (const link of links) {
+        const recipient = signatureRequest?.recipients.find((r) => r.id === link.recipientId);
+        print({ recipientId: link.recipientId, email: recipient?.email, url: link.url });
+      }
       return;
     }
     default:

@@ -30,6 +30,7 @@ import { buildRequests, createMailer, type SealCredentials } from "@countersign/
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks, type WebhooksDeps } from "@countersign/webhooks";
 import {
+  type LockHolder,
   loadOrCreateSeal,
   loadOrCreateSecrets,
   lockDataDir,
@@ -81,11 +82,22 @@ export interface Standalone {
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
   const { dataDir } = options;
   const log = options.loggerFor("standalone");
+  // Said at once, for the wait may be long enough (a killed process's lock goes stale in 10 s) to
+  // look like a hang.
+  const waiting = (holder: LockHolder | undefined, waitMs: number) => {
+    const who = holder
+      ? `another process (pid ${holder.pid}, started ${holder.startedAt})`
+      : "another process";
+    log.warn(
+      { dataDir, holderPid: holder?.pid, holderStartedAt: holder?.startedAt },
+      `waiting up to ${waitMs / 1000} s for the data directory's lock, held by ${who}: two processes must never open the same database files; a lock left by a process that was killed frees itself within 10 s`,
+    );
+  };
   // Lost means this process stalled past the lock's stale time (a suspended laptop, most often): it
   // takes the lock again if nobody else did meanwhile, and stops if somebody did.
   const lost = (err: Error) => {
     log.error({ err }, "lost the data dir lock; taking it again");
-    lockDataDir(dataDir, lost).then(
+    lockDataDir(dataDir, lost, waiting).then(
       (again) => {
         unlock = again;
       },
@@ -96,7 +108,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       },
     );
   };
-  let unlock = await lockDataDir(dataDir, lost);
+  let unlock = await lockDataDir(dataDir, lost, waiting);
   // The port is bound before anything is made: a port in use stops the start with nothing done.
   const server = await listen(options.port, options.host).catch(async (err: unknown) => {
     await unlock();

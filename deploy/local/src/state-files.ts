@@ -1,7 +1,8 @@
 /**
  * What a standalone process keeps beside its data besides the database: its own secrets (made on
- * the first start, mode 0600), a lock so two processes never open the same PGlite files, and the
- * address and token of its loopback admin port for the ops CLI.
+ * the first start, mode 0600), a lock so two processes never open the same PGlite files (with the
+ * pid of the process that holds it), and the address and token of its loopback admin port for the
+ * ops CLI.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -91,32 +92,68 @@ export async function removeAdminEndpoint(dataDir: string): Promise<void> {
 
 /** How long a lock outlives the process that held it, when that process was killed. */
 const LOCK_STALE_MS = 10_000;
+/** How often a lock held by another process is tried again, and how long for. */
+const LOCK_RETRY_MS = 250;
+const LOCK_WAIT_MS = LOCK_STALE_MS * 1.5;
+
+/** The process that holds the data directory, as it wrote itself beside the lock (a bare directory). */
+export interface LockHolder {
+  pid: number;
+  startedAt: string;
+}
+
+const HOLDER_FILE = "instance.json";
+
+async function readHolder(dataDir: string): Promise<LockHolder | undefined> {
+  const text = await readFile(join(dataDir, HOLDER_FILE), "utf8").catch(() => undefined);
+  try {
+    return text ? (JSON.parse(text) as LockHolder) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Takes the data directory for this process, atomically (an exclusive mkdir, refreshed while the
  * process lives): two processes never open the same PGlite files. A lock left by a killed process
- * is taken over once it is stale, so a restart right after a crash waits 10 seconds at most.
- * `onLost` hears when the lock could not be refreshed in time (the process was suspended or
- * stalled past the stale time), since another process may then have taken the data.
+ * is taken over once it is stale, so a restart right after a crash waits 10 seconds at most;
+ * `onWaiting` hears at the first refusal, with the holder when it recorded itself, so that the
+ * wait is never silent. `onLost` hears when the lock could not be refreshed in time (the process
+ * was suspended or stalled past the stale time), since another process may then have taken the data.
  */
 export async function lockDataDir(
   dataDir: string,
   onLost: (err: Error) => void,
+  onWaiting: (holder: LockHolder | undefined, waitMs: number) => void,
 ): Promise<() => Promise<void>> {
   await mkdir(dataDir, { recursive: true });
-  try {
-    return await lockfile.lock(dataDir, {
+  const lock = (retries: number) =>
+    lockfile.lock(dataDir, {
       lockfilePath: join(dataDir, "instance.lock"),
       stale: LOCK_STALE_MS,
-      retries: { retries: Math.ceil((LOCK_STALE_MS * 1.5) / 250), minTimeout: 250, maxTimeout: 250 },
+      retries: { retries, minTimeout: LOCK_RETRY_MS, maxTimeout: LOCK_RETRY_MS },
       onCompromised: onLost,
     });
+  const isLocked = (err: unknown) => (err as NodeJS.ErrnoException).code === "ELOCKED";
+  let release: () => Promise<void>;
+  try {
+    release = await lock(0).catch(async (err: unknown) => {
+      if (!isLocked(err)) throw err;
+      onWaiting(await readHolder(dataDir), LOCK_WAIT_MS);
+      return lock(Math.ceil(LOCK_WAIT_MS / LOCK_RETRY_MS));
+    });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ELOCKED") {
+    if (isLocked(err)) {
       throw new ConfigError(
         `COUNTERSIGN_DATA_DIR: ${dataDir} is in use by another running Countersign; stop it or choose another directory`,
       );
     }
     throw err;
   }
+  const holder: LockHolder = { pid: process.pid, startedAt: new Date(performance.timeOrigin).toISOString() };
+  await writeFile(join(dataDir, HOLDER_FILE), `${JSON.stringify(holder)}\n`);
+  return async () => {
+    await rm(join(dataDir, HOLDER_FILE), { force: true });
+    await release();
+  };
 }

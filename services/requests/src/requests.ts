@@ -250,6 +250,27 @@ export class Requests {
     return { recipientId, remindedAt };
   }
 
+  /**
+   * The link of the most recent e-mail to each signer whose turn it is, in the recipients' order:
+   * what an operator opens to sign without the mailbox (the tour, a test). Rebuilt from the link's
+   * id, as the e-mail's was; an embedded signer has none.
+   */
+  async signingLinks(workspaceId: string, requestId: string) {
+    const request = isUuid(requestId)
+      ? await store.getRequest(this.deps.db, workspaceId, requestId)
+      : undefined;
+    if (!request) throw notFound("signature request");
+    const recipients = await store.recipientsOf(this.deps.db, [requestId]);
+    const links = new Map(
+      (await store.liveEmailLinks(this.deps.db, requestId)).map((link) => [link.recipient_id, link]),
+    );
+    return recipients.flatMap((recipient) => {
+      const link = links.get(recipient.id);
+      if (!link || recipient.kind !== "signer" || !isRecipientsTurn(recipient.status)) return [];
+      return [{ recipientId: recipient.id, url: this.deps.links.urlOf(link.id), createdAt: link.created_at }];
+    });
+  }
+
   async auditTrail(workspaceId: string, requestId: string) {
     await this.transactions.get(workspaceId, requestId);
     const entries = await readAudit(this.deps.db, requestId);

@@ -72,6 +72,13 @@ export function requestsRoutes({ creation, requests, sessions, signing, agreemen
       );
       return { url, expireTime: timestampFromDate(expiresAt) };
     },
+    listSigningLinks: async (req) => ({
+      links: (await requests.signingLinks(req.workspaceId, req.requestId)).map((link) => ({
+        recipientId: link.recipientId,
+        url: link.url,
+        createTime: timestampFromDate(link.createdAt),
+      })),
+    }),
     openSigningLink: (req) => sessions.openLink(req.token, req.actor),
     getSigningSession: (req) => sessions.view(req.sessionToken),
     submitSignature: (req) => signing.submit(req.sessionToken, req.consent, req.values, req.actor),

@@ -227,6 +227,21 @@ export const store = {
     return rows[0];
   },
 
+  /** Each recipient's newest e-mail link that has not been replaced or revoked. */
+  async liveEmailLinks(
+    db: Queryable,
+    requestId: string,
+  ): Promise<{ id: string; recipient_id: string; created_at: Date }[]> {
+    const { rows } = await db.query<{ id: string; recipient_id: string; created_at: Date }>(
+      `SELECT DISTINCT ON (recipient_id) id, recipient_id, created_at
+         FROM signing_links
+        WHERE request_id = $1 AND kind = 'email' AND revoked_at IS NULL
+        ORDER BY recipient_id, created_at DESC, id DESC`,
+      [requestId],
+    );
+    return rows;
+  },
+
   async recipientsOf(db: Queryable, requestIds: string[]): Promise<RecipientRow[]> {
     if (requestIds.length === 0) return [];
     const { rows } = await db.query<RecipientRow>(

@@ -292,6 +292,32 @@ test("changing a recipient retires their old link (gone) and sends the new addre
   });
 });
 
+test("the signing links listed for an operator are those of each signer's latest e-mail, for signers whose turn it is", async () => {
+  const ws = uuidv7();
+  const before = (await h.mails()).length;
+  const request = await draft(ws, { send: true });
+  const [ada] = request.recipients;
+  const first = await h.requests.listSigningLinks({ workspaceId: ws, requestId: request.id });
+  // Bob's turn has not come and Carol signs nothing: only Ada's link, as her e-mail carries it.
+  expect(first.links.map((l) => [l.recipientId, l.url])).toEqual([
+    [ada?.id, (await h.mails())[before]?.link],
+  ]);
+  await h.requests.updateRecipients({
+    workspaceId: ws,
+    requestId: request.id,
+    changes: [{ id: ada?.id as string, email: "ada@new.example.com" }],
+    actor,
+  });
+  const replaced = await h.requests.listSigningLinks({ workspaceId: ws, requestId: request.id });
+  expect(replaced.links.map((l) => l.url)).toEqual([(await h.mails()).at(-1)?.link]);
+  const opened = await h.requests.openSigningLink({ token: tokenOf(replaced.links[0]?.url as string) });
+  expect(opened.recipientId).toBe(ada?.id);
+  const elsewhere = await rejection(
+    h.requests.listSigningLinks({ workspaceId: uuidv7(), requestId: request.id }),
+  );
+  expect(elsewhere.code).toBe(Code.NotFound);
+});
+
 test("a recipient change naming someone not on the request is refused with its path", async () => {
   const ws = uuidv7();
   const request = await draft(ws);
