@@ -379,7 +379,7 @@ test("a request from draft to its signed PDF: listed by status, sent, reminded, 
   await context.close();
 });
 
-test("a template built in the browser: a PDF uploaded, a field dragged onto the page and resized, a role's missing signature reported, fixed and saved; a request made from it and sent", async () => {
+test("a template built in the browser: a PDF uploaded, a field dragged onto the page and resized, a role's missing signature and a text field without a label reported, fixed and saved; a request made from it and sent", async () => {
   const { context, page } = await openConsole(admin());
   await page.getByRole("link", { name: /Templates/ }).click();
   await page.getByRole("link", { name: "New template" }).first().click();
@@ -416,6 +416,14 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
 
   await page.getByTestId("palette-signature").click();
   await page.getByTestId("palette-date_signed").click();
+  await page.getByTestId("palette-text").click();
+  await page.getByRole("button", { name: "Save template" }).click();
+  // The signer would see only "Text": the console asks for a label before the service is asked.
+  await shows(page.getByTestId("template-problems"), "Text on page 1 (Landlord): give it a label");
+  const label = page.getByTestId("field-inspector").getByLabel("Label");
+  await expect(label.getAttribute("aria-invalid")).resolves.toBe("true");
+  await shot(page, "template-label-needed", false);
+  await label.fill("Company name");
   await page.getByRole("button", { name: "Save template" }).click();
   await page.waitForURL(/\/templates\/[0-9a-f-]{36}$/);
   const templateId = page.url().split("/").at(-1) as string;
@@ -428,6 +436,7 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
     fields: {
       type: string;
       role: string;
+      label?: string;
       page: number;
       x: number;
       y: number;
@@ -451,7 +460,8 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
       .filter((f) => f.role === "Landlord")
       .map((f) => f.type)
       .sort(),
-  ).toEqual(["date_signed", "signature"]);
+  ).toEqual(["date_signed", "signature", "text"]);
+  expect(stored.fields.find((f) => f.type === "text")?.label).toBe("Company name");
 
   await page.getByRole("link", { name: "Use in a request" }).click();
   await page.getByLabel("Title").fill("Lease for flat 4");

@@ -87,6 +87,8 @@ function Editor({ initial }: { initial: Draft }) {
   const [selected, setSelected] = useState<string>();
   const [activeRole, setActiveRole] = useState(initial.roles[0]?.key ?? "");
   const { busy, error, run } = useAction();
+  // Problems found before asking the service (a field the signer could not tell the meaning of).
+  const [unsaved, setUnsaved] = useState<{ path: string; message: string }[]>([]);
   const [saved, setSaved] = useState(false);
   const [dirty, setDirty] = useState(false);
   const palette = useRef<HTMLUListElement>(null);
@@ -112,6 +114,7 @@ function Editor({ initial }: { initial: Draft }) {
 
   const change = (next: Partial<Draft>) => {
     setDraft((before) => ({ ...before, ...next }));
+    setUnsaved([]);
     setDirty(true);
     setSaved(false);
   };
@@ -148,7 +151,7 @@ function Editor({ initial }: { initial: Draft }) {
     });
   };
 
-  const problems = error?.errors ?? [];
+  const problems = unsaved.length > 0 ? unsaved : (error?.errors ?? []);
   const invalid = useMemo(() => {
     const keys = new Set<string>();
     for (const p of problems) {
@@ -162,6 +165,12 @@ function Editor({ initial }: { initial: Draft }) {
   const roleName = (key: string) => draft.roles.find((r) => r.key === key)?.name ?? "";
   const save = (event: FormEvent) => {
     event.preventDefault();
+    const unlabelled = unlabelledFields(draft.fields);
+    if (unlabelled.length > 0) {
+      setUnsaved(unlabelled.map(({ index }) => ({ path: `fields[${index}].label`, message: LABEL_NEEDED })));
+      setSelected(unlabelled[0]?.field.key);
+      return;
+    }
     const body = {
       name: draft.name.trim(),
       description: draft.description.trim(),
@@ -282,6 +291,7 @@ function Editor({ initial }: { initial: Draft }) {
         {field ? (
           <FieldInspector
             field={field}
+            labelError={unsaved.length > 0 && unlabelledFields([field]).length > 0 ? LABEL_NEEDED : undefined}
             roles={draft.roles}
             onChange={updateField}
             onRemove={() => removeField(field.key)}
@@ -308,6 +318,22 @@ function Editor({ initial }: { initial: Draft }) {
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * Kinds of field whose meaning the signer learns only from the label: without one the signing page
+ * could say no more than "Text" or "Checkbox". The API leaves labels optional; the console does not.
+ */
+const NEEDS_LABEL: ReadonlyMap<string, string> = new Map([
+  ["text", "e.g. Company name"],
+  ["checkbox", "e.g. I accept the terms"],
+]);
+const LABEL_NEEDED = "give it a label, the only thing the signer is told about what the field is for";
+
+function unlabelledFields(fields: EditedField[]) {
+  return fields.flatMap((field, index) =>
+    NEEDS_LABEL.has(field.type) && !field.label.trim() ? [{ field, index }] : [],
+  );
+}
 
 /** Where fields added by keyboard go: a column at the left margin of page 1. */
 const KEYBOARD_X = 40;
@@ -429,11 +455,13 @@ function RolesEditor({
 
 function FieldInspector({
   field,
+  labelError,
   roles,
   onChange,
   onRemove,
 }: {
   field: EditedField;
+  labelError: string | undefined;
   roles: EditedRole[];
   onChange: (f: EditedField) => void;
   onRemove: () => void;
@@ -453,7 +481,9 @@ function FieldInspector({
       />
       <TextField
         label="Label"
-        optional
+        optional={!NEEDS_LABEL.has(field.type)}
+        placeholder={NEEDS_LABEL.get(field.type)}
+        error={labelError}
         value={field.label}
         maxLength={200}
         onChange={(e) => onChange({ ...field, label: e.target.value })}
