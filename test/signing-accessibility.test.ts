@@ -189,7 +189,9 @@ test("on a phone a small field is a 44 × 44 touch target, the document zooms, a
 
   const text = page.getByRole("textbox", { name: /^Company name/ });
   await text.focus();
-  await expect(text.evaluate((el) => getComputedStyle(el).fontSize)).resolves.toBe("16px");
+  await expect(
+    text.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).fontSize),
+  ).resolves.toBe("16px");
   await page.screenshot({ path: join(ARTIFACTS, "phone-typing.png") });
 
   const pageWidth = async () => (await page.getByTestId("page-1").boundingBox())?.width ?? 0;
