@@ -26,7 +26,12 @@ import {
   serviceClient,
   startServiceServer,
 } from "@countersign/kit";
-import { buildRequests, createMailer, type SealCredentials } from "@countersign/requests";
+import {
+  buildRequests,
+  createMailer,
+  type SealCredentials,
+  type TimestampAuthority,
+} from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks, type WebhooksDeps } from "@countersign/webhooks";
 import {
@@ -65,6 +70,7 @@ export interface StandaloneOptions {
     expirySweepIntervalMs?: number;
     maxRequestPages?: number;
     completionAttempts?: number;
+    timestampAuthority?: TimestampAuthority | undefined;
   };
   /** Limits of the documents service that operators may tune. */
   documents?: { maxPages?: number };

@@ -14,12 +14,21 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
-import { ConfigError, createLogger, env, loadConfig, networkTransport, runMain } from "@countersign/kit";
+import {
+  ConfigError,
+  createLogger,
+  env,
+  type Logger,
+  loadConfig,
+  networkTransport,
+  runMain,
+} from "@countersign/kit";
 import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
 import { type LocalS3, startLocalS3 } from "./local-s3.js";
 import { loadOrCreateSeal, loadOrCreateSecrets } from "./state-files.js";
+import { startLocalTimestampAuthority } from "./timestamp-authority.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
@@ -50,6 +59,8 @@ const configSchema = z.object({
   COUNTERSIGN_ADMIN_EMAIL: z.email().optional(),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   COUNTERSIGN_INTERNAL_TOKEN: env.secret().optional(),
+  /** A time-stamping authority of your own; without one the launcher runs one on loopback (OpenSSL). */
+  COUNTERSIGN_TSA_URL: env.url().optional(),
 });
 
 type Config = z.output<typeof configSchema>;
@@ -105,6 +116,7 @@ runMain(async () => {
     localS3 = await startLocalS3(join(dataDir, "s3"));
     logger.info({ endpoint: localS3.endpoint }, "S3_ENDPOINT not set: serving S3 from s3rver on loopback");
   }
+  const timestamps = await timestampAuthority(config, dataDir, logger);
   const children = new Set<ChildProcess>();
   const pids: Record<string, number> = {};
   let stopping = false;
@@ -195,6 +207,7 @@ runMain(async () => {
               COUNTERSIGN_SEAL_P12: seal.p12.toString("base64"),
               COUNTERSIGN_SEAL_P12_PASSWORD: seal.password,
               COUNTERSIGN_DATA_DIR: dataDir,
+              ...timestamps?.settings,
             }
           : {}),
         ...(service === "webhooks"
@@ -248,12 +261,30 @@ runMain(async () => {
     clearTimeout(force);
     await rm(join(dataDir, DISTRIBUTED_FILE), { force: true });
     await localS3?.close();
+    await timestamps?.local?.close();
     logger.flush();
     process.exit(exitCode);
   }
   process.on("SIGTERM", () => void stop(0));
   process.on("SIGINT", () => void stop(0));
 });
+
+/**
+ * The time-stamping authority the requests service is given: the configured one, else one on
+ * loopback with its keys in the data dir. Without OpenSSL there is none, and seals are PAdES B-B.
+ */
+async function timestampAuthority(config: Config, dataDir: string, logger: Logger) {
+  if (config.COUNTERSIGN_TSA_URL) return { settings: { COUNTERSIGN_TSA_URL: config.COUNTERSIGN_TSA_URL } };
+  try {
+    const local = await startLocalTimestampAuthority(join(dataDir, "tsa"));
+    const caFile = join(dataDir, "tsa", "root.pem");
+    logger.info({ url: local.url }, "COUNTERSIGN_TSA_URL not set: time-stamping with OpenSSL on loopback");
+    return { local, settings: { COUNTERSIGN_TSA_URL: local.url, COUNTERSIGN_TSA_CA_FILE: caFile } };
+  } catch (err) {
+    logger.warn({ err }, "no time-stamping authority (OpenSSL could not run one): seals will be PAdES B-B");
+    return undefined;
+  }
+}
 
 function withoutUndefined(values: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(

@@ -7,12 +7,14 @@ import { admissionConfig, admissionLimits } from "@countersign/gateway";
 import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
 import {
   configuredSeal,
+  configuredTimestampAuthority,
   mailConfig,
   requestLimits,
   requestLimitsConfig,
   requestTimingConfig,
   requestTimings,
   sealConfig,
+  timestampConfig,
 } from "@countersign/requests";
 import { webhookConfig, webhookSettings } from "@countersign/webhooks";
 import { z } from "zod";
@@ -36,6 +38,7 @@ const configSchema = z.object({
   ...requestLimitsConfig,
   COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
   ...sealConfig,
+  ...timestampConfig,
   ...webhookConfig,
   COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
 });
@@ -65,7 +68,11 @@ runMain(async () => {
     loggerFor,
     mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
     seal: configuredSeal(config),
-    requests: { ...requestTimings(config), ...requestLimits(config) },
+    requests: {
+      ...requestTimings(config),
+      ...requestLimits(config),
+      timestampAuthority: configuredTimestampAuthority(config),
+    },
     documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES },
     webhooks: {
       ...webhookSettings(config),

@@ -1,7 +1,10 @@
 /** The requests service's settings, read by its own process and by standalone mode alike. */
-import { ConfigError } from "@countersign/kit";
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { ConfigError, env } from "@countersign/kit";
 import { z } from "zod";
 import { DEFAULT_COMPLETION_ATTEMPTS } from "./completion/completions.js";
+import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
 import { readSealP12, type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
 
 export const mailConfig = {
@@ -76,4 +79,61 @@ export function configuredSeal(config: {
   } catch (err) {
     throw new ConfigError(`COUNTERSIGN_SEAL_P12: ${(err as Error).message}`);
   }
+}
+
+export const timestampConfig = {
+  /** An RFC 3161 time-stamping authority: with one, sealed documents are PAdES B-LTA; without, B-B. */
+  COUNTERSIGN_TSA_URL: env.url().optional(),
+  /** HTTP Basic credentials, for an authority that asks for them; the password is read from a file. */
+  COUNTERSIGN_TSA_USERNAME: z.string().min(1).optional(),
+  COUNTERSIGN_TSA_PASSWORD_FILE: z.string().min(1).optional(),
+  /** PEM certificates the authority's must chain to; without, the token's own are believed. */
+  COUNTERSIGN_TSA_CA_FILE: z.string().min(1).optional(),
+  COUNTERSIGN_TSA_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(10),
+};
+
+/** Every certificate in a PEM file, as DER; throws a sentence when there is none or one is broken. */
+function pemCertificates(text: string): Uint8Array[] {
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error("holds no PEM certificate");
+  return blocks.map((block) => {
+    try {
+      return new X509Certificate(block).raw;
+    } catch {
+      throw new Error("holds a certificate that cannot be read");
+    }
+  });
+}
+
+/** The configured time-stamping authority, its files read now: a wrong path stops the start. */
+export function configuredTimestampAuthority(
+  config: z.infer<z.ZodObject<typeof timestampConfig>>,
+): TimestampAuthority | undefined {
+  if (!config.COUNTERSIGN_TSA_URL) return undefined;
+  const read = (variable: string, path: string) => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch {
+      throw new ConfigError(`${variable}: ${path} cannot be read`);
+    }
+  };
+  let trustAnchors: Uint8Array[] | undefined;
+  if (config.COUNTERSIGN_TSA_CA_FILE) {
+    try {
+      trustAnchors = pemCertificates(read("COUNTERSIGN_TSA_CA_FILE", config.COUNTERSIGN_TSA_CA_FILE));
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new ConfigError(`COUNTERSIGN_TSA_CA_FILE: ${(err as Error).message}`);
+    }
+  }
+  return {
+    url: config.COUNTERSIGN_TSA_URL,
+    username: config.COUNTERSIGN_TSA_USERNAME,
+    // A password file ends with a newline more often than not; the password does not.
+    password: config.COUNTERSIGN_TSA_PASSWORD_FILE
+      ? read("COUNTERSIGN_TSA_PASSWORD_FILE", config.COUNTERSIGN_TSA_PASSWORD_FILE).replace(/\r?\n$/, "")
+      : undefined,
+    trustAnchors,
+    timeoutMs: config.COUNTERSIGN_TSA_TIMEOUT_SECONDS * 1000,
+  };
 }

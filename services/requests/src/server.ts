@@ -8,16 +8,19 @@ import { z } from "zod";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import {
   configuredSeal,
+  configuredTimestampAuthority,
   mailConfig,
   requestLimits,
   requestLimitsConfig,
   requestTimingConfig,
   requestTimings,
   sealConfig,
+  timestampConfig,
 } from "./config.js";
 import { createMailer } from "./mail/mailer.js";
 import { buildRequests } from "./service.js";
 
+export type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
 export {
   generateSealP12,
   generateSealP12InBackground,
@@ -25,12 +28,14 @@ export {
 } from "./completion/seal-certificate.js";
 export {
   configuredSeal,
+  configuredTimestampAuthority,
   mailConfig,
   requestLimits,
   requestLimitsConfig,
   requestTimingConfig,
   requestTimings,
   sealConfig,
+  timestampConfig,
 } from "./config.js";
 export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
@@ -47,6 +52,7 @@ export const configSchema = z.object({
   ...requestTimingConfig,
   ...requestLimitsConfig,
   ...sealConfig,
+  ...timestampConfig,
   COUNTERSIGN_SEAL_P12: z.string().min(1, "is required: the PKCS#12 file completed PDFs are sealed with"),
 });
 
@@ -74,6 +80,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
           linkSecret: cfg.COUNTERSIGN_LINK_SECRET,
           seal: configuredSeal(cfg) as SealCredentials,
+          timestampAuthority: configuredTimestampAuthority(cfg),
           ...requestTimings(cfg),
           ...requestLimits(cfg),
         }),

@@ -21,6 +21,7 @@ import {
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
 import { type DrawingLimits, DrawingThread } from "./completion/drawing-thread.js";
+import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
 import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
@@ -50,6 +51,8 @@ export interface RequestsDeps {
   linkSecret: string;
   /** The certificate completed PDFs are sealed with. */
   seal: SealCredentials;
+  /** The RFC 3161 authority seals are time-stamped by; without one they are PAdES B-B. */
+  timestampAuthority?: TimestampAuthority | undefined;
   reminderIntervalMs?: number;
   embeddedUrlTtlMs?: number;
   expirySweepIntervalMs?: number;
@@ -87,7 +90,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
-  const seal = new Seal(deps.seal);
+  const seal = new Seal(deps.seal, deps.timestampAuthority);
   const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,

@@ -2,9 +2,13 @@
  * Completion survives failures at every stage: before sealing (the originals cannot be read),
  * during (the upload of the sealed PDF breaks off), after (it was stored but the answer was lost),
  * and a replica that stops in the middle, whose job another replica takes over once its claim
- * runs out, or at once when it is the only replica (standalone). Every time: one sealed document,
- * one `completed` event, one e-mail per recipient.
+ * runs out, or at once when it is the only replica (standalone), and a time-stamping authority
+ * that is down. Every time: one sealed document, one `completed` event, one e-mail per recipient.
  */
+
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Client } from "@connectrpc/connect";
 import {
   type DocumentsService,
@@ -12,6 +16,8 @@ import {
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { serviceClient, uuidv7 } from "@countersign/kit";
+import { freePort } from "../../../deploy/local/src/free-port.js";
+import { startLocalTimestampAuthority } from "../../../deploy/local/src/timestamp-authority.js";
 import type { RequestsModule } from "../src/service.js";
 import { type Harness, startHarness, tokenOf, until } from "./harness.js";
 
@@ -158,6 +164,43 @@ test("after sealing: the PDF was stored but the answer lost, and the retry store
     },
   };
   await recoversAfterOneFailure(documents);
+});
+
+test("a time-stamping authority that is down fails the attempt with nothing stored; once it is back the retry seals B-LTA", async () => {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/tsa`;
+  const replica = await h.buildModule({
+    completionPollIntervalMs: 100,
+    timestampAuthority: { url, timeoutMs: 2000 },
+  });
+  await replica.start();
+  const { ws, requestId } = await signAll(replica);
+  await failedOnce(requestId);
+  expect((await attemptsOf(requestId)).last_error).toContain(
+    `the time-stamping authority at 127.0.0.1:${port} could not be reached`,
+  );
+  const { documents } = await h.documents.listDocuments({ workspaceId: ws, pageIndex: 0, pageSize: 100 });
+  expect(documents.filter((d) => d.kind === Kind.SIGNED)).toEqual([]);
+
+  const authority = await startLocalTimestampAuthority(await mkdtemp(join(tmpdir(), "tsa-")), port);
+  try {
+    await dueNow(requestId);
+    const done = await expectCompletedOnce(ws, requestId);
+    const chunks: Uint8Array[] = [];
+    for await (const part of h.documents.downloadDocument({
+      workspaceId: ws,
+      documentId: done.signedDocumentId,
+    })) {
+      if (part.part.case === "chunk") chunks.push(part.part.value);
+    }
+    const sealed = Buffer.concat(chunks).toString("latin1");
+    expect(sealed.match(/\/ByteRange/g)).toHaveLength(2);
+    expect(sealed).toContain("/ETSI.RFC3161");
+    expect(authority.answered).toBe(2);
+  } finally {
+    await replica.stop();
+    await authority.close();
+  }
 });
 
 test.each([

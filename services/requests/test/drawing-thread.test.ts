@@ -2,6 +2,7 @@ import { deflateSync } from "node:zlib";
 import { makePdf } from "../../../test/support/pdfs.js";
 import { makePng } from "../../../test/support/pngs.js";
 import { DrawingThread } from "../src/completion/drawing-thread.js";
+import type { SealRoom } from "../src/completion/seal.js";
 import { readDrawnSignature } from "../src/drawn-signature.js";
 import type { StoredValue } from "../src/field-values.js";
 
@@ -13,7 +14,7 @@ const details = {
   sentBy: "ada@example.com",
   audit: { entries: 3, headHash: "f".repeat(64) },
 };
-const seal = { commonName: "Test seal", certificateBytes: 1500 };
+const seal: SealRoom = { commonName: "Test seal", contentsBytes: 12_288, level: "B-B" };
 
 function fieldAt(id: string, y: number) {
   return {

@@ -37,6 +37,15 @@ export interface CertificateFacts {
   sentBy: string;
   audit: { entries: number; headHash: string };
   sealedBy: string;
+  /** The seal's PAdES level, and the time-stamping authority behind it when there is one. */
+  evidence: { level: "B-B" | "B-LTA"; timestampAuthority?: string | undefined };
+}
+
+/** What the seal's level means to a reader who has to rely on it. */
+function evidenceText({ level, timestampAuthority }: CertificateFacts["evidence"]): string {
+  return level === "B-LTA"
+    ? `PAdES B-LTA: the seal is time-stamped by ${timestampAuthority}, and the file carries the certificates and time-stamps a verifier needs to check it without this service`
+    : "PAdES B-B: the seal's time is this service's own clock (no time-stamping authority is configured)";
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -211,6 +220,7 @@ export async function appendCertificate(
   await w.pair("Sent by", facts.sentBy || "—");
   await w.pair("Completed", when(facts.completedAt));
   await w.pair("Sealed by", facts.sealedBy);
+  await w.pair("Evidence", evidenceText(facts.evidence));
   w.rule();
 
   await w.text("Documents", { size: 12, bold: true });
@@ -247,8 +257,9 @@ export async function appendCertificate(
   w.gap(8);
   await w.text(
     "Each audit entry holds the SHA-256 of the one before; the chain head above is the hash of the last entry " +
-      "before completion. The document is sealed with a digital signature over the whole file: any change " +
-      "after sealing shows the signature as invalid.",
+      "before completion. The document is sealed with a certifying digital signature over the whole file: any " +
+      "change after sealing, but for the validation data and time-stamps added to keep the seal checkable, " +
+      "shows the signature as invalid.",
     { size: 8.5, color: GREY },
   );
 }

@@ -301,10 +301,12 @@ export class Completions {
         sentBy: sentBy(audit[0]?.actor, request.sender_name),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
       },
-      this.deps.seal.identity,
+      this.deps.seal.room,
     );
-    const sealed = await this.deps.seal.sign(drawn.bytes, completedAt);
-    const stored = await this.store(job, request.title, sealed);
+    const sealed = await this.deps.seal.sign(drawn.bytes, (pdf, data, bytes) =>
+      this.deps.drawing.addValidationRevision(pdf, data, bytes),
+    );
+    const stored = await this.store(job, request.title, sealed.bytes);
     await db.transaction(async (tx) => {
       const locked = await lockRequest(tx, job.workspace_id, job.request_id);
       if (locked.request.status !== "in_progress") return;
@@ -314,6 +316,8 @@ export class Completions {
         sha256: stored.sha256,
         signedPagesSha256: drawn.signedPagesSha256,
         originals: request.document_ids,
+        padesLevel: sealed.level,
+        ...(sealed.timestampedAt ? { timestampedAt: sealed.timestampedAt.toISOString() } : {}),
       });
       await enqueueRequestEvent(tx, "completed", after, locked.recipients);
       const attach = stored.sizeBytes <= ATTACHMENT_LIMIT_BYTES;
@@ -339,7 +343,7 @@ export class Completions {
   }
 
   /** Stores the sealed PDF under the job's document id (a retry gets the first copy back) and claims it. */
-  private async store(job: Job, title: string, sealed: Buffer) {
+  private async store(job: Job, title: string, sealed: Uint8Array) {
     const header = {
       workspaceId: job.workspace_id,
       filename: `${title.replace(/[\\/]/g, "-").slice(0, 150) || "document"} (signed).pdf`,

@@ -8,16 +8,10 @@
 import { JobTimedOut, movable, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
+import type { DrawingJob, DrawingResult } from "./drawing-jobs.js";
+import type { ValidationData } from "./pades/long-term.js";
 import type { SealRoom } from "./seal.js";
 import type { CertificateDetails, DrawnDocument, Original } from "./sealed-document.js";
-
-interface Drawing {
-  originals: Original[];
-  fields: StoredField[];
-  values: [string, StoredValue][];
-  details: CertificateDetails;
-  seal: SealRoom;
-}
 
 export interface DrawingLimits {
   /** How long one document may take; documents of 2,000 pages draw in well under a minute. */
@@ -34,7 +28,7 @@ export class DrawingFailed extends Error {
 }
 
 export class DrawingThread {
-  private readonly thread: WorkerThread<Drawing, DrawnDocument>;
+  private readonly thread: WorkerThread<DrawingJob, DrawingResult>;
 
   constructor(private readonly limits: DrawingLimits = DEFAULT_DRAWING_LIMITS) {
     this.thread = new WorkerThread(new URL("./drawing-worker.mjs", import.meta.url), {
@@ -54,9 +48,27 @@ export class DrawingThread {
     seal: SealRoom,
   ): Promise<DrawnDocument> {
     const own = originals.map((o) => ({ ...o, bytes: movable(o.bytes) }));
-    const job = { originals: own, fields, values: [...values], details, seal };
+    const job: DrawingJob = { kind: "draw", originals: own, fields, values: [...values], details, seal };
+    const { bytes, signedPagesSha256 } = await this.run(
+      job,
+      own.map((o) => o.bytes),
+    );
+    return { bytes, signedPagesSha256: signedPagesSha256 ?? "" };
+  }
+
+  /** The sealed `pdf` with a revision holding `data` and an empty document time-stamp of `timestampBytes`. */
+  async addValidationRevision(
+    pdf: Uint8Array,
+    data: ValidationData,
+    timestampBytes: number,
+  ): Promise<Uint8Array> {
+    const own = movable(pdf);
+    return (await this.run({ kind: "validation-revision", pdf: own, data, timestampBytes }, [own])).bytes;
+  }
+
+  private async run(job: DrawingJob, moved: Uint8Array[]): Promise<DrawingResult> {
     try {
-      return await this.thread.run(job, [...new Set(own.map((o) => o.bytes.buffer as ArrayBuffer))]);
+      return await this.thread.run(job, [...new Set(moved.map((bytes) => bytes.buffer as ArrayBuffer))]);
     } catch (err) {
       if (err instanceof JobTimedOut)
         throw new DrawingFailed(

@@ -1,7 +1,7 @@
 /**
  * Draws a completed request's PDF: the originals joined in order, every value drawn on its field,
  * the certificate of completion appended, and the room for the one seal over the whole. Pure:
- * bytes in, bytes out, so the sealing thread (sealing-thread.ts) and the benchmark run the same
+ * bytes in, bytes out, so the drawing thread (drawing-thread.ts) and the benchmark run the same
  * code; the seal itself is signed where the key is (Seal.sign).
  */
 import { createHash } from "node:crypto";
@@ -10,7 +10,8 @@ import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import { appendCertificate, type CertificateFacts } from "./certificate-page.js";
 import { stampFields } from "./field-stamps.js";
-import { type SealRoom, saveWithSealRoom } from "./seal.js";
+import { laySealRoom } from "./pades/signature-room.js";
+import type { SealRoom } from "./seal.js";
 import { Typesetter } from "./typesetter.js";
 
 export interface Original {
@@ -26,7 +27,10 @@ export interface DrawnDocument {
   signedPagesSha256: string;
 }
 
-export type CertificateDetails = Omit<CertificateFacts, "documents" | "signedPagesSha256" | "sealedBy">;
+export type CertificateDetails = Omit<
+  CertificateFacts,
+  "documents" | "signedPagesSha256" | "sealedBy" | "evidence"
+>;
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -66,11 +70,19 @@ export async function drawCompletedDocument(
     })),
     signedPagesSha256,
     sealedBy: seal.commonName,
+    evidence: { level: seal.level, timestampAuthority: seal.timestampAuthority },
   };
   await appendCertificate(doc, facts, typesetter);
   await typesetter.finish(doc);
   doc.setProducer("Countersign");
   doc.setModificationDate(details.completedAt);
-  const reason = `Completed: ${details.title}`.slice(0, 200);
-  return { bytes: await saveWithSealRoom(doc, seal, reason, details.completedAt), signedPagesSha256 };
+  laySealRoom(doc, {
+    name: seal.commonName,
+    reason: `Completed: ${details.title}`.slice(0, 200),
+    signingTime: details.completedAt,
+    contentsBytes: seal.contentsBytes,
+  });
+  // The room's byte range is found by scanning: object streams would compress it away.
+  const bytes = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });
+  return { bytes, signedPagesSha256 };
 }

@@ -1,0 +1,40 @@
+/**
+ * What the drawing thread does (drawing-worker.mjs loads this module): draw a completed document
+ * with the room for its seal, or append to a sealed one the revision with its validation data and
+ * an empty document time-stamp. Both read and write whole PDFs with pdf-lib, which the service's
+ * event loop must not wait on.
+ */
+import type { StoredValue } from "../field-values.js";
+import type { StoredField } from "../store.js";
+import { addValidationRevision, type ValidationData } from "./pades/long-term.js";
+import type { SealRoom } from "./seal.js";
+import {
+  type CertificateDetails,
+  type DrawnDocument,
+  drawCompletedDocument,
+  type Original,
+} from "./sealed-document.js";
+
+export type DrawingJob =
+  | {
+      kind: "draw";
+      originals: Original[];
+      fields: StoredField[];
+      /** The values as [fieldId, value] pairs: a Map does not cross to a thread as one. */
+      values: [string, StoredValue][];
+      details: CertificateDetails;
+      seal: SealRoom;
+    }
+  | { kind: "validation-revision"; pdf: Uint8Array; data: ValidationData; timestampBytes: number };
+
+/** Every job answers with a PDF; a drawing says, besides, what its signed pages hashed to. */
+export type DrawingResult = { bytes: Uint8Array } & Partial<Omit<DrawnDocument, "bytes">>;
+
+export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
+  switch (job.kind) {
+    case "draw":
+      return drawCompletedDocument(job.originals, job.fields, new Map(job.values), job.details, job.seal);
+    case "validation-revision":
+      return { bytes: await addValidationRevision(job.pdf, job.data, job.timestampBytes) };
+  }
+}
