@@ -12,6 +12,7 @@ import * as pkijs from "pkijs";
 import { fillRoom, openRoom } from "./pades/byte-range.js";
 import { cadesSignature, OID, parseDer, type SealSigner, sha256 } from "./pades/cms-signature.js";
 import type { ValidationData } from "./pades/long-term.js";
+import { revocationData } from "./pades/revocation.js";
 import { requestTimestamp, type Timestamp, type TimestampAuthority } from "./pades/timestamp-client.js";
 import { identityOf, openSeal, type SealCredentials, type SealIdentity } from "./seal-certificate.js";
 
@@ -41,6 +42,9 @@ export interface SealedDocument {
   /** The authority's time for the signature, when it was time-stamped. */
   timestampedAt?: Date | undefined;
 }
+
+/** How long an OCSP responder or CRL server may take to answer. */
+const REVOCATION_TIMEOUT_MS = 10_000;
 
 /** Room for a time-stamp token: a signature, its certificates and TSTInfo. Commercial ones run to 8 KiB. */
 const TOKEN_ALLOWANCE = 16 * 1024;
@@ -101,6 +105,9 @@ export class Seal {
    * no document leaves here half stamped.
    */
   async sign(drawn: Uint8Array, addValidationRevision: AddValidationRevision): Promise<SealedDocument> {
+    // A seal whose certificate its authority revoked must not be made; with a time-stamp, what
+    // says so goes into the document.
+    const sealRevocation = await revocationData(this.signer.certificates, REVOCATION_TIMEOUT_MS);
     const room = openRoom(drawn);
     const authority = this.authority;
     let stamped: Timestamp | undefined;
@@ -116,14 +123,12 @@ export class Seal {
     const sealed = fillRoom(room, cms);
     if (!authority || !stamped) return { bytes: sealed, level: "B-B" };
 
+    const authorityChain = [...tokenCertificates(stamped.token), ...(authority.trustAnchors ?? [])];
+    const authorityRevocation = await revocationData(authorityChain, REVOCATION_TIMEOUT_MS);
     const validation: ValidationData = {
-      certificates: [
-        ...this.signer.certificates,
-        ...tokenCertificates(stamped.token),
-        ...(authority.trustAnchors ?? []),
-      ],
-      ocspResponses: [],
-      crls: [],
+      certificates: [...this.signer.certificates, ...authorityChain],
+      ocspResponses: [...sealRevocation.ocspResponses, ...authorityRevocation.ocspResponses],
+      crls: [...sealRevocation.crls, ...authorityRevocation.crls],
     };
     const extended = await addValidationRevision(sealed, validation, stamped.token.length + TOKEN_ALLOWANCE);
     const timestampRoom = openRoom(extended);
