@@ -70,7 +70,9 @@ async function securityStore(pdf: Uint8Array, key: "Certs" | "OCSPs" | "CRLs"): 
   const dss = doc.catalog.lookup(PDFName.of("DSS"), PDFDict);
   const list = dss.lookupMaybe(PDFName.of(key), PDFArray);
   return (list?.asArray() ?? []).map((ref) => {
-    const stream = doc.context.lookup(ref as PDFRef, PDFRawStream);
+    const stream = doc.context.lookup(ref as PDFRef);
+    if (!(stream instanceof PDFRawStream))
+      throw new Error(`the DSS's ${key} holds something other than streams`);
     return Buffer.from(decodePDFRawStream(stream).decode());
   });
 }
