@@ -81,6 +81,7 @@ export async function drawCompletedDocument(
     reason: `Completed: ${details.title}`.slice(0, 200),
     signingTime: details.completedAt,
     contentsBytes: seal.contentsBytes,
+    requestId: details.requestId,
   });
   // The room's byte range is found by scanning: object streams would compress it away.
   const bytes = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });

@@ -29,7 +29,12 @@ export interface SealRoomOptions {
   signingTime: Date;
   /** Bytes the CMS may take. */
   contentsBytes: number;
+  /** The request the document completes, kept in the signature so that a verifier can name it. */
+  requestId: string;
 }
+
+/** The seal dictionary's own key naming the request (a verifier reads it from the file alone). */
+export const REQUEST_KEY = "CountersignRequest";
 
 function byteRangePlaceholder(doc: PDFDocument): PDFArray {
   const range = PDFArray.withContext(doc.context);
@@ -93,6 +98,7 @@ export function laySealRoom(doc: PDFDocument, options: SealRoomOptions): void {
         },
       ],
       Prop_Build: { App: { Name: "Countersign" } },
+      [REQUEST_KEY]: PDFString.of(options.requestId),
     }),
   );
   addSignatureField(doc, signature, "Countersign seal");
