@@ -40,6 +40,7 @@ import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
 import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
+import { verificationRoutes, verifyPageRoutes } from "./routes/verification.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { signingRoutes } from "./signing/signing-routes.js";
 import { TemplatePages } from "./template-pages.js";
@@ -171,6 +172,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   signatureRequestRoutes(api, services.requests);
   agreementSetRoutes(api, services.requests);
   webhookEndpointRoutes(api, services.webhooks);
+  verificationRoutes(api, services.requests, limits.uploadBytes);
 
   const webRoot = options.webRoot ?? fileURLToPath(new URL("../web/dist", import.meta.url));
   const app = express();
@@ -233,6 +235,17 @@ export function buildGateway(options: GatewayOptions): Gateway {
       publicUrl,
       linkLimiter: new RateLimiter(0.5, 30),
       webRoot: join(webRoot, "sign"),
+    }),
+  );
+  app.use(
+    "/verify",
+    verifyPageRoutes({
+      requests: services.requests,
+      contract,
+      // Ten files at once, then one each 5 s, from one address: the page is for people, the API for programs.
+      limiter: new RateLimiter(0.2, 10),
+      maxUploadBytes: limits.uploadBytes,
+      webRoot: join(webRoot, "verify"),
     }),
   );
   app.use(

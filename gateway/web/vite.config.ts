@@ -4,8 +4,8 @@ import { defineConfig } from "vite";
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
-/** The two web apps, one build each (`--mode sign` or `--mode console`): the gateway serves each at /{mode}/. */
-const APPS: Record<string, string> = { sign: "./signing", console: "./console" };
+/** The web apps, one build each (`--mode sign`, `console` or `verify`): the gateway serves each at /{mode}/. */
+const APPS: Record<string, string> = { sign: "./signing", console: "./console", verify: "./verify" };
 
 export default defineConfig(({ mode }) => {
   const root = APPS[mode];

@@ -5,7 +5,7 @@
  * stdout; errors one line on stderr.
  */
 import { randomBytes } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -14,7 +14,7 @@ import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { networkTransport, serviceClient } from "@countersign/kit";
-import { generateSealP12 } from "@countersign/requests";
+import { generateSealP12, verifyDocument } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
 
@@ -32,6 +32,8 @@ const USAGE = `usage: npm run -s cli -- <command>
   requests links REQUEST_ID [--workspace ID]
                                  (the signing link of each signer whose turn it is, as their
                                   latest e-mail carries it)
+  verify FILE                    (what a sealed PDF proves, from the file alone: the report as one
+                                  JSON line; exits 1 unless the file is intact; needs no service)
   seal generate --out FILE [--name COMMON_NAME] [--password-env VARIABLE]
                                  (a self-signed seal certificate; needs no running service; its
                                   password is random, or the value of VARIABLE)
@@ -153,6 +155,17 @@ async function run(argv: string[]): Promise<void> {
   const [group, action, argument] = positionals;
   if (values.help || !group) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (group === "verify") {
+    const file = required(action, "the PDF to verify");
+    const report = await verifyDocument(
+      await readFile(file).catch(() => {
+        throw new UsageError(`${file} cannot be read`);
+      }),
+    );
+    print(report);
+    if (report.verdict !== "intact") process.exitCode = 1;
     return;
   }
   if (group === "seal" && action === "generate") {

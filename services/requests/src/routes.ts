@@ -8,6 +8,7 @@ import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
 import type { Signing } from "./signing.js";
 import type { SigningSessions } from "./signing-sessions.js";
+import type { DocumentVerification } from "./verification/document-verification.js";
 
 export interface RequestsDomain {
   creation: RequestCreation;
@@ -15,9 +16,17 @@ export interface RequestsDomain {
   sessions: SigningSessions;
   signing: Signing;
   agreementSets: AgreementSets;
+  verification: DocumentVerification;
 }
 
-export function requestsRoutes({ creation, requests, sessions, signing, agreementSets }: RequestsDomain) {
+export function requestsRoutes({
+  creation,
+  requests,
+  sessions,
+  signing,
+  agreementSets,
+  verification,
+}: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
     createSignatureRequest: async (req) => ({ signatureRequest: await creation.create(req) }),
     getSignatureRequest: async (req) => ({
@@ -93,6 +102,7 @@ export function requestsRoutes({ creation, requests, sessions, signing, agreemen
     getAgreementSet: async (req) => ({
       agreementSet: await agreementSets.get(req.workspaceId, req.agreementSetId),
     }),
+    verifyDocument: async (req) => ({ report: await verification.verify(req.pdf) }),
   };
   return (router: ConnectRouter) => router.service(RequestsService, impl);
 }

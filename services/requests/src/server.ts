@@ -39,6 +39,7 @@ export {
 } from "./config.js";
 export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
+export { type VerificationReport, verifyDocument } from "./verification/verify-document.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({

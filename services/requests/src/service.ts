@@ -37,6 +37,7 @@ import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
 import { readDocument } from "./stored-documents.js";
+import { DocumentVerification } from "./verification/document-verification.js";
 
 export interface RequestsDeps {
   db: Database;
@@ -144,9 +145,19 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
+  // The verifier's own thread, started with the first file someone asks about.
+  const verifierThread = new DrawingThread(deps.drawingLimits);
+  const verification = new DocumentVerification({ db, documents: deps.documents, thread: verifierThread });
   return {
     serviceNames: [RequestsService.typeName],
-    routes: requestsRoutes({ creation, requests, sessions, signing, agreementSets: new AgreementSets(db) }),
+    routes: requestsRoutes({
+      creation,
+      requests,
+      sessions,
+      signing,
+      agreementSets: new AgreementSets(db),
+      verification,
+    }),
     ready: dependenciesAnswer(db, bus),
     metrics: completions.metrics.all(),
     async start() {
@@ -159,6 +170,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     async stop() {
       await completions.stop();
       drawing.close();
+      verifierThread.close();
       await claims.stop();
       await sweeper.stop();
       await sender.stop();

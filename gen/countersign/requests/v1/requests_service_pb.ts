@@ -2,8 +2,8 @@
 // @generated from file countersign/requests/v1/requests_service.proto (package countersign.requests.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/requests/v1/requests_service.proto.
  */
 export const file_countersign_requests_v1_requests_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSKBAQoFQWN0b3ISEgoKYXBpX2tleV9pZBgBIAEoCRIKCgJpcBgCIAEoCRISCgp1c2VyX2FnZW50GAMgASgJEg8KB3VzZXJfaWQYBCABKAkSDAoEbmFtZRgFIAEoCRINCgVlbWFpbBgGIAEoCRIWCg53b3Jrc3BhY2VfbmFtZRgHIAEoCSLMAgoJUmVjaXBpZW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSDAoEcm9sZRgEIAEoCRIMCgRraW5kGAUgASgJEhUKDXJvdXRpbmdfb3JkZXIYBiABKAUSDgoGc3RhdHVzGAcgASgJEhYKDmNsaWVudF91c2VyX2lkGAggASgJEi0KCXZpZXdfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJc2lnbl90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxkZWNsaW5lX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDmRlY2xpbmVfcmVhc29uGAwgASgJEhMKC2V4dGVybmFsX2lkGA0gASgJIrcBCgxSZXF1ZXN0RmllbGQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIUCgxyZWNpcGllbnRfaWQYAyABKAkSEwoLZG9jdW1lbnRfaWQYBCABKAkSDAoEcGFnZRgFIAEoBRIJCgF4GAYgASgBEgkKAXkYByABKAESDQoFd2lkdGgYCCABKAESDgoGaGVpZ2h0GAkgASgBEhAKCHJlcXVpcmVkGAogASgIEg0KBWxhYmVsGAsgASgJIokGChBTaWduYXR1cmVSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSNgoKcmVjaXBpZW50cxgFIAMoCzIiLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlY2lwaWVudBIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHbWVzc2FnZRgHIAEoCRITCgt0ZW1wbGF0ZV9pZBgIIAEoCRIUCgxkb2N1bWVudF9pZHMYCSADKAkSNQoGZmllbGRzGAogAygLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVxdWVzdEZpZWxkEi8KC2V4cGlyZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYChBhZ3JlZW1lbnRfc2V0X2lkGAwgASgJEi0KCXNlbmRfdGltZRgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoNY29tcGxldGVfdGltZRgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLY2FuY2VsX3RpbWUYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDWNhbmNlbF9yZWFzb24YECABKAkSGgoSc2lnbmVkX2RvY3VtZW50X2lkGBEgASgJEi8KC3VwZGF0ZV90aW1lGBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChVkb2N1bWVudF9leHRlcm5hbF9pZHMYEyADKAkSRgoSY29tcGxldGlvbl9mYWlsdXJlGBQgASgLMiouY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ29tcGxldGlvbkZhaWx1cmUSLwoGc2VuZGVyGBUgASgLMh8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2VuZGVyIiUKBlNlbmRlchIMCgRuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJImQKEUNvbXBsZXRpb25GYWlsdXJlEg4KBnJlYXNvbhgBIAEoCRIQCghhdHRlbXB0cxgCIAEoBRItCglmYWlsX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIosBCgxOZXdSZWNpcGllbnQSDAoEbmFtZRgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEgwKBGtpbmQYBCABKAkSFQoNcm91dGluZ19vcmRlchgFIAEoBRIWCg5jbGllbnRfdXNlcl9pZBgGIAEoCRITCgtleHRlcm5hbF9pZBgHIAEoCSKrAQoITmV3RmllbGQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIMCgRyb2xlGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSKSAwodQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSEwoLdGVtcGxhdGVfaWQYBCABKAkSOQoKcmVjaXBpZW50cxgFIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLk5ld1JlY2lwaWVudBIvCgtleHBpcmVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VuZBgHIAEoCBItCgVhY3RvchgIIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yEhQKDGRvY3VtZW50X2lkcxgJIAMoCRIxCgZmaWVsZHMYCiADKAsyIS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdGaWVsZBIdChVkb2N1bWVudF9leHRlcm5hbF9pZHMYCyADKAkSFQoNb3BlcmF0aW9uX2tleRgMIAEoCSJmCh5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IkYKGkdldFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJImMKG0dldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3Qi+QEKHExpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEg4KBnN0YXR1cxgEIAEoCRIxCg1jaGFuZ2VkX3NpbmNlGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtyZXF1ZXN0X2lkcxgGIAMoCRIQCghzdGF0dXNlcxgHIAMoCRIyCg5jaGFuZ2VkX2JlZm9yZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewodTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVzcG9uc2USRQoSc2lnbmF0dXJlX3JlcXVlc3RzGAEgAygLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBITCgt0b3RhbF9jb3VudBgCIAEoBSJ2ChtTZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSLQoFYWN0b3IYAyABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJkChxTZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJ4Ch1SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRItCgVhY3RvchgDIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImYKHlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QiiAEKHUNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImYKHkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QiVwoPUmVjaXBpZW50Q2hhbmdlEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARISCgVlbWFpbBgDIAEoCUgBiAEBQgcKBV9uYW1lQggKBl9lbWFpbCKtAQoXVXBkYXRlUmVjaXBpZW50c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSOQoHY2hhbmdlcxgDIAMoCzIoLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlY2lwaWVudENoYW5nZRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImAKGFVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QihAEKFlJlbWluZFJlY2lwaWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhQKDHJlY2lwaWVudF9pZBgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAoXUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USFAoMcmVjaXBpZW50X2lkGAEgASgJEi8KC3JlbWluZF90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKkAQofQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIUCgxyZWNpcGllbnRfaWQYAyABKAkSEgoKcmV0dXJuX3VybBgEIAEoCRItCgVhY3RvchgFIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImAKIENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlc3BvbnNlEgsKA3VybBgBIAEoCRIvCgtleHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiQwoXTGlzdFNpZ25pbmdMaW5rc1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiYQoLU2lnbmluZ0xpbmsSFAoMcmVjaXBpZW50X2lkGAEgASgJEgsKA3VybBgCIAEoCRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTwoYTGlzdFNpZ25pbmdMaW5rc1Jlc3BvbnNlEjMKBWxpbmtzGAEgAygLMiQuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmluZ0xpbmsiVgoWT3BlblNpZ25pbmdMaW5rUmVxdWVzdBINCgV0b2tlbhgBIAEoCRItCgVhY3RvchgCIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yIqABChdPcGVuU2lnbmluZ0xpbmtSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSFAoMcmVjaXBpZW50X2lkGAIgASgJEhIKCnJldHVybl91cmwYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCSIxChhHZXRTaWduaW5nU2Vzc2lvblJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCSLBAQoZR2V0U2lnbmluZ1Nlc3Npb25SZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSFAoMcmVjaXBpZW50X2lkGAIgASgJEhIKCnJldHVybl91cmwYAyABKAkSNAoGZmlsbGVkGAQgAygLMiQuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRmlsbGVkRmllbGQiigEKC0ZpbGxlZEZpZWxkEjQKBWZpZWxkGAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVxdWVzdEZpZWxkEjIKBXZhbHVlGAIgASgLMiMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRmllbGRWYWx1ZRIRCglmaWxsZWRfYnkYAyABKAkiHgoOVHlwZWRTaWduYXR1cmUSDAoEdGV4dBgBIAEoCSKHAQoKRmllbGRWYWx1ZRI4CgV0eXBlZBgBIAEoCzInLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlR5cGVkU2lnbmF0dXJlSAASEwoJZHJhd25fcG5nGAIgASgMSAASDgoEdGV4dBgDIAEoCUgAEhEKB2NoZWNrZWQYBCABKAhIAEIHCgV2YWx1ZSKQAgoWU3VibWl0U2lnbmF0dXJlUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSSwoGdmFsdWVzGAMgAygLMjsuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU3VibWl0U2lnbmF0dXJlUmVxdWVzdC5WYWx1ZXNFbnRyeRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yGlIKC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRIyCgV2YWx1ZRgCIAEoCzIjLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkZpZWxkVmFsdWU6AjgBIokBChdTdWJtaXRTaWduYXR1cmVSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSFAoMcmVjaXBpZW50X2lkGAIgASgJEhIKCnJldHVybl91cmwYAyABKAkibAoURGVjbGluZVRvU2lnblJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIOCgZyZWFzb24YAiABKAkSLQoFYWN0b3IYAyABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciKHAQoVRGVjbGluZVRvU2lnblJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCSL9AQoKQXVkaXRFbnRyeRIQCghzZXF1ZW5jZRgBIAEoBRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKYWN0b3JfdHlwZRgEIAEoCRIQCghhY3Rvcl9pZBgFIAEoCRIKCgJpcBgGIAEoCRISCgp1c2VyX2FnZW50GAcgASgJEhIKCmFjdG9yX25hbWUYCyABKAkSEwoLYWN0b3JfZW1haWwYDCABKAkSDwoHZGV0YWlscxgIIAEoCRIVCg1wcmV2aW91c19oYXNoGAkgASgJEgwKBGhhc2gYCiABKAkiQAoUR2V0QXVkaXRUcmFpbFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiXwoVR2V0QXVkaXRUcmFpbFJlc3BvbnNlEjQKB2VudHJpZXMYASADKAsyIy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BdWRpdEVudHJ5EhAKCHZlcmlmaWVkGAIgASgIIjgKEkFncmVlbWVudFNldE1lbWJlchISCgpyZXF1ZXN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSK+AQoMQWdyZWVtZW50U2V0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEj0KCHJlcXVlc3RzGAQgAygLMisuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0TWVtYmVyEg4KBnN0YXR1cxgFIAEoCRIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigwEKGUNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLcmVxdWVzdF9pZHMYAyADKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJaChpDcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRI8Cg1hZ3JlZW1lbnRfc2V0GAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0IkgKFkdldEFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhgKEGFncmVlbWVudF9zZXRfaWQYAiABKAkiVwoXR2V0QWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldDL+EAoPUmVxdWVzdHNTZXJ2aWNlEokBChZDcmVhdGVTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USgAEKE0dldFNpZ25hdHVyZVJlcXVlc3QSMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKGAQoVTGlzdFNpZ25hdHVyZVJlcXVlc3RzEjUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBo2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEoMBChRTZW5kU2lnbmF0dXJlUmVxdWVzdBI0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFlJlc2VuZFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKJAQoWQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEncKEFVwZGF0ZVJlY2lwaWVudHMSMC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVxdWVzdBoxLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJ0Cg9SZW1pbmRSZWNpcGllbnQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZW1pbmRSZWNpcGllbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USjwEKGENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybBI4LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QaOS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRJ3ChBMaXN0U2lnbmluZ0xpbmtzEjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25pbmdMaW5rc1JlcXVlc3QaMS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5MaXN0U2lnbmluZ0xpbmtzUmVzcG9uc2USdAoPT3BlblNpZ25pbmdMaW5rEi8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLk9wZW5TaWduaW5nTGlua1Jlc3BvbnNlEnoKEUdldFNpZ25pbmdTZXNzaW9uEjEuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0U2lnbmluZ1Nlc3Npb25SZXF1ZXN0GjIuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0U2lnbmluZ1Nlc3Npb25SZXNwb25zZRJ0Cg9TdWJtaXRTaWduYXR1cmUSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TdWJtaXRTaWduYXR1cmVSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU3VibWl0U2lnbmF0dXJlUmVzcG9uc2USbgoNRGVjbGluZVRvU2lnbhItLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkRlY2xpbmVUb1NpZ25SZXF1ZXN0Gi4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRGVjbGluZVRvU2lnblJlc3BvbnNlEm4KDUdldEF1ZGl0VHJhaWwSLS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBdWRpdFRyYWlsUmVxdWVzdBouLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXNwb25zZRJ9ChJDcmVhdGVBZ3JlZW1lbnRTZXQSMi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXF1ZXN0GjMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlQWdyZWVtZW50U2V0UmVzcG9uc2USdAoPR2V0QWdyZWVtZW50U2V0Ei8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEFncmVlbWVudFNldFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ci5jb3VudGVyc2lnbi9yZXF1ZXN0cy92MS9yZXF1ZXN0c19zZXJ2aWNlLnByb3RvEhdjb3VudGVyc2lnbi5yZXF1ZXN0cy52MSKBAQoFQWN0b3ISEgoKYXBpX2tleV9pZBgBIAEoCRIKCgJpcBgCIAEoCRISCgp1c2VyX2FnZW50GAMgASgJEg8KB3VzZXJfaWQYBCABKAkSDAoEbmFtZRgFIAEoCRINCgVlbWFpbBgGIAEoCRIWCg53b3Jrc3BhY2VfbmFtZRgHIAEoCSLMAgoJUmVjaXBpZW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSDAoEcm9sZRgEIAEoCRIMCgRraW5kGAUgASgJEhUKDXJvdXRpbmdfb3JkZXIYBiABKAUSDgoGc3RhdHVzGAcgASgJEhYKDmNsaWVudF91c2VyX2lkGAggASgJEi0KCXZpZXdfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJc2lnbl90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxkZWNsaW5lX3RpbWUYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDmRlY2xpbmVfcmVhc29uGAwgASgJEhMKC2V4dGVybmFsX2lkGA0gASgJIrcBCgxSZXF1ZXN0RmllbGQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIUCgxyZWNpcGllbnRfaWQYAyABKAkSEwoLZG9jdW1lbnRfaWQYBCABKAkSDAoEcGFnZRgFIAEoBRIJCgF4GAYgASgBEgkKAXkYByABKAESDQoFd2lkdGgYCCABKAESDgoGaGVpZ2h0GAkgASgBEhAKCHJlcXVpcmVkGAogASgIEg0KBWxhYmVsGAsgASgJIokGChBTaWduYXR1cmVSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSNgoKcmVjaXBpZW50cxgFIAMoCzIiLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlY2lwaWVudBIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHbWVzc2FnZRgHIAEoCRITCgt0ZW1wbGF0ZV9pZBgIIAEoCRIUCgxkb2N1bWVudF9pZHMYCSADKAkSNQoGZmllbGRzGAogAygLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVxdWVzdEZpZWxkEi8KC2V4cGlyZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYChBhZ3JlZW1lbnRfc2V0X2lkGAwgASgJEi0KCXNlbmRfdGltZRgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoNY29tcGxldGVfdGltZRgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLY2FuY2VsX3RpbWUYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDWNhbmNlbF9yZWFzb24YECABKAkSGgoSc2lnbmVkX2RvY3VtZW50X2lkGBEgASgJEi8KC3VwZGF0ZV90aW1lGBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChVkb2N1bWVudF9leHRlcm5hbF9pZHMYEyADKAkSRgoSY29tcGxldGlvbl9mYWlsdXJlGBQgASgLMiouY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ29tcGxldGlvbkZhaWx1cmUSLwoGc2VuZGVyGBUgASgLMh8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2VuZGVyIiUKBlNlbmRlchIMCgRuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJImQKEUNvbXBsZXRpb25GYWlsdXJlEg4KBnJlYXNvbhgBIAEoCRIQCghhdHRlbXB0cxgCIAEoBRItCglmYWlsX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIosBCgxOZXdSZWNpcGllbnQSDAoEbmFtZRgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEgwKBGtpbmQYBCABKAkSFQoNcm91dGluZ19vcmRlchgFIAEoBRIWCg5jbGllbnRfdXNlcl9pZBgGIAEoCRITCgtleHRlcm5hbF9pZBgHIAEoCSKrAQoITmV3RmllbGQSCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIMCgRyb2xlGAMgASgJEhMKC2RvY3VtZW50X2lkGAQgASgJEgwKBHBhZ2UYBSABKAUSCQoBeBgGIAEoARIJCgF5GAcgASgBEg0KBXdpZHRoGAggASgBEg4KBmhlaWdodBgJIAEoARIQCghyZXF1aXJlZBgKIAEoCBINCgVsYWJlbBgLIAEoCSKSAwodQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSEwoLdGVtcGxhdGVfaWQYBCABKAkSOQoKcmVjaXBpZW50cxgFIAMoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLk5ld1JlY2lwaWVudBIvCgtleHBpcmVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEc2VuZBgHIAEoCBItCgVhY3RvchgIIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yEhQKDGRvY3VtZW50X2lkcxgJIAMoCRIxCgZmaWVsZHMYCiADKAsyIS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5OZXdGaWVsZBIdChVkb2N1bWVudF9leHRlcm5hbF9pZHMYCyADKAkSFQoNb3BlcmF0aW9uX2tleRgMIAEoCSJmCh5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USRAoRc2lnbmF0dXJlX3JlcXVlc3QYASABKAsyKS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXF1ZXN0IkYKGkdldFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJImMKG0dldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3Qi+QEKHExpc3RTaWduYXR1cmVSZXF1ZXN0c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFEg4KBnN0YXR1cxgEIAEoCRIxCg1jaGFuZ2VkX3NpbmNlGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtyZXF1ZXN0X2lkcxgGIAMoCRIQCghzdGF0dXNlcxgHIAMoCRIyCg5jaGFuZ2VkX2JlZm9yZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewodTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVzcG9uc2USRQoSc2lnbmF0dXJlX3JlcXVlc3RzGAEgAygLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBITCgt0b3RhbF9jb3VudBgCIAEoBSJ2ChtTZW5kU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSLQoFYWN0b3IYAyABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJkChxTZW5kU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdCJ4Ch1SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRItCgVhY3RvchgDIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImYKHlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QiiAEKHUNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpyZXF1ZXN0X2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImYKHkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QiVwoPUmVjaXBpZW50Q2hhbmdlEgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARISCgVlbWFpbBgDIAEoCUgBiAEBQgcKBV9uYW1lQggKBl9lbWFpbCKtAQoXVXBkYXRlUmVjaXBpZW50c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkSOQoHY2hhbmdlcxgDIAMoCzIoLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlY2lwaWVudENoYW5nZRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImAKGFVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QihAEKFlJlbWluZFJlY2lwaWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhQKDHJlY2lwaWVudF9pZBgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEi0KBWFjdG9yGAQgASgLMh4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWN0b3IiYAoXUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USFAoMcmVjaXBpZW50X2lkGAEgASgJEi8KC3JlbWluZF90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKkAQofQ3JlYXRlRW1iZWRkZWRTaWduaW5nVXJsUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEgoKcmVxdWVzdF9pZBgCIAEoCRIUCgxyZWNpcGllbnRfaWQYAyABKAkSEgoKcmV0dXJuX3VybBgEIAEoCRItCgVhY3RvchgFIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yImAKIENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlc3BvbnNlEgsKA3VybBgBIAEoCRIvCgtleHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiQwoXTGlzdFNpZ25pbmdMaW5rc1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiYQoLU2lnbmluZ0xpbmsSFAoMcmVjaXBpZW50X2lkGAEgASgJEgsKA3VybBgCIAEoCRIvCgtjcmVhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTwoYTGlzdFNpZ25pbmdMaW5rc1Jlc3BvbnNlEjMKBWxpbmtzGAEgAygLMiQuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmluZ0xpbmsiVgoWT3BlblNpZ25pbmdMaW5rUmVxdWVzdBINCgV0b2tlbhgBIAEoCRItCgVhY3RvchgCIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yIqABChdPcGVuU2lnbmluZ0xpbmtSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSFAoMcmVjaXBpZW50X2lkGAIgASgJEhIKCnJldHVybl91cmwYAyABKAkSFQoNc2Vzc2lvbl90b2tlbhgEIAEoCSIxChhHZXRTaWduaW5nU2Vzc2lvblJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCSLBAQoZR2V0U2lnbmluZ1Nlc3Npb25SZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSFAoMcmVjaXBpZW50X2lkGAIgASgJEhIKCnJldHVybl91cmwYAyABKAkSNAoGZmlsbGVkGAQgAygLMiQuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRmlsbGVkRmllbGQiigEKC0ZpbGxlZEZpZWxkEjQKBWZpZWxkGAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVxdWVzdEZpZWxkEjIKBXZhbHVlGAIgASgLMiMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRmllbGRWYWx1ZRIRCglmaWxsZWRfYnkYAyABKAkiHgoOVHlwZWRTaWduYXR1cmUSDAoEdGV4dBgBIAEoCSKHAQoKRmllbGRWYWx1ZRI4CgV0eXBlZBgBIAEoCzInLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlR5cGVkU2lnbmF0dXJlSAASEwoJZHJhd25fcG5nGAIgASgMSAASDgoEdGV4dBgDIAEoCUgAEhEKB2NoZWNrZWQYBCABKAhIAEIHCgV2YWx1ZSKQAgoWU3VibWl0U2lnbmF0dXJlUmVxdWVzdBIVCg1zZXNzaW9uX3Rva2VuGAEgASgJEg8KB2NvbnNlbnQYAiABKAgSSwoGdmFsdWVzGAMgAygLMjsuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU3VibWl0U2lnbmF0dXJlUmVxdWVzdC5WYWx1ZXNFbnRyeRItCgVhY3RvchgEIAEoCzIeLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFjdG9yGlIKC1ZhbHVlc0VudHJ5EgsKA2tleRgBIAEoCRIyCgV2YWx1ZRgCIAEoCzIjLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkZpZWxkVmFsdWU6AjgBIokBChdTdWJtaXRTaWduYXR1cmVSZXNwb25zZRJEChFzaWduYXR1cmVfcmVxdWVzdBgBIAEoCzIpLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNpZ25hdHVyZVJlcXVlc3QSFAoMcmVjaXBpZW50X2lkGAIgASgJEhIKCnJldHVybl91cmwYAyABKAkibAoURGVjbGluZVRvU2lnblJlcXVlc3QSFQoNc2Vzc2lvbl90b2tlbhgBIAEoCRIOCgZyZWFzb24YAiABKAkSLQoFYWN0b3IYAyABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciKHAQoVRGVjbGluZVRvU2lnblJlc3BvbnNlEkQKEXNpZ25hdHVyZV9yZXF1ZXN0GAEgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU2lnbmF0dXJlUmVxdWVzdBIUCgxyZWNpcGllbnRfaWQYAiABKAkSEgoKcmV0dXJuX3VybBgDIAEoCSL9AQoKQXVkaXRFbnRyeRIQCghzZXF1ZW5jZRgBIAEoBRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3Rpb24YAyABKAkSEgoKYWN0b3JfdHlwZRgEIAEoCRIQCghhY3Rvcl9pZBgFIAEoCRIKCgJpcBgGIAEoCRISCgp1c2VyX2FnZW50GAcgASgJEhIKCmFjdG9yX25hbWUYCyABKAkSEwoLYWN0b3JfZW1haWwYDCABKAkSDwoHZGV0YWlscxgIIAEoCRIVCg1wcmV2aW91c19oYXNoGAkgASgJEgwKBGhhc2gYCiABKAkiQAoUR2V0QXVkaXRUcmFpbFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnJlcXVlc3RfaWQYAiABKAkiXwoVR2V0QXVkaXRUcmFpbFJlc3BvbnNlEjQKB2VudHJpZXMYASADKAsyIy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BdWRpdEVudHJ5EhAKCHZlcmlmaWVkGAIgASgIIjgKEkFncmVlbWVudFNldE1lbWJlchISCgpyZXF1ZXN0X2lkGAEgASgJEg4KBnN0YXR1cxgCIAEoCSK+AQoMQWdyZWVtZW50U2V0EgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEj0KCHJlcXVlc3RzGAQgAygLMisuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0TWVtYmVyEg4KBnN0YXR1cxgFIAEoCRIvCgtjcmVhdGVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAigwEKGUNyZWF0ZUFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLcmVxdWVzdF9pZHMYAyADKAkSLQoFYWN0b3IYBCABKAsyHi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5BY3RvciJaChpDcmVhdGVBZ3JlZW1lbnRTZXRSZXNwb25zZRI8Cg1hZ3JlZW1lbnRfc2V0GAEgASgLMiUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQWdyZWVtZW50U2V0IkgKFkdldEFncmVlbWVudFNldFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhgKEGFncmVlbWVudF9zZXRfaWQYAiABKAkiVwoXR2V0QWdyZWVtZW50U2V0UmVzcG9uc2USPAoNYWdyZWVtZW50X3NldBgBIAEoCzIlLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkFncmVlbWVudFNldCIkChVWZXJpZnlEb2N1bWVudFJlcXVlc3QSCwoDcGRmGAEgASgMIlUKFlZlcmlmeURvY3VtZW50UmVzcG9uc2USOwoGcmVwb3J0GAEgASgLMisuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuVmVyaWZpY2F0aW9uUmVwb3J0ItIBChBDZXJ0aWZpY2F0ZUZhY3RzEhMKC2NvbW1vbl9uYW1lGAEgASgJEg4KBmlzc3VlchgCIAEoCRIVCg1zZXJpYWxfbnVtYmVyGAMgASgJEi4KCm5vdF9iZWZvcmUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCW5vdF9hZnRlchgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLc2VsZl9zaWduZWQYBiABKAgSDgoGc2hhMjU2GAcgASgJIrUCCg9TaWduYXR1cmVSZXBvcnQSDQoFZmllbGQYASABKAkSGgoSZG9jdW1lbnRfdGltZXN0YW1wGAIgASgIEg0KBXZhbGlkGAMgASgIEg8KB3Byb2JsZW0YBCABKAkSOQoGc2lnbmVyGAUgASgLMikuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ2VydGlmaWNhdGVGYWN0cxIwCgxjbGFpbWVkX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDnRpbWVzdGFtcF90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChN0aW1lc3RhbXBfYXV0aG9yaXR5GAggASgJEhkKEWNvdmVyc193aG9sZV9maWxlGAkgASgIIlIKFFZhbGlkYXRpb25EYXRhQ291bnRzEhQKDGNlcnRpZmljYXRlcxgBIAEoBRIWCg5vY3NwX3Jlc3BvbnNlcxgCIAEoBRIMCgRjcmxzGAMgASgFIpcBCgpTdG9yZWRDb3B5EhIKCnJlcXVlc3RfaWQYASABKAkSEQoJaWRlbnRpY2FsGAIgASgIEhUKDXN0b3JlZF9zaGEyNTYYAyABKAkSMQoNY29tcGxldGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQYXVkaXRfY2hhaW5faGVhZBgFIAEoCSL4AgoSVmVyaWZpY2F0aW9uUmVwb3J0EjEKB3ZlcmRpY3QYASABKA4yIC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5WZXJkaWN0Eg8KB3N1bW1hcnkYAiABKAkSDQoFbGV2ZWwYAyABKAkSFAoMbGV2ZWxfcmVhc29uGAQgASgJEg4KBnNoYTI1NhgFIAEoCRISCgpyZXF1ZXN0X2lkGAYgASgJEjwKCnNpZ25hdHVyZXMYByADKAsyKC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TaWduYXR1cmVSZXBvcnQSGgoSY2hhbmdlc19hZnRlcl9zZWFsGAggAygJEkYKD3ZhbGlkYXRpb25fZGF0YRgJIAEoCzItLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlZhbGlkYXRpb25EYXRhQ291bnRzEjMKBnN0b3JlZBgKIAEoCzIjLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlN0b3JlZENvcHkqjwEKB1ZlcmRpY3QSFwoTVkVSRElDVF9VTlNQRUNJRklFRBAAEhIKDlZFUkRJQ1RfSU5UQUNUEAESFAoQVkVSRElDVF9NT0RJRklFRBACEhMKD1ZFUkRJQ1RfSU5WQUxJRBADEhQKEFZFUkRJQ1RfVU5TSUdORUQQBBIWChJWRVJESUNUX1VOUkVBREFCTEUQBTLxEQoPUmVxdWVzdHNTZXJ2aWNlEokBChZDcmVhdGVTaWduYXR1cmVSZXF1ZXN0EjYuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlU2lnbmF0dXJlUmVxdWVzdFJlcXVlc3QaNy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USgAEKE0dldFNpZ25hdHVyZVJlcXVlc3QSMy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKGAQoVTGlzdFNpZ25hdHVyZVJlcXVlc3RzEjUuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25hdHVyZVJlcXVlc3RzUmVxdWVzdBo2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkxpc3RTaWduYXR1cmVSZXF1ZXN0c1Jlc3BvbnNlEoMBChRTZW5kU2lnbmF0dXJlUmVxdWVzdBI0LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo1LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlNlbmRTaWduYXR1cmVSZXF1ZXN0UmVzcG9uc2USiQEKFlJlc2VuZFNpZ25hdHVyZVJlcXVlc3QSNi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZXNlbmRTaWduYXR1cmVSZXF1ZXN0UmVxdWVzdBo3LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlJlc2VuZFNpZ25hdHVyZVJlcXVlc3RSZXNwb25zZRKJAQoWQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdBI2LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNhbmNlbFNpZ25hdHVyZVJlcXVlc3RSZXF1ZXN0GjcuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ2FuY2VsU2lnbmF0dXJlUmVxdWVzdFJlc3BvbnNlEncKEFVwZGF0ZVJlY2lwaWVudHMSMC5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5VcGRhdGVSZWNpcGllbnRzUmVxdWVzdBoxLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLlVwZGF0ZVJlY2lwaWVudHNSZXNwb25zZRJ0Cg9SZW1pbmRSZWNpcGllbnQSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5SZW1pbmRSZWNpcGllbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuUmVtaW5kUmVjaXBpZW50UmVzcG9uc2USjwEKGENyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybBI4LmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkNyZWF0ZUVtYmVkZGVkU2lnbmluZ1VybFJlcXVlc3QaOS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVFbWJlZGRlZFNpZ25pbmdVcmxSZXNwb25zZRJ3ChBMaXN0U2lnbmluZ0xpbmtzEjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuTGlzdFNpZ25pbmdMaW5rc1JlcXVlc3QaMS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5MaXN0U2lnbmluZ0xpbmtzUmVzcG9uc2USdAoPT3BlblNpZ25pbmdMaW5rEi8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuT3BlblNpZ25pbmdMaW5rUmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLk9wZW5TaWduaW5nTGlua1Jlc3BvbnNlEnoKEUdldFNpZ25pbmdTZXNzaW9uEjEuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0U2lnbmluZ1Nlc3Npb25SZXF1ZXN0GjIuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0U2lnbmluZ1Nlc3Npb25SZXNwb25zZRJ0Cg9TdWJtaXRTaWduYXR1cmUSLy5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5TdWJtaXRTaWduYXR1cmVSZXF1ZXN0GjAuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuU3VibWl0U2lnbmF0dXJlUmVzcG9uc2USbgoNRGVjbGluZVRvU2lnbhItLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkRlY2xpbmVUb1NpZ25SZXF1ZXN0Gi4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuRGVjbGluZVRvU2lnblJlc3BvbnNlEm4KDUdldEF1ZGl0VHJhaWwSLS5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5HZXRBdWRpdFRyYWlsUmVxdWVzdBouLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEF1ZGl0VHJhaWxSZXNwb25zZRJ9ChJDcmVhdGVBZ3JlZW1lbnRTZXQSMi5jb3VudGVyc2lnbi5yZXF1ZXN0cy52MS5DcmVhdGVBZ3JlZW1lbnRTZXRSZXF1ZXN0GjMuY291bnRlcnNpZ24ucmVxdWVzdHMudjEuQ3JlYXRlQWdyZWVtZW50U2V0UmVzcG9uc2USdAoPR2V0QWdyZWVtZW50U2V0Ei8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuR2V0QWdyZWVtZW50U2V0UmVxdWVzdBowLmNvdW50ZXJzaWduLnJlcXVlc3RzLnYxLkdldEFncmVlbWVudFNldFJlc3BvbnNlEnEKDlZlcmlmeURvY3VtZW50Ei4uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuVmVyaWZ5RG9jdW1lbnRSZXF1ZXN0Gi8uY291bnRlcnNpZ24ucmVxdWVzdHMudjEuVmVyaWZ5RG9jdW1lbnRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Actor says who asks for an operation, for the audit trail.
@@ -2164,6 +2164,411 @@ export const GetAgreementSetResponseSchema: GenMessage<GetAgreementSetResponse> 
   messageDesc(file_countersign_requests_v1_requests_service, 49);
 
 /**
+ * VerifyDocumentRequest carries the PDF to verify, whole.
+ *
+ * @generated from message countersign.requests.v1.VerifyDocumentRequest
+ */
+export type VerifyDocumentRequest = Message<"countersign.requests.v1.VerifyDocumentRequest"> & {
+  /**
+   * pdf is the file as it was received, at most 32 MiB.
+   *
+   * @generated from field: bytes pdf = 1;
+   */
+  pdf: Uint8Array;
+};
+
+/**
+ * Describes the message countersign.requests.v1.VerifyDocumentRequest.
+ * Use `create(VerifyDocumentRequestSchema)` to create a new message.
+ */
+export const VerifyDocumentRequestSchema: GenMessage<VerifyDocumentRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 50);
+
+/**
+ * VerifyDocumentResponse carries the report.
+ *
+ * @generated from message countersign.requests.v1.VerifyDocumentResponse
+ */
+export type VerifyDocumentResponse = Message<"countersign.requests.v1.VerifyDocumentResponse"> & {
+  /**
+   * report says what the file proves.
+   *
+   * @generated from field: countersign.requests.v1.VerificationReport report = 1;
+   */
+  report?: VerificationReport | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.VerifyDocumentResponse.
+ * Use `create(VerifyDocumentResponseSchema)` to create a new message.
+ */
+export const VerifyDocumentResponseSchema: GenMessage<VerifyDocumentResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 51);
+
+/**
+ * CertificateFacts describe a signer's or time-stamping authority's certificate.
+ *
+ * @generated from message countersign.requests.v1.CertificateFacts
+ */
+export type CertificateFacts = Message<"countersign.requests.v1.CertificateFacts"> & {
+  /**
+   * common_name of the subject.
+   *
+   * @generated from field: string common_name = 1;
+   */
+  commonName: string;
+
+  /**
+   * issuer is the issuer's common name.
+   *
+   * @generated from field: string issuer = 2;
+   */
+  issuer: string;
+
+  /**
+   * serial_number in hex.
+   *
+   * @generated from field: string serial_number = 3;
+   */
+  serialNumber: string;
+
+  /**
+   * not_before is when the certificate starts to be valid.
+   *
+   * @generated from field: google.protobuf.Timestamp not_before = 4;
+   */
+  notBefore?: Timestamp | undefined;
+
+  /**
+   * not_after is when it stops.
+   *
+   * @generated from field: google.protobuf.Timestamp not_after = 5;
+   */
+  notAfter?: Timestamp | undefined;
+
+  /**
+   * self_signed says the certificate is its own issuer.
+   *
+   * @generated from field: bool self_signed = 6;
+   */
+  selfSigned: boolean;
+
+  /**
+   * sha256 of the certificate's DER, in hex.
+   *
+   * @generated from field: string sha256 = 7;
+   */
+  sha256: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.CertificateFacts.
+ * Use `create(CertificateFactsSchema)` to create a new message.
+ */
+export const CertificateFactsSchema: GenMessage<CertificateFacts> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 52);
+
+/**
+ * SignatureReport is one signature or document time-stamp of the file.
+ *
+ * @generated from message countersign.requests.v1.SignatureReport
+ */
+export type SignatureReport = Message<"countersign.requests.v1.SignatureReport"> & {
+  /**
+   * field is the signature field's name.
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * document_timestamp is true for an RFC 3161 document time-stamp, false for a signature.
+   *
+   * @generated from field: bool document_timestamp = 2;
+   */
+  documentTimestamp: boolean;
+
+  /**
+   * valid says the signature verifies over the bytes it covers, laid out as it must be.
+   *
+   * @generated from field: bool valid = 3;
+   */
+  valid: boolean;
+
+  /**
+   * problem says why it is not valid; empty when it is.
+   *
+   * @generated from field: string problem = 4;
+   */
+  problem: string;
+
+  /**
+   * signer is the certificate that signed (a time-stamp's: the authority's).
+   *
+   * @generated from field: countersign.requests.v1.CertificateFacts signer = 5;
+   */
+  signer?: CertificateFacts | undefined;
+
+  /**
+   * claimed_time is what the signature dictionary claims (/M): the signer's own clock.
+   *
+   * @generated from field: google.protobuf.Timestamp claimed_time = 6;
+   */
+  claimedTime?: Timestamp | undefined;
+
+  /**
+   * timestamp_time is the time a time-stamping authority vouches for, when one does.
+   *
+   * @generated from field: google.protobuf.Timestamp timestamp_time = 7;
+   */
+  timestampTime?: Timestamp | undefined;
+
+  /**
+   * timestamp_authority is that authority's common name.
+   *
+   * @generated from field: string timestamp_authority = 8;
+   */
+  timestampAuthority: string;
+
+  /**
+   * covers_whole_file says the signature covers the file to its last byte.
+   *
+   * @generated from field: bool covers_whole_file = 9;
+   */
+  coversWholeFile: boolean;
+};
+
+/**
+ * Describes the message countersign.requests.v1.SignatureReport.
+ * Use `create(SignatureReportSchema)` to create a new message.
+ */
+export const SignatureReportSchema: GenMessage<SignatureReport> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 53);
+
+/**
+ * ValidationDataCounts count what the document security store holds.
+ *
+ * @generated from message countersign.requests.v1.ValidationDataCounts
+ */
+export type ValidationDataCounts = Message<"countersign.requests.v1.ValidationDataCounts"> & {
+  /**
+   * certificates in the DSS.
+   *
+   * @generated from field: int32 certificates = 1;
+   */
+  certificates: number;
+
+  /**
+   * ocsp_responses in the DSS.
+   *
+   * @generated from field: int32 ocsp_responses = 2;
+   */
+  ocspResponses: number;
+
+  /**
+   * crls in the DSS.
+   *
+   * @generated from field: int32 crls = 3;
+   */
+  crls: number;
+};
+
+/**
+ * Describes the message countersign.requests.v1.ValidationDataCounts.
+ * Use `create(ValidationDataCountsSchema)` to create a new message.
+ */
+export const ValidationDataCountsSchema: GenMessage<ValidationDataCounts> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 54);
+
+/**
+ * StoredCopy is what this service knows of the request a seal names.
+ *
+ * @generated from message countersign.requests.v1.StoredCopy
+ */
+export type StoredCopy = Message<"countersign.requests.v1.StoredCopy"> & {
+  /**
+   * request_id of the request, which this service completed.
+   *
+   * @generated from field: string request_id = 1;
+   */
+  requestId: string;
+
+  /**
+   * identical says the file is byte for byte the sealed document this service stored.
+   *
+   * @generated from field: bool identical = 2;
+   */
+  identical: boolean;
+
+  /**
+   * stored_sha256 is the SHA-256 of the document it stored, in hex.
+   *
+   * @generated from field: string stored_sha256 = 3;
+   */
+  storedSha256: string;
+
+  /**
+   * complete_time is when the request was completed.
+   *
+   * @generated from field: google.protobuf.Timestamp complete_time = 4;
+   */
+  completeTime?: Timestamp | undefined;
+
+  /**
+   * audit_chain_head is the hash of the request's last audit entry.
+   *
+   * @generated from field: string audit_chain_head = 5;
+   */
+  auditChainHead: string;
+};
+
+/**
+ * Describes the message countersign.requests.v1.StoredCopy.
+ * Use `create(StoredCopySchema)` to create a new message.
+ */
+export const StoredCopySchema: GenMessage<StoredCopy> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 55);
+
+/**
+ * VerificationReport says what a PDF proves.
+ *
+ * @generated from message countersign.requests.v1.VerificationReport
+ */
+export type VerificationReport = Message<"countersign.requests.v1.VerificationReport"> & {
+  /**
+   * verdict in one word.
+   *
+   * @generated from field: countersign.requests.v1.Verdict verdict = 1;
+   */
+  verdict: Verdict;
+
+  /**
+   * summary is the verdict in one sentence.
+   *
+   * @generated from field: string summary = 2;
+   */
+  summary: string;
+
+  /**
+   * level is the PAdES baseline level the evidence reaches: "none", "B-B", "B-T", "B-LT" or "B-LTA".
+   *
+   * @generated from field: string level = 3;
+   */
+  level: string;
+
+  /**
+   * level_reason says why it reaches that level and not the next.
+   *
+   * @generated from field: string level_reason = 4;
+   */
+  levelReason: string;
+
+  /**
+   * sha256 of the file, in hex.
+   *
+   * @generated from field: string sha256 = 5;
+   */
+  sha256: string;
+
+  /**
+   * request_id the seal names, from the file itself; empty when it names none.
+   *
+   * @generated from field: string request_id = 6;
+   */
+  requestId: string;
+
+  /**
+   * signatures in the order they cover the file.
+   *
+   * @generated from field: repeated countersign.requests.v1.SignatureReport signatures = 7;
+   */
+  signatures: SignatureReport[];
+
+  /**
+   * changes_after_seal lists, in words, what changed after the seal that PAdES does not allow.
+   *
+   * @generated from field: repeated string changes_after_seal = 8;
+   */
+  changesAfterSeal: string[];
+
+  /**
+   * validation_data counts the DSS, when the file has one.
+   *
+   * @generated from field: countersign.requests.v1.ValidationDataCounts validation_data = 9;
+   */
+  validationData?: ValidationDataCounts | undefined;
+
+  /**
+   * stored is this service's own record of the request the seal names, when it has one.
+   *
+   * @generated from field: countersign.requests.v1.StoredCopy stored = 10;
+   */
+  stored?: StoredCopy | undefined;
+};
+
+/**
+ * Describes the message countersign.requests.v1.VerificationReport.
+ * Use `create(VerificationReportSchema)` to create a new message.
+ */
+export const VerificationReportSchema: GenMessage<VerificationReport> = /*@__PURE__*/
+  messageDesc(file_countersign_requests_v1_requests_service, 56);
+
+/**
+ * Verdict is what a verified file is, in one word.
+ *
+ * @generated from enum countersign.requests.v1.Verdict
+ */
+export enum Verdict {
+  /**
+   * VERDICT_UNSPECIFIED is never sent.
+   *
+   * @generated from enum value: VERDICT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * VERDICT_INTACT: every signature holds, and nothing changed since but what PAdES allows.
+   *
+   * @generated from enum value: VERDICT_INTACT = 1;
+   */
+  INTACT = 1,
+
+  /**
+   * VERDICT_MODIFIED: the seal holds for the file as sealed, but it was changed since.
+   *
+   * @generated from enum value: VERDICT_MODIFIED = 2;
+   */
+  MODIFIED = 2,
+
+  /**
+   * VERDICT_INVALID: a signature or time-stamp does not verify, or is laid out wrongly.
+   *
+   * @generated from enum value: VERDICT_INVALID = 3;
+   */
+  INVALID = 3,
+
+  /**
+   * VERDICT_UNSIGNED: the file carries no signature.
+   *
+   * @generated from enum value: VERDICT_UNSIGNED = 4;
+   */
+  UNSIGNED = 4,
+
+  /**
+   * VERDICT_UNREADABLE: the file is not a PDF that can be read (or it is encrypted).
+   *
+   * @generated from enum value: VERDICT_UNREADABLE = 5;
+   */
+  UNREADABLE = 5,
+}
+
+/**
+ * Describes the enum countersign.requests.v1.Verdict.
+ */
+export const VerdictSchema: GenEnum<Verdict> = /*@__PURE__*/
+  enumDesc(file_countersign_requests_v1_requests_service, 0);
+
+/**
  * RequestsService runs signature requests: recipients, routing, signing links, completion.
  *
  * @generated from service countersign.requests.v1.RequestsService
@@ -2339,6 +2744,17 @@ export const RequestsService: GenService<{
     methodKind: "unary";
     input: typeof GetAgreementSetRequestSchema;
     output: typeof GetAgreementSetResponseSchema;
+  },
+  /**
+   * VerifyDocument says what a PDF's seal proves, and whether it is the copy this service stored;
+   * it stores nothing and needs no workspace: anyone holding the file may ask.
+   *
+   * @generated from rpc countersign.requests.v1.RequestsService.VerifyDocument
+   */
+  verifyDocument: {
+    methodKind: "unary";
+    input: typeof VerifyDocumentRequestSchema;
+    output: typeof VerifyDocumentResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_requests_v1_requests_service, 0);

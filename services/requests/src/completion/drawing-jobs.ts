@@ -1,11 +1,12 @@
 /**
  * What the drawing thread does (drawing-worker.mjs loads this module): draw a completed document
- * with the room for its seal, or append to a sealed one the revision with its validation data and
- * an empty document time-stamp. Both read and write whole PDFs with pdf-lib, which the service's
- * event loop must not wait on.
+ * with the room for its seal, append to a sealed one the revision with its validation data and an
+ * empty document time-stamp, or verify a PDF anyone sent. Each reads whole PDFs with pdf-lib, which
+ * the service's event loop must not wait on — least of all for a file from a stranger.
  */
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
+import { type VerificationReport, verifyDocument } from "../verification/verify-document.js";
 import { addValidationRevision, type ValidationData } from "./pades/long-term.js";
 import type { SealRoom } from "./seal.js";
 import {
@@ -25,10 +26,13 @@ export type DrawingJob =
       details: CertificateDetails;
       seal: SealRoom;
     }
-  | { kind: "validation-revision"; pdf: Uint8Array; data: ValidationData; timestampBytes: number };
+  | { kind: "validation-revision"; pdf: Uint8Array; data: ValidationData; timestampBytes: number }
+  | { kind: "verify"; pdf: Uint8Array };
 
-/** Every job answers with a PDF; a drawing says, besides, what its signed pages hashed to. */
-export type DrawingResult = { bytes: Uint8Array } & Partial<Omit<DrawnDocument, "bytes">>;
+/** A PDF (a drawing says, besides, what its signed pages hashed to), or a verification's report. */
+export type DrawingResult = { bytes?: Uint8Array; report?: VerificationReport } & Partial<
+  Omit<DrawnDocument, "bytes">
+>;
 
 export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
   switch (job.kind) {
@@ -36,5 +40,7 @@ export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
       return drawCompletedDocument(job.originals, job.fields, new Map(job.values), job.details, job.seal);
     case "validation-revision":
       return { bytes: await addValidationRevision(job.pdf, job.data, job.timestampBytes) };
+    case "verify":
+      return { report: await verifyDocument(job.pdf) };
   }
 }

@@ -8,6 +8,7 @@
 import { JobTimedOut, movable, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
+import type { VerificationReport } from "../verification/verify-document.js";
 import type { DrawingJob, DrawingResult } from "./drawing-jobs.js";
 import type { ValidationData } from "./pades/long-term.js";
 import type { SealRoom } from "./seal.js";
@@ -53,7 +54,7 @@ export class DrawingThread {
       job,
       own.map((o) => o.bytes),
     );
-    return { bytes, signedPagesSha256: signedPagesSha256 ?? "" };
+    return { bytes: bytes ?? new Uint8Array(), signedPagesSha256: signedPagesSha256 ?? "" };
   }
 
   /** The sealed `pdf` with a revision holding `data` and an empty document time-stamp of `timestampBytes`. */
@@ -63,19 +64,27 @@ export class DrawingThread {
     timestampBytes: number,
   ): Promise<Uint8Array> {
     const own = movable(pdf);
-    return (await this.run({ kind: "validation-revision", pdf: own, data, timestampBytes }, [own])).bytes;
+    const { bytes } = await this.run({ kind: "validation-revision", pdf: own, data, timestampBytes }, [own]);
+    return bytes ?? new Uint8Array();
+  }
+
+  /** What `pdf` (anyone's file) proves; its bytes are moved to the thread. */
+  async verify(pdf: Uint8Array): Promise<VerificationReport> {
+    const own = movable(pdf);
+    const { report } = await this.run({ kind: "verify", pdf: own }, [own]);
+    if (!report) throw new Error("the drawing thread answered a verification without a report");
+    return report;
   }
 
   private async run(job: DrawingJob, moved: Uint8Array[]): Promise<DrawingResult> {
+    const what = job.kind === "verify" ? "verifying the file" : "drawing the completed PDF";
     try {
       return await this.thread.run(job, [...new Set(moved.map((bytes) => bytes.buffer as ArrayBuffer))]);
     } catch (err) {
       if (err instanceof JobTimedOut)
-        throw new DrawingFailed(
-          `drawing the completed PDF took longer than ${this.limits.timeoutMs / 1000} s`,
-        );
+        throw new DrawingFailed(`${what} took longer than ${this.limits.timeoutMs / 1000} s`);
       if (err instanceof WorkerThreadEnded && err.outOfMemory)
-        throw new DrawingFailed(`drawing the completed PDF needed more than ${this.limits.heapMb} MiB`);
+        throw new DrawingFailed(`${what} needed more than ${this.limits.heapMb} MiB`);
       // The thread crashed or the service is stopping: not the documents' fault.
       if (err instanceof WorkerThreadEnded) throw err;
       // pdf-lib's own words are about its internals ("reading 'Pages'"); the log keeps them as the cause.

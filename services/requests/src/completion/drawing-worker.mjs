@@ -7,7 +7,7 @@
  * (`npm start`, the image), else the source through tsx's loader (tests, `npm run cli`) — Node 20
  * gives a worker none of the module hooks of the thread that started it.
  *
- * Each message is `{ id, job }`, a DrawingJob; each answer `{ id, result }`, a DrawingResult (its
+ * Each message is `{ id, job }`, a DrawingJob; each answer `{ id, result }`, a DrawingResult (a
  * PDF's bytes moved, not copied), or `{ id, error }`.
  */
 import { existsSync } from "node:fs";
@@ -28,6 +28,7 @@ parentPort?.on("message", ({ id, job }) => {
   runDrawingJob(job).then(
     (result) => {
       const { bytes } = result;
+      if (!bytes) return parentPort?.postMessage({ id, result });
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
       const moved = own ? bytes : new Uint8Array(bytes);
       parentPort?.postMessage({ id, result: { ...result, bytes: moved } }, [moved.buffer]);

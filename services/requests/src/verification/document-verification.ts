@@ -1,0 +1,140 @@
+/**
+ * VerifyDocument: the verifier run on a stranger's file in the drawing thread (its time and memory
+ * limits hold whatever the file is), then what only this service knows added — whether the request
+ * the seal names was completed here, and whether the file is byte for byte the copy stored then.
+ * Nothing is stored, and no workspace is needed: whoever holds the file may ask about it.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  type VerificationReport as ReportMessage,
+  Verdict,
+  VerificationReportSchema,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { type Database, isUuid, problemError, validationError } from "@countersign/kit";
+import { readAudit, verifyChain } from "../audit-trail.js";
+import { DrawingFailed, type DrawingThread } from "../completion/drawing-thread.js";
+import type { CertificateFacts } from "./signature-checks.js";
+import type { VerificationReport } from "./verify-document.js";
+
+/** The largest file verified: the largest upload, and room for what sealing adds. */
+export const MAX_VERIFIED_BYTES = 32 * 1024 * 1024;
+
+/** Files waiting for the verifier's thread, beyond which callers are asked to come back. */
+const MAX_WAITING = 4;
+
+const VERDICTS: Record<VerificationReport["verdict"], Verdict> = {
+  intact: Verdict.INTACT,
+  modified: Verdict.MODIFIED,
+  invalid: Verdict.INVALID,
+  unsigned: Verdict.UNSIGNED,
+  unreadable: Verdict.UNREADABLE,
+};
+
+const certificate = (facts: CertificateFacts | undefined) =>
+  facts && {
+    ...facts,
+    notBefore: timestampFromDate(new Date(facts.notBefore)),
+    notAfter: timestampFromDate(new Date(facts.notAfter)),
+  };
+
+const time = (iso: string | undefined) => (iso ? timestampFromDate(new Date(iso)) : undefined);
+
+export class DocumentVerification {
+  private waiting = 0;
+
+  /**
+   * `thread` is the verifier's own: a stranger's file that takes its whole time limit holds no
+   * completion up.
+   */
+  constructor(
+    private readonly deps: {
+      db: Database;
+      documents: Client<typeof DocumentsService>;
+      thread: DrawingThread;
+    },
+  ) {}
+
+  async verify(pdf: Uint8Array): Promise<ReportMessage> {
+    if (pdf.length > MAX_VERIFIED_BYTES) {
+      throw problemError(
+        "payload_too_large",
+        `a file to verify may have ${MAX_VERIFIED_BYTES / 1024 / 1024} MiB at most`,
+        Code.ResourceExhausted,
+      );
+    }
+    if (this.waiting >= MAX_WAITING) {
+      throw new ConnectError(
+        "the verifier is busy with other files; try again in a few seconds",
+        Code.Unavailable,
+      );
+    }
+    let report: VerificationReport;
+    this.waiting += 1;
+    try {
+      report = await this.deps.thread.verify(pdf);
+    } catch (err) {
+      if (err instanceof DrawingFailed) {
+        throw validationError(
+          [{ path: "file", message: err.message }],
+          `the file could not be verified: ${err.message}`,
+        );
+      }
+      throw err;
+    } finally {
+      this.waiting -= 1;
+    }
+    return create(VerificationReportSchema, {
+      verdict: VERDICTS[report.verdict],
+      summary: report.summary,
+      level: report.level,
+      levelReason: report.levelReason,
+      sha256: report.sha256,
+      requestId: report.requestId ?? "",
+      signatures: report.signatures.map((s) => ({
+        field: s.field,
+        documentTimestamp: s.kind === "document-timestamp",
+        valid: s.valid,
+        problem: s.problem ?? "",
+        signer: certificate(s.signer),
+        claimedTime: time(s.claimedTime),
+        timestampTime: time(s.timestampTime),
+        timestampAuthority: s.timestampAuthority ?? "",
+        coversWholeFile: s.coversWholeFile,
+      })),
+      changesAfterSeal: report.changesAfterSeal,
+      validationData: report.validationData,
+      stored: report.requestId ? await this.storedCopy(report.requestId, report.sha256) : undefined,
+    });
+  }
+
+  /** This service's record of the request a seal names, when it completed it. */
+  private async storedCopy(requestId: string, sha256: string) {
+    if (!isUuid(requestId)) return undefined;
+    const { rows } = await this.deps.db.query<{
+      workspace_id: string;
+      completed_at: Date;
+      signed_document_id: string;
+    }>(
+      `SELECT workspace_id, completed_at, signed_document_id FROM signature_requests
+        WHERE id = $1 AND status = 'completed' AND signed_document_id IS NOT NULL`,
+      [requestId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const { document } = await this.deps.documents.getDocument({
+      workspaceId: row.workspace_id,
+      documentId: row.signed_document_id,
+    });
+    const audit = await readAudit(this.deps.db, requestId);
+    return {
+      requestId,
+      identical: document?.sha256 === sha256,
+      storedSha256: document?.sha256 ?? "",
+      completeTime: timestampFromDate(row.completed_at),
+      auditChainHead: verifyChain(audit) ? (audit.at(-1)?.hash ?? "") : "",
+    };
+  }
+}
