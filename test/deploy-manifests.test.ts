@@ -7,7 +7,7 @@
  * requires is set.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import yaml from "js-yaml";
@@ -25,7 +25,7 @@ interface Container {
     capabilities: { drop: string[] };
   };
   env: { name: string }[];
-  volumeMounts: { mountPath: string }[];
+  volumeMounts: { mountPath: string; readOnly?: boolean }[];
 }
 
 interface Deployment {
@@ -39,22 +39,28 @@ const load = <T>(path: string) => yaml.load(readFileSync(path, "utf8")) as T;
 const services = readdirSync(join(REPO, "services"))
   .filter((name) => name !== "kit")
   .sort();
-const components = [...services, "gateway"];
+/** Components that run a service's code in a role of their own, and the service. */
+const ROLES: Record<string, string> = { "requests-sealer": "requests" };
+const components = [...services, ...Object.keys(ROLES), "gateway"];
+/** The service whose code a component runs (and whose database it opens). */
+const serviceOf = (component: string) => ROLES[component] ?? component;
 
-test("the base lists every component, each with deployment, service, hpa, pdb, account and policy", () => {
+test("the base lists every component, each with deployment, service (but a role that answers no calls), hpa, pdb, account and policy", () => {
   const { resources } = load<{ resources: string[] }>(join(base, "kustomization.yaml"));
   expect(resources.filter((r) => !r.endsWith(".yaml")).sort()).toEqual([...components].sort());
   for (const component of components) {
     expect(
       load<{ resources: string[] }>(join(base, component, "kustomization.yaml")).resources.sort(),
-    ).toEqual([
-      "deployment.yaml",
-      "hpa.yaml",
-      "network-policy.yaml",
-      "pdb.yaml",
-      "service.yaml",
-      "serviceaccount.yaml",
-    ]);
+    ).toEqual(
+      [
+        "deployment.yaml",
+        "hpa.yaml",
+        "network-policy.yaml",
+        "pdb.yaml",
+        ...(component in ROLES ? [] : ["service.yaml"]),
+        "serviceaccount.yaml",
+      ].sort(),
+    );
   }
 });
 
@@ -77,20 +83,21 @@ describe.each(components)("%s", (component) => {
     }
   });
 
-  test("runs as non-root, read-only, with no capabilities, writing only to /tmp", () => {
+  test("runs as non-root, read-only, with no capabilities, writing only to /tmp (other mounts read-only)", () => {
     expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     expect(container.securityContext).toMatchObject({
       readOnlyRootFilesystem: true,
       allowPrivilegeEscalation: false,
     });
     expect(container.securityContext.capabilities.drop).toEqual(["ALL"]);
-    expect(container.volumeMounts.map((m) => m.mountPath)).toEqual(["/tmp"]);
+    expect(container.volumeMounts.filter((m) => !m.readOnly).map((m) => m.mountPath)).toEqual(["/tmp"]);
   });
 
   test("gets the service token, and a service its own database", () => {
     const names = container.env.map((e) => e.name);
     expect(names).toContain("COUNTERSIGN_INTERNAL_TOKEN");
-    if (component !== "gateway") expect(names).toContain(`${component.toUpperCase()}_DATABASE_URL`);
+    if (component !== "gateway")
+      expect(names).toContain(`${serviceOf(component).toUpperCase()}_DATABASE_URL`);
   });
 });
 
@@ -105,6 +112,7 @@ interface Manifest {
 }
 
 interface PodSpec {
+  volumes?: { name: string; secret?: { secretName: string; items?: { key: string }[] } }[];
   serviceAccountName?: string;
   automountServiceAccountToken?: boolean;
   initContainers?: RenderedContainer[];
@@ -119,6 +127,7 @@ interface Probe {
 
 interface RenderedContainer {
   name: string;
+  image?: string;
   command?: string[];
   ports?: { name?: string; containerPort: number }[];
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
@@ -231,6 +240,24 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
     }
   });
 
+  test("every container of the Countersign image runs an entry point the build makes", () => {
+    for (const workload of workloads) {
+      const spec = podSpec(workload);
+      for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
+        if (!container.image?.startsWith("ghcr.io/countersign/countersign")) continue;
+        const entry = (container.command ?? []).find((arg) => arg.endsWith(".js")) as string;
+        expect([workload.metadata.name, entry]).toEqual([
+          workload.metadata.name,
+          expect.stringMatching(/\/dist\//),
+        ]);
+        expect([
+          entry,
+          existsSync(join(REPO, entry.replace("/dist/", "/src/").replace(/\.js$/, ".ts"))),
+        ]).toEqual([entry, true]);
+      }
+    }
+  });
+
   test("every probe asks a port its container has", () => {
     for (const workload of workloads) {
       for (const container of podSpec(workload).containers) {
@@ -323,7 +350,8 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
           (source) => configMaps.get(source.configMapRef?.name ?? "") ?? [],
         ),
       ]);
-      const entry = name === "gateway" ? "gateway/src/server.ts" : `services/${name}/src/server.ts`;
+      const entry =
+        name === "gateway" ? "gateway/src/server.ts" : `services/${serviceOf(name)}/src/server.ts`;
       const { configSchema } = (await import(join(REPO, entry))) as { configSchema: z.ZodObject };
       const shapes =
         name === "gateway" ? [configSchema.shape] : [configSchema.shape, serviceConfigSchema.shape];
@@ -332,7 +360,7 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
           .filter(([, schema]) => !schema.safeParse(undefined).success)
           .map(([variable]) => variable),
       );
-      if (name !== "gateway") required.push(`${name.toUpperCase()}_DATABASE_URL`);
+      if (name !== "gateway") required.push(`${serviceOf(name).toUpperCase()}_DATABASE_URL`);
       expect([name, required.filter((variable) => !set.has(variable))]).toEqual([name, []]);
     }
   });
@@ -340,19 +368,18 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
   test("every Secret a container reads is documented in secrets.example.yaml (and generated in dev)", () => {
     const documented = (
       yaml.loadAll(readFileSync(join(base, "secrets.example.yaml"), "utf8")) as Manifest[]
-    ).map((secret) => ({
-      name: secret.metadata.name,
-      keys: Object.keys((secret as unknown as { stringData: object }).stringData),
-    }));
+    ).map((secret) => {
+      const { data = {}, stringData = {} } = secret as unknown as { data?: object; stringData?: object };
+      return { name: secret.metadata.name, keys: [...Object.keys(data), ...Object.keys(stringData)] };
+    });
     const generated = new Map(ofKind("Secret").map((s) => [s.metadata.name, Object.keys(s.data ?? {})]));
     for (const workload of countersign("Deployment")) {
       for (const container of [
         ...(podSpec(workload).initContainers ?? []),
         ...podSpec(workload).containers,
       ]) {
-        for (const variable of container.env ?? []) {
-          const ref = variable.valueFrom?.secretKeyRef;
-          if (!ref) continue;
+        const refs = (container.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef ?? []);
+        for (const ref of refs) {
           if (overlay === "prod") {
             expect(documented.find((s) => s.name === ref.name)?.keys).toContain(ref.key);
           } else {
@@ -361,36 +388,51 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
           }
         }
       }
+      // A Secret mounted as files (the seal): each file is a key of it.
+      for (const volume of podSpec(workload).volumes ?? []) {
+        if (!volume.secret) continue;
+        const keys = volume.secret.items?.map((item) => item.key) ?? [];
+        const known =
+          overlay === "prod"
+            ? documented.find((s) => s.name === volume.secret?.secretName)?.keys
+            : generated.get(volume.secret.secretName);
+        expect([volume.secret.secretName, known]).toEqual([
+          volume.secret.secretName,
+          expect.arrayContaining(keys),
+        ]);
+      }
     }
     if (overlay === "prod") expect(generated.size).toBe(0);
   });
 });
 
-test("the dev overlay's seal init container makes a seal the requests service opens", async () => {
-  const requests = render("dev").find(
-    (o) => o.kind === "Deployment" && o.metadata.name === "requests",
+test("the dev overlay's seal init container makes a seal, from the Secret's password file, that the sealer opens", async () => {
+  const sealer = render("dev").find(
+    (o) => o.kind === "Deployment" && o.metadata.name === "requests-sealer",
   ) as Manifest;
-  const init = (requests.spec.template.spec as PodSpec).initContainers?.[0] as RenderedContainer;
+  const init = (sealer.spec.template.spec as PodSpec).initContainers?.[0] as RenderedContainer;
   const dir = mkdtempSync(join(tmpdir(), "countersign-seal-"));
   try {
     const out = join(dir, "seal.p12");
-    const [node, ...args] = (init.command as string[]).map((arg) => (arg === "/seal/seal.p12" ? out : arg));
+    const passwordFile = join(dir, "password");
+    writeFileSync(passwordFile, "a-password-of-some-length\n");
+    const [node, ...args] = (init.command as string[]).map((arg) =>
+      arg === "/seal/seal.p12"
+        ? out
+        : arg === "/var/run/secrets/countersign/seal/password"
+          ? passwordFile
+          : arg,
+    );
     expect(node).toBe("node");
-    const printed = execFileSync(process.execPath, args, {
-      cwd: REPO,
-      env: { ...process.env, COUNTERSIGN_SEAL_P12_PASSWORD: "a-password-of-some-length" },
-      encoding: "utf8",
-    });
+    const printed = execFileSync(process.execPath, args, { cwd: REPO, encoding: "utf8" });
     expect(printed).not.toContain("a-password-of-some-length");
     const { configuredSeal } = await import("@countersign/requests");
     expect(
-      configuredSeal({
-        COUNTERSIGN_SEAL_P12: out,
-        COUNTERSIGN_SEAL_P12_PASSWORD: "a-password-of-some-length",
-      }),
+      configuredSeal({ COUNTERSIGN_SEAL_P12: out, COUNTERSIGN_SEAL_P12_PASSWORD_FILE: passwordFile }),
     ).toBeDefined();
+    writeFileSync(passwordFile, "wrong");
     expect(() =>
-      configuredSeal({ COUNTERSIGN_SEAL_P12: out, COUNTERSIGN_SEAL_P12_PASSWORD: "wrong" }),
+      configuredSeal({ COUNTERSIGN_SEAL_P12: out, COUNTERSIGN_SEAL_P12_PASSWORD_FILE: passwordFile }),
     ).toThrow(/COUNTERSIGN_SEAL_P12/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

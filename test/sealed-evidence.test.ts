@@ -9,6 +9,9 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Code } from "@connectrpc/connect";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { networkTransport, serviceClient } from "@countersign/kit";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { startLocalTimestampAuthority } from "../deploy/local/src/timestamp-authority.js";
@@ -183,6 +186,33 @@ describe.each(modes)("%s mode with a time-stamping authority", (_mode, { start, 
     expect(words).toContain("Evidence PAdES B-LTA: the seal is time-stamped by 127.0.0.1:");
   }, 120_000);
 });
+
+test("in distributed mode only the sealer is given the seal's key, and it answers no requests call", async () => {
+  if (!infra) return;
+  const deployment = await startDistributed(infra);
+  try {
+    const { pids, services, internalToken } = JSON.parse(
+      await readFile(join(deployment.dataDir, "distributed.json"), "utf8"),
+    ) as { pids: Record<string, number>; services: Record<string, string[]>; internalToken: string };
+    const environment = async (name: string) =>
+      (await readFile(`/proc/${pids[name]}/environ`, "latin1"))
+        .split("\0")
+        .map((entry) => entry.split("=")[0]);
+    expect(await environment("requests-sealer-0")).toEqual(
+      expect.arrayContaining(["COUNTERSIGN_SEAL_P12", "COUNTERSIGN_SEAL_P12_PASSWORD_FILE"]),
+    );
+    expect(await environment("requests-0")).not.toContain("COUNTERSIGN_SEAL_P12");
+    const sealer = serviceClient(
+      RequestsService,
+      networkTransport(services["requests-sealer"]?.[0] as string, internalToken),
+    );
+    await expect(sealer.getSignatureRequest({ workspaceId: "x", requestId: "y" })).rejects.toMatchObject({
+      code: Code.Unimplemented,
+    });
+  } finally {
+    await deployment.destroy();
+  }
+}, 180_000);
 
 test("without a time-stamping authority the seal is PAdES B-B, and the certificate of completion says its time is the service's clock", async () => {
   const deployment = await startStandalone();

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { type BlobStore, FileBlobStore } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { S3RVER_CREDENTIALS } from "../../deploy/local/src/local-s3.js";
+import { startLocalTimestampAuthority } from "../../deploy/local/src/timestamp-authority.js";
 import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
@@ -236,7 +237,15 @@ async function webhooksOnly(): Promise<void> {
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === "webhooks") return webhooksOnly();
   console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
-  const completion = [await measureCompletion("text"), await measureCompletion("scanned")];
+  const authority = await startLocalTimestampAuthority(
+    await mkdtemp(join(tmpdir(), "countersign-bench-tsa-")),
+  );
+  const completion = [
+    await measureCompletion("text"),
+    await measureCompletion("scanned"),
+    await measureCompletion("text", { url: authority.url, timeoutMs: 10_000 }),
+  ];
+  await authority.close();
   console.log(`\n${completionLines(completion)}\n`);
   if (process.env.BENCH_ONLY === "completion") return;
   const logs = await mkdtemp(join(tmpdir(), "countersign-bench-"));

@@ -14,7 +14,7 @@ import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { networkTransport, serviceClient } from "@countersign/kit";
-import { generateSealP12, verifyDocument } from "@countersign/requests";
+import { generateSealP12, sealCertificateRequest, verifyDocument } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
 
@@ -34,9 +34,12 @@ const USAGE = `usage: npm run -s cli -- <command>
                                   latest e-mail carries it)
   verify FILE                    (what a sealed PDF proves, from the file alone: the report as one
                                   JSON line; exits 1 unless the file is intact; needs no service)
-  seal generate --out FILE [--name COMMON_NAME] [--password-env VARIABLE]
+  seal csr --p12 FILE [--password-file FILE] --out FILE [--name CN] [--org O] [--country CC]
+                                 (a certificate signing request for the seal's key, for a CA to
+                                  issue a certificate readers trust; needs no running service)
+  seal generate --out FILE [--name COMMON_NAME] [--password-file FILE]
                                  (a self-signed seal certificate; needs no running service; its
-                                  password is random, or the value of VARIABLE)
+                                  password is random, or the one in FILE)
 Without --workspace, the oldest workspace (the one made on the first start) is used.
 Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
 (default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR, REQUESTS_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
@@ -121,10 +124,17 @@ async function workspaceOf(auth: Client<typeof AuthService>, given: string | und
  * A self-signed seal certificate for COUNTERSIGN_SEAL_P12, with a random password or one from the
  * environment (a container that makes its seal at start); never overwrites a file.
  */
-async function generateSeal(out: string, commonName: string, passwordVariable: string | undefined) {
-  const given = passwordVariable === undefined ? undefined : process.env[passwordVariable];
-  if (passwordVariable !== undefined && (given ?? "").length < 16) {
-    throw new UsageError(`--password-env: ${passwordVariable} must hold at least 16 characters`);
+async function generateSeal(out: string, commonName: string, passwordFile: string | undefined) {
+  const given =
+    passwordFile === undefined
+      ? undefined
+      : (
+          await readFile(passwordFile, "utf8").catch(() => {
+            throw new UsageError(`--password-file: ${passwordFile} cannot be read`);
+          })
+        ).replace(/\r?\n$/, "");
+  if (given !== undefined && given.length < 16) {
+    throw new UsageError(`--password-file: ${passwordFile} must hold at least 16 characters`);
   }
   const password = given ?? randomBytes(24).toString("base64url");
   const p12 = generateSealP12(commonName, password);
@@ -146,7 +156,10 @@ async function run(argv: string[]): Promise<void> {
       password: { type: "string" },
       "api-access": { type: "string" },
       out: { type: "string" },
-      "password-env": { type: "string" },
+      "password-file": { type: "string" },
+      p12: { type: "string" },
+      org: { type: "string" },
+      country: { type: "string" },
       since: { type: "string" },
       "only-failed": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -168,12 +181,34 @@ async function run(argv: string[]): Promise<void> {
     if (report.verdict !== "intact") process.exitCode = 1;
     return;
   }
+  if (group === "seal" && action === "csr") {
+    const p12Path = required(values.p12, "--p12");
+    const read = (path: string, flag: string) =>
+      readFile(path).catch(() => {
+        throw new UsageError(`${flag}: ${path} cannot be read`);
+      });
+    const password = values["password-file"]
+      ? (await read(values["password-file"], "--password-file")).toString("utf8").replace(/\r?\n$/, "")
+      : "";
+    const pem = await sealCertificateRequest(
+      { p12: await read(p12Path, "--p12"), password },
+      { commonName: values.name, organization: values.org, country: values.country },
+    ).catch((err: Error) => {
+      throw new UsageError(`the seal cannot make a request: ${err.message}`);
+    });
+    const out = required(values.out, "--out");
+    await writeFile(out, pem, { flag: "wx" }).catch((err: NodeJS.ErrnoException) => {
+      throw err.code === "EEXIST" ? new UsageError(`${out} exists already; choose another --out`) : err;
+    });
+    print({ file: resolve(out) });
+    return;
+  }
   if (group === "seal" && action === "generate") {
     print(
       await generateSeal(
         required(values.out, "--out"),
         values.name ?? "Countersign seal",
-        values["password-env"],
+        values["password-file"],
       ),
     );
     return;

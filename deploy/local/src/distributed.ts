@@ -27,13 +27,14 @@ import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
 import { type LocalS3, startLocalS3 } from "./local-s3.js";
-import { loadOrCreateSeal, loadOrCreateSecrets } from "./state-files.js";
+import { loadOrCreateSecrets, sealFiles } from "./state-files.js";
 import { startLocalTimestampAuthority } from "./timestamp-authority.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
 type Service = (typeof SERVICES)[number];
-const COMPONENTS = [...SERVICES, "gateway"] as const;
+/** The requests service's sealers, the only processes given the seal's key, run apart from its API. */
+const COMPONENTS = [...SERVICES, "requests-sealer", "gateway"] as const;
 type Component = (typeof COMPONENTS)[number];
 /** A process that ran at least this long before it died is started again. */
 const RESTART_AFTER_MS = 10_000;
@@ -109,7 +110,7 @@ runMain(async () => {
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const secrets = await loadOrCreateSecrets(dataDir);
-  const seal = await loadOrCreateSeal(dataDir, secrets, undefined);
+  const seal = await sealFiles(dataDir, secrets);
   const internalToken = config.COUNTERSIGN_INTERNAL_TOKEN ?? randomBytes(32).toString("base64url");
   let localS3: LocalS3 | undefined;
   if (!config.S3_ENDPOINT) {
@@ -185,6 +186,13 @@ runMain(async () => {
   // Signing links in e-mails lead to the public URL, which is the first gateway unless set.
   const publicUrl =
     config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${new URL(gateways[0] as string).port}`;
+  // What the requests service's API and its sealers share; only sealers are given the key.
+  const requestsSettings = {
+    DOCUMENTS_ADDR: addressOf("documents"),
+    COUNTERSIGN_PUBLIC_URL: publicUrl,
+    COUNTERSIGN_LINK_SECRET: secrets.linkSecret,
+    COUNTERSIGN_DATA_DIR: dataDir,
+  };
   for (const service of SERVICES) {
     for (const [replica, address] of addresses[service].entries()) {
       start(`${service}-${replica}`, sourceOrBuilt(`services/${service}/src/server.ts`), {
@@ -199,16 +207,7 @@ runMain(async () => {
           : {}),
         ...(service === "templates" ? { DOCUMENTS_ADDR: addressOf("documents") } : {}),
         ...(service === "requests"
-          ? {
-              TEMPLATES_ADDR: addressOf("templates"),
-              DOCUMENTS_ADDR: addressOf("documents"),
-              COUNTERSIGN_PUBLIC_URL: publicUrl,
-              COUNTERSIGN_LINK_SECRET: secrets.linkSecret,
-              COUNTERSIGN_SEAL_P12: seal.p12.toString("base64"),
-              COUNTERSIGN_SEAL_P12_PASSWORD: seal.password,
-              COUNTERSIGN_DATA_DIR: dataDir,
-              ...timestamps?.settings,
-            }
+          ? { ...requestsSettings, TEMPLATES_ADDR: addressOf("templates"), COUNTERSIGN_REQUESTS_ROLE: "api" }
           : {}),
         ...(service === "webhooks"
           ? {
@@ -228,10 +227,22 @@ runMain(async () => {
       });
     }
   }
+  const sealers: string[] = [];
+  for (let replica = 0; replica < replicas["requests-sealer"]; replica++) {
+    const address = `http://127.0.0.1:${await freePort()}`;
+    sealers.push(address);
+    start(`requests-sealer-${replica}`, sourceOrBuilt("services/requests/src/server.ts"), {
+      PORT: new URL(address).port,
+      REQUESTS_DATABASE_URL: databaseUrl(config, "requests"),
+      ...requestsSettings,
+      COUNTERSIGN_REQUESTS_ROLE: "sealer",
+      COUNTERSIGN_SEAL_P12: seal.p12Path,
+      COUNTERSIGN_SEAL_P12_PASSWORD_FILE: seal.passwordPath,
+      ...timestamps?.settings,
+    });
+  }
   await Promise.all(
-    Object.values(addresses)
-      .flat()
-      .map((address) => waitForHealth(address, internalToken)),
+    [...Object.values(addresses).flat(), ...sealers].map((address) => waitForHealth(address, internalToken)),
   );
 
   for (const [replica, url] of gateways.entries()) {
@@ -245,7 +256,13 @@ runMain(async () => {
   }
   await Promise.all(gateways.map((url) => waitForReady(url)));
 
-  endpoints = { gateways, services: addresses, internalToken, pid: process.pid, pids };
+  endpoints = {
+    gateways,
+    services: { ...addresses, "requests-sealer": sealers },
+    internalToken,
+    pid: process.pid,
+    pids,
+  };
   await writeEndpoints();
   logger.info({ gateways, dataDir, replicas }, "Countersign is ready (distributed)");
 

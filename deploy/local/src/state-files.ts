@@ -66,6 +66,20 @@ export async function loadOrCreateSeal(
   return { p12: await readFile(path), password: secrets.sealPassword };
 }
 
+/**
+ * The self-made seal as files, for processes that read it by path as Kubernetes mounts it: the
+ * PKCS#12 file and, apart from it, its password; both readable by this user alone.
+ */
+export async function sealFiles(
+  dataDir: string,
+  secrets: StandaloneSecrets,
+): Promise<{ p12Path: string; passwordPath: string }> {
+  await loadOrCreateSeal(dataDir, secrets, undefined);
+  const passwordPath = join(dataDir, "seal.password");
+  await writeFile(passwordPath, secrets.sealPassword, { mode: 0o600 });
+  return { p12Path: join(dataDir, "seal.p12"), passwordPath };
+}
+
 export interface AdminEndpoint {
   url: string;
   token: string;

@@ -134,8 +134,12 @@ function readQuery(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Starts the authority on 127.0.0.1 (`port` 0 for any), keeping its keys in `dir`. */
-export async function startLocalTimestampAuthority(dir: string, port = 0): Promise<LocalTimestampAuthority> {
+/** Starts the authority on `host` (`port` 0 for any), keeping its keys in `dir`. */
+export async function startLocalTimestampAuthority(
+  dir: string,
+  port = 0,
+  host = "127.0.0.1",
+): Promise<LocalTimestampAuthority> {
   await prepare(dir);
   const config = join(dir, "tsa.cnf");
   let answered = 0;
@@ -165,6 +169,10 @@ export async function startLocalTimestampAuthority(dir: string, port = 0): Promi
     return next;
   };
   const server: Server = createServer((req, res) => {
+    if (req.method === "GET" && req.url === "/healthz") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
+      return;
+    }
     if (req.method !== "POST" || req.headers["content-type"] !== "application/timestamp-query") {
       res.writeHead(415, { "content-type": "text/plain" }).end("POST an application/timestamp-query\n");
       return;
@@ -182,11 +190,11 @@ export async function startLocalTimestampAuthority(dir: string, port = 0): Promi
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
+    server.listen(port, host, resolve);
   });
   const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${bound}/tsa`,
+    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${bound}/tsa`,
     rootPem: await readFile(join(dir, "root.pem"), "utf8"),
     certificatePem: await readFile(join(dir, "tsa.pem"), "utf8"),
     get answered() {

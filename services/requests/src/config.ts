@@ -5,7 +5,7 @@ import { ConfigError, env } from "@countersign/kit";
 import { z } from "zod";
 import { DEFAULT_COMPLETION_ATTEMPTS } from "./completion/completions.js";
 import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
-import { readSealP12, type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
+import { type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
 
 export const mailConfig = {
   SMTP_URL: z
@@ -55,30 +55,55 @@ export function requestTimings(config: Timings) {
 }
 
 export const sealConfig = {
-  /** The seal certificate: a PKCS#12 file's path, or the file in base64 (a Kubernetes Secret). */
+  /** The seal certificate: the path of a PKCS#12 file (on Kubernetes, a mounted Secret). */
   COUNTERSIGN_SEAL_P12: z.string().min(1).optional(),
-  COUNTERSIGN_SEAL_P12_PASSWORD: z.string().default(""),
+  /** The path of a file holding its password, apart from the key; without one, no password. */
+  COUNTERSIGN_SEAL_P12_PASSWORD_FILE: z.string().min(1).optional(),
+  /** Read only to refuse it: a seal's password in a variable shows in every process listing and crash dump. */
+  COUNTERSIGN_SEAL_P12_PASSWORD: z.string().optional(),
 };
+
+/** A file named by `variable`, read now; one line naming the variable when it cannot be. */
+function readConfiguredFile(variable: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch {
+    const looksInline = path.length > 200 && /^[A-Za-z0-9+/=\s]+$/.test(path);
+    throw new ConfigError(
+      looksInline
+        ? `${variable}: give the path of a file (a mounted Secret), not the file itself in the variable`
+        : `${variable}: ${path} cannot be read`,
+    );
+  }
+}
 
 /**
  * The configured seal certificate, opened now: a wrong file or password stops the start with one
- * line naming the variable, not the first completion.
+ * line naming the variable, not the first completion. The key and its password come from files,
+ * never from variables.
  */
-export function configuredSeal(config: {
-  COUNTERSIGN_SEAL_P12?: string | undefined;
-  COUNTERSIGN_SEAL_P12_PASSWORD: string;
-}): SealCredentials | undefined {
+export function configuredSeal(config: z.infer<z.ZodObject<typeof sealConfig>>): SealCredentials | undefined {
+  if (config.COUNTERSIGN_SEAL_P12_PASSWORD !== undefined) {
+    throw new ConfigError(
+      "COUNTERSIGN_SEAL_P12_PASSWORD: the seal's password is not read from a variable; put it in a file and name it in COUNTERSIGN_SEAL_P12_PASSWORD_FILE",
+    );
+  }
   if (!config.COUNTERSIGN_SEAL_P12) return undefined;
+  const seal = {
+    p12: readConfiguredFile("COUNTERSIGN_SEAL_P12", config.COUNTERSIGN_SEAL_P12),
+    // A password file ends with a newline more often than not; the password does not.
+    password: config.COUNTERSIGN_SEAL_P12_PASSWORD_FILE
+      ? readConfiguredFile("COUNTERSIGN_SEAL_P12_PASSWORD_FILE", config.COUNTERSIGN_SEAL_P12_PASSWORD_FILE)
+          .toString("utf8")
+          .replace(/\r?\n$/, "")
+      : "",
+  };
   try {
-    const seal = {
-      p12: readSealP12(config.COUNTERSIGN_SEAL_P12),
-      password: config.COUNTERSIGN_SEAL_P12_PASSWORD,
-    };
     sealIdentity(seal);
-    return seal;
   } catch (err) {
     throw new ConfigError(`COUNTERSIGN_SEAL_P12: ${(err as Error).message}`);
   }
+  return seal;
 }
 
 export const timestampConfig = {
@@ -110,13 +135,7 @@ export function configuredTimestampAuthority(
   config: z.infer<z.ZodObject<typeof timestampConfig>>,
 ): TimestampAuthority | undefined {
   if (!config.COUNTERSIGN_TSA_URL) return undefined;
-  const read = (variable: string, path: string) => {
-    try {
-      return readFileSync(path, "utf8");
-    } catch {
-      throw new ConfigError(`${variable}: ${path} cannot be read`);
-    }
-  };
+  const read = (variable: string, path: string) => readConfiguredFile(variable, path).toString("utf8");
   let trustAnchors: Uint8Array[] | undefined;
   if (config.COUNTERSIGN_TSA_CA_FILE) {
     try {

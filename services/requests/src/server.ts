@@ -5,7 +5,6 @@ import { DocumentsService } from "@countersign/gen/countersign/documents/v1/docu
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { env, networkTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { z } from "zod";
-import type { SealCredentials } from "./completion/seal-certificate.js";
 import {
   configuredSeal,
   configuredTimestampAuthority,
@@ -26,6 +25,7 @@ export {
   generateSealP12InBackground,
   type SealCredentials,
 } from "./completion/seal-certificate.js";
+export { sealCertificateRequest } from "./completion/seal-request.js";
 export {
   configuredSeal,
   configuredTimestampAuthority,
@@ -38,24 +38,36 @@ export {
   timestampConfig,
 } from "./config.js";
 export { createMailer, type Mailer } from "./mail/mailer.js";
-export { buildRequests, type RequestsDeps, type RequestsModule } from "./service.js";
+export { buildRequests, type RequestsDeps, type RequestsModule, type RequestsRole } from "./service.js";
 export { type VerificationReport, verifyDocument } from "./verification/verify-document.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
-export const configSchema = z.object({
-  TEMPLATES_ADDR: env.serviceAddress(),
-  DOCUMENTS_ADDR: env.serviceAddress(),
-  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
-  COUNTERSIGN_PUBLIC_URL: env.url(),
-  COUNTERSIGN_LINK_SECRET: env.secret(),
-  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
-  ...mailConfig,
-  ...requestTimingConfig,
-  ...requestLimitsConfig,
-  ...sealConfig,
-  ...timestampConfig,
-  COUNTERSIGN_SEAL_P12: z.string().min(1, "is required: the PKCS#12 file completed PDFs are sealed with"),
-});
+export const configSchema = z
+  .object({
+    /** Where the API runs (roles all and api); the sealer creates no requests. */
+    TEMPLATES_ADDR: env.serviceAddress().optional(),
+    DOCUMENTS_ADDR: env.serviceAddress(),
+    COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+    COUNTERSIGN_PUBLIC_URL: env.url(),
+    COUNTERSIGN_LINK_SECRET: env.secret(),
+    COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
+    ...mailConfig,
+    ...requestTimingConfig,
+    ...requestLimitsConfig,
+    ...sealConfig,
+    ...timestampConfig,
+    /** all: API and sealing; api: the API alone, without the key; sealer: sealing alone, the only holder of the key. */
+    COUNTERSIGN_REQUESTS_ROLE: z.enum(["all", "api", "sealer"]).default("all"),
+  })
+  .refine((cfg) => cfg.COUNTERSIGN_REQUESTS_ROLE === "api" || cfg.COUNTERSIGN_SEAL_P12 !== undefined, {
+    path: ["COUNTERSIGN_SEAL_P12"],
+    message:
+      "is required where sealing runs (role all or sealer): the path of the PKCS#12 file completed PDFs are sealed with",
+  })
+  .refine((cfg) => cfg.COUNTERSIGN_REQUESTS_ROLE === "sealer" || cfg.TEMPLATES_ADDR !== undefined, {
+    path: ["TEMPLATES_ADDR"],
+    message: "is required where the API runs (role all or api)",
+  });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   runMain(() =>
@@ -65,10 +77,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       build: (adapters, cfg) =>
         buildRequests({
           ...adapters,
-          templates: serviceClient(
-            TemplatesService,
-            networkTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
-          ),
+          templates:
+            cfg.TEMPLATES_ADDR === undefined
+              ? undefined
+              : serviceClient(
+                  TemplatesService,
+                  networkTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+                ),
           documents: serviceClient(
             DocumentsService,
             networkTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
@@ -80,7 +95,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           }),
           publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
           linkSecret: cfg.COUNTERSIGN_LINK_SECRET,
-          seal: configuredSeal(cfg) as SealCredentials,
+          role: cfg.COUNTERSIGN_REQUESTS_ROLE,
+          // The API role never opens the key, even where one is mounted by mistake.
+          seal: cfg.COUNTERSIGN_REQUESTS_ROLE === "api" ? undefined : configuredSeal(cfg),
           timestampAuthority: configuredTimestampAuthority(cfg),
           ...requestTimings(cfg),
           ...requestLimits(cfg),

@@ -43,15 +43,22 @@ export interface RequestsDeps {
   db: Database;
   bus: EventBus;
   logger: Logger;
-  templates: Client<typeof TemplatesService>;
+  /** Needed by a process that serves the API (roles all and api). */
+  templates?: Client<typeof TemplatesService> | undefined;
   documents: Client<typeof DocumentsService>;
   mailer: Mailer;
   /** The base URL of signing links. */
   publicUrl: string;
   /** The key signing-link tokens are derived with; changing it invalidates every link. */
   linkSecret: string;
-  /** The certificate completed PDFs are sealed with. */
-  seal: SealCredentials;
+  /**
+   * What this process does: everything (`all`, standalone and small deployments); the API without
+   * sealing and without the key (`api`); or the sealing alone, the only process holding the key
+   * (`sealer`), which serves no calls.
+   */
+  role?: RequestsRole;
+  /** The certificate completed PDFs are sealed with; needed where sealing runs. */
+  seal?: SealCredentials | undefined;
   /** The RFC 3161 authority seals are time-stamped by; without one they are PAdES B-B. */
   timestampAuthority?: TimestampAuthority | undefined;
   reminderIntervalMs?: number;
@@ -85,13 +92,18 @@ export interface RequestsModule extends ServiceModule {
   completionIdle(): Promise<void>;
 }
 
+export type RequestsRole = "all" | "api" | "sealer";
+
+/** How often a sealer looks for work: the API processes that queue it cannot wake it. */
+const SEALER_POLL_MS = 1000;
+
 const MIGRATIONS = { name: "requests", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
 
 export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule> {
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
-  const seal = new Seal(deps.seal, deps.timestampAuthority);
+  const role = deps.role ?? "all";
   const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
@@ -102,25 +114,53 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     },
   });
   // The thread starts with the first completion: a replica that completes nothing never loads pdf-lib.
-  const drawing = new DrawingThread(deps.drawingLimits);
-  const completions = new Completions({
-    db,
-    documents: deps.documents,
-    links,
-    seal,
-    drawing,
-    logger,
-    afterCommit: () => afterCommit(),
-    pollIntervalMs: deps.completionPollIntervalMs,
-    maxAttempts: deps.completionAttempts,
-    retryBaseMs: deps.completionRetryBaseMs,
-    onlyReplica: deps.onlyReplica,
-  });
+  const drawing = role === "api" ? undefined : new DrawingThread(deps.drawingLimits);
+  const completions =
+    drawing && sealingCompletions(deps, role, { links, drawing, afterCommit: () => afterCommit() });
   const afterCommit = () => {
     relay.kick();
     sender.kick();
-    completions.kick();
+    completions?.kick();
   };
+  // The sealer answers no calls, sweeps nothing and is given no templates service.
+  const api = role === "sealer" ? undefined : apiParts(deps, { links, relay, sender, afterCommit });
+  return {
+    serviceNames: [RequestsService.typeName],
+    // The process that holds the key answers no calls but its health checks.
+    routes: api?.routes ?? (() => {}),
+    ready: dependenciesAnswer(db, bus),
+    metrics: completions?.metrics.all() ?? [],
+    async start() {
+      relay.start();
+      sender.start();
+      api?.sweeper.start();
+      api?.claims.start();
+      completions?.start();
+    },
+    async stop() {
+      await completions?.stop();
+      drawing?.close();
+      api?.verifierThread.close();
+      await api?.claims.stop();
+      await api?.sweeper.stop();
+      await sender.stop();
+      await relay.stop();
+    },
+    mailIdle: () => sender.idle(),
+    sweepExpired: () => api?.sweeper.sweep() ?? Promise.resolve(0),
+    sweepClaims: (olderThanMs) => api?.claims.sweep(olderThanMs) ?? Promise.resolve(0),
+    completionIdle: () => completions?.idle() ?? Promise.resolve(),
+  };
+}
+
+/** What a process serving the API runs: its calls, the expiry sweep, the claims sweep, the verifier. */
+function apiParts(
+  deps: RequestsDeps,
+  shared: { links: SigningLinks; relay: OutboxRelay; sender: NotificationSender; afterCommit: () => void },
+) {
+  const { db, logger } = deps;
+  const { links, relay, sender, afterCommit } = shared;
+  if (!deps.templates) throw new Error("a requests service that serves the API needs the templates service");
   const transactions = new RequestTransactions(db, afterCommit);
   const creation = new RequestCreation({
     db,
@@ -148,37 +188,34 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   // The verifier's own thread, started with the first file someone asks about.
   const verifierThread = new DrawingThread(deps.drawingLimits);
   const verification = new DocumentVerification({ db, documents: deps.documents, thread: verifierThread });
-  return {
-    serviceNames: [RequestsService.typeName],
-    routes: requestsRoutes({
-      creation,
-      requests,
-      sessions,
-      signing,
-      agreementSets: new AgreementSets(db),
-      verification,
-    }),
-    ready: dependenciesAnswer(db, bus),
-    metrics: completions.metrics.all(),
-    async start() {
-      relay.start();
-      sender.start();
-      sweeper.start();
-      claims.start();
-      completions.start();
-    },
-    async stop() {
-      await completions.stop();
-      drawing.close();
-      verifierThread.close();
-      await claims.stop();
-      await sweeper.stop();
-      await sender.stop();
-      await relay.stop();
-    },
-    mailIdle: () => sender.idle(),
-    sweepExpired: () => sweeper.sweep(),
-    sweepClaims: (olderThanMs) => claims.sweep(olderThanMs),
-    completionIdle: () => completions.idle(),
-  };
+  const routes = requestsRoutes({
+    creation,
+    requests,
+    sessions,
+    signing,
+    agreementSets: new AgreementSets(db),
+    verification,
+  });
+  return { routes, sweeper, claims, verifierThread };
+}
+
+/** The completion worker of a process that seals: its key opened now, a wrong one stopping the start. */
+function sealingCompletions(
+  deps: RequestsDeps,
+  role: RequestsRole,
+  shared: { links: SigningLinks; drawing: DrawingThread; afterCommit: () => void },
+): Completions {
+  if (!deps.seal)
+    throw new Error(`a requests service in role "${role}" seals completed PDFs and needs the seal`);
+  return new Completions({
+    db: deps.db,
+    documents: deps.documents,
+    seal: new Seal(deps.seal, deps.timestampAuthority),
+    logger: deps.logger,
+    ...shared,
+    pollIntervalMs: deps.completionPollIntervalMs ?? (role === "sealer" ? SEALER_POLL_MS : undefined),
+    maxAttempts: deps.completionAttempts,
+    retryBaseMs: deps.completionRetryBaseMs,
+    onlyReplica: deps.onlyReplica,
+  });
 }

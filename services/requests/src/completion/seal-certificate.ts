@@ -1,10 +1,9 @@
 /**
- * The certificate the completed PDFs are sealed with: a PKCS#12 file from configuration (a path or
- * its base64), or a self-signed one made on first start. node-forge reads and writes PKCS#12;
+ * The certificate the completed PDFs are sealed with: a PKCS#12 file from configuration, or a
+ * self-signed one made on first start. node-forge reads and writes PKCS#12;
  * node:crypto makes the key, which is much faster than forge's own RSA.
  */
 import { generateKeyPair, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import forge from "node-forge";
 
@@ -66,16 +65,6 @@ function selfSignedP12(
   cert.sign(key, forge.md.sha256.create());
   const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], password, { algorithm: "aes256" });
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary");
-}
-
-/** COUNTERSIGN_SEAL_P12's value: the path of a file, or the file itself in base64. */
-export function readSealP12(value: string): Buffer {
-  if (existsSync(value)) return readFileSync(value);
-  const bytes = Buffer.from(value, "base64");
-  if (bytes.length < 100 || bytes.toString("base64").replace(/=+$/, "") !== value.trim().replace(/=+$/, "")) {
-    throw new Error("is neither a readable file nor a PKCS#12 file in base64");
-  }
-  return bytes;
 }
 
 /** The key and certificates of the file, the key's own certificate first. */
