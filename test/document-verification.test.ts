@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { PDFArray, PDFName } from "pdf-lib";
+import { decodePDFRawStream, PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFRef } from "pdf-lib";
 import type { Browser } from "playwright-core";
 import { appendRevision } from "../services/requests/src/completion/pades/incremental-update.js";
 import { launchChromium } from "./support/browser.js";
@@ -18,6 +18,7 @@ import { type Deployment, REPO, startStandalone } from "./support/deployments.js
 import { embeddedSigner } from "./support/embedded-signer.js";
 import { call, eventually } from "./support/http.js";
 import { expectDocumented } from "./support/openapi.js";
+import { makePdfWithUnusedObject } from "./support/unsafe-pdfs.js";
 
 const run = promisify(execFile);
 const ARTIFACTS = join(REPO, "test/artifacts/verify");
@@ -50,8 +51,17 @@ beforeAll(async () => {
   };
   key = created.secret;
   accountId = created.accountId;
-  const { request, signer, fields } = await embeddedSigner(gateway, key);
-  requestId = request.id;
+  ({ requestId, sealed } = await signedAndSealed());
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await deployment?.destroy();
+});
+
+/** A one-page request for `pdf` (a plain page by default), signed by Ada, and the PDF it sealed. */
+async function signedAndSealed(pdf?: Uint8Array): Promise<{ requestId: string; sealed: Uint8Array }> {
+  const { request, signer, fields } = await embeddedSigner(gateway, key, { pdf });
   await signer.call("/sign/api/submit", {
     consent: true,
     values: Object.fromEntries(fields.map((id) => [id, { kind: "typed", text: "Ada Lovelace" }])),
@@ -67,13 +77,8 @@ beforeAll(async () => {
   const download = await fetch(`${api}/documents/${done.signedDocumentId}/download`, {
     headers: { authorization: `Bearer ${key}` },
   });
-  sealed = new Uint8Array(await download.arrayBuffer());
-  browser = await launchChromium();
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await deployment?.destroy();
-});
+  return { requestId: request.id, sealed: new Uint8Array(await download.arrayBuffer()) };
+}
 
 /** The attack corpus: each file, and what every door must say of it. */
 async function corpus(): Promise<[string, Uint8Array, string, string | undefined][]> {
@@ -112,6 +117,23 @@ async function viaApi(
     body: pdf,
   });
   return { status: res.status, body: (await res.json()) as Report };
+}
+
+/** Every stream the file holds, referenced or not, decompressed, as text: what it holds, hidden or not. */
+async function everyStream(pdf: Uint8Array): Promise<string> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  return doc.context
+    .enumerateIndirectObjects()
+    .filter((entry): entry is [PDFRef, PDFRawStream] => entry[1] instanceof PDFRawStream)
+    .map(([, stream]) => {
+      try {
+        return Buffer.from(decodePDFRawStream(stream).decode()).toString("latin1");
+      } catch {
+        // A filter pdf-lib does not decode (an image's DCT): its bytes as they are.
+        return Buffer.from(stream.getContents()).toString("latin1");
+      }
+    })
+    .join("\n");
 }
 
 async function viaCli(pdf: Uint8Array): Promise<{ code: number; report: Report }> {
@@ -154,6 +176,32 @@ test("the API in both families, the public call and the CLI agree on the sealed 
     expect(keyed.body.stored).toMatchObject({ requestId, identical: name === "as sealed" });
   }
 }, 180_000);
+
+test("a shadow attack has nothing to bring back: an overlay kept unused in the source is not in the sealed file, and an update showing it is reported", async () => {
+  const overlay = /PAID IN FULL/;
+  const source = await makePdfWithUnusedObject();
+  expect(await everyStream(source)).toMatch(overlay);
+  const shadowed = await signedAndSealed(source);
+  expect(await everyStream(shadowed.sealed)).not.toMatch(overlay);
+  expect((await viaApi("/api/v1/verify", shadowed.sealed)).body.verdict).toBe("intact");
+
+  // What the attacker would have only switched on must now be added, and adding to a page shows.
+  const revealed = await appendRevision(shadowed.sealed, (doc) => {
+    const stream = doc.context.register(
+      doc.context.flateStream("BT /F1 48 Tf 100 400 Td (PAID IN FULL) Tj ET"),
+    );
+    const contents = doc.getPage(0).node.get(PDFName.of("Contents"));
+    doc
+      .getPage(0)
+      .node.set(
+        PDFName.of("Contents"),
+        doc.context.obj([...(contents instanceof PDFArray ? contents.asArray() : [contents]), stream]),
+      );
+  });
+  const report = (await viaApi("/api/v1/verify", revealed)).body;
+  expect(report.verdict).toBe("modified");
+  expect(report.changesAfterSeal.join(" ")).toContain("page 1");
+}, 120_000);
 
 test("the API refuses a call without a key; the public call needs none and refuses what is not a PDF upload", async () => {
   expect((await viaApi("/api/v1/verify", sealed, false)).status).toBe(401);

@@ -134,7 +134,7 @@ export function developerRoutes({ auth, contract, verifier, publicUrl }: Develop
     "get",
     "/recent-errors",
     {
-      summary: "Recent Errors: the API calls that answered 4xx or 5xx",
+      summary: "Recent Errors: the API calls that answered 4xx or 5xx, and sealing attempts that failed",
       tag: TAG,
       params: WorkspaceParams,
       query: RecentErrorsQuery,
@@ -146,10 +146,12 @@ export function developerRoutes({ auth, contract, verifier, publicUrl }: Develop
       res.json({
         items: errors.map((e) => ({
           timestamp: iso(e.time),
+          source: e.source === "sealing" ? "sealing" : "api",
           method: e.method,
           path: e.path,
           status: e.status,
           code: e.code,
+          detail: e.detail,
           requestId: e.requestId,
         })),
       });

@@ -73,11 +73,20 @@ export const RecentErrors = z
     items: z.array(
       z.strictObject({
         timestamp,
-        method: z.string(),
-        path: z.string(),
+        source: z.enum(["api", "sealing"]).meta({
+          description:
+            "`api` for a call that answered 4xx or 5xx; `sealing` for a failed attempt to seal a fully signed request.",
+        }),
+        method: z.string().meta({ description: "Empty for sealing." }),
+        path: z.string().meta({ description: "For sealing, the signature request's path." }),
         status: z.int().min(400).max(599),
         code: z.string(),
-        requestId: z.string(),
+        detail: z.string().meta({
+          description: "For sealing, what failed and when the next attempt is, in words; empty for a call.",
+        }),
+        requestId: z
+          .string()
+          .meta({ description: "The call's X-Request-Id; for sealing, the attempt's id." }),
       }),
     ),
   })

@@ -15,6 +15,10 @@ export const Document = z
     pages: z.array(z.strictObject({ width: z.number(), height: z.number() })).meta({
       description: "Each page's visible size in PDF points (crop box, rotation applied), for placing fields.",
     }),
+    removed: z.array(z.string()).meta({
+      description:
+        "What was taken out of the upload to make it safe to sign, in words (JavaScript, actions run on opening, embedded files, earlier revisions; form fields are flattened into the pages as they look). Empty when the file was stored as it was sent; otherwise sha256 and sizeBytes are the stored file's.",
+    }),
   })
   .meta({ id: "Document" });
 

@@ -48,6 +48,7 @@ export function documentJson(document: StoredDocument | undefined): z.infer<type
     kind: KIND_NAMES[document.kind],
     createdAt: iso(document.createTime),
     pages: document.pages.map(({ width, height }) => ({ width, height })),
+    removed: document.removed,
   };
 }
 

@@ -42,10 +42,12 @@ export interface Configuration {
 
 export interface RecentError {
   timestamp: string;
+  source: "api" | "sealing";
   method: string;
   path: string;
   status: number;
   code: string;
+  detail: string;
   requestId: string;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Recent Errors and API Usage, built from the ApiCallRecorded events the gateway publishes. Events
+ * Recent Errors and API Usage, built from the ApiCallRecorded events the gateway publishes (and
+ * Recent Errors also from the requests service's CompletionAttemptFailed, one row each). Events
  * are gathered for a moment and written in one transaction, so a busy gateway costs a few upserts
  * per second instead of one insert per call. Failed calls are kept for 30 days; usage per day for
  * 400. Usage counts are at-least-once: a redelivered event after a crash may count twice, errors not.
@@ -16,6 +17,7 @@ import {
   type UsageFigures,
   UsageFiguresSchema,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { CompletionAttemptFailed } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import type { ApiCallRecorded } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import { type Database, isUuid, type Logger, type Queryable, validationError } from "@countersign/kit";
 import { bucketOf, quantile } from "./latency-histogram.js";
@@ -96,6 +98,27 @@ export class ApiCallRecords {
     }
   }
 
+  /** A failed attempt to seal a request, listed beside the failed calls; a redelivery is listed once. */
+  async recordSealingFailure(event: CompletionAttemptFailed): Promise<void> {
+    if (!isUuid(event.workspaceId) || !isUuid(event.signatureRequestId) || !isUuid(event.eventId)) return;
+    const last = !event.retryTime;
+    const next = event.retryTime
+      ? `the next at ${timestampDate(event.retryTime).toISOString().replace("T", " ").slice(0, 19)} UTC`
+      : "it waits for its sender to resend or cancel the request";
+    await this.db.query(
+      `INSERT INTO api_errors (workspace_id, request_id, occurred_at, method, path, status, code, source, detail)
+       VALUES ($1, $2, $3, '', $4, 503, $5, 'sealing', $6) ON CONFLICT DO NOTHING`,
+      [
+        event.workspaceId,
+        event.eventId,
+        event.failTime ? timestampDate(event.failTime) : new Date(),
+        `/api/v1/signature-requests/${event.signatureRequestId}`,
+        last ? "completion_failed" : "completion_delayed",
+        `${event.reason} (attempt ${event.attempt} of ${event.maxAttempts}; ${next})`,
+      ],
+    );
+  }
+
   async recentErrors(workspaceId: string, limit: number): Promise<ApiCallError[]> {
     requireUuid(workspaceId, "workspace");
     const { rows } = await this.db.query<{
@@ -105,8 +128,10 @@ export class ApiCallRecords {
       path: string;
       status: number;
       code: string;
+      source: string;
+      detail: string;
     }>(
-      `SELECT request_id, occurred_at, method, path, status, code FROM api_errors
+      `SELECT request_id, occurred_at, method, path, status, code, source, detail FROM api_errors
        WHERE workspace_id = $1 ORDER BY occurred_at DESC, request_id LIMIT $2`,
       [workspaceId, Math.min(Math.max(limit || 100, 1), 500)],
     );
@@ -118,6 +143,8 @@ export class ApiCallRecords {
         path: row.path,
         status: row.status,
         code: row.code,
+        source: row.source,
+        detail: row.detail,
       }),
     );
   }

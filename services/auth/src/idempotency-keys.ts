@@ -36,7 +36,10 @@ export class IdempotencyKeys {
     private readonly logger: Logger,
     cleanupIntervalMs = 10 * 60_000,
   ) {
-    this.cleanup = new DrainLoop(() => this.deleteExpired(), cleanupIntervalMs);
+    this.cleanup = new DrainLoop(() => this.deleteExpired(), cleanupIntervalMs, {
+      work: "idempotency key cleanup",
+      logger,
+    });
   }
 
   start(): void {

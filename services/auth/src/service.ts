@@ -5,6 +5,7 @@
 import { fileURLToPath } from "node:url";
 import { fromBinary } from "@bufbuild/protobuf";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import { ApiCallsRecordedSchema } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import {
   type Database,
@@ -58,7 +59,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
   const apiCalls = new ApiCallRecords(db, logger, { flushIntervalMs: deps.apiCallFlushIntervalMs });
   const idempotencyKeys = new IdempotencyKeys(db, logger);
-  let stopConsuming: Unsubscribe | undefined;
+  const stopConsuming: Unsubscribe[] = [];
 
   return {
     serviceNames: [AuthService.typeName],
@@ -82,12 +83,17 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       }
       relay.start();
       idempotencyKeys.start();
-      stopConsuming = await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
-        apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
+      stopConsuming.push(
+        await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
+          apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
+        ),
+        await bus.consume(subjects.completionAttemptFailed, "auth-completion-failures", (msg) =>
+          apiCalls.recordSealingFailure(fromBinary(CompletionAttemptFailedSchema, msg.data)),
+        ),
       );
     },
     async stop() {
-      await stopConsuming?.();
+      for (const stop of stopConsuming.splice(0)) await stop();
       await apiCalls.stop();
       await idempotencyKeys.stop();
       await relay.stop();

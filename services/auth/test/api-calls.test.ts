@@ -1,11 +1,12 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   type ApiCallRecorded,
   ApiCallRecordedSchema,
 } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
-import { createLogger } from "@countersign/kit";
+import { createLogger, uuidv7 } from "@countersign/kit";
 import { ApiCallRecords } from "../src/api-calls.js";
 import { type StartedAuth, startAuth } from "./harness.js";
 
@@ -73,6 +74,47 @@ test("a redelivered failed call is stored once", async () => {
   await recordOne(event);
   await recordOne(event);
   expect(await records.recentErrors(workspaceId, 10)).toHaveLength(1);
+});
+
+test("a failed sealing attempt is listed beside the failed calls, in words, once however often it is delivered", async () => {
+  const requestId = uuidv7();
+  const failure = (attempt: number, retryAt?: Date) =>
+    create(CompletionAttemptFailedSchema, {
+      eventId: uuidv7(),
+      workspaceId,
+      signatureRequestId: requestId,
+      attempt,
+      maxAttempts: 2,
+      reason: "the time-stamping authority at tsa.example:443 could not be reached",
+      retryTime: retryAt ? timestampFromDate(retryAt) : undefined,
+      failTime: timestampFromDate(new Date(Date.now() - (retryAt ? 1000 : 0))),
+    });
+  const first = failure(1, new Date(Date.UTC(2026, 10, 26, 10, 5, 31)));
+  await records.recordSealingFailure(first);
+  await records.recordSealingFailure(first);
+  await records.recordSealingFailure(failure(2));
+  await recordOne(call({ status: 404, code: "not_found", at: new Date(Date.now() - 5000) }));
+
+  const errors = await records.recentErrors(workspaceId, 10);
+  expect(errors.map((e) => [e.source, e.method, e.path, e.status, e.code, e.detail])).toEqual([
+    [
+      "sealing",
+      "",
+      `/api/v1/signature-requests/${requestId}`,
+      503,
+      "completion_failed",
+      "the time-stamping authority at tsa.example:443 could not be reached (attempt 2 of 2; it waits for its sender to resend or cancel the request)",
+    ],
+    [
+      "sealing",
+      "",
+      `/api/v1/signature-requests/${requestId}`,
+      503,
+      "completion_delayed",
+      "the time-stamping authority at tsa.example:443 could not be reached (attempt 1 of 2; the next at 2026-11-26 10:05:31 UTC)",
+    ],
+    ["api", "GET", "/v1/ping", 404, "not_found", ""],
+  ]);
 });
 
 test("usage adds calls up per day and per route, with the error count and latency percentiles", async () => {

@@ -4,7 +4,7 @@
  */
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -62,6 +62,7 @@ export function toDocument(row: DocumentRow): Document {
     kind: KINDS[row.kind],
     createTime: timestampFromDate(row.created_at),
     pages: (row.page_sizes ?? []).map(([width, height]) => ({ width, height })),
+    removed: row.removed,
   });
 }
 
@@ -159,8 +160,10 @@ export class Documents {
       // store is awaited below: until then its failure must not go unhandled, and what it was given
       // is removed again if the file is refused.
       const file = await open(spooled.path);
+      // Originals are made safe to sign; what the service seals itself is stored as it is.
+      const original = header.kind !== Kind.SIGNED && header.kind !== Kind.CERTIFICATE;
       const inspected = this.deps.inspector
-        .file(file.fd, { hash: spooled.sha256 === undefined })
+        .file(file.fd, { hash: spooled.sha256 === undefined, sanitize: original })
         .finally(() => file.close());
       stored ??= blobs.moveIn
         ? blobs.moveIn(blobKey, spooled.path)
@@ -169,21 +172,30 @@ export class Documents {
             size: spooled.sizeBytes,
           });
       stored.catch(() => {});
-      const { sha256 = spooled.sha256, inspection } = await inspected;
+      const { sha256: received = spooled.sha256, inspection, sanitized } = await inspected;
       if (!inspection.ok) {
         if (inspection.reason === "not_pdf")
           throw problemError("unsupported_media_type", inspection.message, Code.InvalidArgument);
         throw validationError([{ path: "file", message: inspection.message }], inspection.message);
       }
-      if (!sha256) throw new Error("the upload was neither hashed on its way in nor by the inspector");
+      if (!received) throw new Error("the upload was neither hashed on its way in nor by the inspector");
       await stored;
+      // The safe file takes the place of what was received, under the same key.
+      if (sanitized) {
+        stored = blobs.put(blobKey, Readable.from([sanitized.bytes]), {
+          contentType: "application/pdf",
+          size: sanitized.bytes.length,
+        });
+        await stored;
+      }
+      const sha256 = sanitized?.sha256 ?? received;
       if (signal?.aborted) throw new ConnectError("the upload was called off by its caller", Code.Canceled);
       const row = await store.insert(this.deps.db, {
         id,
         workspace_id: header.workspaceId,
         filename: safeFilename(header.filename),
         content_type: "application/pdf",
-        size_bytes: spooled.sizeBytes,
+        size_bytes: sanitized?.bytes.length ?? spooled.sizeBytes,
         sha256,
         page_count: inspection.pageCount,
         page_sizes: inspection.pageSizes,
@@ -194,6 +206,7 @@ export class Documents {
               ? "certificate"
               : "original",
         blob_key: blobKey,
+        removed: sanitized?.removed ?? [],
       });
       if (row) return toDocument(row);
       await blobs.delete(blobKey).catch(() => {});
@@ -278,7 +291,7 @@ export class Documents {
     await this.deps.blobs
       .delete(row.blob_key)
       .catch((err: unknown) =>
-        this.deps.logger.warn({ err, blobKey: row.blob_key }, "document deleted, but its blob was not"),
+        this.deps.logger.warn({ err, blob: row.blob_key }, "document deleted, but its blob was not"),
       );
   }
 

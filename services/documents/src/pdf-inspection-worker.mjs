@@ -7,14 +7,16 @@
  * thread alone. JavaScript, not TypeScript: Node 20 gives a worker none of the module hooks the
  * TypeScript loader uses.
  *
- * Each message is `{ id, job }`, the job `{ fd, hash, maxPages }` (an open file of the service's
- * process) or `{ bytes, hash, maxPages }`; each answer `{ id, result }`, the result `{ sha256, inspection }` (sha256 only
- * when asked for), or `{ id, error }`.
+ * Each message is `{ id, job }`, the job `{ fd, hash, maxPages, sanitize }` (an open file of the
+ * service's process) or `{ bytes, hash, maxPages, sanitize }`; each answer `{ id, result }`, the
+ * result `{ sha256, inspection, sanitized }` (sha256 only when asked for; sanitized, with the bytes
+ * moved and what was removed, when `sanitize` asked for it and the file needed it), or `{ id, error }`.
  */
 import { createHash } from "node:crypto";
 import { fstatSync, readSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { ParseSpeeds, PDFDocument, PDFPageTree } from "pdf-lib";
+import { sanitize } from "./pdf-sanitizer.mjs";
 
 const PDF_MAGIC = Buffer.from("%PDF-");
 
@@ -70,7 +72,11 @@ function pagesWithin(pdf, maxPages) {
   return pages;
 }
 
-async function inspect(/** @type {Uint8Array} */ bytes, /** @type {number} */ maxPages) {
+/**
+ * What the upload is, and, with `sanitizing`, the file made safe to sign when it needed it.
+ * @param {Uint8Array} bytes @param {number} maxPages @param {boolean} sanitizing
+ */
+async function inspect(bytes, maxPages, sanitizing) {
   // The header may follow up to 1 KiB of junk.
   if (!Buffer.from(bytes.subarray(0, 1024)).includes(PDF_MAGIC)) {
     return {
@@ -115,22 +121,49 @@ async function inspect(/** @type {Uint8Array} */ bytes, /** @type {number} */ ma
     };
   }
   if (pageCount === 0) return { ok: false, reason: "empty", message: "the PDF has no pages" };
-  return { ok: true, pageCount, pageSizes };
+  if (!sanitizing) return { ok: true, pageCount, pageSizes };
+  let removed;
+  try {
+    removed = sanitize(pdf, bytes);
+  } catch (err) {
+    return {
+      ok: false,
+      reason: "unsafe",
+      message: `the PDF cannot be made safe to sign: ${/** @type {Error} */ (err).message}`,
+    };
+  }
+  if (removed.length === 0) return { ok: true, pageCount, pageSizes };
+  const safe = await pdf.save();
+  return { ok: true, pageCount, pageSizes, sanitized: { bytes: safe, removed } };
 }
 
 async function run(
-  /** @type {({ fd: number } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number }} */ job,
+  /** @type {({ fd: number } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number, sanitize: boolean }} */ job,
 ) {
   const bytes = "fd" in job ? readWhole(job.fd) : job.bytes;
   const sha256 = job.hash ? createHash("sha256").update(bytes).digest("hex") : undefined;
-  return { sha256, inspection: await inspect(bytes, job.maxPages) };
+  const { sanitized, ...inspection } = await inspect(bytes, job.maxPages, job.sanitize);
+  if (!sanitized) return { sha256, inspection };
+  const safe = sanitized.bytes;
+  return {
+    sha256,
+    inspection,
+    sanitized: {
+      bytes: safe,
+      removed: sanitized.removed,
+      sha256: createHash("sha256").update(safe).digest("hex"),
+    },
+  };
 }
 
 // The kit's WorkerThread posts a job only once the one before it is answered: jobs never overlap
 // here, so they can share the file buffer.
 parentPort?.on("message", ({ id, job }) => {
   run(job).then(
-    (result) => parentPort?.postMessage({ id, result }),
+    (result) => {
+      const safe = result.sanitized?.bytes;
+      parentPort?.postMessage({ id, result }, safe ? [safe.buffer] : []);
+    },
     (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });

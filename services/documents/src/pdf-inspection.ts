@@ -1,6 +1,6 @@
 /**
  * Tells whether an upload is a PDF we can sign, how many pages it has and how large they are, and
- * its SHA-256. Signing needs a document every viewer opens the same way: encrypted and unreadable
+ * its SHA-256; and, for an original, makes it safe to sign (pdf-sanitizer.mjs). Signing needs a document every viewer opens the same way: encrypted and unreadable
  * files are refused with a reason a person understands. pdf-lib reads the file in a worker thread
  * (pdf-inspection-worker.mjs): a legal PDF of 300,000 small objects (21 MiB) took it 6–7 s, all of
  * it on the service's event loop, and every file read whole was garbage in the service's heap. A
@@ -16,17 +16,27 @@ export type Inspection =
   | { ok: true; pageCount: number; pageSizes: PageSize[] }
   | {
       ok: false;
-      reason: "not_pdf" | "corrupt" | "encrypted" | "empty" | "too_complex" | "too_many_pages";
+      reason: "not_pdf" | "corrupt" | "encrypted" | "empty" | "too_complex" | "too_many_pages" | "unsafe";
       message: string;
     };
+
+/** The upload made safe to sign (pdf-sanitizer.mjs): its bytes, their SHA-256, and what went. */
+export interface SanitizedFile {
+  bytes: Uint8Array;
+  sha256: string;
+  /** In words: "JavaScript", "earlier revisions", "form fields (flattened into the pages as they look)". */
+  removed: string[];
+}
 
 export interface InspectedFile {
   /** The bytes' SHA-256 in hex, when it was asked for. */
   sha256?: string;
   inspection: Inspection;
+  /** Present when sanitizing was asked for and the file needed it. */
+  sanitized?: SanitizedFile;
 }
 
-type Job = ({ fd: number } | { bytes: Uint8Array }) & { hash: boolean; maxPages: number };
+type Job = ({ fd: number } | { bytes: Uint8Array }) & { hash: boolean; maxPages: number; sanitize: boolean };
 
 export interface PdfInspectorOptions {
   /** How long pdf-lib may take over one document. */
@@ -70,15 +80,17 @@ export class PdfInspector {
    * file is moved meanwhile, and however it is read here, the thread reads it from its start.
    * The caller keeps the file open until this settles.
    */
-  file(fd: number, { hash }: { hash: boolean }): Promise<InspectedFile> {
-    return this.run({ fd, hash, maxPages: this.maxPages });
+  file(fd: number, { hash, sanitize }: { hash: boolean; sanitize: boolean }): Promise<InspectedFile> {
+    return this.run({ fd, hash, maxPages: this.maxPages, sanitize });
   }
 
   /** Bytes held here; the thread gets them moved, so the caller must not use them afterwards. */
   async bytes(bytes: Uint8Array): Promise<Inspection> {
     const moved = movable(bytes);
     return (
-      await this.run({ bytes: moved, hash: false, maxPages: this.maxPages }, [moved.buffer as ArrayBuffer])
+      await this.run({ bytes: moved, hash: false, maxPages: this.maxPages, sanitize: false }, [
+        moved.buffer as ArrayBuffer,
+      ])
     ).inspection;
   }
 

@@ -12,11 +12,13 @@ export interface DocumentRow {
   kind: "original" | "signed" | "certificate";
   blob_key: string;
   page_sizes: [number, number][] | null;
+  /** What was taken out of an original to make it safe to sign, in words. */
+  removed: string[];
   created_at: Date;
 }
 
 const COLUMNS =
-  "id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, created_at";
+  "id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed, created_at";
 
 export interface ClaimRow {
   document_id: string;
@@ -36,8 +38,8 @@ export const store = {
   /** The stored row; undefined when a document with this id exists already. */
   async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow | undefined> {
     const { rows } = await db.query<DocumentRow>(
-      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
+      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         row.id,
         row.workspace_id,
@@ -49,6 +51,7 @@ export const store = {
         row.kind,
         row.blob_key,
         JSON.stringify(row.page_sizes),
+        row.removed,
       ],
     );
     return rows[0];

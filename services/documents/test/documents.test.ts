@@ -30,6 +30,8 @@ import {
   spoolUpload,
   uuidv7,
 } from "@countersign/kit";
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream } from "pdf-lib";
+import { pdfText } from "../../../test/support/pdf-tools.js";
 import {
   makeEncryptedPdf,
   makeManyObjectPdf,
@@ -38,6 +40,14 @@ import {
   makePdfWithPages,
   makeTruncatedPdf,
 } from "../../../test/support/pdfs.js";
+import {
+  makeFilledForm,
+  makePdfWithAttachment,
+  makePdfWithJavaScript,
+  makePdfWithLinks,
+  makePdfWithUnusedObject,
+  makeUpdatedPdf,
+} from "../../../test/support/unsafe-pdfs.js";
 import { buildDocuments } from "../src/service.js";
 
 const logger = createLogger({ name: "documents-test", level: "silent" });
@@ -668,4 +678,111 @@ test("claims are listed by holder prefix and age, a page at a time, and a page t
     client.listClaims({ holderPrefix: "", createTimeBefore: later, pageSize: 0 }),
   );
   expect(fieldViolations(noPrefix).map((v) => v.path)).toEqual(["holderPrefix", "pageSize"]);
+});
+
+describe("an original is made safe to sign before it is stored", () => {
+  const text = (bytes: Buffer) => bytes.toString("latin1");
+  /** References in `bytes` to objects the file does not hold: what a reader must guess around. */
+  const dangling = async (bytes: Buffer) => {
+    const pdf = await PDFDocument.load(bytes);
+    const refs: PDFRef[] = [];
+    const collect = (value: unknown): void => {
+      if (value instanceof PDFRef) refs.push(value);
+      else if (value instanceof PDFArray) value.asArray().forEach(collect);
+      else if (value instanceof PDFDict) for (const [, item] of value.entries()) collect(item);
+      else if (value instanceof PDFStream) collect(value.dict);
+    };
+    for (const [, object] of pdf.context.enumerateIndirectObjects()) collect(object);
+    return refs.filter((ref) => pdf.context.lookup(ref) === undefined).map((ref) => ref.toString());
+  };
+
+  test.each([
+    [
+      "JavaScript run on opening",
+      makePdfWithJavaScript,
+      ["the action run when the document opens", "JavaScript"],
+      /\/JavaScript|\/OpenAction/,
+    ],
+    [
+      "a link that launches a program",
+      makePdfWithLinks,
+      ["actions that run code, open files or send data"],
+      /\/Launch/,
+    ],
+    ["an attached file", makePdfWithAttachment, ["embedded files"], /\/EmbeddedFiles|invoice\.exe/],
+    ["an earlier revision", makeUpdatedPdf, ["earlier revisions"], /%%EOF[\s\S]*%%EOF/],
+    [
+      "an object nothing uses",
+      makePdfWithUnusedObject,
+      ["objects nothing in the document uses (1)"],
+      /PAID IN FULL/,
+    ],
+  ])(
+    "%s is removed, said in `removed`, and the stored file's SHA-256 is its own",
+    async (_what, make, removed, gone) => {
+      const client = await startDocuments();
+      const pdf = await make();
+      const { document } = await client.uploadDocument(uploadStream(pdf));
+      expect(document?.removed).toEqual(removed);
+      const back = await downloaded(client, document?.id as string);
+      expect(text(back.bytes)).not.toMatch(gone);
+      expect(await dangling(back.bytes)).toEqual([]);
+      expect(document?.sha256).toBe(createHash("sha256").update(back.bytes).digest("hex"));
+      expect(document?.sizeBytes).toBe(BigInt(back.bytes.length));
+      expect(document?.sha256).not.toBe(createHash("sha256").update(pdf).digest("hex"));
+    },
+  );
+
+  test("a web link stays; only the launching one goes", async () => {
+    const client = await startDocuments();
+    const { document } = await client.uploadDocument(uploadStream(await makePdfWithLinks()));
+    const back = await PDFDocument.load((await downloaded(client, document?.id as string)).bytes);
+    const actions = back
+      .getPage(0)
+      .node.lookup(PDFName.of("Annots"), PDFArray)
+      .asArray()
+      .map(
+        (ref) =>
+          back.context.lookup(ref, PDFDict).lookupMaybe(PDFName.of("A"), PDFDict)?.toString() ?? "none",
+      );
+    expect(actions).toEqual(["none", expect.stringContaining("https://example.com/terms")]);
+  });
+
+  test("a filled form is flattened: the values stay on the page as they looked, the fields are gone", async () => {
+    const client = await startDocuments();
+    const { document } = await client.uploadDocument(uploadStream(await makeFilledForm()));
+    // (pdf-lib, which made the form, also leaves objects behind that nothing uses.)
+    expect(document?.removed).toContain("form fields (flattened into the pages as they look)");
+    const back = (await downloaded(client, document?.id as string)).bytes;
+    expect(text(back)).not.toMatch(/\/AcroForm|\/FT\s*\/Tx/);
+    const flattened = await PDFDocument.load(back);
+    expect(flattened.getForm().getFields()).toEqual([]);
+    expect(await dangling(back)).toEqual([]);
+    expect(await pdfText(back)).toContain("Acme Corp");
+  });
+
+  test("a clean file is stored byte for byte, and a sealed one is never touched", async () => {
+    const client = await startDocuments();
+    const clean = await makePdf(2);
+    const { document } = await client.uploadDocument(uploadStream(clean));
+    expect(document?.removed).toEqual([]);
+    expect((await downloaded(client, document?.id as string)).bytes.equals(Buffer.from(clean))).toBe(true);
+
+    const risky = await makePdfWithJavaScript();
+    const sealed = await client.uploadDocument(
+      streamOf(
+        create(UploadDocumentRequestSchema, {
+          part: {
+            case: "header",
+            value: { workspaceId, filename: "sealed.pdf", contentType: "application/pdf", kind: Kind.SIGNED },
+          },
+        }),
+        create(UploadDocumentRequestSchema, { part: { case: "chunk", value: risky } }),
+      ),
+    );
+    expect(sealed.document?.removed).toEqual([]);
+    expect((await downloaded(client, sealed.document?.id as string)).bytes.equals(Buffer.from(risky))).toBe(
+      true,
+    );
+  });
 });

@@ -44,6 +44,7 @@ export class ClaimSweep {
             options.logger.warn({ err }, "document claim sweep failed; the next one tries again"),
         ),
       options.intervalMs ?? 10 * 60_000,
+      { work: "document claim sweep", logger: options.logger },
     );
   }
 

@@ -4,6 +4,22 @@
  * one more drain, so no work is missed and no two drains of one loop overlap.
  */
 import { AsyncResource } from "node:async_hooks";
+import { Counter } from "prom-client";
+import type { Logger } from "./logger.js";
+
+/** Drains that threw instead of handling their own failure, by work; each is a bug to fix. */
+export const drainFailures = new Counter({
+  name: "background_work_failures_total",
+  help: "Background drains (outbox relay, e-mail, completion, deliveries, sweeps) that threw; each runs again at its next poll.",
+  labelNames: ["work"],
+  registers: [],
+});
+
+export interface DrainGuard {
+  /** What the loop does, for the log line and the metric: "outbox relay", "e-mail". */
+  work: string;
+  logger: Logger;
+}
 
 export class DrainLoop {
   /**
@@ -16,10 +32,14 @@ export class DrainLoop {
   private again = false;
   private stopped = true;
 
-  /** `drain` must not throw: it handles and reports its own failures. */
+  /**
+   * `drain` handles and reports its own failures; one that escapes is logged and counted under
+   * `guard.work`, and the loop goes on: its queue is in the database, so the next drain sees it.
+   */
   constructor(
     private readonly drain: () => Promise<void>,
     private readonly pollIntervalMs: number,
+    private readonly guard: DrainGuard,
   ) {}
 
   start(): void {
@@ -35,6 +55,13 @@ export class DrainLoop {
     }
     this.running = this.detached
       .runInAsyncScope(() => this.drain())
+      .catch((err: unknown) => {
+        drainFailures.inc({ work: this.guard.work });
+        this.guard.logger.error(
+          { err, work: this.guard.work },
+          "background work failed unexpectedly; it runs again at its next poll",
+        );
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {

@@ -3,6 +3,7 @@
  * process metrics. One registry per process; in standalone mode the services share it.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { drainFailures } from "./drain-loop.js";
 import { busConsumerRestarts } from "./event-bus-nats.js";
 import { outboxEventsParked } from "./outbox.js";
 
@@ -18,6 +19,7 @@ export function createRpcMetrics(registry = new Registry()): RpcMetrics {
   if (!registry.getSingleMetric("outbox_events_parked_total")) registry.registerMetric(outboxEventsParked);
   if (!registry.getSingleMetric("event_bus_consumer_restarts_total"))
     registry.registerMetric(busConsumerRestarts);
+  if (!registry.getSingleMetric("background_work_failures_total")) registry.registerMetric(drainFailures);
   const calls =
     (registry.getSingleMetric("rpc_server_handled_total") as Counter | undefined) ??
     new Counter({

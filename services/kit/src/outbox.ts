@@ -71,7 +71,10 @@ export class OutboxRelay {
     private readonly logger: Logger,
     private readonly options: OutboxRelayOptions = {},
   ) {
-    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000);
+    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000, {
+      work: "outbox relay",
+      logger,
+    });
   }
 
   start(): void {

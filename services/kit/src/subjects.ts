@@ -11,6 +11,8 @@ export const subjects = {
   templateChanged: "templates.template_changed",
   /** countersign.events.v1.ApiCallsRecorded */
   apiCallsRecorded: "gateway.api_calls_recorded",
+  /** countersign.events.v1.CompletionAttemptFailed */
+  completionAttemptFailed: "requests.completion_attempt_failed",
   /** countersign.events.v1.SignatureRequestEvent, every type */
   signatureRequestEvents: "requests.signature_request.*",
 } as const;

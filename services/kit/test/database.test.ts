@@ -53,7 +53,7 @@ describe("EmbeddedPostgres", () => {
     expect((await db.query("DELETE FROM t WHERE v = 99")).rowCount).toBe(0);
   });
 
-  test("a long chain of statements lets the event loop turn at least every few milliseconds", async () => {
+  test("a long chain of statements lets the event loop turn all along, not only at its end", async () => {
     const db = embedded.database("turns");
     const turns: number[] = [];
     let chainDone = false;
@@ -68,9 +68,13 @@ describe("EmbeddedPostgres", () => {
     const ended = performance.now();
     const marks = [started, ...turns.filter((at) => at <= ended), ended];
     const longestGap = Math.max(...marks.slice(1).map((at, i) => at - (marks[i] as number)));
-    // Without the turns the loop waits out the whole chain: the gap would be all of it.
-    expect(ended - started).toBeGreaterThan(50);
-    expect(longestGap).toBeLessThan(20);
+    // Without the turns the loop waits out the whole chain: the gap would be all of it. The bound is
+    // a share of the chain, not milliseconds, so that a loaded machine (a GC pause, a busy core)
+    // stretches both alike.
+    const chain = ended - started;
+    expect(chain).toBeGreaterThan(50);
+    expect(turns.filter((at) => at <= ended).length).toBeGreaterThan(20);
+    expect(longestGap).toBeLessThan(chain / 4);
   });
 
   test("values go in and come out as they do through pg", async () => {

@@ -1,19 +1,27 @@
-import { DrainLoop } from "../src/drain-loop.js";
+import { Writable } from "node:stream";
+import { DrainLoop, drainFailures } from "../src/drain-loop.js";
+import { createLogger } from "../src/logger.js";
+
+const quiet = { work: "test", logger: createLogger({ name: "test", level: "silent" }) };
 
 test("kicks during a drain are coalesced into one more drain, and drains never overlap", async () => {
   let running = 0;
   let overlapped = false;
   let drains = 0;
   let release: () => void = () => {};
-  const loop = new DrainLoop(async () => {
-    running += 1;
-    overlapped ||= running > 1;
-    drains += 1;
-    await new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    running -= 1;
-  }, 60_000);
+  const loop = new DrainLoop(
+    async () => {
+      running += 1;
+      overlapped ||= running > 1;
+      drains += 1;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      running -= 1;
+    },
+    60_000,
+    quiet,
+  );
   loop.start();
   for (let i = 0; i < 5; i++) loop.kick();
   release();
@@ -26,9 +34,13 @@ test("kicks during a drain are coalesced into one more drain, and drains never o
 
 test("the timer drains again without a kick, and nothing runs after stop", async () => {
   let drains = 0;
-  const loop = new DrainLoop(async () => {
-    drains += 1;
-  }, 20);
+  const loop = new DrainLoop(
+    async () => {
+      drains += 1;
+    },
+    20,
+    quiet,
+  );
   loop.start();
   await new Promise((r) => setTimeout(r, 110));
   await loop.stop();
@@ -37,4 +49,32 @@ test("the timer drains again without a kick, and nothing runs after stop", async
   loop.kick();
   await new Promise((r) => setTimeout(r, 60));
   expect(drains).toBe(stoppedAt);
+});
+
+test("a drain that throws is logged and counted under its work, and the loop drains again", async () => {
+  const lines: { work?: string; msg?: string }[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = createLogger({ name: "test", destination });
+  const before = (await drainFailures.get()).values.find((v) => v.labels.work === "flaky")?.value ?? 0;
+  let drains = 0;
+  const loop = new DrainLoop(
+    async () => {
+      drains += 1;
+      if (drains === 1) throw new Error("a bug in the drain");
+    },
+    20,
+    { work: "flaky", logger },
+  );
+  loop.start();
+  await new Promise((r) => setTimeout(r, 80));
+  await loop.stop();
+  expect(drains).toBeGreaterThan(1);
+  expect(lines.filter((line) => line.work === "flaky")).toHaveLength(1);
+  const after = (await drainFailures.get()).values.find((v) => v.labels.work === "flaky")?.value;
+  expect(after).toBe(before + 1);
 });

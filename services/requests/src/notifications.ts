@@ -97,7 +97,7 @@ export class NotificationSender {
     private readonly logger: Logger,
     private readonly options: NotificationSenderOptions = {},
   ) {
-    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 5000);
+    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 5000, { work: "e-mail", logger });
   }
 
   start(): void {

@@ -3,28 +3,40 @@
  * during (the upload of the sealed PDF breaks off), after (it was stored but the answer was lost),
  * and a replica that stops in the middle, whose job another replica takes over once its claim
  * runs out, or at once when it is the only replica (standalone), and a time-stamping authority
- * that is down. Every time: one sealed document, one `completed` event, one e-mail per recipient.
+ * that is down. Every time: one sealed document, one `completed` event, one e-mail per recipient;
+ * every failed attempt is announced for the workspace's Recent Errors.
  */
 
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fromBinary } from "@bufbuild/protobuf";
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import {
   type DocumentsService,
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  type CompletionAttemptFailed,
+  CompletionAttemptFailedSchema,
+} from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { serviceClient, uuidv7 } from "@countersign/kit";
+import { serviceClient, subjects, uuidv7 } from "@countersign/kit";
 import { freePort } from "../../../deploy/local/src/free-port.js";
 import { startLocalTimestampAuthority } from "../../../deploy/local/src/timestamp-authority.js";
 import type { RequestsModule } from "../src/service.js";
 import { type Harness, startHarness, tokenOf, until } from "./harness.js";
 
 let h: Harness;
+/** Every failed attempt announced for the workspace's Recent Errors. */
+const attemptFailures: CompletionAttemptFailed[] = [];
 beforeAll(async () => {
   // The module under test must not complete anything itself: each test works through a replica.
   h = await startHarness({ completionPollIntervalMs: 3_600_000 });
+  await h.bus.consume(subjects.completionAttemptFailed, "test-completion-failures", async (msg) => {
+    attemptFailures.push(fromBinary(CompletionAttemptFailedSchema, msg.data));
+  });
 });
 afterAll(() => h.close());
 
@@ -176,9 +188,15 @@ test("a time-stamping authority that is down fails the attempt with nothing stor
   await replica.start();
   const { ws, requestId } = await signAll(replica);
   await failedOnce(requestId);
-  expect((await attemptsOf(requestId)).last_error).toContain(
-    `the time-stamping authority at 127.0.0.1:${port} could not be reached`,
+  const unreachable = `the time-stamping authority at 127.0.0.1:${port} could not be reached`;
+  expect((await attemptsOf(requestId)).last_error).toContain(unreachable);
+  // The workspace's administrators are told which provider held the sealing up, and until when.
+  const announced = await waitFor(async () =>
+    attemptFailures.find((e) => e.signatureRequestId === requestId),
   );
+  expect(announced).toMatchObject({ workspaceId: ws, attempt: 1, maxAttempts: 10 });
+  expect(announced.reason).toContain(unreachable);
+  expect(timestampDate(announced.retryTime as Timestamp).getTime()).toBeGreaterThan(Date.now());
   const { documents } = await h.documents.listDocuments({ workspaceId: ws, pageIndex: 0, pageSize: 100 });
   expect(documents.filter((d) => d.kind === Kind.SIGNED)).toEqual([]);
 
@@ -278,6 +296,15 @@ describe("a completion that fails at every attempt", () => {
     expect(
       (await (gauge as { get(): Promise<{ values: { value: number }[] }> }).get()).values[0]?.value,
     ).toBe(1);
+    // Each attempt was announced; the last one with no next attempt.
+    const announced = await waitFor(async () => {
+      const found = attemptFailures.filter((e) => e.signatureRequestId === requestId);
+      return found.length === 2 ? found : undefined;
+    });
+    expect(announced.map((e) => [e.attempt, e.maxAttempts, e.reason, e.retryTime !== undefined])).toEqual([
+      [1, 2, "drawing the completed PDF took longer than 0.001 s", true],
+      [2, 2, "drawing the completed PDF took longer than 0.001 s", false],
+    ]);
     // Parked means parked: no further attempt however long the replica runs.
     await new Promise((r) => setTimeout(r, 300));
     expect(

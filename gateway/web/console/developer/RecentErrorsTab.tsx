@@ -14,7 +14,10 @@ export function RecentErrorsTab() {
       <div className="card-head">
         <div>
           <h2>Recent Errors</h2>
-          <p className="muted">The API calls of this workspace that answered 4xx or 5xx, newest first.</p>
+          <p className="muted">
+            The API calls of this workspace that answered 4xx or 5xx, and attempts to seal a signed request
+            that failed, newest first.
+          </p>
         </div>
         <button type="button" className="button secondary small" onClick={reload}>
           Refresh
@@ -43,10 +46,15 @@ export function RecentErrorsTab() {
                         <When at={e.timestamp} />
                       </td>
                       <td>
-                        <code>{e.method}</code>
+                        {e.source === "sealing" ? (
+                          <span className="badge neutral">Sealing</span>
+                        ) : (
+                          <code>{e.method}</code>
+                        )}
                       </td>
                       <td className="path">
                         <code>{e.path}</code>
+                        {e.detail && <p className="small error-detail">{e.detail}</p>}
                       </td>
                       <td>
                         <span className={`status-code s${Math.floor(e.status / 100)}xx`}>{e.status}</span>{" "}

@@ -7,12 +7,23 @@
  * (its sender cancels it, or resends it once the cause is mended), the audit trail records it, and
  * the `completions_failed` gauge raises an alert.
  */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import {
   type DocumentsService,
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
+import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
+import {
+  type Database,
+  DrainLoop,
+  enqueueEvent,
+  type Logger,
+  type Queryable,
+  subjects,
+  uuidv7,
+} from "@countersign/kit";
 import { Counter, Gauge, type Metric } from "prom-client";
 import { type AuditActor, appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
@@ -25,6 +36,8 @@ import { type StoredField, store } from "../store.js";
 import { readDocument } from "../stored-documents.js";
 import type { SignatureMark } from "./certificate-page.js";
 import { DrawingFailed, type DrawingThread } from "./drawing-thread.js";
+import { RevocationError } from "./pades/revocation.js";
+import { TimestampError } from "./pades/timestamp-client.js";
 import type { Seal } from "./seal.js";
 import type { Original } from "./sealed-document.js";
 
@@ -70,10 +83,41 @@ export async function abandonParkedCompletion(tx: Queryable, requestId: string):
   );
 }
 
-/** What a sender reads of a failure: the documents' own problem in words, anything else without internals. */
+/**
+ * What a sender and the workspace's administrators read of a failure: the documents' own problem, or
+ * which evidence provider failed (a time-stamping authority, a revocation source), in words; anything
+ * else without internals.
+ */
 function reasonForSender(err: unknown): string {
-  if (err instanceof DrawingFailed) return err.message;
+  if (err instanceof DrawingFailed || err instanceof TimestampError || err instanceof RevocationError) {
+    return err.message;
+  }
   return "the sealed PDF could not be made or stored; the service's logs name the cause";
+}
+
+/** The failed attempt for the workspace's Recent Errors, in the transaction that records it. */
+async function enqueueAttemptFailed(
+  tx: Queryable,
+  job: Job,
+  maxAttempts: number,
+  reason: string,
+  retryAt?: Date,
+): Promise<void> {
+  await enqueueEvent(
+    tx,
+    subjects.completionAttemptFailed,
+    CompletionAttemptFailedSchema,
+    create(CompletionAttemptFailedSchema, {
+      eventId: uuidv7(),
+      workspaceId: job.workspace_id,
+      signatureRequestId: job.request_id,
+      attempt: job.attempts,
+      maxAttempts,
+      reason,
+      retryTime: retryAt ? timestampFromDate(retryAt) : undefined,
+      failTime: timestampFromDate(new Date()),
+    }),
+  );
 }
 
 /** Completion attempts by outcome, and the completions parked now (read on every scrape). */
@@ -162,7 +206,10 @@ export class Completions {
   readonly metrics: CompletionMetrics;
 
   constructor(private readonly deps: CompletionsDeps) {
-    this.loop = new DrainLoop(() => this.drain(), deps.pollIntervalMs ?? 10_000);
+    this.loop = new DrainLoop(() => this.drain(), deps.pollIntervalMs ?? 10_000, {
+      work: "completion",
+      logger: deps.logger,
+    });
     this.metrics = new CompletionMetrics(async () => {
       const { rows } = await deps.db.query<{ count: number }>(
         "SELECT count(*)::int AS count FROM completions WHERE failed_at IS NOT NULL AND done_at IS NULL",
@@ -228,8 +275,9 @@ export class Completions {
       );
     } catch (err) {
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      if (job.attempts >= (this.deps.maxAttempts ?? DEFAULT_COMPLETION_ATTEMPTS)) {
-        await this.park(job, err, message);
+      const maxAttempts = this.deps.maxAttempts ?? DEFAULT_COMPLETION_ATTEMPTS;
+      if (job.attempts >= maxAttempts) {
+        await this.park(job, err, message, maxAttempts);
         return;
       }
       this.metrics.attempts.inc({ outcome: "failed" });
@@ -238,16 +286,22 @@ export class Completions {
         { err, signatureRequestId: job.request_id, attempts: job.attempts, retryInMs: delayMs },
         "completing a request failed; will retry",
       );
-      await this.deps.db.query(
-        `UPDATE completions SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
-                last_error = $3 WHERE request_id = $1 AND done_at IS NULL`,
-        [job.request_id, delayMs / 1000, message],
-      );
+      await this.deps.db.transaction(async (tx) => {
+        const { rowCount } = await tx.query(
+          `UPDATE completions SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
+                  last_error = $3 WHERE request_id = $1 AND done_at IS NULL`,
+          [job.request_id, delayMs / 1000, message],
+        );
+        if (!rowCount) return;
+        const retryAt = new Date(Date.now() + delayMs);
+        await enqueueAttemptFailed(tx, job, maxAttempts, reasonForSender(err), retryAt);
+      });
+      this.deps.afterCommit();
     }
   }
 
   /** The last attempt failed: the job waits for the sender, and the request and its trail say why. */
-  private async park(job: Job, err: unknown, message: string): Promise<void> {
+  private async park(job: Job, err: unknown, message: string, maxAttempts: number): Promise<void> {
     this.metrics.attempts.inc({ outcome: "gave_up" });
     this.deps.logger.error(
       { err, signatureRequestId: job.request_id, attempts: job.attempts },
@@ -264,7 +318,9 @@ export class Completions {
       const failure = { reason, attempts: job.attempts, failedAt: new Date().toISOString() };
       await store.setCompletionFailure(tx, job.request_id, failure);
       await appendAudit(tx, job.request_id, "completion_failed", SYSTEM, { reason, attempts: job.attempts });
+      await enqueueAttemptFailed(tx, job, maxAttempts, reason);
     });
+    this.deps.afterCommit();
   }
 
   private async complete(job: Job): Promise<void> {

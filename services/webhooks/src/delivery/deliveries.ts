@@ -43,7 +43,10 @@ export class Deliveries {
   private readonly log: AttemptLog;
 
   constructor(private readonly options: DeliveriesOptions) {
-    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000);
+    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000, {
+      work: "webhook deliveries",
+      logger: options.logger,
+    });
     this.log = new AttemptLog(options.db, options.logger, options.disableAfterMs);
   }
 

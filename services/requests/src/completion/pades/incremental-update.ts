@@ -45,6 +45,8 @@ export async function appendRevision(
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const before = snapshot(doc);
   await change(doc);
+  // Fonts, images and pages a change embeds are written into the document only when it is flushed.
+  await doc.flush();
   const written: [PDFRef, Buffer][] = [];
   for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
     const was = before.get(ref.tag);
