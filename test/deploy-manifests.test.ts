@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import yaml from "js-yaml";
 import type { z } from "zod";
+import { GATEWAY_HEAP_MB } from "../deploy/local/src/pod-resources.js";
 import { REPO } from "./support/deployments.js";
 
 interface Container {
@@ -24,7 +25,8 @@ interface Container {
     allowPrivilegeEscalation: boolean;
     capabilities: { drop: string[] };
   };
-  env: { name: string }[];
+  env: { name: string; value?: string }[];
+  resources: { limits: { memory: string } };
   volumeMounts: { mountPath: string; readOnly?: boolean }[];
 }
 
@@ -404,6 +406,15 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
     }
     if (overlay === "prod") expect(generated.size).toBe(0);
   });
+});
+
+test("the gateway's pod gives it the heap the local launcher gives it, where the memory test measured it", () => {
+  const gateway = load<Deployment>(join(base, "gateway/deployment.yaml"));
+  const [container] = gateway.spec.template.spec.containers as [Container];
+  expect(container.env.find((e) => e.name === "NODE_OPTIONS")?.value).toBe(
+    `--max-old-space-size=${GATEWAY_HEAP_MB}`,
+  );
+  expect(container.resources.limits.memory).toBe("512Mi");
 });
 
 test("the dev overlay's seal init container makes a seal, from the Secret's password file, that the sealer opens", async () => {

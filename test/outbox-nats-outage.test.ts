@@ -48,7 +48,10 @@ async function stopNats(server: ChildProcess): Promise<void> {
   await exited;
 }
 
-(existsSync(NATS_SERVER) ? test : test.skip)(
+const natsInstalled = existsSync(NATS_SERVER);
+if (!natsInstalled && process.env.CI)
+  throw new Error(`${NATS_SERVER} is needed to take NATS down and bring it back`);
+(natsInstalled ? test : test.skip)(
   "an event written while NATS is down arrives once it is back, exactly once",
   async () => {
     const dir = await mkdtemp(join(tmpdir(), "outage-"));

@@ -25,6 +25,7 @@ import { accessLog } from "./middleware/access-log.js";
 import { type AdmissionLimits, admission, DEFAULT_ADMISSION } from "./middleware/admission.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
+import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "./middleware/body-budget.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { idempotency } from "./middleware/idempotency.js";
@@ -61,6 +62,8 @@ export interface GatewayLimits {
   burst: number;
   requestTimeoutMs: number;
   admission: AdmissionLimits;
+  /** Memory for request bodies held at once, across all requests (see body-budget.ts). */
+  bodyMemoryBytes: number;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -70,6 +73,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   burst: 100,
   requestTimeoutMs: 30_000,
   admission: DEFAULT_ADMISSION,
+  bodyMemoryBytes: DEFAULT_BODY_MEMORY_BYTES,
 };
 
 export interface GatewayOptions {
@@ -155,9 +159,10 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const recorder = new ApiCallRecorder(bus, logger);
   const contract = new Contract();
   const keyLimiter = new RateLimiter(limits.ratePerSecond, limits.burst);
+  const bodies = new BodyBudget(limits.bodyMemoryBytes, limits.admission.maxWaitMs);
   const api = new PublicApi(
     contract,
-    limits.jsonBodyBytes,
+    { limitBytes: limits.jsonBodyBytes, budget: bodies },
     [authenticate(verifier, keyLimiter)],
     [idempotency(services.auth, logger, { uploadBytes: limits.uploadBytes })],
   );
@@ -172,7 +177,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   signatureRequestRoutes(api, services.requests);
   agreementSetRoutes(api, services.requests);
   webhookEndpointRoutes(api, services.webhooks);
-  verificationRoutes(api, services.requests, limits.uploadBytes);
+  verificationRoutes(api, services.requests, limits.uploadBytes, bodies);
 
   const webRoot = options.webRoot ?? fileURLToPath(new URL("../web/dist", import.meta.url));
   const app = express();
@@ -181,6 +186,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   // Without trusted proxies, X-Forwarded-For is ignored: anyone could write it.
   app.set("trust proxy", proxyaddr.compile(options.trustedProxies ?? []));
   const metrics = options.metrics ?? new Registry();
+  bodies.measure(metrics);
   app.use(
     requestContext(limits.requestTimeoutMs, [
       accessLog(logger),
@@ -202,6 +208,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       logger,
       jsonBodyBytes: limits.jsonBodyBytes,
       uploadBytes: limits.uploadBytes,
+      bodies,
     }),
   );
   app.use(
@@ -214,6 +221,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       limiter: keyLimiter,
       logger,
       uploadBytes: limits.uploadBytes,
+      bodies,
     }),
   );
   app.use(probeRoutes(contract, options.ready, logger));
@@ -234,6 +242,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       contract,
       publicUrl,
       linkLimiter: new RateLimiter(0.5, 30),
+      bodies,
       webRoot: join(webRoot, "sign"),
     }),
   );
@@ -245,6 +254,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       // Ten files at once, then one each 5 s, from one address: the page is for people, the API for programs.
       limiter: new RateLimiter(0.2, 10),
       maxUploadBytes: limits.uploadBytes,
+      bodies,
       webRoot: join(webRoot, "verify"),
     }),
   );

@@ -34,6 +34,7 @@ import {
 } from "./contract/operation.js";
 import { type BodySchema, type Method, type ObjectSchema, routeTemplate } from "./declared-router.js";
 import type { Caller } from "./key-verifier.js";
+import { type BodyBudget, budgetedJson, hasBody } from "./middleware/body-budget.js";
 import { ApiProblem } from "./problems.js";
 import { notAnUpload, UPLOAD_TYPES } from "./upload-body.js";
 
@@ -109,12 +110,12 @@ export class PublicApi {
    */
   constructor(
     private readonly contract: Contract,
-    jsonLimitBytes: number,
+    json: { limitBytes: number; budget: BodyBudget },
     guards: RequestHandler[] = [],
     afterBody: RequestHandler[] = [],
   ) {
-    this.router.use(...guards, readBody(jsonLimitBytes, this.uploadsOf(this.router)), ...afterBody);
-    this.consoleRouter.use(readBody(jsonLimitBytes, this.uploadsOf(this.consoleRouter)));
+    this.router.use(...guards, readBody(json, this.uploadsOf(this.router)), ...afterBody);
+    this.consoleRouter.use(readBody(json, this.uploadsOf(this.consoleRouter)));
   }
 
   private uploadsOf(router: Router): Router {
@@ -279,10 +280,6 @@ function workspaceOf(req: Request, res: Response): string {
   return caller.workspaceId;
 }
 
-function hasBody(req: Request): boolean {
-  return Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
-}
-
 function unsupportedType(): ApiProblem {
   return new ApiProblem(
     "unsupported_media_type",
@@ -296,8 +293,8 @@ function unsupportedType(): ApiProblem {
  * size (413 past it, 400 when malformed); upload types pass on as streams; anything else is 415,
  * which says what an upload route takes when it is one (`uploadRoutes` matches them), else JSON.
  */
-function readBody(limitBytes: number, uploadRoutes: Router) {
-  const parseJson = express.json({ limit: limitBytes, strict: true });
+function readBody({ limitBytes, budget }: { limitBytes: number; budget: BodyBudget }, uploadRoutes: Router) {
+  const parseJson = budgetedJson(budget, { limit: limitBytes, strict: true });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     if (req.is("application/json")) return parseJson(req, res, next);

@@ -14,6 +14,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc
 import {
   createLogger,
   env,
+  exitOnProcessFaults,
   loadConfig,
   networkTransport,
   openNats,
@@ -26,6 +27,7 @@ import { buildGateway } from "./app.js";
 import { withRelayedUploads } from "./document-upload-relay.js";
 import { listen, serveMetrics } from "./http-server.js";
 import { admissionConfig, admissionLimits } from "./middleware/admission.js";
+import { bodyMemoryConfig } from "./middleware/body-budget.js";
 
 export {
   buildGateway,
@@ -38,6 +40,7 @@ export {
 } from "./app.js";
 export { type ListeningGateway, listen } from "./http-server.js";
 export { admissionConfig, admissionLimits } from "./middleware/admission.js";
+export { bodyMemoryConfig } from "./middleware/body-budget.js";
 
 /** The gateway's variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({
@@ -68,6 +71,7 @@ export const configSchema = z.object({
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
   ...admissionConfig,
+  ...bodyMemoryConfig,
 });
 
 const metricsRegistry = new Registry();
@@ -75,6 +79,7 @@ const metricsRegistry = new Registry();
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
+  exitOnProcessFaults(logger);
   const server = await listen(config.PORT);
   collectDefaultMetrics({ register: metricsRegistry });
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
@@ -112,6 +117,7 @@ async function main(): Promise<void> {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
       admission: admissionLimits(config),
+      bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     // Not NATS: the gateway only hears cache invalidations there (keys expire after 30 s anyway), and

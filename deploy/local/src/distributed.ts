@@ -18,6 +18,7 @@ import {
   ConfigError,
   createLogger,
   env,
+  exitOnProcessFaults,
   type Logger,
   loadConfig,
   networkTransport,
@@ -27,6 +28,7 @@ import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
 import { type LocalS3, startLocalS3 } from "./local-s3.js";
+import { GATEWAY_HEAP_MB } from "./pod-resources.js";
 import { loadOrCreateSecrets, sealFiles } from "./state-files.js";
 import { startLocalTimestampAuthority } from "./timestamp-authority.js";
 
@@ -107,6 +109,7 @@ runMain(async () => {
   const config = loadConfig(configSchema);
   const replicas = replicaCounts(process.argv.slice(2), config);
   const logger = createLogger({ name: "launcher", level: config.LOG_LEVEL });
+  exitOnProcessFaults(logger);
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const secrets = await loadOrCreateSecrets(dataDir);
@@ -138,10 +141,15 @@ runMain(async () => {
   // Like a Deployment's ReplicaSet, a process that dies after it ran a while, or that something
   // killed (a chaos test, the OOM killer), is started again; one that exits on its own at once (a
   // bad configuration, a port in use) stops everything.
-  const start = (name: string, entry: string, extra: Record<string, string | undefined>) => {
+  const start = (
+    name: string,
+    entry: string,
+    extra: Record<string, string | undefined>,
+    nodeFlags: string[] = [],
+  ) => {
     const startedAt = Date.now();
     // Children run with the launcher's own Node flags (its loader, a profiler), as cluster.fork does.
-    const child = spawn(process.execPath, [...process.execArgv, entry], {
+    const child = spawn(process.execPath, [...process.execArgv, ...nodeFlags, entry], {
       cwd: REPO,
       env: { ...process.env, ...common, ...withoutUndefined(extra) },
       stdio: ["ignore", "inherit", "inherit"],
@@ -247,12 +255,18 @@ runMain(async () => {
 
   for (const [replica, url] of gateways.entries()) {
     const port = new URL(url).port;
-    start(`gateway-${replica}`, sourceOrBuilt("gateway/src/server.ts"), {
-      PORT: port,
-      METRICS_PORT: String(await freePort()),
-      COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
-      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addressOf(s)])),
-    });
+    start(
+      `gateway-${replica}`,
+      sourceOrBuilt("gateway/src/server.ts"),
+      {
+        PORT: port,
+        METRICS_PORT: String(await freePort()),
+        COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
+        ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addressOf(s)])),
+      },
+      // The heap a gateway pod gets (deploy/base/gateway), so that memory here is memory there.
+      [`--max-old-space-size=${GATEWAY_HEAP_MB}`],
+    );
   }
   await Promise.all(gateways.map((url) => waitForReady(url)));
 

@@ -3,8 +3,15 @@
  */
 import { resolve } from "node:path";
 import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
-import { admissionConfig, admissionLimits } from "@countersign/gateway";
-import { createLogDestination, createLogger, env, loadConfig, runMain } from "@countersign/kit";
+import { admissionConfig, admissionLimits, bodyMemoryConfig } from "@countersign/gateway";
+import {
+  createLogDestination,
+  createLogger,
+  env,
+  exitOnProcessFaults,
+  loadConfig,
+  runMain,
+} from "@countersign/kit";
 import {
   configuredSeal,
   configuredTimestampAuthority,
@@ -33,6 +40,7 @@ const configSchema = z.object({
   COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
   COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
   ...admissionConfig,
+  ...bodyMemoryConfig,
   ...mailConfig,
   ...requestTimingConfig,
   ...requestLimitsConfig,
@@ -50,6 +58,7 @@ runMain(async () => {
   const loggerFor = (service: string) =>
     createLogger({ name: service, level: config.LOG_LEVEL, destination });
   const logger = loggerFor("standalone");
+  exitOnProcessFaults(logger);
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   const app = await startStandalone({
     dataDir,
@@ -63,6 +72,7 @@ runMain(async () => {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
       admission: admissionLimits(config),
+      bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     loggerFor,

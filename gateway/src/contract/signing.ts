@@ -4,6 +4,7 @@
  */
 import { FIELD_TYPES } from "@countersign/kit";
 import { z } from "zod";
+import { base64Text } from "./base64.js";
 import { RequestStatus } from "./signature-requests.js";
 import { id, text } from "./values.js";
 
@@ -85,7 +86,7 @@ const SignatureValue = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("typed"), text: text().max(100) }),
   z.strictObject({
     kind: z.literal("drawn"),
-    png: z.base64().max(700_000).meta({ description: "A PNG image in base64, without a data: prefix." }),
+    png: base64Text().max(700_000).meta({ description: "A PNG image in base64, without a data: prefix." }),
   }),
 ]);
 

@@ -8,6 +8,7 @@ import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { formatBytes } from "@countersign/kit";
 import { z } from "zod";
+import { base64Text } from "../contract/base64.js";
 import { Document, DocumentIdParams } from "../contract/documents.js";
 import { text } from "../contract/values.js";
 import { readDocument } from "../document-download.js";
@@ -23,7 +24,7 @@ const UploadArguments = z.strictObject({
     .min(1)
     .max(255)
     .meta({ description: "The file name recipients see, such as `lease.pdf`." }),
-  contentBase64: z.base64().meta({
+  contentBase64: base64Text().meta({
     description: "The PDF's bytes in standard base64 (RFC 4648 §4, with padding).",
     contentEncoding: "base64",
     contentMediaType: "application/pdf",

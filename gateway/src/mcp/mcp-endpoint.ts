@@ -30,6 +30,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { KeyVerifier } from "../key-verifier.js";
 import type { ApiCallRecorder, CallOutcome } from "../middleware/api-call-recorder.js";
 import { requireKey, spendCalls } from "../middleware/authenticate.js";
+import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { API_VERSION } from "../openapi.js";
 import { ApiProblem, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
@@ -50,6 +51,8 @@ export interface McpEndpointOptions {
   jsonBodyBytes: number;
   /** The largest file upload_document takes, decoded. */
   uploadBytes: number;
+  /** Memory for bodies, shared with the gateway's other routes. */
+  bodies: BodyBudget;
 }
 
 type Message = { method?: unknown; params?: { name?: unknown } } | null;
@@ -67,15 +70,15 @@ function mayExceedJsonLimit(body: unknown): boolean {
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Router {
-  const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes } = options;
+  const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes, bodies } = options;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(({ run: _run, ...described }) => described);
   const router = express.Router();
 
   // An upload's base64 is 4/3 of the file; the slack lets a file somewhat over the limit reach the
   // tool, which answers it as a tool error the assistant can read rather than as an HTTP 413.
-  const readJson = express.json({
-    limit: Math.ceil(uploadBytes / 3) * 4 + 4 * 1024 * 1024,
+  const readJson = budgetedJson(bodies, {
+    limit: Math.ceil(uploadBytes / 3) * 4 + 1024 * 1024,
     verify: (_req, res, buffer) => {
       (res as Response).locals.bodyBytes = buffer.length;
     },

@@ -373,6 +373,8 @@ export class EnvelopeCreation {
       );
     }
     const bytes = Buffer.from(document.documentBase64, "base64");
+    // The text is four thirds of the file and no longer needed; the parsed body may outlive this call.
+    document.documentBase64 = "";
     const filename = /\.pdf$/i.test(document.name) ? document.name : `${document.name}.pdf`;
     const saved = await storePdfBytes(this.services.documents, workspaceId, filename, bytes).catch(
       (err: unknown) => {

@@ -5,6 +5,7 @@
  * on are ignored, as DocuSign ignores what it does not know; what we act on is checked.
  */
 import { z } from "zod";
+import { base64Text } from "../contract/base64.js";
 import { id, text } from "../contract/values.js";
 import { dsBoolean, dsId, dsInteger, dsNumber } from "./ds-values.js";
 
@@ -68,7 +69,7 @@ export type Signer = z.infer<typeof Signer>;
 export const CarbonCopy = z.object(Person);
 
 export const EnvelopeDocument = z.object({
-  documentBase64: z.base64(),
+  documentBase64: base64Text(),
   name: text().min(1).max(255),
   fileExtension: text().optional(),
   documentId: dsId,

@@ -28,6 +28,7 @@ import { routeTemplate } from "../declared-router.js";
 import { CUSTOMER_FILE_POLICY } from "../document-download.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { authenticate } from "../middleware/authenticate.js";
+import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { actorOf } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import {
@@ -65,6 +66,8 @@ export interface RestApiOptions {
   limiter: RateLimiter;
   logger: Logger;
   uploadBytes: number;
+  /** Memory for bodies, shared with the gateway's other routes. */
+  bodies: BodyBudget;
 }
 
 /** DocuSign's envelope statuses and the request statuses each stands for. */
@@ -166,8 +169,9 @@ export function restApiRoutes(options: RestApiOptions): Router {
   const creation = new EnvelopeCreation({ requests, templates, documents }, options.uploadBytes, logger);
   const router = express.Router();
   const key = authenticate(verifier, limiter);
-  // Envelopes carry their documents as base64 (4/3 of the bytes): room for a few at the upload limit.
-  const json = express.json({ limit: Math.ceil(options.uploadBytes / 3) * 4 * 2 + 1024 * 1024 });
+  // Envelopes carry their documents as base64 (4/3 of the bytes): one at the upload limit, or several
+  // smaller, in a body a gateway can hold within its memory (body-budget.ts).
+  const json = budgetedJson(options.bodies, { limit: Math.ceil(options.uploadBytes / 3) * 4 + 1024 * 1024 });
 
   const on = (method: "get" | "post" | "put", path: string, names: ErrorNames, handler: Handler) => {
     router[method](

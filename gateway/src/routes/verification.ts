@@ -18,6 +18,7 @@ import { uploadContent } from "../contract/documents.js";
 import type { Contract } from "../contract/operation.js";
 import { VerificationReport } from "../contract/verification.js";
 import { DeclaredRouter } from "../declared-router.js";
+import { type BodyBudget, FILE_COST, holdBody } from "../middleware/body-budget.js";
 import { ApiProblem } from "../problems.js";
 import type { PublicApi } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
@@ -87,7 +88,13 @@ export function reportJson(report: ReportMessage | undefined): z.infer<typeof Ve
 }
 
 /** The uploaded PDF, whole; past `maxBytes` it is refused as it arrives. */
-async function uploadedPdf(req: Request, res: Response, maxBytes: number): Promise<Uint8Array> {
+async function uploadedPdf(
+  req: Request,
+  res: Response,
+  maxBytes: number,
+  bodies: BodyBudget,
+): Promise<Uint8Array> {
+  await holdBody(bodies, req, res, maxBytes, FILE_COST);
   const file = await readUpload(req, res, maxBytes);
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -117,6 +124,7 @@ export function verificationRoutes(
   api: PublicApi,
   requests: Client<typeof RequestsService>,
   maxUploadBytes: number,
+  bodies: BodyBudget,
 ): void {
   api.streamRoute(
     "post",
@@ -129,7 +137,7 @@ export function verificationRoutes(
       problems: [400, 401, 403, 413, 415, 422, 429, 500, 503],
     },
     async ({ req, res }) => {
-      const pdf = await uploadedPdf(req, res, maxUploadBytes);
+      const pdf = await uploadedPdf(req, res, maxUploadBytes, bodies);
       const { report } = await requests.verifyDocument({ pdf });
       res.json(reportJson(report));
     },
@@ -142,6 +150,7 @@ export function verifyPageRoutes(options: {
   contract: Contract;
   limiter: RateLimiter;
   maxUploadBytes: number;
+  bodies: BodyBudget;
   webRoot: string;
 }): Router {
   const router = express.Router();
@@ -166,7 +175,7 @@ export function verifyPageRoutes(options: {
           { "Retry-After": String(limit.retryAfterSeconds) },
         );
       }
-      const pdf = await uploadedPdf(req, res, options.maxUploadBytes);
+      const pdf = await uploadedPdf(req, res, options.maxUploadBytes, options.bodies);
       const { report } = await options.requests.verifyDocument({ pdf });
       res.set("Cache-Control", "no-store").json(reportJson(report));
     },

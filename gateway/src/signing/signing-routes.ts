@@ -31,6 +31,7 @@ import {
 import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { sendDocument } from "../document-download.js";
+import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { notFound } from "../middleware/errors.js";
 import { ApiProblem } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
@@ -49,6 +50,8 @@ export interface SigningRoutesOptions {
   publicUrl: string;
   /** Limits link opening per client address: tokens are guessed nowhere else. */
   linkLimiter: RateLimiter;
+  /** Memory for bodies, shared with the gateway's other routes. */
+  bodies: BodyBudget;
   /** The built signing page (index.html and assets/). */
   webRoot: string;
 }
@@ -132,7 +135,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   const { requests, documents, blobFiles, contract } = options;
   const router = express.Router();
   const api = new DeclaredRouter(contract, "/sign/api", "signingSession");
-  api.router.use(express.json({ limit: 1024 * 1024, strict: true }));
+  api.router.use(budgetedJson(options.bodies, { limit: 1024 * 1024, strict: true }));
 
   const view = async (req: Request) => {
     const { signatureRequest, recipientId, returnUrl, filled } = await requests.getSigningSession({

@@ -22,6 +22,7 @@ export * from "./migrations.js";
 export * from "./outage.js";
 export * from "./outbox.js";
 export * from "./pages.js";
+export * from "./process-faults.js";
 export * from "./server.js";
 export * from "./service-main.js";
 export * from "./service-module.js";

@@ -1,6 +1,6 @@
 /**
  * JSON log lines (pino) with the request id, and with every field whose name says it may carry a
- * secret replaced by "[redacted]", however deep it sits, so that no API key, password, token or
+ * secret (by pattern, not from a list of names) replaced by "[redacted]", however deep it sits, so that no API key, password, token or
  * cookie reaches a log. Redaction walks the logged object once; an object with nothing to hide is
  * passed through untouched (the access log line, written for every request, costs nothing extra).
  */
@@ -9,20 +9,46 @@ import { currentCallContext } from "./context.js";
 
 export type { Logger };
 
-/** Lower-cased field names whose values are never logged. */
-const SECRET_FIELDS = new Set([
-  "secret",
-  "password",
-  "token",
-  "authorization",
-  "cookie",
-  "set-cookie",
-  "x-csrf-token",
-  "csrftoken",
-  "apikey",
-  "admintoken",
-  "pepper",
+/**
+ * What a field name says when its value may be a secret: any of these within it, in any case and
+ * spelling (`sessionToken`, `seal_password`, `X-Csrf-Token`, `privateKeyPem`), or the word `key`
+ * (`apiKey`, `signing-key`) — unless its last word says it only describes one (`keyId`,
+ * `tokenExpiresAt`, `keyPrefix`), which the console and logs need to tell keys apart.
+ */
+const SECRET_PARTS =
+  /token|secret|passw(or)?d|passphrase|authori[sz]ation|cookie|pepper|credential|private.?key|api.?key/;
+const SECRET_WORDS = new Set(["key", "keys", "pwd", "pin", "otp"]);
+const DESCRIPTIVE_WORDS = new Set([
+  "id",
+  "ids",
+  "name",
+  "names",
+  "prefix",
+  "hint",
+  "count",
+  "length",
+  "type",
+  "kind",
+  "at",
+  "expires",
+  "expiry",
+  "url",
+  "path",
+  "file",
+  "usage",
+  "version",
 ]);
+
+/** Whether a field of this name is never logged (see SECRET_PARTS). */
+export function isSecretField(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.length === 0 || DESCRIPTIVE_WORDS.has(words[words.length - 1] as string)) return false;
+  return SECRET_PARTS.test(words.join("")) || words.some((word) => SECRET_WORDS.has(word));
+}
 
 const CENSOR = "[redacted]";
 const MAX_DEPTH = 6;
@@ -43,7 +69,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   }
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const redacted = SECRET_FIELDS.has(key.toLowerCase()) ? CENSOR : redactSecrets(item, depth + 1);
+    const redacted = isSecretField(key) ? CENSOR : redactSecrets(item, depth + 1);
     if (redacted === item) continue;
     copy ??= { ...(value as Record<string, unknown>) };
     copy[key] = redacted;

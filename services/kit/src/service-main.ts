@@ -12,6 +12,7 @@ import type { EventBus } from "./event-bus.js";
 import { HealthState } from "./health.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createRpcMetrics } from "./metrics.js";
+import { exitOnProcessFaults } from "./process-faults.js";
 import { startServiceServer } from "./server.js";
 import type { ServiceModule } from "./service-module.js";
 
@@ -51,6 +52,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     Record<string, string> &
     z.output<S>;
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
+  exitOnProcessFaults(logger);
   const db = await openPostgres(config[databaseVariable] as string);
   const bus = await openNats(
     config.NATS_URL,

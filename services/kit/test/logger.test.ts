@@ -57,6 +57,35 @@ test("the console's session cookie under either name and its CSRF token are reda
   for (const secret of ["host1", "host2", "csrf1", "csrf2"]) expect(text).not.toContain(secret);
 });
 
+test("secrets are redacted by what their field's name says, not by a list: names no list holds are caught", () => {
+  const { lines, logger } = capture();
+  const secrets = {
+    sessionToken: "v1",
+    sealPassword: "v2",
+    webhook_signing_secret: "v3",
+    refreshToken: "v4",
+    privateKeyPem: "v5",
+    "X-Api-Key": "v6",
+    smtpCredentials: "v7",
+    signingKey: "v8",
+    tsaPasswd: "v9",
+    otp: "v10",
+  };
+  const described = {
+    keyId: "k1",
+    keyPrefix: "sk_live_ab",
+    tokenExpiresAt: "2026-11-26T10:00:00Z",
+    signatureRequestId: "r1",
+    passwordChangedAt: "2026-11-01",
+    monkey: "m1",
+  };
+  logger.info({ nested: { ...secrets, ...described } }, "named");
+  const line = lines[0] as { nested: Record<string, string> };
+  for (const name of Object.keys(secrets))
+    expect({ name, value: line.nested[name] }).toEqual({ name, value: "[redacted]" });
+  expect(line.nested).toMatchObject(described);
+});
+
 test("lines written inside a call context carry its request id", () => {
   const { lines, logger } = capture();
   runWithCallContext({ requestId: "req-42" }, () => logger.info("inside"));

@@ -84,6 +84,11 @@ export interface NotificationSenderOptions {
   onlyReplica?: boolean;
   /** Fetches the sealed PDF a completed e-mail without a link carries. */
   attachment?: AttachmentSource;
+  /**
+   * How long a claim on a message lasts (120 s): each message's claim is renewed just before it is
+   * sent, so it must outlast one SMTP exchange at its timeouts (mailer.ts), not a whole batch.
+   */
+  claimSeconds?: number;
 }
 
 export class NotificationSender {
@@ -129,15 +134,11 @@ export class NotificationSender {
       }
       for (;;) {
         const due = await this.claim(BATCH);
-        const sent: string[] = [];
-        for (const row of due) if (await this.deliver(row)) sent.push(row.id);
-        // One statement for the batch. Should it fail, the batch goes out again once its claim runs
-        // out: the same Message-IDs, so receivers can tell.
-        if (sent.length > 0) {
-          await this.db.query(
-            "UPDATE notifications SET done_at = now(), last_error = '' WHERE id = ANY($1::uuid[])",
-            [sent],
-          );
+        for (const row of due) {
+          // The batch's claim may have run out behind a slow server, and another replica taken the
+          // message: it is sent only while this replica's claim holds, and marked done at once.
+          if (!(await this.renewClaim(row))) continue;
+          if (await this.deliver(row)) await this.finish(row.id, "");
         }
         if (due.length < BATCH) return;
       }
@@ -147,10 +148,24 @@ export class NotificationSender {
     }
   }
 
+  /** Extends this replica's claim on `row`, unless another replica claimed it since (its attempt moved on). */
+  private async renewClaim(row: DueRow): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE notifications SET claimed_until = now() + make_interval(secs => $3)
+        WHERE id = $1 AND attempts = $2 AND done_at IS NULL`,
+      [row.id, row.attempts, this.claimSeconds],
+    );
+    return rowCount === 1;
+  }
+
+  private get claimSeconds(): number {
+    return this.options.claimSeconds ?? 120;
+  }
+
   private async claim(limit: number): Promise<DueRow[]> {
     const { rows } = await this.db.query<DueRow>(
       `WITH claimed AS (
-         UPDATE notifications SET claimed_until = now() + interval '2 minutes', attempts = attempts + 1
+         UPDATE notifications SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
           WHERE id IN (SELECT id FROM notifications
                         WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
                         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -163,12 +178,12 @@ export class NotificationSender {
          JOIN recipients r ON r.id = c.recipient_id
          LEFT JOIN signing_links l ON l.id = c.link_id
         ORDER BY c.id`,
-      [limit],
+      [limit, this.claimSeconds],
     );
     return rows;
   }
 
-  /** Sends one e-mail; whether it went out (the caller marks it done). */
+  /** Sends one e-mail; whether it went out (the caller marks it done, or it is finished here). */
   private async deliver(row: DueRow): Promise<boolean> {
     // A link replaced before its e-mail went out would only lead to a "gone" page.
     if (row.link_revoked) {

@@ -65,6 +65,8 @@ export interface RequestsDeps {
   embeddedUrlTtlMs?: number;
   expirySweepIntervalMs?: number;
   notificationPollIntervalMs?: number;
+  /** How long a replica's claim on an e-mail lasts (see NotificationSenderOptions). */
+  notificationClaimSeconds?: number;
   completionPollIntervalMs?: number;
   /** The most pages the documents of one request may have together; DEFAULT_MAX_REQUEST_PAGES unless given. */
   maxRequestPages?: number;
@@ -107,6 +109,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
+    claimSeconds: deps.notificationClaimSeconds,
     onlyReplica: deps.onlyReplica,
     attachment: async (workspaceId, documentId) => {
       const { document, bytes } = await readDocument(deps.documents, workspaceId, documentId);

@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
@@ -60,6 +61,26 @@ describe("over SMTP", () => {
     expect(parsed.text).toContain("https://sign.example.com/sign/abc");
     expect(parsed.html).toContain('href="https://sign.example.com/sign/abc"');
     expect(parsed.messageId).toBe("<0192f5d8-1234-7000-8000-000000000001@countersign>");
+  });
+
+  test("a server that accepts the connection and never greets fails the message at the greeting deadline, naming the server", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const silentPort = (silent.address() as AddressInfo).port;
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${silentPort}`,
+      outboxDir: "",
+      from: FROM,
+      timeoutsMs: { greeting: 500 },
+    });
+    const started = performance.now();
+    const err = (await mailer.send(message()).catch((e: unknown) => e)) as Error;
+    const waited = performance.now() - started;
+    await mailer.close();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    silent.unref();
+    expect(err.message).toContain(`the SMTP server 127.0.0.1:${silentPort}`);
+    expect(waited).toBeLessThan(5000);
   });
 
   test("a refused log-in fails without the password in the error", async () => {

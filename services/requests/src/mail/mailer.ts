@@ -33,6 +33,8 @@ export interface MailerOptions {
   smtpUrl?: string;
   outboxDir: string;
   from: MailAddress;
+  /** SMTP_TIMEOUTS_MS unless given (tests make them short). */
+  timeoutsMs?: Partial<typeof SMTP_TIMEOUTS_MS>;
 }
 
 function envelope(from: MailAddress, message: MailMessage) {
@@ -56,6 +58,9 @@ function serverOf(smtpUrl: string): string {
   return `${url.hostname}:${url.port || (url.protocol === "smtps:" ? 465 : 587)}`;
 }
 
+/** What nodemailer waits for at most: the connection, the server's greeting, any silence after. */
+export const SMTP_TIMEOUTS_MS = { connect: 10_000, greeting: 10_000, socket: 30_000 };
+
 class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
   private readonly server: string;
@@ -63,8 +68,17 @@ class SmtpMailer implements Mailer {
   constructor(
     smtpUrl: string,
     private readonly from: MailAddress,
+    timeoutsMs: Partial<typeof SMTP_TIMEOUTS_MS> = {},
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+    const timeouts = { ...SMTP_TIMEOUTS_MS, ...timeoutsMs };
+    // Deadlines well inside a message's claim (notifications.ts, 120 s): a server that stops
+    // answering fails the attempt before another replica may take the message.
+    this.transport = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: timeouts.connect,
+      greetingTimeout: timeouts.greeting,
+      socketTimeout: timeouts.socket,
+    });
     this.server = serverOf(smtpUrl);
   }
 
@@ -125,6 +139,6 @@ function fileStamp(messageId: string): string {
 
 export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl
-    ? new SmtpMailer(options.smtpUrl, options.from)
+    ? new SmtpMailer(options.smtpUrl, options.from, options.timeoutsMs)
     : new EmlMailer(options.outboxDir, options.from);
 }
