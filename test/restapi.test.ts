@@ -637,7 +637,7 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     });
     const signer = new SignerBrowser(gateway);
     await signer.open(view.url);
-    expect((await signer.call("/sign/api/session")).status).toBe(200);
+    expect((await signer.show()).status).toBe(200);
 
     const changed = await envelopes.listStatusChanges(key.accountId, { fromDate: before });
     expect(changed.envelopes.map((e: Json) => [e.envelopeId, e.status])).toEqual([[viewedId, "delivered"]]);

@@ -84,6 +84,20 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       ),
     );
 
+  test("a mail filter that fetches the e-mailed link, and the page it leads to, marks nobody as having viewed", async () => {
+    const { request } = await sentRequest("scanner");
+    const link = new URL((await mailTo("tenant.scanner@example.com")).link as string);
+    // As link scanners do: follow the redirect, read the HTML, run no script.
+    const page = await fetch(`${gateway}${link.pathname}`, { redirect: "follow" });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const got = (await call(api(), `/signature-requests/${request.id}`, { key: key.secret })).body as {
+      status: string;
+      recipients: { status: string }[];
+    };
+    expect([got.status, got.recipients[0]?.status]).toEqual(["sent", "sent"]);
+  });
+
   test("two signers in routing order produce one sealed PDF that pdfsig verifies and one changed byte breaks", async () => {
     const { request, original } = await sentRequest("routing");
     const tenant = new SignerBrowser(gateway);
@@ -94,6 +108,10 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       /^cs_signing=[A-Za-z0-9_-]{43}; Path=\/sign; HttpOnly; SameSite=Strict$/,
     );
 
+    // Opening the link is what a mail filter does too: the view is the page's, once it shows.
+    const opening = (await tenant.call("/sign/api/session")).body as Session;
+    expect([opening.recipient.status, opening.requestStatus]).toEqual(["sent", "sent"]);
+    await tenant.show();
     const session = await tenant.call("/sign/api/session");
     expect(session.status).toBe(200);
     expectDocumented("GET", "/sign/api/session", 200, session.body);

@@ -108,12 +108,14 @@ describe.each(modes)("%s mode: webhooks", (_mode, start) => {
     return (created.body as { id: string }).id;
   }
 
+  /** The signer opens their e-mailed link and the signing page shows the request. */
   async function openLink(tag: string): Promise<SignerBrowser> {
     const mail = await eventually(async () =>
       (await outboxMails(deployment.dataDir)).find((m) => m.to === `${tag}@example.com`),
     );
     const signer = new SignerBrowser(gateway);
     expect((await signer.open(mail.link as string)).status).toBe(303);
+    expect((await signer.show()).status).toBe(200);
     return signer;
   }
 

@@ -15,6 +15,19 @@ export class SignerBrowser {
     return res;
   }
 
+  /** What the signing page does once it loads: reads the session, then says the signer sees it. */
+  async show(): Promise<Reply> {
+    const session = await this.call("/sign/api/session");
+    if (session.status === 200) {
+      const viewed = await fetch(`${this.gateway}/sign/api/viewed`, {
+        method: "POST",
+        headers: { cookie: this.cookie },
+      });
+      if (viewed.status !== 204) throw new Error(`POST /sign/api/viewed answered ${viewed.status}`);
+    }
+    return session;
+  }
+
   call(path: string, json?: unknown, contentType = "application/json"): Promise<Reply> {
     return call(this.gateway, path, {
       method: json === undefined ? "GET" : "POST",

@@ -268,6 +268,23 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
 
   api.on(
     "post",
+    "/viewed",
+    {
+      summary: "Record that the signer sees the request",
+      description:
+        "The signing page calls it once it shows the documents: the recipient's first view makes them `viewed` and emits `signature_request.viewed`. Opening the link does not, so that a mail filter fetching every link in an e-mail marks nobody as having viewed.",
+      tag: "Signing",
+      answers: { 204: { description: "Recorded (or viewed before)." } },
+      problems: [401, 410, 500, 503],
+    },
+    async ({ req, res }) => {
+      await requests.recordSigningView({ sessionToken: sessionToken(req), actor: actorOf(req) });
+      res.status(204).end();
+    },
+  );
+
+  api.on(
+    "post",
     "/decline",
     {
       summary: "Decline to sign",

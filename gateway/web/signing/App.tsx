@@ -7,6 +7,7 @@ import {
   type FieldValue,
   getSession,
   type RequestStatus,
+  recordViewed,
   type Session,
   type SignatureValue,
   type SubmitResult,
@@ -103,6 +104,14 @@ export function App() {
   useEffect(() => {
     if (phase.kind === "ready") document.title = `Sign: ${phase.session.request.title} · Countersign`;
   }, [phase]);
+
+  // The view is a person's, recorded once the documents are in front of them: a link scanner that
+  // fetches the e-mail's link runs no script and records nothing.
+  const showing = phase.kind === "ready";
+  useEffect(() => {
+    // One that cannot be recorded does not stop the signer: signing records that they saw it.
+    if (showing) recordViewed().catch(() => {});
+  }, [showing]);
 
   switch (phase.kind) {
     case "loading":

@@ -114,6 +114,13 @@ export function getSession(): Promise<Session> {
   return call<Session>("/session");
 }
 
+/** Tells the service the signer now sees the request (not merely that the link was opened). */
+export async function recordViewed(): Promise<void> {
+  const response = await fetch(`${API}/viewed`, { method: "POST", credentials: "same-origin" });
+  if (!response.ok && response.status !== 401 && response.status !== 410)
+    throw new ApiError(response.status, await problemOf(response));
+}
+
 export function submit(values: Record<string, FieldValue>): Promise<SubmitResult> {
   return call<SubmitResult>("/submit", { method: "POST", body: JSON.stringify({ consent: true, values }) });
 }

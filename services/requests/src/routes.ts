@@ -89,6 +89,7 @@ export function requestsRoutes({
       })),
     }),
     openSigningLink: (req) => sessions.openLink(req.token, req.actor),
+    recordSigningView: (req) => sessions.recordView(req.sessionToken, req.actor),
     getSigningSession: (req) => sessions.view(req.sessionToken),
     submitSignature: (req) => signing.submit(req.sessionToken, req.consent, req.values, req.actor),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),

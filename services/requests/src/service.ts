@@ -63,6 +63,8 @@ export interface RequestsDeps {
   timestampAuthority?: TimestampAuthority | undefined;
   reminderIntervalMs?: number;
   embeddedUrlTtlMs?: number;
+  /** Days after completion that a signer's link still opens the signed document (30). */
+  signedLinkDays?: number;
   expirySweepIntervalMs?: number;
   notificationPollIntervalMs?: number;
   /** How long a replica's claim on an e-mail lasts (see NotificationSenderOptions). */
@@ -179,7 +181,13 @@ function apiParts(
     },
   });
   const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
-  const sessions = new SigningSessions({ db, links, transactions, embeddedUrlTtlMs: deps.embeddedUrlTtlMs });
+  const sessions = new SigningSessions({
+    db,
+    links,
+    transactions,
+    embeddedUrlTtlMs: deps.embeddedUrlTtlMs,
+    signedLinkDays: deps.signedLinkDays,
+  });
   const signing = new Signing({ links, sessions, transactions });
   const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
   const claims = new ClaimSweep({

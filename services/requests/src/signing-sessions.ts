@@ -31,13 +31,16 @@ export interface SigningSessionsDeps {
   embeddedUrlTtlMs?: number;
   /** A session ends after this long without a call. */
   sessionIdleMs?: number;
+  /** Days after completion that a link still opens the signed document (30). */
+  signedLinkDays?: number;
 }
 
-/** A live session: whose it is and where an embedded signer returns to. */
+/** A live session: whose it is, through which kind of link, and where an embedded signer returns to. */
 export interface SessionRef {
   requestId: string;
   workspaceId: string;
   recipientId: string;
+  linkKind: string;
   returnUrl: string;
 }
 
@@ -72,11 +75,13 @@ export function signerActor(
 export class SigningSessions {
   private readonly embeddedUrlTtlMs: number;
   private readonly sessionIdleSeconds: number;
+  private readonly signedLinkDays: number;
   private readonly transactions: RequestTransactions;
 
   constructor(private readonly deps: SigningSessionsDeps) {
     this.embeddedUrlTtlMs = deps.embeddedUrlTtlMs ?? 5 * 60_000;
     this.sessionIdleSeconds = Math.ceil((deps.sessionIdleMs ?? 30 * 60_000) / 1000);
+    this.signedLinkDays = deps.signedLinkDays ?? 30;
     this.transactions = deps.transactions;
   }
 
@@ -142,32 +147,60 @@ export class SigningSessions {
           Code.FailedPrecondition,
         );
       }
-      const ended = ENDED[locked.request.status];
+      const ended = ENDED[locked.request.status] ?? this.signedCopyGone(locked.request, now);
       if (ended) throw problemError("gone", ended, Code.FailedPrecondition);
       const gone = linkGone(link, now);
       if (gone) throw gone;
 
       if (link.kind === "embedded")
         await tx.query("UPDATE signing_links SET opened_at = now() WHERE id = $1", [link.id]);
-      const viewer = signerActor(recipient, actor);
-      // The first opening is the recipient's view; any later one is recorded as an opening again.
-      const after = recipientAllows("view", recipient.status)
-        ? await recordView(tx, locked, recipient, viewer, link.kind)
-        : locked;
-      if (after === locked)
-        await appendAudit(tx, link.request_id, "link_reopened", viewer, { kind: link.kind });
+      // Opening is not viewing: mail filters fetch every link in a message. The signing page
+      // records the view (recordView below) once it shows the request to a person.
+      await appendAudit(tx, link.request_id, "link_opened", signerActor(recipient, actor), {
+        kind: link.kind,
+      });
       const sessionToken = randomBytes(32).toString("base64url");
       await tx.query(
         `INSERT INTO signing_sessions (id, token_hash, link_id, request_id, recipient_id) VALUES ($1, $2, $3, $4, $5)`,
         [uuidv7(), hashToken(sessionToken), link.id, link.request_id, recipient.id],
       );
       return {
-        signatureRequest: toSignatureRequest(after.request, after.recipients),
+        signatureRequest: toSignatureRequest(locked.request, locked.recipients),
         recipientId: recipient.id,
         returnUrl: link.return_url,
         sessionToken,
       };
     });
+  }
+
+  /**
+   * The signer of the session has the request in front of them: their first view makes the
+   * recipient `viewed`, a sent request `in_progress`, and emits `viewed`; a later one changes nothing.
+   */
+  async recordView(sessionToken: string, actor: Actor | undefined): Promise<{ first: boolean }> {
+    const session = await this.resolve(sessionToken);
+    return this.deps.db.transaction(async (tx) => {
+      const locked = await lockRequest(tx, session.workspaceId, session.requestId);
+      const recipient = locked.recipients.find((r) => r.id === session.recipientId) as RecipientRow;
+      if (!recipientAllows("view", recipient.status)) return { first: false };
+      await recordView(tx, locked, recipient, signerActor(recipient, actor), session.linkKind);
+      return { first: true };
+    });
+  }
+
+  /**
+   * Why a completed request's link no longer opens its signed document, once the days it may have
+   * run out; nothing before then, or for a request that is not completed.
+   */
+  private signedCopyGone(
+    request: { status: RequestStatus; completed_at: Date | null },
+    now: Date,
+  ): string | undefined {
+    if (request.status !== "completed" || !request.completed_at) return undefined;
+    const until = request.completed_at.getTime() + this.signedLinkDays * 86_400_000;
+    if (now.getTime() < until) return undefined;
+    const day = request.completed_at.toISOString().slice(0, 10);
+    return `this request was completed on ${day}, and its link opens the signed document for ${this.signedLinkDays} days only; ask the sender for a copy`;
   }
 
   /**
@@ -206,6 +239,7 @@ export class SigningSessions {
           request_id: string;
           workspace_id: string;
           recipient_id: string;
+          link_kind: string;
           return_url: string;
         }>(
           `UPDATE signing_sessions s SET last_seen_at = now()
@@ -214,8 +248,9 @@ export class SigningSessions {
               AND s.last_seen_at > now() - make_interval(secs => $2)
               AND s.created_at > now() - interval '${SESSION_MAX_AGE}'
               AND l.id = s.link_id AND r.id = s.request_id AND r.status <> ALL($3::text[])
-          RETURNING s.request_id, r.workspace_id, s.recipient_id, l.return_url`,
-          [hashToken(sessionToken), this.sessionIdleSeconds, Object.keys(ENDED)],
+              AND NOT (r.status = 'completed' AND COALESCE(r.completed_at <= now() - make_interval(days => $4), false))
+          RETURNING s.request_id, r.workspace_id, s.recipient_id, l.kind AS link_kind, l.return_url`,
+          [hashToken(sessionToken), this.sessionIdleSeconds, Object.keys(ENDED), this.signedLinkDays],
         )
       : { rows: [] };
     const row = rows[0];
@@ -231,18 +266,20 @@ export class SigningSessions {
       requestId: row.request_id,
       workspaceId: row.workspace_id,
       recipientId: row.recipient_id,
+      linkKind: row.link_kind,
       returnUrl: row.return_url,
     };
   }
 
   /** Why the request of a session that is no longer live has ended, if it has. */
   private async endedRequestOf(sessionToken: string): Promise<string | undefined> {
-    const { rows } = await this.deps.db.query<{ status: RequestStatus }>(
-      `SELECT r.status FROM signing_sessions s JOIN signature_requests r ON r.id = s.request_id
+    const { rows } = await this.deps.db.query<{ status: RequestStatus; completed_at: Date | null }>(
+      `SELECT r.status, r.completed_at FROM signing_sessions s JOIN signature_requests r ON r.id = s.request_id
         WHERE s.token_hash = $1`,
       [hashToken(sessionToken)],
     );
-    return rows[0] ? ENDED[rows[0].status] : undefined;
+    const [row] = rows;
+    return row ? (ENDED[row.status] ?? this.signedCopyGone(row, new Date())) : undefined;
   }
 }
 

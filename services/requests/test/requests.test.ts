@@ -463,12 +463,12 @@ test("an embedded signing URL opens once, for a signer whose turn it is", async 
   );
   expect(fieldViolations(badUrl).map((v) => v.path)).toEqual(["returnUrl"]);
   const trail = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
-  // The first opening is the view; the trail names the recipient who viewed.
+  // Opening the link is recorded with whose link it was; it is not yet a view (the page records that).
   expect(trail.entries.map((e) => [e.action, e.actorName, e.actorEmail])).toEqual([
     ["created", "", ""],
     ["sent", "", ""],
     ["embedded_signing_url_created", "", ""],
-    ["viewed", "Ada Client", "ada@example.com"],
+    ["link_opened", "Ada Client", "ada@example.com"],
   ]);
   expect(trail.verified).toBe(true);
 });

@@ -38,18 +38,68 @@ async function sessionFor(email: string) {
   return opened;
 }
 
-test("the first open marks the recipient viewed, the request in progress, and emits viewed once", async () => {
+test("opening a link views nothing; the session's first recorded view marks the recipient viewed, the request in progress, and emits viewed once", async () => {
   const ws = uuidv7();
   const request = await sentRequest(ws);
+  // What a mail filter does: it fetches the link, and nothing more.
+  const scanned = await sessionFor("ada@example.com");
+  expect(scanned.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(scanned.signatureRequest?.status).toBe("sent");
+  expect(scanned.signatureRequest?.recipients[0]?.status).toBe("sent");
+
   const first = await sessionFor("ada@example.com");
-  expect(first.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  expect(first.signatureRequest?.status).toBe("in_progress");
-  expect(first.signatureRequest?.recipients[0]?.status).toBe("viewed");
-  await sessionFor("ada@example.com");
+  expect(await h.requests.recordSigningView({ sessionToken: first.sessionToken, actor })).toMatchObject({
+    first: true,
+  });
+  expect(await h.requests.recordSigningView({ sessionToken: first.sessionToken, actor })).toMatchObject({
+    first: false,
+  });
+  const { signatureRequest } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: request.id,
+  });
+  expect(signatureRequest?.status).toBe("in_progress");
+  expect(signatureRequest?.recipients[0]?.status).toBe("viewed");
   const viewed = () => h.events.filter((e) => e.type === "viewed" && e.signatureRequest?.id === request.id);
   await until(() => viewed().length > 0);
   await new Promise((r) => setTimeout(r, 200));
   expect(viewed()).toHaveLength(1);
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(entries.map((e) => e.action).filter((a) => a === "link_opened" || a === "viewed")).toEqual([
+    "link_opened",
+    "link_opened",
+    "viewed",
+  ]);
+});
+
+test("a completed request's link opens its signed document for the days configured, then says to ask the sender for a copy", async () => {
+  const ws = uuidv7();
+  const request = await sentRequest(ws);
+  const session = await sessionFor("ada@example.com");
+  await h.db.query(
+    "UPDATE signature_requests SET status = 'completed', completed_at = now() - interval '29 days' WHERE id = $1",
+    [request.id],
+  );
+  expect(
+    (await h.requests.getSigningSession({ sessionToken: session.sessionToken })).recipientId,
+  ).toBeTruthy();
+  await sessionFor("ada@example.com");
+
+  await h.db.query("UPDATE signature_requests SET completed_at = now() - interval '31 days' WHERE id = $1", [
+    request.id,
+  ]);
+  const copyGone =
+    /completed on \d{4}-\d{2}-\d{2}, and its link opens the signed document for 30 days only; ask the sender for a copy/;
+  const opened = await rejection(sessionFor("ada@example.com"));
+  expect([opened.code, opened.rawMessage]).toEqual([
+    Code.FailedPrecondition,
+    expect.stringMatching(copyGone),
+  ]);
+  const resumed = await rejection(h.requests.getSigningSession({ sessionToken: session.sessionToken }));
+  expect([resumed.code, resumed.rawMessage]).toEqual([
+    Code.FailedPrecondition,
+    expect.stringMatching(copyGone),
+  ]);
 });
 
 test("a later signer's session shows what earlier signers filled in, where it lies, by whom; never its own fields", async () => {
@@ -108,7 +158,7 @@ test("a submit without consent, with an unknown field or a missing value is refu
     { path: `values.${field}`, message: "is required" },
   ]);
   const view = await h.requests.getSigningSession({ sessionToken });
-  expect(view.signatureRequest?.recipients[0]?.status).toBe("viewed");
+  expect(view.signatureRequest?.recipients[0]?.status).toBe("sent");
 });
 
 /** Opens the latest link e-mailed to `email` and signs its one field with the name typed. */

@@ -171,18 +171,24 @@ test("signing and declining are allowed in exactly the recipient states the tabl
   expect(outcomes).toEqual(expected);
 });
 
-test("opening a link records a view only for a recipient who was sent it", async () => {
+test("a recorded view moves only a recipient who was sent the request to viewed", async () => {
   const ws = uuidv7();
   const templateId = await h.template(ws);
   const viewedFrom: string[] = [];
   for (const recipientState of ["pending", "sent", "viewed", "signed"]) {
     const request = await requestIn(ws, templateId, "sent");
     const ada = request.recipients[0]?.id as string;
-    await h.db.query("UPDATE recipients SET status = $2 WHERE id = $1", [ada, recipientState]);
     const link = (await h.mails()).filter((m) => m.link).at(-1)?.link as string;
-    const opened = await h.requests.openSigningLink({ token: tokenOf(link) });
-    const after = opened.signatureRequest?.recipients[0]?.status;
-    if (after === "viewed" && recipientState !== "viewed") viewedFrom.push(recipientState);
+    const { sessionToken } = await h.requests.openSigningLink({ token: tokenOf(link) });
+    await h.db.query("UPDATE recipients SET status = $2 WHERE id = $1", [ada, recipientState]);
+    const { first } = await h.requests.recordSigningView({ sessionToken });
+    const { signatureRequest } = await h.requests.getSignatureRequest({
+      workspaceId: ws,
+      requestId: request.id,
+    });
+    const after = signatureRequest?.recipients[0]?.status;
+    if (first && after === "viewed") viewedFrom.push(recipientState);
+    else expect(after).toBe(recipientState);
   }
   expect(viewedFrom).toEqual(["sent"]);
 });
