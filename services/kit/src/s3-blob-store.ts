@@ -28,13 +28,37 @@ export interface S3Options {
   secretKey: string;
   bucket: string;
   region?: string;
+  /** How long a call may wait for the endpoint's answer (10 s), and a download for its next byte (60 s). */
+  deadlinesMs?: { answer?: number; stalled?: number };
+}
+
+/** An endpoint that did not answer in time: an outage (ETIMEDOUT), named, never a hang. */
+function timedOut(endpoint: string, what: string, ms: number): Error {
+  return Object.assign(
+    new Error(`the S3 endpoint ${endpoint} did not answer ${what} within ${ms / 1000} s`),
+    {
+      code: "ETIMEDOUT",
+    },
+  );
 }
 
 export class S3BlobStore implements BlobStore {
   private constructor(
     private readonly client: MinioClient,
     private readonly bucket: string,
+    private readonly endpoint: string,
+    private readonly deadlines: { answer: number; stalled: number },
   ) {}
+
+  /** `call` answered within the deadline, or an error that says which call did not. */
+  private answered<T>(what: string, call: () => Promise<T>): Promise<T> {
+    const ms = this.deadlines.answer;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(timedOut(this.endpoint, what, ms)), ms);
+    });
+    return Promise.race([call(), deadline]).finally(() => clearTimeout(timer));
+  }
 
   /** Connects and creates the bucket when it does not exist yet. */
   static async open(options: S3Options): Promise<S3BlobStore> {
@@ -49,12 +73,22 @@ export class S3BlobStore implements BlobStore {
       region: options.region ?? "us-east-1",
       pathStyle: true,
     });
-    if (!(await client.bucketExists(options.bucket))) {
-      await client.makeBucket(options.bucket, options.region ?? "us-east-1").catch(async (err: unknown) => {
-        if (!(await client.bucketExists(options.bucket))) throw err;
-      });
+    const store = new S3BlobStore(client, options.bucket, url.host, {
+      answer: options.deadlinesMs?.answer ?? 10_000,
+      stalled: options.deadlinesMs?.stalled ?? STALLED_MS,
+    });
+    const exists = () =>
+      store.answered("whether the bucket exists", () => client.bucketExists(options.bucket));
+    if (!(await exists())) {
+      await store
+        .answered("the creation of the bucket", () =>
+          client.makeBucket(options.bucket, options.region ?? "us-east-1"),
+        )
+        .catch(async (err: unknown) => {
+          if (!(await exists())) throw err;
+        });
     }
-    return new S3BlobStore(client, options.bucket);
+    return store;
   }
 
   async put(key: string, body: Readable | Uint8Array, options: PutOptions = {}): Promise<BlobInfo> {
@@ -80,12 +114,24 @@ export class S3BlobStore implements BlobStore {
     size: number,
     contentType: string,
   ): Promise<void> {
-    await streamedPut(new URL(await this.writeUrl(key, PUT_URL_SECONDS)), body, size, contentType);
+    await streamedPut(
+      new URL(await this.writeUrl(key, PUT_URL_SECONDS)),
+      body,
+      size,
+      contentType,
+      this.deadlines.stalled,
+    );
   }
 
   async get(key: string): Promise<Readable> {
     try {
-      return await this.client.getObject(this.bucket, checkKey(key));
+      const body = await this.answered("a GET", () => this.client.getObject(this.bucket, checkKey(key)));
+      // The object's bytes may stop coming after its headers: a stalled download ends in an error.
+      const { stalled } = this.deadlines;
+      (body as Readable & { setTimeout?: (ms: number, cb: () => void) => void }).setTimeout?.(stalled, () =>
+        body.destroy(timedOut(this.endpoint, "the rest of a GET", stalled)),
+      );
+      return body;
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
       throw err;
@@ -94,7 +140,9 @@ export class S3BlobStore implements BlobStore {
 
   async stat(key: string): Promise<BlobInfo | undefined> {
     try {
-      return { size: (await this.client.statObject(this.bucket, checkKey(key))).size };
+      return {
+        size: (await this.answered("a HEAD", () => this.client.statObject(this.bucket, checkKey(key)))).size,
+      };
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -102,11 +150,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.removeObject(this.bucket, checkKey(key));
+    await this.answered("a DELETE", () => this.client.removeObject(this.bucket, checkKey(key)));
   }
 
   async ping(): Promise<void> {
-    await this.client.bucketExists(this.bucket);
+    await this.answered("whether the bucket exists", () => this.client.bucketExists(this.bucket));
   }
 
   /** A presigned GET: signed here, with no call to the endpoint. */
@@ -123,7 +171,7 @@ export class S3BlobStore implements BlobStore {
 /** How long a PUT's presigned URL is valid: it is used at once, by this process only. */
 const PUT_URL_SECONDS = 60;
 
-/** A PUT whose socket passes this long without a byte either way has stalled. */
+/** A PUT or GET whose socket passes this long without a byte has stalled. */
 const STALLED_MS = 60_000;
 
 /**
@@ -135,11 +183,12 @@ async function streamedPut(
   body: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
   size: number,
   contentType: string,
+  stalledMs: number,
 ): Promise<void> {
   const request = (url.protocol === "https:" ? https : http).request(url, {
     method: "PUT",
     headers: { "content-length": size, "content-type": contentType },
-    timeout: STALLED_MS,
+    timeout: stalledMs,
   });
   request.on("timeout", () =>
     request.destroy(Object.assign(new Error("the S3 endpoint stalled during a PUT"), { code: "ETIMEDOUT" })),

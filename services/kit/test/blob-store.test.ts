@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -72,6 +73,7 @@ contract("FileBlobStore", async () => {
 
 async function s3rverStore(
   bucket: string,
+  deadlinesMs?: { answer: number; stalled: number },
 ): Promise<{ store: S3BlobStore; endpoint: URL; close: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "s3rver-"));
   const server = new S3rver({ address: "127.0.0.1", port: 0, directory, silent: true });
@@ -81,6 +83,7 @@ async function s3rverStore(
     accessKey: "S3RVER",
     secretKey: "S3RVER",
     bucket,
+    deadlinesMs,
   });
   return {
     store,
@@ -165,6 +168,39 @@ test("an S3 store whose endpoint is gone fails a write as an outage, not as a fa
     (err: unknown) => err,
   );
   expect(isDependencyOutage(failed)).toBe(true);
+});
+
+test("an S3 endpoint that takes connections and never answers fails every call at its deadline, as an outage naming it", async () => {
+  const { store, endpoint, close } = await s3rverStore("kit-silent", { answer: 400, stalled: 400 });
+  await store.put("documents/x", randomBytes(1000));
+  await close();
+  // The endpoint's address now takes connections and says nothing, as a hung load balancer does.
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => silent.listen(Number(endpoint.port), "127.0.0.1", resolve));
+  try {
+    for (const [what, call] of [
+      ["a HEAD", () => store.stat("documents/x")],
+      ["a GET", () => store.get("documents/x")],
+      ["a DELETE", () => store.delete("documents/x")],
+      ["whether the bucket exists", () => store.ping()],
+    ] as const) {
+      const started = performance.now();
+      const failed = await (call() as Promise<unknown>).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      expect({ what, message: failed?.message }).toEqual({
+        what,
+        message: `the S3 endpoint ${endpoint.host} did not answer ${what} within 0.4 s`,
+      });
+      expect(isDependencyOutage(failed)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
 });
 
 test("a filesystem store's file URL names the stored file, inside its directory only", async () => {
