@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import yaml from "js-yaml";
 import type { z } from "zod";
-import { GATEWAY_HEAP_MB } from "../deploy/local/src/pod-resources.js";
+import { GATEWAY_HEAP_MB, UPLOAD_READER_NODE_FLAGS } from "../deploy/local/src/pod-resources.js";
 import { REPO } from "./support/deployments.js";
 
 interface Container {
@@ -72,7 +72,10 @@ describe.each(components)("%s", (component) => {
 
   test("runs the JavaScript `npm run build:server` makes of an entry point in the repository", () => {
     const entry = container.command.at(-1) as string;
-    expect(container.command.slice(0, 2)).toEqual(["node", "--conditions=compiled"]);
+    expect(container.command.filter((arg) => !UPLOAD_READER_NODE_FLAGS.includes(arg)).slice(0, 2)).toEqual([
+      "node",
+      "--conditions=compiled",
+    ]);
     expect(entry).toMatch(/\/dist\/server\.js$/);
     expect(existsSync(join(REPO, entry.replace("/dist/", "/src/").replace(/\.js$/, ".ts")))).toBe(true);
   });
@@ -415,6 +418,17 @@ test("the gateway's pod gives it the heap the local launcher gives it, where the
     `--max-old-space-size=${GATEWAY_HEAP_MB}`,
   );
   expect(container.resources.limits.memory).toBe("512Mi");
+});
+
+test("the containers that read uploads start node with the flags the launcher and `npm start` give them", () => {
+  for (const name of ["gateway", "documents"]) {
+    const [container] = load<Deployment>(join(base, `${name}/deployment.yaml`)).spec.template.spec
+      .containers as [Container];
+    expect([name, container.command.slice(1, 1 + UPLOAD_READER_NODE_FLAGS.length)]).toEqual([
+      name,
+      UPLOAD_READER_NODE_FLAGS,
+    ]);
+  }
 });
 
 test("the dev overlay's seal init container makes a seal, from the Secret's password file, that the sealer opens", async () => {

@@ -10,7 +10,14 @@ import { DocumentsService } from "@countersign/gen/countersign/documents/v1/docu
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { createLogger, type EventBus, type Logger, MemoryEventBus, type Unsubscribe } from "@countersign/kit";
+import {
+  createLogger,
+  type EventBus,
+  type Logger,
+  MemoryEventBus,
+  type Unsubscribe,
+  warnWithoutUploadCollection,
+} from "@countersign/kit";
 import express, { type Express } from "express";
 import { Registry } from "prom-client";
 import proxyaddr from "proxy-addr";
@@ -284,6 +291,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     openapi,
     metrics,
     async start() {
+      warnWithoutUploadCollection(logger);
       stopListening = [await verifier.listen(bus), await templatePages.listen(bus)];
     },
     async stop() {

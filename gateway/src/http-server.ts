@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { ConfigError, uuidv7 } from "@countersign/kit";
+import { ConfigError, SERVER_GRACE_MS, uuidv7 } from "@countersign/kit";
 import type { Express } from "express";
 import type { Registry } from "prom-client";
 import { ApiProblem, toProblem } from "./problems.js";
@@ -73,7 +73,11 @@ function starting(req: http.IncomingMessage, res: http.ServerResponse): void {
  * Binds the port first, so that a port in use stops the process before anything else is done (or
  * any first-start secret is made), with one line naming PORT.
  */
-export async function listen(port: number, host = "0.0.0.0", graceMs = 10_000): Promise<ListeningGateway> {
+export async function listen(
+  port: number,
+  host = "0.0.0.0",
+  graceMs = SERVER_GRACE_MS,
+): Promise<ListeningGateway> {
   let handler: http.RequestListener = starting;
   let closing = false;
   const answering = new Set<http.ServerResponse>();

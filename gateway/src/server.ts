@@ -19,7 +19,9 @@ import {
   networkTransport,
   openNats,
   runMain,
+  SERVER_GRACE_MS,
   serviceClient,
+  shutDownInStages,
 } from "@countersign/kit";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
@@ -132,9 +134,16 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics(gateway.metrics, config.METRICS_PORT);
   logger.info({ port: server.port, metricsPort: metricsServer.port }, "gateway listening");
   const shutdown = async () => {
-    await Promise.all([server.close(), metricsServer.close()]);
-    await gateway.stop();
-    await bus.close();
+    await shutDownInStages(logger, [
+      {
+        name: "HTTP servers",
+        run: () => Promise.all([server.close(), metricsServer.close()]),
+        deadlineMs: SERVER_GRACE_MS + 1000,
+      },
+      { name: "gateway", run: () => gateway.stop(), deadlineMs: 3000 },
+      { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
+    ]);
+    logger.info("stopped");
     logger.flush();
     process.exit(0);
   };

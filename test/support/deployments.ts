@@ -40,8 +40,8 @@ export interface Deployment {
   /** Everything the processes wrote to stdout and stderr so far. */
   output(): string;
   cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }>;
-  /** Stops the processes; the data stays (restart tests start again on it). */
-  stop(): Promise<void>;
+  /** Stops the processes with SIGTERM (the data stays: restart tests start again on it); the exit code. */
+  stop(): Promise<number | null>;
   /** Stops and removes everything the deployment created. */
   destroy(): Promise<void>;
 }
@@ -161,9 +161,7 @@ function deployment(
     ...ADMIN,
     output: () => proc.output,
     cli: (...args) => runCli({ COUNTERSIGN_DATA_DIR: dataDir }, args),
-    stop: async () => {
-      await proc.stop();
-    },
+    stop: () => proc.stop(),
     destroy: async () => {
       await proc.stop();
       await removeInfrastructure();
@@ -198,7 +196,8 @@ export async function startStandalone(dataDir?: string, options: StartOptions = 
     },
     options.logFile,
     [],
-    options.nodeArgs,
+    // As `npm start` runs it.
+    ["--expose-gc", ...(options.nodeArgs ?? [])],
   );
   const [ready] = await readyOrStopped(proc, /\{[^\n]*"msg":"Countersign is ready \(standalone\)"\}/);
   return deployment("standalone", proc, dir, [(JSON.parse(ready) as { url: string }).url]);

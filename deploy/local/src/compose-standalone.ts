@@ -21,9 +21,11 @@ import {
   inMemoryTransport,
   type Logger,
   MemoryEventBus,
+  SERVER_GRACE_MS,
   type ServiceModule,
   serverInterceptors,
   serviceClient,
+  shutDownInStages,
   startServiceServer,
 } from "@countersign/kit";
 import {
@@ -260,13 +262,23 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       adminToken,
       close() {
         closing ??= (async () => {
-          await removeAdminEndpoint(dataDir);
-          await Promise.all([server.close(), admin.close()]);
-          await gateway.stop();
-          for (const module of allModules) await module.stop();
-          await bus.close();
-          await pg.close();
-          await unlock();
+          await shutDownInStages(log, [
+            { name: "admin endpoint file", run: () => removeAdminEndpoint(dataDir), deadlineMs: 1000 },
+            {
+              name: "HTTP and admin servers",
+              run: () => Promise.all([server.close(), admin.close()]),
+              deadlineMs: SERVER_GRACE_MS + 1000,
+            },
+            { name: "gateway", run: () => gateway.stop(), deadlineMs: 3000 },
+            ...Object.entries(modules).map(([name, module]) => ({
+              name: `${name} background work`,
+              run: () => module.stop(),
+              deadlineMs: 5000,
+            })),
+            { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
+            { name: "database", run: () => pg.close(), deadlineMs: 5000 },
+            { name: "data directory lock", run: () => unlock(), deadlineMs: 1000 },
+          ]);
         })();
         return closing;
       },

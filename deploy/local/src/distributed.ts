@@ -28,7 +28,7 @@ import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
 import { type LocalS3, startLocalS3 } from "./local-s3.js";
-import { GATEWAY_HEAP_MB } from "./pod-resources.js";
+import { GATEWAY_HEAP_MB, UPLOAD_READER_NODE_FLAGS } from "./pod-resources.js";
 import { loadOrCreateSecrets, sealFiles } from "./state-files.js";
 import { startLocalTimestampAuthority } from "./timestamp-authority.js";
 
@@ -203,36 +203,45 @@ runMain(async () => {
   };
   for (const service of SERVICES) {
     for (const [replica, address] of addresses[service].entries()) {
-      start(`${service}-${replica}`, sourceOrBuilt(`services/${service}/src/server.ts`), {
-        PORT: new URL(address).port,
-        [`${service.toUpperCase()}_DATABASE_URL`]: databaseUrl(config, service),
-        ...(service === "auth"
-          ? {
-              COUNTERSIGN_KEY_PEPPER: secrets.keyPepper,
-              COUNTERSIGN_ADMIN_EMAIL: config.COUNTERSIGN_ADMIN_EMAIL,
-              COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
-            }
-          : {}),
-        ...(service === "templates" ? { DOCUMENTS_ADDR: addressOf("documents") } : {}),
-        ...(service === "requests"
-          ? { ...requestsSettings, TEMPLATES_ADDR: addressOf("templates"), COUNTERSIGN_REQUESTS_ROLE: "api" }
-          : {}),
-        ...(service === "webhooks"
-          ? {
-              COUNTERSIGN_PUBLIC_URL: publicUrl,
-              COUNTERSIGN_WEBHOOK_SECRET_KEY:
-                process.env.COUNTERSIGN_WEBHOOK_SECRET_KEY ?? secrets.webhookSecretKey,
-            }
-          : {}),
-        ...(service === "documents"
-          ? {
-              S3_ENDPOINT: config.S3_ENDPOINT ?? localS3?.endpoint,
-              S3_ACCESS_KEY: config.S3_ACCESS_KEY ?? localS3?.accessKey,
-              S3_SECRET_KEY: config.S3_SECRET_KEY ?? localS3?.secretKey,
-              S3_BUCKET: config.S3_BUCKET,
-            }
-          : {}),
-      });
+      start(
+        `${service}-${replica}`,
+        sourceOrBuilt(`services/${service}/src/server.ts`),
+        {
+          PORT: new URL(address).port,
+          [`${service.toUpperCase()}_DATABASE_URL`]: databaseUrl(config, service),
+          ...(service === "auth"
+            ? {
+                COUNTERSIGN_KEY_PEPPER: secrets.keyPepper,
+                COUNTERSIGN_ADMIN_EMAIL: config.COUNTERSIGN_ADMIN_EMAIL,
+                COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
+              }
+            : {}),
+          ...(service === "templates" ? { DOCUMENTS_ADDR: addressOf("documents") } : {}),
+          ...(service === "requests"
+            ? {
+                ...requestsSettings,
+                TEMPLATES_ADDR: addressOf("templates"),
+                COUNTERSIGN_REQUESTS_ROLE: "api",
+              }
+            : {}),
+          ...(service === "webhooks"
+            ? {
+                COUNTERSIGN_PUBLIC_URL: publicUrl,
+                COUNTERSIGN_WEBHOOK_SECRET_KEY:
+                  process.env.COUNTERSIGN_WEBHOOK_SECRET_KEY ?? secrets.webhookSecretKey,
+              }
+            : {}),
+          ...(service === "documents"
+            ? {
+                S3_ENDPOINT: config.S3_ENDPOINT ?? localS3?.endpoint,
+                S3_ACCESS_KEY: config.S3_ACCESS_KEY ?? localS3?.accessKey,
+                S3_SECRET_KEY: config.S3_SECRET_KEY ?? localS3?.secretKey,
+                S3_BUCKET: config.S3_BUCKET,
+              }
+            : {}),
+        },
+        service === "documents" ? UPLOAD_READER_NODE_FLAGS : [],
+      );
     }
   }
   const sealers: string[] = [];
@@ -264,8 +273,8 @@ runMain(async () => {
         COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
         ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addressOf(s)])),
       },
-      // The heap a gateway pod gets (deploy/base/gateway), so that memory here is memory there.
-      [`--max-old-space-size=${GATEWAY_HEAP_MB}`],
+      // The heap and flags a gateway pod gets (deploy/base/gateway), so that memory here is memory there.
+      [`--max-old-space-size=${GATEWAY_HEAP_MB}`, ...UPLOAD_READER_NODE_FLAGS],
     );
   }
   await Promise.all(gateways.map((url) => waitForReady(url)));

@@ -99,6 +99,7 @@ runMain(async () => {
     stopping = true;
     logger.info({ signal }, "shutting down");
     await app.close();
+    logger.info("stopped");
     logger.flush();
     process.exit(0);
   };

@@ -2,7 +2,7 @@
  * Reports every public API call to auth (Recent Errors, API Usage). A call's record is kept in
  * memory when its response ends and sent with the others of the same quarter second as one
  * ApiCallsRecorded event, so reporting costs a call microseconds and never delays or fails it. If
- * the bus is down, at most `maxPending` records wait; the rest are dropped and counted.
+ * the bus is down or slow, at most `maxPending` records wait; the rest are dropped and counted.
  */
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
@@ -32,7 +32,7 @@ export interface ApiCallRecorderOptions {
 export class ApiCallRecorder {
   private pending: MessageInitShape<typeof ApiCallRecordedSchema>[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private sending: Promise<void> = Promise.resolve();
+  private sending: Promise<void> | undefined;
   dropped = 0;
 
   constructor(
@@ -41,21 +41,33 @@ export class ApiCallRecorder {
     private readonly options: ApiCallRecorderOptions = {},
   ) {}
 
-  /** Sends what is waiting; the gateway calls it when it stops. */
+  /**
+   * Sends what is waiting; the gateway calls it when it stops. One publish at a time: what is
+   * recorded meanwhile goes in the next, together. Chained one behind the other instead, publishes
+   * that take longer than the interval (the in-process bus answers once auth has stored a batch,
+   * about a second) queued without bound, in memory and in the time a shutdown waited for them.
+   */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const calls = this.pending;
-    this.pending = [];
-    if (calls.length === 0) return this.sending;
-    const data = toBinary(ApiCallsRecordedSchema, create(ApiCallsRecordedSchema, { calls }));
-    this.sending = this.sending
-      .then(() => this.bus.publish(subjects.apiCallsRecorded, data, { msgId: uuidv7() }))
-      .catch((err: unknown) => {
+    this.sending ??= this.sendPending().finally(() => {
+      this.sending = undefined;
+    });
+    return this.sending;
+  }
+
+  private async sendPending(): Promise<void> {
+    while (this.pending.length > 0) {
+      const calls = this.pending;
+      this.pending = [];
+      const data = toBinary(ApiCallsRecordedSchema, create(ApiCallsRecordedSchema, { calls }));
+      try {
+        await this.bus.publish(subjects.apiCallsRecorded, data, { msgId: uuidv7() });
+      } catch (err) {
         this.dropped += calls.length;
         this.logger.warn({ err, calls: calls.length }, "could not report API calls; their records are lost");
-      });
-    return this.sending;
+      }
+    }
   }
 
   /**

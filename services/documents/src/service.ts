@@ -15,6 +15,7 @@ import {
   migrate,
   type ServiceModule,
   sweepSpool,
+  warnWithoutUploadCollection,
 } from "@countersign/kit";
 import { Documents } from "./documents.js";
 import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
@@ -43,6 +44,7 @@ const MIGRATIONS = { name: "documents", dir: fileURLToPath(new URL("../migration
 
 export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule & { documents: Documents }> {
   const { db, bus, blobs, logger } = deps;
+  warnWithoutUploadCollection(logger);
   await migrate(db, [MIGRATIONS]);
   const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
   const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs, maxPages: deps.maxPages });

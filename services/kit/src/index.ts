@@ -26,6 +26,7 @@ export * from "./process-faults.js";
 export * from "./server.js";
 export * from "./service-main.js";
 export * from "./service-module.js";
+export * from "./shutdown.js";
 export * from "./subjects.js";
 export * from "./transport.js";
 export * from "./upload-garbage.js";

@@ -71,7 +71,7 @@ export class OutboxRelay {
     private readonly logger: Logger,
     private readonly options: OutboxRelayOptions = {},
   ) {
-    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 1000, {
+    this.loop = new DrainLoop((stopping) => this.drain(stopping), options.pollIntervalMs ?? 1000, {
       work: "outbox relay",
       logger,
     });
@@ -90,7 +90,7 @@ export class OutboxRelay {
     return this.loop.stop();
   }
 
-  private async drain(): Promise<void> {
+  private async drain(stopping: AbortSignal): Promise<void> {
     const batchSize = this.options.batchSize ?? 100;
     let unpublished: string[] = [];
     try {
@@ -139,7 +139,7 @@ export class OutboxRelay {
         if (this.failures > 0)
           this.logger.info({ afterFailures: this.failures }, "outbox relay publishing again");
         this.failures = 0;
-        if (rows.length < batchSize) return;
+        if (rows.length < batchSize || stopping.aborted) return;
       }
     } catch (err) {
       this.failures += 1;

@@ -25,6 +25,12 @@ export const HTTP2_WINDOW_BYTES = 4 * 1024 * 1024;
 
 export type Routes = (router: ConnectRouter) => void;
 
+/**
+ * How long calls in flight may take to finish once a server closes; what is left is cut. Inside
+ * Kubernetes' 30 s between SIGTERM and SIGKILL, with the preStop hook's 5 s and the drain before.
+ */
+export const SERVER_GRACE_MS = 8000;
+
 export interface ServerInterceptorOptions {
   logger: Logger;
   metrics: RpcMetrics;
@@ -125,7 +131,7 @@ export async function startServiceServer(options: ServiceServerOptions): Promise
       h1.closeIdleConnections();
       const cut = setTimeout(() => {
         for (const socket of sockets) socket.destroy();
-      }, options.graceMs ?? 10_000);
+      }, options.graceMs ?? SERVER_GRACE_MS);
       await closed;
       clearTimeout(cut);
       logger.info({ port }, "server stopped");

@@ -13,8 +13,9 @@ import { HealthState } from "./health.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createRpcMetrics } from "./metrics.js";
 import { exitOnProcessFaults } from "./process-faults.js";
-import { startServiceServer } from "./server.js";
+import { SERVER_GRACE_MS, startServiceServer } from "./server.js";
 import type { ServiceModule } from "./service-module.js";
+import { shutDownInStages } from "./shutdown.js";
 
 /** The variables every service reads, beside its own and `<NAME>_DATABASE_URL`. */
 export const serviceConfigSchema = z.object({
@@ -80,11 +81,19 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    await server.close();
-    await module.stop();
-    await module.close?.();
-    await bus.close();
-    await db.close();
+    // Kubernetes kills the pod 30 s after SIGTERM, 5 s of which its preStop hook sleeps.
+    await shutDownInStages(logger, [
+      {
+        name: "server",
+        run: () => server.close(),
+        deadlineMs: config.COUNTERSIGN_DRAIN_MS + SERVER_GRACE_MS + 1000,
+      },
+      { name: "background work", run: () => module.stop(), deadlineMs: 5000 },
+      { name: "resources", run: async () => module.close?.(), deadlineMs: 1000 },
+      { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
+      { name: "database", run: () => db.close(), deadlineMs: 2000 },
+    ]);
+    logger.info("stopped");
     logger.flush();
     process.exit(0);
   };

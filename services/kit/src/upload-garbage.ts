@@ -8,33 +8,41 @@
  * A minor collection (a scavenge of the young generation, the buffers' objects and little else)
  * after every few MiB of uploads read bounds that garbage, whatever the size of the file.
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import type { Logger } from "./logger.js";
 
 /** Bodies read between two collections: each collection took 1–3 ms (docs/benchmarks.md). */
 export const COLLECT_EVERY_BYTES = 4 * 2 ** 20;
 
 type Collect = (options: { type: "minor" }) => void;
 
-let collect: Collect | undefined;
+/**
+ * V8's `gc` function, there when Node was started with `--expose-gc`, as `npm start`, the image's
+ * gateway and documents containers, the launcher and the tests start the processes that read
+ * uploads. Node supports the flag only at start: set at run time (`v8.setFlagsFromString`, as this
+ * module once did) it is documented as unpredictable.
+ */
+const collect = (globalThis as { gc?: Collect }).gc;
+
 let sinceCollection = 0;
 
-/**
- * V8's `gc` function, without starting every process with `--expose-gc`: the flag set at run time
- * takes effect for contexts made after it, such as a new vm context.
- */
-function collector(): Collect {
-  if (!collect) {
-    setFlagsFromString("--expose-gc");
-    collect = runInNewContext("gc") as Collect;
-  }
-  return collect;
+/** Whether uploads' buffers are collected as they are read (the process has `--expose-gc`). */
+export function uploadGarbageCollected(): boolean {
+  return collect !== undefined;
 }
 
 /** Counts `bytes` of an upload body read; collects the young generation each time enough are. */
 export function uploadBytesRead(bytes: number): void {
+  if (!collect) return;
   sinceCollection += bytes;
   if (sinceCollection < COLLECT_EVERY_BYTES) return;
   sinceCollection = 0;
-  collector()({ type: "minor" });
+  collect({ type: "minor" });
+}
+
+/** Says at start that a process reading uploads was started without the flag, and what that costs. */
+export function warnWithoutUploadCollection(logger: Logger): void {
+  if (collect) return;
+  logger.warn(
+    "node was started without --expose-gc: the buffers an upload is read in are freed only when V8 next collects, up to the size of the upload for each one in flight; start node with --expose-gc",
+  );
 }

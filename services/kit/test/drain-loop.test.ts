@@ -78,3 +78,26 @@ test("a drain that throws is logged and counted under its work, and the loop dra
   const after = (await drainFailures.get()).values.find((v) => v.labels.work === "flaky")?.value;
   expect(after).toBe(before + 1);
 });
+
+test("stopping tells a running drain to stop between items, and waits only for the item in hand", async () => {
+  const handled: number[] = [];
+  let firstItem: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    firstItem = resolve;
+  });
+  const loop = new DrainLoop(
+    async (stopping) => {
+      for (let item = 0; item < 1000 && !stopping.aborted; item++) {
+        if (item === 0) firstItem();
+        await new Promise((r) => setTimeout(r, 5));
+        handled.push(item);
+      }
+    },
+    60_000,
+    quiet,
+  );
+  loop.start();
+  await started;
+  await loop.stop();
+  expect(handled).toEqual([0]);
+});

@@ -102,7 +102,10 @@ export class NotificationSender {
     private readonly logger: Logger,
     private readonly options: NotificationSenderOptions = {},
   ) {
-    this.loop = new DrainLoop(() => this.drain(), options.pollIntervalMs ?? 5000, { work: "e-mail", logger });
+    this.loop = new DrainLoop((stopping) => this.drain(stopping), options.pollIntervalMs ?? 5000, {
+      work: "e-mail",
+      logger,
+    });
   }
 
   start(): void {
@@ -124,7 +127,7 @@ export class NotificationSender {
     await this.mailer.close();
   }
 
-  private async drain(): Promise<void> {
+  private async drain(stopping: AbortSignal): Promise<void> {
     try {
       if (this.options.onlyReplica && !this.claimsReleased) {
         await this.db.query(
@@ -134,13 +137,17 @@ export class NotificationSender {
       }
       for (;;) {
         const due = await this.claim(BATCH);
-        for (const row of due) {
+        for (const [i, row] of due.entries()) {
+          if (stopping.aborted) {
+            await this.release(due.slice(i));
+            return;
+          }
           // The batch's claim may have run out behind a slow server, and another replica taken the
           // message: it is sent only while this replica's claim holds, and marked done at once.
           if (!(await this.renewClaim(row))) continue;
           if (await this.deliver(row)) await this.finish(row.id, "");
         }
-        if (due.length < BATCH) return;
+        if (due.length < BATCH || stopping.aborted) return;
       }
     } catch (err) {
       // The database is away; claimed rows are taken again when their claim runs out.
@@ -156,6 +163,16 @@ export class NotificationSender {
       [row.id, row.attempts, this.claimSeconds],
     );
     return rowCount === 1;
+  }
+
+  /** Gives back claimed messages this replica will not send (it is stopping), uncounted as attempts. */
+  private async release(rows: readonly DueRow[]): Promise<void> {
+    await this.db.query(
+      `UPDATE notifications n SET claimed_until = '-infinity', attempts = n.attempts - 1
+         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
+        WHERE n.id = r.id AND n.attempts = r.attempts AND n.done_at IS NULL`,
+      [rows.map((row) => row.id), rows.map((row) => row.attempts)],
+    );
   }
 
   private get claimSeconds(): number {

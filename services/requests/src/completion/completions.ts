@@ -206,7 +206,7 @@ export class Completions {
   readonly metrics: CompletionMetrics;
 
   constructor(private readonly deps: CompletionsDeps) {
-    this.loop = new DrainLoop(() => this.drain(), deps.pollIntervalMs ?? 10_000, {
+    this.loop = new DrainLoop((stopping) => this.drain(stopping), deps.pollIntervalMs ?? 10_000, {
       work: "completion",
       logger: deps.logger,
     });
@@ -234,7 +234,7 @@ export class Completions {
     return this.loop.stop();
   }
 
-  private async drain(): Promise<void> {
+  private async drain(stopping: AbortSignal): Promise<void> {
     try {
       if (this.deps.onlyReplica && !this.claimsReleased) {
         await this.deps.db.query(
@@ -242,7 +242,11 @@ export class Completions {
         );
         this.claimsReleased = true;
       }
-      for (let job = await this.claim(); job; job = await this.claim()) await this.run(job);
+      while (!stopping.aborted) {
+        const job = await this.claim();
+        if (!job) return;
+        await this.run(job);
+      }
     } catch (err) {
       this.deps.logger.warn({ err }, "cannot work the completion queue; the next poll tries again");
     }
