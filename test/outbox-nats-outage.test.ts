@@ -15,6 +15,7 @@ import { RequestsService } from "@countersign/gen/countersign/requests/v1/reques
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   createLogger,
+  createMailer,
   createRpcMetrics,
   EmbeddedPostgres,
   FileBlobStore,
@@ -26,7 +27,7 @@ import {
   subjects,
   uuidv7,
 } from "@countersign/kit";
-import { buildRequests, createMailer, generateSealP12 } from "@countersign/requests";
+import { buildRequests, generateSealP12 } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { freePort } from "../deploy/local/src/free-port.js";
 import { eventually } from "./support/http.js";

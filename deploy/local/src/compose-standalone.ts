@@ -14,6 +14,7 @@ import { RequestsService } from "@countersign/gen/countersign/requests/v1/reques
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import {
+  createMailer,
   createRpcMetrics,
   EmbeddedPostgres,
   FileBlobStore,
@@ -28,12 +29,7 @@ import {
   shutDownInStages,
   startServiceServer,
 } from "@countersign/kit";
-import {
-  buildRequests,
-  createMailer,
-  type SealCredentials,
-  type TimestampAuthority,
-} from "@countersign/requests";
+import { buildRequests, type SealCredentials, type TimestampAuthority } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks, type WebhooksDeps } from "@countersign/webhooks";
 import {
@@ -141,11 +137,18 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     // Links in e-mails name the gateway, so its port must be known before anything is built.
     const publicUrl = (options.publicUrl ?? `http://localhost:${server.port}`).replace(/\/$/, "");
 
+    // Auth (lock-out notices) and requests (invitations, reminders) each send with a mailer of its own.
+    const mail = {
+      smtpUrl: options.mail?.smtpUrl,
+      outboxDir: join(dataDir, "outbox"),
+      from: { name: "Countersign", email: options.mail?.from ?? "no-reply@countersign.local" },
+    };
     const auth = await buildAuth({
       db: pg.database("auth"),
       bus,
       logger: loggerOf("auth"),
       keyPepper: secrets.keyPepper,
+      mailer: createMailer(mail),
       onlyReplica: true,
       bootstrap: {
         workspaceName: "Default workspace",
@@ -182,11 +185,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       logger: loggerOf("requests"),
       templates: templatesClient,
       documents: documentsClient,
-      mailer: createMailer({
-        smtpUrl: options.mail?.smtpUrl,
-        outboxDir: join(dataDir, "outbox"),
-        from: { name: "Countersign", email: options.mail?.from ?? "no-reply@countersign.local" },
-      }),
+      mailer: createMailer(mail),
       publicUrl,
       linkSecret: secrets.linkSecret,
       seal: await seal,

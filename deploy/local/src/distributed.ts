@@ -212,6 +212,8 @@ runMain(async () => {
           ...(service === "auth"
             ? {
                 COUNTERSIGN_KEY_PEPPER: secrets.keyPepper,
+                // Lock-out e-mails land in the same outbox as the requests service's.
+                COUNTERSIGN_DATA_DIR: dataDir,
                 COUNTERSIGN_ADMIN_EMAIL: config.COUNTERSIGN_ADMIN_EMAIL,
                 COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
               }

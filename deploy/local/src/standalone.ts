@@ -10,12 +10,12 @@ import {
   env,
   exitOnProcessFaults,
   loadConfig,
+  mailConfig,
   runMain,
 } from "@countersign/kit";
 import {
   configuredSeal,
   configuredTimestampAuthority,
-  mailConfig,
   requestLimits,
   requestLimitsConfig,
   requestTimingConfig,

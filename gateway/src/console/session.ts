@@ -75,7 +75,7 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
           "Retry-After": String(limit.retryAfterSeconds),
         });
       }
-      const { token, session } = await auth.createSession(body);
+      const { token, session } = await auth.createSession({ ...body, clientAddress: req.ip ?? "" });
       cookie.write(res, token);
       res.status(201).json(sessionAnswer(session as Session, token));
     },

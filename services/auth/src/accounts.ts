@@ -14,8 +14,9 @@ import {
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { WorkspaceUpdatedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
 import { type Database, enqueueEvent, notFound, subjects, uuidv7 } from "@countersign/kit";
+import type { LoginThrottle } from "./login-throttle.js";
 import { roleName, toMember, toWorkspace } from "./messages.js";
-import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from "./passwords.js";
+import { type Passwords, UNKNOWN_USER_HASH } from "./passwords.js";
 import { generatePassword, newSessionToken, sha256 } from "./secrets.js";
 import { store } from "./store.js";
 import {
@@ -33,6 +34,15 @@ export interface AccountsDeps {
   db: Database;
   /** Called after a commit that wrote events, so they go out at once. */
   eventsWritten: () => void;
+  passwords: Passwords;
+  throttle: LoginThrottle;
+  /** A person's account has just been locked by failed log-ins: they are told. */
+  accountLocked: (lock: {
+    userId: string;
+    lockedUntil: Date;
+    failures: number;
+    address: string;
+  }) => Promise<void>;
 }
 
 export class Accounts {
@@ -102,7 +112,7 @@ export class Accounts {
     ]);
     const normalised = normaliseEmail(email);
     const generatedPassword = password ? "" : generatePassword();
-    const passwordHash = await hashPassword(password || generatedPassword);
+    const passwordHash = await this.deps.passwords.hash(password || generatedPassword);
     const { member, newLogIn } = await this.deps.db.transaction(async (tx) => {
       if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
       let user = await store.userByEmail(tx, normalised);
@@ -130,11 +140,29 @@ export class Accounts {
   async createSession(
     email: string,
     password: string,
+    clientAddress = "",
   ): Promise<{ token: string; expiresAt: Date; session: Session }> {
-    const user = await store.userByEmail(this.deps.db, normaliseEmail(email));
+    const normalised = normaliseEmail(email);
+    const address = clientAddress.slice(0, 64);
+    await this.deps.throttle.check(normalised, address);
+    const user = await store.userByEmail(this.deps.db, normalised);
     // An unknown email costs as much time as a wrong password, so timing reveals no accounts.
-    const ok = await verifyPassword(password, user?.password_hash ?? UNKNOWN_USER_HASH);
-    if (!user || !ok) throw new ConnectError("email or password is wrong", Code.Unauthenticated);
+    const { ok, rehash } = await this.deps.passwords.verify(
+      password,
+      user?.password_hash ?? UNKNOWN_USER_HASH,
+    );
+    if (!user || !ok) {
+      const { accountLockedNow, lockedUntil, failures } = await this.deps.throttle.failed(
+        normalised,
+        address,
+      );
+      if (user && accountLockedNow && lockedUntil)
+        await this.deps.accountLocked({ userId: user.id, lockedUntil, failures, address });
+      throw new ConnectError("email or password is wrong", Code.Unauthenticated);
+    }
+    await this.deps.throttle.succeeded(normalised);
+    // A hash made with older parameters is replaced while the password is at hand.
+    if (rehash) await store.setPasswordHash(this.deps.db, user.id, await this.deps.passwords.hash(password));
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
     await store.insertSession(this.deps.db, sha256(token), user.id, expiresAt);
@@ -160,7 +188,7 @@ export class Accounts {
       rejectViolations(checkPassword(options.adminPassword, "COUNTERSIGN_ADMIN_PASSWORD"));
     rejectViolations(checkEmail(options.adminEmail, "COUNTERSIGN_ADMIN_EMAIL"));
     const generatedPassword = options.adminPassword ? "" : generatePassword();
-    const passwordHash = await hashPassword(options.adminPassword || generatedPassword);
+    const passwordHash = await this.deps.passwords.hash(options.adminPassword || generatedPassword);
     return this.deps.db.transaction(async (tx) => {
       // Replicas starting together: one creates, the others wait here and then find it done.
       await tx.query("SELECT pg_advisory_xact_lock(7460222)");

@@ -32,7 +32,11 @@ export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }: Aut
     addMember: (req) => accounts.addMember(req.workspaceId, req.email, req.role, req.password),
     listMembers: async (req) => ({ members: await accounts.listMembers(req.workspaceId) }),
     createSession: async (req) => {
-      const { token, expiresAt, session } = await accounts.createSession(req.email, req.password);
+      const { token, expiresAt, session } = await accounts.createSession(
+        req.email,
+        req.password,
+        req.clientAddress,
+      );
       return { token, expireTime: timestampFromDate(expiresAt), session };
     },
     getSession: async (req) => ({ session: await accounts.getSession(req.token) }),

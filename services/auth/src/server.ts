@@ -2,8 +2,9 @@
  * The auth service as its own process (distributed mode). `buildAuth` in service.ts is what tests
  * and the standalone process use; this file only names auth's own configuration.
  */
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { env, runMain, serviceMain } from "@countersign/kit";
+import { createMailer, env, mailConfig, runMain, serviceMain } from "@countersign/kit";
 import { z } from "zod";
 import { firstStartBanner } from "./first-start.js";
 import { buildAuth } from "./service.js";
@@ -16,6 +17,9 @@ export const configSchema = z.object({
   COUNTERSIGN_KEY_PEPPER: env.secret(),
   COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  ...mailConfig,
+  /** Without SMTP_URL, lock-out e-mails are written as .eml files in its outbox folder. */
+  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -27,6 +31,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         buildAuth({
           ...adapters,
           keyPepper: cfg.COUNTERSIGN_KEY_PEPPER,
+          mailer: createMailer({
+            smtpUrl: cfg.SMTP_URL,
+            outboxDir: join(cfg.COUNTERSIGN_DATA_DIR, "outbox"),
+            from: { name: "Countersign", email: cfg.COUNTERSIGN_MAIL_FROM },
+          }),
           bootstrap: {
             workspaceName: "Default workspace",
             adminEmail: cfg.COUNTERSIGN_ADMIN_EMAIL,

@@ -11,6 +11,7 @@ import {
   type Database,
   type EventBus,
   type Logger,
+  type Mailer,
   migrate,
   OutboxRelay,
   outboxTrack,
@@ -22,6 +23,9 @@ import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
 import { IdempotencyKeys } from "./idempotency-keys.js";
+import { LockoutNotices } from "./lockout-notices.js";
+import { LoginThrottle, type LoginThrottlePolicies } from "./login-throttle.js";
+import { Passwords } from "./passwords.js";
 import { authRoutes } from "./routes.js";
 import { apiKeyHasher } from "./secrets.js";
 
@@ -39,6 +43,10 @@ export interface AuthDeps {
     report: (created: { workspaceId: string; adminEmail: string; generatedPassword: string }) => void;
   };
   apiCallFlushIntervalMs?: number;
+  /** Where the e-mail that tells a person their account was locked goes. */
+  mailer: Mailer;
+  /** How many failed log-ins lock an account or an address, and for how long (DEFAULT_LOGIN_THROTTLE). */
+  loginThrottle?: LoginThrottlePolicies;
   /** The only process on this database (standalone): outbox claims of a killed process are released at start. */
   onlyReplica?: boolean;
 }
@@ -46,6 +54,8 @@ export interface AuthDeps {
 export interface AuthModule extends ServiceModule {
   accounts: Accounts;
   apiKeys: ApiKeys;
+  /** Resolves when no lock-out e-mail is being sent (tests wait on it). */
+  noticesIdle(): Promise<void>;
 }
 
 const MIGRATIONS = { name: "auth", dir: fileURLToPath(new URL("../migrations", import.meta.url)) };
@@ -55,7 +65,21 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
   const eventsWritten = () => relay.kick();
-  const accounts = new Accounts({ db, eventsWritten });
+  const passwords = new Passwords();
+  const notices = new LockoutNotices(db, deps.mailer, logger);
+  const accounts = new Accounts({
+    db,
+    eventsWritten,
+    passwords,
+    throttle: new LoginThrottle(db, deps.loginThrottle),
+    accountLocked: async (lock) => {
+      logger.warn(
+        { userId: lock.userId, lockedUntil: lock.lockedUntil.toISOString(), failures: lock.failures },
+        "account locked after failed log-ins",
+      );
+      await notices.queue(lock);
+    },
+  });
   const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
   const apiCalls = new ApiCallRecords(db, logger, { flushIntervalMs: deps.apiCallFlushIntervalMs });
   const idempotencyKeys = new IdempotencyKeys(db, logger);
@@ -66,6 +90,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }),
     accounts,
     apiKeys,
+    noticesIdle: () => notices.idle(),
     async ready() {
       await db.query("SELECT 1");
       await bus.ping();
@@ -83,6 +108,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       }
       relay.start();
       idempotencyKeys.start();
+      notices.start();
       stopConsuming.push(
         await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
           apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
@@ -97,6 +123,8 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       await apiCalls.stop();
       await idempotencyKeys.stop();
       await relay.stop();
+      await notices.stop();
+      passwords.close();
     },
   };
 }

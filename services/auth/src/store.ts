@@ -75,6 +75,10 @@ export const store = {
     return rows[0];
   },
 
+  async setPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
+    await db.query("UPDATE users SET password_hash = $2 WHERE id = $1", [userId, passwordHash]);
+  },
+
   async userByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
     const { rows } = await db.query<UserRow>("SELECT id, email, password_hash FROM users WHERE email = $1", [
       email,

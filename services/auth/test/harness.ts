@@ -2,9 +2,13 @@
  * The auth service for tests: built with an in-memory PGlite and the in-process bus, reached through
  * Connect's in-memory transport with the real server interceptors — the real protocol, no network.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import {
   createLogger,
+  createMailer,
   createRpcMetrics,
   EmbeddedPostgres,
   inMemoryTransport,
@@ -18,6 +22,7 @@ export const PEPPER = "test-pepper-that-is-long-enough-for-hmac";
 
 export async function startAuth() {
   const pg = await EmbeddedPostgres.open();
+  const outboxDir = await mkdtemp(join(tmpdir(), "countersign-auth-outbox-"));
   const db = pg.database("auth");
   const bus = new MemoryEventBus();
   const logger = createLogger({ name: "auth-test", level: "silent" });
@@ -26,6 +31,7 @@ export async function startAuth() {
     bus,
     logger,
     keyPepper: PEPPER,
+    mailer: createMailer({ outboxDir, from: { name: "Countersign", email: "no-reply@example.com" } }),
     apiCallFlushIntervalMs: 10,
   });
   await module.start();
@@ -38,9 +44,12 @@ export async function startAuth() {
     module,
     db,
     bus,
+    /** Where the e-mails auth sent are written, one .eml file each. */
+    outboxDir,
     async close() {
       await module.stop();
       await pg.close();
+      await rm(outboxDir, { recursive: true, force: true });
     },
   };
 }

@@ -17,6 +17,7 @@ export * from "./health.js";
 export * from "./ids.js";
 export * from "./interceptors.js";
 export * from "./logger.js";
+export * from "./mailer.js";
 export * from "./metrics.js";
 export * from "./migrations.js";
 export * from "./outage.js";

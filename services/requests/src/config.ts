@@ -7,14 +7,6 @@ import { DEFAULT_COMPLETION_ATTEMPTS } from "./completion/completions.js";
 import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
 import { type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
 
-export const mailConfig = {
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
-    .optional(),
-  COUNTERSIGN_MAIL_FROM: z.email().default("no-reply@countersign.local"),
-};
-
 export const requestTimingConfig = {
   COUNTERSIGN_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
   COUNTERSIGN_EMBEDDED_URL_TTL_SECONDS: z.coerce.number().int().min(10).default(300),

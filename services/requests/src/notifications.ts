@@ -3,8 +3,7 @@
  * e-mail due, and the sender works rows off after commit, retrying with backoff. The message id is
  * the row id, so a message sent twice after a crash is recognisable as one.
  */
-import { type Database, DrainLoop, type Logger, type Queryable, uuidv7 } from "@countersign/kit";
-import type { Mailer } from "./mail/mailer.js";
+import { type Database, DrainLoop, type Logger, type Mailer, type Queryable, uuidv7 } from "@countersign/kit";
 import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
 import type { SigningLinks } from "./signing-links.js";
 

@@ -3,12 +3,19 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { env, networkTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
+import {
+  createMailer,
+  env,
+  mailConfig,
+  networkTransport,
+  runMain,
+  serviceClient,
+  serviceMain,
+} from "@countersign/kit";
 import { z } from "zod";
 import {
   configuredSeal,
   configuredTimestampAuthority,
-  mailConfig,
   requestLimits,
   requestLimitsConfig,
   requestTimingConfig,
@@ -16,7 +23,6 @@ import {
   sealConfig,
   timestampConfig,
 } from "./config.js";
-import { createMailer } from "./mail/mailer.js";
 import { buildRequests } from "./service.js";
 
 export type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
@@ -29,7 +35,6 @@ export { sealCertificateRequest } from "./completion/seal-request.js";
 export {
   configuredSeal,
   configuredTimestampAuthority,
-  mailConfig,
   requestLimits,
   requestLimitsConfig,
   requestTimingConfig,
@@ -37,7 +42,6 @@ export {
   sealConfig,
   timestampConfig,
 } from "./config.js";
-export { createMailer, type Mailer } from "./mail/mailer.js";
 export { buildRequests, type RequestsDeps, type RequestsModule, type RequestsRole } from "./service.js";
 export { type VerificationReport, verifyDocument } from "./verification/verify-document.js";
 

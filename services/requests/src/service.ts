@@ -13,6 +13,7 @@ import {
   dependenciesAnswer,
   type EventBus,
   type Logger,
+  type Mailer,
   migrate,
   OutboxRelay,
   outboxTrack,
@@ -26,7 +27,6 @@ import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
-import type { Mailer } from "./mail/mailer.js";
 import { NotificationSender } from "./notifications.js";
 import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestTransactions } from "./request-transactions.js";

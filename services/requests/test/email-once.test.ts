@@ -3,9 +3,8 @@
  * is sent only while its replica's claim on it holds (renewed just before sending), and marked done
  * as soon as the server took it, not after the rest of its batch.
  */
-import { uuidv7 } from "@countersign/kit";
+import { createMailer, uuidv7 } from "@countersign/kit";
 import { SMTPServer } from "smtp-server";
-import { createMailer } from "../src/mail/mailer.js";
 import type { RequestsModule } from "../src/service.js";
 import { type Harness, startHarness, until } from "./harness.js";
 

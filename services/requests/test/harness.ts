@@ -22,6 +22,7 @@ import { RequestsService } from "@countersign/gen/countersign/requests/v1/reques
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
   createLogger,
+  createMailer,
   createRpcMetrics,
   EmbeddedPostgres,
   FileBlobStore,
@@ -37,7 +38,6 @@ import { buildTemplates } from "@countersign/templates";
 import { simpleParser } from "mailparser";
 import { makePdf } from "../../../test/support/pdfs.js";
 import { generateSealP12, type SealCredentials } from "../src/completion/seal-certificate.js";
-import { createMailer } from "../src/mail/mailer.js";
 import { buildRequests, type RequestsDeps, type RequestsModule } from "../src/service.js";
 
 export class SwitchableBus extends MemoryEventBus {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { createMailer, type MailMessage } from "../src/mail/mailer.js";
+import { createMailer, type MailMessage } from "../src/mailer.js";
 
 const FROM = { name: "Countersign", email: "no-reply@example.com" };
 

@@ -6,6 +6,16 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import { z } from "zod";
+
+/** The variables of every service that sends e-mail. */
+export const mailConfig = {
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  COUNTERSIGN_MAIL_FROM: z.email().default("no-reply@countersign.local"),
+};
 
 export interface MailAddress {
   name: string;
