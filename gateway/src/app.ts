@@ -238,7 +238,14 @@ export function buildGateway(options: GatewayOptions): Gateway {
   );
   app.use(
     CONSOLE_WORKSPACE_BASE,
-    consoleWorkspaceRoutes({ auth: services.auth, api, contract, verifier, publicUrl }),
+    consoleWorkspaceRoutes({
+      auth: services.auth,
+      requests: services.requests,
+      api,
+      contract,
+      verifier,
+      publicUrl,
+    }),
   );
   app.use(
     "/sign",

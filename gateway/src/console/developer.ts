@@ -1,12 +1,13 @@
 /**
  * Settings → Developer, behind a console session: API keys, Recent Errors, API Usage and the
- * Configuration tab (webhook endpoints are the public API's routes, in the console's family).
+ * Configuration tab with its test e-mail (webhook endpoints are the public API's routes, in the console's family).
  * Only an Organization Admin of a workspace with API access enabled may use it; someone outside
  * the workspace gets 404 (requireMembership), a member or a disabled workspace 403 with the reason.
  */
 
 import type { Client } from "@connectrpc/connect";
 import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import {
   ApiKeyCreated,
@@ -18,6 +19,8 @@ import {
   KeyParams,
   RecentErrors,
   RecentErrorsQuery,
+  TestEmailInput,
+  TestEmailResult,
   WorkspaceParams,
 } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
@@ -26,10 +29,12 @@ import { iso } from "../json-time.js";
 import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
+import { RateLimiter } from "../rate-limiter.js";
 import type { ConsoleWorkspace } from "./session.js";
 
 export interface DeveloperRoutesOptions {
   auth: Client<typeof AuthService>;
+  requests: Client<typeof RequestsService>;
   contract: Contract;
   verifier: KeyVerifier;
   publicUrl: string;
@@ -38,7 +43,15 @@ export interface DeveloperRoutesOptions {
 const DEVELOPER_PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
 const TAG = "Console: developer";
 
-export function developerRoutes({ auth, contract, verifier, publicUrl }: DeveloperRoutesOptions): Router {
+export function developerRoutes({
+  auth,
+  requests,
+  contract,
+  verifier,
+  publicUrl,
+}: DeveloperRoutesOptions): Router {
+  // A test e-mail goes to any address: a few a minute per workspace check the settings, no more.
+  const testEmails = new RateLimiter(0.1, 5);
   const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
     requireDeveloperAccess,
     express.json({ limit: 16 * 1024 }),
@@ -64,6 +77,38 @@ export function developerRoutes({ auth, contract, verifier, publicUrl }: Develop
           compatibility: `${publicUrl}/restapi`,
           tools: `${publicUrl}/mcp/v1`,
         },
+      });
+    },
+  );
+
+  routes.on(
+    "post",
+    "/test-email",
+    {
+      summary: "Send a test e-mail through the service's mail settings",
+      description:
+        "Sent at once, not queued: the answer is how the exchange with the SMTP server ended, with its reply. Five at a time per workspace, then one every 10 s.",
+      tag: TAG,
+      params: WorkspaceParams,
+      body: TestEmailInput,
+      answers: { 200: { description: "How the exchange ended.", schema: TestEmailResult } },
+      problems: [...DEVELOPER_PROBLEMS, 413, 415, 422, 429],
+    },
+    async ({ res, body }) => {
+      const workspaceId = workspaceIdOf(res);
+      const limit = testEmails.take(workspaceId);
+      if (!limit.allowed) {
+        throw new ApiProblem("rate_limited", "too many test e-mails; wait a little", undefined, {
+          "Retry-After": String(limit.retryAfterSeconds),
+        });
+      }
+      const result = await requests.sendTestEmail({ workspaceId, to: body.to });
+      res.json({
+        sent: result.sent,
+        transport: result.transport === "smtp" ? "smtp" : "outbox",
+        server: result.server,
+        detail: result.detail,
+        durationMs: result.durationMs,
       });
     },
   );
@@ -146,7 +191,7 @@ export function developerRoutes({ auth, contract, verifier, publicUrl }: Develop
       res.json({
         items: errors.map((e) => ({
           timestamp: iso(e.time),
-          source: e.source === "sealing" ? "sealing" : "api",
+          source: e.source === "sealing" || e.source === "email" ? e.source : "api",
           method: e.method,
           path: e.path,
           status: e.status,

@@ -7,6 +7,7 @@
  */
 import type { Client } from "@connectrpc/connect";
 import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import express, { type Router } from "express";
 import type { Contract } from "../contract/operation.js";
 import type { KeyVerifier } from "../key-verifier.js";
@@ -17,6 +18,7 @@ import { requireMembership, requireSession } from "./session.js";
 
 export interface WorkspaceRoutesOptions {
   auth: Client<typeof AuthService>;
+  requests: Client<typeof RequestsService>;
   api: PublicApi;
   contract: Contract;
   verifier: KeyVerifier;
@@ -25,6 +27,7 @@ export interface WorkspaceRoutesOptions {
 
 export function consoleWorkspaceRoutes({
   auth,
+  requests,
   api,
   contract,
   verifier,
@@ -32,7 +35,7 @@ export function consoleWorkspaceRoutes({
 }: WorkspaceRoutesOptions): Router {
   const router = express.Router({ mergeParams: true });
   router.use(requireSession(auth, publicUrl), csrfProtection(publicUrl), requireMembership);
-  router.use(developerRoutes({ auth, contract, verifier, publicUrl }));
+  router.use(developerRoutes({ auth, requests, contract, verifier, publicUrl }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);
   return router;

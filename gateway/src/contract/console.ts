@@ -37,6 +37,26 @@ export const Configuration = z
   })
   .meta({ id: "Configuration" });
 
+export const TestEmailInput = z
+  .strictObject({
+    to: z.email().max(254).meta({ description: "Who receives the test e-mail." }),
+  })
+  .meta({ id: "TestEmailInput" });
+
+export const TestEmailResult = z
+  .strictObject({
+    sent: z
+      .boolean()
+      .meta({ description: "Whether the mail server (or the outbox folder) took the message." }),
+    transport: z.enum(["smtp", "outbox"]).meta({
+      description: "`smtp` through SMTP_URL's server; `outbox`: no SMTP_URL, the e-mail is an .eml file.",
+    }),
+    server: z.string().meta({ description: "The SMTP server's host and port, or the outbox folder." }),
+    detail: z.string().meta({ description: "The server's reply, or what failed, in words." }),
+    durationMs: z.int().min(0),
+  })
+  .meta({ id: "TestEmailResult" });
+
 export const ApiKeyInput = z
   .strictObject({ name: text().meta({ description: "A label only; it has no effect on permissions." }) })
   .meta({ id: "ApiKeyInput" });
@@ -73,20 +93,21 @@ export const RecentErrors = z
     items: z.array(
       z.strictObject({
         timestamp,
-        source: z.enum(["api", "sealing"]).meta({
+        source: z.enum(["api", "sealing", "email"]).meta({
           description:
-            "`api` for a call that answered 4xx or 5xx; `sealing` for a failed attempt to seal a fully signed request.",
+            "`api` for a call that answered 4xx or 5xx; `sealing` for a failed attempt to seal a fully signed request; `email` for a failed try to e-mail a recipient.",
         }),
-        method: z.string().meta({ description: "Empty for sealing." }),
-        path: z.string().meta({ description: "For sealing, the signature request's path." }),
+        method: z.string().meta({ description: "Empty for sealing and e-mail." }),
+        path: z.string().meta({ description: "For sealing and e-mail, the signature request's path." }),
         status: z.int().min(400).max(599),
         code: z.string(),
         detail: z.string().meta({
-          description: "For sealing, what failed and when the next attempt is, in words; empty for a call.",
+          description:
+            "For sealing and e-mail, what failed (with the SMTP server's reply) and when the next attempt is, in words; empty for a call.",
         }),
         requestId: z
           .string()
-          .meta({ description: "The call's X-Request-Id; for sealing, the attempt's id." }),
+          .meta({ description: "The call's X-Request-Id; for sealing and e-mail, the attempt's id." }),
       }),
     ),
   })

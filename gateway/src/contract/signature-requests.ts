@@ -73,6 +73,25 @@ export const SignatureRequestInput = z
       "From a template (`templateId`), or from documents (`documentIds` and `fields`): give one or the other.",
   });
 
+export const EmailDelivery = z
+  .strictObject({
+    status: z.enum(["queued", "retrying", "sent", "failed", "not_sent"]).meta({
+      description:
+        "`queued`: not tried yet; `retrying`: a try failed and another is due at `nextAttemptAt`; `sent`: the SMTP server took it; `failed`: given up after its last try; `not_sent`: no longer needed (its link was replaced).",
+    }),
+    email: z
+      .enum(["invitation", "reminder", "completed", "cancelled", "declined", "expired", "updated"])
+      .meta({ description: "Which e-mail it is." }),
+    attempts: z.int().min(0),
+    error: z.string().nullable().meta({
+      description: "The last try's failure in words, with the SMTP server's reply; null when none failed.",
+    }),
+    queuedAt: timestamp,
+    doneAt: optionalTimestamp.meta({ description: "When it was sent, given up or dropped." }),
+    nextAttemptAt: optionalTimestamp.meta({ description: "When a retrying e-mail is tried again." }),
+  })
+  .meta({ id: "EmailDelivery", description: "Where the last e-mail to the recipient stands." });
+
 export const Recipient = z
   .strictObject({
     id: z.uuid(),
@@ -93,6 +112,10 @@ export const Recipient = z
     signedAt: optionalTimestamp,
     declinedAt: optionalTimestamp,
     declineReason: z.string().nullable(),
+    emailDelivery: EmailDelivery.nullable().meta({
+      description:
+        "The last e-mail queued for the recipient; null when none was (a signer embedded in your app, or one whose routing order has not come).",
+    }),
   })
   .meta({ id: "Recipient" });
 

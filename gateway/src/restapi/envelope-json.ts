@@ -55,9 +55,16 @@ export function documentIdsOf(request: SignatureRequest): string[] {
   return request.documentIds.map((_, i) => request.documentExternalIds[i] || String(i + 1));
 }
 
-/** A carbon copy has its copy once the request is completed; until then, like DocuSign, `created`. */
+/**
+ * A carbon copy has its copy once the request is completed; until then, like DocuSign, `created`.
+ * A signer whose invitation the mail server refused for good is `autoresponded`, DocuSign's word for
+ * an e-mail that bounced.
+ */
 function recipientStatus(request: SignatureRequest, recipient: Recipient): string {
   if (recipient.kind === "cc") return request.status === "completed" ? "completed" : "created";
+  const delivery = recipient.emailDelivery;
+  if (recipient.status === "sent" && delivery?.kind === "invitation" && delivery.status === "failed")
+    return "autoresponded";
   return RECIPIENT_STATUS[recipient.status] ?? recipient.status;
 }
 

@@ -3,12 +3,18 @@ import type {
   RequestField,
   AgreementSet as StoredAgreementSet,
   AuditEntry as StoredAuditEntry,
+  EmailDelivery as StoredEmailDelivery,
   Recipient as StoredRecipient,
   SignatureRequest as StoredSignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { z } from "zod";
 import type { AgreementSet } from "../contract/agreement-sets.js";
-import type { AuditEntry, Recipient, SignatureRequest } from "../contract/signature-requests.js";
+import type {
+  AuditEntry,
+  EmailDelivery,
+  Recipient,
+  SignatureRequest,
+} from "../contract/signature-requests.js";
 import { iso, isoOrNull } from "../json-time.js";
 
 type Json<T extends z.ZodType> = z.infer<T>;
@@ -31,6 +37,19 @@ export function recipientJson(r: StoredRecipient): Json<typeof Recipient> {
     signedAt: isoOrNull(r.signTime),
     declinedAt: isoOrNull(r.declineTime),
     declineReason: orNull(r.declineReason),
+    emailDelivery: r.emailDelivery ? emailDeliveryJson(r.emailDelivery) : null,
+  };
+}
+
+function emailDeliveryJson(d: StoredEmailDelivery): Json<typeof EmailDelivery> {
+  return {
+    status: d.status as Json<typeof EmailDelivery>["status"],
+    email: d.kind as Json<typeof EmailDelivery>["email"],
+    attempts: d.attempts,
+    error: orNull(d.error),
+    queuedAt: iso(d.queueTime),
+    doneAt: isoOrNull(d.doneTime),
+    nextAttemptAt: isoOrNull(d.nextAttemptTime),
   };
 }
 

@@ -42,7 +42,7 @@ export interface Configuration {
 
 export interface RecentError {
   timestamp: string;
-  source: "api" | "sealing";
+  source: "api" | "sealing" | "email";
   method: string;
   path: string;
   status: number;
@@ -143,6 +143,26 @@ export interface Recipient {
   signedAt: string | null;
   declinedAt: string | null;
   declineReason: string | null;
+  /** The last e-mail queued for the recipient; null when none was. */
+  emailDelivery: EmailDelivery | null;
+}
+
+export interface EmailDelivery {
+  status: "queued" | "retrying" | "sent" | "failed" | "not_sent";
+  email: "invitation" | "reminder" | "completed" | "cancelled" | "declined" | "expired" | "updated";
+  attempts: number;
+  error: string | null;
+  queuedAt: string;
+  doneAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+export interface TestEmailResult {
+  sent: boolean;
+  transport: "smtp" | "outbox";
+  server: string;
+  detail: string;
+  durationMs: number;
 }
 
 export interface SignatureRequest {

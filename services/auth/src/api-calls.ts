@@ -6,7 +6,7 @@
  * 400. Usage counts are at-least-once: a redelivered event after a crash may count twice, errors not.
  */
 import { create } from "@bufbuild/protobuf";
-import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type ApiCallError,
   ApiCallErrorSchema,
@@ -17,7 +17,10 @@ import {
   type UsageFigures,
   UsageFiguresSchema,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { CompletionAttemptFailed } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
+import type {
+  CompletionAttemptFailed,
+  EmailDeliveryFailed,
+} from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import type { ApiCallRecorded } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import { type Database, isUuid, type Logger, type Queryable, validationError } from "@countersign/kit";
 import { bucketOf, quantile } from "./latency-histogram.js";
@@ -100,21 +103,48 @@ export class ApiCallRecords {
 
   /** A failed attempt to seal a request, listed beside the failed calls; a redelivery is listed once. */
   async recordSealingFailure(event: CompletionAttemptFailed): Promise<void> {
-    if (!isUuid(event.workspaceId) || !isUuid(event.signatureRequestId) || !isUuid(event.eventId)) return;
     const last = !event.retryTime;
-    const next = event.retryTime
-      ? `the next at ${timestampDate(event.retryTime).toISOString().replace("T", " ").slice(0, 19)} UTC`
-      : "it waits for its sender to resend or cancel the request";
+    await this.recordEventError(event, {
+      source: "sealing",
+      code: last ? "completion_failed" : "completion_delayed",
+      detail: `${event.reason} (attempt ${event.attempt} of ${event.maxAttempts}; ${
+        event.retryTime
+          ? `the next at ${utcSecond(timestampDate(event.retryTime))}`
+          : "it waits for its sender to resend or cancel the request"
+      })`,
+    });
+  }
+
+  /** A failed try to e-mail a recipient, listed beside the failed calls; a redelivery is listed once. */
+  async recordEmailFailure(event: EmailDeliveryFailed): Promise<void> {
+    if (!isUuid(event.recipientId)) return;
+    await this.recordEventError(event, {
+      source: "email",
+      code: event.retryTime ? "email_delayed" : "email_failed",
+      detail: `the ${event.kind} e-mail to recipient ${event.recipientId} was not sent: ${event.reason} (try ${
+        event.attempt
+      } of ${event.maxAttempts}; ${
+        event.retryTime ? `the next at ${utcSecond(timestampDate(event.retryTime))}` : "given up"
+      })`,
+    });
+  }
+
+  private async recordEventError(
+    event: { workspaceId: string; signatureRequestId: string; eventId: string; failTime?: Timestamp },
+    row: { source: string; code: string; detail: string },
+  ): Promise<void> {
+    if (!isUuid(event.workspaceId) || !isUuid(event.signatureRequestId) || !isUuid(event.eventId)) return;
     await this.db.query(
       `INSERT INTO api_errors (workspace_id, request_id, occurred_at, method, path, status, code, source, detail)
-       VALUES ($1, $2, $3, '', $4, 503, $5, 'sealing', $6) ON CONFLICT DO NOTHING`,
+       VALUES ($1, $2, $3, '', $4, 503, $5, $6, $7) ON CONFLICT DO NOTHING`,
       [
         event.workspaceId,
         event.eventId,
         event.failTime ? timestampDate(event.failTime) : new Date(),
         `/api/v1/signature-requests/${event.signatureRequestId}`,
-        last ? "completion_failed" : "completion_delayed",
-        `${event.reason} (attempt ${event.attempt} of ${event.maxAttempts}; ${next})`,
+        row.code,
+        row.source,
+        row.detail.slice(0, 2000),
       ],
     );
   }
@@ -363,4 +393,9 @@ function validDay(day: string): boolean {
     !Number.isNaN(Date.parse(day)) &&
     new Date(day).toISOString().startsWith(day)
   );
+}
+
+/** A time as Recent Errors words it: "2026-11-26 13:05:09 UTC". */
+function utcSecond(date: Date): string {
+  return `${date.toISOString().replace("T", " ").slice(0, 19)} UTC`;
 }

@@ -5,7 +5,10 @@
 import { fileURLToPath } from "node:url";
 import { fromBinary } from "@bufbuild/protobuf";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
+import {
+  CompletionAttemptFailedSchema,
+  EmailDeliveryFailedSchema,
+} from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import { ApiCallsRecordedSchema } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import {
   type Database,
@@ -115,6 +118,9 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
         ),
         await bus.consume(subjects.completionAttemptFailed, "auth-completion-failures", (msg) =>
           apiCalls.recordSealingFailure(fromBinary(CompletionAttemptFailedSchema, msg.data)),
+        ),
+        await bus.consume(subjects.emailDeliveryFailed, "auth-email-failures", (msg) =>
+          apiCalls.recordEmailFailure(fromBinary(EmailDeliveryFailedSchema, msg.data)),
         ),
       );
     },

@@ -1,7 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
+import {
+  CompletionAttemptFailedSchema,
+  EmailDeliveryFailedSchema,
+} from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   type ApiCallRecorded,
   ApiCallRecordedSchema,
@@ -114,6 +117,49 @@ test("a failed sealing attempt is listed beside the failed calls, in words, once
       "the time-stamping authority at tsa.example:443 could not be reached (attempt 1 of 2; the next at 2026-11-26 10:05:31 UTC)",
     ],
     ["api", "GET", "/v1/ping", 404, "not_found", ""],
+  ]);
+});
+
+test("a failed try to e-mail a recipient is listed beside the failed calls, with the server's reply, once however often it is delivered", async () => {
+  const requestId = uuidv7();
+  const recipientId = uuidv7();
+  const reason = "the SMTP server smtp.example.com:587 refused the message: 550 5.1.1 User unknown";
+  const failure = (attempt: number, retryAt?: Date) =>
+    create(EmailDeliveryFailedSchema, {
+      eventId: uuidv7(),
+      workspaceId,
+      signatureRequestId: requestId,
+      recipientId,
+      kind: "invitation",
+      attempt,
+      maxAttempts: 2,
+      reason,
+      retryTime: retryAt ? timestampFromDate(retryAt) : undefined,
+      failTime: timestampFromDate(new Date(Date.now() - (retryAt ? 1000 : 0))),
+    });
+  const first = failure(1, new Date(Date.UTC(2026, 10, 26, 10, 5, 31)));
+  await records.recordEmailFailure(first);
+  await records.recordEmailFailure(first);
+  await records.recordEmailFailure(failure(2));
+
+  const errors = await records.recentErrors(workspaceId, 10);
+  expect(errors.map((e) => [e.source, e.method, e.path, e.status, e.code, e.detail])).toEqual([
+    [
+      "email",
+      "",
+      `/api/v1/signature-requests/${requestId}`,
+      503,
+      "email_failed",
+      `the invitation e-mail to recipient ${recipientId} was not sent: ${reason} (try 2 of 2; given up)`,
+    ],
+    [
+      "email",
+      "",
+      `/api/v1/signature-requests/${requestId}`,
+      503,
+      "email_delayed",
+      `the invitation e-mail to recipient ${recipientId} was not sent: ${reason} (try 1 of 2; the next at 2026-11-26 10:05:31 UTC)`,
+    ],
   ]);
 });
 

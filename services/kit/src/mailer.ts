@@ -35,8 +35,13 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /** Resolves with the server's reply once it has taken the message (the file's path for the outbox). */
+  send(message: MailMessage): Promise<string>;
   close(): Promise<void>;
+  /** Where messages go: an SMTP server, or .eml files in a folder. */
+  readonly transport: "smtp" | "outbox";
+  /** The server's host and port, or the outbox folder; never credentials. */
+  readonly where: string;
 }
 
 export interface MailerOptions {
@@ -71,9 +76,20 @@ function serverOf(smtpUrl: string): string {
 /** What nodemailer waits for at most: the connection, the server's greeting, any silence after. */
 export const SMTP_TIMEOUTS_MS = { connect: 10_000, greeting: 10_000, socket: 30_000 };
 
+/**
+ * The SMTP server's reply, for an administrator to read: its first line, without anything that looks
+ * like an encoded credential (a server may echo an AUTH exchange's base64), at most 300 characters.
+ */
+export function serverReply(response: unknown): string {
+  if (typeof response !== "string") return "";
+  const firstLine = response.split(/\r?\n/)[0] ?? "";
+  return firstLine.replace(/[A-Za-z0-9+/]{16,}={0,2}/g, "[…]").slice(0, 300);
+}
+
 class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
-  private readonly server: string;
+  readonly transport = "smtp" as const;
+  readonly where: string;
+  private readonly smtp: Transporter;
 
   constructor(
     smtpUrl: string,
@@ -83,34 +99,36 @@ class SmtpMailer implements Mailer {
     const timeouts = { ...SMTP_TIMEOUTS_MS, ...timeoutsMs };
     // Deadlines well inside a message's claim (notifications.ts, 120 s): a server that stops
     // answering fails the attempt before another replica may take the message.
-    this.transport = nodemailer.createTransport({
+    this.smtp = nodemailer.createTransport({
       url: smtpUrl,
       connectionTimeout: timeouts.connect,
       greetingTimeout: timeouts.greeting,
       socketTimeout: timeouts.socket,
     });
-    this.server = serverOf(smtpUrl);
+    this.where = serverOf(smtpUrl);
   }
 
-  async send(message: MailMessage): Promise<void> {
+  async send(message: MailMessage): Promise<string> {
     try {
-      await this.transport.sendMail(envelope(this.from, message));
+      const info = (await this.smtp.sendMail(envelope(this.from, message))) as { response?: string };
+      return serverReply(info.response);
     } catch (err) {
-      // nodemailer's errors can quote the server's reply to AUTH; only the server and code are kept.
-      const code =
-        (err as { code?: string; responseCode?: number }).responseCode ?? (err as { code?: string }).code;
-      throw new Error(
-        `the SMTP server ${this.server} refused or could not take the message (${code ?? "error"})`,
-      );
+      const failure = err as { code?: string; responseCode?: number; response?: string; message?: string };
+      const reply = serverReply(failure.response);
+      const cause = reply
+        ? `refused the message: ${reply}`
+        : `could not take the message (${failure.code ?? "error"}${failure.code === "ETIMEDOUT" ? ": it did not answer in time" : ""})`;
+      throw new Error(`the SMTP server ${this.where} ${cause}`);
     }
   }
 
   async close(): Promise<void> {
-    this.transport.close();
+    this.smtp.close();
   }
 }
 
 class EmlMailer implements Mailer {
+  readonly transport = "outbox" as const;
   private readonly compose = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
@@ -122,7 +140,11 @@ class EmlMailer implements Mailer {
     private readonly from: MailAddress,
   ) {}
 
-  async send(message: MailMessage): Promise<void> {
+  get where(): string {
+    return this.dir;
+  }
+
+  async send(message: MailMessage): Promise<string> {
     const built = await this.compose.sendMail(envelope(this.from, message));
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     // The id comes first in the name after a sortable time, so the same message lands in the same file.
@@ -130,6 +152,7 @@ class EmlMailer implements Mailer {
     const temporary = `${path}.${process.pid}.tmp`;
     await writeFile(temporary, built.message as Buffer, { mode: 0o600 });
     await rename(temporary, path);
+    return `written to ${path}`;
   }
 
   async close(): Promise<void> {

@@ -13,6 +13,8 @@ export const subjects = {
   apiCallsRecorded: "gateway.api_calls_recorded",
   /** countersign.events.v1.CompletionAttemptFailed */
   completionAttemptFailed: "requests.completion_attempt_failed",
+  /** countersign.events.v1.EmailDeliveryFailed */
+  emailDeliveryFailed: "requests.email_delivery_failed",
   /** countersign.events.v1.SignatureRequestEvent, every type */
   signatureRequestEvents: "requests.signature_request.*",
 } as const;

@@ -30,6 +30,13 @@ describe("over SMTP", () => {
         if (auth.username === "mailer" && auth.password === "s3cret-pass") callback(null, { user: "mailer" });
         else callback(new Error("Invalid username or password"));
       },
+      onRcptTo(address, _session, callback) {
+        if (address.address === "nobody@example.com") {
+          const refusal = new Error("5.1.1 <nobody@example.com>: Recipient address rejected: User unknown");
+          (refusal as Error & { responseCode: number }).responseCode = 550;
+          callback(refusal);
+        } else callback();
+      },
       onData(stream, _session, callback) {
         const chunks: Buffer[] = [];
         stream.on("data", (c: Buffer) => chunks.push(c));
@@ -94,6 +101,24 @@ describe("over SMTP", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toContain(`127.0.0.1:${port}`);
     expect(err.message).not.toContain("wrong-pass-xyz");
+    expect(err.message).toMatch(/^the SMTP server 127\.0\.0\.1:\d+ refused the message: 535 /);
+  });
+
+  test("a refused recipient fails with the server's reply, for the administrator to read", async () => {
+    const mailer = createMailer({
+      smtpUrl: `smtp://mailer:s3cret-pass@127.0.0.1:${port}`,
+      outboxDir: "",
+      from: FROM,
+    });
+    const err = (await mailer
+      .send(message({ to: { name: "Nobody", email: "nobody@example.com" } }))
+      .catch((e: unknown) => e)) as Error;
+    const reply = await mailer.send(message());
+    await mailer.close();
+    expect(err.message).toBe(
+      `the SMTP server 127.0.0.1:${port} refused the message: 550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown`,
+    );
+    expect(reply).toMatch(/^250 /);
   });
 });
 

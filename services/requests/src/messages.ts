@@ -4,6 +4,8 @@ import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type AuditEntry as AuditEntryMessage,
   AuditEntrySchema,
+  type EmailDelivery,
+  EmailDeliverySchema,
   type FieldValue,
   type Recipient,
   RecipientSchema,
@@ -13,7 +15,7 @@ import {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AuditEntry } from "./audit-trail.js";
 import type { StoredValue } from "./field-values.js";
-import type { RecipientRow, RequestRow } from "./store.js";
+import type { EmailDeliveryRow, RecipientRow, RequestRow } from "./store.js";
 
 function time(date: Date | null): Timestamp | undefined {
   return date ? timestampFromDate(date) : undefined;
@@ -34,6 +36,20 @@ export function toRecipient(row: RecipientRow): Recipient {
     declineTime: time(row.declined_at),
     declineReason: row.decline_reason,
     externalId: row.external_id,
+    emailDelivery: row.last_email ? toEmailDelivery(row.last_email) : undefined,
+  });
+}
+
+function toEmailDelivery(row: EmailDeliveryRow): EmailDelivery {
+  const status = row.outcome ?? (row.last_error ? "retrying" : "queued");
+  return create(EmailDeliverySchema, {
+    status,
+    kind: row.kind,
+    attempts: row.attempts,
+    error: status === "sent" ? "" : row.last_error,
+    queueTime: timestampFromDate(row.created_at),
+    doneTime: time(row.done_at),
+    nextAttemptTime: status === "retrying" ? timestampFromDate(row.next_attempt_at) : undefined,
   });
 }
 

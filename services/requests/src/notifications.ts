@@ -1,9 +1,24 @@
 /**
  * E-mail notifications as a durable queue: a row is written in the transaction that makes the
  * e-mail due, and the sender works rows off after commit, retrying with backoff. The message id is
- * the row id, so a message sent twice after a crash is recognisable as one.
+ * the row id, so a message sent twice after a crash is recognisable as one. Each row keeps its
+ * outcome and last failure: the recipient's delivery state in the API, and each failed try is
+ * listed in the workspace's Recent Errors and counted.
  */
-import { type Database, DrainLoop, type Logger, type Mailer, type Queryable, uuidv7 } from "@countersign/kit";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { EmailDeliveryFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
+import {
+  type Database,
+  DrainLoop,
+  enqueueEvent,
+  type Logger,
+  type Mailer,
+  type Queryable,
+  subjects,
+  uuidv7,
+} from "@countersign/kit";
+import { Counter } from "prom-client";
 import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
 import type { SigningLinks } from "./signing-links.js";
 
@@ -53,6 +68,8 @@ const BATCH = 20;
 
 interface DueRow {
   id: string;
+  request_id: string;
+  recipient_id: string;
   kind: NotificationKind;
   link_id: string | null;
   note: string;
@@ -88,9 +105,12 @@ export interface NotificationSenderOptions {
    * sent, so it must outlast one SMTP exchange at its timeouts (mailer.ts), not a whole batch.
    */
   claimSeconds?: number;
+  /** Called after a commit that wrote events (a failed try's), so they go out at once. */
+  eventsWritten?: () => void;
 }
 
 export class NotificationSender {
+  readonly metrics = new NotificationMetrics();
   private readonly loop: DrainLoop;
   private claimsReleased = false;
 
@@ -144,7 +164,7 @@ export class NotificationSender {
           // The batch's claim may have run out behind a slow server, and another replica taken the
           // message: it is sent only while this replica's claim holds, and marked done at once.
           if (!(await this.renewClaim(row))) continue;
-          if (await this.deliver(row)) await this.finish(row.id, "");
+          if (await this.deliver(row)) await this.finish(row.id, "sent", "");
         }
         if (due.length < BATCH || stopping.aborted) return;
       }
@@ -186,7 +206,7 @@ export class NotificationSender {
                         WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
                         ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, request_id, recipient_id, kind, link_id, note, attempts)
-       SELECT c.id, c.kind, c.link_id, c.note, c.attempts, s.title, s.message, s.expires_at, r.name, r.email,
+       SELECT c.id, c.request_id, c.recipient_id, c.kind, c.link_id, c.note, c.attempts, s.title, s.message, s.expires_at, r.name, r.email,
               s.workspace_id, s.signed_document_id, s.sender_name, s.sender_email,
               COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
          FROM claimed c
@@ -203,7 +223,7 @@ export class NotificationSender {
   private async deliver(row: DueRow): Promise<boolean> {
     // A link replaced before its e-mail went out would only lead to a "gone" page.
     if (row.link_revoked) {
-      await this.finish(row.id, "not sent: the link was replaced before it went out");
+      await this.finish(row.id, "not_sent", "not sent: the link was replaced before it went out");
       return false;
     }
     try {
@@ -236,33 +256,64 @@ export class NotificationSender {
     }
   }
 
-  private async finish(id: string, note: string): Promise<void> {
-    await this.db.query("UPDATE notifications SET done_at = now(), last_error = $2 WHERE id = $1", [
-      id,
-      note,
-    ]);
+  private async finish(id: string, outcome: "sent" | "not_sent", note: string): Promise<void> {
+    await this.db.query(
+      "UPDATE notifications SET done_at = now(), outcome = $2, last_error = $3 WHERE id = $1",
+      [id, outcome, note],
+    );
+    this.metrics.deliveries.inc({ outcome });
   }
 
+  /**
+   * A failed try: retried after a backoff, or given up after the last; either way the workspace's
+   * Recent Errors lists it (an EmailDeliveryFailed event in the same transaction).
+   */
   private async retryLater(row: DueRow, err: unknown): Promise<void> {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     const maxAttempts = this.options.maxAttempts ?? 15;
-    if (row.attempts >= maxAttempts) {
-      this.logger.error(
-        { notificationId: row.id, attempts: row.attempts, error: message },
-        "e-mail given up",
-      );
-      await this.finish(row.id, `given up after ${row.attempts} attempts: ${message}`);
-      return;
-    }
+    const givenUp = row.attempts >= maxAttempts;
     const delaySeconds = Math.min(10 * 2 ** (row.attempts - 1), 3600);
-    this.logger.warn(
-      { notificationId: row.id, attempts: row.attempts, error: message },
-      "e-mail failed; will retry",
-    );
-    await this.db.query(
-      `UPDATE notifications SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
-              last_error = $3 WHERE id = $1`,
-      [row.id, delaySeconds, message],
-    );
+    const retryAt = givenUp ? undefined : new Date(Date.now() + delaySeconds * 1000);
+    const details = { notificationId: row.id, attempts: row.attempts, error: message };
+    if (givenUp) this.logger.error(details, "e-mail given up");
+    else this.logger.warn(details, "e-mail failed; will retry");
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        givenUp
+          ? "UPDATE notifications SET done_at = now(), outcome = 'failed', last_error = $2 WHERE id = $1"
+          : `UPDATE notifications SET next_attempt_at = now() + make_interval(secs => $3), claimed_until = '-infinity',
+                  last_error = $2 WHERE id = $1`,
+        givenUp ? [row.id, message] : [row.id, message, delaySeconds],
+      );
+      await enqueueEvent(
+        tx,
+        subjects.emailDeliveryFailed,
+        EmailDeliveryFailedSchema,
+        create(EmailDeliveryFailedSchema, {
+          eventId: uuidv7(),
+          workspaceId: row.workspace_id,
+          signatureRequestId: row.request_id,
+          recipientId: row.recipient_id,
+          kind: row.kind,
+          attempt: row.attempts,
+          maxAttempts,
+          reason: message,
+          retryTime: retryAt ? timestampFromDate(retryAt) : undefined,
+          failTime: timestampFromDate(new Date()),
+        }),
+      );
+    });
+    this.metrics.deliveries.inc({ outcome: givenUp ? "failed" : "retried" });
+    this.options.eventsWritten?.();
   }
+}
+
+/** E-mails to recipients by outcome: the alert on failed or retried ones is the SMTP server's health. */
+export class NotificationMetrics {
+  readonly deliveries = new Counter({
+    name: "email_deliveries_total",
+    help: "Tries to send an e-mail to a recipient, by outcome: sent, retried (failed; tried again later), failed (given up) or not_sent (no longer needed).",
+    labelNames: ["outcome"],
+    registers: [],
+  });
 }

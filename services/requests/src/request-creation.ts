@@ -208,7 +208,8 @@ export class RequestCreation {
       throw err;
     }
     this.deps.afterCommit();
-    return toSignatureRequest(created.request, created.recipients);
+    // Read again for the e-mails the request queued, and how they stand.
+    return toSignatureRequest(created.request, await store.recipientsOf(this.deps.db, [id]));
   }
 
   /** The request an earlier call with the same operation key made, as it is now. */

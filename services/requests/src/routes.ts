@@ -1,7 +1,10 @@
 /** Translates RequestsService RPCs into calls on the domain classes. */
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
-import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import {
+  RequestsService,
+  type SendTestEmailResponse,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
 import { toAuditEntry } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
@@ -17,6 +20,8 @@ export interface RequestsDomain {
   signing: Signing;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
+  /** Sends the administrator's test e-mail (mail/test-email.ts). */
+  testEmail: (workspaceId: string, to: string) => Promise<SendTestEmailResponse>;
 }
 
 export function requestsRoutes({
@@ -26,8 +31,10 @@ export function requestsRoutes({
   signing,
   agreementSets,
   verification,
+  testEmail,
 }: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
+    sendTestEmail: (req) => testEmail(req.workspaceId, req.to),
     createSignatureRequest: async (req) => ({ signatureRequest: await creation.create(req) }),
     getSignatureRequest: async (req) => ({
       signatureRequest: await requests.get(req.workspaceId, req.requestId),

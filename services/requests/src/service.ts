@@ -27,6 +27,7 @@ import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
+import { sendTestEmail } from "./mail/test-email.js";
 import { NotificationSender } from "./notifications.js";
 import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestTransactions } from "./request-transactions.js";
@@ -69,6 +70,8 @@ export interface RequestsDeps {
   notificationPollIntervalMs?: number;
   /** How long a replica's claim on an e-mail lasts (see NotificationSenderOptions). */
   notificationClaimSeconds?: number;
+  /** Tries before an e-mail is given up (15). */
+  notificationMaxAttempts?: number;
   completionPollIntervalMs?: number;
   /** The most pages the documents of one request may have together; DEFAULT_MAX_REQUEST_PAGES unless given. */
   maxRequestPages?: number;
@@ -112,7 +115,9 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
     claimSeconds: deps.notificationClaimSeconds,
+    maxAttempts: deps.notificationMaxAttempts,
     onlyReplica: deps.onlyReplica,
+    eventsWritten: () => relay.kick(),
     attachment: async (workspaceId, documentId) => {
       const { document, bytes } = await readDocument(deps.documents, workspaceId, documentId);
       return { filename: document.filename, content: bytes, contentType: "application/pdf" };
@@ -134,7 +139,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     // The process that holds the key answers no calls but its health checks.
     routes: api?.routes ?? (() => {}),
     ready: dependenciesAnswer(db, bus),
-    metrics: completions?.metrics.all() ?? [],
+    metrics: [...(completions?.metrics.all() ?? []), sender.metrics.deliveries],
     async start() {
       relay.start();
       sender.start();
@@ -206,6 +211,7 @@ function apiParts(
     signing,
     agreementSets: new AgreementSets(db),
     verification,
+    testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),
   });
   return { routes, sweeper, claims, verifierThread };
 }

@@ -71,6 +71,19 @@ export interface RecipientRow {
   signed_ip: string;
   signed_user_agent: string;
   consented_at: Date | null;
+  /** The recipient's latest e-mail, where the row was read with it (recipientsOf). */
+  last_email?: EmailDeliveryRow | null;
+}
+
+/** One queued e-mail's state, for the recipient's delivery state. */
+export interface EmailDeliveryRow {
+  kind: string;
+  outcome: "sent" | "failed" | "not_sent" | null;
+  attempts: number;
+  last_error: string;
+  created_at: Date;
+  done_at: Date | null;
+  next_attempt_at: Date;
 }
 
 export interface NewRequest {
@@ -124,6 +137,16 @@ async function updateRecipients(tx: Queryable, change: string, params: unknown[]
     params,
   );
   return rows;
+}
+
+/** to_jsonb gives timestamps as text. */
+function emailDeliveryRow(json: EmailDeliveryRow): EmailDeliveryRow {
+  return {
+    ...json,
+    created_at: new Date(json.created_at),
+    done_at: json.done_at ? new Date(json.done_at) : null,
+    next_attempt_at: new Date(json.next_attempt_at),
+  };
 }
 
 export const store = {
@@ -242,13 +265,22 @@ export const store = {
     return rows;
   },
 
+  /** The recipients of these requests, each with their latest e-mail. */
   async recipientsOf(db: Queryable, requestIds: string[]): Promise<RecipientRow[]> {
     if (requestIds.length === 0) return [];
     const { rows } = await db.query<RecipientRow>(
-      `SELECT ${RECIPIENT_COLUMNS} FROM recipients WHERE request_id = ANY($1::uuid[]) ORDER BY request_id, position`,
+      `SELECT r.*, to_jsonb(e) AS last_email
+         FROM (SELECT ${RECIPIENT_COLUMNS} FROM recipients WHERE request_id = ANY($1::uuid[])) r
+         LEFT JOIN LATERAL (
+           SELECT kind, outcome, attempts, last_error, created_at, done_at, next_attempt_at
+             FROM notifications n WHERE n.recipient_id = r.id ORDER BY n.id DESC LIMIT 1) e ON true
+        ORDER BY r.request_id, r.position`,
       [requestIds],
     );
-    return rows;
+    return rows.map((row) => ({
+      ...row,
+      last_email: row.last_email ? emailDeliveryRow(row.last_email) : null,
+    }));
   },
 
   /** The request a recipient belongs to, if the recipient is the workspace's. */

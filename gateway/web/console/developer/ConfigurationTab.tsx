@@ -1,10 +1,14 @@
 import { call, inWorkspace } from "../api";
+import { useSession } from "../session";
 import type { Configuration } from "../types";
 import { CopyButton, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { TestEmail } from "./TestEmail";
 
 export function ConfigurationTab() {
   const workspace = useWorkspace();
+  const { current } = useSession();
+  const userEmail = current.state === "signed-in" ? current.session.user.email : "";
   const [loaded, reload] = useLoad(
     () => call<Configuration>(inWorkspace(workspace.id, "/configuration")),
     [workspace.id],
@@ -44,6 +48,7 @@ export function ConfigurationTab() {
               ))}
             </dl>
           </div>
+          <TestEmail workspaceId={workspace.id} defaultTo={userEmail} />
         </div>
       )}
     </Show>

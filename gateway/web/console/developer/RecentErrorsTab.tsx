@@ -15,8 +15,8 @@ export function RecentErrorsTab() {
         <div>
           <h2>Recent Errors</h2>
           <p className="muted">
-            The API calls of this workspace that answered 4xx or 5xx, and attempts to seal a signed request
-            that failed, newest first.
+            The API calls of this workspace that answered 4xx or 5xx, attempts to seal a signed request that
+            failed, and e-mails to recipients that the mail server did not take, newest first.
           </p>
         </div>
         <button type="button" className="button secondary small" onClick={reload}>
@@ -46,8 +46,10 @@ export function RecentErrorsTab() {
                         <When at={e.timestamp} />
                       </td>
                       <td>
-                        {e.source === "sealing" ? (
-                          <span className="badge neutral">Sealing</span>
+                        {e.source !== "api" ? (
+                          <span className="badge neutral">
+                            {e.source === "sealing" ? "Sealing" : "E-mail"}
+                          </span>
                         ) : (
                           <code>{e.method}</code>
                         )}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { call, inWorkspace } from "../api";
-import type { AuditEntry, Recipient, SignatureRequest } from "../types";
+import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { StatusBadge } from "./status";
@@ -280,6 +280,7 @@ function RecipientRow({
           ) : null}
           {recipient.declineReason ? ` · “${recipient.declineReason}”` : ""}
         </p>
+        {recipient.emailDelivery ? <EmailDeliveryLine delivery={recipient.emailDelivery} /> : null}
       </div>
       {canRemind ? (
         <BusyButton
@@ -292,5 +293,47 @@ function RecipientRow({
         </BusyButton>
       ) : null}
     </li>
+  );
+}
+
+const EMAIL_NAMES: Record<EmailDelivery["email"], string> = {
+  invitation: "Invitation",
+  reminder: "Reminder",
+  completed: "Signed copy",
+  cancelled: "Cancellation notice",
+  declined: "Decline notice",
+  expired: "Expiry notice",
+  updated: "Change notice",
+};
+
+/** Where the recipient's last e-mail stands: a failed one says why, in the mail server's words. */
+function EmailDeliveryLine({ delivery }: { delivery: EmailDelivery }) {
+  const name = EMAIL_NAMES[delivery.email];
+  return (
+    <p className={`small email-delivery ${delivery.status}`} data-testid="email-delivery">
+      {delivery.status === "sent" ? (
+        <>
+          {name} e-mail sent <When at={delivery.doneAt} />
+        </>
+      ) : delivery.status === "queued" ? (
+        <>{name} e-mail queued</>
+      ) : delivery.status === "retrying" ? (
+        <>
+          {name} e-mail not sent yet ({delivery.attempts} {delivery.attempts === 1 ? "try" : "tries"}); next
+          try <When at={delivery.nextAttemptAt} />
+        </>
+      ) : delivery.status === "failed" ? (
+        <>
+          {name} e-mail could not be sent (given up after {delivery.attempts} tries)
+        </>
+      ) : (
+        <>{name} e-mail not sent: no longer needed</>
+      )}
+      {delivery.error && delivery.status !== "not_sent" ? (
+        <>
+          : <span className="error-detail">{delivery.error}</span>
+        </>
+      ) : null}
+    </p>
   );
 }

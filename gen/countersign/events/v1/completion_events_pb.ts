@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/completion_events.proto.
  */
 export const file_countersign_events_v1_completion_events: GenFile = /*@__PURE__*/
-  fileDesc("Ci1jb3VudGVyc2lnbi9ldmVudHMvdjEvY29tcGxldGlvbl9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSL1AQoXQ29tcGxldGlvbkF0dGVtcHRGYWlsZWQSEAoIZXZlbnRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhwKFHNpZ25hdHVyZV9yZXF1ZXN0X2lkGAMgASgJEg8KB2F0dGVtcHQYBCABKAUSFAoMbWF4X2F0dGVtcHRzGAUgASgFEg4KBnJlYXNvbhgGIAEoCRIuCgpyZXRyeV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglmYWlsX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ci1jb3VudGVyc2lnbi9ldmVudHMvdjEvY29tcGxldGlvbl9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSL1AQoXQ29tcGxldGlvbkF0dGVtcHRGYWlsZWQSEAoIZXZlbnRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhwKFHNpZ25hdHVyZV9yZXF1ZXN0X2lkGAMgASgJEg8KB2F0dGVtcHQYBCABKAUSFAoMbWF4X2F0dGVtcHRzGAUgASgFEg4KBnJlYXNvbhgGIAEoCRIuCgpyZXRyeV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglmYWlsX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpUCChNFbWFpbERlbGl2ZXJ5RmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIcChRzaWduYXR1cmVfcmVxdWVzdF9pZBgDIAEoCRIUCgxyZWNpcGllbnRfaWQYBCABKAkSDAoEa2luZBgFIAEoCRIPCgdhdHRlbXB0GAYgASgFEhQKDG1heF9hdHRlbXB0cxgHIAEoBRIOCgZyZWFzb24YCCABKAkSLgoKcmV0cnlfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJZmFpbF90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * CompletionAttemptFailed is published by the requests service on
@@ -86,4 +86,91 @@ export type CompletionAttemptFailed = Message<"countersign.events.v1.CompletionA
  */
 export const CompletionAttemptFailedSchema: GenMessage<CompletionAttemptFailed> = /*@__PURE__*/
   messageDesc(file_countersign_events_v1_completion_events, 0);
+
+/**
+ * EmailDeliveryFailed is published by the requests service on
+ * "<namespace>.events.requests.email_delivery_failed" when a try to send an e-mail to a recipient
+ * fails; auth lists it in the workspace's Recent Errors, so a wrong SMTP setting or a refused
+ * address is seen without reading the service's logs.
+ *
+ * @generated from message countersign.events.v1.EmailDeliveryFailed
+ */
+export type EmailDeliveryFailed = Message<"countersign.events.v1.EmailDeliveryFailed"> & {
+  /**
+   * event_id is unique per try; a redelivered event is listed once.
+   *
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * workspace_id of the request.
+   *
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+
+  /**
+   * signature_request_id of the request the e-mail belongs to.
+   *
+   * @generated from field: string signature_request_id = 3;
+   */
+  signatureRequestId: string;
+
+  /**
+   * recipient_id the e-mail was for.
+   *
+   * @generated from field: string recipient_id = 4;
+   */
+  recipientId: string;
+
+  /**
+   * kind is the e-mail: invitation, reminder …
+   *
+   * @generated from field: string kind = 5;
+   */
+  kind: string;
+
+  /**
+   * attempt is the number of the try that failed, from 1.
+   *
+   * @generated from field: int32 attempt = 6;
+   */
+  attempt: number;
+
+  /**
+   * max_attempts is how many tries are made before the e-mail is given up.
+   *
+   * @generated from field: int32 max_attempts = 7;
+   */
+  maxAttempts: number;
+
+  /**
+   * reason is the failure in words, with the SMTP server's reply.
+   *
+   * @generated from field: string reason = 8;
+   */
+  reason: string;
+
+  /**
+   * retry_time is when the next try is due; unset when the e-mail was given up.
+   *
+   * @generated from field: google.protobuf.Timestamp retry_time = 9;
+   */
+  retryTime?: Timestamp | undefined;
+
+  /**
+   * fail_time is when the try failed.
+   *
+   * @generated from field: google.protobuf.Timestamp fail_time = 10;
+   */
+  failTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.events.v1.EmailDeliveryFailed.
+ * Use `create(EmailDeliveryFailedSchema)` to create a new message.
+ */
+export const EmailDeliveryFailedSchema: GenMessage<EmailDeliveryFailed> = /*@__PURE__*/
+  messageDesc(file_countersign_events_v1_completion_events, 1);
 
