@@ -79,9 +79,10 @@ export const EmailDelivery = z
       description:
         "`queued`: not tried yet; `retrying`: a try failed and another is due at `nextAttemptAt`; `sent`: the SMTP server took it; `failed`: given up after its last try; `not_sent`: no longer needed (its link was replaced).",
     }),
-    email: z
-      .enum(["invitation", "reminder", "completed", "cancelled", "declined", "expired", "updated"])
-      .meta({ description: "Which e-mail it is." }),
+    email: z.enum(["invitation", "resend", "reminder", "recipient_changed", "completed"]).meta({
+      description:
+        "Which e-mail it is: the invitation, the invitation sent again, a reminder, the invitation to a recipient whose address changed, or the signed copy.",
+    }),
     attempts: z.int().min(0),
     error: z.string().nullable().meta({
       description: "The last try's failure in words, with the SMTP server's reply; null when none failed.",

@@ -149,7 +149,7 @@ export interface Recipient {
 
 export interface EmailDelivery {
   status: "queued" | "retrying" | "sent" | "failed" | "not_sent";
-  email: "invitation" | "reminder" | "completed" | "cancelled" | "declined" | "expired" | "updated";
+  email: "invitation" | "resend" | "reminder" | "recipient_changed" | "completed";
   attempts: number;
   error: string | null;
   queuedAt: string;

@@ -298,12 +298,10 @@ function RecipientRow({
 
 const EMAIL_NAMES: Record<EmailDelivery["email"], string> = {
   invitation: "Invitation",
+  resend: "Invitation (sent again)",
   reminder: "Reminder",
+  recipient_changed: "Invitation (new address)",
   completed: "Signed copy",
-  cancelled: "Cancellation notice",
-  declined: "Decline notice",
-  expired: "Expiry notice",
-  updated: "Change notice",
 };
 
 /** Where the recipient's last e-mail stands: a failed one says why, in the mail server's words. */

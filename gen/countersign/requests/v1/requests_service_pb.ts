@@ -205,7 +205,7 @@ export type EmailDelivery = Message<"countersign.requests.v1.EmailDelivery"> & {
   status: string;
 
   /**
-   * kind is the e-mail: invitation, reminder, completed, cancelled, declined, expired, updated.
+   * kind is the e-mail: invitation, resend, reminder, recipient_changed or completed.
    *
    * @generated from field: string kind = 2;
    */
