@@ -309,7 +309,7 @@ async function replaceProcess(deployment: Deployment, name: string, signal: Node
   }
   const health = createClient(
     Health,
-    networkTransport(endpoints.services[component]?.[Number(replica)] as string, endpoints.internalToken),
+    networkTransport(endpoints.services[component]?.[Number(replica)] as string, endpoints.operatorToken),
   );
   await eventually(
     async () => {

@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CALLERS, parseCallers, tokenDigest } from "@countersign/kit";
 import yaml from "js-yaml";
 import type { z } from "zod";
 import { GATEWAY_HEAP_MB, UPLOAD_READER_NODE_FLAGS } from "../deploy/local/src/pod-resources.js";
@@ -98,9 +99,16 @@ describe.each(components)("%s", (component) => {
     expect(container.volumeMounts.filter((m) => !m.readOnly).map((m) => m.mountPath)).toEqual(["/tmp"]);
   });
 
-  test("gets the service token, and a service its own database", () => {
+  test("a component that calls others has a token of its own, from a Secret no other component mounts; a service has its own database", () => {
     const names = container.env.map((e) => e.name);
-    expect(names).toContain("COUNTERSIGN_INTERNAL_TOKEN");
+    const token = container.env.find((e) => e.name === "COUNTERSIGN_SERVICE_TOKEN") as
+      | { valueFrom?: { secretKeyRef?: { name: string } } }
+      | undefined;
+    const calls = ["gateway", "templates", "requests", "requests-sealer"].includes(component);
+    expect([component, token?.valueFrom?.secretKeyRef?.name]).toEqual([
+      component,
+      calls ? `countersign-identity-${component}` : undefined,
+    ]);
     if (component !== "gateway")
       expect(names).toContain(`${serviceOf(component).toUpperCase()}_DATABASE_URL`);
   });
@@ -408,6 +416,29 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
       }
     }
     if (overlay === "prod") expect(generated.size).toBe(0);
+  });
+
+  test("the services' COUNTERSIGN_CALLERS names the digest of each caller's identity Secret (dev), or must be set (prod)", () => {
+    const callers = ofKind("ConfigMap").find((c) => c.metadata.name.startsWith("countersign-config"))?.data
+      ?.COUNTERSIGN_CALLERS as string;
+    if (overlay === "prod") {
+      expect(() => parseCallers(callers)).toThrow(/COUNTERSIGN_CALLERS/);
+      return;
+    }
+    const digests = parseCallers(callers);
+    for (const caller of CALLERS) {
+      const secret = ofKind("Secret").find((s) =>
+        s.metadata.name.startsWith(`countersign-identity-${caller}-`),
+      );
+      const token = Buffer.from(
+        (secret?.data as { token?: string } | undefined)?.token ?? "",
+        "base64",
+      ).toString("utf8");
+      expect([caller, digests.get(caller)?.map((digest) => digest.toString("hex"))]).toEqual([
+        caller,
+        [tokenDigest(token)],
+      ]);
+    }
   });
 });
 

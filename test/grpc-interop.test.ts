@@ -57,9 +57,9 @@ async function authEndpoint(deployment: Deployment): Promise<{ target: string; t
   }
   const endpoints = JSON.parse(await readFile(join(deployment.dataDir, "distributed.json"), "utf8")) as {
     services: { auth: string[] };
-    internalToken: string;
+    operatorToken: string;
   };
-  return { target: new URL(endpoints.services.auth[0] as string).host, token: endpoints.internalToken };
+  return { target: new URL(endpoints.services.auth[0] as string).host, token: endpoints.operatorToken };
 }
 
 const infra = await distributedInfra();

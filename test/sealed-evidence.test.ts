@@ -191,9 +191,9 @@ test("in distributed mode only the sealer is given the seal's key, and it answer
   if (!infra) return;
   const deployment = await startDistributed(infra);
   try {
-    const { pids, services, internalToken } = JSON.parse(
+    const { pids, services, operatorToken } = JSON.parse(
       await readFile(join(deployment.dataDir, "distributed.json"), "utf8"),
-    ) as { pids: Record<string, number>; services: Record<string, string[]>; internalToken: string };
+    ) as { pids: Record<string, number>; services: Record<string, string[]>; operatorToken: string };
     const environment = async (name: string) =>
       (await readFile(`/proc/${pids[name]}/environ`, "latin1"))
         .split("\0")
@@ -204,7 +204,7 @@ test("in distributed mode only the sealer is given the seal's key, and it answer
     expect(await environment("requests-0")).not.toContain("COUNTERSIGN_SEAL_P12");
     const sealer = serviceClient(
       RequestsService,
-      networkTransport(services["requests-sealer"]?.[0] as string, internalToken),
+      networkTransport(services["requests-sealer"]?.[0] as string, operatorToken),
     );
     await expect(sealer.getSignatureRequest({ workspaceId: "x", requestId: "y" })).rejects.toMatchObject({
       code: Code.Unimplemented,

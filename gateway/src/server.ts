@@ -57,7 +57,7 @@ export const configSchema = z.object({
   WEBHOOKS_ADDR: env.serviceAddress(),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
-  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+  COUNTERSIGN_SERVICE_TOKEN: env.secret(),
   COUNTERSIGN_PUBLIC_URL: env.url().optional(),
   COUNTERSIGN_JSON_LIMIT_BYTES: z.coerce
     .number()
@@ -85,28 +85,28 @@ async function main(): Promise<void> {
   const server = await listen(config.PORT);
   collectDefaultMetrics({ register: metricsRegistry });
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
-  const authTransport = networkTransport(config.AUTH_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
+  const authTransport = networkTransport(config.AUTH_ADDR, config.COUNTERSIGN_SERVICE_TOKEN);
   const authHealth = createClient(Health, authTransport);
-  const documentsTransport = networkTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN);
+  const documentsTransport = networkTransport(config.DOCUMENTS_ADDR, config.COUNTERSIGN_SERVICE_TOKEN);
   const gateway = buildGateway({
     services: {
       auth: serviceClient(AuthService, authTransport),
       documents: withRelayedUploads(
         serviceClient(DocumentsService, documentsTransport),
         documentsTransport,
-        config.COUNTERSIGN_INTERNAL_TOKEN,
+        config.COUNTERSIGN_SERVICE_TOKEN,
       ),
       templates: serviceClient(
         TemplatesService,
-        networkTransport(config.TEMPLATES_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.TEMPLATES_ADDR, config.COUNTERSIGN_SERVICE_TOKEN),
       ),
       requests: serviceClient(
         RequestsService,
-        networkTransport(config.REQUESTS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.REQUESTS_ADDR, config.COUNTERSIGN_SERVICE_TOKEN),
       ),
       webhooks: serviceClient(
         WebhooksService,
-        networkTransport(config.WEBHOOKS_ADDR, config.COUNTERSIGN_INTERNAL_TOKEN),
+        networkTransport(config.WEBHOOKS_ADDR, config.COUNTERSIGN_SERVICE_TOKEN),
       ),
     },
     bus,

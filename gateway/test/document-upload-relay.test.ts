@@ -23,6 +23,7 @@ import {
   HealthState,
   inChunksOf,
   networkTransport,
+  operatorOnly,
   REQUEST_ID_HEADER,
   type RunningServer,
   serviceClient,
@@ -93,7 +94,7 @@ async function startDocuments(behaviour: Behaviour, seen: Seen): Promise<Running
     metrics: createRpcMetrics(),
     port: 0,
     host: "127.0.0.1",
-    serviceToken: TOKEN,
+    access: operatorOnly(TOKEN),
   });
   running.push(server);
   return server;

@@ -13,7 +13,7 @@ import { type Client, ConnectError } from "@connectrpc/connect";
 import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { networkTransport, serviceClient } from "@countersign/kit";
+import { CALLERS, networkTransport, serviceClient, tokenDigest } from "@countersign/kit";
 import { generateSealP12, sealCertificateRequest, verifyDocument } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
@@ -37,12 +37,16 @@ const USAGE = `usage: npm run -s cli -- <command>
   seal csr --p12 FILE [--password-file FILE] --out FILE [--name CN] [--org O] [--country CC]
                                  (a certificate signing request for the seal's key, for a CA to
                                   issue a certificate readers trust; needs no running service)
+  identities                     (a new token for each caller — gateway, templates, requests,
+                                  requests-sealer, operator — and the COUNTERSIGN_CALLERS value
+                                  the services check them against; needs no running service)
   seal generate --out FILE [--name COMMON_NAME] [--password-file FILE]
                                  (a self-signed seal certificate; needs no running service; its
                                   password is random, or the one in FILE)
 Without --workspace, the oldest workspace (the one made on the first start) is used.
 Finds a running standalone or local distributed deployment through COUNTERSIGN_DATA_DIR
-(default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR, REQUESTS_ADDR and COUNTERSIGN_INTERNAL_TOKEN.`;
+(default ./data); elsewhere set AUTH_ADDR, WEBHOOKS_ADDR, REQUESTS_ADDR and COUNTERSIGN_SERVICE_TOKEN
+(the operator's token, whose digest is the operator= entry of the services' COUNTERSIGN_CALLERS).`;
 
 class UsageError extends Error {}
 
@@ -54,7 +58,7 @@ interface Services {
 
 /** Clients of the running deployment's services: the standalone admin port serves them all. */
 async function connect(): Promise<Services> {
-  const token = process.env.COUNTERSIGN_INTERNAL_TOKEN;
+  const token = process.env.COUNTERSIGN_SERVICE_TOKEN;
   const authAddr = process.env.AUTH_ADDR;
   if (authAddr) {
     const webhooksAddr = process.env.WEBHOOKS_ADDR;
@@ -88,9 +92,9 @@ async function connect(): Promise<Services> {
     const requests = distributed?.services.requests?.[0];
     if (distributed && auth && webhooks && requests)
       return {
-        auth: serviceClient(AuthService, networkTransport(auth, distributed.internalToken)),
-        webhooks: serviceClient(WebhooksService, networkTransport(webhooks, distributed.internalToken)),
-        requests: serviceClient(RequestsService, networkTransport(requests, distributed.internalToken)),
+        auth: serviceClient(AuthService, networkTransport(auth, distributed.operatorToken)),
+        webhooks: serviceClient(WebhooksService, networkTransport(webhooks, distributed.operatorToken)),
+        requests: serviceClient(RequestsService, networkTransport(requests, distributed.operatorToken)),
       };
   }
   throw new Error(`no running Countersign found for ${dataDir}: start it with "npm start", or set AUTH_ADDR`);
@@ -201,6 +205,16 @@ async function run(argv: string[]): Promise<void> {
       throw err.code === "EEXIST" ? new UsageError(`${out} exists already; choose another --out`) : err;
     });
     print({ file: resolve(out) });
+    return;
+  }
+  if (group === "identities") {
+    const tokens = Object.fromEntries(
+      CALLERS.map((caller) => [caller, randomBytes(32).toString("base64url")]),
+    );
+    print({
+      tokens,
+      callers: CALLERS.map((caller) => `${caller}=${tokenDigest(tokens[caller] as string)}`).join(","),
+    });
     return;
   }
   if (group === "seal" && action === "generate") {

@@ -22,6 +22,7 @@ import {
   inMemoryTransport,
   type Logger,
   MemoryEventBus,
+  operatorOnly,
   SERVER_GRACE_MS,
   type ServiceModule,
   serverInterceptors,
@@ -249,7 +250,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       metrics,
       port: options.adminPort ?? 0,
       host: "127.0.0.1",
-      serviceToken: adminToken,
+      access: operatorOnly(adminToken),
     });
     await writeAdminEndpoint(dataDir, { url: admin.url, token: adminToken, pid: process.pid });
     if (banner) announce(banner);

@@ -7,7 +7,8 @@ export const DISTRIBUTED_FILE = "distributed.json";
 export interface DistributedEndpoints {
   gateways: string[];
   services: Record<string, string[]>;
-  internalToken: string;
+  /** The operator's token (the CLI's): every service answers it, every method. */
+  operatorToken: string;
   /** The launcher's process id. */
   pid: number;
   /** The process id of each replica now running, by name (`requests-0`, `gateway-1`). */

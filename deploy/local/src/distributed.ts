@@ -15,6 +15,8 @@ import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
+  CALLERS,
+  type Caller,
   ConfigError,
   createLogger,
   env,
@@ -23,6 +25,7 @@ import {
   loadConfig,
   networkTransport,
   runMain,
+  tokenDigest,
 } from "@countersign/kit";
 import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
@@ -61,7 +64,6 @@ const configSchema = z.object({
   COUNTERSIGN_PUBLIC_URL: env.url().optional(),
   COUNTERSIGN_ADMIN_EMAIL: z.email().optional(),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
-  COUNTERSIGN_INTERNAL_TOKEN: env.secret().optional(),
   /** A time-stamping authority of your own; without one the launcher runs one on loopback (OpenSSL). */
   COUNTERSIGN_TSA_URL: env.url().optional(),
 });
@@ -114,7 +116,11 @@ runMain(async () => {
   await mkdir(dataDir, { recursive: true });
   const secrets = await loadOrCreateSecrets(dataDir);
   const seal = await sealFiles(dataDir, secrets);
-  const internalToken = config.COUNTERSIGN_INTERNAL_TOKEN ?? randomBytes(32).toString("base64url");
+  // A token of its own for each caller, made for this run; services know them by their digests.
+  const tokens = Object.fromEntries(
+    CALLERS.map((caller) => [caller, randomBytes(32).toString("base64url")]),
+  ) as Record<Caller, string>;
+  const callers = CALLERS.map((caller) => `${caller}=${tokenDigest(tokens[caller])}`).join(",");
   let localS3: LocalS3 | undefined;
   if (!config.S3_ENDPOINT) {
     localS3 = await startLocalS3(join(dataDir, "s3"));
@@ -136,7 +142,7 @@ runMain(async () => {
     LOG_LEVEL: config.LOG_LEVEL,
     NATS_URL: config.NATS_URL,
     NATS_NAMESPACE: config.NATS_NAMESPACE,
-    COUNTERSIGN_INTERNAL_TOKEN: internalToken,
+    COUNTERSIGN_CALLERS: callers,
   };
   // Like a Deployment's ReplicaSet, a process that dies after it ran a while, or that something
   // killed (a chaos test, the OOM killer), is started again; one that exits on its own at once (a
@@ -218,12 +224,15 @@ runMain(async () => {
                 COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
               }
             : {}),
-          ...(service === "templates" ? { DOCUMENTS_ADDR: addressOf("documents") } : {}),
+          ...(service === "templates"
+            ? { DOCUMENTS_ADDR: addressOf("documents"), COUNTERSIGN_SERVICE_TOKEN: tokens.templates }
+            : {}),
           ...(service === "requests"
             ? {
                 ...requestsSettings,
                 TEMPLATES_ADDR: addressOf("templates"),
                 COUNTERSIGN_REQUESTS_ROLE: "api",
+                COUNTERSIGN_SERVICE_TOKEN: tokens.requests,
               }
             : {}),
           ...(service === "webhooks"
@@ -255,13 +264,16 @@ runMain(async () => {
       REQUESTS_DATABASE_URL: databaseUrl(config, "requests"),
       ...requestsSettings,
       COUNTERSIGN_REQUESTS_ROLE: "sealer",
+      COUNTERSIGN_SERVICE_TOKEN: tokens["requests-sealer"],
       COUNTERSIGN_SEAL_P12: seal.p12Path,
       COUNTERSIGN_SEAL_P12_PASSWORD_FILE: seal.passwordPath,
       ...timestamps?.settings,
     });
   }
   await Promise.all(
-    [...Object.values(addresses).flat(), ...sealers].map((address) => waitForHealth(address, internalToken)),
+    [...Object.values(addresses).flat(), ...sealers].map((address) =>
+      waitForHealth(address, tokens.operator),
+    ),
   );
 
   for (const [replica, url] of gateways.entries()) {
@@ -273,6 +285,7 @@ runMain(async () => {
         PORT: port,
         METRICS_PORT: String(await freePort()),
         COUNTERSIGN_PUBLIC_URL: config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${port}`,
+        COUNTERSIGN_SERVICE_TOKEN: tokens.gateway,
         ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_ADDR`, addressOf(s)])),
       },
       // The heap and flags a gateway pod gets (deploy/base/gateway), so that memory here is memory there.
@@ -284,7 +297,7 @@ runMain(async () => {
   endpoints = {
     gateways,
     services: { ...addresses, "requests-sealer": sealers },
-    internalToken,
+    operatorToken: tokens.operator,
     pid: process.pid,
     pids,
   };

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createMailer, env, mailConfig, runMain, serviceMain } from "@countersign/kit";
 import { z } from "zod";
+import { AUTH_CALLERS } from "./callers.js";
 import { firstStartBanner } from "./first-start.js";
 import { buildAuth } from "./service.js";
 
@@ -27,6 +28,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     serviceMain({
       name: "auth",
       config: configSchema,
+      callers: AUTH_CALLERS,
       build: (adapters, cfg) =>
         buildAuth({
           ...adapters,

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { env, runMain, serviceMain } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { z } from "zod";
+import { DOCUMENTS_CALLERS } from "./callers.js";
 import { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
 export { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, type DocumentsDeps } from "./service.js";
@@ -27,6 +28,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     serviceMain({
       name: "documents",
       config: configSchema,
+      callers: DOCUMENTS_CALLERS,
       build: async (adapters, cfg) => {
         const blobs = await S3BlobStore.open({
           endpoint: cfg.S3_ENDPOINT,

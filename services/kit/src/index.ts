@@ -25,6 +25,7 @@ export * from "./outbox.js";
 export * from "./pages.js";
 export * from "./process-faults.js";
 export * from "./server.js";
+export * from "./service-identity.js";
 export * from "./service-main.js";
 export * from "./service-module.js";
 export * from "./shutdown.js";

@@ -3,14 +3,11 @@
  * unexpected errors, RPC metrics, and the shared service token that keeps anyone but our own
  * processes from calling a service.
  */
-import { timingSafeEqual } from "node:crypto";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { acceptRequestId, REQUEST_ID_HEADER, runWithCallContext } from "./context.js";
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
 import { isDependencyOutage } from "./outage.js";
-
-const HEALTH_SERVICE = "grpc.health.v1.Health";
 
 export function callContextInterceptor(): Interceptor {
   return (next) => (req) => {
@@ -72,27 +69,5 @@ export function metricsInterceptor(metrics: RpcMetrics): Interceptor {
       stop(Code[ConnectError.from(err).code] ?? "Unknown");
       throw err;
     }
-  };
-}
-
-/** Refuses calls without the shared service token; health checks stay open for probes. */
-export function serviceTokenInterceptor(token: string): Interceptor {
-  const expected = Buffer.from(`Bearer ${token}`);
-  return (next) => (req) => {
-    if (req.service.typeName !== HEALTH_SERVICE) {
-      const presented = Buffer.from(req.header.get("authorization") ?? "");
-      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-        throw new ConnectError("missing or wrong service token", Code.Unauthenticated);
-      }
-    }
-    return next(req);
-  };
-}
-
-/** Client side: presents the service token on every call. */
-export function presentServiceToken(token: string): Interceptor {
-  return (next) => (req) => {
-    req.header.set("authorization", `Bearer ${token}`);
-    return next(req);
   };
 }

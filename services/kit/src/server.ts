@@ -11,14 +11,10 @@ import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { HealthState } from "./health.js";
 import { healthRoutes } from "./health.js";
-import {
-  callContextInterceptor,
-  errorMaskingInterceptor,
-  metricsInterceptor,
-  serviceTokenInterceptor,
-} from "./interceptors.js";
+import { callContextInterceptor, errorMaskingInterceptor, metricsInterceptor } from "./interceptors.js";
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
+import { callerInterceptor, type ServiceAccess } from "./service-identity.js";
 
 /** Flow-control window of each HTTP/2 stream between services: room for a few stream chunks. */
 export const HTTP2_WINDOW_BYTES = 4 * 1024 * 1024;
@@ -34,20 +30,16 @@ export const SERVER_GRACE_MS = 8000;
 export interface ServerInterceptorOptions {
   logger: Logger;
   metrics: RpcMetrics;
-  /** When set, every call but health checks must present it. */
-  serviceToken?: string;
+  /** When set, every call but health checks must come from one of its callers, to a method it may call. */
+  access?: ServiceAccess;
 }
 
 /** The server-side interceptors, in order; the in-memory transport of standalone mode uses them too. */
-export function serverInterceptors({
-  logger,
-  metrics,
-  serviceToken,
-}: ServerInterceptorOptions): Interceptor[] {
+export function serverInterceptors({ logger, metrics, access }: ServerInterceptorOptions): Interceptor[] {
   return [
     callContextInterceptor(),
     metricsInterceptor(metrics),
-    ...(serviceToken ? [serviceTokenInterceptor(serviceToken)] : []),
+    ...(access ? [callerInterceptor(access)] : []),
     errorMaskingInterceptor(logger),
   ];
 }

@@ -14,6 +14,7 @@ import { createLogger, type Logger } from "./logger.js";
 import { createRpcMetrics } from "./metrics.js";
 import { exitOnProcessFaults } from "./process-faults.js";
 import { SERVER_GRACE_MS, startServiceServer } from "./server.js";
+import { type CallerPolicy, parseCallers } from "./service-identity.js";
 import type { ServiceModule } from "./service-module.js";
 import { shutDownInStages } from "./shutdown.js";
 
@@ -25,7 +26,13 @@ export const serviceConfigSchema = z.object({
   NATS_NAMESPACE: env.namespace(),
   /** How long an event a replica took may go unacknowledged before another replica gets it. */
   NATS_ACK_WAIT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
-  COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+  /** This process's own token, presented on its calls to other services (those that call none need none). */
+  COUNTERSIGN_SERVICE_TOKEN: env.secret().optional(),
+  /** The callers this service answers, by the SHA-256 of their tokens: "gateway=<hex>,operator=<hex>". */
+  COUNTERSIGN_CALLERS: z
+    .string()
+    .min(1)
+    .transform((value) => parseCallers(value)),
   COUNTERSIGN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
 });
 
@@ -40,6 +47,8 @@ export interface ServiceMainOptions<S extends z.ZodObject> {
   name: string;
   /** The service's own variables, validated with the shared ones. */
   config: S;
+  /** Which callers may call which of its methods. */
+  callers: CallerPolicy;
   build: (
     adapters: ServiceAdapters,
     config: z.output<S>,
@@ -71,7 +80,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     logger,
     metrics,
     port: config.PORT,
-    serviceToken: config.COUNTERSIGN_INTERNAL_TOKEN,
+    access: { callers: config.COUNTERSIGN_CALLERS, policy: options.callers },
     drainMs: config.COUNTERSIGN_DRAIN_MS,
   });
   await module.start();

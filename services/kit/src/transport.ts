@@ -19,8 +19,8 @@ import {
 } from "@connectrpc/connect";
 import { type BalancedTransport, balancedTransport } from "./balanced-transport.js";
 import { currentCallContext, REQUEST_ID_HEADER } from "./context.js";
-import { presentServiceToken } from "./interceptors.js";
 import { HTTP2_WINDOW_BYTES, type Routes } from "./server.js";
+import { presentServiceToken } from "./service-identity.js";
 
 export type { Transport };
 

@@ -12,10 +12,10 @@ import {
 } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import { type CallContext, currentCallContext, runWithCallContext } from "../src/context.js";
 import { HealthState } from "../src/health.js";
-import { presentServiceToken } from "../src/interceptors.js";
 import { createLogger } from "../src/logger.js";
 import { createRpcMetrics } from "../src/metrics.js";
 import { type RunningServer, startServiceServer } from "../src/server.js";
+import { operatorOnly, presentServiceToken } from "../src/service-identity.js";
 import { networkTransport, serviceClient } from "../src/transport.js";
 
 const TOKEN = "a-service-token-that-is-long-enough-to-pass";
@@ -44,7 +44,7 @@ beforeAll(async () => {
     metrics: createRpcMetrics(),
     port: 0,
     host: "127.0.0.1",
-    serviceToken: TOKEN,
+    access: operatorOnly(TOKEN),
     drainMs: 300,
   });
 });

@@ -42,6 +42,9 @@ export {
   sealConfig,
   timestampConfig,
 } from "./config.js";
+
+import { REQUESTS_CALLERS } from "./callers.js";
+
 export { buildRequests, type RequestsDeps, type RequestsModule, type RequestsRole } from "./service.js";
 export { type VerificationReport, verifyDocument } from "./verification/verify-document.js";
 
@@ -51,7 +54,7 @@ export const configSchema = z
     /** Where the API runs (roles all and api); the sealer creates no requests. */
     TEMPLATES_ADDR: env.serviceAddress().optional(),
     DOCUMENTS_ADDR: env.serviceAddress(),
-    COUNTERSIGN_INTERNAL_TOKEN: env.secret(),
+    COUNTERSIGN_SERVICE_TOKEN: env.secret(),
     COUNTERSIGN_PUBLIC_URL: env.url(),
     COUNTERSIGN_LINK_SECRET: env.secret(),
     COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
@@ -78,6 +81,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     serviceMain({
       name: "requests",
       config: configSchema,
+      callers: REQUESTS_CALLERS,
       build: (adapters, cfg) =>
         buildRequests({
           ...adapters,
@@ -86,11 +90,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
               ? undefined
               : serviceClient(
                   TemplatesService,
-                  networkTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+                  networkTransport(cfg.TEMPLATES_ADDR, cfg.COUNTERSIGN_SERVICE_TOKEN),
                 ),
           documents: serviceClient(
             DocumentsService,
-            networkTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_INTERNAL_TOKEN),
+            networkTransport(cfg.DOCUMENTS_ADDR, cfg.COUNTERSIGN_SERVICE_TOKEN),
           ),
           mailer: createMailer({
             smtpUrl: cfg.SMTP_URL,

@@ -2,6 +2,7 @@
 import { pathToFileURL } from "node:url";
 import { env, runMain, serviceMain } from "@countersign/kit";
 import { z } from "zod";
+import { WEBHOOKS_CALLERS } from "./callers.js";
 import { webhookConfig, webhookSettings } from "./config.js";
 import { buildWebhooks } from "./service.js";
 
@@ -20,6 +21,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     serviceMain({
       name: "webhooks",
       config: configSchema,
+      callers: WEBHOOKS_CALLERS,
       build: (adapters, cfg) =>
         buildWebhooks({
           ...adapters,

@@ -1,0 +1,17 @@
+/**
+ * Who may call documents, and what. The gateway serves the public API's documents; templates and
+ * requests claim the documents they use (and release them), and requests reads and stores the
+ * documents it seals. Nobody else reads a document.
+ */
+import type { CallerPolicy } from "@countersign/kit";
+
+const CLAIMS = ["ClaimDocument", "ReleaseDocument", "ListClaims"];
+const SEALING = ["GetDocument", "DownloadDocument", "UploadDocument", ...CLAIMS];
+
+export const DOCUMENTS_CALLERS: CallerPolicy = {
+  gateway: ["GetDocument", "ListDocuments", "UploadDocument", "DownloadDocument", "DeleteDocument"],
+  templates: CLAIMS,
+  requests: SEALING,
+  "requests-sealer": SEALING,
+  operator: "*",
+};
