@@ -17,7 +17,7 @@ test("parts are joined in order, each whole or cut to the pages asked for", asyn
   expect(made.getPages().map((p) => p.getWidth())).toEqual([200, 201, 202, 203, 201]);
 });
 
-test("the parts' own bytes stay usable: the thread gets copies", async () => {
+test("the parts' own bytes stay usable: the process gets copies", async () => {
   const bytes = await numbered(2, "c");
   await composePdf([{ bytes }]);
   expect((await PDFDocument.load(bytes)).getPageCount()).toBe(2);
@@ -29,6 +29,6 @@ test("a thousand-page document is cut and joined while the caller's event loop k
   const cut = await composePdf([{ bytes: long, pages: [0, 999] }, { bytes: long }]);
   const busy = performance.eventLoopUtilization(before).utilization;
   expect((await PDFDocument.load(cut)).getPageCount()).toBe(1002);
-  // This thread only waited (0.01 measured); pdf-lib working here kept its loop busy 0.62 of the time.
+  // This process only waited (0.01 measured); pdf-lib working here kept its loop busy 0.62 of the time.
   expect(busy).toBeLessThan(0.2);
 });

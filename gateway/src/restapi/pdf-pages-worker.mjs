@@ -1,33 +1,31 @@
 // @ts-check
 /**
- * The worker thread that cuts and joins PDFs with pdf-lib for /restapi's document views (see
+ * The job process that cuts and joins PDFs with pdf-lib for /restapi's document views (see
  * pdf-pages.ts): reading a document of thousands of pages takes pdf-lib seconds, which would
- * otherwise hold the gateway's event loop for every caller. JavaScript, not TypeScript: Node 20
- * gives a worker none of the module hooks the TypeScript loader uses.
+ * otherwise hold the gateway's event loop for every caller.
  *
  * Each message is `{ id, job }`, the job `{ parts: [{ bytes, pages? }] }`: a new PDF of each part's
  * pages in order (0-based `pages`, or every page); each answer `{ id, result }`, the result the new
  * PDF's bytes, or `{ id, error }`.
  */
-import { parentPort } from "node:worker_threads";
 import { ParseSpeeds, PDFDocument } from "pdf-lib";
 
 /** @param {{ parts: { bytes: Uint8Array, pages?: number[] }[] }} job */
 async function compose({ parts }) {
   const made = await PDFDocument.create();
   for (const { bytes, pages } of parts) {
-    // This thread has nothing to yield to: pdf-lib's default pauses every 100 objects only slow it.
+    // This process has nothing to yield to: pdf-lib's default pauses every 100 objects only slow it.
     const source = await PDFDocument.load(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
     for (const page of await made.copyPages(source, pages ?? source.getPageIndices())) made.addPage(page);
   }
   return made.save();
 }
 
-parentPort?.on("message", ({ id, job }) => {
+process.on("message", ({ id, job }) => {
   compose(job).then(
-    (result) => parentPort?.postMessage({ id, result }, [result.buffer]),
-    (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
+    (result) => process.send?.({ id, result }),
+    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
 
-parentPort?.postMessage({ ready: true });
+process.send?.({ ready: true });

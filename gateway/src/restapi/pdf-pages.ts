@@ -1,10 +1,10 @@
 /**
  * New PDFs made of other PDFs' pages, for /restapi's document views (`combined`, `certificate`, a
- * single document cut from the sealed PDF): pdf-lib runs in a worker thread of its own
- * (pdf-pages-worker.mjs), loaded with the first such view, so a long document holds that thread
+ * single document cut from the sealed PDF): pdf-lib runs in a job process of its own
+ * (pdf-pages-worker.mjs), started with the first such view, so a long document holds that process
  * and never the gateway's event loop.
  */
-import { WorkerThread } from "@countersign/kit";
+import { JobProcess } from "@countersign/kit";
 
 export interface PdfPart {
   bytes: Uint8Array;
@@ -12,17 +12,13 @@ export interface PdfPart {
   pages?: number[];
 }
 
-const thread = new WorkerThread<{ parts: PdfPart[] }, Uint8Array>(
+const composer = new JobProcess<{ parts: PdfPart[] }, Uint8Array>(
   new URL("./pdf-pages-worker.mjs", import.meta.url),
   // A sealed request has at most a few thousand pages: read and written in seconds.
-  { timeoutMs: 30_000, idleMs: 60_000, maxOldGenerationSizeMb: 512 },
+  { timeoutMs: 30_000, idleMs: 60_000, maxHeapMb: 512 },
 );
 
-/** A PDF of the parts' pages in order; each part's bytes are copied to the thread. */
+/** A PDF of the parts' pages in order; each part's bytes are copied to the process. */
 export function composePdf(parts: PdfPart[]): Promise<Uint8Array> {
-  const copies = parts.map((part) => ({ ...part, bytes: new Uint8Array(part.bytes) }));
-  return thread.run(
-    { parts: copies },
-    copies.map((part) => part.bytes.buffer as ArrayBuffer),
-  );
+  return composer.run({ parts });
 }

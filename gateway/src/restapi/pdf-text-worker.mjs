@@ -1,12 +1,11 @@
 // @ts-check
 /**
- * The worker thread that finds anchor strings in PDFs with pdf.js. pdf.js's Node build carries
+ * The job process that finds anchor strings in PDFs with pdf.js. pdf.js's Node build carries
  * core-js, which replaces globals of the realm it loads in (Array.prototype.push, JSON.parse and
  * JSON.stringify among them) with slower JavaScript versions; here they stay out of the gateway's
- * own realm. The search runs here too, page by page, and stops for an anchor once it has been found
+ * own process. The search runs here too, page by page, and stops for an anchor once it has been found
  * `limit` times: a short anchor ("x") in a long document has millions of places, and neither
- * finding nor sending them may cost more than the caller can use. JavaScript, not TypeScript:
- * Node 20 does not give a worker the module hooks the TypeScript loader uses.
+ * finding nor sending them may cost more than the caller can use.
  *
  * Each message is `{ id, job }`, the job `{ bytes, anchors: [{ text, caseSensitive }], limit }`;
  * each answer `{ id, result }`, the result one list of boxes per anchor (each box `{ page, x, y,
@@ -15,7 +14,6 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { parentPort } from "node:worker_threads";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 /** pdf.js reads the metrics of the 14 standard fonts from these files rather than guess them. */
@@ -70,7 +68,8 @@ async function findAnchors({ bytes, anchors, limit }) {
   const needles = anchors.map((anchor) => (anchor.caseSensitive ? anchor.text : fold(anchor.text)));
   const searching = () => found.some((boxes) => boxes.length < limit);
   const pdf = await getDocument({
-    data: bytes,
+    // pdf.js takes a plain Uint8Array, not a Buffer, which is what arrives when the caller had one.
+    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     standardFontDataUrl: STANDARD_FONTS,
     isEvalSupported: false,
     useSystemFonts: false,
@@ -105,11 +104,11 @@ async function findAnchors({ bytes, anchors, limit }) {
   }
 }
 
-parentPort?.on("message", (/** @type {{ id: number, job: any }} */ { id, job }) => {
+process.on("message", (/** @type {{ id: number, job: any }} */ { id, job }) => {
   findAnchors(job).then(
-    (result) => parentPort?.postMessage({ id, result }),
-    (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
+    (result) => process.send?.({ id, result }),
+    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
 
-parentPort?.postMessage({ ready: true });
+process.send?.({ ready: true });

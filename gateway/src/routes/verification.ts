@@ -2,7 +2,7 @@
  * Verification over HTTP: `POST /verify` in both API families, and the public /verify page with
  * the call it makes (`POST /verify/api/report`), which needs no key and is limited per address.
  * The PDF is read whole (it is at most the upload limit) and handed to the requests service, which
- * verifies it in a thread of its own and stores nothing.
+ * verifies it in a process of its own and stores nothing.
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";

@@ -1,13 +1,12 @@
 // @ts-check
 /**
- * The worker thread that runs Argon2id for passwords.ts: hash-wasm computes it in WebAssembly,
+ * The job process that runs Argon2id for passwords.ts: hash-wasm computes it in WebAssembly,
  * synchronously, about 90 ms a hash, which on the service's event loop would hold every other call
  * for as long. Each message is `{ id, job }`: `{ hash: password }` answers the encoded hash,
  * `{ verify: password, encoded }` whether the password matches it.
  */
 
 import { randomBytes } from "node:crypto";
-import { parentPort } from "node:worker_threads";
 import { argon2id, argon2Verify } from "hash-wasm";
 
 /** OWASP's first choice for Argon2id: 19 MiB, two passes, one lane. */
@@ -21,11 +20,11 @@ async function run(job) {
   return argon2Verify({ password: job.verify ?? "", hash: job.encoded ?? "" });
 }
 
-parentPort?.on("message", ({ id, job }) => {
+process.on("message", ({ id, job }) => {
   run(job).then(
-    (result) => parentPort?.postMessage({ id, result }),
-    (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
+    (result) => process.send?.({ id, result }),
+    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
 
-parentPort?.postMessage({ ready: true });
+process.send?.({ ready: true });

@@ -1,11 +1,11 @@
 /**
  * Console passwords, hashed with Argon2id at OWASP's first recommendation (19 MiB, t=2, p=1) in a
- * worker thread of their own (password-hash-worker.mjs), so that the 90 ms of a hash never hold the
+ * job process of their own (password-hash-worker.mjs), so that the 90 ms of a hash never hold the
  * service's event loop. Hashes made before are scrypt (N=2^15, r=8, p=1): they still verify, and a
  * log-in that verifies one, or an Argon2id hash with other parameters, is told to store a new hash.
  */
 import { scrypt, timingSafeEqual } from "node:crypto";
-import { WorkerThread } from "@countersign/kit";
+import { JobProcess } from "@countersign/kit";
 
 /** The encoded parameters of a current hash: `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`. */
 const CURRENT = "$argon2id$v=19$m=19456,t=2,p=1$";
@@ -19,27 +19,27 @@ export interface Verified {
 }
 
 export class Passwords {
-  private readonly thread = new WorkerThread<Job, string | boolean>(
+  private readonly hasher = new JobProcess<Job, string | boolean>(
     new URL("./password-hash-worker.mjs", import.meta.url),
-    { timeoutMs: 10_000, idleMs: 5 * 60_000, maxOldGenerationSizeMb: 64 },
+    { timeoutMs: 10_000, idleMs: 5 * 60_000, maxHeapMb: 64 },
   );
 
   async hash(password: string): Promise<string> {
-    return (await this.thread.run({ hash: password })) as string;
+    return (await this.hasher.run({ hash: password })) as string;
   }
 
   async verify(password: string, stored: string): Promise<Verified> {
     if (stored.startsWith("$argon2id$")) {
-      const ok = (await this.thread.run({ verify: password, encoded: stored })) as boolean;
+      const ok = (await this.hasher.run({ verify: password, encoded: stored })) as boolean;
       return { ok, rehash: ok && !stored.startsWith(CURRENT) };
     }
     const ok = await verifyScrypt(password, stored);
     return { ok, rehash: ok };
   }
 
-  /** Ends the hashing thread (the service is stopping). */
+  /** Ends the hashing process (the service is stopping). */
   close(): void {
-    this.thread.close();
+    this.hasher.close();
   }
 }
 

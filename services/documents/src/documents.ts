@@ -3,7 +3,7 @@
  * their bytes in the blob store and their metadata in the database, read back as streams.
  */
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { link, unlink } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { create } from "@bufbuild/protobuf";
@@ -154,17 +154,18 @@ export class Documents {
     let stored = early?.stored;
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
-      // The file is opened first: a filesystem store can then take it (make it durable and move it
-      // into place) while the inspector reads it whole through the open descriptor; a store
+      // The inspector reads the file through a link of its own, made first: a filesystem store can
+      // then take the file (make it durable and move it into place) while it is read; a store
       // elsewhere that was not fed while the file arrived is sent the spooled file meanwhile. The
       // store is awaited below: until then its failure must not go unhandled, and what it was given
       // is removed again if the file is refused.
-      const file = await open(spooled.path);
+      const inspectorsCopy = `${spooled.path}.inspecting`;
+      await link(spooled.path, inspectorsCopy);
       // Originals are made safe to sign; what the service seals itself is stored as it is.
       const original = header.kind !== Kind.SIGNED && header.kind !== Kind.CERTIFICATE;
       const inspected = this.deps.inspector
-        .file(file.fd, { hash: spooled.sha256 === undefined, sanitize: original })
-        .finally(() => file.close());
+        .file(inspectorsCopy, { hash: spooled.sha256 === undefined, sanitize: original })
+        .finally(() => unlink(inspectorsCopy).catch(() => {}));
       stored ??= blobs.moveIn
         ? blobs.moveIn(blobKey, spooled.path)
         : blobs.put(blobKey, createReadStream(spooled.path), {

@@ -1,20 +1,19 @@
 // @ts-check
 /**
- * The worker thread that inspects PDFs for the documents service (see pdf-inspection.ts): it reads
- * an upload whole through the file descriptor it is handed, hashes it and parses it with pdf-lib.
- * The file and pdf-lib's objects live in this thread's heap, never in the service's, and a document
- * that takes pdf-lib seconds to read (a few hundred thousand objects fit in 25 MiB) holds this
- * thread alone. JavaScript, not TypeScript: Node 20 gives a worker none of the module hooks the
- * TypeScript loader uses.
+ * The job process that inspects PDFs for the documents service (see pdf-inspection.ts): it reads an
+ * upload whole from the path it is handed, hashes it and parses it with pdf-lib. The file and
+ * pdf-lib's objects live in this process's heap, never in the service's, and a document that takes
+ * pdf-lib seconds to read (a few hundred thousand objects fit in 25 MiB), or more memory than the
+ * process may have, costs this process alone.
  *
- * Each message is `{ id, job }`, the job `{ fd, hash, maxPages, sanitize }` (an open file of the
- * service's process) or `{ bytes, hash, maxPages, sanitize }`; each answer `{ id, result }`, the
- * result `{ sha256, inspection, sanitized }` (sha256 only when asked for; sanitized, with the bytes
- * moved and what was removed, when `sanitize` asked for it and the file needed it), or `{ id, error }`.
+ * Each message is `{ id, job }`, the job `{ path, hash, maxPages, sanitize }` (a file the service
+ * keeps in place until it is answered) or `{ bytes, hash, maxPages, sanitize }`; each answer
+ * `{ id, result }`, the result `{ sha256, inspection, sanitized }` (sha256 only when asked for;
+ * sanitized, with the bytes and what was removed, when `sanitize` asked for it and the file needed
+ * it), or `{ id, error }`.
  */
 import { createHash } from "node:crypto";
-import { fstatSync, readSync } from "node:fs";
-import { parentPort } from "node:worker_threads";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { ParseSpeeds, PDFDocument, PDFPageTree } from "pdf-lib";
 import { sanitize } from "./pdf-sanitizer.mjs";
 
@@ -28,17 +27,22 @@ const PDF_MAGIC = Buffer.from("%PDF-");
  */
 let fileBuffer = Buffer.alloc(0);
 
-/** The whole file, read from its start however far the descriptor's offset has moved. */
-function readWhole(/** @type {number} */ fd) {
-  const size = fstatSync(fd).size;
-  if (fileBuffer.length < size) fileBuffer = Buffer.allocUnsafe(size);
-  let at = 0;
-  while (at < size) {
-    const read = readSync(fd, fileBuffer, at, size - at, at);
-    if (read === 0) break;
-    at += read;
+/** The whole file at `path`. */
+function readWhole(/** @type {string} */ path) {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (fileBuffer.length < size) fileBuffer = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const read = readSync(fd, fileBuffer, at, size - at, at);
+      if (read === 0) break;
+      at += read;
+    }
+    return fileBuffer.subarray(0, at);
+  } finally {
+    closeSync(fd);
   }
-  return fileBuffer.subarray(0, at);
 }
 
 /** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
@@ -138,9 +142,9 @@ async function inspect(bytes, maxPages, sanitizing) {
 }
 
 async function run(
-  /** @type {({ fd: number } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number, sanitize: boolean }} */ job,
+  /** @type {({ path: string } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number, sanitize: boolean }} */ job,
 ) {
-  const bytes = "fd" in job ? readWhole(job.fd) : job.bytes;
+  const bytes = "path" in job ? readWhole(job.path) : job.bytes;
   const sha256 = job.hash ? createHash("sha256").update(bytes).digest("hex") : undefined;
   const { sanitized, ...inspection } = await inspect(bytes, job.maxPages, job.sanitize);
   if (!sanitized) return { sha256, inspection };
@@ -156,16 +160,13 @@ async function run(
   };
 }
 
-// The kit's WorkerThread posts a job only once the one before it is answered: jobs never overlap
+// The kit's JobProcess sends a job only once the one before it is answered: jobs never overlap
 // here, so they can share the file buffer.
-parentPort?.on("message", ({ id, job }) => {
+process.on("message", ({ id, job }) => {
   run(job).then(
-    (result) => {
-      const safe = result.sanitized?.bytes;
-      parentPort?.postMessage({ id, result }, safe ? [safe.buffer] : []);
-    },
-    (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
+    (result) => process.send?.({ id, result }),
+    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
 
-parentPort?.postMessage({ ready: true });
+process.send?.({ ready: true });

@@ -1,13 +1,13 @@
 /**
  * Tells whether an upload is a PDF we can sign, how many pages it has and how large they are, and
  * its SHA-256; and, for an original, makes it safe to sign (pdf-sanitizer.mjs). Signing needs a document every viewer opens the same way: encrypted and unreadable
- * files are refused with a reason a person understands. pdf-lib reads the file in a worker thread
+ * files are refused with a reason a person understands. pdf-lib reads the file in a job process
  * (pdf-inspection-worker.mjs): a legal PDF of 300,000 small objects (21 MiB) took it 6–7 s, all of
  * it on the service's event loop, and every file read whole was garbage in the service's heap. A
- * file it has not read in time is refused.
+ * file it has not read in time, or in its memory, is refused; the service goes on whatever the file.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { JobTimedOut, movable, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
+import { JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
 
 /** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
 export type PageSize = [width: number, height: number];
@@ -36,7 +36,11 @@ export interface InspectedFile {
   sanitized?: SanitizedFile;
 }
 
-type Job = ({ fd: number } | { bytes: Uint8Array }) & { hash: boolean; maxPages: number; sanitize: boolean };
+type Job = ({ path: string } | { bytes: Uint8Array }) & {
+  hash: boolean;
+  maxPages: number;
+  sanitize: boolean;
+};
 
 export interface PdfInspectorOptions {
   /** How long pdf-lib may take over one document. */
@@ -53,12 +57,12 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 
 /**
  * pdf-lib holds about 1 KiB a PDF object: 309 MiB for a legal 21 MiB PDF of 300,000 objects. The
- * documents pod is limited to 768 MiB (deploy/base/documents): the thread ends before the pod does.
+ * documents pod is limited to 768 MiB (deploy/base/documents): the process ends before the pod does.
  */
 const HEAP_LIMIT_MB = 512;
 
 export class PdfInspector {
-  private readonly thread: WorkerThread<Job, InspectedFile>;
+  private readonly process: JobProcess<Job, InspectedFile>;
   private readonly timeoutMs: number;
   private readonly maxPages: number;
 
@@ -68,46 +72,37 @@ export class PdfInspector {
   }: PdfInspectorOptions = {}) {
     this.timeoutMs = timeoutMs;
     this.maxPages = maxPages;
-    this.thread = new WorkerThread(new URL("./pdf-inspection-worker.mjs", import.meta.url), {
+    this.process = new JobProcess(new URL("./pdf-inspection-worker.mjs", import.meta.url), {
       timeoutMs,
       idleMs: 60_000,
-      maxOldGenerationSizeMb: HEAP_LIMIT_MB,
+      maxHeapMb: HEAP_LIMIT_MB,
     });
   }
 
-  /**
-   * A file open in this process, read whole by the thread through its descriptor: wherever the
-   * file is moved meanwhile, and however it is read here, the thread reads it from its start.
-   * The caller keeps the file open until this settles.
-   */
-  file(fd: number, { hash, sanitize }: { hash: boolean; sanitize: boolean }): Promise<InspectedFile> {
-    return this.run({ fd, hash, maxPages: this.maxPages, sanitize });
+  /** The file at `path`, read whole by the process; the caller keeps it there until this settles. */
+  file(path: string, { hash, sanitize }: { hash: boolean; sanitize: boolean }): Promise<InspectedFile> {
+    return this.run({ path, hash, maxPages: this.maxPages, sanitize });
   }
 
-  /** Bytes held here; the thread gets them moved, so the caller must not use them afterwards. */
+  /** Bytes held here, copied to the process. */
   async bytes(bytes: Uint8Array): Promise<Inspection> {
-    const moved = movable(bytes);
-    return (
-      await this.run({ bytes: moved, hash: false, maxPages: this.maxPages, sanitize: false }, [
-        moved.buffer as ArrayBuffer,
-      ])
-    ).inspection;
+    return (await this.run({ bytes, hash: false, maxPages: this.maxPages, sanitize: false })).inspection;
   }
 
   close(): void {
-    this.thread.close();
+    this.process.close();
   }
 
-  private async run(job: Job, transfer: ArrayBuffer[] = []): Promise<InspectedFile> {
+  private async run(job: Job): Promise<InspectedFile> {
     try {
-      return await this.thread.run(job, transfer);
+      return await this.process.run(job);
     } catch (err) {
       if (err instanceof JobTimedOut)
         return tooComplex(`the PDF could not be read in ${this.timeoutMs / 1000} s`);
-      if (err instanceof WorkerThreadEnded && err.outOfMemory)
+      if (err instanceof JobProcessEnded && err.outOfMemory)
         return tooComplex(`the PDF needs more than ${HEAP_LIMIT_MB} MiB to be read`);
-      // The thread crashed or the service is stopping: not this file's fault.
-      if (err instanceof WorkerThreadEnded)
+      // The process crashed or the service is stopping: not this file's fault.
+      if (err instanceof JobProcessEnded)
         throw new ConnectError("the PDF reader stopped; try the upload again", Code.Unavailable);
       throw err;
     }

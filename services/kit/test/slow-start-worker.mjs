@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * busy-worker.mjs behind a start that holds the thread for 600 ms, as loading a parser's modules
+ * busy-worker.mjs behind a start that holds the process for 600 ms, as loading a parser's modules
  * does on a loaded machine.
  */
 const until = Date.now() + 600;

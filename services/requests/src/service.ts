@@ -21,7 +21,7 @@ import {
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
-import { type DrawingLimits, DrawingThread } from "./completion/drawing-thread.js";
+import { type DrawingLimits, DrawingProcess } from "./completion/drawing-process.js";
 import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
 import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
@@ -123,8 +123,8 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       return { filename: document.filename, content: bytes, contentType: "application/pdf" };
     },
   });
-  // The thread starts with the first completion: a replica that completes nothing never loads pdf-lib.
-  const drawing = role === "api" ? undefined : new DrawingThread(deps.drawingLimits);
+  // The process starts with the first completion: a replica that completes nothing never loads pdf-lib.
+  const drawing = role === "api" ? undefined : new DrawingProcess(deps.drawingLimits);
   const completions =
     drawing && sealingCompletions(deps, role, { links, drawing, afterCommit: () => afterCommit() });
   const afterCommit = () => {
@@ -150,7 +150,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     async stop() {
       await completions?.stop();
       drawing?.close();
-      api?.verifierThread.close();
+      api?.verifierProcess.close();
       await api?.claims.stop();
       await api?.sweeper.stop();
       await sender.stop();
@@ -201,9 +201,9 @@ function apiParts(
     uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
-  // The verifier's own thread, started with the first file someone asks about.
-  const verifierThread = new DrawingThread(deps.drawingLimits);
-  const verification = new DocumentVerification({ db, documents: deps.documents, thread: verifierThread });
+  // The verifier's own process, started with the first file someone asks about.
+  const verifierProcess = new DrawingProcess(deps.drawingLimits);
+  const verification = new DocumentVerification({ db, documents: deps.documents, drawing: verifierProcess });
   const routes = requestsRoutes({
     creation,
     requests,
@@ -213,14 +213,14 @@ function apiParts(
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),
   });
-  return { routes, sweeper, claims, verifierThread };
+  return { routes, sweeper, claims, verifierProcess };
 }
 
 /** The completion worker of a process that seals: its key opened now, a wrong one stopping the start. */
 function sealingCompletions(
   deps: RequestsDeps,
   role: RequestsRole,
-  shared: { links: SigningLinks; drawing: DrawingThread; afterCommit: () => void },
+  shared: { links: SigningLinks; drawing: DrawingProcess; afterCommit: () => void },
 ): Completions {
   if (!deps.seal)
     throw new Error(`a requests service in role "${role}" seals completed PDFs and needs the seal`);

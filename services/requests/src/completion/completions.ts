@@ -35,7 +35,7 @@ import type { SigningLinks } from "../signing-links.js";
 import { type StoredField, store } from "../store.js";
 import { readDocument } from "../stored-documents.js";
 import type { SignatureMark } from "./certificate-page.js";
-import { DrawingFailed, type DrawingThread } from "./drawing-thread.js";
+import { DrawingFailed, type DrawingProcess } from "./drawing-process.js";
 import { RevocationError } from "./pades/revocation.js";
 import { TimestampError } from "./pades/timestamp-client.js";
 import type { Seal } from "./seal.js";
@@ -178,7 +178,7 @@ export interface CompletionsDeps {
   documents: Client<typeof DocumentsService>;
   links: SigningLinks;
   seal: Seal;
-  drawing: DrawingThread;
+  drawing: DrawingProcess;
   logger: Logger;
   afterCommit: () => void;
   pollIntervalMs?: number;

@@ -1,5 +1,5 @@
 /**
- * What the drawing thread does (drawing-worker.mjs loads this module): draw a completed document
+ * What the drawing process does (drawing-worker.mjs loads this module): draw a completed document
  * with the room for its seal, append to a sealed one the revision with its validation data and an
  * empty document time-stamp, or verify a PDF anyone sent. Each reads whole PDFs with pdf-lib, which
  * the service's event loop must not wait on — least of all for a file from a stranger.
@@ -21,7 +21,7 @@ export type DrawingJob =
       kind: "draw";
       originals: Original[];
       fields: StoredField[];
-      /** The values as [fieldId, value] pairs: a Map does not cross to a thread as one. */
+      /** The values as [fieldId, value] pairs: kept as pairs, as the job crosses to the process. */
       values: [string, StoredValue][];
       details: CertificateDetails;
       seal: SealRoom;

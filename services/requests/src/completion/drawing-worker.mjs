@@ -1,18 +1,16 @@
 // @ts-check
 /**
- * The worker thread that draws completed requests' PDFs (see drawing-thread.ts): pdf-lib, fontkit
- * and the fonts live in this thread's heap, and a document that takes seconds, or more memory than
- * the thread may have, costs this thread alone, never the service's event loop. The drawing itself
- * is TypeScript (drawing-jobs.ts): the build's JavaScript beside this file where there is one
- * (`npm start`, the image), else the source through tsx's loader (tests, `npm run cli`) — Node 20
- * gives a worker none of the module hooks of the thread that started it.
+ * The job process that draws completed requests' PDFs (see drawing-process.ts): pdf-lib, fontkit
+ * and the fonts live in this process's heap, and a document that takes seconds, or more memory than
+ * the process may have, costs this process alone, never the service's. The drawing itself is
+ * TypeScript (drawing-jobs.ts): the build's JavaScript beside this file where there is one
+ * (`npm start`, the image), else the source through tsx's loader (tests, `npm run cli`).
  *
- * Each message is `{ id, job }`, a DrawingJob; each answer `{ id, result }`, a DrawingResult (a
- * PDF's bytes moved, not copied), or `{ id, error }`.
+ * Each message is `{ id, job }`, a DrawingJob; each answer `{ id, result }`, a DrawingResult, or
+ * `{ id, error }`.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parentPort } from "node:worker_threads";
 
 /** @returns {Promise<typeof import("./drawing-jobs.ts")>} */
 async function jobs() {
@@ -24,17 +22,17 @@ async function jobs() {
 
 const { runDrawingJob } = await jobs();
 
-parentPort?.on("message", ({ id, job }) => {
+process.on("message", ({ id, job }) => {
   runDrawingJob(job).then(
     (result) => {
       const { bytes } = result;
-      if (!bytes) return parentPort?.postMessage({ id, result });
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      const moved = own ? bytes : new Uint8Array(bytes);
-      parentPort?.postMessage({ id, result: { ...result, bytes: moved } }, [moved.buffer]);
+      if (!bytes) return process.send?.({ id, result });
+      // A view is sent with the whole buffer under it: a slice of a larger one goes as a copy of its own.
+      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      process.send?.({ id, result: { ...result, bytes: whole ? bytes : new Uint8Array(bytes) } });
     },
-    (err) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) }),
+    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
   );
 });
 
-parentPort?.postMessage({ ready: true });
+process.send?.({ ready: true });

@@ -1,9 +1,9 @@
 /**
  * The seal on a completed PDF, made in steps: the room for the signature is laid where the
- * document is drawn (a worker thread, which needs only the seal's name and the room's size); here,
+ * document is drawn (a job process, which needs only the seal's name and the room's size); here,
  * where the key is, the CAdES signature is made over the file and written into it. With a
  * time-stamping authority the signature is time-stamped (B-T), a revision adds the validation
- * data and an empty document time-stamp (laid by the worker thread too), and the authority's token
+ * data and an empty document time-stamp (laid by that process too), and the authority's token
  * fills that (B-LTA). Without one the seal is B-B: its time is this service's clock.
  */
 import { createPrivateKey, sign } from "node:crypto";

@@ -1,7 +1,7 @@
 /**
  * Draws a completed request's PDF: the originals joined in order, every value drawn on its field,
  * the certificate of completion appended, and the room for the one seal over the whole. Pure:
- * bytes in, bytes out, so the drawing thread (drawing-thread.ts) and the benchmark run the same
+ * bytes in, bytes out, so the drawing process (drawing-process.ts) and the benchmark run the same
  * code; the seal itself is signed where the key is (Seal.sign).
  */
 import { createHash } from "node:crypto";

@@ -89,7 +89,7 @@ export interface DrawOptions {
   rotate?: number;
 }
 
-/** Each face's whole font, read once per thread: what text is measured with before it is drawn. */
+/** Each face's whole font, read once per process: what text is measured with before it is drawn. */
 const wholeFonts = new Map<string, Promise<ShapingFont>>();
 
 function wholeFont(face: Face): Promise<ShapingFont> {

@@ -1,5 +1,5 @@
 /**
- * VerifyDocument: the verifier run on a stranger's file in the drawing thread (its time and memory
+ * VerifyDocument: the verifier run on a stranger's file in a drawing process (its time and memory
  * limits hold whatever the file is), then what only this service knows added — whether the request
  * the seal names was completed here, and whether the file is byte for byte the copy stored then.
  * Nothing is stored, and no workspace is needed: whoever holds the file may ask about it.
@@ -15,14 +15,14 @@ import {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, problemError, validationError } from "@countersign/kit";
 import { readAudit, verifyChain } from "../audit-trail.js";
-import { DrawingFailed, type DrawingThread } from "../completion/drawing-thread.js";
+import { DrawingFailed, type DrawingProcess } from "../completion/drawing-process.js";
 import type { CertificateFacts } from "./signature-checks.js";
 import type { VerificationReport } from "./verify-document.js";
 
 /** The largest file verified: the largest upload, and room for what sealing adds. */
 export const MAX_VERIFIED_BYTES = 32 * 1024 * 1024;
 
-/** Files waiting for the verifier's thread, beyond which callers are asked to come back. */
+/** Files waiting for the verifier's process, beyond which callers are asked to come back. */
 const MAX_WAITING = 4;
 
 const VERDICTS: Record<VerificationReport["verdict"], Verdict> = {
@@ -46,14 +46,14 @@ export class DocumentVerification {
   private waiting = 0;
 
   /**
-   * `thread` is the verifier's own: a stranger's file that takes its whole time limit holds no
+   * `drawing` is the verifier's own: a stranger's file that takes its whole time limit holds no
    * completion up.
    */
   constructor(
     private readonly deps: {
       db: Database;
       documents: Client<typeof DocumentsService>;
-      thread: DrawingThread;
+      drawing: DrawingProcess;
     },
   ) {}
 
@@ -74,7 +74,7 @@ export class DocumentVerification {
     let report: VerificationReport;
     this.waiting += 1;
     try {
-      report = await this.deps.thread.verify(pdf);
+      report = await this.deps.drawing.verify(pdf);
     } catch (err) {
       if (err instanceof DrawingFailed) {
         throw validationError(

@@ -1,11 +1,11 @@
 /**
- * Where completed PDFs are drawn: a worker thread of their own (drawing-worker.mjs), one document
+ * Where completed PDFs are drawn: a job process of their own (drawing-worker.mjs), one document
  * at a time, with a time and a memory limit. Drawing runs pdf-lib over every page of the
  * originals and decodes every drawn signature; on the service's own event loop a large document
  * held every call it served, and a hostile one could hold it for good. A drawing that runs out of
  * time or memory fails its completion, which is retried and, after its last attempt, reported.
  */
-import { JobTimedOut, movable, WorkerThread, WorkerThreadEnded } from "@countersign/kit";
+import { JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import type { VerificationReport } from "../verification/verify-document.js";
@@ -17,7 +17,7 @@ import type { CertificateDetails, DrawnDocument, Original } from "./sealed-docum
 export interface DrawingLimits {
   /** How long one document may take; documents of 2,000 pages draw in well under a minute. */
   timeoutMs: number;
-  /** The thread's heap: pdf-lib holds about 1 KiB per PDF object, decoded drawings 4 bytes a pixel. */
+  /** The process's heap: pdf-lib holds about 1 KiB per PDF object, decoded drawings 4 bytes a pixel. */
   heapMb: number;
 }
 
@@ -28,19 +28,19 @@ export class DrawingFailed extends Error {
   override name = "DrawingFailed";
 }
 
-export class DrawingThread {
-  private readonly thread: WorkerThread<DrawingJob, DrawingResult>;
+export class DrawingProcess {
+  private readonly process: JobProcess<DrawingJob, DrawingResult>;
 
   constructor(private readonly limits: DrawingLimits = DEFAULT_DRAWING_LIMITS) {
-    this.thread = new WorkerThread(new URL("./drawing-worker.mjs", import.meta.url), {
+    this.process = new JobProcess(new URL("./drawing-worker.mjs", import.meta.url), {
       timeoutMs: limits.timeoutMs,
-      // Fonts are parsed once per thread: a thread is kept a while between completions.
+      // Fonts are parsed once per process: one is kept a while between completions.
       idleMs: 5 * 60_000,
-      maxOldGenerationSizeMb: limits.heapMb,
+      maxHeapMb: limits.heapMb,
     });
   }
 
-  /** The completed document, drawn with the room for its seal; the originals' bytes are moved to the thread. */
+  /** The completed document, drawn with the room for its seal. */
   async draw(
     originals: Original[],
     fields: StoredField[],
@@ -48,12 +48,8 @@ export class DrawingThread {
     details: CertificateDetails,
     seal: SealRoom,
   ): Promise<DrawnDocument> {
-    const own = originals.map((o) => ({ ...o, bytes: movable(o.bytes) }));
-    const job: DrawingJob = { kind: "draw", originals: own, fields, values: [...values], details, seal };
-    const { bytes, signedPagesSha256 } = await this.run(
-      job,
-      own.map((o) => o.bytes),
-    );
+    const job: DrawingJob = { kind: "draw", originals, fields, values: [...values], details, seal };
+    const { bytes, signedPagesSha256 } = await this.run(job);
     return { bytes: bytes ?? new Uint8Array(), signedPagesSha256: signedPagesSha256 ?? "" };
   }
 
@@ -63,30 +59,28 @@ export class DrawingThread {
     data: ValidationData,
     timestampBytes: number,
   ): Promise<Uint8Array> {
-    const own = movable(pdf);
-    const { bytes } = await this.run({ kind: "validation-revision", pdf: own, data, timestampBytes }, [own]);
+    const { bytes } = await this.run({ kind: "validation-revision", pdf, data, timestampBytes });
     return bytes ?? new Uint8Array();
   }
 
-  /** What `pdf` (anyone's file) proves; its bytes are moved to the thread. */
+  /** What `pdf` (anyone's file) proves. */
   async verify(pdf: Uint8Array): Promise<VerificationReport> {
-    const own = movable(pdf);
-    const { report } = await this.run({ kind: "verify", pdf: own }, [own]);
-    if (!report) throw new Error("the drawing thread answered a verification without a report");
+    const { report } = await this.run({ kind: "verify", pdf });
+    if (!report) throw new Error("the drawing process answered a verification without a report");
     return report;
   }
 
-  private async run(job: DrawingJob, moved: Uint8Array[]): Promise<DrawingResult> {
+  private async run(job: DrawingJob): Promise<DrawingResult> {
     const what = job.kind === "verify" ? "verifying the file" : "drawing the completed PDF";
     try {
-      return await this.thread.run(job, [...new Set(moved.map((bytes) => bytes.buffer as ArrayBuffer))]);
+      return await this.process.run(job);
     } catch (err) {
       if (err instanceof JobTimedOut)
         throw new DrawingFailed(`${what} took longer than ${this.limits.timeoutMs / 1000} s`);
-      if (err instanceof WorkerThreadEnded && err.outOfMemory)
+      if (err instanceof JobProcessEnded && err.outOfMemory)
         throw new DrawingFailed(`${what} needed more than ${this.limits.heapMb} MiB`);
-      // The thread crashed or the service is stopping: not the documents' fault.
-      if (err instanceof WorkerThreadEnded) throw err;
+      // The process crashed or the service is stopping: not the documents' fault.
+      if (err instanceof JobProcessEnded) throw err;
       // pdf-lib's own words are about its internals ("reading 'Pages'"); the log keeps them as the cause.
       throw new DrawingFailed("one of the documents could not be read to draw the signatures on it", {
         cause: err,
@@ -95,6 +89,6 @@ export class DrawingThread {
   }
 
   close(): void {
-    this.thread.close();
+    this.process.close();
   }
 }

@@ -1,0 +1,194 @@
+/**
+ * Work that must not hold a service's event loop, nor put its process at risk — reading an
+ * untrusted PDF, drawing one, hashing a password — done in a child process of its own, one job at
+ * a time: started on first use, ended when unused for a while, and killed when a job runs past its
+ * time limit, the one way to stop a parser that never yields. The jobs waiting behind it go on in a
+ * new child; only the job that ran out of time, or out of the child's memory, fails for it.
+ *
+ * A process rather than a worker thread: V8 enforces a worker's heap limit on a best-effort basis,
+ * and some allocation shapes (one array grown without end) abort the whole process instead of the
+ * thread (nodejs/node#47224, #65019); a child's limit (--max-old-space-size) ends the child alone,
+ * whatever the shape. Messages cross the IPC channel with structured-clone serialization, so bytes
+ * arrive whole (copied). The entry is plain JavaScript; once it listens it says `{ ready: true }`;
+ * each message to it is then `{ id, job }`, each answer `{ id, result }` or `{ id, error }`. A job's
+ * time limit starts when the child has said it is ready: starting one (a process, the parser's
+ * modules) took more than 200 ms on a loaded machine, and is not the job's time.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export interface JobProcessOptions {
+  /** How long one job may take in the child (waiting for the jobs before it does not count). */
+  timeoutMs: number;
+  /** How long a child with nothing to do is kept. */
+  idleMs: number;
+  /** The child's heap limit: past it the child ends, not the service. */
+  maxHeapMb: number;
+}
+
+/** The job took longer than the child's time limit. */
+export class JobTimedOut extends Error {
+  override name = "JobTimedOut";
+}
+
+/** The child ended while the job ran: out of its memory, or otherwise (a crash, a close). */
+export class JobProcessEnded extends Error {
+  override name = "JobProcessEnded";
+
+  constructor(
+    message: string,
+    readonly outOfMemory = false,
+  ) {
+    super(message);
+  }
+}
+
+type Answer<Result> = { ready: true } | { id: number; result: Result } | { id: number; error: string };
+
+interface Queued<Job, Result> {
+  id: number;
+  job: Job;
+  resolve: (result: Result) => void;
+  reject: (err: Error) => void;
+}
+
+/** What V8 writes when a heap limit is reached, before it aborts the process. */
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
+
+export class JobProcess<Job, Result> {
+  private child: ChildProcess | undefined;
+  private nextId = 0;
+  private readonly queue: Queued<Job, Result>[] = [];
+  private running: (Queued<Job, Result> & { timer?: NodeJS.Timeout }) | undefined;
+  /** Whether the current child has said it listens. */
+  private ready = false;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly entry: URL,
+    private readonly options: JobProcessOptions,
+  ) {}
+
+  run(job: Job): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.next();
+    });
+  }
+
+  /** Ends the child; the job it runs and every job waiting fail. */
+  close(): void {
+    const waiting = this.queue.splice(0);
+    this.end(new JobProcessEnded("the job process was closed"));
+    for (const queued of waiting) queued.reject(new JobProcessEnded("the job process was closed"));
+  }
+
+  private next(): void {
+    if (this.running) return;
+    const queued = this.queue.shift();
+    if (!queued) {
+      if (this.child) holdsProcess(this.child, false);
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => this.close(), this.options.idleMs);
+      this.idle.unref();
+      return;
+    }
+    clearTimeout(this.idle);
+    this.running = queued;
+    const child = this.started();
+    // A job keeps the service's process alive until it is answered, as any pending I/O does; an idle child does not.
+    holdsProcess(child, true);
+    child.send({ id: queued.id, job: queued.job }, (err) => {
+      if (err && this.child === child)
+        this.ended(child, new JobProcessEnded(`the job could not be sent: ${err.message}`));
+    });
+    if (this.ready) this.startClock();
+  }
+
+  /** The running job's time limit, from now. */
+  private startClock(): void {
+    const running = this.running;
+    if (!running || running.timer) return;
+    running.timer = setTimeout(() => {
+      this.end(new JobTimedOut(`the job took longer than ${this.options.timeoutMs} ms`));
+      this.next();
+    }, this.options.timeoutMs);
+  }
+
+  private started(): ChildProcess {
+    if (this.child) return this.child;
+    const child = fork(fileURLToPath(this.entry), [], {
+      execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    // The last words of a child that ran out of memory say so; nothing else it writes is kept.
+    let lastWords = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      lastWords = (lastWords + chunk.toString("utf8")).slice(-2048);
+    });
+    child.on("message", (answer: Answer<Result>) => {
+      if (this.child !== child) return;
+      if ("ready" in answer) {
+        this.ready = true;
+        this.startClock();
+      } else this.settle(answer);
+    });
+    child.on("error", (err) => this.ended(child, new JobProcessEnded(err.message)));
+    child.on("exit", (code, signal) => {
+      const outOfMemory = OUT_OF_MEMORY.test(lastWords);
+      const how = outOfMemory ? "ran out of memory" : `stopped (${signal ?? `exit code ${code}`})`;
+      this.ended(child, new JobProcessEnded(`the job process ${how}`, outOfMemory));
+    });
+    this.child = child;
+    this.ready = false;
+    return child;
+  }
+
+  /**
+   * A child ended on purpose exits later, maybe after its successor started: only the current
+   * child's end fails the job it runs.
+   */
+  private ended(child: ChildProcess, err: Error): void {
+    if (this.child !== child) return;
+    this.end(err);
+    this.next();
+  }
+
+  private settle(answer: Exclude<Answer<Result>, { ready: true }>): void {
+    const running = this.running;
+    if (!running || running.id !== answer.id) return;
+    this.running = undefined;
+    clearTimeout(running.timer);
+    if ("error" in answer) running.reject(new Error(answer.error));
+    else running.resolve(answer.result);
+    this.next();
+  }
+
+  /** Ends the child; the job it ran fails with `err`. */
+  private end(err: Error): void {
+    const child = this.child;
+    this.child = undefined;
+    clearTimeout(this.idle);
+    const running = this.running;
+    this.running = undefined;
+    if (running) {
+      clearTimeout(running.timer);
+      running.reject(err);
+    }
+    child?.kill("SIGKILL");
+  }
+}
+
+/** Whether the child (its process, its IPC channel, its stderr pipe) keeps the service's process alive. */
+function holdsProcess(child: ChildProcess, hold: boolean): void {
+  const handles = [child, child.channel, child.stderr] as (
+    | { ref(): void; unref(): void }
+    | null
+    | undefined
+  )[];
+  for (const handle of handles) {
+    if (hold) handle?.ref();
+    else handle?.unref();
+  }
+}

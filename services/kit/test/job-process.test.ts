@@ -1,0 +1,90 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { JobProcess, JobProcessEnded, JobTimedOut } from "../src/job-process.js";
+
+interface Job {
+  value?: string;
+  busyMs?: number;
+  fail?: string;
+  hog?: boolean;
+  grow?: boolean;
+}
+
+const ENTRY = new URL("./busy-worker.mjs", import.meta.url);
+
+function jobProcess(timeoutMs = 5_000, entry = ENTRY) {
+  return new JobProcess<Job, string>(entry, { timeoutMs, idleMs: 60_000, maxHeapMb: 64 });
+}
+
+test("a job is answered by the process, and a job that fails there fails with its message", async () => {
+  const jobs = jobProcess();
+  await expect(jobs.run({ value: "read" })).resolves.toBe("read");
+  await expect(jobs.run({ fail: "not a PDF" })).rejects.toThrow("not a PDF");
+  jobs.close();
+});
+
+test("a job past its time limit fails as timed out, and the jobs behind it run in a new process", async () => {
+  const jobs = jobProcess(300);
+  const stuck = jobs.run({ busyMs: 5_000 });
+  // It waits behind the stuck job for longer than the limit: only time spent running counts.
+  const behind = jobs.run({ value: "behind", busyMs: 100 });
+  await expect(stuck).rejects.toBeInstanceOf(JobTimedOut);
+  await expect(behind).resolves.toBe("behind");
+  await expect(jobs.run({ value: "after" })).resolves.toBe("after");
+  jobs.close();
+});
+
+test("a process's start does not count against the first job's time limit", async () => {
+  const jobs = jobProcess(200, new URL("./slow-start-worker.mjs", import.meta.url));
+  await expect(jobs.run({ value: "first", busyMs: 50 })).resolves.toBe("first");
+  await expect(jobs.run({ value: "stuck", busyMs: 1_000 })).rejects.toBeInstanceOf(JobTimedOut);
+  // The new process starts slowly too, and its first job is still timed from its own start.
+  await expect(jobs.run({ value: "after" })).resolves.toBe("after");
+  jobs.close();
+});
+
+test.each([
+  ["many small arrays", { hog: true }],
+  // One array grown without end: the shape that aborted a worker thread's whole process.
+  ["one array grown without end", { grow: true }],
+])(
+  "a job that runs its process out of memory (%s) fails as such, the service goes on, and the next job runs in a new process",
+  async (_shape, job) => {
+    const jobs = jobProcess();
+    const hog = jobs.run(job);
+    const next = jobs.run({ value: "next" });
+    const failed = await hog.catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(JobProcessEnded);
+    expect((failed as JobProcessEnded).outOfMemory).toBe(true);
+    await expect(next).resolves.toBe("next");
+    jobs.close();
+  },
+);
+
+test("a process ended on purpose that exits late does not fail the jobs of the process after it", async () => {
+  const jobs = jobProcess(200);
+  await expect(jobs.run({ busyMs: 2_000 })).rejects.toBeInstanceOf(JobTimedOut);
+  // The ended process is being killed; meanwhile a new one works.
+  const next = jobs.run({ value: "next", busyMs: 100 });
+  await expect(next).resolves.toBe("next");
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await expect(jobs.run({ value: "still" })).resolves.toBe("still");
+  jobs.close();
+});
+
+test("a job keeps the service's process alive until it is answered, and an idle job process does not keep it", async () => {
+  // In a process of its own, whose only work is the job: it must print the answer, then exit by itself.
+  const script = `
+    const { JobProcess } = await import(${JSON.stringify(new URL("../src/job-process.ts", import.meta.url).href)});
+    const jobs = new JobProcess(new URL(${JSON.stringify(new URL("./slow-start-worker.mjs", import.meta.url).href)}), {
+      timeoutMs: 5_000, idleMs: 600_000, maxHeapMb: 64,
+    });
+    console.log(await jobs.run({ value: "answered", busyMs: 100 }));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", script],
+    { cwd: fileURLToPath(new URL("..", import.meta.url)), timeout: 30_000 },
+  );
+  expect(stdout.trim()).toBe("answered");
+});
