@@ -21,7 +21,7 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 const TREES = [
   ["gen/countersign", "gen/dist/countersign"],
   ["gen/grpc", "gen/dist/grpc"],
-  ...["kit", "auth", "documents", "templates", "requests", "webhooks"].map((name) => [
+  ...["kit", "domain", "auth", "documents", "templates", "requests", "webhooks"].map((name) => [
     `services/${name}/src`,
     `services/${name}/dist`,
   ]),
@@ -50,7 +50,7 @@ for (const [sources, output] of TREES) {
     outdir: output,
     format: "esm",
     platform: "node",
-    target: "node20",
+    target: "node24",
     sourcemap: "linked",
     logLevel: "warning",
   });

@@ -7,7 +7,7 @@ export default {
     const { code, map } = transformSync(source, {
       loader: "ts",
       format: "esm",
-      target: "node20",
+      target: "node24",
       sourcemap: "external",
       sourcefile: filename,
     });

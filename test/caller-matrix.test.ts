@@ -6,19 +6,13 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { CALLERS, type Caller, type CallerPolicy, type ServiceCallers } from "@countersign/domain";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import {
-  CALLERS,
-  type Caller,
-  type CallerPolicy,
-  callerInterceptor,
-  parseCallers,
-  tokenDigest,
-} from "@countersign/kit";
+import { callerInterceptor, parseCallers, tokenDigest } from "@countersign/kit";
 import { AUTH_CALLERS } from "../services/auth/src/callers.js";
 import { DOCUMENTS_CALLERS } from "../services/documents/src/callers.js";
 import { REQUESTS_CALLERS } from "../services/requests/src/callers.js";
@@ -28,7 +22,10 @@ import { WEBHOOKS_CALLERS } from "../services/webhooks/src/callers.js";
 const tokens = Object.fromEntries(
   CALLERS.map((caller) => [caller, `token-of-${caller}-0123456789abcdef`]),
 ) as Record<Caller, string>;
-const callers = parseCallers(CALLERS.map((caller) => `${caller}=${tokenDigest(tokens[caller])}`).join(","));
+const callers = parseCallers(
+  CALLERS.map((caller) => `${caller}=${tokenDigest(tokens[caller])}`).join(","),
+  CALLERS,
+);
 
 const ALL = "every method";
 /** What requests needs of documents, its API and its sealer alike: read, store and claim files. */
@@ -41,13 +38,26 @@ const STORES_SEALED = [
   "ListClaims",
 ];
 /** What each caller may call, per service: the matrix this test holds the code to. */
-const MATRIX: [DescService, CallerPolicy, Partial<Record<Caller, readonly string[] | typeof ALL>>][] = [
+const MATRIX: [DescService, ServiceCallers, Partial<Record<Caller, readonly string[] | typeof ALL>>][] = [
   [
     AuthService,
     AUTH_CALLERS,
     {
       gateway: [
         "GetWorkspace",
+        // An Organization Admin's running of their team and API access, from the console.
+        "UpdateWorkspace",
+        "ListMembers",
+        "UpdateMember",
+        "RemoveMember",
+        "InviteMember",
+        "ListInvitations",
+        "RevokeInvitation",
+        "GetInvitation",
+        "AcceptInvitation",
+        "ListAuditEntries",
+        "RequestPasswordReset",
+        "ResetPassword",
         "CreateSession",
         "GetSession",
         "DeleteSession",
@@ -104,7 +114,10 @@ async function outcome(service: DescService, policy: CallerPolicy, method: strin
 }
 
 test.each(
-  MATRIX.map(([service, policy, expected]) => [service.typeName, service, policy, expected] as const),
+  MATRIX.map(
+    ([service, serviceCallers, expected]) =>
+      [service.typeName, service, serviceCallers.policy, expected] as const,
+  ),
 )(
   "%s: every caller reaches exactly the methods it needs; every other pair is refused",
   async (_name, service, policy, expected) => {

@@ -2,16 +2,19 @@
  * The console in a real browser (Debian's Chromium through playwright-core), against a standalone
  * deployment: log-in and log-out, the workspace switcher, Settings → Developer (API keys with a
  * real key test, webhooks with test-fire and the delivery portal, Configuration, Recent Errors,
- * API Usage), role gating, and a request followed to its signed PDF. Screenshots at desktop and
+ * API Usage), Team (invitations by e-mail, roles, removal, API access, the activity), a forgotten
+ * password reset by e-mail, role gating, and a request followed to its signed PDF. Screenshots at desktop and
  * phone width go to test/artifacts/console-*.png.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
+import { outboxMails } from "./support/outbox-mail.js";
 import { makePdf } from "./support/pdfs.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 import {
@@ -81,17 +84,36 @@ afterAll(async () => {
   await deployment?.destroy();
 });
 
+/**
+ * Log-ins are throttled per address, as for any user: each person logs in once and later contexts
+ * start from that session, logging in again only when it has ended (the log-out test ends one).
+ */
+const sessions = new Map<string, Awaited<ReturnType<BrowserContext["storageState"]>>>();
+
 async function openConsole(
   as: { email: string; password: string },
   viewport = DESKTOP,
+  bypassCSP = false,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
+  const stored = sessions.get(as.email);
+  const context = await browser.newContext({
+    viewport,
+    bypassCSP,
+    permissions: ["clipboard-read", "clipboard-write"],
+    ...(stored ? { storageState: stored } : {}),
+  });
   const page = await context.newPage();
   await page.goto(`${gateway}/`);
-  await page.getByLabel("E-mail").fill(as.email);
-  await page.getByLabel("Password").fill(as.password);
-  await page.getByRole("button", { name: "Log in" }).click();
-  await page.getByRole("heading", { name: "Signature requests" }).waitFor();
+  const ready = page.getByRole("heading", { name: "Signature requests" });
+  const logIn = page.getByRole("button", { name: "Log in" });
+  await ready.or(logIn).first().waitFor();
+  if (await logIn.isVisible()) {
+    await page.getByLabel("E-mail").fill(as.email);
+    await page.getByLabel("Password", { exact: true }).fill(as.password);
+    await logIn.click();
+    await ready.waitFor();
+    sessions.set(as.email, await context.storageState());
+  }
   return { context, page };
 }
 
@@ -170,11 +192,16 @@ test("log-in refuses a wrong password in words, then opens the workspace; log-ou
   const page = await context.newPage();
   await page.goto(`${gateway}/console/`);
   await page.getByLabel("E-mail").fill(deployment.adminEmail);
-  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+  // What was typed can be checked before it is sent.
+  await expect(page.getByLabel("Password", { exact: true }).getAttribute("type")).resolves.toBe("password");
+  await page.getByLabel("Show password").check();
+  await expect(page.getByLabel("Password", { exact: true }).getAttribute("type")).resolves.toBe("text");
+  await page.getByLabel("Show password").uncheck();
   await page.getByRole("button", { name: "Log in" }).click();
   await page.getByRole("alert").filter({ hasText: "do not match" }).waitFor();
   await shot(page, "login-refused");
-  await page.getByLabel("Password").fill(deployment.adminPassword);
+  await page.getByLabel("Password", { exact: true }).fill(deployment.adminPassword);
   await page.getByRole("button", { name: "Log in" }).click();
   await page.getByRole("heading", { name: "Signature requests" }).waitFor();
   expect(page.url()).toContain(`/console/w/${key.accountId}/requests`);
@@ -201,6 +228,7 @@ test("API keys: create (secret shown once, copyable), test it against the public
   await page.getByRole("button", { name: "Create key" }).click();
   await page.getByText("Give the key a name.").waitFor();
   await page.getByLabel("Name").fill("Billing service");
+  await page.getByLabel("Expires", { exact: true }).selectOption({ label: "In 90 days" });
   await page.getByRole("button", { name: "Create key" }).click();
   const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
   expect(secret).toMatch(/^sk_[0-9A-Za-z]{43}$/);
@@ -211,6 +239,11 @@ test("API keys: create (secret shown once, copyable), test it against the public
   await page.getByRole("button", { name: "I have stored it" }).click();
   await shows(page.getByTestId("api-keys"), "Billing service");
   expect(await page.getByTestId("api-keys").textContent()).not.toContain(secret);
+  // Told apart by the secret's last four characters; never used yet; working for 90 days.
+  const billing = page.getByTestId("api-keys").locator("li", { hasText: "Billing service" });
+  await shows(billing, `sk_…${secret.slice(-4)}`);
+  await shows(billing, "never used");
+  await shows(billing, "expires");
 
   await page.getByLabel("Secret").fill(secret);
   await page.getByRole("button", { name: "Send test call" }).click();
@@ -226,7 +259,32 @@ test("API keys: create (secret shown once, copyable), test it against the public
   await page.getByRole("button", { name: "Copy cURL" }).click();
   expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl(secret));
   await shot(page, "key-test");
+  // Another secret: the old answer goes at once, and a malformed one stands alone with its error.
+  await page.getByLabel("Secret").fill("sk_short");
+  await expect(page.getByTestId("key-test-outcome").count()).resolves.toBe(0);
+  await page.getByRole("button", { name: "Send test call" }).click();
+  await page.getByText("A secret starts with sk_ followed by 43 letters and digits.").waitFor();
+  await expect(page.getByTestId("key-test-outcome").count()).resolves.toBe(0);
+  await page.getByLabel("Secret").fill(secret);
 
+  // The test call was a use of the key: the list says when, once the gateway has reported it.
+  await eventually(async () => {
+    await page.reload();
+    return (await billing.filter({ hasText: "last used" }).count()) > 0 || undefined;
+  });
+
+  // A secret not copied: closing asks first.
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await page.getByLabel("Name").fill("Scratch");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await page.getByRole("heading", { name: "Close without copying the secret?" }).waitFor();
+  await shot(page, "key-close-uncopied");
+  await page.getByRole("button", { name: "Close anyway" }).click();
+  await page.getByTestId("created-key-dialog").waitFor({ state: "hidden" });
+  await shows(page.getByTestId("api-keys"), "Scratch");
+
+  await page.getByLabel("Secret").fill(secret);
   await page.getByRole("button", { name: "Delete the key Billing service" }).click();
   await page.getByRole("button", { name: "Delete key" }).click();
   await page.getByTestId("confirm-dialog").waitFor({ state: "hidden" });
@@ -238,7 +296,7 @@ test("API keys: create (secret shown once, copyable), test it against the public
   await context.close();
 });
 
-test("webhooks: http:// refused inline; an endpoint is added, its secret revealed, a test event verified by the receiver, deliveries listed with attempts, retried and replayed", async () => {
+test("webhooks: http:// refused inline; an endpoint is added, its secret revealed, a test event verified by the receiver and kept in the log, deliveries listed with attempts, retried and replayed", async () => {
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/developer/webhooks`);
   await page.getByRole("button", { name: "Add endpoint" }).click();
@@ -248,8 +306,18 @@ test("webhooks: http:// refused inline; an endpoint is added, its secret reveale
   await shot(page, "webhook-refused");
   await page.getByLabel("Endpoint URL").fill(receiver.url);
   await page.getByLabel("Description").fill("Receiver on loopback");
+  // Every event type says what it tells; "All events" takes them all, or none.
+  await page.getByText("Everyone signed, and the sealed PDF is ready to download.").waitFor();
+  const all = page.getByLabel("All events");
+  await expect(all.isChecked()).resolves.toBe(true);
+  await all.uncheck();
+  await expect(page.getByLabel("signature_request.completed").isChecked()).resolves.toBe(false);
+  await all.check();
   await page.getByRole("button", { name: "Add endpoint" }).last().click();
   await page.getByTestId("endpoint-detail").waitFor();
+  // The endpoint has a page of its own, to link to.
+  expect(page.url()).toMatch(/\/developer\/webhooks\/[0-9a-f-]{36}$/);
+  const endpointPage = page.url();
   const shown = (await page.getByTestId("created-endpoint-secret").locator("code").textContent()) ?? "";
   expect(shown).toMatch(/^whsec_/);
   await page.getByRole("button", { name: "Reveal" }).click();
@@ -258,16 +326,23 @@ test("webhooks: http:// refused inline; an endpoint is added, its secret reveale
   await page.getByLabel("Event type").first().selectOption("signature_request.signed");
   await page.getByRole("button", { name: "Send test event" }).click();
   await shows(page.getByTestId("test-fire-result"), "204");
+  await shows(page.getByTestId("test-fire-outcome"), "Your endpoint took the test event: it answered 204");
   const test = receiver.received.at(-1);
   expect(test && (verifyWebhook(shown, test) as { type: string }).type).toBe("signature_request.signed");
+  // The test event is in the delivery log too, its attempt marked as a test.
+  const tested = page.getByTestId("webhook-messages").locator("li.message").first();
+  await shows(tested, "signature_request.signed");
+  await tested.locator(":scope > details > summary").click();
+  await shows(tested, "test ·");
   await shot(page, "webhook-test-fire");
 
   await makeRequest("Webhook lease", true);
   await eventually(async () => receiver.received.length >= 2 || undefined);
   await page.getByRole("button", { name: "Refresh" }).click();
   const message = page.getByTestId("webhook-messages").locator("li.message").first();
-  await message.locator(":scope > details > summary").click();
+  // Newest first: the request's event stands above the test event once the log has read again.
   await shows(message, "signature_request.sent");
+  await message.locator(":scope > details > summary").click();
   await shows(message, "delivery");
   const before = receiver.received.length;
   await message.getByRole("button", { name: "Retry now" }).click();
@@ -277,17 +352,37 @@ test("webhooks: http:// refused inline; an endpoint is added, its secret reveale
   await page.getByLabel("Only failed messages").uncheck();
   await page.getByRole("button", { name: "Replay" }).click();
   const replayed = await page.getByText(/\d+ messages? queued to be delivered again/).textContent();
-  // The request's "sent" event (test events are not stored, so not replayed).
+  // The request's "sent" event: a test event is in the log, but a replay does not send it again.
   expect(Number(replayed?.match(/\d+/)?.[0])).toBe(1);
   await eventually(async () => receiver.received.length > beforeReplay || undefined);
   await shot(page, "webhook-deliveries");
+  await page.goto(endpointPage);
+  await page.getByTestId("endpoint-detail").waitFor();
+  await page.getByRole("link", { name: "All webhook endpoints" }).click();
+  await shows(page.getByTestId("webhook-endpoints"), receiver.url);
   await context.close();
 });
 
-test("Configuration, Recent Errors and API Usage show this workspace's own figures", async () => {
+test("a Developer tab that does not exist says so, with every tab to choose from, none shown as current", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/developer/api-key`);
+  await page.getByTestId("developer-unknown-tab").waitFor();
+  await shot(page, "developer-unknown-tab");
+  expect(await page.getByRole("link", { name: "API keys" }).getAttribute("aria-current")).toBeNull();
+  expect(await page.getByRole("button", { name: "Create API key" }).count()).toBe(0);
+  await context.close();
+});
+
+test("Configuration, Recent Errors and API Usage show this workspace's own figures; an error opens to what the caller got", async () => {
   const missing = await api("/signature-requests/00000000-0000-7000-8000-000000000000");
   expect(missing.status).toBe(404);
   const requestId = missing.headers.get("x-request-id") as string;
+  const invalid = await api("/signature-requests", {
+    method: "POST",
+    json: { title: "", recipients: [{ name: "Ann", email: "not-an-address" }] },
+  });
+  expect(invalid.status).toBe(422);
+  const invalidId = invalid.headers.get("x-request-id") as string;
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/developer/configuration`);
   await shows(page.getByTestId("account-id"), key.accountId, true);
@@ -302,8 +397,24 @@ test("Configuration, Recent Errors and API Usage show this workspace's own figur
   for (const url of Object.values(baseUrls)) await page.getByText(url, { exact: true }).waitFor();
   await shot(page, "configuration");
   await page.getByRole("link", { name: "Recent Errors" }).click();
-  await untilShown(page, page.getByTestId("recent-errors"), requestId);
+  await untilShown(page, page.getByTestId("recent-errors"), invalidId);
   await shot(page, "recent-errors");
+  const row = page.getByTestId("recent-errors").locator("tr", { hasText: invalidId });
+  await row.getByRole("button").click();
+  const details = page.getByTestId("error-details");
+  await shows(details, "POST /api/v1/signature-requests");
+  await shows(details, "fixtures");
+  await shows(details, "422");
+  // The validation error's field paths, as the caller got them.
+  const fields = await details.getByTestId("error-fields").locator("li").allInnerTexts();
+  expect(fields.some((f) => f.startsWith("title:"))).toBe(true);
+  await details.getByRole("button", { name: "Copy request ID" }).click();
+  expect(await page.evaluate("navigator.clipboard.readText()")).toBe(invalidId);
+  await shot(page, "recent-error-details");
+  await page.setViewportSize(PHONE);
+  await shot(page, "phone-recent-error-details");
+  await page.setViewportSize(DESKTOP);
+  expect(await page.getByTestId("recent-errors").textContent()).toContain(requestId);
   await page.getByRole("link", { name: "API Usage" }).click();
   await untilShown(page, page.getByTestId("usage-routes"), "GET /api/v1/signature-requests/{requestId}");
   await page.getByTestId("usage-chart").locator("rect").first().waitFor();
@@ -332,6 +443,135 @@ test("role gating: a member, and an admin in a workspace without API access, get
   await page.getByRole("link", { name: /Developer/ }).click();
   await shows(page.getByTestId("developer-blocked"), "API access is turned off");
   await shot(page, "developer-no-api");
+  await context.close();
+});
+
+/** The link of the newest e-mail to `to` whose link leads to `page` of the console. */
+async function consoleLink(to: string, page: "invitation" | "reset-password"): Promise<string> {
+  const pattern = new RegExp(`https?://\\S+/console/${page}#token=[\\w-]+`);
+  return eventually(async () => {
+    const mail = (await outboxMails(deployment.dataDir))
+      .filter((m) => m.to === to && pattern.test(m.text))
+      .at(-1);
+    return mail && (pattern.exec(mail.text)?.[0] as string);
+  });
+}
+
+test("the team: a person invited by e-mail joins from the link with a password of their own; the admin changes their role and removes them, switches API access off and on, and the activity says who did each", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.getByRole("link", { name: "Team" }).click();
+  await page.getByRole("heading", { name: "Members" }).waitFor();
+  await shows(page.getByTestId("members"), deployment.adminEmail);
+  await page.getByRole("button", { name: "Invite people" }).click();
+  const dialog = page.getByTestId("invite-dialog");
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await shows(dialog, "Enter the e-mail address to invite.");
+  await dialog.getByLabel("E-mail").fill("new.colleague@example.com");
+  await dialog.getByLabel("Role").selectOption("org_admin");
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await shows(page.getByRole("status"), "Invitation sent to new.colleague@example.com");
+  await shows(page.getByTestId("invitations"), "new.colleague@example.com");
+  await shot(page, "team-members");
+
+  // The invitee, on a phone, from the e-mail's link.
+  const link = await consoleLink("new.colleague@example.com", "invitation");
+  const invitee = await browser.newContext({ viewport: PHONE });
+  const phone = await invitee.newPage();
+  await phone.goto(link);
+  await phone.getByRole("heading", { name: "Join a workspace" }).waitFor();
+  await shows(phone.locator("form"), `${deployment.adminEmail} invited new.colleague@example.com to`);
+  // The token leaves the address bar once read.
+  expect(phone.url()).not.toContain("token");
+  await phone.getByLabel("New password").fill("short");
+  await phone.getByRole("button", { name: /^Join / }).click();
+  await shows(phone.locator(".field-error"), "at least 10 characters");
+  await shot(phone, "phone-invitation");
+  await phone.getByLabel("New password").fill("colleague-password-1");
+  await phone.getByRole("button", { name: /^Join / }).click();
+  await phone.getByRole("heading", { name: "Signature requests" }).waitFor();
+  // The link works once.
+  await phone.goto(link);
+  await shows(phone.getByRole("alert"), "This invitation link no longer works");
+  await invitee.close();
+
+  await page.reload();
+  const row = page.getByTestId("members").locator("li", { hasText: "new.colleague@example.com" });
+  await expect(row.getByLabel("Role of new.colleague@example.com").inputValue()).resolves.toBe("org_admin");
+  await row.getByLabel("Role of new.colleague@example.com").selectOption("member");
+  await page.reload();
+  await expect(row.getByLabel("Role of new.colleague@example.com").inputValue()).resolves.toBe("member");
+  await row.getByRole("button", { name: "Remove new.colleague@example.com" }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Remove" }).click();
+  await eventually(async () => (await row.count()) === 0 || undefined);
+
+  await page.getByRole("link", { name: "Workspace", exact: true }).click();
+  await page.getByRole("switch").click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Turn API access off" }).click();
+  await shows(page.locator("label.switch"), "API access is off");
+  await eventually(async () => ((await api("/templates")).status === 403 ? true : undefined));
+  await page.getByRole("switch").click();
+  await shows(page.locator("label.switch"), "API access is on");
+  await eventually(async () => ((await api("/templates")).status === 200 ? true : undefined));
+  const activity = page.getByTestId("audit");
+  await shows(activity, `${deployment.adminEmail} turned API access on`);
+  const sentences = await activity.locator("tbody tr td:nth-child(2)").allInnerTexts();
+  expect(sentences.slice(0, 6)).toEqual([
+    `${deployment.adminEmail} turned API access on`,
+    `${deployment.adminEmail} turned API access off`,
+    `${deployment.adminEmail} removed new.colleague@example.com`,
+    `${deployment.adminEmail} changed the role of new.colleague@example.com`,
+    "new.colleague@example.com joined the workspace",
+    `${deployment.adminEmail} invited new.colleague@example.com`,
+  ]);
+  // Keys made and deleted in the console earlier are the admin's, not the CLI's.
+  expect(sentences).toContain(`${deployment.adminEmail} created the API key “Billing service”`);
+  expect(sentences).toContain(`${deployment.adminEmail} deleted the API key “Billing service”`);
+  await shot(page, "team-workspace");
+  await context.close();
+});
+
+test("a forgotten password: the log-in form's link e-mails a reset link, which sets a new password once; the new one logs in", async () => {
+  await deployment.cli(
+    "members",
+    "add",
+    "--email",
+    "forgetful@example.com",
+    "--role",
+    "member",
+    "--password",
+    "forgetful-password-1",
+  );
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto(`${gateway}/console/`);
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByLabel("E-mail").fill("forgetful@example.com");
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await shows(page.getByRole("status"), "is on its way");
+  await shot(page, "forgot-password");
+
+  const link = await consoleLink("forgetful@example.com", "reset-password");
+  await page.goto(link);
+  await page.getByLabel("New password", { exact: true }).fill("forgetful-new-password");
+  await page.getByLabel("The new password again").fill("something-else-entirely");
+  await page.getByRole("button", { name: "Set the new password" }).click();
+  await shows(page.locator(".field-error"), "The two passwords differ.");
+  await page.getByLabel("The new password again").fill("forgetful-new-password");
+  await page.getByRole("button", { name: "Set the new password" }).click();
+  await shows(page.getByRole("status"), "Your password is changed");
+  await shot(page, "reset-password");
+  await page.getByRole("link", { name: "Go to log-in" }).click();
+  await page.getByLabel("E-mail").fill("forgetful@example.com");
+  await page.getByLabel("Password", { exact: true }).fill("forgetful-new-password");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("heading", { name: "Signature requests" }).waitFor();
+
+  // The link works once.
+  await page.goto(link);
+  await page.getByLabel("New password", { exact: true }).fill("yet-another-password");
+  await page.getByLabel("The new password again").fill("yet-another-password");
+  await page.getByRole("button", { name: "Set the new password" }).click();
+  await shows(page.getByRole("alert"), "This link no longer works");
   await context.close();
 });
 
@@ -481,13 +721,254 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await context.close();
 });
 
+/** Drops a field kind from the palette at (x, y) points of page 1 of the document shown under `within`. */
+async function dropField(page: Page, type: string, within: Locator, x: number, y: number) {
+  // Pages are drawn as they come into view.
+  await within.locator('[data-testid="page-1"]').scrollIntoViewIfNeeded();
+  const target = within.locator('[data-testid="page-1"][data-rendered]');
+  await target.waitFor();
+  const box = (await target.boundingBox()) as { width: number };
+  const scale = box.width / 595;
+  await page
+    .getByTestId(`palette-${type}`)
+    .dragTo(target, { targetPosition: { x: x * scale, y: y * scale } });
+}
+
+async function uploadInBrowser(page: Page, name: string, pages: number) {
+  await page.getByTestId("pdf-input").setInputFiles({
+    name,
+    mimeType: "application/pdf",
+    buffer: Buffer.from(await makePdf(pages, name)),
+  });
+}
+
+test("documents sent without a template: two PDFs, a signer, a copy and a second signer in order, fields on each document, a signer without a signature reported, reviewed and sent", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.getByRole("link", { name: "Send documents" }).click();
+  await page.getByRole("heading", { name: "The documents to sign" }).waitFor();
+  await shot(page, "send-documents-start");
+  await uploadInBrowser(page, "Contract.pdf", 2);
+  const contract = page.locator('section[aria-label="Contract.pdf"]');
+  await contract.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await page.getByRole("button", { name: "Add a document" }).click();
+  await uploadInBrowser(page, "Annex.pdf", 1);
+  const annex = page.locator('section[aria-label="Annex.pdf"]');
+  await annex.locator('[data-testid="page-1"]').scrollIntoViewIfNeeded();
+  await annex.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await expect(page.getByTestId("documents").locator("li").allInnerTexts()).resolves.toEqual([
+    expect.stringMatching(/^Contract\.pdf\s*· 2 pages · 0 fields/),
+    expect.stringMatching(/^Annex\.pdf\s*· 1 page · 0 fields/),
+  ]);
+  // The title comes from the first document, and the sender may change it.
+  await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Contract");
+  await page.getByLabel("Title").fill("Contract with annex");
+
+  const recipients = page.getByTestId("recipient");
+  await recipients.nth(0).getByLabel("Name").fill("Ada Signer");
+  await recipients.nth(0).getByLabel("E-mail").fill("ada@example.com");
+  await page.getByRole("button", { name: "Add recipient" }).click();
+  await recipients.nth(1).getByLabel("Name").fill("Cy Copy");
+  await recipients.nth(1).getByLabel("E-mail").fill("cy@example.com");
+  await recipients.nth(1).getByLabel("Does").selectOption("cc");
+  await recipients.nth(1).getByLabel("Signing order").fill("1");
+  await page.getByRole("button", { name: "Add recipient" }).click();
+  await recipients.nth(2).getByLabel("Name").fill("Bo Second");
+  await recipients.nth(2).getByLabel("E-mail").fill("bo@example.com");
+  // A new recipient comes after everyone listed.
+  await expect(recipients.nth(2).getByLabel("Signing order").inputValue()).resolves.toBe("2");
+
+  const fieldsFor = page.getByTestId("field-palette").getByLabel("New fields are for");
+  await fieldsFor.selectOption({ label: "Ada Signer" });
+  await dropField(page, "signature", contract, 300, 600);
+  // Following a link away asks first; staying keeps everything.
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.locator(".crumb").getByRole("link", { name: "Signature requests" }).click();
+  expect(asked).toEqual(["Leave this page? What you changed here is not saved."]);
+  await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Contract with annex");
+  await page.getByRole("button", { name: "Review and send" }).click();
+  await shows(
+    page.getByTestId("request-problems"),
+    "Bo Second: no required signature field yet: place one for them",
+  );
+  await shot(page, "send-documents-problems", false);
+  await page.setViewportSize(PHONE);
+  await shot(page, "phone-send-documents-composing");
+  await page.setViewportSize(DESKTOP);
+  await fieldsFor.selectOption({ label: "Bo Second" });
+  await dropField(page, "signature", annex, 300, 500);
+  await page.getByTestId("palette-date_signed").click();
+  await page.getByRole("button", { name: "Review and send" }).click();
+  const review = page.getByTestId("review-dialog");
+  await shows(
+    review,
+    "First: Ada Signer <ada@example.com> (signs, 1 field); Cy Copy <cy@example.com> (gets a copy)",
+  );
+  await shows(review, "Then (order 2): Bo Second <bo@example.com> (signs, 2 fields)");
+  await shot(page, "send-documents-review", false);
+  await review.getByRole("button", { name: "Send for signature" }).click();
+  await page.getByRole("heading", { name: "Contract with annex", exact: true }).waitFor();
+  await shows(page.locator(".badge"), "Sent", true);
+
+  const requestId = page.url().split("/").at(-1) as string;
+  const stored = (await api(`/signature-requests/${requestId}`)).body as {
+    templateId: string | null;
+    documentIds: string[];
+    recipients: { id: string; name: string; kind: string; routingOrder: number }[];
+    fields: { type: string; recipientId: string; documentId: string; page: number }[];
+  };
+  expect(stored.templateId).toBeNull();
+  expect(stored.documentIds).toHaveLength(2);
+  const [contractId, annexId] = stored.documentIds;
+  const idOf = (name: string) => stored.recipients.find((r) => r.name === name)?.id;
+  expect(stored.recipients.map((r) => [r.name, r.kind, r.routingOrder])).toEqual([
+    ["Ada Signer", "signer", 1],
+    ["Cy Copy", "cc", 1],
+    ["Bo Second", "signer", 2],
+  ]);
+  expect(stored.fields.map((f) => [f.type, f.recipientId, f.documentId])).toEqual([
+    ["signature", idOf("Ada Signer"), contractId],
+    ["signature", idOf("Bo Second"), annexId],
+    // Added by keyboard: page 1 of the first document.
+    ["date_signed", idOf("Bo Second"), contractId],
+  ]);
+  await context.close();
+});
+
+test("a one-off request of one document saved as a template: its signers become the template's roles", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+  await uploadInBrowser(page, "Offer letter.pdf", 1);
+  const offer = page.locator('section[aria-label="Offer letter.pdf"]');
+  await offer.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await page.getByTestId("recipient").nth(0).getByLabel("Name").fill("Ivy Hire");
+  await page.getByTestId("recipient").nth(0).getByLabel("E-mail").fill("ivy@example.com");
+  await dropField(page, "signature", offer, 300, 650);
+  await page.getByRole("button", { name: "Save as template" }).click();
+  const saved = page.getByRole("link", { name: "Offer letter" });
+  await saved.waitFor();
+  const templateId = ((await saved.getAttribute("href")) as string).split("/").at(-1) as string;
+  const template = (await api(`/templates/${templateId}`)).body as {
+    name: string;
+    roles: { name: string; order: number }[];
+    fields: { type: string; role: string }[];
+  };
+  expect(template.name).toBe("Offer letter");
+  expect(template.roles).toEqual([{ name: "Signer 1", order: 1 }]);
+  expect(template.fields.map((f) => [f.type, f.role])).toEqual([["signature", "Signer 1"]]);
+  await context.close();
+});
+
+test("the requests list searches titles and recipients, filters by creation day and sorts", async () => {
+  await makeRequest("Quarterly zebra report", false);
+  await makeRequest("Annual aardvark review", false);
+  const { context, page } = await openConsole(admin());
+  const titles = () => page.getByTestId("requests").locator(".row-title").allInnerTexts();
+  await page.getByLabel("Search").fill("zebra");
+  await eventually(async () => {
+    const shown = await titles();
+    return (shown.length === 1 && shown[0] === "Quarterly zebra report") || undefined;
+  });
+  // The recipient's address finds them too (makeRequest's signer is tess@example.com).
+  await page.getByLabel("Search").fill("TESS@EXAMPLE");
+  await eventually(async () => ((await titles()).length >= 2 ? true : undefined));
+  await page.getByLabel("Search").fill("a");
+  await page.getByLabel("Sort").selectOption("title");
+  await eventually(async () => {
+    const shown = await titles();
+    return (shown[0] === "Annual aardvark review" && shown.length > 1) || undefined;
+  });
+  await shot(page, "requests-search");
+  // Nothing was created tomorrow.
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel("Created from").fill(tomorrow);
+  await page.getByText("No request matches").waitFor();
+  await context.close();
+});
+
+test("a declined request says who declined and why, shows who was never asked, and is corrected and sent again from a copy", async () => {
+  const upload = await api("/documents/upload?filename=rent.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Rent"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const documentId = (upload.body as { id: string }).id;
+  const created = await api("/signature-requests", {
+    method: "POST",
+    json: {
+      title: "Rent agreement",
+      documentIds: [documentId],
+      fields: [
+        { type: "signature", role: "tenant", page: 1, x: 60, y: 600, width: 200, height: 50 },
+        { type: "signature", role: "landlord", page: 1, x: 300, y: 600, width: 200, height: 50 },
+      ],
+      recipients: [
+        { name: "Tess Tenant", email: "tess@example.com", role: "tenant", clientUserId: "tess-1" },
+        { name: "Lars Landlord", email: "lars@example.com", role: "landlord", routingOrder: 2 },
+      ],
+      send: true,
+    },
+  });
+  expect(created.status).toBe(201);
+  const request = created.body as { id: string; recipients: { id: string }[] };
+  const signing = await api("/embedded-signing-url", {
+    method: "POST",
+    json: { requestId: request.id, recipientId: request.recipients[0]?.id },
+  });
+  const tenant = new SignerBrowser(gateway);
+  await tenant.open((signing.body as { url: string }).url);
+  expect((await tenant.call("/sign/api/decline", { reason: "The rent is wrong" })).status).toBe(200);
+
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  await shows(page.getByTestId("ended-note"), "Tess Tenant declined to sign");
+  await shows(page.getByTestId("ended-note"), "“The rent is wrong”");
+  await shows(page.getByTestId("recipients").locator("li", { hasText: "Lars Landlord" }), "not asked");
+  await shot(page, "request-declined");
+  await page.getByRole("link", { name: "Correct and send again" }).click();
+  await page.getByRole("heading", { name: "Send again" }).waitFor();
+  await page.locator('section[aria-label="rent.pdf"] [data-testid="page-1"][data-rendered]').waitFor();
+  await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Rent agreement");
+  const recipients = page.getByTestId("recipient");
+  await expect(recipients.nth(0).getByLabel("Name").inputValue()).resolves.toBe("Tess Tenant");
+  await expect(recipients.nth(1).getByLabel("Signing order").inputValue()).resolves.toBe("2");
+  await shows(page.getByTestId("documents"), "2 fields");
+  await shot(page, "request-send-again", false);
+  await page.getByRole("button", { name: "Review and send" }).click();
+  await page.getByTestId("review-dialog").getByRole("button", { name: "Send for signature" }).click();
+  await page.getByRole("heading", { name: "Rent agreement", exact: true }).waitFor();
+  await shows(page.locator(".badge"), "Sent", true);
+  const againId = page.url().split("/").at(-1) as string;
+  expect(againId).not.toBe(request.id);
+  const again = (await api(`/signature-requests/${againId}`)).body as {
+    status: string;
+    documentIds: string[];
+    recipients: { name: string; routingOrder: number }[];
+    fields: unknown[];
+  };
+  expect(again.status).toBe("sent");
+  expect(again.documentIds).toEqual([documentId]);
+  expect(again.recipients.map((r) => [r.name, r.routingOrder])).toEqual([
+    ["Tess Tenant", 1],
+    ["Lars Landlord", 2],
+  ]);
+  expect(again.fields).toHaveLength(2);
+  await context.close();
+});
+
 test("at phone width (390 px) every page fits without sideways scrolling", async () => {
   const { context, page } = await openConsole(admin(), PHONE);
   const pages = [
     "requests",
     "requests/new",
+    "requests/send",
     "templates",
     "templates/new",
+    "settings/members",
+    "settings/workspace",
     "developer/api-keys",
     "developer/webhooks",
     "developer/configuration",
@@ -504,5 +985,106 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
     expect({ path, sticking }).toEqual({ path, sticking: [] });
     await shot(page, `phone-${path.replace("/", "-")}`);
   }
+  // The workspace has a line of its own, so its whole name shows.
+  const switcher = (await page.locator("#workspace").boundingBox()) as { width: number };
+  expect(switcher.width).toBeGreaterThan(300);
+  // The Developer tabs do not fit: they scroll, with a shadow at the edge that has more.
+  const tabs = page.locator("nav.tabs");
+  const overflows = await tabs.evaluate((el) => el.scrollWidth > el.clientWidth);
+  const shadow =
+    (await tabs.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundImage)) ?? "";
+  expect({ overflows, shadow: shadow.includes("radial-gradient") }).toEqual({
+    overflows: true,
+    shadow: true,
+  });
+
+  // A field of each kind, at its default size on a page shown this narrow: no label is cut.
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+  await uploadInBrowser(page, "Narrow.pdf", 1);
+  await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  for (const type of ["signature", "initials", "date_signed", "name", "email", "text"]) {
+    await page.getByTestId(`palette-${type}`).click();
+  }
+  const labels = page.locator('[data-testid="placed-field"] .placed-field-label');
+  await eventually(async () => ((await labels.count()) === 6 ? true : undefined));
+  const cut = await labels.evaluateAll((spans) =>
+    spans.filter((span) => span.scrollWidth > span.clientWidth).map((span) => span.textContent),
+  );
+  expect(cut).toEqual([]);
+  await page.getByTestId("page-1").screenshot({ path: join(ARTIFACTS, "console-phone-fields.png") });
   await context.close();
 });
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core's serious and critical violations of the page as it is now, one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate("axe.run(document).then((r) => r.violations)")) as {
+    id: string;
+    impact: string | null;
+    nodes: { target: string[] }[];
+  }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+test.each([
+  ["desktop", DESKTOP],
+  ["phone", PHONE],
+])(
+  "every console page at %s width has no serious or critical WCAG 2.2 AA violation (axe-core)",
+  async (_name, viewport) => {
+    // axe-core is injected as a script, which the console's own CSP rightly refuses.
+    const { context, page } = await openConsole(admin(), viewport, true);
+    const request = await makeRequest("Accessibility check", true);
+    // Recent Errors and API Usage with rows, as a user with traffic sees them.
+    await api("/signature-requests/00000000-0000-7000-8000-000000000000");
+    await eventually(async () => {
+      const listed = (await page.evaluate(
+        `fetch("/console/api/workspaces/${key.accountId}/recent-errors").then((r) => r.json())`,
+      )) as { items: unknown[] };
+      return listed.items.length > 0 || undefined;
+    });
+    const { items } = (await api("/templates?pageSize=1")).body as { items: { id: string }[] };
+    const pages = [
+      "requests",
+      `requests/${request.id}`,
+      "requests/new",
+      "requests/send",
+      "templates",
+      "templates/new",
+      ...(items[0] ? [`templates/${items[0].id}`] : []),
+      "developer/api-keys",
+      "developer/webhooks",
+      "developer/configuration",
+      "developer/errors",
+      "developer/usage",
+      "settings/members",
+      "settings/workspace",
+    ];
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(`${gateway}/console/w/${key.accountId}/${path}`);
+      await page.locator("main h1").waitFor();
+      await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
+      found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
+    }
+    // The pages an e-mail's link opens (a dead invitation link shows its note).
+    for (const path of ["forgot-password", "invitation#token=not-a-token", "reset-password#token=x"]) {
+      await page.goto(`${gateway}/console/${path}`);
+      await page.locator("main h1").waitFor();
+      await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
+      found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
+    }
+    // The composer, once it holds a document.
+    await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+    await uploadInBrowser(page, "Checked.pdf", 1);
+    await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+    await page.getByTestId("palette-signature").click();
+    found.push(...(await seriousViolations(page)).map((v) => `requests/send (composing): ${v}`));
+    expect(found).toEqual([]);
+    await context.close();
+  },
+);

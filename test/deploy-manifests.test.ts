@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CALLERS, parseCallers, tokenDigest } from "@countersign/kit";
+import { CALLERS } from "@countersign/domain";
+import { NODE_FLAGS, parseCallers, tokenDigest } from "@countersign/kit";
 import yaml from "js-yaml";
 import type { z } from "zod";
 import { GATEWAY_HEAP_MB, UPLOAD_READER_NODE_FLAGS } from "../deploy/local/src/pod-resources.js";
@@ -40,13 +41,36 @@ interface Deployment {
 const base = join(REPO, "deploy/base");
 const load = <T>(path: string) => yaml.load(readFileSync(path, "utf8")) as T;
 const services = readdirSync(join(REPO, "services"))
-  .filter((name) => name !== "kit")
+  .filter((name) => name !== "kit" && name !== "domain")
   .sort();
 /** Components that run a service's code in a role of their own, and the service. */
 const ROLES: Record<string, string> = { "requests-sealer": "requests" };
 const components = [...services, ...Object.keys(ROLES), "gateway"];
 /** The service whose code a component runs (and whose database it opens). */
 const serviceOf = (component: string) => ROLES[component] ?? component;
+
+test("the package's scripts that run Countersign, and the image, start Node with the flags every process needs", () => {
+  const { scripts } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const running = [
+    "start",
+    "start:distributed",
+    "cli",
+    "prepare:database",
+    "test",
+    "test:chaos",
+    "fuzz",
+    "bench",
+  ];
+  for (const name of running)
+    expect([name, scripts[name]]).toEqual([name, expect.stringMatching(/\b(node|tsx) --no-wasm-code-gc /)]);
+  expect(NODE_FLAGS).toEqual(["--no-wasm-code-gc"]);
+  const image = readFileSync(join(REPO, "deploy/docker/Dockerfile"), "utf8");
+  expect(JSON.parse((image.match(/^CMD (.+)$/m) as RegExpMatchArray)[1] as string)).toEqual(
+    expect.arrayContaining(NODE_FLAGS),
+  );
+});
 
 test("the base lists every component, each with deployment, service (but a role that answers no calls), hpa, pdb, account and policy", () => {
   const { resources } = load<{ resources: string[] }>(join(base, "kustomization.yaml"));
@@ -73,7 +97,8 @@ describe.each(components)("%s", (component) => {
 
   test("runs the JavaScript `npm run build:server` makes of an entry point in the repository", () => {
     const entry = container.command.at(-1) as string;
-    expect(container.command.filter((arg) => !UPLOAD_READER_NODE_FLAGS.includes(arg)).slice(0, 2)).toEqual([
+    const otherFlags = [...NODE_FLAGS, ...UPLOAD_READER_NODE_FLAGS];
+    expect(container.command.filter((arg) => !otherFlags.includes(arg)).slice(0, 2)).toEqual([
       "node",
       "--conditions=compiled",
     ]);
@@ -253,12 +278,16 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
     }
   });
 
-  test("every container of the Countersign image runs an entry point the build makes", () => {
+  test("every container of the Countersign image runs an entry point the build makes, with the Node flags every process needs", () => {
     for (const workload of workloads) {
       const spec = podSpec(workload);
       for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
         if (!container.image?.startsWith("ghcr.io/countersign/countersign")) continue;
         const entry = (container.command ?? []).find((arg) => arg.endsWith(".js")) as string;
+        expect([workload.metadata.name, container.command]).toEqual([
+          workload.metadata.name,
+          expect.arrayContaining(NODE_FLAGS),
+        ]);
         expect([workload.metadata.name, entry]).toEqual([
           workload.metadata.name,
           expect.stringMatching(/\/dist\//),
@@ -422,10 +451,10 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
     const callers = ofKind("ConfigMap").find((c) => c.metadata.name.startsWith("countersign-config"))?.data
       ?.COUNTERSIGN_CALLERS as string;
     if (overlay === "prod") {
-      expect(() => parseCallers(callers)).toThrow(/COUNTERSIGN_CALLERS/);
+      expect(() => parseCallers(callers, CALLERS)).toThrow(/COUNTERSIGN_CALLERS/);
       return;
     }
-    const digests = parseCallers(callers);
+    const digests = parseCallers(callers, CALLERS);
     for (const caller of CALLERS) {
       const secret = ofKind("Secret").find((s) =>
         s.metadata.name.startsWith(`countersign-identity-${caller}-`),
@@ -455,10 +484,7 @@ test("the containers that read uploads start node with the flags the launcher an
   for (const name of ["gateway", "documents"]) {
     const [container] = load<Deployment>(join(base, `${name}/deployment.yaml`)).spec.template.spec
       .containers as [Container];
-    expect([name, container.command.slice(1, 1 + UPLOAD_READER_NODE_FLAGS.length)]).toEqual([
-      name,
-      UPLOAD_READER_NODE_FLAGS,
-    ]);
+    expect([name, container.command]).toEqual([name, expect.arrayContaining(UPLOAD_READER_NODE_FLAGS)]);
   }
 });
 

@@ -64,7 +64,7 @@ async function logIn(): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   await page.goto(`${deployment.gateways[0]}/`);
   await page.getByLabel("E-mail").fill(deployment.adminEmail);
-  await page.getByLabel("Password").fill(deployment.adminPassword);
+  await page.getByLabel("Password", { exact: true }).fill(deployment.adminPassword);
   await page.getByRole("button", { name: "Log in" }).click();
   await page.getByRole("heading", { name: "Signature requests" }).waitFor();
   return page;

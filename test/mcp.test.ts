@@ -100,7 +100,9 @@ function undescribed(root: JsonSchemaNode): string[] {
     Object.entries(resolve(node).properties ?? {}).flatMap(([name, property]) => {
       const path = `${prefix}${name}`;
       const items = property.items ? walk(property.items, `${path}[].`) : [];
-      return [...(property.description ? [] : [path]), ...items, ...walk(property, `${path}.`)];
+      // A property that names a shared schema ($ref) is described by that schema's description.
+      const described = property.description ?? resolve(property).description;
+      return [...(described ? [] : [path]), ...items, ...walk(property, `${path}.`)];
     });
   return walk(root, "");
 }

@@ -15,7 +15,6 @@ import yaml from "js-yaml";
 import { Registry } from "prom-client";
 import { admission, DEFAULT_ADMISSION } from "../gateway/src/middleware/admission.js";
 import { httpMetrics } from "../gateway/src/middleware/http-metrics.js";
-import { CompletionMetrics } from "../services/requests/src/completion/completions.js";
 import { NotificationMetrics } from "../services/requests/src/notifications.js";
 import { DeliveryMetrics } from "../services/webhooks/src/delivery/metrics.js";
 import { REPO } from "./support/deployments.js";
@@ -67,7 +66,6 @@ async function exportedMetrics(): Promise<Set<string>> {
     ...(await services.registry.getMetricsAsJSON()).map((m) => m.name),
     ...(await gateway.getMetricsAsJSON()).map((m) => m.name),
     ...new DeliveryMetrics(async () => 0).all().map((m) => (m as unknown as { name: string }).name),
-    ...new CompletionMetrics(async () => 0).all().map((m) => (m as unknown as { name: string }).name),
     (new NotificationMetrics().deliveries as unknown as { name: string }).name,
   ];
   // `up` is Prometheus's own, for every target it scrapes.

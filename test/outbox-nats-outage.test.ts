@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
 import { buildDocuments } from "@countersign/documents";
+import { subjects } from "@countersign/domain";
 import { DocumentsService, Kind } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SignatureRequestEventSchema } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -24,7 +25,6 @@ import {
   type ServiceModule,
   serverInterceptors,
   serviceClient,
-  subjects,
   uuidv7,
 } from "@countersign/kit";
 import { buildRequests, generateSealP12 } from "@countersign/requests";

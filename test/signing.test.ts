@@ -1,5 +1,5 @@
 /**
- * The signer's side over HTTP in both modes (DESIGN §9.1), without a browser: links from the
+ * The signer's side over HTTP in both modes (docs/design.md §9.1), without a browser: links from the
  * .eml outbox open sessions, the page's JSON API signs and declines as documented, and the last
  * signature yields a sealed PDF that poppler verifies, qpdf finds clean, and whose certificate
  * page names the request and the original's SHA-256 — and that one changed byte breaks.

@@ -54,7 +54,7 @@ describe("standalone mode", () => {
 
     afterAll(() => deployment?.stop());
 
-    test("`npm run -s cli -- keys create --name NAME` prints exactly one JSON line with id, name, secret, accountId, createdAt", async () => {
+    test("`npm run -s cli -- keys create --name NAME` prints exactly one JSON line with the key, its secret and account", async () => {
       const { stdout } = await run(
         "npm",
         ["run", "-s", "cli", "--", "keys", "create", "--name", "from npm"],
@@ -66,13 +66,71 @@ describe("standalone mode", () => {
       const lines = stdout.split("\n").filter(Boolean);
       expect(lines).toHaveLength(1);
       const key = JSON.parse(lines[0] as string) as Record<string, string>;
-      expect(Object.keys(key).sort()).toEqual(["accountId", "createdAt", "id", "name", "secret"]);
+      expect(Object.keys(key).sort()).toEqual([
+        "accountId",
+        "createdAt",
+        "expiresAt",
+        "hint",
+        "id",
+        "lastUsedAt",
+        "name",
+        "secret",
+      ]);
+      expect(key.hint).toBe(key.secret?.slice(-4));
       expect(key.name).toBe("from npm");
       expect(key.secret).toMatch(/^sk_[0-9A-Za-z]{43}$/);
       expect(new Date(key.createdAt as string).toISOString()).toBe(key.createdAt);
       expect((await call(deployment.gateways[0] as string, "/v1/ping", { key: key.secret })).status).toBe(
         200,
       );
+    });
+
+    test("the CLI runs the team as the console does — keys that expire, invitations, roles, removal — and the audit names the operator", async () => {
+      const inAYear = new Date(Date.now() + 365 * 86_400_000).toISOString();
+      const expiring = await deployment.cli("keys", "create", "--name", "short-lived", "--expires", inAYear);
+      expect(JSON.parse(expiring.stdout)).toMatchObject({ name: "short-lived", expiresAt: inAYear });
+      expect((await deployment.cli("keys", "create", "--name", "x", "--expires", "soon")).stderr).toContain(
+        "--expires must be a date-time",
+      );
+
+      const invited = JSON.parse(
+        (await deployment.cli("members", "invite", "--email", "cli-invitee@example.com", "--role", "member"))
+          .stdout,
+      ) as { id: string; invitedBy: string };
+      expect(invited.invitedBy).toBe("operator");
+      const open = (await deployment.cli("invitations", "list")).stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(open.map((i: { email: string }) => i.email)).toContain("cli-invitee@example.com");
+      expect(JSON.parse((await deployment.cli("invitations", "revoke", invited.id)).stdout)).toEqual({
+        revoked: invited.id,
+      });
+
+      const added = JSON.parse(
+        (await deployment.cli("members", "add", "--email", "cli-member@example.com", "--role", "member"))
+          .stdout,
+      ) as { userId: string };
+      expect(
+        JSON.parse((await deployment.cli("members", "set-role", added.userId, "--role", "org_admin")).stdout),
+      ).toMatchObject({ email: "cli-member@example.com", role: "org_admin" });
+      expect(JSON.parse((await deployment.cli("members", "remove", added.userId)).stdout)).toEqual({
+        removed: added.userId,
+      });
+
+      const audit = (await deployment.cli("audit", "list")).stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(
+        audit.slice(0, 5).map((e: { actor: string; action: string }) => `${e.actor} ${e.action}`),
+      ).toEqual([
+        "operator member.removed",
+        "operator member.role_changed",
+        "operator member.added",
+        "operator invitation.revoked",
+        "operator member.invited",
+      ]);
     });
 
     test("the CLI explains bad input with exit code 2 and service errors with exit code 1", async () => {
@@ -91,23 +149,29 @@ describe("standalone mode", () => {
         PORT: "0",
         COUNTERSIGN_DATA_DIR: deployment.dataDir,
       });
-      const [waiting] = await second.waitFor(/^\{.*"msg":"waiting up to .*\}$/m, 5000);
-      expect(Date.now() - started).toBeLessThan(2000);
-      const line = JSON.parse(waiting) as { msg: string; holderPid: number };
-      expect(line.holderPid).toBe(deployment.pid);
-      expect(line.msg).toMatch(
-        new RegExp(
-          `^waiting up to 15 s for the data directory's lock, held by another process \\(pid ${deployment.pid}, started \\d{4}-.*\\): two processes must never open the same database files`,
-        ),
-      );
-      expect(await second.exit()).toBe(78);
-      const lines = second.output.trim().split("\n");
-      expect(lines).toEqual([
-        waiting,
-        expect.stringMatching(
-          /^configuration error: COUNTERSIGN_DATA_DIR: .* is in use by another running Countersign/,
-        ),
-      ]);
+      // Stopped whatever happens: left waiting, it would take the lock once the first one stops.
+      try {
+        const [waiting] = await second.waitFor(/^\{.*"msg":"waiting up to .*\}$/m, 5000);
+        // The lock is taken before the services' modules load (1–3 s with two suites beside it).
+        expect(Date.now() - started).toBeLessThan(2000);
+        const line = JSON.parse(waiting) as { msg: string; holderPid: number };
+        expect(line.holderPid).toBe(deployment.pid);
+        expect(line.msg).toMatch(
+          new RegExp(
+            `^waiting up to 15 s for the data directory's lock, held by another process \\(pid ${deployment.pid}, started \\d{4}-.*\\): two processes must never open the same database files`,
+          ),
+        );
+        expect(await second.exit()).toBe(78);
+        const lines = second.output.trim().split("\n");
+        expect(lines).toEqual([
+          waiting,
+          expect.stringMatching(
+            /^configuration error: COUNTERSIGN_DATA_DIR: .* is in use by another running Countersign/,
+          ),
+        ]);
+      } finally {
+        await second.stop();
+      }
     });
 
     test("a restart keeps workspaces and keys, and creates nothing anew", async () => {
@@ -131,7 +195,7 @@ describe("standalone mode", () => {
     const port = (taken.address() as AddressInfo).port;
     const dir = join(dataDir, "port-taken");
     try {
-      const refused = OwnedProcess.start("deploy/local/src/standalone.ts", {
+      const refused = OwnedProcess.start("deploy/local/dist/standalone.js", {
         PORT: String(port),
         COUNTERSIGN_DATA_DIR: dir,
       });
@@ -143,7 +207,7 @@ describe("standalone mode", () => {
     } finally {
       taken.close();
     }
-    const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+    const proc = OwnedProcess.start("deploy/local/dist/standalone.js", {
       PORT: "0",
       COUNTERSIGN_DATA_DIR: dir,
     });
@@ -156,7 +220,7 @@ describe("standalone mode", () => {
   });
 
   test("a bad configuration value stops the process with one line naming the variable, not its value", async () => {
-    const proc = OwnedProcess.start("deploy/local/src/standalone.ts", {
+    const proc = OwnedProcess.start("deploy/local/dist/standalone.js", {
       PORT: "eighty",
       COUNTERSIGN_DATA_DIR: join(dataDir, "bad"),
     });

@@ -34,7 +34,8 @@ function webhooksReplicas(launcherPid: number): number[] {
     .map((line) => line.trim().split(/\s+/))
     .filter(
       ([, ppid, ...args]) =>
-        Number(ppid) === launcherPid && args.join(" ").includes("services/webhooks/src/server.ts"),
+        Number(ppid) === launcherPid &&
+        /services\/webhooks\/(src\/server\.ts|dist\/server\.js)/.test(args.join(" ")),
     )
     .map(([pid]) => Number(pid));
 }

@@ -21,6 +21,7 @@ import {
 import express, { type Express } from "express";
 import { Registry } from "prom-client";
 import proxyaddr from "proxy-addr";
+import { accountLinkRoutes } from "./console/account-links.js";
 import { sessionRoutes } from "./console/session.js";
 import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
@@ -232,9 +233,12 @@ export function buildGateway(options: GatewayOptions): Gateway {
     }),
   );
   app.use(probeRoutes(contract, options.ready, logger));
+  // Log-in, accepting an invitation and resetting a password share one budget per client address.
+  const loginLimiter = new RateLimiter(0.2, 10);
+  app.use("/console/api", sessionRoutes({ auth: services.auth, contract, publicUrl, loginLimiter }));
   app.use(
     "/console/api",
-    sessionRoutes({ auth: services.auth, contract, publicUrl, loginLimiter: new RateLimiter(0.2, 10) }),
+    accountLinkRoutes({ auth: services.auth, contract, publicUrl, limiter: loginLimiter }),
   );
   app.use(
     CONSOLE_WORKSPACE_BASE,

@@ -19,7 +19,9 @@ export interface CookieOptions {
 export function setCookie(res: Response, name: string, value: string, options: CookieOptions): void {
   res.append(
     "Set-Cookie",
-    stringifySetCookie(name, value, {
+    stringifySetCookie({
+      name,
+      value,
       path: options.path ?? "/",
       sameSite: options.sameSite ?? "lax",
       maxAge: options.maxAgeSeconds,

@@ -5,13 +5,16 @@
  */
 import { createHash } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   ApiKeyDeletedSchema,
   WorkspaceUpdatedSchema,
 } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { type EventBus, subjects, type Unsubscribe } from "@countersign/kit";
+import type { EventBus, Unsubscribe } from "@countersign/kit";
 
 export interface Caller {
   keyId: string;
@@ -21,6 +24,13 @@ export interface Caller {
   /** The workspace's name, which speaks for a request sent with the key. */
   workspaceName: string;
   apiAccessEnabled: boolean;
+  /** When the key stops working (ms since the epoch); absent if it never does. */
+  keyExpiresAt?: number;
+}
+
+/** A key auth refused and said why, in words for the API's caller (an expired key). */
+export interface Refusal {
+  refused: string;
 }
 
 interface Entry {
@@ -35,7 +45,7 @@ export interface KeyVerifierOptions {
 
 export class KeyVerifier {
   private readonly cache = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<Caller | undefined>>();
+  private readonly inFlight = new Map<string, Promise<Caller | Refusal | undefined>>();
   /**
    * Keys deleted lately, until an answer about them asked before the deletion can no longer arrive:
    * deletion must win over a verification that was in flight when it happened.
@@ -68,8 +78,11 @@ export class KeyVerifier {
     };
   }
 
-  /** The caller a secret belongs to, or undefined for an unknown or deleted key. */
-  async verify(secret: string): Promise<Caller | undefined> {
+  /**
+   * The caller a secret belongs to; a refusal auth explained (an expired key); or undefined for an
+   * unknown or deleted key.
+   */
+  async verify(secret: string): Promise<Caller | Refusal | undefined> {
     const digest = createHash("sha256").update(secret).digest("base64");
     const cached = this.cache.get(digest);
     if (cached && cached.expiresAt > Date.now()) return cached.caller;
@@ -95,7 +108,7 @@ export class KeyVerifier {
       if (entry.caller.workspaceId === workspaceId) this.cache.delete(digest);
   }
 
-  private async ask(secret: string, digest: string): Promise<Caller | undefined> {
+  private async ask(secret: string, digest: string): Promise<Caller | Refusal | undefined> {
     const changesBefore = this.workspaceChanges;
     try {
       const { key, apiAccessEnabled, workspaceName } = await this.auth.verifyApiKey({ secret });
@@ -106,6 +119,7 @@ export class KeyVerifier {
         workspaceId: key.workspaceId,
         workspaceName,
         apiAccessEnabled,
+        ...(key.expireTime ? { keyExpiresAt: timestampMs(key.expireTime) } : {}),
       };
       if (this.cache.size >= this.maxEntries) {
         // Maps iterate in insertion order: drop the oldest entry.
@@ -113,12 +127,16 @@ export class KeyVerifier {
         if (oldest !== undefined) this.cache.delete(oldest);
       }
       if (changesBefore === this.workspaceChanges) {
-        this.cache.set(digest, { caller, expiresAt: Date.now() + this.ttlMs });
+        // Not remembered past the key's own expiry: then auth is asked, and refuses it.
+        const expiresAt = Math.min(Date.now() + this.ttlMs, caller.keyExpiresAt ?? Number.POSITIVE_INFINITY);
+        this.cache.set(digest, { caller, expiresAt });
       }
       return caller;
     } catch (err) {
-      if (err instanceof ConnectError && err.code === Code.Unauthenticated) return undefined;
-      throw err;
+      if (!(err instanceof ConnectError) || err.code !== Code.Unauthenticated) throw err;
+      // Auth marks a message written for the API's caller with the problem code it stands for.
+      const explained = err.findDetails(ProblemCodeSchema).some((detail) => detail.code === "unauthorized");
+      return explained ? { refused: err.rawMessage } : undefined;
     }
   }
 }

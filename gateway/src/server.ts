@@ -22,6 +22,7 @@ import {
   SERVER_GRACE_MS,
   serviceClient,
   shutDownInStages,
+  warnWithoutNodeFlags,
 } from "@countersign/kit";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
   const config = loadConfig(configSchema);
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
   exitOnProcessFaults(logger);
+  warnWithoutNodeFlags(logger);
   const server = await listen(config.PORT);
   collectDefaultMetrics({ register: metricsRegistry });
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);

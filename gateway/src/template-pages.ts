@@ -7,13 +7,14 @@
  */
 import { fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import type { CallOptions, Client } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import type {
   ListTemplatesRequestSchema,
   ListTemplatesResponse,
   TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { type EventBus, subjects, type Unsubscribe } from "@countersign/kit";
+import type { EventBus, Unsubscribe } from "@countersign/kit";
 
 export interface TemplatePagesOptions {
   ttlMs?: number;

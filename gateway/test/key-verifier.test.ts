@@ -3,16 +3,19 @@
  * The service behind it answers from a table the test controls and counts the calls it gets.
  */
 import { create, toBinary } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   ApiKeyDeletedSchema,
   WorkspaceUpdatedSchema,
 } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { MemoryEventBus, subjects } from "@countersign/kit";
+import { MemoryEventBus } from "@countersign/kit";
 import { KeyVerifier } from "../src/key-verifier.js";
 
-const keys = new Map<string, { id: string; workspaceId: string; enabled: boolean }>();
+const keys = new Map<string, { id: string; workspaceId: string; enabled: boolean; expiresAt?: number }>();
 let calls = 0;
 const transport = createRouterTransport((router) =>
   router.service(AuthService, {
@@ -21,7 +24,20 @@ const transport = createRouterTransport((router) =>
       await new Promise((r) => setTimeout(r, 5));
       const key = keys.get(req.secret);
       if (!key) throw new ConnectError("unknown API key", Code.Unauthenticated);
-      return { key: { id: key.id, workspaceId: key.workspaceId, name: "k" }, apiAccessEnabled: key.enabled };
+      if (key.expiresAt !== undefined && key.expiresAt <= Date.now()) {
+        throw new ConnectError("this API key expired", Code.Unauthenticated, undefined, [
+          { desc: ProblemCodeSchema, value: { code: "unauthorized" } },
+        ]);
+      }
+      return {
+        key: {
+          id: key.id,
+          workspaceId: key.workspaceId,
+          name: "k",
+          expireTime: key.expiresAt === undefined ? undefined : timestampFromMs(key.expiresAt),
+        },
+        apiAccessEnabled: key.enabled,
+      };
     },
   }),
 );
@@ -108,6 +124,17 @@ test("entries expire after the TTL", async () => {
   await shortLived.verify("sk_a");
   await new Promise((r) => setTimeout(r, 40));
   await shortLived.verify("sk_a");
+  expect(calls).toBe(2);
+});
+
+test("a key is not remembered past its expiry, and then auth's refusal says why", async () => {
+  keys.set("sk_soon", { id: "soon", workspaceId: "ws-1", enabled: true, expiresAt: Date.now() + 60 });
+  expect(await verifier.verify("sk_soon")).toMatchObject({ keyId: "soon" });
+  expect(await verifier.verify("sk_soon")).toMatchObject({ keyId: "soon" });
+  expect(calls).toBe(1);
+  await new Promise((r) => setTimeout(r, 80));
+  // The cache's TTL is a minute; the key's own expiry ends its entry first.
+  expect(await verifier.verify("sk_soon")).toEqual({ refused: "this API key expired" });
   expect(calls).toBe(2);
 });
 

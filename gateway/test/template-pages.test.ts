@@ -5,13 +5,14 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
   type Template,
   TemplateSchema,
   TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { MemoryEventBus, subjects } from "@countersign/kit";
+import { MemoryEventBus } from "@countersign/kit";
 import { TemplatePages, type TemplatePagesOptions } from "../src/template-pages.js";
 
 const stored = new Map<string, Template[]>();

@@ -10,8 +10,9 @@
 import https from "node:https";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
+import { signatureRequestSubject } from "@countersign/domain";
 import { SignatureRequestEventSchema } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
-import { NatsEventBus, signatureRequestSubject, uuidv7 } from "@countersign/kit";
+import { NatsEventBus, uuidv7 } from "@countersign/kit";
 import type { Deployment } from "../support/deployments.js";
 import { makePdf } from "../support/pdfs.js";
 import { createTestCa, type ReceivedWebhook, startWebhookReceiver } from "../support/webhook-receiver.js";

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { NODE_FLAGS } from "@countersign/kit";
 import { deleteStream, dropDatabases, type Infra, uniqueName } from "./infra.js";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -74,7 +75,7 @@ export class OwnedProcess {
     const log = logFile ? openSync(logFile, "a") : undefined;
     // TypeScript runs through tsx; `npm run build:server`'s JavaScript resolves the workspaces to theirs.
     const loader = entry.endsWith(".js") ? ["--conditions=compiled"] : ["--import", "tsx"];
-    const child = spawn(process.execPath, [...nodeArgs, ...loader, entry, ...args], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, ...loader, entry, ...args], {
       cwd: REPO,
       env: { ...process.env, ...env },
       stdio: ["ignore", log ?? "pipe", log ?? "pipe"],
@@ -114,7 +115,7 @@ async function runCli(env: Record<string, string>, args: string[]) {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ["--import", "tsx", "deploy/local/src/cli.ts", ...args],
+      [...NODE_FLAGS, "--conditions=compiled", "deploy/local/dist/cli.js", ...args],
       {
         cwd: REPO,
         env: { ...process.env, ...env },
@@ -178,14 +179,18 @@ export interface StartOptions {
   args?: string[];
   /** Node's own flags, such as `--cpu-prof` (in distributed mode the launcher passes them on). */
   nodeArgs?: string[];
-  /** Runs `npm run build:server`'s JavaScript, as `npm start` does, instead of the sources. */
+  /**
+   * Runs `npm run build:server`'s JavaScript, as `npm start` and the image do (the default; jest's
+   * global set-up builds it), or with false the sources through tsx, which compiled every module
+   * again in each of a deployment's processes.
+   */
   compiled?: boolean;
 }
 
 export async function startStandalone(dataDir?: string, options: StartOptions = {}): Promise<Deployment> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), "countersign-standalone-")));
   const proc = OwnedProcess.start(
-    options.compiled ? "deploy/local/dist/standalone.js" : "deploy/local/src/standalone.ts",
+    options.compiled === false ? "deploy/local/src/standalone.ts" : "deploy/local/dist/standalone.js",
     {
       PORT: "0",
       COUNTERSIGN_DATA_DIR: dir,
@@ -208,7 +213,7 @@ export async function startDistributed(infra: Infra, options: StartOptions = {})
   const namespace = uniqueName("t");
   const dbPrefix = `${uniqueName("cs")}_`;
   const proc = OwnedProcess.start(
-    options.compiled ? "deploy/local/dist/distributed.js" : "deploy/local/src/distributed.ts",
+    options.compiled === false ? "deploy/local/src/distributed.ts" : "deploy/local/dist/distributed.js",
     {
       PORT: "0",
       COUNTERSIGN_DATA_DIR: dir,

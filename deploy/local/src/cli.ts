@@ -10,10 +10,17 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError } from "@connectrpc/connect";
-import { AuthService, Role, type Workspace } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { CALLERS } from "@countersign/domain";
+import {
+  type ApiKey,
+  AuthService,
+  type Invitation,
+  Role,
+  type Workspace,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { CALLERS, networkTransport, serviceClient, tokenDigest } from "@countersign/kit";
+import { networkTransport, serviceClient, tokenDigest } from "@countersign/kit";
 import { generateSealP12, sealCertificateRequest, verifyDocument } from "@countersign/requests";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
@@ -22,11 +29,19 @@ const USAGE = `usage: npm run -s cli -- <command>
   workspaces list
   workspaces create --name NAME [--api-access off]
   workspaces update ID [--name NAME] [--api-access on|off]
-  keys create --name NAME [--workspace ID]
+  keys create --name NAME [--expires DATE_TIME] [--workspace ID]
   keys list [--workspace ID]
   keys delete KEY_ID [--workspace ID]
   members add --email EMAIL --role org_admin|member [--password PASSWORD] [--workspace ID]
+  members invite --email EMAIL --role org_admin|member [--workspace ID]
+                                 (an invitation by e-mail whose link works once, for seven days)
+  members set-role USER_ID --role org_admin|member [--workspace ID]
+  members remove USER_ID [--workspace ID]
   members list [--workspace ID]
+  invitations list [--workspace ID]
+  invitations revoke INVITATION_ID [--workspace ID]
+  audit list [--workspace ID]    (who changed the workspace's members, API access and keys; the
+                                  CLI's changes are the operator's)
   webhooks list [--workspace ID]
   webhooks replay ENDPOINT_ID --since DATE_TIME [--only-failed] [--workspace ID]
   requests links REQUEST_ID [--workspace ID]
@@ -111,6 +126,33 @@ function onOff(value: string | undefined, flag: string): boolean | undefined {
   throw new UsageError(`${flag} must be "on" or "off"`);
 }
 
+function roleOf(value: string | undefined): Role {
+  const roles: Record<string, Role> = { org_admin: Role.ORG_ADMIN, member: Role.MEMBER };
+  const role = roles[required(value, "--role")];
+  if (role === undefined) throw new UsageError("--role must be org_admin or member");
+  return role;
+}
+
+const roleName = (role: Role) => (role === Role.ORG_ADMIN ? "org_admin" : "member");
+const keyJson = (key: ApiKey | undefined) =>
+  key && {
+    id: key.id,
+    name: key.name,
+    hint: key.hint,
+    createdAt: iso(key.createTime),
+    expiresAt: iso(key.expireTime) ?? null,
+    lastUsedAt: iso(key.lastUseTime) ?? null,
+  };
+const invitationJson = (i: Invitation | undefined) =>
+  i && {
+    id: i.id,
+    email: i.email,
+    role: roleName(i.role),
+    invitedBy: i.invitedBy,
+    createdAt: iso(i.createTime),
+    expiresAt: iso(i.expireTime),
+  };
+
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
@@ -165,6 +207,7 @@ async function run(argv: string[]): Promise<void> {
       org: { type: "string" },
       country: { type: "string" },
       since: { type: "string" },
+      expires: { type: "string" },
       "only-failed": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -254,19 +297,20 @@ async function run(argv: string[]): Promise<void> {
     }
     case "keys create": {
       const workspaceId = await workspaceOf(auth, values.workspace);
-      const { key, secret } = await auth.createApiKey({ workspaceId, name: required(values.name, "--name") });
-      print({
-        id: key?.id,
-        name: key?.name,
-        secret,
-        accountId: key?.workspaceId,
-        createdAt: iso(key?.createTime),
+      const expires = values.expires === undefined ? undefined : new Date(values.expires);
+      if (expires && Number.isNaN(expires.getTime()))
+        throw new UsageError("--expires must be a date-time, such as 2030-01-31T17:00:00Z");
+      const { key, secret } = await auth.createApiKey({
+        workspaceId,
+        name: required(values.name, "--name"),
+        expireTime: expires && timestampFromDate(expires),
       });
+      print({ ...keyJson(key), secret, accountId: key?.workspaceId });
       return;
     }
     case "keys list": {
       const { keys } = await auth.listApiKeys({ workspaceId: await workspaceOf(auth, values.workspace) });
-      for (const key of keys) print({ id: key.id, name: key.name, createdAt: iso(key.createTime) });
+      for (const key of keys) print(keyJson(key));
       return;
     }
     case "keys delete": {
@@ -276,13 +320,10 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case "members add": {
-      const roles: Record<string, Role> = { org_admin: Role.ORG_ADMIN, member: Role.MEMBER };
-      const role = roles[required(values.role, "--role")];
-      if (role === undefined) throw new UsageError("--role must be org_admin or member");
       const { member, generatedPassword } = await auth.addMember({
         workspaceId: await workspaceOf(auth, values.workspace),
         email: required(values.email, "--email"),
-        role,
+        role: roleOf(values.role),
         password: values.password ?? "",
       });
       print({
@@ -296,9 +337,53 @@ async function run(argv: string[]): Promise<void> {
     }
     case "members list": {
       const { members } = await auth.listMembers({ workspaceId: await workspaceOf(auth, values.workspace) });
-      for (const m of members) {
-        print({ userId: m.userId, email: m.email, role: m.role === Role.ORG_ADMIN ? "org_admin" : "member" });
-      }
+      for (const m of members) print({ userId: m.userId, email: m.email, role: roleName(m.role) });
+      return;
+    }
+    case "members invite": {
+      const { invitation } = await auth.inviteMember({
+        workspaceId: await workspaceOf(auth, values.workspace),
+        email: required(values.email, "--email"),
+        role: roleOf(values.role),
+      });
+      print(invitationJson(invitation));
+      return;
+    }
+    case "members set-role": {
+      const { member } = await auth.updateMember({
+        workspaceId: await workspaceOf(auth, values.workspace),
+        userId: required(argument, "the user id"),
+        role: roleOf(values.role),
+      });
+      print({ userId: member?.userId, email: member?.email, role: member && roleName(member.role) });
+      return;
+    }
+    case "members remove": {
+      const userId = required(argument, "the user id");
+      await auth.removeMember({ workspaceId: await workspaceOf(auth, values.workspace), userId });
+      print({ removed: userId });
+      return;
+    }
+    case "invitations list": {
+      const { invitations } = await auth.listInvitations({
+        workspaceId: await workspaceOf(auth, values.workspace),
+      });
+      for (const invitation of invitations) print(invitationJson(invitation));
+      return;
+    }
+    case "invitations revoke": {
+      const invitationId = required(argument, "the invitation id");
+      await auth.revokeInvitation({ workspaceId: await workspaceOf(auth, values.workspace), invitationId });
+      print({ revoked: invitationId });
+      return;
+    }
+    case "audit list": {
+      const { entries } = await auth.listAuditEntries({
+        workspaceId: await workspaceOf(auth, values.workspace),
+        limit: 500,
+      });
+      for (const e of entries)
+        print({ time: iso(e.time), actor: e.actor, action: e.action, target: e.target, detail: e.detail });
       return;
     }
     case "webhooks list": {

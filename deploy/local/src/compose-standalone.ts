@@ -33,17 +33,18 @@ import {
 import { buildRequests, type SealCredentials, type TimestampAuthority } from "@countersign/requests";
 import { buildTemplates } from "@countersign/templates";
 import { buildWebhooks, type WebhooksDeps } from "@countersign/webhooks";
+import { type DataDirLock, holdDataDir } from "./data-dir-lock.js";
 import {
-  type LockHolder,
   loadOrCreateSeal,
   loadOrCreateSecrets,
-  lockDataDir,
   removeAdminEndpoint,
   writeAdminEndpoint,
 } from "./state-files.js";
 
 export interface StandaloneOptions {
   dataDir: string;
+  /** The data directory, already held (npm start takes it first thing); taken here otherwise. */
+  lock?: DataDirLock;
   port: number;
   host?: string;
   publicUrl?: string;
@@ -87,33 +88,8 @@ export interface Standalone {
 export async function startStandalone(options: StandaloneOptions): Promise<Standalone> {
   const { dataDir } = options;
   const log = options.loggerFor("standalone");
-  // Said at once, for the wait may be long enough (a killed process's lock goes stale in 10 s) to
-  // look like a hang.
-  const waiting = (holder: LockHolder | undefined, waitMs: number) => {
-    const who = holder
-      ? `another process (pid ${holder.pid}, started ${holder.startedAt})`
-      : "another process";
-    log.warn(
-      { dataDir, holderPid: holder?.pid, holderStartedAt: holder?.startedAt },
-      `waiting up to ${waitMs / 1000} s for the data directory's lock, held by ${who}: two processes must never open the same database files; a lock left by a process that was killed frees itself within 10 s`,
-    );
-  };
-  // Lost means this process stalled past the lock's stale time (a suspended laptop, most often): it
-  // takes the lock again if nobody else did meanwhile, and stops if somebody did.
-  const lost = (err: Error) => {
-    log.error({ err }, "lost the data dir lock; taking it again");
-    lockDataDir(dataDir, lost, waiting).then(
-      (again) => {
-        unlock = again;
-      },
-      (failed: unknown) => {
-        log.fatal({ err: failed }, "another process has the data dir; stopping");
-        log.flush();
-        process.exit(1);
-      },
-    );
-  };
-  let unlock = await lockDataDir(dataDir, lost, waiting);
+  const lock = options.lock ?? (await holdDataDir(dataDir, log));
+  const unlock = () => lock.release();
   // The port is bound before anything is made: a port in use stops the start with nothing done.
   const server = await listen(options.port, options.host).catch(async (err: unknown) => {
     await unlock();
@@ -138,7 +114,8 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
     // Links in e-mails name the gateway, so its port must be known before anything is built.
     const publicUrl = (options.publicUrl ?? `http://localhost:${server.port}`).replace(/\/$/, "");
 
-    // Auth (lock-out notices) and requests (invitations, reminders) each send with a mailer of its own.
+    // Auth (lock-out notices, team invitations, password resets) and requests (signing invitations,
+    // reminders) each send with a mailer of its own.
     const mail = {
       smtpUrl: options.mail?.smtpUrl,
       outboxDir: join(dataDir, "outbox"),
@@ -149,6 +126,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       bus,
       logger: loggerOf("auth"),
       keyPepper: secrets.keyPepper,
+      publicUrl,
       mailer: createMailer(mail),
       onlyReplica: true,
       bootstrap: {

@@ -13,19 +13,20 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
+import { CALLERS, type Caller } from "@countersign/domain";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
-  CALLERS,
-  type Caller,
   ConfigError,
   createLogger,
   env,
   exitOnProcessFaults,
   type Logger,
   loadConfig,
+  missingNodeFlags,
   networkTransport,
   runMain,
   tokenDigest,
+  warnWithoutNodeFlags,
 } from "@countersign/kit";
 import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
@@ -112,6 +113,7 @@ runMain(async () => {
   const replicas = replicaCounts(process.argv.slice(2), config);
   const logger = createLogger({ name: "launcher", level: config.LOG_LEVEL });
   exitOnProcessFaults(logger);
+  warnWithoutNodeFlags(logger);
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
   const secrets = await loadOrCreateSecrets(dataDir);
@@ -154,8 +156,9 @@ runMain(async () => {
     nodeFlags: string[] = [],
   ) => {
     const startedAt = Date.now();
-    // Children run with the launcher's own Node flags (its loader, a profiler), as cluster.fork does.
-    const child = spawn(process.execPath, [...process.execArgv, ...nodeFlags, entry], {
+    // Children run with the launcher's own Node flags (its loader, a profiler), as cluster.fork does,
+    // and with the flags every process needs whether or not the launcher was given them.
+    const child = spawn(process.execPath, [...process.execArgv, ...missingNodeFlags(), ...nodeFlags, entry], {
       cwd: REPO,
       env: { ...process.env, ...common, ...withoutUndefined(extra) },
       stdio: ["ignore", "inherit", "inherit"],
@@ -197,7 +200,7 @@ runMain(async () => {
   }
   // Each caller is given every replica of a service and balances its calls over them.
   const addressOf = (service: Service) => addresses[service].join(",");
-  // Signing links in e-mails lead to the public URL, which is the first gateway unless set.
+  // Links in e-mails lead to the public URL, which is the first gateway unless set.
   const publicUrl =
     config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${new URL(gateways[0] as string).port}`;
   // What the requests service's API and its sealers share; only sealers are given the key.
@@ -218,8 +221,10 @@ runMain(async () => {
           ...(service === "auth"
             ? {
                 COUNTERSIGN_KEY_PEPPER: secrets.keyPepper,
-                // Lock-out e-mails land in the same outbox as the requests service's.
+                // Lock-out, invitation and reset e-mails land in the same outbox as the requests
+                // service's, their links leading to the same public URL.
                 COUNTERSIGN_DATA_DIR: dataDir,
+                COUNTERSIGN_PUBLIC_URL: publicUrl,
                 COUNTERSIGN_ADMIN_EMAIL: config.COUNTERSIGN_ADMIN_EMAIL,
                 COUNTERSIGN_ADMIN_PASSWORD: config.COUNTERSIGN_ADMIN_PASSWORD,
               }

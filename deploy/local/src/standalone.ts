@@ -1,108 +1,26 @@
 /**
- * `npm start`: Countersign in one process on a machine with only Node and npm.
+ * `npm start`: Countersign in one process on a machine with only Node and npm. The data directory
+ * is taken first, before the services' modules load (one to three seconds), so that a second
+ * process started on it says at once that it waits and for whom; then standalone-app.ts reads the
+ * configuration and starts everything.
  */
 import { resolve } from "node:path";
-import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
-import { admissionConfig, admissionLimits, bodyMemoryConfig } from "@countersign/gateway";
-import {
-  createLogDestination,
-  createLogger,
-  env,
-  exitOnProcessFaults,
-  loadConfig,
-  mailConfig,
-  runMain,
-} from "@countersign/kit";
-import {
-  configuredSeal,
-  configuredTimestampAuthority,
-  requestLimits,
-  requestLimitsConfig,
-  requestTimingConfig,
-  requestTimings,
-  sealConfig,
-  timestampConfig,
-} from "@countersign/requests";
-import { webhookConfig, webhookSettings } from "@countersign/webhooks";
-import { z } from "zod";
-import { startStandalone } from "./compose-standalone.js";
-
-const configSchema = z.object({
-  PORT: env.port(8080),
-  HOST: z.string().default("0.0.0.0"),
-  LOG_LEVEL: env.logLevel(),
-  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
-  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
-  COUNTERSIGN_ADMIN_PORT: env.port(0),
-  COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
-  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
-  COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
-  COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
-  COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
-  ...admissionConfig,
-  ...bodyMemoryConfig,
-  ...mailConfig,
-  ...requestTimingConfig,
-  ...requestLimitsConfig,
-  COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
-  ...sealConfig,
-  ...timestampConfig,
-  ...webhookConfig,
-  COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
-});
+import { env, runMain } from "@countersign/kit/config.js";
+import { createLogDestination, createLogger } from "@countersign/kit/logger.js";
+import { holdDataDir } from "./data-dir-lock.js";
 
 runMain(async () => {
   const started = performance.now();
-  const config = loadConfig(configSchema);
   const destination = createLogDestination();
-  const loggerFor = (service: string) =>
-    createLogger({ name: service, level: config.LOG_LEVEL, destination });
-  const logger = loggerFor("standalone");
-  exitOnProcessFaults(logger);
-  const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
-  const app = await startStandalone({
-    dataDir,
-    port: config.PORT,
-    host: config.HOST,
-    publicUrl: config.COUNTERSIGN_PUBLIC_URL,
-    adminPort: config.COUNTERSIGN_ADMIN_PORT,
-    adminEmail: config.COUNTERSIGN_ADMIN_EMAIL,
-    adminPassword: config.COUNTERSIGN_ADMIN_PASSWORD,
-    limits: {
-      ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
-      burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
-      admission: admissionLimits(config),
-      bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
-    },
-    trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
-    loggerFor,
-    mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
-    seal: configuredSeal(config),
-    requests: {
-      ...requestTimings(config),
-      ...requestLimits(config),
-      timestampAuthority: configuredTimestampAuthority(config),
-    },
-    documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES },
-    webhooks: {
-      ...webhookSettings(config),
-      ...(config.COUNTERSIGN_WEBHOOK_SECRET_KEY ? { secretKey: config.COUNTERSIGN_WEBHOOK_SECRET_KEY } : {}),
-    },
-  });
-  logger.info(
-    { url: app.gatewayUrl, dataDir, startupMs: Math.round(performance.now() - started) },
-    "Countersign is ready (standalone)",
-  );
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    await app.close();
-    logger.info("stopped");
-    logger.flush();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  // The configuration is validated once the app is loaded; until then, a level it would refuse is "info".
+  const level = env.logLevel().catch("info").parse(process.env.LOG_LEVEL);
+  const log = createLogger({ name: "standalone", level, destination });
+  const lock = await holdDataDir(resolve(process.env.COUNTERSIGN_DATA_DIR || "./data"), log);
+  try {
+    const { runStandalone } = await import("./standalone-app.js");
+    await runStandalone({ lock, destination, started });
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 });

@@ -5,6 +5,7 @@
  * the workspace gets 404 (requireMembership), a member or a disabled workspace 403 with the reason.
  */
 
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -25,12 +26,12 @@ import {
 } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
 import { DeclaredRouter } from "../declared-router.js";
-import { iso } from "../json-time.js";
+import { iso, isoOrNull } from "../json-time.js";
 import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { RateLimiter } from "../rate-limiter.js";
-import type { ConsoleWorkspace } from "./session.js";
+import { actorOf, type ConsoleWorkspace } from "./session.js";
 
 export interface DeveloperRoutesOptions {
   auth: Client<typeof AuthService>;
@@ -117,7 +118,7 @@ export function developerRoutes({
     "get",
     "/api-keys",
     {
-      summary: "List API keys (name and creation date)",
+      summary: "List API keys (name, hint, creation, last use and expiry)",
       tag: TAG,
       params: WorkspaceParams,
       answers: { 200: { description: "The keys; secrets are never shown again.", schema: ApiKeyList } },
@@ -126,7 +127,14 @@ export function developerRoutes({
     async ({ res }) => {
       const { keys } = await auth.listApiKeys({ workspaceId: workspaceIdOf(res) });
       res.json({
-        items: keys.map((key) => ({ id: key.id, name: key.name, createdAt: iso(key.createTime) })),
+        items: keys.map((key) => ({
+          id: key.id,
+          name: key.name,
+          createdAt: iso(key.createTime),
+          hint: key.hint,
+          expiresAt: isoOrNull(key.expireTime),
+          lastUsedAt: isoOrNull(key.lastUseTime),
+        })),
       });
     },
   );
@@ -144,7 +152,12 @@ export function developerRoutes({
       problems: [...DEVELOPER_PROBLEMS, 413, 415, 422],
     },
     async ({ res, body }) => {
-      const { key, secret } = await auth.createApiKey({ workspaceId: workspaceIdOf(res), name: body.name });
+      const { key, secret } = await auth.createApiKey({
+        workspaceId: workspaceIdOf(res),
+        ...actorOf(res),
+        name: body.name,
+        expireTime: body.expiresAt ? timestampFromDate(new Date(body.expiresAt)) : undefined,
+      });
       if (!key) throw new Error("auth answered without the key it created");
       res.status(201).json({
         id: key.id,
@@ -152,6 +165,8 @@ export function developerRoutes({
         secret,
         accountId: key.workspaceId,
         createdAt: iso(key.createTime),
+        hint: key.hint,
+        expiresAt: isoOrNull(key.expireTime),
       });
     },
   );
@@ -168,7 +183,11 @@ export function developerRoutes({
       problems: [...DEVELOPER_PROBLEMS],
     },
     async ({ res, params }) => {
-      await auth.deleteApiKey({ workspaceId: workspaceIdOf(res), keyId: params.keyId });
+      await auth.deleteApiKey({
+        workspaceId: workspaceIdOf(res),
+        keyId: params.keyId,
+        ...actorOf(res),
+      });
       // This replica forgets at once; the others hear auth's event.
       verifier.forgetKey(params.keyId);
       res.status(204).end();
@@ -198,6 +217,8 @@ export function developerRoutes({
           code: e.code,
           detail: e.detail,
           requestId: e.requestId,
+          keyName: e.keyName,
+          problem: e.problem,
         })),
       });
     },

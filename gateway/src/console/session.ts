@@ -132,6 +132,14 @@ export function requireSession(auth: Client<typeof AuthService>, publicUrl: stri
 
 export type ConsoleWorkspace = ReturnType<typeof describeSession>["workspaces"][number];
 
+/**
+ * The person behind a console call, as auth's audit names them: every change the console asks of
+ * auth carries it, or the audit would credit it to the operator (the CLI). After requireSession.
+ */
+export function actorOf(res: Response): { actorUserId: string } {
+  return { actorUserId: (res.locals.session as Session).userId };
+}
+
 /** After requireSession: the workspace in the path must be one of the user's (else 404, as if none). */
 export function requireMembership(req: Request, res: Response, next: NextFunction): void {
   // Read as the routes declare it, before they run: the same id, normalised the same way.

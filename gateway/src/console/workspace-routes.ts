@@ -15,6 +15,7 @@ import type { PublicApi } from "../public-api.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
 import { requireMembership, requireSession } from "./session.js";
+import { teamRoutes } from "./team.js";
 
 export interface WorkspaceRoutesOptions {
   auth: Client<typeof AuthService>;
@@ -36,6 +37,7 @@ export function consoleWorkspaceRoutes({
   const router = express.Router({ mergeParams: true });
   router.use(requireSession(auth, publicUrl), csrfProtection(publicUrl), requireMembership);
   router.use(developerRoutes({ auth, requests, contract, verifier, publicUrl }));
+  router.use(teamRoutes({ auth, contract }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);
   return router;

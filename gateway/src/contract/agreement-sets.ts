@@ -1,7 +1,7 @@
-/** Agreement sets: requests grouped so that their joint outcome can be followed (DESIGN §4). */
+/** Agreement sets: requests grouped so that their joint outcome can be followed (docs/design.md §4). */
 import { z } from "zod";
-import { RequestStatus } from "./signature-requests.js";
 import { id, text, timestamp } from "./values.js";
+import { RequestStatus } from "./vocabulary.js";
 
 export const AgreementSetInput = z
   .strictObject({

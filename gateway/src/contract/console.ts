@@ -1,6 +1,6 @@
-/** The console's API: log-in, and Settings → Developer (DESIGN §9). */
+/** The console's API: log-in, and Settings → Developer (docs/design.md §9). */
 import { z } from "zod";
-import { id, integerInDocuments, text, timestamp } from "./values.js";
+import { id, instant, integerInDocuments, optionalTimestamp, text, timestamp } from "./values.js";
 
 export const LogIn = z.strictObject({ email: text(), password: text() }).meta({ id: "LogIn" });
 
@@ -58,11 +58,31 @@ export const TestEmailResult = z
   .meta({ id: "TestEmailResult" });
 
 export const ApiKeyInput = z
-  .strictObject({ name: text().meta({ description: "A label only; it has no effect on permissions." }) })
+  .strictObject({
+    name: text().meta({ description: "A label only; it has no effect on permissions." }),
+    expiresAt: instant(
+      "When the key stops working: in the future, at most ten years ahead. Without it the key works until deleted.",
+    ).optional(),
+  })
   .meta({ id: "ApiKeyInput" });
 
+const keyFacts = {
+  hint: z.string().meta({
+    description: "The secret's last four characters, to tell keys apart; empty for keys made before hints.",
+  }),
+  expiresAt: optionalTimestamp.meta({ description: "When the key stops working; null if it never does." }),
+};
+
 export const ApiKey = z
-  .strictObject({ id: z.uuid(), name: z.string(), createdAt: timestamp })
+  .strictObject({
+    id: z.uuid(),
+    name: z.string(),
+    createdAt: timestamp,
+    ...keyFacts,
+    lastUsedAt: optionalTimestamp.meta({
+      description: "When a call last presented the key (reported within seconds); null if never.",
+    }),
+  })
   .meta({ id: "ApiKey" });
 
 export const ApiKeyList = z.strictObject({ items: z.array(ApiKey) }).meta({ id: "ApiKeyList" });
@@ -74,6 +94,7 @@ export const ApiKeyCreated = z
     secret: z.string().meta({ description: "Shown once." }),
     accountId: z.uuid(),
     createdAt: timestamp,
+    ...keyFacts,
   })
   .meta({ id: "ApiKeyCreated" });
 
@@ -108,6 +129,14 @@ export const RecentErrors = z
         requestId: z
           .string()
           .meta({ description: "The call's X-Request-Id; for sealing and e-mail, the attempt's id." }),
+        keyName: z.string().meta({
+          description:
+            "The name of the key that made the call, as it was then; empty for sealing and e-mail.",
+        }),
+        problem: z.string().meta({
+          description:
+            "The body the call answered as the caller got it (problem+json, or DocuSign's error on /restapi; at most 4 KiB); empty for sealing and e-mail.",
+        }),
       }),
     ),
   })
@@ -139,3 +168,114 @@ export const ApiUsage = z
     routes: z.array(z.strictObject({ method: z.string(), route: z.string(), ...UsageFigures.shape })),
   })
   .meta({ id: "ApiUsage" });
+
+const role = z.enum(["org_admin", "member"]).meta({
+  description:
+    "`org_admin` runs the workspace (team, API access, developer settings); `member` works with templates and requests.",
+});
+
+export const MemberParams = z.object({ workspaceId: id(), userId: id() });
+export const InvitationParams = z.object({ workspaceId: id(), invitationId: id() });
+
+export const Member = z
+  .strictObject({
+    userId: z.uuid(),
+    email: z.string(),
+    role,
+    joinedAt: timestamp,
+  })
+  .meta({ id: "Member" });
+
+export const MemberList = z.strictObject({ items: z.array(Member) }).meta({ id: "MemberList" });
+
+export const MemberUpdate = z.strictObject({ role }).meta({ id: "MemberUpdate" });
+
+export const InvitationInput = z
+  .strictObject({
+    email: text().meta({ description: "Where the invitation goes; its link works for seven days, once." }),
+    role,
+  })
+  .meta({ id: "InvitationInput" });
+
+export const Invitation = z
+  .strictObject({
+    id: z.uuid(),
+    email: z.string(),
+    role,
+    invitedBy: z.string().meta({ description: "Who invited: a person's e-mail, or `operator` for the CLI." }),
+    createdAt: timestamp,
+    expiresAt: timestamp,
+    expired: z.boolean().meta({ description: "The link no longer works; invite again to send a new one." }),
+  })
+  .meta({ id: "Invitation" });
+
+export const InvitationList = z.strictObject({ items: z.array(Invitation) }).meta({ id: "InvitationList" });
+
+export const WorkspaceSettingsInput = z
+  .strictObject({
+    name: text().optional(),
+    apiAccessEnabled: z.boolean().optional().meta({
+      description:
+        "Off: every API key of the workspace answers 403 at once, and the Developer settings close.",
+    }),
+  })
+  .meta({ id: "WorkspaceSettingsInput" });
+
+export const WorkspaceSettings = z
+  .strictObject({ id: z.uuid(), name: z.string(), apiAccessEnabled: z.boolean() })
+  .meta({ id: "WorkspaceSettings" });
+
+export const WorkspaceAuditEntry = z
+  .strictObject({
+    id: z.uuid(),
+    timestamp: timestamp,
+    actor: z
+      .string()
+      .meta({ description: "Who made the change: a person's e-mail, or `operator` for the CLI." }),
+    action: z
+      .string()
+      .meta({ description: "Such as `member.invited`, `member.role_changed`, `api_key.deleted`." }),
+    target: z.string(),
+    detail: z.string(),
+  })
+  .meta({ id: "WorkspaceAuditEntry" });
+
+export const WorkspaceAuditLog = z
+  .strictObject({ items: z.array(WorkspaceAuditEntry) })
+  .meta({ id: "WorkspaceAuditLog" });
+
+/** The same `limit` as Recent Errors'. */
+export const WorkspaceAuditQuery = RecentErrorsQuery;
+
+export const InvitationToken = z
+  .strictObject({ token: text().meta({ description: "The token of the invitation e-mail's link." }) })
+  .meta({ id: "InvitationToken" });
+
+export const InvitationView = z
+  .strictObject({
+    email: z.string(),
+    role,
+    workspaceName: z.string(),
+    invitedBy: z.string(),
+    expiresAt: timestamp,
+    hasLogIn: z.boolean().meta({ description: "The address has a log-in: accepting asks its password." }),
+  })
+  .meta({ id: "InvitationView" });
+
+export const InvitationAcceptance = z
+  .strictObject({
+    token: text(),
+    password: text().meta({
+      description: "A new log-in's password (at least 10 characters), or the existing log-in's.",
+    }),
+  })
+  .meta({ id: "InvitationAcceptance" });
+
+export const PasswordResetRequest = z.strictObject({ email: text() }).meta({ id: "PasswordResetRequest" });
+
+export const PasswordReset = z
+  .strictObject({
+    token: text().meta({ description: "The token of the reset e-mail's link." }),
+    password: text().meta({ description: "The new password, at least 10 characters." }),
+  })
+  .meta({ id: "PasswordReset" });

@@ -1,4 +1,4 @@
-/** Documents as the public API writes them, and the shapes of an upload (DESIGN §4). */
+/** Documents as the public API writes them, and the shapes of an upload (docs/design.md §4). */
 import { z } from "zod";
 import { id, page, text, timestamp } from "./values.js";
 

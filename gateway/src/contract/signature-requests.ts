@@ -2,21 +2,7 @@
 import { z } from "zod";
 import { fieldInputShape, placedFieldShape } from "./templates.js";
 import { id, instant, optionalTimestamp, page, text, timestamp, wholeNumber } from "./values.js";
-
-export const REQUEST_STATUSES = [
-  "draft",
-  "sent",
-  "in_progress",
-  "completed",
-  "declined",
-  "cancelled",
-  "expired",
-] as const;
-
-export const RequestStatus = z.enum(REQUEST_STATUSES).meta({
-  id: "RequestStatus",
-  description: "draft → sent → in_progress → completed; cancelled, declined and expired end a request early.",
-});
+import { RecipientKind, RecipientStatus, RequestStatus } from "./vocabulary.js";
 
 export const NewRecipient = z
   .strictObject({
@@ -26,10 +12,7 @@ export const NewRecipient = z
       description:
         "For a signer: the role to fill. From a template, a template role (every role is filled by exactly one signer); from documents, the name the fields use. Compared trimmed and case-insensitively.",
     }),
-    kind: z.enum(["signer", "cc"]).optional().meta({
-      description: "`cc` recipients receive a copy when the request is completed.",
-      default: "signer",
-    }),
+    kind: RecipientKind.optional().meta({ default: "signer" }),
     routingOrder: wholeNumber().optional().meta({ description: "Defaults to the role's order (1 for cc)." }),
     clientUserId: text().optional().meta({
       description:
@@ -99,12 +82,12 @@ export const Recipient = z
     name: z.string(),
     email: z.string(),
     role: z.string().nullable().meta({ description: "The template role the signer fills." }),
-    kind: z.enum(["signer", "cc"]),
+    kind: RecipientKind,
     routingOrder: z.int().meta({
       description:
         "Recipients of the lowest order are notified first; the next order when they have all signed.",
     }),
-    status: z.enum(["pending", "sent", "viewed", "signed", "declined"]),
+    status: RecipientStatus,
     clientUserId: z
       .string()
       .nullable()
@@ -176,6 +159,16 @@ export const SignatureRequestPage = page(SignatureRequest, "SignatureRequestPage
 
 export const SignatureRequestQuery = z.object({
   status: RequestStatus.optional().meta({ description: "Only requests in this state." }),
+  q: text().max(200).optional().meta({
+    description:
+      "Only requests whose title, or a recipient's name or e-mail, contains these characters (ignoring case).",
+  }),
+  createdFrom: instant("Only requests created at or after this time.").optional(),
+  createdTo: instant("Only requests created before this time.").optional(),
+  sort: z.enum(["newest", "oldest", "title", "changed"]).optional().meta({
+    description:
+      "`newest` created first (the default), `oldest` first, by `title` (A to Z), or most recently `changed` first.",
+  }),
 });
 
 export const RequestIdParams = z.object({ requestId: id("The signature request's id.") });

@@ -1,21 +1,15 @@
 /**
- * The signing page's JSON API (DESIGN §9.1): what a signer's session sees, and what they send to
+ * The signing page's JSON API (docs/design.md §9.1): what a signer's session sees, and what they send to
  * sign or decline. Served under /sign/api to the holder of a signing-session cookie, no API key.
  */
-import { FIELD_TYPES } from "@countersign/kit";
 import { z } from "zod";
 import { base64Text } from "./base64.js";
-import { RequestStatus } from "./signature-requests.js";
 import { id, text } from "./values.js";
-
-export const RecipientStatus = z.enum(["pending", "sent", "viewed", "signed", "declined"]).meta({
-  id: "RecipientStatus",
-  description: "pending → sent → viewed → signed, or declined.",
-});
+import { FieldType, RecipientStatus, RequestStatus } from "./vocabulary.js";
 
 const PlacedField = z.object({
   id: z.string(),
-  type: z.enum(FIELD_TYPES),
+  type: FieldType,
   documentId: z.string(),
   page: z.number(),
   x: z.number(),

@@ -1,15 +1,12 @@
-/** Templates as the public API reads and writes them (DESIGN §4). */
-import { FIELD_TYPES } from "@countersign/kit";
+/** Templates as the public API reads and writes them (docs/design.md §4). */
 import { z } from "zod";
 import { id, page, text, timestamp, wholeNumber } from "./values.js";
+import { FieldType } from "./vocabulary.js";
 
 /** The properties of a field on a page, shared by templates and by requests made from documents. */
 export const fieldInputShape = {
   id: text().optional().meta({ description: "Assigned when absent." }),
-  type: z.enum(FIELD_TYPES).meta({
-    description:
-      "What the signer fills in: `date_signed`, `name` and `email` are filled by the service when they sign.",
-  }),
+  type: FieldType,
   role: text().meta({ description: "The role of the signer who fills the field." }),
   page: wholeNumber().meta({ description: "1-based page number." }),
   x: z.number().meta({ description: "PDF points from the page's left edge." }),
@@ -56,10 +53,7 @@ export const Role = z.strictObject({ name: z.string(), order: z.int() }).meta({ 
 /** A field as the API writes it, in a template and in a request alike. */
 export const placedFieldShape = {
   id: z.string(),
-  type: z.enum(FIELD_TYPES).meta({
-    description:
-      "What the signer fills in: `date_signed`, `name` and `email` are filled by the service when they sign.",
-  }),
+  type: FieldType,
   page: z.int().min(1),
   x: z.number(),
   y: z.number(),

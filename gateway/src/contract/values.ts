@@ -89,7 +89,7 @@ export function wholeNumberQuery(min: number, max: number, fallback: number, des
     .meta({ description, override: integerInDocuments(min, max, fallback) });
 }
 
-/** `pageIndex` and `pageSize` of every list (DESIGN §2). */
+/** `pageIndex` and `pageSize` of every list (docs/design.md §2). */
 export const pageQuery = z.object({
   pageIndex: wholeNumberQuery(0, 1_000_000, 0, "Zero-based page number."),
   pageSize: wholeNumberQuery(1, 100, 20, "Items per page."),

@@ -1,5 +1,5 @@
-/** Webhook endpoints, their messages and attempts (DESIGN §2.1, §6). */
-import { SIGNATURE_REQUEST_EVENT_TYPES } from "@countersign/kit";
+/** Webhook endpoints, their messages and attempts (docs/design.md §2.1, §6). */
+import { SIGNATURE_REQUEST_EVENT_TYPES } from "@countersign/domain";
 import { z } from "zod";
 import { id, instant, optionalTimestamp, page, pageQuery, text, timestamp } from "./values.js";
 

@@ -1,5 +1,5 @@
 /**
- * The tool endpoint for AI assistants (DESIGN §8): MCP over Streamable HTTP at /mcp/v1, stateless —
+ * The tool endpoint for AI assistants (docs/design.md §8): MCP over Streamable HTTP at /mcp/v1, stateless —
  * every POST is a whole exchange answered as JSON, so any gateway replica can take any request and
  * nothing is kept between them.
  *

@@ -6,11 +6,12 @@
  */
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { subjects } from "@countersign/domain";
 import {
   type ApiCallRecordedSchema,
   ApiCallsRecordedSchema,
 } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
-import { type EventBus, type Logger, subjects, uuidv7 } from "@countersign/kit";
+import { type EventBus, type Logger, uuidv7 } from "@countersign/kit";
 import type { Request, Response } from "express";
 import type { Caller } from "../key-verifier.js";
 import { loggedPath } from "./redacted-path.js";
@@ -22,7 +23,12 @@ export interface CallOutcome {
   status: number;
   code: string;
   durationMs: number;
+  /** The body a failed call answered, as the caller got it. */
+  problem?: string;
 }
+
+/** The most of a failed call's answer reported: a problem with many field errors, not a document. */
+const PROBLEM_LIMIT = 4096;
 
 export interface ApiCallRecorderOptions {
   intervalMs?: number;
@@ -82,6 +88,7 @@ export class ApiCallRecorder {
       status: res.statusCode,
       code: (res.locals.problemCode as string | undefined) ?? "",
       durationMs: performance.now() - (res.locals.startedAt as number),
+      problem: (res.locals.problemBody as string | undefined) ?? "",
     });
   }
 
@@ -112,10 +119,12 @@ export class ApiCallRecorder {
       requestId,
       workspaceId: caller.workspaceId,
       keyId: caller.keyId,
+      keyName: caller.keyName,
       method,
       route,
       path,
       ...outcome,
+      problem: outcome.problem?.slice(0, PROBLEM_LIMIT) ?? "",
       time: timestampFromMs(Date.now()),
     });
     this.timer ??= setTimeout(() => void this.flush(), this.options.intervalMs ?? 250);

@@ -1,7 +1,7 @@
 /**
- * Bearer API keys for the public API: a missing, malformed, unknown or deleted key is 401, a key of
- * a workspace without API access 403; then the key's rate limit applies, announced in RateLimit-*
- * headers on every answer.
+ * Bearer API keys for the public API: a missing, malformed, unknown, deleted or expired key is 401 (an
+ * expired one saying so), a key of a workspace without API access 403; then the key's rate limit applies,
+ * announced in RateLimit-* headers on every answer.
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
@@ -37,6 +37,7 @@ export function requireKey(verifier: KeyVerifier) {
     // need not be asked about, and which the caller fixes as it fixes an unknown or deleted one.
     const caller = KEY_SHAPE.test(secret) ? await verifier.verify(secret) : undefined;
     if (!caller) throw unauthorized("this API key is not valid: it may have been deleted or mistyped");
+    if ("refused" in caller) throw unauthorized(caller.refused);
     res.locals.caller = caller;
     if (!caller.apiAccessEnabled) {
       throw new ApiProblem(

@@ -95,6 +95,8 @@ export function problemHandler(logger: Logger) {
       if (res.locals.bodyStreaming) res.set("Connection", "close");
       else discardUnreadBody(req);
     }
-    res.status(problem.status).set(headers).type("application/problem+json").send(JSON.stringify(problem));
+    const body = JSON.stringify(problem);
+    res.locals.problemBody = body;
+    res.status(problem.status).set(headers).type("application/problem+json").send(body);
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every POST of the public API (DESIGN §2): the first call with a key runs
+ * `Idempotency-Key` on every POST of the public API (docs/design.md §2): the first call with a key runs
  * and its answer is stored (in the auth service: gateways keep no state); the same key and request
  * within 24 hours gets that answer again with `Idempotent-Replayed: true`; the same key with another
  * request is a 422. Calls that arrive while the first still runs wait for its answer. Answers of 5xx

@@ -78,6 +78,8 @@ export function sendDocuSignError(
   const { error, headers } = toDocuSignError(err, res.locals.requestId as string, names);
   res.locals.problemCode = error.errorCode;
   if (!req.complete) res.set("Connection", "close");
-  res.status(error.status).set(headers).json({ errorCode: error.errorCode, message: error.message });
+  const body = { errorCode: error.errorCode, message: error.message };
+  res.locals.problemBody = JSON.stringify(body);
+  res.status(error.status).set(headers).json(body);
   return error;
 }

@@ -8,6 +8,7 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import { FIELD_LIMITS, roleKey } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   CreateSignatureRequestRequestSchema,
@@ -17,7 +18,7 @@ import type {
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import { FIELD_LIMITS, formatBytes, type Logger, roleKey } from "@countersign/kit";
+import { formatBytes, type Logger } from "@countersign/kit";
 import type { z } from "zod";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";

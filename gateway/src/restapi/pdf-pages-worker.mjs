@@ -4,10 +4,11 @@
  * pdf-pages.ts): reading a document of thousands of pages takes pdf-lib seconds, which would
  * otherwise hold the gateway's event loop for every caller.
  *
- * Each message is `{ id, job }`, the job `{ parts: [{ bytes, pages? }] }`: a new PDF of each part's
- * pages in order (0-based `pages`, or every page); each answer `{ id, result }`, the result the new
- * PDF's bytes, or `{ id, error }`.
+ * Each job is `{ parts: [{ bytes, pages? }] }`: a new PDF of each part's pages in order (0-based
+ * `pages`, or every page); its result is the new PDF's bytes.
  */
+
+import { serveJobs } from "@countersign/kit/job-child.mjs";
 import { ParseSpeeds, PDFDocument } from "pdf-lib";
 
 /** @param {{ parts: { bytes: Uint8Array, pages?: number[] }[] }} job */
@@ -21,11 +22,4 @@ async function compose({ parts }) {
   return made.save();
 }
 
-process.on("message", ({ id, job }) => {
-  compose(job).then(
-    (result) => process.send?.({ id, result }),
-    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
-  );
-});
-
-process.send?.({ ready: true });
+serveJobs(compose);

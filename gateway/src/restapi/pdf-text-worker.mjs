@@ -7,13 +7,13 @@
  * `limit` times: a short anchor ("x") in a long document has millions of places, and neither
  * finding nor sending them may cost more than the caller can use.
  *
- * Each message is `{ id, job }`, the job `{ bytes, anchors: [{ text, caseSensitive }], limit }`;
- * each answer `{ id, result }`, the result one list of boxes per anchor (each box `{ page, x, y,
- * width, height }` in PDF points from the top-left of the page as a viewer shows it), or
- * `{ id, error }`.
+ * Each job is `{ bytes, anchors: [{ text, caseSensitive }], limit }`; its result one list of boxes
+ * per anchor (each box `{ page, x, y, width, height }` in PDF points from the top-left of the page
+ * as a viewer shows it).
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { serveJobs } from "@countersign/kit/job-child.mjs";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 /** pdf.js reads the metrics of the 14 standard fonts from these files rather than guess them. */
@@ -67,15 +67,15 @@ async function findAnchors({ bytes, anchors, limit }) {
   const found = anchors.map(() => []);
   const needles = anchors.map((anchor) => (anchor.caseSensitive ? anchor.text : fold(anchor.text)));
   const searching = () => found.some((boxes) => boxes.length < limit);
-  const pdf = await getDocument({
+  const loading = getDocument({
     // pdf.js takes a plain Uint8Array, not a Buffer, which is what arrives when the caller had one.
     data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     standardFontDataUrl: STANDARD_FONTS,
-    isEvalSupported: false,
     useSystemFonts: false,
     verbosity: 0,
-  }).promise;
+  });
   try {
+    const pdf = await loading.promise;
     for (let number = 1; number <= pdf.numPages && searching(); number++) {
       const page = await pdf.getPage(number);
       const toView = page.getViewport({ scale: 1 }).transform;
@@ -100,15 +100,8 @@ async function findAnchors({ bytes, anchors, limit }) {
     }
     return found;
   } finally {
-    await pdf.destroy();
+    await loading.destroy();
   }
 }
 
-process.on("message", (/** @type {{ id: number, job: any }} */ { id, job }) => {
-  findAnchors(job).then(
-    (result) => process.send?.({ id, result }),
-    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
-  );
-});
-
-process.send?.({ ready: true });
+serveJobs(findAnchors);

@@ -76,17 +76,21 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
     "get",
     "/signature-requests",
     {
-      summary: "List signature requests, newest first",
+      summary: "List signature requests: filtered, searched and sorted",
       tag: "Signature requests",
       query: pageQuery.extend(SignatureRequestQuery.shape),
       answers: { 200: { description: "One page of requests.", schema: SignatureRequestPage } },
       problems: [...READ_PROBLEMS],
     },
     async ({ workspaceId, query }) => {
-      const { pageIndex, pageSize, status } = query;
+      const { pageIndex, pageSize, status, q, createdFrom, createdTo, sort } = query;
       const listed = await requests.listSignatureRequests({
         workspaceId,
         status: status ?? "",
+        search: q ?? "",
+        createdAfter: createdFrom ? timestampFromDate(createdFrom) : undefined,
+        createdBefore: createdTo ? timestampFromDate(createdTo) : undefined,
+        order: sort ?? "",
         pageIndex,
         pageSize,
       });

@@ -1,5 +1,5 @@
 /**
- * The signer's side over HTTP (DESIGN §9.1), no API key: opening a link starts a signing session
+ * The signer's side over HTTP (docs/design.md §9.1), no API key: opening a link starts a signing session
  * (an HttpOnly, SameSite=Strict cookie on /sign) and redirects to the page, so the token leaves
  * the address bar; the page's JSON API works by that cookie. Links that cannot open get an HTML
  * page saying why.

@@ -1,4 +1,8 @@
-import { Redirect, Route, Switch } from "wouter";
+import type { ComponentType } from "react";
+import { Redirect, Route, Switch, useLocation } from "wouter";
+import { ForgotPasswordPage } from "./account/ForgotPasswordPage";
+import { InvitationPage } from "./account/InvitationPage";
+import { ResetPasswordPage } from "./account/ResetPasswordPage";
 import { LoginPage } from "./LoginPage";
 import { Shell } from "./Shell";
 import { SessionProvider, useSession } from "./session";
@@ -13,8 +17,18 @@ export function App() {
   );
 }
 
+/** The pages an e-mail's link or the log-in form opens, whether or not anyone is logged in. */
+const ACCOUNT_PAGES: Record<string, ComponentType> = {
+  "/invitation": InvitationPage,
+  "/forgot-password": ForgotPasswordPage,
+  "/reset-password": ResetPasswordPage,
+};
+
 function Gate() {
   const { current, recheck } = useSession();
+  const [location] = useLocation();
+  const AccountPage = ACCOUNT_PAGES[location];
+  if (AccountPage) return <AccountPage />;
   if (current.state === "checking") {
     return (
       <p className="boot" role="status">

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
 import { useSession } from "./session";
 import { BusyButton, TextField, useAction } from "./ui";
 
@@ -6,6 +7,7 @@ export function LoginPage({ ended }: { ended: boolean }) {
   const { logIn } = useSession();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
+  const [shown, setShown] = useState(false);
   const { busy, error, run } = useAction();
 
   const submit = (event: FormEvent) => {
@@ -43,12 +45,15 @@ export function LoginPage({ ended }: { ended: boolean }) {
         />
         <TextField
           label="Password"
-          type="password"
+          type={shown ? "text" : "password"}
           autoComplete="current-password"
           required
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        <label className="check">
+          <input type="checkbox" checked={shown} onChange={(e) => setShown(e.target.checked)} /> Show password
+        </label>
         {message ? (
           <p className="field-error" role="alert">
             {message}
@@ -57,6 +62,11 @@ export function LoginPage({ ended }: { ended: boolean }) {
         <BusyButton type="submit" busy={busy !== undefined} className="button primary wide">
           {busy ? "Logging in…" : "Log in"}
         </BusyButton>
+        <p className="small">
+          <Link href="/forgot-password" className="link">
+            Forgot your password?
+          </Link>
+        </p>
       </form>
     </main>
   );

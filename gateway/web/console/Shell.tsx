@@ -7,20 +7,25 @@ import { NewRequestPage } from "./requests/NewRequestPage";
 import { RequestDetailPage } from "./requests/RequestDetailPage";
 import { RequestsPage } from "./requests/RequestsPage";
 import { useSession } from "./session";
+import { SettingsPage } from "./settings/SettingsPage";
 import { TemplatesPage } from "./templates/TemplatesPage";
 import type { Session } from "./types";
 import { ErrorNote } from "./ui";
 import { CONSOLE_BASE, developerBlockedBecause, WorkspaceContext, workspacePath } from "./workspace";
 
-// pdf.js is most of the editor's weight: it loads when the editor opens, not with the console.
+// pdf.js is most of the editors' weight: it loads when one opens, not with the console.
 const TemplateEditorPage = lazy(() =>
   import("./templates/TemplateEditorPage").then((module) => ({ default: module.TemplateEditorPage })),
+);
+const SendDocumentsPage = lazy(() =>
+  import("./requests/SendDocumentsPage").then((module) => ({ default: module.SendDocumentsPage })),
 );
 
 const SECTIONS = [
   { path: "/requests", label: "Signature requests" },
   { path: "/templates", label: "Templates" },
   { path: "/developer", label: "Developer" },
+  { path: "/settings", label: "Team" },
 ] as const;
 
 export function Shell({ session, workspaceId }: { session: Session; workspaceId: string }) {
@@ -119,13 +124,18 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
           <Switch>
             <Route path="/requests" component={RequestsPage} />
             <Route path="/requests/new" component={NewRequestPage} />
+            <Route path="/requests/send" component={SendDocumentsPage} />
             <Route path="/requests/:requestId">{(p) => <RequestDetailPage requestId={p.requestId} />}</Route>
             <Route path="/templates" component={TemplatesPage} />
             <Route path="/templates/new">{() => <TemplateEditorPage />}</Route>
             <Route path="/templates/:templateId">
               {(p) => <TemplateEditorPage templateId={p.templateId} />}
             </Route>
+            <Route path="/developer/webhooks/:endpointId">
+              {(p) => <DeveloperPage tab="webhooks" endpointId={p.endpointId} />}
+            </Route>
             <Route path="/developer/:tab?">{(p) => <DeveloperPage tab={p.tab} />}</Route>
+            <Route path="/settings/:tab?">{(p) => <SettingsPage tab={p.tab} />}</Route>
             <Route>
               <Redirect to="/requests" replace />
             </Route>

@@ -47,6 +47,9 @@ interface CallOptions {
   json?: unknown;
 }
 
+/** Calls made without a session (log-in, an invitation, a password reset): their 401 ends none. */
+const ANONYMOUS_PATHS = ["/session", "/invitations/", "/password-reset"];
+
 const UNREACHABLE = "Countersign could not be reached. Check your connection and try again.";
 
 export async function call<T>(path: string, { method = "GET", json }: CallOptions = {}): Promise<T> {
@@ -63,6 +66,13 @@ export async function call<T>(path: string, { method = "GET", json }: CallOption
     throw new ApiError(0, "network", UNREACHABLE);
   });
   return answer<T>(path, response.status, await response.text(), response.headers.get("x-request-id"));
+}
+
+/** A stored file's bytes (a document to draw in an editor); a failed download throws. */
+export async function downloadBytes(path: string): Promise<ArrayBuffer> {
+  const response = await fetch(`/console/api${path}`, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`download answered ${response.status}`);
+  return response.arrayBuffer();
 }
 
 /**
@@ -106,7 +116,8 @@ function answer<T>(path: string, status: number, text: string, requestId: string
     errors: Violation[];
     requestId: string;
   }>;
-  if (status === 401 && !path.startsWith("/session")) window.dispatchEvent(new Event(SESSION_ENDED));
+  if (status === 401 && !ANONYMOUS_PATHS.some((p) => path.startsWith(p)))
+    window.dispatchEvent(new Event(SESSION_ENDED));
   throw new ApiError(
     status,
     problem.code ?? "unknown",

@@ -14,6 +14,8 @@ interface SessionApi {
   logIn(email: string, password: string): Promise<void>;
   logOut(): Promise<void>;
   recheck(): void;
+  /** Takes a session another call opened (accepting an invitation logs in). */
+  adopt(session: Session): void;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -55,6 +57,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setCurrent({ state: "anonymous", ended: false });
       },
       recheck: check,
+      adopt(session) {
+        rememberCsrfToken(session.csrfToken);
+        setCurrent({ state: "signed-in", session });
+      },
     }),
     [current, check],
   );

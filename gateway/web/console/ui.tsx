@@ -104,6 +104,28 @@ export function BusyButton({
   );
 }
 
+/** A dialog form's buttons: Cancel, and the submit button that shows the form is being sent. */
+export function DialogFormActions({
+  busy,
+  onCancel,
+  children,
+}: {
+  busy: boolean;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="button secondary" onClick={onCancel} disabled={busy}>
+        Cancel
+      </button>
+      <BusyButton type="submit" busy={busy}>
+        {children}
+      </BusyButton>
+    </div>
+  );
+}
+
 interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: ReactNode;
   error?: string;
@@ -222,10 +244,12 @@ export function CopyButton({
   text,
   label = "Copy",
   className = "button secondary small",
+  onCopied,
 }: {
   text: string;
   label?: string;
   className?: string;
+  onCopied?: () => void;
 }) {
   const [copied, setCopied] = useState<"no" | "yes" | "failed">("no");
   useEffect(() => {
@@ -237,6 +261,7 @@ export function CopyButton({
     try {
       await navigator.clipboard.writeText(text);
       setCopied("yes");
+      onCopied?.();
     } catch {
       setCopied("failed");
     }
@@ -348,5 +373,18 @@ export function Pager({
         Next
       </button>
     </nav>
+  );
+}
+
+/**
+ * A table that scrolls sideways when it does not fit: a region the keyboard can reach and scroll
+ * (WCAG 2.1.1), named for screen readers.
+ */
+export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard.
+    <section className="table-wrap" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
   );
 }

@@ -22,7 +22,7 @@ export function developerBlockedBecause(workspace: Workspace): string | undefine
     return "Settings → Developer is for Organization Admins. Ask one of your workspace's admins for access.";
   }
   if (!workspace.apiAccessEnabled) {
-    return "API access is turned off for this workspace, so API keys and webhooks cannot be used. An Organization Admin can turn it on.";
+    return "API access is turned off for this workspace, so API keys and webhooks cannot be used. Turn it on in Team → Workspace.";
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { getDocument, type PDFDocumentProxy } from "pdfjs-dist";
+import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from "pdfjs-dist";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { PageView } from "../shared/PageView";
 import { ApiError, type DocumentInfo, fetchDocument } from "./api";
@@ -27,14 +27,13 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` re-runs the load for "Try again".
   useEffect(() => {
     let cancelled = false;
-    let pdf: PDFDocumentProxy | undefined;
+    let loading: PDFDocumentLoadingTask | undefined;
     setLoaded({ state: "loading" });
     fetchDocument(doc.id)
-      .then((data) => getDocument({ data, isEvalSupported: false, useSystemFonts: true }).promise)
-      .then((proxy) => {
-        pdf = proxy;
-        if (cancelled) void proxy.destroy();
-        else setLoaded({ state: "ready", pdf: proxy });
+      .then((data) => {
+        if (cancelled) return;
+        loading = getDocument({ data, useSystemFonts: true });
+        return loading.promise.then((pdf) => !cancelled && setLoaded({ state: "ready", pdf }));
       })
       .catch((error: unknown) => {
         if (cancelled) return;
@@ -46,7 +45,7 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
       });
     return () => {
       cancelled = true;
-      void pdf?.destroy();
+      void loading?.destroy();
     };
   }, [doc.id, attempt]);
 

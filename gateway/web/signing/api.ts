@@ -1,65 +1,21 @@
-// The JSON API of the signing page. Same origin; the server keeps the session in a cookie.
-import type { PageSize } from "../shared/PageView";
+// The JSON API of the signing page. Same origin; the server keeps the session in a cookie. The
+// shapes are the gateway's OpenAPI document's (shared/api-schema.ts, generated from it).
+import type { components } from "../shared/api-schema";
 
-export type FieldType = "signature" | "initials" | "date_signed" | "text" | "checkbox" | "name" | "email";
-export type RecipientStatus = "sent" | "viewed" | "signed" | "declined";
-export type RequestStatus = "sent" | "in_progress" | "completed" | "declined" | "cancelled" | "expired";
+type Schemas = components["schemas"];
 
-export interface DocumentInfo {
-  id: string;
-  filename: string;
-  pageCount: number;
-  pages: PageSize[];
-}
-
-export interface Field {
-  id: string;
-  type: FieldType;
-  documentId: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label?: string | null;
-}
-
-export type SignatureValue = { kind: "typed"; text: string } | { kind: "drawn"; png: string };
-export type FieldValue = SignatureValue | string | boolean;
-
+export type FieldType = Schemas["FieldType"];
+export type RecipientStatus = Schemas["RecipientStatus"];
+export type RequestStatus = Schemas["RequestStatus"];
+export type Session = Schemas["SigningSession"];
+export type DocumentInfo = Session["documents"][number];
+export type Field = Session["fields"][number];
 /** A field an earlier signer filled in, shown where it lies, read-only. */
-export interface FilledField extends Field {
-  value: FieldValue;
-  filledBy: string;
-}
-
-export interface Session {
-  request: { id: string; title: string; message?: string | null; sender: string };
-  recipient: { id: string; name: string; email: string; status: RecipientStatus };
-  documents: DocumentInfo[];
-  fields: Field[];
-  filled: FilledField[];
-  returnUrl?: string | null;
-  requestStatus: RequestStatus;
-  signedDocumentId?: string | null;
-  /** Every signer has signed: the document is being sealed, or is sealed. */
-  everyoneSigned: boolean;
-  /** Sealing failed at its last attempt and waits for the sender. */
-  sealingDelayed: boolean;
-}
-
-export interface SubmitResult {
-  recipientStatus: "signed";
-  requestStatus: RequestStatus;
-  everyoneSigned: boolean;
-  redirectUrl?: string | null;
-}
-
-export interface DeclineResult {
-  recipientStatus: "declined";
-  redirectUrl?: string | null;
-}
+export type FilledField = Session["filled"][number];
+export type FieldValue = FilledField["value"];
+export type SignatureValue = Extract<FieldValue, { kind: string }>;
+export type SubmitResult = Schemas["Signed"];
+export type DeclineResult = Schemas["Declined"];
 
 export interface Problem {
   type?: string;

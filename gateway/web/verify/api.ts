@@ -1,45 +1,12 @@
-/** The verifier's report as `POST /verify/api/report` answers it (gateway/src/contract/verification.ts). */
+/**
+ * The verifier's report as `POST /verify/api/report` answers it: the shapes the gateway's OpenAPI
+ * document declares (shared/api-schema.ts, generated from it).
+ */
+import type { components } from "../shared/api-schema";
 
-export interface CertificateFacts {
-  commonName: string;
-  issuer: string;
-  serialNumber: string;
-  notBefore: string;
-  notAfter: string;
-  selfSigned: boolean;
-  sha256: string;
-}
-
-export interface SignatureReport {
-  field: string;
-  kind: "signature" | "document-timestamp";
-  valid: boolean;
-  problem: string | null;
-  signer: CertificateFacts | null;
-  claimedTime: string | null;
-  timestampTime: string | null;
-  timestampAuthority: string | null;
-  coversWholeFile: boolean;
-}
-
-export interface VerificationReport {
-  verdict: "intact" | "modified" | "invalid" | "unsigned" | "unreadable";
-  summary: string;
-  level: "none" | "B-B" | "B-T" | "B-LT" | "B-LTA";
-  levelReason: string;
-  sha256: string;
-  requestId: string | null;
-  signatures: SignatureReport[];
-  changesAfterSeal: string[];
-  validationData: { certificates: number; ocspResponses: number; crls: number } | null;
-  stored: {
-    requestId: string;
-    identical: boolean;
-    storedSha256: string;
-    completedAt: string;
-    auditChainHead: string;
-  } | null;
-}
+export type VerificationReport = components["schemas"]["VerificationReport"];
+export type SignatureReport = components["schemas"]["SignatureReport"];
+export type CertificateFacts = components["schemas"]["CertificateFacts"];
 
 /** A problem the page's call answered with (RFC 9457). */
 export interface Problem {

@@ -5,6 +5,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import {
   type Member,
   type Role,
@@ -13,9 +14,10 @@ import {
   type Workspace,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { WorkspaceUpdatedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { type Database, enqueueEvent, notFound, subjects, uuidv7 } from "@countersign/kit";
+import { type Database, enqueueEvent, notFound, type Queryable, uuidv7 } from "@countersign/kit";
+import { audit } from "./audit.js";
 import type { LoginThrottle } from "./login-throttle.js";
-import { roleName, toMember, toWorkspace } from "./messages.js";
+import { roleLabel, roleName, toMember, toWorkspace } from "./messages.js";
 import { type Passwords, UNKNOWN_USER_HASH } from "./passwords.js";
 import { generatePassword, newSessionToken, sha256 } from "./secrets.js";
 import { store } from "./store.js";
@@ -36,13 +38,15 @@ export interface AccountsDeps {
   eventsWritten: () => void;
   passwords: Passwords;
   throttle: LoginThrottle;
-  /** A person's account has just been locked by failed log-ins: they are told. */
-  accountLocked: (lock: {
-    userId: string;
-    lockedUntil: Date;
-    failures: number;
-    address: string;
-  }) => Promise<void>;
+  /**
+   * A person's account has just been locked by failed log-ins: they are told. Runs in the
+   * transaction that locks it; `lockNoticesQueued` after it commits.
+   */
+  accountLocked: (
+    tx: Queryable,
+    lock: { userId: string; lockedUntil: Date; failures: number; address: string },
+  ) => Promise<void>;
+  lockNoticesQueued: () => void;
 }
 
 export class Accounts {
@@ -71,12 +75,33 @@ export class Accounts {
   async updateWorkspace(
     id: string,
     change: { name?: string; apiAccessEnabled?: boolean },
+    actorUserId = "",
   ): Promise<Workspace> {
     requireUuid(id, "workspace");
     if (change.name !== undefined) rejectViolations(checkName(change.name, "name", 200));
     const row = await this.deps.db.transaction(async (tx) => {
+      const before = await store.workspace(tx, id, { forUpdate: true });
       const updated = await store.updateWorkspace(tx, id, { ...change, name: change.name?.trim() });
-      if (!updated) throw notFound("workspace");
+      if (!before || !updated) throw notFound("workspace");
+      if (updated.name !== before.name) {
+        await audit(tx, {
+          workspaceId: id,
+          actorUserId,
+          action: "workspace.renamed",
+          target: updated.name,
+          detail: `was “${before.name}”`,
+        });
+      }
+      if (updated.api_access_enabled !== before.api_access_enabled) {
+        await audit(tx, {
+          workspaceId: id,
+          actorUserId,
+          action: updated.api_access_enabled
+            ? "workspace.api_access_enabled"
+            : "workspace.api_access_disabled",
+          target: updated.name,
+        });
+      }
       await enqueueEvent(
         tx,
         subjects.workspaceUpdated,
@@ -102,6 +127,7 @@ export class Accounts {
     email: string,
     role: Role,
     password: string,
+    actorUserId = "",
   ): Promise<{ member: Member; generatedPassword: string }> {
     requireUuid(workspaceId, "workspace");
     const role_ = roleName(role);
@@ -127,7 +153,15 @@ export class Accounts {
         user = { id: uuidv7(), email: normalised, password_hash: passwordHash };
         await store.insertUser(tx, user);
       }
-      return { member: await store.upsertMembership(tx, workspaceId, user.id, role_ as string), newLogIn };
+      const member = await store.upsertMembership(tx, workspaceId, user.id, role_ as string);
+      await audit(tx, {
+        workspaceId,
+        actorUserId,
+        action: "member.added",
+        target: member.email,
+        detail: `${roleLabel(member.role)}${newLogIn ? ", with a new log-in" : ""}`,
+      });
+      return { member, newLogIn };
     });
     return { member: toMember(member), generatedPassword: newLogIn ? generatedPassword : "" };
   }
@@ -152,17 +186,25 @@ export class Accounts {
       user?.password_hash ?? UNKNOWN_USER_HASH,
     );
     if (!user || !ok) {
-      const { accountLockedNow, lockedUntil, failures } = await this.deps.throttle.failed(
+      const { accountLockedNow } = await this.deps.throttle.failed(
         normalised,
         address,
+        user && ((tx, lock) => this.deps.accountLocked(tx, { userId: user.id, ...lock, address })),
       );
-      if (user && accountLockedNow && lockedUntil)
-        await this.deps.accountLocked({ userId: user.id, lockedUntil, failures, address });
+      if (user && accountLockedNow) this.deps.lockNoticesQueued();
       throw new ConnectError("email or password is wrong", Code.Unauthenticated);
     }
     await this.deps.throttle.succeeded(normalised);
     // A hash made with older parameters is replaced while the password is at hand.
     if (rehash) await store.setPasswordHash(this.deps.db, user.id, await this.deps.passwords.hash(password));
+    return this.openSession(user);
+  }
+
+  /** Opens a console session for a person whose identity was proven (a password, an invitation's link). */
+  async openSession(user: {
+    id: string;
+    email: string;
+  }): Promise<{ token: string; expiresAt: Date; session: Session }> {
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
     await store.insertSession(this.deps.db, sha256(token), user.id, expiresAt);

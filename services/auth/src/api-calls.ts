@@ -160,8 +160,10 @@ export class ApiCallRecords {
       code: string;
       source: string;
       detail: string;
+      key_name: string;
+      problem: string;
     }>(
-      `SELECT request_id, occurred_at, method, path, status, code, source, detail FROM api_errors
+      `SELECT request_id, occurred_at, method, path, status, code, source, detail, key_name, problem FROM api_errors
        WHERE workspace_id = $1 ORDER BY occurred_at DESC, request_id LIMIT $2`,
       [workspaceId, Math.min(Math.max(limit || 100, 1), 500)],
     );
@@ -175,6 +177,8 @@ export class ApiCallRecords {
         code: row.code,
         source: row.source,
         detail: row.detail,
+        keyName: row.key_name,
+        problem: row.problem,
       }),
     );
   }
@@ -253,6 +257,9 @@ export class ApiCallRecords {
   }
 }
 
+/** The most of a failed call's answer kept: a problem with many field errors, not a document. */
+const PROBLEM_LIMIT = 4096;
+
 async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<void> {
   const errors = events.filter((e) => e.status >= 400);
   const usage = new Map<string, { key: unknown[]; calls: number; errors: number }>();
@@ -279,9 +286,11 @@ async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<voi
       e.path.slice(0, 2000),
       e.status,
       e.code,
+      e.keyName.slice(0, 200),
+      e.problem.slice(0, PROBLEM_LIMIT),
     ]);
     await tx.query(
-      `INSERT INTO api_errors (workspace_id, request_id, occurred_at, method, path, status, code)
+      `INSERT INTO api_errors (workspace_id, request_id, occurred_at, method, path, status, code, key_name, problem)
        VALUES ${placeholders(rows)} ON CONFLICT DO NOTHING`,
       rows.flat(),
     );
@@ -294,6 +303,22 @@ async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<voi
        error_count = api_usage.error_count + EXCLUDED.error_count`,
     usageRows.flat(),
   );
+  // Each key's latest call in the batch; a batch reported late never moves a later use back.
+  const lastUse = new Map<string, Date>();
+  for (const event of events) {
+    // Only a key's id can name a key; anything else in an event (it comes over the bus) is passed over.
+    if (!isUuid(event.keyId)) continue;
+    const at = event.time ? timestampDate(event.time) : new Date();
+    const before = lastUse.get(event.keyId);
+    if (!before || at > before) lastUse.set(event.keyId, at);
+  }
+  if (lastUse.size > 0) {
+    await tx.query(
+      `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS u (id, at) WHERE k.id = u.id`,
+      [[...lastUse.keys()], [...lastUse.values()]],
+    );
+  }
   const latencyRows = [...latency.values()].map((l) => [...l.key, l.calls]);
   await tx.query(
     `INSERT INTO api_usage_latency (workspace_id, day, method, route, bucket, call_count) VALUES ${placeholders(latencyRows)}

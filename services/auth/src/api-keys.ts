@@ -1,17 +1,34 @@
 /**
- * API keys: created with a name, the secret returned once and stored only as a keyed hash, listed
- * by name and creation time, deleted at once (an event tells every gateway to forget it).
+ * API keys: created with a name and an optional expiry, the secret returned once and stored only as
+ * a keyed hash (with its last four characters as a hint), listed with when each was last used,
+ * deleted at once (an event tells every gateway to forget it); an expired key is refused, saying so.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import type { ApiKey } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { ApiKeyDeletedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { type Database, enqueueEvent, notFound, subjects, uuidv7 } from "@countersign/kit";
+import { type Database, enqueueEvent, type FieldViolation, notFound, uuidv7 } from "@countersign/kit";
+import { audit } from "./audit.js";
 import { toApiKey } from "./messages.js";
 import { API_KEY_PATTERN, newApiKeySecret } from "./secrets.js";
 import { store } from "./store.js";
 import { checkName, rejectViolations, requireUuid } from "./validation.js";
+
+/** Characters of the secret kept as its hint: enough to tell keys apart, 43 left unknown. */
+const HINT_LENGTH = 4;
+/** The furthest a key's expiry may lie. */
+const MAX_LIFETIME_MS = 10 * 366 * 24 * 3600 * 1000;
+
+function checkExpiry(expiresAt: Date | undefined): FieldViolation[] {
+  if (!expiresAt) return [];
+  if (expiresAt.getTime() <= Date.now()) return [{ path: "expiresAt", message: "must be in the future" }];
+  if (expiresAt.getTime() > Date.now() + MAX_LIFETIME_MS)
+    return [{ path: "expiresAt", message: "must be at most ten years ahead" }];
+  return [];
+}
 
 export interface ApiKeysDeps {
   db: Database;
@@ -22,17 +39,36 @@ export interface ApiKeysDeps {
 export class ApiKeys {
   constructor(private readonly deps: ApiKeysDeps) {}
 
-  async create(workspaceId: string, name: string): Promise<{ key: ApiKey; secret: string }> {
+  async create(
+    workspaceId: string,
+    name: string,
+    expiresAt?: Date,
+    actorUserId = "",
+  ): Promise<{ key: ApiKey; secret: string }> {
     requireUuid(workspaceId, "workspace");
-    rejectViolations(checkName(name, "name", 100));
+    rejectViolations([...checkName(name, "name", 100), ...checkExpiry(expiresAt)]);
     const secret = newApiKeySecret();
     const row = await this.deps.db.transaction(async (tx) => {
       if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
-      return store.insertApiKey(
+      const key = await store.insertApiKey(
         tx,
-        { id: uuidv7(), workspace_id: workspaceId, name: name.trim() },
+        {
+          id: uuidv7(),
+          workspace_id: workspaceId,
+          name: name.trim(),
+          hint: secret.slice(-HINT_LENGTH),
+          expires_at: expiresAt ?? null,
+        },
         this.deps.hashSecret(secret),
       );
+      await audit(tx, {
+        workspaceId,
+        actorUserId,
+        action: "api_key.created",
+        target: key.name,
+        detail: `…${key.hint}${key.expires_at ? `, expires ${key.expires_at.toISOString()}` : ""}`,
+      });
+      return key;
     });
     return { key: toApiKey(row), secret };
   }
@@ -42,11 +78,19 @@ export class ApiKeys {
     return (await store.apiKeys(this.deps.db, workspaceId)).map(toApiKey);
   }
 
-  async delete(workspaceId: string, keyId: string): Promise<void> {
+  async delete(workspaceId: string, keyId: string, actorUserId = ""): Promise<void> {
     requireUuid(workspaceId, "workspace");
     requireUuid(keyId, "API key");
     await this.deps.db.transaction(async (tx) => {
-      if (!(await store.deleteApiKey(tx, workspaceId, keyId))) throw notFound("API key");
+      const deleted = await store.deleteApiKey(tx, workspaceId, keyId);
+      if (!deleted) throw notFound("API key");
+      await audit(tx, {
+        workspaceId,
+        actorUserId,
+        action: "api_key.deleted",
+        target: deleted.name,
+        detail: `…${deleted.hint}`,
+      });
       await enqueueEvent(
         tx,
         subjects.apiKeyDeleted,
@@ -67,6 +111,14 @@ export class ApiKeys {
       ? await store.apiKeyBySecretHash(this.deps.db, this.deps.hashSecret(secret))
       : undefined;
     if (!row) throw new ConnectError("unknown API key", Code.Unauthenticated);
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
+      throw new ConnectError(
+        `this API key (“${row.name}”) expired at ${row.expires_at.toISOString()}; an Organization Admin can create a new one`,
+        Code.Unauthenticated,
+        undefined,
+        [{ desc: ProblemCodeSchema, value: { code: "unauthorized" } }],
+      );
+    }
     return {
       key: toApiKey(row),
       apiAccessEnabled: row.api_access_enabled,

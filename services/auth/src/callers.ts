@@ -1,12 +1,25 @@
 /**
  * Who may call auth, and what. The gateway verifies keys, runs console sessions and Settings →
- * Developer; workspaces and their members are the operator's (the CLI) alone.
+ * Developer, and an Organization Admin's running of their workspace's team and API access; creating
+ * workspaces and adding members with a password are the operator's (the CLI) alone.
  */
-import type { CallerPolicy } from "@countersign/kit";
+import { callersOf } from "@countersign/domain";
 
-export const AUTH_CALLERS: CallerPolicy = {
+export const AUTH_CALLERS = callersOf({
   gateway: [
     "GetWorkspace",
+    "UpdateWorkspace",
+    "ListMembers",
+    "UpdateMember",
+    "RemoveMember",
+    "InviteMember",
+    "ListInvitations",
+    "RevokeInvitation",
+    "GetInvitation",
+    "AcceptInvitation",
+    "ListAuditEntries",
+    "RequestPasswordReset",
+    "ResetPassword",
     "CreateSession",
     "GetSession",
     "DeleteSession",
@@ -21,4 +34,4 @@ export const AUTH_CALLERS: CallerPolicy = {
     "ReleaseIdempotencyKey",
   ],
   operator: "*",
-};
+});

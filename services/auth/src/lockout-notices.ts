@@ -1,18 +1,24 @@
 /**
  * Tells a person, by e-mail, that failed log-ins locked their account: when it opens again, how many
  * attempts failed and from where, and what to do if it was not them. A notice is queued in the
- * database when the lock begins and sent by whichever replica claims it first, marked done as soon
- * as it is sent; a refusing SMTP server is tried again with a backoff, then given up and logged.
+ * database when the lock begins and sent by whichever replica claims it first (a kit job queue),
+ * marked done as soon as it is sent; a refusing SMTP server is tried again with a backoff, then the
+ * notice is parked and logged.
  */
-import { type Database, DrainLoop, type Logger, type Mailer, uuidv7 } from "@countersign/kit";
+import {
+  type Database,
+  exponentialBackoff,
+  JobQueue,
+  type JobState,
+  type Logger,
+  type Mailer,
+  type Queryable,
+  uuidv7,
+} from "@countersign/kit";
 import escapeHtml from "escape-html";
 
-const CLAIM_SECONDS = 120;
-const MAX_ATTEMPTS = 10;
-
-interface DueNotice {
+interface DueNotice extends JobState {
   id: string;
-  attempts: number;
   email: string;
   locked_until: Date;
   failures: number;
@@ -23,91 +29,63 @@ export interface LockoutNoticesOptions {
   pollIntervalMs?: number;
 }
 
-export class LockoutNotices {
-  private readonly loop: DrainLoop;
+/** How auth's e-mail queues (lock-out notices, account e-mails) claim and retry a message. */
+export const AUTH_MAIL_SCHEDULE = {
+  // Outlasts one SMTP exchange at the mailer's timeouts.
+  leaseSeconds: 120,
+  maxAttempts: 10,
+  backoff: exponentialBackoff(10_000, 3_600_000),
+};
 
+export class LockoutNotices extends JobQueue<DueNotice> {
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly mailer: Mailer,
-    private readonly logger: Logger,
+    logger: Logger,
     options: LockoutNoticesOptions = {},
   ) {
-    this.loop = new DrainLoop((stopping) => this.drain(stopping), options.pollIntervalMs ?? 5000, {
-      work: "lock-out e-mail",
+    super({
+      name: "lock-out e-mail",
+      db,
       logger,
+      table: {
+        name: "lockout_notices",
+        key: "id",
+        columns: ["user_id", "locked_until", "failures", "address"],
+        widen: "SELECT claimed.*, u.email FROM claimed JOIN users u ON u.id = claimed.user_id",
+      },
+      ...AUTH_MAIL_SCHEDULE,
+      pollIntervalMs: options.pollIntervalMs ?? 5000,
+      run: async (notice) => {
+        await this.mailer.send({
+          to: { name: "", email: notice.email },
+          messageId: notice.id,
+          ...lockoutEmail(notice),
+        });
+        return { kind: "done" };
+      },
     });
   }
 
-  /** Queues the notice of a lock that has just begun, and sends it at once. */
-  async queue(lock: { userId: string; lockedUntil: Date; failures: number; address: string }): Promise<void> {
-    await this.db.query(
+  /** Queues the notice of a lock that has just begun, in the transaction that locks the account. */
+  async queue(
+    tx: Queryable,
+    lock: { userId: string; lockedUntil: Date; failures: number; address: string },
+  ): Promise<void> {
+    await tx.query(
       `INSERT INTO lockout_notices (id, user_id, locked_until, failures, address) VALUES ($1, $2, $3, $4, $5)`,
       [uuidv7(), lock.userId, lock.lockedUntil, lock.failures, lock.address],
     );
-    this.loop.kick();
   }
 
-  start(): void {
-    this.loop.start();
+  /** Sends the notices queued by a transaction that has committed, at once rather than at the next poll. */
+  sendQueued(): void {
+    this.kick();
   }
 
-  /** Resolves when nothing is being sent. */
-  idle(): Promise<void> {
-    return this.loop.idle();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await this.mailer.close();
-  }
-
-  private async drain(stopping: AbortSignal): Promise<void> {
-    try {
-      while (!stopping.aborted) {
-        const notice = await this.claim();
-        if (!notice) return;
-        await this.send(notice);
-      }
-    } catch (err) {
-      this.logger.warn({ err }, "cannot work the lock-out e-mail queue; the next poll tries again");
-    }
-  }
-
-  private async claim(): Promise<DueNotice | undefined> {
-    const { rows } = await this.db.query<DueNotice>(
-      `WITH claimed AS (
-         UPDATE lockout_notices SET claimed_until = now() + make_interval(secs => $1), attempts = attempts + 1
-          WHERE id = (SELECT id FROM lockout_notices
-                       WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
-                       ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, user_id, attempts, locked_until, failures, address)
-       SELECT c.id, c.attempts, u.email, c.locked_until, c.failures, c.address
-         FROM claimed c JOIN users u ON u.id = c.user_id`,
-      [CLAIM_SECONDS],
-    );
-    return rows[0];
-  }
-
-  private async send(notice: DueNotice): Promise<void> {
-    try {
-      await this.mailer.send({
-        to: { name: "", email: notice.email },
-        messageId: notice.id,
-        ...lockoutEmail(notice),
-      });
-      await this.db.query("UPDATE lockout_notices SET done_at = now() WHERE id = $1", [notice.id]);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const givenUp = notice.attempts >= MAX_ATTEMPTS;
-      if (givenUp) this.logger.error({ noticeId: notice.id, error: message }, "lock-out e-mail given up");
-      else this.logger.warn({ noticeId: notice.id, error: message }, "lock-out e-mail failed; will retry");
-      await this.db.query(
-        `UPDATE lockout_notices SET last_error = $2, claimed_until = '-infinity',
-                done_at = CASE WHEN $3 THEN now() END,
-                next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
-        [notice.id, message.slice(0, 1000), givenUp, Math.min(10 * 2 ** (notice.attempts - 1), 3600)],
-      );
-    }
   }
 }
 

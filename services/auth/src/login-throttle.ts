@@ -9,7 +9,7 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
-import type { Database } from "@countersign/kit";
+import type { Database, Queryable } from "@countersign/kit";
 
 export interface ThrottlePolicy {
   /** Failures within `windowSeconds` that lock a key. */
@@ -67,11 +67,24 @@ export class LoginThrottle {
     );
   }
 
-  /** Counts a failed attempt against its account and its address. */
-  async failed(email: string, address: string): Promise<FailureOutcome> {
+  /**
+   * Counts a failed attempt against its account and its address. A failure that locks the account
+   * runs `whenLocked` in the same transaction, so what the lock sets off (its owner's notice) is
+   * stored with it or not at all.
+   */
+  async failed(
+    email: string,
+    address: string,
+    whenLocked?: (tx: Queryable, lock: { lockedUntil: Date; failures: number }) => Promise<void>,
+  ): Promise<FailureOutcome> {
     const [accountKey, addressKey] = keysOf(email, address);
-    const account = await this.count(accountKey as string, this.policies.account);
-    if (addressKey) await this.count(addressKey, this.policies.address);
+    const account = await this.db.transaction(async (tx) => {
+      const counted = await this.count(tx, accountKey as string, this.policies.account);
+      if (counted.accountLockedNow && counted.lockedUntil && whenLocked)
+        await whenLocked(tx, { lockedUntil: counted.lockedUntil, failures: counted.failures });
+      return counted;
+    });
+    if (addressKey) await this.count(this.db, addressKey, this.policies.address);
     await this.prune();
     return account;
   }
@@ -82,9 +95,9 @@ export class LoginThrottle {
   }
 
   /** One failure more on `key`, in one statement, so that replicas counting at once lose none. */
-  private async count(key: string, policy: ThrottlePolicy): Promise<FailureOutcome> {
+  private async count(db: Queryable, key: string, policy: ThrottlePolicy): Promise<FailureOutcome> {
     // locked_at is set by the failure that locks: the one that finds it equal to its own now().
-    const { rows } = await this.db.query<{
+    const { rows } = await db.query<{
       locked_now: boolean;
       locked_until: Date | null;
       failures: number;

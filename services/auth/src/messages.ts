@@ -26,9 +26,13 @@ export function toMember(row: MemberRow): Member {
     userId: row.user_id,
     email: row.email,
     workspaceId: row.workspace_id,
-    role: row.role === "org_admin" ? Role.ORG_ADMIN : Role.MEMBER,
+    role: roleOf(row.role),
     createTime: timestampFromDate(row.created_at),
   });
+}
+
+export function roleOf(name: "org_admin" | "member"): Role {
+  return name === "org_admin" ? Role.ORG_ADMIN : Role.MEMBER;
 }
 
 export function toApiKey(row: ApiKeyRow): ApiKey {
@@ -37,7 +41,15 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
     name: row.name,
     workspaceId: row.workspace_id,
     createTime: timestampFromDate(row.created_at),
+    hint: row.hint,
+    lastUseTime: row.last_used_at ? timestampFromDate(row.last_used_at) : undefined,
+    expireTime: row.expires_at ? timestampFromDate(row.expires_at) : undefined,
   });
+}
+
+/** A role as the audit and e-mails say it. */
+export function roleLabel(role: "org_admin" | "member"): string {
+  return role === "org_admin" ? "Organization Admin" : "Member";
 }
 
 export function roleName(role: Role): "org_admin" | "member" | undefined {

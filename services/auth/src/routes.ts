@@ -1,22 +1,24 @@
 /** Translates AuthService RPCs into calls on the domain modules; nothing else happens here. */
 
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { AuthService, StoredResponseSchema } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { Accounts } from "./accounts.js";
 import type { ApiCallRecords } from "./api-calls.js";
 import type { ApiKeys } from "./api-keys.js";
 import type { IdempotencyKeys } from "./idempotency-keys.js";
+import type { Team } from "./team.js";
 
 export interface AuthDomain {
   accounts: Accounts;
   apiKeys: ApiKeys;
   apiCalls: ApiCallRecords;
   idempotencyKeys: IdempotencyKeys;
+  team: Team;
 }
 
-export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }: AuthDomain) {
+export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, team }: AuthDomain) {
   const impl: ServiceImpl<typeof AuthService> = {
     createWorkspace: async (req) => ({
       workspace: await accounts.createWorkspace(req.name, !req.apiAccessDisabled),
@@ -24,13 +26,48 @@ export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }: Aut
     listWorkspaces: async () => ({ workspaces: await accounts.listWorkspaces() }),
     getWorkspace: async (req) => ({ workspace: await accounts.getWorkspace(req.workspaceId) }),
     updateWorkspace: async (req) => ({
-      workspace: await accounts.updateWorkspace(req.workspaceId, {
-        name: req.name,
-        apiAccessEnabled: req.apiAccessEnabled,
-      }),
+      workspace: await accounts.updateWorkspace(
+        req.workspaceId,
+        { name: req.name, apiAccessEnabled: req.apiAccessEnabled },
+        req.actorUserId,
+      ),
     }),
-    addMember: (req) => accounts.addMember(req.workspaceId, req.email, req.role, req.password),
+    addMember: (req) =>
+      accounts.addMember(req.workspaceId, req.email, req.role, req.password, req.actorUserId),
     listMembers: async (req) => ({ members: await accounts.listMembers(req.workspaceId) }),
+    updateMember: async (req) => ({
+      member: await team.updateMember(req.workspaceId, req.userId, req.role, req.actorUserId),
+    }),
+    removeMember: async (req) => {
+      await team.removeMember(req.workspaceId, req.userId, req.actorUserId);
+      return {};
+    },
+    inviteMember: async (req) => ({
+      invitation: await team.invite(req.workspaceId, req.email, req.role, req.actorUserId),
+    }),
+    listInvitations: async (req) => ({ invitations: await team.listInvitations(req.workspaceId) }),
+    revokeInvitation: async (req) => {
+      await team.revokeInvitation(req.workspaceId, req.invitationId, req.actorUserId);
+      return {};
+    },
+    getInvitation: (req) => team.getInvitation(req.token),
+    acceptInvitation: async (req) => {
+      const { token, expiresAt, session } = await team.acceptInvitation(
+        req.token,
+        req.password,
+        req.clientAddress,
+      );
+      return { token, expireTime: timestampFromDate(expiresAt), session };
+    },
+    listAuditEntries: async (req) => ({ entries: await team.auditEntries(req.workspaceId, req.limit) }),
+    requestPasswordReset: async (req) => {
+      await team.requestPasswordReset(req.email);
+      return {};
+    },
+    resetPassword: async (req) => {
+      await team.resetPassword(req.token, req.password);
+      return {};
+    },
     createSession: async (req) => {
       const { token, expiresAt, session } = await accounts.createSession(
         req.email,
@@ -44,10 +81,16 @@ export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }: Aut
       await accounts.deleteSession(req.token);
       return {};
     },
-    createApiKey: (req) => apiKeys.create(req.workspaceId, req.name),
+    createApiKey: (req) =>
+      apiKeys.create(
+        req.workspaceId,
+        req.name,
+        req.expireTime ? timestampDate(req.expireTime) : undefined,
+        req.actorUserId,
+      ),
     listApiKeys: async (req) => ({ keys: await apiKeys.list(req.workspaceId) }),
     deleteApiKey: async (req) => {
-      await apiKeys.delete(req.workspaceId, req.keyId);
+      await apiKeys.delete(req.workspaceId, req.keyId, req.actorUserId);
       return {};
     },
     verifyApiKey: (req) => apiKeys.verify(req.secret),

@@ -32,6 +32,15 @@ export function apiKeyHasher(pepper: string): (secret: string) => Buffer {
   return (secret) => createHmac("sha256", pepper).update(secret).digest();
 }
 
+/**
+ * The token of a link sent by e-mail (an invitation, a password reset), derived from the link's id
+ * with the pepper: the database keeps only the token's SHA-256, and the job that sends the e-mail
+ * makes the token again rather than reading it from a table.
+ */
+export function linkTokens(pepper: string): (kind: "invitation" | "password_reset", id: string) => string {
+  return (kind, id) => createHmac("sha256", pepper).update(`${kind}:${id}`).digest("base64url");
+}
+
 export function newSessionToken(): string {
   return randomBytes(32).toString("base64url");
 }

@@ -18,8 +18,10 @@ export const configSchema = z.object({
   COUNTERSIGN_KEY_PEPPER: env.secret(),
   COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  /** The console's public base URL: invitation and password reset links start with it. */
+  COUNTERSIGN_PUBLIC_URL: env.url(),
   ...mailConfig,
-  /** Without SMTP_URL, lock-out e-mails are written as .eml files in its outbox folder. */
+  /** Without SMTP_URL, auth's e-mails are written as .eml files in its outbox folder. */
   COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
 });
 
@@ -33,6 +35,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         buildAuth({
           ...adapters,
           keyPepper: cfg.COUNTERSIGN_KEY_PEPPER,
+          publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
           mailer: createMailer({
             smtpUrl: cfg.SMTP_URL,
             outboxDir: join(cfg.COUNTERSIGN_DATA_DIR, "outbox"),

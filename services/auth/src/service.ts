@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { fromBinary } from "@bufbuild/protobuf";
+import { subjects } from "@countersign/domain";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import {
   CompletionAttemptFailedSchema,
@@ -19,9 +20,9 @@ import {
   OutboxRelay,
   outboxTrack,
   type ServiceModule,
-  subjects,
   type Unsubscribe,
 } from "@countersign/kit";
+import { AccountEmails } from "./account-emails.js";
 import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
@@ -30,7 +31,8 @@ import { LockoutNotices } from "./lockout-notices.js";
 import { LoginThrottle, type LoginThrottlePolicies } from "./login-throttle.js";
 import { Passwords } from "./passwords.js";
 import { authRoutes } from "./routes.js";
-import { apiKeyHasher } from "./secrets.js";
+import { apiKeyHasher, linkTokens } from "./secrets.js";
+import { Team } from "./team.js";
 
 export interface AuthDeps {
   db: Database;
@@ -46,8 +48,10 @@ export interface AuthDeps {
     report: (created: { workspaceId: string; adminEmail: string; generatedPassword: string }) => void;
   };
   apiCallFlushIntervalMs?: number;
-  /** Where the e-mail that tells a person their account was locked goes. */
+  /** Where the e-mails go: a lock-out notice, an invitation, a password reset link. */
   mailer: Mailer;
+  /** The console's public base URL, which invitation and password reset links start with. */
+  publicUrl: string;
   /** How many failed log-ins lock an account or an address, and for how long (DEFAULT_LOGIN_THROTTLE). */
   loginThrottle?: LoginThrottlePolicies;
   /** The only process on this database (standalone): outbox claims of a killed process are released at start. */
@@ -57,7 +61,8 @@ export interface AuthDeps {
 export interface AuthModule extends ServiceModule {
   accounts: Accounts;
   apiKeys: ApiKeys;
-  /** Resolves when no lock-out e-mail is being sent (tests wait on it). */
+  team: Team;
+  /** Resolves when no lock-out, invitation or reset e-mail is being sent (tests wait on it). */
   noticesIdle(): Promise<void>;
 }
 
@@ -66,34 +71,50 @@ const MIGRATIONS = { name: "auth", dir: fileURLToPath(new URL("../migrations", i
 export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
-  const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
+  const relay = new OutboxRelay(db, bus, logger, { name: "auth outbox", onlyReplica: deps.onlyReplica });
   const eventsWritten = () => relay.kick();
   const passwords = new Passwords();
   const notices = new LockoutNotices(db, deps.mailer, logger);
+  const throttle = new LoginThrottle(db, deps.loginThrottle);
   const accounts = new Accounts({
     db,
     eventsWritten,
     passwords,
-    throttle: new LoginThrottle(db, deps.loginThrottle),
-    accountLocked: async (lock) => {
+    throttle,
+    accountLocked: async (tx, lock) => {
       logger.warn(
         { userId: lock.userId, lockedUntil: lock.lockedUntil.toISOString(), failures: lock.failures },
         "account locked after failed log-ins",
       );
-      await notices.queue(lock);
+      await notices.queue(tx, lock);
     },
+    lockNoticesQueued: () => notices.sendQueued(),
   });
   const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
+  const linkToken = linkTokens(deps.keyPepper);
+  const emails = new AccountEmails(db, deps.mailer, logger, { publicUrl: deps.publicUrl, linkToken });
+  const team = new Team({
+    db,
+    accounts,
+    passwords,
+    throttle,
+    linkToken,
+    queueEmail: (tx, kind, refId) => emails.queue(tx, kind, refId),
+    emailsQueued: () => emails.sendQueued(),
+  });
   const apiCalls = new ApiCallRecords(db, logger, { flushIntervalMs: deps.apiCallFlushIntervalMs });
   const idempotencyKeys = new IdempotencyKeys(db, logger);
   const stopConsuming: Unsubscribe[] = [];
 
   return {
     serviceNames: [AuthService.typeName],
-    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys }),
+    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, team }),
     accounts,
     apiKeys,
-    noticesIdle: () => notices.idle(),
+    team,
+    noticesIdle: async () => {
+      await Promise.all([notices.idle(), emails.idle()]);
+    },
     async ready() {
       await db.query("SELECT 1");
       await bus.ping();
@@ -112,6 +133,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       relay.start();
       idempotencyKeys.start();
       notices.start();
+      emails.start();
       stopConsuming.push(
         await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
           apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
@@ -129,6 +151,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       await apiCalls.stop();
       await idempotencyKeys.stop();
       await relay.stop();
+      await emails.stop();
       await notices.stop();
       passwords.close();
     },

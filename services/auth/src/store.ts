@@ -30,7 +30,12 @@ export interface ApiKeyRow {
   workspace_id: string;
   name: string;
   created_at: Date;
+  hint: string;
+  last_used_at: Date | null;
+  expires_at: Date | null;
 }
+
+const API_KEY_COLUMNS = "id, workspace_id, name, created_at, hint, last_used_at, expires_at";
 
 const WORKSPACE_COLUMNS = "id, name, api_access_enabled, created_at";
 const MEMBER_COLUMNS = "m.workspace_id, m.user_id, u.email, m.role, m.created_at";
@@ -44,9 +49,9 @@ export const store = {
     return rows[0] as WorkspaceRow;
   },
 
-  async workspace(db: Queryable, id: string): Promise<WorkspaceRow | undefined> {
+  async workspace(db: Queryable, id: string, lock?: { forUpdate: true }): Promise<WorkspaceRow | undefined> {
     const { rows } = await db.query<WorkspaceRow>(
-      `SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = $1`,
+      `SELECT ${WORKSPACE_COLUMNS} FROM workspaces WHERE id = $1${lock ? " FOR UPDATE" : ""}`,
       [id],
     );
     return rows[0];
@@ -113,6 +118,32 @@ export const store = {
     return rows[0] as MemberRow;
   },
 
+  async member(db: Queryable, workspaceId: string, userId: string): Promise<MemberRow | undefined> {
+    const { rows } = await db.query<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE m.workspace_id = $1 AND m.user_id = $2`,
+      [workspaceId, userId],
+    );
+    return rows[0];
+  },
+
+  async deleteMembership(db: Queryable, workspaceId: string, userId: string): Promise<void> {
+    await db.query("DELETE FROM memberships WHERE workspace_id = $1 AND user_id = $2", [workspaceId, userId]);
+  },
+
+  /** The workspace's Organization Admins, locked: two admins demoting each other at once cannot leave none. */
+  async lockAdmins(db: Queryable, workspaceId: string): Promise<string[]> {
+    const { rows } = await db.query<{ user_id: string }>(
+      `SELECT user_id FROM memberships WHERE workspace_id = $1 AND role = 'org_admin' FOR UPDATE`,
+      [workspaceId],
+    );
+    return rows.map((row) => row.user_id);
+  },
+
+  async deleteSessions(db: Queryable, userId: string): Promise<void> {
+    await db.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
+  },
+
   async members(db: Queryable, by: { workspaceId: string } | { userId: string }): Promise<MemberRow[]> {
     const [column, value] =
       "workspaceId" in by ? ["m.workspace_id", by.workspaceId] : ["m.user_id", by.userId];
@@ -147,31 +178,36 @@ export const store = {
 
   async insertApiKey(
     db: Queryable,
-    row: Omit<ApiKeyRow, "created_at">,
+    row: Omit<ApiKeyRow, "created_at" | "last_used_at">,
     secretHash: Buffer,
   ): Promise<ApiKeyRow> {
     const { rows } = await db.query<ApiKeyRow>(
-      `INSERT INTO api_keys (id, workspace_id, name, secret_hash) VALUES ($1, $2, $3, $4)
-       RETURNING id, workspace_id, name, created_at`,
-      [row.id, row.workspace_id, row.name, secretHash],
+      `INSERT INTO api_keys (id, workspace_id, name, secret_hash, hint, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING ${API_KEY_COLUMNS}`,
+      [row.id, row.workspace_id, row.name, secretHash, row.hint, row.expires_at],
     );
     return rows[0] as ApiKeyRow;
   },
 
   async apiKeys(db: Queryable, workspaceId: string): Promise<ApiKeyRow[]> {
     const { rows } = await db.query<ApiKeyRow>(
-      "SELECT id, workspace_id, name, created_at FROM api_keys WHERE workspace_id = $1 ORDER BY id DESC",
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE workspace_id = $1 ORDER BY id DESC`,
       [workspaceId],
     );
     return rows;
   },
 
-  async deleteApiKey(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
-    const { rowCount } = await db.query("DELETE FROM api_keys WHERE workspace_id = $1 AND id = $2", [
-      workspaceId,
-      id,
-    ]);
-    return rowCount > 0;
+  /** Deletes a key; answers its name and hint, or undefined when the workspace has no such key. */
+  async deleteApiKey(
+    db: Queryable,
+    workspaceId: string,
+    id: string,
+  ): Promise<{ name: string; hint: string } | undefined> {
+    const { rows } = await db.query<{ name: string; hint: string }>(
+      "DELETE FROM api_keys WHERE workspace_id = $1 AND id = $2 RETURNING name, hint",
+      [workspaceId, id],
+    );
+    return rows[0];
   },
 
   async apiKeyBySecretHash(
@@ -179,7 +215,8 @@ export const store = {
     secretHash: Buffer,
   ): Promise<(ApiKeyRow & { api_access_enabled: boolean; workspace_name: string }) | undefined> {
     const { rows } = await db.query<ApiKeyRow & { api_access_enabled: boolean; workspace_name: string }>(
-      `SELECT k.id, k.workspace_id, k.name, k.created_at, w.api_access_enabled, w.name AS workspace_name
+      `SELECT k.id, k.workspace_id, k.name, k.created_at, k.hint, k.last_used_at, k.expires_at,
+              w.api_access_enabled, w.name AS workspace_name
        FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1`,
       [secretHash],
     );

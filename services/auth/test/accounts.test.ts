@@ -1,8 +1,8 @@
 import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import { Role } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { WorkspaceUpdatedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { subjects } from "@countersign/kit";
 import { type StartedAuth, startAuth } from "./harness.js";
 
 let auth: StartedAuth;
@@ -39,18 +39,20 @@ test("bootstrap creates one workspace with API access and its admin, and does no
   expect(login.session?.workspaces[0]?.id).toBe(created?.workspace.id);
 });
 
-test("a wrong password and an unknown email are refused alike", async () => {
+test("a wrong password, an empty one and an unknown email are refused alike", async () => {
   await auth.module.accounts.bootstrap({
     workspaceName: "W",
     adminEmail: "a@example.com",
     adminPassword: "a-long-password",
   });
-  expect(
-    await codeOf(auth.client.createSession({ email: "a@example.com", password: "wrong-password" })),
-  ).toBe(Code.Unauthenticated);
-  expect(
-    await codeOf(auth.client.createSession({ email: "nobody@example.com", password: "a-long-password" })),
-  ).toBe(Code.Unauthenticated);
+  for (const [email, password] of [
+    ["a@example.com", "wrong-password"],
+    ["a@example.com", ""],
+    ["nobody@example.com", "a-long-password"],
+    ["nobody@example.com", ""],
+  ]) {
+    expect(await codeOf(auth.client.createSession({ email, password }))).toBe(Code.Unauthenticated);
+  }
 });
 
 test("a session token resolves until the session is deleted; only its hash is stored", async () => {

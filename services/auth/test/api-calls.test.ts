@@ -185,6 +185,19 @@ test("usage adds calls up per day and per route, with the error count and latenc
   expect(usage.routes[0]?.route).toBe("/v1/ping");
 });
 
+test("a key's last use is its latest reported call, and a batch reported late never moves it back", async () => {
+  const { key } = await auth.client.createApiKey({ workspaceId, name: "busy" });
+  const keyId = key?.id as string;
+  const lastUse = async () =>
+    (await auth.client.listApiKeys({ workspaceId })).keys.find((k) => k.id === keyId)?.lastUseTime;
+  expect(await lastUse()).toBeUndefined();
+  const latest = new Date(Date.now() - 1000);
+  await records.record([call({ keyId, at: new Date(Date.now() - 5000) }), call({ keyId, at: latest })]);
+  expect((await lastUse())?.seconds).toBe(timestampFromDate(latest).seconds);
+  await records.record([call({ keyId, at: new Date(Date.now() - 60_000) })]);
+  expect((await lastUse())?.seconds).toBe(timestampFromDate(latest).seconds);
+});
+
 test("calls without a workspace (no valid key) are not recorded", async () => {
   await recordOne(call({ workspaceId: "", status: 401, code: "unauthorized" }));
   await records.flush();

@@ -1,8 +1,11 @@
 import { createHmac } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
+import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { ApiKeyDeletedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
-import { fieldViolations, subjects } from "@countersign/kit";
+import { fieldViolations } from "@countersign/kit";
 import { PEPPER, type StartedAuth, startAuth } from "./harness.js";
 
 let auth: StartedAuth;
@@ -113,4 +116,48 @@ test("switching API access off shows in verification at once", async () => {
   const { secret } = await auth.client.createApiKey({ workspaceId: switchable, name: "k" });
   await auth.client.updateWorkspace({ workspaceId: switchable, apiAccessEnabled: false });
   expect((await auth.client.verifyApiKey({ secret })).apiAccessEnabled).toBe(false);
+});
+
+test("a key keeps its secret's last four characters as its hint, and an expiry when given", async () => {
+  const expireTime = timestampFromDate(new Date(Date.now() + 30 * 86_400_000));
+  const { key, secret } = await auth.client.createApiKey({ workspaceId, name: "hinted", expireTime });
+  expect(key?.hint).toBe(secret.slice(-4));
+  expect(key?.expireTime?.seconds).toBe(expireTime.seconds);
+  const listed = (await auth.client.listApiKeys({ workspaceId })).keys.find((k) => k.id === key?.id);
+  expect(listed?.hint).toBe(secret.slice(-4));
+  expect(listed?.lastUseTime).toBeUndefined();
+});
+
+test("an expiry in the past, or more than ten years ahead, is a field violation", async () => {
+  for (const at of [new Date(Date.now() - 1000), new Date(Date.now() + 11 * 366 * 86_400_000)]) {
+    const refused = await auth.client
+      .createApiKey({ workspaceId, name: "bad expiry", expireTime: timestampFromDate(at) })
+      .then(
+        () => undefined,
+        (err: unknown) => ConnectError.from(err),
+      );
+    expect(refused?.code).toBe(Code.InvalidArgument);
+    expect(fieldViolations(refused as ConnectError).map((v) => v.path)).toEqual(["expiresAt"]);
+  }
+});
+
+test("an expired key is refused, saying so in words meant for the API's caller", async () => {
+  const { key, secret } = await auth.client.createApiKey({
+    workspaceId,
+    name: "short-lived",
+    expireTime: timestampFromDate(new Date(Date.now() + 60_000)),
+  });
+  expect((await auth.client.verifyApiKey({ secret })).key?.id).toBe(key?.id);
+  await auth.db.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [
+    key?.id,
+  ]);
+  const refused = await auth.client.verifyApiKey({ secret }).then(
+    () => undefined,
+    (err: unknown) => ConnectError.from(err),
+  );
+  expect(refused?.code).toBe(Code.Unauthenticated);
+  expect(refused?.rawMessage).toMatch(
+    /^this API key \(“short-lived”\) expired at \d{4}-.*Z; an Organization Admin/,
+  );
+  expect(refused?.findDetails(ProblemCodeSchema).map((d) => d.code)).toEqual(["unauthorized"]);
 });

@@ -19,6 +19,7 @@ import {
 import { type AuthModule, buildAuth } from "../src/service.js";
 
 export const PEPPER = "test-pepper-that-is-long-enough-for-hmac";
+export const PUBLIC_URL = "https://sign.example.test";
 
 export async function startAuth() {
   const pg = await EmbeddedPostgres.open();
@@ -31,6 +32,7 @@ export async function startAuth() {
     bus,
     logger,
     keyPepper: PEPPER,
+    publicUrl: PUBLIC_URL,
     mailer: createMailer({ outboxDir, from: { name: "Countersign", email: "no-reply@example.com" } }),
     apiCallFlushIntervalMs: 10,
   });

@@ -20,9 +20,9 @@ import {
   serviceClient,
 } from "@countersign/kit";
 import { simpleParser } from "mailparser";
-import { DEFAULT_LOGIN_THROTTLE } from "../src/login-throttle.js";
+import { DEFAULT_LOGIN_THROTTLE, LoginThrottle } from "../src/login-throttle.js";
 import { type AuthModule, buildAuth } from "../src/service.js";
-import { PEPPER, type StartedAuth, startAuth } from "./harness.js";
+import { PEPPER, PUBLIC_URL, type StartedAuth, startAuth } from "./harness.js";
 
 let auth: StartedAuth;
 let replica: AuthModule;
@@ -37,6 +37,7 @@ beforeEach(async () => {
     bus: new MemoryEventBus(),
     logger: createLogger({ name: "auth-replica", level: "silent" }),
     keyPepper: PEPPER,
+    publicUrl: PUBLIC_URL,
     mailer: createMailer({
       outboxDir: auth.outboxDir,
       from: { name: "Countersign", email: "no-reply@example.com" },
@@ -164,4 +165,26 @@ test("a password hashed with scrypt before logs in, and its hash is replaced wit
   expect((await logIn(auth.client, "a@example.com", "wrong-password", "203.0.113.1")).code).toBe(
     "Unauthenticated",
   );
+});
+
+test("a lock and its owner's notice are stored together: where the notice cannot be, the lock is not either", async () => {
+  const throttle = new LoginThrottle(auth.db, {
+    ...DEFAULT_LOGIN_THROTTLE,
+    account: { ...DEFAULT_LOGIN_THROTTLE.account, failures: 2 },
+  });
+  await throttle.failed("ada@example.com", "192.0.2.1");
+  const crashed = throttle.failed("ada@example.com", "192.0.2.1", async (tx) => {
+    await tx.query("SELECT 1");
+    throw new Error("the process died before the notice was written");
+  });
+  await expect(crashed).rejects.toThrow("the process died");
+  // The failure that would have locked counted for nothing: the account is open.
+  await expect(throttle.check("ada@example.com", "192.0.2.1")).resolves.toBeUndefined();
+  const noticed: { lockedUntil: Date; failures: number }[] = [];
+  const locked = await throttle.failed("ada@example.com", "192.0.2.1", async (_tx, lock) => {
+    noticed.push(lock);
+  });
+  expect(locked.accountLockedNow).toBe(true);
+  expect(noticed).toEqual([{ lockedUntil: locked.lockedUntil, failures: 2 }]);
+  await expect(throttle.check("ada@example.com", "192.0.2.1")).rejects.toThrow("too many failed log-ins");
 });

@@ -3,15 +3,15 @@
  * requests claim the documents they use (and release them), and requests reads and stores the
  * documents it seals. Nobody else reads a document.
  */
-import type { CallerPolicy } from "@countersign/kit";
+import { callersOf } from "@countersign/domain";
 
 const CLAIMS = ["ClaimDocument", "ReleaseDocument", "ListClaims"];
 const SEALING = ["GetDocument", "DownloadDocument", "UploadDocument", ...CLAIMS];
 
-export const DOCUMENTS_CALLERS: CallerPolicy = {
+export const DOCUMENTS_CALLERS = callersOf({
   gateway: ["GetDocument", "ListDocuments", "UploadDocument", "DownloadDocument", "DeleteDocument"],
   templates: CLAIMS,
   requests: SEALING,
   "requests-sealer": SEALING,
   operator: "*",
-};
+});

@@ -6,14 +6,14 @@
  * pdf-lib seconds to read (a few hundred thousand objects fit in 25 MiB), or more memory than the
  * process may have, costs this process alone.
  *
- * Each message is `{ id, job }`, the job `{ path, hash, maxPages, sanitize }` (a file the service
- * keeps in place until it is answered) or `{ bytes, hash, maxPages, sanitize }`; each answer
- * `{ id, result }`, the result `{ sha256, inspection, sanitized }` (sha256 only when asked for;
- * sanitized, with the bytes and what was removed, when `sanitize` asked for it and the file needed
- * it), or `{ id, error }`.
+ * Each job is `{ path, hash, maxPages, sanitize }` (a file the service keeps in place until it is
+ * answered) or `{ bytes, hash, maxPages, sanitize }`; its result `{ sha256, inspection, sanitized }`
+ * (sha256 only when asked for; sanitized, with the bytes and what was removed, when `sanitize` asked
+ * for it and the file needed it).
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { serveJobs } from "@countersign/kit/job-child.mjs";
 import { ParseSpeeds, PDFDocument, PDFPageTree } from "pdf-lib";
 import { sanitize } from "./pdf-sanitizer.mjs";
 
@@ -23,7 +23,7 @@ const PDF_MAGIC = Buffer.from("%PDF-");
  * Where files are read: one buffer for every job, grown to the largest file yet, rather than a new
  * one per upload that this thread's heap, which allocates little else, would hold until a rare
  * collection (three 25 MiB uploads in a row grew the process by 68 MiB). Nothing of a job's
- * document outlives its answer.
+ * document outlives its answer, and a job process runs one job at a time.
  */
 let fileBuffer = Buffer.alloc(0);
 
@@ -160,13 +160,4 @@ async function run(
   };
 }
 
-// The kit's JobProcess sends a job only once the one before it is answered: jobs never overlap
-// here, so they can share the file buffer.
-process.on("message", ({ id, job }) => {
-  run(job).then(
-    (result) => process.send?.({ id, result }),
-    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
-  );
-});
-
-process.send?.({ ready: true });
+serveJobs(run);

@@ -8,14 +8,19 @@
  * A process rather than a worker thread: V8 enforces a worker's heap limit on a best-effort basis,
  * and some allocation shapes (one array grown without end) abort the whole process instead of the
  * thread (nodejs/node#47224, #65019); a child's limit (--max-old-space-size) ends the child alone,
- * whatever the shape. Messages cross the IPC channel with structured-clone serialization, so bytes
- * arrive whole (copied). The entry is plain JavaScript; once it listens it says `{ ready: true }`;
- * each message to it is then `{ id, job }`, each answer `{ id, result }` or `{ id, error }`. A job's
- * time limit starts when the child has said it is ready: starting one (a process, the parser's
- * modules) took more than 200 ms on a loaded machine, and is not the job's time.
+ * whatever the shape. The entry is plain JavaScript that calls job-child.mjs's `serveJobs`;
+ * messages cross the IPC channel with structured-clone serialization, documents as files
+ * (job-files.mjs). A job's time limit starts when the child has said it is ready and the job is
+ * sent: starting one (a process, the parser's modules) took more than 200 ms on a loaded machine,
+ * and is not the job's time.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import { mkdtemp, rm, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bytesToFiles, filesToBytes } from "./job-files.mjs";
+import { NODE_FLAGS } from "./node-flags.js";
 
 export interface JobProcessOptions {
   /** How long one job may take in the child (waiting for the jobs before it does not count). */
@@ -24,6 +29,8 @@ export interface JobProcessOptions {
   idleMs: number;
   /** The child's heap limit: past it the child ends, not the service. */
   maxHeapMb: number;
+  /** Where the folder that documents cross in is made (job-files.mjs); the system's temporary folder by default. */
+  filesIn?: string;
 }
 
 /** The job took longer than the child's time limit. */
@@ -50,6 +57,11 @@ interface Queued<Job, Result> {
   job: Job;
   resolve: (result: Result) => void;
   reject: (err: Error) => void;
+  /** The files its bytes went in, deleted once it is answered (the child may have died before reading them). */
+  files: string[];
+  /** Whether it was handed to the child (its time limit runs from then). */
+  sent?: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 /** What V8 writes when a heap limit is reached, before it aborts the process. */
@@ -59,7 +71,9 @@ export class JobProcess<Job, Result> {
   private child: ChildProcess | undefined;
   private nextId = 0;
   private readonly queue: Queued<Job, Result>[] = [];
-  private running: (Queued<Job, Result> & { timer?: NodeJS.Timeout }) | undefined;
+  private running: Queued<Job, Result> | undefined;
+  /** Where documents cross to and from the child (job-files.mjs): made on first use, removed on close. */
+  private folder: Promise<string> | undefined;
   /** Whether the current child has said it listens. */
   private ready = false;
   private idle: NodeJS.Timeout | undefined;
@@ -71,7 +85,7 @@ export class JobProcess<Job, Result> {
 
   run(job: Job): Promise<Result> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.queue.push({ id: this.nextId++, job, resolve, reject, files: [] });
       this.next();
     });
   }
@@ -81,6 +95,9 @@ export class JobProcess<Job, Result> {
     const waiting = this.queue.splice(0);
     this.end(new JobProcessEnded("the job process was closed"));
     for (const queued of waiting) queued.reject(new JobProcessEnded("the job process was closed"));
+    const folder = this.folder;
+    this.folder = undefined;
+    folder?.then((path) => rm(path, { recursive: true, force: true })).catch(() => {});
   }
 
   private next(): void {
@@ -98,17 +115,31 @@ export class JobProcess<Job, Result> {
     const child = this.started();
     // A job keeps the service's process alive until it is answered, as any pending I/O does; an idle child does not.
     holdsProcess(child, true);
-    child.send({ id: queued.id, job: queued.job }, (err) => {
+    this.send(child, queued).catch((err: Error) => {
+      if (this.running !== queued) return;
+      this.running = undefined;
+      queued.reject(err);
+      this.next();
+    });
+  }
+
+  private async send(child: ChildProcess, queued: Queued<Job, Result>): Promise<void> {
+    this.folder ??= mkdtemp(join(this.options.filesIn ?? tmpdir(), "countersign-jobs-"));
+    const folder = await this.folder;
+    const job = await bytesToFiles(queued.job, folder, queued.files);
+    if (this.child !== child || this.running !== queued) return forget(queued.files);
+    child.send({ id: queued.id, job, folder }, (err) => {
       if (err && this.child === child)
         this.ended(child, new JobProcessEnded(`the job could not be sent: ${err.message}`));
     });
-    if (this.ready) this.startClock();
+    queued.sent = true;
+    this.startClock();
   }
 
-  /** The running job's time limit, from now. */
+  /** The running job's time limit, from now, once the child is ready and the job sent. */
   private startClock(): void {
     const running = this.running;
-    if (!running || running.timer) return;
+    if (!running?.sent || !this.ready || running.timer) return;
     running.timer = setTimeout(() => {
       this.end(new JobTimedOut(`the job took longer than ${this.options.timeoutMs} ms`));
       this.next();
@@ -118,7 +149,7 @@ export class JobProcess<Job, Result> {
   private started(): ChildProcess {
     if (this.child) return this.child;
     const child = fork(fileURLToPath(this.entry), [], {
-      execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`],
+      execArgv: [...NODE_FLAGS, `--max-old-space-size=${this.options.maxHeapMb}`],
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
@@ -160,8 +191,13 @@ export class JobProcess<Job, Result> {
     if (!running || running.id !== answer.id) return;
     this.running = undefined;
     clearTimeout(running.timer);
+    forget(running.files);
     if ("error" in answer) running.reject(new Error(answer.error));
-    else running.resolve(answer.result);
+    else
+      filesToBytes(answer.result).then(
+        (result) => running.resolve(result as Result),
+        (err: Error) => running.reject(new Error(`the job's result could not be read: ${err.message}`)),
+      );
     this.next();
   }
 
@@ -174,10 +210,16 @@ export class JobProcess<Job, Result> {
     this.running = undefined;
     if (running) {
       clearTimeout(running.timer);
+      forget(running.files);
       running.reject(err);
     }
     child?.kill("SIGKILL");
   }
+}
+
+/** Deletes the files a job's bytes went in that the child did not read. */
+function forget(files: string[]): void {
+  for (const path of files) unlink(path).catch(() => {});
 }
 
 /** Whether the child (its process, its IPC channel, its stderr pipe) keeps the service's process alive. */

@@ -5,7 +5,7 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { drainFailures } from "./drain-loop.js";
 import { busConsumerRestarts } from "./event-bus-nats.js";
-import { outboxEventsParked } from "./outbox.js";
+import { backgroundJobAttempts, backgroundJobs, backgroundJobsOldest } from "./job-queue.js";
 
 export interface RpcMetrics {
   registry: Registry;
@@ -16,7 +16,10 @@ export interface RpcMetrics {
 export function createRpcMetrics(registry = new Registry()): RpcMetrics {
   if (!registry.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics({ register: registry });
   // Counters of the kit's own machinery, made once per process and reported by every registry.
-  if (!registry.getSingleMetric("outbox_events_parked_total")) registry.registerMetric(outboxEventsParked);
+  if (!registry.getSingleMetric("background_jobs")) {
+    for (const metric of [backgroundJobs, backgroundJobsOldest, backgroundJobAttempts])
+      registry.registerMetric(metric);
+  }
   if (!registry.getSingleMetric("event_bus_consumer_restarts_total"))
     registry.registerMetric(busConsumerRestarts);
   if (!registry.getSingleMetric("background_work_failures_total")) registry.registerMetric(drainFailures);

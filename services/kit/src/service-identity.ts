@@ -1,27 +1,23 @@
 /**
- * Who calls a service, and what they may call. Each Countersign process that calls another has a
- * token of its own (COUNTERSIGN_SERVICE_TOKEN, from a Secret no other pod mounts); a service knows
- * its callers only by the SHA-256 of their tokens (COUNTERSIGN_CALLERS, public values), so no pod
- * holds a token it could call as another with. Each service names, in code, the methods each caller
- * may call (its CallerPolicy): a compromised webhooks pod, which parses untrusted HTTP answers,
- * holds no token auth accepts, and the gateway's token cannot create a workspace.
+ * Who calls a service, and what they may call. Each process that calls another has a token of its
+ * own (COUNTERSIGN_SERVICE_TOKEN, from a Secret no other pod mounts); a service knows its callers
+ * only by the SHA-256 of their tokens (COUNTERSIGN_CALLERS, public values), so no pod holds a token
+ * it could call as another with. Each service names, in code, the methods each caller may call (its
+ * policy): a compromised pod that parses untrusted HTTP answers holds no token the others accept.
+ * Which callers there are is the services' to say (@countersign/domain's CALLERS), not the kit's.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { ConfigError } from "./config.js";
 
-/** The identities that call services: the processes that have clients, and the operator's CLI. */
-export const CALLERS = ["gateway", "templates", "requests", "requests-sealer", "operator"] as const;
-export type Caller = (typeof CALLERS)[number];
-
-/** Per caller, the methods (as in the .proto, "GetDocument") it may call; "*" for every one. */
-export type CallerPolicy = Partial<Record<Caller, readonly string[] | "*">>;
+/** Per caller's name, the methods (as in the .proto, "GetDocument") it may call; "*" for every one. */
+export type MethodPolicy = Readonly<Partial<Record<string, readonly string[] | "*">>>;
 
 /** What a service's server checks a call's token against: callers by token digest, and the policy. */
 export interface ServiceAccess {
   /** Each caller's token digests: two while its token is being rotated. */
-  callers: ReadonlyMap<Caller, readonly Buffer[]>;
-  policy: CallerPolicy;
+  callers: ReadonlyMap<string, readonly Buffer[]>;
+  policy: MethodPolicy;
 }
 
 const HEALTH_SERVICE = "grpc.health.v1.Health";
@@ -35,22 +31,22 @@ export function tokenDigest(token: string): string {
  * Reads COUNTERSIGN_CALLERS, "gateway=<sha256 hex>,requests=<sha256 hex>", naming what is wrong. A
  * caller named twice has two tokens that work: the old and the new while its token is rotated.
  */
-export function parseCallers(value: string): Map<Caller, Buffer[]> {
-  const callers = new Map<Caller, Buffer[]>();
+export function parseCallers(value: string, known: readonly string[]): Map<string, Buffer[]> {
+  const callers = new Map<string, Buffer[]>();
   for (const entry of value
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean)) {
     const [name = "", digest = ""] = entry.split("=").map((part) => part.trim());
-    if (!(CALLERS as readonly string[]).includes(name))
+    if (!known.includes(name))
       throw new ConfigError(
-        `COUNTERSIGN_CALLERS: "${name}" is not a caller; callers are ${CALLERS.join(", ")}`,
+        `COUNTERSIGN_CALLERS: "${name}" is not a caller; callers are ${known.join(", ")}`,
       );
     if (!/^[0-9a-f]{64}$/.test(digest))
       throw new ConfigError(
         `COUNTERSIGN_CALLERS: ${name}'s value must be the SHA-256 of its token, 64 hex digits (cli identities)`,
       );
-    callers.set(name as Caller, [...(callers.get(name as Caller) ?? []), Buffer.from(digest, "hex")]);
+    callers.set(name, [...(callers.get(name) ?? []), Buffer.from(digest, "hex")]);
   }
   return callers;
 }
@@ -89,9 +85,9 @@ export function presentServiceToken(token: string): Interceptor {
   };
 }
 
-function callerOf(callers: ReadonlyMap<Caller, readonly Buffer[]>, token: string): Caller | undefined {
+function callerOf(callers: ReadonlyMap<string, readonly Buffer[]>, token: string): string | undefined {
   const presented = createHash("sha256").update(token, "utf8").digest();
-  let found: Caller | undefined;
+  let found: string | undefined;
   // Every digest is compared, in constant time each, whichever matches.
   for (const [name, digests] of callers) {
     for (const digest of digests) if (timingSafeEqual(presented, digest)) found ??= name;

@@ -12,9 +12,10 @@ import type { EventBus } from "./event-bus.js";
 import { HealthState } from "./health.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createRpcMetrics } from "./metrics.js";
+import { warnWithoutNodeFlags } from "./node-flags.js";
 import { exitOnProcessFaults } from "./process-faults.js";
 import { SERVER_GRACE_MS, startServiceServer } from "./server.js";
-import { type CallerPolicy, parseCallers } from "./service-identity.js";
+import { type MethodPolicy, parseCallers } from "./service-identity.js";
 import type { ServiceModule } from "./service-module.js";
 import { shutDownInStages } from "./shutdown.js";
 
@@ -29,10 +30,7 @@ export const serviceConfigSchema = z.object({
   /** This process's own token, presented on its calls to other services (those that call none need none). */
   COUNTERSIGN_SERVICE_TOKEN: env.secret().optional(),
   /** The callers this service answers, by the SHA-256 of their tokens: "gateway=<hex>,operator=<hex>". */
-  COUNTERSIGN_CALLERS: z
-    .string()
-    .min(1)
-    .transform((value) => parseCallers(value)),
+  COUNTERSIGN_CALLERS: z.string().min(1),
   COUNTERSIGN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
 });
 
@@ -47,8 +45,8 @@ export interface ServiceMainOptions<S extends z.ZodObject> {
   name: string;
   /** The service's own variables, validated with the shared ones. */
   config: S;
-  /** Which callers may call which of its methods. */
-  callers: CallerPolicy;
+  /** The callers there are (COUNTERSIGN_CALLERS names no other), and which of its methods each may call. */
+  callers: { known: readonly string[]; policy: MethodPolicy };
   build: (
     adapters: ServiceAdapters,
     config: z.output<S>,
@@ -61,8 +59,10 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
   const config = loadConfig(schema) as z.output<typeof serviceConfigSchema> &
     Record<string, string> &
     z.output<S>;
+  const callers = parseCallers(config.COUNTERSIGN_CALLERS, options.callers.known);
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
   exitOnProcessFaults(logger);
+  warnWithoutNodeFlags(logger);
   const db = await openPostgres(config[databaseVariable] as string);
   const bus = await openNats(
     config.NATS_URL,
@@ -80,7 +80,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     logger,
     metrics,
     port: config.PORT,
-    access: { callers: config.COUNTERSIGN_CALLERS, policy: options.callers },
+    access: { callers, policy: options.callers.policy },
     drainMs: config.COUNTERSIGN_DRAIN_MS,
   });
   await module.start();

@@ -39,9 +39,15 @@ export function uploadBytesRead(bytes: number): void {
   collect({ type: "minor" });
 }
 
-/** Says at start that a process reading uploads was started without the flag, and what that costs. */
+let warned = false;
+
+/**
+ * Says at start that a process reading uploads was started without the flag, and what that costs:
+ * once per process, though standalone runs both readers (the gateway and documents) in one.
+ */
 export function warnWithoutUploadCollection(logger: Logger): void {
-  if (collect) return;
+  if (collect || warned) return;
+  warned = true;
   logger.warn(
     "node was started without --expose-gc: the buffers an upload is read in are freed only when V8 next collects, up to the size of the upload for each one in flight; start node with --expose-gc",
   );

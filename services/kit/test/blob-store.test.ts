@@ -171,8 +171,16 @@ test("an S3 store whose endpoint is gone fails a write as an outage, not as a fa
 });
 
 test("an S3 endpoint that takes connections and never answers fails every call at its deadline, as an outage naming it", async () => {
-  const { store, endpoint, close } = await s3rverStore("kit-silent", { answer: 400, stalled: 400 });
-  await store.put("documents/x", randomBytes(1000));
+  // Set up with the default deadlines: s3rver on a loaded machine took longer than 0.4 s to answer a PUT.
+  const { store: setUp, endpoint, close } = await s3rverStore("kit-silent");
+  await setUp.put("documents/x", randomBytes(1000));
+  const store = await S3BlobStore.open({
+    endpoint: endpoint.origin,
+    accessKey: "S3RVER",
+    secretKey: "S3RVER",
+    bucket: "kit-silent",
+    deadlinesMs: { answer: 400, stalled: 400 },
+  });
   await close();
   // The endpoint's address now takes connections and says nothing, as a hung load balancer does.
   const sockets = new Set<Socket>();

@@ -1,7 +1,12 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { JobProcess, JobProcessEnded, JobTimedOut } from "../src/job-process.js";
+import { NODE_FLAGS } from "../src/node-flags.js";
 
 interface Job {
   value?: string;
@@ -9,6 +14,7 @@ interface Job {
   fail?: string;
   hog?: boolean;
   grow?: boolean;
+  flags?: boolean;
 }
 
 const ENTRY = new URL("./busy-worker.mjs", import.meta.url);
@@ -21,6 +27,12 @@ test("a job is answered by the process, and a job that fails there fails with it
   const jobs = jobProcess();
   await expect(jobs.run({ value: "read" })).resolves.toBe("read");
   await expect(jobs.run({ fail: "not a PDF" })).rejects.toThrow("not a PDF");
+  jobs.close();
+});
+
+test("the job process runs with the Node flags every process needs (its WebAssembly must not abort it)", async () => {
+  const jobs = new JobProcess<Job, string[]>(ENTRY, { timeoutMs: 5_000, idleMs: 60_000, maxHeapMb: 64 });
+  expect(await jobs.run({ flags: true })).toEqual(expect.arrayContaining(NODE_FLAGS));
   jobs.close();
 });
 
@@ -87,4 +99,28 @@ test("a job keeps the service's process alive until it is answered, and an idle 
     { cwd: fileURLToPath(new URL("..", import.meta.url)), timeout: 30_000 },
   );
   expect(stdout.trim()).toBe("answered");
+});
+
+test("documents cross to the process and back whole, as files it deletes, and small bytes stay in the message", async () => {
+  const temporary = await mkdtemp(join(tmpdir(), "job-files-"));
+  const jobs = new JobProcess<{ bytes: Uint8Array }, { bytes: Uint8Array; sum: number }>(ENTRY, {
+    timeoutMs: 5_000,
+    idleMs: 60_000,
+    maxHeapMb: 64,
+    filesIn: temporary,
+  });
+  const large = randomBytes(3 * 1024 * 1024);
+  // A view into a larger buffer: only the view's bytes cross.
+  const small = new Uint8Array(randomBytes(4096).buffer, 100, 1000);
+  for (const bytes of [large, small]) {
+    const answer = await jobs.run({ bytes });
+    expect(Buffer.from(answer.bytes).equals(Buffer.from(bytes))).toBe(true);
+    expect(answer.sum).toBe(bytes.reduce((a, b) => a + b, 0));
+  }
+  const [folder, ...others] = await readdir(temporary);
+  expect(folder).toMatch(/^countersign-jobs-/);
+  expect(others).toEqual([]);
+  expect(await readdir(join(temporary, folder ?? ""))).toEqual([]);
+  jobs.close();
+  await rm(temporary, { recursive: true });
 });

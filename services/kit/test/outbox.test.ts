@@ -4,9 +4,10 @@ import type { Database } from "../src/database.js";
 import { EmbeddedPostgres } from "../src/embedded-postgres.js";
 import type { BusMessage, PublishOptions } from "../src/event-bus.js";
 import { MemoryEventBus } from "../src/event-bus-memory.js";
+import { backgroundJobAttempts } from "../src/job-queue.js";
 import { createLogger } from "../src/logger.js";
 import { migrate, outboxTrack } from "../src/migrations.js";
-import { enqueueEvent, OutboxRelay, outboxEventsParked } from "../src/outbox.js";
+import { enqueueEvent, OutboxRelay } from "../src/outbox.js";
 
 /** The in-process bus behind a switch that makes publishing fail, as a NATS outage would. */
 class FlakyBus extends MemoryEventBus {
@@ -152,7 +153,11 @@ test("an event the bus keeps refusing is parked after its attempts, and the even
     maxAttempts: 3,
     retryDelayMs: () => 10,
   });
-  const parkedBefore = (await outboxEventsParked.get()).values.reduce((sum, v) => sum + v.value, 0);
+  const parkedCount = async () =>
+    (await backgroundJobAttempts.get()).values.find(
+      (v) => v.labels.queue === "outbox" && v.labels.outcome === "parked",
+    )?.value ?? 0;
+  const parkedBefore = await parkedCount();
   await writeEvents(3);
   parking.start();
   try {
@@ -160,14 +165,13 @@ test("an event the bus keeps refusing is parked after its attempts, and the even
     expect(delivered).toEqual(["k1", "k2"]);
     const parked = await eventually(async () => {
       const { rows } = await db.query<{ attempts: number; last_error: string }>(
-        "SELECT attempts, last_error FROM outbox_parked",
+        "SELECT attempts, last_error FROM outbox WHERE parked_at IS NOT NULL",
       );
       return rows.length === 1 ? rows : undefined;
     });
     expect(parked).toEqual([{ attempts: 3, last_error: "this consumer cannot take k0" }]);
-    expect((await db.query("SELECT 1 FROM outbox")).rowCount).toBe(0);
-    const parkedAfter = (await outboxEventsParked.get()).values.reduce((sum, v) => sum + v.value, 0);
-    expect(parkedAfter - parkedBefore).toBe(1);
+    expect((await db.query("SELECT 1 FROM outbox WHERE parked_at IS NULL")).rowCount).toBe(0);
+    expect((await parkedCount()) - parkedBefore).toBe(1);
   } finally {
     await parking.stop();
   }

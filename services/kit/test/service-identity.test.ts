@@ -6,9 +6,11 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { callerInterceptor, parseCallers, tokenDigest } from "../src/service-identity.js";
 
+const KNOWN = ["gateway", "operator"];
+
 async function answer(callers: string, service: string, token?: string): Promise<string> {
   const intercept = callerInterceptor({
-    callers: parseCallers(callers),
+    callers: parseCallers(callers, KNOWN),
     policy: { gateway: ["GetSession"] },
   });
   try {
@@ -33,9 +35,11 @@ test("a caller listed twice, old and new token, is accepted with either while it
 });
 
 test("a malformed list names the caller or the digest that is wrong", () => {
-  expect(() => parseCallers(`webhooks=${tokenDigest("x")}`)).toThrow(/"webhooks" is not a caller/);
-  expect(() => parseCallers("gateway=not-a-digest")).toThrow(
+  expect(() => parseCallers(`webhooks=${tokenDigest("x")}`, KNOWN)).toThrow(
+    /"webhooks" is not a caller; callers are gateway, operator/,
+  );
+  expect(() => parseCallers("gateway=not-a-digest", KNOWN)).toThrow(
     /gateway's value must be the SHA-256 of its token/,
   );
-  expect(() => parseCallers("set-in-your-overlay")).toThrow(/COUNTERSIGN_CALLERS/);
+  expect(() => parseCallers("set-in-your-overlay", KNOWN)).toThrow(/COUNTERSIGN_CALLERS/);
 });

@@ -1,10 +1,11 @@
 /**
  * Agreement sets: requests of one workspace grouped under a name. A set's status is derived from
- * its requests each time it is read (DESIGN §4), so it never disagrees with them.
+ * its requests each time it is read (docs/design.md §4), so it never disagrees with them.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { RequestStatus } from "@countersign/domain";
 import {
   type Actor,
   type AgreementSet,
@@ -19,7 +20,7 @@ import {
   validationError,
 } from "@countersign/kit";
 import { actorOf, appendAudit } from "./audit-trail.js";
-import { isTerminal, type RequestStatus } from "./state-machine.js";
+import { isTerminal } from "./state-machine.js";
 
 const LIMITS = { nameLength: 200, requests: 100 } as const;
 

@@ -1,18 +1,13 @@
 /** Signature request events, written to the outbox in the transaction of the transition they announce. */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type SignatureRequestEventType, signatureRequestSubject } from "@countersign/domain";
 import {
   type RecipientSnapshot,
   RecipientSnapshotSchema,
   SignatureRequestEventSchema,
 } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
-import {
-  enqueueEvent,
-  type Queryable,
-  type SignatureRequestEventType,
-  signatureRequestSubject,
-  uuidv7,
-} from "@countersign/kit";
+import { enqueueEvent, type Queryable, uuidv7 } from "@countersign/kit";
 import type { RecipientRow, RequestRow } from "./store.js";
 
 function recipientSnapshot(row: RecipientRow): RecipientSnapshot {

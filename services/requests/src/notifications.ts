@@ -7,15 +7,19 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { subjects } from "@countersign/domain";
 import { EmailDeliveryFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   type Database,
-  DrainLoop,
   enqueueEvent,
+  exponentialBackoff,
+  type JobFailure,
+  type JobOutcome,
+  JobQueue,
+  type JobState,
   type Logger,
   type Mailer,
   type Queryable,
-  subjects,
   uuidv7,
 } from "@countersign/kit";
 import { Counter } from "prom-client";
@@ -64,16 +68,13 @@ export async function queueEmails(
   );
 }
 
-const BATCH = 20;
-
-interface DueRow {
+interface DueRow extends JobState {
   id: string;
   request_id: string;
   recipient_id: string;
   kind: NotificationKind;
   link_id: string | null;
   note: string;
-  attempts: number;
   title: string;
   message: string;
   expires_at: Date | null;
@@ -101,210 +102,126 @@ export interface NotificationSenderOptions {
   /** Fetches the sealed PDF a completed e-mail without a link carries. */
   attachment?: AttachmentSource;
   /**
-   * How long a claim on a message lasts (120 s): each message's claim is renewed just before it is
-   * sent, so it must outlast one SMTP exchange at its timeouts (mailer.ts), not a whole batch.
+   * How long a claim on a message lasts (120 s): messages are claimed one at a time, so it must
+   * outlast one SMTP exchange at its timeouts (mailer.ts).
    */
   claimSeconds?: number;
   /** Called after a commit that wrote events (a failed try's), so they go out at once. */
   eventsWritten?: () => void;
 }
 
-export class NotificationSender {
+/**
+ * Sends queued e-mails, one claimed at a time and marked done as soon as the SMTP server took it: a
+ * slow server delays the next message, and never makes another replica send one twice.
+ */
+export class NotificationSender extends JobQueue<DueRow> {
   readonly metrics = new NotificationMetrics();
-  private readonly loop: DrainLoop;
-  private claimsReleased = false;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly mailer: Mailer,
     private readonly links: SigningLinks,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly options: NotificationSenderOptions = {},
   ) {
-    this.loop = new DrainLoop((stopping) => this.drain(stopping), options.pollIntervalMs ?? 5000, {
-      work: "e-mail",
+    super({
+      name: "e-mail",
+      db,
       logger,
+      table: {
+        name: "notifications",
+        key: "id",
+        columns: ["request_id", "recipient_id", "kind", "link_id", "note"],
+        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, s.workspace_id,
+                       s.signed_document_id, s.sender_name, s.sender_email,
+                       COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
+                  FROM claimed
+                  JOIN signature_requests s ON s.id = claimed.request_id
+                  JOIN recipients r ON r.id = claimed.recipient_id
+                  LEFT JOIN signing_links l ON l.id = claimed.link_id`,
+      },
+      leaseSeconds: options.claimSeconds ?? 120,
+      pollIntervalMs: options.pollIntervalMs ?? 5000,
+      maxAttempts: options.maxAttempts ?? 15,
+      backoff: exponentialBackoff(10_000, 3_600_000),
+      onlyReplica: options.onlyReplica,
+      describe: (row) => ({ notificationId: row.id, kind: row.kind }),
+      run: (row) => this.deliver(row),
+      failed: (tx, row, failure) => this.failed(tx, row, failure),
+      afterFailed: (_row, failure) => {
+        // Counted once the failure is recorded: a rolled-back one is tried, and counted, again.
+        this.metrics.deliveries.inc({ outcome: failure.retryAt ? "retried" : "failed" });
+        this.options.eventsWritten?.();
+      },
     });
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  /** Sends what is due now; called after a commit that queued notifications. */
-  kick(): void {
-    this.loop.kick();
-  }
-
-  /** Resolves when nothing is being sent; tests use it to wait for the queue. */
-  idle(): Promise<void> {
-    return this.loop.idle();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     await this.mailer.close();
   }
 
-  private async drain(stopping: AbortSignal): Promise<void> {
-    try {
-      if (this.options.onlyReplica && !this.claimsReleased) {
-        await this.db.query(
-          "UPDATE notifications SET claimed_until = '-infinity' WHERE done_at IS NULL AND claimed_until > now()",
-        );
-        this.claimsReleased = true;
-      }
-      for (;;) {
-        const due = await this.claim(BATCH);
-        for (const [i, row] of due.entries()) {
-          if (stopping.aborted) {
-            await this.release(due.slice(i));
-            return;
-          }
-          // The batch's claim may have run out behind a slow server, and another replica taken the
-          // message: it is sent only while this replica's claim holds, and marked done at once.
-          if (!(await this.renewClaim(row))) continue;
-          if (await this.deliver(row)) await this.finish(row.id, "sent", "");
-        }
-        if (due.length < BATCH || stopping.aborted) return;
-      }
-    } catch (err) {
-      // The database is away; claimed rows are taken again when their claim runs out.
-      this.logger.warn({ err }, "cannot work the notification queue; the next poll tries again");
-    }
-  }
-
-  /** Extends this replica's claim on `row`, unless another replica claimed it since (its attempt moved on). */
-  private async renewClaim(row: DueRow): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE notifications SET claimed_until = now() + make_interval(secs => $3)
-        WHERE id = $1 AND attempts = $2 AND done_at IS NULL`,
-      [row.id, row.attempts, this.claimSeconds],
-    );
-    return rowCount === 1;
-  }
-
-  /** Gives back claimed messages this replica will not send (it is stopping), uncounted as attempts. */
-  private async release(rows: readonly DueRow[]): Promise<void> {
-    await this.db.query(
-      `UPDATE notifications n SET claimed_until = '-infinity', attempts = n.attempts - 1
-         FROM unnest($1::uuid[], $2::int[]) AS r(id, attempts)
-        WHERE n.id = r.id AND n.attempts = r.attempts AND n.done_at IS NULL`,
-      [rows.map((row) => row.id), rows.map((row) => row.attempts)],
-    );
-  }
-
-  private get claimSeconds(): number {
-    return this.options.claimSeconds ?? 120;
-  }
-
-  private async claim(limit: number): Promise<DueRow[]> {
-    const { rows } = await this.db.query<DueRow>(
-      `WITH claimed AS (
-         UPDATE notifications SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
-          WHERE id IN (SELECT id FROM notifications
-                        WHERE done_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()
-                        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, request_id, recipient_id, kind, link_id, note, attempts)
-       SELECT c.id, c.request_id, c.recipient_id, c.kind, c.link_id, c.note, c.attempts, s.title, s.message, s.expires_at, r.name, r.email,
-              s.workspace_id, s.signed_document_id, s.sender_name, s.sender_email,
-              COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
-         FROM claimed c
-         JOIN signature_requests s ON s.id = c.request_id
-         JOIN recipients r ON r.id = c.recipient_id
-         LEFT JOIN signing_links l ON l.id = c.link_id
-        ORDER BY c.id`,
-      [limit, this.claimSeconds],
-    );
-    return rows;
-  }
-
-  /** Sends one e-mail; whether it went out (the caller marks it done, or it is finished here). */
-  private async deliver(row: DueRow): Promise<boolean> {
+  /** Sends one e-mail, unless it is no longer needed; throws when the server refuses it. */
+  private async deliver(row: DueRow): Promise<JobOutcome> {
     // A link replaced before its e-mail went out would only lead to a "gone" page.
     if (row.link_revoked) {
-      await this.finish(row.id, "not_sent", "not sent: the link was replaced before it went out");
-      return false;
+      this.metrics.deliveries.inc({ outcome: "not_sent" });
+      return {
+        kind: "done",
+        note: "not sent: the link was replaced before it went out",
+        set: { outcome: "not_sent" },
+      };
     }
-    try {
-      const attachments =
-        row.kind === "completed" && !row.link_id && row.signed_document_id && this.options.attachment
-          ? [await this.options.attachment(row.workspace_id, row.signed_document_id)]
-          : [];
-      const content = renderNotification({
-        kind: row.kind,
-        requestTitle: row.title,
-        senderName: row.sender_name,
-        senderMessage: row.message,
-        note: row.note,
-        recipientName: row.name,
-        link: row.link_id ? this.links.urlOf(row.link_id) : "",
-        expiresAt: row.kind === "completed" ? undefined : (row.expires_at ?? undefined),
-        attached: attachments.length > 0,
-      });
-      await this.mailer.send({
-        to: { name: row.name, email: row.email },
-        onBehalfOf: { name: row.sender_name, email: row.sender_email },
-        messageId: row.id,
-        ...content,
-        attachments,
-      });
-      return true;
-    } catch (err) {
-      await this.retryLater(row, err);
-      return false;
-    }
-  }
-
-  private async finish(id: string, outcome: "sent" | "not_sent", note: string): Promise<void> {
-    await this.db.query(
-      "UPDATE notifications SET done_at = now(), outcome = $2, last_error = $3 WHERE id = $1",
-      [id, outcome, note],
-    );
-    this.metrics.deliveries.inc({ outcome });
+    const attachments =
+      row.kind === "completed" && !row.link_id && row.signed_document_id && this.options.attachment
+        ? [await this.options.attachment(row.workspace_id, row.signed_document_id)]
+        : [];
+    const content = renderNotification({
+      kind: row.kind,
+      requestTitle: row.title,
+      senderName: row.sender_name,
+      senderMessage: row.message,
+      note: row.note,
+      recipientName: row.name,
+      link: row.link_id ? this.links.urlOf(row.link_id) : "",
+      expiresAt: row.kind === "completed" ? undefined : (row.expires_at ?? undefined),
+      attached: attachments.length > 0,
+    });
+    await this.mailer.send({
+      to: { name: row.name, email: row.email },
+      onBehalfOf: { name: row.sender_name, email: row.sender_email },
+      messageId: row.id,
+      ...content,
+      attachments,
+    });
+    this.metrics.deliveries.inc({ outcome: "sent" });
+    return { kind: "done", set: { outcome: "sent" } };
   }
 
   /**
-   * A failed try: retried after a backoff, or given up after the last; either way the workspace's
+   * A failed try, retried after a backoff or given up after the last: either way the workspace's
    * Recent Errors lists it (an EmailDeliveryFailed event in the same transaction).
    */
-  private async retryLater(row: DueRow, err: unknown): Promise<void> {
-    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-    const maxAttempts = this.options.maxAttempts ?? 15;
-    const givenUp = row.attempts >= maxAttempts;
-    const delaySeconds = Math.min(10 * 2 ** (row.attempts - 1), 3600);
-    const retryAt = givenUp ? undefined : new Date(Date.now() + delaySeconds * 1000);
-    const details = { notificationId: row.id, attempts: row.attempts, error: message };
-    if (givenUp) this.logger.error(details, "e-mail given up");
-    else this.logger.warn(details, "e-mail failed; will retry");
-    await this.db.transaction(async (tx) => {
-      await tx.query(
-        givenUp
-          ? "UPDATE notifications SET done_at = now(), outcome = 'failed', last_error = $2 WHERE id = $1"
-          : `UPDATE notifications SET next_attempt_at = now() + make_interval(secs => $3), claimed_until = '-infinity',
-                  last_error = $2 WHERE id = $1`,
-        givenUp ? [row.id, message] : [row.id, message, delaySeconds],
-      );
-      await enqueueEvent(
-        tx,
-        subjects.emailDeliveryFailed,
-        EmailDeliveryFailedSchema,
-        create(EmailDeliveryFailedSchema, {
-          eventId: uuidv7(),
-          workspaceId: row.workspace_id,
-          signatureRequestId: row.request_id,
-          recipientId: row.recipient_id,
-          kind: row.kind,
-          attempt: row.attempts,
-          maxAttempts,
-          reason: message,
-          retryTime: retryAt ? timestampFromDate(retryAt) : undefined,
-          failTime: timestampFromDate(new Date()),
-        }),
-      );
-    });
-    this.metrics.deliveries.inc({ outcome: givenUp ? "failed" : "retried" });
-    this.options.eventsWritten?.();
+  private async failed(tx: Queryable, row: DueRow, failure: JobFailure): Promise<void> {
+    const givenUp = !failure.retryAt;
+    if (givenUp) await tx.query("UPDATE notifications SET outcome = 'failed' WHERE id = $1", [row.id]);
+    await enqueueEvent(
+      tx,
+      subjects.emailDeliveryFailed,
+      EmailDeliveryFailedSchema,
+      create(EmailDeliveryFailedSchema, {
+        eventId: uuidv7(),
+        workspaceId: row.workspace_id,
+        signatureRequestId: row.request_id,
+        recipientId: row.recipient_id,
+        kind: row.kind,
+        attempt: failure.attempts,
+        maxAttempts: failure.maxAttempts,
+        reason: failure.message,
+        retryTime: failure.retryAt ? timestampFromDate(failure.retryAt) : undefined,
+        failTime: timestampFromDate(new Date()),
+      }),
+    );
   }
 }
 

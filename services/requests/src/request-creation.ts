@@ -5,25 +5,23 @@
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import { type PageSizes, roleKey } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   CreateSignatureRequestRequest,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
-import {
-  type Database,
-  type FieldViolation,
-  type Logger,
-  type PageSizes,
-  roleKey,
-  uuidv7,
-  validationError,
-} from "@countersign/kit";
+import { type Database, type FieldViolation, type Logger, uuidv7, validationError } from "@countersign/kit";
 import { type AuditRecord, actorOf, appendAuditEntries, EMPTY_CHAIN } from "./audit-trail.js";
 import { insertSent } from "./dispatch.js";
 import { toSignatureRequest } from "./messages.js";
-import { layoutFromDocuments, layoutFromTemplate, placementOnDocuments } from "./request-layouts.js";
+import {
+  type Layout,
+  layoutFromDocuments,
+  layoutFromTemplate,
+  placementOnDocuments,
+} from "./request-layouts.js";
 import { bindRoles, type RecipientDraft, requestViolations } from "./request-rules.js";
 import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
@@ -61,26 +59,83 @@ export function holderOf(requestId: string): string {
   return `${REQUEST_HOLDER_PREFIX}${requestId}`;
 }
 
+/** A request's recipients as rows, and its fields bound to them by role. */
+interface Bound {
+  recipients: NewRecipientRow[];
+  fields: StoredField[];
+}
+
+function expiryOf(input: CreateSignatureRequestRequest): Date | undefined {
+  return input.expireTime ? timestampDate(input.expireTime) : undefined;
+}
+
+function draftsOf(input: CreateSignatureRequestRequest): RecipientDraft[] {
+  return input.recipients.map((r) => ({
+    name: r.name,
+    email: r.email.trim(),
+    role: r.role,
+    kind: r.kind || "signer",
+    routingOrder: r.routingOrder,
+    clientUserId: r.clientUserId,
+    externalId: r.externalId,
+  }));
+}
+
+/** Binds each signer to one of the layout's roles, and each field to the signer of its role. */
+function bindRecipients(layout: Layout, drafts: RecipientDraft[]): Bound {
+  const { byRole, violations } = bindRoles(layout, drafts);
+  if (violations.length > 0)
+    throw validationError(violations, "the recipients do not fill the template's roles");
+  const recipients: NewRecipientRow[] = drafts.map((d) => {
+    // A signer takes the role's spelling and routing order; a copy recipient's role is a free label.
+    const role =
+      d.kind === "signer" ? layout.roles.find((r) => roleKey(r.name) === roleKey(d.role)) : undefined;
+    return {
+      id: uuidv7(),
+      name: d.name.trim(),
+      email: d.email,
+      role: role?.name ?? d.role.trim(),
+      kind: d.kind as "signer" | "cc",
+      routing_order: d.routingOrder || role?.order || 1,
+      status: "pending",
+      client_user_id: d.clientUserId,
+      external_id: d.externalId,
+    };
+  });
+  const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({
+    ...f,
+    recipientId: recipients[byRole.get(roleKey(role)) ?? -1]?.id ?? "",
+  }));
+  return { recipients, fields };
+}
+
 export class RequestCreation {
   constructor(private readonly deps: RequestCreationDeps) {}
 
+  /**
+   * Answers what an earlier call with the same operation key made; otherwise checks the input,
+   * lays out the fields (from the template or the caller's), binds the recipients to the roles,
+   * claims the documents, and stores the request.
+   */
   async create(input: CreateSignatureRequestRequest): Promise<SignatureRequest> {
     if (input.operationKey.length > 128) {
       throw validationError([{ path: "operationKey", message: "must be at most 128 characters" }]);
     }
     const earlier = await this.madeBy(input);
     if (earlier) return earlier;
-    const now = new Date();
-    const expiresAt = input.expireTime ? timestampDate(input.expireTime) : undefined;
-    const drafts: RecipientDraft[] = input.recipients.map((r) => ({
-      name: r.name,
-      email: r.email.trim(),
-      role: r.role,
-      kind: r.kind || "signer",
-      routingOrder: r.routingOrder,
-      clientUserId: r.clientUserId,
-      externalId: r.externalId,
-    }));
+    const drafts = draftsOf(input);
+    const { layout, placedByCaller } = await this.layoutOf(input, drafts);
+    const id = uuidv7();
+    const bound = bindRecipients(layout, drafts);
+    const release = await this.claimDocuments(input.workspaceId, id, layout, placedByCaller);
+    return this.insert(input, id, layout, bound, release);
+  }
+
+  /** The fields and documents of the request, once its input is found valid. */
+  private async layoutOf(
+    input: CreateSignatureRequestRequest,
+    drafts: RecipientDraft[],
+  ): Promise<{ layout: Layout; placedByCaller: boolean }> {
     const violations = requestViolations({
       title: input.title,
       message: input.message,
@@ -89,59 +144,44 @@ export class RequestCreation {
       documentExternalIds: input.documentExternalIds,
       fieldCount: input.fields.length,
       recipients: drafts,
-      expiresAt,
-      now,
+      expiresAt: expiryOf(input),
+      now: new Date(),
     });
     const fromDocuments = input.templateId
       ? undefined
       : layoutFromDocuments(input.documentIds, input.fields, drafts);
     violations.push(...(fromDocuments?.violations ?? []));
     if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
+    if (fromDocuments) return { layout: fromDocuments.layout, placedByCaller: true };
+    const template = await this.templateOf(input.workspaceId, input.templateId);
+    return { layout: layoutFromTemplate(template), placedByCaller: false };
+  }
 
-    const layout =
-      fromDocuments?.layout ?? layoutFromTemplate(await this.templateOf(input.workspaceId, input.templateId));
-    const { byRole, violations: bindings } = bindRoles(layout, drafts);
-    if (bindings.length > 0)
-      throw validationError(bindings, "the recipients do not fill the template's roles");
-
-    const id = uuidv7();
-    const recipients: NewRecipientRow[] = drafts.map((d) => {
-      // A signer takes the role's spelling and routing order; a copy recipient's role is a free label.
-      const role =
-        d.kind === "signer" ? layout.roles.find((r) => roleKey(r.name) === roleKey(d.role)) : undefined;
-      return {
-        id: uuidv7(),
-        name: d.name.trim(),
-        email: d.email,
-        role: role?.name ?? d.role.trim(),
-        kind: d.kind as "signer" | "cc",
-        routing_order: d.routingOrder || role?.order || 1,
-        status: "pending",
-        client_user_id: d.clientUserId,
-        external_id: d.externalId,
-      };
-    });
-    const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({
-      ...f,
-      recipientId: recipients[byRole.get(roleKey(role)) ?? -1]?.id ?? "",
-    }));
-
+  /**
+   * Claims the layout's documents for the request and checks them: they exist, their pages are not
+   * too many together, and fields the caller placed lie on them. Answers how to release the claims
+   * should the request not be stored; a failed check releases them itself.
+   */
+  private async claimDocuments(
+    workspaceId: string,
+    requestId: string,
+    layout: Layout,
+    placedByCaller: boolean,
+  ): Promise<() => Promise<void>> {
     const claimed: string[] = [];
-    const release = () =>
-      Promise.all(
+    const release = async () => {
+      await Promise.all(
         claimed.map((documentId) =>
           this.deps.documents
-            .releaseDocument({ workspaceId: input.workspaceId, documentId, holder: holderOf(id) })
+            .releaseDocument({ workspaceId, documentId, holder: holderOf(requestId) })
             .catch((err: unknown) =>
-              this.deps.logger.warn(
-                { err, requestId: id },
-                "could not release a document of a failed request",
-              ),
+              this.deps.logger.warn({ err, requestId }, "could not release a document of a failed request"),
             ),
         ),
       );
+    };
     try {
-      const pages = await this.claimDocuments(input.workspaceId, id, layout.documentIds, claimed);
+      const pages = await this.claimEach(workspaceId, requestId, layout.documentIds, claimed);
       const pageCount = [...pages.values()].reduce((sum, sizes) => sum + sizes.length, 0);
       if (pageCount > this.deps.maxPages) {
         throw validationError(
@@ -154,7 +194,7 @@ export class RequestCreation {
           "the signature request is not valid",
         );
       }
-      if (fromDocuments) {
+      if (placedByCaller) {
         const misplaced = placementOnDocuments(layout.fields, pages);
         if (misplaced.length > 0) throw validationError(misplaced, "the fields do not lie on the documents");
       }
@@ -162,6 +202,21 @@ export class RequestCreation {
       await release();
       throw err;
     }
+    return release;
+  }
+
+  /**
+   * Stores the request, its recipients and its "created" audit entry in one transaction — sent in the
+   * same one when asked — or releases its documents. A retry of the same operation that lost the
+   * race to store it is answered what the first one made.
+   */
+  private async insert(
+    input: CreateSignatureRequestRequest,
+    id: string,
+    layout: Layout,
+    { recipients, fields }: Bound,
+    release: () => Promise<void>,
+  ): Promise<SignatureRequest> {
     const actor = actorOf(input.actor);
     const request: NewRequest = {
       id,
@@ -172,7 +227,7 @@ export class RequestCreation {
       documentIds: layout.documentIds,
       documentExternalIds: input.documentExternalIds,
       fields,
-      expiresAt: expiresAt ?? null,
+      expiresAt: expiryOf(input) ?? null,
       operationKey: input.operationKey || null,
       status: "draft",
       sender: senderOf(input.actor),
@@ -201,7 +256,6 @@ export class RequestCreation {
       });
     } catch (err) {
       await release();
-      // The same operation, retried while the first run was still creating: answer what it made.
       const sameOperation =
         isUniqueViolation(err, "signature_requests_operation_key") && (await this.madeBy(input));
       if (sameOperation) return sameOperation;
@@ -221,7 +275,7 @@ export class RequestCreation {
   }
 
   /** Claims each document for the request, noting each claim in `claimed`; their page sizes by id. */
-  private async claimDocuments(
+  private async claimEach(
     workspaceId: string,
     requestId: string,
     documentIds: string[],

@@ -4,18 +4,17 @@
  * is one layout — documents, roles, fields on documents — checked by the same field rules as
  * templates (services/kit field-layout).
  */
-import type { NewField } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { Template } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+
 import {
   type FieldDraft,
-  type FieldViolation,
   fieldLayoutViolations,
-  isUuid,
   type PageSizes,
   placementViolations,
   signatureViolations,
-  uuidv7,
-} from "@countersign/kit";
+} from "@countersign/domain";
+import type { NewField } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { Template } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import { type FieldViolation, isUuid, uuidv7 } from "@countersign/kit";
 import type { RecipientDraft } from "./request-rules.js";
 
 export const MAX_DOCUMENTS = 10;

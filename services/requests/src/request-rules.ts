@@ -2,7 +2,9 @@
  * The rules a new request and a recipient change must keep, as pure functions that report every
  * violation with its path, and the binding of a template's roles to the request's recipients.
  */
-import { type FieldViolation, roleKey } from "@countersign/kit";
+
+import { roleKey } from "@countersign/domain";
+import type { FieldViolation } from "@countersign/kit";
 import { unwritableProblem } from "./completion/font-stacks.js";
 
 export const LIMITS = {

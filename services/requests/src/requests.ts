@@ -5,6 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { REQUEST_STATUSES } from "@countersign/domain";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type {
   Actor,
@@ -21,11 +22,13 @@ import { queueEmails } from "./notifications.js";
 import { LIMITS, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
-import { assertAllowed, isRecipientsTurn, REQUEST_STATUSES } from "./state-machine.js";
-import { type RecipientRow, type RequestFilter, store } from "./store.js";
+import { assertAllowed, isRecipientsTurn } from "./state-machine.js";
+import { REQUEST_ORDERS, type RecipientRow, type RequestFilter, type RequestOrder, store } from "./store.js";
 
 /** The most request ids one list may name. */
 const MAX_LISTED_IDS = 100;
+/** The longest search a list takes: words to find, not a document. */
+const MAX_SEARCH_LENGTH = 200;
 /** The end of year 9999, UTC: the latest time a list may be asked about. */
 const LATEST_LISTED_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -53,7 +56,21 @@ export class Requests {
     return toSignatureRequest(request, await store.recipientsOf(this.deps.db, [requestId]));
   }
 
-  async list(workspaceId: string, filter: RequestFilter, pageIndex: number, pageSize: number) {
+  async list(workspaceId: string, filter: RequestFilter, pageIndex: number, pageSize: number, order = "") {
+    const sortedBy = order || "newest";
+    if (!Object.hasOwn(REQUEST_ORDERS, sortedBy)) {
+      throw new ConnectError(
+        `order must be one of ${Object.keys(REQUEST_ORDERS).join(", ")}`,
+        Code.InvalidArgument,
+      );
+    }
+    if ((filter.search ?? "").length > MAX_SEARCH_LENGTH) {
+      throw new ConnectError(`search must be at most ${MAX_SEARCH_LENGTH} characters`, Code.InvalidArgument);
+    }
+    // PostgreSQL text cannot hold NUL: such a search could match nothing, and must not reach it.
+    if (filter.search?.includes("\u0000")) {
+      throw new ConnectError("search must not contain the NUL character (U+0000)", Code.InvalidArgument);
+    }
     for (const status of [filter.status, ...filter.statuses]) {
       if (status && !(REQUEST_STATUSES as readonly string[]).includes(status)) {
         throw new ConnectError(`status must be one of ${REQUEST_STATUSES.join(", ")}`, Code.InvalidArgument);
@@ -62,6 +79,8 @@ export class Requests {
     for (const [name, time] of [
       ["changedSince", filter.changedSince],
       ["changedBefore", filter.changedBefore],
+      ["createdAfter", filter.createdAfter],
+      ["createdBefore", filter.createdBefore],
     ] as const) {
       // What a database's timestamps can hold, and what a client can mean.
       if (time && !(time.getTime() >= 0 && time.getTime() <= LATEST_LISTED_TIME)) {
@@ -75,7 +94,14 @@ export class Requests {
     const requestIds = filter.requestIds.filter(isUuid);
     if (filter.requestIds.length > 0 && requestIds.length === 0)
       return { signatureRequests: [], totalCount: 0 };
-    const page = await store.page(this.deps.db, workspaceId, { ...filter, requestIds }, pageIndex, pageSize);
+    const page = await store.page(
+      this.deps.db,
+      workspaceId,
+      { ...filter, requestIds },
+      pageIndex,
+      pageSize,
+      sortedBy as RequestOrder,
+    );
     const recipients = await store.recipientsOf(
       this.deps.db,
       page.rows.map((r) => r.id),

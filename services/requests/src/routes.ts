@@ -48,9 +48,13 @@ export function requestsRoutes({
           changedSince: req.changedSince ? timestampDate(req.changedSince) : undefined,
           changedBefore: req.changedBefore ? timestampDate(req.changedBefore) : undefined,
           requestIds: req.requestIds,
+          search: req.search,
+          createdAfter: req.createdAfter ? timestampDate(req.createdAfter) : undefined,
+          createdBefore: req.createdBefore ? timestampDate(req.createdBefore) : undefined,
         },
         req.pageIndex,
         req.pageSize,
+        req.order,
       ),
     sendSignatureRequest: async (req) => ({
       signatureRequest: await requests.send(req.workspaceId, req.requestId, req.actor),

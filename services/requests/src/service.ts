@@ -4,11 +4,11 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Client } from "@connectrpc/connect";
+import { ClaimSweep } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
-  ClaimSweep,
   type Database,
   dependenciesAnswer,
   type EventBus,
@@ -111,7 +111,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
   const role = deps.role ?? "all";
-  const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
+  const relay = new OutboxRelay(db, bus, logger, { name: "requests outbox", onlyReplica: deps.onlyReplica });
   const sender = new NotificationSender(db, deps.mailer, links, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
     claimSeconds: deps.notificationClaimSeconds,
@@ -139,7 +139,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     // The process that holds the key answers no calls but its health checks.
     routes: api?.routes ?? (() => {}),
     ready: dependenciesAnswer(db, bus),
-    metrics: [...(completions?.metrics.all() ?? []), sender.metrics.deliveries],
+    metrics: [sender.metrics.deliveries],
     async start() {
       relay.start();
       sender.start();

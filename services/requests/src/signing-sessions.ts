@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { RequestStatus } from "@countersign/domain";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
   type Database,
@@ -20,7 +21,7 @@ import { toFieldValue, toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { hashToken, linkGone, type SigningLinks } from "./signing-links.js";
-import { assertAllowed, isRecipientsTurn, type RequestStatus, recipientAllows } from "./state-machine.js";
+import { assertAllowed, isRecipientsTurn, recipientAllows } from "./state-machine.js";
 import { type RecipientRow, store } from "./store.js";
 
 export interface SigningSessionsDeps {

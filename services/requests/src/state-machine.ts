@@ -1,23 +1,10 @@
 /**
- * The life of a signature request and of its recipients (DESIGN §5): which operation is allowed in
+ * The life of a signature request and of its recipients (docs/design.md §5): which operation is allowed in
  * which state. Every operation asks here first, under the request's row lock, so two concurrent
  * operations see each other's result and only what this table allows can happen.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-
-export const REQUEST_STATUSES = [
-  "draft",
-  "sent",
-  "in_progress",
-  "completed",
-  "declined",
-  "cancelled",
-  "expired",
-] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-
-export const RECIPIENT_STATUSES = ["pending", "sent", "viewed", "signed", "declined"] as const;
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+import type { RecipientStatus, RequestStatus } from "@countersign/domain";
 
 export type Operation =
   | "send"
@@ -84,7 +71,7 @@ export function isRecipientsTurn(status: RecipientStatus): boolean {
 
 export type RecipientOperation = "notify" | "view" | "sign" | "decline";
 
-/** The recipient states each recipient transition is allowed from (DESIGN §5). */
+/** The recipient states each recipient transition is allowed from (docs/design.md §5). */
 export const RECIPIENT_ALLOWED_FROM: Record<RecipientOperation, readonly RecipientStatus[]> = {
   notify: ["pending"],
   view: ["sent"],

@@ -1,7 +1,8 @@
 /** SQL for signature requests, their recipients and agreement sets. */
-import { type HeldClaim, type Queryable, selectPage } from "@countersign/kit";
+
+import type { HeldClaim, RecipientStatus, RequestStatus } from "@countersign/domain";
+import { type Queryable, selectPage } from "@countersign/kit";
 import type { StoredValue } from "./field-values.js";
-import type { RecipientStatus, RequestStatus } from "./state-machine.js";
 
 export interface StoredField {
   id: string;
@@ -110,7 +111,23 @@ export interface RequestFilter {
   changedSince: Date | undefined;
   changedBefore: Date | undefined;
   requestIds: string[];
+  /** Words the title, or a recipient's name or e-mail, contains (ignoring case). */
+  search?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
 }
+
+/** The orders a list can be in, each ending in the id so that pages never overlap. */
+export const REQUEST_ORDERS = {
+  newest: "id DESC",
+  oldest: "id ASC",
+  title: "lower(title) ASC, id DESC",
+  changed: "updated_at DESC, id DESC",
+} as const;
+export type RequestOrder = keyof typeof REQUEST_ORDERS;
+
+/** A LIKE pattern that finds `text` as it is: its own % and _ are not wildcards. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export type NewRecipientRow = Pick<
   RecipientRow,
@@ -140,13 +157,15 @@ async function updateRecipients(tx: Queryable, change: string, params: unknown[]
 }
 
 /** to_jsonb gives timestamps as text. */
-function emailDeliveryRow(json: EmailDeliveryRow): EmailDeliveryRow {
-  return {
-    ...json,
-    created_at: new Date(json.created_at),
-    done_at: json.done_at ? new Date(json.done_at) : null,
-    next_attempt_at: new Date(json.next_attempt_at),
-  };
+/** A recipient's latest e-mail as recipientsOf reads it beside the recipient: null where there is none. */
+interface EmailColumns {
+  email_kind: string | null;
+  email_outcome: EmailDeliveryRow["outcome"];
+  email_attempts: number | null;
+  email_last_error: string | null;
+  email_created_at: Date | null;
+  email_done_at: Date | null;
+  email_next_attempt_at: Date | null;
 }
 
 export const store = {
@@ -268,19 +287,45 @@ export const store = {
   /** The recipients of these requests, each with their latest e-mail. */
   async recipientsOf(db: Queryable, requestIds: string[]): Promise<RecipientRow[]> {
     if (requestIds.length === 0) return [];
-    const { rows } = await db.query<RecipientRow>(
-      `SELECT r.*, to_jsonb(e) AS last_email
+    // The latest e-mail's columns under names of their own, read as the driver types them.
+    const { rows } = await db.query<RecipientRow & EmailColumns>(
+      `SELECT r.*, e.kind AS email_kind, e.outcome AS email_outcome, e.attempts AS email_attempts,
+              e.last_error AS email_last_error, e.created_at AS email_created_at,
+              COALESCE(e.done_at, e.parked_at) AS email_done_at,
+              e.next_attempt_at AS email_next_attempt_at
          FROM (SELECT ${RECIPIENT_COLUMNS} FROM recipients WHERE request_id = ANY($1::uuid[])) r
          LEFT JOIN LATERAL (
-           SELECT kind, outcome, attempts, last_error, created_at, done_at, next_attempt_at
+           SELECT kind, outcome, attempts, last_error, created_at, done_at, parked_at, next_attempt_at
              FROM notifications n WHERE n.recipient_id = r.id ORDER BY n.id DESC LIMIT 1) e ON true
         ORDER BY r.request_id, r.position`,
       [requestIds],
     );
-    return rows.map((row) => ({
-      ...row,
-      last_email: row.last_email ? emailDeliveryRow(row.last_email) : null,
-    }));
+    return rows.map(
+      ({
+        email_kind,
+        email_outcome,
+        email_attempts,
+        email_last_error,
+        email_created_at,
+        email_done_at,
+        email_next_attempt_at,
+        ...recipient
+      }) => ({
+        ...recipient,
+        last_email:
+          email_kind === null || email_created_at === null || email_next_attempt_at === null
+            ? null
+            : {
+                kind: email_kind,
+                outcome: email_outcome,
+                attempts: email_attempts ?? 0,
+                last_error: email_last_error ?? "",
+                created_at: email_created_at,
+                done_at: email_done_at,
+                next_attempt_at: email_next_attempt_at,
+              },
+      }),
+    );
   },
 
   /** The request a recipient belongs to, if the recipient is the workspace's. */
@@ -296,7 +341,14 @@ export const store = {
     return rows[0]?.request_id;
   },
 
-  page(db: Queryable, workspaceId: string, filter: RequestFilter, pageIndex: number, pageSize: number) {
+  page(
+    db: Queryable,
+    workspaceId: string,
+    filter: RequestFilter,
+    pageIndex: number,
+    pageSize: number,
+    order: RequestOrder = "newest",
+  ) {
     const params: unknown[] = [workspaceId];
     const where = ["workspace_id = $1"];
     const keep = (condition: (param: string) => string, value: unknown) => {
@@ -308,13 +360,23 @@ export const store = {
     if (filter.changedSince) keep((p) => `updated_at >= ${p}`, filter.changedSince);
     if (filter.changedBefore) keep((p) => `updated_at < ${p}`, filter.changedBefore);
     if (filter.requestIds.length > 0) keep((p) => `id = ANY(${p}::uuid[])`, filter.requestIds);
+    if (filter.createdAfter) keep((p) => `created_at >= ${p}`, filter.createdAfter);
+    if (filter.createdBefore) keep((p) => `created_at < ${p}`, filter.createdBefore);
+    if (filter.search?.trim()) {
+      keep(
+        (p) =>
+          `(title ILIKE ${p} OR EXISTS (SELECT 1 FROM recipients r WHERE r.request_id = signature_requests.id
+             AND (r.name ILIKE ${p} OR r.email ILIKE ${p})))`,
+        containing(filter.search.trim()),
+      );
+    }
     return selectPage<RequestRow>(
       db,
       {
         from: "signature_requests",
         columns: REQUEST_COLUMNS,
         where: where.join(" AND "),
-        orderBy: "id DESC",
+        orderBy: REQUEST_ORDERS[order],
         params,
       },
       pageIndex,

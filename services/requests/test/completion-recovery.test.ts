@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fromBinary } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import {
   type DocumentsService,
   Kind,
@@ -22,7 +23,7 @@ import {
   CompletionAttemptFailedSchema,
 } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { serviceClient, subjects, uuidv7 } from "@countersign/kit";
+import { backgroundJobs, serviceClient, uuidv7 } from "@countersign/kit";
 import { freePort } from "../../../deploy/local/src/free-port.js";
 import { startLocalTimestampAuthority } from "../../../deploy/local/src/timestamp-authority.js";
 import type { RequestsModule } from "../src/service.js";
@@ -292,10 +293,10 @@ describe("a completion that fails at every attempt", () => {
     expect(entries.filter((e) => e.action === "completion_failed").map((e) => JSON.parse(e.details))).toEqual(
       [{ reason: "drawing the completed PDF took longer than 0.001 s", attempts: 2 }],
     );
-    const gauge = failing.metrics?.find((m) => (m as { name?: string }).name === "completions_failed");
-    expect(
-      (await (gauge as { get(): Promise<{ values: { value: number }[] }> }).get()).values[0]?.value,
-    ).toBe(1);
+    const parkedJobs = (await backgroundJobs.get()).values.find(
+      (v) => v.labels.queue === "completion" && v.labels.state === "parked",
+    );
+    expect(parkedJobs?.value).toBe(1);
     // Each attempt was announced; the last one with no next attempt.
     const announced = await waitFor(async () => {
       const found = attemptFailures.filter((e) => e.signatureRequestId === requestId);

@@ -5,11 +5,12 @@
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { subjects } from "@countersign/domain";
 import {
   type EmailDeliveryFailed,
   EmailDeliveryFailedSchema,
 } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
-import { createMailer, subjects, uuidv7 } from "@countersign/kit";
+import { createMailer, uuidv7 } from "@countersign/kit";
 import type { Counter } from "prom-client";
 import { SMTPServer } from "smtp-server";
 import { type Harness, startHarness, until } from "./harness.js";

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { buildDocuments } from "@countersign/documents";
+import { subjects } from "@countersign/domain";
 import {
   DocumentsService,
   Kind,
@@ -32,7 +33,6 @@ import {
   type ServiceModule,
   serverInterceptors,
   serviceClient,
-  subjects,
 } from "@countersign/kit";
 import { buildTemplates } from "@countersign/templates";
 import { simpleParser } from "mailparser";

@@ -27,11 +27,14 @@ function people(): NewRecipient[] {
   ];
 }
 
-async function draft(workspaceId: string, overrides: { recipients?: NewRecipient[]; send?: boolean } = {}) {
+async function draft(
+  workspaceId: string,
+  overrides: { recipients?: NewRecipient[]; send?: boolean; title?: string } = {},
+) {
   const templateId = await h.template(workspaceId);
   const { signatureRequest } = await h.requests.createSignatureRequest({
     workspaceId,
-    title: "Mutual NDA",
+    title: overrides.title ?? "Mutual NDA",
     message: "Please sign by Friday.",
     templateId,
     recipients: overrides.recipients ?? people(),
@@ -665,6 +668,47 @@ test("lists keep only requests changed since a time, or named by id, and every c
     h.requests.listSignatureRequests({ workspaceId: ws, requestIds: Array.from({ length: 101 }, uuidv7) }),
   );
   expect(tooMany.code).toBe(Code.InvalidArgument);
+});
+
+test("lists search titles and recipients as typed, keep a creation window and sort as asked", async () => {
+  const ws = uuidv7();
+  const lease = await draft(ws, { title: "Lease: 50%_off" });
+  await new Promise((r) => setTimeout(r, 20));
+  const between = new Date();
+  const renamed = people().map((p, i) =>
+    i === 0 ? { ...p, name: "Zoë Quist", email: "zoe@quist.test" } : p,
+  );
+  const nda = await draft(ws, { title: "Alpha NDA", recipients: renamed });
+  const list = (filter: { search?: string; createdAfter?: Date; createdBefore?: Date; order?: string }) =>
+    h.requests
+      .listSignatureRequests({
+        workspaceId: ws,
+        pageSize: 10,
+        search: filter.search,
+        order: filter.order,
+        createdAfter: filter.createdAfter ? timestampFromDate(filter.createdAfter) : undefined,
+        createdBefore: filter.createdBefore ? timestampFromDate(filter.createdBefore) : undefined,
+      })
+      .then((page) => page.signatureRequests.map((r) => r.id));
+  expect(await list({ search: "lease" })).toEqual([lease.id]);
+  // % and _ are found as typed, not read as wildcards.
+  expect(await list({ search: "50%_" })).toEqual([lease.id]);
+  expect(await list({ search: "5%0" })).toEqual([]);
+  // A recipient's name or address finds the request too.
+  expect(await list({ search: "zoë" })).toEqual([nda.id]);
+  expect(await list({ search: "QUIST.TEST" })).toEqual([nda.id]);
+  expect(await list({ search: "ada@example.com" })).toEqual([lease.id]);
+  expect(await list({ createdAfter: between })).toEqual([nda.id]);
+  expect(await list({ createdBefore: between })).toEqual([lease.id]);
+  expect(await list({})).toEqual([nda.id, lease.id]);
+  expect(await list({ order: "oldest" })).toEqual([lease.id, nda.id]);
+  expect(await list({ order: "title" })).toEqual([nda.id, lease.id]);
+  await h.requests.sendSignatureRequest({ workspaceId: ws, requestId: lease.id, actor });
+  expect(await list({ order: "changed" })).toEqual([lease.id, nda.id]);
+  for (const bad of [{ order: "cheapest" }, { search: "x".repeat(201) }, { search: "a\u0000b" }]) {
+    const refused = await rejection(h.requests.listSignatureRequests({ workspaceId: ws, ...bad }));
+    expect(refused.code).toBe(Code.InvalidArgument);
+  }
 });
 
 test("the sender's own ids for recipients and documents are kept, and must be unique in a request", async () => {

@@ -1,5 +1,5 @@
 /**
- * The transition table of DESIGN §5, operation by state: an allowed operation succeeds, any other
+ * The transition table of docs/design.md §5, operation by state: an allowed operation succeeds, any other
  * answers FAILED_PRECONDITION naming the current state; the same for a signer's operations by the
  * recipient's state. Each state is set in the database directly, which is quicker than reaching it.
  */
@@ -16,7 +16,7 @@ afterAll(() => h.close());
 const STATES = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"] as const;
 type State = (typeof STATES)[number];
 
-/** DESIGN §5, written out rather than read from the code it checks. */
+/** docs/design.md §5, written out rather than read from the code it checks. */
 const ALLOWED: Record<string, State[]> = {
   send: ["draft"],
   resend: ["sent", "in_progress"],
@@ -122,7 +122,7 @@ const signerOperations: Record<string, (sessionToken: string, fieldId: string) =
   decline: (sessionToken) => h.requests.declineToSign({ sessionToken, reason: "No" }),
 };
 
-/** DESIGN §5 for the signer's operations and the recipient's states, written out. */
+/** docs/design.md §5 for the signer's operations and the recipient's states, written out. */
 const SIGNER_ALLOWED: Record<string, { requests: State[]; recipients: string[] }> = {
   sign: { requests: ["sent", "in_progress"], recipients: ["sent", "viewed"] },
   decline: { requests: ["sent", "in_progress"], recipients: ["sent", "viewed"] },

@@ -4,10 +4,10 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Client } from "@connectrpc/connect";
+import { ClaimSweep } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import {
-  ClaimSweep,
   type Database,
   dependenciesAnswer,
   type EventBus,
@@ -40,7 +40,7 @@ const MIGRATIONS = { name: "templates", dir: fileURLToPath(new URL("../migration
 export async function buildTemplates(deps: TemplatesDeps): Promise<TemplatesModule> {
   const { db, bus, logger, documents } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
-  const relay = new OutboxRelay(db, bus, logger, { onlyReplica: deps.onlyReplica });
+  const relay = new OutboxRelay(db, bus, logger, { name: "templates outbox", onlyReplica: deps.onlyReplica });
   const templates = new Templates({ db, documents, logger, eventsWritten: () => relay.kick() });
   const claims = new ClaimSweep({
     documents,

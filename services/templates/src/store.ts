@@ -1,5 +1,7 @@
 /** SQL for templates. */
-import { type HeldClaim, type Queryable, selectPage } from "@countersign/kit";
+
+import type { HeldClaim } from "@countersign/domain";
+import { type Queryable, selectPage } from "@countersign/kit";
 import type { FieldDraft, RoleDraft } from "./template-rules.js";
 
 export interface TemplateRow {

@@ -1,16 +1,12 @@
 /**
- * The rules a template must keep (DESIGN §4), as pure functions that report every violation with
+ * The rules a template must keep (docs/design.md §4), as pure functions that report every violation with
  * the path of the offending value, so that a client can fix them all in one round.
  */
-import {
-  type FieldDraft,
-  type FieldViolation,
-  fieldLayoutViolations,
-  roleKey,
-  signatureViolations,
-} from "@countersign/kit";
 
-export { type FieldDraft, type PageSizes, placementViolations, roleKey } from "@countersign/kit";
+import { type FieldDraft, fieldLayoutViolations, roleKey, signatureViolations } from "@countersign/domain";
+import type { FieldViolation } from "@countersign/kit";
+
+export { type FieldDraft, type PageSizes, placementViolations, roleKey } from "@countersign/domain";
 
 export const LIMITS = {
   nameLength: 200,

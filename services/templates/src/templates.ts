@@ -7,6 +7,7 @@ import { setTimeout } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import { type FieldMask, timestampFromDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
@@ -21,7 +22,6 @@ import {
   type Logger,
   notFound,
   type Queryable,
-  subjects,
   uuidv7,
   validationError,
 } from "@countersign/kit";

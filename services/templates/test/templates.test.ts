@@ -5,6 +5,7 @@ import { create, fromBinary, type MessageInitShape } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { buildDocuments } from "@countersign/documents";
+import { subjects } from "@countersign/domain";
 import {
   DocumentsService,
   Kind,
@@ -27,7 +28,6 @@ import {
   type ServiceModule,
   serverInterceptors,
   serviceClient,
-  subjects,
   uuidv7,
 } from "@countersign/kit";
 import { makePdf } from "../../../test/support/pdfs.js";

@@ -1,7 +1,7 @@
 /** Who may call webhooks: the gateway serves endpoints and their messages; the operator replays them. */
-import type { CallerPolicy } from "@countersign/kit";
+import { callersOf } from "@countersign/domain";
 
-export const WEBHOOKS_CALLERS: CallerPolicy = {
+export const WEBHOOKS_CALLERS = callersOf({
   gateway: "*",
   operator: "*",
-};
+});

@@ -23,7 +23,7 @@ import { type EndpointRow, store } from "./store.js";
 
 const MAX_URL_LENGTH = 2048;
 const MAX_DESCRIPTION_LENGTH = 1000;
-/** How long a replaced secret keeps signing beside the new one (DESIGN §6). */
+/** How long a replaced secret keeps signing beside the new one (docs/design.md §6). */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export interface EndpointsOptions {

@@ -1,5 +1,5 @@
-/** The seven event types an endpoint subscribes to, as the API names them (DESIGN §6). */
-import { SIGNATURE_REQUEST_EVENT_TYPES, type SignatureRequestEventType } from "@countersign/kit";
+/** The seven event types an endpoint subscribes to, as the API names them (docs/design.md §6). */
+import { SIGNATURE_REQUEST_EVENT_TYPES, type SignatureRequestEventType } from "@countersign/domain";
 
 export const WEBHOOK_EVENT_TYPES = SIGNATURE_REQUEST_EVENT_TYPES.map(
   (type) => `signature_request.${type}` as const,

@@ -7,6 +7,7 @@
  * messages are committed.
  */
 import { fromBinary } from "@bufbuild/protobuf";
+import { SIGNATURE_REQUEST_EVENT_TYPES, type SignatureRequestEventType, subjects } from "@countersign/domain";
 import {
   type SignatureRequestEvent,
   SignatureRequestEventSchema,
@@ -17,9 +18,6 @@ import {
   type EventBus,
   isUuid,
   type Logger,
-  SIGNATURE_REQUEST_EVENT_TYPES,
-  type SignatureRequestEventType,
-  subjects,
   type Unsubscribe,
   uuidv7,
 } from "@countersign/kit";

@@ -4,12 +4,13 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampNow } from "@bufbuild/protobuf/wkt";
+import type { SignatureRequestEventType } from "@countersign/domain";
 import {
   type RecipientSnapshot,
   type SignatureRequestEvent,
   SignatureRequestEventSchema,
 } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
-import { type SignatureRequestEventType, uuidv7 } from "@countersign/kit";
+import { uuidv7 } from "@countersign/kit";
 import type { WebhookEventType } from "./event-types.js";
 
 function iso(timestamp: Timestamp | undefined): string | null {

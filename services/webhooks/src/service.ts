@@ -104,7 +104,7 @@ export async function buildWebhooks(deps: WebhooksDeps): Promise<WebhooksModule>
     routes: webhooksRoutes({
       endpoints,
       messageLog: new MessageLog(db, endpoints, () => deliveries.kick()),
-      testFire: new TestFire(endpoints, payloads, secrets, client),
+      testFire: new TestFire(db, endpoints, payloads, secrets, client),
     }),
     ready: dependenciesAnswer(db, bus),
     metrics: metrics.all(),

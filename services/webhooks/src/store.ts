@@ -1,5 +1,5 @@
 /** The webhooks service's SQL, in one place: endpoints, messages and attempts. */
-import { type Queryable, selectPage } from "@countersign/kit";
+import { type Queryable, type QueueStats, selectPage } from "@countersign/kit";
 
 export interface EndpointRow {
   id: string;
@@ -203,6 +203,29 @@ export const store = {
     );
   },
 
+  /** A test event as a finished message of the log, its one attempt made already. */
+  async insertTestMessage(
+    db: Queryable,
+    message: { id: string; endpointId: string; eventType: string; payload: string },
+    attempt: AttemptRow,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO messages (id, endpoint_id, event_id, event_type, payload, status, round_attempts, attempt_count,
+                             test)
+       SELECT $1::uuid, $2::uuid, $1::uuid, $3::text, $4::text, $5::text, 1, 1, true
+        -- The endpoint may have been deleted while the test was posted.
+        WHERE EXISTS (SELECT 1 FROM endpoints WHERE id = $2)`,
+      [
+        message.id,
+        message.endpointId,
+        message.eventType,
+        message.payload,
+        attempt.succeeded ? "succeeded" : "failed",
+      ],
+    );
+    await store.insertAttempts(db, [attempt]);
+  },
+
   async insertAttempts(db: Queryable, attempts: AttemptRow[]): Promise<void> {
     const column = <K extends keyof AttemptRow>(key: K) => attempts.map((a) => a[key]);
     await db.query(
@@ -355,7 +378,7 @@ export const store = {
     const { rowCount } = await db.query(
       `UPDATE messages SET status = 'pending', round_attempts = 0, next_attempt_at = now(), next_trigger = 'replay',
               claim_id = NULL
-        WHERE endpoint_id = $1 AND created_at >= $2 AND claimed_until < now()
+        WHERE endpoint_id = $1 AND created_at >= $2 AND claimed_until < now() AND NOT test
           AND (CASE WHEN $3 THEN status = 'failed' ELSE status <> 'pending' END)`,
       [endpointId, since, onlyFailed],
     );
@@ -363,6 +386,22 @@ export const store = {
   },
 
   /** Messages due now and waiting for an attempt (enabled endpoints, not claimed), for the queue-depth metric. */
+  /**
+   * The delivery queue as every job queue reports it: messages queued (waiting or due), being
+   * attempted, and given up (parked until a replay), and the age of the oldest pending one.
+   */
+  async queueStats(db: Queryable): Promise<QueueStats> {
+    const { rows } = await db.query<QueueStats>(
+      `SELECT count(*) FILTER (WHERE status = 'pending' AND claimed_until <= now())::int AS queued,
+              count(*) FILTER (WHERE status = 'pending' AND claimed_until > now())::int AS running,
+              count(*) FILTER (WHERE status = 'failed' AND NOT test)::int AS parked,
+              COALESCE(extract(epoch FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0)::float8
+                AS "oldestSeconds"
+         FROM messages WHERE status <> 'succeeded'`,
+    );
+    return rows[0] ?? { queued: 0, running: 0, parked: 0, oldestSeconds: 0 };
+  },
+
   async dueCount(db: Queryable): Promise<number> {
     const { rows } = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM messages m JOIN endpoints e ON e.id = m.endpoint_id

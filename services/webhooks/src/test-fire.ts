@@ -1,15 +1,15 @@
 /**
  * Test-fire: a synthetic event of a chosen type posted to an endpoint at once, through the same
- * guarded client and signing as deliveries, answering with what the endpoint said. Nothing is
- * stored: the event names no real request, and the endpoint's failing streak is not touched.
+ * guarded client and signing as deliveries, answering with what the endpoint said. The event and
+ * its attempt are kept in the endpoint's message log, so a failed test can be read again there;
+ * they are no delivery: a replay skips them, and the endpoint's failing streak is not touched.
  */
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   type TestEndpointResponse,
   TestEndpointResponseSchema,
 } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { uuidv7, validationError } from "@countersign/kit";
+import { type Database, uuidv7, validationError } from "@countersign/kit";
 import type { GuardedClient } from "./delivery/guarded-client.js";
 import { signedHeaders } from "./delivery/signature.js";
 import type { SecretBox } from "./endpoint-secrets.js";
@@ -17,9 +17,12 @@ import type { Endpoints } from "./endpoints.js";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import type { Payloads } from "./payload.js";
 import { signingSecrets } from "./signing-secrets.js";
+import { type AttemptRow, store } from "./store.js";
+import { toAttempt } from "./to-proto.js";
 
 export class TestFire {
   constructor(
+    private readonly db: Database,
     private readonly endpoints: Endpoints,
     private readonly payloads: Payloads,
     private readonly secrets: SecretBox,
@@ -46,20 +49,23 @@ export class TestFire {
       { workspaceId, endpointId: endpoint.id, trigger: "test" },
     );
     const answered = outcome.kind === "response" ? outcome : undefined;
-    return create(TestEndpointResponseSchema, {
-      messageId,
-      payload,
-      attempt: {
-        id: uuidv7(),
-        attemptTime: timestampFromDate(at),
-        statusCode: answered?.status ?? 0,
-        durationMs: outcome.durationMs,
-        responseHeaders: answered?.headers ?? {},
-        responseBody: answered?.body ?? "",
-        error: outcome.kind === "error" ? outcome.error : "",
-        succeeded: Boolean(answered && answered.status >= 200 && answered.status < 300),
-        trigger: "test",
-      },
-    });
+    const attempt: AttemptRow = {
+      id: uuidv7(),
+      message_id: messageId,
+      attempted_at: at,
+      status_code: answered?.status ?? 0,
+      duration_ms: outcome.durationMs,
+      response_headers: answered?.headers ?? {},
+      response_body: answered?.body ?? "",
+      error: outcome.kind === "error" ? outcome.error : "",
+      succeeded: Boolean(answered && answered.status >= 200 && answered.status < 300),
+      trigger: "test",
+    };
+    await store.insertTestMessage(
+      this.db,
+      { id: messageId, endpointId: endpoint.id, eventType, payload },
+      attempt,
+    );
+    return create(TestEndpointResponseSchema, { messageId, payload, attempt: toAttempt(attempt) });
   }
 }

@@ -5,6 +5,7 @@
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
+import { type SignatureRequestEventType, signatureRequestSubject } from "@countersign/domain";
 import { SignatureRequestEventSchema } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import {
@@ -13,10 +14,8 @@ import {
   EmbeddedPostgres,
   inMemoryTransport,
   MemoryEventBus,
-  type SignatureRequestEventType,
   serverInterceptors,
   serviceClient,
-  signatureRequestSubject,
   uuidv7,
 } from "@countersign/kit";
 import { createTestCa } from "../../../test/support/webhook-receiver.js";

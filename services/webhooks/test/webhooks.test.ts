@@ -9,7 +9,7 @@ import net from "node:net";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, createClient, createRouterTransport } from "@connectrpc/connect";
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { createLogger, fieldViolations, uuidv7 } from "@countersign/kit";
+import { backgroundJobs, createLogger, fieldViolations, uuidv7 } from "@countersign/kit";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { Registry } from "prom-client";
 import { Webhook } from "standardwebhooks";
@@ -202,6 +202,13 @@ describe("delivery", () => {
     expect(text).toMatch(/^webhook_messages_failed_total 1$/m);
     expect(text).toMatch(/^webhook_delivery_latency_seconds_count 1$/m);
     expect(text).toMatch(/^webhook_queue_depth 0$/m);
+    // The same queue in the gauges every job queue reports in: the given-up message waits for a replay.
+    const jobs = (await backgroundJobs.get()).values.filter((v) => v.labels.queue === "webhook deliveries");
+    expect(Object.fromEntries(jobs.map((v) => [v.labels.state, v.value]))).toEqual({
+      queued: 0,
+      running: 0,
+      parked: 1,
+    });
   });
 
   it("logs an answer that holds NUL bytes and settles its message, next to other deliveries", async () => {
@@ -575,12 +582,48 @@ describe("test-fire", () => {
       data: { signatureRequest: { status: "completed" } },
     });
     expect(req?.headers["webhook-id"]).toBe(result.messageId);
-    const { totalCount } = await h.webhooks.listMessages({
+  });
+
+  it("keeps a test event in the endpoint's message log with its attempt — a failed one too — and a replay does not send it again", async () => {
+    receiver = await startWebhookReceiver({ respond: () => ({ status: 500, body: "database down" }) });
+    const { endpoint } = await endpointFor(receiver.url);
+    const fired = await h.webhooks.testEndpoint({
       workspaceId: WORKSPACE,
       endpointId: endpoint?.id,
-      pageSize: 10,
+      eventType: "signature_request.declined",
     });
-    expect(totalCount).toBe(0);
+    expect(fired.attempt).toMatchObject({ statusCode: 500, succeeded: false, trigger: "test" });
+    const list = () =>
+      h.webhooks.listMessages({ workspaceId: WORKSPACE, endpointId: endpoint?.id, pageSize: 10 });
+    const { messages } = await list();
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({
+      id: fired.messageId,
+      eventType: "signature_request.declined",
+      status: "failed",
+      payload: fired.payload,
+      attemptCount: 1,
+    });
+    expect(messages[0]?.attempts.map((a) => [a.statusCode, a.responseBody, a.trigger])).toEqual([
+      [500, "database down", "test"],
+    ]);
+    const { replayedCount } = await h.webhooks.replayMessages({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      since: timestampFromDate(new Date(0)),
+      onlyFailed: false,
+    });
+    expect(replayedCount).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+    // A test is no delivery: the endpoint's failing streak did not start.
+    expect(
+      (await h.webhooks.getEndpoint({ workspaceId: WORKSPACE, endpointId: endpoint?.id })).endpoint?.disabled,
+    ).toBe(false);
+    const { rows } = await h.db.query<{ failing_since: Date | null }>(
+      "SELECT failing_since FROM endpoints WHERE id = $1",
+      [endpoint?.id],
+    );
+    expect(rows[0]?.failing_since).toBeNull();
   });
 
   it("answers one sentence naming no address for every refused address and for a name that does not resolve", async () => {

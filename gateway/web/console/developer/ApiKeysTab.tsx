@@ -3,11 +3,12 @@ import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
-  BusyButton,
   Confirm,
   CopyButton,
+  DialogFormActions,
   Empty,
   ErrorNote,
+  SelectField,
   Show,
   TextField,
   useAction,
@@ -50,9 +51,26 @@ export function ApiKeysTab() {
                 {items.map((key) => (
                   <li key={key.id} className="row">
                     <div>
-                      <p className="row-title">{key.name}</p>
+                      <p className="row-title">
+                        {key.name}
+                        {key.hint ? <code className="key-hint"> sk_…{key.hint}</code> : null}{" "}
+                        {expired(key) ? <span className="badge danger">Expired</span> : null}
+                      </p>
                       <p className="muted small">
-                        Created <When at={key.createdAt} dateOnly />
+                        Created <When at={key.createdAt} dateOnly /> ·{" "}
+                        {key.lastUsedAt ? (
+                          <>
+                            last used <When at={key.lastUsedAt} />
+                          </>
+                        ) : (
+                          "never used"
+                        )}
+                        {key.expiresAt ? (
+                          <>
+                            {" "}
+                            · {expired(key) ? "expired" : "expires"} <When at={key.expiresAt} />
+                          </>
+                        ) : null}
                       </p>
                     </div>
                     <button
@@ -100,6 +118,16 @@ export function ApiKeysTab() {
   );
 }
 
+const expired = (key: ApiKey) => key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
+
+/** How long a new key works, in days; 0 for until deleted. */
+const LIFETIMES = [
+  { value: "0", label: "Never (until deleted)" },
+  { value: "30", label: "In 30 days" },
+  { value: "90", label: "In 90 days" },
+  { value: "365", label: "In a year" },
+];
+
 function CreateKeyDialog({
   workspaceId,
   onClose,
@@ -110,6 +138,7 @@ function CreateKeyDialog({
   onCreated: (key: CreatedApiKey) => void;
 }) {
   const [name, setName] = useState("");
+  const [lifetime, setLifetime] = useState("0");
   const [missing, setMissing] = useState(false);
   const { busy, error, run } = useAction();
   const nameError = missing
@@ -123,7 +152,12 @@ function CreateKeyDialog({
       onCreated(
         await call<CreatedApiKey>(inWorkspace(workspaceId, "/api-keys"), {
           method: "POST",
-          json: { name: name.trim() },
+          json: {
+            name: name.trim(),
+            ...(lifetime !== "0"
+              ? { expiresAt: new Date(Date.now() + Number(lifetime) * 86_400_000).toISOString() }
+              : {}),
+          },
         }),
       ),
     );
@@ -145,23 +179,35 @@ function CreateKeyDialog({
           error={nameError}
           placeholder="Billing service (production)"
         />
+        <SelectField label="Expires" value={lifetime} options={LIFETIMES} onChange={setLifetime} />
         {error && !nameError ? <ErrorNote error={error} /> : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" onClick={onClose} disabled={busy !== undefined}>
-            Cancel
-          </button>
-          <BusyButton type="submit" busy={busy !== undefined}>
-            Create key
-          </BusyButton>
-        </div>
+        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
+          Create key
+        </DialogFormActions>
       </form>
     </Modal>
   );
 }
 
+/** The secret, once; closing before it was copied asks first, for it cannot be shown again. */
 function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const close = () => (copied ? onClose() : setAsking(true));
+  if (asking) {
+    return (
+      <Confirm
+        title="Close without copying the secret?"
+        description={`The secret of “${created.name}” is never shown again. If it is not stored anywhere, delete the key and create another.`}
+        confirmLabel="Close anyway"
+        danger
+        onConfirm={async () => onClose()}
+        onClose={() => setAsking(false)}
+      />
+    );
+  }
   return (
-    <Modal title="Copy your new key now" onClose={onClose} testId="created-key-dialog">
+    <Modal title="Copy your new key now" onClose={close} testId="created-key-dialog">
       <p className="note warning" role="alert">
         This is the only time the secret is shown. Store it in your secret manager before you close this
         window; if it is lost, delete the key and create another.
@@ -169,10 +215,20 @@ function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey; onClos
       <p className="stacked-label">Secret of “{created.name}”</p>
       <div className="secret-box">
         <code data-testid="new-key-secret">{created.secret}</code>
-        <CopyButton text={created.secret} label="Copy secret" className="button primary small" />
+        <CopyButton
+          text={created.secret}
+          label="Copy secret"
+          className="button primary small"
+          onCopied={() => setCopied(true)}
+        />
       </div>
+      {created.expiresAt ? (
+        <p className="muted small">
+          It works until <When at={created.expiresAt} />.
+        </p>
+      ) : null}
       <div className="dialog-actions">
-        <button type="button" className="button secondary" onClick={onClose}>
+        <button type="button" className="button secondary" onClick={close}>
           I have stored it
         </button>
       </div>

@@ -1,8 +1,10 @@
 import { useState } from "react";
 import { call, inWorkspace } from "../api";
 import type { ApiUsage, UsageFigures } from "../types";
-import { Empty, SelectField, Show, useLoad } from "../ui";
+import { Empty, SelectField, Show, TableWrap, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { BreakablePath } from "./BreakablePath";
+import { roundStep } from "./chart-scale";
 
 const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.001 ? 2 : 1)}%`;
 const ms = (value: number) => `${Math.round(value)} ms`;
@@ -62,7 +64,7 @@ export function ApiUsageTab() {
                   Calls made with this workspace's API keys are counted here.
                 </Empty>
               ) : (
-                <div className="table-wrap">
+                <TableWrap label="Usage by route">
                   <table data-testid="usage-routes">
                     <thead>
                       <tr>
@@ -86,7 +88,7 @@ export function ApiUsageTab() {
                         <tr key={`${r.method} ${r.route}`}>
                           <td className="path">
                             <code>
-                              {r.method} {r.route}
+                              {r.method} <BreakablePath path={r.route} />
                             </code>
                           </td>
                           <Numbers figures={r} />
@@ -94,7 +96,7 @@ export function ApiUsageTab() {
                       ))}
                     </tbody>
                   </table>
-                </div>
+                </TableWrap>
               )}
             </div>
           </div>
@@ -132,47 +134,60 @@ function DailyChart({ days, from, to }: { days: ApiUsage["days"]; from: string; 
     range.push(new Date(t).toISOString().slice(0, 10));
   }
   const max = Math.max(1, ...days.map((d) => d.calls));
+  // The scale's top: four round steps, one per grid line, that hold the busiest day.
+  const step = roundStep(max / 4);
+  const top = step * 4;
   const width = 100 / Math.max(1, range.length);
   return (
     <figure className="chart" data-testid="usage-chart">
-      <svg
-        viewBox="0 0 100 40"
-        preserveAspectRatio="none"
-        role="img"
-        aria-label={`Calls per day, at most ${max} in a day`}
-      >
-        {range.map((day, i) => {
-          const d = byDay.get(day);
-          if (!d) return null;
-          const h = (d.calls / max) * 38;
-          const e = (d.errors / max) * 38;
-          return (
-            <g key={day}>
-              <title>{`${day}: ${d.calls} calls, ${d.errors} errors`}</title>
-              <rect
-                x={i * width + width * 0.15}
-                y={40 - h}
-                width={width * 0.7}
-                height={h - e}
-                className="bar"
-              />
-              {e > 0 ? (
+      <div className="chart-body">
+        <div className="chart-y" aria-hidden="true">
+          <span className="chart-y-title">Calls per day</span>
+          <ol className="chart-ticks" data-testid="usage-chart-ticks">
+            {[4, 3, 2, 1, 0].map((n) => (
+              <li key={n}>{(n * step).toLocaleString()}</li>
+            ))}
+          </ol>
+        </div>
+        <svg
+          viewBox="0 0 100 40"
+          preserveAspectRatio="none"
+          role="img"
+          aria-label={`Calls per day, at most ${max} in a day`}
+        >
+          {range.map((day, i) => {
+            const d = byDay.get(day);
+            if (!d) return null;
+            const h = (d.calls / top) * 40;
+            const e = (d.errors / top) * 40;
+            return (
+              <g key={day}>
+                <title>{`${day}: ${d.calls} calls, ${d.errors} errors`}</title>
                 <rect
                   x={i * width + width * 0.15}
-                  y={40 - e}
+                  y={40 - h}
                   width={width * 0.7}
-                  height={e}
-                  className="bar-errors"
+                  height={h - e}
+                  className="bar"
                 />
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
-      <figcaption className="chart-axis">
-        <span>{range[0]}</span>
-        <span>{range[range.length - 1]}</span>
-      </figcaption>
+                {e > 0 ? (
+                  <rect
+                    x={i * width + width * 0.15}
+                    y={40 - e}
+                    width={width * 0.7}
+                    height={e}
+                    className="bar-errors"
+                  />
+                ) : null}
+              </g>
+            );
+          })}
+        </svg>
+        <div className="chart-axis">
+          <span>{range[0]}</span>
+          <span>{range[range.length - 1]}</span>
+        </div>
+      </div>
       <table className="visually-hidden">
         <caption>Calls per day</caption>
         <tbody>

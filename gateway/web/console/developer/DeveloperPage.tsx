@@ -15,10 +15,11 @@ const TABS = [
   { id: "usage", label: "API Usage", Panel: ApiUsageTab },
 ] as const;
 
-export function DeveloperPage({ tab }: { tab?: string }) {
+export function DeveloperPage({ tab, endpointId }: { tab?: string; endpointId?: string }) {
   const workspace = useWorkspace();
   const blocked = developerBlockedBecause(workspace);
-  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  // No tab in the address is the first; a tab that does not exist says so rather than show another.
+  const current = tab === undefined ? TABS[0] : TABS.find((t) => t.id === tab);
   return (
     <section aria-labelledby="developer-title">
       <p className="crumb">Settings</p>
@@ -35,13 +36,21 @@ export function DeveloperPage({ tab }: { tab?: string }) {
                 key={t.id}
                 href={`/developer/${t.id}`}
                 className="tab"
-                aria-current={t.id === current.id ? "page" : undefined}
+                aria-current={t.id === current?.id ? "page" : undefined}
               >
                 {t.label}
               </Link>
             ))}
           </nav>
-          <current.Panel />
+          {current?.id === "webhooks" ? (
+            <WebhooksTab endpointId={endpointId} />
+          ) : current ? (
+            <current.Panel />
+          ) : (
+            <div className="note info" role="alert" data-testid="developer-unknown-tab">
+              <p>There is no Developer page at this address. Choose one of the tabs above.</p>
+            </div>
+          )}
         </>
       )}
     </section>

@@ -7,6 +7,7 @@ import { useWorkspace } from "../workspace";
 import { AttemptView } from "./AttemptView";
 import { EndpointDialog } from "./EndpointDialog";
 import { MessageLog } from "./MessageLog";
+import { testFireOutcome } from "./test-fire-outcome";
 
 export function EndpointDetail({
   endpoint,
@@ -23,6 +24,8 @@ export function EndpointDetail({
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [secret, setSecret] = useState<string>();
+  // Each test event lands in the message log too: the log reads again after each one.
+  const [testsFired, setTestsFired] = useState(0);
   const { busy, error, run } = useAction();
 
   return (
@@ -89,8 +92,8 @@ export function EndpointDetail({
         </button>
       </div>
 
-      <TestFire path={path} />
-      <MessageLog path={path} />
+      <TestFire path={path} onFired={() => setTestsFired((n) => n + 1)} />
+      <MessageLog path={path} refresh={testsFired} />
 
       {editing ? (
         <EndpointDialog
@@ -132,16 +135,17 @@ export function EndpointDetail({
   );
 }
 
-function TestFire({ path }: { path: (rest?: string) => string }) {
+function TestFire({ path, onFired }: { path: (rest?: string) => string; onFired: () => void }) {
   const [type, setType] = useState<EventType>("signature_request.completed");
   const [result, setResult] = useState<TestFireResult>();
   const { busy, error, run } = useAction();
   const fire = (event: FormEvent) => {
     event.preventDefault();
     setResult(undefined);
-    void run("fire", async () =>
-      setResult(await call<TestFireResult>(path("/test"), { method: "POST", json: { eventType: type } })),
-    );
+    void run("fire", async () => {
+      setResult(await call<TestFireResult>(path("/test"), { method: "POST", json: { eventType: type } }));
+      onFired();
+    });
   };
   return (
     <div className="subsection">
@@ -163,10 +167,20 @@ function TestFire({ path }: { path: (rest?: string) => string }) {
       <div aria-live="polite">
         {result ? (
           <div data-testid="test-fire-result">
+            <TestFireSentence attempt={result.attempt} />
             <AttemptView attempt={result.attempt} open />
           </div>
         ) : null}
       </div>
     </div>
+  );
+}
+
+function TestFireSentence({ attempt }: { attempt: TestFireResult["attempt"] }) {
+  const { ok, text } = testFireOutcome(attempt);
+  return (
+    <p className={`note ${ok ? "success" : "error"}`} data-testid="test-fire-outcome">
+      {text}
+    </p>
   );
 }

@@ -3,8 +3,9 @@ import { type FormEvent, useId, useState } from "react";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../types";
-import { BusyButton, ErrorNote, FieldError, TextField, useAction } from "../ui";
+import { DialogFormActions, ErrorNote, FieldError, TextField, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
+import { EVENT_DESCRIPTIONS } from "./event-types";
 
 /** What the browser can tell before asking: the service checks again, including where the name resolves. */
 function urlProblem(url: string): string | undefined {
@@ -108,23 +109,32 @@ export function EndpointDialog({
         />
         <fieldset className="checks" aria-describedby={typesError ? typesErrorId : undefined}>
           <legend className="stacked-label">Events to send</legend>
+          <label className="check all-events">
+            <input
+              type="checkbox"
+              checked={types.size === EVENT_TYPES.length}
+              ref={(box) => {
+                if (box) box.indeterminate = types.size > 0 && types.size < EVENT_TYPES.length;
+              }}
+              onChange={() => setTypes(new Set(types.size === EVENT_TYPES.length ? [] : EVENT_TYPES))}
+            />
+            <strong>All events</strong>
+          </label>
           {EVENT_TYPES.map((type) => (
-            <label key={type} className="check">
+            <label key={type} className="check event-type">
               <input type="checkbox" checked={types.has(type)} onChange={() => toggle(type)} />
-              <code>{type}</code>
+              <span>
+                <code>{type}</code>
+                <span className="muted small event-description">{EVENT_DESCRIPTIONS[type]}</span>
+              </span>
             </label>
           ))}
         </fieldset>
         <FieldError id={typesErrorId} message={typesError} />
         {other ? <ErrorNote error={other} /> : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" onClick={onClose} disabled={busy !== undefined}>
-            Cancel
-          </button>
-          <BusyButton type="submit" busy={busy !== undefined}>
-            {endpoint ? "Save changes" : "Add endpoint"}
-          </BusyButton>
-        </div>
+        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
+          {endpoint ? "Save changes" : "Add endpoint"}
+        </DialogFormActions>
       </form>
     </Modal>
   );

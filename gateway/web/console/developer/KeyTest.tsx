@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useState } from "react";
 import { ApiError, call, inWorkspace } from "../api";
+import { prettyJson } from "../pretty-json";
 import type { Configuration } from "../types";
 import { BusyButton, CopyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -17,14 +18,6 @@ interface Outcome {
   body: string;
 }
 
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
 export function KeyTest() {
   const workspace = useWorkspace();
   const [config, reload] = useLoad(
@@ -34,7 +27,13 @@ export function KeyTest() {
   const [secret, setSecret] = useState("");
   const [outcome, setOutcome] = useState<Outcome>();
   const [shapeError, setShapeError] = useState<string>();
-  const { busy, error, run } = useAction();
+  const { busy, error, run, clearError } = useAction();
+  /** What was shown belongs to the secret tested: a new secret, or a new run, starts clean. */
+  const forget = () => {
+    setOutcome(undefined);
+    setShapeError(undefined);
+    clearError();
+  };
 
   return (
     <div className="card" data-testid="key-test">
@@ -59,11 +58,11 @@ export function KeyTest() {
               : new URL(url).pathname + new URL(url).search;
           const test = (event: FormEvent) => {
             event.preventDefault();
-            setShapeError(
-              KEY_SHAPE.test(key) ? undefined : "A secret starts with sk_ followed by 43 letters and digits.",
-            );
-            if (!KEY_SHAPE.test(key)) return;
-            setOutcome(undefined);
+            forget();
+            if (!KEY_SHAPE.test(key)) {
+              setShapeError("A secret starts with sk_ followed by 43 letters and digits.");
+              return;
+            }
             void run("test", async () => {
               const started = performance.now();
               const response = await fetch(target, {
@@ -81,7 +80,7 @@ export function KeyTest() {
               setOutcome({
                 status: response.status,
                 ms: Math.round(performance.now() - started),
-                body: pretty(body),
+                body: prettyJson(body),
               });
             });
           };
@@ -96,7 +95,10 @@ export function KeyTest() {
                     autoComplete="off"
                     spellCheck={false}
                     value={secret}
-                    onChange={(e) => setSecret(e.target.value)}
+                    onChange={(e) => {
+                      setSecret(e.target.value);
+                      forget();
+                    }}
                     placeholder="sk_…"
                     error={shapeError}
                   />

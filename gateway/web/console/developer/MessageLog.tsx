@@ -12,7 +12,8 @@ const STATUSES = [
   { value: "failed", label: "Failed" },
 ];
 
-export function MessageLog({ path }: { path: (rest?: string) => string }) {
+/** `refresh` changes when something outside added a message (a test event): the log reads again. */
+export function MessageLog({ path, refresh }: { path: (rest?: string) => string; refresh: number }) {
   const [status, setStatus] = useState("");
   const [eventType, setEventType] = useState("");
   const [pageIndex, setPageIndex] = useState(0);
@@ -21,7 +22,7 @@ export function MessageLog({ path }: { path: (rest?: string) => string }) {
   if (eventType) query.set("eventType", eventType);
   const [loaded, reload] = useLoad(
     () => call<Page<WebhookMessage>>(path(`/messages?${query}`)),
-    [query.toString()],
+    [query.toString(), refresh],
   );
   const [notice, setNotice] = useState<string>();
   const { busy, error, run } = useAction();

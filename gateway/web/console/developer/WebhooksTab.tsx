@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link, useLocation } from "wouter";
 import { call, inWorkspace } from "../api";
 import type { Page, WebhookEndpoint } from "../types";
 import { Empty, Show, useLoad } from "../ui";
@@ -6,16 +7,47 @@ import { useWorkspace } from "../workspace";
 import { EndpointDetail } from "./EndpointDetail";
 import { EndpointDialog } from "./EndpointDialog";
 
-export function WebhooksTab() {
+/** The endpoints, or one endpoint on a page of its own (`/developer/webhooks/<id>`, to link to). */
+export function WebhooksTab({ endpointId }: { endpointId?: string }) {
   const workspace = useWorkspace();
+  const [, navigate] = useLocation();
   const [loaded, reload] = useLoad(
     () => call<Page<WebhookEndpoint>>(inWorkspace(workspace.id, "/webhook-endpoints?pageSize=100")),
     [workspace.id],
   );
   const [creating, setCreating] = useState(false);
   const [createdSecret, setCreatedSecret] = useState<{ id: string; secret: string }>();
-  const [openId, setOpenId] = useState<string>();
 
+  if (endpointId) {
+    return (
+      <div className="stack">
+        <p className="crumb">
+          <Link href="/developer/webhooks">All webhook endpoints</Link>
+        </p>
+        {createdSecret?.id === endpointId ? <CreatedSecret secret={createdSecret.secret} /> : null}
+        <Show loaded={loaded} what="the webhook endpoint" onRetry={reload}>
+          {({ items }) => {
+            const endpoint = items.find((e) => e.id === endpointId);
+            return endpoint ? (
+              <EndpointDetail
+                key={endpoint.id}
+                endpoint={endpoint}
+                onChanged={reload}
+                onDeleted={() => {
+                  reload();
+                  navigate("/developer/webhooks");
+                }}
+              />
+            ) : (
+              <div className="note info" role="alert">
+                <p>There is no webhook endpoint at this address: it may have been deleted.</p>
+              </div>
+            );
+          }}
+        </Show>
+      </div>
+    );
+  }
   return (
     <div className="stack">
       <div className="card">
@@ -40,7 +72,7 @@ export function WebhooksTab() {
             ) : (
               <ul className="rows" data-testid="webhook-endpoints">
                 {items.map((endpoint) => (
-                  <li key={endpoint.id} className={`row${openId === endpoint.id ? " selected" : ""}`}>
+                  <li key={endpoint.id} className="row">
                     <div className="row-main">
                       <p className="row-title mono">{endpoint.url}</p>
                       <p className="muted small">
@@ -53,14 +85,13 @@ export function WebhooksTab() {
                         )}
                       </p>
                     </div>
-                    <button
-                      type="button"
+                    <Link
+                      href={`/developer/webhooks/${endpoint.id}`}
                       className="button secondary small"
-                      aria-expanded={openId === endpoint.id}
-                      onClick={() => setOpenId(openId === endpoint.id ? undefined : endpoint.id)}
+                      aria-label={`Manage ${endpoint.url}`}
                     >
-                      {openId === endpoint.id ? "Close" : "Manage"}
-                    </button>
+                      Manage
+                    </Link>
                   </li>
                 ))}
               </ul>
@@ -68,37 +99,29 @@ export function WebhooksTab() {
           }
         </Show>
       </div>
-      {createdSecret ? (
-        <div className="note warning" role="status" data-testid="created-endpoint-secret">
-          <p>
-            <strong>Endpoint added.</strong> Its signing secret, to verify deliveries (you can reveal it again
-            later):
-          </p>
-          <code className="break">{createdSecret.secret}</code>
-        </div>
-      ) : null}
-      {openId && loaded.state === "ready" && loaded.value.items.some((e) => e.id === openId) ? (
-        <EndpointDetail
-          key={openId}
-          endpoint={loaded.value.items.find((e) => e.id === openId) as WebhookEndpoint}
-          onChanged={reload}
-          onDeleted={() => {
-            setOpenId(undefined);
-            reload();
-          }}
-        />
-      ) : null}
       {creating ? (
         <EndpointDialog
           onClose={() => setCreating(false)}
           onSaved={(endpoint, secret) => {
             setCreating(false);
             if (secret) setCreatedSecret({ id: endpoint.id, secret });
-            setOpenId(endpoint.id);
+            navigate(`/developer/webhooks/${endpoint.id}`);
             reload();
           }}
         />
       ) : null}
+    </div>
+  );
+}
+
+function CreatedSecret({ secret }: { secret: string }) {
+  return (
+    <div className="note warning" role="status" data-testid="created-endpoint-secret">
+      <p>
+        <strong>Endpoint added.</strong> Its signing secret, to verify deliveries (you can reveal it again
+        later):
+      </p>
+      <code className="break">{secret}</code>
     </div>
   );
 }

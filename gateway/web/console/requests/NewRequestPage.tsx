@@ -23,16 +23,28 @@ export function NewRequestPage() {
       <p className="crumb">
         <Link href="/requests">Signature requests</Link>
       </p>
-      <h1 id="new-request-title">New signature request</h1>
+      <h1 id="new-request-title">New request from a template</h1>
+      <p className="muted">
+        A template's documents, roles and fields, with a person for each role.{" "}
+        <Link href="/requests/send">Send documents without a template instead</Link>
+      </p>
       <Show loaded={templates} what="templates" onRetry={reload}>
         {({ items }) =>
           items.length === 0 ? (
             <div className="card">
-              <Empty title="Make a template first">
-                <p>A request starts from a template: the PDF with its roles and fields.</p>
-                <Link href="/templates/new" className="button primary">
-                  New template
-                </Link>
+              <Empty title="No templates yet">
+                <p>
+                  A template keeps a PDF with its roles and fields, to send again and again. To send a
+                  document once, send it without one.
+                </p>
+                <div className="button-row">
+                  <Link href="/requests/send" className="button primary">
+                    Send documents
+                  </Link>
+                  <Link href="/templates/new" className="button secondary">
+                    New template
+                  </Link>
+                </div>
               </Empty>
             </div>
           ) : (

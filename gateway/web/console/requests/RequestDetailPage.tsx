@@ -7,6 +7,10 @@ import { useWorkspace } from "../workspace";
 import { StatusBadge } from "./status";
 
 const OPEN = new Set(["sent", "in_progress"]);
+/** Ended before everyone signed: the sender corrects and sends it again. */
+const ENDED_UNSIGNED = new Set(["declined", "expired"]);
+/** Ended: a recipient still pending was never asked, and will not be. */
+const ENDED = new Set(["declined", "expired", "cancelled"]);
 
 /** Who acted, as a person reads it: a recipient by name and e-mail, an API key by its name. */
 function actorName(actor: AuditEntry["actor"]): string {
@@ -43,7 +47,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
     loaded.state === "ready" &&
     (OPEN.has(loaded.value.status) ||
       (loaded.value.status === "completed" && !loaded.value.signedDocumentId) ||
-      loaded.value.recipients.some((r) => r.status === "pending" && loaded.value.status !== "draft"));
+      (loaded.value.status === "completed" && loaded.value.recipients.some((r) => r.status === "pending")));
   // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is remade each render; `moving` decides.
   useEffect(() => {
     if (!moving) return;
@@ -120,8 +124,18 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                     Cancel request
                   </button>
                 ) : null}
+                {ENDED_UNSIGNED.has(request.status) ? (
+                  <Link href={`/requests/send?from=${request.id}`} className="button primary">
+                    Correct and send again
+                  </Link>
+                ) : (
+                  <Link href={`/requests/send?from=${request.id}`} className="button secondary">
+                    Copy
+                  </Link>
+                )}
               </div>
             </div>
+            <EndedNote request={request} />
             {request.completionFailure && OPEN.has(request.status) ? (
               <div className="note error" role="alert">
                 <p>
@@ -146,6 +160,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                   <RecipientRow
                     key={r.id}
                     recipient={r}
+                    ended={ENDED.has(request.status)}
                     canRemind={
                       OPEN.has(request.status) &&
                       r.kind === "signer" &&
@@ -252,15 +267,19 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
 
 function RecipientRow({
   recipient,
+  ended,
   canRemind,
   busy,
   onRemind,
 }: {
   recipient: Recipient;
+  /** The request ended: a recipient still pending was never asked. */
+  ended: boolean;
   canRemind: boolean;
   busy: boolean;
   onRemind: () => void;
 }) {
+  const status = ended && recipient.status === "pending" ? "not asked" : recipient.status;
   const when = recipient.signedAt ?? recipient.declinedAt ?? recipient.viewedAt;
   return (
     <li className="row">
@@ -271,15 +290,19 @@ function RecipientRow({
         <p className="muted small">
           {recipient.kind === "cc" ? "Gets a copy" : (recipient.role ?? "Signer")}
           {recipient.clientUserId ? " · signs in your app" : ""} · order {recipient.routingOrder} ·{" "}
-          <span className={`recipient-status ${recipient.status}`}>{recipient.status}</span>
+          <span className={`recipient-status ${recipient.status}`}>{status}</span>
           {when ? (
             <>
               {" "}
               <When at={when} />
             </>
           ) : null}
-          {recipient.declineReason ? ` · “${recipient.declineReason}”` : ""}
         </p>
+        {recipient.declineReason ? (
+          <p className="decline-reason">
+            <strong>Declined:</strong> “{recipient.declineReason}”
+          </p>
+        ) : null}
         {recipient.emailDelivery ? <EmailDeliveryLine delivery={recipient.emailDelivery} /> : null}
       </div>
       {canRemind ? (
@@ -334,4 +357,43 @@ function EmailDeliveryLine({ delivery }: { delivery: EmailDelivery }) {
       ) : null}
     </p>
   );
+}
+
+/** Why a request ended unsigned, where the sender looks first: who declined and why, or when it expired. */
+function EndedNote({ request }: { request: SignatureRequest }) {
+  if (request.status === "declined") {
+    const decliner = request.recipients.find((r) => r.status === "declined");
+    return (
+      <div className="note error" role="status" data-testid="ended-note">
+        <p>
+          <strong>{decliner ? `${decliner.name} declined to sign` : "A signer declined to sign"}</strong>
+          {decliner?.declinedAt ? (
+            <>
+              {" "}
+              <When at={decliner.declinedAt} />
+            </>
+          ) : null}
+          {decliner?.declineReason ? `: “${decliner.declineReason}”` : "."}
+        </p>
+        <p>Nobody after them was asked. Correct what they point out and send the request again.</p>
+      </div>
+    );
+  }
+  if (request.status === "expired") {
+    return (
+      <div className="note error" role="status" data-testid="ended-note">
+        <p>
+          <strong>This request expired</strong>
+          {request.expiresAt ? (
+            <>
+              {" "}
+              <When at={request.expiresAt} />
+            </>
+          ) : null}{" "}
+          before everyone signed. Send it again with a later expiry.
+        </p>
+      </div>
+    );
+  }
+  return null;
 }

@@ -1,17 +1,49 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { call, inWorkspace } from "../api";
-import type { Page, SignatureRequest } from "../types";
-import { Empty, Pager, SelectField, Show, useLoad, When } from "../ui";
+import { type Page, REQUEST_STATUSES, type SignatureRequest } from "../types";
+import { Empty, Pager, SelectField, Show, TextField, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
-import { REQUEST_STATUSES, StatusBadge, statusLabel } from "./status";
+import { StatusBadge, statusLabel } from "./status";
+
+const SORTS = [
+  { value: "newest", label: "Newest first" },
+  { value: "oldest", label: "Oldest first" },
+  { value: "changed", label: "Recently changed" },
+  { value: "title", label: "Title (A–Z)" },
+];
+
+/** A day picked in a date input (this browser's time zone), as the instant it begins. */
+const startOf = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+const dayAfter = (day: string) => new Date(new Date(`${day}T00:00:00`).getTime() + 86_400_000).toISOString();
 
 export function RequestsPage() {
   const workspace = useWorkspace();
   const [status, setStatus] = useState("");
+  const [typed, setTyped] = useState("");
+  const [search, setSearch] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [sort, setSort] = useState("newest");
   const [pageIndex, setPageIndex] = useState(0);
-  const query = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: "20" });
+  // A search asks once typing pauses, not at every key.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(typed.trim());
+      setPageIndex(0);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const query = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: "20", sort });
   if (status) query.set("status", status);
+  if (search) query.set("q", search);
+  if (from) query.set("createdFrom", startOf(from));
+  if (to) query.set("createdTo", dayAfter(to));
+  const filtered = Boolean(status || search || from || to);
+  const refilter = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setPageIndex(0);
+  };
   const [loaded, reload] = useLoad(
     () => call<Page<SignatureRequest>>(inWorkspace(workspace.id, `/signature-requests?${query}`)),
     [workspace.id, query.toString()],
@@ -20,30 +52,64 @@ export function RequestsPage() {
     <section aria-labelledby="requests-title">
       <div className="page-head">
         <h1 id="requests-title">Signature requests</h1>
-        <Link href="/requests/new" className="button primary">
-          New request
-        </Link>
+        <div className="button-row">
+          <Link href="/requests/send" className="button primary">
+            Send documents
+          </Link>
+          <Link href="/requests/new" className="button secondary">
+            From a template
+          </Link>
+        </div>
       </div>
-      <div className="filters">
+      <search className="filters" aria-label="Find requests">
+        <div className="grow">
+          <TextField
+            label="Search"
+            type="search"
+            value={typed}
+            placeholder="Title, recipient's name or e-mail"
+            maxLength={200}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
         <SelectField
           label="Status"
-          small
           value={status}
           any="All"
           options={REQUEST_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
-          onChange={(value) => {
-            setStatus(value);
-            setPageIndex(0);
-          }}
+          onChange={refilter(setStatus)}
         />
-      </div>
+        <div>
+          <TextField
+            label="Created from"
+            type="date"
+            value={from}
+            max={to || undefined}
+            onChange={(e) => refilter(setFrom)(e.target.value)}
+          />
+        </div>
+        <div>
+          <TextField
+            label="Created to"
+            type="date"
+            value={to}
+            min={from || undefined}
+            onChange={(e) => refilter(setTo)(e.target.value)}
+          />
+        </div>
+        <SelectField label="Sort" value={sort} options={SORTS} onChange={refilter(setSort)} />
+      </search>
       <div className="card flush">
         <Show loaded={loaded} what="signature requests" onRetry={reload}>
           {(page) =>
             page.items.length === 0 ? (
-              <Empty title={status ? "No requests in this state" : "No signature requests yet"}>
-                Requests made through the API or from a template show here.
-              </Empty>
+              filtered ? (
+                <Empty title="No request matches">Change the search or the filters to see more.</Empty>
+              ) : (
+                <Empty title="No signature requests yet">
+                  Requests made through the API, from a template or by sending documents show here.
+                </Empty>
+              )
             ) : (
               <>
                 <ul className="rows" data-testid="requests">

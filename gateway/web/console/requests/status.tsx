@@ -20,8 +20,6 @@ const TONE: Record<RequestStatus, string> = {
   expired: "neutral",
 };
 
-export const REQUEST_STATUSES = Object.keys(LABELS) as RequestStatus[];
-
 export function StatusBadge({ status }: { status: RequestStatus }) {
   return <span className={`badge ${TONE[status]}`}>{LABELS[status]}</span>;
 }

@@ -3,13 +3,14 @@
  * lands where it is dropped; a field is moved by dragging it and resized by its corner handle; the
  * keyboard does the same (arrows move, Alt+arrows resize, Shift for bigger steps, Delete removes).
  */
-import { getDocument, type PDFDocumentProxy } from "pdfjs-dist";
+import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from "pdfjs-dist";
 import { type DragEvent, type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
 import { type PageSize, PageView } from "../../shared/PageView";
 import {
   type EditedField,
   type EditedRole,
   type FieldType,
+  fieldLabelPx,
   kindOf,
   newKey,
   placeOnPage,
@@ -50,19 +51,18 @@ export function FieldPages(props: FieldPagesProps) {
   }, []);
 
   useEffect(() => {
-    let proxy: PDFDocumentProxy | undefined;
+    let loading: PDFDocumentLoadingTask | undefined;
     let cancelled = false;
     load()
-      .then((data) => getDocument({ data, isEvalSupported: false, useSystemFonts: true }).promise)
-      .then((loaded) => {
-        proxy = loaded;
-        if (cancelled) void loaded.destroy();
-        else setPdf(loaded);
+      .then((data) => {
+        if (cancelled) return;
+        loading = getDocument({ data, useSystemFonts: true });
+        return loading.promise.then((loaded) => !cancelled && setPdf(loaded));
       })
       .catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
-      void proxy?.destroy();
+      void loading?.destroy();
     };
   }, [load]);
 
@@ -280,7 +280,7 @@ function FieldBox({
       onFocus={onSelect}
       onKeyDown={onKeyDown}
     >
-      <span className="placed-field-label" style={{ color: colour }}>
+      <span className="placed-field-label" style={{ color: colour, fontSize: fieldLabelPx(scale) }}>
         {field.type === "checkbox" ? "" : kind.label}
       </span>
       <span

@@ -2,14 +2,26 @@
  * Make or change a template: the PDF, its roles, and fields placed on its rendered pages. Nothing
  * is stored until Save; the service checks the whole template and every problem is shown at once.
  */
-import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type FormEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { call, inWorkspace } from "../api";
+import { call, downloadBytes, inWorkspace } from "../api";
+import { useLeaveGuard } from "../leave-guard";
 import type { DocumentInfo, Template } from "../types";
-import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
-import { DRAG_TYPE, FieldPages } from "./FieldPages";
-import { type EditedField, type EditedRole, FIELD_KINDS, kindOf, newKey, roleColour } from "./field-kinds";
+import { FieldInspector } from "./FieldInspector";
+import { FieldPages } from "./FieldPages";
+import { addedByKeyboard, FieldPalette } from "./FieldPalette";
+import {
+  type EditedField,
+  type EditedRole,
+  fieldBody,
+  kindOf,
+  LABEL_NEEDED,
+  newKey,
+  roleColour,
+  unlabelledFields,
+} from "./field-kinds";
 import { UploadPdf } from "./UploadPdf";
 
 interface Draft {
@@ -94,23 +106,11 @@ function Editor({ initial }: { initial: Draft }) {
   const palette = useRef<HTMLUListElement>(null);
 
   const load = useCallback(
-    () =>
-      fetch(`/console/api${inWorkspace(workspace.id, `/documents/${draft.document.id}/download`)}`).then(
-        (r) => {
-          if (!r.ok) throw new Error(`download answered ${r.status}`);
-          return r.arrayBuffer();
-        },
-      ),
+    () => downloadBytes(inWorkspace(workspace.id, `/documents/${draft.document.id}/download`)),
     [workspace.id, draft.document.id],
   );
 
-  // Leaving with unsaved changes asks first.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useLeaveGuard(dirty);
 
   const change = (next: Partial<Draft>) => {
     setDraft((before) => ({ ...before, ...next }));
@@ -130,26 +130,10 @@ function Editor({ initial }: { initial: Draft }) {
     // The removed box had focus: keep the keyboard user in the editor.
     palette.current?.querySelector("button")?.focus();
   };
-  /** The keyboard's way to add: on page 1, below the fields added this way, back at the top when full. */
-  const addByKeyboard = (type: EditedField["type"]) => {
-    const kind = kindOf(type);
-    const pageHeight = draft.document.pages[0]?.height ?? 792;
-    const below = draft.fields
-      .filter((f) => f.page === 1 && f.x === KEYBOARD_X)
-      .reduce((lowest, f) => Math.max(lowest, f.y + f.height + 8), KEYBOARD_X);
-    addField({
-      key: newKey(),
-      type: kind.type,
-      roleKey: activeRole,
-      page: 1,
-      x: KEYBOARD_X,
-      y: below + kind.height > pageHeight - KEYBOARD_X ? KEYBOARD_X : below,
-      width: kind.width,
-      height: kind.height,
-      required: true,
-      label: "",
-    });
-  };
+  const addByKeyboard = (type: EditedField["type"]) =>
+    addField(
+      addedByKeyboard(type, draft.fields, draft.document.pages[0]?.height ?? 792, activeRole, newKey()),
+    );
 
   const problems = unsaved.length > 0 ? unsaved : (error?.errors ?? []);
   const invalid = useMemo(() => {
@@ -176,15 +160,7 @@ function Editor({ initial }: { initial: Draft }) {
       description: draft.description.trim(),
       documentId: draft.document.id,
       roles: draft.roles.map((r) => ({ name: r.name.trim(), order: r.order })),
-      fields: draft.fields.map(({ key: _key, roleKey, ...f }) => ({
-        ...f,
-        role: roleName(roleKey).trim(),
-        x: round(f.x),
-        y: round(f.y),
-        width: round(f.width),
-        height: round(f.height),
-        label: f.label.trim() || undefined,
-      })),
+      fields: draft.fields.map((f) => fieldBody(f, roleName(f.roleKey).trim())),
     };
     void run("save", async () => {
       const template = draft.id
@@ -204,32 +180,52 @@ function Editor({ initial }: { initial: Draft }) {
 
   return (
     <form className="editor" onSubmit={save} noValidate>
-      <aside className="editor-side" aria-label="Template settings">
-        <div className="card save-card">
-          {problems.length > 0 ? (
-            <div className="note error" role="alert" data-testid="template-problems">
-              <p>
-                <strong>The template cannot be saved yet:</strong>
-              </p>
-              <ul>
-                {problems.map((p) => (
-                  <li key={p.path + p.message}>{describeProblem(p.path, p.message, draft)}</li>
-                ))}
-              </ul>
-            </div>
-          ) : error ? (
-            <ErrorNote error={error} />
-          ) : null}
-          <div aria-live="polite">{saved ? <p className="note success small">Saved.</p> : null}</div>
-          <BusyButton type="submit" className="button primary wide" busy={busy !== undefined}>
+      <div className="editor-bar">
+        {problems.length > 0 ? (
+          <div className="note error" role="alert" data-testid="template-problems">
+            <p>
+              <strong>The template cannot be saved yet:</strong>
+            </p>
+            <ul>
+              {problems.map((p) => (
+                <li key={p.path + p.message}>{describeProblem(p.path, p.message, draft)}</li>
+              ))}
+            </ul>
+          </div>
+        ) : error ? (
+          <ErrorNote error={error} />
+        ) : null}
+        <div aria-live="polite">{saved ? <p className="note success small">Saved.</p> : null}</div>
+        <div className="button-row">
+          <BusyButton type="submit" busy={busy !== undefined}>
             {draft.id ? "Save changes" : "Save template"}
           </BusyButton>
           {draft.id && !dirty ? (
-            <Link href={`/requests/new?templateId=${draft.id}`} className="button secondary wide">
+            <Link href={`/requests/new?templateId=${draft.id}`} className="button secondary">
               Use in a request
             </Link>
           ) : null}
         </div>
+      </div>
+      <aside className="editor-side" aria-label="Template settings">
+        <FieldPalette
+          signers={draft.roles}
+          active={activeRole}
+          onActive={setActiveRole}
+          onAdd={addByKeyboard}
+          listRef={palette}
+        />
+
+        {field ? (
+          <FieldInspector
+            field={field}
+            labelError={unsaved.length > 0 && unlabelledFields([field]).length > 0 ? LABEL_NEEDED : undefined}
+            signers={draft.roles}
+            onChange={updateField}
+            onRemove={() => removeField(field.key)}
+          />
+        ) : null}
+
         <div className="card">
           <TextField
             label="Name"
@@ -259,44 +255,6 @@ function Editor({ initial }: { initial: Draft }) {
             change({ roles, fields: draft.fields.filter((f) => kept.has(f.roleKey)) });
           }}
         />
-
-        <div className="card">
-          <h2>Fields</h2>
-          <p className="muted small">
-            Drag a field onto the page for <strong>{roleName(activeRole) || "the chosen role"}</strong>, or
-            press it to add one on page 1.
-          </p>
-          <ul className="palette" ref={palette}>
-            {FIELD_KINDS.map((kind) => (
-              <li key={kind.type}>
-                <button
-                  type="button"
-                  className="palette-item"
-                  draggable
-                  data-testid={`palette-${kind.type}`}
-                  onDragStart={(e) => {
-                    e.dataTransfer.setData(DRAG_TYPE, kind.type);
-                    e.dataTransfer.effectAllowed = "copy";
-                  }}
-                  onClick={() => addByKeyboard(kind.type)}
-                  disabled={!activeRole}
-                >
-                  {kind.label}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-
-        {field ? (
-          <FieldInspector
-            field={field}
-            labelError={unsaved.length > 0 && unlabelledFields([field]).length > 0 ? LABEL_NEEDED : undefined}
-            roles={draft.roles}
-            onChange={updateField}
-            onRemove={() => removeField(field.key)}
-          />
-        ) : null}
       </aside>
       <div className="editor-main">
         <FieldPages
@@ -316,27 +274,6 @@ function Editor({ initial }: { initial: Draft }) {
     </form>
   );
 }
-
-const round = (n: number) => Math.round(n * 10) / 10;
-
-/**
- * Kinds of field whose meaning the signer learns only from the label: without one the signing page
- * could say no more than "Text" or "Checkbox". The API leaves labels optional; the console does not.
- */
-const NEEDS_LABEL: ReadonlyMap<string, string> = new Map([
-  ["text", "e.g. Company name"],
-  ["checkbox", "e.g. I accept the terms"],
-]);
-const LABEL_NEEDED = "give it a label, the only thing the signer is told about what the field is for";
-
-function unlabelledFields(fields: EditedField[]) {
-  return fields.flatMap((field, index) =>
-    NEEDS_LABEL.has(field.type) && !field.label.trim() ? [{ field, index }] : [],
-  );
-}
-
-/** Where fields added by keyboard go: a column at the left margin of page 1. */
-const KEYBOARD_X = 40;
 
 /** "fields[3].role: …" in words a user can act on. */
 function describeProblem(path: string, message: string, draft: Draft): string {
@@ -379,19 +316,17 @@ function RolesEditor({
     <div className="card">
       <h2>Roles</h2>
       <p className="muted small">
-        Who signs. New fields go to the selected role; the order says who is asked first.
+        Who signs. The order says who is asked first; roles with the same number are asked together.
       </p>
-      <fieldset className="roles">
-        <legend className="visually-hidden">Role for new fields</legend>
+      <div className="roles">
+        <div className="role-row role-head" aria-hidden="true">
+          <span className="role-swatch" />
+          <span className="grow">Role</span>
+          <span className="order-head">Order</span>
+          <span className="icon-space" />
+        </div>
         {roles.map((role, i) => (
           <div key={role.key} className="role-row">
-            <input
-              type="radio"
-              name="active-role"
-              checked={active === role.key}
-              onChange={() => onActive(role.key)}
-              aria-label={`Place fields for ${role.name || `role ${i + 1}`}`}
-            />
             <span className="role-swatch" style={{ background: roleColour(i) }} aria-hidden="true" />
             <input
               className="input compact"
@@ -424,7 +359,7 @@ function RolesEditor({
             </button>
           </div>
         ))}
-      </fieldset>
+      </div>
       <div className="inline-form">
         <div className="grow">
           <label className="stacked-label small" htmlFor={newId}>
@@ -449,58 +384,6 @@ function RolesEditor({
         </button>
       </div>
       {taken && newRole.trim() ? <p className="field-error">There is a role of that name already.</p> : null}
-    </div>
-  );
-}
-
-function FieldInspector({
-  field,
-  labelError,
-  roles,
-  onChange,
-  onRemove,
-}: {
-  field: EditedField;
-  labelError: string | undefined;
-  roles: EditedRole[];
-  onChange: (f: EditedField) => void;
-  onRemove: () => void;
-}) {
-  return (
-    <div className="card" data-testid="field-inspector">
-      <h2>{kindOf(field.type).label} field</h2>
-      <p className="muted small">
-        Page {field.page} · {Math.round(field.x)}, {Math.round(field.y)} · {Math.round(field.width)} ×{" "}
-        {Math.round(field.height)} pt
-      </p>
-      <SelectField
-        label="Filled by"
-        value={field.roleKey}
-        options={roles.map((r) => ({ value: r.key, label: r.name || "(unnamed role)" }))}
-        onChange={(roleKey) => onChange({ ...field, roleKey })}
-      />
-      <TextField
-        label="Label"
-        optional={!NEEDS_LABEL.has(field.type)}
-        placeholder={NEEDS_LABEL.get(field.type)}
-        error={labelError}
-        value={field.label}
-        maxLength={200}
-        onChange={(e) => onChange({ ...field, label: e.target.value })}
-      />
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={field.required}
-          onChange={(e) => onChange({ ...field, required: e.target.checked })}
-        />{" "}
-        Required
-      </label>
-      <div className="dialog-actions">
-        <button type="button" className="button danger small" onClick={onRemove}>
-          Remove field
-        </button>
-      </div>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-/** Choose or drop a PDF; it is uploaded at once and the editor opens on it. */
+/** Choose or drop a PDF; it is uploaded at once and handed to the page that asked for it. */
 import { type DragEvent, useId, useState } from "react";
 import { inWorkspace, upload } from "../api";
 import type { DocumentInfo } from "../types";
@@ -7,7 +7,15 @@ import { useWorkspace } from "../workspace";
 
 const MAX_BYTES = 25 * 1024 * 1024;
 
-export function UploadPdf({ onUploaded }: { onUploaded: (doc: DocumentInfo) => void }) {
+export function UploadPdf({
+  onUploaded,
+  title = "Start from a PDF",
+  hint = "The document everyone signs. Fields are placed on it in the next step.",
+}: {
+  onUploaded: (doc: DocumentInfo) => void;
+  title?: string;
+  hint?: string;
+}) {
   const workspace = useWorkspace();
   const { busy, error, run, clearError } = useAction();
   const [refused, setRefused] = useState<string>();
@@ -42,8 +50,8 @@ export function UploadPdf({ onUploaded }: { onUploaded: (doc: DocumentInfo) => v
 
   return (
     <div className="card">
-      <h2>Start from a PDF</h2>
-      <p className="muted">The document everyone signs. Fields are placed on it in the next step.</p>
+      <h2>{title}</h2>
+      <p className="muted">{hint}</p>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is the pointer path; the file input is the keyboard one. */}
       <div
         className={`drop-zone${over ? " over" : ""}`}

@@ -3,7 +3,7 @@ import type { PageSize } from "../../shared/PageView";
 import type { TemplateField } from "../types";
 export const FIELD_KINDS = [
   { type: "signature", label: "Signature", width: 180, height: 48 },
-  { type: "initials", label: "Initials", width: 64, height: 40 },
+  { type: "initials", label: "Initials", width: 72, height: 40 },
   { type: "date_signed", label: "Date signed", width: 110, height: 22 },
   { type: "name", label: "Name", width: 160, height: 22 },
   { type: "email", label: "E-mail", width: 180, height: 22 },
@@ -13,7 +13,56 @@ export const FIELD_KINDS = [
 
 export type FieldType = (typeof FIELD_KINDS)[number]["type"];
 
+/** The label inside a placed field is drawn as if this size on the page, so it keeps to its box. */
+const LABEL_POINTS = 8;
+/** …but never smaller than can be read, nor larger than the console's small text. */
+const LABEL_PX = { min: 7, max: 11.5 };
+
+/**
+ * The font size (CSS px) of a placed field's label when the page is shown at `scale` px per point:
+ * it grows and shrinks with the page, so "Date signed" fits its default box at 390 px as at 1280.
+ */
+export function fieldLabelPx(scale: number): number {
+  return Math.min(LABEL_PX.max, Math.max(LABEL_PX.min, LABEL_POINTS * scale));
+}
+
 export const kindOf = (type: string) => FIELD_KINDS.find((k) => k.type === type) ?? FIELD_KINDS[0];
+
+/**
+ * Kinds of field whose meaning the signer learns only from the label: without one the signing page
+ * could say no more than "Text" or "Checkbox". The API leaves labels optional; the console does not.
+ */
+export const NEEDS_LABEL: ReadonlyMap<string, string> = new Map([
+  ["text", "e.g. Company name"],
+  ["checkbox", "e.g. I accept the terms"],
+]);
+export const LABEL_NEEDED = "give it a label, the only thing the signer is told about what the field is for";
+
+/** The fields a signer could not tell the meaning of, with their index among `fields`. */
+export function unlabelledFields<F extends EditedField>(fields: readonly F[]) {
+  return fields.flatMap((field, index) =>
+    NEEDS_LABEL.has(field.type) && !field.label.trim() ? [{ field, index }] : [],
+  );
+}
+
+const tenth = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * A field as the API takes it: its role by name, its box to a tenth of a point, and no label when
+ * none was typed. What else the field carries (a request's documentId) goes along.
+ */
+export function fieldBody<F extends EditedField>(field: F, role: string) {
+  const { key: _key, roleKey: _roleKey, ...rest } = field;
+  return {
+    ...rest,
+    role,
+    x: tenth(field.x),
+    y: tenth(field.y),
+    width: tenth(field.width),
+    height: tenth(field.height),
+    label: field.label.trim() || undefined,
+  };
+}
 
 /** Smallest box a field may be resized to, in points. */
 export const MIN_SIZE = 10;

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/auth/v1/auth_service.proto.
  */
 export const file_countersign_auth_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZjb3VudGVyc2lnbi9hdXRoL3YxL2F1dGhfc2VydmljZS5wcm90bxITY291bnRlcnNpZ24uYXV0aC52MSJyCglXb3Jrc3BhY2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAgSLwoLY3JlYXRlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpgBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSJwoEcm9sZRgEIAEoDjIZLmNvdW50ZXJzaWduLmF1dGgudjEuUm9sZRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaQoGQXBpS2V5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMd29ya3NwYWNlX2lkGAMgASgJEi8KC2NyZWF0ZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJDChZDcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0EgwKBG5hbWUYASABKAkSGwoTYXBpX2FjY2Vzc19kaXNhYmxlZBgCIAEoCCJMChdDcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRIxCgl3b3Jrc3BhY2UYASABKAsyHi5jb3VudGVyc2lnbi5hdXRoLnYxLldvcmtzcGFjZSIXChVMaXN0V29ya3NwYWNlc1JlcXVlc3QiTAoWTGlzdFdvcmtzcGFjZXNSZXNwb25zZRIyCgp3b3Jrc3BhY2VzGAEgAygLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiKwoTR2V0V29ya3NwYWNlUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiSQoUR2V0V29ya3NwYWNlUmVzcG9uc2USMQoJd29ya3NwYWNlGAEgASgLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiggEKFlVwZGF0ZVdvcmtzcGFjZVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIfChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAhIAYgBAUIHCgVfbmFtZUIVChNfYXBpX2FjY2Vzc19lbmFibGVkIkwKF1VwZGF0ZVdvcmtzcGFjZVJlc3BvbnNlEjEKCXdvcmtzcGFjZRgBIAEoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlInIKEEFkZE1lbWJlclJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEicKBHJvbGUYAyABKA4yGS5jb3VudGVyc2lnbi5hdXRoLnYxLlJvbGUSEAoIcGFzc3dvcmQYBCABKAkiXAoRQWRkTWVtYmVyUmVzcG9uc2USKwoGbWVtYmVyGAEgASgLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISGgoSZ2VuZXJhdGVkX3Bhc3N3b3JkGAIgASgJIioKEkxpc3RNZW1iZXJzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiQwoTTGlzdE1lbWJlcnNSZXNwb25zZRIsCgdtZW1iZXJzGAEgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXIiTwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkSFgoOY2xpZW50X2FkZHJlc3MYAyABKAkihgEKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRINCgV0b2tlbhgBIAEoCRIvCgtleHBpcmVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoHc2Vzc2lvbhgDIAEoCzIcLmNvdW50ZXJzaWduLmF1dGgudjEuU2Vzc2lvbiKPAQoHU2Vzc2lvbhIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEjAKC21lbWJlcnNoaXBzGAMgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISMgoKd29ya3NwYWNlcxgEIAMoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlIiIKEUdldFNlc3Npb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIkMKEkdldFNlc3Npb25SZXNwb25zZRItCgdzZXNzaW9uGAEgASgLMhwuY291bnRlcnNpZ24uYXV0aC52MS5TZXNzaW9uIiUKFERlbGV0ZVNlc3Npb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIhcKFURlbGV0ZVNlc3Npb25SZXNwb25zZSI5ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKA2tleRgBIAEoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIqChJMaXN0QXBpS2V5c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJIkAKE0xpc3RBcGlLZXlzUmVzcG9uc2USKQoEa2V5cxgBIAMoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5IjsKE0RlbGV0ZUFwaUtleVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg4KBmtleV9pZBgCIAEoCSIWChREZWxldGVBcGlLZXlSZXNwb25zZSIlChNWZXJpZnlBcGlLZXlSZXF1ZXN0Eg4KBnNlY3JldBgBIAEoCSJ0ChRWZXJpZnlBcGlLZXlSZXNwb25zZRIoCgNrZXkYASABKAsyGy5jb3VudGVyc2lnbi5hdXRoLnYxLkFwaUtleRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAiABKAgSFgoOd29ya3NwYWNlX25hbWUYAyABKAkiqAEKDEFwaUNhbGxFcnJvchISCgpyZXF1ZXN0X2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBm1ldGhvZBgDIAEoCRIMCgRwYXRoGAQgASgJEg4KBnN0YXR1cxgFIAEoBRIMCgRjb2RlGAYgASgJEg4KBnNvdXJjZRgHIAEoCRIOCgZkZXRhaWwYCCABKAkiPgoXTGlzdFJlY2VudEVycm9yc1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBWxpbWl0GAIgASgFIk0KGExpc3RSZWNlbnRFcnJvcnNSZXNwb25zZRIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5hdXRoLnYxLkFwaUNhbGxFcnJvciJMChJHZXRBcGlVc2FnZVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhAKCGZyb21fZGF5GAIgASgJEg4KBnRvX2RheRgDIAEoCSJXCgxVc2FnZUZpZ3VyZXMSEgoKY2FsbF9jb3VudBgBIAEoAxITCgtlcnJvcl9jb3VudBgCIAEoAxIOCgZwNTBfbXMYAyABKAESDgoGcDk1X21zGAQgASgBIk0KCkRhaWx5VXNhZ2USCwoDZGF5GAEgASgJEjIKB2ZpZ3VyZXMYAiABKAsyIS5jb3VudGVyc2lnbi5hdXRoLnYxLlVzYWdlRmlndXJlcyJfCgpSb3V0ZVVzYWdlEg4KBm1ldGhvZBgBIAEoCRINCgVyb3V0ZRgCIAEoCRIyCgdmaWd1cmVzGAMgASgLMiEuY291bnRlcnNpZ24uYXV0aC52MS5Vc2FnZUZpZ3VyZXMiyQEKE0dldEFwaVVzYWdlUmVzcG9uc2USEAoIZnJvbV9kYXkYASABKAkSDgoGdG9fZGF5GAIgASgJEi0KBGRheXMYAyADKAsyHy5jb3VudGVyc2lnbi5hdXRoLnYxLkRhaWx5VXNhZ2USLwoGcm91dGVzGAQgAygLMh8uY291bnRlcnNpZ24uYXV0aC52MS5Sb3V0ZVVzYWdlEjAKBXRvdGFsGAUgASgLMiEuY291bnRlcnNpZ24uYXV0aC52MS5Vc2FnZUZpZ3VyZXMiRAoOU3RvcmVkUmVzcG9uc2USDgoGc3RhdHVzGAEgASgFEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIMCgRib2R5GAMgASgMImsKGkNsYWltSWRlbXBvdGVuY3lLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkSFQoNY2xhaW1fc2Vjb25kcxgEIAEoBSKIAQobQ2xhaW1JZGVtcG90ZW5jeUtleVJlc3BvbnNlEjIKB291dGNvbWUYASABKA4yIS5jb3VudGVyc2lnbi5hdXRoLnYxLkNsYWltT3V0Y29tZRI1CghyZXNwb25zZRgCIAEoCzIjLmNvdW50ZXJzaWduLmF1dGgudjEuU3RvcmVkUmVzcG9uc2UijgEKHUNvbXBsZXRlSWRlbXBvdGVuY3lLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkSNQoIcmVzcG9uc2UYBCABKAsyIy5jb3VudGVyc2lnbi5hdXRoLnYxLlN0b3JlZFJlc3BvbnNlIiAKHkNvbXBsZXRlSWRlbXBvdGVuY3lLZXlSZXNwb25zZSJWChxSZWxlYXNlSWRlbXBvdGVuY3lLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkiHwodUmVsZWFzZUlkZW1wb3RlbmN5S2V5UmVzcG9uc2UqQQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASEgoOUk9MRV9PUkdfQURNSU4QARIPCgtST0xFX01FTUJFUhACKqABCgxDbGFpbU91dGNvbWUSHQoZQ0xBSU1fT1VUQ09NRV9VTlNQRUNJRklFRBAAEhkKFUNMQUlNX09VVENPTUVfQ0xBSU1FRBABEh0KGUNMQUlNX09VVENPTUVfSU5fUFJPR1JFU1MQAhIbChdDTEFJTV9PVVRDT01FX0NPTVBMRVRFRBADEhoKFkNMQUlNX09VVENPTUVfTUlTTUFUQ0gQBDKIDwoLQXV0aFNlcnZpY2USbAoPQ3JlYXRlV29ya3NwYWNlEisuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0GiwuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVXb3Jrc3BhY2VSZXNwb25zZRJpCg5MaXN0V29ya3NwYWNlcxIqLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFdvcmtzcGFjZXNSZXF1ZXN0GisuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0V29ya3NwYWNlc1Jlc3BvbnNlEmMKDEdldFdvcmtzcGFjZRIoLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0V29ya3NwYWNlUmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0V29ya3NwYWNlUmVzcG9uc2USbAoPVXBkYXRlV29ya3NwYWNlEisuY291bnRlcnNpZ24uYXV0aC52MS5VcGRhdGVXb3Jrc3BhY2VSZXF1ZXN0GiwuY291bnRlcnNpZ24uYXV0aC52MS5VcGRhdGVXb3Jrc3BhY2VSZXNwb25zZRJaCglBZGRNZW1iZXISJS5jb3VudGVyc2lnbi5hdXRoLnYxLkFkZE1lbWJlclJlcXVlc3QaJi5jb3VudGVyc2lnbi5hdXRoLnYxLkFkZE1lbWJlclJlc3BvbnNlEmAKC0xpc3RNZW1iZXJzEicuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0TWVtYmVyc1JlcXVlc3QaKC5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2USZgoNQ3JlYXRlU2Vzc2lvbhIpLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaKi5jb3VudGVyc2lnbi5hdXRoLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJdCgpHZXRTZXNzaW9uEiYuY291bnRlcnNpZ24uYXV0aC52MS5HZXRTZXNzaW9uUmVxdWVzdBonLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0U2Vzc2lvblJlc3BvbnNlEmYKDURlbGV0ZVNlc3Npb24SKS5jb3VudGVyc2lnbi5hdXRoLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GiouY291bnRlcnNpZ24uYXV0aC52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2USYwoMQ3JlYXRlQXBpS2V5EiguY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJgCgtMaXN0QXBpS2V5cxInLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiguY291bnRlcnNpZ24uYXV0aC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEmMKDERlbGV0ZUFwaUtleRIoLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlQXBpS2V5UmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlQXBpS2V5UmVzcG9uc2USYwoMVmVyaWZ5QXBpS2V5EiguY291bnRlcnNpZ24uYXV0aC52MS5WZXJpZnlBcGlLZXlSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5WZXJpZnlBcGlLZXlSZXNwb25zZRJvChBMaXN0UmVjZW50RXJyb3JzEiwuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0UmVjZW50RXJyb3JzUmVxdWVzdBotLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFJlY2VudEVycm9yc1Jlc3BvbnNlEmAKC0dldEFwaVVzYWdlEicuY291bnRlcnNpZ24uYXV0aC52MS5HZXRBcGlVc2FnZVJlcXVlc3QaKC5jb3VudGVyc2lnbi5hdXRoLnYxLkdldEFwaVVzYWdlUmVzcG9uc2USeAoTQ2xhaW1JZGVtcG90ZW5jeUtleRIvLmNvdW50ZXJzaWduLmF1dGgudjEuQ2xhaW1JZGVtcG90ZW5jeUtleVJlcXVlc3QaMC5jb3VudGVyc2lnbi5hdXRoLnYxLkNsYWltSWRlbXBvdGVuY3lLZXlSZXNwb25zZRKBAQoWQ29tcGxldGVJZGVtcG90ZW5jeUtleRIyLmNvdW50ZXJzaWduLmF1dGgudjEuQ29tcGxldGVJZGVtcG90ZW5jeUtleVJlcXVlc3QaMy5jb3VudGVyc2lnbi5hdXRoLnYxLkNvbXBsZXRlSWRlbXBvdGVuY3lLZXlSZXNwb25zZRJ+ChVSZWxlYXNlSWRlbXBvdGVuY3lLZXkSMS5jb3VudGVyc2lnbi5hdXRoLnYxLlJlbGVhc2VJZGVtcG90ZW5jeUtleVJlcXVlc3QaMi5jb3VudGVyc2lnbi5hdXRoLnYxLlJlbGVhc2VJZGVtcG90ZW5jeUtleVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiZjb3VudGVyc2lnbi9hdXRoL3YxL2F1dGhfc2VydmljZS5wcm90bxITY291bnRlcnNpZ24uYXV0aC52MSJyCglXb3Jrc3BhY2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIaChJhcGlfYWNjZXNzX2VuYWJsZWQYAyABKAgSLwoLY3JlYXRlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpgBCgZNZW1iZXISDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSJwoEcm9sZRgEIAEoDjIZLmNvdW50ZXJzaWduLmF1dGgudjEuUm9sZRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi2wEKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCRIvCgtjcmVhdGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEaGludBgFIAEoCRIxCg1sYXN0X3VzZV90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtleHBpcmVfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiQwoWQ3JlYXRlV29ya3NwYWNlUmVxdWVzdBIMCgRuYW1lGAEgASgJEhsKE2FwaV9hY2Nlc3NfZGlzYWJsZWQYAiABKAgiTAoXQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USMQoJd29ya3NwYWNlGAEgASgLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiFwoVTGlzdFdvcmtzcGFjZXNSZXF1ZXN0IkwKFkxpc3RXb3Jrc3BhY2VzUmVzcG9uc2USMgoKd29ya3NwYWNlcxgBIAMoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlIisKE0dldFdvcmtzcGFjZVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJIkkKFEdldFdvcmtzcGFjZVJlc3BvbnNlEjEKCXdvcmtzcGFjZRgBIAEoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlIpkBChZVcGRhdGVXb3Jrc3BhY2VSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESHwoSYXBpX2FjY2Vzc19lbmFibGVkGAMgASgISAGIAQESFQoNYWN0b3JfdXNlcl9pZBgEIAEoCUIHCgVfbmFtZUIVChNfYXBpX2FjY2Vzc19lbmFibGVkIkwKF1VwZGF0ZVdvcmtzcGFjZVJlc3BvbnNlEjEKCXdvcmtzcGFjZRgBIAEoCzIeLmNvdW50ZXJzaWduLmF1dGgudjEuV29ya3NwYWNlIokBChBBZGRNZW1iZXJSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRInCgRyb2xlGAMgASgOMhkuY291bnRlcnNpZ24uYXV0aC52MS5Sb2xlEhAKCHBhc3N3b3JkGAQgASgJEhUKDWFjdG9yX3VzZXJfaWQYBSABKAkiXAoRQWRkTWVtYmVyUmVzcG9uc2USKwoGbWVtYmVyGAEgASgLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXISGgoSZ2VuZXJhdGVkX3Bhc3N3b3JkGAIgASgJIioKEkxpc3RNZW1iZXJzUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkiQwoTTGlzdE1lbWJlcnNSZXNwb25zZRIsCgdtZW1iZXJzGAEgAygLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXIifAoTVXBkYXRlTWVtYmVyUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRInCgRyb2xlGAMgASgOMhkuY291bnRlcnNpZ24uYXV0aC52MS5Sb2xlEhUKDWFjdG9yX3VzZXJfaWQYBCABKAkiQwoUVXBkYXRlTWVtYmVyUmVzcG9uc2USKwoGbWVtYmVyGAEgASgLMhsuY291bnRlcnNpZ24uYXV0aC52MS5NZW1iZXIiUwoTUmVtb3ZlTWVtYmVyUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSDwoHdXNlcl9pZBgCIAEoCRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlItwBCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRINCgVlbWFpbBgDIAEoCRInCgRyb2xlGAQgASgOMhkuY291bnRlcnNpZ24uYXV0aC52MS5Sb2xlEi8KC2NyZWF0ZV90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtleHBpcmVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKaW52aXRlZF9ieRgHIAEoCSJ6ChNJbnZpdGVNZW1iZXJSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRInCgRyb2xlGAMgASgOMhkuY291bnRlcnNpZ24uYXV0aC52MS5Sb2xlEhUKDWFjdG9yX3VzZXJfaWQYBCABKAkiSwoUSW52aXRlTWVtYmVyUmVzcG9uc2USMwoKaW52aXRhdGlvbhgBIAEoCzIfLmNvdW50ZXJzaWduLmF1dGgudjEuSW52aXRhdGlvbiIuChZMaXN0SW52aXRhdGlvbnNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCSJPChdMaXN0SW52aXRhdGlvbnNSZXNwb25zZRI0CgtpbnZpdGF0aW9ucxgBIAMoCzIfLmNvdW50ZXJzaWduLmF1dGgudjEuSW52aXRhdGlvbiJdChdSZXZva2VJbnZpdGF0aW9uUmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSFQoNaW52aXRhdGlvbl9pZBgCIAEoCRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSIlChRHZXRJbnZpdGF0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSJ4ChVHZXRJbnZpdGF0aW9uUmVzcG9uc2USMwoKaW52aXRhdGlvbhgBIAEoCzIfLmNvdW50ZXJzaWduLmF1dGgudjEuSW52aXRhdGlvbhIWCg53b3Jrc3BhY2VfbmFtZRgCIAEoCRISCgpoYXNfbG9nX2luGAMgASgIIlIKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEhYKDmNsaWVudF9hZGRyZXNzGAMgASgJIokBChhBY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USDQoFdG9rZW4YASABKAkSLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KB3Nlc3Npb24YAyABKAsyHC5jb3VudGVyc2lnbi5hdXRoLnYxLlNlc3Npb24igQEKCkF1ZGl0RW50cnkSCgoCaWQYASABKAkSKAoEdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFYWN0b3IYAyABKAkSDgoGYWN0aW9uGAQgASgJEg4KBnRhcmdldBgFIAEoCRIOCgZkZXRhaWwYBiABKAkiPgoXTGlzdEF1ZGl0RW50cmllc1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg0KBWxpbWl0GAIgASgFIkwKGExpc3RBdWRpdEVudHJpZXNSZXNwb25zZRIwCgdlbnRyaWVzGAEgAygLMh8uY291bnRlcnNpZ24uYXV0aC52MS5BdWRpdEVudHJ5IiwKG1JlcXVlc3RQYXNzd29yZFJlc2V0UmVxdWVzdBINCgVlbWFpbBgBIAEoCSIeChxSZXF1ZXN0UGFzc3dvcmRSZXNldFJlc3BvbnNlIjcKFFJlc2V0UGFzc3dvcmRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJIhcKFVJlc2V0UGFzc3dvcmRSZXNwb25zZSJPChRDcmVhdGVTZXNzaW9uUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIWCg5jbGllbnRfYWRkcmVzcxgDIAEoCSKGAQoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEi8KC2V4cGlyZV90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCgdzZXNzaW9uGAMgASgLMhwuY291bnRlcnNpZ24uYXV0aC52MS5TZXNzaW9uIo8BCgdTZXNzaW9uEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSMAoLbWVtYmVyc2hpcHMYAyADKAsyGy5jb3VudGVyc2lnbi5hdXRoLnYxLk1lbWJlchIyCgp3b3Jrc3BhY2VzGAQgAygLMh4uY291bnRlcnNpZ24uYXV0aC52MS5Xb3Jrc3BhY2UiIgoRR2V0U2Vzc2lvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiQwoSR2V0U2Vzc2lvblJlc3BvbnNlEi0KB3Nlc3Npb24YASABKAsyHC5jb3VudGVyc2lnbi5hdXRoLnYxLlNlc3Npb24iJQoURGVsZXRlU2Vzc2lvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiFwoVRGVsZXRlU2Vzc2lvblJlc3BvbnNlIoEBChNDcmVhdGVBcGlLZXlSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEi8KC2V4cGlyZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1hY3Rvcl91c2VyX2lkGAQgASgJIlAKFENyZWF0ZUFwaUtleVJlc3BvbnNlEigKA2tleRgBIAEoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5Eg4KBnNlY3JldBgCIAEoCSIqChJMaXN0QXBpS2V5c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJIkAKE0xpc3RBcGlLZXlzUmVzcG9uc2USKQoEa2V5cxgBIAMoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5IlIKE0RlbGV0ZUFwaUtleVJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEg4KBmtleV9pZBgCIAEoCRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJIhYKFERlbGV0ZUFwaUtleVJlc3BvbnNlIiUKE1ZlcmlmeUFwaUtleVJlcXVlc3QSDgoGc2VjcmV0GAEgASgJInQKFFZlcmlmeUFwaUtleVJlc3BvbnNlEigKA2tleRgBIAEoCzIbLmNvdW50ZXJzaWduLmF1dGgudjEuQXBpS2V5EhoKEmFwaV9hY2Nlc3NfZW5hYmxlZBgCIAEoCBIWCg53b3Jrc3BhY2VfbmFtZRgDIAEoCSLLAQoMQXBpQ2FsbEVycm9yEhIKCnJlcXVlc3RfaWQYASABKAkSKAoEdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGbWV0aG9kGAMgASgJEgwKBHBhdGgYBCABKAkSDgoGc3RhdHVzGAUgASgFEgwKBGNvZGUYBiABKAkSDgoGc291cmNlGAcgASgJEg4KBmRldGFpbBgIIAEoCRIQCghrZXlfbmFtZRgJIAEoCRIPCgdwcm9ibGVtGAogASgJIj4KF0xpc3RSZWNlbnRFcnJvcnNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRINCgVsaW1pdBgCIAEoBSJNChhMaXN0UmVjZW50RXJyb3JzUmVzcG9uc2USMQoGZXJyb3JzGAEgAygLMiEuY291bnRlcnNpZ24uYXV0aC52MS5BcGlDYWxsRXJyb3IiTAoSR2V0QXBpVXNhZ2VSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIQCghmcm9tX2RheRgCIAEoCRIOCgZ0b19kYXkYAyABKAkiVwoMVXNhZ2VGaWd1cmVzEhIKCmNhbGxfY291bnQYASABKAMSEwoLZXJyb3JfY291bnQYAiABKAMSDgoGcDUwX21zGAMgASgBEg4KBnA5NV9tcxgEIAEoASJNCgpEYWlseVVzYWdlEgsKA2RheRgBIAEoCRIyCgdmaWd1cmVzGAIgASgLMiEuY291bnRlcnNpZ24uYXV0aC52MS5Vc2FnZUZpZ3VyZXMiXwoKUm91dGVVc2FnZRIOCgZtZXRob2QYASABKAkSDQoFcm91dGUYAiABKAkSMgoHZmlndXJlcxgDIAEoCzIhLmNvdW50ZXJzaWduLmF1dGgudjEuVXNhZ2VGaWd1cmVzIskBChNHZXRBcGlVc2FnZVJlc3BvbnNlEhAKCGZyb21fZGF5GAEgASgJEg4KBnRvX2RheRgCIAEoCRItCgRkYXlzGAMgAygLMh8uY291bnRlcnNpZ24uYXV0aC52MS5EYWlseVVzYWdlEi8KBnJvdXRlcxgEIAMoCzIfLmNvdW50ZXJzaWduLmF1dGgudjEuUm91dGVVc2FnZRIwCgV0b3RhbBgFIAEoCzIhLmNvdW50ZXJzaWduLmF1dGgudjEuVXNhZ2VGaWd1cmVzIkQKDlN0b3JlZFJlc3BvbnNlEg4KBnN0YXR1cxgBIAEoBRIUCgxjb250ZW50X3R5cGUYAiABKAkSDAoEYm9keRgDIAEoDCJrChpDbGFpbUlkZW1wb3RlbmN5S2V5UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSCwoDa2V5GAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJEhUKDWNsYWltX3NlY29uZHMYBCABKAUiiAEKG0NsYWltSWRlbXBvdGVuY3lLZXlSZXNwb25zZRIyCgdvdXRjb21lGAEgASgOMiEuY291bnRlcnNpZ24uYXV0aC52MS5DbGFpbU91dGNvbWUSNQoIcmVzcG9uc2UYAiABKAsyIy5jb3VudGVyc2lnbi5hdXRoLnYxLlN0b3JlZFJlc3BvbnNlIo4BCh1Db21wbGV0ZUlkZW1wb3RlbmN5S2V5UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSCwoDa2V5GAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJEjUKCHJlc3BvbnNlGAQgASgLMiMuY291bnRlcnNpZ24uYXV0aC52MS5TdG9yZWRSZXNwb25zZSIgCh5Db21wbGV0ZUlkZW1wb3RlbmN5S2V5UmVzcG9uc2UiVgocUmVsZWFzZUlkZW1wb3RlbmN5S2V5UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSCwoDa2V5GAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJIh8KHVJlbGVhc2VJZGVtcG90ZW5jeUtleVJlc3BvbnNlKkEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEhIKDlJPTEVfT1JHX0FETUlOEAESDwoLUk9MRV9NRU1CRVIQAiqgAQoMQ2xhaW1PdXRjb21lEh0KGUNMQUlNX09VVENPTUVfVU5TUEVDSUZJRUQQABIZChVDTEFJTV9PVVRDT01FX0NMQUlNRUQQARIdChlDTEFJTV9PVVRDT01FX0lOX1BST0dSRVNTEAISGwoXQ0xBSU1fT1VUQ09NRV9DT01QTEVURUQQAxIaChZDTEFJTV9PVVRDT01FX01JU01BVENIEAQyxRcKC0F1dGhTZXJ2aWNlEmwKD0NyZWF0ZVdvcmtzcGFjZRIrLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlV29ya3NwYWNlUmVxdWVzdBosLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlV29ya3NwYWNlUmVzcG9uc2USaQoOTGlzdFdvcmtzcGFjZXMSKi5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RXb3Jrc3BhY2VzUmVxdWVzdBorLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFdvcmtzcGFjZXNSZXNwb25zZRJjCgxHZXRXb3Jrc3BhY2USKC5jb3VudGVyc2lnbi5hdXRoLnYxLkdldFdvcmtzcGFjZVJlcXVlc3QaKS5jb3VudGVyc2lnbi5hdXRoLnYxLkdldFdvcmtzcGFjZVJlc3BvbnNlEmwKD1VwZGF0ZVdvcmtzcGFjZRIrLmNvdW50ZXJzaWduLmF1dGgudjEuVXBkYXRlV29ya3NwYWNlUmVxdWVzdBosLmNvdW50ZXJzaWduLmF1dGgudjEuVXBkYXRlV29ya3NwYWNlUmVzcG9uc2USWgoJQWRkTWVtYmVyEiUuY291bnRlcnNpZ24uYXV0aC52MS5BZGRNZW1iZXJSZXF1ZXN0GiYuY291bnRlcnNpZ24uYXV0aC52MS5BZGRNZW1iZXJSZXNwb25zZRJgCgtMaXN0TWVtYmVycxInLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdE1lbWJlcnNSZXF1ZXN0GiguY291bnRlcnNpZ24uYXV0aC52MS5MaXN0TWVtYmVyc1Jlc3BvbnNlEmMKDFVwZGF0ZU1lbWJlchIoLmNvdW50ZXJzaWduLmF1dGgudjEuVXBkYXRlTWVtYmVyUmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuVXBkYXRlTWVtYmVyUmVzcG9uc2USYwoMUmVtb3ZlTWVtYmVyEiguY291bnRlcnNpZ24uYXV0aC52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5SZW1vdmVNZW1iZXJSZXNwb25zZRJjCgxJbnZpdGVNZW1iZXISKC5jb3VudGVyc2lnbi5hdXRoLnYxLkludml0ZU1lbWJlclJlcXVlc3QaKS5jb3VudGVyc2lnbi5hdXRoLnYxLkludml0ZU1lbWJlclJlc3BvbnNlEmwKD0xpc3RJbnZpdGF0aW9ucxIrLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEludml0YXRpb25zUmVxdWVzdBosLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEludml0YXRpb25zUmVzcG9uc2USbwoQUmV2b2tlSW52aXRhdGlvbhIsLmNvdW50ZXJzaWduLmF1dGgudjEuUmV2b2tlSW52aXRhdGlvblJlcXVlc3QaLS5jb3VudGVyc2lnbi5hdXRoLnYxLlJldm9rZUludml0YXRpb25SZXNwb25zZRJmCg1HZXRJbnZpdGF0aW9uEikuY291bnRlcnNpZ24uYXV0aC52MS5HZXRJbnZpdGF0aW9uUmVxdWVzdBoqLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0SW52aXRhdGlvblJlc3BvbnNlEm8KEEFjY2VwdEludml0YXRpb24SLC5jb3VudGVyc2lnbi5hdXRoLnYxLkFjY2VwdEludml0YXRpb25SZXF1ZXN0Gi0uY291bnRlcnNpZ24uYXV0aC52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2USbwoQTGlzdEF1ZGl0RW50cmllcxIsLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEF1ZGl0RW50cmllc1JlcXVlc3QaLS5jb3VudGVyc2lnbi5hdXRoLnYxLkxpc3RBdWRpdEVudHJpZXNSZXNwb25zZRJ7ChRSZXF1ZXN0UGFzc3dvcmRSZXNldBIwLmNvdW50ZXJzaWduLmF1dGgudjEuUmVxdWVzdFBhc3N3b3JkUmVzZXRSZXF1ZXN0GjEuY291bnRlcnNpZ24uYXV0aC52MS5SZXF1ZXN0UGFzc3dvcmRSZXNldFJlc3BvbnNlEmYKDVJlc2V0UGFzc3dvcmQSKS5jb3VudGVyc2lnbi5hdXRoLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiouY291bnRlcnNpZ24uYXV0aC52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2USZgoNQ3JlYXRlU2Vzc2lvbhIpLmNvdW50ZXJzaWduLmF1dGgudjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaKi5jb3VudGVyc2lnbi5hdXRoLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJdCgpHZXRTZXNzaW9uEiYuY291bnRlcnNpZ24uYXV0aC52MS5HZXRTZXNzaW9uUmVxdWVzdBonLmNvdW50ZXJzaWduLmF1dGgudjEuR2V0U2Vzc2lvblJlc3BvbnNlEmYKDURlbGV0ZVNlc3Npb24SKS5jb3VudGVyc2lnbi5hdXRoLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GiouY291bnRlcnNpZ24uYXV0aC52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2USYwoMQ3JlYXRlQXBpS2V5EiguY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5DcmVhdGVBcGlLZXlSZXNwb25zZRJgCgtMaXN0QXBpS2V5cxInLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdEFwaUtleXNSZXF1ZXN0GiguY291bnRlcnNpZ24uYXV0aC52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlEmMKDERlbGV0ZUFwaUtleRIoLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlQXBpS2V5UmVxdWVzdBopLmNvdW50ZXJzaWduLmF1dGgudjEuRGVsZXRlQXBpS2V5UmVzcG9uc2USYwoMVmVyaWZ5QXBpS2V5EiguY291bnRlcnNpZ24uYXV0aC52MS5WZXJpZnlBcGlLZXlSZXF1ZXN0GikuY291bnRlcnNpZ24uYXV0aC52MS5WZXJpZnlBcGlLZXlSZXNwb25zZRJvChBMaXN0UmVjZW50RXJyb3JzEiwuY291bnRlcnNpZ24uYXV0aC52MS5MaXN0UmVjZW50RXJyb3JzUmVxdWVzdBotLmNvdW50ZXJzaWduLmF1dGgudjEuTGlzdFJlY2VudEVycm9yc1Jlc3BvbnNlEmAKC0dldEFwaVVzYWdlEicuY291bnRlcnNpZ24uYXV0aC52MS5HZXRBcGlVc2FnZVJlcXVlc3QaKC5jb3VudGVyc2lnbi5hdXRoLnYxLkdldEFwaVVzYWdlUmVzcG9uc2USeAoTQ2xhaW1JZGVtcG90ZW5jeUtleRIvLmNvdW50ZXJzaWduLmF1dGgudjEuQ2xhaW1JZGVtcG90ZW5jeUtleVJlcXVlc3QaMC5jb3VudGVyc2lnbi5hdXRoLnYxLkNsYWltSWRlbXBvdGVuY3lLZXlSZXNwb25zZRKBAQoWQ29tcGxldGVJZGVtcG90ZW5jeUtleRIyLmNvdW50ZXJzaWduLmF1dGgudjEuQ29tcGxldGVJZGVtcG90ZW5jeUtleVJlcXVlc3QaMy5jb3VudGVyc2lnbi5hdXRoLnYxLkNvbXBsZXRlSWRlbXBvdGVuY3lLZXlSZXNwb25zZRJ+ChVSZWxlYXNlSWRlbXBvdGVuY3lLZXkSMS5jb3VudGVyc2lnbi5hdXRoLnYxLlJlbGVhc2VJZGVtcG90ZW5jeUtleVJlcXVlc3QaMi5jb3VudGVyc2lnbi5hdXRoLnYxLlJlbGVhc2VJZGVtcG90ZW5jeUtleVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Workspace is an account: the unit that owns keys, templates, documents and requests.
@@ -138,6 +138,28 @@ export type ApiKey = Message<"countersign.auth.v1.ApiKey"> & {
    * @generated from field: google.protobuf.Timestamp create_time = 4;
    */
   createTime?: Timestamp | undefined;
+
+  /**
+   * hint is the secret's last four characters, to tell keys apart; empty for keys made before hints.
+   *
+   * @generated from field: string hint = 5;
+   */
+  hint: string;
+
+  /**
+   * last_use_time is when a call last presented the key, as the gateways reported it (within a
+   * second or so); absent if it was never used.
+   *
+   * @generated from field: google.protobuf.Timestamp last_use_time = 6;
+   */
+  lastUseTime?: Timestamp | undefined;
+
+  /**
+   * expire_time is when the key stops working; absent if it never does.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 7;
+   */
+  expireTime?: Timestamp | undefined;
 };
 
 /**
@@ -300,6 +322,13 @@ export type UpdateWorkspaceRequest = Message<"countersign.auth.v1.UpdateWorkspac
    * @generated from field: optional bool api_access_enabled = 3;
    */
   apiAccessEnabled?: boolean | undefined;
+
+  /**
+   * actor_user_id is the person who made the change, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 4;
+   */
+  actorUserId: string;
 };
 
 /**
@@ -363,6 +392,13 @@ export type AddMemberRequest = Message<"countersign.auth.v1.AddMemberRequest"> &
    * @generated from field: string password = 4;
    */
   password: string;
+
+  /**
+   * actor_user_id is the person who added them, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 5;
+   */
+  actorUserId: string;
 };
 
 /**
@@ -443,6 +479,650 @@ export const ListMembersResponseSchema: GenMessage<ListMembersResponse> = /*@__P
   messageDesc(file_countersign_auth_v1_auth_service, 14);
 
 /**
+ * UpdateMemberRequest sets a member's role.
+ *
+ * @generated from message countersign.auth.v1.UpdateMemberRequest
+ */
+export type UpdateMemberRequest = Message<"countersign.auth.v1.UpdateMemberRequest"> & {
+  /**
+   * workspace_id of the membership.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * user_id of the member.
+   *
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * role to give them.
+   *
+   * @generated from field: countersign.auth.v1.Role role = 3;
+   */
+  role: Role;
+
+  /**
+   * actor_user_id is the person who made the change, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 4;
+   */
+  actorUserId: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.UpdateMemberRequest.
+ * Use `create(UpdateMemberRequestSchema)` to create a new message.
+ */
+export const UpdateMemberRequestSchema: GenMessage<UpdateMemberRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 15);
+
+/**
+ * UpdateMemberResponse carries the membership as it now is.
+ *
+ * @generated from message countersign.auth.v1.UpdateMemberResponse
+ */
+export type UpdateMemberResponse = Message<"countersign.auth.v1.UpdateMemberResponse"> & {
+  /**
+   * member after the change.
+   *
+   * @generated from field: countersign.auth.v1.Member member = 1;
+   */
+  member?: Member | undefined;
+};
+
+/**
+ * Describes the message countersign.auth.v1.UpdateMemberResponse.
+ * Use `create(UpdateMemberResponseSchema)` to create a new message.
+ */
+export const UpdateMemberResponseSchema: GenMessage<UpdateMemberResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 16);
+
+/**
+ * RemoveMemberRequest names the membership to end.
+ *
+ * @generated from message countersign.auth.v1.RemoveMemberRequest
+ */
+export type RemoveMemberRequest = Message<"countersign.auth.v1.RemoveMemberRequest"> & {
+  /**
+   * workspace_id of the membership.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * user_id of the member.
+   *
+   * @generated from field: string user_id = 2;
+   */
+  userId: string;
+
+  /**
+   * actor_user_id is the person who removed them, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 3;
+   */
+  actorUserId: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.RemoveMemberRequest.
+ * Use `create(RemoveMemberRequestSchema)` to create a new message.
+ */
+export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 17);
+
+/**
+ * RemoveMemberResponse is empty.
+ *
+ * @generated from message countersign.auth.v1.RemoveMemberResponse
+ */
+export type RemoveMemberResponse = Message<"countersign.auth.v1.RemoveMemberResponse"> & {
+};
+
+/**
+ * Describes the message countersign.auth.v1.RemoveMemberResponse.
+ * Use `create(RemoveMemberResponseSchema)` to create a new message.
+ */
+export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 18);
+
+/**
+ * Invitation is an invitation by e-mail to join a workspace.
+ *
+ * @generated from message countersign.auth.v1.Invitation
+ */
+export type Invitation = Message<"countersign.auth.v1.Invitation"> & {
+  /**
+   * id identifies the invitation (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * workspace_id is the workspace it invites to.
+   *
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+
+  /**
+   * email is the address invited, lower-cased.
+   *
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * role the person gets on accepting.
+   *
+   * @generated from field: countersign.auth.v1.Role role = 4;
+   */
+  role: Role;
+
+  /**
+   * create_time is when it was sent.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 5;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * expire_time is when its link stops working.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 6;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * invited_by is the e-mail of the person who invited, or "operator" for the CLI.
+   *
+   * @generated from field: string invited_by = 7;
+   */
+  invitedBy: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.Invitation.
+ * Use `create(InvitationSchema)` to create a new message.
+ */
+export const InvitationSchema: GenMessage<Invitation> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 19);
+
+/**
+ * InviteMemberRequest names the person to invite and their role.
+ *
+ * @generated from message countersign.auth.v1.InviteMemberRequest
+ */
+export type InviteMemberRequest = Message<"countersign.auth.v1.InviteMemberRequest"> & {
+  /**
+   * workspace_id of the workspace to invite to.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * email of the person to invite.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * role they get on accepting.
+   *
+   * @generated from field: countersign.auth.v1.Role role = 3;
+   */
+  role: Role;
+
+  /**
+   * actor_user_id is the person who invites, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 4;
+   */
+  actorUserId: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.InviteMemberRequest.
+ * Use `create(InviteMemberRequestSchema)` to create a new message.
+ */
+export const InviteMemberRequestSchema: GenMessage<InviteMemberRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 20);
+
+/**
+ * InviteMemberResponse carries the invitation (never its token: that goes only by e-mail).
+ *
+ * @generated from message countersign.auth.v1.InviteMemberResponse
+ */
+export type InviteMemberResponse = Message<"countersign.auth.v1.InviteMemberResponse"> & {
+  /**
+   * invitation as stored.
+   *
+   * @generated from field: countersign.auth.v1.Invitation invitation = 1;
+   */
+  invitation?: Invitation | undefined;
+};
+
+/**
+ * Describes the message countersign.auth.v1.InviteMemberResponse.
+ * Use `create(InviteMemberResponseSchema)` to create a new message.
+ */
+export const InviteMemberResponseSchema: GenMessage<InviteMemberResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 21);
+
+/**
+ * ListInvitationsRequest names a workspace.
+ *
+ * @generated from message countersign.auth.v1.ListInvitationsRequest
+ */
+export type ListInvitationsRequest = Message<"countersign.auth.v1.ListInvitationsRequest"> & {
+  /**
+   * workspace_id whose invitations to list.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.ListInvitationsRequest.
+ * Use `create(ListInvitationsRequestSchema)` to create a new message.
+ */
+export const ListInvitationsRequestSchema: GenMessage<ListInvitationsRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 22);
+
+/**
+ * ListInvitationsResponse lists open invitations.
+ *
+ * @generated from message countersign.auth.v1.ListInvitationsResponse
+ */
+export type ListInvitationsResponse = Message<"countersign.auth.v1.ListInvitationsResponse"> & {
+  /**
+   * invitations, newest first.
+   *
+   * @generated from field: repeated countersign.auth.v1.Invitation invitations = 1;
+   */
+  invitations: Invitation[];
+};
+
+/**
+ * Describes the message countersign.auth.v1.ListInvitationsResponse.
+ * Use `create(ListInvitationsResponseSchema)` to create a new message.
+ */
+export const ListInvitationsResponseSchema: GenMessage<ListInvitationsResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 23);
+
+/**
+ * RevokeInvitationRequest names the invitation to withdraw.
+ *
+ * @generated from message countersign.auth.v1.RevokeInvitationRequest
+ */
+export type RevokeInvitationRequest = Message<"countersign.auth.v1.RevokeInvitationRequest"> & {
+  /**
+   * workspace_id the invitation belongs to; one of another workspace is not found.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * invitation_id of the invitation.
+   *
+   * @generated from field: string invitation_id = 2;
+   */
+  invitationId: string;
+
+  /**
+   * actor_user_id is the person who revoked it, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 3;
+   */
+  actorUserId: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.RevokeInvitationRequest.
+ * Use `create(RevokeInvitationRequestSchema)` to create a new message.
+ */
+export const RevokeInvitationRequestSchema: GenMessage<RevokeInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 24);
+
+/**
+ * RevokeInvitationResponse is empty.
+ *
+ * @generated from message countersign.auth.v1.RevokeInvitationResponse
+ */
+export type RevokeInvitationResponse = Message<"countersign.auth.v1.RevokeInvitationResponse"> & {
+};
+
+/**
+ * Describes the message countersign.auth.v1.RevokeInvitationResponse.
+ * Use `create(RevokeInvitationResponseSchema)` to create a new message.
+ */
+export const RevokeInvitationResponseSchema: GenMessage<RevokeInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 25);
+
+/**
+ * GetInvitationRequest presents an invitation link's token.
+ *
+ * @generated from message countersign.auth.v1.GetInvitationRequest
+ */
+export type GetInvitationRequest = Message<"countersign.auth.v1.GetInvitationRequest"> & {
+  /**
+   * token from the invitation e-mail's link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.GetInvitationRequest.
+ * Use `create(GetInvitationRequestSchema)` to create a new message.
+ */
+export const GetInvitationRequestSchema: GenMessage<GetInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 26);
+
+/**
+ * GetInvitationResponse says what the token invites to.
+ *
+ * @generated from message countersign.auth.v1.GetInvitationResponse
+ */
+export type GetInvitationResponse = Message<"countersign.auth.v1.GetInvitationResponse"> & {
+  /**
+   * invitation the token belongs to.
+   *
+   * @generated from field: countersign.auth.v1.Invitation invitation = 1;
+   */
+  invitation?: Invitation | undefined;
+
+  /**
+   * workspace_name is the name of the workspace it invites to.
+   *
+   * @generated from field: string workspace_name = 2;
+   */
+  workspaceName: string;
+
+  /**
+   * has_log_in tells whether the address has a log-in already (accepting then asks its password).
+   *
+   * @generated from field: bool has_log_in = 3;
+   */
+  hasLogIn: boolean;
+};
+
+/**
+ * Describes the message countersign.auth.v1.GetInvitationResponse.
+ * Use `create(GetInvitationResponseSchema)` to create a new message.
+ */
+export const GetInvitationResponseSchema: GenMessage<GetInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 27);
+
+/**
+ * AcceptInvitationRequest accepts an invitation.
+ *
+ * @generated from message countersign.auth.v1.AcceptInvitationRequest
+ */
+export type AcceptInvitationRequest = Message<"countersign.auth.v1.AcceptInvitationRequest"> & {
+  /**
+   * token from the invitation e-mail's link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * password: the new log-in's (at least 10 characters), or the existing log-in's.
+   *
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * client_address is where the acceptance came from, for the log-in throttle.
+   *
+   * @generated from field: string client_address = 3;
+   */
+  clientAddress: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.AcceptInvitationRequest.
+ * Use `create(AcceptInvitationRequestSchema)` to create a new message.
+ */
+export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 28);
+
+/**
+ * AcceptInvitationResponse carries the session the acceptance opened.
+ *
+ * @generated from message countersign.auth.v1.AcceptInvitationResponse
+ */
+export type AcceptInvitationResponse = Message<"countersign.auth.v1.AcceptInvitationResponse"> & {
+  /**
+   * token is the session's bearer secret, as CreateSessionResponse's.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * expire_time is when the session ends.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 2;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * session describes who joined, with the new workspace among theirs.
+   *
+   * @generated from field: countersign.auth.v1.Session session = 3;
+   */
+  session?: Session | undefined;
+};
+
+/**
+ * Describes the message countersign.auth.v1.AcceptInvitationResponse.
+ * Use `create(AcceptInvitationResponseSchema)` to create a new message.
+ */
+export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 29);
+
+/**
+ * AuditEntry is one change to a workspace's administration.
+ *
+ * @generated from message countersign.auth.v1.AuditEntry
+ */
+export type AuditEntry = Message<"countersign.auth.v1.AuditEntry"> & {
+  /**
+   * id identifies the entry (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * time is when the change was made.
+   *
+   * @generated from field: google.protobuf.Timestamp time = 2;
+   */
+  time?: Timestamp | undefined;
+
+  /**
+   * actor is the e-mail of the person who made it, or "operator" for the CLI.
+   *
+   * @generated from field: string actor = 3;
+   */
+  actor: string;
+
+  /**
+   * action is what was done: "member.added", "member.invited", "member.joined",
+   * "member.role_changed", "member.removed", "invitation.revoked", "workspace.renamed",
+   * "workspace.api_access_enabled", "workspace.api_access_disabled", "api_key.created",
+   * "api_key.deleted".
+   *
+   * @generated from field: string action = 4;
+   */
+  action: string;
+
+  /**
+   * target is what it was done to, in words: an e-mail, a key's name, the workspace's name.
+   *
+   * @generated from field: string target = 5;
+   */
+  target: string;
+
+  /**
+   * detail adds what the action alone does not say, such as the role given.
+   *
+   * @generated from field: string detail = 6;
+   */
+  detail: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.AuditEntry.
+ * Use `create(AuditEntrySchema)` to create a new message.
+ */
+export const AuditEntrySchema: GenMessage<AuditEntry> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 30);
+
+/**
+ * ListAuditEntriesRequest names a workspace.
+ *
+ * @generated from message countersign.auth.v1.ListAuditEntriesRequest
+ */
+export type ListAuditEntriesRequest = Message<"countersign.auth.v1.ListAuditEntriesRequest"> & {
+  /**
+   * workspace_id whose entries to list.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * limit is how many to return, newest first: 1 to 500, 100 when 0.
+   *
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message countersign.auth.v1.ListAuditEntriesRequest.
+ * Use `create(ListAuditEntriesRequestSchema)` to create a new message.
+ */
+export const ListAuditEntriesRequestSchema: GenMessage<ListAuditEntriesRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 31);
+
+/**
+ * ListAuditEntriesResponse lists entries.
+ *
+ * @generated from message countersign.auth.v1.ListAuditEntriesResponse
+ */
+export type ListAuditEntriesResponse = Message<"countersign.auth.v1.ListAuditEntriesResponse"> & {
+  /**
+   * entries, newest first.
+   *
+   * @generated from field: repeated countersign.auth.v1.AuditEntry entries = 1;
+   */
+  entries: AuditEntry[];
+};
+
+/**
+ * Describes the message countersign.auth.v1.ListAuditEntriesResponse.
+ * Use `create(ListAuditEntriesResponseSchema)` to create a new message.
+ */
+export const ListAuditEntriesResponseSchema: GenMessage<ListAuditEntriesResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 32);
+
+/**
+ * RequestPasswordResetRequest names the log-in.
+ *
+ * @generated from message countersign.auth.v1.RequestPasswordResetRequest
+ */
+export type RequestPasswordResetRequest = Message<"countersign.auth.v1.RequestPasswordResetRequest"> & {
+  /**
+   * email of the log-in.
+   *
+   * @generated from field: string email = 1;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.RequestPasswordResetRequest.
+ * Use `create(RequestPasswordResetRequestSchema)` to create a new message.
+ */
+export const RequestPasswordResetRequestSchema: GenMessage<RequestPasswordResetRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 33);
+
+/**
+ * RequestPasswordResetResponse is empty, whether or not an e-mail was sent.
+ *
+ * @generated from message countersign.auth.v1.RequestPasswordResetResponse
+ */
+export type RequestPasswordResetResponse = Message<"countersign.auth.v1.RequestPasswordResetResponse"> & {
+};
+
+/**
+ * Describes the message countersign.auth.v1.RequestPasswordResetResponse.
+ * Use `create(RequestPasswordResetResponseSchema)` to create a new message.
+ */
+export const RequestPasswordResetResponseSchema: GenMessage<RequestPasswordResetResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 34);
+
+/**
+ * ResetPasswordRequest sets a new password.
+ *
+ * @generated from message countersign.auth.v1.ResetPasswordRequest
+ */
+export type ResetPasswordRequest = Message<"countersign.auth.v1.ResetPasswordRequest"> & {
+  /**
+   * token from the reset e-mail's link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * password is the new password, at least 10 characters.
+   *
+   * @generated from field: string password = 2;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message countersign.auth.v1.ResetPasswordRequest.
+ * Use `create(ResetPasswordRequestSchema)` to create a new message.
+ */
+export const ResetPasswordRequestSchema: GenMessage<ResetPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 35);
+
+/**
+ * ResetPasswordResponse is empty.
+ *
+ * @generated from message countersign.auth.v1.ResetPasswordResponse
+ */
+export type ResetPasswordResponse = Message<"countersign.auth.v1.ResetPasswordResponse"> & {
+};
+
+/**
+ * Describes the message countersign.auth.v1.ResetPasswordResponse.
+ * Use `create(ResetPasswordResponseSchema)` to create a new message.
+ */
+export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_auth_v1_auth_service, 36);
+
+/**
  * CreateSessionRequest carries console log-in credentials.
  *
  * @generated from message countersign.auth.v1.CreateSessionRequest
@@ -476,7 +1156,7 @@ export type CreateSessionRequest = Message<"countersign.auth.v1.CreateSessionReq
  * Use `create(CreateSessionRequestSchema)` to create a new message.
  */
 export const CreateSessionRequestSchema: GenMessage<CreateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 15);
+  messageDesc(file_countersign_auth_v1_auth_service, 37);
 
 /**
  * CreateSessionResponse carries the new session.
@@ -511,7 +1191,7 @@ export type CreateSessionResponse = Message<"countersign.auth.v1.CreateSessionRe
  * Use `create(CreateSessionResponseSchema)` to create a new message.
  */
 export const CreateSessionResponseSchema: GenMessage<CreateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 16);
+  messageDesc(file_countersign_auth_v1_auth_service, 38);
 
 /**
  * Session is a logged-in person and their workspaces.
@@ -553,7 +1233,7 @@ export type Session = Message<"countersign.auth.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 17);
+  messageDesc(file_countersign_auth_v1_auth_service, 39);
 
 /**
  * GetSessionRequest presents a session token.
@@ -574,7 +1254,7 @@ export type GetSessionRequest = Message<"countersign.auth.v1.GetSessionRequest">
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema: GenMessage<GetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 18);
+  messageDesc(file_countersign_auth_v1_auth_service, 40);
 
 /**
  * GetSessionResponse resolves a token.
@@ -595,7 +1275,7 @@ export type GetSessionResponse = Message<"countersign.auth.v1.GetSessionResponse
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 19);
+  messageDesc(file_countersign_auth_v1_auth_service, 41);
 
 /**
  * DeleteSessionRequest presents the session token to end.
@@ -616,7 +1296,7 @@ export type DeleteSessionRequest = Message<"countersign.auth.v1.DeleteSessionReq
  * Use `create(DeleteSessionRequestSchema)` to create a new message.
  */
 export const DeleteSessionRequestSchema: GenMessage<DeleteSessionRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 20);
+  messageDesc(file_countersign_auth_v1_auth_service, 42);
 
 /**
  * DeleteSessionResponse is empty.
@@ -631,7 +1311,7 @@ export type DeleteSessionResponse = Message<"countersign.auth.v1.DeleteSessionRe
  * Use `create(DeleteSessionResponseSchema)` to create a new message.
  */
 export const DeleteSessionResponseSchema: GenMessage<DeleteSessionResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 21);
+  messageDesc(file_countersign_auth_v1_auth_service, 43);
 
 /**
  * CreateApiKeyRequest names the new key.
@@ -652,6 +1332,20 @@ export type CreateApiKeyRequest = Message<"countersign.auth.v1.CreateApiKeyReque
    * @generated from field: string name = 2;
    */
   name: string;
+
+  /**
+   * expire_time, when given, is when the key stops working: in the future, at most ten years on.
+   *
+   * @generated from field: google.protobuf.Timestamp expire_time = 3;
+   */
+  expireTime?: Timestamp | undefined;
+
+  /**
+   * actor_user_id is the person who created it, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 4;
+   */
+  actorUserId: string;
 };
 
 /**
@@ -659,7 +1353,7 @@ export type CreateApiKeyRequest = Message<"countersign.auth.v1.CreateApiKeyReque
  * Use `create(CreateApiKeyRequestSchema)` to create a new message.
  */
 export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 22);
+  messageDesc(file_countersign_auth_v1_auth_service, 44);
 
 /**
  * CreateApiKeyResponse carries the key and, this once, its secret.
@@ -687,7 +1381,7 @@ export type CreateApiKeyResponse = Message<"countersign.auth.v1.CreateApiKeyResp
  * Use `create(CreateApiKeyResponseSchema)` to create a new message.
  */
 export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 23);
+  messageDesc(file_countersign_auth_v1_auth_service, 45);
 
 /**
  * ListApiKeysRequest names a workspace.
@@ -708,7 +1402,7 @@ export type ListApiKeysRequest = Message<"countersign.auth.v1.ListApiKeysRequest
  * Use `create(ListApiKeysRequestSchema)` to create a new message.
  */
 export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 24);
+  messageDesc(file_countersign_auth_v1_auth_service, 46);
 
 /**
  * ListApiKeysResponse lists keys without secrets.
@@ -729,7 +1423,7 @@ export type ListApiKeysResponse = Message<"countersign.auth.v1.ListApiKeysRespon
  * Use `create(ListApiKeysResponseSchema)` to create a new message.
  */
 export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 25);
+  messageDesc(file_countersign_auth_v1_auth_service, 47);
 
 /**
  * DeleteApiKeyRequest names the key to delete.
@@ -750,6 +1444,13 @@ export type DeleteApiKeyRequest = Message<"countersign.auth.v1.DeleteApiKeyReque
    * @generated from field: string key_id = 2;
    */
   keyId: string;
+
+  /**
+   * actor_user_id is the person who deleted it, for the audit; empty for the operator (CLI).
+   *
+   * @generated from field: string actor_user_id = 3;
+   */
+  actorUserId: string;
 };
 
 /**
@@ -757,7 +1458,7 @@ export type DeleteApiKeyRequest = Message<"countersign.auth.v1.DeleteApiKeyReque
  * Use `create(DeleteApiKeyRequestSchema)` to create a new message.
  */
 export const DeleteApiKeyRequestSchema: GenMessage<DeleteApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 26);
+  messageDesc(file_countersign_auth_v1_auth_service, 48);
 
 /**
  * DeleteApiKeyResponse is empty.
@@ -772,7 +1473,7 @@ export type DeleteApiKeyResponse = Message<"countersign.auth.v1.DeleteApiKeyResp
  * Use `create(DeleteApiKeyResponseSchema)` to create a new message.
  */
 export const DeleteApiKeyResponseSchema: GenMessage<DeleteApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 27);
+  messageDesc(file_countersign_auth_v1_auth_service, 49);
 
 /**
  * VerifyApiKeyRequest presents a secret.
@@ -793,7 +1494,7 @@ export type VerifyApiKeyRequest = Message<"countersign.auth.v1.VerifyApiKeyReque
  * Use `create(VerifyApiKeyRequestSchema)` to create a new message.
  */
 export const VerifyApiKeyRequestSchema: GenMessage<VerifyApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 28);
+  messageDesc(file_countersign_auth_v1_auth_service, 50);
 
 /**
  * VerifyApiKeyResponse says whom a valid secret acts for.
@@ -828,7 +1529,7 @@ export type VerifyApiKeyResponse = Message<"countersign.auth.v1.VerifyApiKeyResp
  * Use `create(VerifyApiKeyResponseSchema)` to create a new message.
  */
 export const VerifyApiKeyResponseSchema: GenMessage<VerifyApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 29);
+  messageDesc(file_countersign_auth_v1_auth_service, 51);
 
 /**
  * ApiCallError is one failed public API call, or one failed attempt of the work a call started
@@ -893,6 +1594,20 @@ export type ApiCallError = Message<"countersign.auth.v1.ApiCallError"> & {
    * @generated from field: string detail = 8;
    */
   detail: string;
+
+  /**
+   * key_name is the name of the key that made the call; empty for sealing and e-mail.
+   *
+   * @generated from field: string key_name = 9;
+   */
+  keyName: string;
+
+  /**
+   * problem is the body the call answered, as the caller got it; empty for sealing and e-mail.
+   *
+   * @generated from field: string problem = 10;
+   */
+  problem: string;
 };
 
 /**
@@ -900,7 +1615,7 @@ export type ApiCallError = Message<"countersign.auth.v1.ApiCallError"> & {
  * Use `create(ApiCallErrorSchema)` to create a new message.
  */
 export const ApiCallErrorSchema: GenMessage<ApiCallError> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 30);
+  messageDesc(file_countersign_auth_v1_auth_service, 52);
 
 /**
  * ListRecentErrorsRequest names a workspace.
@@ -928,7 +1643,7 @@ export type ListRecentErrorsRequest = Message<"countersign.auth.v1.ListRecentErr
  * Use `create(ListRecentErrorsRequestSchema)` to create a new message.
  */
 export const ListRecentErrorsRequestSchema: GenMessage<ListRecentErrorsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 31);
+  messageDesc(file_countersign_auth_v1_auth_service, 53);
 
 /**
  * ListRecentErrorsResponse lists failed calls.
@@ -949,7 +1664,7 @@ export type ListRecentErrorsResponse = Message<"countersign.auth.v1.ListRecentEr
  * Use `create(ListRecentErrorsResponseSchema)` to create a new message.
  */
 export const ListRecentErrorsResponseSchema: GenMessage<ListRecentErrorsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 32);
+  messageDesc(file_countersign_auth_v1_auth_service, 54);
 
 /**
  * GetApiUsageRequest names a workspace and a range of UTC days.
@@ -984,7 +1699,7 @@ export type GetApiUsageRequest = Message<"countersign.auth.v1.GetApiUsageRequest
  * Use `create(GetApiUsageRequestSchema)` to create a new message.
  */
 export const GetApiUsageRequestSchema: GenMessage<GetApiUsageRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 33);
+  messageDesc(file_countersign_auth_v1_auth_service, 55);
 
 /**
  * UsageFigures are the counts and latencies of a set of calls.
@@ -1026,7 +1741,7 @@ export type UsageFigures = Message<"countersign.auth.v1.UsageFigures"> & {
  * Use `create(UsageFiguresSchema)` to create a new message.
  */
 export const UsageFiguresSchema: GenMessage<UsageFigures> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 34);
+  messageDesc(file_countersign_auth_v1_auth_service, 56);
 
 /**
  * DailyUsage is one day's calls.
@@ -1054,7 +1769,7 @@ export type DailyUsage = Message<"countersign.auth.v1.DailyUsage"> & {
  * Use `create(DailyUsageSchema)` to create a new message.
  */
 export const DailyUsageSchema: GenMessage<DailyUsage> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 35);
+  messageDesc(file_countersign_auth_v1_auth_service, 57);
 
 /**
  * RouteUsage is one route's calls over the range.
@@ -1089,7 +1804,7 @@ export type RouteUsage = Message<"countersign.auth.v1.RouteUsage"> & {
  * Use `create(RouteUsageSchema)` to create a new message.
  */
 export const RouteUsageSchema: GenMessage<RouteUsage> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 36);
+  messageDesc(file_countersign_auth_v1_auth_service, 58);
 
 /**
  * GetApiUsageResponse summarises usage.
@@ -1138,7 +1853,7 @@ export type GetApiUsageResponse = Message<"countersign.auth.v1.GetApiUsageRespon
  * Use `create(GetApiUsageResponseSchema)` to create a new message.
  */
 export const GetApiUsageResponseSchema: GenMessage<GetApiUsageResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 37);
+  messageDesc(file_countersign_auth_v1_auth_service, 59);
 
 /**
  * StoredResponse is the answer to a POST, kept for replay.
@@ -1173,7 +1888,7 @@ export type StoredResponse = Message<"countersign.auth.v1.StoredResponse"> & {
  * Use `create(StoredResponseSchema)` to create a new message.
  */
 export const StoredResponseSchema: GenMessage<StoredResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 38);
+  messageDesc(file_countersign_auth_v1_auth_service, 60);
 
 /**
  * ClaimIdempotencyKeyRequest names a POST about to run.
@@ -1215,7 +1930,7 @@ export type ClaimIdempotencyKeyRequest = Message<"countersign.auth.v1.ClaimIdemp
  * Use `create(ClaimIdempotencyKeyRequestSchema)` to create a new message.
  */
 export const ClaimIdempotencyKeyRequestSchema: GenMessage<ClaimIdempotencyKeyRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 39);
+  messageDesc(file_countersign_auth_v1_auth_service, 61);
 
 /**
  * ClaimIdempotencyKeyResponse says what to do.
@@ -1243,7 +1958,7 @@ export type ClaimIdempotencyKeyResponse = Message<"countersign.auth.v1.ClaimIdem
  * Use `create(ClaimIdempotencyKeyResponseSchema)` to create a new message.
  */
 export const ClaimIdempotencyKeyResponseSchema: GenMessage<ClaimIdempotencyKeyResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 40);
+  messageDesc(file_countersign_auth_v1_auth_service, 62);
 
 /**
  * CompleteIdempotencyKeyRequest stores the answer of a claimed POST.
@@ -1285,7 +2000,7 @@ export type CompleteIdempotencyKeyRequest = Message<"countersign.auth.v1.Complet
  * Use `create(CompleteIdempotencyKeyRequestSchema)` to create a new message.
  */
 export const CompleteIdempotencyKeyRequestSchema: GenMessage<CompleteIdempotencyKeyRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 41);
+  messageDesc(file_countersign_auth_v1_auth_service, 63);
 
 /**
  * CompleteIdempotencyKeyResponse is empty.
@@ -1300,7 +2015,7 @@ export type CompleteIdempotencyKeyResponse = Message<"countersign.auth.v1.Comple
  * Use `create(CompleteIdempotencyKeyResponseSchema)` to create a new message.
  */
 export const CompleteIdempotencyKeyResponseSchema: GenMessage<CompleteIdempotencyKeyResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 42);
+  messageDesc(file_countersign_auth_v1_auth_service, 64);
 
 /**
  * ReleaseIdempotencyKeyRequest forgets a claim.
@@ -1335,7 +2050,7 @@ export type ReleaseIdempotencyKeyRequest = Message<"countersign.auth.v1.ReleaseI
  * Use `create(ReleaseIdempotencyKeyRequestSchema)` to create a new message.
  */
 export const ReleaseIdempotencyKeyRequestSchema: GenMessage<ReleaseIdempotencyKeyRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 43);
+  messageDesc(file_countersign_auth_v1_auth_service, 65);
 
 /**
  * ReleaseIdempotencyKeyResponse is empty.
@@ -1350,7 +2065,7 @@ export type ReleaseIdempotencyKeyResponse = Message<"countersign.auth.v1.Release
  * Use `create(ReleaseIdempotencyKeyResponseSchema)` to create a new message.
  */
 export const ReleaseIdempotencyKeyResponseSchema: GenMessage<ReleaseIdempotencyKeyResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_auth_v1_auth_service, 44);
+  messageDesc(file_countersign_auth_v1_auth_service, 66);
 
 /**
  * Role is what a member may do in a workspace.
@@ -1502,6 +2217,117 @@ export const AuthService: GenService<{
     output: typeof ListMembersResponseSchema;
   },
   /**
+   * UpdateMember changes a member's role. Demoting the workspace's last Organization Admin is
+   * FAILED_PRECONDITION: a workspace always has someone who can run it.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.UpdateMember
+   */
+  updateMember: {
+    methodKind: "unary";
+    input: typeof UpdateMemberRequestSchema;
+    output: typeof UpdateMemberResponseSchema;
+  },
+  /**
+   * RemoveMember takes a person out of a workspace (their log-in stays, with their other
+   * workspaces); removing the last Organization Admin is FAILED_PRECONDITION.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.RemoveMember
+   */
+  removeMember: {
+    methodKind: "unary";
+    input: typeof RemoveMemberRequestSchema;
+    output: typeof RemoveMemberResponseSchema;
+  },
+  /**
+   * InviteMember invites a person by e-mail: the e-mail carries a link that expires after seven
+   * days; accepting it makes them a member with the role given here. A person already a member is
+   * ALREADY_EXISTS; a second invitation to the same address replaces the first.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.InviteMember
+   */
+  inviteMember: {
+    methodKind: "unary";
+    input: typeof InviteMemberRequestSchema;
+    output: typeof InviteMemberResponseSchema;
+  },
+  /**
+   * ListInvitations lists a workspace's invitations that were neither accepted nor revoked, newest
+   * first, expired ones included (they say so).
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.ListInvitations
+   */
+  listInvitations: {
+    methodKind: "unary";
+    input: typeof ListInvitationsRequestSchema;
+    output: typeof ListInvitationsResponseSchema;
+  },
+  /**
+   * RevokeInvitation withdraws an invitation; its link stops working at once.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.RevokeInvitation
+   */
+  revokeInvitation: {
+    methodKind: "unary";
+    input: typeof RevokeInvitationRequestSchema;
+    output: typeof RevokeInvitationResponseSchema;
+  },
+  /**
+   * GetInvitation resolves an invitation link's token to what it invites to. An unknown, used,
+   * revoked or expired token is NOT_FOUND.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.GetInvitation
+   */
+  getInvitation: {
+    methodKind: "unary";
+    input: typeof GetInvitationRequestSchema;
+    output: typeof GetInvitationResponseSchema;
+  },
+  /**
+   * AcceptInvitation joins the workspace and logs the person in. A new person chooses their
+   * password here; a person with a log-in proves it with theirs (a wrong one is UNAUTHENTICATED and
+   * counts toward the same lock as a failed log-in).
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.AcceptInvitation
+   */
+  acceptInvitation: {
+    methodKind: "unary";
+    input: typeof AcceptInvitationRequestSchema;
+    output: typeof AcceptInvitationResponseSchema;
+  },
+  /**
+   * ListAuditEntries lists what was changed in a workspace's administration — members, invitations,
+   * roles, API access, API keys — by whom and when, newest first. The console and the CLI write the same entries.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.ListAuditEntries
+   */
+  listAuditEntries: {
+    methodKind: "unary";
+    input: typeof ListAuditEntriesRequestSchema;
+    output: typeof ListAuditEntriesResponseSchema;
+  },
+  /**
+   * RequestPasswordReset e-mails a link to choose a new password (valid one hour) when the address
+   * has a log-in; it answers the same whether or not it does, so it tells nobody who has one.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.RequestPasswordReset
+   */
+  requestPasswordReset: {
+    methodKind: "unary";
+    input: typeof RequestPasswordResetRequestSchema;
+    output: typeof RequestPasswordResetResponseSchema;
+  },
+  /**
+   * ResetPassword sets a new password with a reset link's token and ends every session of the
+   * person. An unknown, used or expired token is NOT_FOUND.
+   *
+   * @generated from rpc countersign.auth.v1.AuthService.ResetPassword
+   */
+  resetPassword: {
+    methodKind: "unary";
+    input: typeof ResetPasswordRequestSchema;
+    output: typeof ResetPasswordResponseSchema;
+  },
+  /**
    * CreateSession logs a person in to the console with email and password. After too many failed
    * attempts for an account or from an address it answers RESOURCE_EXHAUSTED with RetryAfter.
    *
@@ -1563,7 +2389,9 @@ export const AuthService: GenService<{
     output: typeof DeleteApiKeyResponseSchema;
   },
   /**
-   * VerifyApiKey resolves a presented secret to its key and workspace.
+   * VerifyApiKey resolves a presented secret to its key and workspace. An unknown or expired key is
+   * UNAUTHENTICATED; an expired one's error carries a ProblemCode detail "unauthorized", its message
+   * written for the API's caller.
    *
    * @generated from rpc countersign.auth.v1.AuthService.VerifyApiKey
    */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/gateway_events.proto.
  */
 export const file_countersign_events_v1_gateway_events: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb3VudGVyc2lnbi9ldmVudHMvdjEvZ2F0ZXdheV9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSJJChBBcGlDYWxsc1JlY29yZGVkEjUKBWNhbGxzGAEgAygLMiYuY291bnRlcnNpZ24uZXZlbnRzLnYxLkFwaUNhbGxSZWNvcmRlZCLVAQoPQXBpQ2FsbFJlY29yZGVkEhIKCnJlcXVlc3RfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEg4KBmtleV9pZBgDIAEoCRIOCgZtZXRob2QYBCABKAkSDQoFcm91dGUYBSABKAkSDAoEcGF0aBgGIAEoCRIOCgZzdGF0dXMYByABKAUSDAoEY29kZRgIIAEoCRITCgtkdXJhdGlvbl9tcxgJIAEoARIoCgR0aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Cipjb3VudGVyc2lnbi9ldmVudHMvdjEvZ2F0ZXdheV9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSJJChBBcGlDYWxsc1JlY29yZGVkEjUKBWNhbGxzGAEgAygLMiYuY291bnRlcnNpZ24uZXZlbnRzLnYxLkFwaUNhbGxSZWNvcmRlZCL4AQoPQXBpQ2FsbFJlY29yZGVkEhIKCnJlcXVlc3RfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEg4KBmtleV9pZBgDIAEoCRIOCgZtZXRob2QYBCABKAkSDQoFcm91dGUYBSABKAkSDAoEcGF0aBgGIAEoCRIOCgZzdGF0dXMYByABKAUSDAoEY29kZRgIIAEoCRITCgtkdXJhdGlvbl9tcxgJIAEoARIoCgR0aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghrZXlfbmFtZRgLIAEoCRIPCgdwcm9ibGVtGAwgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * ApiCallsRecorded is published by the gateway on "<namespace>.events.gateway.api_calls_recorded"
@@ -113,6 +113,21 @@ export type ApiCallRecorded = Message<"countersign.events.v1.ApiCallRecorded"> &
    * @generated from field: google.protobuf.Timestamp time = 10;
    */
   time?: Timestamp | undefined;
+
+  /**
+   * key_name is the name of the key that made the call, as it was then.
+   *
+   * @generated from field: string key_name = 11;
+   */
+  keyName: string;
+
+  /**
+   * problem is the body a failed call answered (problem+json, or DocuSign's error on /restapi), at
+   * most 4 KiB; empty when the call succeeded.
+   *
+   * @generated from field: string problem = 12;
+   */
+  problem: string;
 };
 
 /**

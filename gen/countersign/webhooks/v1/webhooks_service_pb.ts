@@ -1067,7 +1067,8 @@ export const WebhooksService: GenService<{
     output: typeof ReplayMessagesResponseSchema;
   },
   /**
-   * TestEndpoint posts a synthetic event to an endpoint at once and returns its answer.
+   * TestEndpoint posts a synthetic event to an endpoint at once and returns its answer; the event
+   * and its attempt are kept in the endpoint's message log (trigger "test"), not replayed.
    *
    * @generated from rpc countersign.webhooks.v1.WebhooksService.TestEndpoint
    */

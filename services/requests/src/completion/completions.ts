@@ -5,11 +5,12 @@
  * final commit stores no second copy, and the final commit checks the request is still waiting for
  * it. After its last attempt a completion is parked, never retried for ever: the request says why
  * (its sender cancels it, or resends it once the cause is mended), the audit trail records it, and
- * the `completions_failed` gauge raises an alert.
+ * the job queue's parked gauge (`background_jobs{queue="completion",state="parked"}`) raises an alert.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import { subjects } from "@countersign/domain";
 import {
   type DocumentsService,
   Kind,
@@ -17,14 +18,15 @@ import {
 import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   type Database,
-  DrainLoop,
   enqueueEvent,
+  exponentialBackoff,
+  type JobFailure,
+  JobQueue,
+  type JobState,
   type Logger,
   type Queryable,
-  subjects,
   uuidv7,
 } from "@countersign/kit";
-import { Counter, Gauge, type Metric } from "prom-client";
 import { type AuditActor, appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
 import type { StoredValue } from "../field-values.js";
@@ -57,19 +59,19 @@ export async function completionState(
   tx: Queryable,
   requestId: string,
 ): Promise<"none" | "queued" | "parked"> {
-  const { rows } = await tx.query<{ failed_at: Date | null }>(
-    "SELECT failed_at FROM completions WHERE request_id = $1 AND done_at IS NULL",
+  const { rows } = await tx.query<{ parked_at: Date | null }>(
+    "SELECT parked_at FROM completions WHERE request_id = $1 AND done_at IS NULL",
     [requestId],
   );
   const [row] = rows;
-  return !row ? "none" : row.failed_at ? "parked" : "queued";
+  return !row ? "none" : row.parked_at ? "parked" : "queued";
 }
 
 /** A parked completion queued again from its first attempt; the request no longer reports it failed. */
 export async function retryParkedCompletion(tx: Queryable, requestId: string): Promise<void> {
   await tx.query(
-    `UPDATE completions SET failed_at = NULL, attempts = 0, next_attempt_at = now(), claimed_until = '-infinity'
-      WHERE request_id = $1 AND failed_at IS NOT NULL AND done_at IS NULL`,
+    `UPDATE completions SET parked_at = NULL, attempts = 0, next_attempt_at = now(), claimed_until = '-infinity'
+      WHERE request_id = $1 AND parked_at IS NOT NULL AND done_at IS NULL`,
     [requestId],
   );
   await store.setCompletionFailure(tx, requestId, null);
@@ -120,32 +122,6 @@ async function enqueueAttemptFailed(
   );
 }
 
-/** Completion attempts by outcome, and the completions parked now (read on every scrape). */
-export class CompletionMetrics {
-  readonly attempts = new Counter({
-    name: "completion_attempts_total",
-    help: "Attempts to seal a fully signed request, by outcome: succeeded, failed (retried later) or gave_up (parked).",
-    labelNames: ["outcome"],
-    registers: [],
-  });
-  readonly parked: Gauge;
-
-  constructor(parkedCount: () => Promise<number>) {
-    this.parked = new Gauge({
-      name: "completions_failed",
-      help: "Fully signed requests whose sealing failed every attempt and waits for its sender.",
-      registers: [],
-      async collect() {
-        this.set(await parkedCount().catch(() => Number.NaN));
-      },
-    });
-  }
-
-  all(): Metric[] {
-    return [this.attempts, this.parked];
-  }
-}
-
 export const DEFAULT_COMPLETION_ATTEMPTS = 10;
 
 /** Who sent the request, from the actor of its first audit entry: a person by e-mail, a key by name. */
@@ -190,141 +166,64 @@ export interface CompletionsDeps {
   onlyReplica?: boolean;
 }
 
-interface Job {
+interface Job extends JobState {
   request_id: string;
   workspace_id: string;
   document_id: string;
-  attempts: number;
 }
 
-/** A claim outlives the slowest completion; a worker that dies leaves the job to another after it. */
-const CLAIM = "5 minutes";
-
-export class Completions {
-  private readonly loop: DrainLoop;
-  private claimsReleased = false;
-  readonly metrics: CompletionMetrics;
-
+export class Completions extends JobQueue<Job> {
   constructor(private readonly deps: CompletionsDeps) {
-    this.loop = new DrainLoop((stopping) => this.drain(stopping), deps.pollIntervalMs ?? 10_000, {
-      work: "completion",
+    super({
+      name: "completion",
+      db: deps.db,
       logger: deps.logger,
-    });
-    this.metrics = new CompletionMetrics(async () => {
-      const { rows } = await deps.db.query<{ count: number }>(
-        "SELECT count(*)::int AS count FROM completions WHERE failed_at IS NOT NULL AND done_at IS NULL",
-      );
-      return rows[0]?.count ?? 0;
-    });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  kick(): void {
-    this.loop.kick();
-  }
-
-  idle(): Promise<void> {
-    return this.loop.idle();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
-  private async drain(stopping: AbortSignal): Promise<void> {
-    try {
-      if (this.deps.onlyReplica && !this.claimsReleased) {
-        await this.deps.db.query(
-          "UPDATE completions SET claimed_until = '-infinity' WHERE done_at IS NULL AND claimed_until > now()",
+      table: {
+        name: "completions",
+        key: "request_id",
+        columns: ["workspace_id", "document_id"],
+        order: "next_attempt_at",
+      },
+      // Outlives the slowest completion; a worker that dies leaves the job to another after it.
+      leaseSeconds: 300,
+      pollIntervalMs: deps.pollIntervalMs ?? 10_000,
+      maxAttempts: deps.maxAttempts ?? DEFAULT_COMPLETION_ATTEMPTS,
+      backoff: exponentialBackoff(deps.retryBaseMs ?? 5000, 600_000),
+      onlyReplica: deps.onlyReplica,
+      describe: (job) => ({ signatureRequestId: job.request_id }),
+      run: async (job) => {
+        const started = performance.now();
+        await this.complete(job);
+        deps.logger.info(
+          {
+            signatureRequestId: job.request_id,
+            documentId: job.document_id,
+            ms: Math.round(performance.now() - started),
+          },
+          "request completed and sealed",
         );
-        this.claimsReleased = true;
-      }
-      while (!stopping.aborted) {
-        const job = await this.claim();
-        if (!job) return;
-        await this.run(job);
-      }
-    } catch (err) {
-      this.deps.logger.warn({ err }, "cannot work the completion queue; the next poll tries again");
-    }
+        return { kind: "done" };
+      },
+      failed: (tx, job, failure) => this.failed(tx, job, failure),
+      afterFailed: () => deps.afterCommit(),
+    });
   }
 
-  private async claim(): Promise<Job | undefined> {
-    const { rows } = await this.deps.db.query<Job>(
-      `UPDATE completions SET claimed_until = now() + interval '${CLAIM}', attempts = attempts + 1
-        WHERE request_id = (SELECT request_id FROM completions
-                             WHERE done_at IS NULL AND failed_at IS NULL
-                               AND next_attempt_at <= now() AND claimed_until < now()
-                             ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING request_id, workspace_id, document_id, attempts`,
-    );
-    return rows[0];
-  }
-
-  private async run(job: Job): Promise<void> {
-    const started = performance.now();
-    try {
-      await this.complete(job);
-      this.metrics.attempts.inc({ outcome: "succeeded" });
-      this.deps.logger.info(
-        {
-          signatureRequestId: job.request_id,
-          documentId: job.document_id,
-          ms: Math.round(performance.now() - started),
-        },
-        "request completed and sealed",
-      );
-    } catch (err) {
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      const maxAttempts = this.deps.maxAttempts ?? DEFAULT_COMPLETION_ATTEMPTS;
-      if (job.attempts >= maxAttempts) {
-        await this.park(job, err, message, maxAttempts);
-        return;
-      }
-      this.metrics.attempts.inc({ outcome: "failed" });
-      const delayMs = Math.min((this.deps.retryBaseMs ?? 5000) * 2 ** (job.attempts - 1), 600_000);
-      this.deps.logger.warn(
-        { err, signatureRequestId: job.request_id, attempts: job.attempts, retryInMs: delayMs },
-        "completing a request failed; will retry",
-      );
-      await this.deps.db.transaction(async (tx) => {
-        const { rowCount } = await tx.query(
-          `UPDATE completions SET next_attempt_at = now() + make_interval(secs => $2), claimed_until = '-infinity',
-                  last_error = $3 WHERE request_id = $1 AND done_at IS NULL`,
-          [job.request_id, delayMs / 1000, message],
-        );
-        if (!rowCount) return;
-        const retryAt = new Date(Date.now() + delayMs);
-        await enqueueAttemptFailed(tx, job, maxAttempts, reasonForSender(err), retryAt);
+  /**
+   * A failed attempt, announced for the workspace's Recent Errors; after the last the job waits for
+   * its sender, and the request and its trail say why.
+   */
+  private async failed(tx: Queryable, job: Job, failure: JobFailure): Promise<void> {
+    const reason = reasonForSender(failure.error);
+    if (!failure.retryAt) {
+      await store.setCompletionFailure(tx, job.request_id, {
+        reason,
+        attempts: job.attempts,
+        failedAt: new Date().toISOString(),
       });
-      this.deps.afterCommit();
-    }
-  }
-
-  /** The last attempt failed: the job waits for the sender, and the request and its trail say why. */
-  private async park(job: Job, err: unknown, message: string, maxAttempts: number): Promise<void> {
-    this.metrics.attempts.inc({ outcome: "gave_up" });
-    this.deps.logger.error(
-      { err, signatureRequestId: job.request_id, attempts: job.attempts },
-      "completing a request failed at its last attempt; it waits for its sender to cancel or resend it",
-    );
-    const reason = reasonForSender(err);
-    await this.deps.db.transaction(async (tx) => {
-      const { rowCount } = await tx.query(
-        `UPDATE completions SET failed_at = now(), claimed_until = '-infinity', last_error = $2
-          WHERE request_id = $1 AND done_at IS NULL`,
-        [job.request_id, message],
-      );
-      if (!rowCount) return;
-      const failure = { reason, attempts: job.attempts, failedAt: new Date().toISOString() };
-      await store.setCompletionFailure(tx, job.request_id, failure);
       await appendAudit(tx, job.request_id, "completion_failed", SYSTEM, { reason, attempts: job.attempts });
-      await enqueueAttemptFailed(tx, job, maxAttempts, reason);
-    });
-    this.deps.afterCommit();
+    }
+    await enqueueAttemptFailed(tx, job, failure.maxAttempts, reason, failure.retryAt);
   }
 
   private async complete(job: Job): Promise<void> {
@@ -388,7 +287,7 @@ export class Completions {
         kind: "completed",
         links: attach ? undefined : this.deps.links,
       });
-      await this.finish(tx, request.id, "");
+      await this.finish(tx, request.id);
     });
     this.deps.afterCommit();
   }
@@ -425,12 +324,5 @@ export class Completions {
       holder: holderOf(job.request_id),
     });
     return { id: document.id, sha256: document.sha256, sizeBytes: Number(document.sizeBytes) };
-  }
-
-  private async finish(db: Queryable, requestId: string, note: string): Promise<void> {
-    await db.query("UPDATE completions SET done_at = now(), last_error = $2 WHERE request_id = $1", [
-      requestId,
-      note,
-    ]);
   }
 }

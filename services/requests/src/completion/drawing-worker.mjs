@@ -6,11 +6,11 @@
  * TypeScript (drawing-jobs.ts): the build's JavaScript beside this file where there is one
  * (`npm start`, the image), else the source through tsx's loader (tests, `npm run cli`).
  *
- * Each message is `{ id, job }`, a DrawingJob; each answer `{ id, result }`, a DrawingResult, or
- * `{ id, error }`.
+ * Each job is a DrawingJob, each result a DrawingResult.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { serveJobs } from "@countersign/kit/job-child.mjs";
 
 /** @returns {Promise<typeof import("./drawing-jobs.ts")>} */
 async function jobs() {
@@ -22,17 +22,4 @@ async function jobs() {
 
 const { runDrawingJob } = await jobs();
 
-process.on("message", ({ id, job }) => {
-  runDrawingJob(job).then(
-    (result) => {
-      const { bytes } = result;
-      if (!bytes) return process.send?.({ id, result });
-      // A view is sent with the whole buffer under it: a slice of a larger one goes as a copy of its own.
-      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      process.send?.({ id, result: { ...result, bytes: whole ? bytes : new Uint8Array(bytes) } });
-    },
-    (err) => process.send?.({ id, error: err instanceof Error ? err.message : String(err) }),
-  );
-});
-
-process.send?.({ ready: true });
+serveJobs(runDrawingJob);

@@ -3,8 +3,13 @@
  * the guarded client with fresh Standard Webhooks headers, logs the attempt and schedules the next
  * one or ends the round. Up to `concurrency` attempts run at once and each frees its slot when it
  * ends, so a slow answer holds one slot, not the queue.
+ *
+ * Unlike the services' other queues this is not a kit JobQueue, which runs a claimed batch's jobs
+ * one after another: a delivery claims into free slots while others are in flight, follows the
+ * endpoint's retry schedule and its Retry-After, records concurrent attempts in one statement
+ * (attempt-log.ts) and counts failures against the endpoint. It reports in the same gauges.
  */
-import { type Database, DrainLoop, type Logger, uuidv7 } from "@countersign/kit";
+import { type Database, DrainLoop, type Logger, reportQueue, uuidv7 } from "@countersign/kit";
 import type { SecretBox } from "../endpoint-secrets.js";
 import { signingSecrets } from "../signing-secrets.js";
 import { type DueMessage, store } from "../store.js";
@@ -37,6 +42,8 @@ export class Deliveries {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly wakeUps = new Set<NodeJS.Timeout>();
   private claimsReleased = false;
+  /** Ends this queue's reporting in the job queues' gauges. */
+  private unreport: (() => void) | undefined;
   /** The last claim took as many messages as it could: more may be due. */
   private backlog = false;
 
@@ -51,6 +58,10 @@ export class Deliveries {
   }
 
   start(): void {
+    this.unreport ??= reportQueue({
+      name: "webhook deliveries",
+      stats: () => store.queueStats(this.options.db),
+    });
     this.loop.start();
   }
 
@@ -68,6 +79,8 @@ export class Deliveries {
   }
 
   async stop(): Promise<void> {
+    this.unreport?.();
+    this.unreport = undefined;
     for (const timer of this.wakeUps) clearTimeout(timer);
     await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);

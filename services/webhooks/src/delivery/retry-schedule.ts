@@ -3,7 +3,7 @@
  * (the first is usually 0: at once); a round ends failed when every attempt of it has failed.
  */
 
-/** Immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (DESIGN §6). */
+/** Immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/design.md §6). */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /** The longest wait a Retry-After header can ask for; a longer one is taken as this. */

@@ -41,11 +41,21 @@ const PKI_STATUS = [
   "revocationNotification",
 ];
 
+/**
+ * 16 random bytes read as a positive INTEGER in its minimal DER form: the first byte is 1–127. A
+ * first byte of 0 (1 time in 256) made a non-minimal INTEGER that strict authorities refuse or echo
+ * re-encoded, failing that seal attempt.
+ */
+export function timestampNonce(): Buffer {
+  const nonce = randomBytes(16);
+  nonce[0] = 1 + ((nonce[0] ?? 0) % 127);
+  return nonce;
+}
+
 /** Asks `authority` to stamp `data` (by its SHA-256). */
 export async function requestTimestamp(authority: TimestampAuthority, data: Uint8Array): Promise<Timestamp> {
   const digest = sha256(data);
-  const nonce = randomBytes(16);
-  nonce[0] = (nonce[0] ?? 0) & 0x7f; // a positive INTEGER
+  const nonce = timestampNonce();
   const request = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({

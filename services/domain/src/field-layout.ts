@@ -3,7 +3,7 @@
  * field types, which role fills each field, every role signing somewhere, and fields lying on a page
  * that exists and inside it. Pure functions that report every violation with its path.
  */
-import type { FieldViolation } from "./errors.js";
+import type { FieldViolation } from "@countersign/kit";
 
 export const FIELD_TYPES = [
   "signature",

@@ -8,9 +8,7 @@
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { DrainLoop } from "./drain-loop.js";
-import { isUuid } from "./ids.js";
-import type { Logger } from "./logger.js";
+import { DrainLoop, isUuid, type Logger } from "@countersign/kit";
 
 export interface HeldClaim {
   /** The id after the holder's prefix ("request:<id>" → "<id>"). */

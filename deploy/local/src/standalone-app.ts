@@ -1,0 +1,119 @@
+/**
+ * `npm start`'s second step, once standalone.ts holds the data directory: reads the configuration,
+ * starts every service in this process and stops them on SIGTERM or SIGINT.
+ */
+import { resolve } from "node:path";
+import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
+import { admissionConfig, admissionLimits, bodyMemoryConfig } from "@countersign/gateway";
+import {
+  createLogger,
+  env,
+  exitOnProcessFaults,
+  loadConfig,
+  mailConfig,
+  warnWithoutNodeFlags,
+} from "@countersign/kit";
+import {
+  configuredSeal,
+  configuredTimestampAuthority,
+  requestLimits,
+  requestLimitsConfig,
+  requestTimingConfig,
+  requestTimings,
+  sealConfig,
+  timestampConfig,
+} from "@countersign/requests";
+import { webhookConfig, webhookSettings } from "@countersign/webhooks";
+import type { DestinationStream } from "pino";
+import { z } from "zod";
+import { startStandalone } from "./compose-standalone.js";
+import type { DataDirLock } from "./data-dir-lock.js";
+
+const configSchema = z.object({
+  PORT: env.port(8080),
+  HOST: z.string().default("0.0.0.0"),
+  LOG_LEVEL: env.logLevel(),
+  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
+  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
+  COUNTERSIGN_ADMIN_PORT: env.port(0),
+  COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
+  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
+  COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
+  COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
+  ...admissionConfig,
+  ...bodyMemoryConfig,
+  ...mailConfig,
+  ...requestTimingConfig,
+  ...requestLimitsConfig,
+  COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
+  ...sealConfig,
+  ...timestampConfig,
+  ...webhookConfig,
+  COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
+});
+
+export interface HeldStart {
+  /** The data directory, held since the process began. */
+  lock: DataDirLock;
+  /** Where every part's log lines go. */
+  destination: DestinationStream;
+  /** When the process began (performance.now()), for the start's duration. */
+  started: number;
+}
+
+export async function runStandalone({ lock, destination, started }: HeldStart): Promise<void> {
+  const config = loadConfig(configSchema);
+  const loggerFor = (service: string) =>
+    createLogger({ name: service, level: config.LOG_LEVEL, destination });
+  const logger = loggerFor("standalone");
+  exitOnProcessFaults(logger);
+  warnWithoutNodeFlags(logger);
+  const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
+  const app = await startStandalone({
+    dataDir,
+    lock,
+    port: config.PORT,
+    host: config.HOST,
+    publicUrl: config.COUNTERSIGN_PUBLIC_URL,
+    adminPort: config.COUNTERSIGN_ADMIN_PORT,
+    adminEmail: config.COUNTERSIGN_ADMIN_EMAIL,
+    adminPassword: config.COUNTERSIGN_ADMIN_PASSWORD,
+    limits: {
+      ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
+      burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
+      admission: admissionLimits(config),
+      bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
+    },
+    trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
+    loggerFor,
+    mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
+    seal: configuredSeal(config),
+    requests: {
+      ...requestTimings(config),
+      ...requestLimits(config),
+      timestampAuthority: configuredTimestampAuthority(config),
+    },
+    documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES },
+    webhooks: {
+      ...webhookSettings(config),
+      ...(config.COUNTERSIGN_WEBHOOK_SECRET_KEY ? { secretKey: config.COUNTERSIGN_WEBHOOK_SECRET_KEY } : {}),
+    },
+  });
+  logger.info(
+    { url: app.gatewayUrl, dataDir, startupMs: Math.round(performance.now() - started) },
+    "Countersign is ready (standalone)",
+  );
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await app.close();
+    logger.info("stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

@@ -1,0 +1,28 @@
+/**
+ * The words the public shapes share — a field's type, a request's and a recipient's status, a
+ * recipient's kind — each one named schema that every shape references, so the OpenAPI document
+ * (and the web apps' types generated from it) declares each list once.
+ */
+import { FIELD_TYPES, RECIPIENT_KINDS, RECIPIENT_STATUSES, REQUEST_STATUSES } from "@countersign/domain";
+import { z } from "zod";
+
+export const FieldType = z.enum(FIELD_TYPES).meta({
+  id: "FieldType",
+  description:
+    "What the signer fills in: `date_signed`, `name` and `email` are filled by the service when they sign.",
+});
+
+export const RequestStatus = z.enum(REQUEST_STATUSES).meta({
+  id: "RequestStatus",
+  description: "draft → sent → in_progress → completed; cancelled, declined and expired end a request early.",
+});
+
+export const RecipientStatus = z.enum(RECIPIENT_STATUSES).meta({
+  id: "RecipientStatus",
+  description: "pending → sent → viewed → signed, or declined.",
+});
+
+export const RecipientKind = z.enum(RECIPIENT_KINDS).meta({
+  id: "RecipientKind",
+  description: "`cc` recipients receive a copy when the request is completed.",
+});

@@ -1,0 +1,162 @@
+/**
+ * What the Send documents page sends: signers become roles "Signer n" in their listed order, every
+ * field names its signer's role and its document, copies have no role; and what it asks the sender
+ * to mend before anything is sent.
+ */
+import type { DocumentInfo, SignatureRequest } from "../types";
+import {
+  type DraftRecipient,
+  draftFrom,
+  type PlacedField,
+  problemsBefore,
+  requestBody,
+  signersOf,
+  templateBody,
+} from "./send-documents";
+
+const document = (id: string) => ({ id, filename: `${id}.pdf`, pageCount: 1 }) as DocumentInfo;
+const recipients: DraftRecipient[] = [
+  { key: "a", name: " Ada ", email: "ada@example.com ", kind: "signer", order: 1 },
+  { key: "c", name: "Cyd", email: "cyd@example.com", kind: "cc", order: 1 },
+  { key: "b", name: "", email: "bob@example.com", kind: "signer", order: 2 },
+];
+const field = (key: string, roleKey: string, documentId: string, type = "signature"): PlacedField => ({
+  key,
+  roleKey,
+  documentId,
+  type: type as PlacedField["type"],
+  page: 1,
+  x: 10.04,
+  y: 20.06,
+  width: 100,
+  height: 40,
+  required: true,
+  label: "",
+});
+
+test("signers are shown by name, or by their role while unnamed; copies are no signers", () => {
+  expect(signersOf(recipients)).toEqual([
+    { key: "a", name: "Ada", order: 1 },
+    { key: "b", name: "Signer 2", order: 2 },
+  ]);
+});
+
+test("the request names each signer's role on the recipient and on their fields, each field on its document", () => {
+  const body = requestBody({
+    title: " Lease ",
+    message: " ",
+    documents: [document("d1"), document("d2")],
+    recipients,
+    fields: [field("f1", "a", "d1"), field("f2", "b", "d2")],
+    send: true,
+  });
+  expect(body).toEqual({
+    title: "Lease",
+    documentIds: ["d1", "d2"],
+    fields: [
+      expect.objectContaining({ role: "Signer 1", documentId: "d1", x: 10, y: 20.1, type: "signature" }),
+      expect.objectContaining({ role: "Signer 2", documentId: "d2" }),
+    ],
+    recipients: [
+      { name: "Ada", email: "ada@example.com", kind: "signer", role: "Signer 1", routingOrder: 1 },
+      { name: "Cyd", email: "cyd@example.com", kind: "cc", routingOrder: 1 },
+      { name: "", email: "bob@example.com", kind: "signer", role: "Signer 2", routingOrder: 2 },
+    ],
+    send: true,
+  });
+  expect(body.fields[0]).not.toHaveProperty("key");
+  expect(body.fields[0]).not.toHaveProperty("roleKey");
+});
+
+test("a template keeps the signers as roles in their order, and their fields, without the people", () => {
+  const body = templateBody({
+    title: "Lease",
+    document: document("d1"),
+    recipients,
+    fields: [field("f1", "a", "d1"), field("f2", "b", "d1")],
+  });
+  expect(body.roles).toEqual([
+    { name: "Signer 1", order: 1 },
+    { name: "Signer 2", order: 2 },
+  ]);
+  expect(body.fields.map((f) => f.role)).toEqual(["Signer 1", "Signer 2"]);
+  expect(JSON.stringify(body)).not.toContain("ada@example.com");
+});
+
+test("before sending: a document, a signer, a required signature for every signer, a label on every text field", () => {
+  expect(problemsBefore([], [{ ...recipients[1] } as DraftRecipient], []).map((p) => p.path)).toEqual([
+    "documentIds",
+    "recipients",
+  ]);
+  const optional = { ...field("f2", "b", "d1"), required: false };
+  const text = field("f3", "a", "d1", "text");
+  expect(problemsBefore([document("d1")], recipients, [field("f1", "a", "d1"), optional, text])).toEqual([
+    { path: "recipients[2]", message: "no required signature field yet: place one for them" },
+    { path: "fields[2].label", message: expect.stringMatching(/^give it a label/) },
+  ]);
+  expect(
+    problemsBefore([document("d1")], recipients, [field("f1", "a", "d1"), field("f2", "b", "d1")]),
+  ).toEqual([]);
+});
+
+test("a copy keeps the title, message, recipients in order and each field on its document for its signer", () => {
+  let n = 0;
+  const request = {
+    title: "Rent",
+    message: "Please",
+    recipients: [
+      { id: "r1", name: "Tess", email: "t@x.test", kind: "signer", routingOrder: 1 },
+      { id: "r2", name: "Cyd", email: "c@x.test", kind: "cc", routingOrder: 2 },
+      { id: "r3", name: "Em", email: "e@x.test", kind: "signer", routingOrder: 2, clientUserId: "app-42" },
+    ],
+    fields: [
+      {
+        id: "f1",
+        recipientId: "r1",
+        documentId: "d1",
+        type: "signature",
+        page: 2,
+        x: 1,
+        y: 2,
+        width: 3,
+        height: 4,
+        required: true,
+        label: "Sign",
+      },
+    ],
+  } as unknown as SignatureRequest;
+  const copy = draftFrom(request, () => `k${n++}`);
+  expect(copy.title).toBe("Rent");
+  expect(copy.message).toBe("Please");
+  expect(copy.recipients).toEqual([
+    { key: "k0", name: "Tess", email: "t@x.test", kind: "signer", order: 1 },
+    { key: "k1", name: "Cyd", email: "c@x.test", kind: "cc", order: 2 },
+    // Signed in the sender's app: the copy's signer is too, not e-mailed a link.
+    { key: "k2", name: "Em", email: "e@x.test", kind: "signer", order: 2, clientUserId: "app-42" },
+  ]);
+  expect(
+    requestBody({
+      title: "Rent",
+      message: "",
+      documents: [],
+      recipients: copy.recipients,
+      fields: [],
+      send: true,
+    }).recipients[2],
+  ).toMatchObject({ email: "e@x.test", clientUserId: "app-42" });
+  expect(copy.fields).toEqual([
+    {
+      key: "k3",
+      roleKey: "k0",
+      documentId: "d1",
+      type: "signature",
+      page: 2,
+      x: 1,
+      y: 2,
+      width: 3,
+      height: 4,
+      required: true,
+      label: "Sign",
+    },
+  ]);
+});

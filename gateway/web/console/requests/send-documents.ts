@@ -1,0 +1,165 @@
+/**
+ * A one-off request as the Send documents page composes it: recipients by key, fields on documents,
+ * and what the API is sent — as a request, or as a template of its one document.
+ */
+import {
+  type EditedField,
+  type EditedRole,
+  fieldBody,
+  LABEL_NEEDED,
+  unlabelledFields,
+} from "../templates/field-kinds";
+import type { DocumentInfo, SignatureRequest } from "../types";
+
+export interface DraftRecipient {
+  /** Local identity while composing; fields name their signer by it. */
+  key: string;
+  name: string;
+  email: string;
+  kind: "signer" | "cc";
+  order: number;
+  /**
+   * The sender's own app signs this recipient in (embedded signing) rather than an e-mail's link;
+   * a copy of such a request keeps it, or its signer would be e-mailed instead.
+   */
+  clientUserId?: string;
+}
+
+/** A field on one of the request's documents; `roleKey` is its signer's key. */
+export type PlacedField = EditedField & { documentId: string };
+
+/**
+ * The signers as the field editor shows them, each by their name (or their place while unnamed).
+ * The API knows each by a role, "Signer 1", "Signer 2"…, in the order they are listed.
+ */
+export function signersOf(recipients: readonly DraftRecipient[]): EditedRole[] {
+  return recipients
+    .filter((r) => r.kind === "signer")
+    .map((r, i) => ({ key: r.key, name: r.name.trim() || roleName(i), order: r.order }));
+}
+
+const roleName = (signerIndex: number) => `Signer ${signerIndex + 1}`;
+
+function rolesByKey(recipients: readonly DraftRecipient[]): Map<string, string> {
+  return new Map(recipients.filter((r) => r.kind === "signer").map((r, i) => [r.key, roleName(i)]));
+}
+
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/**
+ * What the sender can mend before anything is sent: no document, nobody who signs, a signer with
+ * no signature to give, a field the signer could not tell the meaning of. Names and addresses are the
+ * service's to judge, with the rest.
+ */
+export function problemsBefore(
+  documents: readonly DocumentInfo[],
+  recipients: readonly DraftRecipient[],
+  fields: readonly PlacedField[],
+): Problem[] {
+  const problems: Problem[] = [];
+  if (documents.length === 0) problems.push({ path: "documentIds", message: "add a document to sign" });
+  if (!recipients.some((r) => r.kind === "signer"))
+    problems.push({ path: "recipients", message: "someone must sign: make a recipient a signer" });
+  recipients.forEach((r, i) => {
+    if (r.kind !== "signer") return;
+    if (!fields.some((f) => f.roleKey === r.key && f.type === "signature" && f.required))
+      problems.push({
+        path: `recipients[${i}]`,
+        message: "no required signature field yet: place one for them",
+      });
+  });
+  for (const { index } of unlabelledFields(fields))
+    problems.push({ path: `fields[${index}].label`, message: LABEL_NEEDED });
+  return problems;
+}
+
+/** The body of POST /signature-requests: the documents, every field on its document, the recipients. */
+export function requestBody(request: {
+  title: string;
+  message: string;
+  documents: readonly DocumentInfo[];
+  recipients: readonly DraftRecipient[];
+  fields: readonly PlacedField[];
+  send: boolean;
+}) {
+  const roles = rolesByKey(request.recipients);
+  return {
+    title: request.title.trim(),
+    ...(request.message.trim() ? { message: request.message.trim() } : {}),
+    documentIds: request.documents.map((d) => d.id),
+    fields: request.fields.map((f) => fieldBody(f, roles.get(f.roleKey) ?? "")),
+    recipients: request.recipients.map((r) => ({
+      name: r.name.trim(),
+      email: r.email.trim(),
+      kind: r.kind,
+      ...(r.kind === "signer" ? { role: roles.get(r.key) } : {}),
+      ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
+      routingOrder: r.order,
+    })),
+    send: request.send,
+  };
+}
+
+/**
+ * The body of POST /templates for a request of one document: its signers become the roles, in their
+ * order, and their fields the template's; the people themselves are not kept.
+ */
+export function templateBody(request: {
+  title: string;
+  document: DocumentInfo;
+  recipients: readonly DraftRecipient[];
+  fields: readonly PlacedField[];
+}) {
+  const roles = rolesByKey(request.recipients);
+  return {
+    name: request.title.trim(),
+    documentId: request.document.id,
+    roles: request.recipients
+      .filter((r) => r.kind === "signer")
+      .map((r) => ({ name: roles.get(r.key) ?? "", order: r.order })),
+    // A template has one document: its fields name none.
+    fields: request.fields.map(({ documentId: _documentId, ...f }) =>
+      fieldBody(f, roles.get(f.roleKey) ?? ""),
+    ),
+  };
+}
+
+/**
+ * A new request's start from an existing one — its title, message, recipients in their order and
+ * their fields where they were — to correct and send again, or to send alike: what was filled in
+ * is not copied.
+ */
+export function draftFrom(request: SignatureRequest, newKey: () => string) {
+  const keys = new Map(request.recipients.map((r) => [r.id, newKey()]));
+  const recipients: DraftRecipient[] = request.recipients.map((r) => ({
+    key: keys.get(r.id) as string,
+    name: r.name,
+    email: r.email,
+    kind: r.kind === "cc" ? "cc" : "signer",
+    order: r.routingOrder,
+    ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
+  }));
+  const fields: PlacedField[] = request.fields.flatMap((f) => {
+    const roleKey = keys.get(f.recipientId);
+    if (!roleKey) return [];
+    return [
+      {
+        key: newKey(),
+        roleKey,
+        documentId: f.documentId,
+        type: f.type as PlacedField["type"],
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        width: f.width,
+        height: f.height,
+        required: f.required,
+        label: f.label,
+      },
+    ];
+  });
+  return { title: request.title, message: request.message, recipients, fields };
+}

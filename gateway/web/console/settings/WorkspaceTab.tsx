@@ -1,0 +1,156 @@
+/** Settings → Workspace: its name, its API access, and the audit of who changed what. */
+import { type FormEvent, useState } from "react";
+import { call, inWorkspace } from "../api";
+import { useSession } from "../session";
+import type { WorkspaceAuditEntry } from "../types";
+import {
+  BusyButton,
+  Confirm,
+  Empty,
+  ErrorNote,
+  Show,
+  TableWrap,
+  TextField,
+  useAction,
+  useLoad,
+  When,
+} from "../ui";
+import { useWorkspace } from "../workspace";
+import { auditSentence } from "./audit-words";
+
+export function WorkspaceTab() {
+  const workspace = useWorkspace();
+  const { recheck } = useSession();
+  const [name, setName] = useState(workspace.name);
+  const [saved, setSaved] = useState(false);
+  const [confirmingOff, setConfirmingOff] = useState(false);
+  const rename = useAction();
+  const access = useAction();
+  const [audit, reloadAudit] = useLoad(
+    () => call<{ items: WorkspaceAuditEntry[] }>(inWorkspace(workspace.id, "/audit?limit=100")),
+    [workspace.id],
+  );
+  const update = (json: { name?: string; apiAccessEnabled?: boolean }) =>
+    call(inWorkspace(workspace.id, "/settings"), { method: "PATCH", json }).then(() => {
+      // The header, the switcher and Settings → Developer read the workspace from the session.
+      recheck();
+      reloadAudit();
+    });
+  const nameError = rename.error?.about("name");
+  const submitName = (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    void rename.run("rename", async () => {
+      await update({ name: name.trim() });
+      setSaved(true);
+    });
+  };
+  const switchAccess = (on: boolean) => {
+    if (!on) setConfirmingOff(true);
+    else void access.run("on", () => update({ apiAccessEnabled: true }));
+  };
+
+  return (
+    <div className="stack">
+      <form className="card" onSubmit={submitName} noValidate>
+        <h2>Workspace</h2>
+        <div className="inline-form">
+          <div className="grow">
+            <TextField
+              label="Name"
+              value={name}
+              maxLength={200}
+              onChange={(e) => {
+                setName(e.target.value);
+                setSaved(false);
+              }}
+              error={nameError}
+            />
+          </div>
+          <BusyButton
+            type="submit"
+            busy={rename.busy !== undefined}
+            disabled={name.trim() === workspace.name}
+          >
+            Save name
+          </BusyButton>
+        </div>
+        {saved ? (
+          <p className="note success" role="status">
+            The workspace is now called “{workspace.name}”.
+          </p>
+        ) : null}
+        {rename.error && !nameError ? <ErrorNote error={rename.error} /> : null}
+      </form>
+
+      <div className="card">
+        <h2>API access</h2>
+        <p className="muted">
+          With API access on, the workspace's API keys call the API and its webhooks are delivered. Turned
+          off, every key is refused at once (403) and Settings → Developer closes; nothing is deleted.
+        </p>
+        <label className="check switch">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-checked={workspace.apiAccessEnabled}
+            checked={workspace.apiAccessEnabled}
+            disabled={access.busy !== undefined}
+            onChange={(e) => switchAccess(e.target.checked)}
+          />{" "}
+          API access is {workspace.apiAccessEnabled ? "on" : "off"}
+          {access.busy ? <span className="spinner" aria-hidden="true" /> : null}
+        </label>
+        {access.error ? <ErrorNote error={access.error} /> : null}
+      </div>
+
+      <div className="card">
+        <h2>Activity</h2>
+        <p className="muted">
+          Who changed the workspace's members, invitations, API access and API keys, here or with the CLI.
+        </p>
+        <Show loaded={audit} what="activity" onRetry={reloadAudit}>
+          {({ items }) =>
+            items.length === 0 ? (
+              <Empty title="No changes yet" />
+            ) : (
+              <TableWrap label="Activity">
+                <table className="table" data-testid="audit">
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Detail</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {items.map((entry) => (
+                      <tr key={entry.id}>
+                        <td className="nowrap">
+                          <When at={entry.timestamp} />
+                        </td>
+                        <td>{auditSentence(entry)}</td>
+                        <td className="muted">{entry.detail}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+            )
+          }
+        </Show>
+      </div>
+
+      {confirmingOff ? (
+        <Confirm
+          title="Turn API access off?"
+          description={`Every API key of “${workspace.name}” is refused from now on, and webhooks stop. Turn it on again here to restore them; no key or webhook is deleted.`}
+          confirmLabel="Turn API access off"
+          danger
+          onConfirm={() => update({ apiAccessEnabled: false })}
+          onClose={() => setConfirmingOff(false)}
+        />
+      ) : null}
+    </div>
+  );
+}

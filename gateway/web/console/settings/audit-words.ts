@@ -1,0 +1,24 @@
+/** An audit entry of the workspace's administration as a sentence: who did what to whom. */
+import type { WorkspaceAuditEntry } from "../types";
+
+const VERBS: Record<string, (target: string) => string> = {
+  "member.added": (t) => `added ${t}`,
+  "member.invited": (t) => `invited ${t}`,
+  "member.joined": () => "joined the workspace",
+  "member.role_changed": (t) => `changed the role of ${t}`,
+  "member.removed": (t) => `removed ${t}`,
+  "invitation.revoked": (t) => `withdrew the invitation of ${t}`,
+  "workspace.renamed": (t) => `renamed the workspace “${t}”`,
+  "workspace.api_access_enabled": () => "turned API access on",
+  "workspace.api_access_disabled": () => "turned API access off",
+  "api_key.created": (t) => `created the API key “${t}”`,
+  "api_key.deleted": (t) => `deleted the API key “${t}”`,
+};
+
+/** The operator (the CLI) has no e-mail; it is named as what it is. */
+export const actorName = (actor: string) => (actor === "operator" ? "The operator (CLI)" : actor);
+
+export function auditSentence(entry: Pick<WorkspaceAuditEntry, "actor" | "action" | "target">): string {
+  const verb = VERBS[entry.action];
+  return `${actorName(entry.actor)} ${verb ? verb(entry.target) : `${entry.action} ${entry.target}`}`;
+}

@@ -1,0 +1,457 @@
+/** The documents with the signer's fields, and the bar to finish or decline. */
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import {
+  ApiError,
+  decline,
+  type Field,
+  type FieldValue,
+  getSession,
+  type Session,
+  type SignatureValue,
+  type SubmitResult,
+  submit,
+} from "./api";
+import { DeclineDialog } from "./DeclineDialog";
+import { FieldBox } from "./FieldBox";
+import { FilledBox } from "./FilledBox";
+import {
+  fieldLabel,
+  initialsOf,
+  isFillable,
+  isFilled,
+  sortFields,
+  submittedValues,
+  todayText,
+} from "./fields";
+import { DocumentView } from "./PdfView";
+import { phaseKind } from "./phase";
+import { SignatureDialog } from "./SignatureDialog";
+import { initialForm, type SignatureKind, signingForm } from "./signing-form";
+import { ZoomControl } from "./ZoomControl";
+
+interface SigningViewProps {
+  session: Session;
+  onEnded: (error: ApiError) => void;
+  onSigned: (result: SubmitResult) => void;
+  onDeclined: (redirectUrl?: string | null) => void;
+  onConflict: (session: Session | null) => void;
+}
+
+function useElementWidth<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const update = () => setWidth(Math.floor(el.getBoundingClientRect().width));
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
+export function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: SigningViewProps) {
+  const fields = useMemo(() => sortFields(session), [session]);
+  const [form, dispatch] = useReducer(signingForm, session, initialForm);
+  const { values, errors, consent, consentError, banner, dialogField, adopted, status, alert } = form;
+  const [columnRef, width] = useElementWidth<HTMLDivElement>();
+  const [zoom, setZoom] = useState(1);
+  const elements = useRef(new Map<string, HTMLElement>());
+  const current = useRef<string | null>(null);
+  const consentRef = useRef<HTMLInputElement>(null);
+  const finishRef = useRef<HTMLButtonElement>(null);
+  const today = useMemo(todayText, []);
+
+  const required = fields.filter((f) => f.required && isFillable(f));
+  const done = required.filter((f) => isFilled(f, values[f.id])).length;
+  const allDone = done === required.length;
+  const busy = form.busy !== null;
+  const progressText =
+    required.length === 0
+      ? "No required fields"
+      : `${done} of ${required.length} required field${required.length === 1 ? "" : "s"} done`;
+  const finishReason = !allDone
+    ? `Fill in ${required.length - done} more required field${required.length - done === 1 ? "" : "s"} to finish.`
+    : !consent
+      ? "Agree to sign electronically, beside Finish, to finish."
+      : "";
+
+  // Announce progress to screen readers when it changes (not on first render).
+  const firstProgress = useRef(true);
+  useEffect(() => {
+    if (firstProgress.current) {
+      firstProgress.current = false;
+      return;
+    }
+    dispatch({
+      type: "announced",
+      status: allDone ? `All ${required.length} required fields done.` : progressText,
+    });
+  }, [progressText, allDone, required.length]);
+
+  const register = useCallback((id: string, el: HTMLElement | null) => {
+    if (el) elements.current.set(id, el);
+    else elements.current.delete(id);
+  }, []);
+
+  // Focus requested while the controls are still disabled (mid-submit) waits for the next render.
+  const pendingFocus = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = pendingFocus.current;
+    if (el && !(el as HTMLInputElement).disabled) {
+      pendingFocus.current = null;
+      focusElement(el);
+    }
+  });
+
+  const focusElement = (el: HTMLElement | null | undefined) => {
+    if (!el) return;
+    if ((el as HTMLInputElement).disabled) {
+      pendingFocus.current = el;
+      return;
+    }
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    el.scrollIntoView({ block: "center", behavior: reduce ? "auto" : "smooth" });
+    el.focus({ preventScroll: true });
+  };
+
+  const setValue = useCallback(
+    (id: string, value: FieldValue) => dispatch({ type: "entered", id, value }),
+    [],
+  );
+  const announce = (text: string) => dispatch({ type: "announced", status: text });
+  const refuse = (message: string) =>
+    dispatch({ type: "submission-refused", banner: message, alert: message });
+
+  const nextField = () => {
+    const order = fields.filter(isFillable);
+    const start = current.current ? order.findIndex((f) => f.id === current.current) : -1;
+    const rotated = [...order.slice(start + 1), ...order.slice(0, start + 1)];
+    const pick =
+      rotated.find((f) => f.required && !isFilled(f, values[f.id])) ??
+      (!consent ? null : rotated.find((f) => f.type !== "checkbox" && !isFilled(f, values[f.id])));
+    if (pick) {
+      focusElement(elements.current.get(pick.id));
+      return;
+    }
+    if (!consent) {
+      focusElement(consentRef.current);
+      announce("All required fields are done. Agree to sign electronically, then select Finish.");
+      return;
+    }
+    focusElement(finishRef.current);
+    announce("Everything is filled in. Select Finish to sign.");
+  };
+
+  const openSignature = (field: Field) => {
+    const kind = field.type as SignatureKind;
+    const existing = adopted[kind];
+    if (existing && !values[field.id]) {
+      setValue(field.id, existing);
+      announce(`${fieldLabel(field)} applied on page ${field.page}. Select it again to change.`);
+      return;
+    }
+    dispatch({ type: "signature-opened", field });
+  };
+
+  const applySignature = (value: SignatureValue, applyAll: boolean) => {
+    if (!dialogField) return;
+    const kind = dialogField.type as SignatureKind;
+    const targets = applyAll ? fields.filter((f) => f.type === kind) : [dialogField];
+    dispatch({
+      type: "signature-adopted",
+      kind,
+      value,
+      ids: targets.map((f) => f.id),
+      status:
+        targets.length > 1
+          ? `Applied to all ${targets.length} ${kind} fields.`
+          : `${fieldLabel(dialogField)} applied on page ${dialogField.page}.`,
+    });
+  };
+
+  const finish = async () => {
+    if (busy) return;
+    if (!allDone || !consent) {
+      dispatch({ type: "alerted", alert: finishReason });
+      return;
+    }
+    dispatch({ type: "submitted" });
+    try {
+      const result = await submit(submittedValues(fields, values));
+      onSigned(result);
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        refuse("Something went wrong. Please try again.");
+        return;
+      }
+      if (error.status === 401 || error.status === 410) {
+        onEnded(error);
+        return;
+      }
+      if (error.status === 422 && error.problem.errors?.length) {
+        const byField: Record<string, string> = {};
+        const other: string[] = [];
+        let consentMessage: string | null = null;
+        for (const e of error.problem.errors) {
+          const match = /^values\.(.+)$/.exec(e.path);
+          if (match?.[1] && fields.some((f) => f.id === match[1])) byField[match[1]] = e.message;
+          else if (e.path === "consent") consentMessage = e.message;
+          else other.push(e.message);
+        }
+        const count = Object.keys(byField).length + (consentMessage ? 1 : 0);
+        dispatch({
+          type: "submission-refused",
+          errors: byField,
+          consentError: consentMessage,
+          banner: other.length ? other.join(" ") : null,
+          alert: `${count || other.length} problem${(count || other.length) === 1 ? "" : "s"} to fix before signing.${other.length ? ` ${other.join(" ")}` : ""}`,
+        });
+        const first = fields.find((f) => byField[f.id]);
+        if (first) focusElement(elements.current.get(first.id));
+        else if (consentMessage) focusElement(consentRef.current);
+        return;
+      }
+      if (error.status === 409) {
+        refuse(error.problem.detail || "This request can no longer be signed.");
+        // Show the right end state if the session tells us more.
+        getSession()
+          .then((s) => {
+            if (phaseKind(s) !== "ready") onConflict(s);
+          })
+          .catch(() => undefined);
+        return;
+      }
+      refuse(error.message || "Something went wrong. Please try again.");
+    }
+  };
+
+  const confirmDecline = async (reason: string) => {
+    dispatch({ type: "declined" });
+    try {
+      const result = await decline(reason);
+      onDeclined(result.redirectUrl);
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 410)) {
+        onEnded(error);
+        return;
+      }
+      const message =
+        error instanceof ApiError
+          ? error.problem.errors?.map((e) => e.message).join(" ") || error.message
+          : "Something went wrong. Please try again.";
+      dispatch({ type: "decline-refused", error: message });
+    }
+  };
+
+  const signer = session.recipient;
+  const modalOpen = dialogField !== null || form.declineOpen;
+
+  return (
+    <>
+      <div className="app" inert={modalOpen}>
+        <a className="skip-link" href="#documents">
+          Skip to the documents
+        </a>
+        <header className="top">
+          <div className="top-inner">
+            <p className="brand">
+              <span className="brand-mark" aria-hidden="true" />
+              Countersign
+            </p>
+            <h1 data-testid="request-title">{session.request.title}</h1>
+            {session.request.sender ? (
+              <p className="signer" data-testid="request-sender">
+                From <strong>{session.request.sender}</strong>
+              </p>
+            ) : null}
+            <p className="signer">
+              Signing as <strong>{signer.name}</strong> <span className="muted">({signer.email})</span>
+            </p>
+            {session.request.message ? (
+              <blockquote className="message" data-testid="request-message">
+                <span className="message-label">Message from {session.request.sender || "the sender"}</span>
+                {session.request.message}
+              </blockquote>
+            ) : null}
+          </div>
+        </header>
+
+        <main className="content">
+          <section className="consent-card" aria-labelledby="consent-title">
+            <h2 id="consent-title" className="visually-hidden">
+              How to sign
+            </h2>
+            <p className="hint">
+              Fill in the highlighted fields in the documents below, then agree to sign electronically and
+              select <strong>Finish</strong> at the bottom of the page.
+              {required.length > 0 ? " Fields marked * are required." : ""}
+            </p>
+          </section>
+
+          {banner ? (
+            <div className="notice error" role="alert" data-testid="error-banner">
+              {banner}
+            </div>
+          ) : null}
+
+          <ZoomControl zoom={zoom} onZoom={setZoom} />
+          <div id="documents" ref={columnRef} className="documents" tabIndex={-1}>
+            {session.documents.map((doc, index) => (
+              <DocumentView
+                key={doc.id}
+                doc={doc}
+                index={index}
+                total={session.documents.length}
+                width={Math.floor(width * zoom)}
+                onUnauthorized={onEnded}
+                renderOverlay={(page, scale) => [
+                  ...session.filled
+                    .filter((f) => f.documentId === doc.id && f.page === page)
+                    .map((f) => <FilledBox key={`filled-${f.id}`} field={f} scale={scale} />),
+                  ...fields
+                    .filter((f) => f.documentId === doc.id && f.page === page)
+                    .map((f) => (
+                      <FieldBox
+                        key={f.id}
+                        field={f}
+                        value={values[f.id]}
+                        scale={scale}
+                        error={errors[f.id]}
+                        disabled={busy}
+                        today={today}
+                        register={register}
+                        onFocusField={(id) => {
+                          current.current = id;
+                        }}
+                        onChange={setValue}
+                        onOpenSignature={openSignature}
+                      />
+                    )),
+                ]}
+              />
+            ))}
+          </div>
+        </main>
+
+        <section className="action-bar" aria-label="Signing progress and actions">
+          <div className="action-inner">
+            <div className="progress">
+              <p className="progress-text" data-testid="progress">
+                {progressText}
+              </p>
+              <div
+                className="progress-track"
+                role="progressbar"
+                aria-label="Required fields done"
+                aria-valuemin={0}
+                aria-valuemax={required.length}
+                aria-valuenow={done}
+              >
+                <span style={{ width: `${required.length ? (done / required.length) * 100 : 100}%` }} />
+              </div>
+              {finishReason ? (
+                <p className="finish-reason" id="finish-reason">
+                  {finishReason}
+                </p>
+              ) : null}
+            </div>
+            {allDone || consent ? (
+              <div className="consent-inline">
+                <label className="consent-row">
+                  <input
+                    ref={consentRef}
+                    type="checkbox"
+                    data-testid="consent"
+                    checked={consent}
+                    disabled={busy}
+                    aria-invalid={consentError ? true : undefined}
+                    aria-describedby={consentError ? "consent-error" : undefined}
+                    onChange={(e) => dispatch({ type: "consented", consent: e.target.checked })}
+                  />
+                  <span>
+                    I agree to sign electronically and that my electronic signature is the legal equivalent of
+                    my handwritten signature.
+                  </span>
+                </label>
+                {consentError ? (
+                  <p id="consent-error" className="field-error-text" role="alert">
+                    {consentError}
+                  </p>
+                ) : null}
+              </div>
+            ) : null}
+            <div className="actions">
+              <button
+                type="button"
+                className="button secondary"
+                data-testid="decline"
+                disabled={busy}
+                onClick={() => dispatch({ type: "decline-opened" })}
+              >
+                Decline
+              </button>
+              <button
+                type="button"
+                className="button secondary"
+                data-testid="next-field"
+                disabled={busy}
+                onClick={nextField}
+              >
+                Next field
+              </button>
+              <button
+                ref={finishRef}
+                type="button"
+                className="button primary"
+                data-testid="finish"
+                disabled={busy || !allDone || !consent}
+                aria-describedby={finishReason ? "finish-reason" : undefined}
+                onClick={finish}
+              >
+                {form.busy === "submitting" ? (
+                  <>
+                    <span className="spinner" aria-hidden="true" /> Signing…
+                  </>
+                ) : (
+                  "Finish"
+                )}
+              </button>
+            </div>
+          </div>
+        </section>
+
+        <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-status">
+          {status}
+        </div>
+        <div className="visually-hidden" role="alert" aria-live="assertive" data-testid="live-alert">
+          {alert}
+        </div>
+      </div>
+
+      {dialogField ? (
+        <SignatureDialog
+          kind={dialogField.type as SignatureKind}
+          defaultText={dialogField.type === "signature" ? signer.name : initialsOf(signer.name)}
+          current={
+            (values[dialogField.id] as SignatureValue | undefined) ??
+            adopted[dialogField.type as SignatureKind]
+          }
+          count={fields.filter((f) => f.type === dialogField.type).length}
+          onApply={applySignature}
+          onClose={() => dispatch({ type: "signature-closed" })}
+        />
+      ) : null}
+      {form.declineOpen ? (
+        <DeclineDialog
+          busy={form.busy === "declining"}
+          error={form.declineError}
+          onClose={() => dispatch({ type: "decline-closed" })}
+          onConfirm={confirmDecline}
+        />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+export * from "./callers.js";
+export * from "./document-claims.js";
+export * from "./event-subjects.js";
+export * from "./field-layout.js";
+export * from "./request-states.js";

@@ -1,0 +1,22 @@
+/**
+ * The states a signature request and its recipients can be in, and the kinds of recipient: declared
+ * once here, for the requests service that moves them (state-machine.ts) and the gateway that names
+ * them in the public contract, from which the web apps' lists are generated.
+ */
+export const REQUEST_STATUSES = [
+  "draft",
+  "sent",
+  "in_progress",
+  "completed",
+  "declined",
+  "cancelled",
+  "expired",
+] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const RECIPIENT_STATUSES = ["pending", "sent", "viewed", "signed", "declined"] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+/** A signer fills fields; a cc recipient receives a copy when the request is completed. */
+export const RECIPIENT_KINDS = ["signer", "cc"] as const;
+export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
