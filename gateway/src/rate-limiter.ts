@@ -3,6 +3,9 @@
  * calls, such as MCP tool calls in one HTTP request, takes one each, all or none). The
  * state is per gateway replica, so N replicas admit up to N times the rate in the worst case.
  */
+import type { Request } from "express";
+import { ApiProblem } from "./problems.js";
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -60,4 +63,20 @@ export class RateLimiter {
         this.buckets.delete(key);
     }
   }
+}
+
+/**
+ * Takes one call from the bucket of the client's address (`req.ip`, behind trusted proxies); beyond
+ * it, a 429 problem that says `refusal` and, in Retry-After, when to try again.
+ */
+export function takeForAddress(
+  limiter: RateLimiter,
+  req: Request,
+  refusal: (retryAfterSeconds: number) => string,
+): void {
+  const limit = limiter.take(req.ip ?? "unknown");
+  if (limit.allowed) return;
+  throw new ApiProblem("rate_limited", refusal(limit.retryAfterSeconds), undefined, {
+    "Retry-After": String(limit.retryAfterSeconds),
+  });
 }

@@ -23,8 +23,7 @@ import {
 import type { Contract } from "../contract/operation.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { iso } from "../json-time.js";
-import { ApiProblem } from "../problems.js";
-import type { RateLimiter } from "../rate-limiter.js";
+import { type RateLimiter, takeForAddress } from "../rate-limiter.js";
 import { csrfTokenFor } from "./csrf.js";
 import { describeSession } from "./session.js";
 import { sessionCookie } from "./session-cookie.js";
@@ -41,12 +40,7 @@ export interface AccountLinkOptions {
 
 export function accountLinkRoutes({ auth, contract, publicUrl, limiter }: AccountLinkOptions): Router {
   const limited = (req: Request, _res: Response, next: NextFunction) => {
-    const limit = limiter.take(req.ip ?? "unknown");
-    if (!limit.allowed) {
-      throw new ApiProblem("rate_limited", "too many attempts; wait a little", undefined, {
-        "Retry-After": String(limit.retryAfterSeconds),
-      });
-    }
+    takeForAddress(limiter, req, () => "too many attempts; wait a little");
     next();
   };
   const routes = new DeclaredRouter(contract, "/console/api", "none", [

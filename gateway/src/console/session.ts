@@ -14,7 +14,7 @@ import { ConsoleSession, LogIn, WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { ApiProblem } from "../problems.js";
-import type { RateLimiter } from "../rate-limiter.js";
+import { type RateLimiter, takeForAddress } from "../rate-limiter.js";
 import { csrfProtection, csrfTokenFor } from "./csrf.js";
 import { sessionCookie } from "./session-cookie.js";
 
@@ -69,12 +69,7 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
       problems: [...SESSION_PROBLEMS],
     },
     async ({ req, res, body }) => {
-      const limit = loginLimiter.take(req.ip ?? "unknown");
-      if (!limit.allowed) {
-        throw new ApiProblem("rate_limited", "too many log-in attempts; wait a little", undefined, {
-          "Retry-After": String(limit.retryAfterSeconds),
-        });
-      }
+      takeForAddress(loginLimiter, req, () => "too many log-in attempts; wait a little");
       const { token, session } = await auth.createSession({ ...body, clientAddress: req.ip ?? "" });
       cookie.write(res, token);
       res.status(201).json(sessionAnswer(session as Session, token));

@@ -21,7 +21,7 @@ import { DeclaredRouter } from "../declared-router.js";
 import { type BodyBudget, FILE_COST, holdBody } from "../middleware/body-budget.js";
 import { ApiProblem } from "../problems.js";
 import type { PublicApi } from "../public-api.js";
-import type { RateLimiter } from "../rate-limiter.js";
+import { type RateLimiter, takeForAddress } from "../rate-limiter.js";
 import { readUpload } from "../upload-body.js";
 import { webApp } from "../web-app.js";
 
@@ -166,15 +166,11 @@ export function verifyPageRoutes(options: {
       problems: [400, 413, 415, 422, 429, 500, 503],
     },
     async ({ req, res }) => {
-      const limit = options.limiter.take(req.ip ?? "unknown");
-      if (!limit.allowed) {
-        throw new ApiProblem(
-          "rate_limited",
-          `too many files were verified from your address; try again in ${limit.retryAfterSeconds} s`,
-          undefined,
-          { "Retry-After": String(limit.retryAfterSeconds) },
-        );
-      }
+      takeForAddress(
+        options.limiter,
+        req,
+        (retryAfter) => `too many files were verified from your address; try again in ${retryAfter} s`,
+      );
       const pdf = await uploadedPdf(req, res, options.maxUploadBytes, options.bodies);
       const { report } = await options.requests.verifyDocument({ pdf });
       res.set("Cache-Control", "no-store").json(reportJson(report));

@@ -20,7 +20,7 @@ import type { LoginThrottle } from "./login-throttle.js";
 import { roleLabel, roleName, toMember, toWorkspace } from "./messages.js";
 import { type Passwords, UNKNOWN_USER_HASH } from "./passwords.js";
 import { generatePassword, newSessionToken, sha256 } from "./secrets.js";
-import { store } from "./store.js";
+import { store, type UserRow } from "./store.js";
 import {
   checkEmail,
   checkName,
@@ -176,6 +176,14 @@ export class Accounts {
     password: string,
     clientAddress = "",
   ): Promise<{ token: string; expiresAt: Date; session: Session }> {
+    return this.openSession(await this.authenticate(email, password, clientAddress));
+  }
+
+  /**
+   * The person whose e-mail and password these are, counted by the log-in throttle: a locked
+   * account or address is refused before any password is checked, a wrong password counts.
+   */
+  async authenticate(email: string, password: string, clientAddress = ""): Promise<UserRow> {
     const normalised = normaliseEmail(email);
     const address = clientAddress.slice(0, 64);
     await this.deps.throttle.check(normalised, address);
@@ -197,7 +205,7 @@ export class Accounts {
     await this.deps.throttle.succeeded(normalised);
     // A hash made with older parameters is replaced while the password is at hand.
     if (rehash) await store.setPasswordHash(this.deps.db, user.id, await this.deps.passwords.hash(password));
-    return this.openSession(user);
+    return user;
   }
 
   /** Opens a console session for a person whose identity was proven (a password, an invitation's link). */

@@ -115,11 +115,8 @@ export class Team {
     const id = uuidv7();
     const row = await this.deps.db.transaction(async (tx) => {
       if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
-      const { rowCount } = await tx.query(
-        `SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND u.email = $2`,
-        [workspaceId, address],
-      );
-      if (rowCount > 0)
+      const person = await store.userByEmail(tx, address);
+      if (person && (await store.member(tx, workspaceId, person.id)))
         throw new ConnectError(`${address} is a member of this workspace already`, Code.AlreadyExists);
       // One open invitation per address: the newest link is the one that works.
       await tx.query(
@@ -200,10 +197,9 @@ export class Team {
   ): Promise<{ token: string; expiresAt: Date; session: Session }> {
     const invitation = await openInvitation(this.deps.db, token);
     const existing = await store.userByEmail(this.deps.db, invitation.email);
-    const opened = existing
-      ? await this.deps.accounts.createSession(invitation.email, password, clientAddress)
-      : undefined;
-    if (!existing) rejectViolations(checkPassword(password));
+    // A person with a log-in proves it is theirs; anyone else chooses a password here.
+    if (existing) await this.deps.accounts.authenticate(invitation.email, password, clientAddress);
+    else rejectViolations(checkPassword(password));
     const passwordHash = existing ? "" : await this.deps.passwords.hash(password);
     const user = await this.deps.db.transaction(async (tx) => {
       // Locked and checked again: two acceptances of one link make one membership.
@@ -228,7 +224,6 @@ export class Team {
       });
       return person;
     });
-    if (opened) return { ...opened, session: (await this.deps.accounts.getSession(opened.token)) as Session };
     return this.deps.accounts.openSession(user);
   }
 
