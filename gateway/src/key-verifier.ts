@@ -3,7 +3,7 @@
  * costs auth one call per TTL. A deleted key or a workspace change is forgotten at once: auth's
  * events reach every gateway replica. Secrets are held only as their SHA-256, never as they are.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
@@ -83,7 +83,7 @@ export class KeyVerifier {
    * unknown or deleted key.
    */
   async verify(secret: string): Promise<Caller | Refusal | undefined> {
-    const digest = createHash("sha256").update(secret).digest("base64");
+    const digest = hash("sha256", secret, "base64");
     const cached = this.cache.get(digest);
     if (cached && cached.expiresAt > Date.now()) return cached.caller;
     let pending = this.inFlight.get(digest);

@@ -86,6 +86,18 @@ test("secrets are redacted by what their field's name says, not by a list: names
   expect(line.nested).toMatchObject(described);
 });
 
+test("a name's verdict is remembered, and stays right however many other names were logged", () => {
+  const { lines, logger } = capture();
+  for (let i = 0; i < 3; i++) {
+    // Past the bound of remembered names: the memory starts again, it never answers wrongly.
+    logger.info(Object.fromEntries(Array.from({ length: 3000 }, (_, n) => [`field${i}_${n}`, n])), "many");
+    logger.info({ apiKey: "secret", keyId: "k1" }, "again");
+  }
+  for (const line of lines.filter((l) => (l as { msg: string }).msg === "again"))
+    expect(line).toMatchObject({ apiKey: "[redacted]", keyId: "k1" });
+  expect(lines.filter((l) => (l as { msg: string }).msg === "many")[2]).toMatchObject({ field2_2999: 2999 });
+});
+
 test("lines written inside a call context carry its request id", () => {
   const { lines, logger } = capture();
   runWithCallContext({ requestId: "req-42" }, () => logger.info("inside"));
