@@ -6,8 +6,8 @@
 import { writeFile } from "node:fs/promises";
 import { type BenchSummary, verdicts } from "./targets.js";
 
-const WIDTH = 960;
-const LABEL_WIDTH = 330;
+const WIDTH = 1010;
+const LABEL_WIDTH = 380;
 const BAR_WIDTH = 400;
 /** Bars are drawn up to twice the target; past that they are clipped and marked. */
 const MAX_SCORE = 2;

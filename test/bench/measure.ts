@@ -3,6 +3,7 @@
  * target, and the figures we report. A warm-up run first is discarded.
  */
 import autocannon from "autocannon";
+import { cpuDuring, settledIdleCpuMsPerSecond } from "./process-cpu.js";
 
 export interface Figures {
   target: string;
@@ -60,5 +61,56 @@ export async function measure(
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+  };
+}
+
+/** What a fixed-rate run adds: the processor time of the deployment per request answered. */
+export interface RateFigures extends Figures {
+  ratePerSecond: number;
+  cpuMsPerRequest: number;
+  /** Processor time per second of the settled deployment before the load: what no request caused. */
+  idleCpuMsPerSecond: number;
+}
+
+/**
+ * The same request offered at a fixed rate (requests per second over all connections) instead of
+ * as fast as answers come: the latency a client sees at that load, and the processor time every
+ * process below `deploymentPid` spent per request. Once the deployment has settled, after a warm-up
+ * at the same rate.
+ */
+export async function measureAtRate(
+  target: string,
+  url: string,
+  options: LoadOptions,
+  ratePerSecond: number,
+  deploymentPid: number,
+  shape?: RequestShape,
+): Promise<RateFigures> {
+  const atRate = (durationSeconds: number) =>
+    autocannon({
+      url,
+      connections: options.connections,
+      pipelining: 1,
+      duration: durationSeconds,
+      overallRate: ratePerSecond,
+      headers: shape ? { ...options.headers, "content-type": "application/json" } : options.headers,
+      method: shape?.method ?? "GET",
+      body: shape ? JSON.stringify(shape.json) : undefined,
+    });
+  // Not the backlog of the load before: the e-mails and events of thousands of requests.
+  const idleCpuMsPerSecond = await settledIdleCpuMsPerSecond(deploymentPid);
+  await atRate(options.warmUpSeconds);
+  const { result, cpuMs } = await cpuDuring(deploymentPid, () => atRate(options.durationSeconds));
+  return {
+    target,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    ratePerSecond,
+    cpuMsPerRequest: Math.round((cpuMs / Math.max(1, result.requests.total)) * 100) / 100,
+    idleCpuMsPerSecond,
   };
 }

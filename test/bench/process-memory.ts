@@ -20,7 +20,7 @@ async function parentOf(pid: number): Promise<number | undefined> {
 }
 
 /** A process and every process below it (the launcher's components, a tool's helper process). */
-async function processTree(root: number): Promise<number[]> {
+export async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number[]>();
   for (const entry of await readdir("/proc")) {
     const pid = Number(entry);

@@ -25,7 +25,7 @@ import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { createTestCa } from "../support/webhook-receiver.js";
 import { writeChart } from "./chart.js";
 import { measureCompletion } from "./completion.js";
-import { type LoadOptions, measure } from "./measure.js";
+import { type LoadOptions, measure, measureAtRate } from "./measure.js";
 import { gatewayPid, peakDuring } from "./process-memory.js";
 import {
   benchSummary,
@@ -56,6 +56,12 @@ const TRANSFER_ROUNDS = Number(process.env.BENCH_TRANSFER_ROUNDS ?? 8);
 const MiB = 2 ** 20;
 
 /** Production logging, and a limit so high that the limiter only keeps its books. */
+/**
+ * The rate create-and-send is offered at for its latency and processor time (issue 36): within
+ * what one process (standalone) and one replica of each service (distributed) should take calmly.
+ */
+const CREATE_SEND_RATE = { standalone: 25, distributed: 50 } as const;
+
 const GATEWAY_ENV = {
   LOG_LEVEL: "info",
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: "1000000",
@@ -172,24 +178,35 @@ async function benchMode(
     options,
   );
   console.log(`${mode}: create-and-send from a template through the gateway (${options.durationSeconds} s)`);
+  const createAndSendShape = {
+    method: "POST",
+    json: {
+      title: "Bench agreement",
+      message: "Please sign.",
+      templateId,
+      recipients: [{ name: "Bench Signer", email: "signer@example.com", role: "Signer" }],
+      send: true,
+    },
+  } as const;
   const createAndSend = await measure(
     "gateway: create-and-send",
     `${accountBase}/signature-requests`,
     options,
-    {
-      method: "POST",
-      json: {
-        title: "Bench agreement",
-        message: "Please sign.",
-        templateId,
-        recipients: [{ name: "Bench Signer", email: "signer@example.com", role: "Signer" }],
-        send: true,
-      },
-    },
+    createAndSendShape,
+  );
+  const rate = CREATE_SEND_RATE[mode];
+  console.log(`${mode}: create-and-send offered at ${rate}/s, with the processor time of every process`);
+  const createAndSendAtRate = await measureAtRate(
+    `gateway: create-and-send at ${rate}/s`,
+    `${accountBase}/signature-requests`,
+    options,
+    rate,
+    deployment.pid,
+    createAndSendShape,
   );
   const express = await measure("bare Express", baselines.express, options);
   const node = await measure("bare Node", baselines.node, options);
-  for (const f of [gateway, templates, createAndSend, express, node]) {
+  for (const f of [gateway, templates, createAndSend, createAndSendAtRate, express, node]) {
     if (f.non2xx + f.errors > 0)
       console.warn(`${mode} ${f.target}: ${f.non2xx} non-2xx answers, ${f.errors} errors`);
   }
@@ -198,6 +215,7 @@ async function benchMode(
     gateway,
     templates,
     createAndSend,
+    createAndSendAtRate,
     express,
     node,
     transfer,
