@@ -33,26 +33,21 @@ function run(
   options: LoadOptions,
   durationSeconds: number,
   shape?: RequestShape,
+  overallRate?: number,
 ): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections: options.connections,
     pipelining: 1,
     duration: durationSeconds,
+    ...(overallRate === undefined ? {} : { overallRate }),
     headers: shape ? { ...options.headers, "content-type": "application/json" } : options.headers,
     method: shape?.method ?? "GET",
     body: shape ? JSON.stringify(shape.json) : undefined,
   });
 }
 
-export async function measure(
-  target: string,
-  url: string,
-  options: LoadOptions,
-  shape?: RequestShape,
-): Promise<Figures> {
-  await run(url, options, options.warmUpSeconds, shape);
-  const result = await run(url, options, options.durationSeconds, shape);
+function figuresOf(target: string, result: autocannon.Result): Figures {
   return {
     target,
     requestsPerSecond: Math.round(result.requests.average),
@@ -62,6 +57,16 @@ export async function measure(
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+export async function measure(
+  target: string,
+  url: string,
+  options: LoadOptions,
+  shape?: RequestShape,
+): Promise<Figures> {
+  await run(url, options, options.warmUpSeconds, shape);
+  return figuresOf(target, await run(url, options, options.durationSeconds, shape));
 }
 
 /** What a fixed-rate run adds: the processor time of the deployment per request answered. */
@@ -86,29 +91,14 @@ export async function measureAtRate(
   deploymentPid: number,
   shape?: RequestShape,
 ): Promise<RateFigures> {
-  const atRate = (durationSeconds: number) =>
-    autocannon({
-      url,
-      connections: options.connections,
-      pipelining: 1,
-      duration: durationSeconds,
-      overallRate: ratePerSecond,
-      headers: shape ? { ...options.headers, "content-type": "application/json" } : options.headers,
-      method: shape?.method ?? "GET",
-      body: shape ? JSON.stringify(shape.json) : undefined,
-    });
   // Not the backlog of the load before: the e-mails and events of thousands of requests.
   const idleCpuMsPerSecond = await settledIdleCpuMsPerSecond(deploymentPid);
-  await atRate(options.warmUpSeconds);
-  const { result, cpuMs } = await cpuDuring(deploymentPid, () => atRate(options.durationSeconds));
+  await run(url, options, options.warmUpSeconds, shape, ratePerSecond);
+  const { result, cpuMs } = await cpuDuring(deploymentPid, () =>
+    run(url, options, options.durationSeconds, shape, ratePerSecond),
+  );
   return {
-    target,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    ...figuresOf(target, result),
     ratePerSecond,
     cpuMsPerRequest: Math.round((cpuMs / Math.max(1, result.requests.total)) * 100) / 100,
     idleCpuMsPerSecond,

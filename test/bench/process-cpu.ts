@@ -4,19 +4,7 @@
  * system time together, so that a figure per request counts all the work the request caused
  * wherever it ran. A process that ends during the measure takes its time with it.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { processTree } from "./process-memory.js";
-
-/** Clock ticks per second of /proc's times: 100 on Linux (USER_HZ). */
-const TICKS_PER_SECOND = 100;
-
-async function cpuMsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  if (!stat) return 0; // it ended meanwhile
-  // After the command name in parentheses: utime and stime are the 12th and 13th fields.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
+import { processTable, treeOf } from "./process-table.js";
 
 /**
  * The servers a distributed deployment uses besides its own processes: their work for a request is
@@ -24,22 +12,15 @@ async function cpuMsOf(pid: number): Promise<number> {
  */
 const SHARED_SERVERS = new Set(["postgres", "nats-server"]);
 
-async function sharedServerPids(): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const name = (await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "")).trim();
-    if (SHARED_SERVERS.has(name)) pids.push(pid);
-  }
-  return pids;
-}
-
 /** Milliseconds of processor time the tree below `root` and the shared servers have used so far. */
 async function usedCpuMs(root: number): Promise<number> {
+  const table = await processTable();
+  const counted = new Set([
+    ...treeOf(root, table),
+    ...table.filter((entry) => SHARED_SERVERS.has(entry.name)),
+  ]);
   let total = 0;
-  for (const pid of new Set([...(await processTree(root)), ...(await sharedServerPids())]))
-    total += await cpuMsOf(pid);
+  for (const entry of counted) total += entry.cpuMs;
   return total;
 }
 

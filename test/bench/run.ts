@@ -140,7 +140,7 @@ async function benchMode(
 
   console.log(`${mode}: peak gateway memory during a 25 MiB upload`);
   const nearLimit = await makeLargePdf(25 * MiB - 64 * 1024);
-  const pid = await gatewayPid(deployment);
+  const pid = gatewayPid(deployment);
   await uploadThroughGateway(accountBase, key.secret, await makePdf(1));
   const upload25 = await peakDuring(pid, async () => {
     await uploadThroughGateway(accountBase, key.secret, nearLimit);
