@@ -23,6 +23,7 @@ import express, {
   type Router,
 } from "express";
 import type { z } from "zod";
+import { CompiledRoutes, runHandlers } from "./compiled-routes.js";
 import { AccountParams } from "./contract/account.js";
 import { WorkspaceParams } from "./contract/console.js";
 import {
@@ -95,14 +96,28 @@ type StreamHandler<P extends ObjectSchema, Q extends ObjectSchema, B extends Bod
   call: StreamCall<P, Q, B>,
 ) => Promise<void>;
 
+/** The routes of the keyed families (both bases) or of the console's session family. */
+interface Family {
+  routes: CompiledRoutes;
+  /** Matched before the body is read, so that a body of another type hears what an upload route takes. */
+  uploads: Router;
+}
+
+function family(): Family {
+  return { routes: new CompiledRoutes(), uploads: express.Router({ mergeParams: true }) };
+}
+
 export class PublicApi {
-  readonly router: Router = express.Router();
+  /**
+   * The keyed families: the guards, the body and the route, run in turn as one handler. Express's
+   * router would walk a layer for each, costing every call of the API.
+   */
+  readonly router: RequestHandler;
   /** The console family, mounted at CONSOLE_WORKSPACE_BASE after the checks that set `res.locals.workspaceId`. */
   readonly consoleRouter: Router = express.Router({ mergeParams: true });
   private readonly operations = new Map<string, Operation>();
-
-  /** Each router's upload routes, matched before routing so that a body of another type hears what they take. */
-  private readonly uploadRoutes = new Map<Router, Router>();
+  private readonly keyed = family();
+  private readonly session = family();
 
   /**
    * guards run first on every request to the API (reporting, authentication, rate limits);
@@ -114,17 +129,14 @@ export class PublicApi {
     guards: RequestHandler[] = [],
     afterBody: RequestHandler[] = [],
   ) {
-    this.router.use(...guards, readBody(json, this.uploadsOf(this.router)), ...afterBody);
-    this.consoleRouter.use(readBody(json, this.uploadsOf(this.consoleRouter)));
-  }
-
-  private uploadsOf(router: Router): Router {
-    let uploads = this.uploadRoutes.get(router);
-    if (!uploads) {
-      uploads = express.Router({ mergeParams: true });
-      this.uploadRoutes.set(router, uploads);
-    }
-    return uploads;
+    const keyedChain = [
+      ...guards,
+      readBody(json, this.keyed.uploads),
+      ...afterBody,
+      this.keyed.routes.dispatch,
+    ];
+    this.router = (req, res, next) => runHandlers(keyedChain, req, res, next);
+    this.consoleRouter.use(readBody(json, this.session.uploads), this.session.routes.dispatch);
   }
 
   /** A route that exists exactly once (such as GET /v1/ping), outside the two families. */
@@ -134,7 +146,7 @@ export class PublicApi {
     spec: OperationSpec<P, Q, B>,
     handler: Handler<P, Q, B>,
   ): void {
-    this.register(this.router, method, path, path, spec, answering(handler), { extraParameters: [] });
+    this.register(this.keyed, method, path, path, spec, answering(handler), { extraParameters: [] });
   }
 
   /** A route in both families, and in the console's unless `inConsole` is false. */
@@ -174,55 +186,58 @@ export class PublicApi {
     { inConsole = true }: { inConsole?: boolean },
   ): void {
     const idempotent = method === "post" ? ["IdempotencyKey"] : [];
-    const { router, consoleRouter } = this;
-    const family = { extraParameters: idempotent };
+    const { keyed, session } = this;
+    const parameters = { extraParameters: idempotent };
     this.register(
-      router,
+      keyed,
       method,
       `${RESOURCE_BASE}${path}`,
       `${RESOURCE_BASE}${path}`,
       spec,
       handler,
-      family,
+      parameters,
     );
-    this.register(router, method, `${ACCOUNT_BASE}${path}`, `${ACCOUNT_BASE}${path}`, spec, handler, {
-      ...family,
+    this.register(keyed, method, `${ACCOUNT_BASE}${path}`, `${ACCOUNT_BASE}${path}`, spec, handler, {
+      ...parameters,
       pathParams: AccountParams,
     });
     if (!inConsole) return;
-    this.register(consoleRouter, method, path, `${CONSOLE_WORKSPACE_BASE}${path}`, spec, handler, {
+    this.register(session, method, path, `${CONSOLE_WORKSPACE_BASE}${path}`, spec, handler, {
       extraParameters: method === "get" ? [] : ["CsrfToken"],
       pathParams: WorkspaceParams,
       security: "consoleSession",
     });
   }
 
-  /** `path` is where `router` matches; `documented` is the whole path, as clients call it. */
+  /** `path` is where the family's routes match; `documented` is the whole path, as clients call it. */
   private register<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
-    router: Router,
+    { routes, uploads }: Family,
     method: Method,
     path: string,
     documented: string,
     spec: OperationSpec<P, Q, B>,
     handler: StreamHandler<P, Q, B>,
-    family: { extraParameters: string[]; pathParams?: z.ZodObject; security?: Security },
+    parameters: { extraParameters: string[]; pathParams?: z.ZodObject; security?: Security },
   ): void {
     const template = routeTemplate(documented);
     this.contract.add({
       method,
       path: template,
-      security: family.security ?? "apiKey",
-      extraParameters: family.extraParameters,
-      pathParams: family.pathParams,
+      security: parameters.security ?? "apiKey",
+      extraParameters: parameters.extraParameters,
+      pathParams: parameters.pathParams,
       spec: spec as never,
     });
-    if (spec.streamedBody) this.uploadsOf(router)[method](path, refuseUpload);
+    if (spec.streamedBody) uploads[method](path, refuseUpload);
     const checks = spec.body ? [requireJson] : [];
-    router[method](path, ...checks, async (req: Request, res: Response) => {
-      res.locals.route = template;
-      const workspaceId = workspaceOf(req, res);
-      await handler({ req, res, workspaceId, actor: actorOf(req, res), ...readInput(spec, req) });
-    });
+    routes.add(method, path, [
+      ...checks,
+      async (req: Request, res: Response) => {
+        res.locals.route = template;
+        const workspaceId = workspaceOf(req, res);
+        await handler({ req, res, workspaceId, actor: actorOf(req, res), ...readInput(spec, req) });
+      },
+    ]);
   }
 }
 
