@@ -1,15 +1,19 @@
 /**
- * Reports every public API call to auth (Recent Errors, API Usage). A call's record is kept in
- * memory when its response ends and sent with the others of the same quarter second as one
- * ApiCallsRecorded event, so reporting costs a call microseconds and never delays or fails it. If
- * the bus is down or slow, at most `maxPending` records wait; the rest are dropped and counted.
+ * Reports every public API call to auth (Recent Errors, API Usage). When a call's response ends, a
+ * failed call's record is kept, and a call that succeeded is only counted: in the totals of its
+ * workspace, day, method and route by latency bucket, and as its key's latest use. What gathered in
+ * a quarter second goes out as one ApiCallsRecorded event, so reporting costs a call a few counters
+ * and never delays or fails it. If the bus is down or slow, at most `maxPending` records and totals
+ * wait; the rest are dropped and counted.
  */
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { subjects } from "@countersign/domain";
+import { latencyBucketOf, subjects } from "@countersign/domain";
 import {
   type ApiCallRecordedSchema,
   ApiCallsRecordedSchema,
+  type ApiKeyUseSchema,
+  type ApiUsageTotalSchema,
 } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import { type EventBus, type Logger, uuidv7 } from "@countersign/kit";
 import type { Request, Response } from "express";
@@ -35,8 +39,21 @@ export interface ApiCallRecorderOptions {
   maxPending?: number;
 }
 
+/** The calls that succeeded of one workspace, day, method and route, by latency bucket. */
+interface UsageTotal {
+  workspaceId: string;
+  day: string;
+  method: string;
+  route: string;
+  byBucket: Map<number, number>;
+}
+
 export class ApiCallRecorder {
   private pending: MessageInitShape<typeof ApiCallRecordedSchema>[] = [];
+  private totals = new Map<string, UsageTotal>();
+  /** Each key's latest call that succeeded, in milliseconds since the epoch. */
+  private keyUses = new Map<string, number>();
+  private readonly days = new UtcDays();
   private timer: NodeJS.Timeout | undefined;
   private sending: Promise<void> | undefined;
   dropped = 0;
@@ -63,15 +80,33 @@ export class ApiCallRecorder {
   }
 
   private async sendPending(): Promise<void> {
-    while (this.pending.length > 0) {
+    while (this.pending.length > 0 || this.totals.size > 0) {
       const calls = this.pending;
+      const totals = [...this.totals.values()];
+      const keyUses = this.keyUses;
       this.pending = [];
-      const data = toBinary(ApiCallsRecordedSchema, create(ApiCallsRecordedSchema, { calls }));
+      this.totals = new Map();
+      this.keyUses = new Map();
+      const usage: MessageInitShape<typeof ApiUsageTotalSchema>[] = totals.map(({ byBucket, ...total }) => ({
+        ...total,
+        latency: [...byBucket].map(([bucket, count]) => ({ bucket, calls: BigInt(count) })),
+      }));
+      const uses: MessageInitShape<typeof ApiKeyUseSchema>[] = [...keyUses].map(([keyId, at]) => ({
+        keyId,
+        time: timestampFromMs(at),
+      }));
+      const report = create(ApiCallsRecordedSchema, { calls, usage, keyUses: uses });
       try {
-        await this.bus.publish(subjects.apiCallsRecorded, data, { msgId: uuidv7() });
+        await this.bus.publish(subjects.apiCallsRecorded, toBinary(ApiCallsRecordedSchema, report), {
+          msgId: uuidv7(),
+        });
       } catch (err) {
-        this.dropped += calls.length;
-        this.logger.warn({ err, calls: calls.length }, "could not report API calls; their records are lost");
+        const counted = totals.reduce((sum, total) => sum + sumOf(total.byBucket), 0);
+        this.dropped += calls.length + counted;
+        this.logger.warn(
+          { err, calls: calls.length + counted },
+          "could not report API calls; their records are lost",
+        );
       }
     }
   }
@@ -111,7 +146,38 @@ export class ApiCallRecorder {
     path: string,
     outcome: CallOutcome,
   ): void {
-    if (this.pending.length >= (this.options.maxPending ?? 50_000)) {
+    if (outcome.status < 400) this.count(caller, method, route, outcome.durationMs);
+    else this.keepFailed(caller, requestId, method, route, path, outcome);
+    this.timer ??= setTimeout(() => void this.flush(), this.options.intervalMs ?? 250);
+  }
+
+  private count(caller: Caller, method: string, route: string, durationMs: number): void {
+    const now = Date.now();
+    const day = this.days.of(now);
+    const id = `${caller.workspaceId} ${day} ${method} ${route}`;
+    let total = this.totals.get(id);
+    if (!total) {
+      if (this.totals.size >= this.maxPending) {
+        this.dropped += 1;
+        return;
+      }
+      total = { workspaceId: caller.workspaceId, day, method, route, byBucket: new Map() };
+      this.totals.set(id, total);
+    }
+    const bucket = latencyBucketOf(durationMs);
+    total.byBucket.set(bucket, (total.byBucket.get(bucket) ?? 0) + 1);
+    this.keyUses.set(caller.keyId, now);
+  }
+
+  private keepFailed(
+    caller: Caller,
+    requestId: string,
+    method: string,
+    route: string,
+    path: string,
+    outcome: CallOutcome,
+  ): void {
+    if (this.pending.length >= this.maxPending) {
       this.dropped += 1;
       return;
     }
@@ -127,6 +193,30 @@ export class ApiCallRecorder {
       problem: outcome.problem?.slice(0, PROBLEM_LIMIT) ?? "",
       time: timestampFromMs(Date.now()),
     });
-    this.timer ??= setTimeout(() => void this.flush(), this.options.intervalMs ?? 250);
+  }
+
+  private get maxPending(): number {
+    return this.options.maxPending ?? 50_000;
+  }
+}
+
+function sumOf(counts: Map<number, number>): number {
+  let sum = 0;
+  for (const count of counts.values()) sum += count;
+  return sum;
+}
+
+/** The UTC day of a time, "YYYY-MM-DD", worked out once per day rather than once per call. */
+class UtcDays {
+  private number = -1;
+  private name = "";
+
+  of(ms: number): string {
+    const day = Math.floor(ms / 86_400_000);
+    if (day !== this.number) {
+      this.number = day;
+      this.name = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    }
+    return this.name;
   }
 }

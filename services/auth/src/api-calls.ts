@@ -7,6 +7,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { LATENCY_BUCKET_UPPER_BOUNDS_MS, latencyBucketOf, latencyQuantile } from "@countersign/domain";
 import {
   type ApiCallError,
   ApiCallErrorSchema,
@@ -21,18 +22,30 @@ import type {
   CompletionAttemptFailed,
   EmailDeliveryFailed,
 } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
-import type { ApiCallRecorded } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
+import type {
+  ApiCallRecorded,
+  ApiKeyUse,
+  ApiUsageTotal,
+} from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import { type Database, isUuid, type Logger, type Queryable, validationError } from "@countersign/kit";
-import { bucketOf, quantile } from "./latency-histogram.js";
 import { requireUuid } from "./validation.js";
 
 const ERROR_RETENTION = "30 days";
 const USAGE_RETENTION = "400 days";
 const PRUNE_EVERY_MS = 3_600_000;
 
-/** Events gathered for one write, and the one promise every one of them waits on. */
+/** What the gateway reports: failed calls one by one, the others as totals (gateway_events.proto). */
+export interface ApiCallReport {
+  calls: readonly ApiCallRecorded[];
+  usage?: readonly ApiUsageTotal[];
+  keyUses?: readonly ApiKeyUse[];
+}
+
+/** Reports gathered for one write, and the one promise every one of them waits on. */
 class Batch {
   readonly events: ApiCallRecorded[] = [];
+  readonly usage: ApiUsageTotal[] = [];
+  readonly keyUses: ApiKeyUse[] = [];
   readonly written: Promise<void>;
   settle!: (err?: unknown) => void;
 
@@ -62,11 +75,18 @@ export class ApiCallRecords {
     private readonly options: ApiCallRecordsOptions = {},
   ) {}
 
-  /** Resolves once the records are stored, so the bus acknowledges only what is safe. */
-  record(calls: readonly ApiCallRecorded[]): Promise<void> {
+  /**
+   * Resolves once the report is stored, so the bus acknowledges only what is safe. What could not
+   * be stored (a workspace that is no id, a day that is no date) is passed over: it comes over the
+   * bus, and one bad entry must not fail its batch again on every redelivery.
+   */
+  record({ calls, usage = [], keyUses = [] }: ApiCallReport): Promise<void> {
     const batch = this.batch;
     for (const call of calls) if (isUuid(call.workspaceId)) batch.events.push(call);
-    if (batch.events.length >= (this.options.maxBatch ?? 5000)) void this.flush();
+    for (const total of usage) if (isStorableTotal(total)) batch.usage.push(total);
+    for (const use of keyUses) if (isUuid(use.keyId)) batch.keyUses.push(use);
+    const size = batch.events.length + batch.usage.length + batch.keyUses.length;
+    if (size >= (this.options.maxBatch ?? 5000)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushIntervalMs ?? 1000);
     return batch.written;
   }
@@ -82,9 +102,9 @@ export class ApiCallRecords {
   }
 
   private async write(batch: Batch): Promise<void> {
-    if (batch.events.length === 0) return batch.settle();
+    if (batch.events.length + batch.usage.length + batch.keyUses.length === 0) return batch.settle();
     try {
-      await this.db.transaction((tx) => writeBatch(tx, batch.events));
+      await this.db.transaction((tx) => writeBatch(tx, batch));
       batch.settle();
     } catch (err) {
       this.logger.warn(
@@ -260,23 +280,51 @@ export class ApiCallRecords {
 /** The most of a failed call's answer kept: a problem with many field errors, not a document. */
 const PROBLEM_LIMIT = 4096;
 
-async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<void> {
+function isStorableTotal(total: ApiUsageTotal): boolean {
+  return (
+    isUuid(total.workspaceId) &&
+    validDay(total.day) &&
+    total.latency.every(
+      ({ bucket, calls }) => bucket >= 0 && bucket < LATENCY_BUCKET_UPPER_BOUNDS_MS.length && calls > 0n,
+    )
+  );
+}
+
+/** Counts by workspace, day, method and route, and by latency bucket within them. */
+class UsageCounts {
+  readonly usage = new Map<string, { key: unknown[]; calls: number; errors: number }>();
+  readonly latency = new Map<string, { key: unknown[]; calls: number }>();
+
+  add(key: [string, string, string, string], bucket: number, calls: number, errors: number): void {
+    const id = key.join(" ");
+    const entry = this.usage.get(id) ?? { key, calls: 0, errors: 0 };
+    entry.calls += calls;
+    entry.errors += errors;
+    this.usage.set(id, entry);
+    const bucketEntry = this.latency.get(`${id} ${bucket}`) ?? { key: [...key, bucket], calls: 0 };
+    bucketEntry.calls += calls;
+    this.latency.set(`${id} ${bucket}`, bucketEntry);
+  }
+}
+
+async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Batch): Promise<void> {
   const errors = events.filter((e) => e.status >= 400);
-  const usage = new Map<string, { key: unknown[]; calls: number; errors: number }>();
-  const latency = new Map<string, { key: unknown[]; calls: number }>();
+  const counts = new UsageCounts();
   const dayOf = utcDays();
   for (const event of events) {
-    const key = [event.workspaceId, dayOf(event), event.method, event.route];
-    const id = key.join(" ");
-    const entry = usage.get(id) ?? { key, calls: 0, errors: 0 };
-    entry.calls += 1;
-    entry.errors += event.status >= 400 ? 1 : 0;
-    usage.set(id, entry);
-    const bucket = bucketOf(event.durationMs);
-    const bucketEntry = latency.get(`${id} ${bucket}`) ?? { key: [...key, bucket], calls: 0 };
-    bucketEntry.calls += 1;
-    latency.set(`${id} ${bucket}`, bucketEntry);
+    const key: [string, string, string, string] = [
+      event.workspaceId,
+      dayOf(event),
+      event.method,
+      event.route,
+    ];
+    counts.add(key, latencyBucketOf(event.durationMs), 1, event.status >= 400 ? 1 : 0);
   }
+  for (const total of totals) {
+    const key: [string, string, string, string] = [total.workspaceId, total.day, total.method, total.route];
+    for (const { bucket, calls } of total.latency) counts.add(key, bucket, Number(calls), 0);
+  }
+  const { usage, latency } = counts;
   if (errors.length > 0) {
     const rows = errors.map((e) => [
       e.workspaceId,
@@ -295,23 +343,34 @@ async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<voi
       rows.flat(),
     );
   }
-  const usageRows = [...usage.values()].map((u) => [...u.key, u.calls, u.errors]);
-  await tx.query(
-    `INSERT INTO api_usage (workspace_id, day, method, route, call_count, error_count) VALUES ${placeholders(usageRows)}
-     ON CONFLICT (workspace_id, day, method, route) DO UPDATE SET
-       call_count = api_usage.call_count + EXCLUDED.call_count,
-       error_count = api_usage.error_count + EXCLUDED.error_count`,
-    usageRows.flat(),
-  );
+  if (usage.size > 0) {
+    const usageRows = [...usage.values()].map((u) => [...u.key, u.calls, u.errors]);
+    await tx.query(
+      `INSERT INTO api_usage (workspace_id, day, method, route, call_count, error_count) VALUES ${placeholders(usageRows)}
+       ON CONFLICT (workspace_id, day, method, route) DO UPDATE SET
+         call_count = api_usage.call_count + EXCLUDED.call_count,
+         error_count = api_usage.error_count + EXCLUDED.error_count`,
+      usageRows.flat(),
+    );
+    const latencyRows = [...latency.values()].map((l) => [...l.key, l.calls]);
+    await tx.query(
+      `INSERT INTO api_usage_latency (workspace_id, day, method, route, bucket, call_count) VALUES ${placeholders(latencyRows)}
+       ON CONFLICT (workspace_id, day, method, route, bucket) DO UPDATE SET
+         call_count = api_usage_latency.call_count + EXCLUDED.call_count`,
+      latencyRows.flat(),
+    );
+  }
   // Each key's latest call in the batch; a batch reported late never moves a later use back.
   const lastUse = new Map<string, Date>();
+  const used = (keyId: string, at: Date) => {
+    const before = lastUse.get(keyId);
+    if (!before || at > before) lastUse.set(keyId, at);
+  };
+  // Only a key's id can name a key; anything else in an event (it comes over the bus) is passed over.
   for (const event of events) {
-    // Only a key's id can name a key; anything else in an event (it comes over the bus) is passed over.
-    if (!isUuid(event.keyId)) continue;
-    const at = event.time ? timestampDate(event.time) : new Date();
-    const before = lastUse.get(event.keyId);
-    if (!before || at > before) lastUse.set(event.keyId, at);
+    if (isUuid(event.keyId)) used(event.keyId, event.time ? timestampDate(event.time) : new Date());
   }
+  for (const use of keyUses) used(use.keyId, use.time ? timestampDate(use.time) : new Date());
   if (lastUse.size > 0) {
     await tx.query(
       `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
@@ -319,13 +378,6 @@ async function writeBatch(tx: Queryable, events: ApiCallRecorded[]): Promise<voi
       [[...lastUse.keys()], [...lastUse.values()]],
     );
   }
-  const latencyRows = [...latency.values()].map((l) => [...l.key, l.calls]);
-  await tx.query(
-    `INSERT INTO api_usage_latency (workspace_id, day, method, route, bucket, call_count) VALUES ${placeholders(latencyRows)}
-     ON CONFLICT (workspace_id, day, method, route, bucket) DO UPDATE SET
-       call_count = api_usage_latency.call_count + EXCLUDED.call_count`,
-    latencyRows.flat(),
-  );
 }
 
 /** The UTC day of an event, "YYYY-MM-DD", remembered per day number: a batch spans a day or two. */
@@ -376,8 +428,8 @@ class Aggregate {
     return create(UsageFiguresSchema, {
       callCount: BigInt(counts.calls),
       errorCount: BigInt(counts.errors),
-      p50Ms: round(quantile(histogram, 0.5)),
-      p95Ms: round(quantile(histogram, 0.95)),
+      p50Ms: round(latencyQuantile(histogram, 0.5)),
+      p95Ms: round(latencyQuantile(histogram, 0.95)),
     });
   }
 }

@@ -136,7 +136,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       emails.start();
       stopConsuming.push(
         await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
-          apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data).calls),
+          apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data)),
         ),
         await bus.consume(subjects.completionAttemptFailed, "auth-completion-failures", (msg) =>
           apiCalls.recordSealingFailure(fromBinary(CompletionAttemptFailedSchema, msg.data)),

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { latencyBucketOf } from "@countersign/domain";
 import {
   CompletionAttemptFailedSchema,
   EmailDeliveryFailedSchema,
@@ -8,6 +9,9 @@ import {
 import {
   type ApiCallRecorded,
   ApiCallRecordedSchema,
+  ApiKeyUseSchema,
+  type ApiUsageTotal,
+  ApiUsageTotalSchema,
 } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import { createLogger, uuidv7 } from "@countersign/kit";
 import { ApiCallRecords } from "../src/api-calls.js";
@@ -27,7 +31,7 @@ beforeEach(async () => {
 });
 afterEach(() => auth.close());
 
-const recordOne = (event: ApiCallRecorded) => records.record([event]);
+const recordOne = (event: ApiCallRecorded) => records.record({ calls: [event] });
 
 function call({
   at,
@@ -63,11 +67,9 @@ test("failed calls become Recent Errors, newest first; successful ones do not", 
 });
 
 test("the calls of one batch message are stored together", async () => {
-  await records.record([
-    call({ status: 500, code: "internal" }),
-    call({ status: 404, code: "not_found" }),
-    call({}),
-  ]);
+  await records.record({
+    calls: [call({ status: 500, code: "internal" }), call({ status: 404, code: "not_found" }), call({})],
+  });
   expect(await records.recentErrors(workspaceId, 10)).toHaveLength(2);
   expect((await records.usage(workspaceId, "", "")).total?.callCount).toBe(3n);
 });
@@ -192,10 +194,63 @@ test("a key's last use is its latest reported call, and a batch reported late ne
     (await auth.client.listApiKeys({ workspaceId })).keys.find((k) => k.id === keyId)?.lastUseTime;
   expect(await lastUse()).toBeUndefined();
   const latest = new Date(Date.now() - 1000);
-  await records.record([call({ keyId, at: new Date(Date.now() - 5000) }), call({ keyId, at: latest })]);
+  await records.record({
+    calls: [call({ keyId, at: new Date(Date.now() - 5000) }), call({ keyId, at: latest })],
+  });
   expect((await lastUse())?.seconds).toBe(timestampFromDate(latest).seconds);
-  await records.record([call({ keyId, at: new Date(Date.now() - 60_000) })]);
+  await records.record({ calls: [call({ keyId, at: new Date(Date.now() - 60_000) })] });
   expect((await lastUse())?.seconds).toBe(timestampFromDate(latest).seconds);
+});
+
+test("totals of calls that succeeded count beside failed calls reported one by one, with their latency and keys' last use", async () => {
+  const { key } = await auth.client.createApiKey({ workspaceId, name: "totals" });
+  const keyId = key?.id as string;
+  const today = new Date().toISOString().slice(0, 10);
+  const at = new Date(Date.now() - 2000);
+  const pingTotal = (calls: bigint) =>
+    create(ApiUsageTotalSchema, {
+      workspaceId,
+      day: today,
+      method: "GET",
+      route: "/v1/ping",
+      latency: [{ bucket: latencyBucketOf(4), calls }],
+    });
+  await records.record({
+    calls: [call({ status: 500, code: "internal", durationMs: 4 })],
+    usage: [pingTotal(9n)],
+    keyUses: [create(ApiKeyUseSchema, { keyId, time: timestampFromDate(at) })],
+  });
+  await records.record({ calls: [], usage: [pingTotal(10n)] });
+  const usage = await records.usage(workspaceId, "", "");
+  expect(usage.total?.callCount).toBe(20n);
+  expect(usage.total?.errorCount).toBe(1n);
+  const ping = usage.routes.find((r) => r.route === "/v1/ping");
+  expect(ping?.figures?.p95Ms).toBeLessThanOrEqual(5);
+  const listed = (await auth.client.listApiKeys({ workspaceId })).keys.find((k) => k.id === keyId);
+  expect(listed?.lastUseTime?.seconds).toBe(timestampFromDate(at).seconds);
+});
+
+test("a total that cannot be stored is passed over, and the rest of its report is stored", async () => {
+  const total = (fields: Partial<Pick<ApiUsageTotal, "workspaceId" | "day">>, bucket = 0) =>
+    create(ApiUsageTotalSchema, {
+      workspaceId,
+      day: new Date().toISOString().slice(0, 10),
+      method: "GET",
+      route: "/v1/ping",
+      latency: [{ bucket, calls: 1n }],
+      ...fields,
+    });
+  await records.record({
+    calls: [],
+    usage: [
+      total({ workspaceId: "not-a-workspace" }),
+      total({ day: "2026-02-30" }),
+      total({ day: "yesterday" }),
+      total({}, 999),
+      total({}),
+    ],
+  });
+  expect((await records.usage(workspaceId, "", "")).total?.callCount).toBe(1n);
 });
 
 test("calls without a workspace (no valid key) are not recorded", async () => {

@@ -2,4 +2,5 @@ export * from "./callers.js";
 export * from "./document-claims.js";
 export * from "./event-subjects.js";
 export * from "./field-layout.js";
+export * from "./latency-histogram.js";
 export * from "./request-states.js";

@@ -12,23 +12,39 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/gateway_events.proto.
  */
 export const file_countersign_events_v1_gateway_events: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb3VudGVyc2lnbi9ldmVudHMvdjEvZ2F0ZXdheV9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSJJChBBcGlDYWxsc1JlY29yZGVkEjUKBWNhbGxzGAEgAygLMiYuY291bnRlcnNpZ24uZXZlbnRzLnYxLkFwaUNhbGxSZWNvcmRlZCL4AQoPQXBpQ2FsbFJlY29yZGVkEhIKCnJlcXVlc3RfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEg4KBmtleV9pZBgDIAEoCRIOCgZtZXRob2QYBCABKAkSDQoFcm91dGUYBSABKAkSDAoEcGF0aBgGIAEoCRIOCgZzdGF0dXMYByABKAUSDAoEY29kZRgIIAEoCRITCgtkdXJhdGlvbl9tcxgJIAEoARIoCgR0aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghrZXlfbmFtZRgLIAEoCRIPCgdwcm9ibGVtGAwgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Cipjb3VudGVyc2lnbi9ldmVudHMvdjEvZ2F0ZXdheV9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSKyAQoQQXBpQ2FsbHNSZWNvcmRlZBI1CgVjYWxscxgBIAMoCzImLmNvdW50ZXJzaWduLmV2ZW50cy52MS5BcGlDYWxsUmVjb3JkZWQSMwoFdXNhZ2UYAiADKAsyJC5jb3VudGVyc2lnbi5ldmVudHMudjEuQXBpVXNhZ2VUb3RhbBIyCghrZXlfdXNlcxgDIAMoCzIgLmNvdW50ZXJzaWduLmV2ZW50cy52MS5BcGlLZXlVc2UihwEKDUFwaVVzYWdlVG90YWwSFAoMd29ya3NwYWNlX2lkGAEgASgJEgsKA2RheRgCIAEoCRIOCgZtZXRob2QYAyABKAkSDQoFcm91dGUYBCABKAkSNAoHbGF0ZW5jeRgFIAMoCzIjLmNvdW50ZXJzaWduLmV2ZW50cy52MS5MYXRlbmN5Q291bnQiLQoMTGF0ZW5jeUNvdW50Eg4KBmJ1Y2tldBgBIAEoBRINCgVjYWxscxgCIAEoAyJFCglBcGlLZXlVc2USDgoGa2V5X2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvgBCg9BcGlDYWxsUmVjb3JkZWQSEgoKcmVxdWVzdF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDgoGa2V5X2lkGAMgASgJEg4KBm1ldGhvZBgEIAEoCRINCgVyb3V0ZRgFIAEoCRIMCgRwYXRoGAYgASgJEg4KBnN0YXR1cxgHIAEoBRIMCgRjb2RlGAggASgJEhMKC2R1cmF0aW9uX21zGAkgASgBEigKBHRpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGtleV9uYW1lGAsgASgJEg8KB3Byb2JsZW0YDCABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * ApiCallsRecorded is published by the gateway on "<namespace>.events.gateway.api_calls_recorded"
- * every quarter of a second with one record per public API call answered since the last one; auth
- * turns them into Recent Errors and API Usage. Gathering them costs a call microseconds where a
- * message per call would cost a bus round trip.
+ * every quarter of a second with what the public API answered since the last one; auth turns it
+ * into Recent Errors and API Usage. A failed call is reported on its own, with its answer; calls
+ * that succeeded only as totals, which cost a call a few counters instead of a record.
  *
  * @generated from message countersign.events.v1.ApiCallsRecorded
  */
 export type ApiCallsRecorded = Message<"countersign.events.v1.ApiCallsRecorded"> & {
   /**
-   * calls holds one record per call, in the order the calls ended.
+   * calls holds one record per call, in the order the calls ended: every failed call (status 400
+   * or above). Gateways before usage totals also sent every call that succeeded here.
    *
    * @generated from field: repeated countersign.events.v1.ApiCallRecorded calls = 1;
    */
   calls: ApiCallRecorded[];
+
+  /**
+   * usage holds the totals of the calls that succeeded, not in calls, by workspace, UTC day,
+   * method and route.
+   *
+   * @generated from field: repeated countersign.events.v1.ApiUsageTotal usage = 2;
+   */
+  usage: ApiUsageTotal[];
+
+  /**
+   * key_uses holds, for each key that made a call not in calls, the time of its latest.
+   *
+   * @generated from field: repeated countersign.events.v1.ApiKeyUse key_uses = 3;
+   */
+  keyUses: ApiKeyUse[];
 };
 
 /**
@@ -37,6 +53,112 @@ export type ApiCallsRecorded = Message<"countersign.events.v1.ApiCallsRecorded">
  */
 export const ApiCallsRecordedSchema: GenMessage<ApiCallsRecorded> = /*@__PURE__*/
   messageDesc(file_countersign_events_v1_gateway_events, 0);
+
+/**
+ * ApiUsageTotal counts the calls that succeeded of one workspace, day, method and route.
+ *
+ * @generated from message countersign.events.v1.ApiUsageTotal
+ */
+export type ApiUsageTotal = Message<"countersign.events.v1.ApiUsageTotal"> & {
+  /**
+   * workspace_id of the keys that made the calls.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * day is the UTC day the calls ended, as "YYYY-MM-DD".
+   *
+   * @generated from field: string day = 2;
+   */
+  day: string;
+
+  /**
+   * method is the HTTP method, or "MCP" for tool calls.
+   *
+   * @generated from field: string method = 3;
+   */
+  method: string;
+
+  /**
+   * route is the matched route template.
+   *
+   * @generated from field: string route = 4;
+   */
+  route: string;
+
+  /**
+   * latency counts the calls by how long they took, one count per bucket that has any.
+   *
+   * @generated from field: repeated countersign.events.v1.LatencyCount latency = 5;
+   */
+  latency: LatencyCount[];
+};
+
+/**
+ * Describes the message countersign.events.v1.ApiUsageTotal.
+ * Use `create(ApiUsageTotalSchema)` to create a new message.
+ */
+export const ApiUsageTotalSchema: GenMessage<ApiUsageTotal> = /*@__PURE__*/
+  messageDesc(file_countersign_events_v1_gateway_events, 1);
+
+/**
+ * LatencyCount is how many calls took a time within one bucket of the API Usage latency histogram
+ * (@countersign/domain's LATENCY_BUCKET_UPPER_BOUNDS_MS).
+ *
+ * @generated from message countersign.events.v1.LatencyCount
+ */
+export type LatencyCount = Message<"countersign.events.v1.LatencyCount"> & {
+  /**
+   * bucket is the index of the bucket.
+   *
+   * @generated from field: int32 bucket = 1;
+   */
+  bucket: number;
+
+  /**
+   * calls is how many calls fell in it.
+   *
+   * @generated from field: int64 calls = 2;
+   */
+  calls: bigint;
+};
+
+/**
+ * Describes the message countersign.events.v1.LatencyCount.
+ * Use `create(LatencyCountSchema)` to create a new message.
+ */
+export const LatencyCountSchema: GenMessage<LatencyCount> = /*@__PURE__*/
+  messageDesc(file_countersign_events_v1_gateway_events, 2);
+
+/**
+ * ApiKeyUse is when a key was last used.
+ *
+ * @generated from message countersign.events.v1.ApiKeyUse
+ */
+export type ApiKeyUse = Message<"countersign.events.v1.ApiKeyUse"> & {
+  /**
+   * key_id of the key.
+   *
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * time is when its latest call ended.
+   *
+   * @generated from field: google.protobuf.Timestamp time = 2;
+   */
+  time?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message countersign.events.v1.ApiKeyUse.
+ * Use `create(ApiKeyUseSchema)` to create a new message.
+ */
+export const ApiKeyUseSchema: GenMessage<ApiKeyUse> = /*@__PURE__*/
+  messageDesc(file_countersign_events_v1_gateway_events, 3);
 
 /**
  * ApiCallRecorded is the record of one public API call.
@@ -135,5 +257,5 @@ export type ApiCallRecorded = Message<"countersign.events.v1.ApiCallRecorded"> &
  * Use `create(ApiCallRecordedSchema)` to create a new message.
  */
 export const ApiCallRecordedSchema: GenMessage<ApiCallRecorded> = /*@__PURE__*/
-  messageDesc(file_countersign_events_v1_gateway_events, 1);
+  messageDesc(file_countersign_events_v1_gateway_events, 4);
 
