@@ -3,21 +3,22 @@
  * redacted) but never the query string, headers or body, where secrets may travel.
  */
 
-import type { Logger } from "@countersign/kit";
+import { type Logger, plainInfoWriter } from "@countersign/kit";
 import type { Request, Response } from "express";
 import { loggedPath } from "./redacted-path.js";
 import type { ResponseEndHook } from "./request-context.js";
 
 export function accessLog(logger: Logger): ResponseEndHook {
+  const write = plainInfoWriter(logger);
   return (req: Request, res: Response) => {
-    logger.info(
+    write(
       {
-        requestId: res.locals.requestId,
+        requestId: res.locals.requestId as string,
         method: req.method,
         path: loggedPath(req, res),
         status: res.statusCode,
         durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
-        keyId: res.locals.caller?.keyId,
+        keyId: (res.locals.caller as { keyId?: string } | undefined)?.keyId,
       },
       "request",
     );

@@ -107,12 +107,17 @@ const LOG_FLUSH_INTERVAL_MS = 100;
 /**
  * Where log lines go: stdout, written asynchronously in batches of at least 4 KiB or every 100 ms,
  * whichever comes first — one write per line costs a busy gateway more than the line itself.
- * Loggers of one process share one.
+ * Loggers of one process share one. Lines are handed over as bytes: given text, sonic-boom measures
+ * the whole batch gathered so far again on every line (flattening it), 5 KB of garbage a line on a
+ * busy gateway; given bytes, it keeps a list and joins it once per write.
  */
 export function createLogDestination(): DestinationStream {
-  const destination = pino.destination({ sync: false, minLength: 4096 });
-  setInterval(() => destination.flush(), LOG_FLUSH_INTERVAL_MS).unref();
-  return destination;
+  const out = pino.destination({ sync: false, minLength: 4096, contentMode: "buffer" });
+  setInterval(() => out.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  return {
+    write: (line: string) => out.write(Buffer.from(line) as unknown as string),
+    flush: (done?: (err?: Error) => void) => out.flush(done),
+  } as DestinationStream;
 }
 
 export function createLogger({ name, level = "info", destination }: LoggerOptions): Logger {
@@ -129,4 +134,29 @@ export function createLogger({ name, level = "info", destination }: LoggerOption
     },
     destination ?? createLogDestination(),
   );
+}
+
+/** Fields of a line whose every name and value the caller knows: no secret, no object, no undefined to keep. */
+export type PlainFields = Record<string, string | number | undefined>;
+
+/**
+ * Writes lines of plain fields straight to a logger's destination at level info, in the shape its
+ * own lines take (the same level, time, bindings and message key). It is for the access log, one
+ * line on every request: pino's own call, built for any value with mixins and redaction, cost a
+ * request about 3 µs and 7 KB of garbage. A line is written only when the logger's level takes info.
+ */
+export function plainInfoWriter(logger: Logger): (fields: PlainFields, message: string) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const destination = internals[pino.symbols.streamSym] as DestinationStream;
+  const bindings = internals[pino.symbols.chindingsSym] as string;
+  return (fields, message) => {
+    if (!logger.isLevelEnabled("info")) return;
+    let line = `{"level":30,"time":"${new Date().toISOString()}"${bindings}`;
+    for (const name in fields) {
+      const value = fields[name];
+      if (value === undefined) continue;
+      line += `,${JSON.stringify(name)}:${typeof value === "number" && Number.isFinite(value) ? value : JSON.stringify(value)}`;
+    }
+    destination.write(`${line},"msg":${JSON.stringify(message)}}\n`);
+  };
 }

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { runWithCallContext } from "../src/context.js";
-import { createLogger } from "../src/logger.js";
+import { createLogger, plainInfoWriter } from "../src/logger.js";
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -104,4 +104,26 @@ test("lines written inside a call context carry its request id", () => {
   logger.info("outside");
   expect(lines[0]?.requestId).toBe("req-42");
   expect(lines[1]?.requestId).toBeUndefined();
+});
+
+test("a plain line is written as the logger writes the same fields itself, and only when its level takes info", () => {
+  const { lines, logger } = capture();
+  const child = logger.child({ component: "access" });
+  const write = plainInfoWriter(child);
+  const fields = {
+    requestId: "r-1",
+    method: "GET",
+    path: '/v1/"quoted"\\path',
+    status: 200,
+    durationMs: 1.25,
+  };
+  write({ ...fields, keyId: undefined }, "request");
+  child.info(fields, "request");
+  const [plain, own] = lines;
+  expect(Object.keys(plain ?? {})).toEqual(Object.keys(own ?? {}));
+  expect({ ...plain, time: 0 }).toEqual({ ...own, time: 0 });
+  expect(Date.parse(String(plain?.time))).toBeGreaterThan(Date.now() - 60_000);
+  child.level = "warn";
+  write(fields, "request");
+  expect(lines).toHaveLength(2);
 });
