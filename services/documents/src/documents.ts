@@ -4,7 +4,7 @@
  */
 import { createReadStream } from "node:fs";
 import { link, unlink } from "node:fs/promises";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -164,7 +164,11 @@ export class Documents {
       // Originals are made safe to sign; what the service seals itself is stored as it is.
       const original = header.kind !== Kind.SIGNED && header.kind !== Kind.CERTIFICATE;
       const inspected = this.deps.inspector
-        .file(inspectorsCopy, { hash: spooled.sha256 === undefined, sanitize: original })
+        .file(inspectorsCopy, {
+          hash: spooled.sha256 === undefined,
+          // Beside the spooled file, so that it goes with it however the upload ends.
+          sanitizeTo: original ? `${spooled.path}.sanitized` : undefined,
+        })
         .finally(() => unlink(inspectorsCopy).catch(() => {}));
       stored ??= blobs.moveIn
         ? blobs.moveIn(blobKey, spooled.path)
@@ -183,10 +187,12 @@ export class Documents {
       await stored;
       // The safe file takes the place of what was received, under the same key.
       if (sanitized) {
-        stored = blobs.put(blobKey, Readable.from([sanitized.bytes]), {
-          contentType: "application/pdf",
-          size: sanitized.bytes.length,
-        });
+        stored = blobs.moveIn
+          ? blobs.moveIn(blobKey, sanitized.path)
+          : blobs.put(blobKey, createReadStream(sanitized.path), {
+              contentType: "application/pdf",
+              size: sanitized.sizeBytes,
+            });
         await stored;
       }
       const sha256 = sanitized?.sha256 ?? received;
@@ -196,7 +202,7 @@ export class Documents {
         workspace_id: header.workspaceId,
         filename: safeFilename(header.filename),
         content_type: "application/pdf",
-        size_bytes: sanitized?.bytes.length ?? spooled.sizeBytes,
+        size_bytes: sanitized?.sizeBytes ?? spooled.sizeBytes,
         sha256,
         page_count: inspection.pageCount,
         page_sizes: inspection.pageSizes,

@@ -6,13 +6,13 @@
  * pdf-lib seconds to read (a few hundred thousand objects fit in 25 MiB), or more memory than the
  * process may have, costs this process alone.
  *
- * Each job is `{ path, hash, maxPages, sanitize }` (a file the service keeps in place until it is
- * answered) or `{ bytes, hash, maxPages, sanitize }`; its result `{ sha256, inspection, sanitized }`
- * (sha256 only when asked for; sanitized, with the bytes and what was removed, when `sanitize` asked
- * for it and the file needed it).
+ * Each job is `{ path, hash, maxPages, sanitizeTo }` (a file the service keeps in place until it is
+ * answered) or `{ bytes, hash, maxPages }`; its result `{ sha256, inspection, sanitized }` (sha256
+ * only when asked for; sanitized when `sanitizeTo` asked for it and the file needed it: the safe file
+ * is written there, and the result says its size, its SHA-256 and what was removed).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
 import { serveJobs } from "@countersign/kit/job-child.mjs";
 import { ParseSpeeds, PDFDocument, PDFPageTree } from "pdf-lib";
 import { sanitize } from "./pdf-sanitizer.mjs";
@@ -142,18 +142,20 @@ async function inspect(bytes, maxPages, sanitizing) {
 }
 
 async function run(
-  /** @type {({ path: string } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number, sanitize: boolean }} */ job,
+  /** @type {({ path: string } | { bytes: Uint8Array }) & { hash: boolean, maxPages: number, sanitizeTo?: string }} */ job,
 ) {
   const bytes = "path" in job ? readWhole(job.path) : job.bytes;
   const sha256 = job.hash ? createHash("sha256").update(bytes).digest("hex") : undefined;
-  const { sanitized, ...inspection } = await inspect(bytes, job.maxPages, job.sanitize);
-  if (!sanitized) return { sha256, inspection };
+  const { sanitized, ...inspection } = await inspect(bytes, job.maxPages, job.sanitizeTo !== undefined);
+  if (!sanitized || job.sanitizeTo === undefined) return { sha256, inspection };
   const safe = sanitized.bytes;
+  writeFileSync(job.sanitizeTo, safe);
   return {
     sha256,
     inspection,
     sanitized: {
-      bytes: safe,
+      path: job.sanitizeTo,
+      sizeBytes: safe.length,
       removed: sanitized.removed,
       sha256: createHash("sha256").update(safe).digest("hex"),
     },

@@ -20,9 +20,14 @@ export type Inspection =
       message: string;
     };
 
-/** The upload made safe to sign (pdf-sanitizer.mjs): its bytes, their SHA-256, and what went. */
+/**
+ * The upload made safe to sign (pdf-sanitizer.mjs): the file the job process wrote it to, its size
+ * and SHA-256, and what went. It never crosses to the service as bytes: a 25 MiB file did, and grew
+ * the service by 25 MiB for every such upload until a rare collection.
+ */
 export interface SanitizedFile {
-  bytes: Uint8Array;
+  path: string;
+  sizeBytes: number;
   sha256: string;
   /** In words: "JavaScript", "earlier revisions", "form fields (flattened into the pages as they look)". */
   removed: string[];
@@ -39,7 +44,8 @@ export interface InspectedFile {
 type Job = ({ path: string } | { bytes: Uint8Array }) & {
   hash: boolean;
   maxPages: number;
-  sanitize: boolean;
+  /** Where to write the file made safe to sign, when it is asked for and the file needs it. */
+  sanitizeTo?: string;
 };
 
 export interface PdfInspectorOptions {
@@ -79,14 +85,17 @@ export class PdfInspector {
     });
   }
 
-  /** The file at `path`, read whole by the process; the caller keeps it there until this settles. */
-  file(path: string, { hash, sanitize }: { hash: boolean; sanitize: boolean }): Promise<InspectedFile> {
-    return this.run({ path, hash, maxPages: this.maxPages, sanitize });
+  /**
+   * The file at `path`, read whole by the process; the caller keeps it there until this settles.
+   * With `sanitizeTo`, a file that needs making safe is written there, for the caller to take.
+   */
+  file(path: string, { hash, sanitizeTo }: { hash: boolean; sanitizeTo?: string }): Promise<InspectedFile> {
+    return this.run({ path, hash, maxPages: this.maxPages, sanitizeTo });
   }
 
   /** Bytes held here, copied to the process. */
   async bytes(bytes: Uint8Array): Promise<Inspection> {
-    return (await this.run({ bytes, hash: false, maxPages: this.maxPages, sanitize: false })).inspection;
+    return (await this.run({ bytes, hash: false, maxPages: this.maxPages })).inspection;
   }
 
   close(): void {
