@@ -1,8 +1,10 @@
 /**
- * One load run with autocannon: fixed connections and duration, the same request bytes for every
- * target, and the figures we report. A warm-up run first is discarded.
+ * One load run and the figures we report: with autocannon as fast as answers come (fixed
+ * connections and duration, the same request bytes for every target), or offered at a fixed rate
+ * (open-loop.ts). A warm-up run first is discarded.
  */
 import autocannon from "autocannon";
+import { type OpenLoopRequest, openLoop, percentile } from "./open-loop.js";
 import { cpuDuring, settledIdleCpuMsPerSecond } from "./process-cpu.js";
 
 export interface Figures {
@@ -33,14 +35,12 @@ function run(
   options: LoadOptions,
   durationSeconds: number,
   shape?: RequestShape,
-  overallRate?: number,
 ): Promise<autocannon.Result> {
   return autocannon({
     url,
     connections: options.connections,
     pipelining: 1,
     duration: durationSeconds,
-    ...(overallRate === undefined ? {} : { overallRate }),
     headers: shape ? { ...options.headers, "content-type": "application/json" } : options.headers,
     method: shape?.method ?? "GET",
     body: shape ? JSON.stringify(shape.json) : undefined,
@@ -78,10 +78,10 @@ export interface RateFigures extends Figures {
 }
 
 /**
- * The same request offered at a fixed rate (requests per second over all connections) instead of
- * as fast as answers come: the latency a client sees at that load, and the processor time every
- * process below `deploymentPid` spent per request. Once the deployment has settled, after a warm-up
- * at the same rate.
+ * The same request offered at a fixed rate, evenly spaced whatever the answers do (open loop,
+ * open-loop.ts), instead of as fast as answers come: the latency a client sees at that load, and
+ * the processor time every process below `deploymentPid` spent per request. Once the deployment has
+ * settled, after a warm-up at the same rate.
  */
 export async function measureAtRate(
   target: string,
@@ -91,16 +91,30 @@ export async function measureAtRate(
   deploymentPid: number,
   shape?: RequestShape,
 ): Promise<RateFigures> {
+  const request: OpenLoopRequest = shape
+    ? {
+        method: shape.method,
+        headers: { ...options.headers, "content-type": "application/json" },
+        body: JSON.stringify(shape.json),
+      }
+    : { method: "GET", headers: options.headers };
   // Not the backlog of the load before: the e-mails and events of thousands of requests.
   const idleCpuMsPerSecond = await settledIdleCpuMsPerSecond(deploymentPid);
-  await run(url, options, options.warmUpSeconds, shape, ratePerSecond);
+  await openLoop(url, request, ratePerSecond, options.warmUpSeconds);
   const { result, cpuMs } = await cpuDuring(deploymentPid, () =>
-    run(url, options, options.durationSeconds, shape, ratePerSecond),
+    openLoop(url, request, ratePerSecond, options.durationSeconds),
   );
+  const answered = result.latenciesMs.length;
   return {
-    ...figuresOf(target, result),
+    target,
+    requestsPerSecond: Math.round(answered / options.durationSeconds),
+    p50Ms: Math.round(percentile(result.latenciesMs, 0.5) * 10) / 10,
+    p99Ms: Math.round(percentile(result.latenciesMs, 0.99) * 10) / 10,
+    requests: answered,
+    non2xx: result.non2xx,
+    errors: result.errors,
     ratePerSecond,
-    cpuMsPerRequest: Math.round((cpuMs / Math.max(1, result.requests.total)) * 100) / 100,
+    cpuMsPerRequest: Math.round((cpuMs / Math.max(1, answered)) * 100) / 100,
     idleCpuMsPerSecond,
   };
 }

@@ -2,7 +2,9 @@
  * Processor time of a deployment, read from /proc: every process of its tree (the launcher's
  * components, the job processes they fork) and the PostgreSQL and NATS servers it uses, user and
  * system time together, so that a figure per request counts all the work the request caused
- * wherever it ran. A process that ends during the measure takes its time with it.
+ * wherever it ran. A process that ends during the measure leaves its time to its parent's count
+ * (process-table.ts): a job process that finished its work at the time of a measure once took more
+ * than a second of processor time away from it, and the deployment's idle figure came out negative.
  */
 import { processTable, treeOf } from "./process-table.js";
 

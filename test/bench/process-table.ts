@@ -9,7 +9,11 @@ export interface ProcessEntry {
   parent: number;
   /** The command name (at most 15 characters, as the kernel keeps it). */
   name: string;
-  /** User and system time so far, in milliseconds. */
+  /**
+   * User and system time so far, in milliseconds, with that of its children that have ended (and
+   * been waited for): summed over a tree, a process that ends during a measure keeps its time in
+   * the figure instead of taking it away (a job process, a database backend).
+   */
   cpuMs: number;
 }
 
@@ -26,8 +30,10 @@ async function entryOf(pid: number): Promise<ProcessEntry | undefined> {
     pid,
     name: stat.slice(stat.indexOf("(") + 1, close),
     parent: Number(fields[1]),
-    // utime and stime, the 14th and 15th fields of the line.
-    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND,
+    // utime, stime, cutime and cstime: the 14th to the 17th fields of the line.
+    cpuMs:
+      ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) /
+      TICKS_PER_SECOND,
   };
 }
 
