@@ -9,12 +9,13 @@ export interface ProcessEntry {
   parent: number;
   /** The command name (at most 15 characters, as the kernel keeps it). */
   name: string;
-  /**
-   * User and system time so far, in milliseconds, with that of its children that have ended (and
-   * been waited for): summed over a tree, a process that ends during a measure keeps its time in
-   * the figure instead of taking it away (a job process, a database backend).
-   */
+  /** User and system time so far, in milliseconds. */
   cpuMs: number;
+  /**
+   * The same of its children that have ended and been waited for: summed over a tree with cpuMs, a
+   * process that ends during a measure keeps its time in the figure instead of taking it away.
+   */
+  endedChildrenCpuMs: number;
 }
 
 /** Clock ticks per second of /proc's times: 100 on Linux (USER_HZ). */
@@ -30,10 +31,9 @@ async function entryOf(pid: number): Promise<ProcessEntry | undefined> {
     pid,
     name: stat.slice(stat.indexOf("(") + 1, close),
     parent: Number(fields[1]),
-    // utime, stime, cutime and cstime: the 14th to the 17th fields of the line.
-    cpuMs:
-      ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) /
-      TICKS_PER_SECOND,
+    // utime and stime, then cutime and cstime: the 14th to the 17th fields of the line.
+    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND,
+    endedChildrenCpuMs: ((Number(fields[13]) + Number(fields[14])) * 1000) / TICKS_PER_SECOND,
   };
 }
 

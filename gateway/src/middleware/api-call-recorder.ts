@@ -8,7 +8,7 @@
  */
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { latencyBucketOf, subjects } from "@countersign/domain";
+import { latencyBucketOf, subjects, utcDayOf } from "@countersign/domain";
 import {
   type ApiCallRecordedSchema,
   ApiCallsRecordedSchema,
@@ -53,7 +53,6 @@ export class ApiCallRecorder {
   private totals = new Map<string, UsageTotal>();
   /** Each key's latest call that succeeded, in milliseconds since the epoch. */
   private keyUses = new Map<string, number>();
-  private readonly days = new UtcDays();
   private timer: NodeJS.Timeout | undefined;
   private sending: Promise<void> | undefined;
   dropped = 0;
@@ -153,7 +152,7 @@ export class ApiCallRecorder {
 
   private count(caller: Caller, method: string, route: string, durationMs: number): void {
     const now = Date.now();
-    const day = this.days.of(now);
+    const day = utcDayOf(now);
     const id = `${caller.workspaceId} ${day} ${method} ${route}`;
     let total = this.totals.get(id);
     if (!total) {
@@ -204,19 +203,4 @@ function sumOf(counts: Map<number, number>): number {
   let sum = 0;
   for (const count of counts.values()) sum += count;
   return sum;
-}
-
-/** The UTC day of a time, "YYYY-MM-DD", worked out once per day rather than once per call. */
-class UtcDays {
-  private number = -1;
-  private name = "";
-
-  of(ms: number): string {
-    const day = Math.floor(ms / 86_400_000);
-    if (day !== this.number) {
-      this.number = day;
-      this.name = new Date(day * 86_400_000).toISOString().slice(0, 10);
-    }
-    return this.name;
-  }
 }

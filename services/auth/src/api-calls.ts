@@ -6,8 +6,13 @@
  * 400. Usage counts are at-least-once: a redelivered event after a crash may count twice, errors not.
  */
 import { create } from "@bufbuild/protobuf";
-import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { LATENCY_BUCKET_UPPER_BOUNDS_MS, latencyBucketOf, latencyQuantile } from "@countersign/domain";
+import { type Timestamp, timestampDate, timestampFromDate, timestampMs } from "@bufbuild/protobuf/wkt";
+import {
+  LATENCY_BUCKET_UPPER_BOUNDS_MS,
+  latencyBucketOf,
+  latencyQuantile,
+  utcDayOf,
+} from "@countersign/domain";
 import {
   type ApiCallError,
   ApiCallErrorSchema,
@@ -310,11 +315,10 @@ class UsageCounts {
 async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Batch): Promise<void> {
   const errors = events.filter((e) => e.status >= 400);
   const counts = new UsageCounts();
-  const dayOf = utcDays();
   for (const event of events) {
     const key: [string, string, string, string] = [
       event.workspaceId,
-      dayOf(event),
+      utcDayOf(event.time ? timestampMs(event.time) : Date.now()),
       event.method,
       event.route,
     ];
@@ -378,21 +382,6 @@ async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Bat
       [[...lastUse.keys()], [...lastUse.values()]],
     );
   }
-}
-
-/** The UTC day of an event, "YYYY-MM-DD", remembered per day number: a batch spans a day or two. */
-function utcDays(): (event: ApiCallRecorded) => string {
-  const names = new Map<number, string>();
-  return (event) => {
-    const seconds = event.time ? Number(event.time.seconds) : Date.now() / 1000;
-    const day = Math.floor(seconds / 86_400);
-    let name = names.get(day);
-    if (name === undefined) {
-      name = new Date(day * 86_400_000).toISOString().slice(0, 10);
-      names.set(day, name);
-    }
-    return name;
-  };
 }
 
 /** "($1, $2), ($3, $4)" for rows of equal length. */

@@ -1,6 +1,6 @@
+export * from "./api-usage.js";
 export * from "./callers.js";
 export * from "./document-claims.js";
 export * from "./event-subjects.js";
 export * from "./field-layout.js";
-export * from "./latency-histogram.js";
 export * from "./request-states.js";

@@ -1,6 +1,6 @@
 /**
- * Latency histograms for API Usage: the gateway counts calls into these buckets, auth stores the
- * counts and reads percentiles from them. Exact percentiles would need every sample; fixed buckets
+ * How API Usage counts calls, which the gateway does and auth stores: by UTC day, and by latency in
+ * fixed buckets that auth reads percentiles from. Exact percentiles would need every sample; buckets
  * that grow by about half each step keep the p50/p95 estimate within one bucket's width
  * (interpolated inside it) at a fixed cost per day and route.
  */
@@ -58,4 +58,18 @@ export function latencyQuantile(counts: ReadonlyMap<number, number>, q: number):
     seen += count;
   }
   return 0;
+}
+
+let lastDay = { number: Number.NaN, name: "" };
+
+/**
+ * The UTC day of a time in milliseconds, "YYYY-MM-DD", as API Usage counts by: worked out once per
+ * day rather than once per call, since the calls of a busy minute all fall on the same one.
+ */
+export function utcDayOf(ms: number): string {
+  const number = Math.floor(ms / 86_400_000);
+  if (number !== lastDay.number) {
+    lastDay = { number, name: new Date(number * 86_400_000).toISOString().slice(0, 10) };
+  }
+  return lastDay.name;
 }

@@ -2,7 +2,8 @@ import {
   LATENCY_BUCKET_UPPER_BOUNDS_MS,
   latencyBucketOf,
   latencyQuantile,
-} from "../src/latency-histogram.js";
+  utcDayOf,
+} from "../src/api-usage.js";
 
 function histogramOf(samples: number[]): Map<number, number> {
   const counts = new Map<number, number>();
@@ -40,4 +41,12 @@ test("p50 and p95 estimates land within one bucket of the exact values", () => {
 
 test("an empty histogram has no latency", () => {
   expect(latencyQuantile(new Map(), 0.95)).toBe(0);
+});
+
+test("a call's day is its UTC day, the same for every call of it and the next from midnight", () => {
+  const midnight = Date.parse("2026-11-27T00:00:00Z");
+  expect(utcDayOf(midnight - 1)).toBe("2026-11-26");
+  expect(utcDayOf(midnight)).toBe("2026-11-27");
+  expect(utcDayOf(midnight + 86_399_999)).toBe("2026-11-27");
+  expect(utcDayOf(midnight - 1)).toBe("2026-11-26");
 });
