@@ -41,9 +41,9 @@ async function pageStacks(): Promise<{ handwriting: string; text: string }> {
   return { handwriting: variable("handwriting"), text: variable("sealed-text") };
 }
 
-/** The @fontsource style sheets the signing page imports. */
+/** The @fontsource style sheets the signing page loads (after its first paint: faces.ts). */
 async function pageFontSheets(): Promise<string[]> {
-  const main = await readFile(join(REPO, "gateway/web/signing/main.tsx"), "utf8");
+  const main = await readFile(join(REPO, "gateway/web/signing/face-rules.ts"), "utf8");
   return [...main.matchAll(/import "(@fontsource\/[^"]+\.css)";/g)].map(([, sheet]) => sheet as string);
 }
 

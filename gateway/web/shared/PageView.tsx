@@ -2,12 +2,9 @@
  * One PDF page drawn by pdf.js at the width it is given, lazily (when it comes near the viewport)
  * and again after a resize settles, with its children laid over it (field boxes), in CSS pixels.
  */
-import { GlobalWorkerOptions, type PDFDocumentProxy, type RenderTask } from "pdfjs-dist";
-import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
+import type { PDFDocumentProxy, RenderTask } from "pdfjs-dist";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import "./pdf-pages.css";
-
-GlobalWorkerOptions.workerSrc = workerUrl;
 
 /** Largest canvas we draw, in device pixels; phones refuse bigger ones. */
 const MAX_CANVAS_PIXELS = 12_000_000;

@@ -1,5 +1,6 @@
 import { type CSSProperties, useEffect, useReducer } from "react";
 import type { Field, FieldValue, SignatureValue } from "./api";
+import { facesDeclared } from "./faces";
 import { fieldLabel, isFilled } from "./fields";
 
 interface Props {
@@ -86,10 +87,12 @@ function useFaces(stack: Stack, text: string): void {
   useEffect(() => {
     const family = getComputedStyle(document.documentElement).getPropertyValue(stack);
     let current = true;
-    document.fonts.load(`16px ${family}`, text).then(
-      () => current && loaded(),
-      () => undefined,
-    );
+    facesDeclared
+      .then(() => document.fonts.load(`16px ${family}`, text))
+      .then(
+        () => current && loaded(),
+        () => undefined,
+      );
     return () => {
       current = false;
     };

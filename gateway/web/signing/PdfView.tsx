@@ -1,6 +1,7 @@
-import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from "pdfjs-dist";
+import type { PDFDocumentProxy } from "pdfjs-dist";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { PageView } from "../shared/PageView";
+import { openPdf } from "../shared/pdf-loader";
 import { ApiError, type DocumentInfo, fetchDocument } from "./api";
 
 type Loaded =
@@ -27,14 +28,10 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` re-runs the load for "Try again".
   useEffect(() => {
     let cancelled = false;
-    let loading: PDFDocumentLoadingTask | undefined;
     setLoaded({ state: "loading" });
-    fetchDocument(doc.id)
-      .then((data) => {
-        if (cancelled) return;
-        loading = getDocument({ data, useSystemFonts: true });
-        return loading.promise.then((pdf) => !cancelled && setLoaded({ state: "ready", pdf }));
-      })
+    const opening = openPdf(fetchDocument(doc.id));
+    opening.promise
+      .then((pdf) => !cancelled && setLoaded({ state: "ready", pdf }))
       .catch((error: unknown) => {
         if (cancelled) return;
         if (error instanceof ApiError && (error.status === 401 || error.status === 410)) {
@@ -45,7 +42,7 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
       });
     return () => {
       cancelled = true;
-      void loading?.destroy();
+      opening.close();
     };
   }, [doc.id, attempt]);
 

@@ -3,9 +3,10 @@
  * lands where it is dropped; a field is moved by dragging it and resized by its corner handle; the
  * keyboard does the same (arrows move, Alt+arrows resize, Shift for bigger steps, Delete removes).
  */
-import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy } from "pdfjs-dist";
+import type { PDFDocumentProxy } from "pdfjs-dist";
 import { type DragEvent, type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
 import { type PageSize, PageView } from "../../shared/PageView";
+import { openPdf } from "../../shared/pdf-loader";
 import {
   type EditedField,
   type EditedRole,
@@ -51,18 +52,12 @@ export function FieldPages(props: FieldPagesProps) {
   }, []);
 
   useEffect(() => {
-    let loading: PDFDocumentLoadingTask | undefined;
     let cancelled = false;
-    load()
-      .then((data) => {
-        if (cancelled) return;
-        loading = getDocument({ data, useSystemFonts: true });
-        return loading.promise.then((loaded) => !cancelled && setPdf(loaded));
-      })
-      .catch(() => !cancelled && setFailed(true));
+    const opening = openPdf(load());
+    opening.promise.then((loaded) => !cancelled && setPdf(loaded)).catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
-      void loading?.destroy();
+      opening.close();
     };
   }, [load]);
 
