@@ -3,10 +3,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
 import type { CompletionFigures } from "./completion.js";
+import { LIGHTHOUSE_VERSION, type PhoneFigures } from "./lighthouse.js";
 import type { Figures, LoadOptions, RateFigures } from "./measure.js";
 import type { MemoryGrowth } from "./process-memory.js";
 import type { StartupFigures } from "./startup.js";
-import { type BenchSummary, type ModeSummary, verdicts } from "./targets.js";
+import { type BenchSummary, type ModeSummary, type PhoneSummary, verdicts } from "./targets.js";
 import type { TransferResult } from "./transfer.js";
 import type { WebhookFigures } from "./webhooks.js";
 
@@ -29,9 +30,20 @@ export interface ModeResult {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** The `bench-summary` figures of each mode (names and targets in targets.ts). */
-export function benchSummary(results: ModeResult[]): BenchSummary {
-  const summary: BenchSummary = {};
+/** Lighthouse's figures as `bench-summary` names them. */
+function phoneSummary({ signing, consoleLogIn }: PhoneFigures): PhoneSummary {
+  return {
+    signingLighthouseScore: signing.score,
+    signingLcpMs: signing.largestPaintMs,
+    signingTbtMs: signing.totalBlockingMs,
+    signingJsKb: signing.scriptKb,
+    consoleLighthouseScore: consoleLogIn.score,
+  };
+}
+
+/** The `bench-summary` figures of each mode, and the phone's (names and targets in targets.ts). */
+export function benchSummary(results: ModeResult[], phone?: PhoneFigures): BenchSummary {
+  const summary: BenchSummary = phone ? phoneSummary(phone) : {};
   for (const r of results) {
     const t = r.transfer;
     const figures: ModeSummary = {
@@ -61,8 +73,8 @@ export function benchSummary(results: ModeResult[]): BenchSummary {
   return summary;
 }
 
-function targetLines(results: ModeResult[]): string {
-  return verdicts(benchSummary(results))
+function targetLines(results: ModeResult[], phone?: PhoneFigures): string {
+  return verdicts(benchSummary(results, phone))
     .map(
       (v) =>
         `| ${v.mode} | ${v.target.label} | ${v.value} | ${v.target.better === "higher" ? "≥" : "≤"} ${Math.round(v.bound * 100) / 100} | ${v.met ? "met" : "**missed**"} |`,
@@ -264,6 +276,7 @@ export async function writeReport(
   transferRounds: number,
   completion: CompletionFigures[],
   webhooks?: WebhookFigures,
+  phone?: PhoneFigures,
 ): Promise<void> {
   const cpu = cpus();
   const size = results[0]?.transfer.sizeMiB ?? 10;
@@ -285,7 +298,7 @@ JetStream, Postgres, s3rver).
 
 | mode | figure | measured | target | |
 |---|---|---:|---:|---|
-${targetLines(results)}
+${targetLines(results, phone)}
 
 The same figures are printed as one line, \`bench-summary {json}\`, and drawn in \`docs/benchmarks.svg\`.
 
@@ -299,7 +312,7 @@ process and every process below it, ${5} s after the start. Distributed counts t
 all its components (PostgreSQL, NATS and S3 are not Countersign's and are left out).
 
 ${startupLines(results)}
-
+${phone ? `\n${phoneLines(phone)}\n` : ""}
 ## Requests: GET /v1/ping and a page of templates
 
 \`GET /v1/ping\` with a valid, cached API key is the gateway's whole path: request id, access log
@@ -321,8 +334,8 @@ ${loadTable(results)}
 ${loadRatios(results)}
 
 Create-and-send is also offered at a fixed rate (${results.map((r) => `${r.createAndSendAtRate.ratePerSecond}/s ${r.mode}`).join(", ")}), an open load:
-autocannon's overall rate over the same connections, after a warm-up at that rate. Its latency is
-what a client sees at that load, and its processor time is every process's: the deployment's tree
+requests evenly spaced whatever the answers do, after a warm-up at that rate, each one's latency
+counted from when it was due (\`test/bench/open-loop.ts\`). Its latency is what a client sees at that load, and its processor time is every process's: the deployment's tree
 (the launcher's components and the job processes they fork) and, in distributed mode, PostgreSQL's
 and NATS's processes, read from /proc before and after, divided by the requests answered. It starts
 once the deployment has worked through what the load before it queued (the e-mails and events of
@@ -390,4 +403,21 @@ ${completionLines(completion)}
 Target: ≤ ${TARGETS.completionToLoadSave} × load-and-save.
 ${webhooks ? webhookSection(webhooks) : ""}`;
   await writeFile(path, text);
+}
+
+/** Lighthouse's mobile run of the signing page and the console's log-in page. */
+export function phoneLines({ signing, consoleLogIn }: PhoneFigures): string {
+  const page = (name: string, p: PhoneFigures["signing"]) =>
+    `| ${name} | ${p.score} | ${p.firstPaintMs} | ${p.largestPaintMs} | ${p.totalBlockingMs} | ${p.scriptKb} |`;
+  return `## On a phone: Lighthouse
+
+Lighthouse ${LIGHTHOUSE_VERSION} (\`test/bench/lighthouse.ts\`), its mobile run: simulated slow 4G and a
+processor four times slower, in Debian's Chromium, on the standalone deployment. The signing page
+is opened from a signing link to a 10-page contract; script is what the page fetched, compressed, to
+show that contract's first page (the page's own and pdf.js).
+
+| page | score | first paint ms | largest paint ms | blocking ms | script KB |
+|---|---:|---:|---:|---:|---:|
+${page("signing page", signing)}
+${page("console log-in", consoleLogIn)}`;
 }

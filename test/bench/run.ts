@@ -8,8 +8,10 @@
  * - the gateway's peak resident memory during a 25 MiB upload;
  * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it;
  * - webhook latency at 200 events/s and delivery throughput against a bare HTTPS POST loop (distributed).
+ * - the signing page and the console's log-in page in Lighthouse's mobile run (standalone).
  * BENCH_ONLY=completion measures completion alone (in process, no deployment), BENCH_ONLY=webhooks
- * the webhooks alone (a distributed deployment); either only prints its figures.
+ * the webhooks alone (a distributed deployment), BENCH_ONLY=phone the pages alone (a standalone
+ * deployment); each only prints its figures.
  * Prints the figures and writes docs/benchmarks.md.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -19,18 +21,26 @@ import { type BlobStore, FileBlobStore } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { S3RVER_CREDENTIALS } from "../../deploy/local/src/local-s3.js";
 import { startLocalTimestampAuthority } from "../../deploy/local/src/timestamp-authority.js";
-import { type Deployment, OwnedProcess, REPO, startDistributed } from "../support/deployments.js";
+import {
+  type Deployment,
+  OwnedProcess,
+  REPO,
+  startDistributed,
+  startStandalone,
+} from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { createTestCa } from "../support/webhook-receiver.js";
 import { writeChart } from "./chart.js";
 import { measureCompletion } from "./completion.js";
+import { measurePhonePages, type PhoneFigures } from "./lighthouse.js";
 import { type LoadOptions, measure, measureAtRate } from "./measure.js";
 import { gatewayPid, peakDuring } from "./process-memory.js";
 import {
   benchSummary,
   completionLines,
   type ModeResult,
+  phoneLines,
   printResults,
   webhookLines,
   writeReport,
@@ -252,8 +262,19 @@ async function webhooksOnly(): Promise<void> {
   }
 }
 
+async function phoneOnly(): Promise<void> {
+  const deployment = await startStandalone(undefined, { env: GATEWAY_ENV, compiled: true });
+  try {
+    const figures = await measurePhonePages(deployment, (await keyFor(deployment)).secret);
+    console.log(`\n${phoneLines(figures)}\n`);
+  } finally {
+    await deployment.destroy();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === "webhooks") return webhooksOnly();
+  if (process.env.BENCH_ONLY === "phone") return phoneOnly();
   console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
   const authority = await startLocalTimestampAuthority(
     await mkdtemp(join(tmpdir(), "countersign-bench-tsa-")),
@@ -271,6 +292,7 @@ async function main(): Promise<void> {
   const owned: { stop(): Promise<unknown> }[] = [];
   const results: ModeResult[] = [];
   let webhooks: WebhookFigures | undefined;
+  let phone: PhoneFigures | undefined;
   try {
     const node = await baseline("test/bench/bare-node.ts", logs);
     const express = await baseline("test/bench/bare-express.ts", logs);
@@ -305,6 +327,8 @@ async function main(): Promise<void> {
       ),
     );
     await fileServer.proc.stop();
+    console.log("standalone: the signing page and the console's log-in page in Lighthouse's mobile run");
+    phone = await measurePhonePages(standalone, (await keyFor(standalone)).secret);
     await standalone.destroy();
 
     const infra = await distributedInfra();
@@ -353,7 +377,7 @@ async function main(): Promise<void> {
     await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
-  const summary = benchSummary(results);
+  const summary = benchSummary(results, phone);
   console.log(`bench-summary ${JSON.stringify(summary)}`);
   await writeChart(join(REPO, "docs/benchmarks.svg"), summary);
   await writeReport(
@@ -363,6 +387,7 @@ async function main(): Promise<void> {
     TRANSFER_ROUNDS,
     completion,
     webhooks,
+    phone,
   );
   console.log("bench: wrote docs/benchmarks.md and docs/benchmarks.svg");
 }

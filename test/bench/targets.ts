@@ -27,7 +27,16 @@ export interface ModeSummary {
   idleRssAfterRestartMiB?: number;
 }
 
-export type BenchSummary = Partial<Record<Mode, ModeSummary>>;
+/** What a signer feels on a phone (lighthouse.ts), measured once, on the standalone deployment. */
+export interface PhoneSummary {
+  signingLighthouseScore: number;
+  signingLcpMs: number;
+  signingTbtMs: number;
+  signingJsKb: number;
+  consoleLighthouseScore: number;
+}
+
+export type BenchSummary = Partial<Record<Mode, ModeSummary>> & Partial<PhoneSummary>;
 
 export interface Target {
   figure: keyof ModeSummary;
@@ -88,9 +97,36 @@ export const TARGETS: Target[] = [
   },
 ];
 
+/** The phone's targets: one figure each, whatever the mode. */
+interface PhoneTarget {
+  figure: keyof PhoneSummary;
+  label: string;
+  bound: number;
+  better: "higher" | "lower";
+}
+
+export const PHONE_TARGETS: PhoneTarget[] = [
+  { figure: "signingLighthouseScore", label: "signing page, Lighthouse score", bound: 95, better: "higher" },
+  { figure: "signingLcpMs", label: "signing page, largest paint (ms)", bound: 2000, better: "lower" },
+  { figure: "signingTbtMs", label: "signing page, blocking time (ms)", bound: 150, better: "lower" },
+  {
+    figure: "signingJsKb",
+    label: "signing page, script to the first page (KB)",
+    bound: 150,
+    better: "lower",
+  },
+  {
+    figure: "consoleLighthouseScore",
+    label: "console log-in, Lighthouse score",
+    bound: 90,
+    better: "higher",
+  },
+];
+
 export interface Verdict {
-  mode: Mode;
-  target: Target;
+  /** The deployment's mode, or "phone" for Lighthouse's figures. */
+  mode: Mode | "phone";
+  target: Pick<Target, "label" | "better">;
   value: number;
   bound: number;
   met: boolean;
@@ -108,9 +144,17 @@ export function verdicts(summary: BenchSummary): Verdict[] {
       const value = figures[target.figure];
       const bound = target.bound(mode, figures);
       if (value === undefined || bound === undefined) continue;
-      const score = target.better === "higher" ? value / bound : bound / Math.max(value, 1e-9);
-      all.push({ mode, target, value, bound, met: score >= 1, score });
+      all.push(verdict(mode, target, value, bound));
     }
   }
+  for (const target of PHONE_TARGETS) {
+    const value = summary[target.figure];
+    if (value !== undefined) all.push(verdict("phone", target, value, target.bound));
+  }
   return all;
+}
+
+function verdict(mode: Verdict["mode"], target: Verdict["target"], value: number, bound: number): Verdict {
+  const score = target.better === "higher" ? value / bound : bound / Math.max(value, 1e-9);
+  return { mode, target, value, bound, met: score >= 1, score };
 }

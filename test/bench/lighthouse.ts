@@ -1,0 +1,114 @@
+/**
+ * What a signer feels on a phone: Lighthouse's mobile run (simulated slow 4G, 4× slower processor)
+ * in Debian's Chromium, over the signing page of a 10-page contract opened from its signing link,
+ * and over the console's log-in page. Lighthouse runs through npx at a pinned version, as the
+ * formatter and buf do: it is the benchmark's alone, and its hundreds of packages would otherwise be
+ * installed for every test run.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { promisify } from "node:util";
+import type { Deployment } from "../support/deployments.js";
+import { call } from "../support/http.js";
+import { makeContractPdf } from "../support/pdfs.js";
+
+const run = promisify(execFile);
+export const LIGHTHOUSE_VERSION = "13.5.0";
+const CHROMIUM = "/usr/bin/chromium";
+const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+].join(" ");
+
+export interface PageFigures {
+  /** Lighthouse's performance score, 0–100. */
+  score: number;
+  firstPaintMs: number;
+  largestPaintMs: number;
+  totalBlockingMs: number;
+  /** Compressed script the page fetched to show its first page: the app and pdf.js (KB). */
+  scriptKb: number;
+}
+
+export interface PhoneFigures {
+  signing: PageFigures;
+  consoleLogIn: PageFigures;
+}
+
+interface LighthouseReport {
+  categories: { performance: { score: number } };
+  audits: Record<
+    string,
+    { numericValue?: number; details?: { items?: { resourceType?: string; transferSize?: number }[] } }
+  >;
+}
+
+async function lighthouse(url: string): Promise<PageFigures> {
+  const { stdout } = await run(
+    "npx",
+    [
+      "--yes",
+      `lighthouse@${LIGHTHOUSE_VERSION}`,
+      url,
+      "--output=json",
+      "--output-path=stdout",
+      "--quiet",
+      "--only-categories=performance",
+      `--chrome-flags=${CHROME_FLAGS}`,
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM }, maxBuffer: 256 * 2 ** 20 },
+  );
+  const report = JSON.parse(stdout) as LighthouseReport;
+  const audit = (name: string) => Math.round(report.audits[name]?.numericValue ?? Number.NaN);
+  const scripts = (report.audits["network-requests"]?.details?.items ?? []).filter(
+    (item) => item.resourceType === "Script",
+  );
+  return {
+    score: Math.round(report.categories.performance.score * 100),
+    firstPaintMs: audit("first-contentful-paint"),
+    largestPaintMs: audit("largest-contentful-paint"),
+    totalBlockingMs: audit("total-blocking-time"),
+    scriptKb: Math.round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024),
+  };
+}
+
+/** A sent request of a 10-page contract to one embedded signer: the link that opens their page. */
+async function signingLink(deployment: Deployment, key: string): Promise<string> {
+  const api = `${deployment.gateways[0]}/api/v1`;
+  const upload = await call(api, "/documents/upload?filename=contract.pdf", {
+    key,
+    method: "POST",
+    body: await makeContractPdf(10),
+    headers: { "content-type": "application/pdf" },
+  });
+  const created = await call(api, "/signature-requests", {
+    key,
+    method: "POST",
+    json: {
+      title: "Services contract",
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [{ type: "signature", role: "Client", page: 10, x: 60, y: 600, width: 180, height: 40 }],
+      recipients: [{ name: "Ada", email: "ada@example.com", role: "Client", clientUserId: "ada" }],
+      send: true,
+    },
+  });
+  const request = created.body as { id: string; recipients: { id: string }[] };
+  const link = await call(api, "/embedded-signing-url", {
+    key,
+    method: "POST",
+    json: { requestId: request.id, recipientId: request.recipients[0]?.id },
+  });
+  return (link.body as { url: string }).url;
+}
+
+export async function measurePhonePages(deployment: Deployment, key: string): Promise<PhoneFigures> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Lighthouse drives ${CHROMIUM}: apt-get install -y chromium`);
+  return {
+    signing: await lighthouse(await signingLink(deployment, key)),
+    consoleLogIn: await lighthouse(`${deployment.gateways[0]}/console/login`),
+  };
+}
