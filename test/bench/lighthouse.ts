@@ -8,21 +8,13 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../support/browser.js";
 import type { Deployment } from "../support/deployments.js";
 import { call } from "../support/http.js";
 import { makeContractPdf } from "../support/pdfs.js";
 
 const run = promisify(execFile);
 export const LIGHTHOUSE_VERSION = "13.5.0";
-const CHROMIUM = "/usr/bin/chromium";
-const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-].join(" ");
 
 export interface PageFigures {
   /** Lighthouse's performance score, 0–100. */
@@ -58,7 +50,7 @@ async function lighthouse(url: string): Promise<PageFigures> {
       "--output-path=stdout",
       "--quiet",
       "--only-categories=performance",
-      `--chrome-flags=${CHROME_FLAGS}`,
+      `--chrome-flags=${CHROMIUM_FLAGS.join(" ")}`,
     ],
     { env: { ...process.env, CHROME_PATH: CHROMIUM }, maxBuffer: 256 * 2 ** 20 },
   );

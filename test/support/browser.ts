@@ -1,7 +1,9 @@
 /** Debian's Chromium for the browser suites, driven by playwright-core (never a downloaded browser). */
 import { type Browser, chromium } from "playwright-core";
 
-const FLAGS = [
+export const CHROMIUM = "/usr/bin/chromium";
+
+export const CHROMIUM_FLAGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -11,5 +13,5 @@ const FLAGS = [
 ];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 }

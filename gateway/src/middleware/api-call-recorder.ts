@@ -137,19 +137,6 @@ export class ApiCallRecorder {
     this.keep(caller, callId, "MCP", route, route, outcome);
   }
 
-  private keep(
-    caller: Caller,
-    requestId: string,
-    method: string,
-    route: string,
-    path: string,
-    outcome: CallOutcome,
-  ): void {
-    if (outcome.status < 400) this.count(caller, method, route, outcome.durationMs);
-    else this.keepFailed(caller, requestId, method, route, path, outcome);
-    this.timer ??= setTimeout(() => void this.flush(), this.options.intervalMs ?? 250);
-  }
-
   private count(caller: Caller, method: string, route: string, durationMs: number): void {
     const now = Date.now();
     const day = utcDayOf(now);
@@ -168,7 +155,8 @@ export class ApiCallRecorder {
     this.keyUses.set(caller.keyId, now);
   }
 
-  private keepFailed(
+  /** A call that succeeded is counted; a failed one is kept with its answer, for Recent Errors. */
+  private keep(
     caller: Caller,
     requestId: string,
     method: string,
@@ -176,6 +164,11 @@ export class ApiCallRecorder {
     path: string,
     outcome: CallOutcome,
   ): void {
+    this.timer ??= setTimeout(() => void this.flush(), this.options.intervalMs ?? 250);
+    if (outcome.status < 400) {
+      this.count(caller, method, route, outcome.durationMs);
+      return;
+    }
     if (this.pending.length >= this.maxPending) {
       this.dropped += 1;
       return;
