@@ -7,7 +7,7 @@ import { LIGHTHOUSE_VERSION, type PhoneFigures } from "./lighthouse.js";
 import type { Figures, LoadOptions, RateFigures } from "./measure.js";
 import type { MemoryGrowth } from "./process-memory.js";
 import type { StartupFigures } from "./startup.js";
-import { type BenchSummary, type ModeSummary, type PhoneSummary, verdicts } from "./targets.js";
+import { type BenchSummary, type ModeSummary, type OnceSummary, verdicts } from "./targets.js";
 import type { TransferResult } from "./transfer.js";
 import type { WebhookFigures } from "./webhooks.js";
 
@@ -30,20 +30,28 @@ export interface ModeResult {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Lighthouse's figures as `bench-summary` names them. */
-function phoneSummary({ signing, consoleLogIn }: PhoneFigures): PhoneSummary {
+/** The figures measured once a run, as `bench-summary` names them. */
+function onceSummary(phone?: PhoneFigures, completion: CompletionFigures[] = []): Partial<OnceSummary> {
+  const contract = completion.find((c) => c.document === "text" && c.level === "B-B");
   return {
-    signingLighthouseScore: signing.score,
-    signingLcpMs: signing.largestPaintMs,
-    signingTbtMs: signing.totalBlockingMs,
-    signingJsKb: signing.scriptKb,
-    consoleLighthouseScore: consoleLogIn.score,
+    ...(phone && {
+      signingLighthouseScore: phone.signing.score,
+      signingLcpMs: phone.signing.largestPaintMs,
+      signingTbtMs: phone.signing.totalBlockingMs,
+      signingJsKb: phone.signing.scriptKb,
+      consoleLighthouseScore: phone.consoleLogIn.score,
+    }),
+    ...(contract && { completionPerFloor: round2(contract.completionP50Ms / contract.floorP50Ms) }),
   };
 }
 
-/** The `bench-summary` figures of each mode, and the phone's (names and targets in targets.ts). */
-export function benchSummary(results: ModeResult[], phone?: PhoneFigures): BenchSummary {
-  const summary: BenchSummary = phone ? phoneSummary(phone) : {};
+/** The `bench-summary` figures of each mode, and those measured once (names and targets in targets.ts). */
+export function benchSummary(
+  results: ModeResult[],
+  phone?: PhoneFigures,
+  completion?: CompletionFigures[],
+): BenchSummary {
+  const summary: BenchSummary = onceSummary(phone, completion);
   for (const r of results) {
     const t = r.transfer;
     const figures: ModeSummary = {
@@ -73,8 +81,8 @@ export function benchSummary(results: ModeResult[], phone?: PhoneFigures): Bench
   return summary;
 }
 
-function targetLines(results: ModeResult[], phone?: PhoneFigures): string {
-  return verdicts(benchSummary(results, phone))
+function targetLines(results: ModeResult[], phone?: PhoneFigures, completion?: CompletionFigures[]): string {
+  return verdicts(benchSummary(results, phone, completion))
     .map(
       (v) =>
         `| ${v.mode} | ${v.target.label} | ${v.value} | ${v.target.better === "higher" ? "≥" : "≤"} ${Math.round(v.bound * 100) / 100} | ${v.met ? "met" : "**missed**"} |`,
@@ -107,8 +115,8 @@ export const TARGETS = {
   createSendP99AtRateMs: 100,
   /** The gateway's resident memory grows by less than this during a 25 MiB upload. */
   upload25GrowthMiB: 16,
-  /** Completing a request takes at most this many times pdf-lib loading and saving its PDF. */
-  completionToLoadSave: 3,
+  /** Completing a request takes at most this many times the same work done the thinnest way (issue 36). */
+  completionToFloor: 1.5,
   /** Webhooks at 200 events/s reach the receiver within this many ms (p99). */
   webhookP99Ms: 500,
   /** Webhook deliveries keep at least this share of a bare HTTPS POST loop's rate. */
@@ -204,12 +212,12 @@ function memoryLines(results: ModeResult[]): string {
 export function completionLines(figures: CompletionFigures[]): string {
   const what = { text: "text in an embedded font", scanned: "scanned, one image a page" };
   const rows = figures.map((c) => {
-    const times = ratio(c.completionP50Ms, c.baselineP50Ms);
-    return `| ${what[c.document]} | ${c.level} | ${Math.round(c.pdfBytes / 1024)} KiB | ${c.baselineP50Ms} | ${c.completionP50Ms} | ${c.completionP99Ms} | ${Math.round(c.sealedBytes / 1024)} KiB | **${fixed(times)}** — ${verdict(times <= TARGETS.completionToLoadSave)} |`;
+    const times = ratio(c.completionP50Ms, c.floorP50Ms);
+    return `| ${what[c.document]} | ${c.level} | ${Math.round(c.pdfBytes / 1024)} KiB | ${c.baselineP50Ms} | ${c.floorP50Ms} | ${c.completionP50Ms} | ${c.completionP99Ms} | ${Math.round(c.sealedBytes / 1024)} KiB | **${fixed(times)}** — ${verdict(times <= TARGETS.completionToFloor)} |`;
   });
   return [
-    "| 10-page document | seal | size | pdf-lib load and save, p50 ms | completion, p50 ms | p99 ms | sealed | completion / load-and-save (p50) |",
-    "|---|---|---:|---:|---:|---:|---:|---|",
+    "| 10-page document | seal | size | pdf-lib load and save, p50 ms | floor, p50 ms | completion, p50 ms | p99 ms | sealed | completion / floor (p50) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ...rows,
   ].join("\n");
 }
@@ -298,7 +306,7 @@ JetStream, Postgres, s3rver).
 
 | mode | figure | measured | target | |
 |---|---|---:|---:|---|
-${targetLines(results, phone)}
+${targetLines(results, phone, completion)}
 
 The same figures are printed as one line, \`bench-summary {json}\`, and drawn in \`docs/benchmarks.svg\`.
 
@@ -393,14 +401,16 @@ What the completion worker does once the last signer has signed, by the same fun
 TrueType font as a word processor exports it, or scanned (a 150 dpi greyscale image a page) — with 30 fields — per signer a signature and
 initials (two typed in the handwriting font, one drawn as a 600×200 PNG), a signing date, three
 texts, two checkboxes, name and e-mail — drawn on, the certificate page appended, the page saved
-once to hash the signed pages, then sealed (CAdES, RSA 3072) and saved again. Baseline: pdf-lib
-loading and saving the same PDF. ${completion[0]?.runs ?? 20} runs each, interleaved, after 5 discarded.
+once to hash the signed pages, then sealed (CAdES, RSA 3072) and saved again. Floor: the same work
+done the thinnest way pdf-lib allows (\`test/bench/completion-floor.ts\`: the same faces embedded
+with pdf-lib's own subsetting, no shaping, no fallback faces, a plain certificate page, the same seal
+room and seal). pdf-lib loading and saving the same PDF is shown beside them. ${completion[0]?.runs ?? 20} runs each, interleaved, after 5 discarded.
 Reading the originals from and storing the result in the blob store, and the database commit,
 are not in either figure.
 
 ${completionLines(completion)}
 
-Target: ≤ ${TARGETS.completionToLoadSave} × load-and-save.
+Target: ≤ ${TARGETS.completionToFloor} × the floor.
 ${webhooks ? webhookSection(webhooks) : ""}`;
   await writeFile(path, text);
 }

@@ -377,7 +377,7 @@ async function main(): Promise<void> {
     await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
-  const summary = benchSummary(results, phone);
+  const summary = benchSummary(results, phone, completion);
   console.log(`bench-summary ${JSON.stringify(summary)}`);
   await writeChart(join(REPO, "docs/benchmarks.svg"), summary);
   await writeReport(
