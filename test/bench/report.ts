@@ -324,9 +324,9 @@ ${phone ? `\n${phoneLines(phone)}\n` : ""}
 ## Requests: GET /v1/ping and a page of templates
 
 \`GET /v1/ping\` with a valid, cached API key is the gateway's whole path: request id, access log
-line (pino, level info, written to a file), key verification from the cache, rate limiter
-bookkeeping (limit raised so nothing is refused), JSON answer, and the call's record for Recent
-Errors and API Usage (sent to auth in batches). Baselines answer the same route with the same JSON:
+line (level info, written to a file), key verification from the cache, rate limiter
+bookkeeping (limit raised so nothing is refused), JSON answer, and the call counted for API Usage
+(totals sent to auth in batches; a failed call's record for Recent Errors). Baselines answer the same route with the same JSON:
 a bare Express app (ETag and X-Powered-By off, as in the gateway) and a bare Node \`http\` server, each
 in its own process. \`GET /v1/accounts/{id}/templates?pageSize=5\` adds the templates service: an
 RPC, one query over 20 templates, five templates serialised. \`POST /v1/accounts/{id}/signature-requests\`
