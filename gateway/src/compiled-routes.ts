@@ -12,10 +12,6 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { Method } from "./declared-router.js";
 
-interface Route {
-  handlers: RequestHandler[];
-}
-
 const HTTP_METHODS: Record<Method, HTTPMethod> = {
   get: "GET",
   post: "POST",
@@ -27,15 +23,14 @@ const HTTP_METHODS: Record<Method, HTTPMethod> = {
 export class CompiledRoutes {
   private readonly tree = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true });
   private readonly methods = new Set<HTTPMethod>();
+  /** Compiled at the first request, once the routes are in; a tree changed later compiles again itself. */
   private compiled = false;
 
   /** Adds a route; a second route of the same method and path is a mistake, and throws. */
   add(method: Method, path: string, handlers: RequestHandler[]): void {
     const verb = HTTP_METHODS[method];
-    const route: Route = { handlers };
-    this.tree.on(verb, path, () => {}, route);
+    this.tree.on(verb, path, () => {}, handlers);
     this.methods.add(verb);
-    this.compiled = false;
   }
 
   /** The Express middleware that runs the route a request matches, or passes it on when none does. */
@@ -49,7 +44,7 @@ export class CompiledRoutes {
     const found = this.tree.find(method, req.path);
     if (!found) return next(this.undecodable(method, req.path));
     req.params = { ...(req.params as Record<string, string>), ...(found.params as Record<string, string>) };
-    runHandlers((found.store as Route).handlers, req, res, next);
+    runHandlers(found.store as RequestHandler[], req, res, next);
   };
 
   /**

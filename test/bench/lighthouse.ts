@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../support/browser.js";
 import type { Deployment } from "../support/deployments.js";
-import { call } from "../support/http.js";
+import { embeddedSigningLink } from "../support/embedded-signer.js";
 import { makeContractPdf } from "../support/pdfs.js";
 
 const run = promisify(execFile);
@@ -68,39 +68,17 @@ async function lighthouse(url: string): Promise<PageFigures> {
   };
 }
 
-/** A sent request of a 10-page contract to one embedded signer: the link that opens their page. */
-async function signingLink(deployment: Deployment, key: string): Promise<string> {
-  const api = `${deployment.gateways[0]}/api/v1`;
-  const upload = await call(api, "/documents/upload?filename=contract.pdf", {
-    key,
-    method: "POST",
-    body: await makeContractPdf(10),
-    headers: { "content-type": "application/pdf" },
-  });
-  const created = await call(api, "/signature-requests", {
-    key,
-    method: "POST",
-    json: {
-      title: "Services contract",
-      documentIds: [(upload.body as { id: string }).id],
-      fields: [{ type: "signature", role: "Client", page: 10, x: 60, y: 600, width: 180, height: 40 }],
-      recipients: [{ name: "Ada", email: "ada@example.com", role: "Client", clientUserId: "ada" }],
-      send: true,
-    },
-  });
-  const request = created.body as { id: string; recipients: { id: string }[] };
-  const link = await call(api, "/embedded-signing-url", {
-    key,
-    method: "POST",
-    json: { requestId: request.id, recipientId: request.recipients[0]?.id },
-  });
-  return (link.body as { url: string }).url;
-}
-
 export async function measurePhonePages(deployment: Deployment, key: string): Promise<PhoneFigures> {
   if (!existsSync(CHROMIUM)) throw new Error(`Lighthouse drives ${CHROMIUM}: apt-get install -y chromium`);
   return {
-    signing: await lighthouse(await signingLink(deployment, key)),
+    signing: await lighthouse(
+      (
+        await embeddedSigningLink(deployment.gateways[0] as string, key, {
+          pdf: await makeContractPdf(10),
+          fields: [{ type: "signature", page: 10, x: 60, y: 600, width: 180, height: 40 }],
+        })
+      ).url,
+    ),
     consoleLogIn: await lighthouse(`${deployment.gateways[0]}/console/login`),
   };
 }

@@ -30,6 +30,17 @@ export interface RequestShape {
   json: unknown;
 }
 
+/** The request a load sends: a GET with the run's headers, or `shape` as JSON. */
+function requestOf(options: LoadOptions, shape?: RequestShape): OpenLoopRequest {
+  return shape
+    ? {
+        method: shape.method,
+        headers: { ...options.headers, "content-type": "application/json" },
+        body: JSON.stringify(shape.json),
+      }
+    : { method: "GET", headers: options.headers };
+}
+
 function run(
   url: string,
   options: LoadOptions,
@@ -41,9 +52,7 @@ function run(
     connections: options.connections,
     pipelining: 1,
     duration: durationSeconds,
-    headers: shape ? { ...options.headers, "content-type": "application/json" } : options.headers,
-    method: shape?.method ?? "GET",
-    body: shape ? JSON.stringify(shape.json) : undefined,
+    ...requestOf(options, shape),
   });
 }
 
@@ -91,13 +100,7 @@ export async function measureAtRate(
   deploymentPid: number,
   shape?: RequestShape,
 ): Promise<RateFigures> {
-  const request: OpenLoopRequest = shape
-    ? {
-        method: shape.method,
-        headers: { ...options.headers, "content-type": "application/json" },
-        body: JSON.stringify(shape.json),
-      }
-    : { method: "GET", headers: options.headers };
+  const request = requestOf(options, shape);
   // Not the backlog of the load before: the e-mails and events of thousands of requests.
   const idleCpuMsPerSecond = await settledIdleCpuMsPerSecond(deploymentPid);
   await openLoop(url, request, ratePerSecond, options.warmUpSeconds);

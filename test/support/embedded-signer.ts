@@ -21,18 +21,12 @@ export interface EmbeddedRequest {
   fields?: Omit<SessionField, "id">[];
 }
 
-/** A sent request to one embedded signer (role Client), opened in their browser. */
-export async function embeddedSigner(
+/** A sent request to one embedded signer (role Client), and the signing URL that opens their page. */
+export async function embeddedSigningLink(
   gateway: string,
   key: string,
   { pdf, fields }: EmbeddedRequest = {},
-): Promise<{
-  request: { id: string };
-  signer: SignerBrowser;
-  /** The fields' ids, in the order they were given. */
-  fields: string[];
-  layout: SessionField[];
-}> {
+): Promise<{ request: { id: string }; url: string }> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=nda.pdf", {
     key,
@@ -57,13 +51,29 @@ export async function embeddedSigner(
     },
   });
   const request = created.body as { id: string; recipients: { id: string }[] };
-  const url = await call(api, "/embedded-signing-url", {
+  const link = await call(api, "/embedded-signing-url", {
     key,
     method: "POST",
     json: { requestId: request.id, recipientId: request.recipients[0]?.id },
   });
+  return { request, url: (link.body as { url: string }).url };
+}
+
+/** A sent request to one embedded signer (role Client), opened in their browser. */
+export async function embeddedSigner(
+  gateway: string,
+  key: string,
+  embedded: EmbeddedRequest = {},
+): Promise<{
+  request: { id: string };
+  signer: SignerBrowser;
+  /** The fields' ids, in the order they were given. */
+  fields: string[];
+  layout: SessionField[];
+}> {
+  const { request, url } = await embeddedSigningLink(gateway, key, embedded);
   const signer = new SignerBrowser(gateway);
-  await signer.open((url.body as { url: string }).url);
+  await signer.open(url);
   const layout = ((await signer.call("/sign/api/session")).body as { fields: SessionField[] }).fields;
   return { request, signer, fields: layout.map((f) => f.id), layout };
 }

@@ -54,6 +54,10 @@ class Batch {
   readonly written: Promise<void>;
   settle!: (err?: unknown) => void;
 
+  get size(): number {
+    return this.events.length + this.usage.length + this.keyUses.length;
+  }
+
   constructor() {
     this.written = new Promise<void>((resolve, reject) => {
       this.settle = (err) => (err === undefined ? resolve() : reject(err));
@@ -90,8 +94,7 @@ export class ApiCallRecords {
     for (const call of calls) if (isUuid(call.workspaceId)) batch.events.push(call);
     for (const total of usage) if (isStorableTotal(total)) batch.usage.push(total);
     for (const use of keyUses) if (isUuid(use.keyId)) batch.keyUses.push(use);
-    const size = batch.events.length + batch.usage.length + batch.keyUses.length;
-    if (size >= (this.options.maxBatch ?? 5000)) void this.flush();
+    if (batch.size >= (this.options.maxBatch ?? 5000)) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushIntervalMs ?? 1000);
     return batch.written;
   }
@@ -107,13 +110,13 @@ export class ApiCallRecords {
   }
 
   private async write(batch: Batch): Promise<void> {
-    if (batch.events.length + batch.usage.length + batch.keyUses.length === 0) return batch.settle();
+    if (batch.size === 0) return batch.settle();
     try {
       await this.db.transaction((tx) => writeBatch(tx, batch));
       batch.settle();
     } catch (err) {
       this.logger.warn(
-        { err, events: batch.events.length },
+        { err, events: batch.size },
         "could not store API call records; the bus will redeliver",
       );
       batch.settle(err);
@@ -295,12 +298,15 @@ function isStorableTotal(total: ApiUsageTotal): boolean {
   );
 }
 
+/** What API Usage counts by. */
+type UsageKey = [workspaceId: string, day: string, method: string, route: string];
+
 /** Counts by workspace, day, method and route, and by latency bucket within them. */
 class UsageCounts {
   readonly usage = new Map<string, { key: unknown[]; calls: number; errors: number }>();
   readonly latency = new Map<string, { key: unknown[]; calls: number }>();
 
-  add(key: [string, string, string, string], bucket: number, calls: number, errors: number): void {
+  add(key: UsageKey, bucket: number, calls: number, errors: number): void {
     const id = key.join(" ");
     const entry = this.usage.get(id) ?? { key, calls: 0, errors: 0 };
     entry.calls += calls;
@@ -316,7 +322,7 @@ async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Bat
   const errors = events.filter((e) => e.status >= 400);
   const counts = new UsageCounts();
   for (const event of events) {
-    const key: [string, string, string, string] = [
+    const key: UsageKey = [
       event.workspaceId,
       utcDayOf(event.time ? timestampMs(event.time) : Date.now()),
       event.method,
@@ -325,7 +331,7 @@ async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Bat
     counts.add(key, latencyBucketOf(event.durationMs), 1, event.status >= 400 ? 1 : 0);
   }
   for (const total of totals) {
-    const key: [string, string, string, string] = [total.workspaceId, total.day, total.method, total.route];
+    const key: UsageKey = [total.workspaceId, total.day, total.method, total.route];
     for (const { bucket, calls } of total.latency) counts.add(key, bucket, Number(calls), 0);
   }
   const { usage, latency } = counts;
