@@ -497,7 +497,12 @@ test("the team: a person invited by e-mail joins from the link with a password o
   await page.reload();
   const row = page.getByTestId("members").locator("li", { hasText: "new.colleague@example.com" });
   await expect(row.getByLabel("Role of new.colleague@example.com").inputValue()).resolves.toBe("org_admin");
-  await row.getByLabel("Role of new.colleague@example.com").selectOption("member");
+  // The role is saved when it is chosen; the page is reloaded once that save has answered, not while
+  // it is on its way (a reload then cancels it, and the row shows the role before).
+  await Promise.all([
+    page.waitForResponse((res) => res.request().method() === "PATCH" && /\/members\//.test(res.url())),
+    row.getByLabel("Role of new.colleague@example.com").selectOption("member"),
+  ]);
   await page.reload();
   await expect(row.getByLabel("Role of new.colleague@example.com").inputValue()).resolves.toBe("member");
   await row.getByRole("button", { name: "Remove new.colleague@example.com" }).click();
