@@ -257,6 +257,43 @@ describe.each(modes)("%s mode: templates", (_mode, start) => {
     await shownEverywhere(first, (t) => expect(t?.id).not.toBe(template.id));
   });
 
+  test("a request made right after its template changed, or went, through the same gateway follows the change", async () => {
+    const document = await uploadPdf(await makePdf(2));
+    const template = (await createTemplate(ndaTemplate(document.id))).body as TemplateBody;
+    const recipients = [
+      { name: "Ada", email: "ada@example.com", role: "Client" },
+      { name: "Bo", email: "bo@example.com", role: "Company" },
+    ];
+    const requestFrom = () =>
+      call(accountScoped(), "/signature-requests", {
+        key: key.secret,
+        method: "POST",
+        json: { title: "NDA", templateId: template.id, recipients },
+      });
+    expect((await requestFrom()).status).toBe(201);
+    for (let round = 1; round <= 5; round++) {
+      const label = `Signed as director, round ${round}`;
+      const changed = await call(resourceStyle(), `/templates/${template.id}`, {
+        key: key.secret,
+        method: "PATCH",
+        json: { fields: ndaTemplate(document.id).fields.map((f) => ({ ...f, label })) },
+      });
+      expect(changed.status).toBe(200);
+      const made = await requestFrom();
+      expect((made.body as { fields: { label: string }[] }).fields.map((f) => f.label)).toEqual([
+        label,
+        label,
+        label,
+      ]);
+    }
+    await call(resourceStyle(), `/templates/${template.id}`, { key: key.secret, method: "DELETE" });
+    const refused = await requestFrom();
+    expect([refused.status, (refused.body as { errors?: { path: string }[] }).errors?.[0]?.path]).toEqual([
+      422,
+      "templateId",
+    ]);
+  });
+
   test("pagination: pageSize 0 and 101 are 400, the last page holds the rest, totalCount counts all", async () => {
     const other = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Pages")).stdout) as {
       id: string;

@@ -53,6 +53,7 @@ import { verificationRoutes, verifyPageRoutes } from "./routes/verification.js";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { signingRoutes } from "./signing/signing-routes.js";
 import { TemplatePages } from "./template-pages.js";
+import { TemplateVersions } from "./template-versions.js";
 import { webApp } from "./web-app.js";
 
 export interface GatewayServices {
@@ -163,7 +164,9 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
   const templatePages = new TemplatePages(services.templates, { ttlMs: options.templatePagesTtlMs });
-  const templates = templatePages.client;
+  const versions = new TemplateVersions();
+  const templates = versions.noting(templatePages.client);
+  const requests = versions.asking(services.requests);
   const recorder = new ApiCallRecorder(bus, logger);
   const contract = new Contract();
   const keyLimiter = new RateLimiter(limits.ratePerSecond, limits.burst);
@@ -182,10 +185,10 @@ export function buildGateway(options: GatewayOptions): Gateway {
     uploadSpool: options.uploadSpool,
   });
   templateRoutes(api, templates);
-  signatureRequestRoutes(api, services.requests);
-  agreementSetRoutes(api, services.requests);
+  signatureRequestRoutes(api, requests);
+  agreementSetRoutes(api, requests);
   webhookEndpointRoutes(api, services.webhooks);
-  verificationRoutes(api, services.requests, limits.uploadBytes, bodies);
+  verificationRoutes(api, requests, limits.uploadBytes, bodies);
 
   const webRoot = options.webRoot ?? fileURLToPath(new URL("../web/dist", import.meta.url));
   const app = express();
@@ -222,7 +225,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.use(
     RESTAPI_BASE,
     restApiRoutes({
-      requests: services.requests,
+      requests,
       templates,
       documents: services.documents,
       verifier,
@@ -244,7 +247,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     CONSOLE_WORKSPACE_BASE,
     consoleWorkspaceRoutes({
       auth: services.auth,
-      requests: services.requests,
+      requests,
       api,
       contract,
       verifier,
@@ -254,7 +257,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.use(
     "/sign",
     signingRoutes({
-      requests: services.requests,
+      requests,
       documents: services.documents,
       blobFiles: options.blobFiles,
       contract,
@@ -267,7 +270,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.use(
     "/verify",
     verifyPageRoutes({
-      requests: services.requests,
+      requests,
       contract,
       // Ten files at once, then one each 5 s, from one address: the page is for people, the API for programs.
       limiter: new RateLimiter(0.2, 10),

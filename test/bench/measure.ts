@@ -78,6 +78,12 @@ export async function measure(
   return figuresOf(target, await run(url, options, options.durationSeconds, shape));
 }
 
+/**
+ * The rate create-and-send is offered at for its latency and processor time (issue 36): within
+ * what one process (standalone) and one replica of each service (distributed) should take calmly.
+ */
+export const CREATE_SEND_RATE = { standalone: 25, distributed: 50 } as const;
+
 /** What a fixed-rate run adds: the processor time of the deployment per request answered. */
 export interface RateFigures extends Figures {
   ratePerSecond: number;

@@ -1,8 +1,8 @@
 /**
- * `npm run bench:profile -- <standalone|distributed> [ping|templates|create-and-send|upload|download|start]`: runs one
+ * `npm run bench:profile -- <standalone|distributed> [ping|templates|create-and-send|create-and-send-at-rate|upload|download|start]`: runs one
  * load of the benchmark against a deployment whose processes run with `--cpu-prof`, then prints where
  * each busy process spent its time: self time by package (our code by folder) and the hottest
- * functions. The profiles stay in the printed folder for Chrome DevTools or speedscope.
+ * functions, and for a load of requests its time per request answered. The profiles stay in the printed folder for Chrome DevTools or speedscope.
  */
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { type Deployment, REPO, startDistributed, startStandalone } from "../support/deployments.js";
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
-import { measure } from "./measure.js";
+import { CREATE_SEND_RATE, measure, measureAtRate } from "./measure.js";
 import { downloadThroughGateway, uploadThroughGateway } from "./transfer.js";
 
 interface ProfileNode {
@@ -78,8 +78,15 @@ async function key(deployment: Deployment): Promise<{ secret: string; accountId:
   return JSON.parse(stdout) as { secret: string; accountId: string };
 }
 
-/** Seeds, then runs the load; returns when the measured part began and ended (wall clock, ms). */
-async function drive(deployment: Deployment): Promise<{ startedAt: number; endedAt: number }> {
+/** When the measured part of a load began and ended (wall clock, ms), and how many requests it answered. */
+interface Measured {
+  startedAt: number;
+  endedAt: number;
+  requests?: number;
+}
+
+/** Seeds, then runs the load. */
+async function drive(deployment: Deployment): Promise<Measured> {
   const { secret, accountId } = await key(deployment);
   const base = `${deployment.gateways[0]}/v1/accounts/${accountId}`;
   const documentId = await uploadThroughGateway(base, secret, await makePdf(1));
@@ -105,11 +112,13 @@ async function drive(deployment: Deployment): Promise<{ startedAt: number; ended
   };
   // The warm-up run before the measured one is left out.
   let startedAt = Date.now() + (load === "upload" ? 0 : options.warmUpSeconds * 1000);
-  if (load === "ping") {
-    console.log(await measure(load, `${deployment.gateways[0]}/v1/ping`, options));
-  } else if (load === "templates") {
-    console.log(await measure(load, `${base}/templates?pageSize=5`, options));
-  } else if (load === "upload") {
+  if (load === "ping" || load === "templates") {
+    const url = load === "ping" ? `${deployment.gateways[0]}/v1/ping` : `${base}/templates?pageSize=5`;
+    const figures = await measure(load, url, options);
+    console.log(figures);
+    return { startedAt, endedAt: Date.now(), requests: figures.requests };
+  }
+  if (load === "upload") {
     const pdf = await makeLargePdf(10 * 2 ** 20);
     const started = performance.now();
     for (let i = 0; i < 8; i++) await uploadThroughGateway(base, secret, pdf);
@@ -128,7 +137,22 @@ async function drive(deployment: Deployment): Promise<{ startedAt: number; ended
       recipients: [{ name: "Profile Signer", email: "signer@example.com", role: "Signer" }],
       send: true,
     };
-    console.log(await measure(load, `${base}/signature-requests`, options, { method: "POST", json }));
+    const shape = { method: "POST", json } as const;
+    const url = `${base}/signature-requests`;
+    if (load === "create-and-send-at-rate") {
+      // Settled, warmed up, then the measured part: the last durationSeconds.
+      const rate = CREATE_SEND_RATE[mode === "distributed" ? "distributed" : "standalone"];
+      const figures = await measureAtRate(load, url, options, rate, deployment.pid, shape);
+      console.log(figures);
+      return {
+        startedAt: Date.now() - options.durationSeconds * 1000,
+        endedAt: Date.now(),
+        requests: figures.requests,
+      };
+    }
+    const figures = await measure(load, url, options, shape);
+    console.log(figures);
+    return { startedAt, endedAt: Date.now(), requests: figures.requests };
   }
   return { startedAt, endedAt: Date.now() };
 }
@@ -147,7 +171,7 @@ async function main(): Promise<void> {
     ? await startDistributed(infra, { env, nodeArgs, compiled: true })
     : await startStandalone(undefined, { env, nodeArgs, compiled: true });
   // "start" profiles the start alone: every sample up to the stop counts.
-  let measured = { startedAt: 0, endedAt: Date.now() };
+  let measured: Measured = { startedAt: 0, endedAt: Date.now() };
   try {
     if (load !== "start") measured = await drive(deployment);
   } finally {
@@ -168,7 +192,10 @@ async function main(): Promise<void> {
     })),
   );
   for (const summary of summaries.sort((a, b) => b.totalMs - a.totalMs).slice(0, 6)) {
-    console.log(`\n${summary.name}: ${Math.round(summary.totalMs)} ms busy`);
+    const perRequest = measured.requests
+      ? ` (${(summary.totalMs / measured.requests).toFixed(2)} ms a request answered)`
+      : "";
+    console.log(`\n${summary.name}: ${Math.round(summary.totalMs)} ms busy${perRequest}`);
     for (const [owner, ms] of summary.owners)
       console.log(`  ${((ms / summary.totalMs) * 100).toFixed(1).padStart(5)} %  ${owner}`);
     console.log("  hottest functions (self time):");

@@ -11,7 +11,8 @@
  * - the signing page and the console's log-in page in Lighthouse's mobile run (standalone).
  * BENCH_ONLY=completion measures completion alone (in process, no deployment), BENCH_ONLY=webhooks
  * the webhooks alone (a distributed deployment), BENCH_ONLY=phone the pages alone (a standalone
- * deployment); each only prints its figures.
+ * deployment), BENCH_ONLY=create-send ping and create-and-send alone (both modes); each only prints
+ * its figures.
  * Prints the figures and writes docs/benchmarks.md.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -34,7 +35,7 @@ import { createTestCa } from "../support/webhook-receiver.js";
 import { writeChart } from "./chart.js";
 import { measureCompletion } from "./completion.js";
 import { measurePhonePages, type PhoneFigures } from "./lighthouse.js";
-import { type LoadOptions, measure, measureAtRate } from "./measure.js";
+import { CREATE_SEND_RATE, type LoadOptions, measure, measureAtRate } from "./measure.js";
 import { gatewayPid, peakDuring } from "./process-memory.js";
 import {
   benchSummary,
@@ -66,11 +67,6 @@ const TRANSFER_ROUNDS = Number(process.env.BENCH_TRANSFER_ROUNDS ?? 8);
 const MiB = 2 ** 20;
 
 /** Production logging, and a limit so high that the limiter only keeps its books. */
-/**
- * The rate create-and-send is offered at for its latency and processor time (issue 36): within
- * what one process (standalone) and one replica of each service (distributed) should take calmly.
- */
-const CREATE_SEND_RATE = { standalone: 25, distributed: 50 } as const;
 
 const GATEWAY_ENV = {
   LOG_LEVEL: "info",
@@ -137,6 +133,39 @@ async function seedTemplates(base: string, key: string): Promise<string> {
   return id;
 }
 
+/** Create-and-send from the template: as fast as it goes, then at the mode's fixed rate with every process's CPU. */
+async function measureCreateAndSend(
+  mode: ModeResult["mode"],
+  deployment: Deployment,
+  accountBase: string,
+  templateId: string,
+): Promise<Pick<ModeResult, "createAndSend" | "createAndSendAtRate">> {
+  console.log(`${mode}: create-and-send from a template through the gateway (${options.durationSeconds} s)`);
+  const shape = {
+    method: "POST",
+    json: {
+      title: "Bench agreement",
+      message: "Please sign.",
+      templateId,
+      recipients: [{ name: "Bench Signer", email: "signer@example.com", role: "Signer" }],
+      send: true,
+    },
+  } as const;
+  const url = `${accountBase}/signature-requests`;
+  const createAndSend = await measure("gateway: create-and-send", url, options, shape);
+  const rate = CREATE_SEND_RATE[mode];
+  console.log(`${mode}: create-and-send offered at ${rate}/s, with the processor time of every process`);
+  const createAndSendAtRate = await measureAtRate(
+    `gateway: create-and-send at ${rate}/s`,
+    url,
+    options,
+    rate,
+    deployment.pid,
+    shape,
+  );
+  return { createAndSend, createAndSendAtRate };
+}
+
 async function benchMode(
   mode: ModeResult["mode"],
   deployment: Deployment,
@@ -187,32 +216,11 @@ async function benchMode(
     `${accountBase}/templates?pageSize=5`,
     options,
   );
-  console.log(`${mode}: create-and-send from a template through the gateway (${options.durationSeconds} s)`);
-  const createAndSendShape = {
-    method: "POST",
-    json: {
-      title: "Bench agreement",
-      message: "Please sign.",
-      templateId,
-      recipients: [{ name: "Bench Signer", email: "signer@example.com", role: "Signer" }],
-      send: true,
-    },
-  } as const;
-  const createAndSend = await measure(
-    "gateway: create-and-send",
-    `${accountBase}/signature-requests`,
-    options,
-    createAndSendShape,
-  );
-  const rate = CREATE_SEND_RATE[mode];
-  console.log(`${mode}: create-and-send offered at ${rate}/s, with the processor time of every process`);
-  const createAndSendAtRate = await measureAtRate(
-    `gateway: create-and-send at ${rate}/s`,
-    `${accountBase}/signature-requests`,
-    options,
-    rate,
-    deployment.pid,
-    createAndSendShape,
+  const { createAndSend, createAndSendAtRate } = await measureCreateAndSend(
+    mode,
+    deployment,
+    accountBase,
+    templateId,
   );
   const express = await measure("bare Express", baselines.express, options);
   const node = await measure("bare Node", baselines.node, options);
@@ -272,9 +280,41 @@ async function phoneOnly(): Promise<void> {
   }
 }
 
+async function createSendOnly(): Promise<void> {
+  const measureIn = async (mode: ModeResult["mode"], deployment: Deployment) => {
+    try {
+      const key = await keyFor(deployment);
+      const accountBase = `${deployment.gateways[0]}/v1/accounts/${key.accountId}`;
+      options.headers = { authorization: `Bearer ${key.secret}` };
+      const templateId = await seedTemplates(accountBase, key.secret);
+      const ping = await measure("gateway", `${deployment.gateways[0]}/v1/ping`, options);
+      const { createAndSend, createAndSendAtRate: atRate } = await measureCreateAndSend(
+        mode,
+        deployment,
+        accountBase,
+        templateId,
+      );
+      console.log(
+        `${mode}: create-and-send ÷ ping ${(createAndSend.requestsPerSecond / ping.requestsPerSecond).toFixed(3)} (${createAndSend.requestsPerSecond}/s); at ${atRate.ratePerSecond}/s p99 ${atRate.p99Ms} ms, ${atRate.cpuMsPerRequest} ms CPU a request (idle ${atRate.idleCpuMsPerSecond} ms/s)`,
+      );
+    } finally {
+      await deployment.destroy();
+    }
+  };
+  await measureIn("standalone", await startStandalone(undefined, { env: GATEWAY_ENV, compiled: true }));
+  const infra = await distributedInfra();
+  if (!infra) return;
+  try {
+    await measureIn("distributed", await startDistributed(infra, { env: GATEWAY_ENV, compiled: true }));
+  } finally {
+    await infra.close();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === "webhooks") return webhooksOnly();
   if (process.env.BENCH_ONLY === "phone") return phoneOnly();
+  if (process.env.BENCH_ONLY === "create-send") return createSendOnly();
   console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
   const authority = await startLocalTimestampAuthority(
     await mkdtemp(join(tmpdir(), "countersign-bench-tsa-")),

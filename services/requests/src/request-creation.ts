@@ -11,7 +11,6 @@ import type {
   CreateSignatureRequestRequest,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { type Database, type FieldViolation, type Logger, uuidv7, validationError } from "@countersign/kit";
 import { type AuditRecord, actorOf, appendAuditEntries, EMPTY_CHAIN } from "./audit-trail.js";
 import { insertSent } from "./dispatch.js";
@@ -26,6 +25,7 @@ import { bindRoles, type RecipientDraft, requestViolations } from "./request-rul
 import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { type NewRecipientRow, type NewRequest, type StoredField, store } from "./store.js";
+import { type TemplateCopies, TemplateNotFound } from "./template-copies.js";
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
   const pgError = err as { code?: unknown; constraint?: unknown };
@@ -34,7 +34,7 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 
 export interface RequestCreationDeps {
   db: Database;
-  templates: Client<typeof TemplatesService>;
+  templates: TemplateCopies;
   documents: Client<typeof DocumentsService>;
   links: SigningLinks;
   logger: Logger;
@@ -153,7 +153,7 @@ export class RequestCreation {
     violations.push(...(fromDocuments?.violations ?? []));
     if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
     if (fromDocuments) return { layout: fromDocuments.layout, placedByCaller: true };
-    const template = await this.templateOf(input.workspaceId, input.templateId);
+    const template = await this.templateOf(input);
     return { layout: layoutFromTemplate(template), placedByCaller: false };
   }
 
@@ -301,17 +301,16 @@ export class RequestCreation {
     return pages;
   }
 
-  private async templateOf(workspaceId: string, templateId: string) {
+  private async templateOf({
+    workspaceId,
+    templateId,
+    templateVersionAtLeast,
+  }: CreateSignatureRequestRequest) {
     try {
-      const { template } = await this.deps.templates.getTemplate({ workspaceId, templateId });
-      if (!template) throw new Error("the templates service answered without a template");
-      return template;
+      return await this.deps.templates.get(workspaceId, templateId, templateVersionAtLeast);
     } catch (err) {
-      if (err instanceof ConnectError && err.code === Code.NotFound) {
-        throw validationError([
-          { path: "templateId", message: "there is no such template in this workspace" },
-        ]);
-      }
+      if (err instanceof TemplateNotFound)
+        throw validationError([{ path: "templateId", message: err.message }]);
       throw err;
     }
   }

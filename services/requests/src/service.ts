@@ -18,6 +18,7 @@ import {
   OutboxRelay,
   outboxTrack,
   type ServiceModule,
+  type Unsubscribe,
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
@@ -38,6 +39,7 @@ import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
 import { readDocument } from "./stored-documents.js";
+import { TemplateCopies } from "./template-copies.js";
 import { DocumentVerification } from "./verification/document-verification.js";
 
 export interface RequestsDeps {
@@ -134,6 +136,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   };
   // The sealer answers no calls, sweeps nothing and is given no templates service.
   const api = role === "sealer" ? undefined : apiParts(deps, { links, relay, sender, afterCommit });
+  let stopHearingTemplates: Unsubscribe | undefined;
   return {
     serviceNames: [RequestsService.typeName],
     // The process that holds the key answers no calls but its health checks.
@@ -145,12 +148,14 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       sender.start();
       api?.sweeper.start();
       api?.claims.start();
+      stopHearingTemplates = await api?.templates.listen(bus);
       completions?.start();
     },
     async stop() {
       await completions?.stop();
       drawing?.close();
       api?.verifierProcess.close();
+      await stopHearingTemplates?.();
       await api?.claims.stop();
       await api?.sweeper.stop();
       await sender.stop();
@@ -163,7 +168,10 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   };
 }
 
-/** What a process serving the API runs: its calls, the expiry sweep, the claims sweep, the verifier. */
+/**
+ * What a process serving the API runs: its calls, the copies of templates they are made from, the
+ * expiry sweep, the claims sweep, the verifier.
+ */
 function apiParts(
   deps: RequestsDeps,
   shared: { links: SigningLinks; relay: OutboxRelay; sender: NotificationSender; afterCommit: () => void },
@@ -172,9 +180,10 @@ function apiParts(
   const { links, relay, sender, afterCommit } = shared;
   if (!deps.templates) throw new Error("a requests service that serves the API needs the templates service");
   const transactions = new RequestTransactions(db, afterCommit);
+  const templates = new TemplateCopies(deps.templates);
   const creation = new RequestCreation({
     db,
-    templates: deps.templates,
+    templates,
     documents: deps.documents,
     links,
     logger,
@@ -213,7 +222,7 @@ function apiParts(
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),
   });
-  return { routes, sweeper, claims, verifierProcess };
+  return { routes, sweeper, claims, verifierProcess, templates };
 }
 
 /** The completion worker of a process that seals: its key opened now, a wrong one stopping the start. */

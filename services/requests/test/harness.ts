@@ -87,6 +87,8 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
   const documents = serviceClient(DocumentsService, transport(documentsModule));
   const templatesModule = await buildTemplates({ db: pg.database("templates"), bus, logger, documents });
   const templates = serviceClient(TemplatesService, transport(templatesModule));
+  // Its outbox relays template changes to the requests service's copies.
+  await templatesModule.start();
   const outboxDir = join(dir, "outbox");
   /** A requests module on this harness's database: the one under test, or another replica of it. */
   const buildModule = (overrides: Partial<RequestsDeps> = {}): Promise<RequestsModule> =>
@@ -191,6 +193,7 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
     transport,
     async close() {
       await module.stop();
+      await templatesModule.stop();
       await pg.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -9,10 +9,7 @@ export function templatesRoutes(templates: Templates) {
     getTemplate: async (req) => ({ template: await templates.get(req.workspaceId, req.templateId) }),
     listTemplates: (req) => templates.list(req.workspaceId, req.pageIndex, req.pageSize),
     updateTemplate: async (req) => ({ template: await templates.update(req.template, req.updateMask) }),
-    deleteTemplate: async (req) => {
-      await templates.delete(req.workspaceId, req.templateId);
-      return {};
-    },
+    deleteTemplate: async (req) => ({ version: await templates.delete(req.workspaceId, req.templateId) }),
   };
   return (router: ConnectRouter) => router.service(TemplatesService, impl);
 }

@@ -1,7 +1,8 @@
 /**
  * Templates: validated against the rules and against the document they lie on, which the documents
  * service is asked for (and told that the template uses it, so it is not deleted underneath). Every
- * write records a TemplateChanged event in its own transaction, for the gateways' pages.
+ * write records a TemplateChanged event in its own transaction, with the template as the write left
+ * it: the gateways drop their pages of the workspace and the requests service keeps the copy.
  */
 import { setTimeout } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
@@ -61,8 +62,12 @@ export function toTemplate(row: TemplateRow): Template {
     fields: row.fields,
     createTime: timestampFromDate(row.created_at),
     updateTime: timestampFromDate(row.updated_at),
+    version: BigInt(row.version),
   });
 }
+
+/** A deletion is the template's last change: it counts one past the version it deleted. */
+const deletionVersion = (row: TemplateRow) => BigInt(row.version) + 1n;
 
 function draftOf(template: Template): TemplateDraft {
   return {
@@ -223,16 +228,22 @@ export class Templates {
     return toTemplate(row);
   }
 
-  async delete(workspaceId: string, templateId: string): Promise<void> {
+  /** Deletes the template; answers the deletion's version, one past the template's last. */
+  async delete(workspaceId: string, templateId: string): Promise<bigint> {
     if (!isUuid(workspaceId) || !isUuid(templateId)) throw notFound("template");
-    const row = await this.write((tx) => store.delete(tx, workspaceId, templateId));
+    const row = await this.write((tx) => store.delete(tx, workspaceId, templateId), { deleted: true });
     if (!row) throw notFound("template");
     await this.release(workspaceId, row.document_id, row.id);
+    return deletionVersion(row);
   }
 
-  /** Runs one write with its TemplateChanged event in a transaction; a write of no row records none. */
+  /**
+   * Runs one write with its TemplateChanged event in a transaction; a write of no row records none.
+   * A deletion's statement answers the row as it was.
+   */
   private async write<R extends TemplateRow | undefined>(
     statement: (tx: Queryable) => Promise<R>,
+    { deleted = false } = {},
   ): Promise<R> {
     const row = await this.deps.db.transaction(async (tx) => {
       const written = await statement(tx);
@@ -245,6 +256,9 @@ export class Templates {
             workspaceId: written.workspace_id,
             templateId: written.id,
             changeTime: timestampNow(),
+            version: deleted ? deletionVersion(written) : BigInt(written.version),
+            template: deleted ? undefined : toTemplate(written),
+            deleted,
           }),
         );
       }

@@ -304,13 +304,22 @@ test("lists are newest first with a total; page sizes outside 1..100 are refused
   }
 });
 
-test("every write that changes a template announces it, and a refused or missed one does not", async () => {
+test("every write that changes a template announces it with the template it left and its version, and a refused or missed one does not", async () => {
   const workspaceId = uuidv7();
   const documentId = await upload(workspaceId);
-  const heard: { workspaceId: string; templateId: string }[] = [];
+  const heard: {
+    workspaceId: string;
+    templateId: string;
+    version: bigint;
+    name?: string;
+    deleted: boolean;
+  }[] = [];
   const stop = await bus.listen(subjects.templateChanged, (msg) => {
-    const { workspaceId, templateId } = fromBinary(TemplateChangedSchema, msg.data);
-    heard.push({ workspaceId, templateId });
+    const { workspaceId, templateId, version, template, deleted } = fromBinary(
+      TemplateChangedSchema,
+      msg.data,
+    );
+    heard.push({ workspaceId, templateId, version, name: template?.name, deleted });
   });
   try {
     const { template } = await templates.createTemplate({ template: nda(workspaceId, documentId) });
@@ -324,9 +333,15 @@ test("every write that changes a template announces it, and a refused or missed 
     await change(["roles", "fields"], {});
     await failure(change(["fields"], { fields: [] }));
     await failure(templates.createTemplate({ template: nda(workspaceId, uuidv7()) }));
-    await templates.deleteTemplate({ workspaceId, templateId });
+    const deletion = await templates.deleteTemplate({ workspaceId, templateId });
     await failure(templates.deleteTemplate({ workspaceId, templateId }));
-    const expected = Array.from({ length: 4 }, () => ({ workspaceId, templateId }));
+    expect(deletion.version).toBe(4n);
+    const expected = [
+      { workspaceId, templateId, version: 1n, name: "NDA", deleted: false },
+      { workspaceId, templateId, version: 2n, name: "NDA 2", deleted: false },
+      { workspaceId, templateId, version: 3n, name: "NDA 2", deleted: false },
+      { workspaceId, templateId, version: 4n, name: undefined, deleted: true },
+    ];
     for (let waited = 0; heard.length < expected.length && waited < 5_000; waited += 10)
       await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -4,6 +4,8 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Template } from "../../templates/v1/templates_service_pb.js";
+import { file_countersign_templates_v1_templates_service } from "../../templates/v1/templates_service_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,12 +14,13 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/template_events.proto.
  */
 export const file_countersign_events_v1_template_events: GenFile = /*@__PURE__*/
-  fileDesc("Citjb3VudGVyc2lnbi9ldmVudHMvdjEvdGVtcGxhdGVfZXZlbnRzLnByb3RvEhVjb3VudGVyc2lnbi5ldmVudHMudjEibQoPVGVtcGxhdGVDaGFuZ2VkEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgt0ZW1wbGF0ZV9pZBgCIAEoCRIvCgtjaGFuZ2VfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Citjb3VudGVyc2lnbi9ldmVudHMvdjEvdGVtcGxhdGVfZXZlbnRzLnByb3RvEhVjb3VudGVyc2lnbi5ldmVudHMudjEixQEKD1RlbXBsYXRlQ2hhbmdlZBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLdGVtcGxhdGVfaWQYAiABKAkSLwoLY2hhbmdlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3ZlcnNpb24YBCABKAMSNAoIdGVtcGxhdGUYBSABKAsyIi5jb3VudGVyc2lnbi50ZW1wbGF0ZXMudjEuVGVtcGxhdGUSDwoHZGVsZXRlZBgGIAEoCGIGcHJvdG8z", [file_countersign_templates_v1_templates_service, file_google_protobuf_timestamp]);
 
 /**
  * TemplateChanged is published by the templates service on
  * "<namespace>.events.templates.template_changed" when a template is created, changed or deleted;
- * every gateway replica drops the pages of the workspace's templates it keeps.
+ * every gateway replica drops the pages of the workspace's templates it keeps, and every requests
+ * replica keeps the template as it now is for the requests made from it.
  *
  * @generated from message countersign.events.v1.TemplateChanged
  */
@@ -42,6 +45,28 @@ export type TemplateChanged = Message<"countersign.events.v1.TemplateChanged"> &
    * @generated from field: google.protobuf.Timestamp change_time = 3;
    */
   changeTime?: Timestamp | undefined;
+
+  /**
+   * version the change made (the template's own, or its deletion's); 0 from a service that
+   * predates versions, whose event only says that the template changed.
+   *
+   * @generated from field: int64 version = 4;
+   */
+  version: bigint;
+
+  /**
+   * template as the change left it; absent when it was deleted.
+   *
+   * @generated from field: countersign.templates.v1.Template template = 5;
+   */
+  template?: Template | undefined;
+
+  /**
+   * deleted is set when the change deleted the template.
+   *
+   * @generated from field: bool deleted = 6;
+   */
+  deleted: boolean;
 };
 
 /**
