@@ -325,6 +325,18 @@ describe.each(modes)("%s mode: templates", (_mode, start) => {
     expect((last.body as { items: TemplateBody[] }).items.map((t) => t.id)).toEqual([ids[1], ids[0]]);
     const beyond = await call(base, "/templates?pageIndex=2&pageSize=5", { key: pagesKey.secret });
     expect(beyond.body).toMatchObject({ items: [], totalCount: 7 });
+    // A page served again from the gateway's pages is the same JSON, typed and sized as the first.
+    const again = await call(base, "/templates?pageIndex=1&pageSize=5", { key: pagesKey.secret });
+    const head = await call(base, "/templates?pageIndex=1&pageSize=5", {
+      key: pagesKey.secret,
+      method: "HEAD",
+    });
+    expect([
+      again.text,
+      again.headers.get("content-type"),
+      head.status,
+      head.headers.get("content-length"),
+    ]).toEqual([last.text, "application/json; charset=utf-8", 200, String(Buffer.byteLength(last.text))]);
     for (const query of ["pageSize=0", "pageSize=101", "pageIndex=-1", "pageSize=abc"]) {
       const refused = await call(base, `/templates?${query}`, { key: pagesKey.secret });
       expect(refused.status).toBe(400);

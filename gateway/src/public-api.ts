@@ -39,6 +39,9 @@ import { type BodyBudget, budgetedJson, hasBody } from "./middleware/body-budget
 import { ApiProblem } from "./problems.js";
 import { notAnUpload, UPLOAD_TYPES } from "./upload-body.js";
 
+/** The type Express's res.json gives JSON, which a kept answer's bytes are sent with too. */
+const JSON_UTF8 = "application/json; charset=utf-8";
+
 export const RESOURCE_BASE = "/api/v1";
 export const ACCOUNT_BASE = "/v1/accounts/:accountId";
 export const CONSOLE_WORKSPACE_BASE = "/console/api/workspaces/:workspaceId";
@@ -76,9 +79,20 @@ export interface StreamCall<P extends ObjectSchema, Q extends ObjectSchema, B ex
 export interface Reply {
   status: number;
   body?: unknown;
+  /**
+   * The body already written as JSON, for a reply served again unchanged (a page the gateway keeps):
+   * what HTTP sends instead of writing the body again; calls without HTTP (MCP) read `body`.
+   */
+  bodyJson?: Buffer;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
+/** An answer kept to be served again: its JSON is written once. */
+export const okKept = (body: unknown): Reply => ({
+  status: 200,
+  body,
+  bodyJson: Buffer.from(JSON.stringify(body)),
+});
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const accepted = (body: unknown): Reply => ({ status: 202, body });
 export const noContent = (): Reply => ({ status: 204 });
@@ -249,6 +263,7 @@ function answering<P extends ObjectSchema, Q extends ObjectSchema, B extends Bod
     const reply = await handler(call);
     res.status(reply.status);
     if (reply.body === undefined) res.end();
+    else if (reply.bodyJson) res.type(JSON_UTF8).send(reply.bodyJson);
     else res.json(reply.body);
   };
 }

@@ -12,6 +12,7 @@ import { type Deployment, REPO, startDistributed, startStandalone } from "../sup
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { CREATE_SEND_RATE, measure, measureAtRate } from "./measure.js";
+import { processTable, treeOf } from "./process-table.js";
 import { downloadThroughGateway, uploadThroughGateway } from "./transfer.js";
 
 interface ProfileNode {
@@ -71,6 +72,19 @@ function summarise(
   }
   const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
   return { totalMs, owners: top(owners, 15), hottest: top(functions, 20) };
+}
+
+/** What each process of the deployment runs: its entry script, as the repository names it. */
+async function entriesOf(root: number): Promise<Map<number, string>> {
+  const tree = treeOf(root, await processTable());
+  const entries = await Promise.all(
+    tree.map(async ({ pid, name }): Promise<[number, string]> => {
+      const args = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0");
+      const script = args.slice(1).find((arg) => /\.(m?js|ts)$/.test(arg));
+      return [pid, script ? relative(REPO, script) : name];
+    }),
+  );
+  return new Map(entries);
 }
 
 async function key(deployment: Deployment): Promise<{ secret: string; accountId: string }> {
@@ -172,8 +186,10 @@ async function main(): Promise<void> {
     : await startStandalone(undefined, { env, nodeArgs, compiled: true });
   // "start" profiles the start alone: every sample up to the stop counts.
   let measured: Measured = { startedAt: 0, endedAt: Date.now() };
+  let entries = new Map<number, string>();
   try {
     if (load !== "start") measured = await drive(deployment);
+    entries = await entriesOf(deployment.pid);
   } finally {
     await deployment.destroy();
     await infra?.close();
@@ -195,7 +211,10 @@ async function main(): Promise<void> {
     const perRequest = measured.requests
       ? ` (${(summary.totalMs / measured.requests).toFixed(2)} ms a request answered)`
       : "";
-    console.log(`\n${summary.name}: ${Math.round(summary.totalMs)} ms busy${perRequest}`);
+    const pid = Number(summary.name.split(".")[3]);
+    console.log(
+      `\n${summary.name} (${entries.get(pid) ?? "ended"}): ${Math.round(summary.totalMs)} ms busy${perRequest}`,
+    );
     for (const [owner, ms] of summary.owners)
       console.log(`  ${((ms / summary.totalMs) * 100).toFixed(1).padStart(5)} %  ${owner}`);
     console.log("  hottest functions (self time):");

@@ -3,6 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import {
+  type ListTemplatesResponse,
   type Template as StoredTemplate,
   TemplateSchema,
   type TemplatesService,
@@ -20,7 +21,7 @@ import {
 import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
 import { ApiProblem } from "../problems.js";
-import { created, noContent, ok, type PublicApi } from "../public-api.js";
+import { created, noContent, ok, okKept, type PublicApi, type Reply } from "../public-api.js";
 
 /**
  * Each template's JSON, made once per message: the gateway's template pages (template-pages.ts)
@@ -37,6 +38,28 @@ export function templateJson(template: StoredTemplate | undefined): z.infer<type
     jsonOfMessage.set(template, json);
   }
   return json;
+}
+
+/**
+ * A page's answer, written once per page the gateway keeps (template-pages.ts hands out the same
+ * response until the workspace's templates change): writing the JSON of a page of five for every
+ * request was 7 % of the gateway's processor time under a load of pages.
+ */
+const repliesOfPage = new WeakMap<ListTemplatesResponse, Map<string, Reply>>();
+
+function pageReply(listed: ListTemplatesResponse, query: { pageIndex: number; pageSize: number }): Reply {
+  let replies = repliesOfPage.get(listed);
+  if (!replies) {
+    replies = new Map();
+    repliesOfPage.set(listed, replies);
+  }
+  const key = `${query.pageIndex}:${query.pageSize}`;
+  let reply = replies.get(key);
+  if (!reply) {
+    reply = okKept(pageBody(listed.templates.map(templateJson), query, listed.totalCount));
+    replies.set(key, reply);
+  }
+  return reply;
 }
 
 function toJson(template: StoredTemplate): z.infer<typeof Template> {
@@ -119,10 +142,8 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       answers: { 200: { description: "One page of templates.", schema: TemplatePage } },
       problems: [...TEMPLATE_PROBLEMS],
     },
-    async ({ workspaceId, query }) => {
-      const listed = await templates.listTemplates({ workspaceId, ...query });
-      return ok(pageBody(listed.templates.map(templateJson), query, listed.totalCount));
-    },
+    async ({ workspaceId, query }) =>
+      pageReply(await templates.listTemplates({ workspaceId, ...query }), query),
   );
 
   api.route(
