@@ -194,6 +194,35 @@ describe.each(modes)("%s mode", (_mode, start) => {
     expect(first.headers.get("ratelimit-remaining")).toBe("0");
   });
 
+  test("past the burst on /restapi, DocuSign's 429 carries DocuSign's rate-limit headers, the refused calls not counted", async () => {
+    const busy = await createKey("busy-docusign");
+    const path = `/restapi/v2.1/accounts/${busy.accountId}/envelopes?from_date=2020-01-01`;
+    const replies = await Promise.all(
+      Array.from({ length: 160 }, () => call(gateway, path, { key: busy.secret })),
+    );
+    const limited = replies.filter((r) => r.status === 429);
+    const served = replies.filter((r) => r.status === 200).length;
+    const first = limited[0] as Reply;
+    expect({
+      limited: limited.length > 0,
+      errorCode: (first.body as { errorCode?: string }).errorCode,
+      retryAfter: Number(first.headers.get("retry-after")) >= 1,
+      burstRemaining: first.headers.get("x-burstlimit-remaining"),
+      // The calls that answered last saw every call served before them counted, and none refused.
+      hourUsed: Math.max(
+        ...replies.map(
+          (r) => Number(r.headers.get("x-ratelimit-limit")) - Number(r.headers.get("x-ratelimit-remaining")),
+        ),
+      ),
+    }).toEqual({
+      limited: true,
+      errorCode: "HOURLY_APIINVOCATION_LIMIT_EXCEEDED",
+      retryAfter: true,
+      burstRemaining: "0",
+      hourUsed: served,
+    });
+  });
+
   test("console: an admin creates a key (secret once), lists it without secret, deletes it — refused everywhere within 1 s", async () => {
     const admin = new ConsoleClient(gateway);
     const login = await admin.logIn(deployment.adminEmail, deployment.adminPassword);

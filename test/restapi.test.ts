@@ -2,12 +2,14 @@
  * The DocuSign-compatible /restapi with the official `docusign-esign` client, unmodified, pointed at
  * the gateway by its basePath, in both modes: an envelope from a template signed embedded to the
  * sealed PDF, an envelope from documents with tabs by anchor and by position through send, recipient
- * changes, resend and void, templates, status changes, DocuSign's errors, and no JSON null in any
- * answer the client read.
+ * changes, resend and void, templates, status changes, an envelope's archive, DocuSign's errors and
+ * rate-limit headers, and no JSON null in any answer the client read.
  */
 import { createRequire } from "node:module";
 import fc from "fast-check";
+import { unzipSync } from "fflate";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { DEFAULT_LIMITS } from "../gateway/src/app.js";
 import { type Deployment, faultsIn, startDistributed, startStandalone } from "./support/deployments.js";
 import { ConsoleClient, call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
@@ -188,6 +190,30 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     expect(withNulls).toEqual([]);
   });
 
+  test("answers carry DocuSign's rate-limit headers: the hour's limit, what is left of it and when it ends, and the burst", async () => {
+    const path = `/restapi/v2.1/accounts/${key.accountId}/envelopes?from_date=2020-01-01`;
+    const first = await call(gateway, path, { key: key.secret });
+    const second = await call(gateway, path, { key: key.secret });
+    const header = (reply: typeof first, name: string) => Number(reply.headers.get(name));
+    const hourEnd = header(second, "X-RateLimit-Reset") * 1000;
+    expect({
+      status: second.status,
+      hourly: header(second, "X-RateLimit-Limit"),
+      usedBetween: header(first, "X-RateLimit-Remaining") - header(second, "X-RateLimit-Remaining"),
+      resetOnTheHour:
+        hourEnd % 3_600_000 === 0 && hourEnd > Date.now() - 1000 && hourEnd <= Date.now() + 3_600_000,
+      burst: header(second, "X-BurstLimit-Limit"),
+      burstLeftIsOurs: header(second, "X-BurstLimit-Remaining") === header(second, "RateLimit-Remaining"),
+    }).toEqual({
+      status: 200,
+      hourly: DEFAULT_LIMITS.ratePerSecond * 3_600,
+      usedBetween: 1,
+      resetOnTheHour: true,
+      burst: DEFAULT_LIMITS.burst,
+      burstLeftIsOurs: true,
+    });
+  });
+
   test("templates: listed with DocuSign's result set, found by search text, read with their roles", async () => {
     const listed = await templatesApi.listTemplates(key.accountId);
     expect(listed).toMatchObject({
@@ -318,6 +344,20 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     )) as string;
     expect(Buffer.from(text, "base64").equals(combined)).toBe(true);
 
+    // The archive: each document cut from the sealed PDF, the certificate, and the sealed PDF itself.
+    const archive = unzipSync(
+      new Uint8Array((await envelopes.getDocument(key.accountId, envelopeId, "archive")) as Buffer),
+    );
+    const names = Object.keys(archive);
+    expect(names).toEqual([expect.stringMatching(/\.pdf$/), "certificate.pdf", `${envelopeId} (sealed).pdf`]);
+    expect(Buffer.from(archive[`${envelopeId} (sealed).pdf`] as Uint8Array).equals(combined)).toBe(true);
+    const pagesIn = async (name: string) =>
+      (await PDFDocument.load(archive[name] as Uint8Array)).getPageCount();
+    expect([await pagesIn(names[0] as string), await pagesIn("certificate.pdf")]).toEqual([
+      1,
+      (await PDFDocument.load(certificate)).getPageCount(),
+    ]);
+
     const voidCompleted = await docuSignError(
       envelopes.update(key.accountId, envelopeId, {
         envelope: { status: "voided", voidedReason: "too late" },
@@ -429,6 +469,13 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     ).toMatchObject({ envelopeId });
     const original = (await envelopes.getDocument(key.accountId, envelopeId, "7")) as Buffer;
     expect(Buffer.from(original).equals(Buffer.from(bytes))).toBe(true);
+    // Before completion the archive holds the documents as sent, and no certificate.
+    const archive = unzipSync(
+      new Uint8Array((await envelopes.getDocument(key.accountId, envelopeId, "archive")) as Buffer),
+    );
+    expect(Object.values(archive).map((entry) => Buffer.from(entry).equals(Buffer.from(bytes)))).toEqual([
+      true,
+    ]);
     expect(
       await docuSignError(envelopes.getDocument(key.accountId, envelopeId, "certificate")),
     ).toMatchObject({ status: 400 });

@@ -66,6 +66,30 @@ export class RateLimiter {
 }
 
 /**
+ * Calls each key made in the current UTC hour, for DocuSign's hourly rate-limit headers: the bucket
+ * admits at most `ratePerSecond` × 3,600 calls an hour beyond its burst, and this says how many of
+ * them a key has used. Per gateway replica, as the buckets are; only the current hour is kept.
+ */
+export class HourlyCalls {
+  private hour = -1;
+  private readonly used = new Map<string, number>();
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  /** Counts `calls` for the key; answers its calls this hour and when the next hour starts (epoch seconds). */
+  add(key: string, calls: number): { used: number; nextHourEpochSeconds: number } {
+    const hour = Math.floor(this.now() / 3_600_000);
+    if (hour !== this.hour) {
+      this.hour = hour;
+      this.used.clear();
+    }
+    const used = (this.used.get(key) ?? 0) + calls;
+    this.used.set(key, used);
+    return { used, nextHourEpochSeconds: (hour + 1) * 3_600 };
+  }
+}
+
+/**
  * Takes one call from the bucket of the client's address (`req.ip`, behind trusted proxies); beyond
  * it, a 429 problem that says `refusal` and, in Retry-After, when to try again.
  */

@@ -1,4 +1,4 @@
-import { RateLimiter } from "../src/rate-limiter.js";
+import { HourlyCalls, RateLimiter } from "../src/rate-limiter.js";
 
 function limiterAt(ratePerSecond: number, burst: number) {
   const clock = { now: 0 };
@@ -45,4 +45,15 @@ test("a batch takes one token per call, all or none, and waits for enough of the
   clock.now += 500;
   expect(limiter.take("k", 5).allowed).toBe(true);
   expect(limiter.take("k").allowed).toBe(false);
+});
+
+test("hourly calls count each key's calls in the current UTC hour and start again at the next", () => {
+  const clock = { now: Date.UTC(2026, 10, 27, 9, 59, 59) };
+  const hourly = new HourlyCalls(() => clock.now);
+  const tenOClock = Date.UTC(2026, 10, 27, 10) / 1000;
+  expect(hourly.add("a", 1)).toEqual({ used: 1, nextHourEpochSeconds: tenOClock });
+  expect(hourly.add("a", 3)).toEqual({ used: 4, nextHourEpochSeconds: tenOClock });
+  expect(hourly.add("b", 1).used).toBe(1);
+  clock.now += 1000;
+  expect(hourly.add("a", 1)).toEqual({ used: 1, nextHourEpochSeconds: tenOClock + 3600 });
 });

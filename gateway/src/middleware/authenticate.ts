@@ -6,17 +6,27 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
-import type { RateLimiter } from "../rate-limiter.js";
+import type { RateDecision, RateLimiter } from "../rate-limiter.js";
 
 const BEARER = /^Bearer[ ]+(\S+)$/i;
 /** Keys are "sk_" and 43 base62 digits; anything else never reaches auth. */
 const KEY_SHAPE = /^sk_[0-9A-Za-z]{43}$/;
 
-export function authenticate(verifier: KeyVerifier, limiter: RateLimiter) {
+/** How an answer tells the caller where its rate limit stands, allowed or not. */
+export type AnnounceLimit = (res: Response, decision: RateDecision, calls: number) => void;
+
+/** The public API's way: RateLimit-Limit, -Remaining and -Reset, of the key's burst. */
+export const announceRateLimit: AnnounceLimit = (res, decision) => {
+  res.setHeader("RateLimit-Limit", String(decision.limit));
+  res.setHeader("RateLimit-Remaining", String(decision.remaining));
+  res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
+};
+
+export function authenticate(verifier: KeyVerifier, limiter: RateLimiter, announce = announceRateLimit) {
   const checkKey = requireKey(verifier);
   return async (req: Request, res: Response, next: NextFunction) => {
     await checkKey(req, res, () => {
-      spendCalls(limiter, res, 1);
+      spendCalls(limiter, res, 1, announce);
       next();
     });
   };
@@ -53,12 +63,15 @@ export function requireKey(verifier: KeyVerifier) {
  * Takes `calls` from the authenticated caller's rate limit, all or none, and announces what is
  * left; past the limit it is 429 with Retry-After.
  */
-export function spendCalls(limiter: RateLimiter, res: Response, calls: number): void {
+export function spendCalls(
+  limiter: RateLimiter,
+  res: Response,
+  calls: number,
+  announce: AnnounceLimit = announceRateLimit,
+): void {
   const caller = res.locals.caller as Caller;
   const decision = limiter.take(caller.keyId, calls);
-  res.setHeader("RateLimit-Limit", String(decision.limit));
-  res.setHeader("RateLimit-Remaining", String(decision.remaining));
-  res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
+  announce(res, decision, calls);
   if (!decision.allowed) {
     throw new ApiProblem(
       "rate_limited",

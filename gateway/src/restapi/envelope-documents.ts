@@ -1,14 +1,16 @@
 /**
  * An envelope's documents as DocuSign names them: `combined` (every document, then the certificate
- * of completion unless `certificate=false`), `certificate` alone, or one document by the sender's
- * id. Once a request is completed, the sealed PDF is all of its documents' pages followed by the
+ * of completion unless `certificate=false`), `certificate` alone, one document by the sender's id,
+ * or `archive` (a ZIP of each document, and once completed the certificate and the sealed PDF). Once a request is completed, the sealed PDF is all of its documents' pages followed by the
  * certificate's, so `combined` is that PDF as stored — the one whose seal verifies — and the other
  * views are its pages cut out by the documents' page counts. Before completion there is no
  * certificate, and the documents are the originals.
  */
+import { promisify } from "node:util";
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { type AsyncZippable, zip } from "fflate";
 import { readDocument } from "../document-download.js";
 import { DocuSignError } from "./docusign-errors.js";
 import { documentIdsOf } from "./envelope-json.js";
@@ -17,6 +19,45 @@ import { composePdf } from "./pdf-pages.js";
 export interface EnvelopeFile {
   filename: string;
   bytes: Uint8Array;
+}
+
+/** fflate's zip, which checksums in a worker thread: an archive of large PDFs never holds the event loop. */
+const zipped = promisify<AsyncZippable, { level: 0 }, Uint8Array>(zip);
+
+/** Names unique within the archive, without folders: two documents may share a filename. */
+export function entryNames(filenames: string[]): string[] {
+  const taken = new Set<string>();
+  return filenames.map((filename) => {
+    const base = filename.replace(/[\\/]/g, "_") || "document.pdf";
+    let name = base;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = base.replace(/(\.pdf)?$/i, ` (${n})$1`);
+    taken.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/**
+ * Every document of the envelope as the single-document view gives it, then, once completed, the
+ * certificate of completion and the sealed PDF itself — the file whose seal verifies, which the
+ * others are cut from. Stored, not compressed: PDFs are compressed already.
+ */
+export async function envelopeArchive(
+  documents: Client<typeof DocumentsService>,
+  request: SignatureRequest,
+): Promise<EnvelopeFile> {
+  const parts = await Promise.all(
+    documentIdsOf(request).map((documentId) => envelopeDocument(documents, request, documentId, false)),
+  );
+  if (request.status === "completed") {
+    parts.push(await envelopeDocument(documents, request, "certificate", true));
+    const sealed = await envelopeDocument(documents, request, "combined", true);
+    parts.push({ ...sealed, filename: `${request.id} (sealed).pdf` });
+  }
+  const names = entryNames(parts.map((part) => part.filename));
+  const bytes = await zipped(Object.fromEntries(parts.map((part, i) => [names[i], part.bytes])), {
+    level: 0,
+  });
+  return { filename: `${request.id}.zip`, bytes };
 }
 
 /** A new PDF of the given pages (0-based) of `source`. */

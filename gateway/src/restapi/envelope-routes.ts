@@ -12,7 +12,7 @@ import { type ErrorNames, invalidParameter } from "./docusign-errors.js";
 import { dsTime } from "./ds-values.js";
 import { EnvelopeCreation } from "./envelope-creation.js";
 import { EnvelopeDefinition, EnvelopeUpdate } from "./envelope-definition.js";
-import { envelopeDocument } from "./envelope-documents.js";
+import { envelopeArchive, envelopeDocument } from "./envelope-documents.js";
 import { envelopeJson, envelopeStatus } from "./envelope-json.js";
 import { dsDate, MAX_COUNT, Paging, pageWithin, readAll, resultSet, slice } from "./listing.js";
 import { type On, type RestApiServices, read, requestOf } from "./route.js";
@@ -141,8 +141,12 @@ export function envelopeRoutes(
 
   on("get", "/envelopes/:envelopeId/documents/:documentId", ENVELOPE, async (req, res, caller) => {
     const request = await requestOf(requests, caller, String(req.params.envelopeId));
+    const which = String(req.params.documentId);
     const withCertificate = String(req.query.certificate ?? "true").toLowerCase() !== "false";
-    const file = await envelopeDocument(documents, request, String(req.params.documentId), withCertificate);
+    const file =
+      which === "archive"
+        ? await envelopeArchive(documents, request)
+        : await envelopeDocument(documents, request, which, withCertificate);
     const inBase64 = (req.get("content-transfer-encoding") ?? "").toLowerCase() === "base64";
     res.set({
       "Content-Disposition": `file; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"`,
@@ -153,6 +157,6 @@ export function envelopeRoutes(
         .type("text/plain")
         .set("Content-Transfer-Encoding", "base64")
         .send(Buffer.from(file.bytes).toString("base64"));
-    else res.type("application/pdf").send(Buffer.from(file.bytes));
+    else res.type(which === "archive" ? "application/zip" : "application/pdf").send(Buffer.from(file.bytes));
   });
 }

@@ -19,6 +19,7 @@ import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { DocuSignError, type ErrorNames, sendDocuSignError } from "./docusign-errors.js";
 import { envelopeRoutes } from "./envelope-routes.js";
+import { announceDocuSignLimits } from "./rate-limit-headers.js";
 import { recipientRoutes } from "./recipient-routes.js";
 import type { On, RestApiServices } from "./route.js";
 import { templateRoutes } from "./template-routes.js";
@@ -38,7 +39,7 @@ export interface RestApiOptions extends RestApiServices {
 export function restApiRoutes(options: RestApiOptions): Router {
   const { verifier, limiter, logger } = options;
   const router = express.Router();
-  const key = authenticate(verifier, limiter);
+  const key = authenticate(verifier, limiter, announceDocuSignLimits(limiter));
   // Envelopes carry their documents as base64 (4/3 of the bytes): one at the upload limit, or several
   // smaller, in a body a gateway can hold within its memory (body-budget.ts).
   const json = budgetedJson(options.bodies, { limit: Math.ceil(options.uploadBytes / 3) * 4 + 1024 * 1024 });
