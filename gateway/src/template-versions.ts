@@ -7,7 +7,10 @@
  */
 import type { Client } from "@connectrpc/connect";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
+import type {
+  Template,
+  TemplatesService,
+} from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 
 export interface TemplateVersionsOptions {
   /**
@@ -36,20 +39,15 @@ export class TemplateVersions {
 
   /** The templates client, noting the version each write answers. */
   noting(templates: Client<typeof TemplatesService>): Client<typeof TemplatesService> {
+    const noted = <A extends { template?: Template }>(answer: A): A => {
+      if (answer.template)
+        this.note(answer.template.workspaceId, answer.template.id, answer.template.version);
+      return answer;
+    };
     return {
       ...templates,
-      createTemplate: async (request, options) => {
-        const answer = await templates.createTemplate(request, options);
-        if (answer.template)
-          this.note(answer.template.workspaceId, answer.template.id, answer.template.version);
-        return answer;
-      },
-      updateTemplate: async (request, options) => {
-        const answer = await templates.updateTemplate(request, options);
-        if (answer.template)
-          this.note(answer.template.workspaceId, answer.template.id, answer.template.version);
-        return answer;
-      },
+      createTemplate: async (request, options) => noted(await templates.createTemplate(request, options)),
+      updateTemplate: async (request, options) => noted(await templates.updateTemplate(request, options)),
       deleteTemplate: async (request, options) => {
         const answer = await templates.deleteTemplate(request, options);
         this.note(request.workspaceId ?? "", request.templateId ?? "", answer.version);

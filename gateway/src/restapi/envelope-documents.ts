@@ -1,7 +1,8 @@
 /**
  * An envelope's documents as DocuSign names them: `combined` (every document, then the certificate
  * of completion unless `certificate=false`), `certificate` alone, one document by the sender's id,
- * or `archive` (a ZIP of each document, and once completed the certificate and the sealed PDF). Once a request is completed, the sealed PDF is all of its documents' pages followed by the
+ * or `archive` (a ZIP of each document, and once completed the certificate and the sealed PDF).
+ * Once a request is completed, the sealed PDF is all of its documents' pages followed by the
  * certificate's, so `combined` is that PDF as stored — the one whose seal verifies — and the other
  * views are its pages cut out by the documents' page counts. Before completion there is no
  * certificate, and the documents are the originals.
