@@ -196,12 +196,15 @@ describe.each(modes)("%s mode", (_mode, start) => {
 
   test("past the burst on /restapi, DocuSign's 429 carries DocuSign's rate-limit headers, the refused calls not counted", async () => {
     const busy = await createKey("busy-docusign");
-    const path = `/restapi/v2.1/accounts/${busy.accountId}/envelopes?from_date=2020-01-01`;
+    // Another account's path: each admitted call is answered at once (USER_LACKS_MEMBERSHIP), so the
+    // burst runs out before the bucket refills, however busy the machine (a listing, which asks a
+    // service, let 160 calls through under CI's load).
+    const path = "/restapi/v2.1/accounts/0190a000-0000-7000-8000-00000000000f/envelopes?from_date=2020-01-01";
     const replies = await Promise.all(
-      Array.from({ length: 160 }, () => call(gateway, path, { key: busy.secret })),
+      Array.from({ length: 300 }, () => call(gateway, path, { key: busy.secret })),
     );
     const limited = replies.filter((r) => r.status === 429);
-    const served = replies.filter((r) => r.status === 200).length;
+    const served = replies.filter((r) => r.status !== 429).length;
     const first = limited[0] as Reply;
     expect({
       limited: limited.length > 0,
