@@ -6,6 +6,7 @@
  * password reset by e-mail, role gating, and a request followed to its signed PDF. Screenshots at desktop and
  * phone width go to test/artifacts/console-*.png.
  */
+import { createHmac } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -360,6 +361,45 @@ test("webhooks: http:// refused inline; an endpoint is added, its secret reveale
   await page.getByTestId("endpoint-detail").waitFor();
   await page.getByRole("link", { name: "All webhook endpoints" }).click();
   await shows(page.getByTestId("webhook-endpoints"), receiver.url);
+  await context.close();
+});
+
+test("webhooks: the DocuSign Connect format is chosen when an endpoint is added, said on its page, and its test event carries DocuSign's HMAC", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/developer/webhooks`);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await page.getByLabel("Endpoint URL").fill(`${receiver.url}/connect`);
+  await page.getByLabel("All events").uncheck();
+  await page.getByLabel("signature_request.completed").check();
+  const format = page.getByTestId("endpoint-dialog").getByTestId("endpoint-format");
+  await expect(page.getByLabel("Countersign events (Standard Webhooks)").isChecked()).resolves.toBe(true);
+  await format.getByLabel("DocuSign Connect").check();
+  await page.setViewportSize(PHONE);
+  await format.scrollIntoViewIfNeeded();
+  await shot(page, "phone-webhook-format");
+  await page.setViewportSize(DESKTOP);
+  await shot(page, "webhook-format");
+  await page.getByRole("button", { name: "Add endpoint" }).last().click();
+  await page.getByTestId("endpoint-detail").waitFor();
+  await shows(page.getByTestId("endpoint-detail").getByTestId("endpoint-format"), "X-DocuSign-Signature-1");
+  const secret = (await page.getByTestId("created-endpoint-secret").locator("code").textContent()) ?? "";
+  const before = receiver.received.length;
+  await page.getByLabel("Event type").first().selectOption("signature_request.completed");
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await shows(page.getByTestId("test-fire-result"), "204");
+  const fired = receiver.received.slice(before).find((req) => req.path.endsWith("/connect"));
+  const expected = createHmac("sha256", secret)
+    .update(fired?.body ?? "")
+    .digest("base64");
+  expect([
+    fired?.headers["x-docusign-signature-1"],
+    (JSON.parse(fired?.body ?? "{}") as { event?: string }).event,
+  ]).toEqual([expected, "envelope-completed"]);
+  await shot(page, "webhook-connect-endpoint");
+  // Gone again: the other tests' requests are delivered to the receiver in our own format only.
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Delete endpoint" }).click();
+  await page.getByTestId("webhook-endpoints").waitFor();
   await context.close();
 });
 

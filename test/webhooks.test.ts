@@ -5,6 +5,7 @@
  * verified with the `standardwebhooks` package, a receiver outage ridden out on a compressed
  * schedule, the delivery portal over HTTP, and `cli webhooks replay`.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -252,6 +253,61 @@ describe.each(modes)("%s mode: webhooks", (_mode, start) => {
     expect(
       deliveredFor(secret, declined).get("signature_request.declined")?.data.signatureRequest.status,
     ).toBe("declined");
+  });
+
+  test("a DocuSign Connect endpoint gets DocuSign's events for a real lifecycle, HMAC-signed, with the envelope as /restapi shows it", async () => {
+    const connect = await startWebhookReceiver();
+    try {
+      const created = await call(api(), "/webhook-endpoints", {
+        key: key.secret,
+        method: "POST",
+        json: { url: connect.url, eventTypes: ALL_TYPES, format: "docusign_connect" },
+      });
+      expect(created.status).toBe(201);
+      expectDocumented("POST", "/api/v1/webhook-endpoints", 201, created.body);
+      const { secret, format } = created.body as { secret: string; format: string };
+      expect(format).toBe("docusign_connect");
+
+      const id = await request("connects");
+      const signer = await openLink("connects");
+      const session = (await signer.call("/sign/api/session")).body as { fields: { id: string }[] };
+      await signer.call("/sign/api/submit", {
+        consent: true,
+        values: { [session.fields[0]?.id as string]: { kind: "typed", text: "Sam Signer" } },
+      });
+      type Connect = {
+        event: string;
+        uri: string;
+        data: { envelopeId: string; recipientId?: string; envelopeSummary: { status: string } };
+      };
+      const events = () =>
+        connect.received
+          .map((req) => {
+            const signature = Buffer.from(req.headers["x-docusign-signature-1"] ?? "", "base64");
+            const computed = createHmac("sha256", secret).update(req.body).digest();
+            expect(signature.length === computed.length && timingSafeEqual(signature, computed)).toBe(true);
+            return JSON.parse(req.body) as Connect;
+          })
+          .filter((body) => body.data.envelopeId === id);
+      await eventually(
+        async () => (events().some((e) => e.event === "envelope-completed") ? true : undefined),
+        30_000,
+      );
+      expect(
+        events()
+          .map((e) => e.event)
+          .sort(),
+      ).toEqual(["envelope-completed", "envelope-sent", "recipient-completed", "recipient-delivered"].sort());
+      const completed = events().find((e) => e.event === "envelope-completed") as Connect;
+      const envelope = await call(gateway, completed.uri, { key: key.secret });
+      expect([completed.data.envelopeSummary.status, (envelope.body as { status: string }).status]).toEqual([
+        "completed",
+        "completed",
+      ]);
+      expect(events().find((e) => e.event === "recipient-completed")?.data.recipientId).toBe("1");
+    } finally {
+      await connect.close();
+    }
   });
 
   test("rides out a receiver outage on the retry schedule, and lists, retries, replays and test-fires over HTTP", async () => {

@@ -20,8 +20,19 @@ const eventTypes = z
   .max(WEBHOOK_EVENT_TYPES.length)
   .meta({ description: "One to seven distinct event types." });
 
+export const WebhookFormat = z.enum(["standard_webhooks", "docusign_connect"]).meta({
+  id: "WebhookFormat",
+  description:
+    "How deliveries are written and signed: `standard_webhooks` (our events; `webhook-id`, `webhook-timestamp` and `webhook-signature` headers) or `docusign_connect` (DocuSign Connect's JSON envelope events; `X-DocuSign-Signature-1` is the base64 HMAC-SHA256 of the body keyed by the secret, `-2` the previous secret's during a rotation). Chosen at registration.",
+});
+
 export const WebhookEndpointInput = z
-  .strictObject({ url, description: description.optional(), eventTypes })
+  .strictObject({
+    url,
+    description: description.optional(),
+    eventTypes,
+    format: WebhookFormat.optional().meta({ description: "`standard_webhooks` unless given." }),
+  })
   .meta({ id: "WebhookEndpointInput" });
 
 export const WebhookEndpointChanges = z
@@ -41,6 +52,7 @@ export const WebhookEndpoint = z
     url: z.string(),
     description: z.string(),
     eventTypes: z.array(WebhookEventType),
+    format: WebhookFormat,
     disabled: z.boolean(),
     disabledReason: z.string().nullable().meta({ description: "Why the endpoint was disabled, in words." }),
     failingSince: optionalTimestamp.meta({

@@ -3,51 +3,21 @@
  * lists: DocuSign's status names, the sender's own recipient and document ids (their position when
  * none was given), numbers as strings, absent values left out and every list present.
  */
+import {
+  currentRoutingOrder,
+  docuSignRecipientId,
+  recipientStatus as docuSignRecipientStatus,
+  envelopeStatus,
+} from "@countersign/domain";
 import type {
   Recipient,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { dsTime, present } from "./ds-values.js";
 
-const ENVELOPE_STATUS: Record<string, string> = {
-  draft: "created",
-  sent: "sent",
-  in_progress: "sent",
-  completed: "completed",
-  declined: "declined",
-  cancelled: "voided",
-  expired: "timedout",
-};
-
-const RECIPIENT_STATUS: Record<string, string> = {
-  pending: "created",
-  sent: "sent",
-  viewed: "delivered",
-  signed: "completed",
-  declined: "declined",
-};
-
-/** The routing order whose signers are being asked now: the lowest with someone yet to sign. */
-function currentRoutingOrder(request: SignatureRequest): number {
-  const waiting = request.recipients.filter((r) => r.kind === "signer" && r.status !== "signed");
-  const orders = (waiting.length > 0 ? waiting : request.recipients).map((r) => r.routingOrder);
-  return orders.length > 0 ? Math.min(...orders) : 1;
-}
-
-/** DocuSign's name for a request's state; in progress is `delivered` once everyone asked has looked. */
-export function envelopeStatus(request: SignatureRequest): string {
-  if (request.status === "in_progress") {
-    const order = currentRoutingOrder(request);
-    const asked = request.recipients.filter((r) => r.kind === "signer" && r.routingOrder === order);
-    if (asked.length > 0 && asked.every((r) => r.status === "viewed" || r.status === "signed"))
-      return "delivered";
-  }
-  return ENVELOPE_STATUS[request.status] ?? request.status;
-}
-
 /** The id a DocuSign client knows a recipient by. */
 export function recipientIdOf(request: SignatureRequest, recipient: Recipient): string {
-  return recipient.externalId || String(request.recipients.indexOf(recipient) + 1);
+  return docuSignRecipientId(request.recipients.indexOf(recipient), recipient.externalId);
 }
 
 /** The id a DocuSign client knows each document by, in the request's order. */
@@ -61,11 +31,15 @@ export function documentIdsOf(request: SignatureRequest): string[] {
  * an e-mail that bounced.
  */
 function recipientStatus(request: SignatureRequest, recipient: Recipient): string {
-  if (recipient.kind === "cc") return request.status === "completed" ? "completed" : "created";
   const delivery = recipient.emailDelivery;
-  if (recipient.status === "sent" && delivery?.kind === "invitation" && delivery.status === "failed")
+  if (
+    recipient.kind === "signer" &&
+    recipient.status === "sent" &&
+    delivery?.kind === "invitation" &&
+    delivery.status === "failed"
+  )
     return "autoresponded";
-  return RECIPIENT_STATUS[recipient.status] ?? recipient.status;
+  return docuSignRecipientStatus(request, recipient);
 }
 
 function recipientJson(request: SignatureRequest, recipient: Recipient) {

@@ -4,6 +4,7 @@
  * documents.
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { envelopeStatus } from "@countersign/domain";
 import type { Logger } from "@countersign/kit";
 import { z } from "zod";
 import { CUSTOMER_FILE_POLICY } from "../document-download.js";
@@ -13,7 +14,7 @@ import { dsTime } from "./ds-values.js";
 import { EnvelopeCreation } from "./envelope-creation.js";
 import { EnvelopeDefinition, EnvelopeUpdate } from "./envelope-definition.js";
 import { envelopeArchive, envelopeDocument } from "./envelope-documents.js";
-import { envelopeJson, envelopeStatus } from "./envelope-json.js";
+import { envelopeJson } from "./envelope-json.js";
 import { dsDate, MAX_COUNT, Paging, pageWithin, readAll, resultSet, slice } from "./listing.js";
 import { type On, type RestApiServices, read, requestOf } from "./route.js";
 

@@ -10,6 +10,7 @@ import type {
   Message,
   WebhooksService,
 } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
+import type { z } from "zod";
 import { EmptyInput } from "../contract/signature-requests.js";
 import { pageBody, pageQuery } from "../contract/values.js";
 import {
@@ -25,6 +26,7 @@ import {
   WebhookEndpointChanges,
   WebhookEndpointInput,
   WebhookEndpointPage,
+  type WebhookFormat,
   WebhookMessage,
   WebhookMessagePage,
   WebhookMessageQuery,
@@ -44,6 +46,7 @@ function endpointJson(endpoint: Endpoint | undefined) {
     url: endpoint.url,
     description: endpoint.description,
     eventTypes: endpoint.eventTypes,
+    format: (endpoint.format || "standard_webhooks") as z.infer<typeof WebhookFormat>,
     disabled: endpoint.disabled,
     disabledReason: endpoint.disabled ? endpoint.disabledReason : null,
     failingSince: isoOrNull(endpoint.failingSince),
@@ -100,6 +103,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
         url: body.url,
         description: body.description ?? "",
         eventTypes: body.eventTypes,
+        format: body.format ?? "standard_webhooks",
       });
       return created({ ...endpointJson(endpoint), secret });
     },

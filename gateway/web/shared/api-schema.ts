@@ -3229,9 +3229,16 @@ export interface components {
             description?: string;
             /** @description One to seven distinct event types. */
             eventTypes: components["schemas"]["WebhookEventType"][];
+            /** @description `standard_webhooks` unless given. */
+            format?: components["schemas"]["WebhookFormat"];
         };
         /** @enum {string} */
         WebhookEventType: "signature_request.sent" | "signature_request.viewed" | "signature_request.signed" | "signature_request.completed" | "signature_request.declined" | "signature_request.cancelled" | "signature_request.expired";
+        /**
+         * @description How deliveries are written and signed: `standard_webhooks` (our events; `webhook-id`, `webhook-timestamp` and `webhook-signature` headers) or `docusign_connect` (DocuSign Connect's JSON envelope events; `X-DocuSign-Signature-1` is the base64 HMAC-SHA256 of the body keyed by the secret, `-2` the previous secret's during a rotation). Chosen at registration.
+         * @enum {string}
+         */
+        WebhookFormat: "standard_webhooks" | "docusign_connect";
         WebhookEndpointChanges: {
             /**
              * Format: uri
@@ -3609,6 +3616,7 @@ export interface components {
             url: string;
             description: string;
             eventTypes: components["schemas"]["WebhookEventType"][];
+            format: components["schemas"]["WebhookFormat"];
             disabled: boolean;
             /** @description Why the endpoint was disabled, in words. */
             disabledReason: string | null;
@@ -3633,6 +3641,7 @@ export interface components {
             url: string;
             description: string;
             eventTypes: components["schemas"]["WebhookEventType"][];
+            format: components["schemas"]["WebhookFormat"];
             disabled: boolean;
             /** @description Why the endpoint was disabled, in words. */
             disabledReason: string | null;
@@ -4242,6 +4251,7 @@ export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc"];
 export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["signature_request.sent", "signature_request.viewed", "signature_request.signed", "signature_request.completed", "signature_request.declined", "signature_request.cancelled", "signature_request.expired"];
+export const webhookFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookFormat"]> = ["standard_webhooks", "docusign_connect"];
 export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberUpdate"]["role"]> = ["org_admin", "member"];
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];

@@ -19,6 +19,7 @@ function recipientSnapshot(row: RecipientRow): RecipientSnapshot {
     kind: row.kind,
     routingOrder: row.routing_order,
     status: row.status,
+    externalId: row.external_id,
   });
 }
 

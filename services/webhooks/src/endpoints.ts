@@ -17,6 +17,7 @@ import {
   validationError,
 } from "@countersign/kit";
 import { endpointUrlProblem, type Network } from "./delivery/guarded-client.js";
+import { ENDPOINT_FORMATS, isEndpointFormat } from "./endpoint-formats.js";
 import { generateSecret, type SecretBox } from "./endpoint-secrets.js";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import { type EndpointRow, store } from "./store.js";
@@ -52,6 +53,7 @@ export class Endpoints {
       ...this.urlViolations(request.url),
       ...descriptionViolations(request.description),
       ...eventTypeViolations(request.eventTypes),
+      ...formatViolations(request.format),
     ];
     if (violations.length > 0) throw validationError(violations);
     const secret = generateSecret();
@@ -62,6 +64,7 @@ export class Endpoints {
       url: request.url,
       description: request.description,
       event_types: request.eventTypes,
+      format: isEndpointFormat(request.format) ? request.format : "standard_webhooks",
       secret_sealed: this.options.secrets.seal(secret, id),
     });
     return { endpoint, secret };
@@ -144,6 +147,16 @@ function descriptionViolations(description: string): FieldViolation[] {
   return description.length > MAX_DESCRIPTION_LENGTH
     ? [{ path: "description", message: `must be at most ${MAX_DESCRIPTION_LENGTH} characters` }]
     : [];
+}
+
+function formatViolations(format: string): FieldViolation[] {
+  if (format === "" || isEndpointFormat(format)) return [];
+  return [
+    {
+      path: "format",
+      message: `must be one of ${ENDPOINT_FORMATS.map((f) => JSON.stringify(f)).join(", ")}`,
+    },
+  ];
 }
 
 function eventTypeViolations(types: readonly string[]): FieldViolation[] {

@@ -21,6 +21,7 @@ import {
   type Unsubscribe,
   uuidv7,
 } from "@countersign/kit";
+import type { EndpointFormat } from "./endpoint-formats.js";
 import { webhookEventType } from "./event-types.js";
 import { GroupCommit } from "./group-commit.js";
 import type { Payloads } from "./payload.js";
@@ -96,13 +97,22 @@ export class FanOut {
         (e) => e.workspace_id === event.signatureRequest.workspaceId && e.event_types.includes(type),
       );
       if (subscribed.length === 0) return [];
-      const payload = payloads.of(event);
+      // One body per format, shared by every endpoint of that format.
+      const bodies = new Map<EndpointFormat, string>();
+      const bodyIn = (format: EndpointFormat) => {
+        let body = bodies.get(format);
+        if (body === undefined) {
+          body = payloads.of(event, format);
+          bodies.set(format, body);
+        }
+        return body;
+      };
       return subscribed.map((endpoint) => ({
         id: uuidv7(),
         endpointId: endpoint.id,
         eventId: event.eventId,
         eventType: type,
-        payload,
+        payload: bodyIn(endpoint.format),
       }));
     });
     if (messages.length === 0) return 0;

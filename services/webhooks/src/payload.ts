@@ -11,6 +11,8 @@ import {
   SignatureRequestEventSchema,
 } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
 import { uuidv7 } from "@countersign/kit";
+import { connectPayload } from "./connect-payload.js";
+import type { EndpointFormat } from "./endpoint-formats.js";
 import type { WebhookEventType } from "./event-types.js";
 
 function iso(timestamp: Timestamp | undefined): string | null {
@@ -47,8 +49,12 @@ export class Payloads {
   /** `publicUrl` is the base of the links in payloads. */
   constructor(private readonly publicUrl: string) {}
 
-  /** The body for an event, as every endpoint subscribed to its type receives it. */
-  of(event: SignatureRequestEvent): string {
+  /** The body for an event, as every endpoint of the format subscribed to its type receives it. */
+  of(event: SignatureRequestEvent, format: EndpointFormat = "standard_webhooks"): string {
+    return format === "docusign_connect" ? connectPayload(event) : this.standard(event);
+  }
+
+  private standard(event: SignatureRequestEvent): string {
     const request = event.signatureRequest;
     if (!request) throw new Error(`event ${event.eventId} carries no signature request`);
     const api = `${this.publicUrl.replace(/\/$/, "")}/api/v1`;
@@ -80,8 +86,8 @@ export class Payloads {
     });
   }
 
-  /** A made-up event of the type, for test-fire: it names no real request. */
-  synthetic(workspaceId: string, type: WebhookEventType): string {
+  /** A made-up event of the type in the endpoint's format, for test-fire: it names no real request. */
+  synthetic(workspaceId: string, type: WebhookEventType, format: EndpointFormat): string {
     const kind = type.slice("signature_request.".length) as SignatureRequestEventType;
     const state = SYNTHETIC_STATES[kind];
     const signer = {
@@ -111,6 +117,7 @@ export class Payloads {
         },
         ...(state.acted ? { recipient: signer } : {}),
       }),
+      format,
     );
   }
 }

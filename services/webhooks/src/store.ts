@@ -1,5 +1,6 @@
 /** The webhooks service's SQL, in one place: endpoints, messages and attempts. */
 import { type Queryable, type QueueStats, selectPage } from "@countersign/kit";
+import type { EndpointFormat } from "./endpoint-formats.js";
 
 export interface EndpointRow {
   id: string;
@@ -7,6 +8,7 @@ export interface EndpointRow {
   url: string;
   description: string;
   event_types: string[];
+  format: EndpointFormat;
   secret_sealed: Uint8Array;
   previous_secret_sealed: Uint8Array | null;
   previous_secret_expires_at: Date | null;
@@ -55,6 +57,7 @@ export interface DueMessage {
   next_trigger: string;
   created_at: Date;
   url: string;
+  format: EndpointFormat;
   secret_sealed: Uint8Array;
   previous_secret_sealed: Uint8Array | null;
   previous_secret_expires_at: Date | null;
@@ -94,12 +97,15 @@ export const store = {
 
   async insertEndpoint(
     db: Queryable,
-    row: Pick<EndpointRow, "id" | "workspace_id" | "url" | "description" | "event_types" | "secret_sealed">,
+    row: Pick<
+      EndpointRow,
+      "id" | "workspace_id" | "url" | "description" | "event_types" | "format" | "secret_sealed"
+    >,
   ) {
     const { rows } = await db.query<EndpointRow>(
-      `INSERT INTO endpoints (id, workspace_id, url, description, event_types, secret_sealed)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [row.id, row.workspace_id, row.url, row.description, row.event_types, row.secret_sealed],
+      `INSERT INTO endpoints (id, workspace_id, url, description, event_types, format, secret_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [row.id, row.workspace_id, row.url, row.description, row.event_types, row.format, row.secret_sealed],
     );
     return rows[0] as EndpointRow;
   },
@@ -139,13 +145,13 @@ export const store = {
     );
   },
 
-  /** The enabled endpoints of the workspaces, with the types they subscribe to. */
+  /** The enabled endpoints of the workspaces, with the types they subscribe to and their format. */
   async subscribers(
     db: Queryable,
     workspaceIds: string[],
-  ): Promise<{ id: string; workspace_id: string; event_types: string[] }[]> {
-    const { rows } = await db.query<{ id: string; workspace_id: string; event_types: string[] }>(
-      "SELECT id, workspace_id, event_types FROM endpoints WHERE workspace_id = ANY ($1::uuid[]) AND disabled_at IS NULL",
+  ): Promise<Pick<EndpointRow, "id" | "workspace_id" | "event_types" | "format">[]> {
+    const { rows } = await db.query<Pick<EndpointRow, "id" | "workspace_id" | "event_types" | "format">>(
+      "SELECT id, workspace_id, event_types, format FROM endpoints WHERE workspace_id = ANY ($1::uuid[]) AND disabled_at IS NULL",
       [workspaceIds],
     );
     return rows;
@@ -189,7 +195,7 @@ export const store = {
                           AND e.disabled_at IS NULL
                         ORDER BY m.next_attempt_at LIMIT $1 FOR UPDATE OF m SKIP LOCKED)
          RETURNING id, claim_id, endpoint_id, event_type, payload, round_attempts, attempt_count, next_trigger, created_at)
-       SELECT c.*, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
+       SELECT c.*, e.url, e.format, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id`,
       [limit, leaseMs, claimId],
     );

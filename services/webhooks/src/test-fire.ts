@@ -39,12 +39,18 @@ export class TestFire {
       ]);
     }
     const endpoint = await this.endpoints.get(workspaceId, endpointId);
-    const payload = this.payloads.synthetic(workspaceId, eventType);
+    const payload = this.payloads.synthetic(workspaceId, eventType, endpoint.format);
     const messageId = uuidv7();
     const at = new Date();
     const outcome = await this.client.post(
       endpoint.url,
-      signedHeaders(signingSecrets(this.secrets, endpoint.id, endpoint, at), messageId, at, payload),
+      signedHeaders(
+        endpoint.format,
+        signingSecrets(this.secrets, endpoint.id, endpoint, at),
+        messageId,
+        at,
+        payload,
+      ),
       payload,
       { workspaceId, endpointId: endpoint.id, trigger: "test" },
     );

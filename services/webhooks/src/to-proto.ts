@@ -18,6 +18,7 @@ export function toEndpoint(row: EndpointRow): Endpoint {
     url: row.url,
     description: row.description,
     eventTypes: row.event_types,
+    format: row.format,
     disabled: row.disabled_at !== null,
     disabledReason: row.disabled_reason,
     createTime: timestampFromDate(row.created_at),

@@ -5,6 +5,7 @@
  * retries that survive a restart.
  */
 
+import { createHmac, timingSafeEqual } from "node:crypto";
 import net from "node:net";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, createClient, createRouterTransport } from "@connectrpc/connect";
@@ -674,5 +675,133 @@ describe("test-fire", () => {
       }),
     );
     expect(fieldViolations(err)[0]?.path).toBe("eventType");
+  });
+});
+
+describe("DocuSign Connect format", () => {
+  /** DocuSign's documented HMAC check for Connect (its "HashIsValid"), as a receiver runs it. */
+  function docuSignHashIsValid(secret: string, payload: string, verify: string): boolean {
+    const hmac = createHmac("sha256", secret);
+    hmac.write(payload);
+    hmac.end();
+    const payloadHash = Buffer.from((hmac.read() as Buffer).toString("base64"), "base64");
+    const verifyHash = Buffer.from(verify, "base64");
+    return payloadHash.length === verifyHash.length && timingSafeEqual(payloadHash, verifyHash);
+  }
+
+  type Connect = {
+    event: string;
+    apiVersion: string;
+    uri: string;
+    data: {
+      accountId: string;
+      envelopeId: string;
+      recipientId?: string;
+      envelopeSummary: Record<string, unknown>;
+    };
+  };
+
+  async function connectEndpoint(
+    url: string,
+    eventTypes = ["signature_request.sent", "signature_request.signed"],
+  ) {
+    return h.webhooks.createEndpoint({ workspaceId: WORKSPACE, url, eventTypes, format: "docusign_connect" });
+  }
+
+  it("delivers DocuSign's envelope and recipient events, signed so that DocuSign's HMAC check passes, beside our format", async () => {
+    receiver = await startWebhookReceiver();
+    const { endpoint, secret } = await connectEndpoint(receiver.url);
+    const ours = await endpointFor(receiver.url);
+    expect([endpoint?.format, ours.endpoint?.format]).toEqual(["docusign_connect", "standard_webhooks"]);
+    await h.publish(WORKSPACE, "sent");
+    await receiver.waitFor(2);
+    await h.publish(WORKSPACE, "signed");
+    await receiver.waitFor(4);
+    await h.idle();
+    const connect = receiver.received.filter((req) => req.headers["x-docusign-signature-1"]);
+    const standard = receiver.received.filter((req) => req.headers["webhook-signature"]);
+    expect([connect.length, standard.length]).toEqual([2, 2]);
+    for (const req of connect) {
+      expect(docuSignHashIsValid(secret, req.body, req.headers["x-docusign-signature-1"] as string)).toBe(
+        true,
+      );
+      expect(
+        docuSignHashIsValid(ours.secret, req.body, req.headers["x-docusign-signature-1"] as string),
+      ).toBe(false);
+      expect([
+        req.headers["x-authorization-digest"],
+        req.headers["content-type"],
+        req.headers["webhook-id"],
+      ]).toEqual(["HMACSHA256", "application/json", undefined]);
+    }
+    const bodies = connect.map((req) => JSON.parse(req.body) as Connect);
+    const sent = bodies.find((b) => b.event === "envelope-sent") as Connect;
+    expect(sent).toMatchObject({
+      apiVersion: "v2.1",
+      uri: `/restapi/v2.1/accounts/${WORKSPACE}/envelopes/${sent.data.envelopeId}`,
+      data: {
+        accountId: WORKSPACE,
+        envelopeSummary: {
+          status: "sent",
+          emailSubject: "Lease",
+          recipients: {
+            signers: [{ recipientId: "1", name: "Ada Lovelace", email: "ada@example.com", status: "sent" }],
+            carbonCopies: [],
+          },
+        },
+      },
+    });
+    expect(sent.data.recipientId).toBeUndefined();
+    const signed = bodies.find((b) => b.event === "recipient-completed") as Connect;
+    expect(signed.data.recipientId).toBe("1");
+  });
+
+  it("signs with the new secret first and the old one second for 24 hours after a rotation", async () => {
+    receiver = await startWebhookReceiver();
+    const { endpoint, secret: old } = await connectEndpoint(receiver.url);
+    const { secret: fresh } = await h.webhooks.rotateSecret({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+    });
+    await h.publish(WORKSPACE, "sent");
+    const [req] = await receiver.waitFor(1);
+    const header = (n: number) => req?.headers[`x-docusign-signature-${n}`] as string;
+    expect([
+      docuSignHashIsValid(fresh, req?.body ?? "", header(1)),
+      docuSignHashIsValid(old, req?.body ?? "", header(2)),
+      req?.headers["x-docusign-signature-3"],
+    ]).toEqual([true, true, undefined]);
+  });
+
+  it("test-fires a synthetic event in Connect's format", async () => {
+    receiver = await startWebhookReceiver();
+    const { endpoint, secret } = await connectEndpoint(receiver.url);
+    const result = await h.webhooks.testEndpoint({
+      workspaceId: WORKSPACE,
+      endpointId: endpoint?.id,
+      eventType: "signature_request.completed",
+    });
+    const [req] = receiver.received;
+    expect(
+      docuSignHashIsValid(secret, req?.body ?? "", req?.headers["x-docusign-signature-1"] as string),
+    ).toBe(true);
+    expect(JSON.parse(result.payload)).toMatchObject({
+      event: "envelope-completed",
+      data: { envelopeSummary: { status: "completed" } },
+    });
+  });
+
+  it("refuses a format it does not know, at path format", async () => {
+    const err = await rejection(
+      h.webhooks.createEndpoint({
+        workspaceId: WORKSPACE,
+        url: "https://a.example.com/x",
+        eventTypes: ["signature_request.sent"],
+        format: "docusign_soap",
+      }),
+    );
+    expect(fieldViolations(err)).toEqual([
+      { path: "format", message: 'must be one of "standard_webhooks", "docusign_connect"' },
+    ]);
   });
 });

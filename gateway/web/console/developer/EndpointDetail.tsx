@@ -8,6 +8,7 @@ import { AttemptView } from "./AttemptView";
 import { EndpointDialog } from "./EndpointDialog";
 import { MessageLog } from "./MessageLog";
 import { testFireOutcome } from "./test-fire-outcome";
+import { formatOf } from "./webhook-formats";
 
 export function EndpointDetail({
   endpoint,
@@ -66,6 +67,9 @@ export function EndpointDetail({
       {error ? <ErrorNote error={error} /> : null}
 
       <h3>Signing secret</h3>
+      <p className="muted small" data-testid="endpoint-format">
+        Format: {formatOf(endpoint).label}. {formatOf(endpoint).verify}
+      </p>
       <div className="secret-box">
         <code data-testid="endpoint-secret">{secret ?? "whsec_••••••••••••••••••••••••••••••••"}</code>
         {secret ? (

@@ -1,4 +1,7 @@
-/** Add or edit a webhook endpoint: HTTPS URL, description, the event types it receives. */
+/**
+ * Add or edit a webhook endpoint: HTTPS URL, description, the event types it receives, and — when
+ * it is added, for good — the format its deliveries come in.
+ */
 import { type FormEvent, useId, useState } from "react";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
@@ -6,6 +9,7 @@ import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../types";
 import { DialogFormActions, ErrorNote, FieldError, TextField, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
 import { EVENT_DESCRIPTIONS } from "./event-types";
+import { WEBHOOK_FORMATS, type WebhookFormat } from "./webhook-formats";
 
 /** What the browser can tell before asking: the service checks again, including where the name resolves. */
 function urlProblem(url: string): string | undefined {
@@ -34,6 +38,7 @@ export function EndpointDialog({
   const [url, setUrl] = useState(endpoint?.url ?? "");
   const [description, setDescription] = useState(endpoint?.description ?? "");
   const [types, setTypes] = useState<Set<EventType>>(new Set(endpoint?.eventTypes ?? EVENT_TYPES));
+  const [format, setFormat] = useState<WebhookFormat>("standard_webhooks");
   const [touched, setTouched] = useState(false);
   const { busy, error, run } = useAction();
   const typesErrorId = useId();
@@ -74,7 +79,7 @@ export function EndpointDialog({
         inWorkspace(workspace.id, "/webhook-endpoints"),
         {
           method: "POST",
-          json: body,
+          json: { ...body, format },
         },
       );
       onSaved(created, created.secret);
@@ -131,6 +136,27 @@ export function EndpointDialog({
           ))}
         </fieldset>
         <FieldError id={typesErrorId} message={typesError} />
+        {endpoint ? null : (
+          <fieldset className="checks" data-testid="endpoint-format">
+            <legend className="stacked-label">Format</legend>
+            {WEBHOOK_FORMATS.map((option) => (
+              <label key={option.value} className="check choice">
+                <input
+                  type="radio"
+                  name="format"
+                  value={option.value}
+                  checked={format === option.value}
+                  onChange={() => setFormat(option.value)}
+                />
+                <span>
+                  <strong>{option.label}</strong>
+                  <span className="muted small event-description">{option.description}</span>
+                </span>
+              </label>
+            ))}
+            <p className="muted small">The format cannot be changed later.</p>
+          </fieldset>
+        )}
         {other ? <ErrorNote error={other} /> : null}
         <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
           {endpoint ? "Save changes" : "Add endpoint"}

@@ -119,6 +119,7 @@ export class Deliveries {
     let ours = false;
     try {
       const headers = signedHeaders(
+        message.format,
         signingSecrets(secrets, message.endpoint_id, message, startedAt),
         message.id,
         startedAt,
