@@ -396,6 +396,13 @@ test("webhooks: the DocuSign Connect format is chosen when an endpoint is added,
     (JSON.parse(fired?.body ?? "{}") as { event?: string }).event,
   ]).toEqual([expected, "envelope-completed"]);
   await shot(page, "webhook-connect-endpoint");
+  await page.getByRole("link", { name: "All webhook endpoints" }).click();
+  await shows(
+    page.getByTestId("webhook-endpoints").locator("li", { hasText: "/connect" }),
+    "DocuSign Connect",
+  );
+  await page.getByRole("link", { name: `Manage ${receiver.url}/connect` }).click();
+  await page.getByTestId("endpoint-detail").waitFor();
   // Gone again: the other tests' requests are delivered to the receiver in our own format only.
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByTestId("confirm-dialog").getByRole("button", { name: "Delete endpoint" }).click();
@@ -435,7 +442,16 @@ test("Configuration, Recent Errors and API Usage show this workspace's own figur
     tools: `${publicUrl}/mcp/v1`,
   });
   for (const url of Object.values(baseUrls)) await page.getByText(url, { exact: true }).waitFor();
+  // Standalone's own seal: made on the first start, self-signed, ten years ahead, sealing PAdES B-B.
+  const seal = page.getByTestId("seal-certificate");
+  await shows(seal, "Self-signed: PDF readers show the seal's issuer as unknown.");
+  await shows(seal, "PAdES B-B");
+  expect(await seal.getByTestId("seal-expiry-warning").count()).toBe(0);
   await shot(page, "configuration");
+  await page.setViewportSize(PHONE);
+  await seal.scrollIntoViewIfNeeded();
+  await shot(page, "phone-seal-certificate", false);
+  await page.setViewportSize(DESKTOP);
   await page.getByRole("link", { name: "Recent Errors" }).click();
   await untilShown(page, page.getByTestId("recent-errors"), invalidId);
   await shot(page, "recent-errors");

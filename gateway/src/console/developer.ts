@@ -20,6 +20,7 @@ import {
   KeyParams,
   RecentErrors,
   RecentErrorsQuery,
+  SealCertificateInfo,
   TestEmailInput,
   TestEmailResult,
   WorkspaceParams,
@@ -110,6 +111,36 @@ export function developerRoutes({
         server: result.server,
         detail: result.detail,
         durationMs: result.durationMs,
+      });
+    },
+  );
+
+  routes.on(
+    "get",
+    "/seal-certificate",
+    {
+      summary: "The certificate completed PDFs are sealed with: who it names, who issued it, when it expires",
+      description: "The deployment's, the same for every workspace; its key is never shown.",
+      tag: TAG,
+      params: WorkspaceParams,
+      answers: { 200: { description: "The Configuration tab's seal.", schema: SealCertificateInfo } },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    async ({ res }) => {
+      const { certificate } = await requests.getSealCertificate({});
+      res.json({
+        certificate: certificate
+          ? {
+              subject: certificate.subject,
+              issuer: certificate.issuer,
+              notBefore: iso(certificate.notBefore),
+              notAfter: iso(certificate.notAfter),
+              padesLevel: certificate.padesLevel === "B-LTA" ? "B-LTA" : "B-B",
+              sha256Fingerprint: certificate.sha256Fingerprint,
+              selfSigned: certificate.selfSigned,
+              reportedAt: iso(certificate.reportTime),
+            }
+          : null,
       });
     },
   );

@@ -37,6 +37,29 @@ export const Configuration = z
   })
   .meta({ id: "Configuration" });
 
+export const SealCertificateInfo = z
+  .strictObject({
+    certificate: z
+      .strictObject({
+        subject: z.string().meta({
+          description: 'Its attributes in the certificate\'s order, such as "CN=Acme seal,O=Acme".',
+        }),
+        issuer: z.string(),
+        notBefore: timestamp,
+        notAfter: timestamp.meta({ description: "A seal made after it is not valid in PDF readers." }),
+        padesLevel: z.enum(["B-B", "B-LTA"]).meta({
+          description:
+            "The PAdES baseline level sealed documents reach (B-LTA with a time-stamping authority).",
+        }),
+        sha256Fingerprint: z.string(),
+        selfSigned: z.boolean().meta({ description: "PDF readers do not trust a self-signed seal." }),
+        reportedAt: timestamp.meta({ description: "When the sealing process reported it, at its start." }),
+      })
+      .nullable()
+      .meta({ description: "null until a process that seals has started." }),
+  })
+  .meta({ id: "SealCertificateInfo" });
+
 export const TestEmailInput = z
   .strictObject({
     to: z.email().max(254).meta({ description: "Who receives the test e-mail." }),

@@ -21,6 +21,7 @@ export interface Page<T> {
 export type ApiKey = Schemas["ApiKey"];
 export type CreatedApiKey = Schemas["ApiKeyCreated"];
 export type Configuration = Schemas["Configuration"];
+export type SealCertificateInfo = Schemas["SealCertificateInfo"];
 export type RecentError = Schemas["RecentErrors"]["items"][number];
 export type ApiUsage = Schemas["ApiUsage"];
 export type UsageFigures = Schemas["UsageFigures"];

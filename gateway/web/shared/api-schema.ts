@@ -2168,6 +2168,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/seal-certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The certificate completed PDFs are sealed with: who it names, who issued it, when it expires
+         * @description The deployment's, the same for every workspace; its key is never shown.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The Configuration tab's seal. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SealCertificateInfo"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/api-keys": {
         parameters: {
             query?: never;
@@ -3855,6 +3903,34 @@ export interface components {
             detail: string;
             durationMs: number;
         };
+        SealCertificateInfo: {
+            /** @description null until a process that seals has started. */
+            certificate: {
+                /** @description Its attributes in the certificate's order, such as "CN=Acme seal,O=Acme". */
+                subject: string;
+                issuer: string;
+                /** Format: date-time */
+                notBefore: string;
+                /**
+                 * Format: date-time
+                 * @description A seal made after it is not valid in PDF readers.
+                 */
+                notAfter: string;
+                /**
+                 * @description The PAdES baseline level sealed documents reach (B-LTA with a time-stamping authority).
+                 * @enum {string}
+                 */
+                padesLevel: "B-B" | "B-LTA";
+                sha256Fingerprint: string;
+                /** @description PDF readers do not trust a self-signed seal. */
+                selfSigned: boolean;
+                /**
+                 * Format: date-time
+                 * @description When the sealing process reported it, at its start.
+                 */
+                reportedAt: string;
+            } | null;
+        };
         ApiKeyList: {
             items: components["schemas"]["ApiKey"][];
         };
@@ -4268,6 +4344,9 @@ export const signatureReportKindValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const consoleSessionWorkspacesRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleSession"]["workspaces"]["role"]> = ["org_admin", "member"];
 export const invitationViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationView"]["role"]> = ["org_admin", "member"];
 export const testEmailResultTransportValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestEmailResult"]["transport"]> = ["smtp", "outbox"];
+export const sealCertificateInfoCertificateAnyOf0PadesLevelValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SealCertificateInfo"]["certificate"], {
+    padesLevel: unknown;
+}>["padesLevel"]> = ["B-B", "B-LTA"];
 export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentErrors"]["items"]["source"]> = ["api", "sealing", "email"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];

@@ -3,6 +3,7 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import {
   RequestsService,
+  type SealCertificate,
   type SendTestEmailResponse,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
@@ -22,6 +23,8 @@ export interface RequestsDomain {
   verification: DocumentVerification;
   /** Sends the administrator's test e-mail (mail/test-email.ts). */
   testEmail: (workspaceId: string, to: string) => Promise<SendTestEmailResponse>;
+  /** The seal's certificate as the sealing process last reported it (seal-certificates.ts). */
+  sealCertificate: () => Promise<SealCertificate | undefined>;
 }
 
 export function requestsRoutes({
@@ -32,9 +35,11 @@ export function requestsRoutes({
   agreementSets,
   verification,
   testEmail,
+  sealCertificate,
 }: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
     sendTestEmail: (req) => testEmail(req.workspaceId, req.to),
+    getSealCertificate: async () => ({ certificate: await sealCertificate() }),
     createSignatureRequest: async (req) => ({ signatureRequest: await creation.create(req) }),
     getSignatureRequest: async (req) => ({
       signatureRequest: await requests.get(req.workspaceId, req.requestId),

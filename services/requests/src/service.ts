@@ -34,6 +34,12 @@ import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
+import {
+  describeSealCertificate,
+  sealCertificateStore,
+  sealExpiryGauge,
+  toSealCertificate,
+} from "./seal-certificates.js";
 import { Signing } from "./signing.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
@@ -127,8 +133,12 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   });
   // The process starts with the first completion: a replica that completes nothing never loads pdf-lib.
   const drawing = role === "api" ? undefined : new DrawingProcess(deps.drawingLimits);
+  const seal = drawing && sealOf(deps, role);
   const completions =
-    drawing && sealingCompletions(deps, role, { links, drawing, afterCommit: () => afterCommit() });
+    drawing &&
+    seal &&
+    sealingCompletions(deps, role, seal, { links, drawing, afterCommit: () => afterCommit() });
+  const sealReport = seal && describeSealCertificate(seal.certificate, seal.room.level);
   const afterCommit = () => {
     relay.kick();
     sender.kick();
@@ -142,8 +152,9 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     // The process that holds the key answers no calls but its health checks.
     routes: api?.routes ?? (() => {}),
     ready: dependenciesAnswer(db, bus),
-    metrics: [sender.metrics.deliveries],
+    metrics: [sender.metrics.deliveries, sealExpiryGauge(db)],
     async start() {
+      if (sealReport) await sealCertificateStore.report(db, sealReport);
       relay.start();
       sender.start();
       api?.sweeper.start();
@@ -221,22 +232,32 @@ function apiParts(
     agreementSets: new AgreementSets(db),
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),
+    sealCertificate: async () => {
+      const row = await sealCertificateStore.current(db);
+      return row && toSealCertificate(row);
+    },
   });
   return { routes, sweeper, claims, verifierProcess, templates };
 }
 
-/** The completion worker of a process that seals: its key opened now, a wrong one stopping the start. */
+/** The seal of a process that seals: its key opened now, a wrong one stopping the start. */
+function sealOf(deps: RequestsDeps, role: RequestsRole): Seal {
+  if (!deps.seal)
+    throw new Error(`a requests service in role "${role}" seals completed PDFs and needs the seal`);
+  return new Seal(deps.seal, deps.timestampAuthority);
+}
+
+/** The completion worker of a process that seals. */
 function sealingCompletions(
   deps: RequestsDeps,
   role: RequestsRole,
+  seal: Seal,
   shared: { links: SigningLinks; drawing: DrawingProcess; afterCommit: () => void },
 ): Completions {
-  if (!deps.seal)
-    throw new Error(`a requests service in role "${role}" seals completed PDFs and needs the seal`);
   return new Completions({
     db: deps.db,
     documents: deps.documents,
-    seal: new Seal(deps.seal, deps.timestampAuthority),
+    seal,
     logger: deps.logger,
     ...shared,
     pollIntervalMs: deps.completionPollIntervalMs ?? (role === "sealer" ? SEALER_POLL_MS : undefined),

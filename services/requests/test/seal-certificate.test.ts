@@ -1,74 +1,87 @@
 /**
- * The seal certificate's configuration: a PKCS#12 file and its password, each from a file, opened at
- * start so that a wrong file or password stops the process with one line naming the variable.
+ * The seal's certificate as Organization Admins and the alert rules see it: reported by the process
+ * that seals when it starts, answered by any process that serves the API (which never holds the
+ * key), and exported as its expiry for `CountersignSealCertificateExpiresSoon`.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ConfigError } from "@countersign/kit";
-import { generateSealP12, sealIdentity } from "../src/completion/seal-certificate.js";
-import { configuredSeal } from "../src/config.js";
+import { X509Certificate } from "node:crypto";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { serviceClient } from "@countersign/kit";
+import forge from "node-forge";
+import { Registry } from "prom-client";
+import { createTestCa } from "../../../test/support/webhook-receiver.js";
+import { describeSealCertificate } from "../src/seal-certificates.js";
+import { type Harness, startHarness, testSeal } from "./harness.js";
 
-const p12 = generateSealP12("Acme Corp seal", "correct horse");
-
-test("a generated certificate opens with its password and names its subject", () => {
-  const identity = sealIdentity({ p12, password: "correct horse" });
-  expect(identity.commonName).toBe("Acme Corp seal");
-  expect(identity.notAfter.getTime()).toBeGreaterThan(Date.now() + 9 * 365 * 24 * 3600_000);
-  expect(identity.certificateBytes).toBeGreaterThan(500);
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
 });
+afterAll(() => h.close());
 
-test("the key and its password are read from files, a trailing newline dropped", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "seal-"));
+/** The seal's own certificate, DER, read from its PKCS#12 file as a reader would. */
+function sealCertificateDer(): Buffer {
+  const { p12, password } = testSeal();
+  const opened = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString("binary")), password);
+  const certBag = forge.pki.oids.certBag as string;
+  const bag = opened.getBags({ bagType: certBag })[certBag]?.[0];
+  if (!bag?.cert) throw new Error("the test seal holds no certificate");
+  return Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes(), "binary");
+}
+
+test("the sealing process reports its certificate at start, and a process that serves the API without the key answers it", async () => {
+  const api = await h.buildModule({ role: "api", seal: undefined });
+  await api.start();
   try {
-    await writeFile(join(dir, "seal.p12"), p12);
-    await writeFile(join(dir, "password"), "correct horse\n");
-    const seal = configuredSeal({
-      COUNTERSIGN_SEAL_P12: join(dir, "seal.p12"),
-      COUNTERSIGN_SEAL_P12_PASSWORD_FILE: join(dir, "password"),
+    const { certificate } = await serviceClient(RequestsService, h.transport(api)).getSealCertificate({});
+    const own = new X509Certificate(sealCertificateDer());
+    expect({
+      subject: certificate?.subject,
+      issuer: certificate?.issuer,
+      notAfter: certificate?.notAfter && timestampDate(certificate.notAfter).toISOString(),
+      level: certificate?.padesLevel,
+      fingerprint: certificate?.sha256Fingerprint,
+      selfSigned: certificate?.selfSigned,
+    }).toEqual({
+      subject: "CN=Countersign test seal,O=Countersign",
+      issuer: "CN=Countersign test seal,O=Countersign",
+      notAfter: new Date(own.validTo).toISOString(),
+      level: "B-B",
+      fingerprint: own.fingerprint256,
+      selfSigned: true,
     });
-    expect(seal?.p12.equals(p12)).toBe(true);
-    expect(seal?.password).toBe("correct horse");
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await api.stop();
   }
 });
 
-test("a key or password in a variable is refused, naming what to do instead", () => {
-  expect(() => configuredSeal({ COUNTERSIGN_SEAL_P12: p12.toString("base64") })).toThrow(
-    "COUNTERSIGN_SEAL_P12: give the path of a file (a mounted Secret), not the file itself in the variable",
+test("every requests process exports when the seal's certificate expires, in seconds, from the report", async () => {
+  const registry = new Registry();
+  for (const metric of h.module.metrics ?? []) registry.registerMetric(metric);
+  const own = new X509Certificate(sealCertificateDer());
+  const line = (await registry.metrics()).match(
+    /^seal_certificate_expiry_timestamp_seconds\{sha256_fingerprint="([^"]+)"\} (\S+)$/m,
   );
-  expect(() => configuredSeal({ COUNTERSIGN_SEAL_P12_PASSWORD: "correct horse" })).toThrow(
-    /^COUNTERSIGN_SEAL_P12_PASSWORD: the seal's password is not read from a variable; put it in a file/,
-  );
+  expect([line?.[1], Number(line?.[2]) * 1000]).toEqual([
+    own.fingerprint256,
+    new Date(own.validTo).getTime(),
+  ]);
 });
 
-test("a wrong password or a file that is not there stops the start naming the variable", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "seal-"));
-  try {
-    await writeFile(join(dir, "seal.p12"), p12);
-    await writeFile(join(dir, "password"), "wrong");
-    const wrongPassword = () =>
-      configuredSeal({
-        COUNTERSIGN_SEAL_P12: join(dir, "seal.p12"),
-        COUNTERSIGN_SEAL_P12_PASSWORD_FILE: join(dir, "password"),
-      });
-    expect(wrongPassword).toThrow(ConfigError);
-    expect(wrongPassword).toThrow(/^COUNTERSIGN_SEAL_P12: cannot be opened/);
-    expect(() => configuredSeal({ COUNTERSIGN_SEAL_P12: "/no/such/file.p12" })).toThrow(
-      "COUNTERSIGN_SEAL_P12: /no/such/file.p12 cannot be read",
-    );
-    expect(() =>
-      configuredSeal({
-        COUNTERSIGN_SEAL_P12: join(dir, "seal.p12"),
-        COUNTERSIGN_SEAL_P12_PASSWORD_FILE: "/no/such/password",
-      }),
-    ).toThrow("COUNTERSIGN_SEAL_P12_PASSWORD_FILE: /no/such/password cannot be read");
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test("a certificate a CA issued is not self-signed, and names its issuer", () => {
+  const issued = new X509Certificate(createTestCa().serverCert.cert);
+  expect(describeSealCertificate(issued.raw, "B-LTA")).toMatchObject({
+    subject: "CN=localhost",
+    issuer: "CN=Countersign Test CA",
+    pades_level: "B-LTA",
+    self_signed: false,
+  });
 });
 
-test("without a configured file there is no configured seal", () => {
-  expect(configuredSeal({})).toBeUndefined();
+test("before a sealing process has reported, there is no certificate to show and no expiry series to alert on", async () => {
+  await h.db.query("DELETE FROM seal_certificate");
+  const registry = new Registry();
+  for (const metric of h.module.metrics ?? []) registry.registerMetric(metric);
+  expect((await registry.metrics()).match(/^seal_certificate_expiry_timestamp_seconds.*$/m)).toBeNull();
+  expect((await h.requests.getSealCertificate({})).certificate).toBeUndefined();
 });

@@ -3,6 +3,7 @@ import { useSession } from "../session";
 import type { Configuration } from "../types";
 import { CopyButton, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { SealCertificateCard } from "./SealCertificateCard";
 import { TestEmail } from "./TestEmail";
 
 export function ConfigurationTab() {
@@ -48,6 +49,7 @@ export function ConfigurationTab() {
               ))}
             </dl>
           </div>
+          <SealCertificateCard />
           <TestEmail workspaceId={workspace.id} defaultTo={userEmail} />
         </div>
       )}

@@ -78,6 +78,7 @@ export function WebhooksTab({ endpointId }: { endpointId?: string }) {
                       <p className="muted small">
                         {endpoint.description ? `${endpoint.description} · ` : ""}
                         {endpoint.eventTypes.length} of 7 events
+                        {endpoint.format === "docusign_connect" ? " · DocuSign Connect" : ""}
                         {endpoint.disabled ? (
                           <span className="badge danger">Disabled</span>
                         ) : (

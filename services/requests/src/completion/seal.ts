@@ -90,6 +90,11 @@ export class Seal {
     this.identity = identity;
   }
 
+  /** The seal's own certificate, DER: the first of the chain it signs with. */
+  get certificate(): Uint8Array {
+    return this.signer.certificates[0] as Uint8Array;
+  }
+
   get room(): SealRoom {
     const bytes = this.identity.certificateBytes + 8192 + (this.authority ? TOKEN_ALLOWANCE : 0);
     return {

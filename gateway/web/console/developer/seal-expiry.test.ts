@@ -1,0 +1,15 @@
+import { expiryWarning } from "./seal-expiry";
+
+const now = new Date("2026-11-27T12:00:00Z");
+const inDays = (days: number) => new Date(now.getTime() + days * 24 * 3600 * 1000).toISOString();
+
+test("a seal certificate is warned about from 30 days before it expires, and is an error once it has", () => {
+  expect([
+    expiryWarning(inDays(31), now)?.tone,
+    expiryWarning(inDays(30), now)?.tone,
+    expiryWarning(inDays(0.5), now)?.tone,
+    expiryWarning(inDays(-1), now)?.tone,
+  ]).toEqual([undefined, "warning", "warning", "error"]);
+  expect(expiryWarning(inDays(12), now)?.text).toMatch(/^It expires in 12 days, on /);
+  expect(expiryWarning(inDays(0.5), now)?.text).toMatch(/^It expires in 1 day, on /);
+});
