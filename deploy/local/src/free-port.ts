@@ -30,8 +30,12 @@ function listeningRange(): { from: number; to: number } {
   return { from: LOWEST, to: Math.max(LOWEST + 1000, ephemeralStart) - 1 };
 }
 
+/** Read once: the system's range does not change while the launcher runs. */
+let range: { from: number; to: number } | undefined;
+
 export async function freePort(): Promise<number> {
-  const { from, to } = listeningRange();
+  range ??= listeningRange();
+  const { from, to } = range;
   for (let tries = 0; tries < 200; tries++) {
     const port = from + Math.floor(Math.random() * (to - from + 1));
     if (handedOut.has(port) || !(await bindable(port))) continue;

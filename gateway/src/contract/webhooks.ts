@@ -1,5 +1,5 @@
 /** Webhook endpoints, their messages and attempts (docs/design.md §2.1, §6). */
-import { SIGNATURE_REQUEST_EVENT_TYPES } from "@countersign/domain";
+import { SIGNATURE_REQUEST_EVENT_TYPES, WEBHOOK_FORMATS } from "@countersign/domain";
 import { z } from "zod";
 import { id, instant, optionalTimestamp, page, pageQuery, text, timestamp } from "./values.js";
 
@@ -20,7 +20,7 @@ const eventTypes = z
   .max(WEBHOOK_EVENT_TYPES.length)
   .meta({ description: "One to seven distinct event types." });
 
-export const WebhookFormat = z.enum(["standard_webhooks", "docusign_connect"]).meta({
+export const WebhookFormat = z.enum(WEBHOOK_FORMATS).meta({
   id: "WebhookFormat",
   description:
     "How deliveries are written and signed: `standard_webhooks` (our events; `webhook-id`, `webhook-timestamp` and `webhook-signature` headers) or `docusign_connect` (DocuSign Connect's JSON envelope events; `X-DocuSign-Signature-1` is the base64 HMAC-SHA256 of the body keyed by the secret, `-2` the previous secret's during a rotation). Chosen at registration.",

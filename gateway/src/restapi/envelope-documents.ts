@@ -40,19 +40,23 @@ export function entryNames(filenames: string[]): string[] {
 /**
  * Every document of the envelope as the single-document view gives it, then, once completed, the
  * certificate of completion and the sealed PDF itself — the file whose seal verifies, which the
- * others are cut from. Stored, not compressed: PDFs are compressed already.
+ * others are cut from (read once for all of them). Stored, not compressed: PDFs are compressed already.
  */
 export async function envelopeArchive(
   documents: Client<typeof DocumentsService>,
   request: SignatureRequest,
 ): Promise<EnvelopeFile> {
-  const parts = await Promise.all(
-    documentIdsOf(request).map((documentId) => envelopeDocument(documents, request, documentId, false)),
-  );
+  const ids = documentIdsOf(request);
+  let parts: EnvelopeFile[];
   if (request.status === "completed") {
-    parts.push(await envelopeDocument(documents, request, "certificate", true));
-    const sealed = await envelopeDocument(documents, request, "combined", true);
-    parts.push({ ...sealed, filename: `${request.id} (sealed).pdf` });
+    const sealed = await readSealed(documents, request);
+    parts = [
+      ...(await Promise.all(ids.map((which, index) => documentOf(sealed, index, which)))),
+      await certificateOf(sealed),
+      { filename: `${request.id} (sealed).pdf`, bytes: sealed.file.bytes },
+    ];
+  } else {
+    parts = await Promise.all(ids.map((which) => envelopeDocument(documents, request, which, false)));
   }
   const names = entryNames(parts.map((part) => part.filename));
   const bytes = await zipped(Object.fromEntries(parts.map((part, i) => [names[i], part.bytes])), {
@@ -67,6 +71,57 @@ function pagesOf(source: Uint8Array, pages: number[]): Promise<Uint8Array> {
 }
 
 const range = (start: number, count: number) => Array.from({ length: count }, (_, i) => start + i);
+
+/** A completed envelope's sealed PDF, and where its documents' pages lie in it. */
+interface Sealed {
+  file: Awaited<ReturnType<typeof readDocument>>;
+  /** The originals' filenames and page counts, in the request's order. */
+  filenames: (string | undefined)[];
+  counts: number[];
+  /** Pages of all documents together: the certificate's follow. */
+  documentPages: number;
+}
+
+async function readSealed(
+  documents: Client<typeof DocumentsService>,
+  request: SignatureRequest,
+): Promise<Sealed> {
+  const { workspaceId } = request;
+  const [file, originals] = await Promise.all([
+    readDocument(documents, workspaceId, request.signedDocumentId),
+    // The originals' metadata: their page counts cut the sealed PDF, and name a document.
+    Promise.all(
+      request.documentIds.map(
+        async (documentId) => (await documents.getDocument({ workspaceId, documentId })).document,
+      ),
+    ),
+  ]);
+  const counts = originals.map((document) => document?.pageCount ?? 0);
+  return {
+    file,
+    filenames: originals.map((document) => document?.filename),
+    counts,
+    documentPages: counts.reduce((sum, count) => sum + count, 0),
+  };
+}
+
+async function documentOf(sealed: Sealed, index: number, which: string): Promise<EnvelopeFile> {
+  const before = sealed.counts.slice(0, index).reduce((sum, count) => sum + count, 0);
+  return {
+    filename: sealed.filenames[index] ?? `${which}.pdf`,
+    bytes: await pagesOf(sealed.file.bytes, range(before, sealed.counts[index] ?? 0)),
+  };
+}
+
+async function certificateOf(sealed: Sealed): Promise<EnvelopeFile> {
+  const total = sealed.file.document.pageCount;
+  if (total <= sealed.documentPages)
+    throw new Error(`sealed document ${sealed.file.document.id} has no certificate pages`);
+  return {
+    filename: "certificate.pdf",
+    bytes: await pagesOf(sealed.file.bytes, range(sealed.documentPages, total - sealed.documentPages)),
+  };
+}
 
 export async function envelopeDocument(
   documents: Client<typeof DocumentsService>,
@@ -103,32 +158,13 @@ export async function envelopeDocument(
     return { filename: `${id}.pdf`, bytes: await composePdf(originals.map(({ bytes }) => ({ bytes }))) };
   }
 
-  const sealed = await read(request.signedDocumentId);
-  if (which === "combined" && withCertificate)
-    return { filename: sealed.document.filename, bytes: sealed.bytes };
-  // The originals' metadata, read once: their page counts cut the sealed PDF, and name a document.
-  const originals = await Promise.all(
-    request.documentIds.map(
-      async (documentId) => (await documents.getDocument({ workspaceId, documentId })).document,
-    ),
-  );
-  const counts = originals.map((document) => document?.pageCount ?? 0);
-  const documentPages = counts.reduce((sum, count) => sum + count, 0);
-  if (which === "combined") {
-    return { filename: `${id}.pdf`, bytes: await pagesOf(sealed.bytes, range(0, documentPages)) };
+  if (which === "combined" && withCertificate) {
+    const whole = await read(request.signedDocumentId);
+    return { filename: whole.document.filename, bytes: whole.bytes };
   }
-  if (which === "certificate") {
-    const total = sealed.document.pageCount;
-    if (total <= documentPages)
-      throw new Error(`sealed document ${sealed.document.id} has no certificate pages`);
-    return {
-      filename: "certificate.pdf",
-      bytes: await pagesOf(sealed.bytes, range(documentPages, total - documentPages)),
-    };
-  }
-  const before = counts.slice(0, single).reduce((sum, count) => sum + count, 0);
-  return {
-    filename: originals[single]?.filename ?? `${which}.pdf`,
-    bytes: await pagesOf(sealed.bytes, range(before, counts[single] ?? 0)),
-  };
+  const sealed = await readSealed(documents, request);
+  if (which === "combined")
+    return { filename: `${id}.pdf`, bytes: await pagesOf(sealed.file.bytes, range(0, sealed.documentPages)) };
+  if (which === "certificate") return certificateOf(sealed);
+  return documentOf(sealed, single, which);
 }

@@ -12,6 +12,7 @@ import {
 } from "react";
 import { Modal } from "../shared/Modal";
 import { type ApiError, asApiError } from "./api";
+import { formatDateTime, formatDay } from "./dates";
 
 export type Loaded<T> =
   | { state: "loading" }
@@ -320,15 +321,12 @@ export function Confirm({ title, description, confirmLabel, danger, onConfirm, o
   );
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-
 export function When({ at, dateOnly: onlyDate }: { at: string | null | undefined; dateOnly?: boolean }) {
   if (!at) return <span className="muted">—</span>;
   const date = new Date(at);
   return (
     <time dateTime={at} title={date.toISOString()}>
-      {(onlyDate ? dateOnly : dateTime).format(date)}
+      {(onlyDate ? formatDay : formatDateTime)(date)}
     </time>
   );
 }

@@ -5,3 +5,4 @@ export * from "./docusign-names.js";
 export * from "./event-subjects.js";
 export * from "./field-layout.js";
 export * from "./request-states.js";
+export * from "./webhook-formats.js";

@@ -50,16 +50,18 @@ function envelopeSummary(request: SignatureRequestSnapshot, event: SignatureRequ
   const recipients = request.recipients.map((r, i) => recipientJson(request, r, i));
   const status = envelopeStatus(request);
   const changed = iso(event.occurTime);
+  const created = iso(request.createTime);
+  const expires = iso(request.expireTime);
   return {
     envelopeId: request.id,
     status,
     emailSubject: request.title,
     ...(request.templateId ? { templateId: request.templateId } : {}),
-    ...(iso(request.createTime) ? { createdDateTime: iso(request.createTime) } : {}),
+    ...(created ? { createdDateTime: created } : {}),
     ...(changed ? { statusChangedDateTime: changed } : {}),
     ...(status === "completed" && changed ? { completedDateTime: changed } : {}),
     ...(request.cancelReason ? { voidedReason: request.cancelReason } : {}),
-    ...(iso(request.expireTime) ? { expireDateTime: iso(request.expireTime) } : {}),
+    ...(expires ? { expireDateTime: expires } : {}),
     recipients: {
       signers: recipients.filter((r) => r.recipientType === "signer"),
       carbonCopies: recipients.filter((r) => r.recipientType === "carboncopy"),

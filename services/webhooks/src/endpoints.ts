@@ -3,6 +3,7 @@
  * is returned only at creation and when revealed, and that rotates with a 24-hour overlap.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { isWebhookFormat, WEBHOOK_FORMATS } from "@countersign/domain";
 import type {
   CreateEndpointRequest,
   UpdateEndpointRequest,
@@ -17,7 +18,6 @@ import {
   validationError,
 } from "@countersign/kit";
 import { endpointUrlProblem, type Network } from "./delivery/guarded-client.js";
-import { ENDPOINT_FORMATS, isEndpointFormat } from "./endpoint-formats.js";
 import { generateSecret, type SecretBox } from "./endpoint-secrets.js";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import { type EndpointRow, store } from "./store.js";
@@ -64,7 +64,7 @@ export class Endpoints {
       url: request.url,
       description: request.description,
       event_types: request.eventTypes,
-      format: isEndpointFormat(request.format) ? request.format : "standard_webhooks",
+      format: isWebhookFormat(request.format) ? request.format : "standard_webhooks",
       secret_sealed: this.options.secrets.seal(secret, id),
     });
     return { endpoint, secret };
@@ -150,11 +150,11 @@ function descriptionViolations(description: string): FieldViolation[] {
 }
 
 function formatViolations(format: string): FieldViolation[] {
-  if (format === "" || isEndpointFormat(format)) return [];
+  if (format === "" || isWebhookFormat(format)) return [];
   return [
     {
       path: "format",
-      message: `must be one of ${ENDPOINT_FORMATS.map((f) => JSON.stringify(f)).join(", ")}`,
+      message: `must be one of ${WEBHOOK_FORMATS.map((f) => JSON.stringify(f)).join(", ")}`,
     },
   ];
 }

@@ -7,7 +7,12 @@
  * messages are committed.
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { SIGNATURE_REQUEST_EVENT_TYPES, type SignatureRequestEventType, subjects } from "@countersign/domain";
+import {
+  SIGNATURE_REQUEST_EVENT_TYPES,
+  type SignatureRequestEventType,
+  subjects,
+  type WebhookFormat,
+} from "@countersign/domain";
 import {
   type SignatureRequestEvent,
   SignatureRequestEventSchema,
@@ -21,7 +26,6 @@ import {
   type Unsubscribe,
   uuidv7,
 } from "@countersign/kit";
-import type { EndpointFormat } from "./endpoint-formats.js";
 import { webhookEventType } from "./event-types.js";
 import { GroupCommit } from "./group-commit.js";
 import type { Payloads } from "./payload.js";
@@ -98,8 +102,8 @@ export class FanOut {
       );
       if (subscribed.length === 0) return [];
       // One body per format, shared by every endpoint of that format.
-      const bodies = new Map<EndpointFormat, string>();
-      const bodyIn = (format: EndpointFormat) => {
+      const bodies = new Map<WebhookFormat, string>();
+      const bodyIn = (format: WebhookFormat) => {
         let body = bodies.get(format);
         if (body === undefined) {
           body = payloads.of(event, format);

@@ -4,7 +4,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampNow } from "@bufbuild/protobuf/wkt";
-import type { SignatureRequestEventType } from "@countersign/domain";
+import type { SignatureRequestEventType, WebhookFormat } from "@countersign/domain";
 import {
   type RecipientSnapshot,
   type SignatureRequestEvent,
@@ -12,7 +12,6 @@ import {
 } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
 import { uuidv7 } from "@countersign/kit";
 import { connectPayload } from "./connect-payload.js";
-import type { EndpointFormat } from "./endpoint-formats.js";
 import type { WebhookEventType } from "./event-types.js";
 
 function iso(timestamp: Timestamp | undefined): string | null {
@@ -50,7 +49,7 @@ export class Payloads {
   constructor(private readonly publicUrl: string) {}
 
   /** The body for an event, as every endpoint of the format subscribed to its type receives it. */
-  of(event: SignatureRequestEvent, format: EndpointFormat = "standard_webhooks"): string {
+  of(event: SignatureRequestEvent, format: WebhookFormat = "standard_webhooks"): string {
     return format === "docusign_connect" ? connectPayload(event) : this.standard(event);
   }
 
@@ -87,7 +86,7 @@ export class Payloads {
   }
 
   /** A made-up event of the type in the endpoint's format, for test-fire: it names no real request. */
-  synthetic(workspaceId: string, type: WebhookEventType, format: EndpointFormat): string {
+  synthetic(workspaceId: string, type: WebhookEventType, format: WebhookFormat): string {
     const kind = type.slice("signature_request.".length) as SignatureRequestEventType;
     const state = SYNTHETIC_STATES[kind];
     const signer = {

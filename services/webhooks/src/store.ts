@@ -1,6 +1,7 @@
 /** The webhooks service's SQL, in one place: endpoints, messages and attempts. */
+
+import type { WebhookFormat } from "@countersign/domain";
 import { type Queryable, type QueueStats, selectPage } from "@countersign/kit";
-import type { EndpointFormat } from "./endpoint-formats.js";
 
 export interface EndpointRow {
   id: string;
@@ -8,7 +9,7 @@ export interface EndpointRow {
   url: string;
   description: string;
   event_types: string[];
-  format: EndpointFormat;
+  format: WebhookFormat;
   secret_sealed: Uint8Array;
   previous_secret_sealed: Uint8Array | null;
   previous_secret_expires_at: Date | null;
@@ -57,7 +58,7 @@ export interface DueMessage {
   next_trigger: string;
   created_at: Date;
   url: string;
-  format: EndpointFormat;
+  format: WebhookFormat;
   secret_sealed: Uint8Array;
   previous_secret_sealed: Uint8Array | null;
   previous_secret_expires_at: Date | null;

@@ -5,11 +5,9 @@
  */
 import { call, inWorkspace } from "../api";
 import type { SealCertificateInfo } from "../types";
-import { Show, useLoad } from "../ui";
+import { Show, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { expiryWarning } from "./seal-expiry";
-
-const date = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "long" });
 
 export function SealCertificateCard() {
   const workspace = useWorkspace();
@@ -50,7 +48,7 @@ export function SealCertificateCard() {
                 </dd>
                 <dt>Valid</dt>
                 <dd data-testid="seal-validity">
-                  {date(certificate.notBefore)} to {date(certificate.notAfter)}
+                  <When at={certificate.notBefore} dateOnly /> to <When at={certificate.notAfter} dateOnly />
                 </dd>
                 <dt>Level</dt>
                 <dd>

@@ -1,4 +1,5 @@
 /** What the console says of a seal certificate's expiry: nothing until 30 days before, then how soon. */
+import { formatDay } from "../dates";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** From when the console warns, as the `SealCertificateExpiresSoon` alert does. */
@@ -11,7 +12,7 @@ export interface ExpiryWarning {
 
 export function expiryWarning(notAfter: string, now: Date): ExpiryWarning | undefined {
   const left = new Date(notAfter).getTime() - now.getTime();
-  const on = new Date(notAfter).toLocaleDateString(undefined, { dateStyle: "long" });
+  const on = formatDay(new Date(notAfter));
   if (left <= 0)
     return {
       tone: "error",

@@ -7,11 +7,11 @@
  * numbered, the current secret's first (`X-DocuSign-Signature-1`, `-2`).
  */
 import { createHmac } from "node:crypto";
+import type { WebhookFormat } from "@countersign/domain";
 import { Webhook } from "standardwebhooks";
-import type { EndpointFormat } from "../endpoint-formats.js";
 
 export function signedHeaders(
-  format: EndpointFormat,
+  format: WebhookFormat,
   secrets: readonly string[],
   messageId: string,
   at: Date,
