@@ -17,6 +17,7 @@ import { type Deployment, REPO, startStandalone } from "./support/deployments.js
 import { call, eventually } from "./support/http.js";
 import { outboxMails } from "./support/outbox-mail.js";
 import { makePdf } from "./support/pdfs.js";
+import { sealFile, testCa } from "./support/seal-files.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 import {
   createTestCa,
@@ -407,6 +408,64 @@ test("webhooks: the DocuSign Connect format is chosen when an endpoint is added,
   await page.getByRole("button", { name: "Delete" }).click();
   await page.getByTestId("confirm-dialog").getByRole("button", { name: "Delete endpoint" }).click();
   await page.getByTestId("webhook-endpoints").waitFor();
+  await context.close();
+});
+
+test("an Organization Admin seals the workspace's documents with a certificate of its own: a refused file says why, the kept one shows who uploaded it, and the deployment's comes back", async () => {
+  const ca = testCa();
+  const dir = join(tmpdir(), `countersign-console-seals-${process.pid}`);
+  await mkdir(dir, { recursive: true });
+  const files = {
+    server: join(dir, "web-server.p12"),
+    acme: join(dir, "acme-seal.p12"),
+  };
+  await writeFile(
+    files.server,
+    sealFile({ commonName: "www.acme.example", ca, extKeyUsage: { serverAuth: true } }).p12,
+  );
+  await writeFile(files.acme, sealFile({ commonName: "Acme Corp seal", ca, password: "p12-password" }).p12);
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/developer/configuration`);
+  const seal = page.getByTestId("seal-certificate");
+  await shows(seal.getByTestId("seal-owner"), "The deployment's, set by its operator");
+
+  await seal.getByRole("button", { name: "Upload this workspace's own" }).click();
+  const dialog = page.getByTestId("upload-seal-dialog");
+  await dialog.getByRole("button", { name: "Check and use it" }).click();
+  await shows(dialog, "Choose the PKCS#12 file (.p12 or .pfx).");
+  await dialog.getByTestId("seal-file").setInputFiles(files.server);
+  await dialog.getByLabel("Password").fill("seal-password");
+  await dialog.getByRole("button", { name: "Check and use it" }).click();
+  await shows(dialog, "extended key usage does not allow signing documents");
+  await shot(page, "seal-upload-refused");
+
+  await dialog.getByTestId("seal-file").setInputFiles(files.acme);
+  await dialog.getByLabel("Password").fill("not-the-password");
+  await dialog.getByRole("button", { name: "Check and use it" }).click();
+  await shows(dialog, "the password does not fit");
+  await dialog.getByLabel("Password").fill("p12-password");
+  await dialog.getByRole("button", { name: "Check and use it" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await shows(
+    seal.getByTestId("seal-changed"),
+    "From now on this workspace's documents are sealed with “CN=Acme Corp seal,O=Acme”.",
+  );
+  await shows(
+    seal.getByTestId("seal-owner"),
+    `This workspace's own, uploaded by ${deployment.adminEmail} on`,
+  );
+  await shows(seal, "CN=Countersign Test Seal CA");
+  await shot(page, "seal-uploaded");
+  await page.setViewportSize(PHONE);
+  await seal.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, "phone-seal-uploaded", false);
+  await page.setViewportSize(DESKTOP);
+
+  await seal.getByRole("button", { name: "Use the deployment's seal" }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Use the deployment's seal" }).click();
+  await shows(seal.getByTestId("seal-owner"), "The deployment's, set by its operator");
+  await shows(seal, "Self-signed: PDF readers show the seal's issuer as unknown.");
   await context.close();
 });
 

@@ -7,8 +7,12 @@
 
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import { MAX_SEAL_FILE_BYTES } from "@countersign/domain";
 import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type {
+  RequestsService,
+  SealCertificate,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import {
   ApiKeyCreated,
@@ -21,6 +25,7 @@ import {
   RecentErrors,
   RecentErrorsQuery,
   SealCertificateInfo,
+  SealCertificateUpload,
   TestEmailInput,
   TestEmailResult,
   WorkspaceParams,
@@ -32,7 +37,7 @@ import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { RateLimiter } from "../rate-limiter.js";
-import { actorOf, type ConsoleWorkspace } from "./session.js";
+import { actorOf, type ConsoleWorkspace, userEmailOf } from "./session.js";
 
 export interface DeveloperRoutesOptions {
   auth: Client<typeof AuthService>;
@@ -56,8 +61,8 @@ export function developerRoutes({
   const testEmails = new RateLimiter(0.1, 5);
   const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
     requireDeveloperAccess,
-    express.json({ limit: 16 * 1024 }),
   ]);
+  const smallBody = [express.json({ limit: 16 * 1024 })];
 
   routes.on(
     "get",
@@ -113,6 +118,7 @@ export function developerRoutes({
         durationMs: result.durationMs,
       });
     },
+    smallBody,
   );
 
   routes.on(
@@ -120,28 +126,64 @@ export function developerRoutes({
     "/seal-certificate",
     {
       summary: "The certificate completed PDFs are sealed with: who it names, who issued it, when it expires",
-      description: "The deployment's, the same for every workspace; its key is never shown.",
+      description:
+        "The workspace's own seal where one was uploaded, else the deployment's; its key is never shown.",
       tag: TAG,
       params: WorkspaceParams,
       answers: { 200: { description: "The Configuration tab's seal.", schema: SealCertificateInfo } },
       problems: [...DEVELOPER_PROBLEMS],
     },
     async ({ res }) => {
-      const { certificate } = await requests.getSealCertificate({});
-      res.json({
-        certificate: certificate
-          ? {
-              subject: certificate.subject,
-              issuer: certificate.issuer,
-              notBefore: iso(certificate.notBefore),
-              notAfter: iso(certificate.notAfter),
-              padesLevel: certificate.padesLevel === "B-LTA" ? "B-LTA" : "B-B",
-              sha256Fingerprint: certificate.sha256Fingerprint,
-              selfSigned: certificate.selfSigned,
-              reportedAt: iso(certificate.reportTime),
-            }
-          : null,
+      const { certificate } = await requests.getSealCertificate({ workspaceId: workspaceIdOf(res) });
+      res.json(sealCertificateInfo(certificate));
+    },
+  );
+
+  routes.on(
+    "put",
+    "/seal-certificate",
+    {
+      summary: "Seal this workspace's documents with a certificate of its own (a PKCS#12 file)",
+      description:
+        "Checked before it is kept; documents completed from then on are sealed with it, on every sealing process. The file and its password are kept encrypted and never shown again.",
+      tag: TAG,
+      params: WorkspaceParams,
+      body: SealCertificateUpload,
+      answers: { 200: { description: "The workspace's seal from now on.", schema: SealCertificateInfo } },
+      problems: [...DEVELOPER_PROBLEMS, 413, 415, 422],
+    },
+    async ({ res, body }) => {
+      const { certificate } = await requests.replaceSealCertificate({
+        workspaceId: workspaceIdOf(res),
+        pkcs12: Buffer.from(body.pkcs12, "base64"),
+        password: body.password,
+        uploadedBy: userEmailOf(res),
       });
+      res.json(sealCertificateInfo(certificate));
+    },
+    [express.json({ limit: Math.ceil(MAX_SEAL_FILE_BYTES / 3) * 4 + 4 * 1024 })],
+  );
+
+  routes.on(
+    "delete",
+    "/seal-certificate",
+    {
+      summary: "Seal this workspace's documents with the deployment's certificate again",
+      description:
+        "Removes the workspace's own seal, if it has one; documents completed from then on carry the deployment's.",
+      tag: TAG,
+      params: WorkspaceParams,
+      answers: {
+        200: {
+          description: "The deployment's seal, which the workspace uses again.",
+          schema: SealCertificateInfo,
+        },
+      },
+      problems: [...DEVELOPER_PROBLEMS],
+    },
+    async ({ res }) => {
+      const { certificate } = await requests.removeSealCertificate({ workspaceId: workspaceIdOf(res) });
+      res.json(sealCertificateInfo(certificate));
     },
   );
 
@@ -200,6 +242,7 @@ export function developerRoutes({
         expiresAt: isoOrNull(key.expireTime),
       });
     },
+    smallBody,
   );
 
   routes.on(
@@ -309,5 +352,25 @@ function figures(f: UsageFigures | undefined) {
     errorRate: calls === 0 ? 0 : Math.round((errors / calls) * 10_000) / 10_000,
     p50Ms: f?.p50Ms ?? 0,
     p95Ms: f?.p95Ms ?? 0,
+  };
+}
+
+/** A seal certificate as the console shows it. */
+function sealCertificateInfo(certificate: SealCertificate | undefined) {
+  return {
+    certificate: certificate
+      ? {
+          subject: certificate.subject,
+          issuer: certificate.issuer,
+          notBefore: iso(certificate.notBefore),
+          notAfter: iso(certificate.notAfter),
+          padesLevel: certificate.padesLevel === "B-LTA" ? ("B-LTA" as const) : ("B-B" as const),
+          sha256Fingerprint: certificate.sha256Fingerprint,
+          selfSigned: certificate.selfSigned,
+          reportedAt: iso(certificate.reportTime),
+          owner: certificate.workspaceOwned ? ("workspace" as const) : ("deployment" as const),
+          uploadedBy: certificate.workspaceOwned ? certificate.uploadedBy : null,
+        }
+      : null,
   };
 }

@@ -135,6 +135,11 @@ export function actorOf(res: Response): { actorUserId: string } {
   return { actorUserId: (res.locals.session as Session).userId };
 }
 
+/** After requireSession: the logged-in user's e-mail, where a record names them to people. */
+export function userEmailOf(res: Response): string {
+  return (res.locals.session as Session).email;
+}
+
 /** After requireSession: the workspace in the path must be one of the user's (else 404, as if none). */
 export function requireMembership(req: Request, res: Response, next: NextFunction): void {
   // Read as the routes declare it, before they run: the same id, normalised the same way.

@@ -1,5 +1,8 @@
 /** The console's API: log-in, and Settings → Developer (docs/design.md §9). */
+
+import { MAX_SEAL_FILE_BYTES, MAX_SEAL_PASSWORD_LENGTH } from "@countersign/domain";
 import { z } from "zod";
+import { base64Text } from "./base64.js";
 import { id, instant, integerInDocuments, optionalTimestamp, text, timestamp } from "./values.js";
 
 export const LogIn = z.strictObject({ email: text(), password: text() }).meta({ id: "LogIn" });
@@ -53,12 +56,39 @@ export const SealCertificateInfo = z
         }),
         sha256Fingerprint: z.string(),
         selfSigned: z.boolean().meta({ description: "PDF readers do not trust a self-signed seal." }),
-        reportedAt: timestamp.meta({ description: "When the sealing process reported it, at its start." }),
+        reportedAt: timestamp.meta({
+          description:
+            "When the sealing process reported the deployment's, at its start; when the workspace's own was uploaded.",
+        }),
+        owner: z.enum(["deployment", "workspace"]).meta({
+          description:
+            "`workspace`: the workspace's own seal, uploaded in the console; `deployment`: the operator's (COUNTERSIGN_SEAL_P12).",
+        }),
+        uploadedBy: z
+          .string()
+          .nullable()
+          .meta({ description: "Who uploaded the workspace's own seal; null for the deployment's." }),
       })
       .nullable()
-      .meta({ description: "null until a process that seals has started." }),
+      .meta({
+        description: "null until a process that seals has started (for a workspace without its own).",
+      }),
   })
   .meta({ id: "SealCertificateInfo" });
+
+export const SealCertificateUpload = z
+  .strictObject({
+    pkcs12: base64Text()
+      .max(Math.ceil(MAX_SEAL_FILE_BYTES / 3) * 4)
+      .meta({
+        description:
+          "The PKCS#12 file (.p12, .pfx), base64: an RSA key of at least 2048 bits and its certificate, with any chain. Checked before it is kept: it must open with the password, be valid now, be no CA's certificate and allow signatures.",
+      }),
+    password: z.string().max(MAX_SEAL_PASSWORD_LENGTH).meta({
+      description: "The file's password; empty for none. Kept encrypted with the file and never shown again.",
+    }),
+  })
+  .meta({ id: "SealCertificateUpload" });
 
 export const TestEmailInput = z
   .strictObject({

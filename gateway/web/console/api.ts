@@ -42,7 +42,7 @@ export function rememberCsrfToken(token: string): void {
 }
 
 interface CallOptions {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON. */
   json?: unknown;
 }

@@ -2177,7 +2177,7 @@ export interface paths {
         };
         /**
          * The certificate completed PDFs are sealed with: who it names, who issued it, when it expires
-         * @description The deployment's, the same for every workspace; its key is never shown.
+         * @description The workspace's own seal where one was uploaded, else the deployment's; its key is never shown.
          */
         get: {
             parameters: {
@@ -2208,9 +2208,86 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
-        put?: never;
+        /**
+         * Seal this workspace's documents with a certificate of its own (a PKCS#12 file)
+         * @description Checked before it is kept; documents completed from then on are sealed with it, on every sealing process. The file and its password are kept encrypted and never shown again.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["SealCertificateUpload"];
+                };
+            };
+            responses: {
+                /** @description The workspace's seal from now on. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SealCertificateInfo"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
         post?: never;
-        delete?: never;
+        /**
+         * Seal this workspace's documents with the deployment's certificate again
+         * @description Removes the workspace's own seal, if it has one; documents completed from then on carry the deployment's.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deployment's seal, which the workspace uses again. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SealCertificateInfo"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3340,6 +3417,12 @@ export interface components {
              */
             to: string;
         };
+        SealCertificateUpload: {
+            /** @description The PKCS#12 file (.p12, .pfx), base64: an RSA key of at least 2048 bits and its certificate, with any chain. Checked before it is kept: it must open with the password, be valid now, be no CA's certificate and allow signatures. */
+            pkcs12: string;
+            /** @description The file's password; empty for none. Kept encrypted with the file and never shown again. */
+            password: string;
+        };
         ApiKeyInput: {
             /** @description A label only; it has no effect on permissions. */
             name: string;
@@ -3904,7 +3987,7 @@ export interface components {
             durationMs: number;
         };
         SealCertificateInfo: {
-            /** @description null until a process that seals has started. */
+            /** @description null until a process that seals has started (for a workspace without its own). */
             certificate: {
                 /** @description Its attributes in the certificate's order, such as "CN=Acme seal,O=Acme". */
                 subject: string;
@@ -3926,9 +4009,16 @@ export interface components {
                 selfSigned: boolean;
                 /**
                  * Format: date-time
-                 * @description When the sealing process reported it, at its start.
+                 * @description When the sealing process reported the deployment's, at its start; when the workspace's own was uploaded.
                  */
                 reportedAt: string;
+                /**
+                 * @description `workspace`: the workspace's own seal, uploaded in the console; `deployment`: the operator's (COUNTERSIGN_SEAL_P12).
+                 * @enum {string}
+                 */
+                owner: "deployment" | "workspace";
+                /** @description Who uploaded the workspace's own seal; null for the deployment's. */
+                uploadedBy: string | null;
             } | null;
         };
         ApiKeyList: {
@@ -4347,6 +4437,9 @@ export const testEmailResultTransportValues: ReadonlyArray<FlattenedDeepRequired
 export const sealCertificateInfoCertificateAnyOf0PadesLevelValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SealCertificateInfo"]["certificate"], {
     padesLevel: unknown;
 }>["padesLevel"]> = ["B-B", "B-LTA"];
+export const sealCertificateInfoCertificateAnyOf0OwnerValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SealCertificateInfo"]["certificate"], {
+    owner: unknown;
+}>["owner"]> = ["deployment", "workspace"];
 export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentErrors"]["items"]["source"]> = ["api", "sealing", "email"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];

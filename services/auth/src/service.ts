@@ -9,6 +9,7 @@ import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_p
 import {
   CompletionAttemptFailedSchema,
   EmailDeliveryFailedSchema,
+  SealCertificateExpiringSchema,
 } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import { ApiCallsRecordedSchema } from "@countersign/gen/countersign/events/v1/gateway_events_pb.js";
 import {
@@ -31,6 +32,7 @@ import { LockoutNotices } from "./lockout-notices.js";
 import { LoginThrottle, type LoginThrottlePolicies } from "./login-throttle.js";
 import { Passwords } from "./passwords.js";
 import { authRoutes } from "./routes.js";
+import { SealExpiryNotices } from "./seal-expiry-notices.js";
 import { apiKeyHasher, linkTokens } from "./secrets.js";
 import { Team } from "./team.js";
 
@@ -62,7 +64,7 @@ export interface AuthModule extends ServiceModule {
   accounts: Accounts;
   apiKeys: ApiKeys;
   team: Team;
-  /** Resolves when no lock-out, invitation or reset e-mail is being sent (tests wait on it). */
+  /** Resolves when no lock-out, invitation, reset or seal expiry e-mail is being sent (tests wait on it). */
   noticesIdle(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
   const linkToken = linkTokens(deps.keyPepper);
   const emails = new AccountEmails(db, deps.mailer, logger, { publicUrl: deps.publicUrl, linkToken });
+  const sealNotices = new SealExpiryNotices(db, deps.mailer, logger, { publicUrl: deps.publicUrl });
   const team = new Team({
     db,
     accounts,
@@ -113,7 +116,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     apiKeys,
     team,
     noticesIdle: async () => {
-      await Promise.all([notices.idle(), emails.idle()]);
+      await Promise.all([notices.idle(), emails.idle(), sealNotices.idle()]);
     },
     async ready() {
       await db.query("SELECT 1");
@@ -134,6 +137,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       idempotencyKeys.start();
       notices.start();
       emails.start();
+      sealNotices.start();
       stopConsuming.push(
         await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
           apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data)),
@@ -144,6 +148,9 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
         await bus.consume(subjects.emailDeliveryFailed, "auth-email-failures", (msg) =>
           apiCalls.recordEmailFailure(fromBinary(EmailDeliveryFailedSchema, msg.data)),
         ),
+        await bus.consume(subjects.sealCertificateExpiring, "auth-seal-expiry", async (msg) => {
+          await sealNotices.queue(fromBinary(SealCertificateExpiringSchema, msg.data));
+        }),
       );
     },
     async stop() {
@@ -152,6 +159,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       await idempotencyKeys.stop();
       await relay.stop();
       await emails.stop();
+      await sealNotices.stop();
       await notices.stop();
       passwords.close();
     },

@@ -15,6 +15,8 @@ export const subjects = {
   completionAttemptFailed: "requests.completion_attempt_failed",
   /** countersign.events.v1.EmailDeliveryFailed */
   emailDeliveryFailed: "requests.email_delivery_failed",
+  /** countersign.events.v1.SealCertificateExpiring */
+  sealCertificateExpiring: "requests.seal_certificate_expiring",
   /** countersign.events.v1.SignatureRequestEvent, every type */
   signatureRequestEvents: "requests.signature_request.*",
 } as const;

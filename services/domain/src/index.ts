@@ -5,4 +5,5 @@ export * from "./docusign-names.js";
 export * from "./event-subjects.js";
 export * from "./field-layout.js";
 export * from "./request-states.js";
+export * from "./seal-files.js";
 export * from "./webhook-formats.js";

@@ -25,6 +25,7 @@ export * from "./outage.js";
 export * from "./outbox.js";
 export * from "./pages.js";
 export * from "./process-faults.js";
+export * from "./secret-box.js";
 export * from "./server.js";
 export * from "./service-identity.js";
 export * from "./service-main.js";

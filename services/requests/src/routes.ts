@@ -3,13 +3,13 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import {
   RequestsService,
-  type SealCertificate,
   type SendTestEmailResponse,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
 import { toAuditEntry } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
+import type { SealCertificates } from "./seal-certificates.js";
 import type { Signing } from "./signing.js";
 import type { SigningSessions } from "./signing-sessions.js";
 import type { DocumentVerification } from "./verification/document-verification.js";
@@ -23,8 +23,8 @@ export interface RequestsDomain {
   verification: DocumentVerification;
   /** Sends the administrator's test e-mail (mail/test-email.ts). */
   testEmail: (workspaceId: string, to: string) => Promise<SendTestEmailResponse>;
-  /** The seal's certificate as the sealing process last reported it (seal-certificates.ts). */
-  sealCertificate: () => Promise<SealCertificate | undefined>;
+  /** The certificates each workspace's documents are sealed with. */
+  sealCertificates: SealCertificates;
 }
 
 export function requestsRoutes({
@@ -35,11 +35,13 @@ export function requestsRoutes({
   agreementSets,
   verification,
   testEmail,
-  sealCertificate,
+  sealCertificates,
 }: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
     sendTestEmail: (req) => testEmail(req.workspaceId, req.to),
-    getSealCertificate: async () => ({ certificate: await sealCertificate() }),
+    getSealCertificate: async (req) => ({ certificate: await sealCertificates.get(req.workspaceId) }),
+    replaceSealCertificate: async (req) => ({ certificate: await sealCertificates.replace(req) }),
+    removeSealCertificate: async (req) => ({ certificate: await sealCertificates.remove(req.workspaceId) }),
     createSignatureRequest: async (req) => ({ signatureRequest: await creation.create(req) }),
     getSignatureRequest: async (req) => ({
       signatureRequest: await requests.get(req.workspaceId, req.requestId),

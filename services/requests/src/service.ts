@@ -17,6 +17,7 @@ import {
   migrate,
   OutboxRelay,
   outboxTrack,
+  type SecretBox,
   type ServiceModule,
   type Unsubscribe,
 } from "@countersign/kit";
@@ -26,6 +27,7 @@ import { type DrawingLimits, DrawingProcess } from "./completion/drawing-process
 import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
 import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
+import { SealChoice } from "./completion/seal-choice.js";
 import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import { sendTestEmail } from "./mail/test-email.js";
@@ -36,10 +38,12 @@ import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
 import {
   describeSealCertificate,
+  SealCertificates,
   sealCertificateStore,
   sealExpiryGauge,
-  toSealCertificate,
+  workspaceSealBox,
 } from "./seal-certificates.js";
+import { SealExpiryWarnings } from "./seal-expiry-warnings.js";
 import { Signing } from "./signing.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
@@ -75,6 +79,8 @@ export interface RequestsDeps {
   /** Days after completion that a signer's link still opens the signed document (30). */
   signedLinkDays?: number;
   expirySweepIntervalMs?: number;
+  /** How often seal certificates are checked for an expiry warning; hourly unless given. */
+  sealWarningIntervalMs?: number;
   notificationPollIntervalMs?: number;
   /** How long a replica's claim on an e-mail lasts (see NotificationSenderOptions). */
   notificationClaimSeconds?: number;
@@ -103,6 +109,8 @@ export interface RequestsModule extends ServiceModule {
   sweepExpired(): Promise<number>;
   /** Releases document claims no request backs, as the periodic sweep does. */
   sweepClaims(olderThanMs?: number): Promise<number>;
+  /** Queues the seal expiry warnings due now (seal-expiry-warnings.ts); returns how many. */
+  warnSealExpiry(now?: Date): Promise<number>;
   /** Resolves when no completion is being worked on; tests wait on it. */
   completionIdle(): Promise<void>;
 }
@@ -134,10 +142,15 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   // The process starts with the first completion: a replica that completes nothing never loads pdf-lib.
   const drawing = role === "api" ? undefined : new DrawingProcess(deps.drawingLimits);
   const seal = drawing && sealOf(deps, role);
+  const sealBox = workspaceSealBox(deps.linkSecret);
   const completions =
     drawing &&
     seal &&
-    sealingCompletions(deps, role, seal, { links, drawing, afterCommit: () => afterCommit() });
+    sealingCompletions(deps, role, new SealChoice(db, sealBox, seal, deps.timestampAuthority), {
+      links,
+      drawing,
+      afterCommit: () => afterCommit(),
+    });
   const sealReport = seal && describeSealCertificate(seal.certificate, seal.room.level);
   const afterCommit = () => {
     relay.kick();
@@ -145,7 +158,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     completions?.kick();
   };
   // The sealer answers no calls, sweeps nothing and is given no templates service.
-  const api = role === "sealer" ? undefined : apiParts(deps, { links, relay, sender, afterCommit });
+  const api = role === "sealer" ? undefined : apiParts(deps, { links, relay, sender, sealBox, afterCommit });
   let stopHearingTemplates: Unsubscribe | undefined;
   return {
     serviceNames: [RequestsService.typeName],
@@ -158,6 +171,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       relay.start();
       sender.start();
       api?.sweeper.start();
+      api?.sealWarnings.start();
       api?.claims.start();
       stopHearingTemplates = await api?.templates.listen(bus);
       completions?.start();
@@ -169,12 +183,14 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       await stopHearingTemplates?.();
       await api?.claims.stop();
       await api?.sweeper.stop();
+      await api?.sealWarnings.stop();
       await sender.stop();
       await relay.stop();
     },
     mailIdle: () => sender.idle(),
     sweepExpired: () => api?.sweeper.sweep() ?? Promise.resolve(0),
     sweepClaims: (olderThanMs) => api?.claims.sweep(olderThanMs) ?? Promise.resolve(0),
+    warnSealExpiry: (now) => api?.sealWarnings.check(now) ?? Promise.resolve(0),
     completionIdle: () => completions?.idle() ?? Promise.resolve(),
   };
 }
@@ -185,10 +201,16 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
  */
 function apiParts(
   deps: RequestsDeps,
-  shared: { links: SigningLinks; relay: OutboxRelay; sender: NotificationSender; afterCommit: () => void },
+  shared: {
+    links: SigningLinks;
+    relay: OutboxRelay;
+    sender: NotificationSender;
+    sealBox: SecretBox;
+    afterCommit: () => void;
+  },
 ) {
   const { db, logger } = deps;
-  const { links, relay, sender, afterCommit } = shared;
+  const { links, relay, sender, sealBox, afterCommit } = shared;
   if (!deps.templates) throw new Error("a requests service that serves the API needs the templates service");
   const transactions = new RequestTransactions(db, afterCommit);
   const templates = new TemplateCopies(deps.templates);
@@ -232,12 +254,10 @@ function apiParts(
     agreementSets: new AgreementSets(db),
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),
-    sealCertificate: async () => {
-      const row = await sealCertificateStore.current(db);
-      return row && toSealCertificate(row);
-    },
+    sealCertificates: new SealCertificates(db, sealBox),
   });
-  return { routes, sweeper, claims, verifierProcess, templates };
+  const sealWarnings = new SealExpiryWarnings(db, logger, () => relay.kick(), deps.sealWarningIntervalMs);
+  return { routes, sweeper, claims, verifierProcess, templates, sealWarnings };
 }
 
 /** The seal of a process that seals: its key opened now, a wrong one stopping the start. */
@@ -251,13 +271,13 @@ function sealOf(deps: RequestsDeps, role: RequestsRole): Seal {
 function sealingCompletions(
   deps: RequestsDeps,
   role: RequestsRole,
-  seal: Seal,
+  seals: SealChoice,
   shared: { links: SigningLinks; drawing: DrawingProcess; afterCommit: () => void },
 ): Completions {
   return new Completions({
     db: deps.db,
     documents: deps.documents,
-    seal,
+    seals,
     logger: deps.logger,
     ...shared,
     pollIntervalMs: deps.completionPollIntervalMs ?? (role === "sealer" ? SEALER_POLL_MS : undefined),

@@ -14,11 +14,12 @@ import {
   isUuid,
   notFound,
   type Queryable,
+  type SecretBox,
   uuidv7,
   validationError,
 } from "@countersign/kit";
 import { endpointUrlProblem, type Network } from "./delivery/guarded-client.js";
-import { generateSecret, type SecretBox } from "./endpoint-secrets.js";
+import { generateSecret } from "./endpoint-secrets.js";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import { type EndpointRow, store } from "./store.js";
 

@@ -16,7 +16,7 @@ import { Deliveries } from "./delivery/deliveries.js";
 import { GuardedClient, type LookupAll, type Network } from "./delivery/guarded-client.js";
 import { DeliveryMetrics } from "./delivery/metrics.js";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "./delivery/retry-schedule.js";
-import { SecretBox } from "./endpoint-secrets.js";
+import { endpointSecretBox } from "./endpoint-secrets.js";
 import { Endpoints } from "./endpoints.js";
 import { FanOut } from "./fan-out.js";
 import { MessageLog } from "./message-log.js";
@@ -63,7 +63,7 @@ export async function buildWebhooks(deps: WebhooksDeps): Promise<WebhooksModule>
   const allowNetworks = deps.allowNetworks ?? [];
   const timeoutMs = deps.timeoutMs ?? 15_000;
   const schedule = deps.retryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
-  const secrets = new SecretBox(deps.secretKey);
+  const secrets = endpointSecretBox(deps.secretKey);
   const concurrency = deps.concurrency ?? 64;
   // As many sockets to one endpoint as attempts at once: an attempt queued for a socket would spend
   // its timeout waiting.

@@ -1,5 +1,5 @@
 /** The secrets that sign an endpoint's deliveries now: the current one, and the previous one during its 24 h. */
-import type { SecretBox } from "./endpoint-secrets.js";
+import type { SecretBox } from "@countersign/kit";
 
 interface SealedSecrets {
   secret_sealed: Uint8Array;

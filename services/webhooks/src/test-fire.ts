@@ -9,10 +9,9 @@ import {
   type TestEndpointResponse,
   TestEndpointResponseSchema,
 } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
-import { type Database, uuidv7, validationError } from "@countersign/kit";
+import { type Database, type SecretBox, uuidv7, validationError } from "@countersign/kit";
 import type { GuardedClient } from "./delivery/guarded-client.js";
 import { signedHeaders } from "./delivery/signature.js";
-import type { SecretBox } from "./endpoint-secrets.js";
 import type { Endpoints } from "./endpoints.js";
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./event-types.js";
 import type { Payloads } from "./payload.js";

@@ -10,18 +10,24 @@ export interface ExpiryWarning {
   text: string;
 }
 
-export function expiryWarning(notAfter: string, now: Date): ExpiryWarning | undefined {
+/** How the certificate is replaced: the workspace's own here, the deployment's by its operator. */
+const replace = (own: boolean) =>
+  own
+    ? "Upload its replacement below"
+    : "Ask the operator to renew the deployment's (COUNTERSIGN_SEAL_P12), or upload this workspace's own below";
+
+export function expiryWarning(notAfter: string, now: Date, own: boolean): ExpiryWarning | undefined {
   const left = new Date(notAfter).getTime() - now.getTime();
   const on = formatDay(new Date(notAfter));
   if (left <= 0)
     return {
       tone: "error",
-      text: `It expired on ${on}: documents completed now carry a seal PDF readers reject. Replace it (COUNTERSIGN_SEAL_P12) and restart the sealing processes.`,
+      text: `It expired on ${on}: documents completed now carry a seal PDF readers reject. ${replace(own)}.`,
     };
   if (left > WARN_DAYS * DAY_MS) return undefined;
   const days = Math.ceil(left / DAY_MS);
   return {
     tone: "warning",
-    text: `It expires in ${days} ${days === 1 ? "day" : "days"}, on ${on}. Replace it before then (COUNTERSIGN_SEAL_P12) and restart the sealing processes: documents sealed before keep their valid seal.`,
+    text: `It expires in ${days} ${days === 1 ? "day" : "days"}, on ${on}. ${replace(own)} before then: documents sealed before keep their valid seal.`,
   };
 }

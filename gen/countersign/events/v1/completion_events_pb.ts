@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/completion_events.proto.
  */
 export const file_countersign_events_v1_completion_events: GenFile = /*@__PURE__*/
-  fileDesc("Ci1jb3VudGVyc2lnbi9ldmVudHMvdjEvY29tcGxldGlvbl9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSL1AQoXQ29tcGxldGlvbkF0dGVtcHRGYWlsZWQSEAoIZXZlbnRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhwKFHNpZ25hdHVyZV9yZXF1ZXN0X2lkGAMgASgJEg8KB2F0dGVtcHQYBCABKAUSFAoMbWF4X2F0dGVtcHRzGAUgASgFEg4KBnJlYXNvbhgGIAEoCRIuCgpyZXRyeV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglmYWlsX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpUCChNFbWFpbERlbGl2ZXJ5RmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIcChRzaWduYXR1cmVfcmVxdWVzdF9pZBgDIAEoCRIUCgxyZWNpcGllbnRfaWQYBCABKAkSDAoEa2luZBgFIAEoCRIPCgdhdHRlbXB0GAYgASgFEhQKDG1heF9hdHRlbXB0cxgHIAEoBRIOCgZyZWFzb24YCCABKAkSLgoKcmV0cnlfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJZmFpbF90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ci1jb3VudGVyc2lnbi9ldmVudHMvdjEvY29tcGxldGlvbl9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSL1AQoXQ29tcGxldGlvbkF0dGVtcHRGYWlsZWQSEAoIZXZlbnRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhwKFHNpZ25hdHVyZV9yZXF1ZXN0X2lkGAMgASgJEg8KB2F0dGVtcHQYBCABKAUSFAoMbWF4X2F0dGVtcHRzGAUgASgFEg4KBnJlYXNvbhgGIAEoCRIuCgpyZXRyeV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglmYWlsX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpUCChNFbWFpbERlbGl2ZXJ5RmFpbGVkEhAKCGV2ZW50X2lkGAEgASgJEhQKDHdvcmtzcGFjZV9pZBgCIAEoCRIcChRzaWduYXR1cmVfcmVxdWVzdF9pZBgDIAEoCRIUCgxyZWNpcGllbnRfaWQYBCABKAkSDAoEa2luZBgFIAEoCRIPCgdhdHRlbXB0GAYgASgFEhQKDG1heF9hdHRlbXB0cxgHIAEoBRIOCgZyZWFzb24YCCABKAkSLgoKcmV0cnlfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJZmFpbF90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLTAQoXU2VhbENlcnRpZmljYXRlRXhwaXJpbmcSEAoIZXZlbnRfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhwKFGV4Y2VwdF93b3Jrc3BhY2VfaWRzGAMgAygJEg8KB3N1YmplY3QYBCABKAkSGgoSc2hhMjU2X2ZpbmdlcnByaW50GAUgASgJEi0KCW5vdF9hZnRlchgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoOdGhyZXNob2xkX2RheXMYByABKAViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * CompletionAttemptFailed is published by the requests service on
@@ -173,4 +173,71 @@ export type EmailDeliveryFailed = Message<"countersign.events.v1.EmailDeliveryFa
  */
 export const EmailDeliveryFailedSchema: GenMessage<EmailDeliveryFailed> = /*@__PURE__*/
   messageDesc(file_countersign_events_v1_completion_events, 1);
+
+/**
+ * SealCertificateExpiring is published by the requests service on
+ * "<namespace>.events.requests.seal_certificate_expiring" when a seal certificate comes within 30
+ * days, then within 7 days, of its expiry; auth e-mails the Organization Admins of the workspaces
+ * sealed with it. Published once per certificate, threshold and workspace.
+ *
+ * @generated from message countersign.events.v1.SealCertificateExpiring
+ */
+export type SealCertificateExpiring = Message<"countersign.events.v1.SealCertificateExpiring"> & {
+  /**
+   * event_id is unique per warning; a redelivered event is mailed once.
+   *
+   * @generated from field: string event_id = 1;
+   */
+  eventId: string;
+
+  /**
+   * workspace_id whose own seal expires; empty for the deployment's seal, which warns every
+   * workspace but those in except_workspace_ids.
+   *
+   * @generated from field: string workspace_id = 2;
+   */
+  workspaceId: string;
+
+  /**
+   * except_workspace_ids seal with their own certificate: the deployment's expiry does not concern them.
+   *
+   * @generated from field: repeated string except_workspace_ids = 3;
+   */
+  exceptWorkspaceIds: string[];
+
+  /**
+   * subject of the certificate, as in SealCertificate.
+   *
+   * @generated from field: string subject = 4;
+   */
+  subject: string;
+
+  /**
+   * sha256_fingerprint of the certificate.
+   *
+   * @generated from field: string sha256_fingerprint = 5;
+   */
+  sha256Fingerprint: string;
+
+  /**
+   * not_after is when it expires.
+   *
+   * @generated from field: google.protobuf.Timestamp not_after = 6;
+   */
+  notAfter?: Timestamp | undefined;
+
+  /**
+   * threshold_days is the warning's threshold: 30 or 7 days before the expiry, or 0 once it has expired.
+   *
+   * @generated from field: int32 threshold_days = 7;
+   */
+  thresholdDays: number;
+};
+
+/**
+ * Describes the message countersign.events.v1.SealCertificateExpiring.
+ * Use `create(SealCertificateExpiringSchema)` to create a new message.
+ */
+export const SealCertificateExpiringSchema: GenMessage<SealCertificateExpiring> = /*@__PURE__*/
+  messageDesc(file_countersign_events_v1_completion_events, 2);
 

@@ -40,7 +40,7 @@ import type { SignatureMark } from "./certificate-page.js";
 import { DrawingFailed, type DrawingProcess } from "./drawing-process.js";
 import { RevocationError } from "./pades/revocation.js";
 import { TimestampError } from "./pades/timestamp-client.js";
-import type { Seal } from "./seal.js";
+import { type SealChoice, SealUnavailable } from "./seal-choice.js";
 import type { Original } from "./sealed-document.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
@@ -91,7 +91,12 @@ export async function abandonParkedCompletion(tx: Queryable, requestId: string):
  * else without internals.
  */
 function reasonForSender(err: unknown): string {
-  if (err instanceof DrawingFailed || err instanceof TimestampError || err instanceof RevocationError) {
+  if (
+    err instanceof DrawingFailed ||
+    err instanceof TimestampError ||
+    err instanceof RevocationError ||
+    err instanceof SealUnavailable
+  ) {
     return err.message;
   }
   return "the sealed PDF could not be made or stored; the service's logs name the cause";
@@ -153,7 +158,8 @@ export interface CompletionsDeps {
   db: Database;
   documents: Client<typeof DocumentsService>;
   links: SigningLinks;
-  seal: Seal;
+  /** The seal each workspace's documents are sealed with. */
+  seals: SealChoice;
   drawing: DrawingProcess;
   logger: Logger;
   afterCommit: () => void;
@@ -237,6 +243,7 @@ export class Completions extends JobQueue<Job> {
     const audit = await readAudit(db, request.id);
     const completedAt = new Date();
     const values = await store.fieldValues(db, request.id);
+    const seal = await this.deps.seals.forWorkspace(job.workspace_id);
     const drawn = await this.deps.drawing.draw(
       await this.originals(job.workspace_id, request.document_ids),
       request.fields,
@@ -260,9 +267,9 @@ export class Completions extends JobQueue<Job> {
         sentBy: sentBy(audit[0]?.actor, request.sender_name),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
       },
-      this.deps.seal.room,
+      seal.room,
     );
-    const sealed = await this.deps.seal.sign(drawn.bytes, (pdf, data, bytes) =>
+    const sealed = await seal.sign(drawn.bytes, (pdf, data, bytes) =>
       this.deps.drawing.addValidationRevision(pdf, data, bytes),
     );
     const stored = await this.store(job, request.title, sealed.bytes);

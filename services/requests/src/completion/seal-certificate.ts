@@ -5,6 +5,7 @@
  */
 import { generateKeyPair, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
+import { MAX_SEAL_FILE_BYTES } from "@countersign/domain";
 import forge from "node-forge";
 
 export interface SealCredentials {
@@ -108,4 +109,82 @@ export function identityOf({ certificates }: OpenedSeal): SealIdentity {
       0,
     ),
   };
+}
+
+const MIN_RSA_BITS = 2048;
+
+/**
+ * Extended key usages under which PDF readers accept a document signature: document signing
+ * (RFC 9336), e-mail protection, Adobe's Authentic Documents Trust, Microsoft's document signing,
+ * and any.
+ */
+const DOCUMENT_SIGNING_USAGES = new Set([
+  "1.3.6.1.5.5.7.3.36",
+  "1.3.6.1.5.5.7.3.4",
+  "1.2.840.113583.1.1.5",
+  "1.3.6.1.4.1.311.10.3.12",
+  "2.5.29.37.0",
+]);
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * Checks a PKCS#12 file an administrator offers as a seal, before anything is sealed with it:
+ * that it opens with its password, holds an RSA key of at least 2048 bits with its own
+ * certificate, that the certificate is valid now, is no CA's, allows signatures, and that any
+ * chain in the file issued it. Throws a sentence naming the first thing wrong.
+ */
+export function checkUploadedSeal(credentials: SealCredentials, now = new Date()): OpenedSeal {
+  if (credentials.p12.length === 0) throw new Error("the file is empty");
+  if (credentials.p12.length > MAX_SEAL_FILE_BYTES) {
+    throw new Error(
+      `the file is larger than ${MAX_SEAL_FILE_BYTES / 1024} KiB: a seal is a key and a few certificates`,
+    );
+  }
+  const opened = openSeal(credentials);
+  const bits = opened.key.n.bitLength();
+  if (bits < MIN_RSA_BITS)
+    throw new Error(`its RSA key has ${bits} bits; a seal needs at least ${MIN_RSA_BITS}`);
+  const [own, ...chain] = opened.certificates as [forge.pki.Certificate, ...forge.pki.Certificate[]];
+  if (now < own.validity.notBefore)
+    throw new Error(`its certificate is valid only from ${day(own.validity.notBefore)}`);
+  if (now >= own.validity.notAfter)
+    throw new Error(`its certificate expired on ${day(own.validity.notAfter)}`);
+  const constraints = own.getExtension("basicConstraints") as { cA?: boolean } | null;
+  if (constraints?.cA)
+    throw new Error("it is a certificate authority's certificate; a seal needs a certificate of its own");
+  const usage = own.getExtension("keyUsage") as {
+    digitalSignature?: boolean;
+    nonRepudiation?: boolean;
+  } | null;
+  if (usage && !usage.digitalSignature && !usage.nonRepudiation) {
+    throw new Error("its certificate's key usage allows no signatures (digitalSignature or nonRepudiation)");
+  }
+  const extended = own.getExtension("extKeyUsage") as { value?: string } | null;
+  if (extended?.value !== undefined) {
+    const usages = extendedKeyUsages(extended.value);
+    if (!usages.some((oid) => DOCUMENT_SIGNING_USAGES.has(oid))) {
+      throw new Error(
+        "its certificate's extended key usage does not allow signing documents: PDF readers would reject the seal (document signing, e-mail protection or any usage is needed)",
+      );
+    }
+  }
+  if (chain.length > 0 && !own.isIssuer(own) && !chain.some((issuer) => issuedBy(own, issuer))) {
+    throw new Error("the certificates in the file do not include the one that issued the seal's certificate");
+  }
+  return opened;
+}
+
+/** The OIDs of an extKeyUsage extension's value (DER), known to forge or not. */
+function extendedKeyUsages(value: string): string[] {
+  const sequence = forge.asn1.fromDer(value);
+  return (sequence.value as forge.asn1.Asn1[]).map((oid) => forge.asn1.derToOid(oid.value as string));
+}
+
+function issuedBy(certificate: forge.pki.Certificate, issuer: forge.pki.Certificate): boolean {
+  try {
+    return issuer.verify(certificate);
+  } catch {
+    return false;
+  }
 }

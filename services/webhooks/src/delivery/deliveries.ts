@@ -9,8 +9,7 @@
  * endpoint's retry schedule and its Retry-After, records concurrent attempts in one statement
  * (attempt-log.ts) and counts failures against the endpoint. It reports in the same gauges.
  */
-import { type Database, DrainLoop, type Logger, reportQueue, uuidv7 } from "@countersign/kit";
-import type { SecretBox } from "../endpoint-secrets.js";
+import { type Database, DrainLoop, type Logger, reportQueue, type SecretBox, uuidv7 } from "@countersign/kit";
 import { signingSecrets } from "../signing-secrets.js";
 import { type DueMessage, store } from "../store.js";
 import { AttemptLog } from "./attempt-log.js";
