@@ -2,12 +2,14 @@
  * The monitoring in deploy/observability agrees with the code: every PromQL expression parses
  * (Prometheus's own grammar), every metric it reads is one a component exports, every alert says
  * how severe it is, what happened and where the runbook is, the objects are valid
- * prometheus-operator resources, and the ServiceMonitor scrapes ports the Services have.
+ * prometheus-operator resources, the ServiceMonitor scrapes ports the Services have, and the
+ * PodMonitor the sealing pods' port.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRpcMetrics, type Queryable } from "@countersign/kit";
+import { PodMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor";
 import { PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule";
 import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
 import { parser } from "@prometheus-io/lezer-promql";
@@ -15,6 +17,7 @@ import yaml from "js-yaml";
 import { Registry } from "prom-client";
 import { admission, DEFAULT_ADMISSION } from "../gateway/src/middleware/admission.js";
 import { httpMetrics } from "../gateway/src/middleware/http-metrics.js";
+import { timestampMetrics } from "../services/requests/src/completion/pades/timestamp-client.js";
 import { NotificationMetrics } from "../services/requests/src/notifications.js";
 import { sealExpiryGauge } from "../services/requests/src/seal-certificates.js";
 import { DeliveryMetrics } from "../services/webhooks/src/delivery/metrics.js";
@@ -68,6 +71,7 @@ async function exportedMetrics(): Promise<Set<string>> {
     ...(await gateway.getMetricsAsJSON()).map((m) => m.name),
     ...new DeliveryMetrics(async () => 0).all().map((m) => (m as unknown as { name: string }).name),
     (new NotificationMetrics().deliveries as unknown as { name: string }).name,
+    ...Object.values(timestampMetrics).map((m) => (m as unknown as { name: string }).name),
     // Named without a scrape: the database it reads is never asked.
     (sealExpiryGauge({} as Queryable) as unknown as { name: string }).name,
   ];
@@ -164,4 +168,34 @@ test("the rules and the ServiceMonitor are valid, and it scrapes ports the Servi
     const ports = service.spec.ports.map((port) => port.name).filter((name) => scraped.has(name));
     expect([service.metadata.name, ports.length]).toEqual([service.metadata.name, 1]);
   }
+});
+
+test("the PodMonitor is valid and scrapes the sealing pods, which no Service fronts, on a port they have", () => {
+  const rendered = yaml.loadAll(execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" })) as {
+    kind: string;
+  }[];
+  const monitor = rendered.find((o) => o.kind === "PodMonitor") as unknown as {
+    spec: { selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: { port: string }[] };
+  };
+  new PodMonitor(monitor as never).validate();
+  const workloads = (
+    yaml.loadAll(execFileSync("kubectl", ["kustomize", join(REPO, "deploy/base")], { encoding: "utf8" })) as {
+      kind: string;
+      metadata: { name: string };
+      spec: {
+        template: {
+          metadata: { labels: Record<string, string> };
+          spec: { containers: { ports?: { name: string }[] }[] };
+        };
+      };
+    }[]
+  ).filter((o) => o.kind === "Deployment");
+  const selected = workloads.filter((w) =>
+    Object.entries(monitor.spec.selector.matchLabels).every(
+      ([label, value]) => w.spec.template.metadata.labels[label] === value,
+    ),
+  );
+  expect(selected.map((w) => w.metadata.name)).toEqual(["requests-sealer"]);
+  const ports = selected[0]?.spec.template.spec.containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
+  for (const endpoint of monitor.spec.podMetricsEndpoints) expect(ports).toContain(endpoint.port);
 });

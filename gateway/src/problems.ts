@@ -54,6 +54,8 @@ export interface Problem {
   detail: string;
   code: ProblemCode;
   requestId: string;
+  /** The request's trace, where this process traces it. */
+  traceId?: string;
   /** One entry per violated rule; empty unless the code is validation_failed. */
   errors: FieldViolation[];
 }
@@ -91,6 +93,7 @@ const UNAVAILABLE_RETRY_AFTER = "5";
 export function toProblem(
   err: unknown,
   requestId: string,
+  traceId?: string,
 ): { problem: Problem; headers: Record<string, string> } {
   let code: ProblemCode = "internal";
   let detail = "something went wrong on our side; the request id identifies it in our logs";
@@ -123,6 +126,7 @@ export function toProblem(
       detail,
       code,
       requestId,
+      ...(traceId ? { traceId } : {}),
       errors: errors ?? [],
     },
     headers,

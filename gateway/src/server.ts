@@ -22,6 +22,8 @@ import {
   SERVER_GRACE_MS,
   serviceClient,
   shutDownInStages,
+  startTracing,
+  stopTracing,
   warnWithoutNodeFlags,
 } from "@countersign/kit";
 import { collectDefaultMetrics, Registry } from "prom-client";
@@ -81,9 +83,11 @@ const metricsRegistry = new Registry();
 
 async function main(): Promise<void> {
   const config = loadConfig(configSchema);
+  const tracing = startTracing({ serviceName: "countersign-gateway" });
   const logger = createLogger({ name: "gateway", level: config.LOG_LEVEL });
   exitOnProcessFaults(logger);
   warnWithoutNodeFlags(logger);
+  if (tracing) logger.info("tracing: spans are sent to the OTLP endpoint OTEL_* names");
   const server = await listen(config.PORT);
   collectDefaultMetrics({ register: metricsRegistry });
   const bus = await openNats(config.NATS_URL, config.NATS_NAMESPACE, "gateway", logger);
@@ -144,6 +148,7 @@ async function main(): Promise<void> {
       },
       { name: "gateway", run: () => gateway.stop(), deadlineMs: 3000 },
       { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
+      { name: "traces", run: () => stopTracing(), deadlineMs: 2000 },
     ]);
     logger.info("stopped");
     logger.flush();

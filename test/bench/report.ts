@@ -8,6 +8,7 @@ import type { Figures, LoadOptions, RateFigures } from "./measure.js";
 import type { MemoryGrowth } from "./process-memory.js";
 import type { StartupFigures } from "./startup.js";
 import { type BenchSummary, type ModeSummary, type OnceSummary, verdicts } from "./targets.js";
+import type { TracingCost } from "./tracing-cost.js";
 import type { TransferResult } from "./transfer.js";
 import type { WebhookFigures } from "./webhooks.js";
 
@@ -26,6 +27,8 @@ export interface ModeResult {
   /** The same upload through the thinnest HTTP server in front of the store (its own process). */
   floorUpload25: MemoryGrowth;
   startup: StartupFigures;
+  /** Ping untraced and traced at 10 %, two deployments side by side. */
+  tracing?: TracingCost;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -73,6 +76,10 @@ export function benchSummary(
       figures.uploadPerFloor = round2(t.gateway.uploadMBps / t.floor.uploadMBps);
       figures.downloadPerFloor = round2(t.gateway.downloadMBps / t.floor.downloadMBps);
     }
+    if (r.tracing)
+      figures.tracedPingCpuPerUntraced = round2(
+        r.tracing.tracedAtRate.cpuMsPerRequest / r.tracing.untracedAtRate.cpuMsPerRequest,
+      );
     if (r.startup.restartS !== undefined) figures.restartS = r.startup.restartS;
     if (r.startup.idleRssAfterRestartMiB !== undefined)
       figures.idleRssAfterRestartMiB = r.startup.idleRssAfterRestartMiB;
@@ -129,8 +136,16 @@ const verdict = (met: boolean) => (met ? "target met" : "target missed");
 
 function loadTable(results: ModeResult[]): string {
   const rows = results.flatMap(
-    ({ mode, gateway, templates, createAndSend, createAndSendAtRate, express, node }) =>
-      [gateway, templates, createAndSend, createAndSendAtRate, express, node].map(
+    ({ mode, gateway, templates, createAndSend, createAndSendAtRate, express, node, tracing }) =>
+      [
+        gateway,
+        templates,
+        createAndSend,
+        createAndSendAtRate,
+        express,
+        node,
+        ...(tracing ? [tracing.untracedAtRate, tracing.tracedAtRate, tracing.untraced, tracing.traced] : []),
+      ].map(
         (f) =>
           `| ${mode} | ${f.target} | ${f.requestsPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.requests} | ${f.non2xx + f.errors} |`,
       ),
@@ -144,16 +159,23 @@ function loadTable(results: ModeResult[]): string {
 
 function loadRatios(results: ModeResult[]): string {
   return results
-    .map(({ mode, gateway, templates, createAndSend, createAndSendAtRate: atRate, express, node }) => {
-      const toExpress = ratio(gateway.requestsPerSecond, express.requestsPerSecond);
-      const met = ` — ${verdict(toExpress >= TARGETS.pingToExpress)}`;
-      return [
-        `- ${mode}: ping: gateway / bare Express = **${fixed(toExpress)}**${met}; bare Express / bare Node = ${fixed(ratio(express.requestsPerSecond, node.requestsPerSecond))}`,
-        `- ${mode}: templates page / ping = **${fixed(ratio(templates.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p99 ${templates.p99Ms} ms against ${gateway.p99Ms} ms`,
-        `- ${mode}: create-and-send / ping = **${fixed(ratio(createAndSend.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p50 ${createAndSend.p50Ms} ms, p99 ${createAndSend.p99Ms} ms against ${gateway.p99Ms} ms`,
-        `- ${mode}: create-and-send offered at ${atRate.ratePerSecond}/s (${atRate.requestsPerSecond}/s answered): p50 ${atRate.p50Ms} ms, **p99 ${atRate.p99Ms} ms** — ${verdict(atRate.p99Ms < TARGETS.createSendP99AtRateMs)}; processor time of every process **${atRate.cpuMsPerRequest} ms** a request — ${verdict(atRate.cpuMsPerRequest <= TARGETS.createSendCpuMs)} (settled and idle it used ${atRate.idleCpuMsPerSecond} ms a second, ${fixed(atRate.idleCpuMsPerSecond / atRate.ratePerSecond)} ms of each request's share)`,
-      ].join("\n");
-    })
+    .map(
+      ({ mode, gateway, templates, createAndSend, createAndSendAtRate: atRate, express, node, tracing }) => {
+        const toExpress = ratio(gateway.requestsPerSecond, express.requestsPerSecond);
+        const met = ` — ${verdict(toExpress >= TARGETS.pingToExpress)}`;
+        return [
+          `- ${mode}: ping: gateway / bare Express = **${fixed(toExpress)}**${met}; bare Express / bare Node = ${fixed(ratio(express.requestsPerSecond, node.requestsPerSecond))}`,
+          `- ${mode}: templates page / ping = **${fixed(ratio(templates.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p99 ${templates.p99Ms} ms against ${gateway.p99Ms} ms`,
+          `- ${mode}: create-and-send / ping = **${fixed(ratio(createAndSend.requestsPerSecond, gateway.requestsPerSecond))}** (req/s); p50 ${createAndSend.p50Ms} ms, p99 ${createAndSend.p99Ms} ms against ${gateway.p99Ms} ms`,
+          ...(tracing
+            ? [
+                `- ${mode}: tracing on at 10 % sampling (two deployments side by side, ABBA, twice with the start order swapped; ${tracing.exports} OTLP exports taken): processor time per ping at ${tracing.tracedAtRate.ratePerSecond}/s **${tracing.tracedAtRate.cpuMsPerRequest} ms** against ${tracing.untracedAtRate.cpuMsPerRequest} ms untraced = **${fixed(ratio(tracing.tracedAtRate.cpuMsPerRequest, tracing.untracedAtRate.cpuMsPerRequest))}**; pings as fast as answered ${tracing.traced.requestsPerSecond}/s against ${tracing.untraced.requestsPerSecond}/s = ${fixed(ratio(tracing.traced.requestsPerSecond, tracing.untraced.requestsPerSecond))}`,
+              ]
+            : []),
+          `- ${mode}: create-and-send offered at ${atRate.ratePerSecond}/s (${atRate.requestsPerSecond}/s answered): p50 ${atRate.p50Ms} ms, **p99 ${atRate.p99Ms} ms** — ${verdict(atRate.p99Ms < TARGETS.createSendP99AtRateMs)}; processor time of every process **${atRate.cpuMsPerRequest} ms** a request — ${verdict(atRate.cpuMsPerRequest <= TARGETS.createSendCpuMs)} (settled and idle it used ${atRate.idleCpuMsPerSecond} ms a second, ${fixed(atRate.idleCpuMsPerSecond / atRate.ratePerSecond)} ms of each request's share)`,
+        ].join("\n");
+      },
+    )
     .join("\n");
 }
 

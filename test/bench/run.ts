@@ -8,11 +8,12 @@
  * - the gateway's peak resident memory during a 25 MiB upload;
  * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it;
  * - webhook latency at 200 events/s and delivery throughput against a bare HTTPS POST loop (distributed).
- * - the signing page and the console's log-in page in Lighthouse's mobile run (standalone).
+ * - the signing page and the console's log-in page in Lighthouse's mobile run (standalone);
+ * - GET /v1/ping with OpenTelemetry tracing on at 10 % sampling against the same untraced.
  * BENCH_ONLY=completion measures completion alone (in process, no deployment), BENCH_ONLY=webhooks
  * the webhooks alone (a distributed deployment), BENCH_ONLY=phone the pages alone (a standalone
- * deployment), BENCH_ONLY=create-send ping and create-and-send alone (both modes); each only prints
- * its figures.
+ * deployment), BENCH_ONLY=create-send ping and create-and-send alone (both modes), BENCH_ONLY=tracing
+ * ping untraced against traced at 10 % sampling (both modes); each only prints its figures.
  * Prints the figures and writes docs/benchmarks.md.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -47,6 +48,7 @@ import {
   writeReport,
 } from "./report.js";
 import { distributedStartup, type StartupFigures, standaloneStartup } from "./startup.js";
+import { measureTracingCost, type TracingCost } from "./tracing-cost.js";
 import { type FloorUrl, measureTransfer, putThroughFloor, uploadThroughGateway } from "./transfer.js";
 
 /** The thinnest HTTP server in front of the baseline store: where its keys are reached, and its process. */
@@ -280,6 +282,43 @@ async function phoneOnly(): Promise<void> {
   }
 }
 
+/** Ping untraced and traced at 10 %, two deployments of the mode side by side (tracing-cost.ts). */
+function tracingCostIn(
+  mode: ModeResult["mode"],
+  start: (env: Record<string, string>) => Promise<Deployment>,
+): Promise<TracingCost> {
+  console.log(`${mode}: ping untraced and traced at 10 % sampling, two deployments side by side`);
+  return measureTracingCost(
+    (env) => start({ ...GATEWAY_ENV, ...env }),
+    async (deployment) => ({
+      url: `${deployment.gateways[0]}/v1/ping`,
+      headers: { authorization: `Bearer ${(await keyFor(deployment)).secret}` },
+    }),
+    options,
+  );
+}
+
+async function tracingOnly(): Promise<void> {
+  const print = (mode: string, cost: TracingCost) =>
+    console.log(
+      `${mode}: ping traced at 10 %: CPU per ping at ${cost.tracedAtRate.ratePerSecond}/s ${cost.tracedAtRate.cpuMsPerRequest} against ${cost.untracedAtRate.cpuMsPerRequest} ms untraced (${(cost.tracedAtRate.cpuMsPerRequest / cost.untracedAtRate.cpuMsPerRequest).toFixed(3)}); as fast as answered ${cost.traced.requestsPerSecond} against ${cost.untraced.requestsPerSecond}/s (${(cost.traced.requestsPerSecond / cost.untraced.requestsPerSecond).toFixed(3)}); ${cost.exports} OTLP exports`,
+    );
+  print(
+    "standalone",
+    await tracingCostIn("standalone", (env) => startStandalone(undefined, { env, compiled: true })),
+  );
+  const infra = await distributedInfra();
+  if (!infra) return;
+  try {
+    print(
+      "distributed",
+      await tracingCostIn("distributed", (env) => startDistributed(infra, { env, compiled: true })),
+    );
+  } finally {
+    await infra.close();
+  }
+}
+
 async function createSendOnly(): Promise<void> {
   const measureIn = async (mode: ModeResult["mode"], deployment: Deployment) => {
     try {
@@ -315,6 +354,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === "webhooks") return webhooksOnly();
   if (process.env.BENCH_ONLY === "phone") return phoneOnly();
   if (process.env.BENCH_ONLY === "create-send") return createSendOnly();
+  if (process.env.BENCH_ONLY === "tracing") return tracingOnly();
   console.log("bench: completing a 10-page request (20 runs against pdf-lib load-and-save)");
   const authority = await startLocalTimestampAuthority(
     await mkdtemp(join(tmpdir(), "countersign-bench-tsa-")),
@@ -370,6 +410,9 @@ async function main(): Promise<void> {
     console.log("standalone: the signing page and the console's log-in page in Lighthouse's mobile run");
     phone = await measurePhonePages(standalone, (await keyFor(standalone)).secret);
     await standalone.destroy();
+    (results[0] as ModeResult).tracing = await tracingCostIn("standalone", (env) =>
+      startStandalone(undefined, { env, compiled: true }),
+    );
 
     const infra = await distributedInfra();
     if (infra) {
@@ -410,6 +453,9 @@ async function main(): Promise<void> {
       webhooks = await measureWebhooks(distributed, infra.natsUrl, await keyFor(distributed));
       console.log(`\n${webhookLines(webhooks)}\n`);
       await distributed.destroy();
+      (results[1] as ModeResult).tracing = await tracingCostIn("distributed", (env) =>
+        startDistributed(infra, { env, compiled: true }),
+      );
       await infra.close();
     }
   } finally {

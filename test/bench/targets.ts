@@ -25,6 +25,11 @@ export interface ModeSummary {
   restartS?: number;
   idleRssMiB: number;
   idleRssAfterRestartMiB?: number;
+  /**
+   * Processor time per GET /v1/ping at a fixed rate with OpenTelemetry on at 10 % sampling ÷ the
+   * same untraced, two deployments side by side (tracing-cost.ts).
+   */
+  tracedPingCpuPerUntraced?: number;
 }
 
 /**
@@ -92,6 +97,12 @@ export const TARGETS: Target[] = [
     figure: "idleRssMiB",
     label: "idle resident memory (MiB)",
     bound: (mode) => (mode === "standalone" ? 250 : 800),
+    better: "lower",
+  },
+  {
+    figure: "tracedPingCpuPerUntraced",
+    label: "ping's CPU traced at 10 % ÷ untraced",
+    bound: () => 1.05,
     better: "lower",
   },
   {

@@ -27,3 +27,29 @@ export async function createTwoRoleTemplate(api: string, key: string, name = "ND
   if (template.status !== 201) throw new Error(`template answered ${template.status}: ${template.text}`);
   return (template.body as { id: string }).id;
 }
+
+/**
+ * A request from that template to Ada (Client) and Bob (Company), sent at once; `headers` go with
+ * the call (a `traceparent`, say). Answers the API's reply.
+ */
+export function sendFromTwoRoleTemplate(
+  api: string,
+  key: string,
+  templateId: string,
+  headers: Record<string, string> = {},
+) {
+  return call(api, "/signature-requests", {
+    key,
+    method: "POST",
+    headers,
+    json: {
+      title: "Traced NDA",
+      templateId,
+      recipients: [
+        { name: "Ada Lovelace", email: "ada@example.com", role: "Client" },
+        { name: "Bob Babbage", email: "bob@example.com", role: "Company" },
+      ],
+      send: true,
+    },
+  });
+}

@@ -11,6 +11,8 @@ import {
   exitOnProcessFaults,
   loadConfig,
   mailConfig,
+  startTracing,
+  stopTracing,
   warnWithoutNodeFlags,
 } from "@countersign/kit";
 import {
@@ -66,9 +68,12 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
   const config = loadConfig(configSchema);
   const loggerFor = (service: string) =>
     createLogger({ name: service, level: config.LOG_LEVEL, destination });
+  // Off unless OTEL_* names an exporter; before anything is built, so every part is traced.
+  const tracing = startTracing({ serviceName: "countersign" });
   const logger = loggerFor("standalone");
   exitOnProcessFaults(logger);
   warnWithoutNodeFlags(logger);
+  if (tracing) logger.info("tracing: spans are sent to the OTLP endpoint OTEL_* names");
   const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   const app = await startStandalone({
     dataDir,
@@ -110,6 +115,7 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
     stopping = true;
     logger.info({ signal }, "shutting down");
     await app.close();
+    await stopTracing().catch(() => {});
     logger.info("stopped");
     logger.flush();
     process.exit(0);

@@ -13,6 +13,10 @@ export const Problem = z
     detail: z.string(),
     code: z.enum(PROBLEM_CODES),
     requestId: z.string(),
+    traceId: z.string().optional().meta({
+      description:
+        "The OpenTelemetry trace of the request, where the service traces it (OTEL_* configuration): the id to look for in Jaeger or Tempo.",
+    }),
     errors: z
       .array(z.strictObject({ path: z.string(), message: z.string() }))
       .meta({ description: "One entry per broken rule; empty unless the code is validation_failed." }),

@@ -14,6 +14,7 @@ export function accessLog(logger: Logger): ResponseEndHook {
     write(
       {
         requestId: res.locals.requestId as string,
+        traceId: res.locals.traceId as string | undefined,
         method: req.method,
         path: loggedPath(req, res),
         status: res.statusCode,

@@ -76,7 +76,7 @@ export function problemHandler(logger: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const translated = (err && typeof err === "object" && fromHttpLayer(err)) || err;
     const requestId = res.locals.requestId as string;
-    const { problem, headers } = toProblem(translated, requestId);
+    const { problem, headers } = toProblem(translated, requestId, res.locals.traceId as string | undefined);
     // A client that hung up cancels the calls made for it; that is not a fault of ours.
     const clientLeft = req.destroyed && err instanceof ConnectError && err.code === Code.Canceled;
     if (clientLeft)

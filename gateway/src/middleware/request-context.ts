@@ -7,7 +7,18 @@
  * file must never be taken for a page of ours.
  */
 
-import { type CallContext, runWithCallContext, uuidv7 } from "@countersign/kit";
+import {
+  type CallContext,
+  contextFrom,
+  runWithCallContext,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  TRACEPARENT,
+  tracingEnabled,
+  uuidv7,
+  withContext,
+} from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
 
 export type ResponseEndHook = (req: Request, res: Response) => void;
@@ -41,6 +52,49 @@ export function requestContext(timeoutMs: number, onEnd: ResponseEndHook[]) {
         return controller.signal;
       },
     };
-    runWithCallContext(context, next);
+    if (!tracingEnabled()) {
+      runWithCallContext(context, next);
+      return;
+    }
+    const traced = serverSpan(req, res);
+    if (!traced) runWithCallContext(context, next);
+    else withContext(traced, () => runWithCallContext(context, next));
   };
+}
+
+/**
+ * The request's SERVER span, a child of the caller's `traceparent` where it sent one, ended when
+ * the response is done (or the client left); its trace id goes on the access log line and on any
+ * problem answered. Named by the route the request matched, as OpenTelemetry's HTTP conventions ask.
+ */
+function serverSpan(req: Request, res: Response) {
+  const header = req.headers[TRACEPARENT];
+  const started = startSpan(req.method, {
+    kind: SpanKind.SERVER,
+    parent: contextFrom(typeof header === "string" ? header : undefined),
+  });
+  if (!started) return undefined;
+  const { span } = started;
+  // A request the sampler left out still passes its decision on (its context), and costs no more.
+  if (!span.isRecording()) return started.context;
+  res.locals.traceId = span.spanContext().traceId;
+  span.setAttributes({
+    "http.request.method": req.method,
+    "url.path": req.path,
+    "url.scheme": req.protocol,
+    "user_agent.original": req.headers["user-agent"] ?? "",
+  });
+  const end = () => {
+    const route = res.locals.route as string | undefined;
+    if (route) {
+      span.updateName(`${req.method} ${route}`);
+      span.setAttribute("http.route", route);
+    }
+    span.setAttribute("http.response.status_code", res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (!res.writableFinished) span.setAttribute("error.type", "client_closed");
+    span.end();
+  };
+  res.once("close", end);
+  return started.context;
 }

@@ -3483,6 +3483,8 @@ export interface components {
             /** @enum {string} */
             code: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "headers_too_large" | "request_timeout" | "internal" | "not_implemented" | "unavailable";
             requestId: string;
+            /** @description The OpenTelemetry trace of the request, where the service traces it (OTEL_* configuration): the id to look for in Jaeger or Tempo. */
+            traceId?: string;
             /** @description One entry per broken rule; empty unless the code is validation_failed. */
             errors: {
                 path: string;

@@ -4,6 +4,7 @@
  * every service of the standalone process (embedded-postgres.ts).
  */
 import pg from "pg";
+import { inSpan, SpanKind, tracingEnabled } from "./tracing.js";
 
 export interface QueryResult<R> {
   rows: R[];
@@ -31,6 +32,49 @@ export const pgTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** The statement's first word, as OpenTelemetry names a database span: "SELECT", "INSERT". */
+function operationOf(sql: string): string {
+  return /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? "SQL";
+}
+
+function statementInSpan<T>(namespace: string, sql: string, run: () => Promise<T>): Promise<T> {
+  const operation = operationOf(sql);
+  return inSpan(
+    `${operation} ${namespace}`,
+    {
+      kind: SpanKind.CLIENT,
+      onlyInTrace: true,
+      attributes: {
+        "db.system.name": "postgresql",
+        "db.namespace": namespace,
+        "db.operation.name": operation,
+        // Statements are parameterised: their text holds no value from outside.
+        "db.query.text": sql.length > 2000 ? `${sql.slice(0, 2000)}…` : sql,
+      },
+    },
+    run,
+  );
+}
+
+/**
+ * The database with a span for each statement made within a trace; the database itself where this
+ * process does not trace, so that not tracing costs nothing. `namespace` names the service's
+ * database (or schema, in standalone).
+ */
+export function tracedDatabase(db: Database, namespace: string): Database {
+  if (!tracingEnabled()) return db;
+  const traced = (q: Queryable): Queryable => ({
+    query: <R>(sql: string, params?: readonly unknown[]) =>
+      statementInSpan(namespace, sql, () => q.query<R>(sql, params)),
+    exec: (sql) => statementInSpan(namespace, sql, () => q.exec(sql)),
+  });
+  return {
+    ...traced(db),
+    transaction: (fn) => db.transaction((tx) => fn(traced(tx))),
+    close: () => db.close(),
+  };
+}
+
 export function createPostgresDatabase(connectionString: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types: pgTypes });
   // An idle client's connection error must not crash the process; the pool replaces the client.
@@ -44,7 +88,7 @@ export function createPostgresDatabase(connectionString: string, options: { max?
       await client.query(sql);
     },
   });
-  return {
+  const database: Database = {
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
@@ -71,6 +115,10 @@ export function createPostgresDatabase(connectionString: string, options: { max?
     },
     close: () => pool.end(),
   };
+  return tracedDatabase(
+    database,
+    decodeURIComponent(new URL(connectionString).pathname.slice(1)) || "postgres",
+  );
 }
 
 /** Creates the database named in the URL when it does not exist yet (one database per service). */

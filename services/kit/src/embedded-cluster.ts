@@ -8,8 +8,9 @@
 import { randomUUID } from "node:crypto";
 import { constants, existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 
 /**
@@ -97,7 +98,9 @@ async function isEmpty(dir: string): Promise<boolean> {
 
 /** Named for the PGlite version: a template is only ever copied for the version that made it. */
 async function installTemplatePath(): Promise<string> {
-  const entry = import.meta.resolve("@electric-sql/pglite");
+  // require's resolution finds the same package file; import.meta.resolve is missing where tests
+  // load modules in a VM (jest).
+  const entry = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
   const manifest = JSON.parse(await readFile(new URL("../package.json", entry), "utf8")) as {
     version: string;
   };

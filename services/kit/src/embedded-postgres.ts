@@ -20,7 +20,14 @@ import type {
 } from "pg-protocol/dist/messages.js";
 import { Parser } from "pg-protocol/dist/parser.js";
 import { serialize } from "pg-protocol/dist/serializer.js";
-import { type Database, pgTypes, type Queryable, type QueryResult, quoteIdentifier } from "./database.js";
+import {
+  type Database,
+  pgTypes,
+  type Queryable,
+  type QueryResult,
+  quoteIdentifier,
+  tracedDatabase,
+} from "./database.js";
 import { openEmbeddedCluster } from "./embedded-cluster.js";
 
 /**
@@ -142,7 +149,7 @@ export class EmbeddedPostgres {
       query: (sql, params) => session.query(schema, sql, params),
       exec: (sql) => session.exec(sql),
     };
-    return {
+    const database: Database = {
       query: (sql, params) => this.exclusive(schema, () => inSchema.query(sql, params)),
       exec: (sql) => this.exclusive(schema, () => inSchema.exec(sql)),
       transaction: (fn) =>
@@ -160,6 +167,7 @@ export class EmbeddedPostgres {
       // The PGlite outlives each service's handle; EmbeddedPostgres.close ends it.
       close: async () => {},
     };
+    return tracedDatabase(database, schema);
   }
 
   close(): Promise<void> {

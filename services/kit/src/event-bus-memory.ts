@@ -12,12 +12,14 @@ import {
   type PublishOptions,
   redeliveryDelayMs,
   subjectMatches,
+  tracedHandler,
 } from "./event-bus.js";
 
 interface Kept {
   subject: string;
   data: Uint8Array;
   at: number;
+  traceparent?: string | undefined;
 }
 
 interface ConsumerGroup {
@@ -64,7 +66,7 @@ export class MemoryEventBus implements EventBus {
     for (const listener of this.listeners) {
       if (subjectMatches(listener.subject, subject)) listener.handler({ subject, data, deliveryCount: 1 });
     }
-    const message = { subject, data, at: Date.now() };
+    const message: Kept = { subject, data, at: Date.now(), traceparent: options.traceparent };
     this.keep(message);
     const groups = [...this.groups.values()].filter((group) => subjectMatches(group.subject, subject));
     for (const group of groups) {
@@ -74,7 +76,7 @@ export class MemoryEventBus implements EventBus {
     }
     const deliveries = groups
       .filter((group) => group.members.length > 0)
-      .map((group) => this.deliver(group, subject, data));
+      .map((group) => this.deliver(group, message));
     const results = await Promise.allSettled(deliveries);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) {
@@ -85,7 +87,8 @@ export class MemoryEventBus implements EventBus {
     }
   }
 
-  async consume(subject: string, consumer: string, handler: (msg: BusMessage) => Promise<void>) {
+  async consume(subject: string, consumer: string, given: (msg: BusMessage) => Promise<void>) {
+    const handler = tracedHandler(consumer, given);
     let group = this.groups.get(consumer);
     if (!group) {
       // A new durable consumer starts at the beginning of what the bus keeps, as JetStream's does.
@@ -119,13 +122,14 @@ export class MemoryEventBus implements EventBus {
     this.closed = true;
   }
 
-  private async deliver(group: ConsumerGroup, subject: string, data: Uint8Array): Promise<void> {
+  private async deliver(group: ConsumerGroup, message: Kept): Promise<void> {
+    const { subject, data, traceparent } = message;
     let lastError: unknown;
     for (let deliveryCount = 1; deliveryCount <= this.maxAttempts; deliveryCount++) {
       const member = group.members[group.next++ % group.members.length];
       if (!member) return;
       try {
-        await member({ subject, data, deliveryCount });
+        await member({ subject, data, deliveryCount, traceparent });
         return;
       } catch (err) {
         lastError = err;
@@ -144,7 +148,7 @@ export class MemoryEventBus implements EventBus {
     try {
       while (group.backlog.length > 0 && group.members.length > 0 && !this.closed) {
         const message = group.backlog[0] as Kept;
-        await this.deliver(group, message.subject, message.data);
+        await this.deliver(group, message);
         group.backlog.shift();
       }
     } catch {

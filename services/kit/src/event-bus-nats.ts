@@ -6,10 +6,17 @@
 
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, headers, type NatsConnection } from "@nats-io/transport-node";
 import { Counter } from "prom-client";
-import { type BusMessage, type EventBus, type PublishOptions, redeliveryDelayMs } from "./event-bus.js";
+import {
+  type BusMessage,
+  type EventBus,
+  type PublishOptions,
+  redeliveryDelayMs,
+  tracedHandler,
+} from "./event-bus.js";
 import type { Logger } from "./logger.js";
+import { TRACEPARENT } from "./tracing.js";
 
 export interface NatsEventBusOptions {
   url: string;
@@ -66,10 +73,19 @@ export class NatsEventBus implements EventBus {
   }
 
   async publish(subject: string, data: Uint8Array, options: PublishOptions = {}): Promise<void> {
-    await this.js.publish(this.prefix + subject, data, options.msgId ? { msgID: options.msgId } : undefined);
+    let traced: ReturnType<typeof headers> | undefined;
+    if (options.traceparent) {
+      traced = headers();
+      traced.set(TRACEPARENT, options.traceparent);
+    }
+    await this.js.publish(this.prefix + subject, data, {
+      ...(options.msgId ? { msgID: options.msgId } : {}),
+      ...(traced ? { headers: traced } : {}),
+    });
   }
 
-  async consume(subject: string, consumer: string, handler: (msg: BusMessage) => Promise<void>) {
+  async consume(subject: string, consumer: string, given: (msg: BusMessage) => Promise<void>) {
+    const handler = tracedHandler(consumer, given);
     const durable = `${this.stream}-${consumer}`.replace(/[^A-Za-z0-9_-]/g, "_");
     const open = async (reopening: boolean) => {
       // The consumer is declared every time; the stream, made at connect, again only on a reopen:
@@ -100,7 +116,12 @@ export class NatsEventBus implements EventBus {
             const deliveryCount = msg.info.deliveryCount;
             // Handlers run concurrently (bounded by max_ack_pending) so that a batching handler can
             // gather many messages before it answers for any of them.
-            handler({ subject: msg.subject.slice(prefixLength), data: msg.data, deliveryCount }).then(
+            handler({
+              subject: msg.subject.slice(prefixLength),
+              data: msg.data,
+              deliveryCount,
+              traceparent: msg.headers?.get(TRACEPARENT) || undefined,
+            }).then(
               () => msg.ack(),
               () => msg.nak(redeliveryDelayMs(deliveryCount)),
             );

@@ -6,11 +6,15 @@
  * - `listen`: every listener gets every message published from now on, with no redelivery
  *   (cache invalidation on every replica).
  */
+import { contextFrom, inSpan, outsideTrace, SpanKind, tracingEnabled } from "./tracing.js";
+
 export interface BusMessage {
   subject: string;
   data: Uint8Array;
   /** How often this message has been delivered to this consumer, 1 the first time. */
   deliveryCount: number;
+  /** The trace the event was written in (W3C `traceparent`), when it was traced. */
+  traceparent?: string | undefined;
 }
 
 export type Unsubscribe = () => Promise<void>;
@@ -18,6 +22,8 @@ export type Unsubscribe = () => Promise<void>;
 export interface PublishOptions {
   /** De-duplication id: a second publish with the same id within the window is dropped. */
   msgId?: string;
+  /** The trace the event belongs to, carried in a message header. */
+  traceparent?: string | undefined;
 }
 
 export interface EventBus {
@@ -48,4 +54,34 @@ export function subjectMatches(pattern: string, subject: string): boolean {
     if (i >= have.length || (want[i] !== "*" && want[i] !== have[i])) return false;
   }
   return want.length === have.length;
+}
+
+/**
+ * A consumer's handler whose work joins the trace its event was written in: a CONSUMER span,
+ * a child of the event's context, around each delivery of a traced event.
+ */
+export function tracedHandler(
+  consumer: string,
+  handler: (msg: BusMessage) => Promise<void>,
+): (msg: BusMessage) => Promise<void> {
+  return (msg) => {
+    if (!tracingEnabled()) return handler(msg);
+    // An event nobody traced is handled in no trace, whoever published it in this process.
+    if (!msg.traceparent) return outsideTrace(() => handler(msg));
+    return inSpan(
+      `process ${msg.subject}`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(msg.traceparent),
+        attributes: {
+          "messaging.system": "nats",
+          "messaging.operation.type": "process",
+          "messaging.destination.name": msg.subject,
+          "messaging.consumer.group.name": consumer,
+          "messaging.message.delivery_count": msg.deliveryCount,
+        },
+      },
+      () => handler(msg),
+    );
+  };
 }

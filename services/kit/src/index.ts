@@ -31,6 +31,7 @@ export * from "./service-identity.js";
 export * from "./service-main.js";
 export * from "./service-module.js";
 export * from "./shutdown.js";
+export * from "./tracing.js";
 export * from "./transport.js";
 export * from "./upload-garbage.js";
 export * from "./upload-spool.js";

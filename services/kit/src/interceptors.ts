@@ -8,6 +8,17 @@ import { acceptRequestId, REQUEST_ID_HEADER, runWithCallContext } from "./contex
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
 import { isDependencyOutage } from "./outage.js";
+import {
+  contextFrom,
+  failSpan,
+  injectTraceContext,
+  inTrace,
+  SpanKind,
+  startSpan,
+  TRACEPARENT,
+  tracingEnabled,
+  withContext,
+} from "./tracing.js";
 
 export function callContextInterceptor(): Interceptor {
   return (next) => (req) => {
@@ -71,3 +82,82 @@ export function metricsInterceptor(metrics: RpcMetrics): Interceptor {
     }
   };
 }
+
+/** A span for a call, named as OpenTelemetry's RPC conventions name it: "package.Service/Method". */
+function rpcSpan(
+  req: { service: { typeName: string }; method: { name: string } },
+  kind: SpanKind,
+  parent?: Parameters<typeof startSpan>[1]["parent"],
+) {
+  return startSpan(`${req.service.typeName}/${req.method.name}`, {
+    kind,
+    parent,
+    attributes: {
+      "rpc.system": "connect_rpc",
+      "rpc.service": req.service.typeName,
+      "rpc.method": req.method.name,
+    },
+  });
+}
+
+/**
+ * The span of a call, ended when its answer has been read to the end (a streamed answer's last
+ * message), with its Connect code on failure.
+ */
+function traced(kind: SpanKind): Interceptor {
+  return (next) => async (req) => {
+    if (!tracingEnabled()) return next(req);
+    // A call made outside any trace (a sweep, a poll) starts none on this side.
+    if (kind === SpanKind.CLIENT && !inTrace()) return next(req);
+    const started =
+      kind === SpanKind.SERVER
+        ? rpcSpan(req, kind, contextFrom(req.header.get(TRACEPARENT)))
+        : rpcSpan(req, kind);
+    if (!started) return next(req);
+    const { span } = started;
+    let ended = false;
+    const end = (err?: unknown) => {
+      if (ended) return;
+      ended = true;
+      if (err !== undefined) {
+        span.setAttribute("rpc.connect_rpc.error_code", Code[ConnectError.from(err).code] ?? "unknown");
+        failSpan(span, err);
+      }
+      span.end();
+    };
+    try {
+      const res = await withContext(started.context, () => {
+        if (kind === SpanKind.CLIENT) injectTraceContext(req.header);
+        return next(req);
+      });
+      if (!res.stream) {
+        end();
+        return res;
+      }
+      const messages = res.message;
+      return {
+        ...res,
+        message: (async function* () {
+          try {
+            yield* messages;
+          } catch (err) {
+            end(err);
+            throw err;
+          } finally {
+            // Read to the end, or left by its reader.
+            end();
+          }
+        })(),
+      } as typeof res;
+    } catch (err) {
+      end(err);
+      throw err;
+    }
+  };
+}
+
+/** The server's span of each call, a child of the caller's (its `traceparent` header). */
+export const serverTracingInterceptor = (): Interceptor => traced(SpanKind.SERVER);
+
+/** The client's span of each call, whose context goes to the server in `traceparent`. */
+export const clientTracingInterceptor = (): Interceptor => traced(SpanKind.CLIENT);

@@ -21,6 +21,7 @@ import { Counter, Gauge } from "prom-client";
 import type { Database, Queryable } from "./database.js";
 import { DrainLoop } from "./drain-loop.js";
 import type { Logger } from "./logger.js";
+import { contextFrom, inSpan, SpanKind, tracingEnabled } from "./tracing.js";
 
 /** The wait before attempt n + 1: `firstMs`, doubled after each failure, at most `maxMs`. */
 export function exponentialBackoff(firstMs: number, maxMs: number): (attempts: number) => number {
@@ -42,6 +43,11 @@ export interface JobTable {
   widen?: string;
   /** A finished job is deleted rather than kept with its done_at (the table has no done_at). */
   deleteWhenDone?: boolean;
+  /**
+   * The table has a `traceparent` column, written with the job (tracing.ts `currentTraceparent`):
+   * each attempt runs in a span of the trace of the call that queued it.
+   */
+  traced?: boolean;
 }
 
 /** What became of one attempt at a job. */
@@ -262,7 +268,8 @@ export class JobQueue<Job extends JobState> implements ReportedQueue {
   }
 
   private async claimJobs(limit: number): Promise<Job[]> {
-    const { name, key, columns, order = key, widen } = this.config.table;
+    const { name, key, order = key, widen, traced } = this.config.table;
+    const columns = traced ? [...this.config.table.columns, "traceparent"] : this.config.table.columns;
     const { rows } = await this.config.db.query<Job>(
       `WITH claimed AS (
          UPDATE ${name} SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
@@ -286,7 +293,7 @@ export class JobQueue<Job extends JobState> implements ReportedQueue {
         await this.releaseJobs(jobs.slice(i));
         return true;
       }
-      const outcome = await run(job, stopping).catch(
+      const outcome = await this.inJobSpan(job, () => run(job, stopping)).catch(
         (error: unknown): JobOutcome => ({ kind: "failed", error }),
       );
       if (outcome.kind === "released") {
@@ -316,6 +323,22 @@ export class JobQueue<Job extends JobState> implements ReportedQueue {
       if (outcome?.kind === "failed") await this.settleJob(job, outcome);
     }
     return released.length > 0;
+  }
+
+  /** An attempt at a traced table's job, in a span of the trace that queued it. */
+  private inJobSpan<T>(job: Job, attempt: () => Promise<T>): Promise<T> {
+    if (!this.config.table.traced || !tracingEnabled()) return attempt();
+    const traceparent = (job as unknown as { traceparent?: string | null }).traceparent;
+    return inSpan(
+      `${this.name} job`,
+      {
+        kind: SpanKind.CONSUMER,
+        parent: contextFrom(traceparent),
+        onlyInTrace: true,
+        attributes: { "countersign.queue": this.name, "countersign.job.attempt": job.attempts },
+      },
+      attempt,
+    );
   }
 
   private keyOf(job: Job): string {

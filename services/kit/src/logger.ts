@@ -6,6 +6,7 @@
  */
 import { type DestinationStream, type Logger, pino } from "pino";
 import { currentCallContext } from "./context.js";
+import { currentTraceId } from "./tracing.js";
 
 export type { Logger };
 
@@ -129,6 +130,8 @@ export function createLogger({ name, level = "info", destination }: LoggerOption
       formatters: { log: (object) => redactSecrets(object) },
       mixin() {
         const requestId = currentCallContext()?.requestId;
+        const traceId = currentTraceId();
+        if (traceId) return requestId ? { requestId, traceId } : { traceId };
         return requestId ? { requestId } : {};
       },
     },

@@ -7,6 +7,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { z } from "zod";
+import { inSpan, SpanKind } from "./tracing.js";
 
 /** The variables of every service that sends e-mail. */
 export const mailConfig = {
@@ -110,7 +111,15 @@ class SmtpMailer implements Mailer {
 
   async send(message: MailMessage): Promise<string> {
     try {
-      const info = (await this.smtp.sendMail(envelope(this.from, message))) as { response?: string };
+      const info = (await inSpan(
+        "SMTP send",
+        {
+          kind: SpanKind.CLIENT,
+          onlyInTrace: true,
+          attributes: { "network.protocol.name": "smtp", "server.address": this.where },
+        },
+        () => this.smtp.sendMail(envelope(this.from, message)),
+      )) as { response?: string };
       return serverReply(info.response);
     } catch (err) {
       const failure = err as { code?: string; responseCode?: number; response?: string; message?: string };

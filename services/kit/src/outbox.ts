@@ -12,6 +12,7 @@ import type { EventBus } from "./event-bus.js";
 import { uuidv7 } from "./ids.js";
 import { exponentialBackoff, type JobOutcome, JobQueue } from "./job-queue.js";
 import type { Logger } from "./logger.js";
+import { contextFrom, currentTraceparent, inSpan, SpanKind } from "./tracing.js";
 
 export async function enqueueEvent<Desc extends DescMessage>(
   tx: Queryable,
@@ -20,10 +21,11 @@ export async function enqueueEvent<Desc extends DescMessage>(
   message: MessageShape<Desc>,
 ): Promise<string> {
   const id = uuidv7();
-  await tx.query("INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, $3)", [
+  await tx.query("INSERT INTO outbox (id, subject, payload, traceparent) VALUES ($1, $2, $3, $4)", [
     id,
     subject,
     toBinary(schema, message),
+    currentTraceparent(),
   ]);
   return id;
 }
@@ -49,6 +51,7 @@ interface OutboxRow {
   id: string;
   subject: string;
   payload: Uint8Array;
+  traceparent: string | null;
   attempts: number;
 }
 
@@ -66,7 +69,12 @@ export class OutboxRelay extends JobQueue<OutboxRow> {
       name: options.name ?? "outbox",
       db,
       logger,
-      table: { name: "outbox", key: "id", columns: ["subject", "payload"], deleteWhenDone: true },
+      table: {
+        name: "outbox",
+        key: "id",
+        columns: ["subject", "payload", "traceparent"],
+        deleteWhenDone: true,
+      },
       leaseSeconds: 30,
       pollIntervalMs: options.pollIntervalMs ?? 1000,
       batchSize: options.batchSize ?? 100,
@@ -86,7 +94,29 @@ export class OutboxRelay extends JobQueue<OutboxRow> {
    */
   private async publish(rows: readonly OutboxRow[]): Promise<JobOutcome[]> {
     const outcomes = await Promise.allSettled(
-      rows.map((row) => this.bus.publish(row.subject, row.payload, { msgId: row.id })),
+      rows.map((row) =>
+        // A traced event is published in a span of the trace it was written in, whose context the
+        // message carries to its consumers.
+        inSpan(
+          `publish ${row.subject}`,
+          {
+            kind: SpanKind.PRODUCER,
+            parent: contextFrom(row.traceparent),
+            onlyInTrace: true,
+            attributes: {
+              "messaging.system": "nats",
+              "messaging.operation.type": "send",
+              "messaging.destination.name": row.subject,
+              "messaging.message.id": row.id,
+            },
+          },
+          () =>
+            this.bus.publish(row.subject, row.payload, {
+              msgId: row.id,
+              traceparent: currentTraceparent() ?? undefined,
+            }),
+        ),
+      ),
     );
     const refused = outcomes.some((outcome) => outcome.status === "rejected");
     // A bus that does not answer is an outage: everything waits, uncounted. One that answers

@@ -21,6 +21,7 @@ import { pipeline } from "node:stream/promises";
 import { Client as MinioClient } from "minio";
 import { type BlobInfo, BlobNotFoundError, type BlobStore, checkKey, type PutOptions } from "./blob-store.js";
 import { writeToFile } from "./file-writer.js";
+import { inSpan, SpanKind } from "./tracing.js";
 
 export interface S3Options {
   endpoint: string;
@@ -91,7 +92,35 @@ export class S3BlobStore implements BlobStore {
     return store;
   }
 
-  async put(key: string, body: Readable | Uint8Array, options: PutOptions = {}): Promise<BlobInfo> {
+  /** A span of an S3 call made within a trace, as OpenTelemetry names them ("S3.PutObject"). */
+  private traced<T>(operation: string, key: string, call: () => Promise<T>): Promise<T> {
+    return inSpan(
+      `S3.${operation}`,
+      {
+        kind: SpanKind.CLIENT,
+        onlyInTrace: true,
+        attributes: {
+          "rpc.system": "aws-api",
+          "rpc.service": "S3",
+          "rpc.method": operation,
+          "aws.s3.bucket": this.bucket,
+          "aws.s3.key": key,
+          "server.address": this.endpoint,
+        },
+      },
+      call,
+    );
+  }
+
+  put(key: string, body: Readable | Uint8Array, options: PutOptions = {}): Promise<BlobInfo> {
+    return this.traced("PutObject", key, () => this.putUntraced(key, body, options));
+  }
+
+  private async putUntraced(
+    key: string,
+    body: Readable | Uint8Array,
+    options: PutOptions,
+  ): Promise<BlobInfo> {
     checkKey(key);
     const contentType = options.contentType ?? "application/octet-stream";
     if (!(body instanceof Readable)) {
@@ -123,7 +152,11 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
-  async get(key: string): Promise<Readable> {
+  get(key: string): Promise<Readable> {
+    return this.traced("GetObject", key, () => this.getUntraced(key));
+  }
+
+  private async getUntraced(key: string): Promise<Readable> {
     try {
       const body = await this.answered("a GET", () => this.client.getObject(this.bucket, checkKey(key)));
       // The object's bytes may stop coming after its headers: a stalled download ends in an error.
@@ -138,7 +171,11 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async stat(key: string): Promise<BlobInfo | undefined> {
+  stat(key: string): Promise<BlobInfo | undefined> {
+    return this.traced("HeadObject", key, () => this.statUntraced(key));
+  }
+
+  private async statUntraced(key: string): Promise<BlobInfo | undefined> {
     try {
       return {
         size: (await this.answered("a HEAD", () => this.client.statObject(this.bucket, checkKey(key)))).size,
@@ -150,7 +187,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.answered("a DELETE", () => this.client.removeObject(this.bucket, checkKey(key)));
+    await this.traced("DeleteObject", key, () =>
+      this.answered("a DELETE", () => this.client.removeObject(this.bucket, checkKey(key))),
+    );
   }
 
   async ping(): Promise<void> {

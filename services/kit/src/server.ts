@@ -11,7 +11,12 @@ import type { ConnectRouter, Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { HealthState } from "./health.js";
 import { healthRoutes } from "./health.js";
-import { callContextInterceptor, errorMaskingInterceptor, metricsInterceptor } from "./interceptors.js";
+import {
+  callContextInterceptor,
+  errorMaskingInterceptor,
+  metricsInterceptor,
+  serverTracingInterceptor,
+} from "./interceptors.js";
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
 import { callerInterceptor, type ServiceAccess } from "./service-identity.js";
@@ -37,6 +42,7 @@ export interface ServerInterceptorOptions {
 /** The server-side interceptors, in order; the in-memory transport of standalone mode uses them too. */
 export function serverInterceptors({ logger, metrics, access }: ServerInterceptorOptions): Interceptor[] {
   return [
+    serverTracingInterceptor(),
     callContextInterceptor(),
     metricsInterceptor(metrics),
     ...(access ? [callerInterceptor(access)] : []),

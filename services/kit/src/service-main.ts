@@ -18,6 +18,7 @@ import { SERVER_GRACE_MS, startServiceServer } from "./server.js";
 import { type MethodPolicy, parseCallers } from "./service-identity.js";
 import type { ServiceModule } from "./service-module.js";
 import { shutDownInStages } from "./shutdown.js";
+import { startTracing, stopTracing } from "./tracing.js";
 
 /** The variables every service reads, beside its own and `<NAME>_DATABASE_URL`. */
 export const serviceConfigSchema = z.object({
@@ -60,9 +61,12 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     Record<string, string> &
     z.output<S>;
   const callers = parseCallers(config.COUNTERSIGN_CALLERS, options.callers.known);
+  // Before anything is opened: the database and transports are traced from their first call.
+  const tracing = startTracing({ serviceName: `countersign-${options.name}` });
   const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
   exitOnProcessFaults(logger);
   warnWithoutNodeFlags(logger);
+  if (tracing) logger.info("tracing: spans are sent to the OTLP endpoint OTEL_* names");
   const db = await openPostgres(config[databaseVariable] as string);
   const bus = await openNats(
     config.NATS_URL,
@@ -101,6 +105,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
       { name: "resources", run: async () => module.close?.(), deadlineMs: 1000 },
       { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
       { name: "database", run: () => db.close(), deadlineMs: 2000 },
+      { name: "traces", run: () => stopTracing(), deadlineMs: 2000 },
     ]);
     logger.info("stopped");
     logger.flush();

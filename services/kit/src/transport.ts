@@ -19,6 +19,7 @@ import {
 } from "@connectrpc/connect";
 import { type BalancedTransport, balancedTransport } from "./balanced-transport.js";
 import { currentCallContext, REQUEST_ID_HEADER } from "./context.js";
+import { clientTracingInterceptor } from "./interceptors.js";
 import { HTTP2_WINDOW_BYTES, type Routes } from "./server.js";
 import { presentServiceToken } from "./service-identity.js";
 
@@ -31,7 +32,10 @@ export type { Transport };
 export function networkTransport(address: string, serviceToken?: string): BalancedTransport {
   return balancedTransport(address, {
     transport: {
-      interceptors: serviceToken ? [presentServiceToken(serviceToken)] : [],
+      interceptors: [
+        clientTracingInterceptor(),
+        ...(serviceToken ? [presentServiceToken(serviceToken)] : []),
+      ],
       // Keep connections warm between calls; a dead peer is noticed by the ping.
       pingIntervalMs: 30_000,
       idleConnectionTimeoutMs: 300_000,
@@ -45,7 +49,10 @@ export function networkTransport(address: string, serviceToken?: string): Balanc
 }
 
 export function inMemoryTransport(routes: Routes, serverInterceptors: Interceptor[]): Transport {
-  return createRouterTransport(routes, { router: { interceptors: serverInterceptors } });
+  return createRouterTransport(routes, {
+    transport: { interceptors: [clientTracingInterceptor()] },
+    router: { interceptors: serverInterceptors },
+  });
 }
 
 /** The longest a call may take when the caller set no deadline. */

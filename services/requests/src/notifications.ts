@@ -10,6 +10,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { subjects } from "@countersign/domain";
 import { EmailDeliveryFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
+  currentTraceparent,
   type Database,
   enqueueEvent,
   exponentialBackoff,
@@ -51,8 +52,8 @@ export async function queueEmails(
          FROM unnest($2::uuid[], $3::uuid[], $4::bytea[]) AS l(recipient_id, id, token_hash)
        RETURNING id, recipient_id
      )
-     INSERT INTO notifications (id, request_id, recipient_id, kind, link_id, note)
-     SELECT n.id, $1, n.recipient_id, $5, issued.id, $6
+     INSERT INTO notifications (id, request_id, recipient_id, kind, link_id, note, traceparent)
+     SELECT n.id, $1, n.recipient_id, $5, issued.id, $6, $9
        FROM unnest($7::uuid[], $8::uuid[]) AS n(recipient_id, id)
        LEFT JOIN issued USING (recipient_id)`,
     [
@@ -64,6 +65,7 @@ export async function queueEmails(
       note,
       recipientIds,
       recipientIds.map(() => uuidv7()),
+      currentTraceparent(),
     ],
   );
 }
@@ -131,6 +133,7 @@ export class NotificationSender extends JobQueue<DueRow> {
       table: {
         name: "notifications",
         key: "id",
+        traced: true,
         columns: ["request_id", "recipient_id", "kind", "link_id", "note"],
         widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, s.workspace_id,
                        s.signed_document_id, s.sender_name, s.sender_email,

@@ -24,7 +24,7 @@ import {
 import { AgreementSets } from "./agreement-sets.js";
 import { Completions } from "./completion/completions.js";
 import { type DrawingLimits, DrawingProcess } from "./completion/drawing-process.js";
-import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
+import { type TimestampAuthority, timestampMetrics } from "./completion/pades/timestamp-client.js";
 import { Seal } from "./completion/seal.js";
 import type { SealCredentials } from "./completion/seal-certificate.js";
 import { SealChoice } from "./completion/seal-choice.js";
@@ -165,7 +165,12 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     // The process that holds the key answers no calls but its health checks.
     routes: api?.routes ?? (() => {}),
     ready: dependenciesAnswer(db, bus),
-    metrics: [sender.metrics.deliveries, sealExpiryGauge(db)],
+    metrics: [
+      sender.metrics.deliveries,
+      sealExpiryGauge(db),
+      // Counted where sealing runs: a process that does not seal reports none.
+      ...(completions ? [timestampMetrics.requests, timestampMetrics.seconds] : []),
+    ],
     async start() {
       if (sealReport) await sealCertificateStore.report(db, sealReport);
       relay.start();

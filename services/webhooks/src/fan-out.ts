@@ -19,6 +19,7 @@ import {
 } from "@countersign/gen/countersign/events/v1/signature_request_events_pb.js";
 import {
   type BusMessage,
+  currentTraceparent,
   type Database,
   type EventBus,
   isUuid,
@@ -48,9 +49,15 @@ type ReadableEvent = SignatureRequestEvent & {
   signatureRequest: NonNullable<SignatureRequestEvent["signatureRequest"]>;
 };
 
+/** An event waiting for its batch, with the trace it was consumed in (its messages' deliveries join it). */
+interface Pending {
+  event: ReadableEvent;
+  traceparent: string | null;
+}
+
 export class FanOut {
   private unsubscribe: Unsubscribe | undefined;
-  private readonly batches: GroupCommit<ReadableEvent>;
+  private readonly batches: GroupCommit<Pending>;
 
   constructor(private readonly options: FanOutOptions) {
     this.batches = new GroupCommit(async (events) => {
@@ -87,15 +94,15 @@ export class FanOut {
       );
       return;
     }
-    await this.batches.add(event as ReadableEvent);
+    await this.batches.add({ event: event as ReadableEvent, traceparent: currentTraceparent() });
   }
 
-  private async write(events: ReadableEvent[]): Promise<number> {
+  private async write(pending: Pending[]): Promise<number> {
     const { db, payloads } = this.options;
     const endpoints = await store.subscribers(db, [
-      ...new Set(events.map((e) => e.signatureRequest.workspaceId)),
+      ...new Set(pending.map(({ event }) => event.signatureRequest.workspaceId)),
     ]);
-    const messages = events.flatMap((event) => {
+    const messages = pending.flatMap(({ event, traceparent }) => {
       const type = webhookEventType(event.type as SignatureRequestEventType);
       const subscribed = endpoints.filter(
         (e) => e.workspace_id === event.signatureRequest.workspaceId && e.event_types.includes(type),
@@ -117,6 +124,7 @@ export class FanOut {
         eventId: event.eventId,
         eventType: type,
         payload: bodyIn(endpoint.format),
+        traceparent,
       }));
     });
     if (messages.length === 0) return 0;

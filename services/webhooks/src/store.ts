@@ -62,6 +62,7 @@ export interface DueMessage {
   secret_sealed: Uint8Array;
   previous_secret_sealed: Uint8Array | null;
   previous_secret_expires_at: Date | null;
+  traceparent: string | null;
 }
 
 const MESSAGE_COLUMNS =
@@ -161,15 +162,24 @@ export const store = {
   /** Messages due after `firstDelayMs`; an event already fanned out to an endpoint makes nothing new. */
   async insertMessages(
     db: Queryable,
-    messages: { id: string; endpointId: string; eventId: string; eventType: string; payload: string }[],
+    messages: {
+      id: string;
+      endpointId: string;
+      eventId: string;
+      eventType: string;
+      payload: string;
+      /** The trace the event came in, which the message's attempts join. */
+      traceparent: string | null;
+    }[],
     firstDelayMs: number,
   ): Promise<number> {
     const column = <K extends keyof (typeof messages)[number]>(key: K) => messages.map((m) => m[key]);
     const { rowCount } = await db.query(
-      `INSERT INTO messages (id, endpoint_id, event_id, event_type, payload, next_attempt_at)
-       SELECT m.id, m.endpoint_id, m.event_id, m.event_type, m.payload, now() + make_interval(secs => $6 / 1000.0)
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[])
-              AS m (id, endpoint_id, event_id, event_type, payload)
+      `INSERT INTO messages (id, endpoint_id, event_id, event_type, payload, next_attempt_at, traceparent)
+       SELECT m.id, m.endpoint_id, m.event_id, m.event_type, m.payload, now() + make_interval(secs => $6 / 1000.0),
+              m.traceparent
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $7::text[])
+              AS m (id, endpoint_id, event_id, event_type, payload, traceparent)
        ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
       [
         column("id"),
@@ -178,6 +188,7 @@ export const store = {
         column("eventType"),
         column("payload"),
         firstDelayMs,
+        column("traceparent"),
       ],
     );
     return rowCount;
@@ -195,7 +206,8 @@ export const store = {
                         WHERE m.status = 'pending' AND m.next_attempt_at <= now() AND m.claimed_until < now()
                           AND e.disabled_at IS NULL
                         ORDER BY m.next_attempt_at LIMIT $1 FOR UPDATE OF m SKIP LOCKED)
-         RETURNING id, claim_id, endpoint_id, event_type, payload, round_attempts, attempt_count, next_trigger, created_at)
+         RETURNING id, claim_id, endpoint_id, event_type, payload, round_attempts, attempt_count, next_trigger, created_at,
+                   traceparent)
        SELECT c.*, e.url, e.format, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at
          FROM claimed c JOIN endpoints e ON e.id = c.endpoint_id`,
       [limit, leaseMs, claimId],

@@ -17,6 +17,7 @@ import {
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
+  currentTraceparent,
   type Database,
   enqueueEvent,
   exponentialBackoff,
@@ -49,8 +50,9 @@ export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
 /** Queues the completion of a request every signer has signed; a second call changes nothing. */
 export async function queueCompletion(tx: Queryable, request: { id: string; workspace_id: string }) {
   await tx.query(
-    "INSERT INTO completions (request_id, workspace_id, document_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-    [request.id, request.workspace_id, uuidv7()],
+    `INSERT INTO completions (request_id, workspace_id, document_id, traceparent) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [request.id, request.workspace_id, uuidv7(), currentTraceparent()],
   );
 }
 
@@ -187,6 +189,7 @@ export class Completions extends JobQueue<Job> {
       table: {
         name: "completions",
         key: "request_id",
+        traced: true,
         columns: ["workspace_id", "document_id"],
         order: "next_attempt_at",
       },

@@ -9,7 +9,18 @@
  * endpoint's retry schedule and its Retry-After, records concurrent attempts in one statement
  * (attempt-log.ts) and counts failures against the endpoint. It reports in the same gauges.
  */
-import { type Database, DrainLoop, type Logger, reportQueue, type SecretBox, uuidv7 } from "@countersign/kit";
+import {
+  contextFrom,
+  type Database,
+  DrainLoop,
+  injectTraceContext,
+  inSpan,
+  type Logger,
+  reportQueue,
+  type SecretBox,
+  SpanKind,
+  uuidv7,
+} from "@countersign/kit";
 import { signingSecrets } from "../signing-secrets.js";
 import { type DueMessage, store } from "../store.js";
 import { AttemptLog } from "./attempt-log.js";
@@ -124,10 +135,31 @@ export class Deliveries {
         startedAt,
         message.payload,
       );
-      outcome = await client.post(message.url, headers, message.payload, {
-        endpointId: message.endpoint_id,
-        messageId: message.id,
-      });
+      outcome = await inSpan(
+        "POST",
+        {
+          kind: SpanKind.CLIENT,
+          parent: contextFrom(message.traceparent),
+          onlyInTrace: true,
+          attributes: {
+            "http.request.method": "POST",
+            // The host alone: an endpoint's path or query may hold its owner's token.
+            "server.address": new URL(message.url).host,
+            "countersign.webhook.message_id": message.id,
+            "countersign.webhook.attempt": message.attempt_count + 1,
+          },
+        },
+        async (span) => {
+          if (span) injectTraceContext({ set: (name, value) => (headers[name] = value) });
+          const posted = await client.post(message.url, headers, message.payload, {
+            endpointId: message.endpoint_id,
+            messageId: message.id,
+          });
+          if (posted.kind === "response") span?.setAttribute("http.response.status_code", posted.status);
+          else span?.setAttribute("error.type", posted.error);
+          return posted;
+        },
+      );
     } catch (err) {
       // No request was made: the secret could not be opened (a changed COUNTERSIGN_WEBHOOK_SECRET_KEY).
       ours = true;

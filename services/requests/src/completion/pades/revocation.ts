@@ -6,6 +6,8 @@
  * cannot be reached fails the attempt, which is retried: a PAdES B-LT document never misses the
  * data its certificates say it needs.
  */
+
+import { fetchInSpan } from "@countersign/kit";
 import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { parseDer, toArrayBuffer } from "./cms-signature.js";
@@ -69,7 +71,11 @@ async function fetchLimited(
   const where = new URL(url).host;
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    response = await fetchInSpan(url, {
+      ...init,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "follow",
+    });
   } catch (err) {
     const reason =
       (err as Error).name === "TimeoutError"

@@ -5,8 +5,10 @@
  * Anything else is an error naming what was wrong: a completion never goes on with half a stamp.
  */
 import { randomBytes } from "node:crypto";
+import { fetchInSpan } from "@countersign/kit";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { Counter, Histogram } from "prom-client";
 import { OID, parseDer, sha256, toArrayBuffer } from "./cms-signature.js";
 
 export interface TimestampAuthority {
@@ -52,8 +54,41 @@ export function timestampNonce(): Buffer {
   return nonce;
 }
 
+/**
+ * Every request to the authority by outcome, and how long it took: `CountersignTimestampAuthorityFailing`
+ * watches the first. The sealing processes export them.
+ */
+export const timestampMetrics = {
+  requests: new Counter({
+    name: "timestamp_requests_total",
+    help: "Requests to the RFC 3161 time-stamping authority, by outcome: stamped, or failed (unreachable, refused, or a token that does not check).",
+    labelNames: ["outcome"],
+    registers: [],
+  }),
+  seconds: new Histogram({
+    name: "timestamp_request_duration_seconds",
+    help: "How long the time-stamping authority took to answer, whatever it answered.",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [],
+  }),
+};
+
 /** Asks `authority` to stamp `data` (by its SHA-256). */
 export async function requestTimestamp(authority: TimestampAuthority, data: Uint8Array): Promise<Timestamp> {
+  const stop = timestampMetrics.seconds.startTimer();
+  try {
+    const stamped = await askAuthority(authority, data);
+    timestampMetrics.requests.inc({ outcome: "stamped" });
+    return stamped;
+  } catch (err) {
+    timestampMetrics.requests.inc({ outcome: "failed" });
+    throw err;
+  } finally {
+    stop();
+  }
+}
+
+async function askAuthority(authority: TimestampAuthority, data: Uint8Array): Promise<Timestamp> {
   const digest = sha256(data);
   const nonce = timestampNonce();
   const request = new pkijs.TimeStampReq({
@@ -73,7 +108,7 @@ export async function requestTimestamp(authority: TimestampAuthority, data: Uint
   const where = new URL(authority.url).host;
   let reply: Uint8Array;
   try {
-    const response = await fetch(authority.url, {
+    const response = await fetchInSpan(authority.url, {
       method: "POST",
       headers,
       body: new Uint8Array(request.toSchema().toBER()),
