@@ -152,3 +152,15 @@ test("background work outside any call starts no trace: a poll's statements make
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([]);
 });
+
+test("a span never holds a secret of the path: a signing link's token is redacted as in the access log", async () => {
+  exporter.reset();
+  const token = "s".repeat(43);
+  await call(app.gatewayUrl, `/sign/${token}`);
+  const spans = await eventually(async () => {
+    const found = exporter.getFinishedSpans().filter((span) => span.attributes["url.path"]);
+    return found.length > 0 ? found : undefined;
+  });
+  expect(spans.map((span) => String(span.attributes["url.path"]))).not.toContain(`/sign/${token}`);
+  expect(JSON.stringify(spans.map((span) => span.attributes))).not.toContain(token);
+});

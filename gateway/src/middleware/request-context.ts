@@ -20,6 +20,7 @@ import {
   withContext,
 } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
+import { loggedPath } from "./redacted-path.js";
 
 export type ResponseEndHook = (req: Request, res: Response) => void;
 
@@ -80,11 +81,12 @@ function serverSpan(req: Request, res: Response) {
   res.locals.traceId = span.spanContext().traceId;
   span.setAttributes({
     "http.request.method": req.method,
-    "url.path": req.path,
     "url.scheme": req.protocol,
     "user_agent.original": req.headers["user-agent"] ?? "",
   });
   const end = () => {
+    // As the access log writes it: a signing link's or key's token in the path is redacted.
+    span.setAttribute("url.path", loggedPath(req, res));
     const route = res.locals.route as string | undefined;
     if (route) {
       span.updateName(`${req.method} ${route}`);
