@@ -5,8 +5,9 @@
  * prometheus-operator resources, the ServiceMonitor scrapes ports the Services have, and the
  * PodMonitor the sealing pods' port.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcMetrics, type Queryable } from "@countersign/kit";
 import { PodMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor";
@@ -199,3 +200,114 @@ test("the PodMonitor is valid and scrapes the sealing pods, which no Service fro
   const ports = selected[0]?.spec.template.spec.containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
   for (const endpoint of monitor.spec.podMetricsEndpoints) expect(ports).toContain(endpoint.port);
 });
+
+/** Prometheus's own checker, where it is installed (CI unpacks it from Debian's prometheus package). */
+const promtool = (() => {
+  try {
+    execFileSync("promtool", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+(promtool ? test : test.skip)(
+  "promtool accepts the rules, and the alerts items 1–4 added fire on their series and stay quiet otherwise",
+  () => {
+    const work = mkdtempSync(join(tmpdir(), "countersign-promtool-"));
+    try {
+      writeFileSync(join(work, "rules.yaml"), yaml.dump({ groups: rules.spec.groups }));
+      execFileSync("promtool", ["check", "rules", join(work, "rules.yaml")], { encoding: "utf8" });
+      const annotations = (name: string) => {
+        const rule = alerts.find((a) => a.alert === name) as Rule;
+        return { description: rule.annotations.description, runbook_url: rule.annotations.runbook_url };
+      };
+      const day = 86_400;
+      const unitTests = {
+        rule_files: ["rules.yaml"],
+        evaluation_interval: "1m",
+        tests: [
+          {
+            interval: "1m",
+            input_series: [
+              // A workspace's own seal 10 days (and 5 minutes) from its expiry, the deployment's 400 days.
+              {
+                series:
+                  'seal_certificate_expiry_timestamp_seconds{namespace="cs", sha256_fingerprint="AA", workspace_id="w1"}',
+                values: `${10 * day + 300}x60`,
+              },
+              {
+                series: 'seal_certificate_expiry_timestamp_seconds{namespace="cs", sha256_fingerprint="BB"}',
+                values: `${400 * day}x60`,
+              },
+              // The authority fails in cs and stamps nothing; in ok it fails now and then but stamps too.
+              { series: 'timestamp_requests_total{namespace="cs", outcome="failed"}', values: "0+5x60" },
+              { series: 'timestamp_requests_total{namespace="cs", outcome="stamped"}', values: "0x60" },
+              { series: 'timestamp_requests_total{namespace="ok", outcome="failed"}', values: "0+1x60" },
+              { series: 'timestamp_requests_total{namespace="ok", outcome="stamped"}', values: "0+10x60" },
+              {
+                series:
+                  'background_job_attempts_total{namespace="cs", queue="seal expiry e-mail", outcome="retried"}',
+                values: "0+1x60",
+              },
+              {
+                series:
+                  'background_job_attempts_total{namespace="cs", queue="seal expiry e-mail", outcome="done"}',
+                values: "0x60",
+              },
+            ],
+            alert_rule_test: [
+              {
+                eval_time: "5m",
+                alertname: "CountersignSealCertificateExpiresSoon",
+                exp_alerts: [
+                  {
+                    exp_labels: { severity: "warning", namespace: "cs", workspace_id: "w1" },
+                    exp_annotations: {
+                      summary: "A seal certificate expires in 10d 0h 0m 0s (workspace w1's own)",
+                      ...annotations("CountersignSealCertificateExpiresSoon"),
+                    },
+                  },
+                ],
+              },
+              { eval_time: "5m", alertname: "CountersignSealCertificateExpired", exp_alerts: [] },
+              {
+                eval_time: "40m",
+                alertname: "CountersignTimestampAuthorityFailing",
+                exp_alerts: [
+                  {
+                    exp_labels: { severity: "critical", namespace: "cs" },
+                    exp_annotations: {
+                      summary:
+                        "The time-stamping authority has stamped nothing for 15 minutes, and requests to it fail",
+                      ...annotations("CountersignTimestampAuthorityFailing"),
+                    },
+                  },
+                ],
+              },
+              {
+                eval_time: "40m",
+                alertname: "CountersignAccountEmailFailing",
+                exp_alerts: [
+                  {
+                    exp_labels: { severity: "warning", namespace: "cs", queue: "seal expiry e-mail" },
+                    exp_annotations: {
+                      summary: "Auth's seal expiry e-mail has sent nothing for 15 minutes, and tries fail",
+                      ...annotations("CountersignAccountEmailFailing"),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      writeFileSync(join(work, "tests.yaml"), yaml.dump(unitTests, { lineWidth: -1 }));
+      const run = spawnSync("promtool", ["test", "rules", "tests.yaml"], { cwd: work, encoding: "utf8" });
+      // promtool's own report of what did not fire as expected, when anything did not.
+      expect(run.status === 0 ? "" : `${run.stdout}${run.stderr}`).toBe("");
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+);
