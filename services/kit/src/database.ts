@@ -4,7 +4,7 @@
  * every service of the standalone process (embedded-postgres.ts).
  */
 import pg from "pg";
-import { inSpan, SpanKind, tracingEnabled } from "./tracing.js";
+import { inSpan, inTrace, SpanKind, tracingEnabled } from "./tracing.js";
 
 export interface QueryResult<R> {
   rows: R[];
@@ -43,7 +43,6 @@ function statementInSpan<T>(namespace: string, sql: string, run: () => Promise<T
     `${operation} ${namespace}`,
     {
       kind: SpanKind.CLIENT,
-      onlyInTrace: true,
       attributes: {
         "db.system.name": "postgresql",
         "db.namespace": namespace,
@@ -63,10 +62,11 @@ function statementInSpan<T>(namespace: string, sql: string, run: () => Promise<T
  */
 export function tracedDatabase(db: Database, namespace: string): Database {
   if (!tracingEnabled()) return db;
+  // Outside a trace (polls, sweeps) a statement runs as it is, its span's attributes never built.
   const traced = (q: Queryable): Queryable => ({
     query: <R>(sql: string, params?: readonly unknown[]) =>
-      statementInSpan(namespace, sql, () => q.query<R>(sql, params)),
-    exec: (sql) => statementInSpan(namespace, sql, () => q.exec(sql)),
+      inTrace() ? statementInSpan(namespace, sql, () => q.query<R>(sql, params)) : q.query<R>(sql, params),
+    exec: (sql) => (inTrace() ? statementInSpan(namespace, sql, () => q.exec(sql)) : q.exec(sql)),
   });
   return {
     ...traced(db),
