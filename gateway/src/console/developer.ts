@@ -7,7 +7,6 @@
 
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import { MAX_SEAL_FILE_BYTES } from "@countersign/domain";
 import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type {
   RequestsService,
@@ -22,6 +21,7 @@ import {
   ApiUsageQuery,
   Configuration,
   KeyParams,
+  MAX_SEAL_FILE_BASE64_CHARS,
   RecentErrors,
   RecentErrorsQuery,
   SealCertificateInfo,
@@ -161,7 +161,8 @@ export function developerRoutes({
       });
       res.json(sealCertificateInfo(certificate));
     },
-    [express.json({ limit: Math.ceil(MAX_SEAL_FILE_BYTES / 3) * 4 + 4 * 1024 })],
+    // The file's base64 and a password, with room for the JSON around them.
+    [express.json({ limit: MAX_SEAL_FILE_BASE64_CHARS + 4 * 1024 })],
   );
 
   routes.on(

@@ -76,14 +76,15 @@ export const SealCertificateInfo = z
   })
   .meta({ id: "SealCertificateInfo" });
 
+/** The longest base64 text of a seal file the console may send. */
+export const MAX_SEAL_FILE_BASE64_CHARS = Math.ceil(MAX_SEAL_FILE_BYTES / 3) * 4;
+
 export const SealCertificateUpload = z
   .strictObject({
-    pkcs12: base64Text()
-      .max(Math.ceil(MAX_SEAL_FILE_BYTES / 3) * 4)
-      .meta({
-        description:
-          "The PKCS#12 file (.p12, .pfx), base64: an RSA key of at least 2048 bits and its certificate, with any chain. Checked before it is kept: it must open with the password, be valid now, be no CA's certificate and allow signatures.",
-      }),
+    pkcs12: base64Text().max(MAX_SEAL_FILE_BASE64_CHARS).meta({
+      description:
+        "The PKCS#12 file (.p12, .pfx), base64: an RSA key of at least 2048 bits and its certificate, with any chain. Checked before it is kept: it must open with the password, be valid now, be no CA's certificate and allow signatures.",
+    }),
     password: z.string().max(MAX_SEAL_PASSWORD_LENGTH).meta({
       description: "The file's password; empty for none. Kept encrypted with the file and never shown again.",
     }),

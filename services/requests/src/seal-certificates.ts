@@ -201,18 +201,11 @@ function checkWorkspace(workspaceId: string): void {
 
 /** A workspace's seal reaches the level the deployment's sealing reaches: the authority is the deployment's. */
 function ownSeal(row: WorkspaceSealRow, level: PadesLevel | undefined): SealCertificate {
-  return create(SealCertificateSchema, {
-    subject: row.subject,
-    issuer: row.issuer,
-    notBefore: timestampFromDate(row.not_before),
-    notAfter: timestampFromDate(row.not_after),
-    padesLevel: level ?? "B-B",
-    sha256Fingerprint: row.sha256_fingerprint,
-    selfSigned: row.self_signed,
-    reportTime: timestampFromDate(row.uploaded_at),
+  return {
+    ...toSealCertificate({ ...row, pades_level: level ?? "B-B", reported_at: row.uploaded_at }),
     workspaceOwned: true,
     uploadedBy: row.uploaded_by,
-  });
+  };
 }
 
 /**
