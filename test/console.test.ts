@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { launchChromium } from "./support/browser.js";
+import { launchChromium, STICKING_OUT } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { outboxMails } from "./support/outbox-mail.js";
@@ -143,23 +143,6 @@ async function untilShown(page: Page, locator: Locator, text: string) {
     return undefined;
   });
 }
-
-/** Elements (tag.class) whose box reaches past the viewport's right edge, outside any scrolling box. */
-const STICKING_OUT = `(() => {
-  const scrolls = (el) => {
-    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      if (["auto", "scroll", "hidden"].includes(getComputedStyle(p).overflowX)) return true;
-    }
-    return false;
-  };
-  return [...document.querySelectorAll("body *")]
-    .filter((el) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 1 && box.right > window.innerWidth + 1 && !scrolls(el);
-    })
-    .map((el) => el.tagName.toLowerCase() + "." + String(el.className))
-    .slice(0, 5);
-})()`;
 
 const admin = () => ({ email: deployment.adminEmail, password: deployment.adminPassword });
 /** The whole page, or what the window shows (the template editor's side panel stays in view as it scrolls). */

@@ -22,6 +22,7 @@ import express, { type Express } from "express";
 import { Registry } from "prom-client";
 import proxyaddr from "proxy-addr";
 import { accountLinkRoutes } from "./console/account-links.js";
+import { consentRoutes } from "./console/integrations.js";
 import { sessionRoutes } from "./console/session.js";
 import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
@@ -38,6 +39,7 @@ import { notFound, problemHandler } from "./middleware/errors.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { idempotency } from "./middleware/idempotency.js";
 import { requestContext } from "./middleware/request-context.js";
+import { OAUTH_BASE, oauthRoutes } from "./oauth/oauth-routes.js";
 import { openApiDocument } from "./openapi.js";
 import { probeRoutes } from "./probes.js";
 import { CONSOLE_WORKSPACE_BASE, PublicApi } from "./public-api.js";
@@ -235,6 +237,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       bodies,
     }),
   );
+  app.use(OAUTH_BASE, oauthRoutes({ auth: services.auth, publicUrl }));
   app.use(probeRoutes(contract, options.ready, logger));
   // Log-in, accepting an invitation and resetting a password share one budget per client address.
   const loginLimiter = new RateLimiter(0.2, 10);
@@ -243,6 +246,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     "/console/api",
     accountLinkRoutes({ auth: services.auth, contract, publicUrl, limiter: loginLimiter }),
   );
+  app.use("/console/api", consentRoutes({ auth: services.auth, contract, publicUrl }));
   app.use(
     CONSOLE_WORKSPACE_BASE,
     consoleWorkspaceRoutes({

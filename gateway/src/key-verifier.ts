@@ -1,5 +1,5 @@
 /**
- * Verifies API key secrets through auth, remembering answers for a short time so that a busy client
+ * Verifies API key secrets (and integrations' OAuth access tokens) through auth, remembering answers for a short time so that a busy client
  * costs auth one call per TTL. A deleted key or a workspace change is forgotten at once: auth's
  * events reach every gateway replica. Secrets are held only as their SHA-256, never as they are.
  */
@@ -26,6 +26,11 @@ export interface Caller {
   apiAccessEnabled: boolean;
   /** When the key stops working (ms since the epoch); absent if it never does. */
   keyExpiresAt?: number;
+  /**
+   * Set when the secret was an integration's OAuth access token (then keyId and keyName are the
+   * integration's): the person it acts as.
+   */
+  onBehalfOf?: { userId: string; email: string };
 }
 
 /** A key auth refused and said why, in words for the API's caller (an expired key). */
@@ -51,6 +56,12 @@ export class KeyVerifier {
    * deletion must win over a verification that was in flight when it happened.
    */
   private readonly deleted = new Map<string, number>();
+  /**
+   * Each integration whose tokens were revoked lately: the revocation's place in the count of
+   * revocations, kept until an answer asked before it can no longer arrive.
+   */
+  private readonly revoked = new Map<string, { revocation: number; until: number }>();
+  private revocations = 0;
   /** Counts workspace changes, so an answer asked for before one is not remembered after it. */
   private workspaceChanges = 0;
   private readonly ttlMs: number;
@@ -66,9 +77,11 @@ export class KeyVerifier {
 
   /** Listens for auth's events; returns what stops listening. */
   async listen(bus: EventBus): Promise<Unsubscribe> {
-    const stopKeys = await bus.listen(subjects.apiKeyDeleted, (msg) =>
-      this.forgetKey(fromBinary(ApiKeyDeletedSchema, msg.data).keyId),
-    );
+    const stopKeys = await bus.listen(subjects.apiKeyDeleted, (msg) => {
+      const deleted = fromBinary(ApiKeyDeletedSchema, msg.data);
+      if (deleted.integration) this.forgetIntegration(deleted.keyId);
+      else this.forgetKey(deleted.keyId);
+    });
     const stopWorkspaces = await bus.listen(subjects.workspaceUpdated, (msg) =>
       this.forgetWorkspace(fromBinary(WorkspaceUpdatedSchema, msg.data).workspaceId),
     );
@@ -102,6 +115,23 @@ export class KeyVerifier {
     for (const [digest, entry] of this.cache) if (entry.caller.keyId === keyId) this.cache.delete(digest);
   }
 
+  /**
+   * Forgets the access tokens an integration had issued (a consent withdrawn, the integration
+   * deleted): an answer about one of them asked before now is neither remembered nor believed.
+   * Unlike a deleted key, the integration's later tokens are taken.
+   */
+  forgetIntegration(integrationId: string): void {
+    const now = Date.now();
+    for (const [id, { until }] of this.revoked) if (until < now) this.revoked.delete(id);
+    this.revocations += 1;
+    this.revoked.set(integrationId, {
+      revocation: this.revocations,
+      until: now + Math.max(this.ttlMs, 60_000),
+    });
+    for (const [digest, entry] of this.cache)
+      if (entry.caller.keyId === integrationId) this.cache.delete(digest);
+  }
+
   forgetWorkspace(workspaceId: string): void {
     this.workspaceChanges += 1;
     for (const [digest, entry] of this.cache)
@@ -110,16 +140,20 @@ export class KeyVerifier {
 
   private async ask(secret: string, digest: string): Promise<Caller | Refusal | undefined> {
     const changesBefore = this.workspaceChanges;
+    const revocationsBefore = this.revocations;
     try {
-      const { key, apiAccessEnabled, workspaceName } = await this.auth.verifyApiKey({ secret });
+      const { key, apiAccessEnabled, workspaceName, accessToken } = await this.auth.verifyApiKey({ secret });
       if (!key || this.deleted.has(key.id)) return undefined;
-      const caller = {
+      if ((this.revoked.get(key.id)?.revocation ?? 0) > revocationsBefore) return undefined;
+      const expireTime = accessToken?.expireTime ?? key.expireTime;
+      const caller: Caller = {
         keyId: key.id,
         keyName: key.name,
         workspaceId: key.workspaceId,
         workspaceName,
         apiAccessEnabled,
-        ...(key.expireTime ? { keyExpiresAt: timestampMs(key.expireTime) } : {}),
+        ...(expireTime ? { keyExpiresAt: timestampMs(expireTime) } : {}),
+        ...(accessToken ? { onBehalfOf: { userId: accessToken.userId, email: accessToken.email } } : {}),
       };
       if (this.cache.size >= this.maxEntries) {
         // Maps iterate in insertion order: drop the oldest entry.

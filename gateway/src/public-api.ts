@@ -275,12 +275,13 @@ export function actorOf(req: Request, res: Response): Actor {
   const workspaceId = res.locals.workspaceId as string | undefined;
   const base = { ip: req.ip ?? "", userAgent: (req.get("user-agent") ?? "").slice(0, 500) };
   if (caller) {
+    // An integration's token acts as the person who consented: the trail names both.
     return {
       ...base,
       apiKeyId: caller.keyId,
-      userId: "",
+      userId: caller.onBehalfOf?.userId ?? "",
       name: caller.keyName,
-      email: "",
+      email: caller.onBehalfOf?.email ?? "",
       workspaceName: caller.workspaceName,
     };
   }

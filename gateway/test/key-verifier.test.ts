@@ -15,7 +15,10 @@ import {
 import { MemoryEventBus } from "@countersign/kit";
 import { KeyVerifier } from "../src/key-verifier.js";
 
-const keys = new Map<string, { id: string; workspaceId: string; enabled: boolean; expiresAt?: number }>();
+const keys = new Map<
+  string,
+  { id: string; workspaceId: string; enabled: boolean; expiresAt?: number; asUser?: string }
+>();
 let calls = 0;
 const transport = createRouterTransport((router) =>
   router.service(AuthService, {
@@ -37,6 +40,7 @@ const transport = createRouterTransport((router) =>
           expireTime: key.expiresAt === undefined ? undefined : timestampFromMs(key.expiresAt),
         },
         apiAccessEnabled: key.enabled,
+        accessToken: key.asUser ? { userId: key.asUser, email: `${key.asUser}@example.com` } : undefined,
       };
     },
   }),
@@ -85,6 +89,32 @@ test("ApiKeyDeleted drops exactly that key from the cache", async () => {
   expect(await verifier.verify("sk_a")).toBeUndefined();
   expect(await verifier.verify("sk_b")).toMatchObject({ keyId: "key-b" });
   expect(calls).toBe(3);
+});
+
+test("an integration's revocation drops its tokens, answers in flight across it included, and takes the tokens it grants later", async () => {
+  keys.set("oat_1", { id: "integration-1", workspaceId: "ws-1", enabled: true, asUser: "ada" });
+  keys.set("oat_2", { id: "integration-2", workspaceId: "ws-1", enabled: true, asUser: "ada" });
+  expect(await verifier.verify("oat_1")).toMatchObject({
+    keyId: "integration-1",
+    onBehalfOf: { userId: "ada", email: "ada@example.com" },
+  });
+  await verifier.verify("oat_2");
+  const inFlight = verifier.verify("oat_2");
+  keys.delete("oat_1");
+  await bus.publish(
+    subjects.apiKeyDeleted,
+    toBinary(ApiKeyDeletedSchema, create(ApiKeyDeletedSchema, { keyId: "integration-1", integration: true })),
+  );
+  expect(await verifier.verify("oat_1")).toBeUndefined();
+  // Another integration's answers stand.
+  expect(await inFlight).toMatchObject({ keyId: "integration-2" });
+
+  const asked = verifier.verify("oat_3");
+  keys.set("oat_3", { id: "integration-1", workspaceId: "ws-1", enabled: true, asUser: "ada" });
+  verifier.forgetIntegration("integration-1");
+  expect(await asked).toBeUndefined();
+  // A token granted after the revocation (a new consent) is taken, unlike a deleted key's id.
+  expect(await verifier.verify("oat_3")).toMatchObject({ keyId: "integration-1" });
 });
 
 test("WorkspaceUpdated drops the workspace's keys, so API access follows at once", async () => {

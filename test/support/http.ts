@@ -12,6 +12,8 @@ export interface CallOptions {
   json?: unknown;
   body?: string | Uint8Array;
   headers?: Record<string, string>;
+  /** "manual" answers a redirect itself instead of following it. */
+  redirect?: "follow" | "manual";
 }
 
 export async function call(base: string, path: string, options: CallOptions = {}): Promise<Reply> {
@@ -22,7 +24,12 @@ export async function call(base: string, path: string, options: CallOptions = {}
     headers["content-type"] ??= "application/json";
     body = JSON.stringify(options.json);
   }
-  const res = await fetch(`${base}${path}`, { method: options.method ?? "GET", headers, body });
+  const res = await fetch(`${base}${path}`, {
+    method: options.method ?? "GET",
+    headers,
+    body,
+    redirect: options.redirect ?? "follow",
+  });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);

@@ -2,12 +2,13 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import forge from "node-forge";
 
-interface KeyPair {
+export interface KeyPair {
   key: forge.pki.rsa.PrivateKey;
   publicKey: forge.pki.rsa.PublicKey;
 }
 
-function keyPair(bits: number): KeyPair {
+/** An RSA key pair made by Node, in node-forge's form. */
+export function keyPair(bits: number): KeyPair {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: bits });
   return {
     key: forge.pki.privateKeyFromPem(privateKey.export({ type: "pkcs8", format: "pem" }).toString()),

@@ -303,7 +303,7 @@ export function developerRoutes({
     "get",
     "/api-usage",
     {
-      summary: "API Usage: calls per day and per route, error rate, p50/p95 latency",
+      summary: "API Usage: calls per day, per route and per key or integration, error rate, p50/p95 latency",
       tag: TAG,
       params: WorkspaceParams,
       query: ApiUsageQuery,
@@ -322,6 +322,13 @@ export function developerRoutes({
         total: figures(usage.total),
         days: usage.days.map((d) => ({ day: d.day, ...figures(d.figures) })),
         routes: usage.routes.map((r) => ({ method: r.method, route: r.route, ...figures(r.figures) })),
+        callers: usage.callers.map((c) => ({
+          id: c.callerId,
+          name: c.name,
+          kind: c.kind === "api_key" || c.kind === "integration" ? c.kind : ("deleted" as const),
+          calls: Number(c.callCount),
+          errors: Number(c.errorCount),
+        })),
       });
     },
   );

@@ -14,6 +14,7 @@ import type { KeyVerifier } from "../key-verifier.js";
 import type { PublicApi } from "../public-api.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
+import { integrationRoutes } from "./integrations.js";
 import { requireMembership, requireSession } from "./session.js";
 import { teamRoutes } from "./team.js";
 
@@ -37,6 +38,7 @@ export function consoleWorkspaceRoutes({
   const router = express.Router({ mergeParams: true });
   router.use(requireSession(auth, publicUrl), csrfProtection(publicUrl), requireMembership);
   router.use(developerRoutes({ auth, requests, contract, verifier, publicUrl }));
+  router.use(integrationRoutes({ auth, contract, verifier }));
   router.use(teamRoutes({ auth, contract }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);

@@ -220,6 +220,17 @@ export const ApiUsage = z
     total: UsageFigures,
     days: z.array(z.strictObject({ day, ...UsageFigures.shape })),
     routes: z.array(z.strictObject({ method: z.string(), route: z.string(), ...UsageFigures.shape })),
+    callers: z
+      .array(
+        z.strictObject({
+          id: z.uuid(),
+          name: z.string().meta({ description: "The key's or integration's name now; empty once deleted." }),
+          kind: z.enum(["api_key", "integration", "deleted"]),
+          calls: z.int().min(0),
+          errors: z.int().min(0),
+        }),
+      )
+      .meta({ description: "Each API key's and integration's calls over the range, busiest first." }),
   })
   .meta({ id: "ApiUsage" });
 

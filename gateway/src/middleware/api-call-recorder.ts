@@ -1,7 +1,7 @@
 /**
  * Reports every public API call to auth (Recent Errors, API Usage). When a call's response ends, a
  * failed call's record is kept, and a call that succeeded is only counted: in the totals of its
- * workspace, day, method and route by latency bucket, and as its key's latest use. What gathered in
+ * workspace, caller, day, method and route by latency bucket, and as its key's latest use. What gathered in
  * a quarter second goes out as one ApiCallsRecorded event, so reporting costs a call a few counters
  * and never delays or fails it. If the bus is down or slow, at most `maxPending` records and totals
  * wait; the rest are dropped and counted.
@@ -39,9 +39,10 @@ export interface ApiCallRecorderOptions {
   maxPending?: number;
 }
 
-/** The calls that succeeded of one workspace, day, method and route, by latency bucket. */
+/** The calls that succeeded of one workspace, day, method, route and caller, by latency bucket. */
 interface UsageTotal {
   workspaceId: string;
+  keyId: string;
   day: string;
   method: string;
   route: string;
@@ -140,14 +141,21 @@ export class ApiCallRecorder {
   private count(caller: Caller, method: string, route: string, durationMs: number): void {
     const now = Date.now();
     const day = utcDayOf(now);
-    const id = `${caller.workspaceId} ${day} ${method} ${route}`;
+    const id = `${caller.workspaceId} ${caller.keyId} ${day} ${method} ${route}`;
     let total = this.totals.get(id);
     if (!total) {
       if (this.totals.size >= this.maxPending) {
         this.dropped += 1;
         return;
       }
-      total = { workspaceId: caller.workspaceId, day, method, route, byBucket: new Map() };
+      total = {
+        workspaceId: caller.workspaceId,
+        keyId: caller.keyId,
+        day,
+        method,
+        route,
+        byBucket: new Map(),
+      };
       this.totals.set(id, total);
     }
     const bucket = latencyBucketOf(durationMs);

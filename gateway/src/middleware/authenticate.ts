@@ -3,6 +3,7 @@
  * expired one saying so), a key of a workspace without API access 403; then the key's rate limit applies,
  * announced in RateLimit-* headers on every answer.
  */
+import { ACCESS_TOKEN_PATTERN } from "@countersign/domain";
 import type { NextFunction, Request, Response } from "express";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
@@ -11,6 +12,12 @@ import type { RateDecision, RateLimiter } from "../rate-limiter.js";
 const BEARER = /^Bearer[ ]+(\S+)$/i;
 /** Keys are "sk_" and 43 base62 digits; anything else never reaches auth. */
 const KEY_SHAPE = /^sk_[0-9A-Za-z]{43}$/;
+
+export interface AuthenticateOptions {
+  announce?: AnnounceLimit;
+  /** Also take integrations' access tokens: DocuSign's way in, for `/restapi`. */
+  acceptAccessTokens?: boolean;
+}
 
 /** How an answer tells the caller where its rate limit stands, allowed or not. */
 export type AnnounceLimit = (res: Response, decision: RateDecision, calls: number) => void;
@@ -22,8 +29,12 @@ export const announceRateLimit: AnnounceLimit = (res, decision) => {
   res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
 };
 
-export function authenticate(verifier: KeyVerifier, limiter: RateLimiter, announce = announceRateLimit) {
-  const checkKey = requireKey(verifier);
+export function authenticate(
+  verifier: KeyVerifier,
+  limiter: RateLimiter,
+  { announce = announceRateLimit, acceptAccessTokens = false }: AuthenticateOptions = {},
+) {
+  const checkKey = requireKey(verifier, acceptAccessTokens);
   return async (req: Request, res: Response, next: NextFunction) => {
     await checkKey(req, res, () => {
       spendCalls(limiter, res, 1, announce);
@@ -33,20 +44,31 @@ export function authenticate(verifier: KeyVerifier, limiter: RateLimiter, announ
 }
 
 /** The key alone, for a door that decides what a request costs once it has read it (MCP batches). */
-export function requireKey(verifier: KeyVerifier) {
+export function requireKey(verifier: KeyVerifier, acceptAccessTokens = false) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.get("authorization");
     if (!header) throw unauthorized('this request needs an API key: send "Authorization: Bearer <key>"');
     const secret = BEARER.exec(header)?.[1];
-    if (!secret?.startsWith("sk_")) {
+    const isToken = acceptAccessTokens && secret?.startsWith("oat_") === true;
+    if (!secret?.startsWith("sk_") && !isToken) {
       throw unauthorized(
-        'the Authorization header must be "Bearer " followed by an API key starting with sk_',
+        acceptAccessTokens
+          ? 'the Authorization header must be "Bearer " followed by an API key (sk_…) or an access token (oat_…)'
+          : 'the Authorization header must be "Bearer " followed by an API key starting with sk_',
       );
     }
     // A key of another shape was never issued: one cut short or mistyped in the copy, which auth
     // need not be asked about, and which the caller fixes as it fixes an unknown or deleted one.
-    const caller = KEY_SHAPE.test(secret) ? await verifier.verify(secret) : undefined;
-    if (!caller) throw unauthorized("this API key is not valid: it may have been deleted or mistyped");
+    const caller = (isToken ? ACCESS_TOKEN_PATTERN : KEY_SHAPE).test(secret)
+      ? await verifier.verify(secret)
+      : undefined;
+    if (!caller) {
+      throw unauthorized(
+        isToken
+          ? "this access token is not valid: it expired, or its consent or integration was withdrawn; request a new one"
+          : "this API key is not valid: it may have been deleted or mistyped",
+      );
+    }
     if ("refused" in caller) throw unauthorized(caller.refused);
     res.locals.caller = caller;
     if (!caller.apiAccessEnabled) {

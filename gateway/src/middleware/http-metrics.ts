@@ -12,6 +12,7 @@ const SURFACES: [prefix: string, surface: string][] = [
   ["/v1/", "api"],
   ["/api/v1/", "api"],
   ["/restapi/", "restapi"],
+  ["/oauth/", "oauth"],
   ["/mcp/", "mcp"],
   ["/sign", "signing"],
   ["/console", "console"],

@@ -5,8 +5,8 @@
  * makes — there is no second domain model — and writes DocuSign's shapes: its status names, numbers
  * as strings, no nulls, and `{ errorCode, message }` errors.
  *
- * The API's keys authenticate (as DocuSign's OAuth access tokens would), under the same rate limit;
- * the account in the path must be the key's. Calls are recorded for Recent Errors and API Usage
+ * The API's keys authenticate, and so do the access tokens of DocuSign's JWT grant (oauth/), under
+ * the same rate limit; the account in the path must be the key's or the token's. Calls are recorded for Recent Errors and API Usage
  * under their route, with the errorCode the client saw.
  */
 
@@ -39,7 +39,10 @@ export interface RestApiOptions extends RestApiServices {
 export function restApiRoutes(options: RestApiOptions): Router {
   const { verifier, limiter, logger } = options;
   const router = express.Router();
-  const key = authenticate(verifier, limiter, announceDocuSignLimits(limiter));
+  const key = authenticate(verifier, limiter, {
+    announce: announceDocuSignLimits(limiter),
+    acceptAccessTokens: true,
+  });
   // Envelopes carry their documents as base64 (4/3 of the bytes): one at the upload limit, or several
   // smaller, in a body a gateway can hold within its memory (body-budget.ts).
   const json = budgetedJson(options.bodies, { limit: Math.ceil(options.uploadBytes / 3) * 4 + 1024 * 1024 });
@@ -60,7 +63,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
           throw new DocuSignError(
             400,
             "USER_LACKS_MEMBERSHIP",
-            "the API key does not belong to the account in the path",
+            "the API key or access token does not belong to the account in the path",
           );
         }
         await handler(req, res, caller);

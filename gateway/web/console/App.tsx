@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
+import { ConsentPage } from "./account/ConsentPage";
 import { ForgotPasswordPage } from "./account/ForgotPasswordPage";
 import { InvitationPage } from "./account/InvitationPage";
 import { ResetPasswordPage } from "./account/ResetPasswordPage";
@@ -44,6 +45,7 @@ function Gate() {
     );
   }
   if (current.state === "anonymous") return <LoginPage ended={current.ended} />;
+  if (location === "/oauth/consent") return <ConsentPage />;
   const { session } = current;
   const first = session.workspaces[0];
   return (

@@ -24,6 +24,9 @@ export type Configuration = Schemas["Configuration"];
 export type SealCertificateInfo = Schemas["SealCertificateInfo"];
 export type RecentError = Schemas["RecentErrors"]["items"][number];
 export type ApiUsage = Schemas["ApiUsage"];
+export type Integration = Schemas["Integration"];
+export type ConsentDescription = Schemas["ConsentDescription"];
+export type ConsentGranted = Schemas["ConsentGranted"];
 export type UsageFigures = Schemas["UsageFigures"];
 export type TestEmailResult = Schemas["TestEmailResult"];
 

@@ -4,6 +4,7 @@ import {
   type DependencyList,
   type InputHTMLAttributes,
   type ReactNode,
+  type TextareaHTMLAttributes,
   useCallback,
   useEffect,
   useId,
@@ -150,6 +151,32 @@ export function TextField({ label, error, optional, className = "input", ...inpu
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         {...input}
+      />
+      <FieldError id={errorId} message={error} />
+    </>
+  );
+}
+
+interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: ReactNode;
+  error?: string;
+}
+
+/** A labelled text area with its error message tied to it for screen readers. */
+export function TextAreaField({ label, error, className = "input", ...area }: TextAreaFieldProps) {
+  const id = useId();
+  const errorId = useId();
+  return (
+    <>
+      <label className="stacked-label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        className={className}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...area}
       />
       <FieldError id={errorId} message={error} />
     </>

@@ -2064,6 +2064,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/oauth/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an integration asks a person to consent to
+         * @description The consent page opens with `GET /oauth/auth`'s query. An unknown `client_id` or a `redirect_uri` the integration did not register is 404; someone outside its workspace 403.
+         */
+        get: {
+            parameters: {
+                query: {
+                    client_id: string;
+                    redirect_uri: string;
+                    scope?: string;
+                    state?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Who asks, for what, in which workspace. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsentDescription"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Consent to an integration acting as the logged-in person */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["ConsentInput"];
+                };
+            };
+            responses: {
+                /** @description Where to send the browser. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsentGranted"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/configuration": {
         parameters: {
             query?: never;
@@ -2484,7 +2572,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API Usage: calls per day and per route, error rate, p50/p95 latency */
+        /** API Usage: calls per day, per route and per key or integration, error rate, p50/p95 latency */
         get: {
             parameters: {
                 query?: {
@@ -2522,6 +2610,194 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List integrations: programs that log in with DocuSign's JWT grant */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest first, with who consented. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IntegrationList"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Register an integration by its RSA public key
+         * @description Its `integrationKey` is the assertion's `iss`. Each person it acts as consents once, on the consent page (`GET /oauth/auth`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["IntegrationInput"];
+                };
+            };
+            responses: {
+                /** @description The integration as registered. */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Integration"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/integrations/{integrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an integration
+         * @description Its consents and access tokens end with it: every gateway replica refuses its tokens at once.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    integrationId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/integrations/{integrationId}/consents/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a person's consent to an integration
+         * @description The access tokens it had issued as them stop working at once.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    integrationId: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Withdrawn. */
+                204: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3410,6 +3686,12 @@ export interface components {
             /** @description The new password, at least 10 characters. */
             password: string;
         };
+        ConsentInput: {
+            clientId: string;
+            redirectUri: string;
+            scope: string;
+            state?: string;
+        };
         TestEmailInput: {
             /**
              * Format: email
@@ -3431,6 +3713,14 @@ export interface components {
              * @description When the key stops working: in the future, at most ten years ahead. Without it the key works until deleted.
              */
             expiresAt?: string;
+        };
+        IntegrationInput: {
+            /** @description How API Usage and the audit trail name it, 1 to 100 characters. */
+            name: string;
+            /** @description The RSA public key (2048 bits or more) the program's assertions are checked with: PEM, `-----BEGIN PUBLIC KEY-----` or `-----BEGIN RSA PUBLIC KEY-----`, or a certificate. Never the private key. */
+            publicKey: string;
+            /** @description Where the consent page may send the browser back to: 1 to 10 absolute http(s) URLs. */
+            redirectUris: string[];
         };
         MemberUpdate: {
             /**
@@ -3960,6 +4250,23 @@ export interface components {
             /** @description The address has a log-in: accepting asks its password. */
             hasLogIn: boolean;
         };
+        ConsentDescription: {
+            integrationName: string;
+            /** Format: uuid */
+            workspaceId: string;
+            workspaceName: string;
+            /** @description What the integration asks for. */
+            scopes: ("signature" | "impersonation")[];
+            /** @description What the person already consented to. */
+            consentedScopes: string[];
+        };
+        ConsentGranted: {
+            /**
+             * Format: uri
+             * @description Where to send the browser: the integration's redirect URI, with `state`.
+             */
+            redirect: string;
+        };
         Configuration: {
             /** Format: uuid */
             accountId: string;
@@ -4105,6 +4412,17 @@ export interface components {
                 p50Ms: number;
                 p95Ms: number;
             }[];
+            /** @description Each API key's and integration's calls over the range, busiest first. */
+            callers: {
+                /** Format: uuid */
+                id: string;
+                /** @description The key's or integration's name now; empty once deleted. */
+                name: string;
+                /** @enum {string} */
+                kind: "api_key" | "integration" | "deleted";
+                calls: number;
+                errors: number;
+            }[];
         };
         UsageFigures: {
             calls: number;
@@ -4113,6 +4431,32 @@ export interface components {
             /** @description Median latency, estimated from a histogram. */
             p50Ms: number;
             p95Ms: number;
+        };
+        IntegrationList: {
+            items: components["schemas"]["Integration"][];
+        };
+        Integration: {
+            /**
+             * Format: uuid
+             * @description The assertion's `iss`, and `client_id` on the consent page.
+             */
+            integrationKey: string;
+            name: string;
+            /** @description As kept: SPKI PEM. */
+            publicKey: string;
+            redirectUris: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When a call last presented one of its tokens; null if never. */
+            lastUsedAt: string | null;
+            consents: {
+                /** Format: uuid */
+                userId: string;
+                email: string;
+                scopes: string[];
+                /** Format: date-time */
+                grantedAt: string;
+            }[];
         };
         MemberList: {
             items: components["schemas"]["Member"][];
@@ -4435,6 +4779,7 @@ export const verificationReportLevelValues: ReadonlyArray<FlattenedDeepRequired<
 export const signatureReportKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignatureReport"]["kind"]> = ["signature", "document-timestamp"];
 export const consoleSessionWorkspacesRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsoleSession"]["workspaces"]["role"]> = ["org_admin", "member"];
 export const invitationViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationView"]["role"]> = ["org_admin", "member"];
+export const consentDescriptionScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ConsentDescription"]["scopes"]> = ["signature", "impersonation"];
 export const testEmailResultTransportValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TestEmailResult"]["transport"]> = ["smtp", "outbox"];
 export const sealCertificateInfoCertificateAnyOf0PadesLevelValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SealCertificateInfo"]["certificate"], {
     padesLevel: unknown;
@@ -4443,6 +4788,7 @@ export const sealCertificateInfoCertificateAnyOf0OwnerValues: ReadonlyArray<Extr
     owner: unknown;
 }>["owner"]> = ["deployment", "workspace"];
 export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentErrors"]["items"]["source"]> = ["api", "sealing", "email"];
+export const apiUsageCallersKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiUsage"]["callers"]["kind"]> = ["api_key", "integration", "deleted"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];
 export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Idempotent-Replayed"]> = ["true"];

@@ -16,6 +16,8 @@ import {
 import {
   type ApiCallError,
   ApiCallErrorSchema,
+  type CallerUsage,
+  CallerUsageSchema,
   DailyUsageSchema,
   type GetApiUsageResponse,
   GetApiUsageResponseSchema,
@@ -269,7 +271,39 @@ export class ApiCallRecords {
             a.route.localeCompare(b.route),
         ),
       total: total.figures(""),
+      callers: await this.callerUsage(params),
     });
+  }
+
+  /** Each caller's calls over the range, named as it is now; busiest first. */
+  private async callerUsage(params: unknown[]): Promise<CallerUsage[]> {
+    const { rows } = await this.db.query<{
+      caller_id: string;
+      name: string | null;
+      kind: string | null;
+      call_count: string;
+      error_count: string;
+    }>(
+      `SELECT u.caller_id, COALESCE(k.name, i.name) AS name,
+              CASE WHEN k.id IS NOT NULL THEN 'api_key' WHEN i.id IS NOT NULL THEN 'integration' END AS kind,
+              sum(u.call_count) AS call_count, sum(u.error_count) AS error_count
+       FROM api_usage_callers u
+       LEFT JOIN api_keys k ON k.id = u.caller_id AND k.workspace_id = u.workspace_id
+       LEFT JOIN integrations i ON i.id = u.caller_id AND i.workspace_id = u.workspace_id
+       WHERE u.workspace_id = $1 AND u.day BETWEEN $2::date AND $3::date
+       GROUP BY u.caller_id, k.id, k.name, i.id, i.name
+       ORDER BY sum(u.call_count) DESC, u.caller_id`,
+      params,
+    );
+    return rows.map((row) =>
+      create(CallerUsageSchema, {
+        callerId: row.caller_id,
+        name: row.name ?? "",
+        kind: row.kind ?? "",
+        callCount: BigInt(row.call_count),
+        errorCount: BigInt(row.error_count),
+      }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -281,6 +315,9 @@ export class ApiCallRecords {
     await this.db.query(`DELETE FROM api_usage WHERE day < current_date - interval '${USAGE_RETENTION}'`);
     await this.db.query(
       `DELETE FROM api_usage_latency WHERE day < current_date - interval '${USAGE_RETENTION}'`,
+    );
+    await this.db.query(
+      `DELETE FROM api_usage_callers WHERE day < current_date - interval '${USAGE_RETENTION}'`,
     );
   }
 }
@@ -335,6 +372,7 @@ async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Bat
     for (const { bucket, calls } of total.latency) counts.add(key, bucket, Number(calls), 0);
   }
   const { usage, latency } = counts;
+  await countByCaller(tx, events, totals);
   if (errors.length > 0) {
     const rows = errors.map((e) => [
       e.workspaceId,
@@ -382,12 +420,53 @@ async function writeBatch(tx: Queryable, { events, usage: totals, keyUses }: Bat
   }
   for (const use of keyUses) used(use.keyId, use.time ? timestampDate(use.time) : new Date());
   if (lastUse.size > 0) {
-    await tx.query(
-      `UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.at)
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS u (id, at) WHERE k.id = u.id`,
-      [[...lastUse.keys()], [...lastUse.values()]],
-    );
+    // A caller is a key or an integration (whose access tokens made the call): one of the two matches.
+    for (const table of ["api_keys", "integrations"]) {
+      await tx.query(
+        `UPDATE ${table} k SET last_used_at = GREATEST(k.last_used_at, u.at)
+           FROM unnest($1::uuid[], $2::timestamptz[]) AS u (id, at) WHERE k.id = u.id`,
+        [[...lastUse.keys()], [...lastUse.values()]],
+      );
+    }
   }
+}
+
+/** Each key's and integration's calls of the batch, per workspace and day. */
+async function countByCaller(
+  tx: Queryable,
+  events: ApiCallRecorded[],
+  totals: ApiUsageTotal[],
+): Promise<void> {
+  const counts = new Map<
+    string,
+    [workspaceId: string, day: string, callerId: string, calls: number, errors: number]
+  >();
+  const add = (workspaceId: string, day: string, callerId: string, calls: number, errors: number) => {
+    // Only an id can name a caller; a total from a gateway older than callers has none.
+    if (!isUuid(callerId)) return;
+    const id = `${workspaceId} ${day} ${callerId}`;
+    const entry = counts.get(id) ?? [workspaceId, day, callerId, 0, 0];
+    entry[3] += calls;
+    entry[4] += errors;
+    counts.set(id, entry);
+  };
+  for (const event of events) {
+    const day = utcDayOf(event.time ? timestampMs(event.time) : Date.now());
+    add(event.workspaceId, day, event.keyId, 1, event.status >= 400 ? 1 : 0);
+  }
+  for (const total of totals) {
+    const calls = total.latency.reduce((sum, { calls }) => sum + Number(calls), 0);
+    add(total.workspaceId, total.day, total.keyId, calls, 0);
+  }
+  if (counts.size === 0) return;
+  const rows = [...counts.values()];
+  await tx.query(
+    `INSERT INTO api_usage_callers (workspace_id, day, caller_id, call_count, error_count) VALUES ${placeholders(rows)}
+     ON CONFLICT (workspace_id, day, caller_id) DO UPDATE SET
+       call_count = api_usage_callers.call_count + EXCLUDED.call_count,
+       error_count = api_usage_callers.error_count + EXCLUDED.error_count`,
+    rows.flat(),
+  );
 }
 
 /** "($1, $2), ($3, $4)" for rows of equal length. */

@@ -1,6 +1,6 @@
 /**
  * The audit of a workspace's administration: each change to its members, invitations, roles, API
- * access and API keys is written in the transaction that makes it, with who made it — a person of
+ * access, API keys and integrations is written in the transaction that makes it, with who made it — a person of
  * the console, or the operator through the CLI (no person: the RPC came without an actor).
  */
 import { create } from "@bufbuild/protobuf";
@@ -20,7 +20,11 @@ export type AuditAction =
   | "workspace.api_access_enabled"
   | "workspace.api_access_disabled"
   | "api_key.created"
-  | "api_key.deleted";
+  | "api_key.deleted"
+  | "integration.created"
+  | "integration.deleted"
+  | "integration.consent_granted"
+  | "integration.consent_withdrawn";
 
 /** How the operator (the CLI, acting with no person's session) is named in entries. */
 export const OPERATOR = "operator";

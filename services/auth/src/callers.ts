@@ -1,7 +1,8 @@
 /**
- * Who may call auth, and what. The gateway verifies keys, runs console sessions and Settings →
- * Developer, and an Organization Admin's running of their workspace's team and API access; creating
- * workspaces and adding members with a password are the operator's (the CLI) alone.
+ * Who may call auth, and what. The gateway verifies keys and access tokens, runs console sessions,
+ * Settings → Developer (integrations too), DocuSign's OAuth endpoints and an Organization Admin's
+ * running of their workspace's team and API access; creating workspaces and adding members with a
+ * password are the operator's (the CLI) alone.
  */
 import { callersOf } from "@countersign/domain";
 
@@ -27,6 +28,14 @@ export const AUTH_CALLERS = callersOf({
     "ListApiKeys",
     "DeleteApiKey",
     "VerifyApiKey",
+    "CreateIntegration",
+    "ListIntegrations",
+    "DeleteIntegration",
+    "DescribeConsent",
+    "GrantConsent",
+    "WithdrawConsent",
+    "ExchangeJwtAssertion",
+    "GetUserInfo",
     "ListRecentErrors",
     "GetApiUsage",
     "ClaimIdempotencyKey",

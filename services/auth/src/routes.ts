@@ -3,11 +3,13 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import { ACCESS_TOKEN_PATTERN } from "@countersign/domain";
 import { AuthService, StoredResponseSchema } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { Accounts } from "./accounts.js";
 import type { ApiCallRecords } from "./api-calls.js";
 import type { ApiKeys } from "./api-keys.js";
 import type { IdempotencyKeys } from "./idempotency-keys.js";
+import type { Integrations } from "./integrations.js";
 import type { Team } from "./team.js";
 
 export interface AuthDomain {
@@ -15,10 +17,11 @@ export interface AuthDomain {
   apiKeys: ApiKeys;
   apiCalls: ApiCallRecords;
   idempotencyKeys: IdempotencyKeys;
+  integrations: Integrations;
   team: Team;
 }
 
-export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, team }: AuthDomain) {
+export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integrations, team }: AuthDomain) {
   const impl: ServiceImpl<typeof AuthService> = {
     createWorkspace: async (req) => ({
       workspace: await accounts.createWorkspace(req.name, !req.apiAccessDisabled),
@@ -93,7 +96,33 @@ export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, team 
       await apiKeys.delete(req.workspaceId, req.keyId, req.actorUserId);
       return {};
     },
-    verifyApiKey: (req) => apiKeys.verify(req.secret),
+    verifyApiKey: (req) =>
+      ACCESS_TOKEN_PATTERN.test(req.secret) ? integrations.verify(req.secret) : apiKeys.verify(req.secret),
+    createIntegration: async (req) => ({
+      integration: await integrations.create(
+        req.workspaceId,
+        req.name,
+        req.publicKeyPem,
+        req.redirectUris,
+        req.actorUserId,
+      ),
+    }),
+    listIntegrations: async (req) => ({ integrations: await integrations.list(req.workspaceId) }),
+    deleteIntegration: async (req) => {
+      await integrations.delete(req.workspaceId, req.integrationId, req.actorUserId);
+      return {};
+    },
+    describeConsent: (req) => integrations.describeConsent(req.integrationId, req.redirectUri, req.userId),
+    grantConsent: async (req) => {
+      await integrations.grantConsent(req.integrationId, req.redirectUri, req.userId, req.scopes);
+      return {};
+    },
+    withdrawConsent: async (req) => {
+      await integrations.withdrawConsent(req.workspaceId, req.integrationId, req.userId, req.actorUserId);
+      return {};
+    },
+    exchangeJwtAssertion: (req) => integrations.exchange(req.assertion, req.audience),
+    getUserInfo: (req) => integrations.userInfo(req.accessToken),
     listRecentErrors: async (req) => ({ errors: await apiCalls.recentErrors(req.workspaceId, req.limit) }),
     getApiUsage: (req) => apiCalls.usage(req.workspaceId, req.fromDay, req.toDay),
     claimIdempotencyKey: (req) =>

@@ -28,6 +28,7 @@ import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
 import { IdempotencyKeys } from "./idempotency-keys.js";
+import { Integrations } from "./integrations.js";
 import { LockoutNotices } from "./lockout-notices.js";
 import { LoginThrottle, type LoginThrottlePolicies } from "./login-throttle.js";
 import { Passwords } from "./passwords.js";
@@ -92,7 +93,9 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     },
     lockNoticesQueued: () => notices.sendQueued(),
   });
-  const apiKeys = new ApiKeys({ db, hashSecret: apiKeyHasher(deps.keyPepper), eventsWritten });
+  const hashSecret = apiKeyHasher(deps.keyPepper);
+  const apiKeys = new ApiKeys({ db, hashSecret, eventsWritten });
+  const integrations = new Integrations({ db, hashSecret, eventsWritten });
   const linkToken = linkTokens(deps.keyPepper);
   const emails = new AccountEmails(db, deps.mailer, logger, { publicUrl: deps.publicUrl, linkToken });
   const sealNotices = new SealExpiryNotices(db, deps.mailer, logger, { publicUrl: deps.publicUrl });
@@ -111,7 +114,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
 
   return {
     serviceNames: [AuthService.typeName],
-    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, team }),
+    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integrations, team }),
     accounts,
     apiKeys,
     team,

@@ -1,3 +1,4 @@
+export * from "./access-tokens.js";
 export * from "./api-usage.js";
 export * from "./callers.js";
 export * from "./document-claims.js";

@@ -99,9 +99,47 @@ export function ApiUsageTab() {
                 </TableWrap>
               )}
             </div>
+            {usage.callers.length > 0 ? <ByCaller callers={usage.callers} /> : null}
           </div>
         )}
       </Show>
+    </div>
+  );
+}
+
+const KIND_WORDS = { api_key: "API key", integration: "Integration", deleted: "Deleted" } as const;
+
+/** Each API key's and integration's calls, under the name it has now. */
+function ByCaller({ callers }: { callers: ApiUsage["callers"] }) {
+  return (
+    <div className="card">
+      <h2>By key or integration</h2>
+      <TableWrap label="Usage by key or integration">
+        <table data-testid="usage-callers">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col" className="num">
+                Calls
+              </th>
+              <th scope="col" className="num">
+                Errors
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {callers.map((c) => (
+              <tr key={c.id}>
+                <td>{c.name || <span className="muted">(deleted)</span>}</td>
+                <td>{KIND_WORDS[c.kind]}</td>
+                <td className="num">{c.calls.toLocaleString()}</td>
+                <td className="num">{c.errors.toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
     </div>
   );
 }

@@ -4,12 +4,14 @@ import { developerBlockedBecause, useWorkspace } from "../workspace";
 import { ApiKeysTab } from "./ApiKeysTab";
 import { ApiUsageTab } from "./ApiUsageTab";
 import { ConfigurationTab } from "./ConfigurationTab";
+import { IntegrationsTab } from "./IntegrationsTab";
 import { RecentErrorsTab } from "./RecentErrorsTab";
 import { WebhooksTab } from "./WebhooksTab";
 
 const TABS = [
   { id: "api-keys", label: "API keys", Panel: ApiKeysTab },
   { id: "webhooks", label: "Webhooks", Panel: WebhooksTab },
+  { id: "integrations", label: "Integrations", Panel: IntegrationsTab },
   { id: "configuration", label: "Configuration", Panel: ConfigurationTab },
   { id: "errors", label: "Recent Errors", Panel: RecentErrorsTab },
   { id: "usage", label: "API Usage", Panel: ApiUsageTab },

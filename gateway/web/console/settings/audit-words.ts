@@ -13,6 +13,10 @@ const VERBS: Record<string, (target: string) => string> = {
   "workspace.api_access_disabled": () => "turned API access off",
   "api_key.created": (t) => `created the API key “${t}”`,
   "api_key.deleted": (t) => `deleted the API key “${t}”`,
+  "integration.created": (t) => `registered the integration “${t}”`,
+  "integration.deleted": (t) => `deleted the integration “${t}”`,
+  "integration.consent_granted": (t) => `consented to the integration “${t}” acting as them`,
+  "integration.consent_withdrawn": (t) => `withdrew a consent to the integration “${t}”`,
 };
 
 /** The operator (the CLI) has no e-mail; it is named as what it is. */

@@ -12,17 +12,18 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/auth_events.proto.
  */
 export const file_countersign_events_v1_auth_events: GenFile = /*@__PURE__*/
-  fileDesc("Cidjb3VudGVyc2lnbi9ldmVudHMvdjEvYXV0aF9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSJmCg1BcGlLZXlEZWxldGVkEg4KBmtleV9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSLwoLZGVsZXRlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInUKEFdvcmtzcGFjZVVwZGF0ZWQSFAoMd29ya3NwYWNlX2lkGAEgASgJEhoKEmFwaV9hY2Nlc3NfZW5hYmxlZBgCIAEoCBIvCgt1cGRhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Cidjb3VudGVyc2lnbi9ldmVudHMvdjEvYXV0aF9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSJ7Cg1BcGlLZXlEZWxldGVkEg4KBmtleV9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSLwoLZGVsZXRlX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2ludGVncmF0aW9uGAQgASgIInUKEFdvcmtzcGFjZVVwZGF0ZWQSFAoMd29ya3NwYWNlX2lkGAEgASgJEhoKEmFwaV9hY2Nlc3NfZW5hYmxlZBgCIAEoCBIvCgt1cGRhdGVfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
- * ApiKeyDeleted is published on "<namespace>.events.auth.api_key_deleted" when a key is deleted;
- * every gateway replica drops its cached verification of the key.
+ * ApiKeyDeleted is published on "<namespace>.events.auth.api_key_deleted" when a key is deleted,
+ * and when an integration is deleted or a consent to it withdrawn; every gateway replica drops its
+ * cached verifications of the key, or of the integration's access tokens.
  *
  * @generated from message countersign.events.v1.ApiKeyDeleted
  */
 export type ApiKeyDeleted = Message<"countersign.events.v1.ApiKeyDeleted"> & {
   /**
-   * key_id of the deleted key.
+   * key_id of the deleted key, or the integration's id.
    *
    * @generated from field: string key_id = 1;
    */
@@ -41,6 +42,14 @@ export type ApiKeyDeleted = Message<"countersign.events.v1.ApiKeyDeleted"> & {
    * @generated from field: google.protobuf.Timestamp delete_time = 3;
    */
   deleteTime?: Timestamp | undefined;
+
+  /**
+   * integration is set when key_id is an integration's: its tokens issued so far are forgotten,
+   * while tokens granted later (after a new consent) are taken.
+   *
+   * @generated from field: bool integration = 4;
+   */
+  integration: boolean;
 };
 
 /**

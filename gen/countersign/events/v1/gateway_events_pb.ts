@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/events/v1/gateway_events.proto.
  */
 export const file_countersign_events_v1_gateway_events: GenFile = /*@__PURE__*/
-  fileDesc("Cipjb3VudGVyc2lnbi9ldmVudHMvdjEvZ2F0ZXdheV9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSKyAQoQQXBpQ2FsbHNSZWNvcmRlZBI1CgVjYWxscxgBIAMoCzImLmNvdW50ZXJzaWduLmV2ZW50cy52MS5BcGlDYWxsUmVjb3JkZWQSMwoFdXNhZ2UYAiADKAsyJC5jb3VudGVyc2lnbi5ldmVudHMudjEuQXBpVXNhZ2VUb3RhbBIyCghrZXlfdXNlcxgDIAMoCzIgLmNvdW50ZXJzaWduLmV2ZW50cy52MS5BcGlLZXlVc2UihwEKDUFwaVVzYWdlVG90YWwSFAoMd29ya3NwYWNlX2lkGAEgASgJEgsKA2RheRgCIAEoCRIOCgZtZXRob2QYAyABKAkSDQoFcm91dGUYBCABKAkSNAoHbGF0ZW5jeRgFIAMoCzIjLmNvdW50ZXJzaWduLmV2ZW50cy52MS5MYXRlbmN5Q291bnQiLQoMTGF0ZW5jeUNvdW50Eg4KBmJ1Y2tldBgBIAEoBRINCgVjYWxscxgCIAEoAyJFCglBcGlLZXlVc2USDgoGa2V5X2lkGAEgASgJEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvgBCg9BcGlDYWxsUmVjb3JkZWQSEgoKcmVxdWVzdF9pZBgBIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAiABKAkSDgoGa2V5X2lkGAMgASgJEg4KBm1ldGhvZBgEIAEoCRINCgVyb3V0ZRgFIAEoCRIMCgRwYXRoGAYgASgJEg4KBnN0YXR1cxgHIAEoBRIMCgRjb2RlGAggASgJEhMKC2R1cmF0aW9uX21zGAkgASgBEigKBHRpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGtleV9uYW1lGAsgASgJEg8KB3Byb2JsZW0YDCABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Cipjb3VudGVyc2lnbi9ldmVudHMvdjEvZ2F0ZXdheV9ldmVudHMucHJvdG8SFWNvdW50ZXJzaWduLmV2ZW50cy52MSKyAQoQQXBpQ2FsbHNSZWNvcmRlZBI1CgVjYWxscxgBIAMoCzImLmNvdW50ZXJzaWduLmV2ZW50cy52MS5BcGlDYWxsUmVjb3JkZWQSMwoFdXNhZ2UYAiADKAsyJC5jb3VudGVyc2lnbi5ldmVudHMudjEuQXBpVXNhZ2VUb3RhbBIyCghrZXlfdXNlcxgDIAMoCzIgLmNvdW50ZXJzaWduLmV2ZW50cy52MS5BcGlLZXlVc2UilwEKDUFwaVVzYWdlVG90YWwSFAoMd29ya3NwYWNlX2lkGAEgASgJEgsKA2RheRgCIAEoCRIOCgZtZXRob2QYAyABKAkSDQoFcm91dGUYBCABKAkSNAoHbGF0ZW5jeRgFIAMoCzIjLmNvdW50ZXJzaWduLmV2ZW50cy52MS5MYXRlbmN5Q291bnQSDgoGa2V5X2lkGAYgASgJIi0KDExhdGVuY3lDb3VudBIOCgZidWNrZXQYASABKAUSDQoFY2FsbHMYAiABKAMiRQoJQXBpS2V5VXNlEg4KBmtleV9pZBgBIAEoCRIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCL4AQoPQXBpQ2FsbFJlY29yZGVkEhIKCnJlcXVlc3RfaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEg4KBmtleV9pZBgDIAEoCRIOCgZtZXRob2QYBCABKAkSDQoFcm91dGUYBSABKAkSDAoEcGF0aBgGIAEoCRIOCgZzdGF0dXMYByABKAUSDAoEY29kZRgIIAEoCRITCgtkdXJhdGlvbl9tcxgJIAEoARIoCgR0aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghrZXlfbmFtZRgLIAEoCRIPCgdwcm9ibGVtGAwgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * ApiCallsRecorded is published by the gateway on "<namespace>.events.gateway.api_calls_recorded"
@@ -55,7 +55,7 @@ export const ApiCallsRecordedSchema: GenMessage<ApiCallsRecorded> = /*@__PURE__*
   messageDesc(file_countersign_events_v1_gateway_events, 0);
 
 /**
- * ApiUsageTotal counts the calls that succeeded of one workspace, day, method and route.
+ * ApiUsageTotal counts the calls that succeeded of one workspace, day, method, route and caller.
  *
  * @generated from message countersign.events.v1.ApiUsageTotal
  */
@@ -94,6 +94,13 @@ export type ApiUsageTotal = Message<"countersign.events.v1.ApiUsageTotal"> & {
    * @generated from field: repeated countersign.events.v1.LatencyCount latency = 5;
    */
   latency: LatencyCount[];
+
+  /**
+   * key_id is the API key or integration that made the calls; empty from gateways before it.
+   *
+   * @generated from field: string key_id = 6;
+   */
+  keyId: string;
 };
 
 /**
