@@ -817,10 +817,19 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await page.locator("fieldset.signer .field-error").first().waitFor();
   await shot(page, "request-new-invalid");
   await signers.nth(1).getByLabel("E-mail").fill("lars@example.com");
+  // The tenant must give an access code and an e-mailed code before seeing the lease.
+  await signers.nth(0).getByText("Confirm who signs (optional)").click();
+  await signers.nth(0).getByLabel("Access code").fill("12");
+  await signers.nth(0).getByLabel("Ask for a one-time code sent to their inbox").check();
+  await page.getByRole("button", { name: "Send for signature" }).click();
+  await signers.nth(0).getByText("must be 4 to 50 characters").waitFor();
+  await shot(page, "request-new-signer-checks");
+  await signers.nth(0).getByLabel("Access code").fill("tulip-1234");
   await page.getByRole("button", { name: "Send for signature" }).click();
   await page.getByRole("heading", { name: "Lease for flat 4" }).waitFor();
   await shows(page.locator(".badge"), "Sent", true);
   await shows(page.getByTestId("recipients"), "Lars Landlord");
+  await shows(page.getByTestId("recipients"), "asked for access code and e-mailed code");
   await context.close();
 });
 

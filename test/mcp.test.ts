@@ -198,6 +198,9 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     }
     const create = tools.find((tool) => tool.name === "create_signature_request");
     expect(create?.inputSchema.required).toEqual(["title", "recipients"]);
+    // An assistant can ask a signer for an access code or an e-mailed code, as the API can.
+    const described = JSON.stringify(create?.inputSchema);
+    expect([described.includes('"accessCode":{'), described.includes('"emailCode":{')]).toEqual([true, true]);
     expect(create?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
     const cancel = tools.find((tool) => tool.name === "cancel_signature_request");
     expect(cancel?.annotations?.destructiveHint).toBe(true);

@@ -652,6 +652,49 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     expect(usage.calls).toBeGreaterThan(0);
   });
 
+  test("a signer's accessCode, as DocuSign's clients set it, is asked before the document: wrong is refused, right opens it", async () => {
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        templateId,
+        status: "sent",
+        templateRoles: [
+          {
+            roleName: "Client",
+            name: "Ann",
+            email: "ann.code@example.com",
+            clientUserId: "ann-code",
+            accessCode: "7311",
+          },
+          { roleName: "Company", name: "Bo", email: "bo.code@example.com", clientUserId: "bo-code" },
+        ],
+      },
+    });
+    const native = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, {
+      key: key.secret,
+    });
+    expect((native.body as Json).recipients.map((r: Json) => r.authentication)).toEqual([
+      ["access_code"],
+      [],
+    ]);
+    const view = await envelopes.createRecipientView(key.accountId, created.envelopeId, {
+      recipientViewRequest: {
+        returnUrl: "https://app.example.com/",
+        email: "ann.code@example.com",
+        userName: "Ann",
+        clientUserId: "ann-code",
+      },
+    });
+    const signer = new SignerBrowser(gateway);
+    await signer.open(view.url);
+    const gated = await signer.call("/sign/api/session");
+    expect((gated.body as Json).authentication).toMatchObject({ methods: ["access_code"], verified: [] });
+    expect((gated.body as Json).documents).toEqual([]);
+    expect((await signer.call("/sign/api/verify", { accessCode: "0000" })).status).toBe(422);
+    const passed = await signer.call("/sign/api/verify", { accessCode: "7311" });
+    expect((passed.body as Json).verified).toEqual(["access_code"]);
+    expect(((await signer.call("/sign/api/session")).body as Json).documents).toHaveLength(1);
+  });
+
   test("status changes: views and signatures count as changes, and sent and delivered page apart", async () => {
     const embedded = async (tag: string) =>
       (

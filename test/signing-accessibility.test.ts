@@ -71,7 +71,7 @@ const summary = (violations: Violation[]) =>
   );
 
 /** A sent request to one signer with a signature, a text, a date and a checkbox; their link. */
-async function signingLink(tag: string): Promise<string> {
+async function signingLink(tag: string, checks: { accessCode?: string } = {}): Promise<string> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
     key,
@@ -110,7 +110,7 @@ async function signingLink(tag: string): Promise<string> {
           label: "I accept the terms",
         },
       ],
-      recipients: [{ name: "Ada Lovelace", email, role: "Client" }],
+      recipients: [{ name: "Ada Lovelace", email, role: "Client", ...checks }],
       send: true,
     },
   });
@@ -164,6 +164,20 @@ describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) =
 
     await page.goto(declining);
     await check("link-no-longer-valid");
+
+    // A signer asked for an access code: the gate, a wrong code, and the lock-out after five.
+    await page.goto(await signingLink(`a11y-codes-${name}`, { accessCode: "1234" }));
+    await page.getByTestId("authentication-gate").waitFor();
+    await check("codes-asked");
+    for (let left = 4; left >= 1; left--) {
+      await page.getByLabel("Access code").fill("0000");
+      await page.getByRole("button", { name: "Continue to the document" }).click();
+      await page.getByText(new RegExp(`; ${left} attempts? left`)).waitFor();
+    }
+    await check("codes-wrong");
+    await page.getByRole("button", { name: "Continue to the document" }).click();
+    await page.getByTestId("locked-state").waitFor();
+    await check("codes-locked");
     await context.close();
     expect(problems).toEqual([]);
   }, 120_000);

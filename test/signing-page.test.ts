@@ -244,6 +244,63 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     expect(got.body).toMatchObject({ status: "declined" });
   }, 60_000);
 
+  test("a signer the sender gave an access code and asked for an e-mailed code gives both before the document shows; a wrong one says what is left; on a phone and a desktop", async () => {
+    const address = `gia.${mode}@example.com`;
+    const request = await sendRequest("codes", [
+      { name: "Gia Guarded", email: address, role: "Client", accessCode: "orchid-7", emailCode: true },
+    ]);
+    expect(request.recipients[0]).toMatchObject({ authentication: ["access_code", "email_code"] });
+    for (const [size, viewport] of [
+      ["phone", { width: 390, height: 844 }],
+      ["desktop", { width: 1280, height: 900 }],
+    ] as const) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(await linkFor(address));
+      const gate = page.getByTestId("authentication-gate");
+      await gate.waitFor();
+      // Nothing of the document before the codes: no page is drawn, no document was fetched.
+      expect(await page.locator('[data-testid="page-1"]').count()).toBe(0);
+      await shot(page, `${size}-codes-asked`);
+      await page.getByLabel("Access code").fill("orchid-8");
+      const codeMails = async () =>
+        (await outboxMails(deployment.dataDir)).filter(
+          (m) => m.to === address && /is your code/.test(m.subject),
+        );
+      const before = (await codeMails()).length;
+      await page.getByRole("button", { name: "Send me a code" }).click();
+      await gate.getByText(/We sent a six-digit code to g•••@example\.com/).waitFor();
+      // This session's code: the e-mail after those of earlier sessions.
+      const code = await eventually(async () => {
+        const mails = await codeMails();
+        return mails.length > before ? /\b(\d{6})\b/.exec(mails.at(-1)?.subject ?? "")?.[1] : undefined;
+      });
+      await page.getByLabel("Code from your e-mail").fill(code);
+      await page.getByRole("button", { name: "Continue to the document" }).click();
+      await gate.getByText(/This is not the access code the sender gave you; \d attempts left/).waitFor();
+      const overflow = await page.evaluate<number>(
+        "document.documentElement.scrollWidth - window.innerWidth",
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await shot(page, `${size}-codes-wrong`);
+      await page.getByLabel("Access code").fill("orchid-7");
+      await page.getByRole("button", { name: "Continue to the document" }).click();
+      await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+      await shot(page, `${size}-codes-passed`);
+      await context.close();
+    }
+    const trail = await call(api(), `/signature-requests/${request.id}/audit-trail`, { key: key.secret });
+    const actions = (trail.body as { items: { action: string }[] }).items.map((e) => e.action);
+    expect(actions.filter((a) => a.startsWith("authentic"))).toEqual([
+      "authentication_code_sent",
+      "authentication_failed",
+      "authenticated",
+      "authentication_code_sent",
+      "authentication_failed",
+      "authenticated",
+    ]);
+  }, 90_000);
+
   test("on a phone-sized screen, by touch, the page fits and signing works", async () => {
     const request = await sendRequest("phone", [
       { name: "Pat Phone", email: `pat.${mode}@example.com`, role: "Client" },

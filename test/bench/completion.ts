@@ -133,6 +133,7 @@ export async function measureCompletion(
     viewedAt: new Date(),
     signedAt: new Date(),
     consentedAt: new Date(),
+    identity: `through the signing link e-mailed to signer${i}@example.com`,
     ip: "203.0.113.10",
     userAgent:
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",

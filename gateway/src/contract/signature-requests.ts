@@ -18,6 +18,16 @@ export const NewRecipient = z
       description:
         "Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them.",
     }),
+    accessCode: text().optional().meta({
+      description:
+        "For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Five wrong codes lock the signer out for 15 minutes.",
+      writeOnly: true,
+    }),
+    emailCode: z.boolean().optional().meta({
+      description:
+        "For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.",
+      default: false,
+    }),
   })
   .meta({ id: "NewRecipient" });
 
@@ -62,10 +72,12 @@ export const EmailDelivery = z
       description:
         "`queued`: not tried yet; `retrying`: a try failed and another is due at `nextAttemptAt`; `sent`: the SMTP server took it; `failed`: given up after its last try; `not_sent`: no longer needed (its link was replaced).",
     }),
-    email: z.enum(["invitation", "resend", "reminder", "recipient_changed", "completed"]).meta({
-      description:
-        "Which e-mail it is: the invitation, the invitation sent again, a reminder, the invitation to a recipient whose address changed, or the signed copy.",
-    }),
+    email: z
+      .enum(["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"])
+      .meta({
+        description:
+          "Which e-mail it is: the invitation, the invitation sent again, a reminder, the invitation to a recipient whose address changed, the signed copy, or a one-time code the signer asked for (`emailCode`).",
+      }),
     attempts: z.int().min(0),
     error: z.string().nullable().meta({
       description: "The last try's failure in words, with the SMTP server's reply; null when none failed.",
@@ -99,6 +111,10 @@ export const Recipient = z
     emailDelivery: EmailDelivery.nullable().meta({
       description:
         "The last e-mail queued for the recipient; null when none was (a signer embedded in your app, or one whose routing order has not come).",
+    }),
+    authentication: z.array(z.enum(["access_code", "email_code"])).meta({
+      description:
+        "What the signer gives before the document is shown: `access_code` (yours) and `email_code` (one e-mailed to them); empty when nothing.",
     }),
   })
   .meta({ id: "Recipient" });

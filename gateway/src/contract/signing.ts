@@ -27,8 +27,34 @@ const FilledValue = z.union([
   z.boolean(),
 ]);
 
+export const SignerAuthentication = z
+  .object({
+    methods: z.array(z.enum(["access_code", "email_code"])).meta({
+      description: "What the sender asked the signer to give before the document: empty when nothing.",
+    }),
+    verified: z.array(z.enum(["access_code", "email_code"])).meta({
+      description:
+        "What this session has given. Until it is every method, no document, field or value is shown.",
+    }),
+    lockedUntil: z.string().optional().meta({
+      description: "Set while the signer is locked out after five wrong codes: when they may try again.",
+    }),
+    attemptsLeft: z.number().meta({ description: "Wrong codes left before the lock-out." }),
+    emailHint: z.string().optional().meta({ description: "Where the e-mailed code goes, partly hidden." }),
+    codeSentAt: z.string().optional().meta({ description: "When this session's last code was e-mailed." }),
+  })
+  .meta({ id: "SignerAuthentication" });
+
+export const VerifySigner = z
+  .strictObject({
+    accessCode: text().max(100).optional().meta({ description: "The code the sender gave the signer." }),
+    emailCode: text().max(20).optional().meta({ description: "The code e-mailed to the signer." }),
+  })
+  .meta({ id: "VerifySigner" });
+
 export const SigningSession = z
   .object({
+    authentication: SignerAuthentication,
     request: z.object({
       id: z.string(),
       title: z.string(),

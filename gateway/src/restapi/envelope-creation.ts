@@ -179,6 +179,7 @@ export class EnvelopeCreation {
         clientUserId: role.clientUserId ?? "",
         routingOrder: role.routingOrder ?? 0,
         externalId: position >= 0 ? String(position + 1) : "",
+        accessCode: role.accessCode ?? "",
       };
     });
     const copies = definition.recipients?.carbonCopies ?? [];
@@ -221,6 +222,7 @@ export class EnvelopeCreation {
         clientUserId: signer.clientUserId ?? "",
         routingOrder: signer.routingOrder ?? 0,
         externalId: ids[i],
+        accessCode: signer.accessCode ?? "",
       })),
       ...copies.map((copy, i) => copyRecipient(copy, ids[signers.length + i])),
     ];

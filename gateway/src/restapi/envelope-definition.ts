@@ -58,9 +58,13 @@ const Person = {
   routingOrder: dsInteger.optional(),
 };
 
+/** DocuSign's access code: asked of the signer before the document is shown. */
+const accessCode = text().optional();
+
 export const Signer = z.object({
   ...Person,
   clientUserId: text().optional(),
+  accessCode,
   roleName: text().optional(),
   tabs: Tabs.optional(),
 });
@@ -81,6 +85,7 @@ export const TemplateRole = z.object({
   email: text(),
   clientUserId: text().optional(),
   routingOrder: dsInteger.optional(),
+  accessCode,
 });
 
 export const EnvelopeDefinition = z.object({

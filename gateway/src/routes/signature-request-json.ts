@@ -38,6 +38,7 @@ export function recipientJson(r: StoredRecipient): Json<typeof Recipient> {
     declinedAt: isoOrNull(r.declineTime),
     declineReason: orNull(r.declineReason),
     emailDelivery: r.emailDelivery ? emailDeliveryJson(r.emailDelivery) : null,
+    authentication: r.authentication as Json<typeof Recipient>["authentication"],
   };
 }
 

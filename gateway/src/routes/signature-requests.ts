@@ -62,6 +62,8 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
           kind: r.kind ?? "",
           routingOrder: r.routingOrder ?? 0,
           clientUserId: r.clientUserId ?? "",
+          accessCode: r.accessCode ?? "",
+          emailCode: r.emailCode ?? false,
         })),
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,

@@ -14,6 +14,7 @@ import {
   FieldValueSchema,
   type RequestsService,
   type SignatureRequest,
+  type SignerAuthentication as SignerAuthenticationMessage,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { problemOf } from "@countersign/kit";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
@@ -23,14 +24,17 @@ import {
   Declined,
   DeclineToSign,
   Signed,
+  SignerAuthentication,
   SigningDocumentParams,
   SigningLinkParams,
   SigningSession,
   SubmitSignature,
+  VerifySigner,
 } from "../contract/signing.js";
 import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { sendDocument } from "../document-download.js";
+import { iso } from "../json-time.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { notFound } from "../middleware/errors.js";
 import { ApiProblem } from "../problems.js";
@@ -131,6 +135,21 @@ function fieldValues(values: z.infer<typeof SubmitSignature>["values"]): Record<
   );
 }
 
+/** Where the signer stands with the codes the sender asked for, as the page reads it. */
+function authenticationJson(
+  a: SignerAuthenticationMessage | undefined,
+): z.input<typeof SignerAuthentication> {
+  const methods = (a?.methods ?? []) as z.infer<typeof SignerAuthentication>["methods"];
+  return {
+    methods,
+    verified: (a?.verified ?? []).filter((m) => (methods as string[]).includes(m)) as typeof methods,
+    attemptsLeft: a?.attemptsLeft ?? 0,
+    ...(a?.lockedUntil ? { lockedUntil: iso(a.lockedUntil) } : {}),
+    ...(a?.emailHint ? { emailHint: a.emailHint } : {}),
+    ...(a?.codeSentTime ? { codeSentAt: iso(a.codeSentTime) } : {}),
+  };
+}
+
 export function signingRoutes(options: SigningRoutesOptions): Router {
   const { requests, documents, blobFiles, contract } = options;
   const router = express.Router();
@@ -138,10 +157,11 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   api.router.use(budgetedJson(options.bodies, { limit: 1024 * 1024, strict: true }));
 
   const view = async (req: Request) => {
-    const { signatureRequest, recipientId, returnUrl, filled } = await requests.getSigningSession({
-      sessionToken: sessionToken(req),
-    });
-    return { request: signatureRequest as SignatureRequest, recipientId, returnUrl, filled };
+    const { signatureRequest, recipientId, returnUrl, filled, authentication } =
+      await requests.getSigningSession({
+        sessionToken: sessionToken(req),
+      });
+    return { request: signatureRequest as SignatureRequest, recipientId, returnUrl, filled, authentication };
   };
 
   api.on(
@@ -156,7 +176,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [401, 410, 500, 503],
     },
     async ({ req, res }) => {
-      const { request, recipientId, returnUrl, filled } = await view(req);
+      const { request, recipientId, returnUrl, filled, authentication } = await view(req);
       const recipient = request.recipients.find((r) => r.id === recipientId);
       const stored = await Promise.all(
         request.documentIds.map(async (documentId) => {
@@ -165,6 +185,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         }),
       );
       const body: z.input<typeof SigningSession> = {
+        authentication: authenticationJson(authentication),
         request: {
           id: request.id,
           title: request.title,
@@ -220,7 +241,9 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [400, 401, 404, 410, 500, 503],
     },
     async ({ req, res, params }) => {
-      const { request } = await view(req);
+      const { request, authentication } = await view(req);
+      if (authenticationJson(authentication).verified.length < (authentication?.methods.length ?? 0))
+        throw new ApiProblem("forbidden", "give the codes the sender asked for first");
       const readable = [
         ...request.documentIds,
         ...(request.signedDocumentId ? [request.signedDocumentId] : []),
@@ -306,6 +329,47 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         ...(redirect ? { redirectUrl: redirect } : {}),
       };
       res.json(declined);
+    },
+    [requireJson],
+  );
+
+  api.on(
+    "post",
+    "/code",
+    {
+      summary: "E-mail the signer a one-time code",
+      description:
+        "For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for after 30 s, ten an hour.",
+      tag: "Signing",
+      answers: { 200: { description: "Where the signer stands now.", schema: SignerAuthentication } },
+      problems: [401, 409, 410, 429, 500, 503],
+    },
+    async ({ req, res }) => {
+      const answer = await requests.sendSigningCode({ sessionToken: sessionToken(req), actor: actorOf(req) });
+      res.json(authenticationJson(answer.authentication));
+    },
+  );
+
+  api.on(
+    "post",
+    "/verify",
+    {
+      summary: "Give the codes the sender asked for",
+      description:
+        "The access code, the e-mailed code, or both. A wrong one answers 422 naming the field and the attempts left; the fifth wrong one locks the signer out for 15 minutes (429 with Retry-After).",
+      tag: "Signing",
+      body: VerifySigner,
+      answers: { 200: { description: "Where the signer stands now.", schema: SignerAuthentication } },
+      problems: [400, 401, 410, 413, 415, 422, 429, 500, 503],
+    },
+    async ({ req, res, body }) => {
+      const answer = await requests.verifySigner({
+        sessionToken: sessionToken(req),
+        accessCode: body.accessCode ?? "",
+        emailCode: body.emailCode ?? "",
+        actor: actorOf(req),
+      });
+      res.json(authenticationJson(answer.authentication));
     },
     [requireJson],
   );

@@ -3431,6 +3431,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign/api/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the signer a one-time code
+         * @description For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for after 30 s, ten an hour.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Where the signer stands now. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignerAuthentication"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                409: components["responses"]["Conflict"];
+                410: components["responses"]["Gone"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign/api/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the codes the sender asked for
+         * @description The access code, the e-mailed code, or both. A wrong one answers 422 naming the field and the attempts left; the fifth wrong one locks the signer out for 15 minutes (429 with Retry-After).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["VerifySigner"];
+                };
+            };
+            responses: {
+                /** @description Where the signer stands now. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignerAuthentication"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                410: components["responses"]["Gone"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3564,6 +3663,13 @@ export interface components {
             routingOrder?: number;
             /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
             clientUserId?: string;
+            /** @description For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Five wrong codes lock the signer out for 15 minutes. */
+            accessCode?: string;
+            /**
+             * @description For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.
+             * @default false
+             */
+            emailCode: boolean;
         };
         /**
          * @description `cc` recipients receive a copy when the request is completed.
@@ -3763,6 +3869,12 @@ export interface components {
         DeclineToSign: {
             reason: string;
         };
+        VerifySigner: {
+            /** @description The code the sender gave the signer. */
+            accessCode?: string;
+            /** @description The code e-mailed to the signer. */
+            emailCode?: string;
+        };
         /** @description RFC 9457 problem details. */
         Problem: {
             /** Format: uri */
@@ -3911,6 +4023,8 @@ export interface components {
             declineReason: string | null;
             /** @description The last e-mail queued for the recipient; null when none was (a signer embedded in your app, or one whose routing order has not come). */
             emailDelivery: components["schemas"]["EmailDelivery"] | null;
+            /** @description What the signer gives before the document is shown: `access_code` (yours) and `email_code` (one e-mailed to them); empty when nothing. */
+            authentication: ("access_code" | "email_code")[];
         };
         /**
          * @description pending → sent → viewed → signed, or declined.
@@ -3925,10 +4039,10 @@ export interface components {
              */
             status: "queued" | "retrying" | "sent" | "failed" | "not_sent";
             /**
-             * @description Which e-mail it is: the invitation, the invitation sent again, a reminder, the invitation to a recipient whose address changed, or the signed copy.
+             * @description Which e-mail it is: the invitation, the invitation sent again, a reminder, the invitation to a recipient whose address changed, the signed copy, or a one-time code the signer asked for (`emailCode`).
              * @enum {string}
              */
-            email: "invitation" | "resend" | "reminder" | "recipient_changed" | "completed";
+            email: "invitation" | "resend" | "reminder" | "recipient_changed" | "completed" | "signing_code";
             attempts: number;
             /** @description The last try's failure in words, with the SMTP server's reply; null when none failed. */
             error: string | null;
@@ -4516,6 +4630,7 @@ export interface components {
             detail: string;
         };
         SigningSession: {
+            authentication: components["schemas"]["SignerAuthentication"];
             request: {
                 id: string;
                 title: string;
@@ -4586,6 +4701,20 @@ export interface components {
             returnUrl?: string;
             /** @description The sealed PDF, once the request is completed; readable through /sign/api/documents. */
             signedDocumentId?: string;
+        };
+        SignerAuthentication: {
+            /** @description What the sender asked the signer to give before the document: empty when nothing. */
+            methods: ("access_code" | "email_code")[];
+            /** @description What this session has given. Until it is every method, no document, field or value is shown. */
+            verified: ("access_code" | "email_code")[];
+            /** @description Set while the signer is locked out after five wrong codes: when they may try again. */
+            lockedUntil?: string;
+            /** @description Wrong codes left before the lock-out. */
+            attemptsLeft: number;
+            /** @description Where the e-mailed code goes, partly hidden. */
+            emailHint?: string;
+            /** @description When this session's last code was e-mailed. */
+            codeSentAt?: string;
         };
         Signed: {
             /** @constant */
@@ -4768,9 +4897,10 @@ export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
 export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate"];
+export const recipientAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Recipient"]["authentication"]> = ["access_code", "email_code"];
 export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "declined"];
 export const emailDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["status"]> = ["queued", "retrying", "sent", "failed", "not_sent"];
-export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed"];
+export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"];
 export const agreementSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgreementSet"]["status"]> = ["in_progress", "completed", "incomplete"];
 export const webhookMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMessage"]["status"]> = ["pending", "succeeded", "failed"];
 export const webhookAttemptTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["trigger"]> = ["delivery", "retry", "replay", "test"];
@@ -4791,5 +4921,7 @@ export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<
 export const apiUsageCallersKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiUsage"]["callers"]["kind"]> = ["api_key", "integration", "deleted"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];
+export const signerAuthenticationMethodsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["methods"]> = ["access_code", "email_code"];
+export const signerAuthenticationVerifiedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["verified"]> = ["access_code", "email_code"];
 export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Idempotent-Replayed"]> = ["true"];
 export type operations = Record<string, never>;

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { AuthenticationGate } from "./AuthenticationGate";
 import { ApiError, getSession, recordViewed } from "./api";
 import { ClosedScreen, SignedScreen, StateScreen } from "./EndScreens";
 import { endedBy, type Phase, phaseOf, sentence } from "./phase";
@@ -76,6 +77,14 @@ export function App() {
             this page.
           </p>
         </StateScreen>
+      );
+    case "authenticate":
+      return (
+        <AuthenticationGate
+          session={phase.session}
+          onPassed={load}
+          onEnded={(error) => setPhase(endedBy(error))}
+        />
       );
     case "closed":
       return <ClosedScreen status={phase.requestStatus} signedDocumentId={phase.signedDocumentId} />;

@@ -15,6 +15,7 @@ export type FilledField = Session["filled"][number];
 export type FieldValue = FilledField["value"];
 export type SignatureValue = Extract<FieldValue, { kind: string }>;
 export type SubmitResult = Schemas["Signed"];
+export type SignerAuthentication = Schemas["SignerAuthentication"];
 export type DeclineResult = Schemas["Declined"];
 
 export interface Problem {
@@ -83,6 +84,16 @@ export function submit(values: Record<string, FieldValue>): Promise<SubmitResult
 
 export function decline(reason: string): Promise<DeclineResult> {
   return call<DeclineResult>("/decline", { method: "POST", body: JSON.stringify({ reason }) });
+}
+
+/** E-mails the signer a one-time code. */
+export function sendCode(): Promise<SignerAuthentication> {
+  return call<SignerAuthentication>("/code", { method: "POST" });
+}
+
+/** Gives the codes the sender asked for; a wrong one is a 422 naming its field, a lock-out a 429. */
+export function verify(codes: { accessCode?: string; emailCode?: string }): Promise<SignerAuthentication> {
+  return call<SignerAuthentication>("/verify", { method: "POST", body: JSON.stringify(codes) });
 }
 
 export function documentUrl(documentId: string): string {

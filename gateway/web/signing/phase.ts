@@ -10,6 +10,8 @@ export type Phase =
   /** The session is over: it timed out (no reason), or its request ended meanwhile (why). */
   | { kind: "ended"; why?: string }
   | { kind: "ready"; session: Session }
+  /** The sender asked for codes before the document: an access code, an e-mailed one, or both. */
+  | { kind: "authenticate"; session: Session }
   | {
       kind: "signed";
       requestStatus: RequestStatus;
@@ -34,6 +36,8 @@ export function endedBy(error: ApiError): Phase {
 }
 
 export function phaseOf(session: Session): Phase {
+  const { methods, verified } = session.authentication;
+  if (methods.some((m) => !verified.includes(m))) return { kind: "authenticate", session };
   if (session.recipient.status === "signed") {
     return {
       kind: "signed",

@@ -255,7 +255,8 @@ export class Integrations {
         return invalidGrant(`the assertion's ${err.claim} is not valid: ${err.reason}`);
       return invalidGrant("no_valid_keys_or_signatures");
     }
-    const requested = typeof claims.scope === "string" ? claims.scope.split(" ").filter(Boolean) : [];
+    const requested =
+      typeof claims.scope === "string" ? [...new Set(claims.scope.split(" ").filter(Boolean))] : [];
     const unknown = requested.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
     if (unknown.length > 0) {
       return { error: "invalid_scope", errorDescription: `unknown scope: ${unknown.join(" ")}` };
@@ -276,24 +277,18 @@ export class Integrations {
         ).rows[0]
       : undefined;
     if (!member) return invalidGrant("user_not_found");
-    const { rows } = await this.deps.db.query<{ scopes: string[] }>(
-      "SELECT scopes FROM integration_consents WHERE integration_id = $1 AND user_id = $2",
-      [integration.id, subject],
-    );
-    const consented = rows[0]?.scopes ?? [];
-    if (!requested.every((scope) => consented.includes(scope))) {
-      return { error: "consent_required", errorDescription: "" };
-    }
     const accessToken = `oat_${base62(randomBytes(32), 43)}`;
-    await this.deps.db.transaction(async (tx) => {
-      // Expired tokens go as new ones come (by the expiry index), so the table holds the live ones.
-      await tx.query("DELETE FROM access_tokens WHERE expires_at < now()");
-      await tx.query(
-        `INSERT INTO access_tokens (token_hash, integration_id, user_id, scopes, expires_at)
-         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-        [this.deps.hashSecret(accessToken), integration.id, subject, requested, TOKEN_LIFETIME_SECONDS],
-      );
-    });
+    // Expired tokens go as new ones come (by the expiry index), so the table holds the live ones.
+    await this.deps.db.query("DELETE FROM access_tokens WHERE expires_at < now()");
+    // Issued only under a consent to every scope asked, in the one statement: a consent withdrawn
+    // meanwhile leaves nothing to issue under.
+    const issued = await this.deps.db.query(
+      `INSERT INTO access_tokens (token_hash, integration_id, user_id, scopes, expires_at)
+       SELECT $1, integration_id, user_id, $4, now() + make_interval(secs => $5) FROM integration_consents
+       WHERE integration_id = $2 AND user_id = $3 AND scopes @> $4::text[]`,
+      [this.deps.hashSecret(accessToken), integration.id, subject, requested, TOKEN_LIFETIME_SECONDS],
+    );
+    if (issued.rowCount === 0) return { error: "consent_required", errorDescription: "" };
     return { accessToken, expiresIn: TOKEN_LIFETIME_SECONDS, scopes: requested };
   }
 

@@ -37,7 +37,16 @@ export function toRecipient(row: RecipientRow): Recipient {
     declineReason: row.decline_reason,
     externalId: row.external_id,
     emailDelivery: row.last_email ? toEmailDelivery(row.last_email) : undefined,
+    authentication: authenticationOf(row),
   });
+}
+
+/** What a signer must give before the document is shown, in the order the page asks for it. */
+export function authenticationOf(row: Pick<RecipientRow, "access_code_required" | "email_code_required">) {
+  return [
+    ...(row.access_code_required ? ["access_code"] : []),
+    ...(row.email_code_required ? ["email_code"] : []),
+  ];
 }
 
 function toEmailDelivery(row: EmailDeliveryRow): EmailDelivery {

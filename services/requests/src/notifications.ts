@@ -25,6 +25,8 @@ import {
 } from "@countersign/kit";
 import { Counter } from "prom-client";
 import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
+import { renderSigningCode } from "./mail/signing-code-email.js";
+import type { SignerCodes } from "./signer-codes.js";
 import type { SigningLinks } from "./signing-links.js";
 
 /**
@@ -74,7 +76,8 @@ interface DueRow extends JobState {
   id: string;
   request_id: string;
   recipient_id: string;
-  kind: NotificationKind;
+  /** A signing code is its own e-mail (mail/signing-code-email.ts), never a link to follow. */
+  kind: NotificationKind | "signing_code";
   link_id: string | null;
   note: string;
   title: string;
@@ -123,6 +126,7 @@ export class NotificationSender extends JobQueue<DueRow> {
     db: Database,
     private readonly mailer: Mailer,
     private readonly links: SigningLinks,
+    private readonly codes: SignerCodes,
     logger: Logger,
     private readonly options: NotificationSenderOptions = {},
   ) {
@@ -179,17 +183,25 @@ export class NotificationSender extends JobQueue<DueRow> {
       row.kind === "completed" && !row.link_id && row.signed_document_id && this.options.attachment
         ? [await this.options.attachment(row.workspace_id, row.signed_document_id)]
         : [];
-    const content = renderNotification({
-      kind: row.kind,
-      requestTitle: row.title,
-      senderName: row.sender_name,
-      senderMessage: row.message,
-      note: row.note,
-      recipientName: row.name,
-      link: row.link_id ? this.links.urlOf(row.link_id) : "",
-      expiresAt: row.kind === "completed" ? undefined : (row.expires_at ?? undefined),
-      attached: attachments.length > 0,
-    });
+    const content =
+      row.kind === "signing_code"
+        ? renderSigningCode({
+            requestTitle: row.title,
+            senderName: row.sender_name,
+            recipientName: row.name,
+            code: this.codes.emailCodeOf(row.id),
+          })
+        : renderNotification({
+            kind: row.kind,
+            requestTitle: row.title,
+            senderName: row.sender_name,
+            senderMessage: row.message,
+            note: row.note,
+            recipientName: row.name,
+            link: row.link_id ? this.links.urlOf(row.link_id) : "",
+            expiresAt: row.kind === "completed" ? undefined : (row.expires_at ?? undefined),
+            attached: attachments.length > 0,
+          });
     await this.mailer.send({
       to: { name: row.name, email: row.email },
       onBehalfOf: { name: row.sender_name, email: row.sender_email },

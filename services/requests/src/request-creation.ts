@@ -23,6 +23,7 @@ import {
 } from "./request-layouts.js";
 import { bindRoles, type RecipientDraft, requestViolations } from "./request-rules.js";
 import type { Locked } from "./request-transactions.js";
+import type { SignerCodes } from "./signer-codes.js";
 import type { SigningLinks } from "./signing-links.js";
 import { type NewRecipientRow, type NewRequest, type StoredField, store } from "./store.js";
 import { type TemplateCopies, TemplateNotFound } from "./template-copies.js";
@@ -37,6 +38,7 @@ export interface RequestCreationDeps {
   templates: TemplateCopies;
   documents: Client<typeof DocumentsService>;
   links: SigningLinks;
+  codes: SignerCodes;
   logger: Logger;
   /** The most pages the request's documents may have together. */
   maxPages: number;
@@ -78,11 +80,13 @@ function draftsOf(input: CreateSignatureRequestRequest): RecipientDraft[] {
     routingOrder: r.routingOrder,
     clientUserId: r.clientUserId,
     externalId: r.externalId,
+    accessCode: r.accessCode,
+    emailCode: r.emailCode,
   }));
 }
 
 /** Binds each signer to one of the layout's roles, and each field to the signer of its role. */
-function bindRecipients(layout: Layout, drafts: RecipientDraft[]): Bound {
+function bindRecipients(layout: Layout, drafts: RecipientDraft[], codes: SignerCodes): Bound {
   const { byRole, violations } = bindRoles(layout, drafts);
   if (violations.length > 0)
     throw validationError(violations, "the recipients do not fill the template's roles");
@@ -90,8 +94,9 @@ function bindRecipients(layout: Layout, drafts: RecipientDraft[]): Bound {
     // A signer takes the role's spelling and routing order; a copy recipient's role is a free label.
     const role =
       d.kind === "signer" ? layout.roles.find((r) => roleKey(r.name) === roleKey(d.role)) : undefined;
+    const id = uuidv7();
     return {
-      id: uuidv7(),
+      id,
       name: d.name.trim(),
       email: d.email,
       role: role?.name ?? d.role.trim(),
@@ -100,6 +105,8 @@ function bindRecipients(layout: Layout, drafts: RecipientDraft[]): Bound {
       status: "pending",
       client_user_id: d.clientUserId,
       external_id: d.externalId,
+      access_code_hash: d.accessCode ? codes.accessCodeHash(id, d.accessCode) : null,
+      email_code_required: d.emailCode,
     };
   });
   const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({
@@ -126,7 +133,7 @@ export class RequestCreation {
     const drafts = draftsOf(input);
     const { layout, placedByCaller } = await this.layoutOf(input, drafts);
     const id = uuidv7();
-    const bound = bindRecipients(layout, drafts);
+    const bound = bindRecipients(layout, drafts, this.deps.codes);
     const release = await this.claimDocuments(input.workspaceId, id, layout, placedByCaller);
     return this.insert(input, id, layout, bound, release);
   }

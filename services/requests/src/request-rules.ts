@@ -6,6 +6,7 @@
 import { roleKey } from "@countersign/domain";
 import type { FieldViolation } from "@countersign/kit";
 import { unwritableProblem } from "./completion/font-stacks.js";
+import { ACCESS_CODE_LENGTH } from "./signer-codes.js";
 
 export const LIMITS = {
   titleLength: 200,
@@ -35,6 +36,8 @@ export interface RecipientDraft {
   routingOrder: number;
   clientUserId: string;
   externalId: string;
+  accessCode: string;
+  emailCode: boolean;
 }
 
 export interface RoleSource {
@@ -104,6 +107,7 @@ export function requestViolations(draft: {
       add(at("routingOrder"), `must be a whole number from 1 to ${LIMITS.routingOrder}`);
     if (r.clientUserId.length > LIMITS.clientUserIdLength)
       add(at("clientUserId"), `must be at most ${LIMITS.clientUserIdLength} characters`);
+    violations.push(...signerAuthenticationViolations(r, at));
   });
   violations.push(
     ...externalIdViolations(
@@ -115,6 +119,31 @@ export function requestViolations(draft: {
     add("documentExternalIds", "give one for each of documentIds, or none");
   else
     violations.push(...externalIdViolations(draft.documentExternalIds, (i) => `documentExternalIds[${i}]`));
+  return violations;
+}
+
+/** An access code or an e-mailed code is asked of a signer, before the document, and of no one else. */
+function signerAuthenticationViolations(
+  r: Pick<RecipientDraft, "kind" | "accessCode" | "emailCode">,
+  at: (p: string) => string,
+): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const code = r.accessCode.trim();
+  if (r.accessCode && r.kind === "cc")
+    violations.push({
+      path: at("accessCode"),
+      message: "a copy recipient signs nothing: give codes to signers",
+    });
+  else if (r.accessCode && (code.length < ACCESS_CODE_LENGTH.min || code.length > ACCESS_CODE_LENGTH.max))
+    violations.push({
+      path: at("accessCode"),
+      message: `must be ${ACCESS_CODE_LENGTH.min} to ${ACCESS_CODE_LENGTH.max} characters`,
+    });
+  if (r.emailCode && r.kind === "cc")
+    violations.push({
+      path: at("emailCode"),
+      message: "a copy recipient signs nothing: give codes to signers",
+    });
   return violations;
 }
 

@@ -10,6 +10,7 @@ import { toAuditEntry } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
 import type { SealCertificates } from "./seal-certificates.js";
+import type { SignerAuthentication } from "./signer-authentication.js";
 import type { Signing } from "./signing.js";
 import type { SigningSessions } from "./signing-sessions.js";
 import type { DocumentVerification } from "./verification/document-verification.js";
@@ -19,6 +20,7 @@ export interface RequestsDomain {
   requests: Requests;
   sessions: SigningSessions;
   signing: Signing;
+  signerAuthentication: SignerAuthentication;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
   /** Sends the administrator's test e-mail (mail/test-email.ts). */
@@ -32,6 +34,7 @@ export function requestsRoutes({
   requests,
   sessions,
   signing,
+  signerAuthentication,
   agreementSets,
   verification,
   testEmail,
@@ -111,6 +114,16 @@ export function requestsRoutes({
     getSigningSession: (req) => sessions.view(req.sessionToken),
     submitSignature: (req) => signing.submit(req.sessionToken, req.consent, req.values, req.actor),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
+    sendSigningCode: async (req) => ({
+      authentication: await signerAuthentication.sendCode(req.sessionToken, req.actor),
+    }),
+    verifySigner: async (req) => ({
+      authentication: await signerAuthentication.verify(
+        req.sessionToken,
+        { accessCode: req.accessCode, emailCode: req.emailCode },
+        req.actor,
+      ),
+    }),
     getAuditTrail: async (req) => {
       const { entries, verified } = await requests.auditTrail(req.workspaceId, req.requestId);
       return { entries: entries.map(toAuditEntry), verified };

@@ -44,6 +44,8 @@ import {
   workspaceSealBox,
 } from "./seal-certificates.js";
 import { SealExpiryWarnings } from "./seal-expiry-warnings.js";
+import { SignerAuthentication } from "./signer-authentication.js";
+import { SignerCodes } from "./signer-codes.js";
 import { Signing } from "./signing.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
@@ -126,9 +128,10 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
   const { db, bus, logger } = deps;
   await migrate(db, [outboxTrack, MIGRATIONS]);
   const links = new SigningLinks(deps.linkSecret, deps.publicUrl.replace(/\/$/, ""));
+  const codes = new SignerCodes(deps.linkSecret);
   const role = deps.role ?? "all";
   const relay = new OutboxRelay(db, bus, logger, { name: "requests outbox", onlyReplica: deps.onlyReplica });
-  const sender = new NotificationSender(db, deps.mailer, links, logger, {
+  const sender = new NotificationSender(db, deps.mailer, links, codes, logger, {
     pollIntervalMs: deps.notificationPollIntervalMs,
     claimSeconds: deps.notificationClaimSeconds,
     maxAttempts: deps.notificationMaxAttempts,
@@ -158,7 +161,8 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     completions?.kick();
   };
   // The sealer answers no calls, sweeps nothing and is given no templates service.
-  const api = role === "sealer" ? undefined : apiParts(deps, { links, relay, sender, sealBox, afterCommit });
+  const api =
+    role === "sealer" ? undefined : apiParts(deps, { links, codes, relay, sender, sealBox, afterCommit });
   let stopHearingTemplates: Unsubscribe | undefined;
   return {
     serviceNames: [RequestsService.typeName],
@@ -208,6 +212,7 @@ function apiParts(
   deps: RequestsDeps,
   shared: {
     links: SigningLinks;
+    codes: SignerCodes;
     relay: OutboxRelay;
     sender: NotificationSender;
     sealBox: SecretBox;
@@ -215,7 +220,7 @@ function apiParts(
   },
 ) {
   const { db, logger } = deps;
-  const { links, relay, sender, sealBox, afterCommit } = shared;
+  const { links, codes, relay, sender, sealBox, afterCommit } = shared;
   if (!deps.templates) throw new Error("a requests service that serves the API needs the templates service");
   const transactions = new RequestTransactions(db, afterCommit);
   const templates = new TemplateCopies(deps.templates);
@@ -224,6 +229,7 @@ function apiParts(
     templates,
     documents: deps.documents,
     links,
+    codes,
     logger,
     maxPages: deps.maxRequestPages ?? DEFAULT_MAX_REQUEST_PAGES,
     // A request just made cannot be complete: its commit adds events and e-mails, never a completion.
@@ -241,6 +247,7 @@ function apiParts(
     signedLinkDays: deps.signedLinkDays,
   });
   const signing = new Signing({ links, sessions, transactions });
+  const signerAuthentication = new SignerAuthentication({ sessions, transactions, codes });
   const sweeper = new ExpirySweeper(db, requests, logger, afterCommit, deps.expirySweepIntervalMs);
   const claims = new ClaimSweep({
     documents: deps.documents,
@@ -256,6 +263,7 @@ function apiParts(
     requests,
     sessions,
     signing,
+    signerAuthentication,
     agreementSets: new AgreementSets(db),
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),

@@ -20,9 +20,10 @@ import { enqueueRequestEvent } from "./events.js";
 import { toFieldValue, toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
+import { assertAuthenticated, authenticationStatus, pendingMethods } from "./signer-authentication.js";
 import { hashToken, linkGone, type SigningLinks } from "./signing-links.js";
 import { assertAllowed, isRecipientsTurn, recipientAllows } from "./state-machine.js";
-import { type RecipientRow, store } from "./store.js";
+import { type RecipientRow, type RequestRow, store } from "./store.js";
 
 export interface SigningSessionsDeps {
   db: Database;
@@ -38,11 +39,14 @@ export interface SigningSessionsDeps {
 
 /** A live session: whose it is, through which kind of link, and where an embedded signer returns to. */
 export interface SessionRef {
+  sessionId: string;
   requestId: string;
   workspaceId: string;
   recipientId: string;
   linkKind: string;
   returnUrl: string;
+  /** The methods of signer authentication this session has passed. */
+  verifiedMethods: string[];
 }
 
 /** A session token is 43 base64url characters, like a link token. */
@@ -183,6 +187,7 @@ export class SigningSessions {
     return this.deps.db.transaction(async (tx) => {
       const locked = await lockRequest(tx, session.workspaceId, session.requestId);
       const recipient = locked.recipients.find((r) => r.id === session.recipientId) as RecipientRow;
+      assertAuthenticated(recipient, session);
       if (!recipientAllows("view", recipient.status)) return { first: false };
       await recordView(tx, locked, recipient, signerActor(recipient, actor), session.linkKind);
       return { first: true };
@@ -210,7 +215,24 @@ export class SigningSessions {
    */
   async view(sessionToken: string) {
     const session = await this.resolve(sessionToken);
-    const request = await this.transactions.get(session.workspaceId, session.requestId);
+    const row = await store.getRequest(this.deps.db, session.workspaceId, session.requestId);
+    const recipients = await store.recipientsOf(this.deps.db, [session.requestId]);
+    const request = toSignatureRequest(row as RequestRow, recipients);
+    const signer = recipients.find((r) => r.id === session.recipientId) as RecipientRow;
+    const authentication = await authenticationStatus(this.deps.db, signer, session);
+    if (pendingMethods(signer, session).length > 0) {
+      // Nothing of the documents before the codes: their names, fields and pages wait too.
+      request.fields = [];
+      request.documentIds = [];
+      request.signedDocumentId = "";
+      return {
+        signatureRequest: request,
+        recipientId: session.recipientId,
+        returnUrl: session.returnUrl,
+        filled: [],
+        authentication,
+      };
+    }
     const values = await store.fieldValues(this.deps.db, session.requestId);
     const nameOf = new Map(request.recipients.map((r) => [r.id, r.name]));
     const filled = request.fields.flatMap((field) => {
@@ -226,6 +248,7 @@ export class SigningSessions {
       recipientId: session.recipientId,
       returnUrl: session.returnUrl,
       filled,
+      authentication,
     };
   }
 
@@ -242,6 +265,8 @@ export class SigningSessions {
           recipient_id: string;
           link_kind: string;
           return_url: string;
+          session_id: string;
+          verified_methods: string[];
         }>(
           `UPDATE signing_sessions s SET last_seen_at = now()
              FROM signing_links l, signature_requests r
@@ -250,7 +275,8 @@ export class SigningSessions {
               AND s.created_at > now() - interval '${SESSION_MAX_AGE}'
               AND l.id = s.link_id AND r.id = s.request_id AND r.status <> ALL($3::text[])
               AND NOT (r.status = 'completed' AND COALESCE(r.completed_at <= now() - make_interval(days => $4), false))
-          RETURNING s.request_id, r.workspace_id, s.recipient_id, l.kind AS link_kind, l.return_url`,
+          RETURNING s.id AS session_id, s.request_id, r.workspace_id, s.recipient_id, l.kind AS link_kind,
+                    l.return_url, s.verified_methods`,
           [hashToken(sessionToken), this.sessionIdleSeconds, Object.keys(ENDED), this.signedLinkDays],
         )
       : { rows: [] };
@@ -264,11 +290,13 @@ export class SigningSessions {
       );
     }
     return {
+      sessionId: row.session_id,
       requestId: row.request_id,
       workspaceId: row.workspace_id,
       recipientId: row.recipient_id,
       linkKind: row.link_kind,
       returnUrl: row.return_url,
+      verifiedMethods: row.verified_methods,
     };
   }
 

@@ -13,6 +13,7 @@ import { enqueueRequestEvent } from "./events.js";
 import { drawingsOf, readSignerValues } from "./field-values.js";
 import { LIMITS } from "./request-rules.js";
 import type { Locked, RequestTransactions } from "./request-transactions.js";
+import { assertAuthenticated } from "./signer-authentication.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
 import { type SessionRef, type SigningSessions, signerActor } from "./signing-sessions.js";
 import { assertAllowed, assertRecipientAllowed } from "./state-machine.js";
@@ -37,6 +38,7 @@ export class Signing {
     // Drawings are decoded for a live session only, and before the request is locked: each takes milliseconds.
     const drawnProblems = await drawnSignatureProblems(drawingsOf(given));
     return this.inSession(session, async (tx, locked, signer) => {
+      assertAuthenticated(signer, session);
       assertAllowed("sign", locked.request.status);
       assertRecipientAllowed("sign", signer.status);
       const signedAt = new Date();
@@ -80,7 +82,9 @@ export class Signing {
         },
       ]);
     }
-    return this.inSession(await this.deps.sessions.resolve(sessionToken), async (tx, locked, signer) => {
+    const session = await this.deps.sessions.resolve(sessionToken);
+    return this.inSession(session, async (tx, locked, signer) => {
+      assertAuthenticated(signer, session);
       assertAllowed("decline", locked.request.status);
       assertRecipientAllowed("decline", signer.status);
       const declined = await store.markDeclined(tx, signer.id, trimmed);

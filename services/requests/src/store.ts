@@ -72,6 +72,13 @@ export interface RecipientRow {
   signed_ip: string;
   signed_user_agent: string;
   consented_at: Date | null;
+  /** The sender set an access code for the signer to give (its hash is never read with the row). */
+  access_code_required: boolean;
+  /** The signer must give a one-time code e-mailed to them. */
+  email_code_required: boolean;
+  /** Wrong codes given since the last right one, and the lock-out they led to. */
+  auth_failures: number;
+  auth_locked_until: Date | null;
   /** The recipient's latest e-mail, where the row was read with it (recipientsOf). */
   last_email?: EmailDeliveryRow | null;
 }
@@ -131,15 +138,25 @@ const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`
 
 export type NewRecipientRow = Pick<
   RecipientRow,
-  "id" | "name" | "email" | "role" | "kind" | "routing_order" | "status" | "client_user_id" | "external_id"
->;
+  | "id"
+  | "name"
+  | "email"
+  | "role"
+  | "kind"
+  | "routing_order"
+  | "status"
+  | "client_user_id"
+  | "external_id"
+  | "email_code_required"
+> & { access_code_hash: Buffer | null };
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
   cancel_reason, signed_document_id, completion_failure, sender_name, sender_email`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
-  signed_user_agent, consented_at`;
+  signed_user_agent, consented_at, (access_code_hash IS NOT NULL) AS access_code_required, email_code_required,
+  auth_failures, auth_locked_until`;
 
 /**
  * Changes recipients (`change` is the SET list and WHERE clause) and, in the same statement, moves
@@ -216,13 +233,13 @@ export const store = {
     // One statement for every recipient, in the order given.
     const rows = await tx.query<RecipientRow>(
       `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order,
-         status, client_user_id, external_id)
+         status, client_user_id, external_id, access_code_hash, email_code_required)
        SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, r.status,
-              r.client_user_id, r.external_id
+              r.client_user_id, r.external_id, decode(r.access_code_hash, 'hex'), r.email_code_required
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[],
-                     $11::text[])
+                     $11::text[], $12::text[], $13::bool[])
               WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, status, client_user_id, external_id,
-                                   position)
+                                   access_code_hash, email_code_required, position)
        RETURNING ${RECIPIENT_COLUMNS}`,
       [
         request.id,
@@ -236,6 +253,8 @@ export const store = {
         recipients.map((r) => r.status),
         recipients.map((r) => r.client_user_id),
         recipients.map((r) => r.external_id),
+        recipients.map((r) => r.access_code_hash?.toString("hex") ?? null),
+        recipients.map((r) => r.email_code_required),
       ],
     );
     return {

@@ -5,6 +5,7 @@ import { call, inWorkspace } from "../api";
 import type { Page, SignatureRequest, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { checksBody, NO_CHECKS, SignerChecks, type SignerCheckValues } from "./SignerChecks";
 
 export function NewRequestPage() {
   const workspace = useWorkspace();
@@ -66,7 +67,9 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   const template = templates.find((t) => t.id === templateId);
   const [title, setTitle] = useState(template?.name ?? "");
   const [message, setMessage] = useState("");
-  const [signers, setSigners] = useState<Record<string, { name: string; email: string }>>({});
+  const [signers, setSigners] = useState<
+    Record<string, { name: string; email: string; checks: SignerCheckValues }>
+  >({});
   const { busy, error, run } = useAction();
   const messageId = useId();
   const roles = [...(template?.roles ?? [])].sort((a, b) => a.order - b.order);
@@ -83,6 +86,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
             role: r.name,
             name: signers[r.name]?.name.trim() ?? "",
             email: signers[r.name]?.email.trim() ?? "",
+            ...checksBody(signers[r.name]?.checks),
           })),
           send,
         },
@@ -90,7 +94,8 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
       navigate(`/requests/${created.id}`);
     });
   const problem = (path: string) => error?.errors.find((e) => e.path === path)?.message;
-  const shownInPlace = (path: string) => /^(title|recipients\[\d+\]\.(name|email))$/.test(path);
+  const shownInPlace = (path: string) =>
+    /^(title|recipients\[\d+\]\.(name|email|accessCode|emailCode))$/.test(path);
   const unplaced = error && !error.errors.every((e) => shownInPlace(e.path)) ? error : undefined;
 
   return (
@@ -128,7 +133,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
         onChange={(e) => setMessage(e.target.value)}
       />
       {roles.map((role, i) => {
-        const value = signers[role.name] ?? { name: "", email: "" };
+        const value = signers[role.name] ?? { name: "", email: "", checks: NO_CHECKS };
         const set = (next: Partial<typeof value>) =>
           setSigners((before) => ({ ...before, [role.name]: { ...value, ...next } }));
         return (
@@ -153,6 +158,11 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
               value={value.email}
               onChange={(e) => set({ email: e.target.value })}
               error={problem(`recipients[${i}].email`)}
+            />
+            <SignerChecks
+              value={value.checks}
+              onChange={(checks) => set({ checks })}
+              error={(field) => problem(`recipients[${i}].${field}`)}
             />
           </fieldset>
         );

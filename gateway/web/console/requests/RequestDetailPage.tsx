@@ -289,7 +289,9 @@ function RecipientRow({
         </p>
         <p className="muted small">
           {recipient.kind === "cc" ? "Gets a copy" : (recipient.role ?? "Signer")}
-          {recipient.clientUserId ? " · signs in your app" : ""} · order {recipient.routingOrder} ·{" "}
+          {recipient.clientUserId ? " · signs in your app" : ""}
+          {recipient.authentication.length > 0 ? ` · ${authenticationWords(recipient.authentication)}` : ""} ·
+          order {recipient.routingOrder} ·{" "}
           <span className={`recipient-status ${recipient.status}`}>{status}</span>
           {when ? (
             <>
@@ -319,12 +321,19 @@ function RecipientRow({
   );
 }
 
+/** What a signer gives before the document, as the sender reads it. */
+function authenticationWords(methods: string[]): string {
+  const words = methods.map((m) => (m === "access_code" ? "access code" : "e-mailed code"));
+  return `asked for ${words.join(" and ")}`;
+}
+
 const EMAIL_NAMES: Record<EmailDelivery["email"], string> = {
   invitation: "Invitation",
   resend: "Invitation (sent again)",
   reminder: "Reminder",
   recipient_changed: "Invitation (new address)",
   completed: "Signed copy",
+  signing_code: "One-time code",
 };
 
 /** Where the recipient's last e-mail stands: a failed one says why, in the mail server's words. */

@@ -23,6 +23,7 @@ import { UploadPdf } from "../templates/UploadPdf";
 import type { DocumentInfo, Page, SignatureRequest, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { NO_CHECKS, SignerChecks } from "./SignerChecks";
 import {
   type DraftRecipient,
   draftFrom,
@@ -535,6 +536,13 @@ function RecipientsEditor({
                   />
                 </div>
               </div>
+              {r.kind === "signer" ? (
+                <SignerChecks
+                  value={r.checks ?? NO_CHECKS}
+                  onChange={(checks) => update(r.key, { checks })}
+                  error={(field) => problem(`recipients[${i}].${field}`)}
+                />
+              ) : null}
               {r.clientUserId ? (
                 <p className="muted small">
                   Signs in your app (embedded signing), as in the request you copied: no e-mail is sent to

@@ -10,6 +10,7 @@ import {
   unlabelledFields,
 } from "../templates/field-kinds";
 import type { DocumentInfo, SignatureRequest } from "../types";
+import { checksBody, type SignerCheckValues } from "./SignerChecks";
 
 export interface DraftRecipient {
   /** Local identity while composing; fields name their signer by it. */
@@ -23,6 +24,8 @@ export interface DraftRecipient {
    * a copy of such a request keeps it, or its signer would be e-mailed instead.
    */
   clientUserId?: string;
+  /** What a signer gives before the document is shown. */
+  checks?: SignerCheckValues;
 }
 
 /** A field on one of the request's documents; `roleKey` is its signer's key. */
@@ -97,6 +100,7 @@ export function requestBody(request: {
       kind: r.kind,
       ...(r.kind === "signer" ? { role: roles.get(r.key) } : {}),
       ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
+      ...(r.kind === "signer" ? checksBody(r.checks) : {}),
       routingOrder: r.order,
     })),
     send: request.send,

@@ -21,6 +21,8 @@ export interface CertificateRecipient {
   consentedAt: Date | null;
   ip: string;
   userAgent: string;
+  /** How the signer showed it was them: the link, and the codes the sender asked for (signer-identity.ts). */
+  identity: string;
   /** The first signature (or, without one, initials) the signer gave. */
   signature?: SignatureMark;
 }
@@ -241,6 +243,7 @@ export async function appendCertificate(
     await w.text(`${r.name} <${r.email}>`, { bold: true });
     await w.pair("Role", [r.kind === "cc" ? "copy recipient" : "signer", r.role].filter(Boolean).join(", "));
     if (r.kind === "signer") {
+      await w.pair("Identified", r.identity);
       await w.pair("Viewed", when(r.viewedAt));
       await w.pair("Agreed to sign", when(r.consentedAt));
       await w.pair("Signed", when(r.signedAt));

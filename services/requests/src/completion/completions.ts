@@ -43,6 +43,7 @@ import { RevocationError } from "./pades/revocation.js";
 import { TimestampError } from "./pades/timestamp-client.js";
 import { type SealChoice, SealUnavailable } from "./seal-choice.js";
 import type { Original } from "./sealed-document.js";
+import { signerIdentity } from "./signer-identity.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
 export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -265,6 +266,7 @@ export class Completions extends JobQueue<Job> {
           consentedAt: r.consented_at,
           ip: r.signed_ip || r.viewed_ip,
           userAgent: r.signed_user_agent || r.viewed_user_agent,
+          identity: signerIdentity(r, audit),
           signature: signatureOf(r.id, request.fields, values),
         })),
         sentBy: sentBy(audit[0]?.actor, request.sender_name),

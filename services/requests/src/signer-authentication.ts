@@ -1,0 +1,301 @@
+/**
+ * What a signer gives before the document is shown, when the sender asked for it: the access code
+ * the sender gave them another way, and a one-time code e-mailed to their address. A session passes
+ * each method once; until it has passed them all it sees no document and can neither sign nor
+ * decline. Wrong codes count per recipient, whichever session gave them: five lock the recipient
+ * out for 15 minutes. Each code sent, passed, failed and each lock-out is in the audit trail.
+ */
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import {
+  type Actor,
+  type SignerAuthentication as SignerAuthenticationMessage,
+  SignerAuthenticationSchema,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import {
+  currentTraceparent,
+  type FieldViolation,
+  type Queryable,
+  uuidv7,
+  validationError,
+} from "@countersign/kit";
+import { appendAudit } from "./audit-trail.js";
+import { authenticationOf } from "./messages.js";
+import type { RequestTransactions } from "./request-transactions.js";
+import type { SignerCodes } from "./signer-codes.js";
+import { type SessionRef, type SigningSessions, signerActor } from "./signing-sessions.js";
+import type { RecipientRow } from "./store.js";
+
+/** Wrong codes in a row that lock a recipient out, and for how long. */
+export const MAX_FAILURES = 5;
+const LOCK_MINUTES = 15;
+/** How long an e-mailed code works, and how soon another may be asked for. */
+const CODE_MINUTES = 10;
+const RESEND_SECONDS = 30;
+/** E-mailed codes a recipient may ask for in an hour, across their sessions. */
+const CODES_PER_HOUR = 10;
+
+export type AuthenticationMethod = "access_code" | "email_code";
+
+export interface SignerAuthenticationDeps {
+  sessions: SigningSessions;
+  transactions: RequestTransactions;
+  codes: SignerCodes;
+}
+
+interface SessionCodeRow {
+  verified_methods: string[];
+  code_notification_id: string | null;
+  code_sent_at: Date | null;
+}
+
+export class SignerAuthentication {
+  constructor(private readonly deps: SignerAuthenticationDeps) {}
+
+  /** E-mails the session's signer a new code; the e-mail goes out as soon as this commits. */
+  async sendCode(sessionToken: string, actor: Actor | undefined): Promise<SignerAuthenticationMessage> {
+    const session = await this.deps.sessions.resolve(sessionToken);
+    let answer: SignerAuthenticationMessage | undefined;
+    await this.deps.transactions.mutate(session.workspaceId, session.requestId, async (tx, locked) => {
+      const recipient = signerOf(locked.recipients, session);
+      if (!recipient.email_code_required) {
+        throw new ConnectError("the sender did not ask you for an e-mailed code", Code.FailedPrecondition);
+      }
+      assertNotLocked(recipient);
+      const before = await sessionCodes(tx, session.sessionId);
+      const since = before.code_sent_at ? (Date.now() - before.code_sent_at.getTime()) / 1000 : Infinity;
+      if (since < RESEND_SECONDS)
+        throw tooSoon(Math.ceil(RESEND_SECONDS - since), "a code was sent moments ago");
+      const { rows } = await tx.query<{ sent: number }>(
+        `SELECT count(*)::int AS sent FROM notifications
+          WHERE recipient_id = $1 AND kind = 'signing_code' AND created_at > now() - interval '1 hour'`,
+        [recipient.id],
+      );
+      if ((rows[0]?.sent ?? 0) >= CODES_PER_HOUR) {
+        throw tooSoon(3600, `${CODES_PER_HOUR} codes were sent in the last hour`);
+      }
+      const notificationId = uuidv7();
+      await tx.query(
+        `INSERT INTO notifications (id, request_id, recipient_id, kind, traceparent)
+         VALUES ($1, $2, $3, 'signing_code', $4)`,
+        [notificationId, session.requestId, recipient.id, currentTraceparent()],
+      );
+      const after = await tx.query<SessionCodeRow>(
+        `UPDATE signing_sessions SET code_notification_id = $2, code_sent_at = now(), codes_sent = codes_sent + 1
+          WHERE id = $1 RETURNING verified_methods, code_notification_id, code_sent_at`,
+        [session.sessionId, notificationId],
+      );
+      await appendAudit(tx, session.requestId, "authentication_code_sent", signerActor(recipient, actor), {
+        to: recipient.email,
+      });
+      answer = describe(recipient, after.rows[0] as SessionCodeRow);
+    });
+    return answer as SignerAuthenticationMessage;
+  }
+
+  /**
+   * Checks the codes given. Right ones are passed for this session; a wrong one counts against the
+   * recipient, is kept with its audit entry, and is refused naming the field and what is left.
+   */
+  async verify(
+    sessionToken: string,
+    given: { accessCode: string; emailCode: string },
+    actor: Actor | undefined,
+  ): Promise<SignerAuthenticationMessage> {
+    const session = await this.deps.sessions.resolve(sessionToken);
+    let outcome: { answer: SignerAuthenticationMessage } | { refusal: ConnectError } | undefined;
+    await this.deps.transactions.mutate(session.workspaceId, session.requestId, async (tx, locked) => {
+      const recipient = signerOf(locked.recipients, session);
+      assertNotLocked(recipient);
+      const asked = authenticationOf(recipient);
+      const codes = await sessionCodes(tx, session.sessionId);
+      const { passed, wrong, violations } = await this.check(tx, recipient, asked, codes, given);
+      if (violations.length > 0) throw validationError(violations, "the codes cannot be checked");
+      const by = signerActor(recipient, actor);
+      if (wrong.length > 0) {
+        outcome = { refusal: await countFailure(tx, session.requestId, recipient, wrong, by) };
+        return;
+      }
+      const verified = [...new Set([...codes.verified_methods, ...passed])];
+      const after = await tx.query<SessionCodeRow>(
+        `UPDATE signing_sessions SET verified_methods = $2 WHERE id = $1
+         RETURNING verified_methods, code_notification_id, code_sent_at`,
+        [session.sessionId, verified],
+      );
+      await tx.query("UPDATE recipients SET auth_failures = 0 WHERE id = $1", [recipient.id]);
+      await appendAudit(tx, session.requestId, "authenticated", by, { methods: passed });
+      outcome = { answer: describe({ ...recipient, auth_failures: 0 }, after.rows[0] as SessionCodeRow) };
+    });
+    // A wrong code is refused after its count is committed: a rolled-back count would allow
+    // guessing without end.
+    if (outcome && "refusal" in outcome) throw outcome.refusal;
+    return (outcome as { answer: SignerAuthenticationMessage }).answer;
+  }
+
+  private async check(
+    tx: Queryable,
+    recipient: RecipientRow,
+    asked: string[],
+    codes: SessionCodeRow,
+    given: { accessCode: string; emailCode: string },
+  ): Promise<{
+    passed: AuthenticationMethod[];
+    wrong: AuthenticationMethod[];
+    violations: FieldViolation[];
+  }> {
+    const passed: AuthenticationMethod[] = [];
+    const wrong: AuthenticationMethod[] = [];
+    const violations: FieldViolation[] = [];
+    if (!given.accessCode.trim() && !given.emailCode.trim())
+      violations.push({ path: "accessCode", message: "give the code the sender asked for" });
+    if (given.accessCode.trim()) {
+      if (!asked.includes("access_code")) {
+        violations.push({ path: "accessCode", message: "the sender did not set an access code for you" });
+      } else {
+        const { rows } = await tx.query<{ access_code_hash: Buffer }>(
+          "SELECT access_code_hash FROM recipients WHERE id = $1",
+          [recipient.id],
+        );
+        const stored = rows[0]?.access_code_hash;
+        if (stored && this.deps.codes.accessCodeMatches(recipient.id, given.accessCode, stored))
+          passed.push("access_code");
+        else wrong.push("access_code");
+      }
+    }
+    if (given.emailCode.trim()) {
+      if (!asked.includes("email_code")) {
+        violations.push({ path: "emailCode", message: "the sender did not ask you for an e-mailed code" });
+      } else if (!codes.code_notification_id || !codes.code_sent_at) {
+        violations.push({
+          path: "emailCode",
+          message: "ask for a code first: none was sent in this session",
+        });
+      } else if (Date.now() - codes.code_sent_at.getTime() > CODE_MINUTES * 60_000) {
+        violations.push({
+          path: "emailCode",
+          message: `this code is more than ${CODE_MINUTES} minutes old: ask for a new one`,
+        });
+      } else if (this.deps.codes.emailCodeMatches(codes.code_notification_id, given.emailCode)) {
+        passed.push("email_code");
+      } else wrong.push("email_code");
+    }
+    return { passed, wrong, violations };
+  }
+}
+
+/** Where the session's signer stands: what is asked, what is passed, a lock-out, the code sent. */
+export async function authenticationStatus(
+  db: Queryable,
+  recipient: RecipientRow,
+  session: SessionRef,
+): Promise<SignerAuthenticationMessage> {
+  return describe(recipient, await sessionCodes(db, session.sessionId));
+}
+
+/**
+ * The methods the session's signer has still to pass: none once every one asked for is passed.
+ * Signing, declining and reading the document wait for an empty list.
+ */
+export function pendingMethods(recipient: RecipientRow, session: SessionRef): string[] {
+  return authenticationOf(recipient).filter((m) => !session.verifiedMethods.includes(m));
+}
+
+/** Refuses what a signer may do only once they have given the codes asked of them. */
+export function assertAuthenticated(recipient: RecipientRow, session: SessionRef): void {
+  const pending = pendingMethods(recipient, session);
+  if (pending.length > 0) {
+    throw new ConnectError(
+      `give the ${pending.map((m) => (m === "access_code" ? "access code" : "e-mailed code")).join(" and the ")} first`,
+      Code.PermissionDenied,
+    );
+  }
+}
+
+function signerOf(recipients: RecipientRow[], session: SessionRef): RecipientRow {
+  return recipients.find((r) => r.id === session.recipientId) as RecipientRow;
+}
+
+async function sessionCodes(db: Queryable, sessionId: string): Promise<SessionCodeRow> {
+  const { rows } = await db.query<SessionCodeRow>(
+    "SELECT verified_methods, code_notification_id, code_sent_at FROM signing_sessions WHERE id = $1",
+    [sessionId],
+  );
+  return rows[0] ?? { verified_methods: [], code_notification_id: null, code_sent_at: null };
+}
+
+/** One wrong attempt counted, the lock-out it may bring; the error the signer is answered with. */
+async function countFailure(
+  tx: Queryable,
+  requestId: string,
+  recipient: RecipientRow,
+  wrong: AuthenticationMethod[],
+  by: ReturnType<typeof signerActor>,
+): Promise<ConnectError> {
+  const failures = recipient.auth_failures + 1;
+  const locks = failures >= MAX_FAILURES;
+  const { rows } = await tx.query<{ auth_locked_until: Date | null }>(
+    `UPDATE recipients SET auth_failures = $2,
+            auth_locked_until = CASE WHEN $3 THEN now() + make_interval(mins => $4) ELSE auth_locked_until END
+      WHERE id = $1 RETURNING auth_locked_until`,
+    [recipient.id, locks ? 0 : failures, locks, LOCK_MINUTES],
+  );
+  await appendAudit(tx, requestId, "authentication_failed", by, { methods: wrong, failures });
+  if (locks) {
+    const until = rows[0]?.auth_locked_until as Date;
+    await appendAudit(tx, requestId, "authentication_locked", by, { until });
+    return lockedOut(until);
+  }
+  const left = MAX_FAILURES - failures;
+  const tail = `${left} attempt${left === 1 ? "" : "s"} left before a ${LOCK_MINUTES}-minute lock`;
+  return validationError(
+    wrong.map((method) =>
+      method === "access_code"
+        ? { path: "accessCode", message: `is not the access code the sender gave you; ${tail}` }
+        : { path: "emailCode", message: `is not the code we e-mailed you; ${tail}` },
+    ),
+    "a code is wrong",
+  );
+}
+
+function assertNotLocked(recipient: RecipientRow): void {
+  if (recipient.auth_locked_until && recipient.auth_locked_until.getTime() > Date.now()) {
+    throw lockedOut(recipient.auth_locked_until);
+  }
+}
+
+function lockedOut(until: Date): ConnectError {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  return new ConnectError(
+    `too many wrong codes: try again after ${until.toISOString().slice(11, 16)} UTC, or ask the sender`,
+    Code.ResourceExhausted,
+    undefined,
+    [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+  );
+}
+
+function tooSoon(seconds: number, why: string): ConnectError {
+  return new ConnectError(`${why}; ask again in ${seconds} s`, Code.ResourceExhausted, undefined, [
+    { desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) },
+  ]);
+}
+
+function describe(recipient: RecipientRow, codes: SessionCodeRow): SignerAuthenticationMessage {
+  const locked = recipient.auth_locked_until && recipient.auth_locked_until.getTime() > Date.now();
+  const methods = authenticationOf(recipient);
+  return create(SignerAuthenticationSchema, {
+    methods,
+    verified: codes.verified_methods.filter((m) => methods.includes(m)),
+    lockedUntil: locked ? timestampFromDate(recipient.auth_locked_until as Date) : undefined,
+    attemptsLeft: MAX_FAILURES - recipient.auth_failures,
+    emailHint: recipient.email_code_required ? emailHint(recipient.email) : "",
+    codeSentTime: codes.code_sent_at ? timestampFromDate(codes.code_sent_at) : undefined,
+  });
+}
+
+/** "ada@example.com" as "a•••@example.com": enough to know the mailbox, not to learn it. */
+export function emailHint(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at < 1 ? "•••" : `${email[0]}•••${email.slice(at)}`;
+}

@@ -1,0 +1,287 @@
+/**
+ * Signer authentication at the RPC level: a signer the sender gave an access code and asked for an
+ * e-mailed code sees nothing of the document, and can neither sign nor decline, until both are
+ * given; wrong codes count across sessions and lock the recipient out; every step is audited; the
+ * certificate of completion says how the signer was identified.
+ */
+import { toJsonString } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { SignatureRequestSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { fieldViolations, uuidv7 } from "@countersign/kit";
+import { pdfText } from "../../../test/support/pdf-tools.js";
+import { signerIdentity } from "../src/completion/signer-identity.js";
+import { emailHint } from "../src/signer-authentication.js";
+import { type Harness, rejection, startHarness, tokenOf, until } from "./harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+const actor = { ip: "203.0.113.7", userAgent: "Mozilla/5.0 (test)" };
+const typed = (text: string) => ({ value: { case: "typed" as const, value: { text } } });
+
+async function guardedRequest(ws: string, checks: { accessCode?: string; emailCode?: boolean }) {
+  const { signatureRequest } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Loan agreement",
+    templateId: await h.template(ws),
+    recipients: [
+      { name: "Ada Lovelace", email: "ada@example.com", role: "Client", ...checks },
+      { name: "Bob Babbage", email: "bob@example.com", role: "Countersigner" },
+    ],
+    send: true,
+  });
+  return signatureRequest as NonNullable<typeof signatureRequest>;
+}
+
+async function openAs(email: string, requestId: string) {
+  const mail = (await h.mails()).filter((m) => m.to === email && m.link).at(-1);
+  const opened = await h.requests.openSigningLink({ token: tokenOf(mail?.link as string), actor });
+  expect(opened.signatureRequest?.id).toBe(requestId);
+  return opened.sessionToken;
+}
+
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? "";
+
+test("before its codes a session sees no document, field or value and cannot sign, decline or view; the access code and the e-mailed code open it", async () => {
+  const ws = uuidv7();
+  const request = await guardedRequest(ws, { accessCode: "blue-falcon-42", emailCode: true });
+  expect(request.recipients[0]?.authentication).toEqual(["access_code", "email_code"]);
+  expect(request.recipients[1]?.authentication).toEqual([]);
+  const sessionToken = await openAs("ada@example.com", request.id);
+
+  const gated = await h.requests.getSigningSession({ sessionToken });
+  expect({
+    fields: gated.signatureRequest?.fields.length,
+    documents: gated.signatureRequest?.documentIds.length,
+    filled: gated.filled.length,
+    title: gated.signatureRequest?.title,
+    authentication: gated.authentication,
+  }).toMatchObject({
+    fields: 0,
+    documents: 0,
+    filled: 0,
+    title: "Loan agreement",
+    authentication: {
+      methods: ["access_code", "email_code"],
+      verified: [],
+      attemptsLeft: 5,
+      emailHint: "a•••@example.com",
+    },
+  });
+  const refused = {
+    sign: await rejection(h.requests.submitSignature({ sessionToken, consent: true, values: {}, actor })),
+    decline: await rejection(h.requests.declineToSign({ sessionToken, reason: "not me", actor })),
+    view: await rejection(h.requests.recordSigningView({ sessionToken, actor })),
+  };
+  expect(Object.values(refused).map((e) => e.code)).toEqual([
+    Code.PermissionDenied,
+    Code.PermissionDenied,
+    Code.PermissionDenied,
+  ]);
+
+  const afterAccess = await h.requests.verifySigner({
+    sessionToken,
+    accessCode: " blue-falcon-42 ",
+    emailCode: "",
+    actor,
+  });
+  expect(afterAccess.authentication?.verified).toEqual(["access_code"]);
+  expect((await h.requests.getSigningSession({ sessionToken })).signatureRequest?.fields).toHaveLength(0);
+
+  const noCodeYet = await rejection(
+    h.requests.verifySigner({ sessionToken, accessCode: "", emailCode: "123456", actor }),
+  );
+  expect(fieldViolations(noCodeYet)).toEqual([
+    { path: "emailCode", message: "ask for a code first: none was sent in this session" },
+  ]);
+  const sent = await h.requests.sendSigningCode({ sessionToken, actor });
+  expect(sent.authentication?.codeSentTime).toBeDefined();
+  expect((await rejection(h.requests.sendSigningCode({ sessionToken, actor }))).code).toBe(
+    Code.ResourceExhausted,
+  );
+  const mail = (await h.mails())
+    .filter((m) => m.to === "ada@example.com" && /is your code/.test(m.subject))
+    .at(-1);
+  expect(mail?.subject).toMatch(/^\d{6} is your code for Loan agreement$/);
+  expect(mail?.link).toBeUndefined();
+  const passed = await h.requests.verifySigner({
+    sessionToken,
+    accessCode: "",
+    emailCode: codeIn(mail?.text ?? ""),
+    actor,
+  });
+  expect(passed.authentication?.verified).toEqual(["access_code", "email_code"]);
+
+  const open = await h.requests.getSigningSession({ sessionToken });
+  expect(open.signatureRequest?.fields).toHaveLength(1);
+  expect(open.signatureRequest?.documentIds).toHaveLength(1);
+  await h.requests.recordSigningView({ sessionToken, actor });
+  const fieldId = open.signatureRequest?.fields[0]?.id as string;
+  await h.requests.submitSignature({
+    sessionToken,
+    consent: true,
+    values: { [fieldId]: typed("Ada Lovelace") },
+    actor,
+  });
+
+  // Another session of the same signer starts again: a link is not an identity.
+  const again = await openAs("ada@example.com", request.id);
+  expect((await h.requests.getSigningSession({ sessionToken: again })).authentication?.verified).toEqual([]);
+
+  // The countersigner, asked for nothing, signs as before; the certificate says how each was identified.
+  await until(async () => (await h.mails()).some((m) => m.to === "bob@example.com" && m.link));
+  const bob = await openAs("bob@example.com", request.id);
+  const bobField = (await h.requests.getSigningSession({ sessionToken: bob })).signatureRequest?.fields[0]
+    ?.id as string;
+  await h.requests.submitSignature({
+    sessionToken: bob,
+    consent: true,
+    values: { [bobField]: typed("Bob Babbage") },
+    actor,
+  });
+  await h.module.completionIdle();
+  const { signatureRequest: done } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: request.id,
+  });
+  expect(done?.status).toBe("completed");
+  const chunks: Uint8Array[] = [];
+  for await (const part of h.documents.downloadDocument({
+    workspaceId: ws,
+    documentId: done?.signedDocumentId as string,
+  })) {
+    if (part.part.case === "chunk") chunks.push(part.part.value);
+  }
+  const certificate = (await pdfText(Buffer.concat(chunks))).replace(/\s+/g, " ");
+  expect(certificate).toMatch(
+    /Identified through the signing link e-mailed to ada@example\.com, then the access code and a one-time code e-mailed to ada@example\.com, last at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+  );
+  expect(certificate).toContain("Identified through the signing link e-mailed to bob@example.com Viewed");
+
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(entries.map((e) => e.action).filter((a) => a.startsWith("authentic"))).toEqual([
+    "authenticated",
+    "authentication_code_sent",
+    "authenticated",
+  ]);
+});
+
+test("five wrong codes in a row lock the recipient out for 15 minutes whatever session they open; each is audited; a right one afterwards resets the count", async () => {
+  const ws = uuidv7();
+  const request = await guardedRequest(ws, { accessCode: "1234" });
+  const first = await openAs("ada@example.com", request.id);
+  const wrong = async (sessionToken: string) =>
+    rejection(h.requests.verifySigner({ sessionToken, accessCode: "9999", emailCode: "", actor }));
+
+  const firstWrong = await wrong(first);
+  expect(fieldViolations(firstWrong)).toEqual([
+    {
+      path: "accessCode",
+      message: "is not the access code the sender gave you; 4 attempts left before a 15-minute lock",
+    },
+  ]);
+  for (let i = 0; i < 3; i++) await wrong(first);
+  // A new session does not start the count again.
+  const second = await openAs("ada@example.com", request.id);
+  const fifth = await wrong(second);
+  expect(fifth.code).toBe(Code.ResourceExhausted);
+  expect(fifth.rawMessage).toMatch(
+    /^too many wrong codes: try again after \d\d:\d\d UTC, or ask the sender$/,
+  );
+  const evenRight = await rejection(
+    h.requests.verifySigner({ sessionToken: second, accessCode: "1234", emailCode: "", actor }),
+  );
+  expect(evenRight.code).toBe(Code.ResourceExhausted);
+  expect(
+    (await h.requests.getSigningSession({ sessionToken: second })).authentication?.lockedUntil,
+  ).toBeDefined();
+
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  const actions = entries.map((e) => e.action);
+  expect(actions.filter((a) => a === "authentication_failed")).toHaveLength(5);
+  expect(actions.filter((a) => a === "authentication_locked")).toHaveLength(1);
+
+  // Once the lock has run out, the right code opens it and the count starts again.
+  await h.db.query(
+    "UPDATE recipients SET auth_locked_until = now() - interval '1 second' WHERE email = 'ada@example.com' AND request_id = $1",
+    [request.id],
+  );
+  const passed = await h.requests.verifySigner({
+    sessionToken: second,
+    accessCode: "1234",
+    emailCode: "",
+    actor,
+  });
+  expect(passed.authentication).toMatchObject({ verified: ["access_code"], attemptsLeft: 5 });
+});
+
+test("codes are for signers, within bounds, and never answered back", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const refused = await rejection(
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Loan agreement",
+      templateId,
+      recipients: [
+        { name: "Ada Lovelace", email: "ada@example.com", role: "Client", accessCode: "abc" },
+        { name: "Bob Babbage", email: "bob@example.com", role: "Countersigner", accessCode: "x".repeat(51) },
+        { name: "Cy Copy", email: "cy@example.com", kind: "cc", accessCode: "1234", emailCode: true },
+      ],
+    }),
+  );
+  expect(fieldViolations(refused)).toEqual([
+    { path: "recipients[0].accessCode", message: "must be 4 to 50 characters" },
+    { path: "recipients[1].accessCode", message: "must be 4 to 50 characters" },
+    { path: "recipients[2].accessCode", message: "a copy recipient signs nothing: give codes to signers" },
+    { path: "recipients[2].emailCode", message: "a copy recipient signs nothing: give codes to signers" },
+  ]);
+  const request = await guardedRequest(ws, { accessCode: "secret-code" });
+  const { rows } = await h.db.query<{ access_code_hash: Buffer }>(
+    "SELECT access_code_hash FROM recipients WHERE request_id = $1 AND email = 'ada@example.com'",
+    [request.id],
+  );
+  expect(rows[0]?.access_code_hash.includes(Buffer.from("secret-code"))).toBe(false);
+  expect(toJsonString(SignatureRequestSchema, request)).not.toContain("secret-code");
+});
+
+test("the certificate names how each signer was identified, from the audit trail", () => {
+  const at = new Date("2026-11-27T10:00:00Z");
+  const recipient = {
+    id: "r1",
+    email: "ada@example.com",
+    client_user_id: "",
+    access_code_required: true,
+    email_code_required: true,
+  } as Parameters<typeof signerIdentity>[0];
+  const entry = (action: string, id: string) =>
+    ({ action, at, actor: { type: "recipient", id } }) as Parameters<typeof signerIdentity>[1][number];
+  expect(signerIdentity(recipient, [entry("authenticated", "r2"), entry("authenticated", "r1")])).toBe(
+    "through the signing link e-mailed to ada@example.com, then the access code and a one-time code e-mailed to ada@example.com, last at 2026-11-27 10:00:00 UTC",
+  );
+  expect(
+    signerIdentity(
+      { ...recipient, access_code_required: false, email_code_required: false, client_user_id: "c-1" },
+      [],
+    ),
+  ).toBe("through the sender's app (embedded signing)");
+  expect(emailHint("ada@example.com")).toBe("a•••@example.com");
+});
+
+test("a wrong code's count is kept although the call is refused", async () => {
+  const ws = uuidv7();
+  const request = await guardedRequest(ws, { accessCode: "1234" });
+  const sessionToken = await openAs("ada@example.com", request.id);
+  const refused = await rejection(
+    h.requests.verifySigner({ sessionToken, accessCode: "0000", emailCode: "", actor }),
+  );
+  expect(refused).toBeInstanceOf(ConnectError);
+  const { rows } = await h.db.query<{ auth_failures: number }>(
+    "SELECT auth_failures FROM recipients WHERE request_id = $1 AND email = 'ada@example.com'",
+    [request.id],
+  );
+  expect(rows[0]?.auth_failures).toBe(1);
+});
