@@ -652,11 +652,12 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     expect(usage.calls).toBeGreaterThan(0);
   });
 
-  test("a signer's accessCode, as DocuSign's clients set it, is asked before the document: wrong is refused, right opens it", async () => {
+  test("a signer's accessCode, as DocuSign's clients set it, is asked before the document: wrong is refused, right opens it; allowReassign is kept", async () => {
     const created = await envelopes.createEnvelope(key.accountId, {
       envelopeDefinition: {
         templateId,
         status: "sent",
+        allowReassign: "true",
         templateRoles: [
           {
             roleName: "Client",
@@ -676,6 +677,8 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
       ["access_code"],
       [],
     ]);
+    expect((native.body as Json).allowReassign).toBe(true);
+    expect((await envelopes.getEnvelope(key.accountId, created.envelopeId)).allowReassign).toBe("true");
     const view = await envelopes.createRecipientView(key.accountId, created.envelopeId, {
       recipientViewRequest: {
         returnUrl: "https://app.example.com/",

@@ -59,7 +59,11 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
   }, 180_000);
   afterAll(() => deployment?.destroy());
 
-  async function sendRequest(tag: string, signers: Record<string, unknown>[]) {
+  async function sendRequest(
+    tag: string,
+    signers: Record<string, unknown>[],
+    extra: Record<string, unknown> = {},
+  ) {
     const upload = await call(api(), "/documents/upload?filename=agreement.pdf", {
       key: key.secret,
       method: "POST",
@@ -91,6 +95,7 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
         fields,
         recipients: signers,
         send: true,
+        ...extra,
       },
     });
     expect(created.status).toBe(201);
@@ -300,6 +305,40 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
       "authenticated",
     ]);
   }, 90_000);
+
+  test("on a phone, a signer assigns the request to a colleague with a reason; the colleague's own link opens it", async () => {
+    const request = await sendRequest(
+      "reassign",
+      [{ name: "Rae Reassigner", email: `rae.${mode}@example.com`, role: "Client" }],
+      { allowReassign: true },
+    );
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    await page.goto(await linkFor(`rae.${mode}@example.com`));
+    await page.getByTestId("reassign").click();
+    const dialog = page.getByTestId("reassign-dialog");
+    await dialog.getByLabel("Their name").fill("Col Colleague");
+    await dialog.getByLabel("Their e-mail").fill(`col.${mode}@example.com`);
+    await dialog.getByLabel("Why").fill("Col runs procurement now.");
+    await shot(page, "reassign-dialog");
+    await dialog.getByTestId("confirm-reassign").click();
+    await page.getByTestId("reassigned-state").waitFor();
+    await page.getByText(`Col Colleague (col.${mode}@example.com) has been e-mailed a link`).waitFor();
+    await shot(page, "reassigned");
+    await page.goto(await linkFor(`col.${mode}@example.com`));
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await page.getByText("Signing as Col Colleague").waitFor();
+    await context.close();
+    const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+    expect(got.body).toMatchObject({
+      allowReassign: true,
+      recipients: [{ name: "Col Colleague", email: `col.${mode}@example.com`, status: "viewed" }],
+    });
+  }, 60_000);
 
   test("on a phone-sized screen, by touch, the page fits and signing works", async () => {
     const request = await sendRequest("phone", [

@@ -59,6 +59,11 @@ export const SignatureRequestInput = z
       .boolean()
       .optional()
       .meta({ description: "Send at once instead of creating a draft.", default: false }),
+    allowReassign: z.boolean().optional().meta({
+      description:
+        "Signers may hand the request to someone else from the signing page, with a reason (DocuSign's `allowReassign`).",
+      default: false,
+    }),
   })
   .meta({
     id: "SignatureRequestInput",
@@ -168,6 +173,7 @@ export const SignatureRequest = z
           .meta({ description: "Where recipients' replies go; none for an API key." }),
       })
       .meta({ description: "Who the request comes from, as its recipients see it." }),
+    allowReassign: z.boolean().meta({ description: "Signers may hand the request to someone else." }),
   })
   .meta({ id: "SignatureRequest" });
 

@@ -92,6 +92,10 @@ export const SigningSession = z
     everyoneSigned: z.boolean().meta({
       description: "Every signer has signed: the request is being sealed, or is complete.",
     }),
+    canReassign: z.boolean().meta({
+      description:
+        "The sender lets this signer hand the request to someone else (not for a signer in the sender's app).",
+    }),
     sealingDelayed: z.boolean().meta({
       description: "Sealing failed at its last attempt and waits for the sender; the document comes later.",
     }),
@@ -135,6 +139,18 @@ export const Signed = z
   .meta({ id: "Signed" });
 
 export const DeclineToSign = z.strictObject({ reason: text().max(1000) }).meta({ id: "DeclineToSign" });
+
+export const ReassignSigner = z
+  .strictObject({
+    name: text().max(200).meta({ description: "Who signs instead." }),
+    email: text().max(320).meta({ description: "Where their invitation goes." }),
+    reason: text().max(1000).meta({ description: "Why, for the sender and the audit trail." }),
+  })
+  .meta({ id: "ReassignSigner" });
+
+export const Reassigned = z
+  .object({ name: z.string(), email: z.string() })
+  .meta({ id: "Reassigned", description: "Who has the request now; this session has ended." });
 
 export const Declined = z
   .object({

@@ -251,6 +251,7 @@ export class EnvelopeCreation {
       workspaceId,
       message: definition.emailBlurb ?? "",
       send,
+      allowReassign: definition.allowReassign ?? false,
       actor,
     });
     if (!signatureRequest) throw new Error("the requests service answered without a request");

@@ -96,6 +96,8 @@ export const EnvelopeDefinition = z.object({
     .optional(),
   emailSubject: text().optional(),
   emailBlurb: text().optional(),
+  /** DocuSign lets signers reassign unless told not to; here they may only when the envelope says so. */
+  allowReassign: dsBoolean.optional(),
   templateId: id().optional(),
   templateRoles: z.array(TemplateRole).max(50).optional(),
   documents: z.array(EnvelopeDocument).max(20).optional(),

@@ -96,6 +96,7 @@ export function envelopeJson(request: SignatureRequest, include: { recipients: b
       status,
       emailSubject: request.title,
       emailBlurb: request.message,
+      allowReassign: String(request.allowReassign),
       templateId: request.templateId,
       createdDateTime: dsTime(request.createTime),
       sentDateTime: dsTime(request.sendTime),

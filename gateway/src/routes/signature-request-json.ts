@@ -93,6 +93,7 @@ export function signatureRequestJson(
     cancelReason: orNull(request.cancelReason),
     signedDocumentId: orNull(request.signedDocumentId),
     sender: { name: request.sender?.name ?? "", email: orNull(request.sender?.email ?? "") },
+    allowReassign: request.allowReassign,
     completionFailure: request.completionFailure
       ? {
           reason: request.completionFailure.reason,

@@ -23,6 +23,8 @@ import type { Contract } from "../contract/operation.js";
 import {
   Declined,
   DeclineToSign,
+  Reassigned,
+  ReassignSigner,
   Signed,
   SignerAuthentication,
   SigningDocumentParams,
@@ -216,6 +218,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           return [{ ...placed, value: shown, filledBy }];
         }),
         everyoneSigned: everyoneSigned(request),
+        canReassign: request.allowReassign && !recipient?.clientUserId,
         sealingDelayed: request.completionFailure !== undefined,
         ...(returnUrl ? { returnUrl } : {}),
         ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
@@ -329,6 +332,25 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         ...(redirect ? { redirectUrl: redirect } : {}),
       };
       res.json(declined);
+    },
+    [requireJson],
+  );
+
+  api.on(
+    "post",
+    "/reassign",
+    {
+      summary: "Hand the request to someone else",
+      description:
+        "Where the sender allows it: the new person is e-mailed a link of their own, this link and session end, and the audit trail says who handed it to whom and why. An access code the sender set for this signer no longer applies.",
+      tag: "Signing",
+      body: ReassignSigner,
+      answers: { 200: { description: "Handed over.", schema: Reassigned } },
+      problems: [...API_PROBLEMS],
+    },
+    async ({ req, res, body }) => {
+      await requests.reassignSigner({ sessionToken: sessionToken(req), ...body, actor: actorOf(req) });
+      res.json({ name: body.name.trim(), email: body.email.trim() });
     },
     [requireJson],
   );

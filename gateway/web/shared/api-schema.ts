@@ -3431,6 +3431,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign/api/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the request to someone else
+         * @description Where the sender allows it: the new person is e-mailed a link of their own, this link and session end, and the audit trail says who handed it to whom and why. An access code the sender set for this signer no longer applies.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["ReassignSigner"];
+                };
+            };
+            responses: {
+                /** @description Handed over. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Reassigned"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                410: components["responses"]["Gone"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/api/code": {
         parameters: {
             query?: never;
@@ -3620,6 +3674,11 @@ export interface components {
              * @default false
              */
             send: boolean;
+            /**
+             * @description Signers may hand the request to someone else from the signing page, with a reason (DocuSign's `allowReassign`).
+             * @default false
+             */
+            allowReassign: boolean;
         };
         NewField: {
             /** @description Assigned when absent. */
@@ -3869,6 +3928,14 @@ export interface components {
         DeclineToSign: {
             reason: string;
         };
+        ReassignSigner: {
+            /** @description Who signs instead. */
+            name: string;
+            /** @description Where their invitation goes. */
+            email: string;
+            /** @description Why, for the sender and the audit trail. */
+            reason: string;
+        };
         VerifySigner: {
             /** @description The code the sender gave the signer. */
             accessCode?: string;
@@ -4003,6 +4070,8 @@ export interface components {
                 /** @description Where recipients' replies go; none for an API key. */
                 email: string | null;
             };
+            /** @description Signers may hand the request to someone else. */
+            allowReassign: boolean;
         };
         Recipient: {
             /** Format: uuid */
@@ -4695,6 +4764,8 @@ export interface components {
             }[];
             /** @description Every signer has signed: the request is being sealed, or is complete. */
             everyoneSigned: boolean;
+            /** @description The sender lets this signer hand the request to someone else (not for a signer in the sender's app). */
+            canReassign: boolean;
             /** @description Sealing failed at its last attempt and waits for the sender; the document comes later. */
             sealingDelayed: boolean;
             /** @description Where an embedded signer goes when done. */
@@ -4730,6 +4801,11 @@ export interface components {
             recipientStatus: "declined";
             /** @description returnUrl?event=decline, for embedded signing. */
             redirectUrl?: string;
+        };
+        /** @description Who has the request now; this session has ended. */
+        Reassigned: {
+            name: string;
+            email: string;
         };
     };
     responses: {

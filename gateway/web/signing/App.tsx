@@ -86,6 +86,19 @@ export function App() {
           onEnded={(error) => setPhase(endedBy(error))}
         />
       );
+    case "reassigned":
+      return (
+        <StateScreen
+          testId="reassigned-state"
+          title="You assigned this request to someone else"
+          tone="neutral"
+        >
+          <p>
+            {phase.name} ({phase.email}) has been e-mailed a link to sign in your place. The sender can see
+            who you chose and why. Your link no longer works; you can close this page.
+          </p>
+        </StateScreen>
+      );
     case "closed":
       return <ClosedScreen status={phase.requestStatus} signedDocumentId={phase.signedDocumentId} />;
     case "signed":
@@ -112,6 +125,7 @@ export function App() {
             setPhase({ kind: "declined" });
           }}
           onConflict={(session) => session && setPhase(phaseOf(session))}
+          onReassigned={(to) => setPhase({ kind: "reassigned", ...to })}
         />
       );
   }

@@ -25,6 +25,7 @@ import {
 } from "./fields";
 import { DocumentView } from "./PdfView";
 import { phaseKind } from "./phase";
+import { ReassignDialog } from "./ReassignDialog";
 import { SignatureDialog } from "./SignatureDialog";
 import { initialForm, type SignatureKind, signingForm } from "./signing-form";
 import { ZoomControl } from "./ZoomControl";
@@ -35,6 +36,7 @@ interface SigningViewProps {
   onSigned: (result: SubmitResult) => void;
   onDeclined: (redirectUrl?: string | null) => void;
   onConflict: (session: Session | null) => void;
+  onReassigned: (to: { name: string; email: string }) => void;
 }
 
 function useElementWidth<T extends HTMLElement>() {
@@ -52,7 +54,15 @@ function useElementWidth<T extends HTMLElement>() {
   return [ref, width] as const;
 }
 
-export function SigningView({ session, onEnded, onSigned, onDeclined, onConflict }: SigningViewProps) {
+export function SigningView({
+  session,
+  onEnded,
+  onSigned,
+  onDeclined,
+  onConflict,
+  onReassigned,
+}: SigningViewProps) {
+  const [reassigning, setReassigning] = useState(false);
   const fields = useMemo(() => sortFields(session), [session]);
   const [form, dispatch] = useReducer(signingForm, session, initialForm);
   const { values, errors, consent, consentError, banner, dialogField, adopted, status, alert } = form;
@@ -247,7 +257,7 @@ export function SigningView({ session, onEnded, onSigned, onDeclined, onConflict
   };
 
   const signer = session.recipient;
-  const modalOpen = dialogField !== null || form.declineOpen;
+  const modalOpen = dialogField !== null || form.declineOpen || reassigning;
 
   return (
     <>
@@ -270,6 +280,20 @@ export function SigningView({ session, onEnded, onSigned, onDeclined, onConflict
             <p className="signer">
               Signing as <strong>{signer.name}</strong> <span className="muted">({signer.email})</span>
             </p>
+            {session.canReassign ? (
+              <p className="reassign-offer">
+                Someone else should sign?{" "}
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="reassign"
+                  disabled={busy}
+                  onClick={() => setReassigning(true)}
+                >
+                  Assign to someone else
+                </button>
+              </p>
+            ) : null}
             {session.request.message ? (
               <blockquote className="message" data-testid="request-message">
                 <span className="message-label">Message from {session.request.sender || "the sender"}</span>
@@ -443,6 +467,9 @@ export function SigningView({ session, onEnded, onSigned, onDeclined, onConflict
           onApply={applySignature}
           onClose={() => dispatch({ type: "signature-closed" })}
         />
+      ) : null}
+      {reassigning ? (
+        <ReassignDialog onClose={() => setReassigning(false)} onReassigned={onReassigned} onEnded={onEnded} />
       ) : null}
       {form.declineOpen ? (
         <DeclineDialog

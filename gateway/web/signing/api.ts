@@ -86,6 +86,15 @@ export function decline(reason: string): Promise<DeclineResult> {
   return call<DeclineResult>("/decline", { method: "POST", body: JSON.stringify({ reason }) });
 }
 
+/** Hands the request to someone else, where the sender allows it; this session ends. */
+export function reassign(to: {
+  name: string;
+  email: string;
+  reason: string;
+}): Promise<{ name: string; email: string }> {
+  return call<{ name: string; email: string }>("/reassign", { method: "POST", body: JSON.stringify(to) });
+}
+
 /** E-mails the signer a one-time code. */
 export function sendCode(): Promise<SignerAuthentication> {
   return call<SignerAuthentication>("/code", { method: "POST" });

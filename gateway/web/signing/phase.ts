@@ -21,6 +21,8 @@ export type Phase =
       signedDocumentId?: string | null;
     }
   | { kind: "declined" }
+  /** The signer handed the request to someone else; their link has ended. */
+  | { kind: "reassigned"; name: string; email: string }
   | { kind: "closed"; requestStatus: RequestStatus; title?: string; signedDocumentId?: string | null }
   | { kind: "redirecting" };
 

@@ -84,6 +84,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     cancelReason: row.cancel_reason,
     signedDocumentId: row.signed_document_id ?? "",
     sender: { name: row.sender_name, email: row.sender_email },
+    allowReassign: row.allow_reassign,
     completionFailure: row.completion_failure
       ? {
           reason: row.completion_failure.reason,

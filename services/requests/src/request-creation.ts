@@ -238,6 +238,7 @@ export class RequestCreation {
       operationKey: input.operationKey || null,
       status: "draft",
       sender: senderOf(input.actor),
+      allowReassign: input.allowReassign,
     };
     const createdEntry: AuditRecord = {
       action: "created",

@@ -114,6 +114,10 @@ export function requestsRoutes({
     getSigningSession: (req) => sessions.view(req.sessionToken),
     submitSignature: (req) => signing.submit(req.sessionToken, req.consent, req.values, req.actor),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
+    reassignSigner: async (req) => {
+      const to = { name: req.name, email: req.email, reason: req.reason };
+      return { signatureRequest: (await signing.reassign(req.sessionToken, to, req.actor)).signatureRequest };
+    },
     sendSigningCode: async (req) => ({
       authentication: await signerAuthentication.sendCode(req.sessionToken, req.actor),
     }),

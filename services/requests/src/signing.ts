@@ -3,15 +3,17 @@
  * group notified, completion queued after the last signature) and declining (the request ends).
  * Each runs in one transaction under the request's row lock, with its audit entry and event.
  */
+
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { Actor, FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
 import { queueCompletion } from "./completion/completions.js";
-import { notifyNextGroup } from "./dispatch.js";
+import { notifyNextGroup, notifyRecipients } from "./dispatch.js";
 import { drawnSignatureProblems } from "./drawn-signature.js";
 import { enqueueRequestEvent } from "./events.js";
 import { drawingsOf, readSignerValues } from "./field-values.js";
-import { LIMITS } from "./request-rules.js";
+import { LIMITS, personViolations } from "./request-rules.js";
 import type { Locked, RequestTransactions } from "./request-transactions.js";
 import { assertAuthenticated } from "./signer-authentication.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
@@ -93,6 +95,67 @@ export class Signing {
       const recipients = locked.recipients.map((r) => (r.id === signer.id ? declined : r));
       await appendAudit(tx, request.id, "declined", signerActor(signer, actor), { reason: trimmed });
       await enqueueRequestEvent(tx, "declined", request, recipients, declined);
+    });
+  }
+
+  /**
+   * Hands the signer's place to someone else, where the sender allows it: the same recipient with
+   * the new person's name and address, every link and session of the place ended, a new invitation
+   * to the new person. The access code was the first person's to know, so it goes; an e-mailed code
+   * goes to the new address.
+   */
+  async reassign(
+    sessionToken: string,
+    to: { name: string; email: string; reason: string },
+    actor: Actor | undefined,
+  ) {
+    const name = to.name.trim();
+    const email = to.email.trim();
+    const reason = to.reason.trim();
+    const violations = personViolations({ name, email }, (p) => p);
+    if (!reason) violations.push({ path: "reason", message: "is required" });
+    else if (reason.length > LIMITS.reasonLength)
+      violations.push({ path: "reason", message: `must be at most ${LIMITS.reasonLength} characters` });
+    if (violations.length > 0) throw validationError(violations, "the hand-over is not complete");
+    const session = await this.deps.sessions.resolve(sessionToken);
+    return this.inSession(session, async (tx, locked, signer) => {
+      assertAuthenticated(signer, session);
+      if (!locked.request.allow_reassign) {
+        throw new ConnectError(
+          "the sender did not allow handing this request to someone else",
+          Code.FailedPrecondition,
+        );
+      }
+      if (signer.client_user_id) {
+        throw new ConnectError(
+          "you sign in the sender's app: ask the sender to send it to someone else",
+          Code.FailedPrecondition,
+        );
+      }
+      assertAllowed("sign", locked.request.status);
+      assertRecipientAllowed("sign", signer.status);
+      if (email.toLowerCase() === signer.email.toLowerCase())
+        throw validationError([{ path: "email", message: "is your own address: give the new signer's" }]);
+      await store.renameRecipient(tx, signer.id, name, email);
+      await tx.query(
+        "UPDATE recipients SET access_code_hash = NULL, auth_failures = 0, auth_locked_until = NULL WHERE id = $1",
+        [signer.id],
+      );
+      await revokeLinks(tx, locked.request.id, [signer.id]);
+      await appendAudit(tx, locked.request.id, "reassigned", signerActor(signer, actor), {
+        recipientId: signer.id,
+        from: { name: signer.name, email: signer.email },
+        to: { name, email },
+        reason,
+      });
+      await notifyRecipients(
+        tx,
+        this.deps.links,
+        locked.request,
+        [{ ...signer, name, email, access_code_required: false }],
+        "invitation",
+      );
+      await store.touch(tx, locked.request.id);
     });
   }
 

@@ -41,6 +41,8 @@ export interface RequestRow {
   /** Who the request comes from, as recipients see it. */
   sender_name: string;
   sender_email: string;
+  /** Signers may hand the request to someone else. */
+  allow_reassign: boolean;
 }
 
 /** Why sealing a fully signed request gave up, kept on the request for its sender. */
@@ -109,6 +111,7 @@ export interface NewRequest {
   /** A request created and sent at once is written sent (with its sent time) rather than moved there. */
   status: "draft" | "sent";
   sender: { name: string; email: string };
+  allowReassign: boolean;
 }
 
 /** Which requests a list keeps: every condition given must hold. */
@@ -152,7 +155,7 @@ export type NewRecipientRow = Pick<
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
-  cancel_reason, signed_document_id, completion_failure, sender_name, sender_email`;
+  cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at, (access_code_hash IS NOT NULL) AS access_code_required, email_code_required,
@@ -210,9 +213,10 @@ export const store = {
   ): Promise<{ request: RequestRow; recipients: RecipientRow[] }> {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
-         document_external_ids, fields, status, sent_at, expires_at, operation_key, sender_name, sender_email)
+         document_external_ids, fields, status, sent_at, expires_at, operation_key, sender_name, sender_email,
+         allow_reassign)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11,
-               $12, $13)
+               $12, $13, $14)
        RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
@@ -228,6 +232,7 @@ export const store = {
         request.operationKey,
         request.sender.name,
         request.sender.email,
+        request.allowReassign,
       ],
     );
     // One statement for every recipient, in the order given.
@@ -446,8 +451,20 @@ export const store = {
     return updateRecipients(tx, "status = $2 WHERE id = ANY($1::uuid[])", [ids, status]);
   },
 
+  /**
+   * A recipient's new name and address. At another address it is another person, who has seen
+   * nothing yet: the place's view (its time, address and browser) is the previous person's and goes.
+   */
   async renameRecipient(tx: Queryable, id: string, name: string, email: string): Promise<void> {
-    await tx.query("UPDATE recipients SET name = $2, email = $3 WHERE id = $1", [id, name, email]);
+    await tx.query(
+      `UPDATE recipients SET name = $2, email = $3,
+              status = CASE WHEN lower(email) <> lower($3) AND status = 'viewed' THEN 'sent' ELSE status END,
+              viewed_at = CASE WHEN lower(email) <> lower($3) THEN NULL ELSE viewed_at END,
+              viewed_ip = CASE WHEN lower(email) <> lower($3) THEN '' ELSE viewed_ip END,
+              viewed_user_agent = CASE WHEN lower(email) <> lower($3) THEN '' ELSE viewed_user_agent END
+        WHERE id = $1`,
+      [id, name, email],
+    );
   },
 
   async workspaceOfRequest(db: Queryable, requestId: string): Promise<string | undefined> {

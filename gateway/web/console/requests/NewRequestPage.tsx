@@ -5,7 +5,8 @@ import { call, inWorkspace } from "../api";
 import type { Page, SignatureRequest, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
-import { checksBody, NO_CHECKS, SignerChecks, type SignerCheckValues } from "./SignerChecks";
+import { ReassignChoice, SignerChecks } from "./SignerChecks";
+import { checksBody, NO_CHECKS, type SignerCheckValues } from "./signer-checks";
 
 export function NewRequestPage() {
   const workspace = useWorkspace();
@@ -67,6 +68,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   const template = templates.find((t) => t.id === templateId);
   const [title, setTitle] = useState(template?.name ?? "");
   const [message, setMessage] = useState("");
+  const [allowReassign, setAllowReassign] = useState(false);
   const [signers, setSigners] = useState<
     Record<string, { name: string; email: string; checks: SignerCheckValues }>
   >({});
@@ -88,6 +90,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
             email: signers[r.name]?.email.trim() ?? "",
             ...checksBody(signers[r.name]?.checks),
           })),
+          ...(allowReassign ? { allowReassign: true } : {}),
           send,
         },
       });
@@ -167,6 +170,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
           </fieldset>
         );
       })}
+      <ReassignChoice checked={allowReassign} onChange={setAllowReassign} />
       {unplaced ? <ErrorNote error={unplaced} /> : null}
       <div className="dialog-actions">
         <BusyButton

@@ -23,7 +23,7 @@ import { UploadPdf } from "../templates/UploadPdf";
 import type { DocumentInfo, Page, SignatureRequest, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
-import { NO_CHECKS, SignerChecks } from "./SignerChecks";
+import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import {
   type DraftRecipient,
   draftFrom,
@@ -33,6 +33,7 @@ import {
   signersOf,
   templateBody,
 } from "./send-documents";
+import { NO_CHECKS } from "./signer-checks";
 
 /** What the composer starts from: a request copied (`?from=<id>`), or nothing. */
 interface Start {
@@ -87,6 +88,7 @@ function Composer({ start }: { start: Start }) {
   const [fields, setFields] = useState<PlacedField[]>(start.fields);
   const [title, setTitle] = useState(start.title);
   const [message, setMessage] = useState(start.message);
+  const [allowReassign, setAllowReassign] = useState(false);
   const [selected, setSelected] = useState<string>();
   const [active, setActive] = useState(recipients.find((r) => r.kind === "signer")?.key ?? "");
   const [checked, setChecked] = useState<{ path: string; message: string }[]>([]);
@@ -170,7 +172,7 @@ function Composer({ start }: { start: Start }) {
     run(send ? "send" : "draft", async () => {
       const created = await call<SignatureRequest>(inWorkspace(workspace.id, "/signature-requests"), {
         method: "POST",
-        json: requestBody({ title, message, documents, recipients, fields, send }),
+        json: requestBody({ title, message, documents, recipients, fields, send, allowReassign }),
       });
       setDirty(false);
       navigate(`/requests/${created.id}`);
@@ -303,6 +305,7 @@ function Composer({ start }: { start: Start }) {
               changed();
             }}
           />
+          <ReassignChoice checked={allowReassign} onChange={setAllowReassign} />
         </div>
         <RecipientsEditor
           recipients={recipients}

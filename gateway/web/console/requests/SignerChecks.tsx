@@ -1,24 +1,11 @@
 /**
- * What a signer gives before the document is shown, as a sender sets it: an access code the sender
- * gives them another way, and a one-time code e-mailed to them. Both optional; neither for a copy.
+ * What a sender sets about who signs: per signer, an access code the sender gives them another way
+ * and a one-time code e-mailed to them (both optional, neither for a copy); per request, whether a
+ * signer may hand it to someone else.
  */
 import { useId } from "react";
 import { TextField } from "../ui";
-
-export interface SignerCheckValues {
-  accessCode: string;
-  emailCode: boolean;
-}
-
-export const NO_CHECKS: SignerCheckValues = { accessCode: "", emailCode: false };
-
-/** The part of a recipient's body that carries the checks: nothing when none was set. */
-export function checksBody(checks: SignerCheckValues | undefined) {
-  return {
-    ...(checks?.accessCode.trim() ? { accessCode: checks.accessCode.trim() } : {}),
-    ...(checks?.emailCode ? { emailCode: true } : {}),
-  };
-}
+import type { SignerCheckValues } from "./signer-checks";
 
 export function SignerChecks({
   value,
@@ -58,5 +45,22 @@ export function SignerChecks({
         </p>
       ) : null}
     </details>
+  );
+}
+
+/** Whether signers may hand the request to someone else, with a reason, from the signing page. */
+export function ReassignChoice({
+  checked,
+  onChange,
+}: {
+  checked: boolean;
+  onChange: (next: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <label className="check reassign-choice" htmlFor={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} /> Signers
+      may assign it to someone else (they give a reason; you see who and why)
+    </label>
   );
 }

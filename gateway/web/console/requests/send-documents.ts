@@ -10,7 +10,7 @@ import {
   unlabelledFields,
 } from "../templates/field-kinds";
 import type { DocumentInfo, SignatureRequest } from "../types";
-import { checksBody, type SignerCheckValues } from "./SignerChecks";
+import { checksBody, type SignerCheckValues } from "./signer-checks";
 
 export interface DraftRecipient {
   /** Local identity while composing; fields name their signer by it. */
@@ -87,6 +87,7 @@ export function requestBody(request: {
   recipients: readonly DraftRecipient[];
   fields: readonly PlacedField[];
   send: boolean;
+  allowReassign?: boolean;
 }) {
   const roles = rolesByKey(request.recipients);
   return {
@@ -103,6 +104,7 @@ export function requestBody(request: {
       ...(r.kind === "signer" ? checksBody(r.checks) : {}),
       routingOrder: r.order,
     })),
+    ...(request.allowReassign ? { allowReassign: true } : {}),
     send: request.send,
   };
 }

@@ -1,0 +1,122 @@
+/**
+ * "Assign to someone else": the signer names who signs in their place and why. The new person is
+ * e-mailed a link of their own; this signer's link and session end with it.
+ */
+import { type FormEvent, useId, useRef, useState } from "react";
+import { Modal } from "../shared/Modal";
+import { ApiError, reassign } from "./api";
+
+interface Props {
+  onClose: () => void;
+  onReassigned: (to: { name: string; email: string }) => void;
+  onEnded: (error: ApiError) => void;
+}
+
+export function ReassignDialog({ onClose, onReassigned, onEnded }: Props) {
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [reason, setReason] = useState("");
+  const [errors, setErrors] = useState<{ name?: string; email?: string; reason?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const missing = {
+      name: name.trim() ? undefined : "Give the name of the person who signs instead.",
+      email: email.trim() ? undefined : "Give their e-mail address: their link goes there.",
+      reason: reason.trim() ? undefined : "Tell the sender why.",
+    };
+    if (missing.name || missing.email || missing.reason) return setErrors(missing);
+    setBusy(true);
+    setErrors({});
+    try {
+      onReassigned(await reassign({ name: name.trim(), email: email.trim(), reason: reason.trim() }));
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError && (error.status === 401 || error.status === 410)) return onEnded(error);
+      const about = (path: string) =>
+        error instanceof ApiError ? error.problem.errors?.find((e) => e.path === path)?.message : undefined;
+      const field = { name: about("name"), email: about("email"), reason: about("reason") };
+      setErrors(
+        field.name || field.email || field.reason
+          ? field
+          : { form: error instanceof Error ? error.message : "Something went wrong. Please try again." },
+      );
+    }
+  };
+
+  const input = (key: "name" | "email", label: string, value: string, set: (v: string) => void) => (
+    <>
+      <label className="stacked-label" htmlFor={`${id}-${key}`}>
+        {label}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        className="reassign-input"
+        ref={key === "name" ? first : undefined}
+        type={key === "email" ? "email" : "text"}
+        autoComplete="off"
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        disabled={busy}
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
+      />
+      {errors[key] ? (
+        <p id={`${id}-${key}-error`} className="field-error-text" role="alert">
+          {errors[key]}
+        </p>
+      ) : null}
+    </>
+  );
+
+  return (
+    <Modal
+      title="Assign to someone else"
+      description="They will be e-mailed a link to sign in your place. Your own link stops working, and the sender sees who you chose and why."
+      onClose={onClose}
+      testId="reassign-dialog"
+      initialFocus={first}
+      busy={busy}
+    >
+      <form onSubmit={submit} noValidate className="reassign-form">
+        {input("name", "Their name", name, setName)}
+        {input("email", "Their e-mail", email, setEmail)}
+        <label className="stacked-label" htmlFor={`${id}-reason`}>
+          Why
+        </label>
+        <textarea
+          id={`${id}-reason`}
+          rows={3}
+          maxLength={1000}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          disabled={busy}
+          aria-invalid={errors.reason ? true : undefined}
+          aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
+        />
+        {errors.reason ? (
+          <p id={`${id}-reason-error`} className="field-error-text" role="alert">
+            {errors.reason}
+          </p>
+        ) : null}
+        {errors.form ? (
+          <p className="field-error-text" role="alert">
+            {errors.form}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" data-testid="confirm-reassign" disabled={busy}>
+            {busy ? <span className="spinner" aria-hidden="true" /> : null}
+            Assign
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
