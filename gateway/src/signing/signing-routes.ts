@@ -245,7 +245,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     },
     async ({ req, res, params }) => {
       const { request, authentication } = await view(req);
-      if (authenticationJson(authentication).verified.length < (authentication?.methods.length ?? 0))
+      if (authentication?.methods.some((m) => !authentication.verified.includes(m)))
         throw new ApiProblem("forbidden", "give the codes the sender asked for first");
       const readable = [
         ...request.documentIds,

@@ -37,7 +37,7 @@ const WORDING: Record<NotificationKind, { subject: string; lead: string; action:
   completed: { subject: "Completed: ", lead: "Everyone has signed", action: "Download the signed document" },
 };
 
-function oneLine(value: string): string {
+export function oneLine(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
 }
 
@@ -126,6 +126,11 @@ export function renderNotification(content: NotificationContent): {
   return {
     subject,
     text: `${text.join("\n")}\n`,
-    html: `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111;max-width:560px;margin:0 auto;padding:16px">${html.join("")}<p style="font-size:12px;color:#888;margin-top:32px">Sent by Countersign</p></body></html>`,
+    html: htmlDocument(html),
   };
+}
+
+/** An e-mail's HTML parts in the page every e-mail of a request uses. */
+export function htmlDocument(parts: string[]): string {
+  return `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111;max-width:560px;margin:0 auto;padding:16px">${parts.join("")}<p style="font-size:12px;color:#888;margin-top:32px">Sent by Countersign</p></body></html>`;
 }

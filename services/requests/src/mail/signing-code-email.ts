@@ -3,7 +3,7 @@
  * what it opens, how long it works, and what to do when they did not ask for it. The request's
  * title and sender come from API clients: escaped in HTML, on one line in the subject.
  */
-import { escapeHtml } from "./notification-emails.js";
+import { escapeHtml, htmlDocument, oneLine } from "./notification-emails.js";
 
 export interface SigningCodeContent {
   requestTitle: string;
@@ -17,8 +17,8 @@ export function renderSigningCode(content: SigningCodeContent): {
   text: string;
   html: string;
 } {
-  const title = content.requestTitle.replace(/[\r\n]+/g, " ").trim();
-  const sender = content.senderName.replace(/[\r\n]+/g, " ").trim();
+  const title = oneLine(content.requestTitle);
+  const sender = oneLine(content.senderName);
   const from = sender ? ` from ${sender}` : "";
   const lead = `Your code to open "${title}"${from} is`;
   const works = "It works for 10 minutes, in the window where you asked for it.";
@@ -47,6 +47,6 @@ export function renderSigningCode(content: SigningCodeContent): {
   return {
     subject: `${content.code} is your code for ${title}`.slice(0, 250),
     text: `${text.join("\n")}\n`,
-    html: `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111;max-width:560px;margin:0 auto;padding:16px">${html.join("")}<p style="font-size:12px;color:#888;margin-top:32px">Sent by Countersign</p></body></html>`,
+    html: htmlDocument(html),
   };
 }
