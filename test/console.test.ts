@@ -825,11 +825,15 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await signers.nth(0).getByText("must be 4 to 50 characters").waitFor();
   await shot(page, "request-new-signer-checks");
   await signers.nth(0).getByLabel("Access code").fill("tulip-1234");
+  // The landlord gets their e-mails and signing page in Dutch.
+  await signers.nth(1).getByLabel("Their language").selectOption("nl");
+  await shot(page, "request-new-language");
   await page.getByRole("button", { name: "Send for signature" }).click();
   await page.getByRole("heading", { name: "Lease for flat 4" }).waitFor();
   await shows(page.locator(".badge"), "Sent", true);
   await shows(page.getByTestId("recipients"), "Lars Landlord");
   await shows(page.getByTestId("recipients"), "asked for access code and e-mailed code");
+  await shows(page.getByTestId("recipients"), "in Nederlands");
   await context.close();
 });
 

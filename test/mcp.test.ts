@@ -64,7 +64,7 @@ interface ToolError {
 interface RequestJson {
   id: string;
   status: string;
-  recipients: { id: string; email: string; status: string; role: string | null }[];
+  recipients: { id: string; email: string; status: string; role: string | null; locale: string | null }[];
   signedDocumentId: string | null;
   documentIds: string[];
 }
@@ -201,6 +201,8 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     // An assistant can ask a signer for an access code or an e-mailed code, as the API can.
     const described = JSON.stringify(create?.inputSchema);
     expect([described.includes('"accessCode":{'), described.includes('"emailCode":{')]).toEqual([true, true]);
+    // And the language of a recipient's e-mails and signing page.
+    expect(described).toContain('"locale":{');
     expect(create?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
     const cancel = tools.find((tool) => tool.name === "cancel_signature_request");
     expect(cancel?.annotations?.destructiveHint).toBe(true);
@@ -242,13 +244,20 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
         title: "Signed by tools",
         templateId,
         recipients: [
-          { name: "Ada Client", email: "ada@example.com", role: "Client", clientUserId: "ada-1" },
+          {
+            name: "Ada Client",
+            email: "ada@example.com",
+            role: "Client",
+            clientUserId: "ada-1",
+            locale: "fr",
+          },
           { name: "Cy Company", email: "cy@example.com", role: "Company", clientUserId: "cy-1" },
         ],
       }),
     );
     expectDocumented("POST", "/api/v1/signature-requests", 201, created);
     expect(created.status).toBe("draft");
+    expect(created.recipients.map((r) => r.locale)).toEqual(["fr", null]);
     const sent = resultOf<RequestJson>(await tool("send_signature_request", { requestId: created.id }));
     expect(sent.status).toBe("sent");
     expect(errorOf(await tool("send_signature_request", { requestId: created.id }))).toMatchObject({
@@ -330,10 +339,13 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     const updated = resultOf<RequestJson>(
       await tool("update_recipients", {
         requestId: mailed.id,
-        recipients: [{ id: eve.id, email: "eve.new@example.com" }],
+        recipients: [{ id: eve.id, email: "eve.new@example.com", locale: "ja" }],
       }),
     );
-    expect(updated.recipients.find((r) => r.id === eve.id)?.email).toBe("eve.new@example.com");
+    expect(updated.recipients.find((r) => r.id === eve.id)).toMatchObject({
+      email: "eve.new@example.com",
+      locale: "ja",
+    });
     expect(
       resultOf<RequestJson>(await tool("resend_signature_request", { requestId: mailed.id })).status,
     ).toBe("sent");

@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from "../gateway/src/app.js";
 import { type Deployment, faultsIn, startDistributed, startStandalone } from "./support/deployments.js";
 import { ConsoleClient, call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
+import { outboxMails } from "./support/outbox-mail.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 import { createTwoRoleTemplate } from "./support/templates.js";
 
@@ -696,6 +697,56 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     const passed = await signer.call("/sign/api/verify", { accessCode: "7311" });
     expect((passed.body as Json).verified).toEqual(["access_code"]);
     expect(((await signer.call("/sign/api/session")).body as Json).documents).toHaveLength(1);
+  });
+
+  test("a recipient's emailNotification.supportedLanguage, as DocuSign's clients set it, is the language of their e-mails and signing page; one Countersign does not speak is refused", async () => {
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        templateId,
+        status: "sent",
+        templateRoles: [
+          {
+            roleName: "Client",
+            name: "Ana",
+            email: "ana.lang@example.com",
+            emailNotification: { supportedLanguage: "pt_BR" },
+          },
+          { roleName: "Company", name: "Bo", email: "bo.lang@example.com" },
+        ],
+      },
+    });
+    const native = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, {
+      key: key.secret,
+    });
+    expect((native.body as Json).recipients.map((r: Json) => r.locale)).toEqual(["pt-BR", null]);
+    const recipients = await envelopes.listRecipients(key.accountId, created.envelopeId);
+    expect(recipients.signers[0].emailNotification).toEqual({ supportedLanguage: "pt_BR" });
+    expect(recipients.signers[1].emailNotification).toBeUndefined();
+    const invitation = await eventually(async () =>
+      (await outboxMails(deployment.dataDir)).find((m) => m.to === "ana.lang@example.com"),
+    );
+    expect(invitation.subject).not.toContain("Please sign");
+    expect(invitation.text).toContain("Olá");
+
+    const refused = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          templateId,
+          status: "sent",
+          templateRoles: [
+            {
+              roleName: "Client",
+              name: "Ana",
+              email: "ana.xx@example.com",
+              emailNotification: { supportedLanguage: "tlh" },
+            },
+            { roleName: "Company", name: "Bo", email: "bo.xx@example.com" },
+          ],
+        },
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.message).toContain("locale");
   });
 
   test("status changes: views and signatures count as changes, and sent and delivered page apart", async () => {

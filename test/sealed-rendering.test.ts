@@ -4,7 +4,8 @@
  * typed as signatures and into text fields; the sealed PDF's fields are rendered by poppler, and
  * each is compared, as a shape, with the same text rendered by Chromium in the faces and fallback
  * order the signing page uses — what the signer saw. A name holding a character no face can draw
- * is refused when submitted, naming it. Crops of both renderings land in test/artifacts/.
+ * is refused when submitted, naming it. A date signed, in each language of the signing page, is
+ * compared the same way. Crops of both renderings land in test/artifacts/.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -124,6 +125,18 @@ afterAll(async () => {
   await deployment?.destroy();
 });
 
+/** The sealed PDF of a request, once its completion has made one. */
+async function sealedPdfOf(requestId: string): Promise<Uint8Array> {
+  const signedDocumentId = await eventually(async () => {
+    const got = await call(`${gateway}/api/v1`, `/signature-requests/${requestId}`, { key });
+    return (got.body as { signedDocumentId: string | null }).signedDocumentId ?? undefined;
+  }, 60_000);
+  const sealed = await fetch(`${gateway}/api/v1/documents/${signedDocumentId}/download`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  return new Uint8Array(await sealed.arrayBuffer());
+}
+
 /** A blank page tall enough for a signature and a text field per name. */
 async function blankPage(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -169,17 +182,7 @@ test("every name is sealed as the signing page showed it, in every script; what 
   ]);
 
   expect((await signer.call("/sign/api/submit", { consent: true, values: values(NAMES) })).status).toBe(200);
-  const signedDocumentId = await eventually(async () => {
-    const got = await call(`${gateway}/api/v1`, `/signature-requests/${request.id}`, { key });
-    return (got.body as { signedDocumentId: string | null }).signedDocumentId ?? undefined;
-  }, 60_000);
-  const sealed = new Uint8Array(
-    await (
-      await fetch(`${gateway}/api/v1/documents/${signedDocumentId}/download`, {
-        headers: { authorization: `Bearer ${key}` },
-      })
-    ).arrayBuffer(),
-  );
+  const sealed = await sealedPdfOf(request.id);
 
   const stacks = await pageStacks();
   const samples = byPlace.map((field, i) => ({
@@ -208,3 +211,70 @@ test("every name is sealed as the signing page showed it, in every script; what 
     });
   }
 });
+
+test("a date signed is sealed as the page showed it, in each of the signing page's languages", async () => {
+  const locales = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"];
+  const signed = await Promise.all(
+    locales.map(async (locale) => {
+      const { request, signer, layout } = await embeddedSigner(gateway, key, {
+        pdf: await blankPage(),
+        fields: [
+          { type: "signature", page: 1, x: 30, y: 30, width: 200, height: 50 },
+          { type: "date_signed", page: 1, x: 300, y: 40, width: 200, height: 24 },
+        ],
+      });
+      const form = { locale, timeZone: "Asia/Tokyo" };
+      if (locale === "en") {
+        // A form the page could not have sent is refused, not sealed some other way.
+        const unknownZone = await signer.call("/sign/api/date-signed?locale=en&timeZone=Mars%2FBase");
+        expect(unknownZone.status).toBe(422);
+        const signature = layout.find((f) => f.type === "signature") as SessionField;
+        const refused = await signer.call("/sign/api/submit", {
+          consent: true,
+          values: { [signature.id]: { kind: "typed", text: "Ada" } },
+          locale: "en",
+          timeZone: "Mars/Base",
+        });
+        expect((refused.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual([
+          "timeZone",
+        ]);
+      }
+      const shown = (await signer.call(`/sign/api/date-signed?${new URLSearchParams(form)}`)).body as {
+        text: string;
+      };
+      const signature = layout.find((f) => f.type === "signature") as SessionField;
+      const submitted = await signer.call("/sign/api/submit", {
+        consent: true,
+        values: { [signature.id]: { kind: "typed", text: "Ada" } },
+        ...form,
+      });
+      expect(submitted.status).toBe(200);
+      return { locale, request, text: shown.text, field: layout.find((f) => f.type === "date_signed") };
+    }),
+  );
+  const stacks = await pageStacks();
+  const address = fonts.address() as AddressInfo;
+  const references = await referenceRenderings(
+    browser,
+    `http://127.0.0.1:${address.port}`,
+    signed.map(({ text }) => ({ text, family: stacks.text })),
+  );
+  const results = [];
+  for (const [i, { locale, request, text, field }] of signed.entries()) {
+    if (!field) throw new Error("the request has no date signed field");
+    const sealed = await sealedPdfOf(request.id);
+    const box = { x: field.x + 1, y: field.y + 1, width: field.width - 2, height: field.height - 2 };
+    const sealedCrop = await renderRegion(sealed, field.page, box);
+    await writeFile(join(ARTIFACTS, `date-${locale}-sealed.png`), sealedCrop);
+    await writeFile(join(ARTIFACTS, `date-${locale}-page.png`), references[i] as Buffer);
+    const like = likeness(inkOf(sealedCrop), inkOf(references[i] as Buffer));
+    results.push({ locale, text, aspect: like.aspect, overlap: like.overlap });
+  }
+  await writeFile(join(ARTIFACTS, "date-likeness.json"), JSON.stringify(results, null, 2));
+  for (const result of results) {
+    expect({ ...result, alike: result.aspect >= 0.85 && result.overlap >= 0.75 }).toEqual({
+      ...result,
+      alike: true,
+    });
+  }
+}, 120_000);

@@ -28,7 +28,7 @@ const RANDOM_ID = "0192f5d8-0000-7000-8000-000000000000";
 interface RequestBody {
   id: string;
   status: string;
-  recipients: { id: string; email: string; status: string; role: string | null }[];
+  recipients: { id: string; email: string; status: string; role: string | null; locale: string | null }[];
 }
 
 describe.each(modes)("%s mode: signature requests", (_mode, start) => {
@@ -249,6 +249,62 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
       fromName: `${deployment.adminEmail} via Countersign`,
       replyTo: deployment.adminEmail,
     });
+  });
+
+  test("a recipient's language: set when sent, in both families; their e-mails are in it; changed or cleared later; one not spoken is refused", async () => {
+    const [ada, cy] = recipients("lang");
+    const made = await create(
+      {
+        title: "Vertrag",
+        templateId: await templateId(),
+        recipients: [
+          { ...ada, locale: "de" },
+          { ...cy, locale: "ja" },
+        ],
+        send: true,
+      },
+      account(),
+    );
+    expect(made.status).toBe(201);
+    expectDocumented("POST", "/v1/accounts/{accountId}/signature-requests", 201, made.body);
+    const request = made.body as RequestBody;
+    expect(request.recipients.map((r) => r.locale)).toEqual(["de", "ja"]);
+    const [invitation] = await mailTo(`ada.lang@${domain}`);
+    expect(invitation?.text).toContain("Hallo Ada Client,");
+    expect(invitation?.html).toContain('<html lang="de" dir="ltr">');
+
+    const [first, second] = request.recipients;
+    const changed = await call(api(), `/signature-requests/${request.id}/recipients`, {
+      key: key.secret,
+      method: "PATCH",
+      json: {
+        recipients: [
+          { id: first?.id, locale: "fr" },
+          { id: second?.id, locale: null },
+        ],
+      },
+    });
+    expect(changed.status).toBe(200);
+    expectDocumented("PATCH", "/api/v1/signature-requests/{requestId}/recipients", 200, changed.body);
+    expect((changed.body as RequestBody).recipients.map((r) => r.locale)).toEqual(["fr", null]);
+    const reminded = await call(api(), `/recipients/${first?.id}/reminders`, {
+      key: key.secret,
+      method: "POST",
+      json: {},
+    });
+    expect(reminded.status).toBe(202);
+    const [, reminder] = await mailTo(`ada.lang@${domain}`, 2);
+    expect(reminder?.text).toContain("Bonjour Ada Client");
+
+    const refused = await create({
+      title: "Klingon",
+      templateId: await templateId(),
+      recipients: [{ ...ada, locale: "tlh" }, cy],
+    });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual([
+      "recipients[0].locale",
+    ]);
   });
 
   test("a request made from documents with its own fields", async () => {

@@ -1,7 +1,8 @@
 /**
  * The signing page against WCAG 2.2 AA as axe-core (its current version, default rules) reads it,
  * at a phone's width and a desktop's, in every state a signer meets: the page as it opens, the
- * signature dialog, every field filled, signed, declined, and a link that no longer works. No
+ * signature dialog, every field filled, signed, declined, a link that no longer works, the codes'
+ * gate, and the page in Arabic (right to left) and Japanese. No
  * serious or critical violation in any; each state's screenshot and findings land in
  * test/artifacts/accessibility/.
  */
@@ -71,7 +72,10 @@ const summary = (violations: Violation[]) =>
   );
 
 /** A sent request to one signer with a signature, a text, a date and a checkbox; their link. */
-async function signingLink(tag: string, checks: { accessCode?: string } = {}): Promise<string> {
+async function signingLink(
+  tag: string,
+  checks: { accessCode?: string; locale?: string } = {},
+): Promise<string> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
     key,
@@ -172,12 +176,26 @@ describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) =
     for (let left = 4; left >= 1; left--) {
       await page.getByLabel("Access code").fill("0000");
       await page.getByRole("button", { name: "Continue to the document" }).click();
-      await page.getByText(new RegExp(`; ${left} attempts? left`)).waitFor();
+      await page.getByText(new RegExp(`\\. ${left} attempts? left before`)).waitFor();
     }
     await check("codes-wrong");
     await page.getByRole("button", { name: "Continue to the document" }).click();
     await page.getByTestId("locked-state").waitFor();
     await check("codes-locked");
+
+    // The page in Arabic, right to left, and in Japanese, switched to on the page.
+    await page.goto(await signingLink(`a11y-ar-${name}`, { locale: "ar" }));
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await page.locator('html[lang="ar"][dir="rtl"]').waitFor({ state: "attached" });
+    await check("ar-landing");
+    await page.locator(".field-signature button").first().click();
+    await page.getByRole("dialog").waitFor();
+    await check("ar-signature-dialog");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    await page.getByTestId("language").selectOption("ja");
+    await page.locator('html[lang="ja"][dir="ltr"]').waitFor({ state: "attached" });
+    await check("ja-landing");
     await context.close();
     expect(problems).toEqual([]);
   }, 120_000);
@@ -211,7 +229,7 @@ test("on a phone a small field is a 44 × 44 touch target, the document zooms, a
   const pageWidth = async () => (await page.getByTestId("page-1").boundingBox())?.width ?? 0;
   const fitted = await pageWidth();
   await page.getByRole("button", { name: "Zoom in" }).click();
-  await expect(page.getByTestId("zoom-level").textContent()).resolves.toBe("150 %");
+  await expect(page.getByTestId("zoom-level").textContent()).resolves.toBe("150%");
   const zoomed = await pageWidth();
   expect(Math.round((zoomed / fitted) * 10) / 10).toBe(1.5);
   await page.locator(`[data-testid="page-1"][data-rendered-width="${Math.floor(zoomed)}"]`).waitFor();

@@ -8,14 +8,17 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { ENDED_WORDS } from "@countersign/domain";
 import type { Browser, Page } from "playwright-core";
+import { de as linkWords } from "../gateway/src/signing/link-page-messages/de.js";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startDistributed, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { outboxMails } from "./support/outbox-mail.js";
-import { pdfsig } from "./support/pdf-tools.js";
+import { pdfsig, pdfText } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
+import { signingPageWords } from "./support/web-catalogues.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts");
 
@@ -102,6 +105,19 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     return created.body as { id: string; recipients: { id: string; email: string }[] };
   }
 
+  /** The sealed PDF of a request, once it is completed. */
+  async function sealedPdfOf(requestId: string): Promise<Uint8Array> {
+    const completed = await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${requestId}`, { key: key.secret });
+      const body = got.body as { status: string; signedDocumentId: string | null };
+      return body.status === "completed" ? body : undefined;
+    }, 30_000);
+    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    return new Uint8Array(await sealed.arrayBuffer());
+  }
+
   const linkFor = (address: string) =>
     eventually(
       async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === address && m.link)?.link,
@@ -176,15 +192,7 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     expect(new URL(embeddedPage.url()).searchParams.get("event")).toBe("signing_complete");
     await second.close();
 
-    const completed = await eventually(async () => {
-      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
-      const body = got.body as { status: string; signedDocumentId: string | null };
-      return body.status === "completed" ? body : undefined;
-    }, 30_000);
-    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
-      headers: { authorization: `Bearer ${key.secret}` },
-    });
-    const bytes = new Uint8Array(await sealed.arrayBuffer());
+    const bytes = await sealedPdfOf(request.id);
     await writeFile(join(ARTIFACTS, `${mode}-sealed.pdf`), bytes);
     expect(await pdfsig(bytes)).toContain("Signature is Valid.");
   }, 120_000);
@@ -230,6 +238,99 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     expect(await pdfsig(new Uint8Array(await sealed.arrayBuffer()))).toContain("Signature is Valid.");
     await last.close();
   }, 120_000);
+
+  test("a signer the sender set to Arabic gets the e-mail and a right-to-left page in it, switches to German, and the sealed date reads as the page showed it", async () => {
+    const [ar, de] = await Promise.all([signingPageWords("ar"), signingPageWords("de")]);
+    const address = `amal.${mode}@example.com`;
+    const request = await sendRequest("language", [
+      { name: "Amal Haddad", email: address, role: "Client", locale: "ar" },
+    ]);
+    expect(request.recipients[0]).toMatchObject({ locale: "ar" });
+    const invitation = await eventually(async () =>
+      (await outboxMails(deployment.dataDir)).find((m) => m.to === address && m.link),
+    );
+    expect(invitation.subject).not.toContain("Please sign");
+    expect(invitation.text).toMatch(/[\u0600-\u06FF]{3}/);
+
+    // The browser asks for English: the sender's choice for this signer comes first.
+    for (const [size, viewport] of [
+      ["phone", { width: 390, height: 844 }],
+      ["desktop", { width: 1280, height: 900 }],
+    ] as const) {
+      const context = await browser.newContext({ viewport, locale: "en-US" });
+      const page = await context.newPage();
+      await page.goto(invitation.link as string);
+      await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+      await page.locator('html[lang="ar"][dir="rtl"]').waitFor({ state: "attached" });
+      await expect(page.getByTestId("finish").textContent()).resolves.toBe(ar["actions.finish"]);
+      const overflow = await page.evaluate<number>(
+        "document.documentElement.scrollWidth - window.innerWidth",
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await shot(page, `${size}-language-ar`);
+      await context.close();
+    }
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(invitation.link as string);
+    await page.locator('html[lang="ar"]').waitFor({ state: "attached" });
+    await page.getByTestId("language").selectOption("de");
+    await page.locator('html[lang="de"][dir="ltr"]').waitFor({ state: "attached" });
+    await expect(page.getByTestId("finish").textContent()).resolves.toBe(de["actions.finish"]);
+    // The choice is the signer's on this device: it outlasts a reload.
+    await page.reload();
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await expect(page.getByTestId("finish").textContent()).resolves.toBe(de["actions.finish"]);
+    const dateField = page.locator(".field-date_signed input");
+    // The date as the service will seal it, once it has answered.
+    const shownDate = await eventually(async () => {
+      const value = await dateField.inputValue();
+      return /\d/.test(value) ? value : undefined;
+    });
+    await shot(page, "phone-language-de");
+
+    await page.locator(".field-signature button").first().click();
+    await page.getByTestId("signature-text").fill("Amal Haddad");
+    await page.getByTestId("apply-signature").click();
+    await page.getByRole("dialog").waitFor({ state: "hidden" });
+    await page.getByRole("checkbox", { name: /I have read the terms/ }).check();
+    await page.getByTestId("consent").check();
+    await page.getByTestId("finish").click();
+    await page.getByTestId("done-state").waitFor({ timeout: 30_000 });
+    await expect(page.getByTestId("done-state").textContent()).resolves.toContain(de["complete.title"]);
+    await context.close();
+
+    const sealed = await sealedPdfOf(request.id);
+    expect(shownDate).toMatch(/\d{4}/);
+    expect(await pdfText(sealed)).toContain(shownDate);
+  }, 120_000);
+
+  test("a link that cannot open says why in the language the browser asks for", async () => {
+    const invalid = await fetch(`${gateway}/sign/${"x".repeat(43)}`, {
+      headers: { "accept-language": "ja-JP,ja;q=0.9,en;q=0.5" },
+    });
+    expect(invalid.status).toBe(404);
+    expect(invalid.headers.get("content-language")).toBe("ja");
+    expect(await invalid.text()).toContain('<html lang="ja" dir="ltr">');
+
+    const address = `cy.${mode}@example.com`;
+    const request = await sendRequest("cancelled", [
+      { name: "Cy Cancelled", email: address, role: "Client" },
+    ]);
+    const link = await linkFor(address);
+    const cancel = await call(api(), `/signature-requests/${request.id}/cancel`, {
+      key: key.secret,
+      method: "POST",
+      json: {},
+    });
+    expect(cancel.status).toBe(200);
+    const gone = await fetch(link, { headers: { "accept-language": "de-DE,de;q=0.9" }, redirect: "manual" });
+    expect(gone.status).toBe(410);
+    const html = await gone.text();
+    expect(html).toContain(linkWords["gone.title"]);
+    expect(html).toContain(ENDED_WORDS.de.cancelled);
+  }, 60_000);
 
   test("a signer declines with a reason and sees that they declined", async () => {
     const request = await sendRequest("decline", [
@@ -282,7 +383,7 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
       });
       await page.getByLabel("Code from your e-mail").fill(code);
       await page.getByRole("button", { name: "Continue to the document" }).click();
-      await gate.getByText(/This is not the access code the sender gave you; \d attempts left/).waitFor();
+      await gate.getByText(/That is not the access code the sender gave you\. \d attempts left/).waitFor();
       const overflow = await page.evaluate<number>(
         "document.documentElement.scrollWidth - window.innerWidth",
       );

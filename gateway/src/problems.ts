@@ -2,8 +2,9 @@
  * Errors as RFC 9457 problem details. Deep code throws ConnectErrors (or ApiProblems for what only
  * HTTP knows, like a too-large body); this one table turns them into statuses and codes.
  */
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import { RetryAfterSchema, SigningEndedSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { type FieldViolation, fieldViolations, problemOf } from "@countersign/kit";
 
 export type ProblemCode =
@@ -58,6 +59,25 @@ export interface Problem {
   traceId?: string;
   /** One entry per violated rule; empty unless the code is validation_failed. */
   errors: FieldViolation[];
+  /** For a signing link or session that is gone: why, as a code pages say in the signer's language. */
+  ended?: SigningEndedJson;
+}
+
+export interface SigningEndedJson {
+  reason: string;
+  completedAt?: string;
+  copyDays?: number;
+}
+
+/** Why a signing link or session is gone, where the requests service said (SigningEnded). */
+export function signingEndedOf(err: ConnectError): SigningEndedJson | undefined {
+  const ended = err.findDetails(SigningEndedSchema)[0];
+  if (!ended) return undefined;
+  return {
+    reason: ended.reason,
+    ...(ended.completedTime ? { completedAt: timestampDate(ended.completedTime).toISOString() } : {}),
+    ...(ended.copyDays ? { copyDays: ended.copyDays } : {}),
+  };
 }
 
 /** An error the gateway itself raises, already in HTTP terms. */
@@ -99,6 +119,7 @@ export function toProblem(
   let detail = "something went wrong on our side; the request id identifies it in our logs";
   let errors: FieldViolation[] | undefined;
   let headers: Record<string, string> = {};
+  let ended: SigningEndedJson | undefined;
   if (err instanceof ApiProblem) {
     ({ code, errors, headers } = err);
     detail = err.message;
@@ -115,6 +136,7 @@ export function toProblem(
     if (code === "unavailable") detail = "a service this request needs is not answering; try again shortly";
     const retryAfter = err.findDetails(RetryAfterSchema)[0];
     if (retryAfter) headers = { "Retry-After": String(retryAfter.seconds) };
+    ended = signingEndedOf(err);
   }
   if (code === "unavailable") headers = { "Retry-After": UNAVAILABLE_RETRY_AFTER, ...headers };
   const [status, title] = TITLES[code];
@@ -128,6 +150,7 @@ export function toProblem(
       requestId,
       ...(traceId ? { traceId } : {}),
       errors: errors ?? [],
+      ...(ended ? { ended } : {}),
     },
     headers,
   };

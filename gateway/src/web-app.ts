@@ -53,12 +53,13 @@ export function webApp({ dir, pages, name }: WebAppOptions): Router {
       serveStatic: { immutable: true, maxAge: "365d", index: false },
     }),
   );
-  router.get(pages, (_req, res) => {
+  router.get(pages, (req, res) => {
     if (!index) {
-      sendLinkPage(res, {
+      // For whoever runs the service, not a signer: in English.
+      sendLinkPage(req, res, {
         status: 503,
-        title: `The ${name} is not built`,
-        message: "Run `npm run build:web` (npm start and npm test do it for you) and reload.",
+        title: { text: `The ${name} is not built` },
+        message: { text: "Run `npm run build:web` (npm start and npm test do it for you) and reload." },
       });
       return;
     }

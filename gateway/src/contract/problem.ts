@@ -2,6 +2,7 @@
  * Errors (RFC 9457 problem details) and the response headers every answer carries, as the OpenAPI
  * document names them: one component per status, referred to by every operation that can answer it.
  */
+import { ENDED_REASONS } from "@countersign/domain";
 import { z } from "zod";
 import { PROBLEM_CODES } from "../problems.js";
 
@@ -20,6 +21,22 @@ export const Problem = z
     errors: z
       .array(z.strictObject({ path: z.string(), message: z.string() }))
       .meta({ description: "One entry per broken rule; empty unless the code is validation_failed." }),
+    ended: z
+      .strictObject({
+        reason: z.enum(ENDED_REASONS),
+        completedAt: z
+          .string()
+          .optional()
+          .meta({ description: "When the request completed (copy_expired)." }),
+        copyDays: z.int().optional().meta({
+          description: "How many days a completed request's link opens the signed copy (copy_expired).",
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          "For a signing link or session that is gone (410): why, as a code the signing page says in the signer's language; `detail` says it in English.",
+      }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details." });
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { fieldInputShape, placedFieldShape } from "./templates.js";
 import { id, instant, optionalTimestamp, page, text, timestamp, wholeNumber } from "./values.js";
-import { RecipientKind, RecipientStatus, RequestStatus } from "./vocabulary.js";
+import { RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
 export const NewRecipient = z
   .strictObject({
@@ -27,6 +27,10 @@ export const NewRecipient = z
       description:
         "For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.",
       default: false,
+    }),
+    locale: SignerLocale.optional().meta({
+      description:
+        "The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English.",
     }),
   })
   .meta({ id: "NewRecipient" });
@@ -121,6 +125,9 @@ export const Recipient = z
       description:
         "What the signer gives before the document is shown: `access_code` (yours) and `email_code` (one e-mailed to them); empty when nothing.",
     }),
+    locale: SignerLocale.nullable().meta({
+      description: "The language of the recipient's e-mails and signing page; null when none was set.",
+    }),
   })
   .meta({ id: "Recipient" });
 
@@ -214,6 +221,10 @@ export const RecipientChanges = z
           id: id("The recipient's id, from the request's `recipients`."),
           name: text().optional().meta({ description: "The new name; unchanged when absent." }),
           email: text().optional().meta({ description: "The new e-mail address; unchanged when absent." }),
+          locale: SignerLocale.nullable().optional().meta({
+            description:
+              "The new language of their e-mails and signing page; null clears it; unchanged when absent. Their links keep working.",
+          }),
         }),
       )
       .meta({ description: "The recipients to change, each by id." }),

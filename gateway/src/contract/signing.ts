@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { base64Text } from "./base64.js";
 import { id, text } from "./values.js";
-import { FieldType, RecipientStatus, RequestStatus } from "./vocabulary.js";
+import { FieldType, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
 const PlacedField = z.object({
   id: z.string(),
@@ -63,7 +63,15 @@ export const SigningSession = z
         .string()
         .meta({ description: "Who sent the request: a person's e-mail, or the workspace's name." }),
     }),
-    recipient: z.object({ id: z.string(), name: z.string(), email: z.string(), status: RecipientStatus }),
+    recipient: z.object({
+      id: z.string(),
+      name: z.string(),
+      email: z.string(),
+      status: RecipientStatus,
+      locale: SignerLocale.nullable().meta({
+        description: "The language the sender chose for the signer; null: the page follows the browser's.",
+      }),
+    }),
     requestStatus: RequestStatus,
     documents: z.array(
       z.object({
@@ -114,6 +122,16 @@ const SignatureValue = z.discriminatedUnion("kind", [
   }),
 ]);
 
+/** How the page writes dates: the sealed PDF writes the date signed the same way. */
+export const DateForm = z.strictObject({
+  locale: SignerLocale.optional().meta({
+    description: "The language the page is shown in; date_signed is written in its form. Absent: 2026-11-27.",
+  }),
+  timeZone: text().max(64).optional().meta({
+    description: "The signer's IANA time zone (Europe/Berlin): date_signed is the day there. Absent: UTC.",
+  }),
+});
+
 export const SubmitSignature = z
   .strictObject({
     consent: z.boolean().meta({ description: "The signer agrees to sign electronically; must be true." }),
@@ -121,8 +139,17 @@ export const SubmitSignature = z
       description:
         "By field id: a typed or drawn signature for signature and initials, a string for text, name and email, a boolean for checkbox. date_signed is stamped by the service.",
     }),
+    ...DateForm.shape,
   })
   .meta({ id: "SubmitSignature" });
+
+export const DateSigned = z
+  .object({
+    text: z
+      .string()
+      .meta({ description: "Today as a date_signed field of this form will read when sealed." }),
+  })
+  .meta({ id: "DateSigned" });
 
 export const Signed = z
   .object({

@@ -3,7 +3,13 @@
  * recipient's kind — each one named schema that every shape references, so the OpenAPI document
  * (and the web apps' types generated from it) declares each list once.
  */
-import { FIELD_TYPES, RECIPIENT_KINDS, RECIPIENT_STATUSES, REQUEST_STATUSES } from "@countersign/domain";
+import {
+  FIELD_TYPES,
+  RECIPIENT_KINDS,
+  RECIPIENT_STATUSES,
+  REQUEST_STATUSES,
+  SIGNER_LOCALES,
+} from "@countersign/domain";
 import { z } from "zod";
 
 export const FieldType = z.enum(FIELD_TYPES).meta({
@@ -25,4 +31,10 @@ export const RecipientStatus = z.enum(RECIPIENT_STATUSES).meta({
 export const RecipientKind = z.enum(RECIPIENT_KINDS).meta({
   id: "RecipientKind",
   description: "`cc` recipients receive a copy when the request is completed.",
+});
+
+export const SignerLocale = z.enum(SIGNER_LOCALES).meta({
+  id: "SignerLocale",
+  description:
+    "The language of a recipient's e-mails and signing page: English, German, French, Spanish, Portuguese (Brazil), Italian, Dutch, Polish, Japanese or Arabic (right to left).",
 });

@@ -52,6 +52,7 @@ function copyRecipient(copy: z.infer<typeof CarbonCopy>, externalId: string | un
     kind: "cc",
     routingOrder: copy.routingOrder ?? 0,
     externalId,
+    locale: copy.emailNotification?.supportedLanguage ?? "",
   };
 }
 
@@ -180,6 +181,7 @@ export class EnvelopeCreation {
         routingOrder: role.routingOrder ?? 0,
         externalId: position >= 0 ? String(position + 1) : "",
         accessCode: role.accessCode ?? "",
+        locale: role.emailNotification?.supportedLanguage ?? "",
       };
     });
     const copies = definition.recipients?.carbonCopies ?? [];
@@ -223,6 +225,7 @@ export class EnvelopeCreation {
         routingOrder: signer.routingOrder ?? 0,
         externalId: ids[i],
         accessCode: signer.accessCode ?? "",
+        locale: signer.emailNotification?.supportedLanguage ?? "",
       })),
       ...copies.map((copy, i) => copyRecipient(copy, ids[signers.length + i])),
     ];

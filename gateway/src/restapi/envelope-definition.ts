@@ -51,11 +51,18 @@ const Tabs = z.object(
   },
 );
 
+/**
+ * DocuSign's per-recipient e-mail settings; Countersign reads the language (`de`, `pt_BR`, …), which
+ * its e-mails and signing page then speak.
+ */
+const emailNotification = z.object({ supportedLanguage: text().max(20).optional() }).optional();
+
 const Person = {
   name: text(),
   email: text(),
   recipientId: dsId.optional(),
   routingOrder: dsInteger.optional(),
+  emailNotification,
 };
 
 /** DocuSign's access code: asked of the signer before the document is shown. */
@@ -86,6 +93,7 @@ export const TemplateRole = z.object({
   clientUserId: text().optional(),
   routingOrder: dsInteger.optional(),
   accessCode,
+  emailNotification,
 });
 
 export const EnvelopeDefinition = z.object({

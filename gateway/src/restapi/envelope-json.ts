@@ -57,6 +57,10 @@ function recipientJson(request: SignatureRequest, recipient: Recipient) {
     signedDateTime: dsTime(recipient.signTime),
     declinedDateTime: dsTime(recipient.declineTime),
     declinedReason: recipient.declineReason,
+    // DocuSign's spelling of a language with a region: pt_BR.
+    emailNotification: recipient.locale
+      ? { supportedLanguage: recipient.locale.replace("-", "_") }
+      : undefined,
   });
 }
 

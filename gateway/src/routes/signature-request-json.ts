@@ -39,6 +39,7 @@ export function recipientJson(r: StoredRecipient): Json<typeof Recipient> {
     declineReason: orNull(r.declineReason),
     emailDelivery: r.emailDelivery ? emailDeliveryJson(r.emailDelivery) : null,
     authentication: r.authentication as Json<typeof Recipient>["authentication"],
+    locale: orNull(r.locale) as Json<typeof Recipient>["locale"],
   };
 }
 

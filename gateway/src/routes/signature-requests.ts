@@ -64,6 +64,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
           clientUserId: r.clientUserId ?? "",
           accessCode: r.accessCode ?? "",
           emailCode: r.emailCode ?? false,
+          locale: r.locale ?? "",
         })),
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,
@@ -188,7 +189,10 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       const { signatureRequest } = await requests.updateRecipients({
         workspaceId,
         ...params,
-        changes: body.recipients,
+        changes: body.recipients.map((change) => ({
+          ...change,
+          locale: change.locale === undefined ? undefined : (change.locale ?? ""),
+        })),
         actor,
       });
       return ok(signatureRequestJson(signatureRequest));

@@ -7,6 +7,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { dateSignedText, isTimeZone } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -21,6 +22,8 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { z } from "zod";
 import type { Contract } from "../contract/operation.js";
 import {
+  DateForm,
+  DateSigned,
   Declined,
   DeclineToSign,
   Reassigned,
@@ -39,11 +42,11 @@ import { sendDocument } from "../document-download.js";
 import { iso } from "../json-time.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { notFound } from "../middleware/errors.js";
-import { ApiProblem } from "../problems.js";
+import { ApiProblem, signingEndedOf } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { fieldJson } from "../routes/signature-request-json.js";
 import { webApp } from "../web-app.js";
-import { sendLinkPage } from "./link-pages.js";
+import { gonePage, linkPageLocale, sendLinkPage } from "./link-pages.js";
 
 export const SIGNING_COOKIE = "cs_signing";
 
@@ -199,6 +202,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           name: recipient?.name ?? "",
           email: recipient?.email ?? "",
           status: (recipient?.status ?? "sent") as z.infer<typeof SigningSession>["recipient"]["status"],
+          locale: (recipient?.locale || null) as z.infer<typeof SigningSession>["recipient"]["locale"],
         },
         requestStatus: request.status as z.infer<typeof SigningSession>["requestStatus"],
         documents: stored.map((d) => ({
@@ -278,6 +282,8 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         consent: body.consent,
         values: fieldValues(body.values),
         actor: actorOf(req),
+        locale: body.locale ?? "",
+        timeZone: body.timeZone ?? "",
       });
       const redirect = redirectUrl(answer.returnUrl, "signing_complete");
       const request = answer.signatureRequest as SignatureRequest;
@@ -290,6 +296,28 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       res.json(signed);
     },
     [requireJson],
+  );
+
+  api.on(
+    "get",
+    "/date-signed",
+    {
+      summary: "Today as the sealed PDF will write it",
+      description:
+        "What a date_signed field reads when sealed, for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.",
+      tag: "Signing",
+      query: DateForm,
+      answers: { 200: { description: "The date.", schema: DateSigned } },
+      problems: [400, 422, 500],
+    },
+    async ({ res, query }) => {
+      if (query.timeZone && !isTimeZone(query.timeZone))
+        throw new ApiProblem("validation_failed", "the time zone is not valid", [
+          { path: "timeZone", message: "must be an IANA time zone, such as Europe/Berlin" },
+        ]);
+      const text = dateSignedText(new Date(), query.locale, query.timeZone);
+      res.set("Cache-Control", "no-store").json({ text } satisfies z.input<typeof DateSigned>);
+    },
   );
 
   api.on(
@@ -427,10 +455,10 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       const limit = options.linkLimiter.take(req.ip ?? "unknown");
       if (!limit.allowed) {
         res.set("Retry-After", String(limit.retryAfterSeconds));
-        sendLinkPage(res, {
+        sendLinkPage(req, res, {
           status: 429,
-          title: "Too many attempts",
-          message: `Too many signing links were opened from your address. Wait ${limit.retryAfterSeconds} seconds and open the link again.`,
+          title: { id: "tooMany.title" },
+          message: { id: "tooMany.body", values: { seconds: limit.retryAfterSeconds } },
         });
         return;
       }
@@ -446,11 +474,10 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       } catch (err) {
         if (!(err instanceof ConnectError)) throw err;
         if (err.code === Code.NotFound) {
-          sendLinkPage(res, {
+          sendLinkPage(req, res, {
             status: 404,
-            title: "This signing link is not valid",
-            message:
-              "Check that you opened the whole address from the e-mail, or ask the sender to send it again.",
+            title: { id: "invalid.title" },
+            message: { id: "invalid.body" },
           });
         } else if (problemOf(err) === "gone") {
           // An embedded URL used or expired returns the signer to the sender's app, which knows what to do.
@@ -462,16 +489,12 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
               .redirect(303, redirect);
             return;
           }
-          sendLinkPage(res, {
-            status: 410,
-            title: "This link no longer works",
-            message: capitalised(err.rawMessage),
-          });
+          sendLinkPage(req, res, gonePage(signingEndedOf(err), err.rawMessage, linkPageLocale(req)));
         } else if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) {
-          sendLinkPage(res, {
+          sendLinkPage(req, res, {
             status: 503,
-            title: "Signing is unavailable right now",
-            message: "We could not open your document. Try the link again in a minute.",
+            title: { id: "unavailable.title" },
+            message: { id: "unavailable.body" },
           });
         } else {
           throw err;
@@ -481,9 +504,4 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   );
   router.use(links.router);
   return router;
-}
-
-function capitalised(sentence: string): string {
-  const text = sentence.charAt(0).toUpperCase() + sentence.slice(1);
-  return text.endsWith(".") ? text : `${text}.`;
 }

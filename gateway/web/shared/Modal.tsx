@@ -14,10 +14,21 @@ interface ModalProps {
   initialFocus?: RefObject<HTMLElement | null>;
   /** While true, Escape and the backdrop do not close the dialog. */
   busy?: boolean;
+  /** The close button's name in the reader's language; "Close" where not given. */
+  closeLabel?: string;
 }
 
 /** An accessible modal dialog: focus moves in, stays in, and goes back where it came from. */
-export function Modal({ title, description, onClose, children, testId, initialFocus, busy }: ModalProps) {
+export function Modal({
+  title,
+  description,
+  onClose,
+  children,
+  testId,
+  initialFocus,
+  busy,
+  closeLabel = "Close",
+}: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -81,7 +92,7 @@ export function Modal({ title, description, onClose, children, testId, initialFo
           <button
             type="button"
             className="icon-button"
-            aria-label="Close"
+            aria-label={closeLabel}
             onClick={() => !busy && onClose()}
             disabled={busy}
           >

@@ -22,9 +22,20 @@ interface PageViewProps {
   size: PageSize;
   width: number;
   children: ReactNode;
+  /** The page's words in the reader's language; English where not given (the console). */
+  words?: { label: string; loading: string; unavailable: string };
 }
 
-export function PageView({ pdf, failed, pageNumber, pageCount, size, width, children }: PageViewProps) {
+export function PageView({
+  pdf,
+  failed,
+  pageNumber,
+  pageCount,
+  size,
+  width,
+  children,
+  words,
+}: PageViewProps) {
   const box = useRef<HTMLDivElement>(null);
   const canvasHolder = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
@@ -92,7 +103,7 @@ export function PageView({ pdf, failed, pageNumber, pageCount, size, width, chil
         height: height ? `${height}px` : undefined,
         aspectRatio: `${size.width} / ${size.height}`,
       }}
-      aria-label={`Page ${pageNumber} of ${pageCount}`}
+      aria-label={words?.label ?? `Page ${pageNumber} of ${pageCount}`}
       data-testid={`page-${pageNumber}`}
       data-rendered={rendered || undefined}
       data-rendered-width={renderedWidth || undefined}
@@ -100,7 +111,9 @@ export function PageView({ pdf, failed, pageNumber, pageCount, size, width, chil
       <div ref={canvasHolder} className="page-canvas-holder" />
       {!rendered ? (
         <div className="page-placeholder" aria-hidden="true">
-          {failed ? "Page unavailable" : `Loading page ${pageNumber}…`}
+          {failed
+            ? (words?.unavailable ?? "Page unavailable")
+            : (words?.loading ?? `Loading page ${pageNumber}…`)}
         </div>
       ) : null}
       {children}

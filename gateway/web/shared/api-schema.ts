@@ -3335,6 +3335,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign/api/date-signed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today as the sealed PDF will write it
+         * @description What a date_signed field reads when sealed, for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The language the page is shown in; date_signed is written in its form. Absent: 2026-11-27. */
+                    locale?: components["schemas"]["SignerLocale"];
+                    /** @description The signer's IANA time zone (Europe/Berlin): date_signed is the day there. Absent: UTC. */
+                    timeZone?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The date. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DateSigned"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                422: components["responses"]["ValidationFailed"];
+                500: components["responses"]["Internal"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/api/viewed": {
         parameters: {
             query?: never;
@@ -3729,12 +3777,19 @@ export interface components {
              * @default false
              */
             emailCode: boolean;
+            /** @description The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English. */
+            locale?: components["schemas"]["SignerLocale"];
         };
         /**
          * @description `cc` recipients receive a copy when the request is completed.
          * @enum {string}
          */
         RecipientKind: "signer" | "cc";
+        /**
+         * @description The language of a recipient's e-mails and signing page: English, German, French, Spanish, Portuguese (Brazil), Italian, Dutch, Polish, Japanese or Arabic (right to left).
+         * @enum {string}
+         */
+        SignerLocale: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "ar";
         /**
          * @description draft → sent → in_progress → completed; cancelled, declined and expired end a request early.
          * @enum {string}
@@ -3757,6 +3812,8 @@ export interface components {
                 name?: string;
                 /** @description The new e-mail address; unchanged when absent. */
                 email?: string;
+                /** @description The new language of their e-mails and signing page; null clears it; unchanged when absent. Their links keep working. */
+                locale?: components["schemas"]["SignerLocale"] | null;
             }[];
         };
         ReminderInput: {
@@ -3924,6 +3981,10 @@ export interface components {
                     png: string;
                 }) | string | boolean;
             };
+            /** @description The language the page is shown in; date_signed is written in its form. Absent: 2026-11-27. */
+            locale?: components["schemas"]["SignerLocale"];
+            /** @description The signer's IANA time zone (Europe/Berlin): date_signed is the day there. Absent: UTC. */
+            timeZone?: string;
         };
         DeclineToSign: {
             reason: string;
@@ -3959,6 +4020,15 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+            /** @description For a signing link or session that is gone (410): why, as a code the signing page says in the signer's language; `detail` says it in English. */
+            ended?: {
+                /** @enum {string} */
+                reason: "cancelled" | "declined" | "declined_by_you" | "expired" | "link_replaced" | "url_used" | "url_expired" | "copy_expired";
+                /** @description When the request completed (copy_expired). */
+                completedAt?: string;
+                /** @description How many days a completed request's link opens the signed copy (copy_expired). */
+                copyDays?: number;
+            };
         };
         Ping: {
             /** @constant */
@@ -4094,6 +4164,8 @@ export interface components {
             emailDelivery: components["schemas"]["EmailDelivery"] | null;
             /** @description What the signer gives before the document is shown: `access_code` (yours) and `email_code` (one e-mailed to them); empty when nothing. */
             authentication: ("access_code" | "email_code")[];
+            /** @description The language of the recipient's e-mails and signing page; null when none was set. */
+            locale: components["schemas"]["SignerLocale"] | null;
         };
         /**
          * @description pending → sent → viewed → signed, or declined.
@@ -4712,6 +4784,8 @@ export interface components {
                 name: string;
                 email: string;
                 status: components["schemas"]["RecipientStatus"];
+                /** @description The language the sender chose for the signer; null: the page follows the browser's. */
+                locale: components["schemas"]["SignerLocale"] | null;
             };
             requestStatus: components["schemas"]["RequestStatus"];
             documents: {
@@ -4795,6 +4869,10 @@ export interface components {
             everyoneSigned: boolean;
             /** @description returnUrl?event=signing_complete, for embedded signing. */
             redirectUrl?: string;
+        };
+        DateSigned: {
+            /** @description Today as a date_signed field of this form will read when sealed. */
+            text: string;
         };
         Declined: {
             /** @constant */
@@ -4966,12 +5044,14 @@ export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsGetParametersQ
 export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessagesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages"]["get"]["parameters"]["query"]["status"]> = ["pending", "succeeded", "failed"];
 export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email"];
 export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc"];
+export const signerLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerLocale"]> = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"];
 export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["signature_request.sent", "signature_request.viewed", "signature_request.signed", "signature_request.completed", "signature_request.declined", "signature_request.cancelled", "signature_request.expired"];
 export const webhookFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookFormat"]> = ["standard_webhooks", "docusign_connect"];
 export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberUpdate"]["role"]> = ["org_admin", "member"];
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
+export const problemEndedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["ended"]["reason"]> = ["cancelled", "declined", "declined_by_you", "expired", "link_replaced", "url_used", "url_expired", "copy_expired"];
 export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate"];
 export const recipientAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Recipient"]["authentication"]> = ["access_code", "email_code"];
 export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "declined"];

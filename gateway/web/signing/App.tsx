@@ -1,33 +1,42 @@
 import { useCallback, useEffect, useState } from "react";
 import { AuthenticationGate } from "./AuthenticationGate";
-import { ApiError, getSession, recordViewed } from "./api";
+import { ApiError, getSession, recordViewed, type Session } from "./api";
 import { ClosedScreen, SignedScreen, StateScreen } from "./EndScreens";
-import { endedBy, type Phase, phaseOf, sentence } from "./phase";
+import { useLanguage, useT } from "./i18n/Language";
+import { isolate } from "./i18n/locales";
+import { endedBy, type Phase, phaseOf, problemText, whyEnded } from "./phase";
 import { SigningView } from "./SigningView";
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
+  const { follow, locale } = useLanguage();
+  const t = useT();
+
+  const show = useCallback(
+    (session: Session) => {
+      follow(session.recipient.locale);
+      setPhase(phaseOf(session));
+    },
+    [follow],
+  );
 
   const load = useCallback(() => {
     setPhase({ kind: "loading" });
     getSession()
-      .then((session) => setPhase(phaseOf(session)))
+      .then(show)
       .catch((error: unknown) => {
         if (error instanceof ApiError && (error.status === 401 || error.status === 410))
           setPhase(endedBy(error));
-        else
-          setPhase({
-            kind: "error",
-            message: error instanceof Error ? error.message : "Something went wrong loading this request.",
-          });
+        else setPhase({ kind: "error", error });
       });
-  }, []);
+  }, [show]);
 
   useEffect(load, [load]);
 
   useEffect(() => {
-    if (phase.kind === "ready") document.title = `Sign: ${phase.session.request.title} · Countersign`;
-  }, [phase]);
+    if (phase.kind === "ready")
+      document.title = t("document.title", { title: isolate(phase.session.request.title) });
+  }, [phase, t]);
 
   // The view is a person's, recorded once the documents are in front of them: a link scanner that
   // fetches the e-mail's link runs no script and records nothing.
@@ -40,42 +49,39 @@ export function App() {
   switch (phase.kind) {
     case "loading":
       return (
-        <StateScreen testId="loading-state" title="Loading your documents…" busy>
-          <p>This takes a moment.</p>
+        <StateScreen testId="loading-state" title={t("loading.title")} busy>
+          <p>{t("loading.body")}</p>
         </StateScreen>
       );
     case "error":
       return (
-        <StateScreen testId="error-state" title="We could not load this signing request" tone="error">
-          <p>{phase.message}</p>
+        <StateScreen testId="error-state" title={t("error.title")} tone="error">
+          <p>{problemText(phase.error, t)}</p>
           <button type="button" className="button primary" onClick={load}>
-            Try again
+            {t("common.tryAgain")}
           </button>
         </StateScreen>
       );
     case "ended":
-      return phase.why ? (
-        <StateScreen testId="ended-state" title="This request can no longer be signed" tone="neutral">
-          <p>{sentence(phase.why)}</p>
+      return phase.problem ? (
+        <StateScreen testId="ended-state" title={t("ended.requestTitle")} tone="neutral">
+          <p>{whyEnded(phase.problem, locale)}</p>
         </StateScreen>
       ) : (
-        <StateScreen testId="ended-state" title="This signing session has ended" tone="neutral">
-          <p>For your security, signing sessions expire. Open the link from your e-mail again to continue.</p>
+        <StateScreen testId="ended-state" title={t("ended.sessionTitle")} tone="neutral">
+          <p>{t("ended.sessionBody")}</p>
         </StateScreen>
       );
     case "redirecting":
       return (
-        <StateScreen testId="redirecting-state" title="Done. Taking you back…" busy>
-          <p>You are being returned to the site you came from.</p>
+        <StateScreen testId="redirecting-state" title={t("redirecting.title")} busy>
+          <p>{t("redirecting.body")}</p>
         </StateScreen>
       );
     case "declined":
       return (
-        <StateScreen testId="declined-state" title="You declined to sign" tone="neutral">
-          <p>
-            The sender can see that you declined and why. There is nothing more you need to do; you can close
-            this page.
-          </p>
+        <StateScreen testId="declined-state" title={t("declined.title")} tone="neutral">
+          <p>{t("declined.body")}</p>
         </StateScreen>
       );
     case "authenticate":
@@ -88,21 +94,14 @@ export function App() {
       );
     case "reassigned":
       return (
-        <StateScreen
-          testId="reassigned-state"
-          title="You assigned this request to someone else"
-          tone="neutral"
-        >
-          <p>
-            {phase.name} ({phase.email}) has been e-mailed a link to sign in your place. The sender can see
-            who you chose and why. Your link no longer works; you can close this page.
-          </p>
+        <StateScreen testId="reassigned-state" title={t("reassigned.title")} tone="neutral">
+          <p>{t.rich("reassigned.body", { name: phase.name, email: phase.email })}</p>
         </StateScreen>
       );
     case "closed":
       return <ClosedScreen status={phase.requestStatus} signedDocumentId={phase.signedDocumentId} />;
     case "signed":
-      return <SignedScreen phase={phase} onSession={(session) => setPhase(phaseOf(session))} />;
+      return <SignedScreen phase={phase} onSession={show} />;
     case "ready":
       return (
         <SigningView
@@ -124,7 +123,7 @@ export function App() {
             }
             setPhase({ kind: "declined" });
           }}
-          onConflict={(session) => session && setPhase(phaseOf(session))}
+          onConflict={(session) => session && show(session)}
           onReassigned={(to) => setPhase({ kind: "reassigned", ...to })}
         />
       );

@@ -4,9 +4,10 @@
  * five the page says when the signer may try again, and offers nothing until then.
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { ApiError, type Session, type SignerAuthentication, sendCode, verify } from "./api";
+import { ApiError, getSession, type Session, type SignerAuthentication, sendCode, verify } from "./api";
 import { StateScreen } from "./EndScreens";
-import { sentence } from "./phase";
+import { LanguageSwitcher, useT } from "./i18n/Language";
+import { problemText } from "./phase";
 
 export function AuthenticationGate({
   session,
@@ -24,44 +25,43 @@ export function AuthenticationGate({
   const [busy, setBusy] = useState<"verify" | "send">();
   const [lockedUntil, setLockedUntil] = useState(state.lockedUntil);
   const id = useId();
+  const t = useT();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
   const needs = (method: "access_code" | "email_code") =>
     state.methods.includes(method) && !state.verified.includes(method);
 
-  const fail = (error: unknown) => {
-    if (!(error instanceof ApiError)) {
-      setErrors({ form: "Something went wrong. Try again." });
-      return;
-    }
+  const fail = async (error: unknown) => {
+    if (!(error instanceof ApiError)) return setErrors({ form: t("common.somethingWrong") });
     if (error.status === 401 || error.status === 410) return onEnded(error);
-    if (error.status === 429 && /wrong codes/.test(error.problem.detail ?? "")) {
-      setLockedUntil(new Date(Date.now() + retryAfterOf(error) * 1000).toISOString());
-      return;
+    const wrong = (path: string) => error.problem.errors?.some((e) => e.path === path);
+    if (error.status === 429 || wrong("accessCode") || wrong("emailCode")) {
+      // Where the signer now stands — attempts left, or locked until when — is the session's to say.
+      const after = await getSession().then(
+        (session) => session.authentication,
+        () => undefined,
+      );
+      if (after?.lockedUntil) return setLockedUntil(after.lockedUntil);
+      if (error.status !== 429) {
+        const left = after?.attemptsLeft ?? state.attemptsLeft;
+        if (after) setState(after);
+        return setErrors({
+          accessCode: wrong("accessCode") ? t("gate.accessCode.wrong", { left }) : undefined,
+          emailCode: wrong("emailCode") ? t("gate.emailCode.wrong", { left }) : undefined,
+        });
+      }
     }
-    const about = (path: string) => error.problem.errors?.find((e) => e.path === path)?.message;
-    const field = { accessCode: about("accessCode"), emailCode: about("emailCode") };
-    setErrors(
-      field.accessCode || field.emailCode
-        ? {
-            accessCode: field.accessCode && aboutTheCode(field.accessCode),
-            emailCode: field.emailCode && aboutTheCode(field.emailCode),
-          }
-        : { form: sentence(error.problem.detail ?? error.message) },
-    );
+    setErrors({ form: problemText(error, t) });
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const missing = {
-      accessCode:
-        needs("access_code") && !accessCode.trim() ? "Enter the access code the sender gave you." : undefined,
+      accessCode: needs("access_code") && !accessCode.trim() ? t("gate.accessCode.missing") : undefined,
       emailCode:
         needs("email_code") && !emailCode.trim()
-          ? state.codeSentAt
-            ? "Enter the code from the e-mail."
-            : "Ask for a code first, then enter it here."
+          ? t(state.codeSentAt ? "gate.emailCode.missing" : "gate.emailCode.askFirst")
           : undefined,
     };
     if (missing.accessCode || missing.emailCode) return setErrors(missing);
@@ -75,7 +75,7 @@ export function AuthenticationGate({
       setState(after);
       if (after.methods.every((m) => after.verified.includes(m))) onPassed();
     } catch (error) {
-      fail(error);
+      await fail(error);
     } finally {
       setBusy(undefined);
     }
@@ -87,25 +87,31 @@ export function AuthenticationGate({
     try {
       setState(await sendCode());
     } catch (error) {
-      fail(error);
+      await fail(error);
     } finally {
       setBusy(undefined);
     }
   };
 
+  const sender = session.request.sender;
+  const hasSender = sender ? "yes" : "no";
   if (lockedUntil && Date.parse(lockedUntil) > Date.now()) {
     return (
-      <StateScreen testId="locked-state" title="Too many wrong codes" tone="error">
+      <StateScreen testId="locked-state" title={t("gate.locked.title")} tone="error">
         <p>
-          For your security, this request is locked until{" "}
-          <strong>
-            {new Date(lockedUntil).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
-          </strong>
-          . Try again then, or ask {session.request.sender || "the sender"} for the right code.
+          {t.rich("gate.locked.body", {
+            time: new Date(lockedUntil).toLocaleTimeString(document.documentElement.lang, {
+              hour: "2-digit",
+              minute: "2-digit",
+            }),
+            sender,
+            hasSender,
+          })}
         </p>
       </StateScreen>
     );
   }
+  const address = state.emailHint ?? t("gate.emailCode.yourAddress");
 
   return (
     <main className="state-screen" data-testid="authentication-gate">
@@ -125,20 +131,23 @@ export function AuthenticationGate({
           </svg>
         </div>
         <h1 ref={heading} tabIndex={-1}>
-          Confirm it is you
+          {t("gate.title")}
         </h1>
         <p>
-          {session.request.sender || "The sender"} asks you to sign <strong>{session.request.title}</strong>.
-          Before the document is shown, give the{" "}
-          {needs("access_code") && needs("email_code") ? "codes" : "code"} they asked for.
+          {t.rich("gate.lead", {
+            sender,
+            hasSender,
+            title: session.request.title,
+            count: needs("access_code") && needs("email_code") ? 2 : 1,
+          })}
         </p>
         {needs("access_code") ? (
           <div className="gate-field">
             <label className="stacked-label" htmlFor={`${id}-access`}>
-              Access code
+              {t("gate.accessCode.label")}
             </label>
             <p className="hint" id={`${id}-access-hint`}>
-              The sender gave it to you another way: by phone, text or letter. It is not in the e-mail.
+              {t("gate.accessCode.hint")}
             </p>
             <input
               id={`${id}-access`}
@@ -161,12 +170,10 @@ export function AuthenticationGate({
         {needs("email_code") ? (
           <div className="gate-field">
             <label className="stacked-label" htmlFor={`${id}-email`}>
-              Code from your e-mail
+              {t("gate.emailCode.label")}
             </label>
             <p className="hint" id={`${id}-email-hint`}>
-              {state.codeSentAt
-                ? `We sent a six-digit code to ${state.emailHint ?? "your address"}. It works for 10 minutes.`
-                : `We will send a six-digit code to ${state.emailHint ?? "your address"}.`}
+              {t.rich(state.codeSentAt ? "gate.emailCode.sent" : "gate.emailCode.willSend", { address })}
             </p>
             <div className="gate-row">
               <input
@@ -187,7 +194,7 @@ export function AuthenticationGate({
                 disabled={busy !== undefined}
               >
                 {busy === "send" ? <span className="spinner" aria-hidden="true" /> : null}
-                {state.codeSentAt ? "Send a new code" : "Send me a code"}
+                {t(state.codeSentAt ? "gate.emailCode.sendNew" : "gate.emailCode.send")}
               </button>
             </div>
             {errors.emailCode ? (
@@ -204,31 +211,13 @@ export function AuthenticationGate({
         ) : null}
         <button type="submit" className="button primary gate-submit" disabled={busy !== undefined}>
           {busy === "verify" ? <span className="spinner" aria-hidden="true" /> : null}
-          Continue to the document
+          {t("gate.continue")}
         </button>
-        <p className="brand-foot">Countersign</p>
+        <div className="card-foot">
+          <p className="brand-foot">Countersign</p>
+          <LanguageSwitcher />
+        </div>
       </form>
     </main>
   );
-}
-
-/** The service's words about a field ("is not the access code…") as a sentence about it. */
-function aboutTheCode(message: string): string {
-  return sentence(message.startsWith("is ") ? `this ${message}` : message);
-}
-
-/** Seconds a 429 asks to wait; a minute when it does not say. */
-function retryAfterOf(error: ApiError): number {
-  const match = /after (\d\d):(\d\d) UTC/.exec(error.problem.detail ?? "");
-  if (!match) return 60;
-  const now = new Date();
-  const until = Date.UTC(
-    now.getUTCFullYear(),
-    now.getUTCMonth(),
-    now.getUTCDate(),
-    Number(match[1]),
-    Number(match[2]),
-  );
-  const seconds = (until - now.getTime()) / 1000;
-  return seconds > 0 ? seconds : seconds + 86_400;
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Modal } from "../shared/Modal";
+import { useT } from "./i18n/Language";
 
 // The service keeps reasons of up to 1000 characters.
 const MAX = 1000;
@@ -17,6 +18,7 @@ export function DeclineDialog({ onClose, onConfirm, busy, error }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
   const errorId = useId();
   const hintId = useId();
+  const t = useT();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -28,12 +30,13 @@ export function DeclineDialog({ onClose, onConfirm, busy, error }: Props) {
     onConfirm(reason.trim());
   };
 
-  const message = missing && !reason.trim() ? "Please tell the sender why you are declining." : error;
+  const message = missing && !reason.trim() ? t("decline.missing") : error;
 
   return (
     <Modal
-      title="Decline to sign"
-      description="The sender will be told that you declined, with your reason. You will not be able to sign this request afterwards."
+      title={t("decline.title")}
+      description={t("decline.description")}
+      closeLabel={t("common.close")}
       onClose={onClose}
       testId="decline-dialog"
       initialFocus={area}
@@ -41,7 +44,7 @@ export function DeclineDialog({ onClose, onConfirm, busy, error }: Props) {
     >
       <form onSubmit={submit} noValidate>
         <label className="stacked-label" htmlFor={`${hintId}-reason`}>
-          Reason for declining <span className="required-word">(required)</span>
+          {t("decline.reason")} <span className="required-word">{t("common.required")}</span>
         </label>
         <textarea
           id={`${hintId}-reason`}
@@ -58,7 +61,7 @@ export function DeclineDialog({ onClose, onConfirm, busy, error }: Props) {
           disabled={busy}
         />
         <p id={hintId} className="hint">
-          {reason.length} / {MAX} characters
+          {t("decline.characters", { count: reason.length, max: MAX })}
         </p>
         {message ? (
           <p id={errorId} className="field-error-text" role="alert">
@@ -67,15 +70,15 @@ export function DeclineDialog({ onClose, onConfirm, busy, error }: Props) {
         ) : null}
         <div className="dialog-actions">
           <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="button danger" data-testid="confirm-decline" disabled={busy}>
             {busy ? (
               <>
-                <span className="spinner" aria-hidden="true" /> Declining…
+                <span className="spinner" aria-hidden="true" /> {t("decline.declining")}
               </>
             ) : (
-              "Decline to sign"
+              t("decline.title")
             )}
           </button>
         </div>

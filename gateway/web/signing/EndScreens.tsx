@@ -1,6 +1,8 @@
 /** The pages a signer meets outside signing: waiting, an error, an end, signed, closed. */
 import { useEffect, useRef } from "react";
 import { documentUrl, getSession, type RequestStatus, type Session } from "./api";
+import { LanguageSwitcher, useT } from "./i18n/Language";
+import type { MessageId } from "./i18n/messages/en";
 import type { Phase } from "./phase";
 
 /** How often the page asks whether the document it waits for is sealed. */
@@ -17,6 +19,7 @@ export function SignedScreen({
   phase: Extract<Phase, { kind: "signed" }>;
   onSession: (session: Session) => void;
 }) {
+  const t = useT();
   const sealing = phase.everyoneSigned && !phase.signedDocumentId && !phase.sealingDelayed;
   const latest = useRef(onSession);
   latest.current = onSession;
@@ -33,35 +36,29 @@ export function SignedScreen({
 
   if (!phase.everyoneSigned) {
     return (
-      <StateScreen testId="done-state" title="You have signed" tone="success">
-        <p>
-          Thank you. Others still have to sign; we will e-mail you the completed document once everyone has.
-          You can close this page.
-        </p>
+      <StateScreen testId="done-state" title={t("signed.title")} tone="success">
+        <p>{t("signed.othersBody")}</p>
       </StateScreen>
     );
   }
   if (phase.signedDocumentId) {
     return (
-      <StateScreen testId="done-state" title="The document is complete" tone="success">
-        <p>Everyone has signed, and the document is sealed. Download your copy:</p>
+      <StateScreen testId="done-state" title={t("complete.title")} tone="success">
+        <p>{t("complete.body")}</p>
         <DownloadSigned documentId={phase.signedDocumentId} />
       </StateScreen>
     );
   }
   if (phase.sealingDelayed) {
     return (
-      <StateScreen testId="done-state" title="Everyone has signed" tone="success">
-        <p>
-          Sealing the document is taking longer than it should. The sender has been told; the completed
-          document will be e-mailed to you once it is sealed. You can close this page.
-        </p>
+      <StateScreen testId="done-state" title={t("everyoneSigned.title")} tone="success">
+        <p>{t("sealing.delayed")}</p>
       </StateScreen>
     );
   }
   return (
-    <StateScreen testId="sealing-state" title="Everyone has signed" tone="success" busy>
-      <p>Sealing the document. This takes a few seconds; your copy will be ready to download here.</p>
+    <StateScreen testId="sealing-state" title={t("everyoneSigned.title")} tone="success" busy>
+      <p>{t("sealing.body")}</p>
     </StateScreen>
   );
 }
@@ -73,33 +70,30 @@ export function ClosedScreen({
   status: RequestStatus;
   signedDocumentId?: string | null;
 }) {
-  const text: Record<string, [string, string]> = {
-    cancelled: [
-      "This request was cancelled",
-      "The sender cancelled this request, so it can no longer be signed.",
-    ],
-    expired: ["This request has expired", "It can no longer be signed. Ask the sender to send it again."],
-    declined: [
-      "This request was declined",
-      "Another recipient declined to sign, so it can no longer be signed.",
-    ],
-    completed: ["This request is complete", "Everyone has signed; there is nothing left for you to sign."],
-  };
-  const [title, body] = text[status] ?? ["This request can no longer be signed", ""];
+  const t = useT();
+  const [title, body] = CLOSED[status] ?? ["ended.requestTitle", undefined];
   return (
-    <StateScreen testId="closed-state" title={title} tone="neutral">
-      <p>{body}</p>
+    <StateScreen testId="closed-state" title={t(title)} tone="neutral">
+      {body ? <p>{t(body)}</p> : null}
       {/* A copy recipient opens the link in their completed e-mail to fetch the sealed PDF. */}
       {status === "completed" && signedDocumentId ? <DownloadSigned documentId={signedDocumentId} /> : null}
     </StateScreen>
   );
 }
 
+const CLOSED: Partial<Record<RequestStatus, [MessageId, MessageId]>> = {
+  cancelled: ["closed.cancelled.title", "closed.cancelled.body"],
+  expired: ["closed.expired.title", "closed.expired.body"],
+  declined: ["closed.declined.title", "closed.declined.body"],
+  completed: ["closed.completed.title", "closed.completed.body"],
+};
+
 function DownloadSigned({ documentId }: { documentId: string }) {
+  const t = useT();
   return (
     <p>
       <a className="button primary" href={documentUrl(documentId)} download data-testid="download-signed">
-        Download the signed document
+        {t("download.signed")}
       </a>
     </p>
   );
@@ -140,7 +134,10 @@ export function StateScreen({
           {title}
         </h1>
         {children}
-        <p className="brand-foot">Countersign</p>
+        <div className="card-foot">
+          <p className="brand-foot">Countersign</p>
+          <LanguageSwitcher />
+        </div>
       </div>
     </main>
   );

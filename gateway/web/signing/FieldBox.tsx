@@ -2,6 +2,8 @@ import { type CSSProperties, useEffect, useReducer } from "react";
 import type { Field, FieldValue, SignatureValue } from "./api";
 import { facesDeclared } from "./faces";
 import { fieldLabel, isFilled } from "./fields";
+import { useT } from "./i18n/Language";
+import type { Translate } from "./i18n/locales";
 
 interface Props {
   field: Field;
@@ -21,15 +23,17 @@ interface Props {
  * Name): "Sign: …" while empty, the typed name once signed; a drawing shows no text.
  */
 function signatureButtonName(
-  cta: string,
+  t: Translate,
+  action: string,
   label: string,
   requirement: string,
   page: number,
   value: SignatureValue | undefined,
 ): string {
-  if (!value) return `${cta}: ${label}, ${requirement}, page ${page}`;
-  const shown = value.kind === "typed" ? `${value.text}: ` : "";
-  return `${shown}${label}, signed${value.kind === "drawn" ? " (drawn)" : ""}, page ${page}. Select to change`;
+  if (!value) return t("field.toSign", { action, label, requirement, page });
+  return value.kind === "typed"
+    ? t("field.signedTyped", { text: value.text, label, page })
+    : t("field.signedDrawn", { label, page });
 }
 
 /** The smallest touch target, in CSS pixels. */
@@ -134,12 +138,13 @@ export function FieldBox({
   onChange,
   onOpenSignature,
 }: Props) {
+  const t = useT();
   const width = field.width * scale;
   const height = field.height * scale;
   useFaces("--sealed-text", today);
   const filled = isFilled(field, value);
-  const label = fieldLabel(field);
-  const requirement = field.required ? "required" : "optional";
+  const label = fieldLabel(field, t);
+  const requirement = t(field.required ? "field.required" : "field.optional");
   const errorId = `error-${field.id}`;
   const style = {
     left: `${field.x * scale}px`,
@@ -173,7 +178,7 @@ export function FieldBox({
     case "signature":
     case "initials": {
       const sig = typeof value === "object" ? (value as SignatureValue) : undefined;
-      const cta = field.type === "signature" ? "Sign" : "Initial";
+      const cta = t(field.type === "signature" ? "field.sign" : "field.initial");
       // The call to action has to fit small boxes (initials on a phone are about 40 by 25 pixels).
       const showIcon = width >= 70;
       const ctaSize = Math.max(
@@ -185,7 +190,7 @@ export function FieldBox({
           type="button"
           {...common}
           className="field-control field-button"
-          aria-label={signatureButtonName(cta, label, requirement, field.page, sig)}
+          aria-label={signatureButtonName(t, cta, label, requirement, field.page, sig)}
           disabled={disabled}
           onClick={() => onOpenSignature(field)}
         >
@@ -220,7 +225,7 @@ export function FieldBox({
             fontSize: `${fittedSize(today, "--sealed-text", 12, width, height, scale)}px`,
             padding: `0 ${2 * scale}px`,
           }}
-          aria-label={`Date signed, filled in automatically when you finish, page ${field.page}`}
+          aria-label={t("field.dateSigned", { page: field.page })}
         />
       );
       break;
@@ -233,7 +238,7 @@ export function FieldBox({
             checked={value === true}
             disabled={disabled}
             required={field.required}
-            aria-label={`${label}, ${requirement}, page ${field.page}`}
+            aria-label={t("field.described", { label, requirement, page: field.page })}
             onChange={(e) => onChange(field.id, e.target.checked)}
           />
         </label>
@@ -245,6 +250,7 @@ export function FieldBox({
           {...common}
           className="field-control field-input"
           type={field.type === "email" ? "email" : "text"}
+          dir="auto"
           autoComplete={field.type === "email" ? "email" : field.type === "name" ? "name" : "off"}
           value={typeof value === "string" ? value : ""}
           placeholder={label}
@@ -252,7 +258,7 @@ export function FieldBox({
           required={field.required}
           aria-required={field.required}
           maxLength={field.type === "text" ? 1000 : 320}
-          aria-label={`${label}, ${requirement}, page ${field.page}`}
+          aria-label={t("field.described", { label, requirement, page: field.page })}
           onChange={(e) => onChange(field.id, e.target.value)}
         />
       );

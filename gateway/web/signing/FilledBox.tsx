@@ -6,6 +6,7 @@ import type { CSSProperties } from "react";
 import type { FilledField } from "./api";
 import { TypedSignature } from "./FieldBox";
 import { fieldLabel } from "./fields";
+import { useT } from "./i18n/Language";
 
 function content(field: FilledField, width: number, height: number, scale: number) {
   const { value } = field;
@@ -26,6 +27,7 @@ function content(field: FilledField, width: number, height: number, scale: numbe
 }
 
 export function FilledBox({ field, scale }: { field: FilledField; scale: number }) {
+  const t = useT();
   const width = field.width * scale;
   const height = field.height * scale;
   const style: CSSProperties = {
@@ -40,7 +42,11 @@ export function FilledBox({ field, scale }: { field: FilledField; scale: number 
       className={`filled filled-${field.type}`}
       style={style}
       role="img"
-      aria-label={`${fieldLabel(field)}, filled in by ${field.filledBy}${shown ? `: ${shown}` : ""}`}
+      aria-label={t(shown ? "filled.byWithValue" : "filled.by", {
+        label: fieldLabel(field, t),
+        name: field.filledBy,
+        value: shown,
+      })}
       data-testid={`filled-${field.id}`}
     >
       {content(field, width, height, scale)}

@@ -3,11 +3,9 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { PageView } from "../shared/PageView";
 import { openPdf } from "../shared/pdf-loader";
 import { ApiError, type DocumentInfo, fetchDocument } from "./api";
+import { useT } from "./i18n/Language";
 
-type Loaded =
-  | { state: "loading" }
-  | { state: "ready"; pdf: PDFDocumentProxy }
-  | { state: "error"; message: string };
+type Loaded = { state: "loading" } | { state: "ready"; pdf: PDFDocumentProxy } | { state: "error" };
 
 interface DocumentViewProps {
   doc: DocumentInfo;
@@ -22,6 +20,7 @@ interface DocumentViewProps {
 export function DocumentView({ doc, index, total, width, onUnauthorized, renderOverlay }: DocumentViewProps) {
   const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
   const [attempt, setAttempt] = useState(0);
+  const t = useT();
   const unauthorized = useRef(onUnauthorized);
   unauthorized.current = onUnauthorized;
 
@@ -38,7 +37,7 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
           unauthorized.current(error);
           return;
         }
-        setLoaded({ state: "error", message: "This document could not be loaded." });
+        setLoaded({ state: "error" });
       });
     return () => {
       cancelled = true;
@@ -53,14 +52,14 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
         {doc.filename}
       </h2>
       <p className="document-meta">
-        {total > 1 ? `Document ${index + 1} of ${total} · ` : ""}
-        {doc.pageCount} {doc.pageCount === 1 ? "page" : "pages"}
+        {total > 1 ? `${t("document.position", { index: index + 1, total })} · ` : ""}
+        {t("document.pages", { pages: doc.pageCount })}
       </p>
       {loaded.state === "error" ? (
         <div className="notice error" role="alert">
-          {loaded.message}{" "}
+          {t("document.loadFailed")}{" "}
           <button type="button" className="button link" onClick={() => setAttempt((n) => n + 1)}>
-            Try again
+            {t("common.tryAgain")}
           </button>
         </div>
       ) : null}
@@ -74,6 +73,11 @@ export function DocumentView({ doc, index, total, width, onUnauthorized, renderO
           pageCount={doc.pages.length}
           size={size}
           width={width}
+          words={{
+            label: t("page.label", { page: i + 1, total: doc.pages.length }),
+            loading: t("page.loading", { page: i + 1 }),
+            unavailable: t("page.unavailable"),
+          }}
         >
           {width > 0 ? renderOverlay(i + 1, width / size.width) : null}
         </PageView>

@@ -5,6 +5,8 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Modal } from "../shared/Modal";
 import { ApiError, reassign } from "./api";
+import { useT } from "./i18n/Language";
+import { problemText } from "./phase";
 
 interface Props {
   onClose: () => void;
@@ -20,13 +22,14 @@ export function ReassignDialog({ onClose, onReassigned, onEnded }: Props) {
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   const id = useId();
+  const t = useT();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const missing = {
-      name: name.trim() ? undefined : "Give the name of the person who signs instead.",
-      email: email.trim() ? undefined : "Give their e-mail address: their link goes there.",
-      reason: reason.trim() ? undefined : "Tell the sender why.",
+      name: name.trim() ? undefined : t("reassign.nameMissing"),
+      email: email.trim() ? undefined : t("reassign.emailMissing"),
+      reason: reason.trim() ? undefined : t("reassign.reasonMissing"),
     };
     if (missing.name || missing.email || missing.reason) return setErrors(missing);
     setBusy(true);
@@ -39,11 +42,7 @@ export function ReassignDialog({ onClose, onReassigned, onEnded }: Props) {
       const about = (path: string) =>
         error instanceof ApiError ? error.problem.errors?.find((e) => e.path === path)?.message : undefined;
       const field = { name: about("name"), email: about("email"), reason: about("reason") };
-      setErrors(
-        field.name || field.email || field.reason
-          ? field
-          : { form: error instanceof Error ? error.message : "Something went wrong. Please try again." },
-      );
+      setErrors(field.name || field.email || field.reason ? field : { form: problemText(error, t) });
     }
   };
 
@@ -74,18 +73,19 @@ export function ReassignDialog({ onClose, onReassigned, onEnded }: Props) {
 
   return (
     <Modal
-      title="Assign to someone else"
-      description="They will be e-mailed a link to sign in your place. Your own link stops working, and the sender sees who you chose and why."
+      title={t("reassign.title")}
+      description={t("reassign.description")}
+      closeLabel={t("common.close")}
       onClose={onClose}
       testId="reassign-dialog"
       initialFocus={first}
       busy={busy}
     >
       <form onSubmit={submit} noValidate className="reassign-form">
-        {input("name", "Their name", name, setName)}
-        {input("email", "Their e-mail", email, setEmail)}
+        {input("name", t("reassign.name"), name, setName)}
+        {input("email", t("reassign.email"), email, setEmail)}
         <label className="stacked-label" htmlFor={`${id}-reason`}>
-          Why
+          {t("reassign.reason")}
         </label>
         <textarea
           id={`${id}-reason`}
@@ -109,11 +109,11 @@ export function ReassignDialog({ onClose, onReassigned, onEnded }: Props) {
         ) : null}
         <div className="dialog-actions">
           <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="button primary" data-testid="confirm-reassign" disabled={busy}>
             {busy ? <span className="spinner" aria-hidden="true" /> : null}
-            Assign
+            {t("reassign.confirm")}
           </button>
         </div>
       </form>

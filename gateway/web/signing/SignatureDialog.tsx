@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import SignaturePad, { type PointGroup } from "signature_pad";
 import { Modal } from "../shared/Modal";
 import type { SignatureValue } from "./api";
+import { useT } from "./i18n/Language";
 
 type Tab = "type" | "draw";
 
@@ -49,7 +50,7 @@ function croppedPng(canvas: HTMLCanvasElement): string | null {
 }
 
 export function SignatureDialog({ kind, defaultText, current, count, onApply, onClose }: Props) {
-  const noun = kind === "signature" ? "signature" : "initials";
+  const t = useT();
   const [tab, setTab] = useState<Tab>(current?.kind === "drawn" ? "draw" : "type");
   const [text, setText] = useState(current?.kind === "typed" ? current.text : defaultText);
   const [hasDrawing, setHasDrawing] = useState(false);
@@ -114,7 +115,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
     if (tab === "type") {
       const value = text.trim();
       if (!value) {
-        setError(`Type your ${noun} first.`);
+        setError(t("signature.typeFirst", { kind }));
         input.current?.focus();
         return;
       }
@@ -123,7 +124,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
     }
     const png = canvas.current && hasDrawing ? croppedPng(canvas.current) : null;
     if (!png) {
-      setError(`Draw your ${noun} in the box first, or use the Type tab.`);
+      setError(t("signature.drawFirst", { kind }));
       return;
     }
     onApply({ kind: "drawn", png }, applyAll);
@@ -145,11 +146,15 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
     }
   };
 
-  const title = kind === "signature" ? "Adopt your signature" : "Adopt your initials";
-
   return (
-    <Modal title={title} onClose={onClose} testId="signature-dialog" initialFocus={input}>
-      <div className="tabs" role="tablist" aria-label={`How to create your ${noun}`}>
+    <Modal
+      title={t("signature.title", { kind })}
+      closeLabel={t("common.close")}
+      onClose={onClose}
+      testId="signature-dialog"
+      initialFocus={input}
+    >
+      <div className="tabs" role="tablist" aria-label={t("signature.how", { kind })}>
         <button
           ref={typeTab}
           type="button"
@@ -166,7 +171,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
           }}
           onKeyDown={onTabKey}
         >
-          Type
+          {t("signature.tabType")}
         </button>
         <button
           ref={drawTab}
@@ -184,7 +189,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
           }}
           onKeyDown={onTabKey}
         >
-          Draw
+          {t("signature.tabDraw")}
         </button>
       </div>
 
@@ -196,13 +201,14 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
           className="tab-panel"
         >
           <label className="stacked-label" htmlFor={`${ids}-text`}>
-            {kind === "signature" ? "Your full name" : "Your initials"}
+            {t("signature.typeLabel", { kind })}
           </label>
           <input
             ref={input}
             id={`${ids}-text`}
             data-testid="signature-text"
             type="text"
+            dir="auto"
             autoComplete={kind === "signature" ? "name" : "off"}
             value={text}
             maxLength={kind === "signature" ? 120 : 8}
@@ -221,7 +227,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
             {text.trim() ? (
               <span className="handwriting">{text}</span>
             ) : (
-              <span className="muted">Preview</span>
+              <span className="muted">{t("signature.preview")}</span>
             )}
           </div>
         </div>
@@ -233,13 +239,13 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
           className="tab-panel"
         >
           <p className="hint" id={`${ids}-draw-hint`}>
-            Draw with your mouse, pen or finger. Keyboard users can use the Type tab.
+            {t("signature.drawHint")}
           </p>
           <div className="draw-area">
             <canvas
               ref={canvas}
               data-testid="signature-canvas"
-              aria-label={`Drawing area for your ${noun}`}
+              aria-label={t("signature.canvas", { kind })}
               aria-describedby={`${ids}-draw-hint`}
               role="img"
             />
@@ -253,7 +259,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
               disabled={!hasDrawing}
               data-testid="clear-drawing"
             >
-              Clear
+              {t("signature.clear")}
             </button>
           </div>
         </div>
@@ -267,9 +273,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
             onChange={(e) => setApplyAll(e.target.checked)}
             data-testid="apply-all"
           />
-          <span>
-            Apply to all {count} {kind === "signature" ? "signature" : "initials"} fields
-          </span>
+          <span>{t("signature.applyAll", { kind, count })}</span>
         </label>
       ) : null}
 
@@ -279,15 +283,13 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
         </p>
       ) : null}
 
-      <p className="hint legal-hint">
-        By selecting Apply, you adopt this as your electronic {noun} for this request.
-      </p>
+      <p className="hint legal-hint">{t("signature.legal", { kind })}</p>
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onClose}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="button" className="button primary" data-testid="apply-signature" onClick={apply}>
-          Apply
+          {t("signature.apply")}
         </button>
       </div>
     </Modal>

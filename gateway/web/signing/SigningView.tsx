@@ -2,6 +2,8 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import {
   ApiError,
+  type DateForm,
+  dateSigned,
   decline,
   type Field,
   type FieldValue,
@@ -14,17 +16,10 @@ import {
 import { DeclineDialog } from "./DeclineDialog";
 import { FieldBox } from "./FieldBox";
 import { FilledBox } from "./FilledBox";
-import {
-  fieldLabel,
-  initialsOf,
-  isFillable,
-  isFilled,
-  sortFields,
-  submittedValues,
-  todayText,
-} from "./fields";
+import { fieldLabel, initialsOf, isFillable, isFilled, sortFields, submittedValues } from "./fields";
+import { LanguageSwitcher, useLanguage, useT } from "./i18n/Language";
 import { DocumentView } from "./PdfView";
-import { phaseKind } from "./phase";
+import { phaseKind, problemText } from "./phase";
 import { ReassignDialog } from "./ReassignDialog";
 import { SignatureDialog } from "./SignatureDialog";
 import { initialForm, type SignatureKind, signingForm } from "./signing-form";
@@ -54,6 +49,32 @@ function useElementWidth<T extends HTMLElement>() {
   return [ref, width] as const;
 }
 
+/**
+ * How the page writes dates — its language and the device's time zone — and today as a date signed
+ * field of that form will read when sealed, as the service writes it (not as this browser would):
+ * what the signer sees is what the PDF says. Empty until the service answers.
+ */
+function useDateSigned(needed: boolean): { form: DateForm; today: string } {
+  const { locale } = useLanguage();
+  const form = useMemo<DateForm>(
+    () => ({ locale, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone ?? "UTC" }),
+    [locale],
+  );
+  const [today, setToday] = useState("");
+  useEffect(() => {
+    if (!needed) return;
+    let current = true;
+    dateSigned(form).then(
+      (text) => current && setToday(text),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [form, needed]);
+  return { form, today };
+}
+
 export function SigningView({
   session,
   onEnded,
@@ -72,20 +93,19 @@ export function SigningView({
   const current = useRef<string | null>(null);
   const consentRef = useRef<HTMLInputElement>(null);
   const finishRef = useRef<HTMLButtonElement>(null);
-  const today = useMemo(todayText, []);
+  const t = useT();
+  const { form: dateForm, today } = useDateSigned(fields.some((f) => f.type === "date_signed"));
 
   const required = fields.filter((f) => f.required && isFillable(f));
   const done = required.filter((f) => isFilled(f, values[f.id])).length;
   const allDone = done === required.length;
   const busy = form.busy !== null;
   const progressText =
-    required.length === 0
-      ? "No required fields"
-      : `${done} of ${required.length} required field${required.length === 1 ? "" : "s"} done`;
+    required.length === 0 ? t("progress.none") : t("progress.count", { done, total: required.length });
   const finishReason = !allDone
-    ? `Fill in ${required.length - done} more required field${required.length - done === 1 ? "" : "s"} to finish.`
+    ? t("finish.fillIn", { count: required.length - done })
     : !consent
-      ? "Agree to sign electronically, beside Finish, to finish."
+      ? t("finish.consent")
       : "";
 
   // Announce progress to screen readers when it changes (not on first render).
@@ -97,9 +117,9 @@ export function SigningView({
     }
     dispatch({
       type: "announced",
-      status: allDone ? `All ${required.length} required fields done.` : progressText,
+      status: allDone ? t("progress.allDone", { total: required.length }) : progressText,
     });
-  }, [progressText, allDone, required.length]);
+  }, [progressText, allDone, required.length, t]);
 
   const register = useCallback((id: string, el: HTMLElement | null) => {
     if (el) elements.current.set(id, el);
@@ -148,11 +168,11 @@ export function SigningView({
     }
     if (!consent) {
       focusElement(consentRef.current);
-      announce("All required fields are done. Agree to sign electronically, then select Finish.");
+      announce(t("next.consent"));
       return;
     }
     focusElement(finishRef.current);
-    announce("Everything is filled in. Select Finish to sign.");
+    announce(t("next.finish"));
   };
 
   const openSignature = (field: Field) => {
@@ -160,7 +180,7 @@ export function SigningView({
     const existing = adopted[kind];
     if (existing && !values[field.id]) {
       setValue(field.id, existing);
-      announce(`${fieldLabel(field)} applied on page ${field.page}. Select it again to change.`);
+      announce(t("applied.again", { label: fieldLabel(field, t), page: field.page }));
       return;
     }
     dispatch({ type: "signature-opened", field });
@@ -177,8 +197,8 @@ export function SigningView({
       ids: targets.map((f) => f.id),
       status:
         targets.length > 1
-          ? `Applied to all ${targets.length} ${kind} fields.`
-          : `${fieldLabel(dialogField)} applied on page ${dialogField.page}.`,
+          ? t("applied.all", { kind, count: targets.length })
+          : t("applied.one", { label: fieldLabel(dialogField, t), page: dialogField.page }),
     });
   };
 
@@ -190,11 +210,11 @@ export function SigningView({
     }
     dispatch({ type: "submitted" });
     try {
-      const result = await submit(submittedValues(fields, values));
+      const result = await submit(submittedValues(fields, values), dateForm);
       onSigned(result);
     } catch (error) {
       if (!(error instanceof ApiError)) {
-        refuse("Something went wrong. Please try again.");
+        refuse(t("common.somethingWrong"));
         return;
       }
       if (error.status === 401 || error.status === 410) {
@@ -217,7 +237,7 @@ export function SigningView({
           errors: byField,
           consentError: consentMessage,
           banner: other.length ? other.join(" ") : null,
-          alert: `${count || other.length} problem${(count || other.length) === 1 ? "" : "s"} to fix before signing.${other.length ? ` ${other.join(" ")}` : ""}`,
+          alert: `${t("submit.problems", { count: count || other.length })}${other.length ? ` ${other.join(" ")}` : ""}`,
         });
         const first = fields.find((f) => byField[f.id]);
         if (first) focusElement(elements.current.get(first.id));
@@ -225,7 +245,7 @@ export function SigningView({
         return;
       }
       if (error.status === 409) {
-        refuse(error.problem.detail || "This request can no longer be signed.");
+        refuse(error.problem.detail || t("submit.closed"));
         // Show the right end state if the session tells us more.
         getSession()
           .then((s) => {
@@ -234,7 +254,7 @@ export function SigningView({
           .catch(() => undefined);
         return;
       }
-      refuse(error.message || "Something went wrong. Please try again.");
+      refuse(problemText(error, t));
     }
   };
 
@@ -249,9 +269,8 @@ export function SigningView({
         return;
       }
       const message =
-        error instanceof ApiError
-          ? error.problem.errors?.map((e) => e.message).join(" ") || error.message
-          : "Something went wrong. Please try again.";
+        (error instanceof ApiError && error.problem.errors?.map((e) => e.message).join(" ")) ||
+        problemText(error, t);
       dispatch({ type: "decline-refused", error: message });
     }
   };
@@ -263,26 +282,29 @@ export function SigningView({
     <>
       <div className="app" inert={modalOpen}>
         <a className="skip-link" href="#documents">
-          Skip to the documents
+          {t("header.skip")}
         </a>
         <header className="top">
           <div className="top-inner">
-            <p className="brand">
-              <span className="brand-mark" aria-hidden="true" />
-              Countersign
-            </p>
-            <h1 data-testid="request-title">{session.request.title}</h1>
+            <div className="top-bar">
+              <p className="brand">
+                <span className="brand-mark" aria-hidden="true" />
+                Countersign
+              </p>
+              <LanguageSwitcher />
+            </div>
+            <h1 data-testid="request-title" dir="auto">
+              {session.request.title}
+            </h1>
             {session.request.sender ? (
               <p className="signer" data-testid="request-sender">
-                From <strong>{session.request.sender}</strong>
+                {t.rich("header.from", { sender: session.request.sender })}
               </p>
             ) : null}
-            <p className="signer">
-              Signing as <strong>{signer.name}</strong> <span className="muted">({signer.email})</span>
-            </p>
+            <p className="signer">{t.rich("header.signingAs", { name: signer.name, email: signer.email })}</p>
             {session.canReassign ? (
               <p className="reassign-offer">
-                Someone else should sign?{" "}
+                {t("reassign.offer")}{" "}
                 <button
                   type="button"
                   className="link-button"
@@ -290,14 +312,21 @@ export function SigningView({
                   disabled={busy}
                   onClick={() => setReassigning(true)}
                 >
-                  Assign to someone else
+                  {t("reassign.title")}
                 </button>
               </p>
             ) : null}
             {session.request.message ? (
               <blockquote className="message" data-testid="request-message">
-                <span className="message-label">Message from {session.request.sender || "the sender"}</span>
-                {session.request.message}
+                <span className="message-label">
+                  {t.rich("header.messageFrom", {
+                    sender: session.request.sender,
+                    hasSender: session.request.sender ? "yes" : "no",
+                  })}
+                </span>
+                <span dir="auto" className="message-text">
+                  {session.request.message}
+                </span>
               </blockquote>
             ) : null}
           </div>
@@ -306,12 +335,11 @@ export function SigningView({
         <main className="content">
           <section className="consent-card" aria-labelledby="consent-title">
             <h2 id="consent-title" className="visually-hidden">
-              How to sign
+              {t("howTo.title")}
             </h2>
             <p className="hint">
-              Fill in the highlighted fields in the documents below, then agree to sign electronically and
-              select <strong>Finish</strong> at the bottom of the page.
-              {required.length > 0 ? " Fields marked * are required." : ""}
+              {t.rich("howTo.body")}
+              {required.length > 0 ? ` ${t("howTo.requiredMark")}` : ""}
             </p>
           </section>
 
@@ -360,7 +388,7 @@ export function SigningView({
           </div>
         </main>
 
-        <section className="action-bar" aria-label="Signing progress and actions">
+        <section className="action-bar" aria-label={t("actions.label")}>
           <div className="action-inner">
             <div className="progress">
               <p className="progress-text" data-testid="progress">
@@ -369,7 +397,7 @@ export function SigningView({
               <div
                 className="progress-track"
                 role="progressbar"
-                aria-label="Required fields done"
+                aria-label={t("progress.label")}
                 aria-valuemin={0}
                 aria-valuemax={required.length}
                 aria-valuenow={done}
@@ -395,10 +423,7 @@ export function SigningView({
                     aria-describedby={consentError ? "consent-error" : undefined}
                     onChange={(e) => dispatch({ type: "consented", consent: e.target.checked })}
                   />
-                  <span>
-                    I agree to sign electronically and that my electronic signature is the legal equivalent of
-                    my handwritten signature.
-                  </span>
+                  <span>{t("actions.consent")}</span>
                 </label>
                 {consentError ? (
                   <p id="consent-error" className="field-error-text" role="alert">
@@ -415,7 +440,7 @@ export function SigningView({
                 disabled={busy}
                 onClick={() => dispatch({ type: "decline-opened" })}
               >
-                Decline
+                {t("actions.decline")}
               </button>
               <button
                 type="button"
@@ -424,7 +449,7 @@ export function SigningView({
                 disabled={busy}
                 onClick={nextField}
               >
-                Next field
+                {t("actions.next")}
               </button>
               <button
                 ref={finishRef}
@@ -437,10 +462,10 @@ export function SigningView({
               >
                 {form.busy === "submitting" ? (
                   <>
-                    <span className="spinner" aria-hidden="true" /> Signing…
+                    <span className="spinner" aria-hidden="true" /> {t("actions.signing")}
                   </>
                 ) : (
-                  "Finish"
+                  t("actions.finish")
                 )}
               </button>
             </div>

@@ -3,18 +3,23 @@
  * times that, the page scrolling sideways beyond. Pinch-zoom works too; this is the control that
  * keeps field boxes and the page in step.
  */
+import { useIntl } from "react-intl";
+import { useT } from "./i18n/Language";
+
 const ZOOMS = [1, 1.5, 2, 3] as const;
 
 export function ZoomControl({ zoom, onZoom }: { zoom: number; onZoom: (zoom: number) => void }) {
+  const t = useT();
+  const intl = useIntl();
   const at = ZOOMS.findIndex((z) => z >= zoom);
-  const percent = `${Math.round(zoom * 100)} %`;
+  const percent = intl.formatNumber(zoom, { style: "percent" });
   return (
     <fieldset className="zoom">
-      <legend className="visually-hidden">Document zoom</legend>
+      <legend className="visually-hidden">{t("zoom.legend")}</legend>
       <button
         type="button"
         className="button secondary small"
-        aria-label="Zoom out"
+        aria-label={t("zoom.out")}
         disabled={at <= 0}
         onClick={() => onZoom(ZOOMS[Math.max(0, at - 1)] ?? 1)}
       >
@@ -26,14 +31,14 @@ export function ZoomControl({ zoom, onZoom }: { zoom: number; onZoom: (zoom: num
       <button
         type="button"
         className="button secondary small"
-        aria-label="Zoom in"
+        aria-label={t("zoom.in")}
         disabled={at >= ZOOMS.length - 1}
         onClick={() => onZoom(ZOOMS[Math.min(ZOOMS.length - 1, at + 1)] ?? 1)}
       >
         +
       </button>
       <button type="button" className="button link small" disabled={zoom === 1} onClick={() => onZoom(1)}>
-        Fit width
+        {t("zoom.fit")}
       </button>
     </fieldset>
   );

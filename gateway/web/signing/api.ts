@@ -24,6 +24,8 @@ export interface Problem {
   status?: number;
   detail?: string;
   errors?: { path: string; message: string }[];
+  /** Why a signing link or session is gone (410), as a code the page says in the signer's language. */
+  ended?: { reason: string; completedAt?: string; copyDays?: number };
 }
 
 export class ApiError extends Error {
@@ -78,8 +80,23 @@ export async function recordViewed(): Promise<void> {
     throw new ApiError(response.status, await problemOf(response));
 }
 
-export function submit(values: Record<string, FieldValue>): Promise<SubmitResult> {
-  return call<SubmitResult>("/submit", { method: "POST", body: JSON.stringify({ consent: true, values }) });
+/** How the page writes dates, sent with the signature so the sealed PDF writes the date signed alike. */
+export interface DateForm {
+  locale: string;
+  timeZone: string;
+}
+
+export function submit(values: Record<string, FieldValue>, form: DateForm): Promise<SubmitResult> {
+  return call<SubmitResult>("/submit", {
+    method: "POST",
+    body: JSON.stringify({ consent: true, values, locale: form.locale, timeZone: form.timeZone }),
+  });
+}
+
+/** Today as a date_signed field will read when sealed in this form. */
+export async function dateSigned(form: DateForm): Promise<string> {
+  const query = new URLSearchParams({ locale: form.locale, timeZone: form.timeZone });
+  return (await call<{ text: string }>(`/date-signed?${query}`)).text;
 }
 
 export function decline(reason: string): Promise<DeclineResult> {

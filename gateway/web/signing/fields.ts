@@ -1,13 +1,15 @@
 import type { Field, FieldType, FieldValue, Session } from "./api";
+import type { Translate } from "./i18n/locales";
+import type { MessageId } from "./i18n/messages/en";
 
-export const TYPE_NAMES: Record<FieldType, string> = {
-  signature: "Signature",
-  initials: "Initials",
-  date_signed: "Date signed",
-  text: "Text",
-  checkbox: "Checkbox",
-  name: "Full name",
-  email: "E-mail",
+const TYPE_NAMES: Record<FieldType, MessageId> = {
+  signature: "type.signature",
+  initials: "type.initials",
+  date_signed: "type.date_signed",
+  text: "type.text",
+  checkbox: "type.checkbox",
+  name: "type.name",
+  email: "type.email",
 };
 
 /** Fields in reading order: document, page, top to bottom, left to right. */
@@ -78,10 +80,7 @@ export function submittedValues(
   return out;
 }
 
-export function fieldLabel(field: Field): string {
-  return field.label?.trim() || TYPE_NAMES[field.type];
-}
-
-export function todayText(): string {
-  return new Date().toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+/** The sender's label for a field, else its type's name in the page's language. */
+export function fieldLabel(field: Field, t: Translate): string {
+  return field.label?.trim() || t(TYPE_NAMES[field.type]);
 }

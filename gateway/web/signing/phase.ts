@@ -2,13 +2,16 @@
  * Where the signing page stands: loading, signing, or one of the ends a session can reach — and
  * which one a session the server answered means.
  */
-import type { ApiError, RequestStatus, Session } from "./api";
+import { IntlMessageFormat } from "intl-messageformat";
+import { ENDED_WORDS, isEndedReason } from "../../../services/domain/src/signing-ended-words";
+import { ApiError, type Problem, type RequestStatus, type Session } from "./api";
+import type { Locale, Translate } from "./i18n/locales";
 
 export type Phase =
   | { kind: "loading" }
-  | { kind: "error"; message: string }
-  /** The session is over: it timed out (no reason), or its request ended meanwhile (why). */
-  | { kind: "ended"; why?: string }
+  | { kind: "error"; error: unknown }
+  /** The session is over: it timed out (no problem), or its request ended meanwhile (the 410's problem). */
+  | { kind: "ended"; problem?: Problem }
   | { kind: "ready"; session: Session }
   /** The sender asked for codes before the document: an access code, an e-mailed one, or both. */
   | { kind: "authenticate"; session: Session }
@@ -34,7 +37,36 @@ export function sentence(text: string): string {
 
 /** A 410 says the request ended and why; a 401 only that the session did. */
 export function endedBy(error: ApiError): Phase {
-  return error.status === 410 ? { kind: "ended", why: error.problem.detail } : { kind: "ended" };
+  return error.status === 410 ? { kind: "ended", problem: error.problem } : { kind: "ended" };
+}
+
+/**
+ * Why a 410 says the request ended, in the page's language (the words the link pages use too); the
+ * service's own words for a reason the page does not know.
+ */
+export function whyEnded(problem: Problem, locale: Locale): string {
+  const ended = problem.ended;
+  if (!ended || !isEndedReason(ended.reason)) return sentence(problem.detail ?? "");
+  const completed = ended.completedAt ? new Date(ended.completedAt) : new Date(0);
+  return String(
+    new IntlMessageFormat(ENDED_WORDS[locale][ended.reason], locale).format({
+      date: completed.toLocaleDateString(locale, { dateStyle: "long" }),
+      days: ended.copyDays ?? 0,
+    }),
+  );
+}
+
+/**
+ * What went wrong, in words for the signer: the network in the page's language, the service's own
+ * sentence otherwise, and a general apology when there is neither.
+ */
+export function problemText(error: unknown, t: Translate): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return t("common.network");
+    const detail = error.problem.detail;
+    if (detail) return sentence(detail);
+  }
+  return t("common.somethingWrong");
 }
 
 export function phaseOf(session: Session): Phase {

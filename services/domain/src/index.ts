@@ -7,4 +7,6 @@ export * from "./event-subjects.js";
 export * from "./field-layout.js";
 export * from "./request-states.js";
 export * from "./seal-files.js";
+export * from "./signer-locales.js";
+export * from "./signing-ended-words.js";
 export * from "./webhook-formats.js";

@@ -92,7 +92,7 @@ export function drawingsOf(given: Record<string, FieldValue>): [fieldId: string,
 }
 
 /**
- * Checks a signer's submission against their fields. `signedAt` stamps date_signed; name and
+ * Checks a signer's submission against their fields. `dateSigned` is what date_signed reads; name and
  * email fields left out take the recipient's; `drawnProblems` says, by field id, why a drawing
  * was refused when it was read.
  */
@@ -101,7 +101,7 @@ export function readSignerValues(
   given: Record<string, FieldValue>,
   consent: boolean,
   signer: { name: string; email: string },
-  signedAt: Date,
+  dateSigned: string,
   drawnProblems: Map<string, string>,
 ): SignerValues {
   const violations: FieldViolation[] = [];
@@ -122,7 +122,7 @@ export function readSignerValues(
   }
   for (const field of fields) {
     if (field.type === "date_signed") {
-      values.set(field.id, { kind: "text", text: signedAt.toISOString().slice(0, 10) });
+      values.set(field.id, { kind: "text", text: dateSigned });
       continue;
     }
     const value = values.get(field.id);

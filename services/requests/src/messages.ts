@@ -38,6 +38,7 @@ export function toRecipient(row: RecipientRow): Recipient {
     externalId: row.external_id,
     emailDelivery: row.last_email ? toEmailDelivery(row.last_email) : undefined,
     authentication: authenticationOf(row),
+    locale: row.locale,
   });
 }
 

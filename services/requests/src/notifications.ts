@@ -7,7 +7,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { subjects } from "@countersign/domain";
+import { type SignerLocale, subjects } from "@countersign/domain";
 import { EmailDeliveryFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   currentTraceparent,
@@ -85,6 +85,7 @@ interface DueRow extends JobState {
   expires_at: Date | null;
   name: string;
   email: string;
+  locale: SignerLocale | "";
   link_revoked: boolean;
   workspace_id: string;
   signed_document_id: string | null;
@@ -139,7 +140,7 @@ export class NotificationSender extends JobQueue<DueRow> {
         key: "id",
         traced: true,
         columns: ["request_id", "recipient_id", "kind", "link_id", "note"],
-        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, s.workspace_id,
+        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, r.locale, s.workspace_id,
                        s.signed_document_id, s.sender_name, s.sender_email,
                        COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
                   FROM claimed
@@ -186,6 +187,7 @@ export class NotificationSender extends JobQueue<DueRow> {
     const content =
       row.kind === "signing_code"
         ? renderSigningCode({
+            locale: row.locale,
             requestTitle: row.title,
             senderName: row.sender_name,
             recipientName: row.name,
@@ -193,6 +195,7 @@ export class NotificationSender extends JobQueue<DueRow> {
           })
         : renderNotification({
             kind: row.kind,
+            locale: row.locale,
             requestTitle: row.title,
             senderName: row.sender_name,
             senderMessage: row.message,

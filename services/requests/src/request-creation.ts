@@ -5,7 +5,7 @@
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { type PageSizes, roleKey } from "@countersign/domain";
+import { type PageSizes, roleKey, signerLocaleOf } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   CreateSignatureRequestRequest,
@@ -82,6 +82,7 @@ function draftsOf(input: CreateSignatureRequestRequest): RecipientDraft[] {
     externalId: r.externalId,
     accessCode: r.accessCode,
     emailCode: r.emailCode,
+    locale: r.locale,
   }));
 }
 
@@ -107,6 +108,7 @@ function bindRecipients(layout: Layout, drafts: RecipientDraft[], codes: SignerC
       external_id: d.externalId,
       access_code_hash: d.accessCode ? codes.accessCodeHash(id, d.accessCode) : null,
       email_code_required: d.emailCode,
+      locale: signerLocaleOf(d.locale) ?? "",
     };
   });
   const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({

@@ -3,7 +3,7 @@
  * violation with its path, and the binding of a template's roles to the request's recipients.
  */
 
-import { roleKey } from "@countersign/domain";
+import { roleKey, SIGNER_LOCALES, signerLocaleOf } from "@countersign/domain";
 import type { FieldViolation } from "@countersign/kit";
 import { unwritableProblem } from "./completion/font-stacks.js";
 import { ACCESS_CODE_LENGTH } from "./signer-codes.js";
@@ -38,6 +38,8 @@ export interface RecipientDraft {
   externalId: string;
   accessCode: string;
   emailCode: boolean;
+  /** The language the sender asked for, as they wrote it ("de", "pt_BR"); empty for none. */
+  locale: string;
 }
 
 export interface RoleSource {
@@ -108,6 +110,7 @@ export function requestViolations(draft: {
     if (r.clientUserId.length > LIMITS.clientUserIdLength)
       add(at("clientUserId"), `must be at most ${LIMITS.clientUserIdLength} characters`);
     violations.push(...signerAuthenticationViolations(r, at));
+    violations.push(...localeViolations(r.locale, at));
   });
   violations.push(
     ...externalIdViolations(
@@ -145,6 +148,12 @@ function signerAuthenticationViolations(
       message: "a copy recipient signs nothing: give codes to signers",
     });
   return violations;
+}
+
+/** A recipient's language is one the signing page and the e-mails speak. */
+export function localeViolations(locale: string, at: (p: string) => string): FieldViolation[] {
+  if (!locale || signerLocaleOf(locale)) return [];
+  return [{ path: at("locale"), message: `must be one of ${SIGNER_LOCALES.join(", ")}` }];
 }
 
 /** A sender's own ids: optional, short, and each given one unique in its request. */

@@ -5,7 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { REQUEST_STATUSES } from "@countersign/domain";
+import { REQUEST_STATUSES, signerLocaleOf } from "@countersign/domain";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type {
   Actor,
@@ -19,7 +19,7 @@ import { notifyRecipients, sendDraft } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
 import { queueEmails } from "./notifications.js";
-import { LIMITS, personViolations } from "./request-rules.js";
+import { LIMITS, localeViolations, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
 import { assertAllowed, isRecipientsTurn } from "./state-machine.js";
@@ -174,8 +174,9 @@ export class Requests {
     const violations = changes.flatMap((change, i) => {
       const at = (p: string) => `recipients[${i}].${p}`;
       const found = personViolations({ name: change.name, email: change.email?.trim() }, at);
-      if (change.name === undefined && change.email === undefined)
-        found.push({ path: `recipients[${i}]`, message: "names nothing to change (name, email)" });
+      if (change.locale !== undefined) found.push(...localeViolations(change.locale, at));
+      if (change.name === undefined && change.email === undefined && change.locale === undefined)
+        found.push({ path: `recipients[${i}]`, message: "names nothing to change (name, email, locale)" });
       if (changes.findIndex((c) => c.id === change.id) !== i)
         found.push({ path: at("id"), message: "is changed twice in one update" });
       return found;
@@ -205,6 +206,16 @@ export class Requests {
         const before = recipients.find((r) => r.id === change.id) as RecipientRow;
         const name = change.name?.trim() ?? before.name;
         const email = change.email?.trim() ?? before.email;
+        const locale = change.locale === undefined ? before.locale : (signerLocaleOf(change.locale) ?? "");
+        if (locale !== before.locale) {
+          // Their next e-mail and page are in the new language; the links they have still work.
+          await store.setRecipientLocale(tx, before.id, locale);
+          await appendAudit(tx, request.id, "recipient_updated", log, {
+            recipientId: before.id,
+            before: { locale: before.locale },
+            after: { locale },
+          });
+        }
         if (name === before.name && email === before.email) continue;
         await store.renameRecipient(tx, before.id, name, email);
         await revokeLinks(tx, request.id, [before.id]);

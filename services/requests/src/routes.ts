@@ -112,7 +112,11 @@ export function requestsRoutes({
     openSigningLink: (req) => sessions.openLink(req.token, req.actor),
     recordSigningView: (req) => sessions.recordView(req.sessionToken, req.actor),
     getSigningSession: (req) => sessions.view(req.sessionToken),
-    submitSignature: (req) => signing.submit(req.sessionToken, req.consent, req.values, req.actor),
+    submitSignature: (req) =>
+      signing.submit(req.sessionToken, req.consent, req.values, req.actor, {
+        locale: req.locale,
+        timeZone: req.timeZone,
+      }),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
     reassignSigner: async (req) => {
       const to = { name: req.name, email: req.email, reason: req.reason };

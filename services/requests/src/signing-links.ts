@@ -5,8 +5,10 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import type { EndedReason } from "@countersign/domain";
+import { SigningEndedSchema, SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { problemError, type Queryable, uuidv7 } from "@countersign/kit";
 
 export type LinkKind = "email" | "embedded";
@@ -96,30 +98,41 @@ export async function revokeLinks(tx: Queryable, requestId: string, recipientIds
   );
 }
 
+/**
+ * A 410 the signer can understand: the reason in words (for API clients and logs) and as a code
+ * (SigningEnded) the signing page and the link pages say in the signer's language.
+ */
+export function signingEnded(
+  reason: EndedReason,
+  message: string,
+  more: { completedAt?: Date; copyDays?: number; link?: LinkRow } = {},
+): ConnectError {
+  return problemError("gone", message, Code.FailedPrecondition, [
+    {
+      desc: SigningEndedSchema,
+      value: create(SigningEndedSchema, {
+        reason,
+        completedTime: more.completedAt ? timestampFromDate(more.completedAt) : undefined,
+        copyDays: more.copyDays ?? 0,
+      }),
+    },
+    ...(more.link ? backToSender(more.link) : []),
+  ]);
+}
+
 /** Why a link no longer opens, as a 410 the signer can understand; undefined when it still does. */
 export function linkGone(link: LinkRow, now: Date): ConnectError | undefined {
   if (link.revoked_at) {
-    return problemError(
-      "gone",
+    return signingEnded(
+      "link_replaced",
       "this signing link has been replaced; use the link in the most recent e-mail",
-      Code.FailedPrecondition,
     );
   }
   if (link.kind === "embedded" && link.opened_at) {
-    return problemError(
-      "gone",
-      "this signing URL has been used already; ask for a new one",
-      Code.FailedPrecondition,
-      backToSender(link),
-    );
+    return signingEnded("url_used", "this signing URL has been used already; ask for a new one", { link });
   }
   if (link.kind === "embedded" && link.open_by && link.open_by <= now) {
-    return problemError(
-      "gone",
-      "this signing URL has expired; ask for a new one",
-      Code.FailedPrecondition,
-      backToSender(link),
-    );
+    return signingEnded("url_expired", "this signing URL has expired; ask for a new one", { link });
   }
   return undefined;
 }

@@ -5,23 +5,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { RequestStatus } from "@countersign/domain";
+import type { EndedReason, RequestStatus } from "@countersign/domain";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import {
-  type Database,
-  isUuid,
-  problemError,
-  type Queryable,
-  uuidv7,
-  validationError,
-} from "@countersign/kit";
+import { type Database, isUuid, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toFieldValue, toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { assertAuthenticated, authenticationStatus, pendingMethods } from "./signer-authentication.js";
-import { hashToken, linkGone, type SigningLinks } from "./signing-links.js";
+import { hashToken, linkGone, type SigningLinks, signingEnded } from "./signing-links.js";
 import { assertAllowed, isRecipientsTurn, recipientAllows } from "./state-machine.js";
 import { type RecipientRow, type RequestRow, store } from "./store.js";
 
@@ -56,11 +49,23 @@ const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const SESSION_MAX_AGE = "12 hours";
 
 /** Why a request that has ended can no longer be signed, in words. */
-const ENDED: Partial<Record<RequestStatus, string>> = {
-  cancelled: "the sender cancelled this request; there is nothing left to sign",
-  declined: "a signer declined this request; there is nothing left to sign",
-  expired: "this request expired before everyone signed; ask the sender for a new one",
+const ENDED: Partial<Record<RequestStatus, { reason: EndedReason; message: string }>> = {
+  cancelled: {
+    reason: "cancelled",
+    message: "the sender cancelled this request; there is nothing left to sign",
+  },
+  declined: { reason: "declined", message: "a signer declined this request; there is nothing left to sign" },
+  expired: {
+    reason: "expired",
+    message: "this request expired before everyone signed; ask the sender for a new one",
+  },
 };
+
+/** The 410 of a request that has ended, if it has. */
+function endedBy(status: RequestStatus): ConnectError | undefined {
+  const ended = ENDED[status];
+  return ended && signingEnded(ended.reason, ended.message);
+}
 
 /** The recipient as the audit trail names a signer acting through their browser: by name and e-mail. */
 export function signerActor(
@@ -146,14 +151,10 @@ export class SigningSessions {
       // The request's end is said before the link's: ending a request revokes its links too.
       const recipient = locked.recipients.find((r) => r.id === link.recipient_id) as RecipientRow;
       if (recipient.status === "declined") {
-        throw problemError(
-          "gone",
-          "you declined this request; there is nothing left to sign",
-          Code.FailedPrecondition,
-        );
+        throw signingEnded("declined_by_you", "you declined this request; there is nothing left to sign");
       }
-      const ended = ENDED[locked.request.status] ?? this.signedCopyGone(locked.request, now);
-      if (ended) throw problemError("gone", ended, Code.FailedPrecondition);
+      const ended = endedBy(locked.request.status) ?? this.signedCopyGone(locked.request, now);
+      if (ended) throw ended;
       const gone = linkGone(link, now);
       if (gone) throw gone;
 
@@ -201,12 +202,16 @@ export class SigningSessions {
   private signedCopyGone(
     request: { status: RequestStatus; completed_at: Date | null },
     now: Date,
-  ): string | undefined {
+  ): ConnectError | undefined {
     if (request.status !== "completed" || !request.completed_at) return undefined;
     const until = request.completed_at.getTime() + this.signedLinkDays * 86_400_000;
     if (now.getTime() < until) return undefined;
     const day = request.completed_at.toISOString().slice(0, 10);
-    return `this request was completed on ${day}, and its link opens the signed document for ${this.signedLinkDays} days only; ask the sender for a copy`;
+    return signingEnded(
+      "copy_expired",
+      `this request was completed on ${day}, and its link opens the signed document for ${this.signedLinkDays} days only; ask the sender for a copy`,
+      { completedAt: request.completed_at, copyDays: this.signedLinkDays },
+    );
   }
 
   /**
@@ -283,7 +288,7 @@ export class SigningSessions {
     const row = rows[0];
     if (!row) {
       const ended = SESSION_TOKEN.test(sessionToken) ? await this.endedRequestOf(sessionToken) : undefined;
-      if (ended) throw problemError("gone", ended, Code.FailedPrecondition);
+      if (ended) throw ended;
       throw new ConnectError(
         "this signing session has ended; open the link from your e-mail again",
         Code.Unauthenticated,
@@ -301,14 +306,14 @@ export class SigningSessions {
   }
 
   /** Why the request of a session that is no longer live has ended, if it has. */
-  private async endedRequestOf(sessionToken: string): Promise<string | undefined> {
+  private async endedRequestOf(sessionToken: string): Promise<ConnectError | undefined> {
     const { rows } = await this.deps.db.query<{ status: RequestStatus; completed_at: Date | null }>(
       `SELECT r.status, r.completed_at FROM signing_sessions s JOIN signature_requests r ON r.id = s.request_id
         WHERE s.token_hash = $1`,
       [hashToken(sessionToken)],
     );
     const [row] = rows;
-    return row ? (ENDED[row.status] ?? this.signedCopyGone(row, new Date())) : undefined;
+    return row ? (endedBy(row.status) ?? this.signedCopyGone(row, new Date())) : undefined;
   }
 }
 

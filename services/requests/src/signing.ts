@@ -5,6 +5,13 @@
  */
 
 import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  dateSignedText,
+  isTimeZone,
+  SIGNER_LOCALES,
+  type SignerLocale,
+  signerLocaleOf,
+} from "@countersign/domain";
 import type { Actor, FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
@@ -35,7 +42,9 @@ export class Signing {
     consent: boolean,
     given: Record<string, FieldValue>,
     actor: Actor | undefined,
+    dateForm: { locale: string; timeZone: string } = { locale: "", timeZone: "" },
   ) {
+    const form = dateFormOf(dateForm);
     const session = await this.deps.sessions.resolve(sessionToken);
     // Drawings are decoded for a live session only, and before the request is locked: each takes milliseconds.
     const drawnProblems = await drawnSignatureProblems(drawingsOf(given));
@@ -50,7 +59,7 @@ export class Signing {
         given,
         consent,
         signer,
-        signedAt,
+        dateSignedText(signedAt, form.locale, form.timeZone),
         drawnProblems,
       );
       if (violations.length > 0) throw validationError(violations, "the signature is not complete");
@@ -192,4 +201,25 @@ export class Signing {
     );
     return { signatureRequest, recipientId: session.recipientId, returnUrl: session.returnUrl };
   }
+}
+
+/**
+ * The language and time zone the signing page showed the date signed in, which the sealed PDF
+ * writes it in too; refused when the page sent one Countersign does not know.
+ */
+function dateFormOf(given: { locale: string; timeZone: string }): {
+  locale?: SignerLocale;
+  timeZone?: string;
+} {
+  const locale = given.locale ? signerLocaleOf(given.locale) : undefined;
+  const violations = [
+    ...(given.locale && !locale
+      ? [{ path: "locale", message: `must be one of ${SIGNER_LOCALES.join(", ")}` }]
+      : []),
+    ...(given.timeZone && !isTimeZone(given.timeZone)
+      ? [{ path: "timeZone", message: "must be an IANA time zone, such as Europe/Berlin" }]
+      : []),
+  ];
+  if (violations.length > 0) throw validationError(violations, "the signature is not complete");
+  return { locale, timeZone: given.timeZone || undefined };
 }

@@ -1,6 +1,6 @@
 /** SQL for signature requests, their recipients and agreement sets. */
 
-import type { HeldClaim, RecipientStatus, RequestStatus } from "@countersign/domain";
+import type { HeldClaim, RecipientStatus, RequestStatus, SignerLocale } from "@countersign/domain";
 import { type Queryable, selectPage } from "@countersign/kit";
 import type { StoredValue } from "./field-values.js";
 
@@ -78,6 +78,8 @@ export interface RecipientRow {
   access_code_required: boolean;
   /** The signer must give a one-time code e-mailed to them. */
   email_code_required: boolean;
+  /** The language of their e-mails and signing page; empty when the sender set none. */
+  locale: SignerLocale | "";
   /** Wrong codes given since the last right one, and the lock-out they led to. */
   auth_failures: number;
   auth_locked_until: Date | null;
@@ -151,6 +153,7 @@ export type NewRecipientRow = Pick<
   | "client_user_id"
   | "external_id"
   | "email_code_required"
+  | "locale"
 > & { access_code_hash: Buffer | null };
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
@@ -159,7 +162,7 @@ const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at, (access_code_hash IS NOT NULL) AS access_code_required, email_code_required,
-  auth_failures, auth_locked_until`;
+  auth_failures, auth_locked_until, locale`;
 
 /**
  * Changes recipients (`change` is the SET list and WHERE clause) and, in the same statement, moves
@@ -238,13 +241,13 @@ export const store = {
     // One statement for every recipient, in the order given.
     const rows = await tx.query<RecipientRow>(
       `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order,
-         status, client_user_id, external_id, access_code_hash, email_code_required)
+         status, client_user_id, external_id, access_code_hash, email_code_required, locale)
        SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, r.status,
-              r.client_user_id, r.external_id, decode(r.access_code_hash, 'hex'), r.email_code_required
+              r.client_user_id, r.external_id, decode(r.access_code_hash, 'hex'), r.email_code_required, r.locale
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[],
-                     $11::text[], $12::text[], $13::bool[])
+                     $11::text[], $12::text[], $13::bool[], $14::text[])
               WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, status, client_user_id, external_id,
-                                   access_code_hash, email_code_required, position)
+                                   access_code_hash, email_code_required, locale, position)
        RETURNING ${RECIPIENT_COLUMNS}`,
       [
         request.id,
@@ -260,6 +263,7 @@ export const store = {
         recipients.map((r) => r.external_id),
         recipients.map((r) => r.access_code_hash?.toString("hex") ?? null),
         recipients.map((r) => r.email_code_required),
+        recipients.map((r) => r.locale),
       ],
     );
     return {
@@ -465,6 +469,10 @@ export const store = {
         WHERE id = $1`,
       [id, name, email],
     );
+  },
+
+  async setRecipientLocale(tx: Queryable, id: string, locale: SignerLocale | ""): Promise<void> {
+    await tx.query("UPDATE recipients SET locale = $2 WHERE id = $1", [id, locale]);
   },
 
   async workspaceOfRequest(db: Queryable, requestId: string): Promise<string | undefined> {

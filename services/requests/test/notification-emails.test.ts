@@ -5,6 +5,7 @@ const LINK = "https://sign.example.com/sign/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789
 function content(overrides: Partial<NotificationContent> = {}): NotificationContent {
   return {
     kind: "invitation",
+    locale: "",
     requestTitle: "Mutual NDA",
     senderName: "ada@acme.example",
     senderMessage: "Please sign by Friday.",
@@ -63,7 +64,37 @@ test("values from API clients are escaped in HTML and cannot add header lines to
   expect(mail.subject).not.toMatch(/[\r\n]/);
 });
 
-test("the expiry date is given when the request has one", () => {
-  const mail = renderNotification(content({ expiresAt: new Date("2030-01-31T17:00:00Z") }));
-  expect(mail.text).toContain("2030-01-31 17:00 UTC");
+test("the expiry date is given when the request has one, as the recipient's language writes it", () => {
+  const expiresAt = new Date("2030-01-31T17:00:00Z");
+  expect(renderNotification(content({ expiresAt })).text).toContain(
+    "The request expires on January 31, 2030 at 05:00 PM UTC.",
+  );
+  expect(renderNotification(content({ expiresAt, locale: "de" })).text).toContain("31. Januar 2030");
+});
+
+test("a recipient with a language gets every part of the e-mail in it, the HTML marked with it", () => {
+  const mail = renderNotification(content({ locale: "de", kind: "reminder", note: "Bitte heute" }));
+  expect(mail.subject).not.toContain("Reminder");
+  expect(mail.subject).toContain("Mutual NDA");
+  for (const english of ["Hello", "You have been asked", "Review and sign", "Message from the sender"]) {
+    expect(mail.text).not.toContain(english);
+    expect(mail.html).not.toContain(english);
+  }
+  expect(mail.html).toContain('<html lang="de" dir="ltr">');
+  expect(mail.text).toContain("Bitte heute");
+});
+
+test("an Arabic e-mail reads right to left, the link and the code left to right inside it", () => {
+  const mail = renderNotification(content({ locale: "ar" }));
+  expect(mail.html).toContain('<html lang="ar" dir="rtl">');
+  expect(mail.html).toContain(`dir="ltr">${LINK}</a>`);
+  expect(mail.text).toMatch(/[\u0600-\u06FF]/);
+});
+
+test("a title is bold in HTML and quoted in text in every language, and no value can forge the marks", () => {
+  for (const locale of ["en", "fr", "ja", "ar"] as const) {
+    const mail = renderNotification(content({ locale, requestTitle: "NDA \uE001<i>x</i>" }));
+    expect(mail.html).toContain("<strong>NDA &lt;i&gt;x&lt;/i&gt;</strong>");
+    expect(mail.text).toContain('"NDA <i>x</i>"');
+  }
 });

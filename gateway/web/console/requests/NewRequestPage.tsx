@@ -6,6 +6,7 @@ import type { Page, SignatureRequest, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
+import { SignerLanguage } from "./SignerLanguage";
 import { checksBody, NO_CHECKS, type SignerCheckValues } from "./signer-checks";
 
 export function NewRequestPage() {
@@ -70,7 +71,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   const [message, setMessage] = useState("");
   const [allowReassign, setAllowReassign] = useState(false);
   const [signers, setSigners] = useState<
-    Record<string, { name: string; email: string; checks: SignerCheckValues }>
+    Record<string, { name: string; email: string; checks: SignerCheckValues; locale: string }>
   >({});
   const { busy, error, run } = useAction();
   const messageId = useId();
@@ -89,6 +90,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
             name: signers[r.name]?.name.trim() ?? "",
             email: signers[r.name]?.email.trim() ?? "",
             ...checksBody(signers[r.name]?.checks),
+            ...(signers[r.name]?.locale ? { locale: signers[r.name]?.locale } : {}),
           })),
           ...(allowReassign ? { allowReassign: true } : {}),
           send,
@@ -136,7 +138,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
         onChange={(e) => setMessage(e.target.value)}
       />
       {roles.map((role, i) => {
-        const value = signers[role.name] ?? { name: "", email: "", checks: NO_CHECKS };
+        const value = signers[role.name] ?? { name: "", email: "", checks: NO_CHECKS, locale: "" };
         const set = (next: Partial<typeof value>) =>
           setSigners((before) => ({ ...before, [role.name]: { ...value, ...next } }));
         return (
@@ -162,6 +164,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
               onChange={(e) => set({ email: e.target.value })}
               error={problem(`recipients[${i}].email`)}
             />
+            <SignerLanguage value={value.locale} onChange={(locale) => set({ locale })} />
             <SignerChecks
               value={value.checks}
               onChange={(checks) => set({ checks })}

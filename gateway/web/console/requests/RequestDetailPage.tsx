@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
+import { localeName } from "../../shared/signer-locales";
 import { call, inWorkspace } from "../api";
 import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
@@ -290,6 +291,7 @@ function RecipientRow({
         <p className="muted small">
           {recipient.kind === "cc" ? "Gets a copy" : (recipient.role ?? "Signer")}
           {recipient.clientUserId ? " · signs in your app" : ""}
+          {recipient.locale ? ` · in ${localeName(recipient.locale)}` : ""}
           {recipient.authentication.length > 0 ? ` · ${authenticationWords(recipient.authentication)}` : ""} ·
           order {recipient.routingOrder} ·{" "}
           <span className={`recipient-status ${recipient.status}`}>{status}</span>

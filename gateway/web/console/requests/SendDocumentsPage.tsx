@@ -24,6 +24,7 @@ import type { DocumentInfo, Page, SignatureRequest, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
+import { SignerLanguage } from "./SignerLanguage";
 import {
   type DraftRecipient,
   draftFrom,
@@ -539,6 +540,11 @@ function RecipientsEditor({
                   />
                 </div>
               </div>
+              <SignerLanguage
+                small
+                value={r.locale ?? ""}
+                onChange={(locale) => update(r.key, { locale: locale || undefined })}
+              />
               {r.kind === "signer" ? (
                 <SignerChecks
                   value={r.checks ?? NO_CHECKS}

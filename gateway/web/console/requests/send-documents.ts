@@ -26,6 +26,8 @@ export interface DraftRecipient {
   clientUserId?: string;
   /** What a signer gives before the document is shown. */
   checks?: SignerCheckValues;
+  /** The language of their e-mails and signing page; unset, their browser's. */
+  locale?: string;
 }
 
 /** A field on one of the request's documents; `roleKey` is its signer's key. */
@@ -102,6 +104,7 @@ export function requestBody(request: {
       ...(r.kind === "signer" ? { role: roles.get(r.key) } : {}),
       ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
       ...(r.kind === "signer" ? checksBody(r.checks) : {}),
+      ...(r.locale ? { locale: r.locale } : {}),
       routingOrder: r.order,
     })),
     ...(request.allowReassign ? { allowReassign: true } : {}),
@@ -147,6 +150,7 @@ export function draftFrom(request: SignatureRequest, newKey: () => string) {
     kind: r.kind === "cc" ? "cc" : "signer",
     order: r.routingOrder,
     ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
+    ...(r.locale ? { locale: r.locale } : {}),
   }));
   const fields: PlacedField[] = request.fields.flatMap((f) => {
     const roleKey = keys.get(f.recipientId);

@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file countersign/errors/v1/errors.proto.
  */
 export const file_countersign_errors_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSIjCg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAliBnByb3RvMw");
+  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSIjCg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAkiZQoMU2lnbmluZ0VuZGVkEg4KBnJlYXNvbhgBIAEoCRIyCg5jb21wbGV0ZWRfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJY29weV9kYXlzGAMgASgFYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * ValidationErrors is attached to an INVALID_ARGUMENT error when input broke one or more rules;
@@ -128,4 +130,42 @@ export type SigningReturn = Message<"countersign.errors.v1.SigningReturn"> & {
  */
 export const SigningReturnSchema: GenMessage<SigningReturn> = /*@__PURE__*/
   messageDesc(file_countersign_errors_v1_errors, 4);
+
+/**
+ * SigningEnded is attached to a gone error of a signing link or session: why it no longer opens, as
+ * a code the signing page and the link pages say in the signer's language.
+ *
+ * @generated from message countersign.errors.v1.SigningEnded
+ */
+export type SigningEnded = Message<"countersign.errors.v1.SigningEnded"> & {
+  /**
+   * reason is one of: cancelled (by the sender), declined (by another signer), declined_by_you,
+   * expired, link_replaced (by a newer e-mail's), url_used and url_expired (an embedded signing
+   * URL), copy_expired (a completed request's link, past the days it opens the signed copy).
+   *
+   * @generated from field: string reason = 1;
+   */
+  reason: string;
+
+  /**
+   * completed_time is when the request completed, for copy_expired.
+   *
+   * @generated from field: google.protobuf.Timestamp completed_time = 2;
+   */
+  completedTime?: Timestamp | undefined;
+
+  /**
+   * copy_days is how many days a completed request's link opens the signed copy, for copy_expired.
+   *
+   * @generated from field: int32 copy_days = 3;
+   */
+  copyDays: number;
+};
+
+/**
+ * Describes the message countersign.errors.v1.SigningEnded.
+ * Use `create(SigningEndedSchema)` to create a new message.
+ */
+export const SigningEndedSchema: GenMessage<SigningEnded> = /*@__PURE__*/
+  messageDesc(file_countersign_errors_v1_errors, 5);
 

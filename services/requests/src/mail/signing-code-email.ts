@@ -1,11 +1,16 @@
 /**
- * The e-mail with a signer's one-time code: the code in the subject's place a person looks first,
- * what it opens, how long it works, and what to do when they did not ask for it. The request's
- * title and sender come from API clients: escaped in HTML, on one line in the subject.
+ * The e-mail with a signer's one-time code, in their language: the code in the subject's place a
+ * person looks first, what it opens, how long it works, and what to do when they did not ask for
+ * it. The request's title and sender come from API clients: escaped in HTML, on one line in the
+ * subject.
  */
-import { escapeHtml, htmlDocument, oneLine } from "./notification-emails.js";
+import type { SignerLocale } from "@countersign/domain";
+import { escapeHtml, MailWords } from "./mail-words.js";
+import { htmlDocument, oneLine } from "./notification-emails.js";
 
 export interface SigningCodeContent {
+  /** The recipient's language; empty for English. */
+  locale: SignerLocale | "";
   requestTitle: string;
   senderName: string;
   recipientName: string;
@@ -17,36 +22,33 @@ export function renderSigningCode(content: SigningCodeContent): {
   text: string;
   html: string;
 } {
+  const words = new MailWords(content.locale);
   const title = oneLine(content.requestTitle);
   const sender = oneLine(content.senderName);
-  const from = sender ? ` from ${sender}` : "";
-  const lead = `Your code to open "${title}"${from} is`;
-  const works = "It works for 10 minutes, in the window where you asked for it.";
-  const stranger =
-    "If you did not ask for a code, someone may have your signing link: do not share this code, and tell the sender.";
+  const lead = { title, sender, hasSender: sender ? "yes" : "no" };
   const text = [
-    `Hello ${content.recipientName},`,
+    words.text("greeting", { name: content.recipientName }),
     "",
-    `${lead}:`,
+    words.text("code.lead", lead),
     "",
     `    ${content.code}`,
     "",
-    works,
+    words.text("code.works"),
     "",
-    stranger,
+    words.text("code.stranger"),
     "",
-    "— Countersign",
+    words.text("signOff"),
   ];
   const html = [
-    `<p>Hello ${escapeHtml(content.recipientName)},</p>`,
-    `<p>${escapeHtml(lead)}:</p>`,
-    `<p style="font-size:28px;font-weight:700;letter-spacing:6px;margin:16px 0">${escapeHtml(content.code)}</p>`,
-    `<p>${escapeHtml(works)}</p>`,
-    `<p style="font-size:13px;color:#555">${escapeHtml(stranger)}</p>`,
+    `<p>${words.html("greeting", { name: content.recipientName })}</p>`,
+    `<p>${words.html("code.lead", lead)}</p>`,
+    `<p style="font-size:28px;font-weight:700;letter-spacing:6px;margin:16px 0" dir="ltr">${escapeHtml(content.code)}</p>`,
+    `<p>${words.html("code.works")}</p>`,
+    `<p style="font-size:13px;color:#555">${words.html("code.stranger")}</p>`,
   ];
   return {
-    subject: `${content.code} is your code for ${title}`.slice(0, 250),
+    subject: words.text("code.subject", { code: content.code, title }).slice(0, 250),
     text: `${text.join("\n")}\n`,
-    html: htmlDocument(html),
+    html: htmlDocument(words, html),
   };
 }

@@ -1,0 +1,146 @@
+/**
+ * The signing page's language: react-intl's provider with the catalogue of the language the signer
+ * gets (locales.ts), the document's lang and direction set to match, and the switcher to change it.
+ */
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+} from "react";
+import { IntlProvider, useIntl } from "react-intl";
+import {
+  DEFAULT_LOCALE,
+  direction,
+  LOCALES,
+  type Locale,
+  loadCatalogue,
+  pickLocale,
+  storeChoice,
+  storedChoice,
+  type Translate,
+} from "./locales";
+import type { Catalogue, MessageId } from "./messages/en";
+
+declare global {
+  namespace FormatjsIntl {
+    interface Message {
+      ids: MessageId;
+    }
+  }
+}
+
+interface LanguageState {
+  locale: Locale;
+  /** The signer picks a language: it stays theirs on this device. */
+  choose: (locale: Locale) => void;
+  /** The sender's choice for this signer, which holds unless the signer chose on the page. */
+  follow: (senderChoice: string | null | undefined) => void;
+}
+
+const LanguageContext = createContext<LanguageState | null>(null);
+
+export function useLanguage(): LanguageState {
+  const state = useContext(LanguageContext);
+  if (!state) throw new Error("useLanguage outside LanguageProvider");
+  return state;
+}
+
+export function LanguageProvider({ children }: { children: ReactNode }) {
+  const [chosen, setChosen] = useState(storedChoice);
+  const [senderChoice, setSenderChoice] = useState<Locale>();
+  const locale = chosen ?? senderChoice ?? pickLocale(navigator.languages) ?? DEFAULT_LOCALE;
+  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Catalogue }>();
+
+  useEffect(() => {
+    let current = true;
+    loadCatalogue(locale).then(
+      (messages) => current && setLoaded({ locale, messages }),
+      // A language that will not load (the network) leaves the page in the one it shows.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [locale]);
+
+  useEffect(() => {
+    if (!loaded) return;
+    document.documentElement.lang = loaded.locale;
+    document.documentElement.dir = direction(loaded.locale);
+  }, [loaded]);
+
+  const choose = useCallback((next: Locale) => {
+    storeChoice(next);
+    setChosen(next);
+  }, []);
+  const follow = useCallback((tag: string | null | undefined) => setSenderChoice(pickLocale([tag])), []);
+
+  if (!loaded) return null;
+  return (
+    <LanguageContext.Provider value={{ locale: loaded.locale, choose, follow }}>
+      <IntlProvider locale={loaded.locale} messages={loaded.messages} defaultLocale={DEFAULT_LOCALE}>
+        {children}
+      </IntlProvider>
+    </LanguageContext.Provider>
+  );
+}
+
+type RichValues = Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>;
+
+/**
+ * The page's words: `t(id, values)` a message as text, `t.rich(id, values)` one with markup, where
+ * <b> is strong and <muted> muted unless the values say otherwise, and every text value is set
+ * apart (<bdi>) from the sentence's direction.
+ */
+export function useT(): Translate & { rich: (id: MessageId, values?: RichValues) => ReactNode } {
+  const intl = useIntl();
+  return useMemo(() => {
+    const t: Translate = (id, values) => intl.formatMessage({ id }, values);
+    const rich = (id: MessageId, values: RichValues = {}): ReactNode =>
+      intl.formatMessage(
+        { id },
+        {
+          b: (chunks: ReactNode[]) => <strong>{chunks}</strong>,
+          muted: (chunks: ReactNode[]) => <span className="muted">{chunks}</span>,
+          ...Object.fromEntries(
+            Object.entries(values).map(([name, value]) => [
+              name,
+              typeof value === "string" ? <bdi key={name}>{value}</bdi> : value,
+            ]),
+          ),
+        },
+      );
+    return Object.assign(t, { rich });
+  }, [intl]);
+}
+
+/** The language switcher: each language named in itself. */
+export function LanguageSwitcher() {
+  const { locale, choose } = useLanguage();
+  const t = useT();
+  const id = useId();
+  return (
+    <div className="language">
+      <label htmlFor={id} className="language-label">
+        {t("language.label")}
+      </label>
+      <select
+        id={id}
+        data-testid="language"
+        value={locale}
+        onChange={(e) => choose(e.target.value as Locale)}
+      >
+        {LOCALES.map((l) => (
+          <option key={l.code} value={l.code} lang={l.code}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

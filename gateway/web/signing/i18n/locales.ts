@@ -1,0 +1,56 @@
+/**
+ * Which language a signer gets — the one they chose on the page, else the sender's choice for them,
+ * else the first their browser asks for that the page speaks, else English — and its catalogue.
+ */
+import { type Locale, pickLocale } from "../../shared/signer-locales";
+import { type Catalogue, en, type MessageId } from "./messages/en";
+
+export { DEFAULT_LOCALE, direction, LOCALES, type Locale, pickLocale } from "../../shared/signer-locales";
+
+/** Every language but English (in the page's script) is fetched when first wanted, each its own small script. */
+const LOADERS: Record<Exclude<Locale, "en">, () => Promise<Catalogue>> = {
+  de: () => import("./messages/de").then((m) => m.de),
+  fr: () => import("./messages/fr").then((m) => m.fr),
+  es: () => import("./messages/es").then((m) => m.es),
+  "pt-BR": () => import("./messages/pt-BR").then((m) => m.ptBR),
+  it: () => import("./messages/it").then((m) => m.it),
+  nl: () => import("./messages/nl").then((m) => m.nl),
+  pl: () => import("./messages/pl").then((m) => m.pl),
+  ja: () => import("./messages/ja").then((m) => m.ja),
+  ar: () => import("./messages/ar").then((m) => m.ar),
+};
+
+export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
+  return locale === "en" ? en : LOADERS[locale]();
+}
+
+const CHOICE_KEY = "countersign.signing.locale";
+
+/** The language the signer picked on the page, in an earlier visit too; undefined when they never did. */
+export function storedChoice(): Locale | undefined {
+  try {
+    return pickLocale([window.localStorage.getItem(CHOICE_KEY)]);
+  } catch {
+    return undefined;
+  }
+}
+
+export function storeChoice(locale: Locale): void {
+  try {
+    window.localStorage.setItem(CHOICE_KEY, locale);
+  } catch {
+    // Storage refused (a private window): the choice lasts as long as the page.
+  }
+}
+
+/**
+ * Text from outside (a name, a title, an address) set apart from the sentence around it, so that
+ * neither reorders the other: an English title in an Arabic sentence keeps its full stop where it
+ * belongs. Unicode's first-strong isolate and pop directional isolate.
+ */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`;
+}
+
+/** A message of the catalogue in the page's language, with its values. */
+export type Translate = (id: MessageId, values?: Record<string, string | number | Date>) => string;

@@ -1,0 +1,53 @@
+/**
+ * The languages a signer meets Countersign in — the signing page, its link pages and the request's
+ * e-mails — and how a date signed is written in them. The web page keeps its own list of these
+ * (gateway/web/shared/signer-locales.ts); a test holds the two equal.
+ */
+export const SIGNER_LOCALES = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"] as const;
+
+export type SignerLocale = (typeof SIGNER_LOCALES)[number];
+
+export const DEFAULT_SIGNER_LOCALE: SignerLocale = "en";
+
+export function isSignerLocale(value: string): value is SignerLocale {
+  return (SIGNER_LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * The supported locale a client meant by a BCP 47 tag, matched without regard to case and with `_`
+ * taken for `-` (DocuSign writes `pt_BR`): "pt-br" and "pt_BR" are pt-BR, "de-AT" is de. Undefined
+ * when the language is not one Countersign speaks.
+ */
+export function signerLocaleOf(tag: string): SignerLocale | undefined {
+  const wanted = tag.trim().replaceAll("_", "-").toLowerCase();
+  if (!wanted) return undefined;
+  const exact = SIGNER_LOCALES.find((l) => l.toLowerCase() === wanted);
+  if (exact) return exact;
+  const language = wanted.split("-")[0];
+  return SIGNER_LOCALES.find((l) => l.toLowerCase().split("-")[0] === language);
+}
+
+/** Whether `zone` is an IANA time zone this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A date signed as the signer's page shows it and the sealed PDF writes it: the day in the signer's
+ * time zone, in their language's medium form ("27 Nov 2026", "27.11.2026", "2026年11月27日"). Without a
+ * locale, the ISO date in UTC, as API clients have always had it.
+ */
+export function dateSignedText(at: Date, locale?: SignerLocale, timeZone?: string): string {
+  if (!locale) return at.toISOString().slice(0, 10);
+  return new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: timeZone && isTimeZone(timeZone) ? timeZone : "UTC",
+  }).format(at);
+}

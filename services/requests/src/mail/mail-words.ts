@@ -1,0 +1,100 @@
+/**
+ * The words of a recipient's e-mails in their language: catalogues in ICU MessageFormat, formatted
+ * with intl-messageformat. A title (<b>…</b> in a message) is set in bold in HTML and in quotes in
+ * text; every value is escaped in HTML, the catalogue's own words too.
+ */
+import { DEFAULT_SIGNER_LOCALE, type SignerLocale } from "@countersign/domain";
+import { IntlMessageFormat } from "intl-messageformat";
+import { ar } from "./messages/ar.js";
+import { de } from "./messages/de.js";
+import { type Catalogue, en, type MessageId } from "./messages/en.js";
+import { es } from "./messages/es.js";
+import { fr } from "./messages/fr.js";
+import { it } from "./messages/it.js";
+import { ja } from "./messages/ja.js";
+import { nl } from "./messages/nl.js";
+import { pl } from "./messages/pl.js";
+import { ptBR } from "./messages/pt-BR.js";
+
+export const CATALOGUES: Record<SignerLocale, Catalogue> = {
+  en,
+  de,
+  fr,
+  es,
+  "pt-BR": ptBR,
+  it,
+  nl,
+  pl,
+  ja,
+  ar,
+};
+
+type Values = Record<string, string | number>;
+
+// Where a title begins and ends while a message is formatted, before it is escaped: characters
+// of Unicode's private use area, taken out of every value first so no value can forge one.
+const OPEN = "\uE000";
+const CLOSE = "\uE001";
+const MARKS = /[\uE000\uE001]/g;
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+export class MailWords {
+  private readonly formats = new Map<MessageId, IntlMessageFormat>();
+  readonly locale: SignerLocale;
+
+  constructor(locale: SignerLocale | "" = DEFAULT_SIGNER_LOCALE) {
+    this.locale = locale || DEFAULT_SIGNER_LOCALE;
+  }
+
+  /** Right to left (Arabic) or left to right, for the HTML part's `dir`. */
+  get direction(): "rtl" | "ltr" {
+    return this.locale === "ar" ? "rtl" : "ltr";
+  }
+
+  /** The message as plain text: a title in quotes. */
+  text(id: MessageId, values: Values = {}): string {
+    return this.marked(id, values).replaceAll(OPEN, '"').replaceAll(CLOSE, '"');
+  }
+
+  /** The message as HTML: escaped, a title in bold. */
+  html(id: MessageId, values: Values = {}): string {
+    return escapeHtml(this.marked(id, values)).replaceAll(OPEN, "<strong>").replaceAll(CLOSE, "</strong>");
+  }
+
+  /** A date and time as the recipient's language writes them, in UTC (said so). */
+  dateTime(at: Date): string {
+    return new Intl.DateTimeFormat(this.locale, {
+      year: "numeric",
+      month: "long",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZone: "UTC",
+      timeZoneName: "short",
+    }).format(at);
+  }
+
+  private marked(id: MessageId, values: Values): string {
+    let format = this.formats.get(id);
+    if (!format) {
+      format = new IntlMessageFormat(CATALOGUES[this.locale][id], this.locale);
+      this.formats.set(id, format);
+    }
+    const clean = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v.replace(MARKS, "") : v]),
+    );
+    const out = format.format<string>({
+      ...clean,
+      b: (chunks: string[]) => `${OPEN}${chunks.join("")}${CLOSE}`,
+    });
+    return Array.isArray(out) ? out.join("") : String(out);
+  }
+}

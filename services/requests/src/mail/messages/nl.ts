@@ -1,0 +1,38 @@
+import type { Catalogue } from "./en.js";
+
+export const nl: Catalogue = {
+  greeting: "Beste {name},",
+  "invitation.subject": "Ter ondertekening: {title}",
+  "invitation.lead":
+    "{hasSender, select, yes {{sender} vraagt u} other {U wordt gevraagd}} <b>{title}</b> te ondertekenen.",
+  "resend.subject": "Ter ondertekening: {title}",
+  "resend.lead":
+    "Dit is een nieuwe link om <b>{title}</b> te ondertekenen{hasSender, select, yes {, op verzoek van {sender}} other {}}.",
+  "reminder.subject": "Herinnering: {title} ondertekenen",
+  "reminder.lead":
+    "Ter herinnering: {hasSender, select, yes {{sender} vraagt u} other {u wordt gevraagd}} <b>{title}</b> te ondertekenen.",
+  "recipientChanged.subject": "Ter ondertekening: {title}",
+  "recipientChanged.lead":
+    "Uw gegevens bij dit verzoek zijn bijgewerkt. {hasSender, select, yes {{sender} vraagt u} other {U wordt gevraagd}} <b>{title}</b> te ondertekenen.",
+  "completed.subject": "Voltooid: {title}",
+  "completed.lead": "Iedereen heeft <b>{title}</b> ondertekend.",
+  "completed.attached":
+    "Het ondertekende document is bijgevoegd. De laatste pagina is het voltooiingscertificaat, en het document is verzegeld met een digitale handtekening die elke latere wijziging zichtbaar maakt.",
+  "completed.tooLarge":
+    "Het ondertekende document is te groot om bij te voegen; download het via de link hieronder. De laatste pagina is het voltooiingscertificaat.",
+  "action.sign": "Bekijken en ondertekenen",
+  "action.download": "Ondertekend document downloaden",
+  senderMessage: "Bericht van de afzender:",
+  reminderNote: "Opmerking bij deze herinnering:",
+  orOpen: "Of open dit adres:",
+  expires: "Het verzoek verloopt op {date}.",
+  personal:
+    "Deze link is persoonlijk: iedereen die de link heeft, kan namens u ondertekenen. Stuur deze e-mail dus niet door.",
+  signOff: "— Countersign",
+  sentBy: "Verzonden door Countersign",
+  "code.subject": "{code} is uw code voor {title}",
+  "code.lead": "Uw code om <b>{title}</b>{hasSender, select, yes { van {sender}} other {}} te openen is:",
+  "code.works": "De code is 10 minuten geldig, in het venster waarin u hem hebt aangevraagd.",
+  "code.stranger":
+    "Hebt u geen code aangevraagd? Dan heeft iemand misschien uw ondertekeningslink: deel deze code niet en laat het de afzender weten.",
+};
