@@ -4,7 +4,7 @@
  * landing back on the sender's returnUrl; a decline; a phone-sized run by touch. The last
  * signature yields a sealed PDF that pdfsig verifies. Screenshots go to test/artifacts/.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -210,6 +210,23 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     await expect(firstPage.getByTestId("done-state").textContent()).resolves.toContain(
       "Others still have to sign",
     );
+    // Theirs to keep at once: the pages with their signature, before the certificate and the seal.
+    await shot(firstPage, "first-signer-copy-offered");
+    const [download] = await Promise.all([
+      firstPage.waitForEvent("download"),
+      firstPage.getByTestId("download-copy").click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("Service agreement after (signed by Ada Lovelace).pdf");
+    const copy = new Uint8Array(await readFile((await download.path()) as string));
+    await writeFile(join(ARTIFACTS, `${mode}-signer-copy.pdf`), copy);
+    const text = await pdfText(copy);
+    expect(text).toContain("Ada Lovelace");
+    expect(text).not.toContain("Certificate of completion");
+    expect(Buffer.from(copy).toString("latin1")).not.toContain("/ByteRange");
+    const cookie = (await first.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const again = async () => fetch(`${gateway}/sign/api/copy`, { headers: { cookie } });
+    const answers = [(await again()).status, (await again()).status, (await again()).status];
+    expect(answers).toEqual([200, 200, 429]);
     await first.close();
 
     const last = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -339,6 +356,9 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(await linkFor(`di.${mode}@example.com`));
+    // A copy is of what was signed: there is none to have before signing.
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    expect((await fetch(`${gateway}/sign/api/copy`, { headers: { cookie } })).status).toBe(409);
     await page.getByTestId("decline").click();
     await page.getByTestId("decline-reason").fill("The fee is not what we agreed.");
     await shot(page, "decline-dialog");

@@ -267,6 +267,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
       contract,
       publicUrl,
       linkLimiter: new RateLimiter(0.5, 30),
+      // Three copies at once, then one a minute, per session.
+      copyLimiter: new RateLimiter(1 / 60, 3),
       bodies,
       webRoot: join(webRoot, "sign"),
     }),

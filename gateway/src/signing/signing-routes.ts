@@ -4,6 +4,7 @@
  * the address bar; the page's JSON API works by that cookie. Links that cannot open get an HTML
  * page saying why.
  */
+import { once } from "node:events";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -18,6 +19,7 @@ import {
   type SignerAuthentication as SignerAuthenticationMessage,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { problemOf } from "@countersign/kit";
+import { create as contentDisposition } from "content-disposition";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { z } from "zod";
 import type { Contract } from "../contract/operation.js";
@@ -38,7 +40,7 @@ import {
 } from "../contract/signing.js";
 import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
-import { sendDocument } from "../document-download.js";
+import { CUSTOMER_FILE_POLICY, sendDocument } from "../document-download.js";
 import { iso } from "../json-time.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { notFound } from "../middleware/errors.js";
@@ -59,6 +61,8 @@ export interface SigningRoutesOptions {
   publicUrl: string;
   /** Limits link opening per client address: tokens are guessed nowhere else. */
   linkLimiter: RateLimiter;
+  /** Limits signers' copies per session: each is drawn when asked. */
+  copyLimiter: RateLimiter;
   /** Memory for bodies, shared with the gateway's other routes. */
   bodies: BodyBudget;
   /** The built signing page (index.html and assets/). */
@@ -261,6 +265,53 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         disposition: "inline",
         blobFiles,
       });
+    },
+  );
+
+  api.on(
+    "get",
+    "/copy",
+    {
+      summary: "The signer's copy",
+      description:
+        "Once this signer has signed: the documents with every value signed so far drawn on its field, as the sealed PDF will draw them, without the certificate of completion or the seal, which come when everyone has signed (then `signedDocumentId`). Drawn when asked: a few a minute per session.",
+      tag: "Signing",
+      answers: {
+        200: {
+          description: "The PDF, as an attachment.",
+          content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+        },
+      },
+      problems: [401, 409, 410, 429, 500, 503],
+    },
+    async ({ req, res }) => {
+      const token = sessionToken(req);
+      const limit = options.copyLimiter.take(token);
+      if (!limit.allowed) {
+        throw new ApiProblem(
+          "rate_limited",
+          `your copy was drawn a moment ago; try again in ${limit.retryAfterSeconds} s`,
+          undefined,
+          { "Retry-After": String(limit.retryAfterSeconds) },
+        );
+      }
+      const parts = requests.getSignerCopy({ sessionToken: token })[Symbol.asyncIterator]();
+      // The first part describes the copy; an error (not signed yet, the session ended) comes before it.
+      const first = await parts.next();
+      if (first.done || first.value.part.case !== "copy")
+        throw new Error("the requests service answered a copy without describing it");
+      const copy = first.value.part.value;
+      res.set({
+        "Content-Type": "application/pdf",
+        "Content-Length": String(copy.sizeBytes),
+        "Content-Disposition": contentDisposition(copy.filename),
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": CUSTOMER_FILE_POLICY,
+      });
+      for (let part = await parts.next(); !part.done; part = await parts.next()) {
+        if (part.value.part.case === "chunk" && !res.write(part.value.part.value)) await once(res, "drain");
+      }
+      res.end();
     },
   );
 

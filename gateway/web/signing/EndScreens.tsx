@@ -1,6 +1,6 @@
 /** The pages a signer meets outside signing: waiting, an error, an end, signed, closed. */
 import { useEffect, useRef } from "react";
-import { documentUrl, getSession, type RequestStatus, type Session } from "./api";
+import { documentUrl, getSession, type RequestStatus, type Session, SIGNER_COPY_URL } from "./api";
 import { LanguageSwitcher, useT } from "./i18n/Language";
 import type { MessageId } from "./i18n/messages/en";
 import type { Phase } from "./phase";
@@ -38,6 +38,7 @@ export function SignedScreen({
     return (
       <StateScreen testId="done-state" title={t("signed.title")} tone="success">
         <p>{t("signed.othersBody")}</p>
+        <SignerCopy />
       </StateScreen>
     );
   }
@@ -53,6 +54,7 @@ export function SignedScreen({
     return (
       <StateScreen testId="done-state" title={t("everyoneSigned.title")} tone="success">
         <p>{t("sealing.delayed")}</p>
+        <SignerCopy />
       </StateScreen>
     );
   }
@@ -87,6 +89,21 @@ const CLOSED: Partial<Record<RequestStatus, [MessageId, MessageId]>> = {
   declined: ["closed.declined.title", "closed.declined.body"],
   completed: ["closed.completed.title", "closed.completed.body"],
 };
+
+/** What the signer signed, theirs to keep at once; the sealed PDF follows when everyone has signed. */
+function SignerCopy() {
+  const t = useT();
+  return (
+    <>
+      <p>
+        <a className="button secondary" href={SIGNER_COPY_URL} download data-testid="download-copy">
+          {t("copy.download")}
+        </a>
+      </p>
+      <p className="hint">{t("copy.note")}</p>
+    </>
+  );
+}
 
 function DownloadSigned({ documentId }: { documentId: string }) {
   const t = useT();

@@ -122,6 +122,9 @@ export function verify(codes: { accessCode?: string; emailCode?: string }): Prom
   return call<SignerAuthentication>("/verify", { method: "POST", body: JSON.stringify(codes) });
 }
 
+/** This signer's copy, once they have signed: what is signed so far, before the seal. */
+export const SIGNER_COPY_URL = `${API}/copy`;
+
 export function documentUrl(documentId: string): string {
   return `${API}/documents/${encodeURIComponent(documentId)}`;
 }

@@ -11,9 +11,13 @@ import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
 import type { SealCertificates } from "./seal-certificates.js";
 import type { SignerAuthentication } from "./signer-authentication.js";
+import type { SignerCopies } from "./signer-copies.js";
 import type { Signing } from "./signing.js";
 import type { SigningSessions } from "./signing-sessions.js";
 import type { DocumentVerification } from "./verification/document-verification.js";
+
+/** A signer's copy crosses to the gateway in parts of this size. */
+const COPY_CHUNK_BYTES = 1024 * 1024;
 
 export interface RequestsDomain {
   creation: RequestCreation;
@@ -21,6 +25,7 @@ export interface RequestsDomain {
   sessions: SigningSessions;
   signing: Signing;
   signerAuthentication: SignerAuthentication;
+  signerCopies: SignerCopies;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
   /** Sends the administrator's test e-mail (mail/test-email.ts). */
@@ -35,6 +40,7 @@ export function requestsRoutes({
   sessions,
   signing,
   signerAuthentication,
+  signerCopies,
   agreementSets,
   verification,
   testEmail,
@@ -118,6 +124,18 @@ export function requestsRoutes({
         timeZone: req.timeZone,
       }),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
+    getSignerCopy: async function* (req) {
+      const copy = await signerCopies.draw(req.sessionToken);
+      yield {
+        part: {
+          case: "copy" as const,
+          value: { filename: copy.filename, sizeBytes: BigInt(copy.bytes.length) },
+        },
+      };
+      for (let at = 0; at < copy.bytes.length; at += COPY_CHUNK_BYTES) {
+        yield { part: { case: "chunk" as const, value: copy.bytes.subarray(at, at + COPY_CHUNK_BYTES) } };
+      }
+    },
     reassignSigner: async (req) => {
       const to = { name: req.name, email: req.email, reason: req.reason };
       return { signatureRequest: (await signing.reassign(req.sessionToken, to, req.actor)).signatureRequest };

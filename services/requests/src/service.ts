@@ -46,6 +46,7 @@ import {
 import { SealExpiryWarnings } from "./seal-expiry-warnings.js";
 import { SignerAuthentication } from "./signer-authentication.js";
 import { SignerCodes } from "./signer-codes.js";
+import { SignerCopies } from "./signer-copies.js";
 import { Signing } from "./signing.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
@@ -255,15 +256,23 @@ function apiParts(
     uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
-  // The verifier's own process, started with the first file someone asks about.
+  // The API's own drawing process — files someone asks to verify, signers' copies — started with
+  // the first that needs it: neither holds a completion up.
   const verifierProcess = new DrawingProcess(deps.drawingLimits);
   const verification = new DocumentVerification({ db, documents: deps.documents, drawing: verifierProcess });
+  const signerCopies = new SignerCopies({
+    db,
+    documents: deps.documents,
+    sessions,
+    drawing: verifierProcess,
+  });
   const routes = requestsRoutes({
     creation,
     requests,
     sessions,
     signing,
     signerAuthentication,
+    signerCopies,
     agreementSets: new AgreementSets(db),
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),

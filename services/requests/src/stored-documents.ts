@@ -1,9 +1,13 @@
-/** A stored document read whole from the documents service: for sealing, and for e-mail attachments. */
+/**
+ * Stored documents read whole from the documents service: for sealing, a signer's copy, and e-mail
+ * attachments.
+ */
 import type { Client } from "@connectrpc/connect";
 import type {
   Document,
   DocumentsService,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type { Original } from "./completion/sealed-document.js";
 
 export async function readDocument(
   documents: Client<typeof DocumentsService>,
@@ -18,4 +22,18 @@ export async function readDocument(
   }
   if (!document) throw new Error(`document ${documentId} came without its metadata`);
   return { document, bytes: Buffer.concat(chunks) };
+}
+
+/** A request's originals, in its order, to draw on. */
+export function readOriginals(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  documentIds: string[],
+): Promise<Original[]> {
+  return Promise.all(
+    documentIds.map(async (id) => {
+      const { document, bytes } = await readDocument(documents, workspaceId, id);
+      return { id, filename: document.filename, sha256: document.sha256, bytes };
+    }),
+  );
 }

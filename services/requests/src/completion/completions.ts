@@ -36,13 +36,12 @@ import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
 import { type StoredField, store } from "../store.js";
-import { readDocument } from "../stored-documents.js";
+import { readOriginals } from "../stored-documents.js";
 import type { SignatureMark } from "./certificate-page.js";
 import { DrawingFailed, type DrawingProcess } from "./drawing-process.js";
 import { RevocationError } from "./pades/revocation.js";
 import { TimestampError } from "./pades/timestamp-client.js";
 import { type SealChoice, SealUnavailable } from "./seal-choice.js";
-import type { Original } from "./sealed-document.js";
 import { signerIdentity } from "./signer-identity.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
@@ -249,7 +248,7 @@ export class Completions extends JobQueue<Job> {
     const values = await store.fieldValues(db, request.id);
     const seal = await this.deps.seals.forWorkspace(job.workspace_id);
     const drawn = await this.deps.drawing.draw(
-      await this.originals(job.workspace_id, request.document_ids),
+      await readOriginals(this.deps.documents, job.workspace_id, request.document_ids),
       request.fields,
       values,
       {
@@ -302,15 +301,6 @@ export class Completions extends JobQueue<Job> {
       await this.finish(tx, request.id);
     });
     this.deps.afterCommit();
-  }
-
-  private originals(workspaceId: string, documentIds: string[]): Promise<Original[]> {
-    return Promise.all(
-      documentIds.map(async (id) => {
-        const { document, bytes } = await readDocument(this.deps.documents, workspaceId, id);
-        return { id, filename: document.filename, sha256: document.sha256, bytes };
-      }),
-    );
   }
 
   /** Stores the sealed PDF under the job's document id (a retry gets the first copy back) and claims it. */

@@ -1,6 +1,6 @@
 /**
  * What the drawing process does (drawing-worker.mjs loads this module): draw a completed document
- * with the room for its seal, append to a sealed one the revision with its validation data and an
+ * with the room for its seal, or a signer's copy before completion, append to a sealed one the revision with its validation data and an
  * empty document time-stamp, or verify a PDF anyone sent. Each reads whole PDFs with pdf-lib, which
  * the service's event loop must not wait on — least of all for a file from a stranger.
  */
@@ -13,6 +13,7 @@ import {
   type CertificateDetails,
   type DrawnDocument,
   drawCompletedDocument,
+  drawSignerCopy,
   type Original,
 } from "./sealed-document.js";
 
@@ -26,6 +27,7 @@ export type DrawingJob =
       details: CertificateDetails;
       seal: SealRoom;
     }
+  | { kind: "signer-copy"; originals: Original[]; fields: StoredField[]; values: [string, StoredValue][] }
   | { kind: "validation-revision"; pdf: Uint8Array; data: ValidationData; timestampBytes: number }
   | { kind: "verify"; pdf: Uint8Array };
 
@@ -38,6 +40,8 @@ export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
   switch (job.kind) {
     case "draw":
       return drawCompletedDocument(job.originals, job.fields, new Map(job.values), job.details, job.seal);
+    case "signer-copy":
+      return { bytes: await drawSignerCopy(job.originals, job.fields, new Map(job.values)) };
     case "validation-revision":
       return { bytes: await addValidationRevision(job.pdf, job.data, job.timestampBytes) };
     case "verify":

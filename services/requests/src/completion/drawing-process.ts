@@ -63,6 +63,16 @@ export class DrawingProcess {
     return bytes ?? new Uint8Array();
   }
 
+  /** A signer's copy before completion: the originals with what is signed so far. */
+  async drawSignerCopy(
+    originals: Original[],
+    fields: StoredField[],
+    values: Map<string, StoredValue>,
+  ): Promise<Uint8Array> {
+    const { bytes } = await this.run({ kind: "signer-copy", originals, fields, values: [...values] });
+    return bytes ?? new Uint8Array();
+  }
+
   /** What `pdf` (anyone's file) proves. */
   async verify(pdf: Uint8Array): Promise<VerificationReport> {
     const { report } = await this.run({ kind: "verify", pdf });
@@ -71,7 +81,12 @@ export class DrawingProcess {
   }
 
   private async run(job: DrawingJob): Promise<DrawingResult> {
-    const what = job.kind === "verify" ? "verifying the file" : "drawing the completed PDF";
+    const what =
+      job.kind === "verify"
+        ? "verifying the file"
+        : job.kind === "signer-copy"
+          ? "drawing the signer's copy"
+          : "drawing the completed PDF";
     try {
       return await this.process.run(job);
     } catch (err) {

@@ -2,7 +2,8 @@
  * Draws a completed request's PDF: the originals joined in order, every value drawn on its field,
  * the certificate of completion appended, and the room for the one seal over the whole. Pure:
  * bytes in, bytes out, so the drawing process (drawing-process.ts) and the benchmark run the same
- * code; the seal itself is signed where the key is (Seal.sign).
+ * code; the seal itself is signed where the key is (Seal.sign). A signer's copy before completion
+ * is the same pages, drawn alike, without certificate or seal.
  */
 import { createHash } from "node:crypto";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -34,13 +35,12 @@ export type CertificateDetails = Omit<
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-export async function drawCompletedDocument(
+/** The originals joined in order, every value drawn on its field in the faces the signing page shows. */
+async function drawFilledPages(
   originals: Original[],
   fields: StoredField[],
   values: Map<string, StoredValue>,
-  details: CertificateDetails,
-  seal: SealRoom,
-): Promise<DrawnDocument> {
+): Promise<{ doc: PDFDocument; typesetter: Typesetter; pageCounts: number[] }> {
   const [first, ...rest] = originals;
   if (!first) throw new Error("a request without documents cannot be completed");
   // The first original is kept as it is, with its outline and metadata; the others join it.
@@ -60,6 +60,28 @@ export async function drawCompletedDocument(
     symbols: await doc.embedFont(StandardFonts.ZapfDingbats),
   });
   await typesetter.finish(doc);
+  return { doc, typesetter, pageCounts };
+}
+
+/** A signer's copy before the request completes: what is signed so far, on the originals' pages. */
+export async function drawSignerCopy(
+  originals: Original[],
+  fields: StoredField[],
+  values: Map<string, StoredValue>,
+): Promise<Uint8Array> {
+  const { doc } = await drawFilledPages(originals, fields, values);
+  doc.setProducer("Countersign");
+  return doc.save();
+}
+
+export async function drawCompletedDocument(
+  originals: Original[],
+  fields: StoredField[],
+  values: Map<string, StoredValue>,
+  details: CertificateDetails,
+  seal: SealRoom,
+): Promise<DrawnDocument> {
+  const { doc, typesetter, pageCounts } = await drawFilledPages(originals, fields, values);
   const signedPagesSha256 = sha256(await doc.save({ useObjectStreams: false }));
   const facts: CertificateFacts = {
     ...details,

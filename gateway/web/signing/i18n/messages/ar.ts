@@ -44,6 +44,9 @@ export const ar: Catalogue = {
   "closed.completed.title": "اكتمل هذا الطلب",
   "closed.completed.body": "وقّع الجميع؛ لم يعد هناك ما يلزمك توقيعه.",
   "download.signed": "تنزيل المستند الموقّع",
+  "copy.download": "تنزيل ما وقّعت عليه",
+  "copy.note":
+    "نسخة تحمل توقيعك للاحتفاظ بها إلى أن يوقّع الجميع. ستصلك الوثيقة المكتملة بشهادتها وختمها لاحقًا.",
 
   "gate.title": "أكّد هويتك",
   "gate.lead":

@@ -48,6 +48,9 @@ export const de: Catalogue = {
   "closed.completed.title": "Diese Anfrage ist abgeschlossen",
   "closed.completed.body": "Alle haben unterschrieben; es gibt nichts mehr für Sie zu unterschreiben.",
   "download.signed": "Unterschriebenes Dokument herunterladen",
+  "copy.download": "Unterschriebenes Dokument herunterladen",
+  "copy.note":
+    "Eine Kopie mit Ihrer Unterschrift für Ihre Unterlagen, bis alle unterschrieben haben. Das fertige Dokument mit Zertifikat und Siegel folgt.",
   "gate.title": "Bestätigen Sie Ihre Identität",
   "gate.lead":
     "{hasSender, select, yes {{sender} bittet Sie} other {Der Absender bittet Sie}}, <b>{title}</b> zu unterschreiben. Bevor das Dokument angezeigt wird, geben Sie {count, plural, one {den angeforderten Code} other {die angeforderten Codes}} ein.",

@@ -47,6 +47,9 @@ export const en = {
   "closed.completed.title": "This request is complete",
   "closed.completed.body": "Everyone has signed; there is nothing left for you to sign.",
   "download.signed": "Download the signed document",
+  "copy.download": "Download what you signed",
+  "copy.note":
+    "A copy with your signature, for your records until everyone has signed. The completed document, with its certificate and seal, follows.",
 
   "gate.title": "Confirm it is you",
   "gate.lead":

@@ -42,6 +42,9 @@ export const es: Catalogue = {
   "closed.completed.title": "Esta solicitud está completada",
   "closed.completed.body": "Todos han firmado; no queda nada que usted deba firmar.",
   "download.signed": "Descargar el documento firmado",
+  "copy.download": "Descargar lo que ha firmado",
+  "copy.note":
+    "Una copia con su firma para sus registros hasta que todos hayan firmado. El documento completado, con su certificado y sello, llegará después.",
   "gate.title": "Confirme su identidad",
   "gate.lead":
     "{hasSender, select, yes {{sender} le pide} other {El remitente le pide}} que firme <b>{title}</b>. Antes de ver el documento, introduzca {count, plural, one {el código solicitado} other {los códigos solicitados}}.",

@@ -44,6 +44,9 @@ export const fr: Catalogue = {
   "closed.completed.title": "Cette demande est finalisée",
   "closed.completed.body": "Tout le monde a signé ; vous n’avez plus rien à signer.",
   "download.signed": "Télécharger le document signé",
+  "copy.download": "Télécharger ce que vous avez signé",
+  "copy.note":
+    "Une copie avec votre signature, à conserver jusqu’à ce que tout le monde ait signé. Le document finalisé, avec son certificat et son sceau, suivra.",
   "gate.title": "Confirmez votre identité",
   "gate.lead":
     "{hasSender, select, yes {{sender} vous invite} other {L’expéditeur vous invite}} à signer <b>{title}</b>. Avant l’affichage du document, saisissez {count, plural, one {le code demandé} other {les codes demandés}}.",

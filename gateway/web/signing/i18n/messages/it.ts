@@ -45,6 +45,9 @@ export const it: Catalogue = {
   "closed.completed.title": "Questa richiesta è completata",
   "closed.completed.body": "Tutti hanno firmato; non le resta nulla da firmare.",
   "download.signed": "Scarica il documento firmato",
+  "copy.download": "Scarica ciò che ha firmato",
+  "copy.note":
+    "Una copia con la Sua firma, da conservare finché tutti non avranno firmato. Il documento completato, con certificato e sigillo, seguirà.",
 
   "gate.title": "Confermi la sua identità",
   "gate.lead":

@@ -44,6 +44,9 @@ export const ja: Catalogue = {
   "closed.completed.title": "この依頼は完了しています",
   "closed.completed.body": "全員が署名済みです。署名が必要なものはありません。",
   "download.signed": "署名済み文書をダウンロード",
+  "copy.download": "署名した文書をダウンロード",
+  "copy.note":
+    "全員の署名が完了するまでの控えとして、あなたの署名入りのコピーです。証明書と封印付きの完了文書は後ほどお届けします。",
 
   "gate.title": "本人確認",
   "gate.lead":

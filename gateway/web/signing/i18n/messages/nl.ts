@@ -48,6 +48,9 @@ export const nl: Catalogue = {
   "closed.completed.title": "Dit verzoek is voltooid",
   "closed.completed.body": "Iedereen heeft ondertekend; er valt voor u niets meer te ondertekenen.",
   "download.signed": "Ondertekend document downloaden",
+  "copy.download": "Download wat u hebt ondertekend",
+  "copy.note":
+    "Een kopie met uw handtekening voor uw administratie, totdat iedereen heeft ondertekend. Het voltooide document, met certificaat en zegel, volgt.",
 
   "gate.title": "Bevestig uw identiteit",
   "gate.lead":

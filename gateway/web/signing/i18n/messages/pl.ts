@@ -45,6 +45,9 @@ export const pl: Catalogue = {
   "closed.completed.title": "Ta prośba o podpis została zakończona",
   "closed.completed.body": "Wszyscy złożyli podpisy; nie masz już nic do podpisania.",
   "download.signed": "Pobierz podpisany dokument",
+  "copy.download": "Pobierz podpisany dokument",
+  "copy.note":
+    "Kopia z Twoim podpisem do Twojej dokumentacji, dopóki wszyscy nie podpiszą. Ukończony dokument z certyfikatem i pieczęcią zostanie przesłany później.",
 
   "gate.title": "Potwierdź swoją tożsamość",
   "gate.lead":

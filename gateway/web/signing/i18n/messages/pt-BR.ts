@@ -45,6 +45,9 @@ export const ptBR: Catalogue = {
   "closed.completed.title": "Esta solicitação está concluída",
   "closed.completed.body": "Todos assinaram; não há mais nada para você assinar.",
   "download.signed": "Baixar o documento assinado",
+  "copy.download": "Baixar o que você assinou",
+  "copy.note":
+    "Uma cópia com a sua assinatura, para guardar até que todos tenham assinado. O documento concluído, com certificado e selo, virá em seguida.",
 
   "gate.title": "Confirme sua identidade",
   "gate.lead":
