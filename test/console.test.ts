@@ -892,6 +892,11 @@ test("documents sent without a template: two PDFs, a signer, a copy and a second
   await recipients.nth(2).getByLabel("E-mail").fill("bo@example.com");
   // A new recipient comes after everyone listed.
   await expect(recipients.nth(2).getByLabel("Signing order").inputValue()).resolves.toBe("2");
+  // A viewer who must open the documents once Bo has signed.
+  await page.getByRole("button", { name: "Add recipient" }).click();
+  await recipients.nth(3).getByLabel("Name").fill("Vi Viewer");
+  await recipients.nth(3).getByLabel("E-mail").fill("vi@example.com");
+  await recipients.nth(3).getByLabel("Does").selectOption("viewer");
 
   const fieldsFor = page.getByTestId("field-palette").getByLabel("New fields are for");
   await fieldsFor.selectOption({ label: "Ada Signer" });
@@ -924,6 +929,7 @@ test("documents sent without a template: two PDFs, a signer, a copy and a second
     "First: Ada Signer <ada@example.com> (signs, 1 field); Cy Copy <cy@example.com> (gets a copy)",
   );
   await shows(review, "Then (order 2): Bo Second <bo@example.com> (signs, 2 fields)");
+  await shows(review, "Then (order 3): Vi Viewer <vi@example.com> (must view)");
   await shot(page, "send-documents-review", false);
   await review.getByRole("button", { name: "Send for signature" }).click();
   await page.getByRole("heading", { name: "Contract with annex", exact: true }).waitFor();
@@ -944,6 +950,7 @@ test("documents sent without a template: two PDFs, a signer, a copy and a second
     ["Ada Signer", "signer", 1],
     ["Cy Copy", "cc", 1],
     ["Bo Second", "signer", 2],
+    ["Vi Viewer", "viewer", 3],
   ]);
   expect(stored.fields.map((f) => [f.type, f.recipientId, f.documentId])).toEqual([
     ["signature", idOf("Ada Signer"), contractId],

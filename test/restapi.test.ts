@@ -749,6 +749,38 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     expect(refused.message).toContain("locale");
   });
 
+  test("a certified delivery, as DocuSign's clients add one, is a viewer in routing order: listed back as a certified delivery", async () => {
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        templateId,
+        status: "sent",
+        templateRoles: [
+          { roleName: "Client", name: "Ann", email: "ann.cd@example.com", clientUserId: "ann-cd" },
+          { roleName: "Company", name: "Bo", email: "bo.cd@example.com", clientUserId: "bo-cd" },
+        ],
+        recipients: {
+          certifiedDeliveries: [
+            { name: "Vera", email: "vera.cd@example.com", recipientId: "3", routingOrder: "2" },
+          ],
+        },
+      },
+    });
+    const native = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, {
+      key: key.secret,
+    });
+    expect((native.body as Json).recipients.map((r: Json) => r.kind)).toEqual(["signer", "signer", "viewer"]);
+    const recipients = await envelopes.listRecipients(key.accountId, created.envelopeId);
+    expect(recipients.certifiedDeliveries).toEqual([
+      expect.objectContaining({
+        recipientId: "3",
+        recipientType: "certifieddelivery",
+        name: "Vera",
+        routingOrder: "2",
+        status: "created",
+      }),
+    ]);
+  });
+
   test("status changes: views and signatures count as changes, and sent and delivered page apart", async () => {
     const embedded = async (tag: string) =>
       (

@@ -71,10 +71,14 @@ const summary = (violations: Violation[]) =>
     (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
   );
 
-/** A sent request to one signer with a signature, a text, a date and a checkbox; their link. */
+/**
+ * A sent request to one signer with a signature, a text, a date and a checkbox; their link — or,
+ * `forViewer`, the link of a viewer asked beside them.
+ */
 async function signingLink(
   tag: string,
   checks: { accessCode?: string; locale?: string } = {},
+  forViewer = false,
 ): Promise<string> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
@@ -114,11 +118,15 @@ async function signingLink(
           label: "I accept the terms",
         },
       ],
-      recipients: [{ name: "Ada Lovelace", email, role: "Client", ...checks }],
+      recipients: [
+        { name: "Ada Lovelace", email, role: "Client", ...checks },
+        { name: "Vic Viewer", email: `viewer.${email}`, kind: "viewer" },
+      ],
       send: true,
     },
   });
-  return eventually(async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === email)?.link);
+  const to = forViewer ? `viewer.${email}` : email;
+  return eventually(async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === to)?.link);
 }
 
 describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) => {
@@ -196,6 +204,14 @@ describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) =
     await page.getByTestId("language").selectOption("ja");
     await page.locator('html[lang="ja"][dir="ltr"]').waitFor({ state: "attached" });
     await check("ja-landing");
+    await page.getByTestId("language").selectOption("en");
+
+    // A viewer: the documents and what they are asked, nothing to fill or finish.
+    await page.goto(await signingLink(`a11y-viewer-${name}`, {}, true));
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await page.getByTestId("viewer-notice").waitFor();
+    await expect(page.getByTestId("finish").isVisible()).resolves.toBe(false);
+    await check("viewer");
     await context.close();
     expect(problems).toEqual([]);
   }, 120_000);

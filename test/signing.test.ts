@@ -45,7 +45,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
   }, 180_000);
   afterAll(() => deployment?.destroy());
 
-  async function sentRequest(tag: string) {
+  async function sentRequest(tag: string, others: Record<string, unknown>[] = []) {
     const upload = await call(api(), "/documents/upload?filename=lease.pdf", {
       key: key.secret,
       method: "POST",
@@ -69,6 +69,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
         recipients: [
           { name: "Zoë Tenant", email: `tenant.${tag}@example.com`, role: "Tenant", routingOrder: 1 },
           { name: "Lou Landlord", email: `landlord.${tag}@example.com`, role: "Landlord", routingOrder: 2 },
+          ...others,
         ],
         send: true,
       },
@@ -223,6 +224,59 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect(actions).toEqual(
       expect.arrayContaining(["viewed", "signed", "routed", "all_signed", "completed"]),
     );
+  }, 90_000);
+
+  test("a viewer in routing order is asked once the signers before them have signed, signs nothing, and their view completes the request", async () => {
+    const { request } = await sentRequest("viewer", [
+      { name: "Vi Viewer", email: "viewer.viewer@example.com", kind: "viewer", routingOrder: 3 },
+      { name: "Cy Copy", email: "copy.viewer@example.com", kind: "cc" },
+    ]);
+    for (const who of ["tenant", "landlord"]) {
+      const signer = new SignerBrowser(gateway);
+      await signer.open((await mailTo(`${who}.viewer@example.com`)).link as string);
+      const { fields } = (await signer.call("/sign/api/session")).body as Session;
+      const values = Object.fromEntries(
+        fields
+          .filter((f) => f.type !== "date_signed")
+          .map((f) => [
+            f.id,
+            f.type === "signature" ? { kind: "typed", text: who } : f.type === "checkbox" || "x",
+          ]),
+      );
+      expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
+    }
+    // Both have signed: now it is the viewer's turn, to review, not to sign.
+    const invitation = await mailTo("viewer.viewer@example.com");
+    expect(invitation.subject).toBe("Please review: Lease viewer");
+    const waiting = (await call(api(), `/signature-requests/${request.id}`, { key: key.secret })).body as {
+      status: string;
+      recipients: { kind: string; status: string }[];
+    };
+    expect([waiting.status, waiting.recipients.map((r) => `${r.kind}:${r.status}`)]).toEqual([
+      "in_progress",
+      ["signer:signed", "signer:signed", "viewer:sent", "cc:pending"],
+    ]);
+    const viewer = new SignerBrowser(gateway);
+    await viewer.open(invitation.link as string);
+    const session = (await viewer.call("/sign/api/session")).body as Session & {
+      recipient: { kind: string };
+    };
+    expect([session.recipient.kind, session.fields]).toEqual(["viewer", []]);
+    expect((await viewer.call("/sign/api/submit", { consent: true, values: {} })).status).toBe(409);
+    await viewer.show();
+    const completed = await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+      const body = got.body as { status: string; signedDocumentId: string | null };
+      return body.status === "completed" ? body : undefined;
+    }, 30_000);
+    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    const certificate = await pdfText(new Uint8Array(await sealed.arrayBuffer()));
+    expect(certificate).toContain("Vi Viewer <viewer.viewer@example.com>");
+    expect(certificate).toContain("viewer (had to view the documents)");
+    // Their part is done, and the request with it: nothing is left to decline.
+    expect((await viewer.call("/sign/api/decline", { reason: "too late" })).status).toBe(409);
   }, 90_000);
 
   test("a decline ends the request, and the link then answers 410 saying why", async () => {

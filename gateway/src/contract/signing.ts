@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { base64Text } from "./base64.js";
 import { id, text } from "./values.js";
-import { FieldType, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
+import { FieldType, RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
 const PlacedField = z.object({
   id: z.string(),
@@ -68,6 +68,10 @@ export const SigningSession = z
       name: z.string(),
       email: z.string(),
       status: RecipientStatus,
+      kind: RecipientKind.meta({
+        description:
+          "A `viewer` is asked to open the documents, and signs nothing; their view is their part.",
+      }),
       locale: SignerLocale.nullable().meta({
         description: "The language the sender chose for the signer; null: the page follows the browser's.",
       }),

@@ -30,7 +30,8 @@ export const RecipientStatus = z.enum(RECIPIENT_STATUSES).meta({
 
 export const RecipientKind = z.enum(RECIPIENT_KINDS).meta({
   id: "RecipientKind",
-  description: "`cc` recipients receive a copy when the request is completed.",
+  description:
+    "A `signer` fills their fields; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.",
 });
 
 export const SignerLocale = z.enum(SIGNER_LOCALES).meta({

@@ -44,15 +44,30 @@ type FieldInit = MessageInitShape<typeof NewFieldSchema>;
 type RecipientInit = MessageInitShape<typeof NewRecipientSchema>;
 type CreateInit = MessageInitShape<typeof CreateSignatureRequestRequestSchema>;
 
-/** A carbon copy as a recipient of kind cc. */
-function copyRecipient(copy: z.infer<typeof CarbonCopy>, externalId: string | undefined): RecipientInit {
+/** Who signs nothing: carbon copies (kind cc) and certified deliveries, who must view (kind viewer). */
+function othersOf(
+  definition: EnvelopeDefinition,
+): { person: z.infer<typeof CarbonCopy>; kind: "cc" | "viewer" }[] {
+  return [
+    ...(definition.recipients?.carbonCopies ?? []).map((person) => ({ person, kind: "cc" as const })),
+    ...(definition.recipients?.certifiedDeliveries ?? []).map((person) => ({
+      person,
+      kind: "viewer" as const,
+    })),
+  ];
+}
+
+function otherRecipient(
+  { person, kind }: ReturnType<typeof othersOf>[number],
+  externalId: string | undefined,
+): RecipientInit {
   return {
-    name: copy.name,
-    email: copy.email,
-    kind: "cc",
-    routingOrder: copy.routingOrder ?? 0,
+    name: person.name,
+    email: person.email,
+    kind,
+    routingOrder: person.routingOrder ?? 0,
     externalId,
-    locale: copy.emailNotification?.supportedLanguage ?? "",
+    locale: person.emailNotification?.supportedLanguage ?? "",
   };
 }
 
@@ -184,14 +199,14 @@ export class EnvelopeCreation {
         locale: role.emailNotification?.supportedLanguage ?? "",
       };
     });
-    const copies = definition.recipients?.carbonCopies ?? [];
-    const copyIds = externalIds([
+    const others = othersOf(definition);
+    const otherIds = externalIds([
       ...signers.map((s) => s.externalId || undefined),
-      ...copies.map((c) => c.recipientId),
+      ...others.map((o) => o.person.recipientId),
     ]);
     const recipients = [
       ...signers,
-      ...copies.map((copy, i) => copyRecipient(copy, copyIds[signers.length + i])),
+      ...others.map((other, i) => otherRecipient(other, otherIds[signers.length + i])),
     ];
     return this.request(workspaceId, actor, definition, send, {
       title: definition.emailSubject || template.name,
@@ -208,8 +223,11 @@ export class EnvelopeCreation {
     send: boolean,
   ): Promise<SignatureRequest> {
     const signers = definition.recipients?.signers ?? [];
-    const copies = definition.recipients?.carbonCopies ?? [];
-    const ids = externalIds([...signers.map((s) => s.recipientId), ...copies.map((c) => c.recipientId)]);
+    const others = othersOf(definition);
+    const ids = externalIds([
+      ...signers.map((s) => s.recipientId),
+      ...others.map((o) => o.person.recipientId),
+    ]);
     const roleOf = (signer: Signer, index: number) => signer.roleName || `Signer ${ids[index]}`;
     const anchors = await this.anchorPlaces(signers, stored);
     const fields: FieldInit[] = [];
@@ -227,7 +245,7 @@ export class EnvelopeCreation {
         accessCode: signer.accessCode ?? "",
         locale: signer.emailNotification?.supportedLanguage ?? "",
       })),
-      ...copies.map((copy, i) => copyRecipient(copy, ids[signers.length + i])),
+      ...others.map((other, i) => otherRecipient(other, ids[signers.length + i])),
     ];
     return this.request(workspaceId, actor, definition, send, {
       title: definition.emailSubject || definition.documents?.[0]?.name || "Please sign",

@@ -113,6 +113,8 @@ export const EnvelopeDefinition = z.object({
     .object({
       signers: z.array(Signer).max(50).optional(),
       carbonCopies: z.array(CarbonCopy).max(50).optional(),
+      /** DocuSign's certified delivery: a recipient who must view the documents, in routing order. */
+      certifiedDeliveries: z.array(CarbonCopy).max(50).optional(),
     })
     .optional(),
 });

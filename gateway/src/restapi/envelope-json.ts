@@ -7,6 +7,7 @@ import {
   currentRoutingOrder,
   docuSignRecipientId,
   recipientStatus as docuSignRecipientStatus,
+  docuSignRecipientType,
   envelopeStatus,
 } from "@countersign/domain";
 import type {
@@ -46,7 +47,7 @@ function recipientJson(request: SignatureRequest, recipient: Recipient) {
   return present({
     recipientId: recipientIdOf(request, recipient),
     recipientIdGuid: recipient.id,
-    recipientType: recipient.kind === "cc" ? "carboncopy" : "signer",
+    recipientType: docuSignRecipientType(recipient.kind),
     name: recipient.name,
     email: recipient.email,
     routingOrder: String(recipient.routingOrder),
@@ -70,7 +71,6 @@ export const NO_OTHER_RECIPIENTS = {
   agents: [],
   editors: [],
   intermediaries: [],
-  certifiedDeliveries: [],
   inPersonSigners: [],
   seals: [],
   witnesses: [],
@@ -84,6 +84,7 @@ export function recipientsJson(request: SignatureRequest) {
     ...NO_OTHER_RECIPIENTS,
     signers: of("signer"),
     carbonCopies: of("cc"),
+    certifiedDeliveries: of("viewer"),
     recipientCount: String(request.recipients.length),
     currentRoutingOrder: String(currentRoutingOrder(request)),
   };

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { dateSignedText, isTimeZone } from "@countersign/domain";
+import { dateSignedText, hasDonePart, isTimeZone } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -109,8 +109,9 @@ function redirectUrl(
 }
 
 /** Whether every signer of the request has signed: it is being sealed, or is complete. */
+/** Everyone has done their part — signers signed, viewers viewed: the request is sealed or being sealed. */
 function everyoneSigned(request: SignatureRequest): boolean {
-  return request.recipients.every((r) => r.kind !== "signer" || r.status === "signed");
+  return request.recipients.every(hasDonePart);
 }
 
 /** A value an earlier signer filled in, as the page shows it; undefined for one the page cannot. */
@@ -206,6 +207,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           name: recipient?.name ?? "",
           email: recipient?.email ?? "",
           status: (recipient?.status ?? "sent") as z.infer<typeof SigningSession>["recipient"]["status"],
+          kind: (recipient?.kind ?? "signer") as z.infer<typeof SigningSession>["recipient"]["kind"],
           locale: (recipient?.locale || null) as z.infer<typeof SigningSession>["recipient"]["locale"],
         },
         requestStatus: request.status as z.infer<typeof SigningSession>["requestStatus"],
@@ -226,7 +228,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           return [{ ...placed, value: shown, filledBy }];
         }),
         everyoneSigned: everyoneSigned(request),
-        canReassign: request.allowReassign && !recipient?.clientUserId,
+        canReassign: request.allowReassign && !recipient?.clientUserId && recipient?.kind === "signer",
         sealingDelayed: request.completionFailure !== undefined,
         ...(returnUrl ? { returnUrl } : {}),
         ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),

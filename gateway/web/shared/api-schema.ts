@@ -3827,10 +3827,10 @@ export interface components {
             locale?: components["schemas"]["SignerLocale"];
         };
         /**
-         * @description `cc` recipients receive a copy when the request is completed.
+         * @description A `signer` fills their fields; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.
          * @enum {string}
          */
-        RecipientKind: "signer" | "cc";
+        RecipientKind: "signer" | "cc" | "viewer";
         /**
          * @description The language of a recipient's e-mails and signing page: English, German, French, Spanish, Portuguese (Brazil), Italian, Dutch, Polish, Japanese or Arabic (right to left).
          * @enum {string}
@@ -4830,6 +4830,8 @@ export interface components {
                 name: string;
                 email: string;
                 status: components["schemas"]["RecipientStatus"];
+                /** @description A `viewer` is asked to open the documents, and signs nothing; their view is their part. */
+                kind: components["schemas"]["RecipientKind"];
                 /** @description The language the sender chose for the signer; null: the page follows the browser's. */
                 locale: components["schemas"]["SignerLocale"] | null;
             };
@@ -5089,7 +5091,7 @@ type ReadonlyArray<T> = [
 export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests"]["get"]["parameters"]["query"]["sort"]> = ["newest", "oldest", "title", "changed"];
 export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessagesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages"]["get"]["parameters"]["query"]["status"]> = ["pending", "succeeded", "failed"];
 export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email"];
-export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc"];
+export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer"];
 export const signerLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerLocale"]> = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"];
 export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["signature_request.sent", "signature_request.viewed", "signature_request.signed", "signature_request.completed", "signature_request.declined", "signature_request.cancelled", "signature_request.expired"];

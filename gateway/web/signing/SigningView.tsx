@@ -276,6 +276,8 @@ export function SigningView({
   };
 
   const signer = session.recipient;
+  // A viewer's part is to open the documents, which the page has recorded: nothing to fill or finish.
+  const viewing = signer.kind === "viewer";
   const modalOpen = dialogField !== null || form.declineOpen || reassigning;
 
   return (
@@ -301,7 +303,12 @@ export function SigningView({
                 {t.rich("header.from", { sender: session.request.sender })}
               </p>
             ) : null}
-            <p className="signer">{t.rich("header.signingAs", { name: signer.name, email: signer.email })}</p>
+            <p className="signer">
+              {t.rich(viewing ? "header.viewingAs" : "header.signingAs", {
+                name: signer.name,
+                email: signer.email,
+              })}
+            </p>
             {session.canReassign ? (
               <p className="reassign-offer">
                 {t("reassign.offer")}{" "}
@@ -333,15 +340,24 @@ export function SigningView({
         </header>
 
         <main className="content">
-          <section className="consent-card" aria-labelledby="consent-title">
-            <h2 id="consent-title" className="visually-hidden">
-              {t("howTo.title")}
-            </h2>
-            <p className="hint">
-              {t.rich("howTo.body")}
-              {required.length > 0 ? ` ${t("howTo.requiredMark")}` : ""}
-            </p>
-          </section>
+          {viewing ? (
+            <section className="consent-card" aria-labelledby="viewer-title" data-testid="viewer-notice">
+              <h2 id="viewer-title" className="viewer-title">
+                {t("viewer.title")}
+              </h2>
+              <p className="hint">{t("viewer.body")}</p>
+            </section>
+          ) : (
+            <section className="consent-card" aria-labelledby="consent-title">
+              <h2 id="consent-title" className="visually-hidden">
+                {t("howTo.title")}
+              </h2>
+              <p className="hint">
+                {t.rich("howTo.body")}
+                {required.length > 0 ? ` ${t("howTo.requiredMark")}` : ""}
+              </p>
+            </section>
+          )}
 
           {banner ? (
             <div className="notice error" role="alert" data-testid="error-banner">
@@ -388,7 +404,7 @@ export function SigningView({
           </div>
         </main>
 
-        <section className="action-bar" aria-label={t("actions.label")}>
+        <section className="action-bar" aria-label={t("actions.label")} hidden={viewing}>
           <div className="action-inner">
             <div className="progress">
               <p className="progress-text" data-testid="progress">

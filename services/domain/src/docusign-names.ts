@@ -3,6 +3,7 @@
  * answers (gateway) and DocuSign Connect deliveries carry (webhooks): one mapping, so a client sees
  * the same status in an envelope it reads and in the event that told it of the change.
  */
+import { hasDonePart } from "./request-states.js";
 
 const ENVELOPE_STATUS: Record<string, string> = {
   draft: "created",
@@ -28,9 +29,9 @@ export interface EnvelopeState {
   recipients: readonly { kind: string; status: string; routingOrder: number }[];
 }
 
-/** The routing order whose signers are being asked now: the lowest with someone yet to sign. */
+/** The routing order whose signers and viewers are being asked now: the lowest with someone yet to act. */
 export function currentRoutingOrder({ recipients }: EnvelopeState): number {
-  const waiting = recipients.filter((r) => r.kind === "signer" && r.status !== "signed");
+  const waiting = recipients.filter((r) => !hasDonePart(r));
   const orders = (waiting.length > 0 ? waiting : recipients).map((r) => r.routingOrder);
   return orders.length > 0 ? Math.min(...orders) : 1;
 }
@@ -39,7 +40,7 @@ export function currentRoutingOrder({ recipients }: EnvelopeState): number {
 export function envelopeStatus(request: EnvelopeState): string {
   if (request.status === "in_progress") {
     const order = currentRoutingOrder(request);
-    const asked = request.recipients.filter((r) => r.kind === "signer" && r.routingOrder === order);
+    const asked = request.recipients.filter((r) => r.kind !== "cc" && r.routingOrder === order);
     if (asked.length > 0 && asked.every((r) => r.status === "viewed" || r.status === "signed"))
       return "delivered";
   }
@@ -49,7 +50,20 @@ export function envelopeStatus(request: EnvelopeState): string {
 /** DocuSign's name for a recipient's state: a carbon copy has its copy once the request is completed. */
 export function recipientStatus(request: EnvelopeState, recipient: { kind: string; status: string }): string {
   if (recipient.kind === "cc") return request.status === "completed" ? "completed" : "created";
+  // A certified delivery is complete once it was viewed.
+  if (recipient.kind === "viewer" && recipient.status === "viewed") return "completed";
   return RECIPIENT_STATUS[recipient.status] ?? recipient.status;
+}
+
+/** DocuSign's recipient type for each kind of recipient: a viewer is a certified delivery. */
+const RECIPIENT_TYPES: Record<string, string> = {
+  signer: "signer",
+  cc: "carboncopy",
+  viewer: "certifieddelivery",
+};
+
+export function docuSignRecipientType(kind: string): string {
+  return RECIPIENT_TYPES[kind] ?? "signer";
 }
 
 /** The id a DocuSign client knows a recipient by: the sender's own, or its place in the request. */

@@ -4,6 +4,7 @@
  * caller's transaction.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
+import { hasDonePart } from "@countersign/domain";
 import type { Queryable } from "@countersign/kit";
 import {
   type AuditActor,
@@ -13,11 +14,12 @@ import {
   type ChainEnd,
   EMPTY_CHAIN,
 } from "./audit-trail.js";
+import { queueCompletion } from "./completion/completions.js";
 import { enqueueRequestEvent } from "./events.js";
 import { queueEmails } from "./notifications.js";
 import type { Locked } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
-import { assertAllowed } from "./state-machine.js";
+import { actsInRouting, assertAllowed } from "./state-machine.js";
 import { type NewRecipientRow, type NewRequest, type RecipientRow, type RequestRow, store } from "./store.js";
 
 /** Sends a draft; returns the request and recipients as they are after it. */
@@ -96,11 +98,11 @@ function assertNotExpired(expiresAt: Date | null): void {
   }
 }
 
-/** Whose turn comes next: the pending signers of the lowest routing order any of them has. */
+/** Whose turn comes next: the pending signers and viewers of the lowest routing order any of them has. */
 function nextGroup<R extends Pick<RecipientRow, "kind" | "status" | "routing_order">>(
   recipients: R[],
 ): { routingOrder: number; group: R[] } {
-  const pending = recipients.filter((r) => r.kind === "signer" && r.status === "pending");
+  const pending = recipients.filter((r) => actsInRouting(r.kind) && r.status === "pending");
   const routingOrder = Math.min(...pending.map((r) => r.routing_order));
   return { routingOrder, group: pending.filter((r) => r.routing_order === routingOrder) };
 }
@@ -127,6 +129,30 @@ export async function notifyNextGroup(
     notified,
     recipients: recipients.map((r) => changed.find((c) => c.id === r.id) ?? r),
   };
+}
+
+/**
+ * After a recipient has done their part (signed, or viewed as a viewer): once everyone of the lowest
+ * unfinished routing group has, the next group is notified; once everyone has, completion is queued.
+ */
+export async function routeOn(
+  tx: Queryable,
+  links: SigningLinks,
+  locked: Locked,
+  by: AuditActor,
+): Promise<void> {
+  const unfinished = locked.recipients.filter((r) => !hasDonePart(r));
+  if (unfinished.length === 0) {
+    await queueCompletion(tx, locked.request);
+    await appendAudit(tx, locked.request.id, "all_signed", by, {});
+    return;
+  }
+  if (unfinished.some((r) => r.status !== "pending")) return;
+  const next = await notifyNextGroup(tx, links, locked.request, locked.recipients);
+  await appendAudit(tx, locked.request.id, "routed", by, {
+    routingOrder: next.routingOrder,
+    notified: next.notified,
+  });
 }
 
 /** New e-mail links and queued e-mails for these recipients; embedded signers get none. */

@@ -7,7 +7,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type SignerLocale, subjects } from "@countersign/domain";
+import { type RecipientKind, type SignerLocale, subjects } from "@countersign/domain";
 import { EmailDeliveryFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   currentTraceparent,
@@ -86,6 +86,7 @@ interface DueRow extends JobState {
   name: string;
   email: string;
   locale: SignerLocale | "";
+  recipient_kind: RecipientKind;
   link_revoked: boolean;
   workspace_id: string;
   signed_document_id: string | null;
@@ -140,7 +141,7 @@ export class NotificationSender extends JobQueue<DueRow> {
         key: "id",
         traced: true,
         columns: ["request_id", "recipient_id", "kind", "link_id", "note"],
-        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, r.locale, s.workspace_id,
+        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, r.locale, r.kind AS recipient_kind, s.workspace_id,
                        s.signed_document_id, s.sender_name, s.sender_email,
                        COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
                   FROM claimed
@@ -196,6 +197,7 @@ export class NotificationSender extends JobQueue<DueRow> {
         : renderNotification({
             kind: row.kind,
             locale: row.locale,
+            recipientKind: row.recipient_kind,
             requestTitle: row.title,
             senderName: row.sender_name,
             senderMessage: row.message,

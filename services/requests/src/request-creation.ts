@@ -5,7 +5,7 @@
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { type PageSizes, roleKey, signerLocaleOf } from "@countersign/domain";
+import { type PageSizes, type RecipientKind, roleKey, signerLocaleOf } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   CreateSignatureRequestRequest,
@@ -101,7 +101,7 @@ function bindRecipients(layout: Layout, drafts: RecipientDraft[], codes: SignerC
       name: d.name.trim(),
       email: d.email,
       role: role?.name ?? d.role.trim(),
-      kind: d.kind as "signer" | "cc",
+      kind: d.kind as RecipientKind,
       routing_order: d.routingOrder || role?.order || 1,
       status: "pending",
       client_user_id: d.clientUserId,

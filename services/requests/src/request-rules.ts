@@ -3,7 +3,7 @@
  * violation with its path, and the binding of a template's roles to the request's recipients.
  */
 
-import { roleKey, SIGNER_LOCALES, signerLocaleOf } from "@countersign/domain";
+import { RECIPIENT_KINDS, roleKey, SIGNER_LOCALES, signerLocaleOf } from "@countersign/domain";
 import type { FieldViolation } from "@countersign/kit";
 import { unwritableProblem } from "./completion/font-stacks.js";
 import { ACCESS_CODE_LENGTH } from "./signer-codes.js";
@@ -99,12 +99,15 @@ export function requestViolations(draft: {
   else if (draft.expiresAt && !(draft.expiresAt.getTime() <= LATEST_EXPIRY))
     add("expiresAt", "must be before the year 10000");
   if (draft.recipients.length === 0) add("recipients", "a request needs at least one recipient");
+  else if (!draft.recipients.some((r) => r.kind === "signer"))
+    add("recipients", "a request needs at least one signer: viewers and copy recipients sign nothing");
   if (draft.recipients.length > LIMITS.recipients)
     add("recipients", `a request has at most ${LIMITS.recipients} recipients`);
   draft.recipients.forEach((r, i) => {
     const at = (p: string) => `recipients[${i}].${p}`;
     violations.push(...personViolations(r, at));
-    if (r.kind !== "signer" && r.kind !== "cc") add(at("kind"), 'must be "signer" or "cc"');
+    if (!(RECIPIENT_KINDS as readonly string[]).includes(r.kind))
+      add(at("kind"), `must be one of ${RECIPIENT_KINDS.map((k) => `"${k}"`).join(", ")}`);
     if (!Number.isInteger(r.routingOrder) || r.routingOrder < 0 || r.routingOrder > LIMITS.routingOrder)
       add(at("routingOrder"), `must be a whole number from 1 to ${LIMITS.routingOrder}`);
     if (r.clientUserId.length > LIMITS.clientUserIdLength)

@@ -22,7 +22,7 @@ import { queueEmails } from "./notifications.js";
 import { LIMITS, localeViolations, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
-import { assertAllowed, isRecipientsTurn } from "./state-machine.js";
+import { actsInRouting, assertAllowed, isRecipientsTurn } from "./state-machine.js";
 import { REQUEST_ORDERS, type RecipientRow, type RequestFilter, type RequestOrder, store } from "./store.js";
 
 /** The most request ids one list may name. */
@@ -132,7 +132,7 @@ export class Requests {
         await appendAudit(tx, request.id, "completion_retried", actorOf(actor), {});
         return;
       }
-      const waiting = recipients.filter((r) => r.kind === "signer" && isRecipientsTurn(r.status));
+      const waiting = recipients.filter((r) => actsInRouting(r.kind) && isRecipientsTurn(r.status, r.kind));
       const notified = await notifyRecipients(tx, this.deps.links, request, waiting, "resend");
       await store.touch(tx, request.id);
       await appendAudit(tx, request.id, "resent", actorOf(actor), { notified });
@@ -224,7 +224,7 @@ export class Requests {
           before: { name: before.name, email: before.email },
           after: { name, email },
         });
-        if (isRecipientsTurn(before.status) && before.kind === "signer") {
+        if (isRecipientsTurn(before.status, before.kind) && actsInRouting(before.kind)) {
           await notifyRecipients(
             tx,
             this.deps.links,
@@ -252,9 +252,9 @@ export class Requests {
     await this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
       assertAllowed("remind", request.status);
       const recipient = recipients.find((r) => r.id === recipientId) as RecipientRow;
-      if (recipient.kind !== "signer" || !isRecipientsTurn(recipient.status)) {
+      if (!actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind)) {
         throw new ConnectError(
-          `cannot remind recipient ${recipient.id}: they are ${recipient.kind === "cc" ? "a copy recipient" : recipient.status}; only a signer whose turn it is can be reminded`,
+          `cannot remind recipient ${recipient.id}: they are ${recipient.kind === "cc" ? "a copy recipient" : recipient.status}; only a signer or viewer whose turn it is can be reminded`,
           Code.FailedPrecondition,
         );
       }
@@ -303,7 +303,8 @@ export class Requests {
     );
     return recipients.flatMap((recipient) => {
       const link = links.get(recipient.id);
-      if (!link || recipient.kind !== "signer" || !isRecipientsTurn(recipient.status)) return [];
+      if (!link || !actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind))
+        return [];
       return [{ recipientId: recipient.id, url: this.deps.links.urlOf(link.id), createdAt: link.created_at }];
     });
   }

@@ -9,13 +9,14 @@ import type { EndedReason, RequestStatus } from "@countersign/domain";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
+import { routeOn } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toFieldValue, toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { assertAuthenticated, authenticationStatus, pendingMethods } from "./signer-authentication.js";
 import { hashToken, linkGone, type SigningLinks, signingEnded } from "./signing-links.js";
-import { assertAllowed, isRecipientsTurn, recipientAllows } from "./state-machine.js";
+import { actsInRouting, assertAllowed, isRecipientsTurn, recipientAllows } from "./state-machine.js";
 import { type RecipientRow, type RequestRow, store } from "./store.js";
 
 export interface SigningSessionsDeps {
@@ -113,7 +114,7 @@ export class SigningSessions {
       const recipient = recipients.find((r) => r.id === recipientId);
       if (!recipient)
         throw validationError([{ path: "recipientId", message: "is not a recipient of this request" }]);
-      if (recipient.kind !== "signer" || !isRecipientsTurn(recipient.status)) {
+      if (!actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind)) {
         const why =
           recipient.kind === "cc"
             ? "is a copy recipient and does not sign"
@@ -190,7 +191,10 @@ export class SigningSessions {
       const recipient = locked.recipients.find((r) => r.id === session.recipientId) as RecipientRow;
       assertAuthenticated(recipient, session);
       if (!recipientAllows("view", recipient.status)) return { first: false };
-      await recordView(tx, locked, recipient, signerActor(recipient, actor), session.linkKind);
+      const viewer = signerActor(recipient, actor);
+      const after = await recordView(tx, locked, recipient, viewer, session.linkKind);
+      // A viewer's part is to open the documents: done, the routing moves on.
+      if (recipient.kind === "viewer") await routeOn(tx, this.deps.links, after, viewer);
       return { first: true };
     });
   }

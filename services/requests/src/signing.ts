@@ -15,8 +15,7 @@ import {
 import type { Actor, FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
-import { queueCompletion } from "./completion/completions.js";
-import { notifyNextGroup, notifyRecipients } from "./dispatch.js";
+import { notifyRecipients, routeOn } from "./dispatch.js";
 import { drawnSignatureProblems } from "./drawn-signature.js";
 import { enqueueRequestEvent } from "./events.js";
 import { drawingsOf, readSignerValues } from "./field-values.js";
@@ -51,6 +50,8 @@ export class Signing {
     return this.inSession(session, async (tx, locked, signer) => {
       assertAuthenticated(signer, session);
       assertAllowed("sign", locked.request.status);
+      if (signer.kind !== "signer")
+        throw new ConnectError("you are asked to view this request, not to sign it", Code.FailedPrecondition);
       assertRecipientAllowed("sign", signer.status);
       const signedAt = new Date();
       const fields = locked.request.fields.filter((f) => f.recipientId === signer.id);
@@ -79,7 +80,7 @@ export class Signing {
         fieldIds: [...values.keys()],
       });
       await enqueueRequestEvent(tx, "signed", request, recipients, signed);
-      await this.routeOn(tx, { request, recipients }, signed);
+      await routeOn(tx, this.deps.links, { request, recipients }, signerActor(signed, undefined));
     });
   }
 
@@ -97,6 +98,11 @@ export class Signing {
     return this.inSession(session, async (tx, locked, signer) => {
       assertAuthenticated(signer, session);
       assertAllowed("decline", locked.request.status);
+      if (signer.kind === "viewer" && signer.status === "viewed")
+        throw new ConnectError(
+          "you have viewed this request: there is nothing left for you to do",
+          Code.FailedPrecondition,
+        );
       assertRecipientAllowed("decline", signer.status);
       const declined = await store.markDeclined(tx, signer.id, trimmed);
       await revokeLinks(tx, locked.request.id);
@@ -141,6 +147,8 @@ export class Signing {
           Code.FailedPrecondition,
         );
       }
+      if (signer.kind !== "signer")
+        throw new ConnectError("only a signer can hand their place to someone else", Code.FailedPrecondition);
       assertAllowed("sign", locked.request.status);
       assertRecipientAllowed("sign", signer.status);
       if (email.toLowerCase() === signer.email.toLowerCase())
@@ -165,26 +173,6 @@ export class Signing {
         "invitation",
       );
       await store.touch(tx, locked.request.id);
-    });
-  }
-
-  /**
-   * After a signature: once every signer of the lowest unfinished routing group has signed, the
-   * next group is notified; once every signer has signed, completion is queued.
-   */
-  private async routeOn(tx: Queryable, locked: Locked, signed: RecipientRow): Promise<void> {
-    const unsigned = locked.recipients.filter((r) => r.kind === "signer" && r.status !== "signed");
-    const by = signerActor(signed, undefined);
-    if (unsigned.length === 0) {
-      await queueCompletion(tx, locked.request);
-      await appendAudit(tx, locked.request.id, "all_signed", by, {});
-      return;
-    }
-    if (unsigned.some((r) => r.status !== "pending")) return;
-    const next = await notifyNextGroup(tx, this.deps.links, locked.request, locked.recipients);
-    await appendAudit(tx, locked.request.id, "routed", by, {
-      routingOrder: next.routingOrder,
-      notified: next.notified,
     });
   }
 

@@ -4,7 +4,7 @@
  * operations see each other's result and only what this table allows can happen.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { RecipientStatus, RequestStatus } from "@countersign/domain";
+import type { RecipientKind, RecipientStatus, RequestStatus } from "@countersign/domain";
 
 export type Operation =
   | "send"
@@ -65,8 +65,13 @@ export function assertAllowed(operation: Operation, status: RequestStatus): void
 }
 
 /** A recipient whose turn has come and who has not finished: reminders and signing URLs are for them. */
-export function isRecipientsTurn(status: RecipientStatus): boolean {
-  return status === "sent" || status === "viewed";
+export function isRecipientsTurn(status: RecipientStatus, kind: RecipientKind = "signer"): boolean {
+  return status === "sent" || (status === "viewed" && kind === "signer");
+}
+
+/** Signers and viewers take their turn in routing order; a copy recipient waits for the end. */
+export function actsInRouting(kind: RecipientKind): boolean {
+  return kind === "signer" || kind === "viewer";
 }
 
 export type RecipientOperation = "notify" | "view" | "sign" | "decline";

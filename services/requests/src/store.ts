@@ -1,6 +1,12 @@
 /** SQL for signature requests, their recipients and agreement sets. */
 
-import type { HeldClaim, RecipientStatus, RequestStatus, SignerLocale } from "@countersign/domain";
+import type {
+  HeldClaim,
+  RecipientKind,
+  RecipientStatus,
+  RequestStatus,
+  SignerLocale,
+} from "@countersign/domain";
 import { type Queryable, selectPage } from "@countersign/kit";
 import type { StoredValue } from "./field-values.js";
 
@@ -59,7 +65,7 @@ export interface RecipientRow {
   name: string;
   email: string;
   role: string;
-  kind: "signer" | "cc";
+  kind: RecipientKind;
   routing_order: number;
   status: RecipientStatus;
   client_user_id: string;

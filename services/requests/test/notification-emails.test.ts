@@ -6,6 +6,7 @@ function content(overrides: Partial<NotificationContent> = {}): NotificationCont
   return {
     kind: "invitation",
     locale: "",
+    recipientKind: "signer",
     requestTitle: "Mutual NDA",
     senderName: "ada@acme.example",
     senderMessage: "Please sign by Friday.",
@@ -35,6 +36,18 @@ test("an invitation names who sent the request; without a sender it says nothing
   expect(renderNotification(content({ senderName: "" })).text).toContain(
     'You have been asked to sign "Mutual NDA".',
   );
+});
+
+test("a viewer is asked to review, not to sign, in every e-mail that asks something of them", () => {
+  for (const kind of ["invitation", "resend", "reminder", "recipient_changed"] as const) {
+    const mail = renderNotification(
+      content({ kind, recipientKind: "viewer", senderMessage: "For your files." }),
+    );
+    expect(mail.subject).toMatch(/review/);
+    const words = `${mail.subject} ${mail.text}`.replaceAll(LINK, "").replaceAll("Countersign", "");
+    expect(words).not.toMatch(/sign/i);
+    expect(mail.text).toContain("Review the documents:");
+  }
 });
 
 test("a reminder says it is one and carries its note", () => {

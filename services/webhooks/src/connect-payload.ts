@@ -8,6 +8,7 @@
 import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import {
   docuSignRecipientId,
+  docuSignRecipientType,
   envelopeStatus,
   recipientStatus,
   type SignatureRequestEventType,
@@ -37,7 +38,7 @@ function recipientJson(request: SignatureRequestSnapshot, recipient: RecipientSn
   return {
     recipientId: docuSignRecipientId(position, recipient.externalId),
     recipientIdGuid: recipient.id,
-    recipientType: recipient.kind === "cc" ? "carboncopy" : "signer",
+    recipientType: docuSignRecipientType(recipient.kind),
     name: recipient.name,
     email: recipient.email,
     roleName: recipient.role,
@@ -65,6 +66,7 @@ function envelopeSummary(request: SignatureRequestSnapshot, event: SignatureRequ
     recipients: {
       signers: recipients.filter((r) => r.recipientType === "signer"),
       carbonCopies: recipients.filter((r) => r.recipientType === "carboncopy"),
+      certifiedDeliveries: recipients.filter((r) => r.recipientType === "certifieddelivery"),
     },
   };
 }

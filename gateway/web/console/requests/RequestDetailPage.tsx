@@ -289,7 +289,11 @@ function RecipientRow({
           {recipient.name} <span className="muted small">{recipient.email}</span>
         </p>
         <p className="muted small">
-          {recipient.kind === "cc" ? "Gets a copy" : (recipient.role ?? "Signer")}
+          {recipient.kind === "cc"
+            ? "Gets a copy"
+            : recipient.kind === "viewer"
+              ? "Must view"
+              : (recipient.role ?? "Signer")}
           {recipient.clientUserId ? " · signs in your app" : ""}
           {recipient.locale ? ` · in ${localeName(recipient.locale)}` : ""}
           {recipient.authentication.length > 0 ? ` · ${authenticationWords(recipient.authentication)}` : ""} ·

@@ -523,6 +523,7 @@ function RecipientsEditor({
                   value={r.kind}
                   options={[
                     { value: "signer", label: "Signs" },
+                    { value: "viewer", label: "Must view" },
                     { value: "cc", label: "Gets a copy" },
                   ]}
                   onChange={(kind) => update(r.key, { kind: kind as DraftRecipient["kind"] })}
@@ -614,7 +615,11 @@ function Review({
               .map((r) => {
                 const count = fields.filter((f) => f.roleKey === r.key).length;
                 const does =
-                  r.kind === "cc" ? "gets a copy" : `signs, ${count} field${count === 1 ? "" : "s"}`;
+                  r.kind === "cc"
+                    ? "gets a copy"
+                    : r.kind === "viewer"
+                      ? "must view"
+                      : `signs, ${count} field${count === 1 ? "" : "s"}`;
                 return `${r.name.trim()} <${r.email.trim()}> (${does})`;
               })
               .join("; ")}

@@ -17,7 +17,7 @@ export interface DraftRecipient {
   key: string;
   name: string;
   email: string;
-  kind: "signer" | "cc";
+  kind: "signer" | "cc" | "viewer";
   order: number;
   /**
    * The sender's own app signs this recipient in (embedded signing) rather than an e-mail's link;
@@ -147,7 +147,7 @@ export function draftFrom(request: SignatureRequest, newKey: () => string) {
     key: keys.get(r.id) as string,
     name: r.name,
     email: r.email,
-    kind: r.kind === "cc" ? "cc" : "signer",
+    kind: r.kind,
     order: r.routingOrder,
     ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
     ...(r.locale ? { locale: r.locale } : {}),

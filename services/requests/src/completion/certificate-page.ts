@@ -3,10 +3,18 @@
  * SHA-256 and the signed pages' SHA-256), by whom, from where and when, and the head of the
  * request's audit chain, so the printout alone ties the document to its trail.
  */
+import type { RecipientKind } from "@countersign/domain";
 import { type PDFDocument, type PDFPage, rgb } from "pdf-lib";
 import { browserSummary } from "./browser-summary.js";
 import type { StackName } from "./font-stacks.js";
 import type { Typesetter } from "./typesetter.js";
+
+/** Each kind of recipient as the certificate names it. */
+const KIND_NAMES: Record<RecipientKind, string> = {
+  signer: "signer",
+  viewer: "viewer (had to view the documents)",
+  cc: "copy recipient",
+};
 
 /** A signer's signature as it was sealed: typed in the handwriting face, or drawn. */
 export type SignatureMark = { kind: "typed"; text: string } | { kind: "drawn"; png: string };
@@ -15,7 +23,7 @@ export interface CertificateRecipient {
   name: string;
   email: string;
   role: string;
-  kind: "signer" | "cc";
+  kind: RecipientKind;
   viewedAt: Date | null;
   signedAt: Date | null;
   consentedAt: Date | null;
@@ -241,7 +249,13 @@ export async function appendCertificate(
   for (const r of facts.recipients) {
     w.gap(4);
     await w.text(`${r.name} <${r.email}>`, { bold: true });
-    await w.pair("Role", [r.kind === "cc" ? "copy recipient" : "signer", r.role].filter(Boolean).join(", "));
+    await w.pair("Role", [KIND_NAMES[r.kind], r.role].filter(Boolean).join(", "));
+    if (r.kind === "viewer") {
+      await w.pair("Identified", r.identity);
+      await w.pair("Viewed", when(r.viewedAt));
+      await w.pair("IP address", r.ip || "—");
+      await w.pair("Browser", browserSummary(r.userAgent));
+    }
     if (r.kind === "signer") {
       await w.pair("Identified", r.identity);
       await w.pair("Viewed", when(r.viewedAt));

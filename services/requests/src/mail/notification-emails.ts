@@ -3,7 +3,7 @@
  * recipient's language. Titles and messages come from API clients, so every value is escaped in
  * HTML and stripped of line breaks in the subject.
  */
-import type { SignerLocale } from "@countersign/domain";
+import type { RecipientKind, SignerLocale } from "@countersign/domain";
 import { escapeHtml, MailWords } from "./mail-words.js";
 import type { MessageId } from "./messages/en.js";
 
@@ -13,6 +13,8 @@ export interface NotificationContent {
   kind: NotificationKind;
   /** The recipient's language; empty for English. */
   locale: SignerLocale | "";
+  /** A viewer is asked to review, not to sign. */
+  recipientKind: RecipientKind;
   requestTitle: string;
   /** Who sent the request, as recipients know them; empty when not known. */
   senderName: string;
@@ -39,6 +41,16 @@ const WORDING: Record<NotificationKind, { subject: MessageId; lead: MessageId; a
   completed: { subject: "completed.subject", lead: "completed.lead", action: "action.download" },
 };
 
+/** What a viewer is asked: to review, not to sign. */
+const VIEWER_WORDING: Partial<
+  Record<NotificationKind, { subject: MessageId; lead: MessageId; action: MessageId }>
+> = {
+  invitation: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+  resend: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+  reminder: { subject: "review.reminderSubject", lead: "review.reminderLead", action: "action.review" },
+  recipient_changed: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+};
+
 export function oneLine(value: string): string {
   return value.replace(/[\r\n]+/g, " ").trim();
 }
@@ -52,7 +64,8 @@ export function renderNotification(content: NotificationContent): {
   html: string;
 } {
   const words = new MailWords(content.locale);
-  const wording = WORDING[content.kind];
+  const wording =
+    (content.recipientKind === "viewer" ? VIEWER_WORDING[content.kind] : undefined) ?? WORDING[content.kind];
   const title = oneLine(content.requestTitle);
   const subject = words.text(wording.subject, { title }).slice(0, 250);
   const sender = oneLine(content.senderName);
@@ -101,8 +114,9 @@ export function renderNotification(content: NotificationContent): {
       text.push("", words.text("expires", { date }));
       html.push(`<p style="font-size:13px;color:#555">${words.html("expires", { date })}</p>`);
     }
-    text.push("", words.text("personal"));
-    html.push(`<p style="font-size:13px;color:#555">${words.html("personal")}</p>`);
+    const personal = content.recipientKind === "viewer" ? "personalView" : "personal";
+    text.push("", words.text(personal));
+    html.push(`<p style="font-size:13px;color:#555">${words.html(personal)}</p>`);
   }
   text.push("", words.text("signOff"));
   return { subject, text: `${text.join("\n")}\n`, html: htmlDocument(words, html) };

@@ -75,11 +75,15 @@ export const ar: Catalogue = {
   "header.skip": "الانتقال إلى المستندات",
   "header.from": "من: <b>{sender}</b>",
   "header.signingAs": "التوقيع باسم <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "العرض باسم <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {رسالة من {sender}} other {رسالة من المرسل}}",
   "howTo.title": "طريقة التوقيع",
   "howTo.body":
     "املأ الحقول المميّزة في المستندات أدناه، ثم وافق على التوقيع إلكترونيًا واختر <b>إنهاء</b> أسفل الصفحة.",
   "howTo.requiredMark": "الحقول المميّزة بعلامة * مطلوبة.",
+  "viewer.title": "يُطلب منك الاطلاع على هذه المستندات",
+  "viewer.body":
+    "لا يوجد ما توقّع عليه. فتحها هو دورك، وقد سُجّل ذلك وأُبلغ المرسل. يمكنك إغلاق هذه الصفحة بعد قراءتها.",
 
   "progress.none": "لا توجد حقول مطلوبة",
   "progress.count":

@@ -78,11 +78,15 @@ export const de: Catalogue = {
   "header.skip": "Zu den Dokumenten springen",
   "header.from": "Von <b>{sender}</b>",
   "header.signingAs": "Unterschreiben als <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Ansicht als <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Nachricht von {sender}} other {Nachricht vom Absender}}",
   "howTo.title": "So unterschreiben Sie",
   "howTo.body":
     "Füllen Sie die markierten Felder in den Dokumenten unten aus, stimmen Sie dann der elektronischen Unterzeichnung zu und wählen Sie unten auf der Seite <b>Fertigstellen</b>.",
   "howTo.requiredMark": "Mit * gekennzeichnete Felder sind Pflichtfelder.",
+  "viewer.title": "Sie sollen diese Dokumente ansehen",
+  "viewer.body":
+    "Sie müssen nichts unterschreiben. Ihr Teil ist das Öffnen, und es ist festgehalten: Der Absender wurde benachrichtigt. Sie können diese Seite schließen, wenn Sie die Dokumente gelesen haben.",
   "progress.none": "Keine Pflichtfelder",
   "progress.count":
     "{done, number} von {total, plural, one {# Pflichtfeld} other {# Pflichtfeldern}} ausgefüllt",

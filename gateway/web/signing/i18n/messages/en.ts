@@ -78,11 +78,15 @@ export const en = {
   "header.skip": "Skip to the documents",
   "header.from": "From <b>{sender}</b>",
   "header.signingAs": "Signing as <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Viewing as <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Message from {sender}} other {Message from the sender}}",
   "howTo.title": "How to sign",
   "howTo.body":
     "Fill in the highlighted fields in the documents below, then agree to sign electronically and select <b>Finish</b> at the bottom of the page.",
   "howTo.requiredMark": "Fields marked * are required.",
+  "viewer.title": "You are asked to view these documents",
+  "viewer.body":
+    "There is nothing to sign. Opening them is your part, and it is recorded: the sender has been told. You can close this page when you have read them.",
 
   "progress.none": "No required fields",
   "progress.count":

@@ -71,11 +71,15 @@ export const es: Catalogue = {
   "header.skip": "Ir a los documentos",
   "header.from": "De <b>{sender}</b>",
   "header.signingAs": "Firmando como <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Viendo como <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Mensaje de {sender}} other {Mensaje del remitente}}",
   "howTo.title": "Cómo firmar",
   "howTo.body":
     "Complete los campos resaltados en los documentos de abajo, acepte firmar electrónicamente y seleccione <b>Finalizar</b> en la parte inferior de la página.",
   "howTo.requiredMark": "Los campos marcados con * son obligatorios.",
+  "viewer.title": "Se le pide que vea estos documentos",
+  "viewer.body":
+    "No tiene nada que firmar. Abrirlos es su parte, y queda registrado: se ha avisado al remitente. Puede cerrar esta página cuando los haya leído.",
   "progress.none": "No hay campos obligatorios",
   "progress.count":
     "{done, number} de {total, plural, one {# campo obligatorio completado} other {# campos obligatorios completados}}",

@@ -73,11 +73,15 @@ export const fr: Catalogue = {
   "header.skip": "Aller aux documents",
   "header.from": "De <b>{sender}</b>",
   "header.signingAs": "Signature en tant que <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Consultation en tant que <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Message de {sender}} other {Message de l’expéditeur}}",
   "howTo.title": "Comment signer",
   "howTo.body":
     "Remplissez les champs en surbrillance dans les documents ci-dessous, acceptez de signer électroniquement, puis sélectionnez <b>Terminer</b> en bas de la page.",
   "howTo.requiredMark": "Les champs marqués d’un * sont obligatoires.",
+  "viewer.title": "Il vous est demandé de consulter ces documents",
+  "viewer.body":
+    "Vous n’avez rien à signer. Les ouvrir est votre part, et c’est enregistré : l’expéditeur en est informé. Vous pouvez fermer cette page après les avoir lus.",
   "progress.none": "Aucun champ obligatoire",
   "progress.count":
     "{done, number} sur {total, plural, one {# champ obligatoire rempli} other {# champs obligatoires remplis}}",

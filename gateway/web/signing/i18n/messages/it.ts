@@ -77,11 +77,15 @@ export const it: Catalogue = {
   "header.skip": "Vai ai documenti",
   "header.from": "Da <b>{sender}</b>",
   "header.signingAs": "Firmatario: <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Visualizzazione come <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Messaggio di {sender}} other {Messaggio del mittente}}",
   "howTo.title": "Come firmare",
   "howTo.body":
     "Compili i campi evidenziati nei documenti qui sotto, poi accetti di firmare elettronicamente e selezioni <b>Fine</b> in fondo alla pagina.",
   "howTo.requiredMark": "I campi contrassegnati da * sono obbligatori.",
+  "viewer.title": "Le viene chiesto di visionare questi documenti",
+  "viewer.body":
+    "Non c’è nulla da firmare. Aprirli è la Sua parte, ed è stato registrato: il mittente è stato avvisato. Può chiudere questa pagina dopo averli letti.",
 
   "progress.none": "Nessun campo obbligatorio",
   "progress.count":

@@ -75,12 +75,16 @@ export const ja: Catalogue = {
   "header.skip": "文書へスキップ",
   "header.from": "差出人：<b>{sender}</b>",
   "header.signingAs": "<b>{name}</b> <muted>（{email}）</muted>として署名",
+  "header.viewingAs": "<b>{name}</b> 様として閲覧中 <muted>({email})</muted>",
   "header.messageFrom":
     "{hasSender, select, yes {{sender} 様からのメッセージ} other {送信者からのメッセージ}}",
   "howTo.title": "署名の方法",
   "howTo.body":
     "下の文書で強調表示されたフィールドに入力し、電子署名に同意してから、ページ下部の<b>完了</b>を選択してください。",
   "howTo.requiredMark": "* の付いたフィールドは必須です。",
+  "viewer.title": "これらの文書の確認を依頼されています",
+  "viewer.body":
+    "署名は不要です。文書を開くことがあなたの役割で、その記録は残ります。送信者にも通知されました。お読みになったら、このページを閉じてかまいません。",
 
   "progress.none": "必須フィールドはありません",
   "progress.count": "必須フィールド{total, plural, other {#件}}中{done, number}件が完了",

@@ -80,11 +80,15 @@ export const nl: Catalogue = {
   "header.skip": "Naar de documenten",
   "header.from": "Van <b>{sender}</b>",
   "header.signingAs": "Ondertekenen als <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Inzien als <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Bericht van {sender}} other {Bericht van de afzender}}",
   "howTo.title": "Zo ondertekent u",
   "howTo.body":
     "Vul de gemarkeerde velden in de documenten hieronder in, ga akkoord met elektronisch ondertekenen en selecteer <b>Voltooien</b> onder aan de pagina.",
   "howTo.requiredMark": "Velden met een * zijn verplicht.",
+  "viewer.title": "U wordt gevraagd deze documenten in te zien",
+  "viewer.body":
+    "U hoeft niets te ondertekenen. Het openen is uw deel, en dat is vastgelegd: de afzender is op de hoogte gebracht. U kunt deze pagina sluiten als u ze hebt gelezen.",
 
   "progress.none": "Geen verplichte velden",
   "progress.count":

@@ -76,11 +76,15 @@ export const pl: Catalogue = {
   "header.skip": "Przejdź do dokumentów",
   "header.from": "Od: <b>{sender}</b>",
   "header.signingAs": "Podpisujesz jako <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Przeglądasz jako <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Wiadomość od: {sender}} other {Wiadomość od nadawcy}}",
   "howTo.title": "Jak podpisać",
   "howTo.body":
     "Wypełnij wyróżnione pola w dokumentach poniżej, a następnie wyraź zgodę na podpis elektroniczny i wybierz <b>Zakończ</b> na dole strony.",
   "howTo.requiredMark": "Pola oznaczone * są wymagane.",
+  "viewer.title": "Prośba o zapoznanie się z tymi dokumentami",
+  "viewer.body":
+    "Nie musisz niczego podpisywać. Twoim zadaniem jest ich otwarcie i zostało to odnotowane: nadawca został powiadomiony. Możesz zamknąć tę stronę po ich przeczytaniu.",
 
   "progress.none": "Brak wymaganych pól",
   "progress.count":

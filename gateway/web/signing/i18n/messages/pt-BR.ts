@@ -76,11 +76,15 @@ export const ptBR: Catalogue = {
   "header.skip": "Pular para os documentos",
   "header.from": "De <b>{sender}</b>",
   "header.signingAs": "Assinando como <b>{name}</b> <muted>({email})</muted>",
+  "header.viewingAs": "Visualizando como <b>{name}</b> <muted>({email})</muted>",
   "header.messageFrom": "{hasSender, select, yes {Mensagem de {sender}} other {Mensagem do remetente}}",
   "howTo.title": "Como assinar",
   "howTo.body":
     "Preencha os campos destacados nos documentos abaixo, aceite assinar eletronicamente e selecione <b>Concluir</b> no fim da página.",
   "howTo.requiredMark": "Os campos marcados com * são obrigatórios.",
+  "viewer.title": "Pedimos que você veja estes documentos",
+  "viewer.body":
+    "Não há nada para assinar. Abri-los é a sua parte, e isso fica registrado: o remetente foi avisado. Você pode fechar esta página depois de lê-los.",
 
   "progress.none": "Nenhum campo obrigatório",
   "progress.count":

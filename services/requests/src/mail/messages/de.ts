@@ -22,12 +22,21 @@ export const de: Catalogue = {
     "Das unterschriebene Dokument ist zu groß für einen Anhang; laden Sie es über den Link unten herunter. Die letzte Seite ist das Abschlusszertifikat.",
   "action.sign": "Prüfen und unterschreiben",
   "action.download": "Unterschriebenes Dokument herunterladen",
+  "review.subject": "Bitte prüfen: {title}",
+  "review.reminderSubject": "Erinnerung: Bitte prüfen Sie {title}",
+  "review.lead":
+    "Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu prüfen. Sie müssen die Dokumente nur öffnen.",
+  "review.reminderLead":
+    "Eine Erinnerung: Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu prüfen.",
+  "action.review": "Dokumente ansehen",
   senderMessage: "Nachricht vom Absender:",
   reminderNote: "Hinweis zu dieser Erinnerung:",
   orOpen: "Oder öffnen Sie diese Adresse:",
   expires: "Die Anfrage läuft am {date} ab.",
   personal:
     "Dieser Link ist persönlich: Jeder, der ihn hat, kann in Ihrem Namen unterschreiben. Leiten Sie diese E-Mail daher nicht weiter.",
+  personalView:
+    "Dieser Link ist persönlich: Wer ihn hat, kann die Dokumente in Ihrem Namen öffnen. Leiten Sie diese E-Mail daher nicht weiter.",
   signOff: "— Countersign",
   sentBy: "Gesendet von Countersign",
   "code.subject": "{code} ist Ihr Code für {title}",

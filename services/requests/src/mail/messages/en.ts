@@ -24,11 +24,20 @@ export const en = {
     "The signed document is too large to attach; download it with the link below. Its last page is the certificate of completion.",
   "action.sign": "Review and sign",
   "action.download": "Download the signed document",
+  "review.subject": "Please review: {title}",
+  "review.reminderSubject": "Reminder: please review {title}",
+  "review.lead":
+    "You have been asked to review <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}. Opening the documents is all you need to do.",
+  "review.reminderLead":
+    "A reminder: you have been asked to review <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}.",
+  "action.review": "Review the documents",
   senderMessage: "Message from the sender:",
   reminderNote: "Note with this reminder:",
   orOpen: "Or open this address:",
   expires: "The request expires on {date}.",
   personal: "This link is personal: anyone with it can sign in your name, so do not forward this e-mail.",
+  personalView:
+    "This link is personal: anyone with it can open the documents as you, so do not forward this e-mail.",
   signOff: "— Countersign",
   sentBy: "Sent by Countersign",
   "code.subject": "{code} is your code for {title}",

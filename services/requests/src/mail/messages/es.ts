@@ -22,12 +22,21 @@ export const es: Catalogue = {
     "El documento firmado es demasiado grande para adjuntarlo; descárguelo con el enlace de abajo. Su última página es el certificado de finalización.",
   "action.sign": "Revisar y firmar",
   "action.download": "Descargar el documento firmado",
+  "review.subject": "Revise, por favor: {title}",
+  "review.reminderSubject": "Recordatorio: revise {title}",
+  "review.lead":
+    "{hasSender, select, yes {{sender} le ha pedido} other {Se le ha pedido}} que revise <b>{title}</b>. Solo tiene que abrir los documentos.",
+  "review.reminderLead":
+    "Recordatorio: {hasSender, select, yes {{sender} le ha pedido} other {se le ha pedido}} que revise <b>{title}</b>.",
+  "action.review": "Revisar los documentos",
   senderMessage: "Mensaje del remitente:",
   reminderNote: "Nota de este recordatorio:",
   orOpen: "O abra esta dirección:",
   expires: "La solicitud caduca el {date}.",
   personal:
     "Este enlace es personal: cualquier persona que lo tenga puede firmar en su nombre, así que no reenvíe este correo electrónico.",
+  personalView:
+    "Este enlace es personal: cualquiera que lo tenga puede abrir los documentos en su nombre, así que no reenvíe este correo electrónico.",
   signOff: "— Countersign",
   sentBy: "Enviado por Countersign",
   "code.subject": "{code} es su código para {title}",

@@ -22,12 +22,21 @@ export const fr: Catalogue = {
     "Le document signé est trop volumineux pour être joint ; téléchargez-le à l’aide du lien ci-dessous. Sa dernière page est le certificat de finalisation.",
   "action.sign": "Vérifier et signer",
   "action.download": "Télécharger le document signé",
+  "review.subject": "Merci de consulter : {title}",
+  "review.reminderSubject": "Rappel : merci de consulter {title}",
+  "review.lead":
+    "{hasSender, select, yes {{sender} vous demande} other {Il vous est demandé}} de consulter <b>{title}</b>. Il vous suffit d’ouvrir les documents.",
+  "review.reminderLead":
+    "Rappel : {hasSender, select, yes {{sender} vous demande} other {il vous est demandé}} de consulter <b>{title}</b>.",
+  "action.review": "Consulter les documents",
   senderMessage: "Message de l’expéditeur :",
   reminderNote: "Note jointe à ce rappel :",
   orOpen: "Ou ouvrez cette adresse :",
   expires: "La demande expire le {date}.",
   personal:
     "Ce lien est personnel : toute personne qui le détient peut signer en votre nom. Ne transférez donc pas cet e-mail.",
+  personalView:
+    "Ce lien est personnel : toute personne qui le possède peut ouvrir les documents en votre nom ; ne transférez donc pas cet e-mail.",
   signOff: "— Countersign",
   sentBy: "Envoyé par Countersign",
   "code.subject": "{code} est votre code pour {title}",

@@ -22,12 +22,21 @@ export const it: Catalogue = {
     "Il documento firmato è troppo grande per essere allegato; lo scarichi con il link qui sotto. L’ultima pagina è il certificato di completamento.",
   "action.sign": "Esamina e firma",
   "action.download": "Scarica il documento firmato",
+  "review.subject": "Da esaminare: {title}",
+  "review.reminderSubject": "Promemoria: da esaminare {title}",
+  "review.lead":
+    "{hasSender, select, yes {{sender} le chiede} other {Le viene chiesto}} di esaminare <b>{title}</b>. Basta aprire i documenti.",
+  "review.reminderLead":
+    "Promemoria: {hasSender, select, yes {{sender} le chiede} other {le viene chiesto}} di esaminare <b>{title}</b>.",
+  "action.review": "Apri i documenti",
   senderMessage: "Messaggio del mittente:",
   reminderNote: "Nota allegata a questo promemoria:",
   orOpen: "Oppure apra questo indirizzo:",
   expires: "La richiesta scade il {date}.",
   personal:
     "Questo link è personale: chiunque lo abbia può firmare a suo nome, quindi non inoltri questa e-mail.",
+  personalView:
+    "Questo link è personale: chiunque lo possieda può aprire i documenti a Suo nome, quindi non inoltri questa e-mail.",
   signOff: "— Countersign",
   sentBy: "Inviato da Countersign",
   "code.subject": "{code} è il suo codice per {title}",

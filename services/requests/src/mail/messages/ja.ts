@@ -22,12 +22,21 @@ export const ja: Catalogue = {
     "署名済み文書はサイズが大きすぎるため添付できません。下のリンクからダウンロードしてください。最終ページは完了証明書です。",
   "action.sign": "内容を確認して署名",
   "action.download": "署名済み文書をダウンロード",
+  "review.subject": "ご確認ください: {title}",
+  "review.reminderSubject": "リマインダー: {title} をご確認ください",
+  "review.lead":
+    "{hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b> の確認を依頼されています。文書を開くだけで完了します。",
+  "review.reminderLead":
+    "リマインダー: {hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b> の確認を依頼されています。",
+  "action.review": "文書を確認する",
   senderMessage: "送信者からのメッセージ：",
   reminderNote: "このリマインダーに添えられたメモ：",
   orOpen: "または、次のアドレスを開いてください：",
   expires: "この依頼の有効期限は{date}です。",
   personal:
     "このリンクはあなた専用です。リンクを知っている人は誰でもあなたの名前で署名できるため、このメールは転送しないでください。",
+  personalView:
+    "このリンクはあなた専用です。リンクを持つ人は誰でもあなたとして文書を開けるため、このメールを転送しないでください。",
   signOff: "— Countersign",
   sentBy: "Countersign から送信",
   "code.subject": "{title}を開くためのコードは {code} です",

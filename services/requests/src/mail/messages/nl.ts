@@ -22,12 +22,21 @@ export const nl: Catalogue = {
     "Het ondertekende document is te groot om bij te voegen; download het via de link hieronder. De laatste pagina is het voltooiingscertificaat.",
   "action.sign": "Bekijken en ondertekenen",
   "action.download": "Ondertekend document downloaden",
+  "review.subject": "Ter inzage: {title}",
+  "review.reminderSubject": "Herinnering: ter inzage {title}",
+  "review.lead":
+    "{hasSender, select, yes {{sender} vraagt u} other {U wordt gevraagd}} <b>{title}</b> in te zien. U hoeft alleen de documenten te openen.",
+  "review.reminderLead":
+    "Herinnering: {hasSender, select, yes {{sender} vraagt u} other {u wordt gevraagd}} <b>{title}</b> in te zien.",
+  "action.review": "Documenten bekijken",
   senderMessage: "Bericht van de afzender:",
   reminderNote: "Opmerking bij deze herinnering:",
   orOpen: "Of open dit adres:",
   expires: "Het verzoek verloopt op {date}.",
   personal:
     "Deze link is persoonlijk: iedereen die de link heeft, kan namens u ondertekenen. Stuur deze e-mail dus niet door.",
+  personalView:
+    "Deze link is persoonlijk: iedereen die hem heeft, kan de documenten namens u openen. Stuur deze e-mail dus niet door.",
   signOff: "— Countersign",
   sentBy: "Verzonden door Countersign",
   "code.subject": "{code} is uw code voor {title}",

@@ -22,12 +22,21 @@ export const pl: Catalogue = {
     "Podpisany dokument jest zbyt duży, aby go załączyć; pobierz go, korzystając z poniższego linku. Jego ostatnia strona to certyfikat ukończenia.",
   "action.sign": "Przejrzyj i podpisz",
   "action.download": "Pobierz podpisany dokument",
+  "review.subject": "Prośba o zapoznanie się: {title}",
+  "review.reminderSubject": "Przypomnienie: zapoznaj się z {title}",
+  "review.lead":
+    "Otrzymujesz prośbę o zapoznanie się z <b>{title}</b>{hasSender, select, yes { od {sender}} other {}}. Wystarczy otworzyć dokumenty.",
+  "review.reminderLead":
+    "Przypomnienie: otrzymujesz prośbę o zapoznanie się z <b>{title}</b>{hasSender, select, yes { od {sender}} other {}}.",
+  "action.review": "Otwórz dokumenty",
   senderMessage: "Wiadomość od nadawcy:",
   reminderNote: "Uwaga dołączona do przypomnienia:",
   orOpen: "Lub otwórz ten adres:",
   expires: "Prośba o podpis wygasa {date}.",
   personal:
     "Ten link jest osobisty: każdy, kto go ma, może podpisać w Twoim imieniu, dlatego nie przekazuj tej wiadomości dalej.",
+  personalView:
+    "Ten link jest osobisty: każdy, kto go ma, może otworzyć dokumenty w Twoim imieniu, więc nie przekazuj dalej tej wiadomości.",
   signOff: "— Countersign",
   sentBy: "Wysłano przez Countersign",
   "code.subject": "{code} to Twój kod do dokumentu {title}",

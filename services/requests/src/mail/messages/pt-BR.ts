@@ -22,12 +22,21 @@ export const ptBR: Catalogue = {
     "O documento assinado é grande demais para ser anexado; baixe-o pelo link abaixo. A última página é o certificado de conclusão.",
   "action.sign": "Revisar e assinar",
   "action.download": "Baixar o documento assinado",
+  "review.subject": "Revise, por favor: {title}",
+  "review.reminderSubject": "Lembrete: revise {title}",
+  "review.lead":
+    "Você recebeu uma solicitação para revisar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}. Basta abrir os documentos.",
+  "review.reminderLead":
+    "Lembrete: você recebeu uma solicitação para revisar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}.",
+  "action.review": "Revisar os documentos",
   senderMessage: "Mensagem do remetente:",
   reminderNote: "Observação deste lembrete:",
   orOpen: "Ou abra este endereço:",
   expires: "A solicitação expira em {date}.",
   personal:
     "Este link é pessoal: qualquer pessoa que o tiver poderá assinar em seu nome, por isso não encaminhe este e-mail.",
+  personalView:
+    "Este link é pessoal: qualquer pessoa com ele pode abrir os documentos em seu nome, então não encaminhe este e-mail.",
   signOff: "— Countersign",
   sentBy: "Enviado por Countersign",
   "code.subject": "{code} é o seu código para {title}",
