@@ -72,13 +72,13 @@ const summary = (violations: Violation[]) =>
   );
 
 /**
- * A sent request to one signer with a signature, a text, a date and a checkbox; their link — or,
- * `forViewer`, the link of a viewer asked beside them.
+ * A sent request to one signer with a signature, a text, a date and a checkbox, and a viewer and an
+ * approver asked beside them; the link of the signer, or of the viewer or the approver (`whose`).
  */
 async function signingLink(
   tag: string,
   checks: { accessCode?: string; locale?: string } = {},
-  forViewer = false,
+  whose: "signer" | "viewer" | "approver" = "signer",
 ): Promise<string> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
@@ -121,11 +121,12 @@ async function signingLink(
       recipients: [
         { name: "Ada Lovelace", email, role: "Client", ...checks },
         { name: "Vic Viewer", email: `viewer.${email}`, kind: "viewer" },
+        { name: "Ava Approver", email: `approver.${email}`, kind: "approver" },
       ],
       send: true,
     },
   });
-  const to = forViewer ? `viewer.${email}` : email;
+  const to = whose === "signer" ? email : `${whose}.${email}`;
   return eventually(async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === to)?.link);
 }
 
@@ -207,11 +208,22 @@ describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) =
     await page.getByTestId("language").selectOption("en");
 
     // A viewer: the documents and what they are asked, nothing to fill or finish.
-    await page.goto(await signingLink(`a11y-viewer-${name}`, {}, true));
+    await page.goto(await signingLink(`a11y-viewer-${name}`, {}, "viewer"));
     await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
     await page.getByTestId("viewer-notice").waitFor();
     await expect(page.getByTestId("finish").isVisible()).resolves.toBe(false);
     await check("viewer");
+
+    // An approver: what they are asked, their agreement, Approve; then that they approved.
+    await page.goto(await signingLink(`a11y-approver-${name}`, {}, "approver"));
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await page.getByTestId("viewer-notice").waitFor();
+    await page.getByTestId("consent").check();
+    await expect(page.getByTestId("next-field").count()).resolves.toBe(0);
+    await check("approver");
+    await page.getByTestId("finish").click();
+    await page.getByTestId("done-state").getByText("You have approved").waitFor();
+    await check("approver-done");
     await context.close();
     expect(problems).toEqual([]);
   }, 120_000);

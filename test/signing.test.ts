@@ -279,6 +279,66 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect((await viewer.call("/sign/api/decline", { reason: "too late" })).status).toBe(409);
   }, 90_000);
 
+  test("an approver in routing order approves with their agreement, fills nothing, and the certificate says they approved", async () => {
+    const { request } = await sentRequest("approver", [
+      { name: "Al Approver", email: "approver.approver@example.com", kind: "approver", routingOrder: 1 },
+    ]);
+    const invitation = await mailTo("approver.approver@example.com");
+    expect(invitation.subject).toBe("Please approve: Lease approver");
+    const approver = new SignerBrowser(gateway);
+    await approver.open(invitation.link as string);
+    const session = (await approver.call("/sign/api/session")).body as Session & {
+      recipient: { kind: string };
+    };
+    expect([session.recipient.kind, session.fields]).toEqual(["approver", []]);
+    const tenantField = "not-theirs";
+    const refused = await approver.call("/sign/api/submit", {
+      consent: false,
+      values: { [tenantField]: "x" },
+    });
+    expect((refused.body as { errors: { path: string }[] }).errors.map((e) => e.path).sort()).toEqual([
+      "consent",
+      `values.${tenantField}`,
+    ]);
+    const approved = await approver.call("/sign/api/submit", { consent: true, values: {} });
+    expect(approved.status).toBe(200);
+    expectDocumented("POST", "/sign/api/submit", 200, approved.body);
+    expect(approved.body).toMatchObject({ recipientStatus: "approved" });
+    const listed = (await call(api(), `/signature-requests/${request.id}`, { key: key.secret })).body as {
+      recipients: { kind: string; status: string; signedAt: string | null }[];
+    };
+    expect(listed.recipients.find((r) => r.kind === "approver")).toMatchObject({
+      status: "approved",
+      signedAt: expect.any(String),
+    });
+
+    for (const who of ["tenant", "landlord"]) {
+      const signer = new SignerBrowser(gateway);
+      await signer.open((await mailTo(`${who}.approver@example.com`)).link as string);
+      const { fields } = (await signer.call("/sign/api/session")).body as Session;
+      const values = Object.fromEntries(
+        fields
+          .filter((f) => f.type !== "date_signed")
+          .map((f) => [
+            f.id,
+            f.type === "signature" ? { kind: "typed", text: who } : f.type === "checkbox" || "x",
+          ]),
+      );
+      expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
+    }
+    const completed = await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
+      const body = got.body as { status: string; signedDocumentId: string | null };
+      return body.status === "completed" ? body : undefined;
+    }, 30_000);
+    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    const certificate = await pdfText(new Uint8Array(await sealed.arrayBuffer()));
+    expect(certificate).toContain("approver (approves, signs nothing)");
+    expect(certificate).toMatch(/Approved\s+\d{4}-\d{2}-\d{2}/);
+  }, 90_000);
+
   test("a decline ends the request, and the link then answers 410 saying why", async () => {
     const { request } = await sentRequest("decline");
     const tenant = new SignerBrowser(gateway);

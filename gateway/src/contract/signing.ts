@@ -157,7 +157,7 @@ export const DateSigned = z
 
 export const Signed = z
   .object({
-    recipientStatus: z.literal("signed"),
+    recipientStatus: z.enum(["signed", "approved"]).meta({ description: "`approved` for an approver." }),
     requestStatus: RequestStatus,
     everyoneSigned: z.boolean().meta({
       description: "This was the last signature: the document is being sealed (see GET /sign/api/session).",

@@ -25,13 +25,14 @@ export const RequestStatus = z.enum(REQUEST_STATUSES).meta({
 
 export const RecipientStatus = z.enum(RECIPIENT_STATUSES).meta({
   id: "RecipientStatus",
-  description: "pending → sent → viewed → signed, or declined.",
+  description:
+    "pending → sent → viewed → signed (an approver: approved), or declined. A viewer's part is done once viewed.",
 });
 
 export const RecipientKind = z.enum(RECIPIENT_KINDS).meta({
   id: "RecipientKind",
   description:
-    "A `signer` fills their fields; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.",
+    "A `signer` fills their fields; an `approver` approves or declines and signs nothing; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.",
 });
 
 export const SignerLocale = z.enum(SIGNER_LOCALES).meta({

@@ -85,7 +85,7 @@ export function operationTools(api: PublicApi): Tool[] {
       name: "create_signature_request",
       title: "Create a signature request",
       description:
-        "Create a signature request. From a template: `templateId` and one recipient per template role, with `role` set to the role's name. From uploaded documents instead: `documentIds` and `fields`, each field naming the role of the signer who fills it, and every signer's role needs a required signature field. Recipients with `kind: cc` get a copy when it completes; one with `kind: viewer` must open the documents, in routing order, and signs nothing; a signer with `clientUserId` signs inside your app (get_embedded_signing_url) and gets no e-mail. It is a draft unless `send` is true.",
+        "Create a signature request. From a template: `templateId` and one recipient per template role, with `role` set to the role's name. From uploaded documents instead: `documentIds` and `fields`, each field naming the role of the signer who fills it, and every signer's role needs a required signature field. Recipients with `kind: cc` get a copy when it completes; one with `kind: approver` approves or declines and one with `kind: viewer` must open the documents, in routing order, and neither signs anything; a signer with `clientUserId` signs inside your app (get_embedded_signing_url) and gets no e-mail. It is a draft unless `send` is true.",
       annotations: NOTIFIES,
     }),
     tool("get", "/signature-requests", {

@@ -82,7 +82,7 @@ export function recipientsJson(request: SignatureRequest) {
     request.recipients.filter((r) => r.kind === kind).map((r) => recipientJson(request, r));
   return {
     ...NO_OTHER_RECIPIENTS,
-    signers: of("signer"),
+    signers: [...of("signer"), ...of("approver")],
     carbonCopies: of("cc"),
     certifiedDeliveries: of("viewer"),
     recipientCount: String(request.recipients.length),

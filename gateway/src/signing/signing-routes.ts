@@ -340,8 +340,9 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       });
       const redirect = redirectUrl(answer.returnUrl, "signing_complete");
       const request = answer.signatureRequest as SignatureRequest;
+      const acted = request.recipients.find((r) => r.id === answer.recipientId);
       const signed: z.input<typeof Signed> = {
-        recipientStatus: "signed",
+        recipientStatus: acted?.status === "approved" ? "approved" : "signed",
         requestStatus: request.status as z.infer<typeof Signed>["requestStatus"],
         everyoneSigned: everyoneSigned(request),
         ...(redirect ? { redirectUrl: redirect } : {}),

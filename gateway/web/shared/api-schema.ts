@@ -3827,10 +3827,10 @@ export interface components {
             locale?: components["schemas"]["SignerLocale"];
         };
         /**
-         * @description A `signer` fills their fields; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.
+         * @description A `signer` fills their fields; an `approver` approves or declines and signs nothing; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.
          * @enum {string}
          */
-        RecipientKind: "signer" | "cc" | "viewer";
+        RecipientKind: "signer" | "cc" | "viewer" | "approver";
         /**
          * @description The language of a recipient's e-mails and signing page: English, German, French, Spanish, Portuguese (Brazil), Italian, Dutch, Polish, Japanese or Arabic (right to left).
          * @enum {string}
@@ -4214,10 +4214,10 @@ export interface components {
             locale: components["schemas"]["SignerLocale"] | null;
         };
         /**
-         * @description pending → sent → viewed → signed, or declined.
+         * @description pending → sent → viewed → signed (an approver: approved), or declined. A viewer's part is done once viewed.
          * @enum {string}
          */
-        RecipientStatus: "pending" | "sent" | "viewed" | "signed" | "declined";
+        RecipientStatus: "pending" | "sent" | "viewed" | "signed" | "approved" | "declined";
         /** @description Where the last e-mail to the recipient stands. */
         EmailDelivery: {
             /**
@@ -4910,8 +4910,11 @@ export interface components {
             codeSentAt?: string;
         };
         Signed: {
-            /** @constant */
-            recipientStatus: "signed";
+            /**
+             * @description `approved` for an approver.
+             * @enum {string}
+             */
+            recipientStatus: "signed" | "approved";
             requestStatus: components["schemas"]["RequestStatus"];
             /** @description This was the last signature: the document is being sealed (see GET /sign/api/session). */
             everyoneSigned: boolean;
@@ -5091,7 +5094,7 @@ type ReadonlyArray<T> = [
 export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests"]["get"]["parameters"]["query"]["sort"]> = ["newest", "oldest", "title", "changed"];
 export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessagesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages"]["get"]["parameters"]["query"]["status"]> = ["pending", "succeeded", "failed"];
 export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email"];
-export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer"];
+export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer", "approver"];
 export const signerLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerLocale"]> = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"];
 export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["signature_request.sent", "signature_request.viewed", "signature_request.signed", "signature_request.completed", "signature_request.declined", "signature_request.cancelled", "signature_request.expired"];
@@ -5102,7 +5105,7 @@ export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const problemEndedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["ended"]["reason"]> = ["cancelled", "declined", "declined_by_you", "expired", "link_replaced", "url_used", "url_expired", "copy_expired"];
 export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate"];
 export const recipientAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Recipient"]["authentication"]> = ["access_code", "email_code"];
-export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "declined"];
+export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "approved", "declined"];
 export const emailDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["status"]> = ["queued", "retrying", "sent", "failed", "not_sent"];
 export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"];
 export const agreementSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgreementSet"]["status"]> = ["in_progress", "completed", "incomplete"];
@@ -5127,5 +5130,6 @@ export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];
 export const signerAuthenticationMethodsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["methods"]> = ["access_code", "email_code"];
 export const signerAuthenticationVerifiedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["verified"]> = ["access_code", "email_code"];
+export const signedRecipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Signed"]["recipientStatus"]> = ["signed", "approved"];
 export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Idempotent-Replayed"]> = ["true"];
 export type operations = Record<string, never>;

@@ -107,13 +107,18 @@ export function App() {
         <SigningView
           session={phase.session}
           onEnded={(error) => setPhase(endedBy(error))}
-          onSigned={({ requestStatus, everyoneSigned, redirectUrl }) => {
+          onSigned={({ recipientStatus, requestStatus, everyoneSigned, redirectUrl }) => {
             if (redirectUrl) {
               setPhase({ kind: "redirecting" });
               window.location.assign(redirectUrl);
               return;
             }
-            setPhase({ kind: "signed", requestStatus, everyoneSigned });
+            setPhase({
+              kind: "signed",
+              requestStatus,
+              everyoneSigned,
+              approved: recipientStatus === "approved",
+            });
           }}
           onDeclined={(redirectUrl) => {
             if (redirectUrl) {

@@ -36,9 +36,14 @@ export function SignedScreen({
 
   if (!phase.everyoneSigned) {
     return (
-      <StateScreen testId="done-state" title={t("signed.title")} tone="success">
+      <StateScreen
+        testId="done-state"
+        title={t(phase.approved ? "approved.title" : "signed.title")}
+        tone="success"
+      >
         <p>{t("signed.othersBody")}</p>
-        <SignerCopy />
+        {/* An approver signed nothing: there is no copy of theirs to keep yet. */}
+        {phase.approved ? null : <SignerCopy />}
       </StateScreen>
     );
   }

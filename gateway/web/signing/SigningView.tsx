@@ -94,6 +94,10 @@ export function SigningView({
   const consentRef = useRef<HTMLInputElement>(null);
   const finishRef = useRef<HTMLButtonElement>(null);
   const t = useT();
+  // A viewer's part is to open the documents, which the page has recorded: nothing to fill or finish.
+  const viewing = session.recipient.kind === "viewer";
+  // An approver fills nothing: their agreement, then Approve.
+  const approving = session.recipient.kind === "approver";
   const { form: dateForm, today } = useDateSigned(fields.some((f) => f.type === "date_signed"));
 
   const required = fields.filter((f) => f.required && isFillable(f));
@@ -104,7 +108,7 @@ export function SigningView({
     required.length === 0 ? t("progress.none") : t("progress.count", { done, total: required.length });
   const finishReason = !allDone
     ? t("finish.fillIn", { count: required.length - done })
-    : !consent
+    : !consent && !approving
       ? t("finish.consent")
       : "";
 
@@ -276,8 +280,6 @@ export function SigningView({
   };
 
   const signer = session.recipient;
-  // A viewer's part is to open the documents, which the page has recorded: nothing to fill or finish.
-  const viewing = signer.kind === "viewer";
   const modalOpen = dialogField !== null || form.declineOpen || reassigning;
 
   return (
@@ -304,7 +306,7 @@ export function SigningView({
               </p>
             ) : null}
             <p className="signer">
-              {t.rich(viewing ? "header.viewingAs" : "header.signingAs", {
+              {t.rich(viewing ? "header.viewingAs" : approving ? "header.approvingAs" : "header.signingAs", {
                 name: signer.name,
                 email: signer.email,
               })}
@@ -340,12 +342,12 @@ export function SigningView({
         </header>
 
         <main className="content">
-          {viewing ? (
+          {viewing || approving ? (
             <section className="consent-card" aria-labelledby="viewer-title" data-testid="viewer-notice">
               <h2 id="viewer-title" className="viewer-title">
-                {t("viewer.title")}
+                {t(viewing ? "viewer.title" : "approver.title")}
               </h2>
-              <p className="hint">{t("viewer.body")}</p>
+              <p className="hint">{t(viewing ? "viewer.body" : "approver.body")}</p>
             </section>
           ) : (
             <section className="consent-card" aria-labelledby="consent-title">
@@ -406,7 +408,7 @@ export function SigningView({
 
         <section className="action-bar" aria-label={t("actions.label")} hidden={viewing}>
           <div className="action-inner">
-            <div className="progress">
+            <div className="progress" hidden={approving}>
               <p className="progress-text" data-testid="progress">
                 {progressText}
               </p>
@@ -439,7 +441,7 @@ export function SigningView({
                     aria-describedby={consentError ? "consent-error" : undefined}
                     onChange={(e) => dispatch({ type: "consented", consent: e.target.checked })}
                   />
-                  <span>{t("actions.consent")}</span>
+                  <span>{t(approving ? "approver.consent" : "actions.consent")}</span>
                 </label>
                 {consentError ? (
                   <p id="consent-error" className="field-error-text" role="alert">
@@ -458,15 +460,17 @@ export function SigningView({
               >
                 {t("actions.decline")}
               </button>
-              <button
-                type="button"
-                className="button secondary"
-                data-testid="next-field"
-                disabled={busy}
-                onClick={nextField}
-              >
-                {t("actions.next")}
-              </button>
+              {approving ? null : (
+                <button
+                  type="button"
+                  className="button secondary"
+                  data-testid="next-field"
+                  disabled={busy}
+                  onClick={nextField}
+                >
+                  {t("actions.next")}
+                </button>
+              )}
               <button
                 ref={finishRef}
                 type="button"
@@ -478,10 +482,11 @@ export function SigningView({
               >
                 {form.busy === "submitting" ? (
                   <>
-                    <span className="spinner" aria-hidden="true" /> {t("actions.signing")}
+                    <span className="spinner" aria-hidden="true" />{" "}
+                    {t(approving ? "approver.approving" : "actions.signing")}
                   </>
                 ) : (
-                  t("actions.finish")
+                  t(approving ? "approver.approve" : "actions.finish")
                 )}
               </button>
             </div>

@@ -20,6 +20,8 @@ export type Phase =
       requestStatus: RequestStatus;
       /** Every signer has signed: the document is being sealed, or is sealed. */
       everyoneSigned: boolean;
+      /** An approver approved rather than signed. */
+      approved?: boolean;
       sealingDelayed?: boolean;
       signedDocumentId?: string | null;
     }
@@ -72,9 +74,10 @@ export function problemText(error: unknown, t: Translate): string {
 export function phaseOf(session: Session): Phase {
   const { methods, verified } = session.authentication;
   if (methods.some((m) => !verified.includes(m))) return { kind: "authenticate", session };
-  if (session.recipient.status === "signed") {
+  if (session.recipient.status === "signed" || session.recipient.status === "approved") {
     return {
       kind: "signed",
+      approved: session.recipient.status === "approved",
       requestStatus: session.requestStatus,
       everyoneSigned: session.everyoneSigned,
       sealingDelayed: session.sealingDelayed,

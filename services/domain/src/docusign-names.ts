@@ -20,6 +20,7 @@ const RECIPIENT_STATUS: Record<string, string> = {
   sent: "sent",
   viewed: "delivered",
   signed: "completed",
+  approved: "completed",
   declined: "declined",
 };
 
@@ -55,11 +56,15 @@ export function recipientStatus(request: EnvelopeState, recipient: { kind: strin
   return RECIPIENT_STATUS[recipient.status] ?? recipient.status;
 }
 
-/** DocuSign's recipient type for each kind of recipient: a viewer is a certified delivery. */
+/**
+ * DocuSign's recipient type for each kind of recipient: a viewer is a certified delivery; an
+ * approver, which DocuSign has no type for, a signer (DocuSign approves with a signer's tab).
+ */
 const RECIPIENT_TYPES: Record<string, string> = {
   signer: "signer",
   cc: "carboncopy",
   viewer: "certifieddelivery",
+  approver: "signer",
 };
 
 export function docuSignRecipientType(kind: string): string {

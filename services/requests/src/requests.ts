@@ -5,7 +5,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { REQUEST_STATUSES, signerLocaleOf } from "@countersign/domain";
+import { hasDonePart, REQUEST_STATUSES, signerLocaleOf } from "@countersign/domain";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type {
   Actor,
@@ -194,7 +194,8 @@ export class Requests {
       if (missing.length > 0) throw validationError(missing, "the recipient changes are not valid");
       for (const change of changes) {
         const recipient = recipients.find((r) => r.id === change.id) as RecipientRow;
-        if (recipient.status === "signed" || recipient.status === "declined") {
+        // Who has done their part (a copy recipient has none until the end) is part of the record.
+        if ((recipient.kind !== "cc" && hasDonePart(recipient)) || recipient.status === "declined") {
           throw new ConnectError(
             `recipient ${recipient.id} has ${recipient.status} already and cannot be changed`,
             Code.FailedPrecondition,

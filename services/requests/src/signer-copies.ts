@@ -38,7 +38,7 @@ export class SignerCopies {
     const request = await store.getRequest(db, session.workspaceId, session.requestId);
     const recipients = await store.recipientsOf(db, [session.requestId]);
     const signer = recipients.find((r) => r.id === session.recipientId);
-    if (!request || signer?.status !== "signed") {
+    if (!request || (signer?.status !== "signed" && signer?.status !== "approved")) {
       throw new ConnectError("sign first: your copy holds what you signed", Code.FailedPrecondition);
     }
     if (this.waiting >= MAX_WAITING) {

@@ -50,7 +50,7 @@ export class Signing {
     return this.inSession(session, async (tx, locked, signer) => {
       assertAuthenticated(signer, session);
       assertAllowed("sign", locked.request.status);
-      if (signer.kind !== "signer")
+      if (signer.kind === "viewer")
         throw new ConnectError("you are asked to view this request, not to sign it", Code.FailedPrecondition);
       assertRecipientAllowed("sign", signer.status);
       const signedAt = new Date();
@@ -66,19 +66,22 @@ export class Signing {
       if (violations.length > 0) throw validationError(violations, "the signature is not complete");
 
       const by = signerActor(signer, actor);
+      // An approver has no fields: their consent is the approval.
+      const act = signer.kind === "approver" ? "approved" : "signed";
       await store.saveFieldValues(tx, locked.request.id, signer.id, values);
-      const signed = await store.markSigned(tx, signer.id, {
-        ip: by.ip,
-        userAgent: by.userAgent,
-        consentedAt: signedAt,
-        signedAt,
-      });
+      const signed = await store.markSigned(
+        tx,
+        signer.id,
+        { ip: by.ip, userAgent: by.userAgent, consentedAt: signedAt, signedAt },
+        act,
+      );
       const recipients = locked.recipients.map((r) => (r.id === signer.id ? signed : r));
       const request = await store.markInProgress(tx, locked.request);
-      await appendAudit(tx, request.id, "signed", by, {
+      await appendAudit(tx, request.id, act, by, {
         consentedAt: signedAt,
         fieldIds: [...values.keys()],
       });
+      // An approval is its recipient's `signed` event, the recipient's kind and status saying which.
       await enqueueRequestEvent(tx, "signed", request, recipients, signed);
       await routeOn(tx, this.deps.links, { request, recipients }, signerActor(signed, undefined));
     });

@@ -66,12 +66,12 @@ export function assertAllowed(operation: Operation, status: RequestStatus): void
 
 /** A recipient whose turn has come and who has not finished: reminders and signing URLs are for them. */
 export function isRecipientsTurn(status: RecipientStatus, kind: RecipientKind = "signer"): boolean {
-  return status === "sent" || (status === "viewed" && kind === "signer");
+  return status === "sent" || (status === "viewed" && kind !== "viewer");
 }
 
-/** Signers and viewers take their turn in routing order; a copy recipient waits for the end. */
+/** Signers, approvers and viewers take their turn in routing order; a copy recipient waits for the end. */
 export function actsInRouting(kind: RecipientKind): boolean {
-  return kind === "signer" || kind === "viewer";
+  return kind !== "cc";
 }
 
 export type RecipientOperation = "notify" | "view" | "sign" | "decline";
@@ -102,6 +102,7 @@ const RECIPIENT_IS: Record<RecipientStatus, string> = {
   sent: "you have not opened this request yet",
   viewed: "you have not signed yet",
   signed: "you have signed this request already",
+  approved: "you have approved this request already",
   declined: "you have declined this request",
 };
 

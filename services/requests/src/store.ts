@@ -526,16 +526,18 @@ export const store = {
     return new Map(rows.map((r) => [r.field_id, r.value]));
   },
 
+  /** A signer's signature, or an approver's approval (`as`): the act's time, address and browser. */
   async markSigned(
     tx: Queryable,
     id: string,
     signed: { ip: string; userAgent: string; consentedAt: Date; signedAt: Date },
+    as: "signed" | "approved" = "signed",
   ): Promise<RecipientRow> {
     const rows = await updateRecipients(
       tx,
-      `status = 'signed', signed_at = $5, signed_ip = $2, signed_user_agent = $3, consented_at = $4,
+      `status = $6, signed_at = $5, signed_ip = $2, signed_user_agent = $3, consented_at = $4,
          viewed_at = COALESCE(viewed_at, $5) WHERE id = $1`,
-      [id, signed.ip, signed.userAgent, signed.consentedAt, signed.signedAt],
+      [id, signed.ip, signed.userAgent, signed.consentedAt, signed.signedAt, as],
     );
     return rows[0] as RecipientRow;
   },

@@ -50,6 +50,14 @@ test("a viewer is asked to review, not to sign, in every e-mail that asks someth
   }
 });
 
+test("an approver is asked to approve, in the e-mails that ask something of them", () => {
+  const invitation = renderNotification(content({ recipientKind: "approver" }));
+  expect(invitation.subject).toBe("Please approve: Mutual NDA");
+  expect(invitation.text).toContain("Review and approve:");
+  const reminder = renderNotification(content({ kind: "reminder", recipientKind: "approver" }));
+  expect(reminder.subject).toBe("Reminder: please approve Mutual NDA");
+});
+
 test("a reminder says it is one and carries its note", () => {
   const mail = renderNotification(content({ kind: "reminder", note: "Second nudge" }));
   expect(mail.subject).toBe("Reminder: please sign Mutual NDA");

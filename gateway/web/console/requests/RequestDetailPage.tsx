@@ -293,7 +293,9 @@ function RecipientRow({
             ? "Gets a copy"
             : recipient.kind === "viewer"
               ? "Must view"
-              : (recipient.role ?? "Signer")}
+              : recipient.kind === "approver"
+                ? "Approves"
+                : (recipient.role ?? "Signer")}
           {recipient.clientUserId ? " · signs in your app" : ""}
           {recipient.locale ? ` · in ${localeName(recipient.locale)}` : ""}
           {recipient.authentication.length > 0 ? ` · ${authenticationWords(recipient.authentication)}` : ""} ·

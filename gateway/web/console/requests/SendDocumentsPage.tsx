@@ -523,6 +523,7 @@ function RecipientsEditor({
                   value={r.kind}
                   options={[
                     { value: "signer", label: "Signs" },
+                    { value: "approver", label: "Approves" },
                     { value: "viewer", label: "Must view" },
                     { value: "cc", label: "Gets a copy" },
                   ]}
@@ -619,7 +620,9 @@ function Review({
                     ? "gets a copy"
                     : r.kind === "viewer"
                       ? "must view"
-                      : `signs, ${count} field${count === 1 ? "" : "s"}`;
+                      : r.kind === "approver"
+                        ? "approves"
+                        : `signs, ${count} field${count === 1 ? "" : "s"}`;
                 return `${r.name.trim()} <${r.email.trim()}> (${does})`;
               })
               .join("; ")}

@@ -17,7 +17,7 @@ export interface DraftRecipient {
   key: string;
   name: string;
   email: string;
-  kind: "signer" | "cc" | "viewer";
+  kind: "signer" | "cc" | "viewer" | "approver";
   order: number;
   /**
    * The sender's own app signs this recipient in (embedded signing) rather than an e-mail's link;

@@ -13,6 +13,7 @@ import type { Typesetter } from "./typesetter.js";
 const KIND_NAMES: Record<RecipientKind, string> = {
   signer: "signer",
   viewer: "viewer (had to view the documents)",
+  approver: "approver (approves, signs nothing)",
   cc: "copy recipient",
 };
 
@@ -253,6 +254,13 @@ export async function appendCertificate(
     if (r.kind === "viewer") {
       await w.pair("Identified", r.identity);
       await w.pair("Viewed", when(r.viewedAt));
+      await w.pair("IP address", r.ip || "—");
+      await w.pair("Browser", browserSummary(r.userAgent));
+    }
+    if (r.kind === "approver") {
+      await w.pair("Identified", r.identity);
+      await w.pair("Viewed", when(r.viewedAt));
+      await w.pair("Approved", when(r.signedAt));
       await w.pair("IP address", r.ip || "—");
       await w.pair("Browser", browserSummary(r.userAgent));
     }

@@ -13,7 +13,7 @@ export interface NotificationContent {
   kind: NotificationKind;
   /** The recipient's language; empty for English. */
   locale: SignerLocale | "";
-  /** A viewer is asked to review, not to sign. */
+  /** A viewer is asked to review, an approver to approve, not to sign. */
   recipientKind: RecipientKind;
   requestTitle: string;
   /** Who sent the request, as recipients know them; empty when not known. */
@@ -29,7 +29,9 @@ export interface NotificationContent {
   attached?: boolean;
 }
 
-const WORDING: Record<NotificationKind, { subject: MessageId; lead: MessageId; action: MessageId }> = {
+type Wording = { subject: MessageId; lead: MessageId; action: MessageId };
+
+const WORDING: Record<NotificationKind, Wording> = {
   invitation: { subject: "invitation.subject", lead: "invitation.lead", action: "action.sign" },
   resend: { subject: "resend.subject", lead: "resend.lead", action: "action.sign" },
   reminder: { subject: "reminder.subject", lead: "reminder.lead", action: "action.sign" },
@@ -41,14 +43,20 @@ const WORDING: Record<NotificationKind, { subject: MessageId; lead: MessageId; a
   completed: { subject: "completed.subject", lead: "completed.lead", action: "action.download" },
 };
 
-/** What a viewer is asked: to review, not to sign. */
-const VIEWER_WORDING: Partial<
-  Record<NotificationKind, { subject: MessageId; lead: MessageId; action: MessageId }>
-> = {
-  invitation: { subject: "review.subject", lead: "review.lead", action: "action.review" },
-  resend: { subject: "review.subject", lead: "review.lead", action: "action.review" },
-  reminder: { subject: "review.reminderSubject", lead: "review.reminderLead", action: "action.review" },
-  recipient_changed: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+/** What a viewer and an approver are asked, in the e-mails that ask: to review, or to approve. */
+const ASKED_OF: Partial<Record<RecipientKind, Partial<Record<NotificationKind, Wording>>>> = {
+  viewer: {
+    invitation: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+    resend: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+    reminder: { subject: "review.reminderSubject", lead: "review.reminderLead", action: "action.review" },
+    recipient_changed: { subject: "review.subject", lead: "review.lead", action: "action.review" },
+  },
+  approver: {
+    invitation: { subject: "approve.subject", lead: "approve.lead", action: "action.approve" },
+    resend: { subject: "approve.subject", lead: "approve.lead", action: "action.approve" },
+    reminder: { subject: "approve.reminderSubject", lead: "approve.reminderLead", action: "action.approve" },
+    recipient_changed: { subject: "approve.subject", lead: "approve.lead", action: "action.approve" },
+  },
 };
 
 export function oneLine(value: string): string {
@@ -64,8 +72,7 @@ export function renderNotification(content: NotificationContent): {
   html: string;
 } {
   const words = new MailWords(content.locale);
-  const wording =
-    (content.recipientKind === "viewer" ? VIEWER_WORDING[content.kind] : undefined) ?? WORDING[content.kind];
+  const wording = ASKED_OF[content.recipientKind]?.[content.kind] ?? WORDING[content.kind];
   const title = oneLine(content.requestTitle);
   const subject = words.text(wording.subject, { title }).slice(0, 250);
   const sender = oneLine(content.senderName);

@@ -87,6 +87,15 @@ export const de: Catalogue = {
   "viewer.title": "Sie sollen diese Dokumente ansehen",
   "viewer.body":
     "Sie müssen nichts unterschreiben. Ihr Teil ist das Öffnen, und es ist festgehalten: Der Absender wurde benachrichtigt. Sie können diese Seite schließen, wenn Sie die Dokumente gelesen haben.",
+  "approver.title": "Sie sollen diese Dokumente genehmigen",
+  "approver.body":
+    "Lesen Sie sie und genehmigen oder lehnen Sie sie ab. Sie unterschreiben nichts: Ihre Genehmigung wird mit Uhrzeit, Ihrer Adresse und Ihrem Browser festgehalten.",
+  "approver.consent":
+    "Ich bin einverstanden, dass die Auswahl von „Genehmigen“ meine elektronische Genehmigung dieser Dokumente ist.",
+  "approver.approve": "Genehmigen",
+  "approver.approving": "Wird genehmigt…",
+  "approved.title": "Sie haben genehmigt",
+  "header.approvingAs": "Genehmigung als <b>{name}</b> <muted>({email})</muted>",
   "progress.none": "Keine Pflichtfelder",
   "progress.count":
     "{done, number} von {total, plural, one {# Pflichtfeld} other {# Pflichtfeldern}} ausgefüllt",

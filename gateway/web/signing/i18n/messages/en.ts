@@ -87,6 +87,14 @@ export const en = {
   "viewer.title": "You are asked to view these documents",
   "viewer.body":
     "There is nothing to sign. Opening them is your part, and it is recorded: the sender has been told. You can close this page when you have read them.",
+  "approver.title": "You are asked to approve these documents",
+  "approver.body":
+    "Read them, then approve or decline. You sign nothing: your approval is recorded with its time, your address and your browser.",
+  "approver.consent": "I agree that selecting Approve is my electronic approval of these documents.",
+  "approver.approve": "Approve",
+  "approver.approving": "Approving…",
+  "approved.title": "You have approved",
+  "header.approvingAs": "Approving as <b>{name}</b> <muted>({email})</muted>",
 
   "progress.none": "No required fields",
   "progress.count":

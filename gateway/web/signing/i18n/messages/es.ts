@@ -80,6 +80,15 @@ export const es: Catalogue = {
   "viewer.title": "Se le pide que vea estos documentos",
   "viewer.body":
     "No tiene nada que firmar. Abrirlos es su parte, y queda registrado: se ha avisado al remitente. Puede cerrar esta página cuando los haya leído.",
+  "approver.title": "Se le pide que apruebe estos documentos",
+  "approver.body":
+    "Léalos y luego apruebe o rechace. No firma nada: su aprobación queda registrada con la hora, su dirección y su navegador.",
+  "approver.consent":
+    "Acepto que seleccionar «Aprobar» constituye mi aprobación electrónica de estos documentos.",
+  "approver.approve": "Aprobar",
+  "approver.approving": "Aprobando…",
+  "approved.title": "Ha aprobado",
+  "header.approvingAs": "Aprobando como <b>{name}</b> <muted>({email})</muted>",
   "progress.none": "No hay campos obligatorios",
   "progress.count":
     "{done, number} de {total, plural, one {# campo obligatorio completado} other {# campos obligatorios completados}}",

@@ -82,6 +82,15 @@ export const fr: Catalogue = {
   "viewer.title": "Il vous est demandé de consulter ces documents",
   "viewer.body":
     "Vous n’avez rien à signer. Les ouvrir est votre part, et c’est enregistré : l’expéditeur en est informé. Vous pouvez fermer cette page après les avoir lus.",
+  "approver.title": "Il vous est demandé d’approuver ces documents",
+  "approver.body":
+    "Lisez-les, puis approuvez ou refusez. Vous ne signez rien : votre approbation est enregistrée avec son heure, votre adresse et votre navigateur.",
+  "approver.consent":
+    "J’accepte que sélectionner « Approuver » vaille approbation électronique de ces documents.",
+  "approver.approve": "Approuver",
+  "approver.approving": "Approbation…",
+  "approved.title": "Vous avez approuvé",
+  "header.approvingAs": "Approbation en tant que <b>{name}</b> <muted>({email})</muted>",
   "progress.none": "Aucun champ obligatoire",
   "progress.count":
     "{done, number} sur {total, plural, one {# champ obligatoire rempli} other {# champs obligatoires remplis}}",

@@ -86,6 +86,15 @@ export const it: Catalogue = {
   "viewer.title": "Le viene chiesto di visionare questi documenti",
   "viewer.body":
     "Non c’è nulla da firmare. Aprirli è la Sua parte, ed è stato registrato: il mittente è stato avvisato. Può chiudere questa pagina dopo averli letti.",
+  "approver.title": "Le viene chiesto di approvare questi documenti",
+  "approver.body":
+    "Li legga, poi approvi o rifiuti. Non firma nulla: la Sua approvazione viene registrata con l’ora, il Suo indirizzo e il Suo browser.",
+  "approver.consent":
+    "Accetto che selezionare «Approva» costituisca la mia approvazione elettronica di questi documenti.",
+  "approver.approve": "Approva",
+  "approver.approving": "Approvazione…",
+  "approved.title": "Ha approvato",
+  "header.approvingAs": "Approvazione come <b>{name}</b> <muted>({email})</muted>",
 
   "progress.none": "Nessun campo obbligatorio",
   "progress.count":

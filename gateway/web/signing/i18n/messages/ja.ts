@@ -85,6 +85,15 @@ export const ja: Catalogue = {
   "viewer.title": "これらの文書の確認を依頼されています",
   "viewer.body":
     "署名は不要です。文書を開くことがあなたの役割で、その記録は残ります。送信者にも通知されました。お読みになったら、このページを閉じてかまいません。",
+  "approver.title": "これらの文書の承認を依頼されています",
+  "approver.body":
+    "内容をお読みのうえ、承認または辞退してください。署名は不要です。承認は日時、アドレス、ブラウザーとともに記録されます。",
+  "approver.consent":
+    "「承認」を選択することが、これらの文書に対する私の電子的な承認であることに同意します。",
+  "approver.approve": "承認",
+  "approver.approving": "承認しています…",
+  "approved.title": "承認しました",
+  "header.approvingAs": "<b>{name}</b> 様として承認 <muted>({email})</muted>",
 
   "progress.none": "必須フィールドはありません",
   "progress.count": "必須フィールド{total, plural, other {#件}}中{done, number}件が完了",

@@ -89,6 +89,15 @@ export const nl: Catalogue = {
   "viewer.title": "U wordt gevraagd deze documenten in te zien",
   "viewer.body":
     "U hoeft niets te ondertekenen. Het openen is uw deel, en dat is vastgelegd: de afzender is op de hoogte gebracht. U kunt deze pagina sluiten als u ze hebt gelezen.",
+  "approver.title": "U wordt gevraagd deze documenten goed te keuren",
+  "approver.body":
+    "Lees ze en keur ze goed of wijs ze af. U ondertekent niets: uw goedkeuring wordt vastgelegd met het tijdstip, uw adres en uw browser.",
+  "approver.consent":
+    "Ik ga ermee akkoord dat het selecteren van ‘Goedkeuren’ mijn elektronische goedkeuring van deze documenten is.",
+  "approver.approve": "Goedkeuren",
+  "approver.approving": "Bezig met goedkeuren…",
+  "approved.title": "U hebt goedgekeurd",
+  "header.approvingAs": "Goedkeuren als <b>{name}</b> <muted>({email})</muted>",
 
   "progress.none": "Geen verplichte velden",
   "progress.count":

@@ -85,6 +85,15 @@ export const pl: Catalogue = {
   "viewer.title": "Prośba o zapoznanie się z tymi dokumentami",
   "viewer.body":
     "Nie musisz niczego podpisywać. Twoim zadaniem jest ich otwarcie i zostało to odnotowane: nadawca został powiadomiony. Możesz zamknąć tę stronę po ich przeczytaniu.",
+  "approver.title": "Prośba o zatwierdzenie tych dokumentów",
+  "approver.body":
+    "Przeczytaj je, a następnie zatwierdź lub odrzuć. Niczego nie podpisujesz: zatwierdzenie zostanie zapisane wraz z czasem, Twoim adresem i przeglądarką.",
+  "approver.consent":
+    "Zgadzam się, że wybranie „Zatwierdź” jest moim elektronicznym zatwierdzeniem tych dokumentów.",
+  "approver.approve": "Zatwierdź",
+  "approver.approving": "Zatwierdzanie…",
+  "approved.title": "Zatwierdzono",
+  "header.approvingAs": "Zatwierdzasz jako <b>{name}</b> <muted>({email})</muted>",
 
   "progress.none": "Brak wymaganych pól",
   "progress.count":

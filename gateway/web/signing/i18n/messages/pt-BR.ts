@@ -85,6 +85,14 @@ export const ptBR: Catalogue = {
   "viewer.title": "Pedimos que você veja estes documentos",
   "viewer.body":
     "Não há nada para assinar. Abri-los é a sua parte, e isso fica registrado: o remetente foi avisado. Você pode fechar esta página depois de lê-los.",
+  "approver.title": "Pedimos que você aprove estes documentos",
+  "approver.body":
+    "Leia-os e depois aprove ou recuse. Você não assina nada: sua aprovação é registrada com o horário, seu endereço e seu navegador.",
+  "approver.consent": "Concordo que selecionar “Aprovar” é a minha aprovação eletrônica destes documentos.",
+  "approver.approve": "Aprovar",
+  "approver.approving": "Aprovando…",
+  "approved.title": "Você aprovou",
+  "header.approvingAs": "Aprovando como <b>{name}</b> <muted>({email})</muted>",
 
   "progress.none": "Nenhum campo obrigatório",
   "progress.count":

@@ -27,6 +27,13 @@ export const ar: Catalogue = {
   "review.reminderLead":
     "تذكير: {hasSender, select, yes {يطلب منك {sender}} other {يُطلب منك}} الاطلاع على <b>{title}</b>.",
   "action.review": "عرض المستندات",
+  "approve.subject": "يرجى الموافقة: {title}",
+  "approve.reminderSubject": "تذكير: يرجى الموافقة على {title}",
+  "approve.lead":
+    "{hasSender, select, yes {يطلب منك {sender}} other {يُطلب منك}} الموافقة على <b>{title}</b>. لن توقّع على شيء: وافق أو ارفض.",
+  "approve.reminderLead":
+    "تذكير: {hasSender, select, yes {يطلب منك {sender}} other {يُطلب منك}} الموافقة على <b>{title}</b>.",
+  "action.approve": "المراجعة والموافقة",
   senderMessage: "رسالة من المرسل:",
   reminderNote: "ملاحظة مرفقة بهذا التذكير:",
   orOpen: "أو افتح هذا العنوان:",

@@ -29,6 +29,13 @@ export const de: Catalogue = {
   "review.reminderLead":
     "Eine Erinnerung: Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu prüfen.",
   "action.review": "Dokumente ansehen",
+  "approve.subject": "Bitte genehmigen: {title}",
+  "approve.reminderSubject": "Erinnerung: Bitte genehmigen Sie {title}",
+  "approve.lead":
+    "Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu genehmigen. Sie unterschreiben nichts: Genehmigen oder ablehnen.",
+  "approve.reminderLead":
+    "Eine Erinnerung: Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu genehmigen.",
+  "action.approve": "Prüfen und genehmigen",
   senderMessage: "Nachricht vom Absender:",
   reminderNote: "Hinweis zu dieser Erinnerung:",
   orOpen: "Oder öffnen Sie diese Adresse:",

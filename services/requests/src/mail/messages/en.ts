@@ -31,6 +31,13 @@ export const en = {
   "review.reminderLead":
     "A reminder: you have been asked to review <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}.",
   "action.review": "Review the documents",
+  "approve.subject": "Please approve: {title}",
+  "approve.reminderSubject": "Reminder: please approve {title}",
+  "approve.lead":
+    "You have been asked to approve <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}. You sign nothing: approve or decline.",
+  "approve.reminderLead":
+    "A reminder: you have been asked to approve <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}.",
+  "action.approve": "Review and approve",
   senderMessage: "Message from the sender:",
   reminderNote: "Note with this reminder:",
   orOpen: "Or open this address:",

@@ -29,6 +29,13 @@ export const es: Catalogue = {
   "review.reminderLead":
     "Recordatorio: {hasSender, select, yes {{sender} le ha pedido} other {se le ha pedido}} que revise <b>{title}</b>.",
   "action.review": "Revisar los documentos",
+  "approve.subject": "Apruebe, por favor: {title}",
+  "approve.reminderSubject": "Recordatorio: apruebe {title}",
+  "approve.lead":
+    "{hasSender, select, yes {{sender} le ha pedido} other {Se le ha pedido}} que apruebe <b>{title}</b>. No firma nada: apruebe o rechace.",
+  "approve.reminderLead":
+    "Recordatorio: {hasSender, select, yes {{sender} le ha pedido} other {se le ha pedido}} que apruebe <b>{title}</b>.",
+  "action.approve": "Revisar y aprobar",
   senderMessage: "Mensaje del remitente:",
   reminderNote: "Nota de este recordatorio:",
   orOpen: "O abra esta dirección:",

@@ -29,6 +29,13 @@ export const fr: Catalogue = {
   "review.reminderLead":
     "Rappel : {hasSender, select, yes {{sender} vous demande} other {il vous est demandé}} de consulter <b>{title}</b>.",
   "action.review": "Consulter les documents",
+  "approve.subject": "Merci d’approuver : {title}",
+  "approve.reminderSubject": "Rappel : merci d’approuver {title}",
+  "approve.lead":
+    "{hasSender, select, yes {{sender} vous demande} other {Il vous est demandé}} d’approuver <b>{title}</b>. Vous ne signez rien : approuvez ou refusez.",
+  "approve.reminderLead":
+    "Rappel : {hasSender, select, yes {{sender} vous demande} other {il vous est demandé}} d’approuver <b>{title}</b>.",
+  "action.approve": "Consulter et approuver",
   senderMessage: "Message de l’expéditeur :",
   reminderNote: "Note jointe à ce rappel :",
   orOpen: "Ou ouvrez cette adresse :",

@@ -29,6 +29,13 @@ export const it: Catalogue = {
   "review.reminderLead":
     "Promemoria: {hasSender, select, yes {{sender} le chiede} other {le viene chiesto}} di esaminare <b>{title}</b>.",
   "action.review": "Apri i documenti",
+  "approve.subject": "Da approvare: {title}",
+  "approve.reminderSubject": "Promemoria: da approvare {title}",
+  "approve.lead":
+    "{hasSender, select, yes {{sender} le chiede} other {Le viene chiesto}} di approvare <b>{title}</b>. Non firma nulla: approvi o rifiuti.",
+  "approve.reminderLead":
+    "Promemoria: {hasSender, select, yes {{sender} le chiede} other {le viene chiesto}} di approvare <b>{title}</b>.",
+  "action.approve": "Esamina e approva",
   senderMessage: "Messaggio del mittente:",
   reminderNote: "Nota allegata a questo promemoria:",
   orOpen: "Oppure apra questo indirizzo:",

@@ -29,6 +29,13 @@ export const ja: Catalogue = {
   "review.reminderLead":
     "リマインダー: {hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b> の確認を依頼されています。",
   "action.review": "文書を確認する",
+  "approve.subject": "ご承認ください: {title}",
+  "approve.reminderSubject": "リマインダー: {title} をご承認ください",
+  "approve.lead":
+    "{hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b> の承認を依頼されています。署名は不要です。承認または辞退してください。",
+  "approve.reminderLead":
+    "リマインダー: {hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b> の承認を依頼されています。",
+  "action.approve": "確認して承認する",
   senderMessage: "送信者からのメッセージ：",
   reminderNote: "このリマインダーに添えられたメモ：",
   orOpen: "または、次のアドレスを開いてください：",

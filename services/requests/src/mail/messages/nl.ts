@@ -29,6 +29,13 @@ export const nl: Catalogue = {
   "review.reminderLead":
     "Herinnering: {hasSender, select, yes {{sender} vraagt u} other {u wordt gevraagd}} <b>{title}</b> in te zien.",
   "action.review": "Documenten bekijken",
+  "approve.subject": "Ter goedkeuring: {title}",
+  "approve.reminderSubject": "Herinnering: ter goedkeuring {title}",
+  "approve.lead":
+    "{hasSender, select, yes {{sender} vraagt u} other {U wordt gevraagd}} <b>{title}</b> goed te keuren. U ondertekent niets: keur goed of wijs af.",
+  "approve.reminderLead":
+    "Herinnering: {hasSender, select, yes {{sender} vraagt u} other {u wordt gevraagd}} <b>{title}</b> goed te keuren.",
+  "action.approve": "Bekijken en goedkeuren",
   senderMessage: "Bericht van de afzender:",
   reminderNote: "Opmerking bij deze herinnering:",
   orOpen: "Of open dit adres:",

@@ -29,6 +29,13 @@ export const pl: Catalogue = {
   "review.reminderLead":
     "Przypomnienie: otrzymujesz prośbę o zapoznanie się z <b>{title}</b>{hasSender, select, yes { od {sender}} other {}}.",
   "action.review": "Otwórz dokumenty",
+  "approve.subject": "Prośba o zatwierdzenie: {title}",
+  "approve.reminderSubject": "Przypomnienie: zatwierdź {title}",
+  "approve.lead":
+    "Otrzymujesz prośbę o zatwierdzenie <b>{title}</b>{hasSender, select, yes { od {sender}} other {}}. Niczego nie podpisujesz: zatwierdź lub odrzuć.",
+  "approve.reminderLead":
+    "Przypomnienie: otrzymujesz prośbę o zatwierdzenie <b>{title}</b>{hasSender, select, yes { od {sender}} other {}}.",
+  "action.approve": "Przejrzyj i zatwierdź",
   senderMessage: "Wiadomość od nadawcy:",
   reminderNote: "Uwaga dołączona do przypomnienia:",
   orOpen: "Lub otwórz ten adres:",

@@ -29,6 +29,13 @@ export const ptBR: Catalogue = {
   "review.reminderLead":
     "Lembrete: você recebeu uma solicitação para revisar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}.",
   "action.review": "Revisar os documentos",
+  "approve.subject": "Aprove, por favor: {title}",
+  "approve.reminderSubject": "Lembrete: aprove {title}",
+  "approve.lead":
+    "Você recebeu uma solicitação para aprovar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}. Você não assina nada: aprove ou recuse.",
+  "approve.reminderLead":
+    "Lembrete: você recebeu uma solicitação para aprovar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}.",
+  "action.approve": "Revisar e aprovar",
   senderMessage: "Mensagem do remetente:",
   reminderNote: "Observação deste lembrete:",
   orOpen: "Ou abra este endereço:",
