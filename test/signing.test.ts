@@ -78,6 +78,37 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     return { request: created.body as { id: string }, original };
   }
 
+  /** The tenant and the landlord of a request of `sentRequest`, each signing every field of theirs. */
+  async function bothSign(tag: string): Promise<void> {
+    for (const who of ["tenant", "landlord"]) {
+      const signer = new SignerBrowser(gateway);
+      await signer.open((await mailTo(`${who}.${tag}@example.com`)).link as string);
+      const { fields } = (await signer.call("/sign/api/session")).body as Session;
+      const values = Object.fromEntries(
+        fields
+          .filter((f) => f.type !== "date_signed")
+          .map((f) => [
+            f.id,
+            f.type === "signature" ? { kind: "typed", text: who } : f.type === "checkbox" || "x",
+          ]),
+      );
+      expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
+    }
+  }
+
+  /** The sealed PDF of a request, once it is completed. */
+  async function sealedPdfOf(requestId: string): Promise<Uint8Array> {
+    const completed = await eventually(async () => {
+      const got = await call(api(), `/signature-requests/${requestId}`, { key: key.secret });
+      const body = got.body as { status: string; signedDocumentId: string | null };
+      return body.status === "completed" ? body : undefined;
+    }, 30_000);
+    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    return new Uint8Array(await sealed.arrayBuffer());
+  }
+
   const mailTo = (address: string, subject?: string): Promise<OutboxMail> =>
     eventually(async () =>
       (await outboxMails(deployment.dataDir)).find(
@@ -231,20 +262,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       { name: "Vi Viewer", email: "viewer.viewer@example.com", kind: "viewer", routingOrder: 3 },
       { name: "Cy Copy", email: "copy.viewer@example.com", kind: "cc" },
     ]);
-    for (const who of ["tenant", "landlord"]) {
-      const signer = new SignerBrowser(gateway);
-      await signer.open((await mailTo(`${who}.viewer@example.com`)).link as string);
-      const { fields } = (await signer.call("/sign/api/session")).body as Session;
-      const values = Object.fromEntries(
-        fields
-          .filter((f) => f.type !== "date_signed")
-          .map((f) => [
-            f.id,
-            f.type === "signature" ? { kind: "typed", text: who } : f.type === "checkbox" || "x",
-          ]),
-      );
-      expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
-    }
+    await bothSign("viewer");
     // Both have signed: now it is the viewer's turn, to review, not to sign.
     const invitation = await mailTo("viewer.viewer@example.com");
     expect(invitation.subject).toBe("Please review: Lease viewer");
@@ -264,15 +282,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect([session.recipient.kind, session.fields]).toEqual(["viewer", []]);
     expect((await viewer.call("/sign/api/submit", { consent: true, values: {} })).status).toBe(409);
     await viewer.show();
-    const completed = await eventually(async () => {
-      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
-      const body = got.body as { status: string; signedDocumentId: string | null };
-      return body.status === "completed" ? body : undefined;
-    }, 30_000);
-    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
-      headers: { authorization: `Bearer ${key.secret}` },
-    });
-    const certificate = await pdfText(new Uint8Array(await sealed.arrayBuffer()));
+    const certificate = await pdfText(await sealedPdfOf(request.id));
     expect(certificate).toContain("Vi Viewer <viewer.viewer@example.com>");
     expect(certificate).toContain("viewer (had to view the documents)");
     // Their part is done, and the request with it: nothing is left to decline.
@@ -312,29 +322,8 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       signedAt: expect.any(String),
     });
 
-    for (const who of ["tenant", "landlord"]) {
-      const signer = new SignerBrowser(gateway);
-      await signer.open((await mailTo(`${who}.approver@example.com`)).link as string);
-      const { fields } = (await signer.call("/sign/api/session")).body as Session;
-      const values = Object.fromEntries(
-        fields
-          .filter((f) => f.type !== "date_signed")
-          .map((f) => [
-            f.id,
-            f.type === "signature" ? { kind: "typed", text: who } : f.type === "checkbox" || "x",
-          ]),
-      );
-      expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
-    }
-    const completed = await eventually(async () => {
-      const got = await call(api(), `/signature-requests/${request.id}`, { key: key.secret });
-      const body = got.body as { status: string; signedDocumentId: string | null };
-      return body.status === "completed" ? body : undefined;
-    }, 30_000);
-    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
-      headers: { authorization: `Bearer ${key.secret}` },
-    });
-    const certificate = await pdfText(new Uint8Array(await sealed.arrayBuffer()));
+    await bothSign("approver");
+    const certificate = await pdfText(await sealedPdfOf(request.id));
     expect(certificate).toContain("approver (approves, signs nothing)");
     expect(certificate).toMatch(/Approved\s+\d{4}-\d{2}-\d{2}/);
   }, 90_000);
