@@ -18,6 +18,7 @@ import { distributedInfra } from "./support/infra.js";
 import { outboxMails } from "./support/outbox-mail.js";
 import { pdfsig, pdfText } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
+import { sealedPdfOf } from "./support/sealed-pdf.js";
 import { signingPageWords } from "./support/web-catalogues.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts");
@@ -105,19 +106,6 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     return created.body as { id: string; recipients: { id: string; email: string }[] };
   }
 
-  /** The sealed PDF of a request, once it is completed. */
-  async function sealedPdfOf(requestId: string): Promise<Uint8Array> {
-    const completed = await eventually(async () => {
-      const got = await call(api(), `/signature-requests/${requestId}`, { key: key.secret });
-      const body = got.body as { status: string; signedDocumentId: string | null };
-      return body.status === "completed" ? body : undefined;
-    }, 30_000);
-    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
-      headers: { authorization: `Bearer ${key.secret}` },
-    });
-    return new Uint8Array(await sealed.arrayBuffer());
-  }
-
   const linkFor = (address: string) =>
     eventually(
       async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === address && m.link)?.link,
@@ -192,7 +180,7 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     expect(new URL(embeddedPage.url()).searchParams.get("event")).toBe("signing_complete");
     await second.close();
 
-    const bytes = await sealedPdfOf(request.id);
+    const bytes = await sealedPdfOf(api(), key.secret, request.id);
     await writeFile(join(ARTIFACTS, `${mode}-sealed.pdf`), bytes);
     expect(await pdfsig(bytes)).toContain("Signature is Valid.");
   }, 120_000);
@@ -318,7 +306,7 @@ describe.each(modes)("%s mode: signing in a browser", (mode, start) => {
     await expect(page.getByTestId("done-state").textContent()).resolves.toContain(de["complete.title"]);
     await context.close();
 
-    const sealed = await sealedPdfOf(request.id);
+    const sealed = await sealedPdfOf(api(), key.secret, request.id);
     expect(shownDate).toMatch(/\d{4}/);
     expect(await pdfText(sealed)).toContain(shownDate);
   }, 120_000);

@@ -13,6 +13,7 @@ import { type OutboxMail, outboxMails } from "./support/outbox-mail.js";
 import { pdfsig, pdfText, qpdfCheck } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
 import { makePng } from "./support/pngs.js";
+import { sealedPdfOf } from "./support/sealed-pdf.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 
 const infra = await distributedInfra();
@@ -94,19 +95,6 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       );
       expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
     }
-  }
-
-  /** The sealed PDF of a request, once it is completed. */
-  async function sealedPdfOf(requestId: string): Promise<Uint8Array> {
-    const completed = await eventually(async () => {
-      const got = await call(api(), `/signature-requests/${requestId}`, { key: key.secret });
-      const body = got.body as { status: string; signedDocumentId: string | null };
-      return body.status === "completed" ? body : undefined;
-    }, 30_000);
-    const sealed = await fetch(`${api()}/documents/${completed.signedDocumentId}/download`, {
-      headers: { authorization: `Bearer ${key.secret}` },
-    });
-    return new Uint8Array(await sealed.arrayBuffer());
   }
 
   const mailTo = (address: string, subject?: string): Promise<OutboxMail> =>
@@ -282,7 +270,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     expect([session.recipient.kind, session.fields]).toEqual(["viewer", []]);
     expect((await viewer.call("/sign/api/submit", { consent: true, values: {} })).status).toBe(409);
     await viewer.show();
-    const certificate = await pdfText(await sealedPdfOf(request.id));
+    const certificate = await pdfText(await sealedPdfOf(api(), key.secret, request.id));
     expect(certificate).toContain("Vi Viewer <viewer.viewer@example.com>");
     expect(certificate).toContain("viewer (had to view the documents)");
     // Their part is done, and the request with it: nothing is left to decline.
@@ -323,7 +311,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     });
 
     await bothSign("approver");
-    const certificate = await pdfText(await sealedPdfOf(request.id));
+    const certificate = await pdfText(await sealedPdfOf(api(), key.secret, request.id));
     expect(certificate).toContain("approver (approves, signs nothing)");
     expect(certificate).toMatch(/Approved\s+\d{4}-\d{2}-\d{2}/);
   }, 90_000);
