@@ -191,8 +191,12 @@ export async function authenticationStatus(
   recipient: RecipientRow,
   session: SessionRef,
 ): Promise<SignerAuthenticationMessage> {
+  // Most signers are asked for no code: their session's code row has nothing to say.
+  if (authenticationOf(recipient).length === 0) return describe(recipient, NO_CODES);
   return describe(recipient, await sessionCodes(db, session.sessionId));
 }
+
+const NO_CODES: SessionCodeRow = { verified_methods: [], code_notification_id: null, code_sent_at: null };
 
 /**
  * The methods the session's signer has still to pass: none once every one asked for is passed.
@@ -222,7 +226,7 @@ async function sessionCodes(db: Queryable, sessionId: string): Promise<SessionCo
     "SELECT verified_methods, code_notification_id, code_sent_at FROM signing_sessions WHERE id = $1",
     [sessionId],
   );
-  return rows[0] ?? { verified_methods: [], code_notification_id: null, code_sent_at: null };
+  return rows[0] ?? NO_CODES;
 }
 
 /** One wrong attempt counted, the lock-out it may bring; the error the signer is answered with. */
