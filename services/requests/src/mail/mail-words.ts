@@ -46,8 +46,20 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", "&#39;");
 }
 
+/** Each message parsed once per language: every e-mail of the process formats the same few. */
+const FORMATS = new Map<string, IntlMessageFormat>();
+
+function formatOf(locale: SignerLocale, id: MessageId): IntlMessageFormat {
+  const key = `${locale} ${id}`;
+  let format = FORMATS.get(key);
+  if (!format) {
+    format = new IntlMessageFormat(CATALOGUES[locale][id], locale);
+    FORMATS.set(key, format);
+  }
+  return format;
+}
+
 export class MailWords {
-  private readonly formats = new Map<MessageId, IntlMessageFormat>();
   readonly locale: SignerLocale;
 
   constructor(locale: SignerLocale | "" = DEFAULT_SIGNER_LOCALE) {
@@ -83,11 +95,7 @@ export class MailWords {
   }
 
   private marked(id: MessageId, values: Values): string {
-    let format = this.formats.get(id);
-    if (!format) {
-      format = new IntlMessageFormat(CATALOGUES[this.locale][id], this.locale);
-      this.formats.set(id, format);
-    }
+    const format = formatOf(this.locale, id);
     const clean = Object.fromEntries(
       Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v.replace(MARKS, "") : v]),
     );
