@@ -157,3 +157,18 @@ function readMultipartFile(req: Request, failure: BodyFailure, endedEarly: strin
 function browserFilename(name: string | undefined): string {
   return (name ?? "").replace(/%22/g, '"').replace(/%0D/gi, "\r").replace(/%0A/gi, "\n");
 }
+
+/** A small upload's bytes, read whole: a file longer than `maxBytes` is refused as soon as it is. */
+export async function readWhole(file: UploadedFile, maxBytes: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of file.bytes) {
+    length += chunk.length;
+    if (length > maxBytes)
+      throw new ApiProblem("payload_too_large", `the file is larger than ${formatBytes(maxBytes)}`);
+    chunks.push(chunk);
+  }
+  const failure = file.failure();
+  if (failure) throw failure;
+  return Buffer.concat(chunks, length);
+}

@@ -84,7 +84,7 @@ export async function floorCompletion(
     if (value.kind === "typed") drawFitted(page, field, value.text, handwriting, 48);
     else if (value.kind === "drawn") drawImage(page, field, await image(value.png));
     else if (value.kind === "text") drawFitted(page, field, value.text, text, 12);
-    else if (value.checked) drawFitted(page, field, "✔", symbols, 12);
+    else if (value.kind === "checkbox" && value.checked) drawFitted(page, field, "✔", symbols, 12);
   }
   const signedPagesSha256 = createHash("sha256")
     .update(await doc.save({ useObjectStreams: false }))

@@ -138,6 +138,7 @@ export async function measureCompletion(
     userAgent:
       "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
     signature: markOf(i),
+    attachments: [],
   }));
   const baseline: number[] = [];
   const floor: number[] = [];

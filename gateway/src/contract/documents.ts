@@ -10,7 +10,10 @@ export const Document = z
     sizeBytes: z.int().min(1),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     pageCount: z.int().min(1),
-    kind: z.enum(["original", "signed", "certificate"]),
+    kind: z.enum(["original", "signed", "certificate", "attachment"]).meta({
+      description:
+        "`original`: uploaded by a client; `signed`: a completed request's sealed PDF; `certificate`: a certificate of completion; `attachment`: a file a signer gave for an attachment field (an image given is kept as a one-page PDF).",
+    }),
     createdAt: timestamp,
     pages: z.array(z.strictObject({ width: z.number(), height: z.number() })).meta({
       description: "Each page's visible size in PDF points (crop box, rotation applied), for placing fields.",

@@ -139,6 +139,25 @@ export const RequestField = z
   })
   .meta({ id: "RequestField" });
 
+export const SignerAttachment = z
+  .strictObject({
+    fieldId: z.string(),
+    recipientId: z.uuid(),
+    documentId: z
+      .uuid()
+      .meta({ description: "The file, kept as a PDF document of the request (`kind: attachment`)." }),
+    filename: z.string().meta({ description: "The name the signer's device gave it." }),
+    contentType: z.enum(["application/pdf", "image/png", "image/jpeg"]).meta({
+      description: "What the signer gave; an image is kept as a one-page PDF showing it.",
+    }),
+    sizeBytes: z.int(),
+    sha256: z
+      .string()
+      .meta({ description: "The kept PDF's SHA-256, as the certificate of completion lists it." }),
+    attachedAt: timestamp,
+  })
+  .meta({ id: "SignerAttachment" });
+
 export const CompletionFailure = z
   .strictObject({
     reason: z.string().meta({ description: "What went wrong, in words." }),
@@ -161,6 +180,9 @@ export const SignatureRequest = z
     documentIds: z.array(z.uuid()),
     recipients: z.array(Recipient),
     fields: z.array(RequestField),
+    signerAttachments: z.array(SignerAttachment).meta({
+      description: "The files signers gave for their attachment fields, once they signed.",
+    }),
     expiresAt: optionalTimestamp,
     agreementSetId: z.uuid().nullable(),
     createdAt: timestamp,

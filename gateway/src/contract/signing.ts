@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { base64Text } from "./base64.js";
+import { fieldRulesShape } from "./templates.js";
 import { id, text } from "./values.js";
 import { FieldType, RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
@@ -18,6 +19,7 @@ const PlacedField = z.object({
   height: z.number(),
   required: z.boolean(),
   label: z.string(),
+  ...fieldRulesShape,
 });
 
 const FilledValue = z.union([
@@ -126,6 +128,11 @@ const SignatureValue = z.discriminatedUnion("kind", [
   }),
 ]);
 
+const AttachmentValue = z.strictObject({
+  kind: z.literal("attachment"),
+  id: id("The attachment's id, as POST /sign/api/attachments/{fieldId} answered it."),
+});
+
 /** How the page writes dates: the sealed PDF writes the date signed the same way. */
 export const DateForm = z.strictObject({
   locale: SignerLocale.optional().meta({
@@ -139,19 +146,48 @@ export const DateForm = z.strictObject({
 export const SubmitSignature = z
   .strictObject({
     consent: z.boolean().meta({ description: "The signer agrees to sign electronically; must be true." }),
-    values: z.record(text().max(200), z.union([SignatureValue, text().max(1000), z.boolean()])).meta({
-      description:
-        "By field id: a typed or drawn signature for signature and initials, a string for text, name and email, a boolean for checkbox. date_signed is stamped by the service.",
-    }),
+    values: z
+      .record(text().max(200), z.union([SignatureValue, AttachmentValue, text().max(1000), z.boolean()]))
+      .meta({
+        description:
+          "By field id: a typed or drawn signature for signature and initials; a string for text, name, email and number, a dropdown's option, and a date as YYYY-MM-DD; a boolean for checkbox and radio (true for the chosen button); for an attachment, the id POST /sign/api/attachments/{fieldId} answered. date_signed is stamped by the service; a field hidden by its condition takes no value.",
+      }),
     ...DateForm.shape,
   })
   .meta({ id: "SubmitSignature" });
+
+export const DateQuery = DateForm.extend({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .meta({
+      description: "A day (YYYY-MM-DD) the signer picked for a date field, to write instead of today.",
+    }),
+});
+
+export const AttachmentParams = z.object({ fieldId: text().max(64) });
+
+export const SignerAttachment = z
+  .object({
+    id: z.uuid().meta({ description: "The stored document: the attachment field's value to submit." }),
+    fieldId: z.string(),
+    filename: z.string().meta({ description: "The file's name as the signer's device gave it." }),
+    contentType: z.enum(["application/pdf", "image/png", "image/jpeg"]).meta({
+      description: "What the signer gave; an image is kept as a one-page PDF showing it.",
+    }),
+    sizeBytes: z.int().meta({ description: "The stored PDF's length." }),
+    sha256: z
+      .string()
+      .meta({ description: "The stored PDF's SHA-256, as the certificate of completion lists it." }),
+  })
+  .meta({ id: "SignerAttachmentUpload" });
 
 export const DateSigned = z
   .object({
     text: z
       .string()
-      .meta({ description: "Today as a date_signed field of this form will read when sealed." }),
+      .meta({ description: "Today (or the day asked) as a field of this form will read when sealed." }),
   })
   .meta({ id: "DateSigned" });
 

@@ -3,6 +3,45 @@ import { z } from "zod";
 import { id, page, text, timestamp, wholeNumber } from "./values.js";
 import { FieldType } from "./vocabulary.js";
 
+/**
+ * What a field accepts beyond its type, and when it is shown: absent where the field has none. The
+ * same in what a client sends and what it reads back, in templates and requests alike.
+ */
+export const fieldRulesShape = {
+  options: z.array(z.string()).optional().meta({
+    description: "A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters.",
+  }),
+  minimum: z.number().optional().meta({
+    description:
+      "A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least.",
+  }),
+  maximum: z.number().optional().meta({
+    description: "A `number` field's largest value, or how many boxes of a `checkbox` group may be checked.",
+  }),
+  group: z.string().optional().meta({
+    description:
+      "Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition.",
+  }),
+  option: z.string().optional().meta({
+    description: "What a `radio` button's group reads when this button is chosen; unique within the group.",
+  }),
+  condition: z
+    .strictObject({
+      fieldId: z.string().meta({
+        description: "The id of another field of the same role; a radio button stands for its group.",
+      }),
+      value: z.string().meta({
+        description:
+          'What that field must read: a dropdown option, a radio group\'s option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field.',
+      }),
+    })
+    .optional()
+    .meta({
+      description:
+        "Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value.",
+    }),
+};
+
 /** The properties of a field on a page, shared by templates and by requests made from documents. */
 export const fieldInputShape = {
   id: text().optional().meta({ description: "Assigned when absent." }),
@@ -15,6 +54,7 @@ export const fieldInputShape = {
   height: z.number().meta({ description: "In PDF points." }),
   required: z.boolean().optional().meta({ description: "true unless said otherwise.", default: true }),
   label: text().optional().meta({ description: "Shown to the signer beside the field." }),
+  ...fieldRulesShape,
 };
 
 export const RoleInput = z
@@ -61,6 +101,7 @@ export const placedFieldShape = {
   height: z.number().meta({ description: "In PDF points." }),
   required: z.boolean(),
   label: z.string(),
+  ...fieldRulesShape,
 };
 
 export const Field = z

@@ -8,7 +8,7 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { FIELD_LIMITS, roleKey } from "@countersign/domain";
+import { FIELD_LIMITS, roleKey, rulesMessage } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   CreateSignatureRequestRequestSchema,
@@ -30,9 +30,9 @@ import {
   type CarbonCopy,
   type EnvelopeDefinition,
   type Signer,
-  TAB_TYPES,
   type Tab,
 } from "./envelope-definition.js";
+import { signerTabs, TabConditions } from "./signer-tabs.js";
 
 export interface EnvelopeServices {
   requests: Client<typeof RequestsService>;
@@ -80,6 +80,11 @@ const DEFAULT_SIZES: Record<string, [width: number, height: number]> = {
   checkbox: [16, 16],
   name: [150, 20],
   email: [180, 20],
+  date: [100, 20],
+  number: [80, 20],
+  dropdown: [120, 20],
+  radio: [16, 16],
+  attachment: [150, 30],
 };
 
 interface StoredPdf {
@@ -102,13 +107,6 @@ interface Place {
 type AnchorPlaces = Map<string, { document: StoredPdf; box: TextBox }[]>;
 
 const anchorKey = (anchor: Anchor) => `${anchor.caseSensitive ? "=" : "~"}${anchor.text}`;
-
-/** Every tab of every signer, with the list it is in. */
-function* tabsOf(signer: Signer): Generator<[list: keyof typeof TAB_TYPES, tab: Tab, position: number]> {
-  for (const list of Object.keys(TAB_TYPES) as (keyof typeof TAB_TYPES)[]) {
-    for (const [position, tab] of (signer.tabs?.[list] ?? []).entries()) yield [list, tab, position];
-  }
-}
 
 /** A signer's tabs and the fields they placed can each be no more than a request's fields. */
 function tooManyFields(what: string): DocuSignError {
@@ -150,7 +148,7 @@ export class EnvelopeCreation {
       throw invalidBody("give a templateId with templateRoles, or documents with recipients");
     }
     const tabCount = (definition.recipients?.signers ?? []).reduce(
-      (sum, signer) => sum + [...tabsOf(signer)].length,
+      (sum, signer, index) => sum + [...signerTabs(signer, index)].length,
       0,
     );
     // Refused before any document is stored: each tab may cost a search of every document.
@@ -286,8 +284,8 @@ export class EnvelopeCreation {
    */
   private async anchorPlaces(signers: Signer[], stored: StoredPdf[]): Promise<AnchorPlaces> {
     const anchors = new Map<string, Anchor>();
-    for (const signer of signers) {
-      for (const [, tab] of tabsOf(signer)) {
+    for (const [index, signer] of signers.entries()) {
+      for (const { tab } of signerTabs(signer, index)) {
         if (!tab.anchorString) continue;
         const anchor = { text: tab.anchorString, caseSensitive: tab.anchorCaseSensitive === true };
         anchors.set(anchorKey(anchor), anchor);
@@ -322,16 +320,15 @@ export class EnvelopeCreation {
     anchors: AnchorPlaces,
     index: number,
   ): void {
-    for (const [list, tab, position] of tabsOf(signer)) {
-      const type = TAB_TYPES[list];
-      const where = `recipients.signers[${index}].tabs.${list}[${position}]`;
+    const conditions = new TabConditions();
+    for (const signerTab of signerTabs(signer, index)) {
+      const { type, tab, where, required, rules } = signerTab;
       const [width, height] = [
         tab.width ?? DEFAULT_SIZES[type]?.[0] ?? 100,
         tab.height ?? DEFAULT_SIZES[type]?.[1] ?? 20,
       ];
-      const required =
-        type === "signature" || type === "initials" ? tab.optional !== true : tab.required !== false;
       const field = { type, role, width, height, required, label: tab.tabLabel ?? "" };
+      const ids: string[] = [];
       for (const place of this.placesOf(tab, stored, anchors, where)) {
         if (fields.length === FIELD_LIMITS.fields) {
           throw tooManyFields(
@@ -344,9 +341,25 @@ export class EnvelopeCreation {
         // Kept inside the page, as DocuSign keeps a tab near an edge on it.
         const x = page ? Math.min(Math.max(place.x, 0), Math.max(page.width - width, 0)) : place.x;
         const y = page ? Math.min(Math.max(place.y, 0), Math.max(page.height - height, 0)) : place.y;
-        fields.push({ ...field, documentId: place.document.documentId, page: place.page, x, y });
+        // Every field has an id of its own: a condition names its parent by it.
+        const id = `tab-${fields.length + 1}`;
+        ids.push(id);
+        fields.push({
+          ...field,
+          id,
+          documentId: place.document.documentId,
+          page: place.page,
+          x,
+          y,
+          rules: rulesMessage(rules),
+        });
       }
+      conditions.add(signerTab, ids);
     }
+    conditions.resolve((fieldId, condition) => {
+      const rules = fields.find((f) => f.id === fieldId)?.rules;
+      if (rules) rules.condition = condition;
+    });
   }
 
   private placesOf(tab: Tab, stored: StoredPdf[], anchors: AnchorPlaces, where: string): Place[] {

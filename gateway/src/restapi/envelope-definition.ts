@@ -31,10 +31,23 @@ export const Tab = z.object({
   width: dsNumber.optional(),
   height: dsNumber.optional(),
   tabLabel: text().max(200).optional(),
+  /** Shown only while the tab of this label (a radio group: its groupName) reads conditionalParentValue. */
+  conditionalParentLabel: text().max(200).optional(),
+  conditionalParentValue: text().max(200).optional(),
+  /** A list tab's choices: `text` is shown, `value` is what conditions compare (the text when absent). */
+  listItems: z
+    .array(z.object({ text: text().max(200), value: text().max(200).optional() }))
+    .max(100)
+    .optional(),
+  /** A number tab's bounds. */
+  minNumericalValue: dsNumber.optional(),
+  maxNumericalValue: dsNumber.optional(),
+  /** A checkbox's groups (tabGroups): the first is the group its checked boxes count in. */
+  tabGroupLabels: z.array(text().max(100)).max(10).optional(),
 });
 export type Tab = z.infer<typeof Tab>;
 
-/** DocuSign's tab lists and the field each becomes. */
+/** DocuSign's tab lists and the field each becomes; radio groups and tab groups are read apart. */
 export const TAB_TYPES = {
   signHereTabs: "signature",
   initialHereTabs: "initials",
@@ -43,13 +56,46 @@ export const TAB_TYPES = {
   checkboxTabs: "checkbox",
   fullNameTabs: "name",
   emailAddressTabs: "email",
+  dateTabs: "date",
+  numberTabs: "number",
+  listTabs: "dropdown",
+  signerAttachmentTabs: "attachment",
 } as const;
 
-const Tabs = z.object(
-  Object.fromEntries(Object.keys(TAB_TYPES).map((list) => [list, z.array(Tab).max(500).optional()])) as {
+/** A radio group: its buttons each placed like a tab, the group's `value` being the chosen one's. */
+export const RadioGroupTab = z.object({
+  groupName: text().min(1).max(100),
+  documentId: dsId.optional(),
+  required: dsBoolean.optional(),
+  conditionalParentLabel: text().max(200).optional(),
+  conditionalParentValue: text().max(200).optional(),
+  radios: z
+    .array(Tab.extend({ value: text().min(1).max(200) }))
+    .min(1)
+    .max(100),
+});
+export type RadioGroupTab = z.infer<typeof RadioGroupTab>;
+
+/** DocuSign's rule for how many checkboxes of a group are checked. */
+export const TabGroup = z.object({
+  groupLabel: text().min(1).max(100),
+  groupRule: z
+    .string()
+    .transform((rule) => rule.toLowerCase())
+    .pipe(z.enum(["selectatleast", "selectatmost", "selectexactly", "selectarange"]))
+    .optional(),
+  minimumRequired: dsInteger.optional(),
+  maximumAllowed: dsInteger.optional(),
+});
+export type TabGroup = z.infer<typeof TabGroup>;
+
+const Tabs = z.object({
+  ...(Object.fromEntries(Object.keys(TAB_TYPES).map((list) => [list, z.array(Tab).max(500).optional()])) as {
     [K in keyof typeof TAB_TYPES]: z.ZodOptional<z.ZodArray<typeof Tab>>;
-  },
-);
+  }),
+  radioGroupTabs: z.array(RadioGroupTab).max(100).optional(),
+  tabGroups: z.array(TabGroup).max(100).optional(),
+});
 
 /**
  * DocuSign's per-recipient e-mail settings; Countersign reads the language (`de`, `pt_BR`, …), which

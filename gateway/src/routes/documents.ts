@@ -34,6 +34,7 @@ const KIND_NAMES: Record<Kind, z.infer<typeof Document>["kind"]> = {
   [Kind.ORIGINAL]: "original",
   [Kind.SIGNED]: "signed",
   [Kind.CERTIFICATE]: "certificate",
+  [Kind.SIGNER_ATTACHMENT]: "attachment",
 };
 
 export function documentJson(document: StoredDocument | undefined): z.infer<typeof Document> {

@@ -1,4 +1,5 @@
 /** Signature requests, recipients, audit entries and agreement sets as the public API writes them. */
+import { rulesOf } from "@countersign/domain";
 import type {
   RequestField,
   AgreementSet as StoredAgreementSet,
@@ -68,6 +69,7 @@ export function fieldJson(f: RequestField): Json<typeof SignatureRequest>["field
     height: f.height,
     required: f.required,
     label: f.label,
+    ...rulesOf(f.rules),
   };
 }
 
@@ -84,6 +86,16 @@ export function signatureRequestJson(
     documentIds: request.documentIds,
     recipients: request.recipients.map(recipientJson),
     fields: request.fields.map(fieldJson),
+    signerAttachments: request.signerAttachments.map((a) => ({
+      fieldId: a.fieldId,
+      recipientId: a.recipientId,
+      documentId: a.documentId,
+      filename: a.filename,
+      contentType: a.contentType as Json<typeof SignatureRequest>["signerAttachments"][number]["contentType"],
+      sizeBytes: Number(a.sizeBytes),
+      sha256: a.sha256,
+      attachedAt: iso(a.attachTime),
+    })),
     expiresAt: isoOrNull(request.expireTime),
     agreementSetId: orNull(request.agreementSetId),
     createdAt: iso(request.createTime),

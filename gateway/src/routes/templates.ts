@@ -1,7 +1,9 @@
 /** Templates over HTTP: create, list, get, update (PATCH: the properties present are replaced) and delete. */
+
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import { rulesMessage, rulesOf } from "@countersign/domain";
 import {
   type ListTemplatesResponse,
   type Template as StoredTemplate,
@@ -69,7 +71,7 @@ function toJson(template: StoredTemplate): z.infer<typeof Template> {
     description: template.description,
     documentId: template.documentId,
     roles: template.roles.map(({ name, order }) => ({ name, order })),
-    fields: template.fields.map(({ id, type, role, page, x, y, width, height, required, label }) => ({
+    fields: template.fields.map(({ id, type, role, page, x, y, width, height, required, label, rules }) => ({
       id,
       type: type as z.infer<typeof Template>["fields"][number]["type"],
       role,
@@ -80,6 +82,7 @@ function toJson(template: StoredTemplate): z.infer<typeof Template> {
       height,
       required,
       label,
+      ...rulesOf(rules),
     })),
     createdAt: iso(template.createTime),
     updatedAt: iso(template.updateTime),
@@ -87,8 +90,22 @@ function toJson(template: StoredTemplate): z.infer<typeof Template> {
 }
 
 /** A field as the service takes it: absent ids are assigned there, `required` defaults to true. */
-export function fieldMessage(field: z.output<typeof FieldInput>) {
-  return { ...field, id: field.id ?? "", label: field.label ?? "", required: field.required ?? true };
+export function fieldMessage({
+  options,
+  minimum,
+  maximum,
+  group,
+  option,
+  condition,
+  ...field
+}: z.output<typeof FieldInput>) {
+  return {
+    ...field,
+    id: field.id ?? "",
+    label: field.label ?? "",
+    required: field.required ?? true,
+    rules: rulesMessage({ options, minimum, maximum, group, option, condition }),
+  };
 }
 
 function roleMessage(role: z.output<typeof RoleInput>) {

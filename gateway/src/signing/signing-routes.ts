@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { dateSignedText, hasDonePart, isTimeZone } from "@countersign/domain";
+import { dateSignedText, dayText, hasDonePart, isDay, isTimeZone } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -21,16 +21,18 @@ import {
 import { problemOf } from "@countersign/kit";
 import { create as contentDisposition } from "content-disposition";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import type { z } from "zod";
+import { z } from "zod";
 import type { Contract } from "../contract/operation.js";
 import {
-  DateForm,
+  AttachmentParams,
+  DateQuery,
   DateSigned,
   Declined,
   DeclineToSign,
   Reassigned,
   ReassignSigner,
   Signed,
+  SignerAttachment,
   SignerAuthentication,
   SigningDocumentParams,
   SigningLinkParams,
@@ -47,6 +49,7 @@ import { notFound } from "../middleware/errors.js";
 import { ApiProblem, signingEndedOf } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { fieldJson } from "../routes/signature-request-json.js";
+import { readUpload, readWhole } from "../upload-body.js";
 import { webApp } from "../web-app.js";
 import { gonePage, linkPageLocale, sendLinkPage } from "./link-pages.js";
 
@@ -73,6 +76,9 @@ export interface SigningRoutesOptions {
 const HTML_PAGE = { "text/html": { schema: { type: "string" as const } } };
 
 /** 401: no live session; 410: its request was cancelled, declined or expired meanwhile. */
+/** The largest file a signer may attach (the requests service holds it whole while it stores it). */
+const ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
 const API_PROBLEMS = [400, 401, 404, 409, 410, 413, 415, 422, 500, 503] as const;
 
 function actorOf(req: Request) {
@@ -108,7 +114,6 @@ function redirectUrl(
   return url.toString();
 }
 
-/** Whether every signer of the request has signed: it is being sealed, or is complete. */
 /** Everyone has done their part — signers signed, viewers viewed: the request is sealed or being sealed. */
 function everyoneSigned(request: SignatureRequest): boolean {
   return request.recipients.every(hasDonePart);
@@ -138,6 +143,7 @@ function fieldValues(values: z.infer<typeof SubmitSignature>["values"]): Record<
     if (typeof value === "string") return { case: "text", value };
     if (typeof value === "boolean") return { case: "checked", value };
     if (value.kind === "typed") return { case: "typed", value: { text: value.text } };
+    if (value.kind === "attachment") return { case: "attachmentId", value: value.id };
     return { case: "drawnPng", value: Buffer.from(value.png, "base64") };
   };
   return Object.fromEntries(
@@ -319,6 +325,46 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
 
   api.on(
     "post",
+    "/attachments/:fieldId",
+    {
+      summary: "Attach a file to an attachment field",
+      description:
+        "A `multipart/form-data` body with the field `file`: a PDF, or a PNG or JPEG image (kept as a one-page PDF showing it), at most 10 MiB. Kept as a document of the request; its `id` is the field's value to submit. A later file for the same field replaces this one.",
+      tag: "Signing",
+      params: AttachmentParams,
+      streamedBody: {
+        "multipart/form-data": {
+          schema: z.object({ file: z.string().meta({ format: "binary", description: "The file." }) }),
+        },
+      },
+      answers: { 201: { description: "The file as kept.", schema: SignerAttachment } },
+      problems: [400, 401, 403, 409, 410, 413, 415, 422, 500, 503],
+    },
+    async ({ req, res, params }) => {
+      const file = await readUpload(req, res, ATTACHMENT_BYTES);
+      const content = await readWhole(file, ATTACHMENT_BYTES);
+      const { attachment } = await requests.attachSignerFile({
+        sessionToken: sessionToken(req),
+        fieldId: params.fieldId,
+        filename: file.filename,
+        contentType: file.contentType,
+        content,
+        actor: actorOf(req),
+      });
+      if (!attachment) throw new Error("the requests service kept an attachment without describing it");
+      res.status(201).json({
+        id: attachment.documentId,
+        fieldId: attachment.fieldId,
+        filename: attachment.filename,
+        contentType: attachment.contentType as z.infer<typeof SignerAttachment>["contentType"],
+        sizeBytes: Number(attachment.sizeBytes),
+        sha256: attachment.sha256,
+      } satisfies z.input<typeof SignerAttachment>);
+    },
+  );
+
+  api.on(
+    "post",
     "/submit",
     {
       summary: "Sign",
@@ -356,11 +402,11 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     "get",
     "/date-signed",
     {
-      summary: "Today as the sealed PDF will write it",
+      summary: "A date as the sealed PDF will write it",
       description:
-        "What a date_signed field reads when sealed, for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.",
+        "What a date_signed field reads when sealed (or, with `date`, a date field the signer picked), for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.",
       tag: "Signing",
-      query: DateForm,
+      query: DateQuery,
       answers: { 200: { description: "The date.", schema: DateSigned } },
       problems: [400, 422, 500],
     },
@@ -369,7 +415,13 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         throw new ApiProblem("validation_failed", "the time zone is not valid", [
           { path: "timeZone", message: "must be an IANA time zone, such as Europe/Berlin" },
         ]);
-      const text = dateSignedText(new Date(), query.locale, query.timeZone);
+      if (query.date && !isDay(query.date))
+        throw new ApiProblem("validation_failed", "the day is not valid", [
+          { path: "date", message: "must be a day of the calendar, written YYYY-MM-DD" },
+        ]);
+      const text = query.date
+        ? dayText(query.date, query.locale)
+        : dateSignedText(new Date(), query.locale, query.timeZone);
       res.set("Cache-Control", "no-store").json({ text } satisfies z.input<typeof DateSigned>);
     },
   );

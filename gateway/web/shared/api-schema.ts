@@ -3327,6 +3327,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign/api/attachments/{fieldId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file to an attachment field
+         * @description A `multipart/form-data` body with the field `file`: a PDF, or a PNG or JPEG image (kept as a one-page PDF showing it), at most 10 MiB. Kept as a document of the request; its `id` is the field's value to submit. A later file for the same field replaces this one.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fieldId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The file.
+                         */
+                        file: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The file as kept. */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignerAttachmentUpload"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                409: components["responses"]["Conflict"];
+                410: components["responses"]["Gone"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/api/submit": {
         parameters: {
             query?: never;
@@ -3389,8 +3451,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Today as the sealed PDF will write it
-         * @description What a date_signed field reads when sealed, for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.
+         * A date as the sealed PDF will write it
+         * @description What a date_signed field reads when sealed (or, with `date`, a date field the signer picked), for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.
          */
         get: {
             parameters: {
@@ -3399,6 +3461,8 @@ export interface paths {
                     locale?: components["schemas"]["SignerLocale"];
                     /** @description The signer's IANA time zone (Europe/Berlin): date_signed is the day there. Absent: UTC. */
                     timeZone?: string;
+                    /** @description A day (YYYY-MM-DD) the signer picked for a date field, to write instead of today. */
+                    date?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3723,12 +3787,29 @@ export interface components {
             required: boolean;
             /** @description Shown to the signer beside the field. */
             label?: string;
+            /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
+            options?: string[];
+            /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
+            minimum?: number;
+            /** @description A `number` field's largest value, or how many boxes of a `checkbox` group may be checked. */
+            maximum?: number;
+            /** @description Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition. */
+            group?: string;
+            /** @description What a `radio` button's group reads when this button is chosen; unique within the group. */
+            option?: string;
+            /** @description Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value. */
+            condition?: {
+                /** @description The id of another field of the same role; a radio button stands for its group. */
+                fieldId: string;
+                /** @description What that field must read: a dropdown option, a radio group's option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field. */
+                value: string;
+            };
         };
         /**
          * @description What the signer fills in: `date_signed`, `name` and `email` are filled by the service when they sign.
          * @enum {string}
          */
-        FieldType: "signature" | "initials" | "date_signed" | "text" | "checkbox" | "name" | "email";
+        FieldType: "signature" | "initials" | "date_signed" | "text" | "checkbox" | "name" | "email" | "date" | "number" | "dropdown" | "radio" | "attachment";
         /** @description The properties present replace the stored ones (roles and fields whole); the result is validated as a whole. */
         TemplateUpdate: {
             name?: string;
@@ -3797,6 +3878,23 @@ export interface components {
             required: boolean;
             /** @description Shown to the signer beside the field. */
             label?: string;
+            /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
+            options?: string[];
+            /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
+            minimum?: number;
+            /** @description A `number` field's largest value, or how many boxes of a `checkbox` group may be checked. */
+            maximum?: number;
+            /** @description Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition. */
+            group?: string;
+            /** @description What a `radio` button's group reads when this button is chosen; unique within the group. */
+            option?: string;
+            /** @description Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value. */
+            condition?: {
+                /** @description The id of another field of the same role; a radio button stands for its group. */
+                fieldId: string;
+                /** @description What that field must read: a dropdown option, a radio group's option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field. */
+                value: string;
+            };
             /**
              * Format: uuid
              * @description One of documentIds; the first when absent.
@@ -4014,7 +4112,7 @@ export interface components {
         SubmitSignature: {
             /** @description The signer agrees to sign electronically; must be true. */
             consent: boolean;
-            /** @description By field id: a typed or drawn signature for signature and initials, a string for text, name and email, a boolean for checkbox. date_signed is stamped by the service. */
+            /** @description By field id: a typed or drawn signature for signature and initials; a string for text, name, email and number, a dropdown's option, and a date as YYYY-MM-DD; a boolean for checkbox and radio (true for the chosen button); for an attachment, the id POST /sign/api/attachments/{fieldId} answered. date_signed is stamped by the service; a field hidden by its condition takes no value. */
             values: {
                 [key: string]: ({
                     /** @constant */
@@ -4025,7 +4123,15 @@ export interface components {
                     kind: "drawn";
                     /** @description A PNG image in base64, without a data: prefix. */
                     png: string;
-                }) | string | boolean;
+                }) | {
+                    /** @constant */
+                    kind: "attachment";
+                    /**
+                     * Format: uuid
+                     * @description The attachment's id, as POST /sign/api/attachments/{fieldId} answered it.
+                     */
+                    id: string;
+                } | string | boolean;
             };
             /** @description The language the page is shown in; date_signed is written in its form. Absent: 2026-11-27. */
             locale?: components["schemas"]["SignerLocale"];
@@ -4100,8 +4206,11 @@ export interface components {
             sizeBytes: number;
             sha256: string;
             pageCount: number;
-            /** @enum {string} */
-            kind: "original" | "signed" | "certificate";
+            /**
+             * @description `original`: uploaded by a client; `signed`: a completed request's sealed PDF; `certificate`: a certificate of completion; `attachment`: a file a signer gave for an attachment field (an image given is kept as a one-page PDF).
+             * @enum {string}
+             */
+            kind: "original" | "signed" | "certificate" | "attachment";
             /** Format: date-time */
             createdAt: string;
             /** @description Each page's visible size in PDF points (crop box, rotation applied), for placing fields. */
@@ -4148,6 +4257,23 @@ export interface components {
             height: number;
             required: boolean;
             label: string;
+            /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
+            options?: string[];
+            /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
+            minimum?: number;
+            /** @description A `number` field's largest value, or how many boxes of a `checkbox` group may be checked. */
+            maximum?: number;
+            /** @description Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition. */
+            group?: string;
+            /** @description What a `radio` button's group reads when this button is chosen; unique within the group. */
+            option?: string;
+            /** @description Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value. */
+            condition?: {
+                /** @description The id of another field of the same role; a radio button stands for its group. */
+                fieldId: string;
+                /** @description What that field must read: a dropdown option, a radio group's option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field. */
+                value: string;
+            };
             /** @description The name of one of the template's roles. */
             role: string;
         };
@@ -4167,6 +4293,8 @@ export interface components {
             documentIds: string[];
             recipients: components["schemas"]["Recipient"][];
             fields: components["schemas"]["RequestField"][];
+            /** @description The files signers gave for their attachment fields, once they signed. */
+            signerAttachments: components["schemas"]["SignerAttachment"][];
             expiresAt: string | null;
             agreementSetId: string | null;
             /** Format: date-time */
@@ -4252,10 +4380,49 @@ export interface components {
             height: number;
             required: boolean;
             label: string;
+            /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
+            options?: string[];
+            /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
+            minimum?: number;
+            /** @description A `number` field's largest value, or how many boxes of a `checkbox` group may be checked. */
+            maximum?: number;
+            /** @description Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition. */
+            group?: string;
+            /** @description What a `radio` button's group reads when this button is chosen; unique within the group. */
+            option?: string;
+            /** @description Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value. */
+            condition?: {
+                /** @description The id of another field of the same role; a radio button stands for its group. */
+                fieldId: string;
+                /** @description What that field must read: a dropdown option, a radio group's option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field. */
+                value: string;
+            };
             /** Format: uuid */
             recipientId: string;
             /** Format: uuid */
             documentId: string;
+        };
+        SignerAttachment: {
+            fieldId: string;
+            /** Format: uuid */
+            recipientId: string;
+            /**
+             * Format: uuid
+             * @description The file, kept as a PDF document of the request (`kind: attachment`).
+             */
+            documentId: string;
+            /** @description The name the signer's device gave it. */
+            filename: string;
+            /**
+             * @description What the signer gave; an image is kept as a one-page PDF showing it.
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/png" | "image/jpeg";
+            sizeBytes: number;
+            /** @description The kept PDF's SHA-256, as the certificate of completion lists it. */
+            sha256: string;
+            /** Format: date-time */
+            attachedAt: string;
         };
         /** @description Every signer signed, but sealing the document failed at its last attempt. Cancel the request, or resend it to try sealing again once the cause is mended. */
         CompletionFailure: {
@@ -4858,6 +5025,23 @@ export interface components {
                 height: number;
                 required: boolean;
                 label: string;
+                /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
+                options?: string[];
+                /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
+                minimum?: number;
+                /** @description A `number` field's largest value, or how many boxes of a `checkbox` group may be checked. */
+                maximum?: number;
+                /** @description Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition. */
+                group?: string;
+                /** @description What a `radio` button's group reads when this button is chosen; unique within the group. */
+                option?: string;
+                /** @description Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value. */
+                condition?: {
+                    /** @description The id of another field of the same role; a radio button stands for its group. */
+                    fieldId: string;
+                    /** @description What that field must read: a dropdown option, a radio group's option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field. */
+                    value: string;
+                };
             }[];
             /** @description What the signers before this one filled in, to show in place, read-only: a typed or drawn signature, text, or a checkbox's state. */
             filled: {
@@ -4871,6 +5055,23 @@ export interface components {
                 height: number;
                 required: boolean;
                 label: string;
+                /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
+                options?: string[];
+                /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
+                minimum?: number;
+                /** @description A `number` field's largest value, or how many boxes of a `checkbox` group may be checked. */
+                maximum?: number;
+                /** @description Joins `radio` buttons into one choice (required for a radio button), or `checkbox`es into a group whose checked boxes are counted. Per role; the buttons or boxes of a group share their condition. */
+                group?: string;
+                /** @description What a `radio` button's group reads when this button is chosen; unique within the group. */
+                option?: string;
+                /** @description Shows the field, and requires it if it is required, only while another field reads a value; a hidden field takes no value. */
+                condition?: {
+                    /** @description The id of another field of the same role; a radio button stands for its group. */
+                    fieldId: string;
+                    /** @description What that field must read: a dropdown option, a radio group's option, "on" or "off" for a checkbox, or the text of a text, number or date (YYYY-MM-DD) field. */
+                    value: string;
+                };
                 value: {
                     /** @constant */
                     kind: "typed";
@@ -4909,6 +5110,25 @@ export interface components {
             /** @description When this session's last code was e-mailed. */
             codeSentAt?: string;
         };
+        SignerAttachmentUpload: {
+            /**
+             * Format: uuid
+             * @description The stored document: the attachment field's value to submit.
+             */
+            id: string;
+            fieldId: string;
+            /** @description The file's name as the signer's device gave it. */
+            filename: string;
+            /**
+             * @description What the signer gave; an image is kept as a one-page PDF showing it.
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/png" | "image/jpeg";
+            /** @description The stored PDF's length. */
+            sizeBytes: number;
+            /** @description The stored PDF's SHA-256, as the certificate of completion lists it. */
+            sha256: string;
+        };
         Signed: {
             /**
              * @description `approved` for an approver.
@@ -4922,7 +5142,7 @@ export interface components {
             redirectUrl?: string;
         };
         DateSigned: {
-            /** @description Today as a date_signed field of this form will read when sealed. */
+            /** @description Today (or the day asked) as a field of this form will read when sealed. */
             text: string;
         };
         Declined: {
@@ -5093,7 +5313,7 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests"]["get"]["parameters"]["query"]["sort"]> = ["newest", "oldest", "title", "changed"];
 export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessagesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages"]["get"]["parameters"]["query"]["status"]> = ["pending", "succeeded", "failed"];
-export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email"];
+export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email", "date", "number", "dropdown", "radio", "attachment"];
 export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer", "approver"];
 export const signerLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerLocale"]> = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"];
 export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
@@ -5103,11 +5323,12 @@ export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
 export const problemEndedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["ended"]["reason"]> = ["cancelled", "declined", "declined_by_you", "expired", "link_replaced", "url_used", "url_expired", "copy_expired"];
-export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate"];
+export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate", "attachment"];
 export const recipientAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Recipient"]["authentication"]> = ["access_code", "email_code"];
 export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "approved", "declined"];
 export const emailDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["status"]> = ["queued", "retrying", "sent", "failed", "not_sent"];
 export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"];
+export const signerAttachmentContentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAttachment"]["contentType"]> = ["application/pdf", "image/png", "image/jpeg"];
 export const agreementSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgreementSet"]["status"]> = ["in_progress", "completed", "incomplete"];
 export const webhookMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMessage"]["status"]> = ["pending", "succeeded", "failed"];
 export const webhookAttemptTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["trigger"]> = ["delivery", "retry", "replay", "test"];
@@ -5130,6 +5351,7 @@ export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];
 export const signerAuthenticationMethodsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["methods"]> = ["access_code", "email_code"];
 export const signerAuthenticationVerifiedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["verified"]> = ["access_code", "email_code"];
+export const signerAttachmentUploadContentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAttachmentUpload"]["contentType"]> = ["application/pdf", "image/png", "image/jpeg"];
 export const signedRecipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Signed"]["recipientStatus"]> = ["signed", "approved"];
 export const componentsHeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Idempotent-Replayed"]> = ["true"];
 export type operations = Record<string, never>;

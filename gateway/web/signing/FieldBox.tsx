@@ -1,4 +1,4 @@
-import { type CSSProperties, useEffect, useReducer } from "react";
+import { type CSSProperties, useEffect, useReducer, useRef } from "react";
 import type { Field, FieldValue, SignatureValue } from "./api";
 import { facesDeclared } from "./faces";
 import { fieldLabel, isFilled } from "./fields";
@@ -12,11 +12,24 @@ interface Props {
   error: string | undefined;
   disabled: boolean;
   today: string;
+  /** A picked date's text, as the sealed PDF will write it; undefined while the service is asked. */
+  dayText: string | undefined;
+  /** A checkbox whose group has as many boxes checked as it may: it cannot be checked too. */
+  groupFull: boolean;
+  /** A radio button whose group has a button chosen: the group is filled in. */
+  groupChosen: boolean;
+  /** A file is being attached to this field. */
+  attaching: boolean;
   register: (id: string, el: HTMLElement | null) => void;
   onFocusField: (id: string) => void;
   onChange: (id: string, value: FieldValue) => void;
   onOpenSignature: (field: Field) => void;
+  onOpenDate: (field: Field) => void;
+  onAttach: (field: Field, file: File) => void;
 }
+
+/** What the signer may attach; the service reads the file's content to be sure. */
+const ATTACHABLE = "application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg";
 
 /**
  * A signature field's accessible name, which starts with the text it shows (WCAG 2.5.3, Label in
@@ -133,16 +146,23 @@ export function FieldBox({
   error,
   disabled,
   today,
+  dayText,
+  groupFull,
+  groupChosen,
+  attaching,
   register,
   onFocusField,
   onChange,
   onOpenSignature,
+  onOpenDate,
+  onAttach,
 }: Props) {
   const t = useT();
+  const fileInput = useRef<HTMLInputElement>(null);
   const width = field.width * scale;
   const height = field.height * scale;
   useFaces("--sealed-text", today);
-  const filled = isFilled(field, value);
+  const filled = field.type === "radio" ? groupChosen : isFilled(field, value);
   const label = fieldLabel(field, t);
   const requirement = t(field.required ? "field.required" : "field.optional");
   const errorId = `error-${field.id}`;
@@ -236,7 +256,7 @@ export function FieldBox({
             {...common}
             type="checkbox"
             checked={value === true}
-            disabled={disabled}
+            disabled={disabled || (groupFull && value !== true)}
             required={field.required}
             aria-label={t("field.described", { label, requirement, page: field.page })}
             onChange={(e) => onChange(field.id, e.target.checked)}
@@ -244,12 +264,139 @@ export function FieldBox({
         </label>
       );
       break;
+    case "radio":
+      control = (
+        <label className="field-check field-radio">
+          <input
+            {...common}
+            type="radio"
+            // One name a group: the browser moves between its buttons with the arrow keys.
+            name={`radio-${field.group}`}
+            value={field.option}
+            checked={value === true}
+            disabled={disabled}
+            required={field.required}
+            aria-label={t("field.radioOption", {
+              option: field.option ?? "",
+              label: field.label?.trim() || field.group || label,
+              requirement,
+              page: field.page,
+            })}
+            onChange={(e) => e.target.checked && onChange(field.id, true)}
+          />
+        </label>
+      );
+      break;
+    case "dropdown":
+      control = (
+        <select
+          {...common}
+          className="field-control field-input field-select"
+          dir="auto"
+          value={typeof value === "string" ? value : ""}
+          disabled={disabled}
+          required={field.required}
+          aria-required={field.required}
+          aria-label={t("field.described", { label, requirement, page: field.page })}
+          onChange={(e) => onChange(field.id, e.target.value)}
+        >
+          <option value="">{t("field.choose")}</option>
+          {(field.options ?? []).map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case "date": {
+      const day = typeof value === "string" ? value : "";
+      const shown = day ? (dayText ?? day) : "";
+      control = (
+        <button
+          type="button"
+          {...common}
+          className="field-control field-button field-date"
+          disabled={disabled}
+          aria-label={
+            shown
+              ? t("field.pickedDate", { date: shown, label, requirement, page: field.page })
+              : t("field.toPickDate", { label, requirement, page: field.page })
+          }
+          onClick={() => onOpenDate(field)}
+        >
+          {shown ? (
+            <span
+              className="field-typed-text"
+              style={{ fontSize: `${fittedSize(shown, "--sealed-text", 12, width, height, scale)}px` }}
+            >
+              {shown}
+            </span>
+          ) : (
+            <span className="field-cta">{t("field.pickDate")}</span>
+          )}
+        </button>
+      );
+      break;
+    }
+    case "attachment": {
+      const file = typeof value === "object" && value?.kind === "attachment" ? value : undefined;
+      control = (
+        <>
+          <button
+            type="button"
+            {...common}
+            className="field-control field-button field-attachment"
+            disabled={disabled || attaching}
+            aria-busy={attaching || undefined}
+            aria-label={
+              file
+                ? t("field.attachedFile", { filename: file.filename, label, page: field.page })
+                : t("field.toAttach", { label, requirement, page: field.page })
+            }
+            onClick={() => fileInput.current?.click()}
+          >
+            {attaching ? (
+              <span className="field-cta">
+                <span className="spinner" aria-hidden="true" /> {t("field.attaching")}
+              </span>
+            ) : file ? (
+              <span
+                className="field-typed-text"
+                dir="auto"
+                style={{
+                  fontSize: `${fittedSize(file.filename, "--sealed-text", 12, width, height, scale)}px`,
+                }}
+              >
+                {file.filename}
+              </span>
+            ) : (
+              <span className="field-cta">{t("field.attach")}</span>
+            )}
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            accept={ATTACHABLE}
+            data-testid={`file-${field.id}`}
+            onChange={(e) => {
+              const chosen = e.target.files?.[0];
+              e.target.value = "";
+              if (chosen) onAttach(field, chosen);
+            }}
+          />
+        </>
+      );
+      break;
+    }
     default:
       control = (
         <input
           {...common}
           className="field-control field-input"
           type={field.type === "email" ? "email" : "text"}
+          inputMode={field.type === "number" ? "decimal" : undefined}
           dir="auto"
           autoComplete={field.type === "email" ? "email" : field.type === "name" ? "name" : "off"}
           value={typeof value === "string" ? value : ""}
@@ -257,8 +404,26 @@ export function FieldBox({
           disabled={disabled}
           required={field.required}
           aria-required={field.required}
-          maxLength={field.type === "text" ? 1000 : 320}
-          aria-label={t("field.described", { label, requirement, page: field.page })}
+          maxLength={field.type === "text" ? 1000 : field.type === "number" ? 30 : 320}
+          aria-label={
+            field.type === "number"
+              ? t("field.numberHint", {
+                  label,
+                  requirement,
+                  page: field.page,
+                  min: field.minimum ?? "",
+                  max: field.maximum ?? "",
+                  range:
+                    field.minimum !== undefined && field.maximum !== undefined
+                      ? "both"
+                      : field.minimum !== undefined
+                        ? "min"
+                        : field.maximum !== undefined
+                          ? "max"
+                          : "none",
+                })
+              : t("field.described", { label, requirement, page: field.page })
+          }
           onChange={(e) => onChange(field.id, e.target.value)}
         />
       );
@@ -272,7 +437,9 @@ export function FieldBox({
       style={style}
       onClick={(event) => {
         if (event.target !== event.currentTarget) return;
-        const control = event.currentTarget.querySelector<HTMLElement>("button, input:not([readonly])");
+        const control = event.currentTarget.querySelector<HTMLElement>(
+          "button, select, input:not([readonly]):not([hidden])",
+        );
         control?.focus();
         control?.click();
       }}

@@ -10,7 +10,11 @@ import { useT } from "./i18n/Language";
 
 function content(field: FilledField, width: number, height: number, scale: number) {
   const { value } = field;
-  if (typeof value === "boolean") return value ? <span className="filled-tick">✔</span> : null;
+  if (typeof value === "boolean") {
+    if (!value) return null;
+    // A chosen radio button shows its dot, as the sealed PDF draws it; a checkbox its tick.
+    return field.type === "radio" ? <span className="filled-dot" /> : <span className="filled-tick">✔</span>;
+  }
   if (typeof value === "string") {
     // The sealed PDF's size for text: at most 12 points and 80 % of the box's height.
     const size = Math.min(12 * scale, height * 0.8);

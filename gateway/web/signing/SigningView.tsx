@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import {
   ApiError,
+  attachFile,
   type DateForm,
   dateSigned,
   decline,
@@ -13,10 +14,24 @@ import {
   type SubmitResult,
   submit,
 } from "./api";
+import { DateDialog } from "./DateDialog";
 import { DeclineDialog } from "./DeclineDialog";
 import { FieldBox } from "./FieldBox";
 import { FilledBox } from "./FilledBox";
-import { fieldLabel, initialsOf, isFillable, isFilled, sortFields, submittedValues } from "./fields";
+import {
+  fieldLabel,
+  groupBounds,
+  groupOf,
+  initialsOf,
+  isFillable,
+  isFilled,
+  numberProblem,
+  requirements,
+  shownOf,
+  sortFields,
+  submittedValues,
+  type Values,
+} from "./fields";
 import { LanguageSwitcher, useLanguage, useT } from "./i18n/Language";
 import { DocumentView } from "./PdfView";
 import { phaseKind, problemText } from "./phase";
@@ -75,6 +90,39 @@ function useDateSigned(needed: boolean): { form: DateForm; today: string } {
   return { form, today };
 }
 
+/**
+ * The days picked in date fields as the service writes them in the page's form (what the sealed PDF
+ * will say), by day: asked once each, when picked.
+ */
+function useDayTexts(fields: Field[], values: Values, form: DateForm): Record<string, string> {
+  const [texts, setTexts] = useState<{ form: DateForm; byDay: Record<string, string> }>({ form, byDay: {} });
+  const byDay = texts.form === form ? texts.byDay : {};
+  const wanted = fields
+    .filter((f) => f.type === "date")
+    .map((f) => values[f.id])
+    .filter((day): day is string => typeof day === "string" && day !== "" && !(day in byDay));
+  const key = [...new Set(wanted)].join(",");
+  useEffect(() => {
+    if (!key) return;
+    let current = true;
+    for (const day of key.split(",")) {
+      dateSigned(form, day).then(
+        (text) =>
+          current &&
+          setTexts((now) => ({
+            form,
+            byDay: { ...(now.form === form ? now.byDay : {}), [day]: text },
+          })),
+        () => undefined,
+      );
+    }
+    return () => {
+      current = false;
+    };
+  }, [key, form]);
+  return byDay;
+}
+
 export function SigningView({
   session,
   onEnded,
@@ -100,9 +148,13 @@ export function SigningView({
   const approving = session.recipient.kind === "approver";
   const { form: dateForm, today } = useDateSigned(fields.some((f) => f.type === "date_signed"));
 
-  const required = fields.filter((f) => f.required && isFillable(f));
-  const done = required.filter((f) => isFilled(f, values[f.id])).length;
+  const shown = useMemo(() => shownOf(fields, values), [fields, values]);
+  const required = requirements(fields, values, shown, t);
+  const done = required.filter((r) => r.filled).length;
   const allDone = done === required.length;
+  const [dateField, setDateField] = useState<Field | null>(null);
+  const dayTexts = useDayTexts(fields, values, dateForm);
+  const [attaching, setAttaching] = useState<ReadonlySet<string>>(new Set());
   const busy = form.busy !== null;
   const progressText =
     required.length === 0 ? t("progress.none") : t("progress.count", { done, total: required.length });
@@ -155,17 +207,29 @@ export function SigningView({
     (id: string, value: FieldValue) => dispatch({ type: "entered", id, value }),
     [],
   );
+  /** A value entered; choosing a radio button lets go of the others of its group. */
+  const change = (id: string, value: FieldValue) => {
+    const field = fields.find((f) => f.id === id);
+    if (field?.type === "radio" && value === true) {
+      for (const member of groupOf(field, fields)) setValue(member.id, member.id === id);
+      return;
+    }
+    setValue(id, value);
+  };
   const announce = (text: string) => dispatch({ type: "announced", status: text });
   const refuse = (message: string) =>
     dispatch({ type: "submission-refused", banner: message, alert: message });
 
   const nextField = () => {
-    const order = fields.filter(isFillable);
+    const order = fields.filter((f) => isFillable(f) && shown.get(f.id));
     const start = current.current ? order.findIndex((f) => f.id === current.current) : -1;
     const rotated = [...order.slice(start + 1), ...order.slice(0, start + 1)];
+    const missing = new Set(required.filter((r) => !r.filled).map((r) => r.id));
     const pick =
-      rotated.find((f) => f.required && !isFilled(f, values[f.id])) ??
-      (!consent ? null : rotated.find((f) => f.type !== "checkbox" && !isFilled(f, values[f.id])));
+      rotated.find((f) => missing.has(f.id)) ??
+      (!consent
+        ? null
+        : rotated.find((f) => f.type !== "checkbox" && f.type !== "radio" && !isFilled(f, values[f.id])));
     if (pick) {
       focusElement(elements.current.get(pick.id));
       return;
@@ -206,6 +270,35 @@ export function SigningView({
     });
   };
 
+  const attach = async (field: Field, file: File) => {
+    setAttaching((now) => new Set(now).add(field.id));
+    try {
+      setValue(field.id, await attachFile(field.id, file));
+      announce(
+        t("field.attachedFile", { filename: file.name, label: fieldLabel(field, t), page: field.page }),
+      );
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 410)) {
+        onEnded(error);
+        return;
+      }
+      const message =
+        error instanceof ApiError && error.status === 413
+          ? t("attach.tooLarge")
+          : error instanceof ApiError && error.status === 415
+            ? t("attach.wrongType")
+            : (error instanceof ApiError && error.problem.errors?.map((e) => e.message).join(" ")) ||
+              t("attach.failed");
+      dispatch({ type: "field-refused", id: field.id, message });
+    } finally {
+      setAttaching((now) => {
+        const next = new Set(now);
+        next.delete(field.id);
+        return next;
+      });
+    }
+  };
+
   const finish = async () => {
     if (busy) return;
     if (!allDone || !consent) {
@@ -214,7 +307,7 @@ export function SigningView({
     }
     dispatch({ type: "submitted" });
     try {
-      const result = await submit(submittedValues(fields, values), dateForm);
+      const result = await submit(submittedValues(fields, values, shown), dateForm);
       onSigned(result);
     } catch (error) {
       if (!(error instanceof ApiError)) {
@@ -280,7 +373,7 @@ export function SigningView({
   };
 
   const signer = session.recipient;
-  const modalOpen = dialogField !== null || form.declineOpen || reassigning;
+  const modalOpen = dialogField !== null || dateField !== null || form.declineOpen || reassigning;
 
   return (
     <>
@@ -382,24 +475,36 @@ export function SigningView({
                     .filter((f) => f.documentId === doc.id && f.page === page)
                     .map((f) => <FilledBox key={`filled-${f.id}`} field={f} scale={scale} />),
                   ...fields
-                    .filter((f) => f.documentId === doc.id && f.page === page)
-                    .map((f) => (
-                      <FieldBox
-                        key={f.id}
-                        field={f}
-                        value={values[f.id]}
-                        scale={scale}
-                        error={errors[f.id]}
-                        disabled={busy}
-                        today={today}
-                        register={register}
-                        onFocusField={(id) => {
-                          current.current = id;
-                        }}
-                        onChange={setValue}
-                        onOpenSignature={openSignature}
-                      />
-                    )),
+                    .filter((f) => f.documentId === doc.id && f.page === page && shown.get(f.id))
+                    .map((f) => {
+                      const group = groupOf(f, fields).filter((m) => shown.get(m.id));
+                      const checked = group.filter((m) => values[m.id] === true).length;
+                      const most = f.type === "checkbox" && f.group ? groupBounds(group).most : undefined;
+                      const value = values[f.id];
+                      return (
+                        <FieldBox
+                          key={f.id}
+                          field={f}
+                          value={value}
+                          scale={scale}
+                          error={errors[f.id] ?? numberProblem(f, value, t)}
+                          disabled={busy}
+                          today={today}
+                          dayText={typeof value === "string" ? dayTexts[value] : undefined}
+                          groupFull={most !== undefined && checked >= most}
+                          groupChosen={checked > 0}
+                          attaching={attaching.has(f.id)}
+                          register={register}
+                          onFocusField={(id) => {
+                            current.current = id;
+                          }}
+                          onChange={change}
+                          onOpenSignature={openSignature}
+                          onOpenDate={setDateField}
+                          onAttach={attach}
+                        />
+                      );
+                    }),
                 ]}
               />
             ))}
@@ -512,6 +617,21 @@ export function SigningView({
           count={fields.filter((f) => f.type === dialogField.type).length}
           onApply={applySignature}
           onClose={() => dispatch({ type: "signature-closed" })}
+        />
+      ) : null}
+      {dateField ? (
+        <DateDialog
+          field={dateField}
+          day={typeof values[dateField.id] === "string" ? (values[dateField.id] as string) : ""}
+          onApply={(day) => {
+            setValue(dateField.id, day);
+            setDateField(null);
+            focusElement(elements.current.get(dateField.id));
+          }}
+          onClose={() => {
+            setDateField(null);
+            focusElement(elements.current.get(dateField.id));
+          }}
         />
       ) : null}
       {reassigning ? (

@@ -12,8 +12,17 @@ export type DocumentInfo = Session["documents"][number];
 export type Field = Session["fields"][number];
 /** A field an earlier signer filled in, shown where it lies, read-only. */
 export type FilledField = Session["filled"][number];
-export type FieldValue = FilledField["value"];
-export type SignatureValue = Extract<FieldValue, { kind: string }>;
+export type SignatureValue = Extract<FilledField["value"], { kind: string }>;
+/** A file the signer attached to an attachment field: the upload's answer, and its name to show. */
+export interface AttachedFile {
+  kind: "attachment";
+  id: string;
+  filename: string;
+}
+/** What the signer has put into a field: a signature, text (a picked date as YYYY-MM-DD), a box's state, a file. */
+export type FieldValue = FilledField["value"] | AttachedFile;
+/** A value as the service takes it. */
+export type SubmittedValue = Schemas["SubmitSignature"]["values"][string];
 export type SubmitResult = Schemas["Signed"];
 export type SignerAuthentication = Schemas["SignerAuthentication"];
 export type DeclineResult = Schemas["Declined"];
@@ -86,17 +95,41 @@ export interface DateForm {
   timeZone: string;
 }
 
-export function submit(values: Record<string, FieldValue>, form: DateForm): Promise<SubmitResult> {
+export function submit(values: Record<string, SubmittedValue>, form: DateForm): Promise<SubmitResult> {
   return call<SubmitResult>("/submit", {
     method: "POST",
     body: JSON.stringify({ consent: true, values, locale: form.locale, timeZone: form.timeZone }),
   });
 }
 
-/** Today as a date_signed field will read when sealed in this form. */
-export async function dateSigned(form: DateForm): Promise<string> {
-  const query = new URLSearchParams({ locale: form.locale, timeZone: form.timeZone });
+/** Today (or `day`, one the signer picked) as a date field will read when sealed in this form. */
+export async function dateSigned(form: DateForm, day?: string): Promise<string> {
+  const query = new URLSearchParams({
+    locale: form.locale,
+    timeZone: form.timeZone,
+    ...(day ? { date: day } : {}),
+  });
   return (await call<{ text: string }>(`/date-signed?${query}`)).text;
+}
+
+/** Attaches a file to an attachment field; a later one for the same field replaces it. */
+export async function attachFile(fieldId: string, file: File): Promise<AttachedFile> {
+  const body = new FormData();
+  body.append("file", file, file.name);
+  let response: Response;
+  try {
+    response = await fetch(`${API}/attachments/${encodeURIComponent(fieldId)}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      body,
+    });
+  } catch {
+    throw new ApiError(0, { title: "Network error" });
+  }
+  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
+  const kept = (await response.json()) as Schemas["SignerAttachmentUpload"];
+  return { kind: "attachment", id: kept.id, filename: kept.filename };
 }
 
 export function decline(reason: string): Promise<DeclineResult> {

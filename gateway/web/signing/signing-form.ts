@@ -46,6 +46,7 @@ export type SigningEvent =
       banner: string | null;
       alert: string;
     }
+  | { type: "field-refused"; id: string; message: string }
   | { type: "decline-opened" }
   | { type: "decline-closed" }
   | { type: "declined" }
@@ -126,6 +127,8 @@ export function signingForm(form: SigningForm, event: SigningEvent): SigningForm
         banner: event.banner,
         alert: event.alert,
       };
+    case "field-refused":
+      return { ...form, errors: { ...form.errors, [event.id]: event.message }, alert: event.message };
     case "decline-opened":
       return { ...form, declineOpen: true, declineError: null };
     case "decline-closed":

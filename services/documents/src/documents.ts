@@ -48,7 +48,15 @@ const KINDS: Record<DocumentRow["kind"], Kind> = {
   original: Kind.ORIGINAL,
   signed: Kind.SIGNED,
   certificate: Kind.CERTIFICATE,
+  attachment: Kind.SIGNER_ATTACHMENT,
 };
+
+/** The stored name of an upload's kind; uploads that name none are originals. */
+function kindName(kind: Kind): DocumentRow["kind"] {
+  return (
+    (Object.entries(KINDS) as [DocumentRow["kind"], Kind][]).find(([, k]) => k === kind)?.[0] ?? "original"
+  );
+}
 
 export function toDocument(row: DocumentRow): Document {
   return create(DocumentSchema, {
@@ -206,12 +214,7 @@ export class Documents {
         sha256,
         page_count: inspection.pageCount,
         page_sizes: inspection.pageSizes,
-        kind:
-          header.kind === Kind.SIGNED
-            ? "signed"
-            : header.kind === Kind.CERTIFICATE
-              ? "certificate"
-              : "original",
+        kind: kindName(header.kind),
         blob_key: blobKey,
         removed: sanitized?.removed ?? [],
       });

@@ -9,7 +9,7 @@ export interface DocumentRow {
   size_bytes: number;
   sha256: string;
   page_count: number;
-  kind: "original" | "signed" | "certificate";
+  kind: "original" | "signed" | "certificate" | "attachment";
   blob_key: string;
   page_sizes: [number, number][] | null;
   /** What was taken out of an original to make it safe to sign, in words. */

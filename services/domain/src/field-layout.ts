@@ -1,9 +1,11 @@
 /**
  * The rules of fields laid on PDF pages, shared by templates and by requests made from documents:
- * field types, which role fills each field, every role signing somewhere, and fields lying on a page
- * that exists and inside it. Pure functions that report every violation with its path.
+ * field types, which role fills each field, every role signing somewhere, what each field accepts
+ * (field-rules.ts), and fields lying on a page that exists and inside it. Pure functions that report
+ * every violation with its path.
  */
 import type { FieldViolation } from "@countersign/kit";
+import { type FieldRules, fieldRuleViolations, roleKey } from "./field-rules.js";
 
 export const FIELD_TYPES = [
   "signature",
@@ -13,12 +15,17 @@ export const FIELD_TYPES = [
   "checkbox",
   "name",
   "email",
+  "date",
+  "number",
+  "dropdown",
+  "radio",
+  "attachment",
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const FIELD_LIMITS = { fields: 500, labelLength: 200 } as const;
 
-export interface FieldDraft {
+export interface FieldDraft extends FieldRules {
   id: string;
   type: string;
   role: string;
@@ -38,11 +45,6 @@ const FIELD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Tolerance for coordinates that a client computed in floating point from the page's edge. */
 const EPSILON = 1e-6;
-
-/** Role names are compared as people read them: trimmed, case-insensitively. */
-export function roleKey(name: string): string {
-  return name.trim().toLowerCase();
-}
 
 /**
  * Violations of each field on its own and of its role: `roles` are the names a field may give,
@@ -87,24 +89,32 @@ export function fieldLayoutViolations(
       else add(at("id"), `is already the id of fields[${earlier}]`);
     }
   });
+  violations.push(...fieldRuleViolations(fields));
   return violations;
 }
 
-/** Every signing role has at least one required signature field; reported at each role's path. */
+/**
+ * Every signing role has at least one required signature field that is always shown (a condition
+ * could hide it); reported at each role's path.
+ */
 export function signatureViolations(
   roles: { name: string; path: string }[],
   fields: FieldDraft[],
 ): FieldViolation[] {
-  return roles
-    .filter(
-      (role) =>
-        role.name.trim() &&
-        !fields.some((f) => f.type === "signature" && f.required && roleKey(f.role) === roleKey(role.name)),
-    )
-    .map((role) => ({
-      path: role.path,
-      message: `"${role.name}" needs at least one required signature field`,
-    }));
+  return roles.flatMap((role) => {
+    if (!role.name.trim()) return [];
+    const signatures = fields.filter(
+      (f) => f.type === "signature" && f.required && roleKey(f.role) === roleKey(role.name),
+    );
+    if (signatures.some((f) => !f.condition)) return [];
+    const message = `"${role.name}" needs at least one required signature field`;
+    return [
+      {
+        path: role.path,
+        message: signatures.length > 0 ? `${message} without a condition` : message,
+      },
+    ];
+  });
 }
 
 /** Violations of where fields lie: on a page the document has, and inside it. */

@@ -51,3 +51,23 @@ export function dateSignedText(at: Date, locale?: SignerLocale, timeZone?: strin
     timeZone: timeZone && isTimeZone(timeZone) ? timeZone : "UTC",
   }).format(at);
 }
+
+/** A day as a date field takes it; whether it is a day of the calendar is checked apart. */
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a day of the calendar from the year 1000 on, written YYYY-MM-DD. */
+export function isDay(text: string): boolean {
+  const match = DAY.exec(text);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const at = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1000 && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
+}
+
+/**
+ * A day a signer picked (YYYY-MM-DD) as the page shows it and the sealed PDF writes it: in the form
+ * of a date signed, but a day of the calendar, in no time zone.
+ */
+export function dayText(day: string, locale?: SignerLocale): string {
+  return dateSignedText(new Date(`${day}T00:00:00Z`), locale, "UTC");
+}

@@ -1,8 +1,11 @@
 /**
  * What a signer may put into their fields, checked as one pure function that reports every
  * violation with its path (`values.<fieldId>`), and the values as they are kept: `date_signed`
- * stamped, `name` and `email` defaulting to the recipient's.
+ * stamped, `name` and `email` defaulting to the recipient's, a picked day written as the page showed
+ * it, an attachment as the document the signer gave.
  */
+
+import { isDay, numberOf, shownFields } from "@countersign/domain";
 import type { FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { FieldViolation } from "@countersign/kit";
 import { type StackName, unwritableProblem } from "./completion/font-stacks.js";
@@ -13,11 +16,16 @@ export type StoredValue =
   | { kind: "typed"; text: string }
   | { kind: "drawn"; png: string }
   | { kind: "text"; text: string }
-  | { kind: "checkbox"; checked: boolean };
+  | { kind: "checkbox"; checked: boolean }
+  /** A day the signer picked, and how the page showed it (and the sealed PDF writes it). */
+  | { kind: "date"; date: string; text: string }
+  /** A file the signer gave (AttachSignerFile), kept as a document of the request. */
+  | { kind: "attachment"; documentId: string; filename: string };
 
 export const VALUE_LIMITS = {
   typedLength: 100,
   textLength: 1000,
+  numberLength: 30,
 } as const;
 
 /** Control characters other than tab and line breaks have no place in what is drawn on a page. */
@@ -30,14 +38,27 @@ function textProblem(text: string, max: number, stack: StackName): string | unde
   return unwritableProblem(stack, text);
 }
 
-/**
- * One value checked against its field's type; the kept value, or why it is refused. A drawing was
- * read before (drawn-signature.ts): `drawnProblem` is why it was refused, if it was.
- */
+/** What the signer's values are read with, besides the values. */
+export interface ReadingContext {
+  /** Whether the signer agreed to sign electronically. */
+  consent: boolean;
+  /** Name and email fields left out take the recipient's. */
+  signer: { name: string; email: string };
+  /** What date_signed reads. */
+  dateSigned: string;
+  /** A picked day as the page showed it, as the sealed PDF writes it. */
+  writeDay: (day: string) => string;
+  /** Why each drawing was refused when it was read (drawn-signature.ts), by field id. */
+  drawnProblems: Map<string, string>;
+  /** The files the signer gave for their attachment fields, by field id. */
+  attachments: Map<string, { documentId: string; filename: string }>;
+}
+
+/** One value checked against its field's type; the kept value, or why it is refused. */
 function readValue(
   field: StoredField,
   value: FieldValue["value"],
-  drawnProblem: string | undefined,
+  context: ReadingContext,
 ): StoredValue | string {
   switch (field.type) {
     case "signature":
@@ -47,11 +68,17 @@ function readValue(
         return textProblem(text, VALUE_LIMITS.typedLength, "handwriting") ?? { kind: "typed", text };
       }
       if (value.case === "drawnPng") {
-        return drawnProblem ?? { kind: "drawn", png: Buffer.from(value.value).toString("base64") };
+        return (
+          context.drawnProblems.get(field.id) ?? {
+            kind: "drawn",
+            png: Buffer.from(value.value).toString("base64"),
+          }
+        );
       }
       return `must be a typed or drawn ${field.type === "signature" ? "signature" : "set of initials"}`;
     }
     case "checkbox":
+    case "radio":
       return value.case === "checked" ? { kind: "checkbox", checked: value.value } : "must be true or false";
     case "text":
     case "name":
@@ -64,6 +91,29 @@ function readValue(
           : textProblem(text, field.type === "text" ? VALUE_LIMITS.textLength : 254, "text");
       return problem ?? { kind: "text", text };
     }
+    case "number":
+      return value.case === "text" ? readNumber(field, value.value.trim()) : "must be a number, as text";
+    case "dropdown": {
+      if (value.case !== "text") return "must be one of the dropdown's options, as text";
+      const text = value.value.trim();
+      if (!text || field.options?.includes(text)) return { kind: "text", text };
+      return `must be one of ${(field.options ?? []).map((o) => `"${o}"`).join(", ")}`;
+    }
+    case "date": {
+      if (value.case !== "text") return "must be a day, as text: YYYY-MM-DD";
+      const day = value.value.trim();
+      if (!day) return { kind: "text", text: "" };
+      if (!isDay(day)) return "must be a day of the calendar, written YYYY-MM-DD";
+      return { kind: "date", date: day, text: context.writeDay(day) };
+    }
+    case "attachment": {
+      if (value.case !== "attachmentId") return "must be the id of the file you attached";
+      const attached = context.attachments.get(field.id);
+      if (!attached || attached.documentId !== value.value) {
+        return "must be the id of the file you attached to this field last";
+      }
+      return { kind: "attachment", ...attached };
+    }
     case "date_signed":
       return "is stamped with the signing date by the service; send no value";
     default:
@@ -71,11 +121,37 @@ function readValue(
   }
 }
 
+function readNumber(field: StoredField, text: string): StoredValue | string {
+  if (!text) return { kind: "text", text };
+  const number = numberOf(text);
+  if (number === undefined || text.length > VALUE_LIMITS.numberLength) {
+    return "must be a number, such as 42 or 3.5";
+  }
+  if (field.minimum !== undefined && number < field.minimum) return `must be at least ${field.minimum}`;
+  if (field.maximum !== undefined && number > field.maximum) return `must be at most ${field.maximum}`;
+  return { kind: "text", text };
+}
+
 function isEmpty(value: StoredValue): boolean {
   return (
     (value.kind === "checkbox" && !value.checked) ||
     ((value.kind === "typed" || value.kind === "text") && !value.text)
   );
+}
+
+/** What a kept value reads for a condition (field-conditions.ts). */
+function readingOf(value: StoredValue | undefined): string | boolean | undefined {
+  if (!value) return undefined;
+  switch (value.kind) {
+    case "checkbox":
+      return value.checked;
+    case "date":
+      return value.date;
+    case "text":
+      return value.text;
+    default:
+      return undefined;
+  }
 }
 
 export interface SignerValues {
@@ -92,51 +168,97 @@ export function drawingsOf(given: Record<string, FieldValue>): [fieldId: string,
 }
 
 /**
- * Checks a signer's submission against their fields. `dateSigned` is what date_signed reads; name and
- * email fields left out take the recipient's; `drawnProblems` says, by field id, why a drawing
- * was refused when it was read.
+ * Checks a signer's submission against their fields: each value against its field, then what only
+ * the fields together say — which conditional fields are shown (a hidden field takes no value and
+ * is not required), one radio button a group, the bounds of a checkbox group. Groups are reported at
+ * their first field. Unchecked boxes and buttons, and empty values, are not kept.
  */
 export function readSignerValues(
   fields: StoredField[],
   given: Record<string, FieldValue>,
-  consent: boolean,
-  signer: { name: string; email: string },
-  dateSigned: string,
-  drawnProblems: Map<string, string>,
+  context: ReadingContext,
 ): SignerValues {
   const violations: FieldViolation[] = [];
-  const values = new Map<string, StoredValue>();
-  if (!consent) {
+  const read = new Map<string, StoredValue>();
+  const refused = new Set<string>();
+  const add = (id: string, message: string) => {
+    violations.push({ path: `values.${id}`, message });
+    refused.add(id);
+  };
+  if (!context.consent) {
     violations.push({ path: "consent", message: "must be true: the signer agrees to sign electronically" });
   }
   const byId = new Map(fields.map((f) => [f.id, f]));
   for (const [id, value] of Object.entries(given)) {
     const field = byId.get(id);
-    if (!field) {
-      violations.push({ path: `values.${id}`, message: "is not one of your fields" });
-      continue;
+    if (!field) add(id, "is not one of your fields");
+    else {
+      const kept = readValue(field, value.value, context);
+      if (typeof kept === "string") add(id, kept);
+      else read.set(id, kept);
     }
-    const read = readValue(field, value.value, drawnProblems.get(id));
-    if (typeof read === "string") violations.push({ path: `values.${id}`, message: read });
-    else values.set(id, read);
   }
+  const shown = shownFields(fields, (f) => readingOf(read.get(f.id)));
+  const values = new Map<string, StoredValue>();
+  const groupsDone = new Set<string>();
   for (const field of fields) {
+    if (!shown.get(field.id)) {
+      if (read.has(field.id) && !isEmpty(read.get(field.id) as StoredValue)) {
+        add(
+          field.id,
+          `is shown only when the field ${field.condition?.fieldId} reads "${field.condition?.value}": send no value`,
+        );
+      }
+      continue;
+    }
     if (field.type === "date_signed") {
-      values.set(field.id, { kind: "text", text: dateSigned });
+      values.set(field.id, { kind: "text", text: context.dateSigned });
       continue;
     }
-    const value = values.get(field.id);
+    const value = read.get(field.id);
     if (!value && (field.type === "name" || field.type === "email")) {
-      values.set(field.id, { kind: "text", text: field.type === "name" ? signer.name : signer.email });
+      const text = field.type === "name" ? context.signer.name : context.signer.email;
+      values.set(field.id, { kind: "text", text });
       continue;
     }
-    const problem = violations.some((v) => v.path === `values.${field.id}`);
-    if (field.required && !problem && (!value || isEmpty(value))) {
-      violations.push({
-        path: `values.${field.id}`,
-        message: field.type === "checkbox" ? "is required: it must be checked" : "is required",
-      });
+    if (value && !isEmpty(value)) values.set(field.id, value);
+    if (field.group && (field.type === "radio" || field.type === "checkbox")) {
+      if (groupsDone.has(field.group)) continue;
+      groupsDone.add(field.group);
+      const members = fields.filter(
+        (f) => f.type === field.type && f.group === field.group && shown.get(f.id),
+      );
+      const problem = groupProblem(field, members, read);
+      if (problem && !members.some((f) => refused.has(f.id))) add(field.id, problem);
+      continue;
+    }
+    if (field.required && !refused.has(field.id) && (!value || isEmpty(value))) {
+      add(field.id, field.type === "checkbox" ? "is required: it must be checked" : "is required");
     }
   }
   return { values, violations };
+}
+
+/** Why a group's boxes or buttons, as given, are refused: too few or too many chosen. */
+function groupProblem(
+  first: StoredField,
+  members: StoredField[],
+  read: Map<string, StoredValue>,
+): string | undefined {
+  const chosen = members.filter((f) => {
+    const value = read.get(f.id);
+    return value?.kind === "checkbox" && value.checked;
+  }).length;
+  const name = `"${first.group}"`;
+  if (first.type === "radio") {
+    if (chosen > 1) return `choose one option of ${name}, not ${chosen}`;
+    if (chosen === 0 && members.some((f) => f.required)) return `is required: choose an option of ${name}`;
+    return undefined;
+  }
+  const rules = members.find((f) => f.minimum !== undefined || f.maximum !== undefined) ?? first;
+  const least = rules.minimum ?? (members.some((f) => f.required) ? 1 : 0);
+  if (chosen < least) return `check at least ${least} of ${name}`;
+  if (rules.maximum !== undefined && chosen > rules.maximum)
+    return `check at most ${rules.maximum} of ${name}`;
+  return undefined;
 }

@@ -1,6 +1,7 @@
 /** Rows as the contract's messages. */
-import { create } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type Timestamp, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { rulesMessage } from "@countersign/domain";
 import {
   type AuditEntry as AuditEntryMessage,
   AuditEntrySchema,
@@ -9,13 +10,21 @@ import {
   type FieldValue,
   type Recipient,
   RecipientSchema,
+  type RequestFieldSchema,
   type SignatureRequest,
   SignatureRequestSchema,
+  type SignerAttachmentSchema,
   TypedSignatureSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AuditEntry } from "./audit-trail.js";
 import type { StoredValue } from "./field-values.js";
-import type { EmailDeliveryRow, RecipientRow, RequestRow } from "./store.js";
+import type {
+  EmailDeliveryRow,
+  RecipientRow,
+  RequestRow,
+  SignerAttachmentRecord,
+  StoredField,
+} from "./store.js";
 
 function time(date: Date | null): Timestamp | undefined {
   return date ? timestampFromDate(date) : undefined;
@@ -63,6 +72,28 @@ function toEmailDelivery(row: EmailDeliveryRow): EmailDelivery {
   });
 }
 
+/** A kept field as the contract carries it, its rules in their own message. */
+function toRequestField({
+  options,
+  minimum,
+  maximum,
+  group,
+  option,
+  condition,
+  ...placed
+}: StoredField): MessageInitShape<typeof RequestFieldSchema> {
+  return { ...placed, rules: rulesMessage({ options, minimum, maximum, group, option, condition }) };
+}
+
+/** A file a signer gave, as the contract carries it. */
+export function toSignerAttachment({
+  attachedAt,
+  sizeBytes,
+  ...attachment
+}: SignerAttachmentRecord): MessageInitShape<typeof SignerAttachmentSchema> {
+  return { ...attachment, sizeBytes: BigInt(sizeBytes), attachTime: timestampFromDate(new Date(attachedAt)) };
+}
+
 export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]): SignatureRequest {
   return create(SignatureRequestSchema, {
     id: row.id,
@@ -74,7 +105,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     documentIds: row.document_ids,
     documentExternalIds: row.document_external_ids,
     recipients: recipients.map(toRecipient),
-    fields: row.fields,
+    fields: row.fields.map(toRequestField),
     expireTime: time(row.expires_at),
     agreementSetId: row.agreement_set_id ?? "",
     createTime: time(row.created_at),
@@ -86,6 +117,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     signedDocumentId: row.signed_document_id ?? "",
     sender: { name: row.sender_name, email: row.sender_email },
     allowReassign: row.allow_reassign,
+    signerAttachments: row.signer_attachments.map(toSignerAttachment),
     completionFailure: row.completion_failure
       ? {
           reason: row.completion_failure.reason,
@@ -124,5 +156,9 @@ export function toFieldValue(value: StoredValue): FieldValue["value"] {
       return { case: "text", value: value.text };
     case "checkbox":
       return { case: "checked", value: value.checked };
+    case "date":
+      return { case: "text", value: value.text };
+    case "attachment":
+      return { case: "attachmentId", value: value.documentId };
   }
 }

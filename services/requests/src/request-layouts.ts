@@ -2,7 +2,7 @@
  * Where a request's roles and fields come from: a template, or documents with fields given in the
  * request itself, where each field names the role of the signer who fills it. Either way the result
  * is one layout — documents, roles, fields on documents — checked by the same field rules as
- * templates (services/kit field-layout).
+ * templates (services/domain field-layout).
  */
 
 import {
@@ -10,6 +10,7 @@ import {
   fieldLayoutViolations,
   type PageSizes,
   placementViolations,
+  rulesOf,
   signatureViolations,
 } from "@countersign/domain";
 import type { NewField } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -46,6 +47,7 @@ export function layoutFromTemplate(template: Template): Layout {
       height: f.height,
       required: f.required,
       label: f.label,
+      ...rulesOf(f.rules),
       documentId: template.documentId,
     })),
   };
@@ -85,6 +87,7 @@ export function layoutFromDocuments(
     height: f.height,
     required: f.required,
     label: f.label,
+    ...rulesOf(f.rules),
     documentId: f.documentId || documentIds[0] || "",
   }));
   laid.forEach((f, i) => {

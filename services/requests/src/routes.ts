@@ -6,10 +6,11 @@ import {
   type SendTestEmailResponse,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
-import { toAuditEntry } from "./messages.js";
+import { toAuditEntry, toSignerAttachment } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
 import type { SealCertificates } from "./seal-certificates.js";
+import type { SignerAttachments } from "./signer-attachments.js";
 import type { SignerAuthentication } from "./signer-authentication.js";
 import type { SignerCopies } from "./signer-copies.js";
 import type { Signing } from "./signing.js";
@@ -26,6 +27,7 @@ export interface RequestsDomain {
   signing: Signing;
   signerAuthentication: SignerAuthentication;
   signerCopies: SignerCopies;
+  signerAttachments: SignerAttachments;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
   /** Sends the administrator's test e-mail (mail/test-email.ts). */
@@ -41,6 +43,7 @@ export function requestsRoutes({
   signing,
   signerAuthentication,
   signerCopies,
+  signerAttachments,
   agreementSets,
   verification,
   testEmail,
@@ -124,6 +127,9 @@ export function requestsRoutes({
         timeZone: req.timeZone,
       }),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
+    attachSignerFile: async (req) => ({
+      attachment: toSignerAttachment(await signerAttachments.attach(req)),
+    }),
     getSignerCopy: async function* (req) {
       const copy = await signerCopies.draw(req.sessionToken);
       yield {

@@ -44,6 +44,7 @@ import {
   workspaceSealBox,
 } from "./seal-certificates.js";
 import { SealExpiryWarnings } from "./seal-expiry-warnings.js";
+import { SignerAttachments } from "./signer-attachments.js";
 import { SignerAuthentication } from "./signer-authentication.js";
 import { SignerCodes } from "./signer-codes.js";
 import { SignerCopies } from "./signer-copies.js";
@@ -273,6 +274,13 @@ function apiParts(
     signing,
     signerAuthentication,
     signerCopies,
+    signerAttachments: new SignerAttachments({
+      db,
+      documents: deps.documents,
+      sessions,
+      transactions,
+      logger,
+    }),
     agreementSets: new AgreementSets(db),
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),

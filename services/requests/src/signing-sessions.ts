@@ -248,7 +248,14 @@ export class SigningSessions {
       const value = values.get(field.id);
       if (field.recipientId === session.recipientId || !value) return [];
       return [
-        { field, value: { value: toFieldValue(value) }, filledBy: nameOf.get(field.recipientId) ?? "" },
+        {
+          field,
+          // Later signers see an earlier signer's file by its name, as the sealed PDF writes it.
+          value: {
+            value: toFieldValue(value.kind === "attachment" ? { kind: "text", text: value.filename } : value),
+          },
+          filledBy: nameOf.get(field.recipientId) ?? "",
+        },
       ];
     });
     request.fields = request.fields.filter((f) => f.recipientId === session.recipientId);

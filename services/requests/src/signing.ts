@@ -7,6 +7,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   dateSignedText,
+  dayText,
   isTimeZone,
   SIGNER_LOCALES,
   type SignerLocale,
@@ -55,20 +56,29 @@ export class Signing {
       assertRecipientAllowed("sign", signer.status);
       const signedAt = new Date();
       const fields = locked.request.fields.filter((f) => f.recipientId === signer.id);
-      const { values, violations } = readSignerValues(
-        fields,
-        given,
+      const uploads = await store.uploadsOf(tx, locked.request.id, signer.id);
+      const { values, violations } = readSignerValues(fields, given, {
         consent,
         signer,
-        dateSignedText(signedAt, form.locale, form.timeZone),
+        dateSigned: dateSignedText(signedAt, form.locale, form.timeZone),
+        writeDay: (day) => dayText(day, form.locale),
         drawnProblems,
-      );
+        attachments: new Map(uploads.map((u) => [u.fieldId, u])),
+      });
       if (violations.length > 0) throw validationError(violations, "the signature is not complete");
 
       const by = signerActor(signer, actor);
       // An approver has no fields: their consent is the approval.
       const act = signer.kind === "approver" ? "approved" : "signed";
       await store.saveFieldValues(tx, locked.request.id, signer.id, values);
+      const attached = new Set(
+        [...values.values()].flatMap((v) => (v.kind === "attachment" ? [v.documentId] : [])),
+      );
+      await store.addSignerAttachments(
+        tx,
+        locked.request.id,
+        uploads.filter((u) => attached.has(u.documentId)),
+      );
       const signed = await store.markSigned(
         tx,
         signer.id,

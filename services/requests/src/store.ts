@@ -1,6 +1,7 @@
 /** SQL for signature requests, their recipients and agreement sets. */
 
 import type {
+  FieldRules,
   HeldClaim,
   RecipientKind,
   RecipientStatus,
@@ -10,7 +11,8 @@ import type {
 import { type Queryable, selectPage } from "@countersign/kit";
 import type { StoredValue } from "./field-values.js";
 
-export interface StoredField {
+/** A field as a request keeps it: on a document, bound to its recipient, with its rules. */
+export interface StoredField extends FieldRules {
   id: string;
   type: string;
   recipientId: string;
@@ -49,6 +51,20 @@ export interface RequestRow {
   sender_email: string;
   /** Signers may hand the request to someone else. */
   allow_reassign: boolean;
+  /** The files signers submitted for their attachment fields. */
+  signer_attachments: SignerAttachmentRecord[];
+}
+
+/** A file a signer gave for an attachment field, as the request keeps it. */
+export interface SignerAttachmentRecord {
+  fieldId: string;
+  recipientId: string;
+  documentId: string;
+  filename: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  attachedAt: string;
 }
 
 /** Why sealing a fully signed request gave up, kept on the request for its sender. */
@@ -164,7 +180,8 @@ export type NewRecipientRow = Pick<
 
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
-  cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign`;
+  cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign,
+  signer_attachments`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at, (access_code_hash IS NOT NULL) AS access_code_required, email_code_required,
@@ -207,11 +224,75 @@ export const store = {
     }>("SELECT id, document_ids, signed_document_id FROM signature_requests WHERE id = ANY($1::uuid[])", [
       requestIds,
     ]);
-    return rows.flatMap((r) =>
-      [...r.document_ids, ...(r.signed_document_id ? [r.signed_document_id] : [])].map((documentId) => ({
-        holderId: r.id,
-        documentId,
-      })),
+    const uploads = await db.query<{ request_id: string; document_id: string }>(
+      "SELECT request_id, document_id FROM signer_uploads WHERE request_id = ANY($1::uuid[])",
+      [requestIds],
+    );
+    return [
+      ...rows.flatMap((r) =>
+        [...r.document_ids, ...(r.signed_document_id ? [r.signed_document_id] : [])].map((documentId) => ({
+          holderId: r.id,
+          documentId,
+        })),
+      ),
+      ...uploads.rows.map((u) => ({ holderId: u.request_id, documentId: u.document_id })),
+    ];
+  },
+
+  /**
+   * Keeps a signer's file as the one for its field; the document it replaces, whose claim the
+   * caller releases once this is committed.
+   */
+  async saveUpload(
+    tx: Queryable,
+    requestId: string,
+    upload: SignerAttachmentRecord,
+  ): Promise<string | undefined> {
+    const { rows } = await tx.query<{ previous: string | null }>(
+      `WITH previous AS (SELECT document_id FROM signer_uploads WHERE request_id = $1 AND field_id = $2 FOR UPDATE)
+       INSERT INTO signer_uploads (request_id, field_id, recipient_id, document_id, filename, content_type, size_bytes, sha256, uploaded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (request_id, field_id) DO UPDATE SET recipient_id = $3, document_id = $4, filename = $5,
+         content_type = $6, size_bytes = $7, sha256 = $8, uploaded_at = $9
+       RETURNING (SELECT document_id FROM previous) AS previous`,
+      [
+        requestId,
+        upload.fieldId,
+        upload.recipientId,
+        upload.documentId,
+        upload.filename,
+        upload.contentType,
+        upload.sizeBytes,
+        upload.sha256,
+        upload.attachedAt,
+      ],
+    );
+    const previous = rows[0]?.previous;
+    return previous && previous !== upload.documentId ? previous : undefined;
+  },
+
+  /** The files a signer gave, the latest for each of their fields. */
+  async uploadsOf(db: Queryable, requestId: string, recipientId: string): Promise<SignerAttachmentRecord[]> {
+    const { rows } = await db.query<SignerAttachmentRecord>(
+      `SELECT field_id AS "fieldId", recipient_id AS "recipientId", document_id AS "documentId", filename,
+              content_type AS "contentType", size_bytes::float8 AS "sizeBytes", sha256,
+              to_json(uploaded_at) #>> '{}' AS "attachedAt"
+         FROM signer_uploads WHERE request_id = $1 AND recipient_id = $2`,
+      [requestId, recipientId],
+    );
+    return rows;
+  },
+
+  /** Lists files a signer submitted with their signature on the request. */
+  async addSignerAttachments(
+    tx: Queryable,
+    requestId: string,
+    added: SignerAttachmentRecord[],
+  ): Promise<void> {
+    if (added.length === 0) return;
+    await tx.query(
+      "UPDATE signature_requests SET signer_attachments = signer_attachments || $2::jsonb WHERE id = $1",
+      [requestId, JSON.stringify(added)],
     );
   },
 

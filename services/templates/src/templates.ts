@@ -8,7 +8,7 @@ import { setTimeout } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import { type FieldMask, timestampFromDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { subjects } from "@countersign/domain";
+import { rulesMessage, rulesOf, subjects } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
@@ -59,7 +59,10 @@ export function toTemplate(row: TemplateRow): Template {
     description: row.description,
     documentId: row.document_id,
     roles: row.roles,
-    fields: row.fields,
+    fields: row.fields.map(({ options, minimum, maximum, group, option, condition, ...placed }) => ({
+      ...placed,
+      rules: rulesMessage({ options, minimum, maximum, group, option, condition }),
+    })),
     createTime: timestampFromDate(row.created_at),
     updateTime: timestampFromDate(row.updated_at),
     version: BigInt(row.version),
@@ -86,6 +89,7 @@ function draftOf(template: Template): TemplateDraft {
       height: f.height,
       required: f.required,
       label: f.label,
+      ...rulesOf(f.rules),
     })),
   };
 }

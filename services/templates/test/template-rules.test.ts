@@ -101,7 +101,8 @@ test("each field problem is reported at its own path, all at once", () => {
   expect(violations).toEqual([
     {
       path: "fields[1].type",
-      message: "must be one of signature, initials, date_signed, text, checkbox, name, email",
+      message:
+        "must be one of signature, initials, date_signed, text, checkbox, name, email, date, number, dropdown, radio, attachment",
     },
     { path: "fields[1].role", message: "must name one of the template's roles (Client)" },
     { path: "fields[1].page", message: "must be a page number, 1 or more" },

@@ -34,6 +34,8 @@ export interface CertificateRecipient {
   identity: string;
   /** The first signature (or, without one, initials) the signer gave. */
   signature?: SignatureMark;
+  /** The files the signer gave for attachment fields, each kept as a document of the request. */
+  attachments: { filename: string; documentId: string; sizeBytes: number; sha256: string }[];
 }
 
 export interface CertificateFacts {
@@ -216,6 +218,13 @@ class PageWriter {
   }
 }
 
+/** A file's size as people read it: "820 bytes", "48 KB", "2.4 MB". */
+function sizeText(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} KB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
 /** Appends the certificate's pages; its text is drawn when `typesetter` finishes. */
 export async function appendCertificate(
   doc: PDFDocument,
@@ -271,6 +280,13 @@ export async function appendCertificate(
       await w.pair("Signed", when(r.signedAt));
       await w.pair("IP address", r.ip || "—");
       await w.pair("Browser", browserSummary(r.userAgent));
+      for (const file of r.attachments) {
+        await w.pair(
+          "Attached",
+          `${file.filename} (${sizeText(file.sizeBytes)}), document ${file.documentId}`,
+        );
+        await w.pair("SHA-256", file.sha256, "hash");
+      }
       if (r.signature) await w.signature(r.signature);
     }
   }

@@ -267,6 +267,7 @@ export class Completions extends JobQueue<Job> {
           userAgent: r.signed_user_agent || r.viewed_user_agent,
           identity: signerIdentity(r, audit),
           signature: signatureOf(r.id, request.fields, values),
+          attachments: request.signer_attachments.filter((a) => a.recipientId === r.id),
         })),
         sentBy: sentBy(audit[0]?.actor, request.sender_name),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },

@@ -81,6 +81,13 @@ function drawCheck(page: PDFPage, field: StoredField, symbols: PDFFont): void {
   });
 }
 
+/** The dot of a chosen radio button, centred in it, as the page draws one. */
+function drawChosen(page: PDFPage, field: StoredField): void {
+  const size = Math.min(field.height, field.width) * 0.25;
+  const at = userPoint(page, field.x + field.width / 2, field.y + field.height / 2);
+  page.drawCircle({ x: at.x, y: at.y, size, color: INK });
+}
+
 /**
  * Draws every value on its field. `firstPage` gives, per document id, the index in `doc` of that
  * document's first page (documents are joined in order).
@@ -113,10 +120,16 @@ export async function stampFields(
         break;
       }
       case "text":
+      case "date":
         await drawInBox(page, field, value.text, "text", 12, fonts.typesetter);
         break;
+      case "attachment":
+        await drawInBox(page, field, value.filename, "text", 12, fonts.typesetter);
+        break;
       case "checkbox":
-        if (value.checked) drawCheck(page, field, fonts.symbols);
+        if (!value.checked) break;
+        if (field.type === "radio") drawChosen(page, field);
+        else drawCheck(page, field, fonts.symbols);
         break;
     }
   }

@@ -1,0 +1,68 @@
+/**
+ * Picking the day of a date field, with the browser's own date control (its calendar, its keys,
+ * its screen reader support); the field then shows the day as the sealed PDF will write it.
+ */
+import { type FormEvent, useId, useRef, useState } from "react";
+import { Modal } from "../shared/Modal";
+import type { Field } from "./api";
+import { fieldLabel } from "./fields";
+import { useT } from "./i18n/Language";
+
+interface Props {
+  field: Field;
+  /** The day picked so far, YYYY-MM-DD, or "". */
+  day: string;
+  onApply: (day: string) => void;
+  onClose: () => void;
+}
+
+export function DateDialog({ field, day, onApply, onClose }: Props) {
+  const [value, setValue] = useState(day);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const t = useT();
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(value);
+  };
+
+  return (
+    <Modal
+      title={t("date.title")}
+      closeLabel={t("common.close")}
+      onClose={onClose}
+      testId="date-dialog"
+      initialFocus={input}
+      busy={false}
+    >
+      <form onSubmit={apply} noValidate>
+        <label className="stacked-label" htmlFor={id} dir="auto">
+          {fieldLabel(field, t)}
+          {field.required ? <span className="required-word"> {t("common.required")}</span> : null}
+        </label>
+        <input
+          id={id}
+          ref={input}
+          type="date"
+          className="date-input"
+          data-testid="date-input"
+          value={value}
+          required={field.required}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" onClick={() => onApply("")} disabled={!day}>
+            {t("date.clear")}
+          </button>
+          <button type="button" className="button secondary" onClick={onClose}>
+            {t("common.cancel")}
+          </button>
+          <button type="submit" className="button primary" data-testid="date-apply" disabled={!value}>
+            {t("date.apply")}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
