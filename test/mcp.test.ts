@@ -401,6 +401,74 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     expect(deliveries.items[0]?.eventType).toBe("signature_request.sent");
   }, 120_000);
 
+  test("fields of every type: the tool says what each accepts, a request made with them answers them back, and a broken rule is a tool error naming it", async () => {
+    const client = await connect(key.secret);
+    const tool = (name: string, args: Record<string, unknown> = {}) =>
+      client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+    const { tools } = await client.listTools();
+    const schema = JSON.stringify(tools.find((t) => t.name === "create_signature_request")?.inputSchema);
+    for (const type of ["date", "number", "dropdown", "radio", "attachment"])
+      expect(schema).toContain(`"${type}"`);
+    for (const rule of ["options", "minimum", "maximum", "group", "option", "condition"])
+      expect(schema).toContain(`"${rule}"`);
+
+    const uploaded = resultOf<{ id: string }>(
+      await tool("upload_document", {
+        filename: "order.pdf",
+        contentBase64: Buffer.from(await makePdf(1, "Order")).toString("base64"),
+      }),
+    );
+    const on = { role: "Client", page: 1, width: 100, height: 20 };
+    const fields = [
+      { ...on, type: "signature", x: 60, y: 500 },
+      { ...on, id: "plan", type: "dropdown", x: 60, y: 540, options: ["Basic", "Team"] },
+      {
+        ...on,
+        id: "m",
+        type: "radio",
+        x: 60,
+        y: 580,
+        width: 16,
+        height: 16,
+        group: "Billing",
+        option: "Monthly",
+      },
+      {
+        ...on,
+        id: "y",
+        type: "radio",
+        x: 100,
+        y: 580,
+        width: 16,
+        height: 16,
+        group: "Billing",
+        option: "Yearly",
+      },
+      { ...on, type: "text", x: 200, y: 580, label: "PO", condition: { fieldId: "m", value: "Yearly" } },
+    ];
+    const request = {
+      title: "Order by an assistant",
+      documentIds: [uploaded.id],
+      recipients: [{ name: "Ada", email: "ada.fields@example.com", role: "Client" }],
+    };
+    const created = resultOf<{ fields: Record<string, unknown>[] }>(
+      await tool("create_signature_request", { ...request, fields }),
+    );
+    expect(created.fields.map((f) => f.type)).toEqual(["signature", "dropdown", "radio", "radio", "text"]);
+    expect(created.fields[1]).toMatchObject({ options: ["Basic", "Team"] });
+    expect(created.fields[4]).toMatchObject({ condition: { fieldId: "m", value: "Yearly" } });
+    const broken = errorOf(
+      await tool("create_signature_request", {
+        ...request,
+        fields: fields.map((f) => (f.id === "plan" ? { ...f, options: [] } : f)),
+      }),
+    );
+    expect(broken).toMatchObject({
+      status: 422,
+      errors: [{ path: "fields[1].options", message: "a dropdown needs at least one option" }],
+    });
+  });
+
   test("a missing, unknown or deleted key is 401 at the transport, a workspace without API access 403", async () => {
     const initialize = mcpRequest(1, "initialize", {
       protocolVersion: "2025-06-18",

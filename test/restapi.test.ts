@@ -781,6 +781,179 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     ]);
   });
 
+  test("every tab type DocuSign's clients send becomes its field: initials, date, number with bounds, list, radio group, grouped checkboxes, a signer attachment and a tab shown on a condition", async () => {
+    const { bytes } = await leasePdf();
+    const at = (x: number, y: number) => ({
+      documentId: "1",
+      pageNumber: "1",
+      xPosition: String(x),
+      yPosition: String(y),
+    });
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        emailSubject: "Order form",
+        status: "sent",
+        documents: [
+          {
+            documentBase64: Buffer.from(bytes).toString("base64"),
+            name: "Order",
+            fileExtension: "pdf",
+            documentId: "1",
+          },
+        ],
+        recipients: {
+          signers: [
+            {
+              email: "orders@example.com",
+              name: "Olga Orders",
+              recipientId: "1",
+              clientUserId: "olga",
+              tabs: {
+                signHereTabs: [at(60, 600)],
+                initialHereTabs: [at(300, 600)],
+                dateTabs: [{ ...at(60, 650), tabLabel: "Start" }],
+                numericalTabs: [
+                  { ...at(200, 650), tabLabel: "Seats", minNumericalValue: "1", maxNumericalValue: "50" },
+                ],
+                listTabs: [
+                  {
+                    ...at(300, 650),
+                    tabLabel: "Plan",
+                    listItems: [
+                      { text: "Basic plan", value: "basic" },
+                      { text: "Team plan", value: "team" },
+                    ],
+                  },
+                ],
+                radioGroupTabs: [
+                  {
+                    groupName: "Billing",
+                    documentId: "1",
+                    radios: [
+                      { pageNumber: "1", xPosition: "60", yPosition: "700", value: "Monthly" },
+                      { pageNumber: "1", xPosition: "120", yPosition: "700", value: "Yearly" },
+                    ],
+                  },
+                ],
+                checkboxTabs: ["Support", "Training"].map((tabLabel, i) => ({
+                  ...at(60 + i * 40, 730),
+                  tabLabel,
+                  tabGroupLabels: ["Extras"],
+                })),
+                tabGroups: [{ groupLabel: "Extras", groupRule: "SelectAtMost", maximumAllowed: "1" }],
+                textTabs: [
+                  {
+                    ...at(200, 700),
+                    tabLabel: "PO number",
+                    conditionalParentLabel: "Billing",
+                    conditionalParentValue: "Yearly",
+                  },
+                  {
+                    ...at(200, 730),
+                    tabLabel: "Team name",
+                    conditionalParentLabel: "Plan",
+                    conditionalParentValue: "team",
+                  },
+                ],
+                signerAttachmentTabs: [{ ...at(300, 700), tabLabel: "Registration" }],
+              },
+            },
+          ],
+        },
+      },
+    });
+    const native = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, {
+      key: key.secret,
+    });
+    const fields = (native.body as Json).fields as Json[];
+    const byLabel = (label: string) => fields.find((f) => f.label === label);
+    expect(fields.map((f) => f.type).sort()).toEqual(
+      [
+        "signature",
+        "initials",
+        "date",
+        "number",
+        "dropdown",
+        "radio",
+        "radio",
+        "checkbox",
+        "checkbox",
+        "text",
+        "text",
+        "attachment",
+      ].sort(),
+    );
+    expect(byLabel("Seats")).toMatchObject({ minimum: 1, maximum: 50 });
+    expect(byLabel("Plan")).toMatchObject({ options: ["Basic plan", "Team plan"] });
+    expect(fields.filter((f) => f.type === "radio").map((f) => [f.group, f.option])).toEqual([
+      ["Billing", "Monthly"],
+      ["Billing", "Yearly"],
+    ]);
+    expect(byLabel("Support")).toMatchObject({ group: "Extras", maximum: 1, required: false });
+    const yearly = fields.find((f) => f.option === "Yearly");
+    // A radio group's name is its first button, which stands for the group.
+    const monthly = fields.find((f) => f.option === "Monthly");
+    expect(byLabel("PO number")?.condition).toEqual({ fieldId: monthly?.id, value: "Yearly" });
+    // A list item's value names it in a condition; the field reads its text.
+    expect(byLabel("Team name")?.condition).toEqual({ fieldId: byLabel("Plan")?.id, value: "Team plan" });
+
+    // Signed as the page would: a file attached, the team plan chosen, so the team's name is asked.
+    const view = await envelopes.createRecipientView(key.accountId, created.envelopeId, {
+      recipientViewRequest: {
+        returnUrl: "https://app.example.com/done",
+        authenticationMethod: "none",
+        email: "orders@example.com",
+        userName: "Olga Orders",
+        clientUserId: "olga",
+      },
+    });
+    const signer = new SignerBrowser(gateway);
+    expect((await signer.open(view.url)).status).toBe(303);
+    const form = new FormData();
+    form.append("file", new Blob([bytes], { type: "application/pdf" }), "registration.pdf");
+    const attached = await fetch(`${gateway}/sign/api/attachments/${byLabel("Registration")?.id}`, {
+      method: "POST",
+      headers: { cookie: signer.cookie },
+      body: form,
+    });
+    expect(attached.status).toBe(201);
+    const file = (await attached.json()) as { id: string };
+    const values = {
+      [fields.find((f) => f.type === "signature")?.id]: DRAWN,
+      [fields.find((f) => f.type === "initials")?.id]: { kind: "typed", text: "OO" },
+      [byLabel("Start")?.id]: "2026-12-01",
+      [byLabel("Seats")?.id]: "7",
+      [byLabel("Plan")?.id]: "Team plan",
+      [yearly?.id]: true,
+      [byLabel("PO number")?.id]: "PO-1",
+      [byLabel("Team name")?.id]: "Ops",
+      [byLabel("Support")?.id]: true,
+      [byLabel("Registration")?.id]: { kind: "attachment", id: file.id },
+    };
+    const tooMany = await signer.call("/sign/api/submit", {
+      consent: true,
+      values: { ...values, [byLabel("Training")?.id]: true },
+    });
+    expect(tooMany.status).toBe(422);
+    expect((tooMany.body as Json).errors).toEqual([
+      { path: `values.${byLabel("Support")?.id}`, message: 'check at most 1 of "Extras"' },
+    ]);
+    expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
+    const done = await eventually(async () => {
+      const got = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, {
+        key: key.secret,
+      });
+      return (got.body as Json).status === "completed" ? (got.body as Json) : undefined;
+    }, 30_000);
+    expect(done.signerAttachments).toEqual([
+      expect.objectContaining({
+        fieldId: byLabel("Registration")?.id,
+        documentId: file.id,
+        contentType: "application/pdf",
+      }),
+    ]);
+  });
+
   test("status changes: views and signatures count as changes, and sent and delivered page apart", async () => {
     const embedded = async (tag: string) =>
       (

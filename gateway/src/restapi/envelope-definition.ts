@@ -39,7 +39,7 @@ export const Tab = z.object({
     .array(z.object({ text: text().max(200), value: text().max(200).optional() }))
     .max(100)
     .optional(),
-  /** A number tab's bounds. */
+  /** A numerical tab's bounds. */
   minNumericalValue: dsNumber.optional(),
   maxNumericalValue: dsNumber.optional(),
   /** A checkbox's groups (tabGroups): the first is the group its checked boxes count in. */
@@ -58,15 +58,15 @@ export const TAB_TYPES = {
   emailAddressTabs: "email",
   dateTabs: "date",
   numberTabs: "number",
+  numericalTabs: "number",
   listTabs: "dropdown",
   signerAttachmentTabs: "attachment",
 } as const;
 
-/** A radio group: its buttons each placed like a tab, the group's `value` being the chosen one's. */
+/** A radio group: its buttons each placed (and required) like a tab, the group reading the chosen one's `value`. */
 export const RadioGroupTab = z.object({
   groupName: text().min(1).max(100),
   documentId: dsId.optional(),
-  required: dsBoolean.optional(),
   conditionalParentLabel: text().max(200).optional(),
   conditionalParentValue: text().max(200).optional(),
   radios: z

@@ -92,7 +92,7 @@ export function* signerTabs(signer: Signer, index: number): Generator<SignerTab>
         type: "radio",
         tab: { ...radio, documentId: radio.documentId ?? radioGroup.documentId },
         where: `${at}.radioGroupTabs[${g}].radios[${r}]`,
-        required: radioGroup.required !== false,
+        required: radio.required !== false,
         rules: { group: radioGroup.groupName, option: radio.value },
         name: radioGroup.groupName,
         parent: parentOf(radioGroup),
