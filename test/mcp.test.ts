@@ -460,7 +460,7 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     const broken = errorOf(
       await tool("create_signature_request", {
         ...request,
-        fields: fields.map((f) => (f.id === "plan" ? { ...f, options: [] } : f)),
+        fields: fields.map((f, i) => (i === 1 ? { ...f, options: [] } : f)),
       }),
     );
     expect(broken).toMatchObject({
