@@ -837,6 +837,74 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await context.close();
 });
 
+test("a template with every field type, each configured in the editor: a dropdown's options, a number's bounds, a radio group, a checkbox group held to one, a date, an attachment, and a field shown on a condition", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.getByRole("link", { name: /Templates/ }).click();
+  await page.getByRole("link", { name: "New template" }).first().click();
+  await uploadInBrowser(page, "Order form.pdf", 1);
+  await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await page.getByLabel("Name", { exact: true }).fill("Order form");
+  const inspector = page.getByTestId("field-inspector");
+  /** Adds a field of `type` (selected once added) and gives it a label. */
+  const add = async (type: string, label?: string) => {
+    await page.getByTestId(`palette-${type}`).click();
+    if (label) await inspector.getByLabel("Label").fill(label);
+  };
+  await add("signature");
+  await add("dropdown", "Plan");
+  await inspector.getByTestId("field-options").fill("Basic\nTeam\n");
+  await add("number", "Seats");
+  await inspector.getByLabel("Minimum").fill("1");
+  await inspector.getByLabel("Maximum").fill("50");
+  await add("date", "Start date");
+  for (const option of ["Monthly", "Yearly"]) {
+    await add("radio");
+    await inspector.getByTestId("field-group").fill("Billing");
+    await inspector.getByTestId("field-option").fill(option);
+  }
+  for (const label of ["Support", "Training"]) {
+    await add("checkbox", label);
+    await inspector.getByTestId("field-group").fill("Extras");
+  }
+  await inspector.getByLabel("Check at most").fill("1");
+  await add("attachment", "Copy of your ID");
+  await add("text", "PO number");
+  await inspector.getByLabel("Show only when").selectOption({ label: "Radio group: Billing" });
+  await inspector.getByLabel("…reads").selectOption({ label: 'is "Yearly"' });
+  await shot(page, "template-field-rules", false);
+  await page.getByRole("button", { name: "Save template" }).click();
+  await page.waitForURL(/\/templates\/[0-9a-f-]{36}$/);
+  const templateId = page.url().split("/").at(-1) as string;
+
+  const fields = ((await api(`/templates/${templateId}`)).body as { fields: Record<string, unknown>[] })
+    .fields;
+  const byLabel = (label: string) => fields.find((f) => f.label === label);
+  expect(byLabel("Plan")).toMatchObject({ type: "dropdown", options: ["Basic", "Team"] });
+  expect(byLabel("Seats")).toMatchObject({ type: "number", minimum: 1, maximum: 50 });
+  expect(byLabel("Start date")).toMatchObject({ type: "date" });
+  expect(fields.filter((f) => f.type === "radio").map((f) => [f.group, f.option])).toEqual([
+    ["Billing", "Monthly"],
+    ["Billing", "Yearly"],
+  ]);
+  expect(byLabel("Training")).toMatchObject({ type: "checkbox", group: "Extras", maximum: 1 });
+  expect(byLabel("Copy of your ID")).toMatchObject({ type: "attachment" });
+  const monthly = fields.find((f) => f.option === "Monthly");
+  expect(byLabel("PO number")?.condition).toEqual({ fieldId: monthly?.id, value: "Yearly" });
+
+  // Opened again, the condition reads as it was set.
+  await page.reload();
+  await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await page.locator('[data-testid="placed-field"][data-type="text"]').click();
+  await expect(
+    inspector
+      .getByLabel("Show only when")
+      .evaluate(
+        (select) => (select as unknown as { selectedOptions: { text: string }[] }).selectedOptions[0]?.text,
+      ),
+  ).resolves.toBe("Radio group: Billing");
+  await context.close();
+});
+
 /** Drops a field kind from the palette at (x, y) points of page 1 of the document shown under `within`. */
 async function dropField(page: Page, type: string, within: Locator, x: number, y: number) {
   // Pages are drawn as they come into view.
@@ -1125,11 +1193,11 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
   await uploadInBrowser(page, "Narrow.pdf", 1);
   await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
-  for (const type of ["signature", "initials", "date_signed", "name", "email", "text"]) {
-    await page.getByTestId(`palette-${type}`).click();
-  }
+  const labelled = ["signature", "initials", "date_signed", "name", "email", "text"];
+  labelled.push("dropdown", "number", "date", "attachment");
+  for (const type of labelled) await page.getByTestId(`palette-${type}`).click();
   const labels = page.locator('[data-testid="placed-field"] .placed-field-label');
-  await eventually(async () => ((await labels.count()) === 6 ? true : undefined));
+  await eventually(async () => ((await labels.count()) === labelled.length ? true : undefined));
   const cut = await labels.evaluateAll((spans) =>
     spans.filter((span) => span.scrollWidth > span.clientWidth).map((span) => span.textContent),
   );

@@ -277,6 +277,7 @@ function Composer({ start }: { start: Start }) {
         {field ? (
           <FieldInspector
             field={field}
+            fields={fields}
             labelError={checked.length > 0 && unlabelledFields([field]).length > 0 ? LABEL_NEEDED : undefined}
             signers={signers}
             onChange={(f) => updateField({ ...f, documentId: field.documentId })}

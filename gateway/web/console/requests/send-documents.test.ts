@@ -99,7 +99,7 @@ test("before sending: a document, a signer, a required signature for every signe
   ).toEqual([]);
 });
 
-test("a copy keeps the title, message, recipients in order and each field on its document for its signer", () => {
+test("a copy keeps the title, message, recipients in order and each field on its document for its signer, by its id, with its rules", () => {
   let n = 0;
   const request = {
     title: "Rent",
@@ -122,6 +122,21 @@ test("a copy keeps the title, message, recipients in order and each field on its
         height: 4,
         required: true,
         label: "Sign",
+      },
+      {
+        id: "f2",
+        recipientId: "r1",
+        documentId: "d1",
+        type: "dropdown",
+        page: 1,
+        x: 1,
+        y: 2,
+        width: 3,
+        height: 4,
+        required: false,
+        label: "Plan",
+        options: ["Basic", "Team"],
+        condition: { fieldId: "f1", value: "x" },
       },
     ],
   } as unknown as SignatureRequest;
@@ -146,7 +161,7 @@ test("a copy keeps the title, message, recipients in order and each field on its
   ).toMatchObject({ email: "e@x.test", clientUserId: "app-42" });
   expect(copy.fields).toEqual([
     {
-      key: "k3",
+      key: "f1",
       roleKey: "k0",
       documentId: "d1",
       type: "signature",
@@ -157,6 +172,21 @@ test("a copy keeps the title, message, recipients in order and each field on its
       height: 4,
       required: true,
       label: "Sign",
+    },
+    {
+      key: "f2",
+      roleKey: "k0",
+      documentId: "d1",
+      type: "dropdown",
+      page: 1,
+      x: 1,
+      y: 2,
+      width: 3,
+      height: 4,
+      required: false,
+      label: "Plan",
+      options: ["Basic", "Team"],
+      condition: { fieldId: "f1", value: "x" },
     },
   ]);
 });

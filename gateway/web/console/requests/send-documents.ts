@@ -7,6 +7,7 @@ import {
   type EditedRole,
   fieldBody,
   LABEL_NEEDED,
+  rulesOf,
   unlabelledFields,
 } from "../templates/field-kinds";
 import type { DocumentInfo, SignatureRequest } from "../types";
@@ -157,7 +158,8 @@ export function draftFrom(request: SignatureRequest, newKey: () => string) {
     if (!roleKey) return [];
     return [
       {
-        key: newKey(),
+        // The field's id is its key: conditions name the fields they depend on by it.
+        key: f.id,
         roleKey,
         documentId: f.documentId,
         type: f.type as PlacedField["type"],
@@ -168,6 +170,7 @@ export function draftFrom(request: SignatureRequest, newKey: () => string) {
         height: f.height,
         required: f.required,
         label: f.label,
+        ...rulesOf(f),
       },
     ];
   });

@@ -1,21 +1,50 @@
-/** The selected field's settings: who fills it, its label, whether it is required; and removing it. */
+/**
+ * The selected field's settings: who fills it, its label, whether it is required, what it accepts
+ * (a dropdown's options, a number's bounds, a radio button's group and option, a checkbox group's
+ * bounds), when it is shown; and removing it.
+ */
+import { useId } from "react";
 import { SelectField, TextField } from "../ui";
-import { type EditedField, kindOf, NEEDS_LABEL } from "./field-kinds";
+import {
+  conditionChoices,
+  conditionParents,
+  type EditedField,
+  fieldName,
+  kindOf,
+  NEEDS_LABEL,
+} from "./field-kinds";
+
+/** A number typed into a bound's box: undefined while it is empty. */
+const bound = (text: string) => (text.trim() === "" ? undefined : Number(text));
 
 export function FieldInspector({
   field,
+  fields,
   labelError,
   signers,
   onChange,
   onRemove,
 }: {
   field: EditedField;
+  /** Every field of the draft: the groups and the fields a condition may name are among them. */
+  fields: readonly EditedField[];
   labelError: string | undefined;
   /** Who may fill it: roles of a template, or a request's signers, by key. */
   signers: readonly { key: string; name: string }[];
   onChange: (f: EditedField) => void;
   onRemove: () => void;
 }) {
+  const groupsId = useId();
+  const groups = [
+    ...new Set(
+      fields
+        .filter((f) => f.type === field.type && f.roleKey === field.roleKey && f.group)
+        .map((f) => f.group as string),
+    ),
+  ];
+  const parents = conditionParents(field, fields);
+  const parent = fields.find((f) => f.key === field.condition?.fieldId);
+  const choices = parent ? conditionChoices(parent, fields) : undefined;
   return (
     <div className="card" data-testid="field-inspector">
       <h2>{kindOf(field.type).label} field</h2>
@@ -38,6 +67,119 @@ export function FieldInspector({
         maxLength={200}
         onChange={(e) => onChange({ ...field, label: e.target.value })}
       />
+
+      {field.type === "dropdown" ? (
+        <div>
+          <label className="stacked-label" htmlFor={`${groupsId}-options`}>
+            Options, one a line
+          </label>
+          <textarea
+            id={`${groupsId}-options`}
+            className="input"
+            rows={4}
+            data-testid="field-options"
+            value={(field.options ?? []).join("\n")}
+            onChange={(e) => onChange({ ...field, options: e.target.value.split("\n") })}
+          />
+        </div>
+      ) : null}
+
+      {field.type === "radio" || field.type === "checkbox" ? (
+        <>
+          <TextField
+            label={field.type === "radio" ? "Group (the buttons of one choice)" : "Group"}
+            optional={field.type === "checkbox"}
+            placeholder={field.type === "radio" ? "e.g. Billing" : "e.g. Extras"}
+            list={groupsId}
+            value={field.group ?? ""}
+            maxLength={100}
+            data-testid="field-group"
+            onChange={(e) => onChange({ ...field, group: e.target.value || undefined })}
+          />
+          <datalist id={groupsId}>
+            {groups.map((g) => (
+              <option key={g} value={g} />
+            ))}
+          </datalist>
+        </>
+      ) : null}
+      {field.type === "radio" ? (
+        <TextField
+          label="Option (what the group reads when this button is chosen)"
+          placeholder="e.g. Yearly"
+          value={field.option ?? ""}
+          maxLength={200}
+          data-testid="field-option"
+          onChange={(e) => onChange({ ...field, option: e.target.value || undefined })}
+        />
+      ) : null}
+
+      {field.type === "checkbox" && field.group ? (
+        <p className="muted small">
+          How many boxes of the group a signer checks: give it on one box of the group.
+        </p>
+      ) : null}
+      {field.type === "number" || (field.type === "checkbox" && field.group) ? (
+        <div className="inspector-bounds">
+          <TextField
+            label={field.type === "number" ? "Minimum" : "Check at least"}
+            optional
+            type="number"
+            min={field.type === "checkbox" ? 0 : undefined}
+            value={field.minimum ?? ""}
+            data-testid="field-minimum"
+            onChange={(e) => onChange({ ...field, minimum: bound(e.target.value) })}
+          />
+          <TextField
+            label={field.type === "number" ? "Maximum" : "Check at most"}
+            optional
+            type="number"
+            min={field.type === "checkbox" ? 0 : undefined}
+            value={field.maximum ?? ""}
+            data-testid="field-maximum"
+            onChange={(e) => onChange({ ...field, maximum: bound(e.target.value) })}
+          />
+        </div>
+      ) : null}
+
+      {parents.length > 0 || field.condition ? (
+        <>
+          <SelectField
+            label="Show only when"
+            any="Always shown"
+            value={field.condition?.fieldId ?? ""}
+            options={parents.map((p) => ({ value: p.key, label: fieldName(p) }))}
+            onChange={(fieldId) => {
+              const next = fields.find((f) => f.key === fieldId);
+              const first = next ? conditionChoices(next, fields)?.[0]?.value : undefined;
+              onChange({ ...field, condition: fieldId ? { fieldId, value: first ?? "" } : undefined });
+            }}
+          />
+          {field.condition && choices ? (
+            <SelectField
+              label="…reads"
+              value={field.condition.value}
+              options={choices}
+              onChange={(value) =>
+                onChange({ ...field, condition: { fieldId: field.condition?.fieldId ?? "", value } })
+              }
+            />
+          ) : field.condition ? (
+            <TextField
+              label="…reads"
+              value={field.condition.value}
+              maxLength={200}
+              onChange={(e) =>
+                onChange({
+                  ...field,
+                  condition: { fieldId: field.condition?.fieldId ?? "", value: e.target.value },
+                })
+              }
+            />
+          ) : null}
+        </>
+      ) : null}
+
       <div className="inspector-actions">
         <label className="check">
           <input

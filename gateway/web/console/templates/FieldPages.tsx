@@ -276,7 +276,7 @@ function FieldBox({
       onKeyDown={onKeyDown}
     >
       <span className="placed-field-label" style={{ color: colour, fontSize: fieldLabelPx(scale) }}>
-        {field.type === "checkbox" ? "" : kind.label}
+        {field.type === "checkbox" || field.type === "radio" ? "" : kind.label}
       </span>
       <span
         className="resize-handle"

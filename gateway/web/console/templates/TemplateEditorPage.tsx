@@ -43,9 +43,10 @@ function draftOf(template: Template, document: DocumentInfo): Draft {
     description: template.description,
     document,
     roles,
-    fields: template.fields.map(({ id: _id, role, ...f }) => ({
+    // A field keeps its id as its key: conditions name the fields they depend on by it.
+    fields: template.fields.map(({ id, role, ...f }) => ({
       ...f,
-      key: newKey(),
+      key: id,
       type: kindOf(f.type).type,
       roleKey: keyOf.get(role) ?? "",
     })),
@@ -219,6 +220,7 @@ function Editor({ initial }: { initial: Draft }) {
         {field ? (
           <FieldInspector
             field={field}
+            fields={draft.fields}
             labelError={unsaved.length > 0 && unlabelledFields([field]).length > 0 ? LABEL_NEEDED : undefined}
             signers={draft.roles}
             onChange={updateField}

@@ -9,6 +9,11 @@ export const FIELD_KINDS = [
   { type: "email", label: "E-mail", width: 180, height: 22 },
   { type: "text", label: "Text", width: 160, height: 22 },
   { type: "checkbox", label: "Checkbox", width: 16, height: 16 },
+  { type: "radio", label: "Radio button", width: 16, height: 16 },
+  { type: "dropdown", label: "Dropdown", width: 140, height: 22 },
+  { type: "number", label: "Number", width: 80, height: 22 },
+  { type: "date", label: "Date", width: 110, height: 22 },
+  { type: "attachment", label: "Attachment", width: 180, height: 30 },
 ] as const;
 
 export type FieldType = (typeof FIELD_KINDS)[number]["type"];
@@ -35,6 +40,10 @@ export const kindOf = (type: string) => FIELD_KINDS.find((k) => k.type === type)
 export const NEEDS_LABEL: ReadonlyMap<string, string> = new Map([
   ["text", "e.g. Company name"],
   ["checkbox", "e.g. I accept the terms"],
+  ["dropdown", "e.g. Plan"],
+  ["number", "e.g. Number of seats"],
+  ["date", "e.g. Start date"],
+  ["attachment", "e.g. Copy of your ID"],
 ]);
 export const LABEL_NEEDED = "give it a label, the only thing the signer is told about what the field is for";
 
@@ -48,20 +57,88 @@ export function unlabelledFields<F extends EditedField>(fields: readonly F[]) {
 const tenth = (n: number) => Math.round(n * 10) / 10;
 
 /**
- * A field as the API takes it: its role by name, its box to a tenth of a point, and no label when
- * none was typed. What else the field carries (a request's documentId) goes along.
+ * A field as the API takes it: its key as its id (conditions name fields by id), its role by name,
+ * its box to a tenth of a point, and no label when none was typed. What else the field carries (its
+ * rules, a request's documentId) goes along.
  */
 export function fieldBody<F extends EditedField>(field: F, role: string) {
-  const { key: _key, roleKey: _roleKey, ...rest } = field;
+  const { key, roleKey: _roleKey, ...rest } = field;
   return {
     ...rest,
+    id: key,
     role,
     x: tenth(field.x),
     y: tenth(field.y),
     width: tenth(field.width),
     height: tenth(field.height),
     label: field.label.trim() || undefined,
+    options: field.options?.map((o) => o.trim()).filter(Boolean),
   };
+}
+
+/** What a field accepts beyond its type and when it is shown, as the API gives it: only what is set. */
+export function rulesOf(
+  field: Pick<TemplateField, "options" | "minimum" | "maximum" | "group" | "option" | "condition">,
+) {
+  const { options, minimum, maximum, group, option, condition } = field;
+  return Object.fromEntries(
+    Object.entries({ options, minimum, maximum, group, option, condition }).filter(
+      ([, v]) => v !== undefined,
+    ),
+  ) as Partial<typeof field>;
+}
+
+/** The kinds of field a condition can read: those whose value the signer chooses. */
+const READABLE = new Set(["checkbox", "radio", "dropdown", "text", "number", "date"]);
+
+/**
+ * The fields `field` could depend on: another field of the same signer that a condition can read,
+ * a radio group once (by its first button, which stands for it), and none that depends on `field`.
+ */
+export function conditionParents(field: EditedField, fields: readonly EditedField[]) {
+  const dependsOn = (f: EditedField, seen = new Set<string>()): boolean => {
+    const parent = fields.find((p) => p.key === f.condition?.fieldId);
+    if (!parent || seen.has(parent.key)) return false;
+    return parent.key === field.key || dependsOn(parent, seen.add(parent.key));
+  };
+  const groupsSeen = new Set<string>();
+  return fields.filter((f) => {
+    if (f.key === field.key || f.roleKey !== field.roleKey || !READABLE.has(f.type) || dependsOn(f))
+      return false;
+    if (f.type !== "radio") return true;
+    if (field.type === "radio" && f.group === field.group) return false;
+    if (groupsSeen.has(f.group ?? "")) return false;
+    groupsSeen.add(f.group ?? "");
+    return true;
+  });
+}
+
+/** How a field is named where another depends on it: its kind and its label (a radio group's name). */
+export function fieldName(field: EditedField): string {
+  const name = field.type === "radio" ? field.group : field.label.trim();
+  return `${field.type === "radio" ? "Radio group" : kindOf(field.type).label}: ${name || "(no label)"}`;
+}
+
+/** What a condition on `parent` may compare with, when it is a choice: a checkbox's state, the options. */
+export function conditionChoices(
+  parent: EditedField,
+  fields: readonly EditedField[],
+): { value: string; label: string }[] | undefined {
+  if (parent.type === "checkbox") {
+    return [
+      { value: "on", label: "is checked" },
+      { value: "off", label: "is not checked" },
+    ];
+  }
+  const options =
+    parent.type === "dropdown"
+      ? (parent.options ?? [])
+      : parent.type === "radio"
+        ? fields
+            .filter((f) => f.type === "radio" && f.group === parent.group && f.roleKey === parent.roleKey)
+            .map((f) => f.option ?? "")
+        : undefined;
+  return options?.filter((o) => o.trim()).map((o) => ({ value: o, label: `is "${o}"` }));
 }
 
 /** Smallest box a field may be resized to, in points. */
