@@ -16,8 +16,10 @@ import { launchChromium, STICKING_OUT } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { outboxMails } from "./support/outbox-mail.js";
+import { pdfText } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
 import { sealFile, testCa } from "./support/seal-files.js";
+import { sealedPdfOf } from "./support/sealed-pdf.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 import {
   createTestCa,
@@ -720,6 +722,79 @@ test("a request from draft to its signed PDF: listed by status, sent, reminded, 
   await page.getByTestId("confirm-dialog").getByRole("button", { name: "Cancel request" }).click();
   await page.getByText("Cancelled", { exact: true }).waitFor();
   await context.close();
+});
+
+test("in person: the signed-in user hosts a signer on their own device — the page asks to hand it over, the signer signs, the console comes back, and the audit trail and certificate name host and signer", async () => {
+  const upload = await api("/documents/upload?filename=loan.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Loan agreement"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const created = await api("/signature-requests", {
+    method: "POST",
+    json: {
+      title: "Loan agreement",
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [{ type: "signature", role: "borrower", page: 1, x: 60, y: 600, width: 200, height: 50 }],
+      recipients: [
+        {
+          name: "Bea Borrower",
+          email: "bea@example.com",
+          role: "borrower",
+          host: { name: "Front desk", email: deployment.adminEmail },
+        },
+      ],
+      send: true,
+    },
+  });
+  expect(created.status).toBe(201);
+  const request = created.body as { id: string; recipients: { id: string; host: unknown }[] };
+  expect(request.recipients[0]?.host).toEqual({ name: "Front desk", email: deployment.adminEmail });
+  // Nothing is e-mailed to a signer who signs in person, and they cannot be reminded.
+  expect((await outboxMails(deployment.dataDir)).some((m) => m.to === "bea@example.com")).toBe(false);
+  const remind = await api(`/recipients/${request.recipients[0]?.id}/reminders`, {
+    method: "POST",
+    json: {},
+  });
+  expect(remind.status).toBe(409);
+
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  await shows(page.getByTestId("recipients"), "in person, hosted by Front desk");
+  await page.getByRole("button", { name: "Sign in person: Bea Borrower" }).click();
+  await page.getByTestId("hand-over-state").waitFor();
+  await shot(page, "in-person-hand-over", false);
+  await page.getByRole("button", { name: "I am Bea Borrower: continue" }).click();
+  await page.getByTestId("hosted-by").waitFor();
+  await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+  await page.getByRole("button", { name: /^Sign: Signature, required/ }).click();
+  await page.getByTestId("tab-type").click();
+  await page.getByTestId("signature-text").fill("Bea Borrower");
+  await page.getByTestId("apply-signature").click();
+  await page.getByTestId("consent").check();
+  await page.getByTestId("finish").click();
+  // The signing page returns to the request in the console, which follows it to its sealed PDF.
+  await page.waitForURL(new RegExp(`/requests/${request.id}`));
+  await page.getByTestId("download-signed").waitFor({ timeout: 90_000 });
+  await shot(page, "in-person-signed");
+  await context.close();
+
+  const audit = (await api(`/signature-requests/${request.id}/audit-trail`)).body as {
+    items: { action: string; actor: { type: string; email?: string }; details: Record<string, unknown> }[];
+  };
+  const started = audit.items.find((e) => e.action === "in_person_signing_started");
+  expect(started).toMatchObject({
+    actor: { type: "user", email: deployment.adminEmail },
+    details: { host: { name: "Front desk", email: deployment.adminEmail }, signer: "Bea Borrower" },
+  });
+  expect(audit.items.find((e) => e.action === "signed")?.details).toMatchObject({
+    inPerson: { host: { name: "Front desk", email: deployment.adminEmail } },
+  });
+  const sealed = await sealedPdfOf(`${gateway}/api/v1`, key.secret, request.id);
+  const text = (await pdfText(sealed)).replace(/\s+/g, " ");
+  expect(text).toContain(
+    `in person, hosted by Front desk <${deployment.adminEmail}>, started by ${deployment.adminEmail}`,
+  );
 });
 
 test("a template built in the browser: a PDF uploaded, a field dragged onto the page and resized, a role's missing signature and a text field without a label reported, fixed and saved; a request made from it and sent", async () => {

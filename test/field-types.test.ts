@@ -4,7 +4,8 @@
  * dropdown, a radio group, a checkbox group held to its bounds, a text field shown only when a radio
  * button is chosen, and a file attached while signing. The sealed PDF is read and rendered: every
  * value where the signer saw it, the attachment kept as a document of the request and listed (with
- * its SHA-256) on the certificate of completion. axe-core finds nothing serious or critical.
+ * its SHA-256) on the certificate of completion. axe-core finds nothing serious or critical. And
+ * what a signer attaches is checked before it is kept.
  */
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -19,7 +20,9 @@ import { inkBox, inkOf, renderRegion } from "./support/ink.js";
 import { outboxMails } from "./support/outbox-mail.js";
 import { pdfText } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
+import { pngBomb } from "./support/pngs.js";
 import { sealedPdfOf } from "./support/sealed-pdf.js";
+import { SignerBrowser } from "./support/signer-browser.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts");
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -288,3 +291,39 @@ describe.each(WIDTHS)("every field type at $name width", ({ name, ...device }) =
     expect(await dotIn({ x: 180, y: 630 })).toBeUndefined();
   }, 120_000);
 });
+
+test("what a signer attaches is checked: another kind of file, one too large, another's field and a PNG bomb are refused, and the service keeps serving", async () => {
+  const { link } = await sendEveryType("types-hostile");
+  const signer = new SignerBrowser(gateway);
+  await signer.open(link);
+  const attach = async (fieldId: string, bytes: Uint8Array, name: string, type: string) => {
+    const form = new FormData();
+    form.append("file", new Blob([bytes], { type }), name);
+    const res = await fetch(`${gateway}/sign/api/attachments/${fieldId}`, {
+      method: "POST",
+      headers: { cookie: signer.cookie },
+      body: form,
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as { errors?: { path: string; message: string }[] },
+    };
+  };
+  expect((await attach("registration", Buffer.from("plain text"), "notes.txt", "text/plain")).status).toBe(
+    415,
+  );
+  expect(
+    (await attach("registration", Buffer.alloc(11 * 1024 * 1024, 1), "big.pdf", "application/pdf")).status,
+  ).toBe(413);
+  const notAttachment = await attach("seats", registrationPng(), "x.png", "image/png");
+  expect(notAttachment).toMatchObject({
+    status: 422,
+    body: { errors: [{ path: "fieldId", message: "is not one of your attachment fields" }] },
+  });
+  // 4000 × 4000 pixels of 16-bit RGBA in 124 KB: decoded, if at all, in the drawing process alone.
+  const bomb = await attach("registration", pngBomb(), "bomb.png", "image/png");
+  expect([201, 422]).toContain(bomb.status);
+  const attached = await attach("registration", registrationPng(), "registration.png", "image/png");
+  expect(attached.status).toBe(201);
+  expect((await signer.call("/sign/api/session")).status).toBe(200);
+}, 60_000);

@@ -954,6 +954,76 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     ]);
   });
 
+  test("an in-person signer, as DocuSign's clients add one, signs on their host's device: the host asks for the recipient view, the trail names both, and it is listed back as an in-person signer", async () => {
+    const { bytes } = await leasePdf();
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        emailSubject: "Signed at the counter",
+        status: "sent",
+        documents: [
+          {
+            documentBase64: Buffer.from(bytes).toString("base64"),
+            name: "Form",
+            fileExtension: "pdf",
+            documentId: "1",
+          },
+        ],
+        recipients: {
+          inPersonSigners: [
+            {
+              hostName: "Hana Host",
+              hostEmail: "hana.host@example.com",
+              signerName: "Sam Walkin",
+              recipientId: "1",
+              tabs: {
+                signHereTabs: [{ documentId: "1", pageNumber: "1", xPosition: "60", yPosition: "600" }],
+              },
+            },
+          ],
+        },
+      },
+    });
+    const listed = await envelopes.listRecipients(key.accountId, created.envelopeId);
+    expect(listed.signers).toEqual([]);
+    expect(listed.inPersonSigners).toEqual([
+      expect.objectContaining({
+        recipientId: "1",
+        recipientType: "inpersonsigner",
+        hostName: "Hana Host",
+        hostEmail: "hana.host@example.com",
+        signerName: "Sam Walkin",
+        // Without a signerEmail, the completed copy goes to the host.
+        email: "hana.host@example.com",
+      }),
+    ]);
+    const view = await envelopes.createRecipientView(key.accountId, created.envelopeId, {
+      recipientViewRequest: {
+        returnUrl: "https://app.example.com/done",
+        authenticationMethod: "none",
+        email: "hana.host@example.com",
+        userName: "Hana Host",
+      },
+    });
+    const signer = new SignerBrowser(gateway);
+    expect((await signer.open(view.url)).status).toBe(303);
+    const session = (await signer.call("/sign/api/session")).body as Json;
+    expect(session.recipient).toMatchObject({ name: "Sam Walkin", host: { name: "Hana Host" } });
+    expect(session.canReassign).toBe(false);
+    const values = Object.fromEntries(session.fields.map((f: Json) => [f.id, DRAWN]));
+    expect((await signer.call("/sign/api/submit", { consent: true, values })).status).toBe(200);
+    const audit = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}/audit-trail`, {
+      key: key.secret,
+    });
+    const actions = (audit.body as Json).items.map((e: Json) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["in_person_signing_started", "signed"]));
+    expect(
+      (audit.body as Json).items.find((e: Json) => e.action === "in_person_signing_started").details,
+    ).toMatchObject({
+      host: { name: "Hana Host", email: "hana.host@example.com" },
+      signer: "Sam Walkin",
+    });
+  });
+
   test("status changes: views and signatures count as changes, and sent and delivered page apart", async () => {
     const embedded = async (tag: string) =>
       (

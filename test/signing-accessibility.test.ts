@@ -130,6 +130,42 @@ async function signingLink(
   return eventually(async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === to)?.link);
 }
 
+/** A sent request to one signer hosted in person; the URL at which the host starts their signing. */
+async function inPersonUrl(tag: string): Promise<string> {
+  const api = `${gateway}/api/v1`;
+  const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
+    key,
+    method: "POST",
+    body: await makePdf(1, "Service agreement"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const created = await call(api, "/signature-requests", {
+    key,
+    method: "POST",
+    json: {
+      title: `Service agreement ${tag}`,
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [{ type: "signature", role: "Client", page: 1, x: 60, y: 500, width: 200, height: 50 }],
+      recipients: [
+        {
+          name: "Ada Lovelace",
+          email: `${tag}@example.com`,
+          role: "Client",
+          host: { name: "Hana Host", email: `host.${tag}@example.com` },
+        },
+      ],
+      send: true,
+    },
+  });
+  const request = created.body as { id: string; recipients: { id: string }[] };
+  const made = await call(api, "/embedded-signing-url", {
+    key,
+    method: "POST",
+    json: { requestId: request.id, recipientId: request.recipients[0]?.id },
+  });
+  return (made.body as { url: string }).url;
+}
+
 describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) => {
   test("every state has no serious or critical WCAG 2.2 AA violation", async () => {
     // axe-core is injected as a script, which the page's own CSP rightly refuses.
@@ -224,6 +260,16 @@ describe.each(WIDTHS)("the signing page at $name width", ({ name, ...device }) =
     await page.getByTestId("finish").click();
     await page.getByTestId("done-state").getByText("You have approved").waitFor();
     await check("approver-done");
+
+    // In person: the host's device asks to be handed to the signer, then says whose signing it hosts.
+    const hosted = await inPersonUrl(`a11y-host-${name}`);
+    await page.goto(hosted);
+    await page.getByTestId("hand-over-state").waitFor();
+    await check("in-person-hand-over");
+    await page.getByRole("button", { name: "I am Ada Lovelace: continue" }).click();
+    await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor();
+    await page.getByTestId("hosted-by").waitFor();
+    await check("in-person-signing");
     await context.close();
     expect(problems).toEqual([]);
   }, 120_000);

@@ -4,6 +4,13 @@ import { fieldInputShape, placedFieldShape } from "./templates.js";
 import { id, instant, optionalTimestamp, page, text, timestamp, wholeNumber } from "./values.js";
 import { RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
+export const Host = z
+  .strictObject({
+    name: text().meta({ description: "The host's name, as the audit trail and the certificate show it." }),
+    email: text().meta({ description: "The host's e-mail." }),
+  })
+  .meta({ id: "Host" });
+
 export const NewRecipient = z
   .strictObject({
     name: text().meta({ description: "The recipient's name, as the e-mails and the certificate show it." }),
@@ -31,6 +38,10 @@ export const NewRecipient = z
     locale: SignerLocale.optional().meta({
       description:
         "The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English.",
+    }),
+    host: Host.optional().meta({
+      description:
+        "For a signer who signs in person: the person who hosts the signing on their own device, such as you in the console. No link is e-mailed to the signer; when it is their turn the host starts the signing (the console's Sign in person, or an embedded signing URL), and the audit trail and the certificate name both.",
     }),
   })
   .meta({ id: "NewRecipient" });
@@ -127,6 +138,10 @@ export const Recipient = z
     }),
     locale: SignerLocale.nullable().meta({
       description: "The language of the recipient's e-mails and signing page; null when none was set.",
+    }),
+    host: Host.nullable().meta({
+      description:
+        "Who hosts the signer's signing in person; null for a signer who signs from their own link.",
     }),
   })
   .meta({ id: "Recipient" });
@@ -264,7 +279,9 @@ export const Reminder = z
 export const EmbeddedSigningInput = z
   .strictObject({
     requestId: id("The signature request's id."),
-    recipientId: id("The signer's recipient id; the signer needs a `clientUserId`."),
+    recipientId: id(
+      "The signer's recipient id, whose turn it is: a signer embedded in your app (`clientUserId`), or one you host in person (`host`).",
+    ),
     returnUrl: text().optional().meta({
       format: "uri",
       description:

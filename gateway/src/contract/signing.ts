@@ -77,6 +77,10 @@ export const SigningSession = z
       locale: SignerLocale.nullable().meta({
         description: "The language the sender chose for the signer; null: the page follows the browser's.",
       }),
+      host: z.object({ name: z.string(), email: z.string() }).nullable().meta({
+        description:
+          "Who hosts this signer's signing in person, on whose device the page is: the page asks them to hand it to the signer.",
+      }),
     }),
     requestStatus: RequestStatus,
     documents: z.array(

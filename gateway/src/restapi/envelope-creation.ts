@@ -29,7 +29,8 @@ import {
   ANCHOR_UNITS,
   type CarbonCopy,
   type EnvelopeDefinition,
-  type Signer,
+  type SigningRecipient,
+  signingRecipients,
   type Tab,
 } from "./envelope-definition.js";
 import { signerTabs, TabConditions } from "./signer-tabs.js";
@@ -147,8 +148,8 @@ export class EnvelopeCreation {
     if (!definition.documents?.length) {
       throw invalidBody("give a templateId with templateRoles, or documents with recipients");
     }
-    const tabCount = (definition.recipients?.signers ?? []).reduce(
-      (sum, signer, index) => sum + [...signerTabs(signer, index)].length,
+    const tabCount = signingRecipients(definition).reduce(
+      (sum, signer) => sum + [...signerTabs(signer)].length,
       0,
     );
     // Refused before any document is stored: each tab may cost a search of every document.
@@ -220,17 +221,17 @@ export class EnvelopeCreation {
     stored: StoredPdf[],
     send: boolean,
   ): Promise<SignatureRequest> {
-    const signers = definition.recipients?.signers ?? [];
+    const signers = signingRecipients(definition);
     const others = othersOf(definition);
     const ids = externalIds([
       ...signers.map((s) => s.recipientId),
       ...others.map((o) => o.person.recipientId),
     ]);
-    const roleOf = (signer: Signer, index: number) => signer.roleName || `Signer ${ids[index]}`;
+    const roleOf = (signer: SigningRecipient, index: number) => signer.roleName || `Signer ${ids[index]}`;
     const anchors = await this.anchorPlaces(signers, stored);
     const fields: FieldInit[] = [];
     for (const [index, signer] of signers.entries()) {
-      this.addFields(fields, signer, roleOf(signer, index), stored, anchors, index);
+      this.addFields(fields, signer, roleOf(signer, index), stored, anchors);
     }
     const recipients: RecipientInit[] = [
       ...signers.map((signer, i) => ({
@@ -242,6 +243,7 @@ export class EnvelopeCreation {
         externalId: ids[i],
         accessCode: signer.accessCode ?? "",
         locale: signer.emailNotification?.supportedLanguage ?? "",
+        host: signer.host,
       })),
       ...others.map((other, i) => otherRecipient(other, ids[signers.length + i])),
     ];
@@ -282,10 +284,10 @@ export class EnvelopeCreation {
    * One anchor found more often than a request may have fields is refused by its first tab, so the
    * search stops at one more than that.
    */
-  private async anchorPlaces(signers: Signer[], stored: StoredPdf[]): Promise<AnchorPlaces> {
+  private async anchorPlaces(signers: SigningRecipient[], stored: StoredPdf[]): Promise<AnchorPlaces> {
     const anchors = new Map<string, Anchor>();
-    for (const [index, signer] of signers.entries()) {
-      for (const { tab } of signerTabs(signer, index)) {
+    for (const signer of signers) {
+      for (const { tab } of signerTabs(signer)) {
         if (!tab.anchorString) continue;
         const anchor = { text: tab.anchorString, caseSensitive: tab.anchorCaseSensitive === true };
         anchors.set(anchorKey(anchor), anchor);
@@ -314,14 +316,13 @@ export class EnvelopeCreation {
   /** A signer's tabs as fields of their role, each inside its page, added to `fields` while they fit. */
   private addFields(
     fields: FieldInit[],
-    signer: Signer,
+    signer: SigningRecipient,
     role: string,
     stored: StoredPdf[],
     anchors: AnchorPlaces,
-    index: number,
   ): void {
     const conditions = new TabConditions();
-    for (const signerTab of signerTabs(signer, index)) {
+    for (const signerTab of signerTabs(signer)) {
       const { type, tab, where, required, rules } = signerTab;
       const [width, height] = [
         tab.width ?? DEFAULT_SIZES[type]?.[0] ?? 100,

@@ -123,6 +123,47 @@ export const Signer = z.object({
 });
 export type Signer = z.infer<typeof Signer>;
 
+/**
+ * DocuSign's in-person signer: `signerName` signs on the device of their host, who starts the
+ * signing (a recipient view asked with the host's `userName` and `email`).
+ */
+export const InPersonSigner = z.object({
+  hostName: text(),
+  hostEmail: text(),
+  signerName: text(),
+  /** Where the completed copy goes; the host's address when absent. */
+  signerEmail: text().optional(),
+  recipientId: dsId.optional(),
+  routingOrder: dsInteger.optional(),
+  emailNotification,
+  clientUserId: text().optional(),
+  accessCode,
+  roleName: text().optional(),
+  tabs: Tabs.optional(),
+});
+
+/** A recipient who fills tabs: a signer, or an in-person signer with their host; `path` names it in errors. */
+export type SigningRecipient = Signer & { host?: { name: string; email: string }; path: string };
+
+/** The envelope's signers and in-person signers, in that order, as one kind of recipient. */
+export function signingRecipients(definition: EnvelopeDefinition): SigningRecipient[] {
+  return [
+    ...(definition.recipients?.signers ?? []).map((signer, i) => ({
+      ...signer,
+      path: `recipients.signers[${i}]`,
+    })),
+    ...(definition.recipients?.inPersonSigners ?? []).map(
+      ({ hostName, hostEmail, signerName, signerEmail, ...rest }, i) => ({
+        ...rest,
+        name: signerName,
+        email: signerEmail ?? hostEmail,
+        host: { name: hostName, email: hostEmail },
+        path: `recipients.inPersonSigners[${i}]`,
+      }),
+    ),
+  ];
+}
+
 export const CarbonCopy = z.object(Person);
 
 export const EnvelopeDocument = z.object({
@@ -158,6 +199,7 @@ export const EnvelopeDefinition = z.object({
   recipients: z
     .object({
       signers: z.array(Signer).max(50).optional(),
+      inPersonSigners: z.array(InPersonSigner).max(50).optional(),
       carbonCopies: z.array(CarbonCopy).max(50).optional(),
       /** DocuSign's certified delivery: a recipient who must view the documents, in routing order. */
       certifiedDeliveries: z.array(CarbonCopy).max(50).optional(),

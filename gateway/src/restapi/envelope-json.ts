@@ -47,7 +47,12 @@ function recipientJson(request: SignatureRequest, recipient: Recipient) {
   return present({
     recipientId: recipientIdOf(request, recipient),
     recipientIdGuid: recipient.id,
-    recipientType: docuSignRecipientType(recipient.kind),
+    // A hosted signer is DocuSign's in-person signer, with its host and its own name beside.
+    recipientType: recipient.host ? "inpersonsigner" : docuSignRecipientType(recipient.kind),
+    hostName: recipient.host?.name,
+    hostEmail: recipient.host?.email,
+    signerName: recipient.host ? recipient.name : undefined,
+    signerEmail: recipient.host ? recipient.email : undefined,
     name: recipient.name,
     email: recipient.email,
     routingOrder: String(recipient.routingOrder),
@@ -78,11 +83,14 @@ export const NO_OTHER_RECIPIENTS = {
 };
 
 export function recipientsJson(request: SignatureRequest) {
-  const of = (kind: string) =>
-    request.recipients.filter((r) => r.kind === kind).map((r) => recipientJson(request, r));
+  const of = (kind: string, hosted = false) =>
+    request.recipients
+      .filter((r) => r.kind === kind && (r.host !== undefined) === hosted)
+      .map((r) => recipientJson(request, r));
   return {
     ...NO_OTHER_RECIPIENTS,
     signers: [...of("signer"), ...of("approver")],
+    inPersonSigners: of("signer", true),
     carbonCopies: of("cc"),
     certifiedDeliveries: of("viewer"),
     recipientCount: String(request.recipients.length),

@@ -49,20 +49,26 @@ export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "req
     const view = read(RecipientViewRequest, req.body ?? {}, "body");
     const same = (a: string, b: string | undefined) =>
       b === undefined || a.trim().toLowerCase() === b.trim().toLowerCase();
+    // An embedded signer is named by clientUserId, email and userName; an in-person signer by their
+    // host's email and userName (and clientUserId, where the host's session is embedded too).
     const signer = request.recipients.find(
       (r) =>
         r.kind === "signer" &&
-        r.clientUserId !== "" &&
-        r.clientUserId === view.clientUserId &&
-        same(r.email, view.email) &&
-        same(r.name, view.userName) &&
+        (r.host
+          ? r.clientUserId === (view.clientUserId ?? "") &&
+            same(r.host.email, view.email) &&
+            same(r.host.name, view.userName)
+          : r.clientUserId !== "" &&
+            r.clientUserId === view.clientUserId &&
+            same(r.email, view.email) &&
+            same(r.name, view.userName)) &&
         (view.recipientId === undefined || recipientIdOf(request, r) === view.recipientId),
     );
     if (!signer) {
       throw new DocuSignError(
         400,
         "UNKNOWN_ENVELOPE_RECIPIENT",
-        "no embedded signer of the envelope has this clientUserId, email and userName",
+        "no embedded signer of the envelope has this clientUserId, email and userName (nor an in-person signer a host of this email and userName)",
       );
     }
     res.locals.errorNames = { ...ENVELOPE, invalidState: "RECIPIENT_NOT_IN_SEQUENCE" };

@@ -6,7 +6,7 @@
  */
 import type { FieldRules, FieldType } from "@countersign/domain";
 import { invalidBody } from "./docusign-errors.js";
-import { type Signer, TAB_TYPES, type Tab, type TabGroup } from "./envelope-definition.js";
+import { type SigningRecipient, TAB_TYPES, type Tab, type TabGroup } from "./envelope-definition.js";
 
 export interface SignerTab {
   type: FieldType;
@@ -49,9 +49,9 @@ function parentOf(tab: {
     : undefined;
 }
 
-/** Every tab of a signer (the `index`th) as the field it becomes, in the order DocuSign lists them. */
-export function* signerTabs(signer: Signer, index: number): Generator<SignerTab> {
-  const at = `recipients.signers[${index}].tabs`;
+/** Every tab of a signer as the field it becomes, in the order DocuSign lists them. */
+export function* signerTabs(signer: SigningRecipient): Generator<SignerTab> {
+  const at = `${signer.path}.tabs`;
   const groups = new Map((signer.tabs?.tabGroups ?? []).map((g) => [g.groupLabel, g]));
   for (const list of Object.keys(TAB_TYPES) as (keyof typeof TAB_TYPES)[]) {
     const type = TAB_TYPES[list];

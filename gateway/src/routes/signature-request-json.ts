@@ -41,6 +41,7 @@ export function recipientJson(r: StoredRecipient): Json<typeof Recipient> {
     emailDelivery: r.emailDelivery ? emailDeliveryJson(r.emailDelivery) : null,
     authentication: r.authentication as Json<typeof Recipient>["authentication"],
     locale: orNull(r.locale) as Json<typeof Recipient>["locale"],
+    host: r.host ? { name: r.host.name, email: r.host.email } : null,
   };
 }
 

@@ -65,6 +65,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
           accessCode: r.accessCode ?? "",
           emailCode: r.emailCode ?? false,
           locale: r.locale ?? "",
+          host: r.host,
         })),
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,

@@ -215,6 +215,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           status: (recipient?.status ?? "sent") as z.infer<typeof SigningSession>["recipient"]["status"],
           kind: (recipient?.kind ?? "signer") as z.infer<typeof SigningSession>["recipient"]["kind"],
           locale: (recipient?.locale || null) as z.infer<typeof SigningSession>["recipient"]["locale"],
+          host: recipient?.host ? { name: recipient.host.name, email: recipient.host.email } : null,
         },
         requestStatus: request.status as z.infer<typeof SigningSession>["requestStatus"],
         documents: stored.map((d) => ({
@@ -234,7 +235,11 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           return [{ ...placed, value: shown, filledBy }];
         }),
         everyoneSigned: everyoneSigned(request),
-        canReassign: request.allowReassign && !recipient?.clientUserId && recipient?.kind === "signer",
+        canReassign:
+          request.allowReassign &&
+          !recipient?.clientUserId &&
+          !recipient?.host &&
+          recipient?.kind === "signer",
         sealingDelayed: request.completionFailure !== undefined,
         ...(returnUrl ? { returnUrl } : {}),
         ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),

@@ -3923,6 +3923,8 @@ export interface components {
             emailCode: boolean;
             /** @description The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English. */
             locale?: components["schemas"]["SignerLocale"];
+            /** @description For a signer who signs in person: the person who hosts the signing on their own device, such as you in the console. No link is e-mailed to the signer; when it is their turn the host starts the signing (the console's Sign in person, or an embedded signing URL), and the audit trail and the certificate name both. */
+            host?: components["schemas"]["Host"];
         };
         /**
          * @description A `signer` fills their fields; an `approver` approves or declines and signs nothing; a `viewer` must open the documents before the routing moves on, and signs nothing; a `cc` recipient receives a copy when the request is completed.
@@ -3934,6 +3936,12 @@ export interface components {
          * @enum {string}
          */
         SignerLocale: "en" | "de" | "fr" | "es" | "pt-BR" | "it" | "nl" | "pl" | "ja" | "ar";
+        Host: {
+            /** @description The host's name, as the audit trail and the certificate show it. */
+            name: string;
+            /** @description The host's e-mail. */
+            email: string;
+        };
         /**
          * @description draft → sent → in_progress → completed; cancelled, declined and expired end a request early.
          * @enum {string}
@@ -3972,7 +3980,7 @@ export interface components {
             requestId: string;
             /**
              * Format: uuid
-             * @description The signer's recipient id; the signer needs a `clientUserId`.
+             * @description The signer's recipient id, whose turn it is: a signer embedded in your app (`clientUserId`), or one you host in person (`host`).
              */
             recipientId: string;
             /**
@@ -4340,6 +4348,8 @@ export interface components {
             authentication: ("access_code" | "email_code")[];
             /** @description The language of the recipient's e-mails and signing page; null when none was set. */
             locale: components["schemas"]["SignerLocale"] | null;
+            /** @description Who hosts the signer's signing in person; null for a signer who signs from their own link. */
+            host: components["schemas"]["Host"] | null;
         };
         /**
          * @description pending → sent → viewed → signed (an approver: approved), or declined. A viewer's part is done once viewed.
@@ -5001,6 +5011,11 @@ export interface components {
                 kind: components["schemas"]["RecipientKind"];
                 /** @description The language the sender chose for the signer; null: the page follows the browser's. */
                 locale: components["schemas"]["SignerLocale"] | null;
+                /** @description Who hosts this signer's signing in person, on whose device the page is: the page asks them to hand it to the signer. */
+                host: {
+                    name: string;
+                    email: string;
+                } | null;
             };
             requestStatus: components["schemas"]["RequestStatus"];
             documents: {

@@ -9,6 +9,7 @@ import { SigningView } from "./SigningView";
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
+  const [handedOver, setHandedOver] = useState(false);
   const { follow, locale } = useLanguage();
   const t = useT();
 
@@ -103,6 +104,22 @@ export function App() {
     case "signed":
       return <SignedScreen phase={phase} onSession={show} />;
     case "ready":
+      // In person: the host opened this on their device; the signer takes it before anything is signed.
+      if (phase.session.recipient.host && !handedOver) {
+        return (
+          <StateScreen testId="hand-over-state" title={t("inPerson.title")}>
+            <p>
+              {t.rich("inPerson.body", {
+                host: phase.session.recipient.host.name,
+                name: phase.session.recipient.name,
+              })}
+            </p>
+            <button type="button" className="button primary" onClick={() => setHandedOver(true)}>
+              {t("inPerson.continue", { name: phase.session.recipient.name })}
+            </button>
+          </StateScreen>
+        );
+      }
       return (
         <SigningView
           session={phase.session}

@@ -404,6 +404,11 @@ export function SigningView({
                 email: signer.email,
               })}
             </p>
+            {signer.host ? (
+              <p className="signer" data-testid="hosted-by">
+                {t.rich("header.hostedBy", { host: signer.host.name })}
+              </p>
+            ) : null}
             {session.canReassign ? (
               <p className="reassign-offer">
                 {t("reassign.offer")}{" "}

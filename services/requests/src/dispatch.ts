@@ -163,7 +163,8 @@ export async function notifyRecipients(
   recipients: RecipientRow[],
   kind: "invitation" | "resend" | "recipient_changed",
 ): Promise<string[]> {
-  const notified = recipients.filter((r) => !r.client_user_id).map((r) => r.id);
+  // Embedded signers sign in the sender's app, hosted ones on their host's device: no link is e-mailed.
+  const notified = recipients.filter((r) => !r.client_user_id && !r.host_email).map((r) => r.id);
   await queueEmails(tx, { requestId: request.id, recipientIds: notified, kind, links });
   return notified;
 }

@@ -40,6 +40,7 @@ export function toRecipient(row: RecipientRow): Recipient {
     routingOrder: row.routing_order,
     status: row.status,
     clientUserId: row.client_user_id,
+    host: row.host_email ? { name: row.host_name, email: row.host_email } : undefined,
     viewTime: time(row.viewed_at),
     signTime: time(row.signed_at),
     declineTime: time(row.declined_at),

@@ -83,6 +83,7 @@ function draftsOf(input: CreateSignatureRequestRequest): RecipientDraft[] {
     accessCode: r.accessCode,
     emailCode: r.emailCode,
     locale: r.locale,
+    host: r.host && { name: r.host.name, email: r.host.email.trim() },
   }));
 }
 
@@ -109,6 +110,8 @@ function bindRecipients(layout: Layout, drafts: RecipientDraft[], codes: SignerC
       access_code_hash: d.accessCode ? codes.accessCodeHash(id, d.accessCode) : null,
       email_code_required: d.emailCode,
       locale: signerLocaleOf(d.locale) ?? "",
+      host_name: d.host?.name.trim() ?? "",
+      host_email: d.host?.email ?? "",
     };
   });
   const fields: StoredField[] = layout.fields.map(({ role, ...f }) => ({

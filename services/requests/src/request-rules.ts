@@ -40,10 +40,19 @@ export interface RecipientDraft {
   emailCode: boolean;
   /** The language the sender asked for, as they wrote it ("de", "pt_BR"); empty for none. */
   locale: string;
+  /** Who hosts the signer's signing in person; undefined for a signer who signs from their own link. */
+  host?: { name: string; email: string };
 }
 
 export interface RoleSource {
   roles: { name: string; order: number }[];
+}
+
+/** A host is a person named in the audit trail and on the certificate, beside a signer. */
+function hostViolations(r: RecipientDraft, at: (p: string) => string): FieldViolation[] {
+  const violations = personViolations(r.host ?? {}, at);
+  if (r.kind !== "signer") violations.push({ path: at("name"), message: "only a signer signs in person" });
+  return violations;
 }
 
 export function personViolations(person: { name?: string; email?: string }, at: (p: string) => string) {
@@ -114,6 +123,7 @@ export function requestViolations(draft: {
       add(at("clientUserId"), `must be at most ${LIMITS.clientUserIdLength} characters`);
     violations.push(...signerAuthenticationViolations(r, at));
     violations.push(...localeViolations(r.locale, at));
+    if (r.host) violations.push(...hostViolations(r, (p) => at(`host.${p}`)));
   });
   violations.push(
     ...externalIdViolations(

@@ -265,6 +265,12 @@ export class Requests {
           Code.FailedPrecondition,
         );
       }
+      if (recipient.host_email) {
+        throw new ConnectError(
+          `recipient ${recipient.id} signs in person, hosted by ${recipient.host_email}, and gets no e-mail`,
+          Code.FailedPrecondition,
+        );
+      }
       const last = recipient.reminded_at?.getTime();
       if (last !== undefined && remindedAt.getTime() - last < this.reminderIntervalMs) {
         const seconds = Math.ceil((last + this.reminderIntervalMs - remindedAt.getTime()) / 1000);

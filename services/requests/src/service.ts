@@ -280,6 +280,7 @@ function apiParts(
       sessions,
       transactions,
       logger,
+      drawing: verifierProcess,
     }),
     agreementSets: new AgreementSets(db),
     verification,

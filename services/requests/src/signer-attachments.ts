@@ -11,8 +11,8 @@ import {
 import type { AttachSignerFileRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, type Logger, problemError, validationError } from "@countersign/kit";
 import { imageSize } from "image-size";
-import { PDFDocument } from "pdf-lib";
 import { appendAudit } from "./audit-trail.js";
+import { DrawingFailed, type DrawingProcess } from "./completion/drawing-process.js";
 import { holderOf } from "./request-creation.js";
 import type { RequestTransactions } from "./request-transactions.js";
 import { assertAuthenticated } from "./signer-authentication.js";
@@ -27,9 +27,6 @@ export const ATTACHMENT_LIMITS = {
   /** An image is decoded whole to be put in a PDF: larger ones than a phone's camera takes are refused. */
   pixels: 50_000_000,
 } as const;
-
-/** The page an image is shown on, at most A4's size, in points. */
-const A4 = { width: 595.28, height: 841.89 };
 
 type Given = "application/pdf" | "image/png" | "image/jpeg";
 
@@ -47,25 +44,6 @@ function kindOf(content: Uint8Array): Given | undefined {
   return undefined;
 }
 
-/** An image on a page of its own, shrunk to fit A4 and never enlarged. */
-async function imageAsPdf(content: Uint8Array, type: Given): Promise<Uint8Array> {
-  const { width = 0, height = 0 } = imageSize(content);
-  if (width * height > ATTACHMENT_LIMITS.pixels) {
-    throw validationError([
-      {
-        path: "content",
-        message: `the image is ${width} × ${height} pixels: attach one of at most ${ATTACHMENT_LIMITS.pixels / 1_000_000} megapixels`,
-      },
-    ]);
-  }
-  const pdf = await PDFDocument.create();
-  const image = type === "image/png" ? await pdf.embedPng(content) : await pdf.embedJpg(content);
-  const scale = Math.min(1, A4.width / image.width, A4.height / image.height);
-  const page = pdf.addPage([image.width * scale, image.height * scale]);
-  page.drawImage(image, { x: 0, y: 0, width: image.width * scale, height: image.height * scale });
-  return pdf.save();
-}
-
 /** The name a stored document takes: an image's, made into a PDF, ends in .pdf. */
 function storedName(filename: string, type: Given): string {
   return type === "application/pdf" ? filename : `${filename.replace(/\.(png|jpe?g)$/i, "")}.pdf`;
@@ -76,6 +54,8 @@ export class SignerAttachments {
     private readonly deps: {
       db: Database;
       documents: Client<typeof DocumentsService>;
+      /** The API's drawing process, where images are made into pages. */
+      drawing: DrawingProcess;
       sessions: SigningSessions;
       transactions: RequestTransactions;
       logger: Logger;
@@ -124,7 +104,7 @@ export class SignerAttachments {
       throw validationError([{ path: "fieldId", message: "is not one of your attachment fields" }]);
     }
 
-    const pdf = type === "application/pdf" ? given.content : await imageAsPdf(given.content, type);
+    const pdf = type === "application/pdf" ? given.content : await this.imagePage(given.content, type);
     const { document } = await this.deps.documents.uploadDocument(
       (async function* () {
         yield {
@@ -179,6 +159,28 @@ export class SignerAttachments {
     }
     if (replaced) await this.discard({ ...ref, documentId: replaced });
     return record;
+  }
+
+  /**
+   * An image as a one-page PDF, made in the API's drawing process: a PNG is decoded whole there, within
+   * that process's time and memory, never on the event loop that serves every other call.
+   */
+  private async imagePage(content: Uint8Array, type: "image/png" | "image/jpeg"): Promise<Uint8Array> {
+    const { width = 0, height = 0 } = imageSize(content);
+    if (width * height > ATTACHMENT_LIMITS.pixels) {
+      throw validationError([
+        {
+          path: "content",
+          message: `the image is ${width} × ${height} pixels: attach one of at most ${ATTACHMENT_LIMITS.pixels / 1_000_000} megapixels`,
+        },
+      ]);
+    }
+    try {
+      return await this.deps.drawing.imagePage(content, type);
+    } catch (err) {
+      if (!(err instanceof DrawingFailed)) throw err;
+      throw validationError([{ path: "content", message: `the image could not be read: ${err.message}` }]);
+    }
   }
 
   /** Releases and deletes a file no longer any field's; a failure leaves it to the claim sweep. */

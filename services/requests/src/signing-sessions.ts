@@ -130,10 +130,20 @@ export class SigningSessions {
         returnUrl,
         openBy: expiresAt,
       });
-      await appendAudit(tx, requestId, "embedded_signing_url_created", actorOf(actor), {
-        recipientId,
-        expiresAt,
-      });
+      // A hosted signer's signing is started by their host, on the host's device: the trail names both.
+      await appendAudit(
+        tx,
+        requestId,
+        recipient.host_email ? "in_person_signing_started" : "embedded_signing_url_created",
+        actorOf(actor),
+        {
+          recipientId,
+          expiresAt,
+          ...(recipient.host_email
+            ? { host: { name: recipient.host_name, email: recipient.host_email }, signer: recipient.name }
+            : {}),
+        },
+      );
     });
     return { url: this.deps.links.urlOf(linkId), expiresAt };
   }

@@ -90,6 +90,9 @@ export class Signing {
       await appendAudit(tx, request.id, act, by, {
         consentedAt: signedAt,
         fieldIds: [...values.keys()],
+        ...(signer.host_email
+          ? { inPerson: { host: { name: signer.host_name, email: signer.host_email } } }
+          : {}),
       });
       // An approval is its recipient's `signed` event, the recipient's kind and status saying which.
       await enqueueRequestEvent(tx, "signed", request, recipients, signed);
@@ -154,9 +157,11 @@ export class Signing {
           Code.FailedPrecondition,
         );
       }
-      if (signer.client_user_id) {
+      if (signer.client_user_id || signer.host_email) {
         throw new ConnectError(
-          "you sign in the sender's app: ask the sender to send it to someone else",
+          signer.host_email
+            ? "you sign in person with your host: ask them to send it to someone else"
+            : "you sign in the sender's app: ask the sender to send it to someone else",
           Code.FailedPrecondition,
         );
       }

@@ -86,6 +86,9 @@ export interface RecipientRow {
   status: RecipientStatus;
   client_user_id: string;
   external_id: string;
+  /** Who hosts the signer's signing in person; empty for a signer who signs from their own link. */
+  host_name: string;
+  host_email: string;
   viewed_at: Date | null;
   signed_at: Date | null;
   declined_at: Date | null;
@@ -174,6 +177,8 @@ export type NewRecipientRow = Pick<
   | "status"
   | "client_user_id"
   | "external_id"
+  | "host_name"
+  | "host_email"
   | "email_code_required"
   | "locale"
 > & { access_code_hash: Buffer | null };
@@ -183,6 +188,7 @@ const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document
   cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign,
   signer_attachments`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
+  host_name, host_email,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
   signed_user_agent, consented_at, (access_code_hash IS NOT NULL) AS access_code_required, email_code_required,
   auth_failures, auth_locked_until, locale`;
@@ -328,13 +334,14 @@ export const store = {
     // One statement for every recipient, in the order given.
     const rows = await tx.query<RecipientRow>(
       `INSERT INTO recipients (id, request_id, workspace_id, position, name, email, role, kind, routing_order,
-         status, client_user_id, external_id, access_code_hash, email_code_required, locale)
+         status, client_user_id, external_id, access_code_hash, email_code_required, locale, host_name, host_email)
        SELECT r.id, $1, $2, r.position - 1, r.name, r.email, r.role, r.kind, r.routing_order, r.status,
-              r.client_user_id, r.external_id, decode(r.access_code_hash, 'hex'), r.email_code_required, r.locale
+              r.client_user_id, r.external_id, decode(r.access_code_hash, 'hex'), r.email_code_required, r.locale,
+              r.host_name, r.host_email
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[],
-                     $11::text[], $12::text[], $13::bool[], $14::text[])
+                     $11::text[], $12::text[], $13::bool[], $14::text[], $15::text[], $16::text[])
               WITH ORDINALITY AS r(id, name, email, role, kind, routing_order, status, client_user_id, external_id,
-                                   access_code_hash, email_code_required, locale, position)
+                                   access_code_hash, email_code_required, locale, host_name, host_email, position)
        RETURNING ${RECIPIENT_COLUMNS}`,
       [
         request.id,
@@ -351,6 +358,8 @@ export const store = {
         recipients.map((r) => r.access_code_hash?.toString("hex") ?? null),
         recipients.map((r) => r.email_code_required),
         recipients.map((r) => r.locale),
+        recipients.map((r) => r.host_name),
+        recipients.map((r) => r.host_email),
       ],
     );
     return {

@@ -5,6 +5,7 @@ import { call, inWorkspace } from "../api";
 import type { Page, SignatureRequest, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { InPersonChoice, useHost } from "./InPersonChoice";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import { SignerLanguage } from "./SignerLanguage";
 import { checksBody, NO_CHECKS, type SignerCheckValues } from "./signer-checks";
@@ -71,11 +72,15 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   const [message, setMessage] = useState("");
   const [allowReassign, setAllowReassign] = useState(false);
   const [signers, setSigners] = useState<
-    Record<string, { name: string; email: string; checks: SignerCheckValues; locale: string }>
+    Record<
+      string,
+      { name: string; email: string; checks: SignerCheckValues; locale: string; inPerson: boolean }
+    >
   >({});
   const { busy, error, run } = useAction();
   const messageId = useId();
   const roles = [...(template?.roles ?? [])].sort((a, b) => a.order - b.order);
+  const host = useHost();
 
   const submit = (send: boolean) =>
     run(send ? "send" : "draft", async () => {
@@ -91,6 +96,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
             email: signers[r.name]?.email.trim() ?? "",
             ...checksBody(signers[r.name]?.checks),
             ...(signers[r.name]?.locale ? { locale: signers[r.name]?.locale } : {}),
+            ...(signers[r.name]?.inPerson && host ? { host } : {}),
           })),
           ...(allowReassign ? { allowReassign: true } : {}),
           send,
@@ -138,7 +144,13 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
         onChange={(e) => setMessage(e.target.value)}
       />
       {roles.map((role, i) => {
-        const value = signers[role.name] ?? { name: "", email: "", checks: NO_CHECKS, locale: "" };
+        const value = signers[role.name] ?? {
+          name: "",
+          email: "",
+          checks: NO_CHECKS,
+          locale: "",
+          inPerson: false,
+        };
         const set = (next: Partial<typeof value>) =>
           setSigners((before) => ({ ...before, [role.name]: { ...value, ...next } }));
         return (
@@ -165,6 +177,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
               error={problem(`recipients[${i}].email`)}
             />
             <SignerLanguage value={value.locale} onChange={(locale) => set({ locale })} />
+            <InPersonChoice checked={value.inPerson} onChange={(inPerson) => set({ inPerson })} />
             <SignerChecks
               value={value.checks}
               onChange={(checks) => set({ checks })}

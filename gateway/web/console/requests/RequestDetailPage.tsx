@@ -166,7 +166,31 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                       OPEN.has(request.status) &&
                       r.kind === "signer" &&
                       !r.clientUserId &&
+                      !r.host &&
                       (r.status === "sent" || r.status === "viewed")
+                    }
+                    canHost={
+                      OPEN.has(request.status) &&
+                      r.host !== null &&
+                      (r.status === "sent" || r.status === "viewed")
+                    }
+                    hosting={busy === `host ${r.id}`}
+                    onHost={() =>
+                      run(`host ${r.id}`, async () => {
+                        // The signing page comes back here once the signer is done.
+                        const made = await call<{ url: string }>(
+                          inWorkspace(workspace.id, "/embedded-signing-url"),
+                          {
+                            method: "POST",
+                            json: {
+                              requestId: request.id,
+                              recipientId: r.id,
+                              returnUrl: window.location.href,
+                            },
+                          },
+                        );
+                        window.location.assign(made.url);
+                      })
                     }
                     busy={busy === `remind ${r.id}`}
                     onRemind={() =>
@@ -270,15 +294,23 @@ function RecipientRow({
   recipient,
   ended,
   canRemind,
+  canHost,
   busy,
+  hosting,
   onRemind,
+  onHost,
 }: {
   recipient: Recipient;
   /** The request ended: a recipient still pending was never asked. */
   ended: boolean;
   canRemind: boolean;
+  /** It is the turn of a signer who signs in person: the user can start their signing here. */
+  canHost: boolean;
   busy: boolean;
+  /** The in-person signing is being started. */
+  hosting: boolean;
   onRemind: () => void;
+  onHost: () => void;
 }) {
   const status = ended && recipient.status === "pending" ? "not asked" : recipient.status;
   const when = recipient.signedAt ?? recipient.declinedAt ?? recipient.viewedAt;
@@ -297,6 +329,7 @@ function RecipientRow({
                 ? "Approves"
                 : (recipient.role ?? "Signer")}
           {recipient.clientUserId ? " · signs in your app" : ""}
+          {recipient.host ? ` · in person, hosted by ${recipient.host.name}` : ""}
           {recipient.locale ? ` · in ${localeName(recipient.locale)}` : ""}
           {recipient.authentication.length > 0 ? ` · ${authenticationWords(recipient.authentication)}` : ""} ·
           order {recipient.routingOrder} ·{" "}
@@ -315,6 +348,16 @@ function RecipientRow({
         ) : null}
         {recipient.emailDelivery ? <EmailDeliveryLine delivery={recipient.emailDelivery} /> : null}
       </div>
+      {canHost ? (
+        <BusyButton
+          className="button small"
+          busy={hosting}
+          onClick={onHost}
+          aria-label={`Sign in person: ${recipient.name}`}
+        >
+          Sign in person
+        </BusyButton>
+      ) : null}
       {canRemind ? (
         <BusyButton
           className="button secondary small"

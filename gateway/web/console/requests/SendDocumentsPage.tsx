@@ -23,6 +23,7 @@ import { UploadPdf } from "../templates/UploadPdf";
 import type { DocumentInfo, Page, SignatureRequest, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
+import { InPersonChoice, useHost } from "./InPersonChoice";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import { SignerLanguage } from "./SignerLanguage";
 import {
@@ -462,6 +463,7 @@ function RecipientsEditor({
   onActive: (key: string) => void;
   onChange: (next: DraftRecipient[]) => void;
 }) {
+  const host = useHost();
   const update = (key: string, change: Partial<DraftRecipient>) =>
     onChange(recipients.map((r) => (r.key === key ? { ...r, ...change } : r)));
   const add = () => {
@@ -548,6 +550,12 @@ function RecipientsEditor({
                 value={r.locale ?? ""}
                 onChange={(locale) => update(r.key, { locale: locale || undefined })}
               />
+              {r.kind === "signer" && !r.clientUserId ? (
+                <InPersonChoice
+                  checked={r.host !== undefined}
+                  onChange={(inPerson) => update(r.key, { host: inPerson ? host : undefined })}
+                />
+              ) : null}
               {r.kind === "signer" ? (
                 <SignerChecks
                   value={r.checks ?? NO_CHECKS}

@@ -29,6 +29,8 @@ export interface DraftRecipient {
   checks?: SignerCheckValues;
   /** The language of their e-mails and signing page; unset, their browser's. */
   locale?: string;
+  /** Who hosts their signing in person, on the host's device; unset, they sign from their own link. */
+  host?: { name: string; email: string };
 }
 
 /** A field on one of the request's documents; `roleKey` is its signer's key. */
@@ -106,6 +108,7 @@ export function requestBody(request: {
       ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
       ...(r.kind === "signer" ? checksBody(r.checks) : {}),
       ...(r.locale ? { locale: r.locale } : {}),
+      ...(r.kind === "signer" && r.host ? { host: r.host } : {}),
       routingOrder: r.order,
     })),
     ...(request.allowReassign ? { allowReassign: true } : {}),
@@ -152,6 +155,7 @@ export function draftFrom(request: SignatureRequest, newKey: () => string) {
     order: r.routingOrder,
     ...(r.clientUserId ? { clientUserId: r.clientUserId } : {}),
     ...(r.locale ? { locale: r.locale } : {}),
+    ...(r.host ? { host: r.host } : {}),
   }));
   const fields: PlacedField[] = request.fields.flatMap((f) => {
     const roleKey = keys.get(f.recipientId);

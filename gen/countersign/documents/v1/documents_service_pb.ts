@@ -760,8 +760,8 @@ export enum Kind {
   CERTIFICATE = 3,
 
   /**
-   * KIND_SIGNER_ATTACHMENT is a file a signer gave while signing: a PDF, or a PNG or JPEG image,
-   * which is stored as a one-page PDF showing it.
+   * KIND_SIGNER_ATTACHMENT is a file a signer gave while signing, as a PDF (the requests service
+   * makes an image given into a one-page PDF showing it).
    *
    * @generated from enum value: KIND_SIGNER_ATTACHMENT = 4;
    */

@@ -80,13 +80,20 @@ export class DrawingProcess {
     return report;
   }
 
+  /** An image a signer attached, as a one-page PDF. */
+  async imagePage(image: Uint8Array, type: "image/png" | "image/jpeg"): Promise<Uint8Array> {
+    const { bytes } = await this.run({ kind: "image-page", image, type });
+    return bytes ?? new Uint8Array();
+  }
+
   private async run(job: DrawingJob): Promise<DrawingResult> {
-    const what =
-      job.kind === "verify"
-        ? "verifying the file"
-        : job.kind === "signer-copy"
-          ? "drawing the signer's copy"
-          : "drawing the completed PDF";
+    const what = {
+      verify: "verifying the file",
+      "signer-copy": "drawing the signer's copy",
+      "image-page": "making the image a page",
+      draw: "drawing the completed PDF",
+      "validation-revision": "drawing the completed PDF",
+    }[job.kind];
     try {
       return await this.process.run(job);
     } catch (err) {

@@ -1,15 +1,18 @@
 /**
- * How a signer showed the certificate of completion that it was them: the link they signed through,
- * and the codes the sender asked for with when they gave them, as the audit trail recorded it.
+ * How a signer showed the certificate of completion that it was them: the link they signed through
+ * (or the host who had them sign in person, and who started it), and the codes the sender asked for
+ * with when they gave them, as the audit trail recorded it.
  */
 import type { AuditEntry } from "../audit-trail.js";
 import { authenticationOf } from "../messages.js";
 import type { RecipientRow } from "../store.js";
 
 export function signerIdentity(recipient: RecipientRow, audit: readonly AuditEntry[]): string {
-  const link = recipient.client_user_id
-    ? "through the sender's app (embedded signing)"
-    : `through the signing link e-mailed to ${recipient.email}`;
+  const link = recipient.host_email
+    ? `in person, hosted by ${recipient.host_name} <${recipient.host_email}>${startedBy(recipient, audit)}`
+    : recipient.client_user_id
+      ? "through the sender's app (embedded signing)"
+      : `through the signing link e-mailed to ${recipient.email}`;
   const asked = authenticationOf(recipient);
   if (asked.length === 0) return link;
   const passed = audit.filter(
@@ -22,4 +25,18 @@ export function signerIdentity(recipient: RecipientRow, audit: readonly AuditEnt
   );
   const at = last ? `, last at ${last.at.toISOString().replace("T", " ").slice(0, 19)} UTC` : "";
   return `${link}, then ${words.join(" and ")}${at}`;
+}
+
+/** Who started a hosted signing, as the audit trail has it: the console user or the API key. */
+function startedBy(recipient: RecipientRow, audit: readonly AuditEntry[]): string {
+  const started = audit.findLast(
+    (entry) => entry.action === "in_person_signing_started" && entry.details.recipientId === recipient.id,
+  );
+  if (!started) return "";
+  const { actor } = started;
+  const who =
+    actor.type === "api_key"
+      ? `the API key "${actor.name ?? actor.id}"`
+      : actor.email || actor.name || actor.id;
+  return `, started by ${who}`;
 }

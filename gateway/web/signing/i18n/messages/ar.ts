@@ -131,6 +131,12 @@ export const ar: Catalogue = {
   "page.unavailable": "الصفحة غير متاحة",
   "page.label": "الصفحة {page} من {total}",
 
+  "inPerson.title": "التوقيع الحضوري",
+  "inPerson.body":
+    "يدير <b>{host}</b> عملية التوقيع هذه على هذا الجهاز. يُرجى تسليمه إلى <b>{name}</b> للتوقيع.",
+  "inPerson.continue": "أنا {name}: متابعة",
+  "header.hostedBy": "حضوريًا، بإدارة <b>{host}</b>",
+
   "type.signature": "التوقيع",
   "type.initials": "الأحرف الأولى",
   "type.date_signed": "تاريخ التوقيع",

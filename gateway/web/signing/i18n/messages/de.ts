@@ -133,6 +133,12 @@ export const de: Catalogue = {
   "page.loading": "Seite {page} wird geladen …",
   "page.unavailable": "Seite nicht verfügbar",
   "page.label": "Seite {page} von {total}",
+  "inPerson.title": "Unterschreiben vor Ort",
+  "inPerson.body":
+    "<b>{host}</b> begleitet diese Unterzeichnung auf diesem Gerät. Bitte geben Sie es <b>{name}</b> zum Unterschreiben.",
+  "inPerson.continue": "Ich bin {name}: weiter",
+  "header.hostedBy": "Vor Ort, begleitet von <b>{host}</b>",
+
   "type.signature": "Unterschrift",
   "type.initials": "Initialen",
   "type.date_signed": "Unterschriftsdatum",

@@ -134,6 +134,12 @@ export const en = {
   "page.unavailable": "Page unavailable",
   "page.label": "Page {page} of {total}",
 
+  "inPerson.title": "Signing in person",
+  "inPerson.body":
+    "<b>{host}</b> is hosting this signing on this device. Please hand it to <b>{name}</b>, who signs.",
+  "inPerson.continue": "I am {name}: continue",
+  "header.hostedBy": "In person, hosted by <b>{host}</b>",
+
   "type.signature": "Signature",
   "type.initials": "Initials",
   "type.date_signed": "Date signed",

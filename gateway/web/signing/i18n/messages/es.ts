@@ -125,6 +125,12 @@ export const es: Catalogue = {
   "page.loading": "Cargando la página {page}…",
   "page.unavailable": "Página no disponible",
   "page.label": "Página {page} de {total}",
+  "inPerson.title": "Firma presencial",
+  "inPerson.body":
+    "<b>{host}</b> está gestionando esta firma en este dispositivo. Por favor, entrégueselo a <b>{name}</b>, que es quien firma.",
+  "inPerson.continue": "Soy {name}: continuar",
+  "header.hostedBy": "Presencial, gestionada por <b>{host}</b>",
+
   "type.signature": "Firma",
   "type.initials": "Iniciales",
   "type.date_signed": "Fecha de firma",

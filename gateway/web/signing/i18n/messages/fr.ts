@@ -127,6 +127,12 @@ export const fr: Catalogue = {
   "page.loading": "Chargement de la page {page}…",
   "page.unavailable": "Page indisponible",
   "page.label": "Page {page} sur {total}",
+  "inPerson.title": "Signature en personne",
+  "inPerson.body":
+    "<b>{host}</b> organise cette signature sur cet appareil. Veuillez le remettre à <b>{name}</b>, qui va signer.",
+  "inPerson.continue": "Je suis {name} : continuer",
+  "header.hostedBy": "En personne, organisée par <b>{host}</b>",
+
   "type.signature": "Signature",
   "type.initials": "Initiales",
   "type.date_signed": "Date de signature",

@@ -136,6 +136,12 @@ export const it: Catalogue = {
   "page.unavailable": "Pagina non disponibile",
   "page.label": "Pagina {page} di {total}",
 
+  "inPerson.title": "Firma in presenza",
+  "inPerson.body":
+    "<b>{host}</b> sta gestendo questa firma su questo dispositivo. La preghiamo di passarlo a <b>{name}</b>, che firmerà.",
+  "inPerson.continue": "Sono {name}: continua",
+  "header.hostedBy": "In presenza, gestita da <b>{host}</b>",
+
   "type.signature": "Firma",
   "type.initials": "Iniziali",
   "type.date_signed": "Data della firma",

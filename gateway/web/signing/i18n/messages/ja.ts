@@ -130,6 +130,12 @@ export const ja: Catalogue = {
   "page.unavailable": "ページを表示できません",
   "page.label": "{total} ページ中 {page} ページ目",
 
+  "inPerson.title": "対面での署名",
+  "inPerson.body":
+    "<b>{host}</b> 様がこの端末で署名を進行しています。署名する <b>{name}</b> 様に端末をお渡しください。",
+  "inPerson.continue": "私は {name} です：続行",
+  "header.hostedBy": "対面での署名（担当：<b>{host}</b> 様）",
+
   "type.signature": "署名",
   "type.initials": "イニシャル",
   "type.date_signed": "署名日",

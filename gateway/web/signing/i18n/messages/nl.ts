@@ -138,6 +138,12 @@ export const nl: Catalogue = {
   "page.unavailable": "Pagina niet beschikbaar",
   "page.label": "Pagina {page} van {total}",
 
+  "inPerson.title": "Persoonlijk ondertekenen",
+  "inPerson.body":
+    "<b>{host}</b> begeleidt deze ondertekening op dit apparaat. Geef het apparaat aan <b>{name}</b>, die gaat ondertekenen.",
+  "inPerson.continue": "Ik ben {name}: doorgaan",
+  "header.hostedBy": "Persoonlijk, begeleid door <b>{host}</b>",
+
   "type.signature": "Handtekening",
   "type.initials": "Initialen",
   "type.date_signed": "Datum ondertekening",

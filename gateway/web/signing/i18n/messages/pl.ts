@@ -135,6 +135,12 @@ export const pl: Catalogue = {
   "page.unavailable": "Strona niedostępna",
   "page.label": "Strona {page} z {total}",
 
+  "inPerson.title": "Podpisywanie na miejscu",
+  "inPerson.body":
+    "<b>{host}</b> prowadzi to podpisywanie na tym urządzeniu. Przekaż je osobie <b>{name}</b>, która złoży podpis.",
+  "inPerson.continue": "Jestem {name}: kontynuuj",
+  "header.hostedBy": "Na miejscu, prowadzi: <b>{host}</b>",
+
   "type.signature": "Podpis",
   "type.initials": "Inicjały",
   "type.date_signed": "Data podpisania",

@@ -134,6 +134,12 @@ export const ptBR: Catalogue = {
   "page.unavailable": "Página indisponível",
   "page.label": "Página {page} de {total}",
 
+  "inPerson.title": "Assinatura presencial",
+  "inPerson.body":
+    "<b>{host}</b> está conduzindo esta assinatura neste dispositivo. Entregue-o a <b>{name}</b>, que vai assinar.",
+  "inPerson.continue": "Sou {name}: continuar",
+  "header.hostedBy": "Presencial, conduzida por <b>{host}</b>",
+
   "type.signature": "Assinatura",
   "type.initials": "Iniciais",
   "type.date_signed": "Data da assinatura",

@@ -1,0 +1,19 @@
+/**
+ * An image a signer attached, as a page of its own: the requests service keeps every document of a
+ * request as a PDF. Run in the drawing process (drawing-jobs.ts): pdf-lib decodes a PNG whole.
+ */
+import { PDFDocument } from "pdf-lib";
+
+/** The page an image is shown on, at most A4's size, in points. */
+const A4 = { width: 595.28, height: 841.89 };
+
+/** An image on a page of its own, shrunk to fit A4 and never enlarged. */
+export async function imagePage(content: Uint8Array, type: "image/png" | "image/jpeg"): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const image = type === "image/png" ? await pdf.embedPng(content) : await pdf.embedJpg(content);
+  const scale = Math.min(1, A4.width / image.width, A4.height / image.height);
+  const page = pdf.addPage([image.width * scale, image.height * scale]);
+  page.drawImage(image, { x: 0, y: 0, width: image.width * scale, height: image.height * scale });
+  pdf.setProducer("Countersign");
+  return pdf.save();
+}
