@@ -22,6 +22,8 @@ let dataDir: string;
 let receiver: WebhookReceiver;
 let app: Standalone;
 let key: string;
+/** The request the first test sends, whose invitations are e-mailed in its trace. */
+let sentRequestId: string;
 
 function start(): Promise<Standalone> {
   return startStandalone({
@@ -85,6 +87,7 @@ test("one create-and-send is one trace across the gateway, the services it calls
     traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
   });
   expect(sent.status).toBe(201);
+  sentRequestId = (sent.body as { id: string }).id;
   const [delivery] = await receiver.waitFor(1);
   // The caller's trace is continued, and the receiver is handed its context.
   const traceId = "0af7651916cd43dd8448eb211c80319c";
@@ -148,6 +151,17 @@ test("a problem answer carries its trace id, which finds the request's spans", a
 });
 
 test("background work outside any call starts no trace: a poll's statements make no spans", async () => {
+  // The invitations sent above continue their caller's trace: once they are done with, only polls are left.
+  await eventually(async () => {
+    const request = (await api(`/signature-requests/${sentRequestId}`)).body as {
+      recipients: { emailDelivery: { status: string } | null }[];
+    };
+    // A recipient whose turn has not come has no e-mail at all.
+    const done = (delivery: { status: string } | null) =>
+      delivery === null || (delivery.status !== "queued" && delivery.status !== "retrying");
+    return request.recipients.every((r) => done(r.emailDelivery)) ? true : undefined;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
   exporter.reset();
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual([]);

@@ -276,6 +276,17 @@ export const Reminder = z
   .strictObject({ recipientId: z.uuid(), remindedAt: timestamp })
   .meta({ id: "Reminder" });
 
+export const InPersonSigningInput = z
+  .strictObject({
+    recipientId: id("The recipient who signs in person, whose turn it is."),
+    returnUrl: text().optional().meta({
+      format: "uri",
+      description:
+        "Where the signing page goes when the signer is done, such as the request's page in your app: an absolute https URL (http only for localhost).",
+    }),
+  })
+  .meta({ id: "InPersonSigningInput" });
+
 export const EmbeddedSigningInput = z
   .strictObject({
     requestId: id("The signature request's id."),

@@ -13,6 +13,7 @@ import {
   EmbeddedSigningInput,
   EmbeddedSigningUrl,
   EmptyInput,
+  InPersonSigningInput,
   RecipientChanges,
   RecipientIdParams,
   Reminder,
@@ -248,6 +249,32 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
     // Not in the console: the URL lets whoever holds it sign as the recipient, which only the
     // sender's own app, calling with a key, may hand out.
     { inConsole: false },
+  );
+
+  api.route(
+    "post",
+    "/signature-requests/:requestId/in-person-signing",
+    {
+      summary: "Start an in-person signing",
+      description:
+        "For a signer who signs in person (`host`) whose turn it is: the URL at which the signing starts on the caller's device, the host's — open it there, at once (it opens once, before `expiresAt`). The signing page asks the host to hand the device to the signer; the audit trail records `in_person_signing_started` by the caller, with the host and the signer.",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      body: InPersonSigningInput,
+      answers: { 201: { description: "The URL.", schema: EmbeddedSigningUrl } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ actor, workspaceId, params, body }) => {
+      const made = await requests.createEmbeddedSigningUrl({
+        workspaceId,
+        requestId: params.requestId,
+        recipientId: body.recipientId,
+        returnUrl: body.returnUrl ?? "",
+        actor,
+        inPerson: true,
+      });
+      return created({ url: made.url, expiresAt: iso(made.expireTime) });
+    },
   );
 
   api.route(

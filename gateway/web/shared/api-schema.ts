@@ -942,6 +942,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/in-person-signing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an in-person signing
+         * @description For a signer who signs in person (`host`) whose turn it is: the URL at which the signing starts on the caller's device, the host's — open it there, at once (it opens once, before `expiresAt`). The signing page asks the host to hand the device to the signer; the audit trail records `in_person_signing_started` by the caller, with the host and the signer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["InPersonSigningInput"];
+                };
+            };
+            responses: {
+                /** @description The URL. */
+                201: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmbeddedSigningUrl"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/audit-trail": {
         parameters: {
             query?: never;
@@ -3986,6 +4048,18 @@ export interface components {
             /**
              * Format: uri
              * @description Where the signing page sends the signer when done: an absolute https URL (http only for localhost).
+             */
+            returnUrl?: string;
+        };
+        InPersonSigningInput: {
+            /**
+             * Format: uuid
+             * @description The recipient who signs in person, whose turn it is.
+             */
+            recipientId: string;
+            /**
+             * Format: uri
+             * @description Where the signing page goes when the signer is done, such as the request's page in your app: an absolute https URL (http only for localhost).
              */
             returnUrl?: string;
         };

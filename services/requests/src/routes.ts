@@ -108,6 +108,7 @@ export function requestsRoutes({
         req.recipientId,
         req.returnUrl,
         req.actor,
+        req.inPerson,
       );
       return { url, expireTime: timestampFromDate(expiresAt) };
     },

@@ -102,6 +102,7 @@ export class SigningSessions {
     recipientId: string,
     returnUrl: string,
     actor: Actor | undefined,
+    inPerson = false,
   ): Promise<{ url: string; expiresAt: Date }> {
     const violations = returnUrlViolations(returnUrl);
     if (!isUuid(recipientId))
@@ -123,6 +124,11 @@ export class SigningSessions {
               : `has ${recipient.status} already`;
         throw new ConnectError(`recipient ${recipient.id} ${why}`, Code.FailedPrecondition);
       }
+      if (inPerson && !recipient.host_email)
+        throw new ConnectError(
+          `recipient ${recipient.id} signs from their own link, not in person`,
+          Code.FailedPrecondition,
+        );
       linkId = await this.deps.links.issue(tx, {
         requestId,
         recipientId,

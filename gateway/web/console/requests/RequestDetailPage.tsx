@@ -179,15 +179,8 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                       run(`host ${r.id}`, async () => {
                         // The signing page comes back here once the signer is done.
                         const made = await call<{ url: string }>(
-                          inWorkspace(workspace.id, "/embedded-signing-url"),
-                          {
-                            method: "POST",
-                            json: {
-                              requestId: request.id,
-                              recipientId: r.id,
-                              returnUrl: window.location.href,
-                            },
-                          },
+                          inWorkspace(workspace.id, `/signature-requests/${request.id}/in-person-signing`),
+                          { method: "POST", json: { recipientId: r.id, returnUrl: window.location.href } },
                         );
                         window.location.assign(made.url);
                       })
