@@ -25,7 +25,7 @@ export function InPersonChoice({
   return (
     <label className="check" htmlFor={id}>
       <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} /> Signs
-      in person with me, on my device (no e-mail is sent to them)
+      in person with me, on my device: nothing is sent to them
     </label>
   );
 }
