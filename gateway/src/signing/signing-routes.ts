@@ -346,10 +346,12 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [400, 401, 403, 409, 410, 413, 415, 422, 500, 503],
     },
     async ({ req, res, params }) => {
+      // Without a session there is nothing to attach to: refused before any of the body is read.
+      const token = sessionToken(req);
       const file = await readUpload(req, res, ATTACHMENT_BYTES);
       const content = await readWhole(file, ATTACHMENT_BYTES);
       const { attachment } = await requests.attachSignerFile({
-        sessionToken: sessionToken(req),
+        sessionToken: token,
         fieldId: params.fieldId,
         filename: file.filename,
         contentType: file.contentType,

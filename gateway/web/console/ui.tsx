@@ -359,6 +359,27 @@ export function When({ at, dateOnly: onlyDate }: { at: string | null | undefined
 }
 
 /** A field's message under its input, tied to it by id for screen readers. */
+/** A checkbox with its words as its label, as the forms' yes-or-no choices are. */
+export function CheckField({
+  checked,
+  onChange,
+  className = "check",
+  children,
+}: {
+  checked: boolean;
+  onChange: (next: boolean) => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <label className={className} htmlFor={id}>
+      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />{" "}
+      {children}
+    </label>
+  );
+}
+
 export function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
     <p id={id} className="field-error">

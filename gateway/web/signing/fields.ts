@@ -1,4 +1,7 @@
-import { numberOf, shownFields } from "../../../services/domain/src/field-conditions";
+import { groupBounds, numberOf, shownFields } from "../../../services/domain/src/field-conditions";
+
+export { groupBounds };
+
 import type { Field, FieldType, FieldValue, Session, SubmittedValue } from "./api";
 import type { Translate } from "./i18n/locales";
 import type { MessageId } from "./i18n/messages/en";
@@ -72,15 +75,6 @@ export function numberProblem(field: Field, value: FieldValue | undefined, t: Tr
   if (field.maximum !== undefined && number > field.maximum)
     return t("field.tooLarge", { max: field.maximum });
   return undefined;
-}
-
-/** How many boxes of a checkbox group must be checked at least and may be at most. */
-export function groupBounds(members: Field[]): { least: number; most?: number } {
-  const rules = members.find((f) => f.minimum !== undefined || f.maximum !== undefined);
-  return {
-    least: rules?.minimum ?? (members.some((f) => f.required) ? 1 : 0),
-    most: rules?.maximum,
-  };
 }
 
 /** The buttons or boxes of the group `field` belongs to, among `fields`; just the field outside one. */

@@ -80,3 +80,18 @@ export function numberOf(text: string): number | undefined {
   const value = Number(text.replace(",", "."));
   return Number.isFinite(value) ? value : undefined;
 }
+
+/**
+ * How many boxes of a checkbox group must be checked at least and may be at most: the bounds one of
+ * its boxes gives, else one when any box is required.
+ */
+export function groupBounds(members: readonly { minimum?: number; maximum?: number; required: boolean }[]): {
+  least: number;
+  most?: number;
+} {
+  const rules = members.find((f) => f.minimum !== undefined || f.maximum !== undefined);
+  return {
+    least: rules?.minimum ?? (members.some((f) => f.required) ? 1 : 0),
+    most: rules?.maximum,
+  };
+}

@@ -5,7 +5,7 @@
  * it, an attachment as the document the signer gave.
  */
 
-import { isDay, numberOf, shownFields } from "@countersign/domain";
+import { groupBounds, isDay, numberOf, shownFields } from "@countersign/domain";
 import type { FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { FieldViolation } from "@countersign/kit";
 import { type StackName, unwritableProblem } from "./completion/font-stacks.js";
@@ -255,10 +255,8 @@ function groupProblem(
     if (chosen === 0 && members.some((f) => f.required)) return `is required: choose an option of ${name}`;
     return undefined;
   }
-  const rules = members.find((f) => f.minimum !== undefined || f.maximum !== undefined) ?? first;
-  const least = rules.minimum ?? (members.some((f) => f.required) ? 1 : 0);
+  const { least, most } = groupBounds(members);
   if (chosen < least) return `check at least ${least} of ${name}`;
-  if (rules.maximum !== undefined && chosen > rules.maximum)
-    return `check at most ${rules.maximum} of ${name}`;
+  if (most !== undefined && chosen > most) return `check at most ${most} of ${name}`;
   return undefined;
 }

@@ -3,8 +3,8 @@
  * is e-mailed to the signer; the user starts the signing from the request's page when it is the
  * signer's turn, and the audit trail names the user as host.
  */
-import { useId } from "react";
 import { useSession } from "../session";
+import { CheckField } from "../ui";
 
 /** The signed-in user as the host of an in-person signing. */
 export function useHost(): { name: string; email: string } | undefined {
@@ -21,11 +21,9 @@ export function InPersonChoice({
   checked: boolean;
   onChange: (next: boolean) => void;
 }) {
-  const id = useId();
   return (
-    <label className="check" htmlFor={id}>
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} /> Signs
-      in person with me, on my device: nothing is sent to them
-    </label>
+    <CheckField checked={checked} onChange={onChange}>
+      Signs in person with me, on my device: nothing is sent to them
+    </CheckField>
   );
 }

@@ -4,7 +4,7 @@
  * signer may hand it to someone else.
  */
 import { useId } from "react";
-import { TextField } from "../ui";
+import { CheckField, TextField } from "../ui";
 import type { SignerCheckValues } from "./signer-checks";
 
 export function SignerChecks({
@@ -56,11 +56,9 @@ export function ReassignChoice({
   checked: boolean;
   onChange: (next: boolean) => void;
 }) {
-  const id = useId();
   return (
-    <label className="check reassign-choice" htmlFor={id}>
-      <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} /> Signers
-      may assign it to someone else (they give a reason; you see who and why)
-    </label>
+    <CheckField className="check reassign-choice" checked={checked} onChange={onChange}>
+      Signers may assign it to someone else (they give a reason; you see who and why)
+    </CheckField>
   );
 }
