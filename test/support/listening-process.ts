@@ -56,16 +56,26 @@ export function listeningProcess(port: number): number | undefined {
   throw new Error(`no process of this machine listens on port ${port}`);
 }
 
+/** How long a thread has run on a processor, and waited ready for one, since it started. */
+export interface SchedulerTimes {
+  ranMs: number;
+  queuedMs: number;
+}
+
 /**
- * Milliseconds the main thread of `pid` has spent ready to run but waiting for a processor, since
- * it started (the second field of its schedstat); 0 where it cannot be read.
+ * The scheduler's account of the main thread of `pid` (the first two fields of its schedstat, in
+ * ns): undefined where it cannot be read (not Linux, or the process ended). Time on a processor
+ * leaves out what a hypervisor took for other machines (steal), so it is the thread's own work.
  */
-export function runQueueWaitMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+export function schedulerTimes(pid: number | undefined): SchedulerTimes | undefined {
+  if (pid === undefined) return undefined;
   try {
-    const waitedNs = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[1]);
-    return Number.isFinite(waitedNs) ? waitedNs / 1e6 : 0;
+    const [ranNs, queuedNs] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8")
+      .split(" ")
+      .map(Number);
+    if (!Number.isFinite(ranNs) || !Number.isFinite(queuedNs)) return undefined;
+    return { ranMs: (ranNs as number) / 1e6, queuedMs: (queuedNs as number) / 1e6 };
   } catch {
-    return 0;
+    return undefined;
   }
 }

@@ -1,20 +1,37 @@
 /**
  * Watches a service's liveness while hostile work runs: a probe every few milliseconds, keeping the
- * longest answer time. An event loop held by one request shows here first, as every tenant's calls
- * would wait as long.
+ * longest time the service's event loop made a probe wait. An event loop held by one request shows
+ * here first, as every tenant's calls would wait as long.
  *
- * A probe's time is the service's only. Two waits that are not the service's are taken off, or the
- * watch would blame it for them: how long this process's own loop was held meanwhile (a collection
- * of the test runner's heap took over a second), and how long the service's main thread was ready
- * but waited for a processor the machine gave to others (under CI's load, up to 40 times the time
- * it ran: a probe of 136 ms was 11 ms on a processor and 122 ms in the run queue). Time the service
- * ran, or was blocked on its own I/O, counts.
+ * A probe's time is what the service's main thread spent running while the probe waited: the
+ * computation that holds a loop (a handler, a parser, a regular expression, a collection of its
+ * heap). What a busy machine adds is not the service's and is left out: time its main thread was
+ * ready but waited for a processor given to others (under CI's load up to 40 times the time it ran),
+ * time a hypervisor ran other machines, and the disk's delays (a probe of 503 ms, with another suite
+ * writing, was 3 ms on a processor and 2 ms in the run queue). Where the scheduler's account cannot
+ * be read (not Linux), the probe's wall time less this process's own pauses stands in.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { listeningProcess, runQueueWaitMs } from "./listening-process.js";
+import { listeningProcess, schedulerTimes } from "./listening-process.js";
+
+/** One probe, as the service's main thread and this process saw it (milliseconds). */
+export interface Probe {
+  /** What the watch counts against the service. */
+  heldMs: number;
+  wallMs: number;
+  ranMs?: number;
+  queuedMs?: number;
+}
+
+export interface StallReport {
+  longestMs: number;
+  failures: number;
+  /** The probe that waited longest, for the failure message. */
+  longest?: Probe;
+}
 
 export class StallWatch {
-  private longestMs = 0;
+  private longest?: Probe;
   private failures = 0;
   private running = true;
   private readonly loop: Promise<void>;
@@ -27,7 +44,7 @@ export class StallWatch {
       while (this.running) {
         ownDelay.reset();
         const started = performance.now();
-        const queuedBefore = runQueueWaitMs(service);
+        const before = schedulerTimes(service);
         const ok = await fetch(url, { signal: AbortSignal.timeout(30_000) }).then(
           async (res) => {
             await res.arrayBuffer();
@@ -36,29 +53,39 @@ export class StallWatch {
           () => false,
         );
         if (!ok) this.failures++;
-        // The histogram's max is the longest this loop was late (in ns), its 10 ms resolution included.
-        const ownPauseMs = Math.max(0, ownDelay.max / 1e6 - 10);
-        const queuedMs = runQueueWaitMs(service) - queuedBefore;
-        this.longestMs = Math.max(this.longestMs, performance.now() - started - ownPauseMs - queuedMs);
+        const probe = measured(performance.now() - started, before, schedulerTimes(service), ownDelay.max);
+        if (probe.heldMs > (this.longest?.heldMs ?? -1)) this.longest = probe;
         await new Promise((resolve) => setTimeout(resolve, everyMs));
       }
       ownDelay.disable();
     })();
   }
 
-  /** Stops probing: the longest answer in milliseconds, and how many probes failed. */
-  async stop(): Promise<{ longestMs: number; failures: number }> {
+  /** Stops probing: the longest hold in milliseconds, how many probes failed, and that probe. */
+  async stop(): Promise<StallReport> {
     this.running = false;
     await this.loop;
-    return { longestMs: this.longestMs, failures: this.failures };
+    return { longestMs: this.longest?.heldMs ?? 0, failures: this.failures, longest: this.longest };
   }
 }
 
+function measured(
+  wallMs: number,
+  before: ReturnType<typeof schedulerTimes>,
+  after: ReturnType<typeof schedulerTimes>,
+  ownDelayNs: number,
+): Probe {
+  if (before && after) {
+    const ranMs = after.ranMs - before.ranMs;
+    const queuedMs = after.queuedMs - before.queuedMs;
+    return { heldMs: Math.min(ranMs, wallMs), wallMs, ranMs, queuedMs };
+  }
+  // The histogram's max is the longest this loop was late (in ns), its 10 ms resolution included.
+  return { heldMs: wallMs - Math.max(0, ownDelayNs / 1e6 - 10), wallMs };
+}
+
 /** Runs `work` while watching `url`: its result, and how the service answered meanwhile. */
-export async function watched<T>(
-  url: string,
-  work: () => Promise<T>,
-): Promise<{ result: T; longestMs: number; failures: number }> {
+export async function watched<T>(url: string, work: () => Promise<T>): Promise<{ result: T } & StallReport> {
   const watch = new StallWatch(url);
   try {
     const result = await work();
