@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { unzipSync } from "fflate";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { launchChromium, STICKING_OUT } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
@@ -716,6 +717,30 @@ test("a request from draft to its signed PDF: listed by status, sent, reminded, 
   const pdf = await readFile((await download.path()) as string);
   expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
   expect(pdf.includes("/ByteRange")).toBe(true);
+  // The evidence to take away: the whole package, and the audit trail as CSV and as a report.
+  const [evidence] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("download-evidence").click(),
+  ]);
+  expect(evidence.suggestedFilename()).toMatch(/\(evidence\)\.zip$/);
+  const files = Object.keys(unzipSync(await readFile((await evidence.path()) as string)));
+  expect(files).toEqual(expect.arrayContaining(["README.txt", "audit-trail.json", "SHA256SUMS"]));
+  expect(files.some((name) => name.startsWith("sealed/"))).toBe(true);
+  for (const [label, start] of [
+    ["CSV", "\uFEFFsequence,time,action"],
+    ["PDF report", "%PDF-"],
+  ] as const) {
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: label, exact: true }).click(),
+    ]);
+    expect((await readFile((await file.path()) as string, "utf8")).startsWith(start)).toBe(true);
+  }
+  await page.setViewportSize(PHONE);
+  await page.getByTestId("download-evidence").scrollIntoViewIfNeeded();
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, "request-exports-390");
+  await page.setViewportSize(DESKTOP);
 
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/${other.id}`);
   await page.getByRole("button", { name: "Cancel request" }).click();

@@ -49,6 +49,7 @@ import { accountRoutes } from "./routes/account.js";
 import { agreementSetRoutes } from "./routes/agreement-sets.js";
 import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
+import { requestExportRoutes } from "./routes/request-exports.js";
 import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
 import { verificationRoutes, verifyPageRoutes } from "./routes/verification.js";
@@ -188,6 +189,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   });
   templateRoutes(api, templates);
   signatureRequestRoutes(api, requests);
+  requestExportRoutes(api, requests, services.documents);
   agreementSetRoutes(api, requests);
   webhookEndpointRoutes(api, services.webhooks);
   verificationRoutes(api, requests, limits.uploadBytes, bodies);

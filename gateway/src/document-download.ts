@@ -161,6 +161,21 @@ async function openDownload(
   return { document: first.value.part.value, messages };
 }
 
+/** A stored document and its bytes as they come, one chunk at a time. */
+export async function documentChunks(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  documentId: string,
+): Promise<{ document: StoredDocument; chunks: AsyncGenerator<Uint8Array> }> {
+  const { document, messages } = await openDownload(documents, workspaceId, documentId);
+  async function* chunks() {
+    for (let next = await messages.next(); !next.done; next = await messages.next()) {
+      if (next.value.part.case === "chunk") yield next.value.part.value;
+    }
+  }
+  return { document, chunks: chunks() };
+}
+
 /** A stored document and all its bytes. */
 export async function readDocument(
   documents: Client<typeof DocumentsService>,

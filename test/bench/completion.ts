@@ -10,9 +10,9 @@
 
 import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
-import type { SignatureMark } from "../../services/requests/src/completion/certificate-page.js";
 import { addValidationRevision } from "../../services/requests/src/completion/pades/long-term.js";
 import type { TimestampAuthority } from "../../services/requests/src/completion/pades/timestamp-client.js";
+import type { SignatureMark } from "../../services/requests/src/completion/page-writer.js";
 import { Seal } from "../../services/requests/src/completion/seal.js";
 import { generateSealP12 } from "../../services/requests/src/completion/seal-certificate.js";
 import { drawCompletedDocument } from "../../services/requests/src/completion/sealed-document.js";

@@ -19,13 +19,16 @@ export interface EmbeddedRequest {
   pdf?: Uint8Array;
   /** The signer's fields; a signature and an initials field unless given. */
   fields?: Omit<SessionField, "id">[];
+  /** The request's title ("NDA") and the signer's name ("Ada"). */
+  title?: string;
+  signerName?: string;
 }
 
 /** A sent request to one embedded signer (role Client), and the signing URL that opens their page. */
 export async function embeddedSigningLink(
   gateway: string,
   key: string,
-  { pdf, fields }: EmbeddedRequest = {},
+  { pdf, fields, title = "NDA", signerName = "Ada" }: EmbeddedRequest = {},
 ): Promise<{ request: { id: string }; url: string }> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=nda.pdf", {
@@ -38,7 +41,7 @@ export async function embeddedSigningLink(
     key,
     method: "POST",
     json: {
-      title: "NDA",
+      title,
       documentIds: [(upload.body as { id: string }).id],
       fields: (
         fields ?? [
@@ -46,7 +49,7 @@ export async function embeddedSigningLink(
           { type: "initials", page: 1, x: 300, y: 600, width: 60, height: 30 },
         ]
       ).map((field) => ({ ...field, role: "Client" })),
-      recipients: [{ name: "Ada", email: "ada@example.com", role: "Client", clientUserId: "ada" }],
+      recipients: [{ name: signerName, email: "ada@example.com", role: "Client", clientUserId: "ada" }],
       send: true,
     },
   });

@@ -238,6 +238,12 @@ export const SignatureRequestQuery = z.object({
 });
 
 export const RequestIdParams = z.object({ requestId: id("The signature request's id.") });
+export const AuditExportQuery = z.object({
+  format: z.enum(["csv", "pdf"]).meta({
+    description:
+      "`csv`: one row per entry (RFC 4180, UTF-8); `pdf`: a report to read or print, with each entry's hash and whether the chain holds.",
+  }),
+});
 export const RecipientIdParams = z.object({
   recipientId: id("The recipient's id, from the request's `recipients`."),
 });

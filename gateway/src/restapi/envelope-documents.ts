@@ -13,6 +13,7 @@ import type { DocumentsService } from "@countersign/gen/countersign/documents/v1
 import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type AsyncZippable, zip } from "fflate";
 import { readDocument } from "../document-download.js";
+import { entryNames } from "../zip-names.js";
 import { DocuSignError } from "./docusign-errors.js";
 import { documentIdsOf } from "./envelope-json.js";
 import { composePdf } from "./pdf-pages.js";
@@ -24,18 +25,6 @@ export interface EnvelopeFile {
 
 /** fflate's zip, which checksums in a worker thread: an archive of large PDFs never holds the event loop. */
 const zipped = promisify<AsyncZippable, { level: 0 }, Uint8Array>(zip);
-
-/** Names unique within the archive, without folders: two documents may share a filename. */
-export function entryNames(filenames: string[]): string[] {
-  const taken = new Set<string>();
-  return filenames.map((filename) => {
-    const base = filename.replace(/[\\/]/g, "_") || "document.pdf";
-    let name = base;
-    for (let n = 2; taken.has(name.toLowerCase()); n++) name = base.replace(/(\.pdf)?$/i, ` (${n})$1`);
-    taken.add(name.toLowerCase());
-    return name;
-  });
-}
 
 /**
  * Every document of the envelope as the single-document view gives it, then, once completed, the

@@ -1055,6 +1055,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/audit-trail/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a request's audit trail
+         * @description The audit trail as a file to keep: `format=csv` gives one row per entry (RFC 4180, UTF-8 with a byte order mark; a cell beginning with `=`, `+`, `-` or `@` is written with a leading `'` so no spreadsheet runs it), `format=pdf` a report with the request, its recipients, every entry with its hash, and whether the chain holds.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description `csv`: one row per entry (RFC 4180, UTF-8); `pdf`: a report to read or print, with each entry's hash and whether the chain holds. */
+                    format: "csv" | "pdf";
+                };
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The audit trail. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/pdf": string;
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/evidence-package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a request's evidence package
+         * @description One ZIP with everything that proves what happened, checkable without this service: `request.json`, `originals/`, `attachments/` (files signers attached), `sealed/` (the sealed PDF, once completed), `audit-trail.json` (every entry with the content its hash is taken over), `audit-trail.csv`, `audit-trail.pdf`, a `README.txt` saying how to check each, and `SHA256SUMS` (`sha256sum -c SHA256SUMS`). Streamed: its length is not known in advance.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The evidence package. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/agreement-sets": {
         parameters: {
             query?: never;
@@ -5401,6 +5507,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests"]["get"]["parameters"]["query"]["sort"]> = ["newest", "oldest", "title", "changed"];
+export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsRequestIdAuditTrailExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/audit-trail/export"]["get"]["parameters"]["query"]["format"]> = ["csv", "pdf"];
 export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessagesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages"]["get"]["parameters"]["query"]["status"]> = ["pending", "succeeded", "failed"];
 export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email", "date", "number", "dropdown", "radio", "attachment"];
 export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer", "approver"];

@@ -65,10 +65,11 @@ interface AuditRow {
   hash: string;
 }
 
-export function entryHash(entry: Omit<AuditEntry, "hash">): string {
+/** What an entry's hash is taken over, as anyone checking the chain rebuilds it. */
+export function hashedContent(entry: Omit<AuditEntry, "hash">): string {
   // Canonical JSON (RFC 8785): the database's jsonb does not keep the key order the hash was made
   // with. Only `undefined` itself has no JSON; an object always has.
-  const content = canonicalize({
+  return canonicalize({
     sequence: entry.sequence,
     at: entry.at.toISOString(),
     action: entry.action,
@@ -76,7 +77,10 @@ export function entryHash(entry: Omit<AuditEntry, "hash">): string {
     details: entry.details,
     previousHash: entry.previousHash,
   }) as string;
-  return createHash("sha256").update(content).digest("hex");
+}
+
+export function entryHash(entry: Omit<AuditEntry, "hash">): string {
+  return createHash("sha256").update(hashedContent(entry)).digest("hex");
 }
 
 /** Where a chain ends: its last sequence number and hash. */

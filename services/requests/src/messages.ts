@@ -16,7 +16,7 @@ import {
   type SignerAttachmentSchema,
   TypedSignatureSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { AuditEntry } from "./audit-trail.js";
+import { type AuditEntry, hashedContent } from "./audit-trail.js";
 import type { StoredValue } from "./field-values.js";
 import type {
   EmailDeliveryRow,
@@ -143,6 +143,7 @@ export function toAuditEntry(entry: AuditEntry): AuditEntryMessage {
     details: JSON.stringify(entry.details),
     previousHash: entry.previousHash,
     hash: entry.hash,
+    hashedContent: hashedContent(entry),
   });
 }
 

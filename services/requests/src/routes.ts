@@ -6,6 +6,7 @@ import {
   type SendTestEmailResponse,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
+import type { AuditReports } from "./audit-reports.js";
 import { toAuditEntry, toSignerAttachment } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { Requests } from "./requests.js";
@@ -27,6 +28,7 @@ export interface RequestsDomain {
   signing: Signing;
   signerAuthentication: SignerAuthentication;
   signerCopies: SignerCopies;
+  auditReports: AuditReports;
   signerAttachments: SignerAttachments;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
@@ -43,6 +45,7 @@ export function requestsRoutes({
   signing,
   signerAuthentication,
   signerCopies,
+  auditReports,
   signerAttachments,
   agreementSets,
   verification,
@@ -160,6 +163,18 @@ export function requestsRoutes({
     getAuditTrail: async (req) => {
       const { entries, verified } = await requests.auditTrail(req.workspaceId, req.requestId);
       return { entries: entries.map(toAuditEntry), verified };
+    },
+    getAuditReport: async function* (req) {
+      const report = await auditReports.draw(req.workspaceId, req.requestId);
+      yield {
+        part: {
+          case: "report" as const,
+          value: { filename: report.filename, sizeBytes: BigInt(report.bytes.length) },
+        },
+      };
+      for (let at = 0; at < report.bytes.length; at += COPY_CHUNK_BYTES) {
+        yield { part: { case: "chunk" as const, value: report.bytes.subarray(at, at + COPY_CHUNK_BYTES) } };
+      }
     },
     createAgreementSet: async (req) => ({
       agreementSet: await agreementSets.create(req.workspaceId, req.name, req.requestIds, req.actor),

@@ -22,6 +22,7 @@ import {
   type Unsubscribe,
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
+import { AuditReports } from "./audit-reports.js";
 import { Completions } from "./completion/completions.js";
 import { type DrawingLimits, DrawingProcess } from "./completion/drawing-process.js";
 import { type TimestampAuthority, timestampMetrics } from "./completion/pades/timestamp-client.js";
@@ -257,7 +258,7 @@ function apiParts(
     uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
-  // The API's own drawing process — files someone asks to verify, signers' copies — started with
+  // The API's own drawing process — files someone asks to verify, signers' copies, audit reports — started with
   // the first that needs it: neither holds a completion up.
   const verifierProcess = new DrawingProcess(deps.drawingLimits);
   const verification = new DocumentVerification({ db, documents: deps.documents, drawing: verifierProcess });
@@ -268,6 +269,7 @@ function apiParts(
     drawing: verifierProcess,
   });
   const routes = requestsRoutes({
+    auditReports: new AuditReports({ db, requests, drawing: verifierProcess }),
     creation,
     requests,
     sessions,

@@ -231,19 +231,52 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                 ) : request.status === "completed" ? (
                   <li className="row muted">The signed PDF is being sealed; refresh in a moment.</li>
                 ) : null}
+                <li className="row">
+                  <span>
+                    <strong>Evidence package</strong>{" "}
+                    <span className="muted small">
+                      one ZIP: documents, {request.signedDocumentId ? "signed PDF, " : ""}audit trail with its
+                      hashes, and how to check them
+                    </span>
+                  </span>
+                  <a
+                    className="button secondary small"
+                    href={`/console/api${path("/evidence-package")}`}
+                    download
+                    data-testid="download-evidence"
+                  >
+                    Download ZIP
+                  </a>
+                </li>
               </ul>
             </div>
 
             <div className="card">
               <div className="card-head">
                 <h2>Audit trail</h2>
-                {audit.state === "ready" ? (
-                  audit.value.verified ? (
-                    <span className="badge success">Chain verified</span>
-                  ) : (
-                    <span className="badge danger">Chain broken</span>
-                  )
-                ) : null}
+                <div className="card-actions">
+                  {audit.state === "ready" ? (
+                    audit.value.verified ? (
+                      <span className="badge success">Chain verified</span>
+                    ) : (
+                      <span className="badge danger">Chain broken</span>
+                    )
+                  ) : null}
+                  <a
+                    className="button secondary small"
+                    href={`/console/api${path("/audit-trail/export?format=csv")}`}
+                    download
+                  >
+                    CSV
+                  </a>
+                  <a
+                    className="button secondary small"
+                    href={`/console/api${path("/audit-trail/export?format=pdf")}`}
+                    download
+                  >
+                    PDF report
+                  </a>
+                </div>
               </div>
               <Show loaded={audit} what="the audit trail" onRetry={reloadAudit}>
                 {({ items }) => (

@@ -37,10 +37,10 @@ import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
 import { type StoredField, store } from "../store.js";
 import { readOriginals } from "../stored-documents.js";
-import type { SignatureMark } from "./certificate-page.js";
 import { DrawingFailed, type DrawingProcess } from "./drawing-process.js";
 import { RevocationError } from "./pades/revocation.js";
 import { TimestampError } from "./pades/timestamp-client.js";
+import type { SignatureMark } from "./page-writer.js";
 import { type SealChoice, SealUnavailable } from "./seal-choice.js";
 import { signerIdentity } from "./signer-identity.js";
 

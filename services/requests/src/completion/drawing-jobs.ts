@@ -1,13 +1,15 @@
 /**
  * What the drawing process does (drawing-worker.mjs loads this module): draw a completed document
  * with the room for its seal, or a signer's copy before completion, append to a sealed one the
- * revision with its validation data and an empty document time-stamp, verify a PDF anyone sent, or
- * make an image a signer attached a page. Each reads whole files with pdf-lib, which the service's
- * event loop must not wait on — least of all for a file from a stranger.
+ * revision with its validation data and an empty document time-stamp, verify a PDF anyone sent,
+ * make an image a signer attached a page, or draw an audit trail's report. Each reads or writes
+ * whole files with pdf-lib, which the service's event loop must not wait on — least of all for a
+ * file from a stranger.
  */
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import { type VerificationReport, verifyDocument } from "../verification/verify-document.js";
+import { type AuditReportFacts, drawAuditReport } from "./audit-report.js";
 import { imagePage } from "./image-page.js";
 import { addValidationRevision, type ValidationData } from "./pades/long-term.js";
 import type { SealRoom } from "./seal.js";
@@ -32,7 +34,8 @@ export type DrawingJob =
   | { kind: "signer-copy"; originals: Original[]; fields: StoredField[]; values: [string, StoredValue][] }
   | { kind: "validation-revision"; pdf: Uint8Array; data: ValidationData; timestampBytes: number }
   | { kind: "verify"; pdf: Uint8Array }
-  | { kind: "image-page"; image: Uint8Array; type: "image/png" | "image/jpeg" };
+  | { kind: "image-page"; image: Uint8Array; type: "image/png" | "image/jpeg" }
+  | { kind: "audit-report"; facts: AuditReportFacts };
 
 /** A PDF (a drawing says, besides, what its signed pages hashed to), or a verification's report. */
 export type DrawingResult = { bytes?: Uint8Array; report?: VerificationReport } & Partial<
@@ -51,5 +54,7 @@ export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
       return { report: await verifyDocument(job.pdf) };
     case "image-page":
       return { bytes: await imagePage(job.image, job.type) };
+    case "audit-report":
+      return { bytes: await drawAuditReport(job.facts) };
   }
 }

@@ -9,6 +9,7 @@ import { JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import type { VerificationReport } from "../verification/verify-document.js";
+import type { AuditReportFacts } from "./audit-report.js";
 import type { DrawingJob, DrawingResult } from "./drawing-jobs.js";
 import type { ValidationData } from "./pades/long-term.js";
 import type { SealRoom } from "./seal.js";
@@ -86,11 +87,18 @@ export class DrawingProcess {
     return bytes ?? new Uint8Array();
   }
 
+  /** A request's audit trail as a PDF report. */
+  async auditReport(facts: AuditReportFacts): Promise<Uint8Array> {
+    const { bytes } = await this.run({ kind: "audit-report", facts });
+    return bytes ?? new Uint8Array();
+  }
+
   private async run(job: DrawingJob): Promise<DrawingResult> {
     const what = {
       verify: "verifying the file",
       "signer-copy": "drawing the signer's copy",
       "image-page": "making the image a page",
+      "audit-report": "drawing the audit trail's report",
       draw: "drawing the completed PDF",
       "validation-revision": "drawing the completed PDF",
     }[job.kind];
