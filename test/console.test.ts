@@ -636,6 +636,44 @@ test("the team: a person invited by e-mail joins from the link with a password o
   await context.close();
 });
 
+test("Settings → Requests: an admin sets the reminder schedule and expiry warning; a value out of range is shown at its field; new requests get the defaults and show them", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/settings/requests`);
+  const form = page.getByTestId("request-settings");
+  await form.waitFor();
+  await expect(page.getByLabel("Warn before expiry (days)").inputValue()).resolves.toBe("2");
+  await page.getByLabel("Remind every (days)").fill("45");
+  await form.getByRole("button", { name: "Save" }).click();
+  await shows(form, "must be a whole number of days from 0 (never) to 30");
+  await expect(page.getByLabel("Remind every (days)").getAttribute("aria-invalid")).resolves.toBe("true");
+  await page.getByLabel("Remind every (days)").fill("3");
+  await shows(form, "gets a reminder 3 days after their last e-mail");
+  await form.getByRole("button", { name: "Save" }).click();
+  await shows(form, "Saved. New requests get these defaults.");
+  await shot(page, "settings-requests");
+  await page.reload();
+  await expect(page.getByLabel("Remind every (days)").inputValue()).resolves.toBe("3");
+  expect((await api("/request-settings")).body).toEqual({ reminderEveryDays: 3, expiryWarningDays: 2 });
+
+  const request = await makeRequest("Scheduled lease", true);
+  expect((await api(`/signature-requests/${request.id}`)).body).toMatchObject({
+    reminderEveryDays: 3,
+    expiryWarningSentAt: null,
+  });
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  await shows(page.getByTestId("schedule"), "Reminded automatically every 3 days");
+  await page.setViewportSize(PHONE);
+  await page.goto(`${gateway}/console/w/${key.accountId}/settings/requests`);
+  await form.waitFor();
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, "settings-requests-390");
+  expect(
+    (await api("/request-settings", { method: "PUT", json: { reminderEveryDays: 0, expiryWarningDays: 2 } }))
+      .status,
+  ).toBe(200);
+  await context.close();
+});
+
 test("a forgotten password: the log-in form's link e-mails a reset link, which sets a new password once; the new one logs in", async () => {
   await deployment.cli(
     "members",
@@ -1260,6 +1298,7 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
     "templates/new",
     "settings/members",
     "settings/workspace",
+    "settings/requests",
     "developer/api-keys",
     "developer/webhooks",
     "developer/configuration",
@@ -1354,6 +1393,7 @@ test.each([
       "developer/usage",
       "settings/members",
       "settings/workspace",
+      "settings/requests",
     ];
     const found: string[] = [];
     for (const path of pages) {

@@ -50,6 +50,7 @@ import { agreementSetRoutes } from "./routes/agreement-sets.js";
 import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
 import { requestExportRoutes } from "./routes/request-exports.js";
+import { requestSettingsRoutes } from "./routes/request-settings.js";
 import { signatureRequestRoutes } from "./routes/signature-requests.js";
 import { templateRoutes } from "./routes/templates.js";
 import { verificationRoutes, verifyPageRoutes } from "./routes/verification.js";
@@ -190,6 +191,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   templateRoutes(api, templates);
   signatureRequestRoutes(api, requests);
   requestExportRoutes(api, requests, services.documents);
+  requestSettingsRoutes(api, requests);
   agreementSetRoutes(api, requests);
   webhookEndpointRoutes(api, services.webhooks);
   verificationRoutes(api, requests, limits.uploadBytes, bodies);

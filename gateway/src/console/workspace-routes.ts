@@ -15,6 +15,7 @@ import type { PublicApi } from "../public-api.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
 import { integrationRoutes } from "./integrations.js";
+import { requestSettingsConsoleRoutes } from "./request-settings.js";
 import { requireMembership, requireSession } from "./session.js";
 import { teamRoutes } from "./team.js";
 
@@ -40,6 +41,7 @@ export function consoleWorkspaceRoutes({
   router.use(developerRoutes({ auth, requests, contract, verifier, publicUrl }));
   router.use(integrationRoutes({ auth, contract, verifier }));
   router.use(teamRoutes({ auth, contract }));
+  router.use(requestSettingsConsoleRoutes({ requests, contract }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);
   return router;

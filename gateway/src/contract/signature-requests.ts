@@ -79,6 +79,10 @@ export const SignatureRequestInput = z
         "Signers may hand the request to someone else from the signing page, with a reason (DocuSign's `allowReassign`).",
       default: false,
     }),
+    reminderEveryDays: wholeNumber().optional().meta({
+      description:
+        "Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`).",
+    }),
   })
   .meta({
     id: "SignatureRequestInput",
@@ -218,8 +222,32 @@ export const SignatureRequest = z
       })
       .meta({ description: "Who the request comes from, as its recipients see it." }),
     allowReassign: z.boolean().meta({ description: "Signers may hand the request to someone else." }),
+    reminderEveryDays: z.int().meta({
+      description:
+        "Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never.",
+    }),
+    expiryWarningSentAt: optionalTimestamp.meta({
+      description:
+        "When the recipients whose turn it was, and the sender, were warned that the request expires soon; null until then.",
+    }),
   })
   .meta({ id: "SignatureRequest" });
+
+export const RequestSettings = z
+  .strictObject({
+    reminderEveryDays: wholeNumber().meta({
+      description:
+        "The reminder schedule of a new request that names none: each recipient whose turn it is is reminded this many days after their last e-mail; 0 for never (the default), at most 30.",
+    }),
+    expiryWarningDays: wholeNumber().meta({
+      description:
+        "How many days before a request expires the recipients whose turn it is, and the sender (a console user), are warned by e-mail; 0 for never, at most 30 (default 2). A request sent already that close to its expiry is not warned.",
+    }),
+  })
+  .meta({
+    id: "RequestSettings",
+    description: "The workspace's defaults for its new requests; requests already made keep theirs.",
+  });
 
 export const SignatureRequestPage = page(SignatureRequest, "SignatureRequestPage");
 

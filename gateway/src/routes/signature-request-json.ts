@@ -108,6 +108,8 @@ export function signatureRequestJson(
     signedDocumentId: orNull(request.signedDocumentId),
     sender: { name: request.sender?.name ?? "", email: orNull(request.sender?.email ?? "") },
     allowReassign: request.allowReassign,
+    reminderEveryDays: request.reminderEveryDays,
+    expiryWarningSentAt: isoOrNull(request.expiryWarningTime),
     completionFailure: request.completionFailure
       ? {
           reason: request.completionFailure.reason,

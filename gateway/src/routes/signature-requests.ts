@@ -71,6 +71,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,
         allowReassign: body.allowReassign ?? false,
+        reminderEveryDays: body.reminderEveryDays,
         actor,
         operationKey: currentCallContext()?.operationKey ?? "",
       });

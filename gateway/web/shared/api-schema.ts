@@ -3357,6 +3357,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/request-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the defaults for new requests
+         * @description The reminder schedule a new request gets when it names none, and the warning before expiry.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings in force. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestSettings"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Replace the defaults for new requests
+         * @description Requests made from now on get them; requests already made keep the schedule they were made with. Each value is a whole number of days from 0 (never) to 30 (422 naming it otherwise).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["RequestSettings"];
+                };
+            };
+            responses: {
+                /** @description The settings as kept. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RequestSettings"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/api/session": {
         parameters: {
             query?: never;
@@ -4022,6 +4114,8 @@ export interface components {
              * @default false
              */
             allowReassign: boolean;
+            /** @description Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`). */
+            reminderEveryDays?: number;
         };
         NewField: {
             /** @description Assigned when absent. */
@@ -4168,6 +4262,13 @@ export interface components {
              * @description Where the signing page goes when the signer is done, such as the request's page in your app: an absolute https URL (http only for localhost).
              */
             returnUrl?: string;
+        };
+        /** @description The workspace's defaults for its new requests; requests already made keep theirs. */
+        RequestSettings: {
+            /** @description The reminder schedule of a new request that names none: each recipient whose turn it is is reminded this many days after their last e-mail; 0 for never (the default), at most 30. */
+            reminderEveryDays: number;
+            /** @description How many days before a request expires the recipients whose turn it is, and the sender (a console user), are warned by e-mail; 0 for never, at most 30 (default 2). A request sent already that close to its expiry is not warned. */
+            expiryWarningDays: number;
         };
         AgreementSetInput: {
             /** @description Your name for the set, such as `Lease and guarantee`. */
@@ -4504,6 +4605,10 @@ export interface components {
             };
             /** @description Signers may hand the request to someone else. */
             allowReassign: boolean;
+            /** @description Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never. */
+            reminderEveryDays: number;
+            /** @description When the recipients whose turn it was, and the sender, were warned that the request expires soon; null until then. */
+            expiryWarningSentAt: string | null;
         };
         Recipient: {
             /** Format: uuid */

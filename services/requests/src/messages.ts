@@ -118,6 +118,8 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     signedDocumentId: row.signed_document_id ?? "",
     sender: { name: row.sender_name, email: row.sender_email },
     allowReassign: row.allow_reassign,
+    reminderEveryDays: row.reminder_every_days,
+    expiryWarningTime: time(row.expiry_warned_at),
     signerAttachments: row.signer_attachments.map(toSignerAttachment),
     completionFailure: row.completion_failure
       ? {

@@ -25,6 +25,7 @@ import {
 } from "@countersign/kit";
 import { Counter } from "prom-client";
 import { type NotificationKind, renderNotification } from "./mail/notification-emails.js";
+import { renderSenderExpiryWarning } from "./mail/sender-expiry-warning.js";
 import { renderSigningCode } from "./mail/signing-code-email.js";
 import type { SignerCodes } from "./signer-codes.js";
 import type { SigningLinks } from "./signing-links.js";
@@ -39,7 +40,7 @@ export async function queueEmails(
   emails: {
     requestId: string;
     recipientIds: readonly string[];
-    kind: NotificationKind;
+    kind: NotificationKind | "sender_expiry_warning";
     note?: string;
     links?: SigningLinks;
   },
@@ -76,8 +77,11 @@ interface DueRow extends JobState {
   id: string;
   request_id: string;
   recipient_id: string;
-  /** A signing code is its own e-mail (mail/signing-code-email.ts), never a link to follow. */
-  kind: NotificationKind | "signing_code";
+  /**
+   * A signing code is its own e-mail (mail/signing-code-email.ts), never a link to follow; a
+   * sender's expiry warning goes to the sender, its row naming a recipient still waited for.
+   */
+  kind: NotificationKind | "signing_code" | "sender_expiry_warning";
   link_id: string | null;
   note: string;
   title: string;
@@ -185,6 +189,21 @@ export class NotificationSender extends JobQueue<DueRow> {
       row.kind === "completed" && !row.link_id && row.signed_document_id && this.options.attachment
         ? [await this.options.attachment(row.workspace_id, row.signed_document_id)]
         : [];
+    if (row.kind === "sender_expiry_warning") {
+      await this.mailer.send({
+        to: { name: row.sender_name, email: row.sender_email },
+        messageId: row.id,
+        ...renderSenderExpiryWarning({
+          senderName: row.sender_name,
+          requestTitle: row.title,
+          expiresAt: row.expires_at ?? new Date(),
+          waitingFor: row.note,
+          link: `${this.links.publicUrl}/console/w/${row.workspace_id}/requests/${row.request_id}`,
+        }),
+      });
+      this.metrics.deliveries.inc({ outcome: "sent" });
+      return { kind: "done", set: { outcome: "sent" } };
+    }
     const content =
       row.kind === "signing_code"
         ? renderSigningCode({

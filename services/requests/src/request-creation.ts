@@ -22,6 +22,7 @@ import {
   placementOnDocuments,
 } from "./request-layouts.js";
 import { bindRoles, type RecipientDraft, requestViolations } from "./request-rules.js";
+import { requestSettingsOf, scheduleViolation } from "./request-settings.js";
 import type { Locked } from "./request-transactions.js";
 import type { SignerCodes } from "./signer-codes.js";
 import type { SigningLinks } from "./signing-links.js";
@@ -163,6 +164,11 @@ export class RequestCreation {
       ? undefined
       : layoutFromDocuments(input.documentIds, input.fields, drafts);
     violations.push(...(fromDocuments?.violations ?? []));
+    const schedule =
+      input.reminderEveryDays === undefined
+        ? undefined
+        : scheduleViolation("reminderEveryDays", input.reminderEveryDays);
+    if (schedule) violations.push(schedule);
     if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
     if (fromDocuments) return { layout: fromDocuments.layout, placedByCaller: true };
     const template = await this.templateOf(input);
@@ -230,6 +236,7 @@ export class RequestCreation {
     release: () => Promise<void>,
   ): Promise<SignatureRequest> {
     const actor = actorOf(input.actor);
+    const defaults = await requestSettingsOf(this.deps.db, input.workspaceId);
     const request: NewRequest = {
       id,
       workspaceId: input.workspaceId,
@@ -244,6 +251,8 @@ export class RequestCreation {
       status: "draft",
       sender: senderOf(input.actor),
       allowReassign: input.allowReassign,
+      reminderEveryDays: input.reminderEveryDays ?? defaults.reminderEveryDays,
+      expiryWarningDays: defaults.expiryWarningDays,
     };
     const createdEntry: AuditRecord = {
       action: "created",

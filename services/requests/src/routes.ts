@@ -9,6 +9,7 @@ import type { AgreementSets } from "./agreement-sets.js";
 import type { AuditReports } from "./audit-reports.js";
 import { toAuditEntry, toSignerAttachment } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
+import type { RequestSettingsBook } from "./request-settings.js";
 import type { Requests } from "./requests.js";
 import type { SealCertificates } from "./seal-certificates.js";
 import type { SignerAttachments } from "./signer-attachments.js";
@@ -29,6 +30,7 @@ export interface RequestsDomain {
   signerAuthentication: SignerAuthentication;
   signerCopies: SignerCopies;
   auditReports: AuditReports;
+  requestSettings: RequestSettingsBook;
   signerAttachments: SignerAttachments;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
@@ -46,6 +48,7 @@ export function requestsRoutes({
   signerAuthentication,
   signerCopies,
   auditReports,
+  requestSettings,
   signerAttachments,
   agreementSets,
   verification,
@@ -164,6 +167,10 @@ export function requestsRoutes({
       const { entries, verified } = await requests.auditTrail(req.workspaceId, req.requestId);
       return { entries: entries.map(toAuditEntry), verified };
     },
+    getRequestSettings: async (req) => ({ settings: await requestSettings.get(req.workspaceId) }),
+    updateRequestSettings: async (req) => ({
+      settings: await requestSettings.update(req.workspaceId, req.settings),
+    }),
     getAuditReport: async function* (req) {
       const report = await auditReports.draw(req.workspaceId, req.requestId);
       yield {

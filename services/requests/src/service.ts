@@ -34,9 +34,11 @@ import { ExpirySweeper } from "./expiry-sweeper.js";
 import { sendTestEmail } from "./mail/test-email.js";
 import { NotificationSender } from "./notifications.js";
 import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
+import { RequestSettingsBook } from "./request-settings.js";
 import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
 import { requestsRoutes } from "./routes.js";
+import { ScheduledNotices } from "./scheduled-notices.js";
 import {
   describeSealCertificate,
   SealCertificates,
@@ -84,6 +86,8 @@ export interface RequestsDeps {
   /** Days after completion that a signer's link still opens the signed document (30). */
   signedLinkDays?: number;
   expirySweepIntervalMs?: number;
+  /** How often scheduled reminders and expiry warnings are looked for; a minute unless given. */
+  scheduleSweepIntervalMs?: number;
   /** How often seal certificates are checked for an expiry warning; hourly unless given. */
   sealWarningIntervalMs?: number;
   notificationPollIntervalMs?: number;
@@ -112,6 +116,8 @@ export interface RequestsModule extends ServiceModule {
   mailIdle(): Promise<void>;
   /** Expires what is due now, as the sweeper would. */
   sweepExpired(): Promise<number>;
+  /** Sends the scheduled reminders and expiry warnings due now, as the sweep would. */
+  sweepSchedules(): Promise<{ reminded: number; warned: number }>;
   /** Releases document claims no request backs, as the periodic sweep does. */
   sweepClaims(olderThanMs?: number): Promise<number>;
   /** Queues the seal expiry warnings due now (seal-expiry-warnings.ts); returns how many. */
@@ -183,6 +189,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       relay.start();
       sender.start();
       api?.sweeper.start();
+      api?.schedules.start();
       api?.sealWarnings.start();
       api?.claims.start();
       stopHearingTemplates = await api?.templates.listen(bus);
@@ -195,12 +202,14 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       await stopHearingTemplates?.();
       await api?.claims.stop();
       await api?.sweeper.stop();
+      await api?.schedules.stop();
       await api?.sealWarnings.stop();
       await sender.stop();
       await relay.stop();
     },
     mailIdle: () => sender.idle(),
     sweepExpired: () => api?.sweeper.sweep() ?? Promise.resolve(0),
+    sweepSchedules: () => api?.schedules.sweep() ?? Promise.resolve({ reminded: 0, warned: 0 }),
     sweepClaims: (olderThanMs) => api?.claims.sweep(olderThanMs) ?? Promise.resolve(0),
     warnSealExpiry: (now) => api?.sealWarnings.check(now) ?? Promise.resolve(0),
     completionIdle: () => completions?.idle() ?? Promise.resolve(),
@@ -270,6 +279,7 @@ function apiParts(
   });
   const routes = requestsRoutes({
     auditReports: new AuditReports({ db, requests, drawing: verifierProcess }),
+    requestSettings: new RequestSettingsBook(db),
     creation,
     requests,
     sessions,
@@ -290,7 +300,14 @@ function apiParts(
     sealCertificates: new SealCertificates(db, sealBox),
   });
   const sealWarnings = new SealExpiryWarnings(db, logger, () => relay.kick(), deps.sealWarningIntervalMs);
-  return { routes, sweeper, claims, verifierProcess, templates, sealWarnings };
+  const schedules = new ScheduledNotices({
+    db,
+    links,
+    logger,
+    afterCommit,
+    intervalMs: deps.scheduleSweepIntervalMs,
+  });
+  return { routes, sweeper, schedules, claims, verifierProcess, templates, sealWarnings };
 }
 
 /** The seal of a process that seals: its key opened now, a wrong one stopping the start. */

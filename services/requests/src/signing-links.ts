@@ -30,7 +30,8 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export class SigningLinks {
   constructor(
     private readonly secret: string,
-    private readonly publicUrl: string,
+    /** Where the service is reached from outside: signing links and the console start here. */
+    readonly publicUrl: string,
   ) {}
 
   tokenOf(linkId: string): string {

@@ -53,6 +53,11 @@ export interface RequestRow {
   allow_reassign: boolean;
   /** The files signers submitted for their attachment fields. */
   signer_attachments: SignerAttachmentRecord[];
+  /** Days after their last e-mail that a recipient whose turn it is is reminded; 0 for never. */
+  reminder_every_days: number;
+  /** Days before expires_at that the waiting recipients and the sender are warned; 0 for never. */
+  expiry_warning_days: number;
+  expiry_warned_at: Date | null;
 }
 
 /** A file a signer gave for an attachment field, as the request keeps it. */
@@ -139,6 +144,8 @@ export interface NewRequest {
   status: "draft" | "sent";
   sender: { name: string; email: string };
   allowReassign: boolean;
+  reminderEveryDays: number;
+  expiryWarningDays: number;
 }
 
 /** Which requests a list keeps: every condition given must hold. */
@@ -186,7 +193,7 @@ export type NewRecipientRow = Pick<
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
   cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign,
-  signer_attachments`;
+  signer_attachments, reminder_every_days, expiry_warning_days, expiry_warned_at`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   host_name, host_email,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,
@@ -310,9 +317,9 @@ export const store = {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
          document_external_ids, fields, status, sent_at, expires_at, operation_key, sender_name, sender_email,
-         allow_reassign)
+         allow_reassign, reminder_every_days, expiry_warning_days)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11,
-               $12, $13, $14)
+               $12, $13, $14, $15, $16)
        RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
@@ -329,6 +336,8 @@ export const store = {
         request.sender.name,
         request.sender.email,
         request.allowReassign,
+        request.reminderEveryDays,
+        request.expiryWarningDays,
       ],
     );
     // One statement for every recipient, in the order given.
@@ -420,7 +429,8 @@ export const store = {
          FROM (SELECT ${RECIPIENT_COLUMNS} FROM recipients WHERE request_id = ANY($1::uuid[])) r
          LEFT JOIN LATERAL (
            SELECT kind, outcome, attempts, last_error, created_at, done_at, parked_at, next_attempt_at
-             FROM notifications n WHERE n.recipient_id = r.id ORDER BY n.id DESC LIMIT 1) e ON true
+             FROM notifications n WHERE n.recipient_id = r.id AND n.kind <> 'sender_expiry_warning'
+            ORDER BY n.id DESC LIMIT 1) e ON true
         ORDER BY r.request_id, r.position`,
       [requestIds],
     );
@@ -646,6 +656,57 @@ export const store = {
   },
 
   /** Locks the next request past its expiry (replicas skip each other's), skipping the ids given: those that failed this sweep. */
+  /**
+   * The next recipient due a scheduled reminder — their turn, reachable by e-mail, their last e-mail
+   * the request's reminder_every_days ago or longer, the request not expired — with its request
+   * locked; none past `skip`.
+   */
+  async lockNextReminderDue(
+    tx: Queryable,
+    skip: string[],
+  ): Promise<{ request_id: string; workspace_id: string; recipient_id: string } | undefined> {
+    const { rows } = await tx.query<{ request_id: string; workspace_id: string; recipient_id: string }>(
+      `SELECT s.id AS request_id, s.workspace_id, r.id AS recipient_id
+         FROM signature_requests s
+         JOIN recipients r ON r.request_id = s.id
+        WHERE s.status IN ('sent', 'in_progress') AND s.reminder_every_days > 0
+          AND (s.expires_at IS NULL OR s.expires_at > now())
+          AND NOT (r.id = ANY($1::uuid[]))
+          AND r.kind <> 'cc' AND r.client_user_id = '' AND r.host_email = ''
+          AND (r.status = 'sent' OR (r.status = 'viewed' AND r.kind <> 'viewer'))
+          AND (SELECT max(n.created_at) FROM notifications n
+                WHERE n.recipient_id = r.id AND n.kind NOT IN ('signing_code', 'sender_expiry_warning'))
+              <= now() - make_interval(days => s.reminder_every_days)
+        ORDER BY s.id, r.position LIMIT 1 FOR UPDATE OF s SKIP LOCKED`,
+      [skip],
+    );
+    return rows[0];
+  },
+
+  /**
+   * The next request due its warning before expiry, locked: expiring within its expiry_warning_days,
+   * not warned yet, and sent before that window opened (one sent already inside it is not warned).
+   */
+  async lockNextExpiryWarningDue(
+    tx: Queryable,
+    skip: string[],
+  ): Promise<{ id: string; workspace_id: string } | undefined> {
+    const { rows } = await tx.query<{ id: string; workspace_id: string }>(
+      `SELECT id, workspace_id FROM signature_requests
+        WHERE status IN ('sent', 'in_progress') AND expiry_warning_days > 0 AND expiry_warned_at IS NULL
+          AND expires_at > now() AND expires_at - make_interval(days => expiry_warning_days) <= now()
+          AND sent_at < expires_at - make_interval(days => expiry_warning_days)
+          AND NOT (id = ANY($1::uuid[]))
+        ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [skip],
+    );
+    return rows[0];
+  },
+
+  async setExpiryWarned(tx: Queryable, requestId: string): Promise<void> {
+    await tx.query("UPDATE signature_requests SET expiry_warned_at = now() WHERE id = $1", [requestId]);
+  },
+
   async lockNextDue(
     tx: Queryable,
     skip: string[],

@@ -105,6 +105,7 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
       notificationPollIntervalMs: 50,
       completionPollIntervalMs: 200,
       expirySweepIntervalMs: 3_600_000,
+      scheduleSweepIntervalMs: 3_600_000,
       ...options,
       ...overrides,
     });

@@ -85,6 +85,19 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                   ) : null}
                   {request.cancelReason ? ` · cancelled: ${request.cancelReason}` : ""}
                 </p>
+                {OPEN.has(request.status) || request.status === "draft" ? (
+                  <p className="muted small" data-testid="schedule">
+                    {request.reminderEveryDays > 0
+                      ? `Reminded automatically every ${request.reminderEveryDays} day${request.reminderEveryDays === 1 ? "" : "s"}`
+                      : "No automatic reminders"}
+                    {request.expiryWarningSentAt ? (
+                      <>
+                        {" "}
+                        · expiry warning sent <When at={request.expiryWarningSentAt} />
+                      </>
+                    ) : null}
+                  </p>
+                ) : null}
               </div>
               <div className="button-row">
                 {request.status === "draft" ? (

@@ -1,12 +1,14 @@
-/** Settings → Members and Settings → Workspace: running the workspace, for Organization Admins. */
+/** Settings → Members, Workspace and Requests: running the workspace, for Organization Admins. */
 import { Link } from "wouter";
 import { useWorkspace } from "../workspace";
 import { MembersTab } from "./MembersTab";
+import { RequestsTab } from "./RequestsTab";
 import { WorkspaceTab } from "./WorkspaceTab";
 
 const TABS = [
   { id: "members", label: "Members", Panel: MembersTab },
   { id: "workspace", label: "Workspace", Panel: WorkspaceTab },
+  { id: "requests", label: "Requests", Panel: RequestsTab },
 ] as const;
 
 export function SettingsPage({ tab }: { tab?: string }) {

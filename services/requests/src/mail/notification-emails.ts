@@ -7,7 +7,13 @@ import type { RecipientKind, SignerLocale } from "@countersign/domain";
 import { escapeHtml, MailWords } from "./mail-words.js";
 import type { MessageId } from "./messages/en.js";
 
-export type NotificationKind = "invitation" | "resend" | "reminder" | "recipient_changed" | "completed";
+export type NotificationKind =
+  | "invitation"
+  | "resend"
+  | "reminder"
+  | "expiry_warning"
+  | "recipient_changed"
+  | "completed";
 
 export interface NotificationContent {
   kind: NotificationKind;
@@ -35,6 +41,7 @@ const WORDING: Record<NotificationKind, Wording> = {
   invitation: { subject: "invitation.subject", lead: "invitation.lead", action: "action.sign" },
   resend: { subject: "resend.subject", lead: "resend.lead", action: "action.sign" },
   reminder: { subject: "reminder.subject", lead: "reminder.lead", action: "action.sign" },
+  expiry_warning: { subject: "expiryWarning.subject", lead: "expiryWarning.lead", action: "action.sign" },
   recipient_changed: {
     subject: "recipientChanged.subject",
     lead: "recipientChanged.lead",
@@ -49,12 +56,18 @@ const ASKED_OF: Partial<Record<RecipientKind, Partial<Record<NotificationKind, W
     invitation: { subject: "review.subject", lead: "review.lead", action: "action.review" },
     resend: { subject: "review.subject", lead: "review.lead", action: "action.review" },
     reminder: { subject: "review.reminderSubject", lead: "review.reminderLead", action: "action.review" },
+    expiry_warning: { subject: "expiryWarning.subject", lead: "expiryWarning.lead", action: "action.review" },
     recipient_changed: { subject: "review.subject", lead: "review.lead", action: "action.review" },
   },
   approver: {
     invitation: { subject: "approve.subject", lead: "approve.lead", action: "action.approve" },
     resend: { subject: "approve.subject", lead: "approve.lead", action: "action.approve" },
     reminder: { subject: "approve.reminderSubject", lead: "approve.reminderLead", action: "action.approve" },
+    expiry_warning: {
+      subject: "expiryWarning.subject",
+      lead: "expiryWarning.lead",
+      action: "action.approve",
+    },
     recipient_changed: { subject: "approve.subject", lead: "approve.lead", action: "action.approve" },
   },
 };

@@ -9,6 +9,9 @@ export const ar: Catalogue = {
     "هذا رابط جديد لتوقيع <b>{title}</b>{hasSender, select, yes { بناءً على طلب {sender}} other {}}.",
   "reminder.subject": "تذكير: يُرجى توقيع {title}",
   "reminder.lead": "تذكير: {hasSender, select, yes {طلب منك {sender}} other {طُلب منك}} توقيع <b>{title}</b>.",
+  "expiryWarning.subject": "ينتهي قريبًا: {title}",
+  "expiryWarning.lead":
+    "تنتهي صلاحية <b>{title}</b>{hasSender, select, yes { من {sender}} other {}} قريبًا وما زالت بانتظارك.",
   "recipientChanged.subject": "يُرجى التوقيع: {title}",
   "recipientChanged.lead":
     "تم تحديث بياناتك في هذا الطلب. {hasSender, select, yes {طلب منك {sender}} other {طُلب منك}} توقيع <b>{title}</b>.",

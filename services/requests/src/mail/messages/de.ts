@@ -11,6 +11,9 @@ export const de: Catalogue = {
   "reminder.subject": "Erinnerung: Bitte unterschreiben Sie {title}",
   "reminder.lead":
     "Zur Erinnerung: Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu unterschreiben.",
+  "expiryWarning.subject": "Läuft bald ab: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { von {sender}} other {}} läuft bald ab und wartet noch auf Sie.",
   "recipientChanged.subject": "Bitte unterschreiben: {title}",
   "recipientChanged.lead":
     "Ihre Angaben in dieser Anfrage wurden aktualisiert. Sie wurden{hasSender, select, yes { von {sender}} other {}} gebeten, <b>{title}</b> zu unterschreiben.",

@@ -13,6 +13,9 @@ export const en = {
   "reminder.subject": "Reminder: please sign {title}",
   "reminder.lead":
     "A reminder: you have been asked to sign <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}.",
+  "expiryWarning.subject": "Expiring soon: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { from {sender}} other {}} expires soon and is still waiting for you.",
   "recipientChanged.subject": "Please sign: {title}",
   "recipientChanged.lead":
     "Your details on this request were updated. You have been asked to sign <b>{title}</b>{hasSender, select, yes { by {sender}} other {}}.",

@@ -11,6 +11,9 @@ export const es: Catalogue = {
   "reminder.subject": "Recordatorio: por favor, firme {title}",
   "reminder.lead":
     "Le recordamos que {hasSender, select, yes {{sender} le ha pedido} other {se le ha pedido}} que firme <b>{title}</b>.",
+  "expiryWarning.subject": "Vence pronto: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { de {sender}} other {}} vence pronto y todavía le espera.",
   "recipientChanged.subject": "Firma pendiente: {title}",
   "recipientChanged.lead":
     "Se han actualizado sus datos en esta solicitud. {hasSender, select, yes {{sender} le ha pedido} other {Se le ha pedido}} que firme <b>{title}</b>.",

@@ -11,6 +11,9 @@ export const fr: Catalogue = {
   "reminder.subject": "Rappel : veuillez signer {title}",
   "reminder.lead":
     "Petit rappel : {hasSender, select, yes {{sender} vous demande} other {il vous est demandé}} de signer <b>{title}</b>.",
+  "expiryWarning.subject": "Expire bientôt : {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { de {sender}} other {}} expire bientôt et vous attend encore.",
   "recipientChanged.subject": "Veuillez signer : {title}",
   "recipientChanged.lead":
     "Vos coordonnées pour cette demande ont été mises à jour. {hasSender, select, yes {{sender} vous demande} other {Il vous est demandé}} de signer <b>{title}</b>.",

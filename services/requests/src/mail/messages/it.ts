@@ -11,6 +11,9 @@ export const it: Catalogue = {
   "reminder.subject": "Promemoria: firma richiesta per {title}",
   "reminder.lead":
     "Promemoria: {hasSender, select, yes {{sender} le chiede} other {le viene chiesto}} di firmare <b>{title}</b>.",
+  "expiryWarning.subject": "In scadenza: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { di {sender}} other {}} scade a breve e attende ancora te.",
   "recipientChanged.subject": "Firma richiesta: {title}",
   "recipientChanged.lead":
     "I suoi dati in questa richiesta sono stati aggiornati. {hasSender, select, yes {{sender} le chiede} other {Le viene chiesto}} di firmare <b>{title}</b>.",

@@ -11,6 +11,9 @@ export const ja: Catalogue = {
   "reminder.subject": "リマインダー：{title}への署名のお願い",
   "reminder.lead":
     "リマインダー：{hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b>への署名を依頼されています。",
+  "expiryWarning.subject": "まもなく期限切れ: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes {（{sender} より）} other {}}はまもなく期限切れになりますが、まだお手続きが完了していません。",
   "recipientChanged.subject": "署名のお願い：{title}",
   "recipientChanged.lead":
     "この依頼におけるあなたの情報が更新されました。{hasSender, select, yes {{sender} 様から} other {}}<b>{title}</b>への署名を依頼されています。",

@@ -11,6 +11,9 @@ export const nl: Catalogue = {
   "reminder.subject": "Herinnering: {title} ondertekenen",
   "reminder.lead":
     "Ter herinnering: {hasSender, select, yes {{sender} vraagt u} other {u wordt gevraagd}} <b>{title}</b> te ondertekenen.",
+  "expiryWarning.subject": "Verloopt binnenkort: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { van {sender}} other {}} verloopt binnenkort en wacht nog op u.",
   "recipientChanged.subject": "Ter ondertekening: {title}",
   "recipientChanged.lead":
     "Uw gegevens bij dit verzoek zijn bijgewerkt. {hasSender, select, yes {{sender} vraagt u} other {U wordt gevraagd}} <b>{title}</b> te ondertekenen.",

@@ -11,6 +11,9 @@ export const pl: Catalogue = {
   "reminder.subject": "Przypomnienie: podpisz dokument {title}",
   "reminder.lead":
     "Przypominamy: {hasSender, select, yes {{sender} prosi Cię} other {otrzymujesz prośbę}} o podpisanie dokumentu <b>{title}</b>.",
+  "expiryWarning.subject": "Wkrótce wygasa: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { od {sender}} other {}} wkrótce wygasa i wciąż czeka na Ciebie.",
   "recipientChanged.subject": "Prośba o podpis: {title}",
   "recipientChanged.lead":
     "Twoje dane w tej prośbie o podpis zostały zaktualizowane. {hasSender, select, yes {{sender} prosi Cię} other {Otrzymujesz prośbę}} o podpisanie dokumentu <b>{title}</b>.",

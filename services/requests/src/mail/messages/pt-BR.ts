@@ -11,6 +11,9 @@ export const ptBR: Catalogue = {
   "reminder.subject": "Lembrete: assine {title}",
   "reminder.lead":
     "Lembrete: você recebeu uma solicitação para assinar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}.",
+  "expiryWarning.subject": "Expira em breve: {title}",
+  "expiryWarning.lead":
+    "<b>{title}</b>{hasSender, select, yes { de {sender}} other {}} expira em breve e ainda aguarda você.",
   "recipientChanged.subject": "Assinatura solicitada: {title}",
   "recipientChanged.lead":
     "Seus dados nesta solicitação foram atualizados. Você recebeu uma solicitação para assinar <b>{title}</b>{hasSender, select, yes {, enviada por {sender}} other {}}.",
