@@ -19,8 +19,18 @@ import type { Signing } from "./signing.js";
 import type { SigningSessions } from "./signing-sessions.js";
 import type { DocumentVerification } from "./verification/document-verification.js";
 
-/** A signer's copy crosses to the gateway in parts of this size. */
-const COPY_CHUNK_BYTES = 1024 * 1024;
+/** A file drawn for the gateway (a signer's copy, an audit report) crosses to it in parts of this size. */
+const FILE_CHUNK_BYTES = 1024 * 1024;
+
+/** A drawn file as a stream answers it: its description (as `describedAs`), then its bytes in parts. */
+function* fileParts<Case extends string>(describedAs: Case, file: { filename: string; bytes: Uint8Array }) {
+  yield {
+    part: { case: describedAs, value: { filename: file.filename, sizeBytes: BigInt(file.bytes.length) } },
+  };
+  for (let at = 0; at < file.bytes.length; at += FILE_CHUNK_BYTES) {
+    yield { part: { case: "chunk" as const, value: file.bytes.subarray(at, at + FILE_CHUNK_BYTES) } };
+  }
+}
 
 export interface RequestsDomain {
   creation: RequestCreation;
@@ -138,16 +148,7 @@ export function requestsRoutes({
       attachment: toSignerAttachment(await signerAttachments.attach(req)),
     }),
     getSignerCopy: async function* (req) {
-      const copy = await signerCopies.draw(req.sessionToken);
-      yield {
-        part: {
-          case: "copy" as const,
-          value: { filename: copy.filename, sizeBytes: BigInt(copy.bytes.length) },
-        },
-      };
-      for (let at = 0; at < copy.bytes.length; at += COPY_CHUNK_BYTES) {
-        yield { part: { case: "chunk" as const, value: copy.bytes.subarray(at, at + COPY_CHUNK_BYTES) } };
-      }
+      yield* fileParts("copy", await signerCopies.draw(req.sessionToken));
     },
     reassignSigner: async (req) => {
       const to = { name: req.name, email: req.email, reason: req.reason };
@@ -172,16 +173,7 @@ export function requestsRoutes({
       settings: await requestSettings.update(req.workspaceId, req.settings),
     }),
     getAuditReport: async function* (req) {
-      const report = await auditReports.draw(req.workspaceId, req.requestId);
-      yield {
-        part: {
-          case: "report" as const,
-          value: { filename: report.filename, sizeBytes: BigInt(report.bytes.length) },
-        },
-      };
-      for (let at = 0; at < report.bytes.length; at += COPY_CHUNK_BYTES) {
-        yield { part: { case: "chunk" as const, value: report.bytes.subarray(at, at + COPY_CHUNK_BYTES) } };
-      }
+      yield* fileParts("report", await auditReports.draw(req.workspaceId, req.requestId));
     },
     createAgreementSet: async (req) => ({
       agreementSet: await agreementSets.create(req.workspaceId, req.name, req.requestIds, req.actor),

@@ -50,7 +50,6 @@ function ScheduleForm({ loaded }: { loaded: RequestSettings }) {
   };
   const changed =
     reminder !== String(current.reminderEveryDays) || warning !== String(current.expiryWarningDays);
-  const days = (n: string) => (n === "1" ? "day" : "days");
   return (
     <form className="card" onSubmit={submit} noValidate data-testid="request-settings">
       <h2>Reminders and expiry</h2>
@@ -59,50 +58,30 @@ function ScheduleForm({ loaded }: { loaded: RequestSettings }) {
         already made keep theirs. Each reminder and warning is written to the request's audit trail.
       </p>
       <div className="field-pair">
-        <div>
-          <TextField
-            label="Remind every (days)"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={30}
-            value={reminder}
-            onChange={(e) => {
-              setReminder(e.target.value);
-              setSaved(false);
-            }}
-            error={save.error?.about("reminderEveryDays")}
-          />
-          <p className="muted small">
-            {!isDays(reminder)
-              ? "A whole number of days, 0 for none."
-              : reminder === "0"
-                ? "No automatic reminders."
-                : `Whoever's turn it is gets a reminder ${reminder} ${days(reminder)} after their last e-mail, until the request ends or expires.`}
-          </p>
-        </div>
-        <div>
-          <TextField
-            label="Warn before expiry (days)"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={30}
-            value={warning}
-            onChange={(e) => {
-              setWarning(e.target.value);
-              setSaved(false);
-            }}
-            error={save.error?.about("expiryWarningDays")}
-          />
-          <p className="muted small">
-            {!isDays(warning)
-              ? "A whole number of days, 0 for none."
-              : warning === "0"
-                ? "No warning before a request expires."
-                : `${warning} ${days(warning)} before a request expires, whoever's turn it is and its sender get an e-mail.`}
-          </p>
-        </div>
+        <DaysField
+          label="Remind every (days)"
+          value={reminder}
+          onChange={(value) => {
+            setReminder(value);
+            setSaved(false);
+          }}
+          error={save.error?.about("reminderEveryDays")}
+          none="No automatic reminders."
+          some={(n) =>
+            `Whoever's turn it is gets a reminder ${n} after their last e-mail, until the request ends or expires.`
+          }
+        />
+        <DaysField
+          label="Warn before expiry (days)"
+          value={warning}
+          onChange={(value) => {
+            setWarning(value);
+            setSaved(false);
+          }}
+          error={save.error?.about("expiryWarningDays")}
+          none="No warning before a request expires."
+          some={(n) => `${n} before a request expires, whoever's turn it is and its sender get an e-mail.`}
+        />
       </div>
       <div className="button-row">
         <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
@@ -118,5 +97,40 @@ function ScheduleForm({ loaded }: { loaded: RequestSettings }) {
         <ErrorNote error={save.error} />
       ) : null}
     </form>
+  );
+}
+
+/** A number of days from 0 to 30, with what the number typed will do beneath it. */
+function DaysField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+  /** Said for 0. */
+  none: string;
+  /** Said for more, given "3 days". */
+  some: (days: string) => string;
+}) {
+  const { value } = props;
+  return (
+    <div>
+      <TextField
+        label={props.label}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={30}
+        value={value}
+        onChange={(e) => props.onChange(e.target.value)}
+        error={props.error}
+      />
+      <p className="muted small">
+        {!isDays(value)
+          ? "A whole number of days, 0 for none."
+          : Number(value) === 0
+            ? props.none
+            : props.some(`${Number(value)} ${Number(value) === 1 ? "day" : "days"}`)}
+      </p>
+    </div>
   );
 }
