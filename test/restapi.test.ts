@@ -781,6 +781,49 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     ]);
   });
 
+  test("an envelope's notification, as DocuSign's clients set it, is the request's reminder schedule, expiry and warning", async () => {
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        templateId,
+        status: "sent",
+        templateRoles: [
+          { roleName: "Client", name: "Ann", email: "ann.nt@example.com" },
+          { roleName: "Company", name: "Bo", email: "bo.nt@example.com" },
+        ],
+        notification: {
+          useAccountDefaults: "false",
+          reminders: { reminderEnabled: "true", reminderDelay: "2", reminderFrequency: "2" },
+          expirations: { expireEnabled: "true", expireAfter: "10", expireWarn: "3" },
+        },
+      },
+    });
+    const native = (
+      await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, { key: key.secret })
+    ).body as Json;
+    expect(native).toMatchObject({ reminderEveryDays: 2, expiryWarningDays: 3, expiryWarningSentAt: null });
+    const days = (Date.parse(native.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(9.9);
+    expect(days).toBeLessThanOrEqual(10);
+    const envelope = await envelopes.getEnvelope(key.accountId, created.envelopeId);
+    expect(envelope.expireDateTime).toBe(native.expiresAt);
+
+    const refused = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          templateId,
+          status: "sent",
+          templateRoles: [
+            { roleName: "Client", name: "Ann", email: "ann.nt@example.com" },
+            { roleName: "Company", name: "Bo", email: "bo.nt@example.com" },
+          ],
+          notification: { reminders: { reminderEnabled: "true", reminderFrequency: "45" } },
+        },
+      }),
+    );
+    expect(refused).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_BODY" });
+    expect(refused.message).toContain("notification.reminders.reminderFrequency");
+  });
+
   test("every tab type DocuSign's clients send becomes its field: initials, date, number with bounds, list, radio group, grouped checkboxes, a signer attachment and a tab shown on a condition", async () => {
     const { bytes } = await leasePdf();
     const at = (x: number, y: number) => ({

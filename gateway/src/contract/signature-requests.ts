@@ -83,6 +83,10 @@ export const SignatureRequestInput = z
       description:
         "Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`).",
     }),
+    expiryWarningDays: wholeNumber().optional().meta({
+      description:
+        "Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`.",
+    }),
   })
   .meta({
     id: "SignatureRequestInput",
@@ -225,6 +229,10 @@ export const SignatureRequest = z
     reminderEveryDays: z.int().meta({
       description:
         "Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never.",
+    }),
+    expiryWarningDays: z.int().meta({
+      description:
+        "Days before `expiresAt` that the waiting recipients and the sender are warned; 0 for never.",
     }),
     expiryWarningSentAt: optionalTimestamp.meta({
       description:

@@ -33,6 +33,7 @@ import {
   signingRecipients,
   type Tab,
 } from "./envelope-definition.js";
+import { scheduleOf } from "./envelope-notification.js";
 import { signerTabs, TabConditions } from "./signer-tabs.js";
 
 export interface EnvelopeServices {
@@ -273,6 +274,7 @@ export class EnvelopeCreation {
       message: definition.emailBlurb ?? "",
       send,
       allowReassign: definition.allowReassign ?? false,
+      ...scheduleOf(definition.notification),
       actor,
     });
     if (!signatureRequest) throw new Error("the requests service answered without a request");

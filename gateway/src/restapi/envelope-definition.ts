@@ -183,6 +183,33 @@ export const TemplateRole = z.object({
   emailNotification,
 });
 
+/** Days of a schedule: 0 (never) to 30, as the requests service takes them. */
+const scheduleDays = dsInteger.refine((days) => days >= 0 && days <= 30, "must be from 0 to 30");
+
+/**
+ * DocuSign's envelope notification: reminders (the first `reminderDelay` days after the e-mail,
+ * then every `reminderFrequency` days) and an expiry `expireAfter` days after creation, warned
+ * `expireWarn` days before; `useAccountDefaults` takes the workspace's instead.
+ */
+export const EnvelopeNotification = z.object({
+  useAccountDefaults: dsBoolean.optional(),
+  reminders: z
+    .object({
+      reminderEnabled: dsBoolean.optional(),
+      reminderDelay: scheduleDays.optional(),
+      reminderFrequency: scheduleDays.optional(),
+    })
+    .optional(),
+  expirations: z
+    .object({
+      expireEnabled: dsBoolean.optional(),
+      expireAfter: dsInteger.refine((days) => days >= 1 && days <= 999, "must be from 1 to 999").optional(),
+      expireWarn: scheduleDays.optional(),
+    })
+    .optional(),
+});
+export type EnvelopeNotification = z.infer<typeof EnvelopeNotification>;
+
 export const EnvelopeDefinition = z.object({
   status: z
     .string()
@@ -193,6 +220,7 @@ export const EnvelopeDefinition = z.object({
   emailBlurb: text().optional(),
   /** DocuSign lets signers reassign unless told not to; here they may only when the envelope says so. */
   allowReassign: dsBoolean.optional(),
+  notification: EnvelopeNotification.optional(),
   templateId: id().optional(),
   templateRoles: z.array(TemplateRole).max(50).optional(),
   documents: z.array(EnvelopeDocument).max(20).optional(),

@@ -109,6 +109,7 @@ export function signatureRequestJson(
     sender: { name: request.sender?.name ?? "", email: orNull(request.sender?.email ?? "") },
     allowReassign: request.allowReassign,
     reminderEveryDays: request.reminderEveryDays,
+    expiryWarningDays: request.expiryWarningDays,
     expiryWarningSentAt: isoOrNull(request.expiryWarningTime),
     completionFailure: request.completionFailure
       ? {

@@ -72,6 +72,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         send: body.send ?? false,
         allowReassign: body.allowReassign ?? false,
         reminderEveryDays: body.reminderEveryDays,
+        expiryWarningDays: body.expiryWarningDays,
         actor,
         operationKey: currentCallContext()?.operationKey ?? "",
       });

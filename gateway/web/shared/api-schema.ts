@@ -4116,6 +4116,8 @@ export interface components {
             allowReassign: boolean;
             /** @description Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`). */
             reminderEveryDays?: number;
+            /** @description Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`. */
+            expiryWarningDays?: number;
         };
         NewField: {
             /** @description Assigned when absent. */
@@ -4607,6 +4609,8 @@ export interface components {
             allowReassign: boolean;
             /** @description Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never. */
             reminderEveryDays: number;
+            /** @description Days before `expiresAt` that the waiting recipients and the sender are warned; 0 for never. */
+            expiryWarningDays: number;
             /** @description When the recipients whose turn it was, and the sender, were warned that the request expires soon; null until then. */
             expiryWarningSentAt: string | null;
         };

@@ -119,6 +119,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     sender: { name: row.sender_name, email: row.sender_email },
     allowReassign: row.allow_reassign,
     reminderEveryDays: row.reminder_every_days,
+    expiryWarningDays: row.expiry_warning_days,
     expiryWarningTime: time(row.expiry_warned_at),
     signerAttachments: row.signer_attachments.map(toSignerAttachment),
     completionFailure: row.completion_failure

@@ -164,11 +164,13 @@ export class RequestCreation {
       ? undefined
       : layoutFromDocuments(input.documentIds, input.fields, drafts);
     violations.push(...(fromDocuments?.violations ?? []));
-    const schedule =
-      input.reminderEveryDays === undefined
-        ? undefined
-        : scheduleViolation("reminderEveryDays", input.reminderEveryDays);
-    if (schedule) violations.push(schedule);
+    for (const [path, days] of [
+      ["reminderEveryDays", input.reminderEveryDays],
+      ["expiryWarningDays", input.expiryWarningDays],
+    ] as const) {
+      const violation = days === undefined ? undefined : scheduleViolation(path, days);
+      if (violation) violations.push(violation);
+    }
     if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
     if (fromDocuments) return { layout: fromDocuments.layout, placedByCaller: true };
     const template = await this.templateOf(input);
@@ -252,7 +254,7 @@ export class RequestCreation {
       sender: senderOf(input.actor),
       allowReassign: input.allowReassign,
       reminderEveryDays: input.reminderEveryDays ?? defaults.reminderEveryDays,
-      expiryWarningDays: defaults.expiryWarningDays,
+      expiryWarningDays: input.expiryWarningDays ?? defaults.expiryWarningDays,
     };
     const createdEntry: AuditRecord = {
       action: "created",

@@ -27,7 +27,7 @@ const sender = {
 
 async function sent(
   workspaceId: string,
-  options: { reminderEveryDays?: number; expiresInDays?: number } = {},
+  options: { reminderEveryDays?: number; expiryWarningDays?: number; expiresInDays?: number } = {},
 ) {
   const templateId = await h.template(workspaceId);
   const { signatureRequest } = await h.requests.createSignatureRequest({
@@ -41,6 +41,7 @@ async function sent(
     ],
     send: true,
     reminderEveryDays: options.reminderEveryDays,
+    expiryWarningDays: options.expiryWarningDays,
     expireTime:
       options.expiresInDays === undefined
         ? undefined
@@ -161,7 +162,8 @@ test("the workspace's defaults apply to requests made after they change, and bad
   const later = await sent(ws);
   expect([earlier.reminderEveryDays, later.reminderEveryDays]).toEqual([0, 5]);
   // Its own schedule wins over the default.
-  expect((await sent(ws, { reminderEveryDays: 0 })).reminderEveryDays).toBe(0);
+  const own = await sent(ws, { reminderEveryDays: 0, expiryWarningDays: 4 });
+  expect([own.reminderEveryDays, own.expiryWarningDays, later.expiryWarningDays]).toEqual([0, 4, 0]);
   // No warning for a request made while warnings were off.
   const quiet = await sent(ws, { expiresInDays: 1 });
   await ageBy(quiet.id, 3);
