@@ -959,8 +959,17 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await signers.nth(0).getByText("Confirm who signs (optional)").click();
   await signers.nth(0).getByLabel("Access code").fill("12");
   await signers.nth(0).getByLabel("Ask for a one-time code sent to their inbox").check();
+  // Its deadline and reminders: a schedule past a month is named at its field.
+  const schedule = page.locator("details.schedule-choice");
+  await schedule.getByText("Deadline and reminders").click();
+  await schedule.getByLabel("Remind every (days)").fill("45");
   await page.getByRole("button", { name: "Send for signature" }).click();
   await signers.nth(0).getByText("must be 4 to 50 characters").waitFor();
+  await shows(schedule, "must be a whole number of days from 0 (never) to 30");
+  await schedule.getByLabel("Remind every (days)").fill("4");
+  const lastDay = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  await schedule.getByLabel("Expires on").fill(lastDay);
+  await shows(schedule, "gets a reminder 4 days after their last e-mail");
   await shot(page, "request-new-signer-checks");
   await signers.nth(0).getByLabel("Access code").fill("tulip-1234");
   // The landlord gets their e-mails and signing page in Dutch.
@@ -972,6 +981,15 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await shows(page.getByTestId("recipients"), "Lars Landlord");
   await shows(page.getByTestId("recipients"), "asked for access code and e-mailed code");
   await shows(page.getByTestId("recipients"), "in Nederlands");
+  await shows(page.getByTestId("schedule"), "Reminded automatically every 4 days");
+  const sentId = page.url().split("/").at(-1) as string;
+  const sent = (await api(`/signature-requests/${sentId}`)).body as {
+    expiresAt: string;
+    reminderEveryDays: number;
+  };
+  expect(sent.reminderEveryDays).toBe(4);
+  // The end of the chosen day where the browser is (this machine's zone: the test runs beside it).
+  expect(sent.expiresAt).toBe(new Date(`${lastDay}T23:59:59`).toISOString());
   await context.close();
 });
 
@@ -1331,6 +1349,8 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
   // A field of each kind, at its default size on a page shown this narrow: no label is cut.
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
   await uploadInBrowser(page, "Narrow.pdf", 1);
+  // A page is drawn once it comes near the window: on a phone the form's column is above it.
+  await page.getByTestId("page-1").scrollIntoViewIfNeeded();
   await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
   const labelled = ["signature", "initials", "date_signed", "name", "email", "text"];
   labelled.push("dropdown", "number", "date", "attachment");
@@ -1412,6 +1432,8 @@ test.each([
     // The composer, once it holds a document.
     await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
     await uploadInBrowser(page, "Checked.pdf", 1);
+    // A page is drawn once it comes near the window: on a phone the form's column is above it.
+    await page.getByTestId("page-1").scrollIntoViewIfNeeded();
     await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
     await page.getByTestId("palette-signature").click();
     found.push(...(await seriousViolations(page)).map((v) => `requests/send (composing): ${v}`));

@@ -6,6 +6,7 @@ import type { Page, SignatureRequest, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
+import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import { SignerLanguage } from "./SignerLanguage";
 import { checksBody, NO_CHECKS, type SignerCheckValues } from "./signer-checks";
@@ -71,6 +72,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   const [title, setTitle] = useState(template?.name ?? "");
   const [message, setMessage] = useState("");
   const [allowReassign, setAllowReassign] = useState(false);
+  const [schedule, setSchedule] = useState<ScheduleValues>(NO_SCHEDULE);
   const [signers, setSigners] = useState<
     Record<
       string,
@@ -99,6 +101,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
             ...(signers[r.name]?.inPerson && host ? { host } : {}),
           })),
           ...(allowReassign ? { allowReassign: true } : {}),
+          ...scheduleBody(schedule),
           send,
         },
       });
@@ -106,7 +109,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
     });
   const problem = (path: string) => error?.errors.find((e) => e.path === path)?.message;
   const shownInPlace = (path: string) =>
-    /^(title|recipients\[\d+\]\.(name|email|accessCode|emailCode))$/.test(path);
+    /^(title|expiresAt|reminderEveryDays|recipients\[\d+\]\.(name|email|accessCode|emailCode))$/.test(path);
   const unplaced = error && !error.errors.every((e) => shownInPlace(e.path)) ? error : undefined;
 
   return (
@@ -187,6 +190,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
         );
       })}
       <ReassignChoice checked={allowReassign} onChange={setAllowReassign} />
+      <ScheduleChoice value={schedule} onChange={setSchedule} problem={problem} />
       {unplaced ? <ErrorNote error={unplaced} /> : null}
       <div className="dialog-actions">
         <BusyButton

@@ -24,6 +24,7 @@ import type { DocumentInfo, Page, SignatureRequest, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
+import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import { SignerLanguage } from "./SignerLanguage";
 import {
@@ -91,6 +92,7 @@ function Composer({ start }: { start: Start }) {
   const [title, setTitle] = useState(start.title);
   const [message, setMessage] = useState(start.message);
   const [allowReassign, setAllowReassign] = useState(false);
+  const [schedule, setSchedule] = useState<ScheduleValues>(NO_SCHEDULE);
   const [selected, setSelected] = useState<string>();
   const [active, setActive] = useState(recipients.find((r) => r.kind === "signer")?.key ?? "");
   const [checked, setChecked] = useState<{ path: string; message: string }[]>([]);
@@ -174,7 +176,10 @@ function Composer({ start }: { start: Start }) {
     run(send ? "send" : "draft", async () => {
       const created = await call<SignatureRequest>(inWorkspace(workspace.id, "/signature-requests"), {
         method: "POST",
-        json: requestBody({ title, message, documents, recipients, fields, send, allowReassign }),
+        json: {
+          ...requestBody({ title, message, documents, recipients, fields, send, allowReassign }),
+          ...scheduleBody(schedule),
+        },
       });
       setDirty(false);
       navigate(`/requests/${created.id}`);
@@ -309,6 +314,14 @@ function Composer({ start }: { start: Start }) {
             }}
           />
           <ReassignChoice checked={allowReassign} onChange={setAllowReassign} />
+          <ScheduleChoice
+            value={schedule}
+            onChange={(next) => {
+              setSchedule(next);
+              changed();
+            }}
+            problem={problem}
+          />
         </div>
         <RecipientsEditor
           recipients={recipients}
