@@ -3,10 +3,10 @@
  * of thousands of entries is pages of text to set), from what is stored; nothing is kept.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Database } from "@countersign/kit";
+import { type Database, isUuid, notFound } from "@countersign/kit";
+import { readAudit, verifyChain } from "./audit-trail.js";
 import type { AuditReportFacts } from "./completion/audit-report.js";
 import type { DrawingProcess } from "./completion/drawing-process.js";
-import type { Requests } from "./requests.js";
 import { store } from "./store.js";
 
 /** Reports drawn or waiting at once in one process; more are asked to come back in a moment. */
@@ -20,13 +20,13 @@ export interface AuditReportFile {
 export class AuditReports {
   private waiting = 0;
 
-  constructor(private readonly deps: { db: Database; requests: Requests; drawing: DrawingProcess }) {}
+  constructor(private readonly deps: { db: Database; drawing: DrawingProcess }) {}
 
   async draw(workspaceId: string, requestId: string): Promise<AuditReportFile> {
-    const { db, requests, drawing } = this.deps;
-    const { entries, verified } = await requests.auditTrail(workspaceId, requestId);
-    const request = await store.getRequest(db, workspaceId, requestId);
-    if (!request) throw new ConnectError("signature request not found", Code.NotFound);
+    const { db, drawing } = this.deps;
+    const request = isUuid(requestId) ? await store.getRequest(db, workspaceId, requestId) : undefined;
+    if (!request) throw notFound("signature request");
+    const entries = await readAudit(db, requestId);
     if (this.waiting >= MAX_WAITING) {
       throw new ConnectError(
         "audit reports are being drawn for others; try again in a few seconds",
@@ -54,7 +54,7 @@ export class AuditReports {
           details: JSON.stringify(entry.details),
           hash: entry.hash,
         })),
-        verified,
+        verified: verifyChain(entries),
         drawnAt: new Date(),
       };
       const title = request.title.replace(/[\\/]/g, "-").slice(0, 150) || "request";

@@ -1,10 +1,9 @@
 /**
- * Turns requests whose expiresAt has passed into `expired`. Every replica sweeps; the rows each
- * one takes are locked with SKIP LOCKED, so two replicas never expire the same request twice. Each
- * request expires in a transaction of its own: one that fails is logged and skipped for this
- * sweep, and cannot hold back the others.
+ * Turns requests whose expiresAt has passed into `expired`. Every replica sweeps, one request at a
+ * time (due-rows.ts): locked with SKIP LOCKED, so two replicas never expire the same request twice.
  */
 import type { Database, Logger } from "@countersign/kit";
+import { workThroughDue } from "./due-rows.js";
 import type { Requests } from "./requests.js";
 import { store } from "./store.js";
 
@@ -38,31 +37,16 @@ export class ExpirySweeper {
   }
 
   /** Expires every request that is due now; returns how many. */
-  async sweep(): Promise<number> {
-    let expired = 0;
-    const failed: string[] = [];
-    for (;;) {
-      let current: string | undefined;
-      try {
-        const done = await this.db.transaction(async (tx) => {
-          const due = await store.lockNextDue(tx, failed);
-          if (!due) return false;
-          current = due.id;
-          await this.requests.expireLocked(tx, due.workspace_id, due.id);
-          return true;
-        });
-        if (!done) break;
-        expired += 1;
-        this.afterCommit();
-      } catch (err) {
-        if (current === undefined) throw err;
-        failed.push(current);
-        this.logger.error(
-          { err, signatureRequestId: current },
-          "could not expire a request; the others go on",
-        );
-      }
-    }
-    return expired;
+  sweep(): Promise<number> {
+    return workThroughDue(
+      { db: this.db, logger: this.logger, afterCommit: this.afterCommit },
+      {
+        next: (tx, skip) => store.lockNextDue(tx, skip),
+        idOf: (due) => due.id,
+        act: (tx, due) => this.requests.expireLocked(tx, due.workspace_id, due.id),
+        logField: "signatureRequestId",
+        failure: "could not expire a request; the others go on",
+      },
+    );
   }
 }

@@ -4,13 +4,13 @@
  * `expiry_warning_days` before it expires, a warning to those recipients and to the sender (when the
  * sender is a console user, who has an address). Each is audited as the service's own act.
  *
- * Every replica sweeps; a request is locked (SKIP LOCKED) while one of its notices is written, and
- * the notice's e-mail row, written in that transaction, is what makes the next sweep pass it by —
- * so two replicas never send the same reminder. One notice that fails is logged and skipped for
- * this sweep; the others go on.
+ * Every replica sweeps, one notice at a time (due-rows.ts); a request is locked (SKIP LOCKED) while
+ * one of its notices is written, and the notice's e-mail row, written in that transaction, is what
+ * makes the next sweep pass it by — so two replicas never send the same reminder.
  */
 import { type Database, DrainLoop, type Logger, type Queryable } from "@countersign/kit";
 import { appendAudit, SYSTEM } from "./audit-trail.js";
+import { workThroughDue } from "./due-rows.js";
 import { queueEmails } from "./notifications.js";
 import { lockRequest } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
@@ -55,53 +55,29 @@ export class ScheduledNotices {
 
   /** Sends every reminder and warning due now; how many of each. */
   async sweep(stopping?: AbortSignal): Promise<{ reminded: number; warned: number }> {
-    const reminded = await this.each(
+    const reminded = await workThroughDue(
+      this.deps,
+      {
+        next: (tx, skip) => store.lockNextReminderDue(tx, skip),
+        idOf: (due) => due.recipient_id,
+        act: (tx, due) => this.remind(tx, due.workspace_id, due.request_id, due.recipient_id),
+        logField: "recipientId",
+        failure: "could not send a scheduled reminder; the others go on",
+      },
       stopping,
-      (tx, skip) => store.lockNextReminderDue(tx, skip),
-      (due) => due.recipient_id,
-      (tx, due) => this.remind(tx, due.workspace_id, due.request_id, due.recipient_id),
-      "could not send a scheduled reminder; the others go on",
     );
-    const warned = await this.each(
+    const warned = await workThroughDue(
+      this.deps,
+      {
+        next: (tx, skip) => store.lockNextExpiryWarningDue(tx, skip),
+        idOf: (due) => due.id,
+        act: (tx, due) => this.warn(tx, due.workspace_id, due.id),
+        logField: "signatureRequestId",
+        failure: "could not warn of a request's expiry; the others go on",
+      },
       stopping,
-      (tx, skip) => store.lockNextExpiryWarningDue(tx, skip),
-      (due) => due.id,
-      (tx, due) => this.warn(tx, due.workspace_id, due.id),
-      "could not warn of a request's expiry; the others go on",
     );
     return { reminded, warned };
-  }
-
-  /** Runs `act` on each due item, one transaction each, until none is due or the sweep stops. */
-  private async each<Due>(
-    stopping: AbortSignal | undefined,
-    next: (tx: Queryable, skip: string[]) => Promise<Due | undefined>,
-    idOf: (due: Due) => string,
-    act: (tx: Queryable, due: Due) => Promise<void>,
-    failure: string,
-  ): Promise<number> {
-    let done = 0;
-    const failed: string[] = [];
-    while (!stopping?.aborted) {
-      let current: string | undefined;
-      try {
-        const acted = await this.deps.db.transaction(async (tx) => {
-          const due = await next(tx, failed);
-          if (!due) return false;
-          current = idOf(due);
-          await act(tx, due);
-          return true;
-        });
-        if (!acted) break;
-        done += 1;
-        this.deps.afterCommit();
-      } catch (err) {
-        if (current === undefined) throw err;
-        failed.push(current);
-        this.deps.logger.error({ err, id: current }, failure);
-      }
-    }
-    return done;
   }
 
   private async remind(tx: Queryable, workspaceId: string, requestId: string, recipientId: string) {

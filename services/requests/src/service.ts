@@ -278,7 +278,7 @@ function apiParts(
     drawing: verifierProcess,
   });
   const routes = requestsRoutes({
-    auditReports: new AuditReports({ db, requests, drawing: verifierProcess }),
+    auditReports: new AuditReports({ db, drawing: verifierProcess }),
     requestSettings: new RequestSettingsBook(db),
     creation,
     requests,
