@@ -1306,12 +1306,124 @@ test("a declined request says who declined and why, shows who was never asked, a
   await context.close();
 });
 
+test("bulk send: a CSV file with a bad line is refused naming it and sends nothing; the corrected file's lines are sent, followed to the end with each row's request; a long batch is cancelled part-way", async () => {
+  const upload = await api("/documents/upload?filename=offer.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Offer"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const at = { page: 1, x: 60, width: 220, height: 28, role: "Candidate" };
+  const template = await api("/templates", {
+    method: "POST",
+    json: {
+      name: "Offer for bulk",
+      documentId: (upload.body as { id: string }).id,
+      roles: [{ name: "Candidate" }],
+      fields: [
+        { ...at, type: "signature", y: 620, height: 40 },
+        { ...at, type: "text", y: 560, label: "Salary" },
+      ],
+    },
+  });
+  const templateId = (template.body as { id: string }).id;
+  const csvTemplate = await api(`/bulk-sends/csv-template?templateId=${templateId}`);
+  // fetch's text() drops the byte order mark that tells spreadsheets the file is UTF-8.
+  expect([csvTemplate.headers.get("content-type"), csvTemplate.text]).toEqual([
+    "text/csv; charset=utf-8",
+    "Candidate name,Candidate email,Salary\r\n",
+  ]);
+
+  const { context, page } = await openConsole(admin());
+  await page.getByRole("link", { name: "Bulk send" }).click();
+  await page.getByRole("heading", { name: "New bulk send" }).waitFor();
+  await page.getByLabel("Template").selectOption({ label: "Offer for bulk" });
+  await expect(page.getByLabel("Title").inputValue()).resolves.toBe("Offer for bulk");
+  await expect(
+    page.getByRole("link", { name: "Download the CSV file to fill in" }).getAttribute("href"),
+  ).resolves.toContain(`/bulk-sends/csv-template?templateId=${templateId}`);
+  const file = (lines: string[]) => ({
+    name: "offers.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(["Candidate name,Candidate email,Salary", ...lines].join("\n")),
+  });
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles(
+      file([
+        "Ann Able,ann@example.com,50000",
+        "Ben Bad,not-an-address,51000",
+        "Cat Cole,cat@example.com,52000",
+      ]),
+    );
+  await page.getByRole("button", { name: "Check and send" }).click();
+  const problems = page.getByTestId("bulk-problems");
+  await shows(problems, "Nothing was sent.");
+  await shows(problems, "line 3:");
+  await shot(page, "bulk-send-problems");
+  const before = ((await api("/bulk-sends")).body as { totalCount: number }).totalCount;
+
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles(
+      file([
+        "Ann Able,ann@example.com,50000",
+        "Ben Good,ben@example.com,51000",
+        "Cat Cole,cat@example.com,52000",
+      ]),
+    );
+  await page.getByRole("button", { name: "Check and send" }).click();
+  await page.getByRole("heading", { name: "Offer for bulk" }).waitFor();
+  await shows(page.locator(".badge"), "Completed");
+  await shows(page.getByTestId("bulk-counts"), "Sent3");
+  const rows = page.getByTestId("bulk-rows");
+  await shows(rows, "Ben Good <ben@example.com>");
+  expect(await rows.getByRole("link", { name: "Open the request" }).count()).toBe(3);
+  expect(((await api("/bulk-sends")).body as { totalCount: number }).totalCount).toBe(before + 1);
+  await shot(page, "bulk-send-done");
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, "bulk-send-done-390");
+  await page.setViewportSize(DESKTOP);
+  await rows.getByRole("link", { name: "Open the request" }).nth(1).click();
+  await page.getByRole("heading", { name: "Offer for bulk" }).waitFor();
+  await shows(page.locator("main"), "Ben Good");
+
+  // A thousand rows take long enough to stop part-way.
+  const many = Array.from({ length: 1000 }, (_, i) => ({
+    recipients: [{ name: `Person ${i}`, email: `person${i}@example.com`, role: "Candidate" }],
+    mergeFields: { Salary: String(40000 + i) },
+  }));
+  const long = await api("/bulk-sends", {
+    method: "POST",
+    json: { templateId, title: "Long offer run", rows: many },
+  });
+  expect(long.status).toBe(202);
+  const longId = (long.body as { id: string }).id;
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/bulk/${longId}`);
+  await shows(page.locator("label[for=bulk-progress]"), "Sending:");
+  await shot(page, "bulk-send-running");
+  await page.getByRole("button", { name: "Cancel the rest" }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Cancel the rest" }).click();
+  await shows(page.locator(".badge"), "Cancelled");
+  const stopped = (await api(`/bulk-sends/${longId}`)).body as {
+    cancelled: number;
+    sent: number;
+    total: number;
+  };
+  expect(stopped.cancelled).toBeGreaterThan(0);
+  expect(stopped.sent + stopped.cancelled).toBe(1000);
+  await page.getByLabel("Show").selectOption({ label: "Cancelled" });
+  await shows(page.getByTestId("bulk-rows"), "Cancelled");
+  await context.close();
+});
+
 test("at phone width (390 px) every page fits without sideways scrolling", async () => {
   const { context, page } = await openConsole(admin(), PHONE);
   const pages = [
     "requests",
     "requests/new",
     "requests/send",
+    "requests/bulk",
     "templates",
     "templates/new",
     "settings/members",

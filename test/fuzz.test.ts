@@ -60,6 +60,11 @@ async function fixturesOf(deployment: Deployment, gateway: string): Promise<Fixt
     send: true,
   })) as { id: string; recipients: { id: string }[] };
   const set = await post("/agreement-sets", { name: "Fuzz", requestIds: [request.id] });
+  const bulkSend = await post("/bulk-sends", {
+    templateId: template.id,
+    title: "Fuzz bulk",
+    rows: [{ recipients: [{ name: "Bo", email: "bo@example.com", role: "Client" }] }],
+  });
   const console = new ConsoleClient(gateway);
   await console.logIn(deployment.adminEmail, deployment.adminPassword);
   const signing = await embeddedSigner(gateway, key.secret);
@@ -73,6 +78,7 @@ async function fixturesOf(deployment: Deployment, gateway: string): Promise<Fixt
       requestId: request.id,
       recipientId: request.recipients[0]?.id as string,
       agreementSetId: set.id as string,
+      bulkSendId: bulkSend.id as string,
     },
     apiKey: key.secret,
     cookie: `cs_session=${encodeURIComponent(console.cookie("cs_session") ?? "")}`,

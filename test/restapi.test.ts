@@ -37,6 +37,7 @@ interface DocuSignModule {
   ApiClient: new (options: { basePath: string }) => { addDefaultHeader(name: string, value: string): void };
   EnvelopesApi: new (client: unknown) => EnvelopesApi;
   TemplatesApi: new (client: unknown) => TemplatesApi;
+  BulkEnvelopesApi: new (client: unknown) => BulkEnvelopesApi;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the client's models are untyped JavaScript.
@@ -59,6 +60,17 @@ interface EnvelopesApi {
     documentId: string,
     options?: Json,
   ): Promise<Buffer | string>;
+}
+interface BulkEnvelopesApi {
+  createBulkSendList(accountId: string, options: { bulkSendingList: Json }): Promise<Json>;
+  getBulkSendList(accountId: string, listId: string): Promise<Json>;
+  getBulkSendLists(accountId: string): Promise<Json>;
+  updateBulkSendList(accountId: string, listId: string, options: { bulkSendingList: Json }): Promise<Json>;
+  deleteBulkSendList(accountId: string, listId: string): Promise<Json>;
+  createBulkSendRequest(accountId: string, listId: string, options: { bulkSendRequest: Json }): Promise<Json>;
+  getBulkSendBatchStatus(accountId: string, batchId: string): Promise<Json>;
+  getBulkSendBatches(accountId: string, options?: Json): Promise<Json>;
+  getBulkSendBatchEnvelopes(accountId: string, batchId: string, options?: Json): Promise<Json>;
 }
 interface TemplatesApi {
   listTemplates(accountId: string, options?: Json): Promise<Json>;
@@ -189,6 +201,98 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     const withNulls = answers.flatMap(({ url, data }) => nullsIn(data).map((path) => `${url} ${path}`));
     answers.length = 0;
     expect(withNulls).toEqual([]);
+  });
+
+  test("bulk sending: a list kept, read, changed and sent from a template; its batch followed to the envelopes it made; a bad copy and a non-template refused", async () => {
+    const bulk = new docusign.BulkEnvelopesApi(clientWith(key.secret));
+    const copy = (n: number) => ({
+      recipients: [
+        {
+          recipientId: "1",
+          roleName: "Client",
+          name: `Bulk Client ${n}`,
+          email: `bulk-client${n}@example.com`,
+        },
+        { recipientId: "2", roleName: "company", name: "Acme Signatory", email: "acme@example.com" },
+      ],
+      emailSubject: `NDA for client ${n}`,
+    });
+    const made = await bulk.createBulkSendList(key.accountId, {
+      bulkSendingList: { name: "Clients", bulkCopies: [copy(1), copy(2)] },
+    });
+    expect(made).toMatchObject({ listId: expect.any(String), name: "Clients" });
+    expect((await bulk.getBulkSendLists(key.accountId)).bulkListSummaries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ bulkSendListId: made.listId, name: "Clients" })]),
+    );
+    const changed = await bulk.updateBulkSendList(key.accountId, made.listId, {
+      bulkSendingList: { name: "Clients, three", bulkCopies: [copy(1), copy(2), copy(3)] },
+    });
+    expect(changed.bulkCopies).toHaveLength(3);
+    const read = await bulk.getBulkSendList(key.accountId, made.listId);
+    expect(read.bulkCopies[2]).toMatchObject({
+      emailSubject: "NDA for client 3",
+      recipients: [
+        expect.objectContaining({ roleName: "Client", email: "bulk-client3@example.com" }),
+        expect.objectContaining({ roleName: "company" }),
+      ],
+    });
+
+    const notTemplate = await docuSignError(
+      bulk.createBulkSendRequest(key.accountId, made.listId, {
+        bulkSendRequest: { envelopeOrTemplateId: crypto.randomUUID() },
+      }),
+    );
+    expect(notTemplate).toMatchObject({ status: 400, errorCode: "BULK_SEND_ENVELOPE_NOT_IN_SENDABLE_STATE" });
+    const sent = await bulk.createBulkSendRequest(key.accountId, made.listId, {
+      bulkSendRequest: { envelopeOrTemplateId: templateId, batchName: "November clients" },
+    });
+    expect(sent).toMatchObject({
+      batchId: expect.any(String),
+      batchName: "November clients",
+      batchSize: "3",
+    });
+    const status = await eventually(async () => {
+      const got = await bulk.getBulkSendBatchStatus(key.accountId, sent.batchId);
+      return got.queued === "0" ? got : undefined;
+    }, 30_000);
+    expect(status).toMatchObject({
+      batchSize: "3",
+      sent: "3",
+      failed: "0",
+      envelopeIdOrTemplateId: templateId,
+    });
+    expect(status.bulkErrors).toEqual([]);
+    const batches = await bulk.getBulkSendBatches(key.accountId);
+    expect(batches.bulkBatchSummaries.map((b: Json) => b.batchId)).toContain(sent.batchId);
+    const made3 = await bulk.getBulkSendBatchEnvelopes(key.accountId, sent.batchId, {
+      include: "recipients",
+    });
+    expect(made3.envelopes.map((e: Json) => [e.status, e.emailSubject])).toEqual([
+      ["sent", "NDA for client 1"],
+      ["sent", "NDA for client 2"],
+      ["sent", "NDA for client 3"],
+    ]);
+
+    const badList = await bulk.createBulkSendList(key.accountId, {
+      bulkSendingList: {
+        name: "Bad",
+        bulkCopies: [
+          copy(4),
+          { ...copy(5), recipients: [{ ...copy(5).recipients[0], roleName: "Witness" }] },
+        ],
+      },
+    });
+    const refused = await docuSignError(
+      bulk.createBulkSendRequest(key.accountId, badList.listId, {
+        bulkSendRequest: { envelopeOrTemplateId: templateId },
+      }),
+    );
+    expect(refused).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_BODY" });
+    expect(refused.message).toContain("line 2:");
+    const remaining = await bulk.deleteBulkSendList(key.accountId, badList.listId);
+    expect(remaining.bulkListSummaries.map((l: Json) => l.bulkSendListId)).not.toContain(badList.listId);
+    const gone = await docuSignError(bulk.getBulkSendList(key.accountId, badList.listId));
+    expect(gone).toMatchObject({ status: 400, errorCode: "BULK_SEND_LIST_DOES_NOT_EXIST" });
   });
 
   test("answers carry DocuSign's rate-limit headers: the hour's limit, what is left of it and when it ends, and the burst", async () => {
@@ -1168,6 +1272,67 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     const { bytes } = await leasePdf();
     const pdf = Buffer.from(bytes).toString("base64");
     const base = `/restapi/v2.1/accounts/${key.accountId}`;
+    const bulkList = await new docusign.BulkEnvelopesApi(clientWith(key.secret)).createBulkSendList(
+      key.accountId,
+      {
+        bulkSendingList: {
+          name: "Fuzzed",
+          bulkCopies: [{ recipients: [{ roleName: "Client", name: "A", email: "a@example.com" }] }],
+        },
+      },
+    );
+    const bulkCopies = fc.array(
+      fc.record(
+        {
+          recipients: fc.array(
+            fc.record(
+              {
+                roleName: fc.oneof(fc.constantFrom("Client", "Company"), fc.string()),
+                name: fc.oneof(fc.string(), fc.jsonValue()),
+                email: fc.constantFrom("s@example.com", "nope", ""),
+                accessCode: fc.string(),
+                tabs: fc.array(fc.record({ tabLabel: fc.string(), initialValue: fc.jsonValue() }), {
+                  maxLength: 2,
+                }),
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 3 },
+          ),
+          emailSubject: fc.oneof(fc.string(), fc.jsonValue()),
+          prefillTabs: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
+      { maxLength: 3 },
+    );
+    const bulkRequests = fc.oneof(
+      fc
+        .record({ name: fc.oneof(fc.string(), fc.jsonValue()), bulkCopies }, { requiredKeys: [] })
+        .chain((body) =>
+          fc.constantFrom(
+            { method: "POST", path: "/bulk_send_lists", body },
+            { method: "PUT", path: `/bulk_send_lists/${bulkList.listId}`, body },
+          ),
+        ),
+      fc
+        .record(
+          { envelopeOrTemplateId: fc.oneof(fc.constant(templateId), fc.string()), batchName: fc.jsonValue() },
+          { requiredKeys: [] },
+        )
+        .map((body) => ({ method: "POST", path: `/bulk_send_lists/${bulkList.listId}/send`, body })),
+      fc.string().chain((id) =>
+        fc.constantFrom(
+          ...["/bulk_send_lists/", "/bulk_send_batch/", "/bulk_send_batch/"].map((path) => ({
+            method: "GET",
+            path: `${path}${encodeURIComponent(id)}`,
+            body: undefined,
+          })),
+          { method: "GET", path: `/bulk_send_batch/${encodeURIComponent(id)}/envelopes`, body: undefined },
+          { method: "GET", path: `/bulk_send_batch?count=${encodeURIComponent(id)}`, body: undefined },
+        ),
+      ),
+    );
     const tab = fc.record(
       {
         anchorString: fc.oneof(fc.constantFrom("/sn1/", "/SN2/", ""), fc.string()),
@@ -1239,6 +1404,7 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
       { requiredKeys: [] },
     );
     const request = fc.oneof(
+      bulkRequests,
       envelope.map((body) => ({ method: "POST", path: "/envelopes", body })),
       fc.jsonValue().map((body) => ({ method: "POST", path: "/envelopes", body })),
       fc

@@ -47,6 +47,7 @@ import { RateLimiter } from "./rate-limiter.js";
 import { RESTAPI_BASE, restApiRoutes } from "./restapi/restapi-routes.js";
 import { accountRoutes } from "./routes/account.js";
 import { agreementSetRoutes } from "./routes/agreement-sets.js";
+import { bulkSendRoutes } from "./routes/bulk-sends.js";
 import { documentRoutes } from "./routes/documents.js";
 import { pingRoutes } from "./routes/ping.js";
 import { requestExportRoutes } from "./routes/request-exports.js";
@@ -193,6 +194,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   requestExportRoutes(api, requests, services.documents);
   requestSettingsRoutes(api, requests);
   agreementSetRoutes(api, requests);
+  bulkSendRoutes(api, requests, templates);
   webhookEndpointRoutes(api, services.webhooks);
   verificationRoutes(api, requests, limits.uploadBytes, bodies);
 

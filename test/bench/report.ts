@@ -2,6 +2,7 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
+import type { BulkSendFigures } from "./bulk-send.js";
 import type { CompletionFigures } from "./completion.js";
 import { LIGHTHOUSE_VERSION, type PhoneFigures } from "./lighthouse.js";
 import type { Figures, LoadOptions, RateFigures } from "./measure.js";
@@ -29,6 +30,8 @@ export interface ModeResult {
   startup: StartupFigures;
   /** Ping untraced and traced at 10 %, two deployments side by side. */
   tracing?: TracingCost;
+  /** A bulk send of 1,000 rows against the same requests made by calls. */
+  bulkSend?: BulkSendFigures;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -278,9 +281,22 @@ Targets: p99 < ${TARGETS.webhookP99Ms} ms at 200 events/s; deliveries ≥ ${TARG
 `;
 }
 
+/** Rows a second of a bulk send, against the same requests made by calls four at once. */
+export function bulkSendLines(results: Pick<ModeResult, "mode" | "bulkSend">[]): string {
+  return results
+    .flatMap(({ mode, bulkSend: f }) =>
+      f
+        ? [
+            `- ${mode}: ${f.rows} rows at **${f.rowsPerSecond.toFixed(1)} rows/s**, against ${f.baselinePerSecond.toFixed(1)} requests/s made by ${f.baselineRequests} calls four at once: **${fixed(ratio(f.rowsPerSecond, f.baselinePerSecond))}**`,
+          ]
+        : [],
+    )
+    .join("\n");
+}
+
 export function printResults(results: ModeResult[]): void {
   console.log(
-    `\n${loadTable(results)}\n\n${loadRatios(results)}\n\n${transferTable(results)}\n\n${transferVerdicts(results)}\n${httpFloorLines(results)}\n\n${memoryLines(results)}\n`,
+    `\n${loadTable(results)}\n\n${loadRatios(results)}\n\n${bulkSendLines(results)}\n\n${transferTable(results)}\n\n${transferVerdicts(results)}\n${httpFloorLines(results)}\n\n${memoryLines(results)}\n`,
   );
 }
 
@@ -415,6 +431,14 @@ ${memoryLines(results)}
 Target: the gateway grows by less than ${TARGETS.upload25GrowthMiB} MiB. In standalone mode the documents
 service shares the process and reads the whole file to parse it, so that figure is not the
 gateway's alone.
+
+## Bulk send: 1,000 rows
+
+A bulk send of 1,000 rows from a one-role template, each row a request sent at once, from the
+batch's start to its end as the service records them; against the same requests made through
+\`POST /signature-requests\` by calls four at once (the worker makes four at once).
+
+${bulkSendLines(results)}
 
 ## Completion: a 10-page request, 3 signers, 30 fields
 

@@ -9,11 +9,13 @@
  * - completing a 10-page request with 3 signers and 30 fields against pdf-lib loading and saving it;
  * - webhook latency at 200 events/s and delivery throughput against a bare HTTPS POST loop (distributed).
  * - the signing page and the console's log-in page in Lighthouse's mobile run (standalone);
- * - GET /v1/ping with OpenTelemetry tracing on at 10 % sampling against the same untraced.
+ * - GET /v1/ping with OpenTelemetry tracing on at 10 % sampling against the same untraced;
+ * - a bulk send of 1,000 rows against the same requests made by calls, four at once.
  * BENCH_ONLY=completion measures completion alone (in process, no deployment), BENCH_ONLY=webhooks
  * the webhooks alone (a distributed deployment), BENCH_ONLY=phone the pages alone (a standalone
  * deployment), BENCH_ONLY=create-send ping and create-and-send alone (both modes), BENCH_ONLY=tracing
- * ping untraced against traced at 10 % sampling (both modes); each only prints its figures.
+ * ping untraced against traced at 10 % sampling (both modes), BENCH_ONLY=bulk-send a bulk send of
+ * 1,000 rows against the same requests made by calls (both modes); each only prints its figures.
  * Prints the figures and writes docs/benchmarks.md.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -33,6 +35,7 @@ import {
 import { distributedInfra } from "../support/infra.js";
 import { makeLargePdf, makePdf } from "../support/pdfs.js";
 import { createTestCa } from "../support/webhook-receiver.js";
+import { type BulkSendFigures, measureBulkSend } from "./bulk-send.js";
 import { writeChart } from "./chart.js";
 import { measureCompletion } from "./completion.js";
 import { measurePhonePages, type PhoneFigures } from "./lighthouse.js";
@@ -40,6 +43,7 @@ import { CREATE_SEND_RATE, type LoadOptions, measure, measureAtRate } from "./me
 import { gatewayPid, peakDuring } from "./process-memory.js";
 import {
   benchSummary,
+  bulkSendLines,
   completionLines,
   type ModeResult,
   phoneLines,
@@ -224,6 +228,8 @@ async function benchMode(
     accountBase,
     templateId,
   );
+  console.log(`${mode}: a bulk send of 1,000 rows against the same requests made by calls, four at once`);
+  const bulkSend = await measureBulkSend(accountBase, key.secret, templateId);
   const express = await measure("bare Express", baselines.express, options);
   const node = await measure("bare Node", baselines.node, options);
   for (const f of [gateway, templates, createAndSend, createAndSendAtRate, express, node]) {
@@ -243,6 +249,7 @@ async function benchMode(
     upload25x3,
     floorUpload25,
     startup,
+    bulkSend,
   };
 }
 
@@ -350,7 +357,40 @@ async function createSendOnly(): Promise<void> {
   }
 }
 
+/** Bulk send's rows a second, and the same requests made by calls (bulk-send.ts). */
+async function bulkSendIn(mode: ModeResult["mode"], deployment: Deployment): Promise<BulkSendFigures> {
+  const key = await keyFor(deployment);
+  const accountBase = `${deployment.gateways[0]}/v1/accounts/${key.accountId}`;
+  const templateId = await seedTemplates(accountBase, key.secret);
+  console.log(`${mode}: a bulk send of 1,000 rows against the same requests made by calls, four at once`);
+  return measureBulkSend(accountBase, key.secret, templateId);
+}
+
+async function bulkSendOnly(): Promise<void> {
+  const print = (mode: ModeResult["mode"], bulkSend: BulkSendFigures) =>
+    console.log(bulkSendLines([{ mode, bulkSend }]));
+  const standalone = await startStandalone(undefined, { env: GATEWAY_ENV, compiled: true });
+  try {
+    print("standalone", await bulkSendIn("standalone", standalone));
+  } finally {
+    await standalone.destroy();
+  }
+  const infra = await distributedInfra();
+  if (!infra) return;
+  try {
+    const distributed = await startDistributed(infra, { env: GATEWAY_ENV, compiled: true });
+    try {
+      print("distributed", await bulkSendIn("distributed", distributed));
+    } finally {
+      await distributed.destroy();
+    }
+  } finally {
+    await infra.close();
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === "bulk-send") return bulkSendOnly();
   if (process.env.BENCH_ONLY === "webhooks") return webhooksOnly();
   if (process.env.BENCH_ONLY === "phone") return phoneOnly();
   if (process.env.BENCH_ONLY === "create-send") return createSendOnly();

@@ -46,6 +46,12 @@ export const NewRecipient = z
   })
   .meta({ id: "NewRecipient" });
 
+export const MergeFields = z.record(text().max(200), text().max(1000)).meta({
+  id: "MergeFields",
+  description:
+    "Values you fill in before anyone sees the request, by field label (matched ignoring case): every text, number or date field with the label shows the value (a date as YYYY-MM-DD), which its signer may change. A label no such field has is a 422.",
+});
+
 export const NewField = z
   .strictObject({
     ...fieldInputShape,
@@ -87,6 +93,7 @@ export const SignatureRequestInput = z
       description:
         "Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`.",
     }),
+    mergeFields: MergeFields.optional(),
   })
   .meta({
     id: "SignatureRequestInput",
@@ -154,11 +161,18 @@ export const Recipient = z
   })
   .meta({ id: "Recipient" });
 
+/** What the sender filled into a field (`mergeFields`); absent where they filled in nothing. */
+export const prefilledValue = z.string().optional().meta({
+  description:
+    "What you filled in (`mergeFields`): the signer sees it and may change it. Absent when nothing.",
+});
+
 export const RequestField = z
   .strictObject({
     ...placedFieldShape,
     recipientId: z.uuid(),
     documentId: z.uuid(),
+    prefilled: prefilledValue,
   })
   .meta({ id: "RequestField" });
 

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { base64Text } from "./base64.js";
+import { prefilledValue } from "./signature-requests.js";
 import { fieldRulesShape } from "./templates.js";
 import { id, text } from "./values.js";
 import { FieldType, RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
@@ -19,6 +20,7 @@ const PlacedField = z.object({
   height: z.number(),
   required: z.boolean(),
   label: z.string(),
+  prefilled: prefilledValue,
   ...fieldRulesShape,
 });
 

@@ -17,6 +17,7 @@ import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { authenticate } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import type { RateLimiter } from "../rate-limiter.js";
+import { bulkSendRoutes } from "./bulk-send-routes.js";
 import { DocuSignError, type ErrorNames, sendDocuSignError } from "./docusign-errors.js";
 import { envelopeRoutes } from "./envelope-routes.js";
 import { announceDocuSignLimits } from "./rate-limit-headers.js";
@@ -74,6 +75,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
   envelopeRoutes(on, options, options.uploadBytes, logger);
   recipientRoutes(on, options);
   templateRoutes(on, options);
+  bulkSendRoutes(on, options);
 
   router.use((req: Request) => {
     throw new DocuSignError(

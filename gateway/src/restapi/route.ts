@@ -18,7 +18,12 @@ import { type ErrorNames, invalidBody, invalidParameter } from "./docusign-error
 export type Handler = (req: Request, res: Response, caller: Caller) => Promise<void>;
 
 /** Declares `method path` (below the account) with the error names its failures take. */
-export type On = (method: "get" | "post" | "put", path: string, names: ErrorNames, handler: Handler) => void;
+export type On = (
+  method: "get" | "post" | "put" | "delete",
+  path: string,
+  names: ErrorNames,
+  handler: Handler,
+) => void;
 
 export interface RestApiServices {
   requests: Client<typeof RequestsService>;

@@ -70,6 +70,7 @@ export function fieldJson(f: RequestField): Json<typeof SignatureRequest>["field
     height: f.height,
     required: f.required,
     label: f.label,
+    ...(f.prefilled ? { prefilled: f.prefilled } : {}),
     ...rulesOf(f.rules),
   };
 }

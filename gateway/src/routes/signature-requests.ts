@@ -73,6 +73,7 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
         allowReassign: body.allowReassign ?? false,
         reminderEveryDays: body.reminderEveryDays,
         expiryWarningDays: body.expiryWarningDays,
+        mergeFields: body.mergeFields,
         actor,
         operationKey: currentCallContext()?.operationKey ?? "",
       });

@@ -3,6 +3,8 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { type ApiError, asApiError } from "./api";
 import { DeveloperPage } from "./developer/DeveloperPage";
+import { BulkSendDetailPage } from "./requests/BulkSendDetailPage";
+import { BulkSendPage } from "./requests/BulkSendPage";
 import { NewRequestPage } from "./requests/NewRequestPage";
 import { RequestDetailPage } from "./requests/RequestDetailPage";
 import { RequestsPage } from "./requests/RequestsPage";
@@ -125,6 +127,10 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
             <Route path="/requests" component={RequestsPage} />
             <Route path="/requests/new" component={NewRequestPage} />
             <Route path="/requests/send" component={SendDocumentsPage} />
+            <Route path="/requests/bulk" component={BulkSendPage} />
+            <Route path="/requests/bulk/:bulkSendId">
+              {(p) => <BulkSendDetailPage bulkSendId={p.bulkSendId} />}
+            </Route>
             <Route path="/requests/:requestId">{(p) => <RequestDetailPage requestId={p.requestId} />}</Route>
             <Route path="/templates" component={TemplatesPage} />
             <Route path="/templates/new">{() => <TemplateEditorPage />}</Route>

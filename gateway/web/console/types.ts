@@ -54,3 +54,6 @@ export type DocumentInfo = Schemas["Document"];
 export type Template = Schemas["Template"];
 export type TemplateRole = Schemas["Role"];
 export type TemplateField = Schemas["Field"];
+
+export type BulkSend = Schemas["BulkSend"];
+export type BulkSendRow = Schemas["BulkSendRow"];

@@ -1266,6 +1266,315 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/bulk-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List bulk sends */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Zero-based page number. */
+                    pageIndex?: number;
+                    /** @description Items per page. */
+                    pageSize?: number;
+                };
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of batches, newest first. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BulkSendPage"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Send a template to a list
+         * @description Checks every row against the template, then sends one request a row in the background: follow it with GET /bulk-sends/{bulkSendId}. With an `Idempotency-Key`, a retried start answers the batch the first one started.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["BulkSendInput"];
+                };
+            };
+            responses: {
+                /** @description The batch, started. */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BulkSend"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/bulk-sends/csv-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the CSV file to fill in for a template
+         * @description The header line a bulk send's `csv` takes for the template: a name and an e-mail column for each role, in signing order, then a column for each text, number or date field's label.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The template the file is for. */
+                    templateId: string;
+                };
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The header line. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/bulk-sends/{bulkSendId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a bulk send and how far it has got */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    /** @description The bulk send's id. */
+                    bulkSendId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The batch and its counts. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BulkSend"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a bulk send's rows
+         * @description Each row's request once sent, or why it failed; `status=failed` lists the failures.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Zero-based page number. */
+                    pageIndex?: number;
+                    /** @description Items per page. */
+                    pageSize?: number;
+                    /** @description Only rows in this state, such as `failed`. */
+                    status?: "pending" | "sent" | "failed" | "cancelled";
+                };
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    /** @description The bulk send's id. */
+                    bulkSendId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page of rows, in line order. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BulkSendRowPage"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bulk send
+         * @description Rows not yet sent are not sent; requests already sent stay sent (cancel them one by one). Cancelling a batch that has ended answers it as it is.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    /** @description The bulk send's id. */
+                    bulkSendId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The batch after the cancellation. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BulkSend"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -4118,6 +4427,7 @@ export interface components {
             reminderEveryDays?: number;
             /** @description Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`. */
             expiryWarningDays?: number;
+            mergeFields?: components["schemas"]["MergeFields"];
         };
         NewField: {
             /** @description Assigned when absent. */
@@ -4206,6 +4516,10 @@ export interface components {
             /** @description The host's e-mail. */
             email: string;
         };
+        /** @description Values you fill in before anyone sees the request, by field label (matched ignoring case): every text, number or date field with the label shows the value (a date as YYYY-MM-DD), which its signer may change. A label no such field has is a 422. */
+        MergeFields: {
+            [key: string]: string;
+        };
         /**
          * @description draft → sent → in_progress → completed; cancelled, declined and expired end a request early.
          * @enum {string}
@@ -4277,6 +4591,58 @@ export interface components {
             name: string;
             /** @description Requests of this workspace, each in no other set. */
             requestIds: string[];
+        };
+        /** @description Every row is checked before any is sent: one unsound row answers 422 naming each problem's line, and nothing is sent. */
+        BulkSendInput: {
+            /**
+             * Format: uuid
+             * @description The template every request is made from.
+             */
+            templateId: string;
+            /** @description The title of every request. */
+            title: string;
+            /** @description Your name for the batch; its title when absent. */
+            name?: string;
+            /** @description Your note to the recipients, quoted in every e-mail. */
+            message?: string;
+            /** @description The requests to send, 1 to 1000; a row's problems are reported with its line, its place in this list counting from 1. Give `rows` or `csv`. */
+            rows?: components["schemas"]["BulkSendRowInput"][];
+            /** @description A CSV file's text (RFC 4180, comma-separated, UTF-8): a header line, then one request a line, at most 1000. For each template role the columns `<Role> name` and `<Role> email`; every other column is the label of a text, number or date field, whose cell fills it (an empty cell leaves it). Problems are reported with the line they are on. Give `rows` or `csv`. */
+            csv?: string;
+            /**
+             * Format: date-time
+             * @description When each unfinished request expires; must be in the future.
+             */
+            expiresAt?: string;
+            /** @description Each request's reminder schedule, in days (0 to 30); the workspace's default when absent. */
+            reminderEveryDays?: number;
+        };
+        BulkSendRowInput: {
+            /** @description The signers (one per template role) and any copy (cc) recipients of this row's request. */
+            recipients: {
+                /** @description The recipient's name, as the e-mails and the certificate show it. */
+                name: string;
+                /** @description Where signing links and the completed copy are sent. */
+                email: string;
+                /** @description For a signer: the role to fill. From a template, a template role (every role is filled by exactly one signer); from documents, the name the fields use. Compared trimmed and case-insensitively. */
+                role?: string;
+                /** @default signer */
+                kind: components["schemas"]["RecipientKind"];
+                /** @description Defaults to the role's order (1 for cc). */
+                routingOrder?: number;
+                /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
+                clientUserId?: string;
+                /**
+                 * @description For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.
+                 * @default false
+                 */
+                emailCode: boolean;
+                /** @description The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English. */
+                locale?: components["schemas"]["SignerLocale"];
+                /** @description For a signer who signs in person: the person who hosts the signing on their own device, such as you in the console. No link is e-mailed to the signer; when it is their turn the host starts the signing (the console's Sign in person, or an embedded signing URL), and the audit trail and the certificate name both. */
+                host?: components["schemas"]["Host"];
+            }[];
+            mergeFields?: components["schemas"]["MergeFields"];
         };
         WebhookEndpointInput: {
             /**
@@ -4700,6 +5066,8 @@ export interface components {
             recipientId: string;
             /** Format: uuid */
             documentId: string;
+            /** @description What you filled in (`mergeFields`): the signer sees it and may change it. Absent when nothing. */
+            prefilled?: string;
         };
         SignerAttachment: {
             fieldId: string;
@@ -4799,6 +5167,57 @@ export interface components {
             }[];
             /** Format: date-time */
             createdAt: string;
+        };
+        BulkSend: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            templateId: string;
+            name: string;
+            title: string;
+            /**
+             * @description `running` while rows wait; `completed` once every row is sent or failed; `cancelled` once cancelled (rows not yet sent are not).
+             * @enum {string}
+             */
+            status: "running" | "completed" | "cancelled";
+            total: number;
+            /** @description Rows whose request was made and sent. */
+            sent: number;
+            /** @description Rows whose request could not be made; their rows say why. */
+            failed: number;
+            /** @description Rows still to send. */
+            pending: number;
+            /** @description Rows a cancellation stopped. */
+            cancelled: number;
+            /** @description The console user's e-mail, or the API key's name. */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            endedAt: string | null;
+        };
+        BulkSendPage: {
+            items: components["schemas"]["BulkSend"][];
+            pageIndex: number;
+            pageSize: number;
+            totalCount: number;
+        };
+        BulkSendRowPage: {
+            items: components["schemas"]["BulkSendRow"][];
+            pageIndex: number;
+            pageSize: number;
+            totalCount: number;
+        };
+        BulkSendRow: {
+            /** @description The row's line in the CSV file (the header is line 1), or its place in `rows`. */
+            line: number;
+            /** @enum {string} */
+            status: "pending" | "sent" | "failed" | "cancelled";
+            /** @description The request the row made, once sent. */
+            signatureRequestId: string | null;
+            /** @description Why the row failed; null unless it did. */
+            error: string | null;
+            /** @description The row's people, `Name <email>` each. */
+            recipients: string[];
         };
         CreatedWebhookEndpoint: {
             /** Format: uuid */
@@ -5329,6 +5748,8 @@ export interface components {
                 height: number;
                 required: boolean;
                 label: string;
+                /** @description What you filled in (`mergeFields`): the signer sees it and may change it. Absent when nothing. */
+                prefilled?: string;
                 /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
                 options?: string[];
                 /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
@@ -5359,6 +5780,8 @@ export interface components {
                 height: number;
                 required: boolean;
                 label: string;
+                /** @description What you filled in (`mergeFields`): the signer sees it and may change it. Absent when nothing. */
+                prefilled?: string;
                 /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
                 options?: string[];
                 /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
@@ -5617,6 +6040,7 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsGetParametersQuerySortValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests"]["get"]["parameters"]["query"]["sort"]> = ["newest", "oldest", "title", "changed"];
 export const pathsConsoleApiWorkspacesWorkspaceIdSignatureRequestsRequestIdAuditTrailExportGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/audit-trail/export"]["get"]["parameters"]["query"]["format"]> = ["csv", "pdf"];
+export const pathsConsoleApiWorkspacesWorkspaceIdBulkSendsBulkSendIdRowsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/rows"]["get"]["parameters"]["query"]["status"]> = ["pending", "sent", "failed", "cancelled"];
 export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessagesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages"]["get"]["parameters"]["query"]["status"]> = ["pending", "succeeded", "failed"];
 export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email", "date", "number", "dropdown", "radio", "attachment"];
 export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer", "approver"];
@@ -5635,6 +6059,8 @@ export const emailDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"];
 export const signerAttachmentContentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAttachment"]["contentType"]> = ["application/pdf", "image/png", "image/jpeg"];
 export const agreementSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgreementSet"]["status"]> = ["in_progress", "completed", "incomplete"];
+export const bulkSendStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkSend"]["status"]> = ["running", "completed", "cancelled"];
+export const bulkSendRowStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkSendRow"]["status"]> = ["pending", "sent", "failed", "cancelled"];
 export const webhookMessageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMessage"]["status"]> = ["pending", "succeeded", "failed"];
 export const webhookAttemptTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["trigger"]> = ["delivery", "retry", "replay", "test"];
 export const verificationReportVerdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerificationReport"]["verdict"]> = ["intact", "modified", "invalid", "unsigned", "unreadable"];

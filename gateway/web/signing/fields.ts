@@ -147,7 +147,8 @@ export function initialValues(session: Session): Values {
     if (field.type === "name") values[field.id] = session.recipient.name;
     else if (field.type === "email") values[field.id] = session.recipient.email;
     else if (field.type === "checkbox" || field.type === "radio") values[field.id] = false;
-    else if (["text", "number", "date", "dropdown"].includes(field.type)) values[field.id] = "";
+    else if (["text", "number", "date", "dropdown"].includes(field.type))
+      values[field.id] = field.prefilled ?? "";
   }
   return values;
 }
@@ -169,7 +170,8 @@ export function submittedValues(
     else if (field.type === "radio") {
       if (value === true) out[field.id] = true;
     } else if (typeof value === "string") {
-      if (value.trim()) out[field.id] = value.trim();
+      // A field the sender filled in and the signer emptied is sent empty: left out, it would keep the sender's value.
+      if (value.trim() || field.prefilled) out[field.id] = value.trim();
     } else if (typeof value === "object" && value.kind === "attachment") {
       out[field.id] = { kind: "attachment", id: value.id };
     } else if (typeof value === "object") out[field.id] = value;

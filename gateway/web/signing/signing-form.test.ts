@@ -3,6 +3,7 @@
  * without a browser (the browser suites drive the page itself).
  */
 import type { Session } from "./api";
+import { initialValues, submittedValues } from "./fields";
 import { initialForm, type SigningForm, signingForm } from "./signing-form";
 
 const field = (id: string, type: "signature" | "text") => ({
@@ -75,4 +76,17 @@ test("a submission clears the last problems; a refused decline leaves the dialog
     { type: "decline-refused", error: "too long" },
   );
   expect(declined).toMatchObject({ busy: null, declineOpen: true, declineError: "too long" });
+});
+
+test("a field the sender filled in starts with their value, and is sent empty once the signer empties it", () => {
+  const fields = [
+    { ...field("company", "text"), prefilled: "Acme Ltd" },
+    { ...field("note", "text"), required: false },
+  ];
+  const withPrefill = { ...session, fields } as unknown as Session;
+  const shown = new Map(fields.map((f) => [f.id, true]));
+  const values = initialValues(withPrefill);
+  expect(values).toEqual({ company: "Acme Ltd", note: "" });
+  expect(submittedValues(withPrefill.fields, values, shown)).toEqual({ company: "Acme Ltd" });
+  expect(submittedValues(withPrefill.fields, { ...values, company: " " }, shown)).toEqual({ company: "" });
 });

@@ -1,8 +1,8 @@
 /**
  * What a signer may put into their fields, checked as one pure function that reports every
  * violation with its path (`values.<fieldId>`), and the values as they are kept: `date_signed`
- * stamped, `name` and `email` defaulting to the recipient's, a picked day written as the page showed
- * it, an attachment as the document the signer gave.
+ * stamped, `name` and `email` defaulting to the recipient's, a field the sender filled in to what
+ * they wrote, a picked day written as the page showed it, an attachment as the document the signer gave.
  */
 
 import { groupBounds, isDay, numberOf, shownFields } from "@countersign/domain";
@@ -121,7 +121,26 @@ function readValue(
   }
 }
 
-function readNumber(field: StoredField, text: string): StoredValue | string {
+/**
+ * Why a sender's merge value (merge-fields.ts) cannot fill a text, number or date field: what the
+ * field would answer a signer who typed it.
+ */
+export function prefillProblem(field: Pick<StoredField, "type" | "minimum" | "maximum">, text: string) {
+  switch (field.type) {
+    case "text":
+      return textProblem(text, VALUE_LIMITS.textLength, "text");
+    case "number": {
+      const read = readNumber(field, text);
+      return typeof read === "string" ? read : undefined;
+    }
+    case "date":
+      return isDay(text) ? undefined : "must be a day of the calendar, written YYYY-MM-DD";
+    default:
+      return `is a ${field.type} field, which takes no merge value`;
+  }
+}
+
+function readNumber(field: Pick<StoredField, "minimum" | "maximum">, text: string): StoredValue | string {
   if (!text) return { kind: "text", text };
   const number = numberOf(text);
   if (number === undefined || text.length > VALUE_LIMITS.numberLength) {
@@ -189,11 +208,18 @@ export function readSignerValues(
     violations.push({ path: "consent", message: "must be true: the signer agrees to sign electronically" });
   }
   const byId = new Map(fields.map((f) => [f.id, f]));
-  for (const [id, value] of Object.entries(given)) {
+  // A field the sender filled in keeps their value unless the signer sends one of their own.
+  const submitted = new Map<string, FieldValue["value"]>([
+    ...fields.flatMap((f): [string, FieldValue["value"]][] =>
+      f.prefilled ? [[f.id, { case: "text", value: f.prefilled }]] : [],
+    ),
+    ...Object.entries(given).map(([id, { value }]): [string, FieldValue["value"]] => [id, value]),
+  ]);
+  for (const [id, value] of submitted) {
     const field = byId.get(id);
     if (!field) add(id, "is not one of your fields");
     else {
-      const kept = readValue(field, value.value, context);
+      const kept = readValue(field, value, context);
       if (typeof kept === "string") add(id, kept);
       else read.set(id, kept);
     }
@@ -203,7 +229,9 @@ export function readSignerValues(
   const groupsDone = new Set<string>();
   for (const field of fields) {
     if (!shown.get(field.id)) {
-      if (read.has(field.id) && !isEmpty(read.get(field.id) as StoredValue)) {
+      // The sender's value of a field its condition hides is not the signer's to take back.
+      const sent = Object.hasOwn(given, field.id);
+      if (sent && read.has(field.id) && !isEmpty(read.get(field.id) as StoredValue)) {
         add(
           field.id,
           `is shown only when the field ${field.condition?.fieldId} reads "${field.condition?.value}": send no value`,

@@ -14,6 +14,7 @@ import type {
 import { type Database, type FieldViolation, type Logger, uuidv7, validationError } from "@countersign/kit";
 import { type AuditRecord, actorOf, appendAuditEntries, EMPTY_CHAIN } from "./audit-trail.js";
 import { insertSent } from "./dispatch.js";
+import { mergeInto } from "./merge-fields.js";
 import { toSignatureRequest } from "./messages.js";
 import {
   type Layout,
@@ -122,6 +123,29 @@ function bindRecipients(layout: Layout, drafts: RecipientDraft[], codes: SignerC
   return { recipients, fields };
 }
 
+/** What is wrong with the request's own input, before its template or documents are looked at. */
+function inputViolations(input: CreateSignatureRequestRequest, drafts: RecipientDraft[]): FieldViolation[] {
+  const violations = requestViolations({
+    title: input.title,
+    message: input.message,
+    templateId: input.templateId,
+    documentCount: input.documentIds.length,
+    documentExternalIds: input.documentExternalIds,
+    fieldCount: input.fields.length,
+    recipients: drafts,
+    expiresAt: expiryOf(input),
+    now: new Date(),
+  });
+  for (const [path, days] of [
+    ["reminderEveryDays", input.reminderEveryDays],
+    ["expiryWarningDays", input.expiryWarningDays],
+  ] as const) {
+    const violation = days === undefined ? undefined : scheduleViolation(path, days);
+    if (violation) violations.push(violation);
+  }
+  return violations;
+}
+
 export class RequestCreation {
   constructor(private readonly deps: RequestCreationDeps) {}
 
@@ -144,37 +168,41 @@ export class RequestCreation {
     return this.insert(input, id, layout, bound, release);
   }
 
+  /**
+   * Every reason `input` cannot be made from `layout` as `create` would answer it, without claiming
+   * or storing anything: a bulk send checks each of its rows so before it sends any.
+   */
+  violationsFrom(input: CreateSignatureRequestRequest, layout: Layout): FieldViolation[] {
+    const drafts = draftsOf(input);
+    return [
+      ...inputViolations(input, drafts),
+      ...bindRoles(layout, drafts).violations,
+      ...mergeInto(layout.fields, input.mergeFields).violations,
+    ];
+  }
+
+  /** The layout of the template `input` names (TemplateNotFound as a violation of `templateId`). */
+  async templateLayout(input: CreateSignatureRequestRequest): Promise<Layout> {
+    return layoutFromTemplate(await this.templateOf(input));
+  }
+
   /** The fields and documents of the request, once its input is found valid. */
   private async layoutOf(
     input: CreateSignatureRequestRequest,
     drafts: RecipientDraft[],
   ): Promise<{ layout: Layout; placedByCaller: boolean }> {
-    const violations = requestViolations({
-      title: input.title,
-      message: input.message,
-      templateId: input.templateId,
-      documentCount: input.documentIds.length,
-      documentExternalIds: input.documentExternalIds,
-      fieldCount: input.fields.length,
-      recipients: drafts,
-      expiresAt: expiryOf(input),
-      now: new Date(),
-    });
+    const violations = inputViolations(input, drafts);
     const fromDocuments = input.templateId
       ? undefined
       : layoutFromDocuments(input.documentIds, input.fields, drafts);
     violations.push(...(fromDocuments?.violations ?? []));
-    for (const [path, days] of [
-      ["reminderEveryDays", input.reminderEveryDays],
-      ["expiryWarningDays", input.expiryWarningDays],
-    ] as const) {
-      const violation = days === undefined ? undefined : scheduleViolation(path, days);
-      if (violation) violations.push(violation);
-    }
     if (violations.length > 0) throw validationError(violations, "the signature request is not valid");
-    if (fromDocuments) return { layout: fromDocuments.layout, placedByCaller: true };
-    const template = await this.templateOf(input);
-    return { layout: layoutFromTemplate(template), placedByCaller: false };
+    const laid = fromDocuments?.layout ?? (await this.templateLayout(input));
+    const merged = mergeInto(laid.fields, input.mergeFields);
+    if (merged.violations.length > 0) {
+      throw validationError(merged.violations, "the merge fields do not fit the fields");
+    }
+    return { layout: { ...laid, fields: merged.fields }, placedByCaller: fromDocuments !== undefined };
   }
 
   /**
@@ -268,6 +296,7 @@ export class RequestCreation {
           role: r.role,
           kind: r.kind,
         })),
+        ...(Object.keys(input.mergeFields).length > 0 ? { mergeFields: input.mergeFields } : {}),
       },
     };
     let created: Locked;

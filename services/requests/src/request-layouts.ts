@@ -22,6 +22,8 @@ export const MAX_DOCUMENTS = 10;
 
 export interface LaidField extends FieldDraft {
   documentId: string;
+  /** What the sender filled in (merge-fields.ts). */
+  prefilled?: string;
 }
 
 export interface Layout {

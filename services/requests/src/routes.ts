@@ -7,6 +7,8 @@ import {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { AgreementSets } from "./agreement-sets.js";
 import type { AuditReports } from "./audit-reports.js";
+import type { BulkSendLists } from "./bulk-send/bulk-send-lists.js";
+import type { BulkSends } from "./bulk-send/bulk-sends.js";
 import { toAuditEntry, toSignerAttachment } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { RequestSettingsBook } from "./request-settings.js";
@@ -48,6 +50,8 @@ export interface RequestsDomain {
   testEmail: (workspaceId: string, to: string) => Promise<SendTestEmailResponse>;
   /** The certificates each workspace's documents are sealed with. */
   sealCertificates: SealCertificates;
+  bulkSends: BulkSends;
+  bulkSendLists: BulkSendLists;
 }
 
 export function requestsRoutes({
@@ -64,6 +68,8 @@ export function requestsRoutes({
   verification,
   testEmail,
   sealCertificates,
+  bulkSends,
+  bulkSendLists,
 }: RequestsDomain) {
   const impl: ServiceImpl<typeof RequestsService> = {
     sendTestEmail: (req) => testEmail(req.workspaceId, req.to),
@@ -182,6 +188,24 @@ export function requestsRoutes({
       agreementSet: await agreementSets.get(req.workspaceId, req.agreementSetId),
     }),
     verifyDocument: async (req) => ({ report: await verification.verify(req.pdf) }),
+    startBulkSend: async (req) => ({ bulkSend: await bulkSends.start(req) }),
+    getBulkSend: async (req) => ({ bulkSend: await bulkSends.get(req.workspaceId, req.bulkSendId) }),
+    listBulkSends: (req) => bulkSends.list(req.workspaceId, req.pageIndex, req.pageSize),
+    listBulkSendRows: (req) =>
+      bulkSends.rows(req.workspaceId, req.bulkSendId, req.status, req.pageIndex, req.pageSize),
+    cancelBulkSend: async (req) => ({ bulkSend: await bulkSends.cancel(req.workspaceId, req.bulkSendId) }),
+    createBulkSendList: async (req) => ({
+      list: await bulkSendLists.create(req.workspaceId, req.name, req.rows, req.actor),
+    }),
+    getBulkSendList: async (req) => ({ list: await bulkSendLists.get(req.workspaceId, req.listId) }),
+    listBulkSendLists: async (req) => ({ lists: await bulkSendLists.list(req.workspaceId) }),
+    updateBulkSendList: async (req) => ({
+      list: await bulkSendLists.update(req.workspaceId, req.listId, req.name, req.rows),
+    }),
+    deleteBulkSendList: async (req) => {
+      await bulkSendLists.delete(req.workspaceId, req.listId);
+      return {};
+    },
   };
   return (router: ConnectRouter) => router.service(RequestsService, impl);
 }

@@ -23,6 +23,9 @@ import {
 } from "@countersign/kit";
 import { AgreementSets } from "./agreement-sets.js";
 import { AuditReports } from "./audit-reports.js";
+import { BulkSendLists } from "./bulk-send/bulk-send-lists.js";
+import { BulkSendWorker, type BulkSendWorkerOptions } from "./bulk-send/bulk-send-worker.js";
+import { BulkSends } from "./bulk-send/bulk-sends.js";
 import { Completions } from "./completion/completions.js";
 import { type DrawingLimits, DrawingProcess } from "./completion/drawing-process.js";
 import { type TimestampAuthority, timestampMetrics } from "./completion/pades/timestamp-client.js";
@@ -109,6 +112,8 @@ export interface RequestsDeps {
    * had claimed is taken up at start rather than after its claim runs out.
    */
   onlyReplica?: boolean;
+  /** How bulk sends' rows are worked off; the defaults unless given (tests shorten the waits). */
+  bulkSend?: Omit<BulkSendWorkerOptions, "onlyReplica">;
 }
 
 export interface RequestsModule extends ServiceModule {
@@ -124,6 +129,8 @@ export interface RequestsModule extends ServiceModule {
   warnSealExpiry(now?: Date): Promise<number>;
   /** Resolves when no completion is being worked on; tests wait on it. */
   completionIdle(): Promise<void>;
+  /** Resolves when no bulk send row is being worked on; tests wait on it. */
+  bulkSendIdle(): Promise<void>;
 }
 
 export type RequestsRole = "all" | "api" | "sealer";
@@ -192,6 +199,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       api?.schedules.start();
       api?.sealWarnings.start();
       api?.claims.start();
+      api?.bulkSendWorker.start();
       stopHearingTemplates = await api?.templates.listen(bus);
       completions?.start();
     },
@@ -200,6 +208,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       drawing?.close();
       api?.verifierProcess.close();
       await stopHearingTemplates?.();
+      await api?.bulkSendWorker.stop();
       await api?.claims.stop();
       await api?.sweeper.stop();
       await api?.schedules.stop();
@@ -213,12 +222,13 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     sweepClaims: (olderThanMs) => api?.claims.sweep(olderThanMs) ?? Promise.resolve(0),
     warnSealExpiry: (now) => api?.sealWarnings.check(now) ?? Promise.resolve(0),
     completionIdle: () => completions?.idle() ?? Promise.resolve(),
+    bulkSendIdle: () => api?.bulkSendWorker.idle() ?? Promise.resolve(),
   };
 }
 
 /**
  * What a process serving the API runs: its calls, the copies of templates they are made from, the
- * expiry sweep, the claims sweep, the verifier.
+ * expiry sweep, the claims sweep, the verifier, the bulk sends' worker.
  */
 function apiParts(
   deps: RequestsDeps,
@@ -251,6 +261,10 @@ function apiParts(
     },
   });
   const requests = new Requests({ db, links, transactions, reminderIntervalMs: deps.reminderIntervalMs });
+  const bulkSendWorker = new BulkSendWorker(db, creation, logger, {
+    ...deps.bulkSend,
+    onlyReplica: deps.onlyReplica,
+  });
   const sessions = new SigningSessions({
     db,
     links,
@@ -298,6 +312,8 @@ function apiParts(
     verification,
     testEmail: (workspaceId, to) => sendTestEmail(deps.mailer, workspaceId, to),
     sealCertificates: new SealCertificates(db, sealBox),
+    bulkSends: new BulkSends(db, creation, () => bulkSendWorker.kick()),
+    bulkSendLists: new BulkSendLists(db),
   });
   const sealWarnings = new SealExpiryWarnings(db, logger, () => relay.kick(), deps.sealWarningIntervalMs);
   const schedules = new ScheduledNotices({
@@ -307,7 +323,7 @@ function apiParts(
     afterCommit,
     intervalMs: deps.scheduleSweepIntervalMs,
   });
-  return { routes, sweeper, schedules, claims, verifierProcess, templates, sealWarnings };
+  return { routes, sweeper, schedules, claims, verifierProcess, templates, sealWarnings, bulkSendWorker };
 }
 
 /** The seal of a process that seals: its key opened now, a wrong one stopping the start. */

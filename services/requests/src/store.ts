@@ -24,6 +24,8 @@ export interface StoredField extends FieldRules {
   height: number;
   required: boolean;
   label: string;
+  /** What the sender filled in (merge-fields.ts): the signer sees it and may change it. */
+  prefilled?: string;
 }
 
 export interface RequestRow {

@@ -139,3 +139,31 @@ test("an attachment is the file the signer gave for that field last", () => {
   ]);
   expect(read(fields, {}).violations).toEqual([{ path: "values.passport", message: "is required" }]);
 });
+
+test("a field the sender filled in keeps their value when the signer sends none, takes the signer's own, and is emptied only by an empty value", () => {
+  const fields = [
+    field("company", { prefilled: "Acme Ltd", required: true }),
+    field("start", { type: "date", prefilled: "2027-01-15" }),
+  ];
+  expect(Object.fromEntries(read(fields, {}).values)).toEqual({
+    company: { kind: "text", text: "Acme Ltd" },
+    start: { kind: "date", date: "2027-01-15", text: dayText("2027-01-15", "de") },
+  });
+  expect(read(fields, { company: text("Acme GmbH") }).values.get("company")).toEqual({
+    kind: "text",
+    text: "Acme GmbH",
+  });
+  expect(read(fields, { company: text("") }).violations).toEqual([
+    { path: "values.company", message: "is required" },
+  ]);
+});
+
+test("a sender's value in a field its condition hides is neither kept nor held against the signer", () => {
+  const fields = [
+    field("box", { type: "checkbox" }),
+    field("detail", { prefilled: "shown only when checked", condition: { fieldId: "box", value: "on" } }),
+  ];
+  const { values, violations } = read(fields, {});
+  expect(violations).toEqual([]);
+  expect(values.has("detail")).toBe(false);
+});

@@ -59,6 +59,9 @@ export function RequestsPage() {
           <Link href="/requests/new" className="button secondary">
             From a template
           </Link>
+          <Link href="/requests/bulk" className="button secondary">
+            Bulk send
+          </Link>
         </div>
       </div>
       <search className="filters" aria-label="Find requests">

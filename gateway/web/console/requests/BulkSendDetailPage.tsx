@@ -1,0 +1,205 @@
+/**
+ * One bulk send as it runs: how many of its rows are sent, failed or waiting, followed every few
+ * seconds until it ends; its rows with the request each made or why it failed, by line; and
+ * Cancel, which stops the rows not yet sent.
+ */
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { call, inWorkspace } from "../api";
+import type { BulkSend, BulkSendRow, Page } from "../types";
+import { Confirm, Empty, Pager, SelectField, Show, TableWrap, useLoad, When } from "../ui";
+import { useWorkspace } from "../workspace";
+
+const FOLLOW_MS = 2000;
+
+const BATCH_LABELS: Record<BulkSend["status"], [label: string, tone: string]> = {
+  running: ["Sending", "info"],
+  completed: ["Completed", "success"],
+  cancelled: ["Cancelled", "neutral"],
+};
+
+const ROW_LABELS: Record<BulkSendRow["status"], [label: string, tone: string]> = {
+  pending: ["Waiting", "neutral"],
+  sent: ["Sent", "success"],
+  failed: ["Failed", "danger"],
+  cancelled: ["Cancelled", "neutral"],
+};
+
+export function BulkStatusBadge({ status }: { status: BulkSend["status"] }) {
+  const [label, tone] = BATCH_LABELS[status];
+  return <span className={`badge ${tone}`}>{label}</span>;
+}
+
+function RowBadge({ status }: { status: BulkSendRow["status"] }) {
+  const [label, tone] = ROW_LABELS[status];
+  return <span className={`badge ${tone}`}>{label}</span>;
+}
+
+export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
+  const workspace = useWorkspace();
+  const path = (rest = "") => inWorkspace(workspace.id, `/bulk-sends/${bulkSendId}${rest}`);
+  const [status, setStatus] = useState("");
+  const [pageIndex, setPageIndex] = useState(0);
+  const [cancelling, setCancelling] = useState(false);
+  const [loaded, reload] = useLoad(() => call<BulkSend>(path()), [workspace.id, bulkSendId]);
+  const rowQuery = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: "50" });
+  if (status) rowQuery.set("status", status);
+  const [rows, reloadRows] = useLoad(
+    () => call<Page<BulkSendRow>>(path(`/rows?${rowQuery}`)),
+    [workspace.id, bulkSendId, rowQuery.toString()],
+  );
+  const running = loaded.state === "ready" && loaded.value.status === "running";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reload and reloadRows are stable; `running` decides.
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(() => {
+      if (document.hidden) return;
+      reload();
+      reloadRows();
+    }, FOLLOW_MS);
+    return () => window.clearInterval(timer);
+  }, [running]);
+
+  return (
+    <section aria-labelledby="bulk-send-title">
+      <p className="crumb">
+        <Link href="/requests/bulk">Bulk send</Link>
+      </p>
+      <Show loaded={loaded} what="the bulk send" onRetry={reload}>
+        {(batch) => {
+          const done = batch.sent + batch.failed + batch.cancelled;
+          return (
+            <div className="stack">
+              <div className="page-head">
+                <div>
+                  <h1 id="bulk-send-title">{batch.title}</h1>
+                  <p className="muted">
+                    <BulkStatusBadge status={batch.status} /> Started <When at={batch.createdAt} />
+                    {batch.createdBy ? ` by ${batch.createdBy}` : ""}
+                    {batch.endedAt ? (
+                      <>
+                        {" "}
+                        · ended <When at={batch.endedAt} />
+                      </>
+                    ) : null}
+                  </p>
+                </div>
+                {batch.status === "running" ? (
+                  <div className="button-row">
+                    <button type="button" className="button danger" onClick={() => setCancelling(true)}>
+                      Cancel the rest
+                    </button>
+                  </div>
+                ) : null}
+              </div>
+              <div className="card">
+                <label className="stacked-label" htmlFor="bulk-progress">
+                  {batch.status === "running"
+                    ? `Sending: ${done} of ${batch.total} done`
+                    : `${done} of ${batch.total} done`}
+                </label>
+                <progress id="bulk-progress" className="bulk-progress" max={batch.total} value={done} />
+                <dl className="bulk-counts" data-testid="bulk-counts">
+                  <div>
+                    <dt>Sent</dt>
+                    <dd>{batch.sent}</dd>
+                  </div>
+                  <div>
+                    <dt>Failed</dt>
+                    <dd>{batch.failed}</dd>
+                  </div>
+                  <div>
+                    <dt>Waiting</dt>
+                    <dd>{batch.pending}</dd>
+                  </div>
+                  <div>
+                    <dt>Cancelled</dt>
+                    <dd>{batch.cancelled}</dd>
+                  </div>
+                </dl>
+              </div>
+            </div>
+          );
+        }}
+      </Show>
+      <section aria-labelledby="bulk-rows-title" className="stack">
+        <div className="page-head">
+          <h2 id="bulk-rows-title">Rows</h2>
+          <SelectField
+            label="Show"
+            small
+            value={status}
+            any="All rows"
+            options={(Object.keys(ROW_LABELS) as BulkSendRow["status"][]).map((s) => ({
+              value: s,
+              label: ROW_LABELS[s][0],
+            }))}
+            onChange={(value) => {
+              setStatus(value);
+              setPageIndex(0);
+            }}
+          />
+        </div>
+        <div className="card flush">
+          <Show loaded={rows} what="the rows" onRetry={reloadRows}>
+            {(page) =>
+              page.items.length === 0 ? (
+                <Empty title="No rows">No row is in this state.</Empty>
+              ) : (
+                <>
+                  <TableWrap label="Rows of the bulk send">
+                    <table data-testid="bulk-rows">
+                      <thead>
+                        <tr>
+                          <th scope="col">Line</th>
+                          <th scope="col">Recipients</th>
+                          <th scope="col">Status</th>
+                          <th scope="col">Request or problem</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {page.items.map((row) => (
+                          <tr key={row.line}>
+                            <td>{row.line}</td>
+                            <td>{row.recipients.join(", ")}</td>
+                            <td>
+                              <RowBadge status={row.status} />
+                            </td>
+                            <td>
+                              {row.signatureRequestId ? (
+                                <Link href={`/requests/${row.signatureRequestId}`} className="link">
+                                  Open the request
+                                </Link>
+                              ) : (
+                                (row.error ?? "")
+                              )}
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </TableWrap>
+                  <Pager page={page} onPage={setPageIndex} />
+                </>
+              )
+            }
+          </Show>
+        </div>
+      </section>
+      {cancelling ? (
+        <Confirm
+          title="Cancel the rest of this bulk send?"
+          description="The rows not yet sent are not sent. Requests already sent stay sent: cancel them one by one if you need to."
+          confirmLabel="Cancel the rest"
+          danger
+          onConfirm={async () => {
+            await call<BulkSend>(path("/cancel"), { method: "POST" });
+            reload();
+            reloadRows();
+          }}
+          onClose={() => setCancelling(false)}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * The bulk_sends and bulk_send_rows tables. A row's counts are read from its rows each time (at
+ * most 1000 a batch), so a batch's progress never disagrees with them.
+ */
+import { type Queryable, selectPage } from "@countersign/kit";
+
+export type BatchStatus = "running" | "completed" | "cancelled";
+export type RowStatus = "pending" | "sent" | "failed" | "cancelled";
+
+export interface BatchRow {
+  id: string;
+  workspace_id: string;
+  template_id: string;
+  name: string;
+  title: string;
+  status: BatchStatus;
+  created_by: string;
+  created_at: Date;
+  ended_at: Date | null;
+  pending: number;
+  sent: number;
+  failed: number;
+  cancelled: number;
+}
+
+export interface NewBatch {
+  id: string;
+  workspaceId: string;
+  templateId: string;
+  name: string;
+  title: string;
+  createdBy: string;
+  operationKey: string | null;
+  rows: { line: number; input: Uint8Array; recipients: string[] }[];
+}
+
+export interface ResultRow {
+  line: number;
+  status: RowStatus;
+  request_id: string | null;
+  error: string;
+  recipients: string[];
+}
+
+/** A row leased to one worker: the request to make, and how many times it was tried before. */
+export interface LeasedRow {
+  bulk_send_id: string;
+  line: number;
+  input: Uint8Array;
+  attempts: number;
+}
+
+const BATCH_COLUMNS = `b.id, b.workspace_id, b.template_id, b.name, b.title, b.status, b.created_by, b.created_at, b.ended_at,
+  count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
+  count(*) FILTER (WHERE r.status = 'sent')::int AS sent,
+  count(*) FILTER (WHERE r.status = 'failed')::int AS failed,
+  count(*) FILTER (WHERE r.status = 'cancelled')::int AS cancelled`;
+
+export const bulkSendStore = {
+  /** Stores a batch and all its rows, pending. */
+  async insert(tx: Queryable, batch: NewBatch): Promise<void> {
+    await tx.query(
+      `INSERT INTO bulk_sends (id, workspace_id, template_id, name, title, status, created_by, operation_key)
+       VALUES ($1, $2, $3, $4, $5, 'running', $6, $7)`,
+      [
+        batch.id,
+        batch.workspaceId,
+        batch.templateId,
+        batch.name,
+        batch.title,
+        batch.createdBy,
+        batch.operationKey,
+      ],
+    );
+    const rows = batch.rows.map((r) => ({
+      line: r.line,
+      input: Buffer.from(r.input).toString("base64"),
+      recipients: r.recipients,
+    }));
+    await tx.query(
+      `INSERT INTO bulk_send_rows (bulk_send_id, line, input, recipients, status)
+       SELECT $1, r.line, decode(r.input, 'base64'), r.recipients, 'pending'
+         FROM jsonb_to_recordset($2::jsonb) AS r(line int, input text, recipients jsonb)`,
+      [batch.id, JSON.stringify(rows)],
+    );
+  },
+
+  async byId(db: Queryable, workspaceId: string, id: string): Promise<BatchRow | undefined> {
+    const { rows } = await db.query<BatchRow>(
+      `SELECT ${BATCH_COLUMNS} FROM bulk_sends b JOIN bulk_send_rows r ON r.bulk_send_id = b.id
+        WHERE b.workspace_id = $1 AND b.id = $2 GROUP BY b.id`,
+      [workspaceId, id],
+    );
+    return rows[0];
+  },
+
+  async idByOperationKey(db: Queryable, workspaceId: string, key: string): Promise<string | undefined> {
+    const { rows } = await db.query<{ id: string }>(
+      "SELECT id FROM bulk_sends WHERE workspace_id = $1 AND operation_key = $2",
+      [workspaceId, key],
+    );
+    return rows[0]?.id;
+  },
+
+  async page(
+    db: Queryable,
+    workspaceId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ batches: BatchRow[]; total: number }> {
+    const [{ rows: batches }, { rows: counted }] = await Promise.all([
+      db.query<BatchRow>(
+        `SELECT ${BATCH_COLUMNS} FROM bulk_sends b JOIN bulk_send_rows r ON r.bulk_send_id = b.id
+          WHERE b.id IN (SELECT id FROM bulk_sends WHERE workspace_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3)
+          GROUP BY b.id ORDER BY b.id DESC`,
+        [workspaceId, offset, limit],
+      ),
+      db.query<{ total: number }>("SELECT count(*)::int AS total FROM bulk_sends WHERE workspace_id = $1", [
+        workspaceId,
+      ]),
+    ]);
+    return { batches, total: counted[0]?.total ?? 0 };
+  },
+
+  async rows(
+    db: Queryable,
+    batchId: string,
+    status: RowStatus | undefined,
+    pageIndex: number,
+    pageSize: number,
+  ): Promise<{ rows: ResultRow[]; totalCount: number }> {
+    return selectPage<ResultRow>(
+      db,
+      {
+        from: "bulk_send_rows",
+        columns: "line, status, request_id, error, recipients",
+        where: "bulk_send_id = $1 AND ($2::text IS NULL OR status = $2)",
+        orderBy: "line",
+        params: [batchId, status ?? null],
+      },
+      pageIndex,
+      pageSize,
+    );
+  },
+
+  /** Cancels a running batch and its rows not yet taken up; false when it was not running. */
+  async cancel(tx: Queryable, batchId: string): Promise<boolean> {
+    const { rowCount } = await tx.query(
+      "UPDATE bulk_sends SET status = 'cancelled', ended_at = now() WHERE id = $1 AND status = 'running'",
+      [batchId],
+    );
+    if (rowCount === 0) return false;
+    await tx.query(
+      "UPDATE bulk_send_rows SET status = 'cancelled' WHERE bulk_send_id = $1 AND status = 'pending'",
+      [batchId],
+    );
+    return true;
+  },
+
+  /**
+   * Leases up to `limit` pending rows of running batches, oldest batch and first line first, for
+   * `leaseMs`: no other worker takes them until it passes (SKIP LOCKED, so replicas share the work).
+   */
+  async lease(db: Queryable, limit: number, leaseMs: number): Promise<LeasedRow[]> {
+    const { rows } = await db.query<LeasedRow>(
+      `UPDATE bulk_send_rows r SET leased_until = now() + $2::int * interval '1 millisecond', attempts = r.attempts + 1
+        FROM (SELECT r2.bulk_send_id, r2.line FROM bulk_send_rows r2
+                JOIN bulk_sends b ON b.id = r2.bulk_send_id AND b.status = 'running'
+               WHERE r2.status = 'pending' AND (r2.leased_until IS NULL OR r2.leased_until < now())
+               ORDER BY r2.bulk_send_id, r2.line LIMIT $1 FOR UPDATE OF r2 SKIP LOCKED) due
+       WHERE r.bulk_send_id = due.bulk_send_id AND r.line = due.line
+       RETURNING r.bulk_send_id, r.line, r.input, r.attempts - 1 AS attempts`,
+      [limit, leaseMs],
+    );
+    return rows;
+  },
+
+  /** Lets every lease go: the only replica, starting, knows no worker holds one. */
+  async releaseLeases(db: Queryable): Promise<void> {
+    await db.query(
+      "UPDATE bulk_send_rows SET leased_until = NULL WHERE status = 'pending' AND leased_until IS NOT NULL",
+    );
+  },
+
+  /** Records the request a row made; a row a cancellation reached meanwhile made it all the same. */
+  async markSent(db: Queryable, row: LeasedRow, requestId: string): Promise<void> {
+    await db.query(
+      `UPDATE bulk_send_rows SET status = 'sent', request_id = $3, error = '', leased_until = NULL
+        WHERE bulk_send_id = $1 AND line = $2`,
+      [row.bulk_send_id, row.line, requestId],
+    );
+  },
+
+  async markFailed(db: Queryable, row: LeasedRow, error: string): Promise<void> {
+    await db.query(
+      `UPDATE bulk_send_rows SET status = 'failed', error = $3, leased_until = NULL
+        WHERE bulk_send_id = $1 AND line = $2 AND status = 'pending'`,
+      [row.bulk_send_id, row.line, error],
+    );
+  },
+
+  /** Lets a row that failed for a passing reason be tried again after `delayMs`. */
+  async retryLater(db: Queryable, row: LeasedRow, error: string, delayMs: number): Promise<void> {
+    await db.query(
+      `UPDATE bulk_send_rows SET error = $3, leased_until = now() + $4::int * interval '1 millisecond'
+        WHERE bulk_send_id = $1 AND line = $2 AND status = 'pending'`,
+      [row.bulk_send_id, row.line, error, delayMs],
+    );
+  },
+
+  /** Completes the running batches among `batchIds` that have no pending row left. */
+  async completeFinished(db: Queryable, batchIds: string[]): Promise<void> {
+    await db.query(
+      `UPDATE bulk_sends b SET status = 'completed', ended_at = now()
+        WHERE b.id = ANY($1::uuid[]) AND b.status = 'running'
+          AND NOT EXISTS (SELECT 1 FROM bulk_send_rows r WHERE r.bulk_send_id = b.id AND r.status = 'pending')`,
+      [batchIds],
+    );
+  },
+};
