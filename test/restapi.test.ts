@@ -273,6 +273,23 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
       ["sent", "NDA for client 3"],
     ]);
 
+    const twoValues = await docuSignError(
+      bulk.createBulkSendList(key.accountId, {
+        bulkSendingList: {
+          name: "Two titles",
+          bulkCopies: [
+            {
+              recipients: copy(6).recipients.map((r, i) => ({
+                ...r,
+                tabs: [{ tabLabel: "Title", initialValue: i === 0 ? "CEO" : "CFO" }],
+              })),
+            },
+          ],
+        },
+      }),
+    );
+    expect(twoValues).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_BODY" });
+    expect(twoValues.message).toContain('the tab "Title" is given two values');
     const badList = await bulk.createBulkSendList(key.accountId, {
       bulkSendingList: {
         name: "Bad",

@@ -27,6 +27,15 @@ export interface CsvProblem {
   message: string;
 }
 
+/**
+ * What a CSV file of a template holds: its roles in signing order, and the labels of its merge
+ * fields but those spelt as a role's column ("Client name"), which a header would read as that.
+ */
+export function csvTemplateOf(roles: string[], mergeLabels: string[]): CsvTemplate {
+  const roleColumns = new Set(roles.flatMap((r) => [labelKey(`${r} name`), labelKey(`${r} email`)]));
+  return { roles, mergeLabels: mergeLabels.filter((label) => !roleColumns.has(labelKey(label))) };
+}
+
 /** What a column of the header holds. */
 type Column = { role: string; part: "name" | "email" } | { label: string };
 

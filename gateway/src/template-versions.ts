@@ -68,6 +68,14 @@ export class TemplateVersions {
           },
           options,
         ),
+      startBulkSend: (request, options) =>
+        requests.startBulkSend(
+          {
+            ...request,
+            templateVersionAtLeast: this.versionOf(request.workspaceId ?? "", request.templateId ?? ""),
+          },
+          options,
+        ),
     };
   }
 

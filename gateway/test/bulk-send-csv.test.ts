@@ -3,7 +3,7 @@
  * line ends (CRLF, LF, CR), blank lines and quoted cells spanning lines; the header maps to roles
  * and merge labels ignoring case and spaces; every problem names its line.
  */
-import { rowsFromCsv } from "../src/bulk-send-csv.js";
+import { csvTemplateFor, csvTemplateOf, rowsFromCsv } from "../src/bulk-send-csv.js";
 
 const template = { roles: ["Client", "Witness"], mergeLabels: ["Company", "Start date"] };
 
@@ -86,5 +86,21 @@ test("a quote left open, a row of the wrong width and a file of only a header ar
   });
   expect(rowsFromCsv("", oneRole)).toEqual({
     problems: [{ path: "csv", message: "is empty: it needs a header line and a line a request" }],
+  });
+});
+
+test("the file a template offers reads back: a field labelled like a role's column is not a column of its own", () => {
+  const offered = csvTemplateOf(["Client"], ["client  Name", "Company"]);
+  expect(offered).toEqual({ roles: ["Client"], mergeLabels: ["Company"] });
+  const header = csvTemplateFor(offered);
+  expect(header).toBe("\uFEFFClient name,Client email,Company\r\n");
+  expect(rowsFromCsv(`${header}Ada,ada@example.com,Acme\r\n`, offered)).toEqual({
+    rows: [
+      {
+        line: 2,
+        recipients: [{ role: "Client", name: "Ada", email: "ada@example.com" }],
+        mergeFields: { Company: "Acme" },
+      },
+    ],
   });
 });

@@ -36,6 +36,7 @@ const templatesTransport = createRouterTransport((router) =>
 const requestsTransport = createRouterTransport((router) =>
   router.service(RequestsService, {
     createSignatureRequest: (req) => ({ signatureRequest: { title: String(req.templateVersionAtLeast) } }),
+    startBulkSend: (req) => ({ bulkSend: { title: String(req.templateVersionAtLeast) } }),
   }),
 );
 
@@ -95,4 +96,15 @@ test("a change is forgotten after rememberMs, and the oldest first past maxTempl
     "0",
     "3",
   ]);
+});
+
+test("a bulk send from a template just changed asks for that change too, so its rows meet the new fields", async () => {
+  const { templates, requests } = gatewayWith();
+  await templates.createTemplate({ template: { workspaceId: "ws", name: "NDA" } });
+  await templates.updateTemplate({
+    template: { workspaceId: "ws", id: "t1" },
+    updateMask: { paths: ["fields"] },
+  });
+  const { bulkSend } = await requests.startBulkSend({ workspaceId: "ws", templateId: "t1" });
+  expect(bulkSend?.title).toBe("2");
 });

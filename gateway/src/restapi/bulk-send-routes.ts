@@ -64,7 +64,14 @@ type Copy = z.infer<typeof BulkSendingList>["bulkCopies"][number];
 function rowOf(copy: Copy, i: number): MessageInitShape<typeof BulkSendRowSchema> {
   const mergeFields: Record<string, string> = {};
   for (const tab of [...(copy.prefillTabs ?? []), ...copy.recipients.flatMap((r) => r.tabs ?? [])]) {
-    mergeFields[tab.tabLabel] = tab.initialValue ?? "";
+    const value = tab.initialValue ?? "";
+    // One value fills every field of a label, whichever recipient's it is: two would lose one.
+    if (mergeFields[tab.tabLabel] !== undefined && mergeFields[tab.tabLabel] !== value) {
+      throw invalidBody(
+        `bulkCopies[${i}]: the tab "${tab.tabLabel}" is given two values; every field with that label takes one`,
+      );
+    }
+    mergeFields[tab.tabLabel] = value;
   }
   copy.recipients.forEach((r, j) => {
     if (r.accessCode) {

@@ -19,7 +19,7 @@ import type { TemplatesService } from "@countersign/gen/countersign/templates/v1
 import { currentCallContext } from "@countersign/kit";
 import { create as contentDisposition } from "content-disposition";
 import type { z } from "zod";
-import { type CsvTemplate, csvTemplateFor, rowsFromCsv } from "../bulk-send-csv.js";
+import { type CsvTemplate, csvTemplateFor, csvTemplateOf, rowsFromCsv } from "../bulk-send-csv.js";
 import {
   BulkSend,
   BulkSendIdParams,
@@ -74,7 +74,7 @@ type Rows = {
 }[];
 
 /** What a CSV file of the template holds: its roles in signing order, its merge fields' labels. */
-async function csvTemplateOf(
+async function columnsOfTemplate(
   workspaceId: string,
   templateId: string,
   templates: Client<typeof TemplatesService>,
@@ -88,10 +88,10 @@ async function csvTemplateOf(
       ]);
     },
   );
-  return {
-    roles: [...(template?.roles ?? [])].sort((a, b) => a.order - b.order).map((r) => r.name),
-    mergeLabels: mergeLabels(template?.fields ?? []),
-  };
+  return csvTemplateOf(
+    [...(template?.roles ?? [])].sort((a, b) => a.order - b.order).map((r) => r.name),
+    mergeLabels(template?.fields ?? []),
+  );
 }
 
 /** The rows of a start: as given, each at its place in the list, or read from the CSV file. */
@@ -112,7 +112,10 @@ async function rowsOf(
       mergeFields: row.mergeFields ?? {},
     }));
   }
-  const read = rowsFromCsv(body.csv ?? "", await csvTemplateOf(workspaceId, body.templateId, templates));
+  const read = rowsFromCsv(
+    body.csv ?? "",
+    await columnsOfTemplate(workspaceId, body.templateId, templates),
+  );
   if ("problems" in read)
     throw new ApiProblem("validation_failed", "the CSV file cannot be read", read.problems);
   return read.rows;
@@ -168,7 +171,7 @@ export function bulkSendRoutes(
       problems: [...READ_PROBLEMS, 422],
     },
     async ({ res, workspaceId, query }) => {
-      const csv = csvTemplateFor(await csvTemplateOf(workspaceId, query.templateId, templates));
+      const csv = csvTemplateFor(await columnsOfTemplate(workspaceId, query.templateId, templates));
       res.set({
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": contentDisposition("bulk-send.csv"),
@@ -242,7 +245,7 @@ export function bulkSendRoutes(
       tag: TAG,
       params: BulkSendIdParams,
       answers: { 200: { description: "The batch after the cancellation.", schema: BulkSend } },
-      problems: [...READ_PROBLEMS, 409],
+      problems: [...READ_PROBLEMS],
     },
     async ({ workspaceId, params, actor }) =>
       ok(bulkSendJson((await requests.cancelBulkSend({ workspaceId, ...params, actor })).bulkSend)),

@@ -29,6 +29,8 @@ CREATE TABLE bulk_send_rows (
   attempts int NOT NULL DEFAULT 0,
   -- A replica working on the row holds it until then; one that crashed lets it go when it passes.
   leased_until timestamptz,
+  -- A row that met a passing fault is not tried again before then.
+  retry_at timestamptz,
   PRIMARY KEY (bulk_send_id, line)
 );
 -- The workers look only at rows still to send.

@@ -32,6 +32,14 @@ export function mergeInto<Field extends LaidField>(
       });
       continue;
     }
+    const earlier = given.get(labelKey(label));
+    if (earlier !== undefined && earlier !== value.trim()) {
+      violations.push({
+        path,
+        message: "is given twice, with another value, under a label that differs only in case or spaces",
+      });
+      continue;
+    }
     given.set(labelKey(label), value.trim());
   }
   const merged = fields.map((field) => {

@@ -8,7 +8,7 @@
  * waits until a test starts a worker, so each test decides when rows are sent.
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import {
   CreateSignatureRequestRequestSchema,
   RequestsService,
@@ -296,6 +296,8 @@ test("after a crash, a row whose request was made but not recorded records that 
   await restarted.start();
   try {
     expect(await finished(ws, batchId)).toMatchObject({ status: "completed", sent: 3 });
+    // Its e-mails are its own sender's to hand over.
+    await restarted.mailIdle();
   } finally {
     await restarted.stop();
   }
@@ -417,5 +419,84 @@ test("another workspace's batch is not found, and a listing of rows takes only t
   expect([bad.code, bad.rawMessage]).toEqual([
     Code.InvalidArgument,
     "status must be one of pending, sent, failed, cancelled",
+  ]);
+});
+
+test("a batch whose last row was recorded by a worker that died before completing it is completed by the next drain", async () => {
+  const ws = uuidv7();
+  const templateId = await offerTemplate(ws);
+  const stopped = await paused();
+  const { bulkSend } = await stopped.client.startBulkSend({
+    workspaceId: ws,
+    templateId,
+    title: "Offer",
+    rows: [row(2)],
+    actor,
+  });
+  const batchId = bulkSend?.id as string;
+  await h.db.query("UPDATE bulk_send_rows SET status = 'sent' WHERE bulk_send_id = $1", [batchId]);
+  await stopped.module.start();
+  try {
+    expect(await finished(ws, batchId)).toMatchObject({ status: "completed", sent: 1, pending: 0 });
+  } finally {
+    await stopped.module.stop();
+  }
+});
+
+test("a row that meets a service that does not answer is tried again after a wait, then fails saying so without the fault's own words", async () => {
+  const ws = uuidv7();
+  const templateId = await offerTemplate(ws);
+  const stopped = await paused();
+  const { bulkSend } = await stopped.client.startBulkSend({
+    workspaceId: ws,
+    templateId,
+    title: "Offer",
+    rows: [row(2)],
+    actor,
+  });
+  const batchId = bulkSend?.id as string;
+  let claims = 0;
+  const unreachable = {
+    ...h.documents,
+    claimDocument: async () => {
+      claims += 1;
+      throw new ConnectError("connect ECONNREFUSED 10.1.2.3:8443", Code.Unavailable);
+    },
+  } as typeof h.documents;
+  const faulty = await h.buildModule({
+    documents: unreachable,
+    bulkSend: { maxAttempts: 3, retryBaseMs: 20, pollIntervalMs: 20 },
+  });
+  await faulty.start();
+  try {
+    expect(await finished(ws, batchId)).toMatchObject({ status: "completed", failed: 1 });
+  } finally {
+    await faulty.stop();
+  }
+  expect(claims).toBe(3);
+  const { rows } = await h.requests.listBulkSendRows({ workspaceId: ws, bulkSendId: batchId, pageSize: 10 });
+  expect(rows[0]?.error).toBe("the request could not be made: a service did not answer (tried 3 times)");
+});
+
+test("one merge label given twice with two values, differing only in case, is refused rather than one kept", async () => {
+  const ws = uuidv7();
+  const templateId = await offerTemplate(ws);
+  const violations = fieldViolations(
+    await rejection(
+      h.requests.startBulkSend({
+        workspaceId: ws,
+        templateId,
+        title: "Offer",
+        rows: [row(2, { Company: "Acme", company: "Acme GmbH" })],
+        actor,
+      }),
+    ),
+  );
+  expect(violations).toEqual([
+    {
+      path: "rows[0].mergeFields.company",
+      message:
+        "line 2: is given twice, with another value, under a label that differs only in case or spaces",
+    },
   ]);
 });

@@ -167,6 +167,7 @@ export const bulkSendStore = {
         FROM (SELECT r2.bulk_send_id, r2.line FROM bulk_send_rows r2
                 JOIN bulk_sends b ON b.id = r2.bulk_send_id AND b.status = 'running'
                WHERE r2.status = 'pending' AND (r2.leased_until IS NULL OR r2.leased_until < now())
+                 AND (r2.retry_at IS NULL OR r2.retry_at <= now())
                ORDER BY r2.bulk_send_id, r2.line LIMIT $1 FOR UPDATE OF r2 SKIP LOCKED) due
        WHERE r.bulk_send_id = due.bulk_send_id AND r.line = due.line
        RETURNING r.bulk_send_id, r.line, r.input, r.attempts - 1 AS attempts`,
@@ -175,7 +176,7 @@ export const bulkSendStore = {
     return rows;
   },
 
-  /** Lets every lease go: the only replica, starting, knows no worker holds one. */
+  /** Lets every lease go: the only replica, starting, knows no worker holds one. A retry's wait stays. */
   async releaseLeases(db: Queryable): Promise<void> {
     await db.query(
       "UPDATE bulk_send_rows SET leased_until = NULL WHERE status = 'pending' AND leased_until IS NOT NULL",
@@ -202,19 +203,19 @@ export const bulkSendStore = {
   /** Lets a row that failed for a passing reason be tried again after `delayMs`. */
   async retryLater(db: Queryable, row: LeasedRow, error: string, delayMs: number): Promise<void> {
     await db.query(
-      `UPDATE bulk_send_rows SET error = $3, leased_until = now() + $4::int * interval '1 millisecond'
+      `UPDATE bulk_send_rows SET error = $3, leased_until = NULL, retry_at = now() + $4::int * interval '1 millisecond'
         WHERE bulk_send_id = $1 AND line = $2 AND status = 'pending'`,
       [row.bulk_send_id, row.line, error, delayMs],
     );
   },
 
-  /** Completes the running batches among `batchIds` that have no pending row left. */
-  async completeFinished(db: Queryable, batchIds: string[]): Promise<void> {
+  /** Completes the running batches (among `batchIds`, when given) that have no pending row left. */
+  async completeFinished(db: Queryable, batchIds?: string[]): Promise<void> {
     await db.query(
       `UPDATE bulk_sends b SET status = 'completed', ended_at = now()
-        WHERE b.id = ANY($1::uuid[]) AND b.status = 'running'
+        WHERE ($1::uuid[] IS NULL OR b.id = ANY($1::uuid[])) AND b.status = 'running'
           AND NOT EXISTS (SELECT 1 FROM bulk_send_rows r WHERE r.bulk_send_id = b.id AND r.status = 'pending')`,
-      [batchIds],
+      [batchIds ?? null],
     );
   },
 };

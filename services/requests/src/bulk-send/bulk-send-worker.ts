@@ -87,10 +87,21 @@ export class BulkSendWorker {
       await bulkSendStore.releaseLeases(this.db);
       this.leasesReleased = true;
     }
+    // A batch whose last row was recorded by a worker that died before it completed the batch.
+    await bulkSendStore.completeFinished(this.db);
     while (!stopping.aborted) {
       const rows = await bulkSendStore.lease(this.db, this.options.concurrency, this.options.leaseMs);
       if (rows.length === 0) return;
-      await Promise.all(rows.map((row) => this.send(row)));
+      // Every row's outcome is awaited, whatever another's was: none runs on past the drain.
+      const outcomes = await Promise.allSettled(rows.map((row) => this.send(row)));
+      for (const outcome of outcomes) {
+        if (outcome.status === "rejected") {
+          this.logger.error(
+            { err: outcome.reason },
+            "could not record a bulk send row; its lease lets it be taken up again",
+          );
+        }
+      }
       await bulkSendStore.completeFinished(this.db, [...new Set(rows.map((r) => r.bulk_send_id))]);
     }
   }
@@ -102,10 +113,18 @@ export class BulkSendWorker {
       await bulkSendStore.markSent(this.db, row, request.id);
     } catch (err) {
       const refused = err instanceof ConnectError && REFUSALS.has(err.code);
-      const reason = reasonOf(err);
-      if (refused || row.attempts + 1 >= this.options.maxAttempts) {
+      if (refused) {
+        const reason = reasonOf(err);
         await bulkSendStore.markFailed(this.db, row, reason);
         this.logger.info({ ...logged, reason }, "a bulk send row failed");
+        return;
+      }
+      // A passing fault's own words (an address, a stack) are for the log, not for the sender.
+      const tries = row.attempts + 1;
+      const reason = `the request could not be made: a service did not answer (tried ${tries} ${tries === 1 ? "time" : "times"})`;
+      if (tries >= this.options.maxAttempts) {
+        this.logger.error({ ...logged, err }, "a bulk send row failed after its last try");
+        await bulkSendStore.markFailed(this.db, row, reason);
         return;
       }
       const delay = this.options.retryBaseMs * 2 ** row.attempts;
@@ -118,9 +137,8 @@ export class BulkSendWorker {
   }
 }
 
-/** What a failed row says: the refusal's own words and what it says of each field. */
-function reasonOf(err: unknown): string {
-  if (!(err instanceof ConnectError)) return "the request could not be made (an internal error)";
+/** What a refused row says: the refusal's own words and what it says of each field. */
+function reasonOf(err: ConnectError): string {
   const fields = fieldViolations(err).map((v) => `${v.path}: ${v.message}`);
   return [err.rawMessage, ...fields].join("; ");
 }
