@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { launchChromium, STICKING_OUT } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
@@ -1181,6 +1182,46 @@ test("documents sent without a template: two PDFs, a signer, a copy and a second
     ["signature", idOf("Bo Second"), annexId],
     // Added by keyboard: page 1 of the first document.
     ["date_signed", idOf("Bo Second"), contractId],
+  ]);
+  await context.close();
+});
+
+test("text tags: a PDF whose text holds {{signature:Client}} and {{text:Client:Company}} gets a signer for Client and those fields, listed before sending, and the request places them on the tags", async () => {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const sheet = pdf.addPage([612, 792]);
+  sheet.drawText("Service agreement", { x: 72, y: 720, size: 18, font });
+  sheet.drawText("{{signature:Client}}", { x: 72, y: 600, size: 11, font });
+  sheet.drawText("{{text:Client:Company}}", { x: 72, y: 520, size: 11, font });
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+  await page.getByRole("heading", { name: "The documents to sign" }).waitFor();
+  await page.getByTestId("pdf-input").setInputFiles({
+    name: "Tagged.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(await pdf.save()),
+  });
+  const notes = page.getByTestId("text-tags");
+  await shows(notes, "2 fields from text tags in the documents");
+  await shows(notes, "signature for Client, Tagged.pdf page 1");
+  await shows(notes, "text “Company” for Client, Tagged.pdf page 1");
+  const recipients = page.getByTestId("recipient");
+  await expect(recipients.count()).resolves.toBe(1);
+  await recipients.nth(0).getByLabel("Name").fill("Cleo Client");
+  await recipients.nth(0).getByLabel("E-mail").fill("cleo@example.com");
+  await shot(page, "send-documents-text-tags");
+  await page.getByRole("button", { name: "Review and send" }).click();
+  await page.getByTestId("review-dialog").getByRole("button", { name: "Send for signature" }).click();
+  await page.getByRole("heading", { name: "Tagged", exact: true }).waitFor();
+  const requestId = page.url().split("/").at(-1) as string;
+  const stored = (await api(`/signature-requests/${requestId}`)).body as {
+    recipients: { role: string }[];
+    fields: { type: string; label: string; cover?: object }[];
+  };
+  expect(stored.recipients.map((r) => r.role)).toEqual(["Client"]);
+  expect(stored.fields.map((f) => [f.type, f.label, f.cover !== undefined])).toEqual([
+    ["signature", "", true],
+    ["text", "Company", true],
   ]);
   await context.close();
 });

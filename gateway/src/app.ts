@@ -189,8 +189,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
     blobFiles: options.blobFiles,
     uploadSpool: options.uploadSpool,
   });
-  templateRoutes(api, templates);
-  signatureRequestRoutes(api, requests);
+  templateRoutes(api, templates, services.documents);
+  signatureRequestRoutes(api, requests, services.documents);
   requestExportRoutes(api, requests, services.documents);
   requestSettingsRoutes(api, requests);
   agreementSetRoutes(api, requests);

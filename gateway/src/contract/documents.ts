@@ -1,6 +1,8 @@
 /** Documents as the public API writes them, and the shapes of an upload (docs/design.md §4). */
 import { z } from "zod";
+import { TextCover } from "./templates.js";
 import { id, page, text, timestamp } from "./values.js";
+import { FieldType } from "./vocabulary.js";
 
 export const Document = z
   .strictObject({
@@ -40,3 +42,26 @@ export const uploadContent = {
   },
   "application/pdf": { schema: z.string().meta({ format: "binary" }) },
 };
+
+export const TextTagFields = z
+  .strictObject({
+    fields: z.array(
+      z.strictObject({
+        type: FieldType,
+        role: z.string().meta({ description: "The role the tag names, as it is written." }),
+        label: z.string(),
+        required: z.boolean(),
+        page: z.int().min(1),
+        x: z.number(),
+        y: z.number(),
+        width: z.number(),
+        height: z.number(),
+        cover: TextCover,
+      }),
+    ),
+  })
+  .meta({
+    id: "TextTagFields",
+    description:
+      "The fields the document's text tags place, in page order, as `textTags: true` places them when a template or a request is made from the document.",
+  });

@@ -1,6 +1,6 @@
 /** Signature requests, their recipients, fields and audit trail as the public API reads and writes them. */
 import { z } from "zod";
-import { fieldInputShape, placedFieldShape } from "./templates.js";
+import { fieldInputShape, placedFieldShape, textTagsInput } from "./templates.js";
 import { id, instant, optionalTimestamp, page, text, timestamp, wholeNumber } from "./values.js";
 import { RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
@@ -94,6 +94,7 @@ export const SignatureRequestInput = z
         "Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`.",
     }),
     mergeFields: MergeFields.optional(),
+    textTags: textTagsInput,
   })
   .meta({
     id: "SignatureRequestInput",

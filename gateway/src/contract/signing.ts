@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { base64Text } from "./base64.js";
 import { prefilledValue } from "./signature-requests.js";
-import { fieldRulesShape } from "./templates.js";
+import { fieldRulesShape, TextCover } from "./templates.js";
 import { id, text } from "./values.js";
 import { FieldType, RecipientKind, RecipientStatus, RequestStatus, SignerLocale } from "./vocabulary.js";
 
@@ -21,6 +21,7 @@ const PlacedField = z.object({
   required: z.boolean(),
   label: z.string(),
   prefilled: prefilledValue,
+  cover: TextCover.optional(),
   ...fieldRulesShape,
 });
 
@@ -109,6 +110,10 @@ export const SigningSession = z
         description:
           "What the signers before this one filled in, to show in place, read-only: a typed or drawn signature, text, or a checkbox's state.",
       }),
+    covers: z.array(TextCover.extend({ documentId: z.string(), page: z.int().min(1) })).meta({
+      description:
+        "Every text tag the request's fields were placed on, whoever fills them: shown white, as the completed PDF shows them.",
+    }),
     everyoneSigned: z.boolean().meta({
       description: "Every signer has signed: the request is being sealed, or is complete.",
     }),

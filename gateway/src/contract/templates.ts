@@ -68,6 +68,20 @@ export const RoleInput = z
 
 export const FieldInput = z.strictObject(fieldInputShape).meta({ id: "FieldInput" });
 
+export const TextCover = z
+  .strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .meta({
+    id: "TextCover",
+    description:
+      "The text tag that placed the field (`textTags`), in PDF points from the page's top-left corner: painted white in the completed PDF and on the signing page, so the tag does not show. Only text tags set one; a field keeps it while it keeps its id.",
+  });
+
+export const textTagsInput = z.boolean().optional().meta({
+  description:
+    "Also place the fields written as text tags in the documents' text, such as `{{signature:Client}}`, `{{date_signed:Client}}` or `{{text:Client:Company}}` (docs/api.md, Text tags). A tag that cannot be read, or names a role there is not, is a 422 naming its page and the tag.",
+  default: false,
+});
+
 const templateProperties = {
   name: text(),
   description: text().optional(),
@@ -76,7 +90,7 @@ const templateProperties = {
   fields: z.array(FieldInput),
 };
 
-export const TemplateInput = z.strictObject(templateProperties).meta({
+export const TemplateInput = z.strictObject({ ...templateProperties, textTags: textTagsInput }).meta({
   id: "TemplateInput",
   description:
     "Every role needs at least one required `signature` field; each field names a role, a page the document has, and lies inside that page. Every violation is reported at once in `errors`, with paths such as `fields[3].page`.",
@@ -101,6 +115,7 @@ export const placedFieldShape = {
   height: z.number().meta({ description: "In PDF points." }),
   required: z.boolean(),
   label: z.string(),
+  cover: TextCover.optional(),
   ...fieldRulesShape,
 };
 

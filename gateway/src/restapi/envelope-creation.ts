@@ -20,10 +20,11 @@ import type {
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { formatBytes, type Logger } from "@countersign/kit";
 import type { z } from "zod";
+import { DEFAULT_FIELD_SIZES } from "../field-sizes.js";
+import { type Anchor, findAnchors, type TextBox } from "../pdf-text.js";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";
 import { storePdfBytes } from "../routes/documents.js";
-import { type Anchor, findAnchors, type TextBox } from "./anchor-text.js";
 import { DocuSignError, invalidBody } from "./docusign-errors.js";
 import {
   ANCHOR_UNITS,
@@ -72,22 +73,6 @@ function otherRecipient(
     locale: person.emailNotification?.supportedLanguage ?? "",
   };
 }
-
-/** A tab's size in PDF points when it gives none: about what DocuSign draws. */
-const DEFAULT_SIZES: Record<string, [width: number, height: number]> = {
-  signature: [150, 40],
-  initials: [60, 30],
-  date_signed: [100, 20],
-  text: [150, 20],
-  checkbox: [16, 16],
-  name: [150, 20],
-  email: [180, 20],
-  date: [100, 20],
-  number: [80, 20],
-  dropdown: [120, 20],
-  radio: [16, 16],
-  attachment: [150, 30],
-};
 
 interface StoredPdf {
   /** The sender's id for the document. */
@@ -327,8 +312,8 @@ export class EnvelopeCreation {
     for (const signerTab of signerTabs(signer)) {
       const { type, tab, where, required, rules } = signerTab;
       const [width, height] = [
-        tab.width ?? DEFAULT_SIZES[type]?.[0] ?? 100,
-        tab.height ?? DEFAULT_SIZES[type]?.[1] ?? 20,
+        tab.width ?? DEFAULT_FIELD_SIZES[type]?.[0] ?? 100,
+        tab.height ?? DEFAULT_FIELD_SIZES[type]?.[1] ?? 20,
       ];
       const field = { type, role, width, height, required, label: tab.tabLabel ?? "" };
       const ids: string[] = [];

@@ -112,10 +112,7 @@ async function rowsOf(
       mergeFields: row.mergeFields ?? {},
     }));
   }
-  const read = rowsFromCsv(
-    body.csv ?? "",
-    await columnsOfTemplate(workspaceId, body.templateId, templates),
-  );
+  const read = rowsFromCsv(body.csv ?? "", await columnsOfTemplate(workspaceId, body.templateId, templates));
   if ("problems" in read)
     throw new ApiProblem("validation_failed", "the CSV file cannot be read", read.problems);
   return read.rows;

@@ -19,6 +19,7 @@ import {
   Document,
   DocumentIdParams,
   DocumentPage,
+  TextTagFields,
   UploadQuery,
   uploadContent,
 } from "../contract/documents.js";
@@ -27,6 +28,7 @@ import { sendDocument } from "../document-download.js";
 import { iso } from "../json-time.js";
 import { ApiProblem } from "../problems.js";
 import { noContent, ok, type PublicApi } from "../public-api.js";
+import { taggedFields } from "../tagged-documents.js";
 import { readUpload, type UploadedFile } from "../upload-body.js";
 
 const KIND_NAMES: Record<Kind, z.infer<typeof Document>["kind"]> = {
@@ -216,6 +218,24 @@ export function documentRoutes(
     async ({ workspaceId, query }) => {
       const listed = await documents.listDocuments({ workspaceId, ...query });
       return ok(pageBody(listed.documents.map(documentJson), query, listed.totalCount));
+    },
+  );
+
+  api.route(
+    "get",
+    "/documents/:documentId/text-tags",
+    {
+      summary: "Read a document's text tags",
+      description:
+        "The fields its text tags (`{{signature:Client}}`, docs/api.md) would place, to show before a template or a request is made with `textTags: true`. A tag that cannot be read is a 422 naming its page and the tag.",
+      tag: "Documents",
+      params: DocumentIdParams,
+      answers: { 200: { description: "The fields, in page order.", schema: TextTagFields } },
+      problems: [...DOCUMENT_PROBLEMS, 422],
+    },
+    async ({ workspaceId, params }) => {
+      const fields = await taggedFields(documents, workspaceId, [params.documentId], "any");
+      return ok({ fields: fields.map(({ documentId: _, ...field }) => field) });
     },
   );
 

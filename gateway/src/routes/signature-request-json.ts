@@ -1,5 +1,6 @@
 /** Signature requests, recipients, audit entries and agreement sets as the public API writes them. */
 import { rulesOf } from "@countersign/domain";
+import type { TextCover } from "@countersign/gen/countersign/fields/v1/field_rules_pb.js";
 import type {
   RequestField,
   AgreementSet as StoredAgreementSet,
@@ -16,6 +17,7 @@ import type {
   Recipient,
   SignatureRequest,
 } from "../contract/signature-requests.js";
+import type { TextCover as TextCoverJson } from "../contract/templates.js";
 import { iso, isoOrNull } from "../json-time.js";
 
 type Json<T extends z.ZodType> = z.infer<T>;
@@ -57,6 +59,11 @@ function emailDeliveryJson(d: StoredEmailDelivery): Json<typeof EmailDelivery> {
   };
 }
 
+/** A field's text cover as the API writes it, or nothing. */
+export function coverJson(cover: TextCover | undefined): { cover?: z.infer<typeof TextCoverJson> } {
+  return cover ? { cover: { x: cover.x, y: cover.y, width: cover.width, height: cover.height } } : {};
+}
+
 export function fieldJson(f: RequestField): Json<typeof SignatureRequest>["fields"][number] {
   return {
     id: f.id,
@@ -71,6 +78,7 @@ export function fieldJson(f: RequestField): Json<typeof SignatureRequest>["field
     required: f.required,
     label: f.label,
     ...(f.prefilled ? { prefilled: f.prefilled } : {}),
+    ...coverJson(f.cover),
     ...rulesOf(f.rules),
   };
 }

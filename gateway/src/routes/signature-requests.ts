@@ -5,8 +5,10 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { currentCallContext } from "@countersign/kit";
+import type { z } from "zod";
 import {
   AuditTrail,
   CancelInput,
@@ -26,14 +28,34 @@ import {
 } from "../contract/signature-requests.js";
 import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
+import { ApiProblem } from "../problems.js";
 import { accepted, created, ok, type PublicApi } from "../public-api.js";
+import { taggedFields } from "../tagged-documents.js";
 import { auditEntryJson, signatureRequestJson } from "./signature-request-json.js";
-import { fieldMessage } from "./templates.js";
+import { fieldMessage, taggedFieldMessage } from "./templates.js";
 
 const READ_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 const CHANGE_PROBLEMS = [...READ_PROBLEMS, 409, 413, 415, 422] as const;
 
-export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof RequestsService>): void {
+export function signatureRequestRoutes(
+  api: PublicApi,
+  requests: Client<typeof RequestsService>,
+  documents: Client<typeof DocumentsService>,
+): void {
+  /** The fields the documents' text tags place, for the signers' roles; a template has its own fields. */
+  const fieldsOfTags = (body: z.output<typeof SignatureRequestInput>, workspaceId: string) => {
+    if (body.templateId) {
+      throw new ApiProblem("validation_failed", "the signature request is not valid", [
+        {
+          path: "textTags",
+          message: "a request from a template has the template's fields: make the template from text tags",
+        },
+      ]);
+    }
+    const roles = body.recipients.filter((r) => (r.kind ?? "signer") === "signer").map((r) => r.role ?? "");
+    return taggedFields(documents, workspaceId, body.documentIds ?? [], roles.filter(Boolean));
+  };
+
   api.route(
     "post",
     "/signature-requests",
@@ -46,16 +68,20 @@ export function signatureRequestRoutes(api: PublicApi, requests: Client<typeof R
       problems: [...CHANGE_PROBLEMS],
     },
     async ({ actor, workspaceId, body }) => {
+      const tagged = body.textTags ? await fieldsOfTags(body, workspaceId) : [];
       const { signatureRequest } = await requests.createSignatureRequest({
         workspaceId,
         title: body.title,
         message: body.message ?? "",
         templateId: body.templateId ?? "",
         documentIds: body.documentIds ?? [],
-        fields: (body.fields ?? []).map((field) => ({
-          ...fieldMessage(field),
-          documentId: field.documentId ?? "",
-        })),
+        fields: [
+          ...(body.fields ?? []).map((field) => ({
+            ...fieldMessage(field),
+            documentId: field.documentId ?? "",
+          })),
+          ...tagged.map((field) => ({ ...taggedFieldMessage(field), documentId: field.documentId })),
+        ],
         recipients: body.recipients.map((r) => ({
           name: r.name,
           email: r.email,

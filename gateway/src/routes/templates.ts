@@ -4,6 +4,7 @@ import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import { rulesMessage, rulesOf } from "@countersign/domain";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import {
   type ListTemplatesResponse,
   type Template as StoredTemplate,
@@ -24,6 +25,9 @@ import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
 import { ApiProblem } from "../problems.js";
 import { created, noContent, ok, okKept, type PublicApi, type Reply } from "../public-api.js";
+import { taggedFields } from "../tagged-documents.js";
+import type { TaggedField } from "../text-tags.js";
+import { coverJson } from "./signature-request-json.js";
 
 /**
  * Each template's JSON, made once per message: the gateway's template pages (template-pages.ts)
@@ -71,19 +75,22 @@ function toJson(template: StoredTemplate): z.infer<typeof Template> {
     description: template.description,
     documentId: template.documentId,
     roles: template.roles.map(({ name, order }) => ({ name, order })),
-    fields: template.fields.map(({ id, type, role, page, x, y, width, height, required, label, rules }) => ({
-      id,
-      type: type as z.infer<typeof Template>["fields"][number]["type"],
-      role,
-      page,
-      x,
-      y,
-      width,
-      height,
-      required,
-      label,
-      ...rulesOf(rules),
-    })),
+    fields: template.fields.map(
+      ({ id, type, role, page, x, y, width, height, required, label, rules, cover }) => ({
+        id,
+        type: type as z.infer<typeof Template>["fields"][number]["type"],
+        role,
+        page,
+        x,
+        y,
+        width,
+        height,
+        required,
+        label,
+        ...coverJson(cover),
+        ...rulesOf(rules),
+      }),
+    ),
     createdAt: iso(template.createTime),
     updatedAt: iso(template.updateTime),
   };
@@ -108,6 +115,11 @@ export function fieldMessage({
   };
 }
 
+/** A field a text tag placed, as the services take it: its cover with it. */
+export function taggedFieldMessage({ documentId: _, ...field }: TaggedField) {
+  return { ...field, id: "", rules: rulesMessage({}) };
+}
+
 function roleMessage(role: z.output<typeof RoleInput>) {
   return { name: role.name, order: role.order ?? 0 };
 }
@@ -123,7 +135,11 @@ const MASK_PATHS: Record<keyof z.output<typeof TemplateUpdate>, string> = {
 
 const TEMPLATE_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 
-export function templateRoutes(api: PublicApi, templates: Client<typeof TemplatesService>): void {
+export function templateRoutes(
+  api: PublicApi,
+  templates: Client<typeof TemplatesService>,
+  documents: Client<typeof DocumentsService>,
+): void {
   api.route(
     "post",
     "/templates",
@@ -135,6 +151,14 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
       problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],
     },
     async ({ workspaceId, body }) => {
+      const tagged = body.textTags
+        ? await taggedFields(
+            documents,
+            workspaceId,
+            [body.documentId],
+            body.roles.map((r) => r.name),
+          )
+        : [];
       const { template } = await templates.createTemplate({
         template: create(TemplateSchema, {
           workspaceId,
@@ -142,7 +166,7 @@ export function templateRoutes(api: PublicApi, templates: Client<typeof Template
           description: body.description ?? "",
           documentId: body.documentId,
           roles: body.roles.map(roleMessage),
-          fields: body.fields.map(fieldMessage),
+          fields: [...body.fields.map(fieldMessage), ...tagged.map(taggedFieldMessage)],
         }),
       });
       return created(templateJson(template));

@@ -173,11 +173,18 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   api.router.use(budgetedJson(options.bodies, { limit: 1024 * 1024, strict: true }));
 
   const view = async (req: Request) => {
-    const { signatureRequest, recipientId, returnUrl, filled, authentication } =
+    const { signatureRequest, recipientId, returnUrl, filled, authentication, covers } =
       await requests.getSigningSession({
         sessionToken: sessionToken(req),
       });
-    return { request: signatureRequest as SignatureRequest, recipientId, returnUrl, filled, authentication };
+    return {
+      request: signatureRequest as SignatureRequest,
+      recipientId,
+      returnUrl,
+      filled,
+      authentication,
+      covers,
+    };
   };
 
   api.on(
@@ -192,7 +199,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [401, 410, 500, 503],
     },
     async ({ req, res }) => {
-      const { request, recipientId, returnUrl, filled, authentication } = await view(req);
+      const { request, recipientId, returnUrl, filled, authentication, covers } = await view(req);
       const recipient = request.recipients.find((r) => r.id === recipientId);
       const stored = await Promise.all(
         request.documentIds.map(async (documentId) => {
@@ -234,6 +241,14 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           const { recipientId: _, ...placed } = fieldJson(field);
           return [{ ...placed, value: shown, filledBy }];
         }),
+        covers: covers.map(({ documentId, page, box }) => ({
+          documentId,
+          page,
+          x: box?.x ?? 0,
+          y: box?.y ?? 0,
+          width: box?.width ?? 0,
+          height: box?.height ?? 0,
+        })),
         everyoneSigned: everyoneSigned(request),
         canReassign:
           request.allowReassign &&

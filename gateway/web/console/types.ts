@@ -57,3 +57,4 @@ export type TemplateField = Schemas["Field"];
 
 export type BulkSend = Schemas["BulkSend"];
 export type BulkSendRow = Schemas["BulkSendRow"];
+export type TextTagField = Schemas["TextTagFields"]["fields"][number];

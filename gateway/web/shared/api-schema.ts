@@ -121,6 +121,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/documents/{documentId}/text-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a document's text tags
+         * @description The fields its text tags (`{{signature:Client}}`, docs/api.md) would place, to show before a template or a request is made with `textTags: true`. A tag that cannot be read is a 422 naming its page and the tag.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    /** @description The document's id. */
+                    documentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The fields, in page order. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TextTagFields"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/documents/{documentId}": {
         parameters: {
             query?: never;
@@ -1563,7 +1615,6 @@ export interface paths {
                 401: components["responses"]["Unauthorized"];
                 403: components["responses"]["Forbidden"];
                 404: components["responses"]["NotFound"];
-                409: components["responses"]["Conflict"];
                 429: components["responses"]["RateLimited"];
                 500: components["responses"]["Internal"];
                 503: components["responses"]["Unavailable"];
@@ -4326,6 +4377,11 @@ export interface components {
             documentId: string;
             roles: components["schemas"]["RoleInput"][];
             fields: components["schemas"]["FieldInput"][];
+            /**
+             * @description Also place the fields written as text tags in the documents' text, such as `{{signature:Client}}`, `{{date_signed:Client}}` or `{{text:Client:Company}}` (docs/api.md, Text tags). A tag that cannot be read, or names a role there is not, is a 422 naming its page and the tag.
+             * @default false
+             */
+            textTags: boolean;
         };
         RoleInput: {
             /** @description Unique in the template (trimmed, case-insensitive). */
@@ -4428,6 +4484,11 @@ export interface components {
             /** @description Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`. */
             expiryWarningDays?: number;
             mergeFields?: components["schemas"]["MergeFields"];
+            /**
+             * @description Also place the fields written as text tags in the documents' text, such as `{{signature:Client}}`, `{{date_signed:Client}}` or `{{text:Client:Company}}` (docs/api.md, Text tags). A tag that cannot be read, or names a role there is not, is a 422 naming its page and the tag.
+             * @default false
+             */
+            textTags: boolean;
         };
         NewField: {
             /** @description Assigned when absent. */
@@ -4607,7 +4668,7 @@ export interface components {
             message?: string;
             /** @description The requests to send, 1 to 1000; a row's problems are reported with its line, its place in this list counting from 1. Give `rows` or `csv`. */
             rows?: components["schemas"]["BulkSendRowInput"][];
-            /** @description A CSV file's text (RFC 4180, comma-separated, UTF-8): a header line, then one request a line, at most 1000. For each template role the columns `<Role> name` and `<Role> email`; every other column is the label of a text, number or date field, whose cell fills it (an empty cell leaves it). Problems are reported with the line they are on. Give `rows` or `csv`. */
+            /** @description A CSV file's text (RFC 4180, comma-separated, UTF-8; up to 1,000,000 characters, within the 1 MiB a JSON body may be): a header line, then one request a line, at most 1000. For each template role the columns `<Role> name` and `<Role> email`; every other column is the label of a text, number or date field, whose cell fills it (an empty cell leaves it). Problems are reported with the line they are on. Give `rows` or `csv`. */
             csv?: string;
             /**
              * Format: date-time
@@ -4884,6 +4945,29 @@ export interface components {
             pageSize: number;
             totalCount: number;
         };
+        /** @description The fields the document's text tags place, in page order, as `textTags: true` places them when a template or a request is made from the document. */
+        TextTagFields: {
+            fields: {
+                type: components["schemas"]["FieldType"];
+                /** @description The role the tag names, as it is written. */
+                role: string;
+                label: string;
+                required: boolean;
+                page: number;
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+                cover: components["schemas"]["TextCover"];
+            }[];
+        };
+        /** @description The text tag that placed the field (`textTags`), in PDF points from the page's top-left corner: painted white in the completed PDF and on the signing page, so the tag does not show. Only text tags set one; a field keeps it while it keeps its id. */
+        TextCover: {
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
         Template: {
             /** Format: uuid */
             id: string;
@@ -4914,6 +4998,7 @@ export interface components {
             height: number;
             required: boolean;
             label: string;
+            cover?: components["schemas"]["TextCover"];
             /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
             options?: string[];
             /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
@@ -5045,6 +5130,7 @@ export interface components {
             height: number;
             required: boolean;
             label: string;
+            cover?: components["schemas"]["TextCover"];
             /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
             options?: string[];
             /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
@@ -5750,6 +5836,7 @@ export interface components {
                 label: string;
                 /** @description What you filled in (`mergeFields`): the signer sees it and may change it. Absent when nothing. */
                 prefilled?: string;
+                cover?: components["schemas"]["TextCover"];
                 /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
                 options?: string[];
                 /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
@@ -5782,6 +5869,7 @@ export interface components {
                 label: string;
                 /** @description What you filled in (`mergeFields`): the signer sees it and may change it. Absent when nothing. */
                 prefilled?: string;
+                cover?: components["schemas"]["TextCover"];
                 /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
                 options?: string[];
                 /** @description A `number` field's smallest value, or how many boxes of a `checkbox` group must be checked at least. */
@@ -5811,6 +5899,15 @@ export interface components {
                 } | string | boolean;
                 /** @description The name of the signer who filled it in. */
                 filledBy: string;
+            }[];
+            /** @description Every text tag the request's fields were placed on, whoever fills them: shown white, as the completed PDF shows them. */
+            covers: {
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+                documentId: string;
+                page: number;
             }[];
             /** @description Every signer has signed: the request is being sealed, or is complete. */
             everyoneSigned: boolean;

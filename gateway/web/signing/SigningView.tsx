@@ -476,6 +476,22 @@ export function SigningView({
                 width={Math.floor(width * zoom)}
                 onUnauthorized={onEnded}
                 renderOverlay={(page, scale) => [
+                  ...session.covers
+                    .filter((c) => c.documentId === doc.id && c.page === page)
+                    .map((c, i) => (
+                      <div
+                        // biome-ignore lint/suspicious/noArrayIndexKey: covers never move or reorder within a session.
+                        key={`cover-${i}`}
+                        className="tag-cover"
+                        aria-hidden="true"
+                        style={{
+                          left: `${c.x * scale}px`,
+                          top: `${c.y * scale}px`,
+                          width: `${c.width * scale}px`,
+                          height: `${c.height * scale}px`,
+                        }}
+                      />
+                    )),
                   ...session.filled
                     .filter((f) => f.documentId === doc.id && f.page === page)
                     .map((f) => <FilledBox key={`filled-${f.id}`} field={f} scale={scale} />),

@@ -25,6 +25,19 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const FIELD_LIMITS = { fields: 500, labelLength: 200 } as const;
 
+/** The box of a page a text tag took, painted white in the completed PDF (the contract's TextCover). */
+export interface TextCover {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A field's cover as the contract's TextCover message carries it, kept as a plain box; absent when none. */
+export function coverOf(cover: TextCover | undefined): { cover?: TextCover } {
+  return cover ? { cover: { x: cover.x, y: cover.y, width: cover.width, height: cover.height } } : {};
+}
+
 export interface FieldDraft extends FieldRules {
   id: string;
   type: string;
@@ -36,6 +49,8 @@ export interface FieldDraft extends FieldRules {
   height: number;
   required: boolean;
   label: string;
+  /** The text tag that placed the field, set only by the service that found it. */
+  cover?: TextCover;
 }
 
 /** Width and height of each page in PDF points, as the document's viewer shows it. */

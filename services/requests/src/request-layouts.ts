@@ -6,6 +6,7 @@
  */
 
 import {
+  coverOf,
   type FieldDraft,
   fieldLayoutViolations,
   type PageSizes,
@@ -50,6 +51,7 @@ export function layoutFromTemplate(template: Template): Layout {
       required: f.required,
       label: f.label,
       ...rulesOf(f.rules),
+      ...coverOf(f.cover),
       documentId: template.documentId,
     })),
   };
@@ -90,6 +92,7 @@ export function layoutFromDocuments(
     required: f.required,
     label: f.label,
     ...rulesOf(f.rules),
+    ...coverOf(f.cover),
     documentId: f.documentId || documentIds[0] || "",
   }));
   laid.forEach((f, i) => {

@@ -235,8 +235,8 @@ export class SigningSessions {
   }
 
   /**
-   * What the session's recipient sees: the request with their fields only, and what the signers
-   * before them filled in, to be shown in place.
+   * What the session's recipient sees: the request with their fields only, what the signers
+   * before them filled in, to be shown in place, and every text tag that is covered.
    */
   async view(sessionToken: string) {
     const session = await this.resolve(sessionToken);
@@ -274,6 +274,9 @@ export class SigningSessions {
         },
       ];
     });
+    const covers = request.fields.flatMap(({ documentId, page, cover }) =>
+      cover ? [{ documentId, page, box: cover }] : [],
+    );
     request.fields = request.fields.filter((f) => f.recipientId === session.recipientId);
     return {
       signatureRequest: request,
@@ -281,6 +284,7 @@ export class SigningSessions {
       returnUrl: session.returnUrl,
       filled,
       authentication,
+      covers,
     };
   }
 

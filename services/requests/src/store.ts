@@ -7,6 +7,7 @@ import type {
   RecipientStatus,
   RequestStatus,
   SignerLocale,
+  TextCover,
 } from "@countersign/domain";
 import { type Queryable, selectPage } from "@countersign/kit";
 import type { StoredValue } from "./field-values.js";
@@ -26,6 +27,8 @@ export interface StoredField extends FieldRules {
   label: string;
   /** What the sender filled in (merge-fields.ts): the signer sees it and may change it. */
   prefilled?: string;
+  /** The text tag that placed the field, painted white in the completed PDF. */
+  cover?: TextCover;
 }
 
 export interface RequestRow {

@@ -8,7 +8,7 @@ import { setTimeout } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import { type FieldMask, timestampFromDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { rulesMessage, rulesOf, subjects } from "@countersign/domain";
+import { coverOf, rulesMessage, rulesOf, subjects } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
@@ -90,8 +90,23 @@ function draftOf(template: Template): TemplateDraft {
       required: f.required,
       label: f.label,
       ...rulesOf(f.rules),
+      ...coverOf(f.cover),
     })),
   };
+}
+
+/**
+ * The changed fields with the covers of their text tags: no caller gives a cover (only the service
+ * that found the tag does, at creation), so a field that keeps its id keeps its cover — while the
+ * template keeps its document, whose text the tag was found in.
+ */
+function keptCovers(changed: FieldDraft[], current: FieldDraft[], sameDocument: boolean): FieldDraft[] {
+  if (!sameDocument) return changed.map(({ cover: _, ...field }) => field);
+  const covers = new Map(current.flatMap((f) => (f.cover ? [[f.id, f.cover] as const] : [])));
+  return changed.map((field) => {
+    const cover = field.cover ?? covers.get(field.id);
+    return cover ? { ...field, cover } : field;
+  });
 }
 
 /** The stored form: names trimmed, each field bound to its role's exact name, every field with an id. */
@@ -186,7 +201,9 @@ export class Templates {
         description: paths.includes("description") ? changes.description : current.description,
         documentId: paths.includes("document_id") ? changes.documentId : current.document_id,
         roles: paths.includes("roles") ? changes.roles : current.roles,
-        fields: paths.includes("fields") ? changes.fields : current.fields,
+        fields: paths.includes("fields")
+          ? keptCovers(changes.fields, current.fields, !paths.includes("document_id"))
+          : current.fields,
       });
       await this.claimValid(current.workspace_id, current.id, draft, current.document_id);
       const updated = await this.write((tx) =>

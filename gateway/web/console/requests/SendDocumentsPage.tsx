@@ -6,7 +6,7 @@
 import { type FormEvent, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { Modal } from "../../shared/Modal";
-import { call, downloadBytes, inWorkspace } from "../api";
+import { asApiError, call, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";
 import { FieldInspector } from "../templates/FieldInspector";
 import { FieldPages } from "../templates/FieldPages";
@@ -20,7 +20,7 @@ import {
   unlabelledFields,
 } from "../templates/field-kinds";
 import { UploadPdf } from "../templates/UploadPdf";
-import type { DocumentInfo, Page, SignatureRequest, Template } from "../types";
+import type { DocumentInfo, Page, SignatureRequest, Template, TextTagField } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
@@ -34,7 +34,9 @@ import {
   problemsBefore,
   requestBody,
   signersOf,
+  type TagField,
   templateBody,
+  withTagSigners,
 } from "./send-documents";
 import { NO_CHECKS } from "./signer-checks";
 
@@ -89,6 +91,8 @@ function Composer({ start }: { start: Start }) {
       : [{ key: newKey(), name: "", email: "", kind: "signer", order: 1 }],
   );
   const [fields, setFields] = useState<PlacedField[]>(start.fields);
+  const [tags, setTags] = useState<TagField[]>([]);
+  const [tagProblems, setTagProblems] = useState<string[]>([]);
   const [title, setTitle] = useState(start.title);
   const [message, setMessage] = useState(start.message);
   const [allowReassign, setAllowReassign] = useState(false);
@@ -115,10 +119,27 @@ function Composer({ start }: { start: Start }) {
     setDocuments((before) => (before.some((d) => d.id === document.id) ? before : [...before, document]));
     setTitle((before) => before || document.filename.replace(/\.pdf$/i, ""));
     changed();
+    void readTags(document);
+  };
+  /** The fields the document's text tags place, and a signer for each role they name. */
+  const readTags = async (document: DocumentInfo) => {
+    try {
+      const read = await call<{ fields: TextTagField[] }>(
+        inWorkspace(workspace.id, `/documents/${document.id}/text-tags`),
+      );
+      const found = read.fields.map((f) => ({ ...f, documentId: document.id }));
+      setTags((before) => [...before.filter((t) => t.documentId !== document.id), ...found]);
+      setRecipients((before) => withTagSigners(before, found, fields, newKey));
+    } catch (err) {
+      const problem = asApiError(err);
+      const why = problem.errors.length > 0 ? problem.errors.map((e) => e.message) : [problem.detail];
+      setTagProblems((before) => [...before, ...why.map((w) => `${document.filename}: ${w}`)]);
+    }
   };
   const removeDocument = (id: string) => {
     setDocuments((before) => before.filter((d) => d.id !== id));
     setFields((before) => before.filter((f) => f.documentId !== id));
+    setTags((before) => before.filter((t) => t.documentId !== id));
     changed();
   };
   const setRecipientList = (next: DraftRecipient[]) => {
@@ -166,7 +187,7 @@ function Composer({ start }: { start: Start }) {
 
   /** Checks what the service would refuse and the signer could not read; whether all is well. */
   const ready = () => {
-    const found = problemsBefore(documents, recipients, fields);
+    const found = problemsBefore(documents, recipients, fields, tags);
     setChecked(found);
     const unlabelled = found.find((p) => p.message === LABEL_NEEDED);
     if (unlabelled) setSelected(fields[Number(/\d+/.exec(unlabelled.path)?.[0])]?.key);
@@ -177,7 +198,7 @@ function Composer({ start }: { start: Start }) {
       const created = await call<SignatureRequest>(inWorkspace(workspace.id, "/signature-requests"), {
         method: "POST",
         json: {
-          ...requestBody({ title, message, documents, recipients, fields, send, allowReassign }),
+          ...requestBody({ title, message, documents, recipients, fields, send, allowReassign, tags }),
           ...scheduleBody(schedule),
         },
       });
@@ -191,7 +212,7 @@ function Composer({ start }: { start: Start }) {
       if (!document) return;
       const template = await call<Template>(inWorkspace(workspace.id, "/templates"), {
         method: "POST",
-        json: templateBody({ title, document, recipients, fields }),
+        json: templateBody({ title, document, recipients, fields, tags }),
       });
       setSavedTemplate(template);
     });
@@ -241,6 +262,7 @@ function Composer({ start }: { start: Start }) {
         ) : error ? (
           <ErrorNote error={error} />
         ) : null}
+        <TagNotes tags={tags} problems={tagProblems} documents={documents} />
         <div aria-live="polite">
           {savedTemplate ? (
             <p className="note success small">
@@ -683,4 +705,68 @@ function describe(
     return `${r?.name.trim() || `Recipient ${Number(recipient) + 1}`}: ${message}`;
   }
   return path ? `${path}: ${message}` : message;
+}
+
+const TAG_TYPE_NAMES: Record<string, string> = {
+  signature: "signature",
+  initials: "initials",
+  date_signed: "signing date",
+  date: "date",
+  text: "text",
+  name: "name",
+  email: "e-mail",
+  number: "number",
+  checkbox: "checkbox",
+  attachment: "attachment",
+};
+
+/**
+ * What the documents' text tags place, said before sending: the service places those fields where
+ * the tags are when the request is made, and paints the tags white; tags it cannot read are listed.
+ */
+function TagNotes({
+  tags,
+  problems,
+  documents,
+}: {
+  tags: readonly TagField[];
+  problems: readonly string[];
+  documents: readonly DocumentInfo[];
+}) {
+  if (tags.length === 0 && problems.length === 0) return null;
+  const nameOf = new Map(documents.map((d) => [d.id, d.filename]));
+  return (
+    <div className="stack" data-testid="text-tags">
+      {tags.length > 0 ? (
+        <div className="note info small">
+          <p>
+            <strong>
+              {tags.length === 1 ? "1 field" : `${tags.length} fields`} from text tags in the documents
+            </strong>{" "}
+            — placed where their tags are when you send, the tags painted white:
+          </p>
+          <ul>
+            {tags.map((t, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a document's tags are read once, in page order.
+              <li key={`${t.documentId}-${i}`}>
+                {`${TAG_TYPE_NAMES[t.type] ?? t.type}${t.label ? ` “${t.label}”` : ""} for ${t.role}${t.required ? "" : " (optional)"}, ${nameOf.get(t.documentId) ?? "document"} page ${t.page}`}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {problems.length > 0 ? (
+        <div className="note error small" role="alert">
+          <p>
+            <strong>Text tags that cannot be used</strong> — fix them in the document and upload it again:
+          </p>
+          <ul>
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
 }

@@ -11,7 +11,9 @@ import {
   problemsBefore,
   requestBody,
   signersOf,
+  type TagField,
   templateBody,
+  withTagSigners,
 } from "./send-documents";
 
 const document = (id: string) => ({ id, filename: `${id}.pdf`, pageCount: 1 }) as DocumentInfo;
@@ -189,4 +191,43 @@ test("a copy keeps the title, message, recipients in order and each field on its
       condition: { fieldId: "f1", value: "x" },
     },
   ]);
+});
+
+const tag = (role: string, type = "signature"): TagField => ({
+  type: type as TagField["type"],
+  role,
+  label: "",
+  required: true,
+  page: 1,
+  x: 10,
+  y: 10,
+  width: 150,
+  height: 40,
+  cover: { x: 10, y: 10, width: 100, height: 12 },
+  documentId: "d1",
+});
+
+test("the roles a document's text tags name get signers: a blank signer takes the first, one is added for each other, an existing role is kept", () => {
+  let next = 0;
+  const keys = () => `new-${++next}`;
+  const blank: DraftRecipient[] = [{ key: "a", name: "", email: "", kind: "signer", order: 1 }];
+  const signers = withTagSigners(blank, [tag("Client"), tag("Company"), tag("client", "initials")], [], keys);
+  expect(signers.map((r) => [r.key, r.role, r.order])).toEqual([
+    ["a", "Client", 1],
+    ["new-1", "Company", 1],
+  ]);
+  expect(signersOf(signers).map((s) => s.name)).toEqual(["Client", "Company"]);
+  // Nobody asked to place a signature by hand: the tags place one each, and the body says so.
+  expect(problemsBefore([document("d1")], signers, [], [tag("Client"), tag("Company")])).toEqual([]);
+  const body = requestBody({
+    title: "T",
+    message: "",
+    documents: [document("d1")],
+    recipients: signers,
+    fields: [],
+    send: true,
+    tags: [tag("Client")],
+  });
+  expect(body).toMatchObject({ textTags: true, recipients: [{ role: "Client" }, { role: "Company" }] });
+  expect(withTagSigners(signers, [tag("COMPANY")], [], keys)).toEqual(signers);
 });

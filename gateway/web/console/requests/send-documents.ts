@@ -10,7 +10,7 @@ import {
   rulesOf,
   unlabelledFields,
 } from "../templates/field-kinds";
-import type { DocumentInfo, SignatureRequest } from "../types";
+import type { DocumentInfo, SignatureRequest, TextTagField } from "../types";
 import { checksBody, type SignerCheckValues } from "./signer-checks";
 
 export interface DraftRecipient {
@@ -31,7 +31,12 @@ export interface DraftRecipient {
   locale?: string;
   /** Who hosts their signing in person, on the host's device; unset, they sign from their own link. */
   host?: { name: string; email: string };
+  /** The role a document's text tags name them by; unset, they are "Signer 1", "Signer 2"… */
+  role?: string;
 }
+
+/** A field a document's text tag places: shown to the sender, placed by the service (`textTags`). */
+export type TagField = TextTagField & { documentId: string };
 
 /** A field on one of the request's documents; `roleKey` is its signer's key. */
 export type PlacedField = EditedField & { documentId: string };
@@ -43,13 +48,44 @@ export type PlacedField = EditedField & { documentId: string };
 export function signersOf(recipients: readonly DraftRecipient[]): EditedRole[] {
   return recipients
     .filter((r) => r.kind === "signer")
-    .map((r, i) => ({ key: r.key, name: r.name.trim() || roleName(i), order: r.order }));
+    .map((r, i) => ({ key: r.key, name: r.name.trim() || r.role || roleName(i), order: r.order }));
 }
 
 const roleName = (signerIndex: number) => `Signer ${signerIndex + 1}`;
 
 function rolesByKey(recipients: readonly DraftRecipient[]): Map<string, string> {
-  return new Map(recipients.filter((r) => r.kind === "signer").map((r, i) => [r.key, roleName(i)]));
+  return new Map(
+    recipients.filter((r) => r.kind === "signer").map((r, i) => [r.key, r.role?.trim() || roleName(i)]),
+  );
+}
+
+const sameRole = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * The recipients with a signer for each role the tags name that no signer has: the first signer
+ * not yet named, with no role and no field, takes it; otherwise a signer is added, signing last.
+ */
+export function withTagSigners(
+  recipients: readonly DraftRecipient[],
+  tags: readonly TagField[],
+  fields: readonly PlacedField[],
+  newKey: () => string,
+): DraftRecipient[] {
+  const next = [...recipients];
+  for (const role of new Set(tags.map((t) => t.role))) {
+    const roles = rolesByKey(next);
+    if ([...roles.values()].some((r) => sameRole(r, role))) continue;
+    const blank = next.findIndex(
+      (r) => r.kind === "signer" && !r.role && !r.name.trim() && !fields.some((f) => f.roleKey === r.key),
+    );
+    const found = next[blank];
+    if (found) next[blank] = { ...found, role };
+    else {
+      const order = Math.max(1, ...next.map((r) => r.order));
+      next.push({ key: newKey(), name: "", email: "", kind: "signer", order, role });
+    }
+  }
+  return next;
 }
 
 export interface Problem {
@@ -66,14 +102,19 @@ export function problemsBefore(
   documents: readonly DocumentInfo[],
   recipients: readonly DraftRecipient[],
   fields: readonly PlacedField[],
+  tags: readonly TagField[] = [],
 ): Problem[] {
   const problems: Problem[] = [];
   if (documents.length === 0) problems.push({ path: "documentIds", message: "add a document to sign" });
   if (!recipients.some((r) => r.kind === "signer"))
     problems.push({ path: "recipients", message: "someone must sign: make a recipient a signer" });
+  const roles = rolesByKey(recipients);
   recipients.forEach((r, i) => {
     if (r.kind !== "signer") return;
-    if (!fields.some((f) => f.roleKey === r.key && f.type === "signature" && f.required))
+    const tagged = tags.some(
+      (t) => t.type === "signature" && t.required && sameRole(t.role, roles.get(r.key) ?? ""),
+    );
+    if (!tagged && !fields.some((f) => f.roleKey === r.key && f.type === "signature" && f.required))
       problems.push({
         path: `recipients[${i}]`,
         message: "no required signature field yet: place one for them",
@@ -93,9 +134,11 @@ export function requestBody(request: {
   fields: readonly PlacedField[];
   send: boolean;
   allowReassign?: boolean;
+  tags?: readonly TagField[];
 }) {
   const roles = rolesByKey(request.recipients);
   return {
+    ...(request.tags?.length ? { textTags: true } : {}),
     title: request.title.trim(),
     ...(request.message.trim() ? { message: request.message.trim() } : {}),
     documentIds: request.documents.map((d) => d.id),
@@ -125,9 +168,11 @@ export function templateBody(request: {
   document: DocumentInfo;
   recipients: readonly DraftRecipient[];
   fields: readonly PlacedField[];
+  tags?: readonly TagField[];
 }) {
   const roles = rolesByKey(request.recipients);
   return {
+    ...(request.tags?.some((t) => t.documentId === request.document.id) ? { textTags: true } : {}),
     name: request.title.trim(),
     documentId: request.document.id,
     roles: request.recipients

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/fields/v1/field_rules.proto.
  */
 export const file_countersign_fields_v1_field_rules: GenFile = /*@__PURE__*/
-  fileDesc("Cidjb3VudGVyc2lnbi9maWVsZHMvdjEvZmllbGRfcnVsZXMucHJvdG8SFWNvdW50ZXJzaWduLmZpZWxkcy52MSK6AQoKRmllbGRSdWxlcxIPCgdvcHRpb25zGAEgAygJEhQKB21pbmltdW0YAiABKAFIAIgBARIUCgdtYXhpbXVtGAMgASgBSAGIAQESDQoFZ3JvdXAYBCABKAkSDgoGb3B0aW9uGAUgASgJEjgKCWNvbmRpdGlvbhgGIAEoCzIlLmNvdW50ZXJzaWduLmZpZWxkcy52MS5GaWVsZENvbmRpdGlvbkIKCghfbWluaW11bUIKCghfbWF4aW11bSIxCg5GaWVsZENvbmRpdGlvbhIQCghmaWVsZF9pZBgBIAEoCRINCgV2YWx1ZRgCIAEoCWIGcHJvdG8z");
+  fileDesc("Cidjb3VudGVyc2lnbi9maWVsZHMvdjEvZmllbGRfcnVsZXMucHJvdG8SFWNvdW50ZXJzaWduLmZpZWxkcy52MSK6AQoKRmllbGRSdWxlcxIPCgdvcHRpb25zGAEgAygJEhQKB21pbmltdW0YAiABKAFIAIgBARIUCgdtYXhpbXVtGAMgASgBSAGIAQESDQoFZ3JvdXAYBCABKAkSDgoGb3B0aW9uGAUgASgJEjgKCWNvbmRpdGlvbhgGIAEoCzIlLmNvdW50ZXJzaWduLmZpZWxkcy52MS5GaWVsZENvbmRpdGlvbkIKCghfbWluaW11bUIKCghfbWF4aW11bSIxCg5GaWVsZENvbmRpdGlvbhIQCghmaWVsZF9pZBgBIAEoCRINCgV2YWx1ZRgCIAEoCSJACglUZXh0Q292ZXISCQoBeBgBIAEoARIJCgF5GAIgASgBEg0KBXdpZHRoGAMgASgBEg4KBmhlaWdodBgEIAEoAWIGcHJvdG8z");
 
 /**
  * FieldRules says what a field accepts beyond its type: the choices of a dropdown, the bounds of a
@@ -102,4 +102,48 @@ export type FieldCondition = Message<"countersign.fields.v1.FieldCondition"> & {
  */
 export const FieldConditionSchema: GenMessage<FieldCondition> = /*@__PURE__*/
   messageDesc(file_countersign_fields_v1_field_rules, 1);
+
+/**
+ * TextCover is a box of a page painted white in the completed PDF, under the values: the text tag
+ * that placed a field ({{signature:Client}}), which must not show once the document is signed. Only
+ * the service sets one, where it found the tag in the document's text; the signing page shows it too.
+ *
+ * @generated from message countersign.fields.v1.TextCover
+ */
+export type TextCover = Message<"countersign.fields.v1.TextCover"> & {
+  /**
+   * x is the distance in PDF points from the page's left edge.
+   *
+   * @generated from field: double x = 1;
+   */
+  x: number;
+
+  /**
+   * y is the distance in PDF points from the page's top edge.
+   *
+   * @generated from field: double y = 2;
+   */
+  y: number;
+
+  /**
+   * width in PDF points.
+   *
+   * @generated from field: double width = 3;
+   */
+  width: number;
+
+  /**
+   * height in PDF points.
+   *
+   * @generated from field: double height = 4;
+   */
+  height: number;
+};
+
+/**
+ * Describes the message countersign.fields.v1.TextCover.
+ * Use `create(TextCoverSchema)` to create a new message.
+ */
+export const TextCoverSchema: GenMessage<TextCover> = /*@__PURE__*/
+  messageDesc(file_countersign_fields_v1_field_rules, 2);
 

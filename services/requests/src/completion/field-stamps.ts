@@ -88,8 +88,23 @@ function drawChosen(page: PDFPage, field: StoredField): void {
   page.drawCircle({ x: at.x, y: at.y, size, color: INK });
 }
 
+const PAPER = rgb(1, 1, 1);
+
+/** Paints white the text tag a field was placed on (its cover), under whatever is drawn there. */
+function coverTag(page: PDFPage, cover: NonNullable<StoredField["cover"]>): void {
+  const from = userPoint(page, cover.x, cover.y);
+  const to = userPoint(page, cover.x + cover.width, cover.y + cover.height);
+  page.drawRectangle({
+    x: Math.min(from.x, to.x),
+    y: Math.min(from.y, to.y),
+    width: Math.abs(to.x - from.x),
+    height: Math.abs(to.y - from.y),
+    color: PAPER,
+  });
+}
+
 /**
- * Draws every value on its field. `firstPage` gives, per document id, the index in `doc` of that
+ * Draws every value on its field, over the text tags fields were placed on, which are covered first. `firstPage` gives, per document id, the index in `doc` of that
  * document's first page (documents are joined in order).
  */
 export async function stampFields(
@@ -100,6 +115,11 @@ export async function stampFields(
   fonts: StampFonts,
 ): Promise<void> {
   const images = new Map<string, PDFImage>();
+  // Every tag, filled in or not (an optional field left empty, one its condition hid), before any value.
+  for (const field of fields) {
+    const start = firstPage.get(field.documentId);
+    if (field.cover && start !== undefined) coverTag(doc.getPage(start + field.page - 1), field.cover);
+  }
   for (const field of fields) {
     const value = values.get(field.id);
     const start = firstPage.get(field.documentId);

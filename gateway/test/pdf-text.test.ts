@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
-import { findAnchors, type TextBox } from "../src/restapi/anchor-text.js";
+import { findAnchors, type TextBox } from "../src/pdf-text.js";
 
 async function pdfWith(
   draw: (page: import("pdf-lib").PDFPage, font: import("pdf-lib").PDFFont) => void,
@@ -113,7 +113,7 @@ test("pdf.js reads in a thread of its own: its core-js polyfills never replace t
     import { PDFDocument, StandardFonts } from "pdf-lib";
     const builtIns = () => [Array.prototype.push, JSON.stringify, JSON.parse];
     const before = builtIns();
-    const { findAnchors } = await import(${JSON.stringify(new URL("../src/restapi/anchor-text.ts", import.meta.url).href)});
+    const { findAnchors } = await import(${JSON.stringify(new URL("../src/pdf-text.ts", import.meta.url).href)});
     const pdf = await PDFDocument.create();
     pdf.addPage().drawText("/sig/", { font: await pdf.embedFont(StandardFonts.Helvetica) });
     const found = await findAnchors(await pdf.save(), [{ text: "/sig/", caseSensitive: true }], 10);

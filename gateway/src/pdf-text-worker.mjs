@@ -1,15 +1,17 @@
 // @ts-check
 /**
- * The job process that finds anchor strings in PDFs with pdf.js. pdf.js's Node build carries
+ * The job process that finds text in PDFs with pdf.js: anchor strings (DocuSign's anchor tabs) and
+ * text tags (`{{signature:Client}}`). pdf.js's Node build carries
  * core-js, which replaces globals of the realm it loads in (Array.prototype.push, JSON.parse and
  * JSON.stringify among them) with slower JavaScript versions; here they stay out of the gateway's
  * own process. The search runs here too, page by page, and stops for an anchor once it has been found
  * `limit` times: a short anchor ("x") in a long document has millions of places, and neither
  * finding nor sending them may cost more than the caller can use.
  *
- * Each job is `{ bytes, anchors: [{ text, caseSensitive }], limit }`; its result one list of boxes
- * per anchor (each box `{ page, x, y, width, height }` in PDF points from the top-left of the page
- * as a viewer shows it).
+ * A job `{ bytes, anchors: [{ text, caseSensitive }], limit }` answers one list of boxes per anchor
+ * (each box `{ page, x, y, width, height }` in PDF points from the top-left of the page as a viewer
+ * shows it); a job `{ bytes, tags: true, limit }` answers every `{{…}}` written in one run of text,
+ * and every `{{` left open in its run, each `{ text, page, x, y, width, height }`, at most `limit`.
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -61,12 +63,16 @@ function boxOf(run, start, length, toView) {
 /** @param {string} s */
 const fold = (s) => s.toLocaleLowerCase("en");
 
-/** @param {{ bytes: Uint8Array, anchors: Anchor[], limit: number }} job */
-async function findAnchors({ bytes, anchors, limit }) {
-  /** @type {TextBox[][]} */
-  const found = anchors.map(() => []);
-  const needles = anchors.map((anchor) => (anchor.caseSensitive ? anchor.text : fold(anchor.text)));
-  const searching = () => found.some((boxes) => boxes.length < limit);
+/** A tag, or what starts one and is not closed in its run: `{{` then up to 200 characters. */
+const TAG = /\{\{(?:[^{}]{0,200}\}\}|[^{}]{0,200})/g;
+
+/**
+ * Every page's runs of text, with the page's transform to the viewer's coordinates; `visit` says
+ * whether to go on to the next page.
+ * @param {Uint8Array} bytes
+ * @param {(page: number, runs: TextRun[], toView: number[]) => boolean} visit
+ */
+async function eachPage(bytes, visit) {
   const loading = getDocument({
     // pdf.js takes a plain Uint8Array, not a Buffer, which is what arrives when the caller had one.
     data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -76,32 +82,69 @@ async function findAnchors({ bytes, anchors, limit }) {
   });
   try {
     const pdf = await loading.promise;
-    for (let number = 1; number <= pdf.numPages && searching(); number++) {
+    for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number);
       const toView = page.getViewport({ scale: 1 }).transform;
       const content = await page.getTextContent();
+      /** @type {TextRun[]} */
+      const runs = [];
       for (const item of content.items) {
         if (!("str" in item) || item.str.length === 0) continue;
-        const run = { str: item.str, transform: item.transform, width: item.width, height: item.height };
-        const folded = fold(run.str);
-        needles.forEach((needle, i) => {
-          const boxes = /** @type {TextBox[]} */ (found[i]);
-          const haystack = anchors[i]?.caseSensitive ? run.str : folded;
-          for (
-            let at = haystack.indexOf(needle);
-            at >= 0 && boxes.length < limit;
-            at = haystack.indexOf(needle, at + needle.length)
-          ) {
-            boxes.push({ page: number, ...boxOf(run, at, needle.length, toView) });
-          }
-        });
+        runs.push({ str: item.str, transform: item.transform, width: item.width, height: item.height });
       }
       page.cleanup();
+      if (!visit(number, runs, toView)) return;
     }
-    return found;
   } finally {
     await loading.destroy();
   }
 }
 
-serveJobs(findAnchors);
+/** @param {{ bytes: Uint8Array, limit: number }} job */
+async function findTags({ bytes, limit }) {
+  /** @type {(TextBox & { text: string })[]} */
+  const found = [];
+  await eachPage(bytes, (number, runs, toView) => {
+    for (const run of runs) {
+      for (const match of run.str.matchAll(TAG)) {
+        if (found.length >= limit) return false;
+        found.push({
+          text: match[0],
+          page: number,
+          ...boxOf(run, match.index ?? 0, match[0].length, toView),
+        });
+      }
+    }
+    return found.length < limit;
+  });
+  return found;
+}
+
+/** @param {{ bytes: Uint8Array, anchors: Anchor[], limit: number }} job */
+async function findAnchors({ bytes, anchors, limit }) {
+  /** @type {TextBox[][]} */
+  const found = anchors.map(() => []);
+  const needles = anchors.map((anchor) => (anchor.caseSensitive ? anchor.text : fold(anchor.text)));
+  const searching = () => found.some((boxes) => boxes.length < limit);
+  await eachPage(bytes, (number, runs, toView) => {
+    for (const run of runs) {
+      const folded = fold(run.str);
+      needles.forEach((needle, i) => {
+        const boxes = /** @type {TextBox[]} */ (found[i]);
+        const haystack = anchors[i]?.caseSensitive ? run.str : folded;
+        for (
+          let at = haystack.indexOf(needle);
+          at >= 0 && boxes.length < limit;
+          at = haystack.indexOf(needle, at + needle.length)
+        ) {
+          boxes.push({ page: number, ...boxOf(run, at, needle.length, toView) });
+        }
+      });
+    }
+    return searching();
+  });
+  return found;
+}
+
+/** @param {{ bytes: Uint8Array, limit: number, anchors?: Anchor[], tags?: boolean }} job */
+serveJobs((job) => (job.tags ? findTags(job) : findAnchors({ ...job, anchors: job.anchors ?? [] })));

@@ -1,0 +1,47 @@
+/**
+ * The fields the text tags of stored documents place (text-tags.ts): each document read from the
+ * documents service and its text searched in the PDF text process (pdf-text.ts), one at a time.
+ */
+import type { Client } from "@connectrpc/connect";
+import { FIELD_LIMITS } from "@countersign/domain";
+import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type { FieldViolation } from "@countersign/kit";
+import { readDocument } from "./document-download.js";
+import { findTags } from "./pdf-text.js";
+import { ApiProblem } from "./problems.js";
+import { fieldsFromTags, type TaggedDocument, type TaggedField } from "./text-tags.js";
+
+/**
+ * The tagged fields of the documents for `roles`, or a 422 naming each problem's page and tag (and a
+ * document whose text cannot be read, or which has more tags than a request may have fields).
+ */
+export async function taggedFields(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  documentIds: string[],
+  roles: string[] | "any",
+): Promise<TaggedField[]> {
+  const read: TaggedDocument[] = [];
+  const problems: FieldViolation[] = [];
+  for (const [i, documentId] of documentIds.entries()) {
+    const { document, bytes } = await readDocument(documents, workspaceId, documentId);
+    const where = documentIds.length > 1 ? `document ${i + 1}` : "the document";
+    const tags = await findTags(bytes, FIELD_LIMITS.fields + 1);
+    if (!tags)
+      problems.push({ path: "textTags", message: `${where}: its text cannot be read to find text tags` });
+    else if (tags.length > FIELD_LIMITS.fields) {
+      problems.push({ path: "textTags", message: `${where} has more than ${FIELD_LIMITS.fields} text tags` });
+    } else
+      read.push({
+        id: documentId,
+        pages: document.pages.map(({ width, height }) => ({ width, height })),
+        tags,
+      });
+  }
+  if (problems.length > 0)
+    throw new ApiProblem("validation_failed", "the text tags cannot be read", problems);
+  const placed = fieldsFromTags(read, roles);
+  if ("problems" in placed)
+    throw new ApiProblem("validation_failed", "the text tags are not valid", placed.problems);
+  return placed.fields;
+}
