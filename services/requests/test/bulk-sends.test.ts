@@ -67,6 +67,21 @@ async function paused(): Promise<{ module: RequestsModule; client: typeof h.requ
   return { module, client: serviceClient(RequestsService, h.transport(module)) };
 }
 
+/** A batch of `rows` from a template of a workspace of its own, stored by a paused replica: none sent yet. */
+async function waitingBatch(rows: ReturnType<typeof row>[], title = "Offer") {
+  const ws = uuidv7();
+  const templateId = await offerTemplate(ws);
+  const stopped = await paused();
+  const { bulkSend } = await stopped.client.startBulkSend({
+    workspaceId: ws,
+    templateId,
+    title,
+    rows,
+    actor,
+  });
+  return { ws, batchId: bulkSend?.id as string, stopped };
+}
+
 async function requestsOf(workspaceId: string) {
   const { signatureRequests } = await h.requests.listSignatureRequests({ workspaceId, pageSize: 100 });
   return signatureRequests;
@@ -263,17 +278,7 @@ test("a start retried with its operation key answers the first batch and makes n
 });
 
 test("after a crash, a row whose request was made but not recorded records that request, and a row a dead replica held is sent once its lease is let go", async () => {
-  const ws = uuidv7();
-  const templateId = await offerTemplate(ws);
-  const stopped = await paused();
-  const { bulkSend } = await stopped.client.startBulkSend({
-    workspaceId: ws,
-    templateId,
-    title: "Offer after a crash",
-    rows: [row(2), row(3), row(4)],
-    actor,
-  });
-  const batchId = bulkSend?.id as string;
+  const { ws, batchId } = await waitingBatch([row(2), row(3), row(4)], "Offer after a crash");
   // What a worker that died leaves: line 2's request made, the row still pending and leased (expired);
   // line 3 leased for an hour by a replica that is gone.
   const { rows } = await h.db.query<{ input: Uint8Array }>(
@@ -318,17 +323,7 @@ test("after a crash, a row whose request was made but not recorded records that 
 });
 
 test("a cancelled batch sends none of its rows still waiting, lists them cancelled, and cancelling it again changes nothing", async () => {
-  const ws = uuidv7();
-  const templateId = await offerTemplate(ws);
-  const stopped = await paused();
-  const { bulkSend } = await stopped.client.startBulkSend({
-    workspaceId: ws,
-    templateId,
-    title: "Offer",
-    rows: [row(2), row(3), row(4)],
-    actor,
-  });
-  const batchId = bulkSend?.id as string;
+  const { ws, batchId, stopped } = await waitingBatch([row(2), row(3), row(4)]);
   const cancelled = (await h.requests.cancelBulkSend({ workspaceId: ws, bulkSendId: batchId, actor }))
     .bulkSend;
   expect(cancelled).toMatchObject({ status: "cancelled", cancelled: 3, pending: 0, sent: 0 });
@@ -349,17 +344,7 @@ test("a cancelled batch sends none of its rows still waiting, lists them cancell
 });
 
 test("a row the service refuses when its turn comes fails with the reason, and the others are sent", async () => {
-  const ws = uuidv7();
-  const templateId = await offerTemplate(ws);
-  const stopped = await paused();
-  const { bulkSend } = await stopped.client.startBulkSend({
-    workspaceId: ws,
-    templateId,
-    title: "Offer",
-    rows: [row(2), row(3)],
-    actor,
-  });
-  const batchId = bulkSend?.id as string;
+  const { ws, batchId, stopped } = await waitingBatch([row(2), row(3)]);
   // A row stored with a request the service refuses, as one would be after the rules tightened.
   const { rows } = await h.db.query<{ input: Uint8Array }>(
     "SELECT input FROM bulk_send_rows WHERE bulk_send_id = $1 AND line = 3",
@@ -390,28 +375,18 @@ test("a row the service refuses when its turn comes fails with the reason, and t
 });
 
 test("another workspace's batch is not found, and a listing of rows takes only the statuses rows have", async () => {
-  const ws = uuidv7();
-  const templateId = await offerTemplate(ws);
-  const stopped = await paused();
-  const { bulkSend } = await stopped.client.startBulkSend({
-    workspaceId: ws,
-    templateId,
-    title: "Offer",
-    rows: [row(2)],
-    actor,
-  });
-  await h.requests.cancelBulkSend({ workspaceId: ws, bulkSendId: bulkSend?.id as string, actor });
-  expect(
-    (await rejection(h.requests.getBulkSend({ workspaceId: uuidv7(), bulkSendId: bulkSend?.id as string })))
-      .code,
-  ).toBe(Code.NotFound);
+  const { ws, batchId } = await waitingBatch([row(2)]);
+  await h.requests.cancelBulkSend({ workspaceId: ws, bulkSendId: batchId, actor });
+  expect((await rejection(h.requests.getBulkSend({ workspaceId: uuidv7(), bulkSendId: batchId }))).code).toBe(
+    Code.NotFound,
+  );
   expect((await rejection(h.requests.getBulkSend({ workspaceId: ws, bulkSendId: "nope" }))).code).toBe(
     Code.NotFound,
   );
   const bad = await rejection(
     h.requests.listBulkSendRows({
       workspaceId: ws,
-      bulkSendId: bulkSend?.id as string,
+      bulkSendId: batchId,
       status: "done",
       pageSize: 10,
     }),
@@ -423,17 +398,7 @@ test("another workspace's batch is not found, and a listing of rows takes only t
 });
 
 test("a batch whose last row was recorded by a worker that died before completing it is completed by the next drain", async () => {
-  const ws = uuidv7();
-  const templateId = await offerTemplate(ws);
-  const stopped = await paused();
-  const { bulkSend } = await stopped.client.startBulkSend({
-    workspaceId: ws,
-    templateId,
-    title: "Offer",
-    rows: [row(2)],
-    actor,
-  });
-  const batchId = bulkSend?.id as string;
+  const { ws, batchId, stopped } = await waitingBatch([row(2)]);
   await h.db.query("UPDATE bulk_send_rows SET status = 'sent' WHERE bulk_send_id = $1", [batchId]);
   await stopped.module.start();
   try {
@@ -444,17 +409,7 @@ test("a batch whose last row was recorded by a worker that died before completin
 });
 
 test("a row that meets a service that does not answer is tried again after a wait, then fails saying so without the fault's own words", async () => {
-  const ws = uuidv7();
-  const templateId = await offerTemplate(ws);
-  const stopped = await paused();
-  const { bulkSend } = await stopped.client.startBulkSend({
-    workspaceId: ws,
-    templateId,
-    title: "Offer",
-    rows: [row(2)],
-    actor,
-  });
-  const batchId = bulkSend?.id as string;
+  const { ws, batchId } = await waitingBatch([row(2)]);
   let claims = 0;
   const unreachable = {
     ...h.documents,
