@@ -12,6 +12,17 @@ import { ApiProblem } from "./problems.js";
 import { fieldsFromTags, type TaggedDocument, type TaggedField } from "./text-tags.js";
 
 /**
+ * A document is held whole while pdf.js reads it, and the PDF text process reads one at a time:
+ * calls take turns, so a gateway holds one document (up to the upload limit) however many ask.
+ */
+let turn: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const mine = turn.then(work, work);
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
+/**
  * The tagged fields of the documents for `roles`, or a 422 naming each problem's page and tag (and a
  * document whose text cannot be read, or which has more tags than a request may have fields).
  */
@@ -24,9 +35,11 @@ export async function taggedFields(
   const read: TaggedDocument[] = [];
   const problems: FieldViolation[] = [];
   for (const [i, documentId] of documentIds.entries()) {
-    const { document, bytes } = await readDocument(documents, workspaceId, documentId);
+    const { document, tags } = await oneAtATime(async () => {
+      const { document, bytes } = await readDocument(documents, workspaceId, documentId);
+      return { document, tags: await findTags(bytes, FIELD_LIMITS.fields + 1) };
+    });
     const where = documentIds.length > 1 ? `document ${i + 1}` : "the document";
-    const tags = await findTags(bytes, FIELD_LIMITS.fields + 1);
     if (!tags)
       problems.push({ path: "textTags", message: `${where}: its text cannot be read to find text tags` });
     else if (tags.length > FIELD_LIMITS.fields) {
