@@ -151,6 +151,15 @@ test("a tag that cannot be read, or whose role no signer has, is refused naming 
   const documentId = await upload(
     await taggedPdf(["{{signature:Client}}", "{{sign:Client}}", "{{initials:Witness}}"]),
   );
+  const twice = await post("/signature-requests", {
+    title: "Twice",
+    documentIds: [documentId, documentId],
+    textTags: true,
+    recipients: [{ name: "Cleo", email: "cleo@example.com", role: "Client" }],
+  });
+  expect((twice.body as Problem).errors).toEqual([
+    { path: "documentIds[1]", message: "names a document twice" },
+  ]);
   const refused = await post("/signature-requests", {
     title: "Bad tags",
     documentIds: [documentId],
@@ -218,6 +227,15 @@ test("a template made from text tags keeps each tag's cover while its fields kee
   expect((request.body as { fields: Field[] }).fields.map((f) => f.cover)).toEqual(
     template.fields.map((f) => f.cover),
   );
+  // On another document the tags are not where the covers are: they go.
+  const otherDocument = await upload(await taggedPdf([]));
+  const moved = await call(api, `/templates/${template.id}`, {
+    key: key.secret,
+    method: "PATCH",
+    json: { documentId: otherDocument },
+  });
+  expect(moved.status).toBe(200);
+  expect((moved.body as { fields: Field[] }).fields.map((f) => f.cover)).toEqual([undefined, undefined]);
   const fromTemplate = await post("/signature-requests", {
     title: "Tags twice",
     templateId: template.id,

@@ -63,8 +63,8 @@ function boxOf(run, start, length, toView) {
 /** @param {string} s */
 const fold = (s) => s.toLocaleLowerCase("en");
 
-/** A tag, or what starts one and is not closed in its run: `{{` then up to 200 characters. */
-const TAG = /\{\{(?:[^{}]{0,200}\}\}|[^{}]{0,200})/g;
+/** A tag, or what starts one and is not closed in its run: `{{` then up to 320 characters (a type, a 100-character role, a 200-character label). */
+const TAG = /\{\{(?:[^{}]{0,320}\}\}|[^{}]{0,320})/g;
 
 /**
  * Every page's runs of text, with the page's transform to the viewer's coordinates; `visit` says

@@ -16,6 +16,9 @@ import { fieldsFromTags, type TaggedDocument, type TaggedField } from "./text-ta
  * calls take turns, so a gateway holds one document (up to the upload limit) however many ask.
  */
 let turn: Promise<unknown> = Promise.resolve();
+
+/** The most documents a request has, as the requests service counts them (request-layouts.ts). */
+const MOST_DOCUMENTS = 10;
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   const mine = turn.then(work, work);
   turn = mine.catch(() => undefined);
@@ -34,6 +37,15 @@ export async function taggedFields(
 ): Promise<TaggedField[]> {
   const read: TaggedDocument[] = [];
   const problems: FieldViolation[] = [];
+  // Each document is read whole: how many, and whether twice, is settled before any is read.
+  if (documentIds.length > MOST_DOCUMENTS) {
+    problems.push({ path: "documentIds", message: `a request has at most ${MOST_DOCUMENTS} documents` });
+  }
+  documentIds.forEach((id, i) => {
+    if (documentIds.indexOf(id) !== i)
+      problems.push({ path: `documentIds[${i}]`, message: "names a document twice" });
+  });
+  if (problems.length > 0) throw new ApiProblem("validation_failed", "the documents are not valid", problems);
   for (const [i, documentId] of documentIds.entries()) {
     const { document, tags } = await oneAtATime(async () => {
       const { document, bytes } = await readDocument(documents, workspaceId, documentId);

@@ -96,16 +96,16 @@ function draftOf(template: Template): TemplateDraft {
 }
 
 /**
- * The changed fields with the covers of their text tags: no caller gives a cover (only the service
- * that found the tag does, at creation), so a field that keeps its id keeps its cover — while the
- * template keeps its document, whose text the tag was found in.
+ * The fields with the covers of their text tags: no caller gives a cover (only the service that
+ * found the tag does, at creation), so a field keeps its cover while it keeps its id and its page —
+ * and the template its document, in whose text the tag was found. A cover is painted on its field's
+ * page: moved to another page, or onto another document, it would hide what is there.
  */
-function keptCovers(changed: FieldDraft[], current: FieldDraft[], sameDocument: boolean): FieldDraft[] {
-  if (!sameDocument) return changed.map(({ cover: _, ...field }) => field);
-  const covers = new Map(current.flatMap((f) => (f.cover ? [[f.id, f.cover] as const] : [])));
-  return changed.map((field) => {
-    const cover = field.cover ?? covers.get(field.id);
-    return cover ? { ...field, cover } : field;
+function keptCovers(fields: FieldDraft[], current: FieldDraft[], sameDocument: boolean): FieldDraft[] {
+  const before = new Map(current.map((f) => [f.id, f]));
+  return fields.map(({ cover: _given, ...field }) => {
+    const was = before.get(field.id);
+    return sameDocument && was?.cover && was.page === field.page ? { ...field, cover: was.cover } : field;
   });
 }
 
@@ -196,14 +196,17 @@ export class Templates {
       return this.relabel(template, paths, changes);
     for (let attempt = 1; ; attempt++) {
       const current = await this.row(template.workspaceId, template.id);
+      const documentId = paths.includes("document_id") ? changes.documentId : current.document_id;
       const draft = normalized({
         name: paths.includes("name") ? changes.name : current.name,
         description: paths.includes("description") ? changes.description : current.description,
-        documentId: paths.includes("document_id") ? changes.documentId : current.document_id,
+        documentId,
         roles: paths.includes("roles") ? changes.roles : current.roles,
-        fields: paths.includes("fields")
-          ? keptCovers(changes.fields, current.fields, !paths.includes("document_id"))
-          : current.fields,
+        fields: keptCovers(
+          paths.includes("fields") ? changes.fields : current.fields,
+          current.fields,
+          documentId === current.document_id,
+        ),
       });
       await this.claimValid(current.workspace_id, current.id, draft, current.document_id);
       const updated = await this.write((tx) =>

@@ -44,7 +44,8 @@ function draftOf(template: Template, document: DocumentInfo): Draft {
     document,
     roles,
     // A field keeps its id as its key: conditions name the fields they depend on by it.
-    fields: template.fields.map(({ id, role, ...f }) => ({
+    // A text tag's cover is the service's to keep: the API takes none back.
+    fields: template.fields.map(({ id, role, cover: _cover, ...f }) => ({
       ...f,
       key: id,
       type: kindOf(f.type).type,
