@@ -30,7 +30,8 @@ import type { SigningLinks } from "./signing-links.js";
 import { type NewRecipientRow, type NewRequest, type StoredField, store } from "./store.js";
 import { type TemplateCopies, TemplateNotFound } from "./template-copies.js";
 
-function isUniqueViolation(err: unknown, constraint: string): boolean {
+/** Whether `err` is PostgreSQL refusing a second row under the unique index `constraint`. */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
   const pgError = err as { code?: unknown; constraint?: unknown };
   return pgError.code === "23505" && pgError.constraint === constraint;
 }

@@ -707,19 +707,6 @@ function describe(
   return path ? `${path}: ${message}` : message;
 }
 
-const TAG_TYPE_NAMES: Record<string, string> = {
-  signature: "signature",
-  initials: "initials",
-  date_signed: "signing date",
-  date: "date",
-  text: "text",
-  name: "name",
-  email: "e-mail",
-  number: "number",
-  checkbox: "checkbox",
-  attachment: "attachment",
-};
-
 /**
  * What the documents' text tags place, said before sending: the service places those fields where
  * the tags are when the request is made, and paints the tags white; tags it cannot read are listed.
@@ -749,7 +736,7 @@ function TagNotes({
             {tags.map((t, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a document's tags are read once, in page order.
               <li key={`${t.documentId}-${i}`}>
-                {`${TAG_TYPE_NAMES[t.type] ?? t.type}${t.label ? ` “${t.label}”` : ""} for ${t.role}${t.required ? "" : " (optional)"}, ${nameOf.get(t.documentId) ?? "document"} page ${t.page}`}
+                {`${kindOf(t.type).label.toLowerCase()}${t.label ? ` “${t.label}”` : ""} for ${t.role}${t.required ? "" : " (optional)"}, ${nameOf.get(t.documentId) ?? "document"} page ${t.page}`}
               </li>
             ))}
           </ul>

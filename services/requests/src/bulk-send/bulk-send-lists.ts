@@ -20,7 +20,7 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { BULK_LIMITS } from "./bulk-sends.js";
+import { BULK_LIMITS, creatorOf } from "./bulk-sends.js";
 
 interface ListRow {
   id: string;
@@ -80,7 +80,7 @@ export class BulkSendLists {
     await this.db.query(
       `INSERT INTO bulk_send_lists (id, workspace_id, name, rows, row_count, created_by)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, workspaceId, name.trim(), numbered(rows), rows.length, actor?.email || actor?.name || ""],
+      [id, workspaceId, name.trim(), numbered(rows), rows.length, creatorOf(actor)],
     );
     return this.get(workspaceId, id);
   }

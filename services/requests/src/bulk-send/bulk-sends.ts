@@ -8,6 +8,7 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
+  type Actor,
   type BulkSend,
   type BulkSendRow,
   type BulkSendRowResult,
@@ -25,7 +26,7 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import type { RequestCreation } from "../request-creation.js";
+import { isUniqueViolation, type RequestCreation } from "../request-creation.js";
 import { type BatchRow, bulkSendStore, type RowStatus } from "./bulk-send-store.js";
 
 export const BULK_LIMITS = {
@@ -57,6 +58,11 @@ function requestOf(batch: StartBulkSendRequest, row?: BulkSendRow, key = "") {
     send: true,
     operationKey: key,
   });
+}
+
+/** Who made a batch or a list, as its pages name them: the console user's e-mail, or the key's name. */
+export function creatorOf(actor: Actor | undefined): string {
+  return actor?.email || actor?.name || "";
 }
 
 /** A row's request is made once, whoever takes the row up and however often. */
@@ -169,7 +175,7 @@ export class BulkSends {
           templateId: input.templateId,
           name: (input.name || input.title).trim(),
           title: input.title.trim(),
-          createdBy: input.actor?.email || input.actor?.name || "",
+          createdBy: creatorOf(input.actor),
           operationKey: input.operationKey || null,
           rows: input.rows.map((row) => ({
             line: row.line,
@@ -182,8 +188,7 @@ export class BulkSends {
         }),
       );
     } catch (err) {
-      const pgError = err as { code?: unknown; constraint?: unknown };
-      const raced = pgError.code === "23505" && pgError.constraint === "bulk_sends_operation_key";
+      const raced = isUniqueViolation(err, "bulk_sends_operation_key");
       const first = raced ? await this.startedBy(input) : undefined;
       if (first) return first;
       throw err;
