@@ -8,6 +8,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { CALLERS, type Caller, type CallerPolicy, type ServiceCallers } from "@countersign/domain";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { ConverterService } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
@@ -15,6 +16,7 @@ import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhoo
 import { callerInterceptor, parseCallers, tokenDigest } from "@countersign/kit";
 import { AUTH_CALLERS } from "../services/auth/src/callers.js";
 import { DOCUMENTS_CALLERS } from "../services/documents/src/callers.js";
+import { CONVERTER_CALLERS } from "../services/documents/src/converter-callers.js";
 import { REQUESTS_CALLERS } from "../services/requests/src/callers.js";
 import { TEMPLATES_CALLERS } from "../services/templates/src/callers.js";
 import { WEBHOOKS_CALLERS } from "../services/webhooks/src/callers.js";
@@ -94,6 +96,8 @@ const MATRIX: [DescService, ServiceCallers, Partial<Record<Caller, readonly stri
       operator: ALL,
     },
   ],
+  // Only the documents service sends the converter files; the converter calls nobody.
+  [ConverterService, CONVERTER_CALLERS, { documents: ["ConvertDocument"], operator: ALL }],
   [TemplatesService, TEMPLATES_CALLERS, { gateway: ALL, requests: ["GetTemplate"], operator: ALL }],
   [
     RequestsService,

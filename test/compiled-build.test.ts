@@ -32,7 +32,7 @@ afterAll(() => infra?.close());
     expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) {
       expect(command).toContain("--conditions=compiled");
-      expect(command.find((arg) => arg.endsWith("server.js"))).toMatch(/\/dist\/server\.js$/);
+      expect(command.find((arg) => arg.endsWith("server.js"))).toMatch(/\/dist\/(converter-)?server\.js$/);
     }
 
     const key = JSON.parse((await deployment.cli("keys", "create", "--name", "built")).stdout) as {

@@ -17,6 +17,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { launchChromium, STICKING_OUT } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
+import { makeDocx } from "./support/office-documents.js";
 import { outboxMails } from "./support/outbox-mail.js";
 import { pdfText } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
@@ -865,7 +866,7 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   const { context, page } = await openConsole(admin());
   await page.getByRole("link", { name: /Templates/ }).click();
   await page.getByRole("link", { name: "New template" }).first().click();
-  await page.getByTestId("pdf-input").setInputFiles({
+  await page.getByTestId("document-input").setInputFiles({
     name: "Lease agreement.pdf",
     mimeType: "application/pdf",
     buffer: Buffer.from(await makePdf(2, "Lease agreement")),
@@ -1076,7 +1077,7 @@ async function dropField(page: Page, type: string, within: Locator, x: number, y
 }
 
 async function uploadInBrowser(page: Page, name: string, pages: number) {
-  await page.getByTestId("pdf-input").setInputFiles({
+  await page.getByTestId("document-input").setInputFiles({
     name,
     mimeType: "application/pdf",
     buffer: Buffer.from(await makePdf(pages, name)),
@@ -1196,7 +1197,7 @@ test("text tags: a PDF whose text holds {{signature:Client}} and {{text:Client:C
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
   await page.getByRole("heading", { name: "The documents to sign" }).waitFor();
-  await page.getByTestId("pdf-input").setInputFiles({
+  await page.getByTestId("document-input").setInputFiles({
     name: "Tagged.pdf",
     mimeType: "application/pdf",
     buffer: Buffer.from(await pdf.save()),
@@ -1223,6 +1224,56 @@ test("text tags: a PDF whose text holds {{signature:Client}} and {{text:Client:C
     ["signature", "", true],
     ["text", "Company", true],
   ]);
+  await context.close();
+});
+
+test("a Word document with text tags is made a PDF when it is uploaded: the page shows it, and its tags add the signer and place the fields", async () => {
+  const docx = makeDocx({
+    paragraphs: ["Consulting agreement", "Client: {{signature:Client}}", "Company: {{text:Client:Company}}"],
+  });
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+  await page.getByRole("heading", { name: "The documents to sign" }).waitFor();
+  await page.getByTestId("document-input").setInputFiles({
+    name: "Consulting.docx",
+    mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    buffer: Buffer.from(docx),
+  });
+  const notes = page.getByTestId("text-tags");
+  await shows(notes, "2 fields from text tags in the documents");
+  await shows(notes, "signature for Client, Consulting.pdf page 1");
+  const sheet = page.locator('section[aria-label="Consulting.pdf"]');
+  await sheet.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await page.getByTestId("recipient").nth(0).getByLabel("Name").fill("Cleo Client");
+  await page.getByTestId("recipient").nth(0).getByLabel("E-mail").fill("cleo@example.com");
+  await shot(page, "send-documents-word");
+  await page.getByRole("button", { name: "Review and send" }).click();
+  await page.getByTestId("review-dialog").getByRole("button", { name: "Send for signature" }).click();
+  await page.getByRole("heading", { name: "Consulting", exact: true }).waitFor();
+  const requestId = page.url().split("/").at(-1) as string;
+  const stored = (await api(`/signature-requests/${requestId}`)).body as {
+    fields: { type: string; label: string; cover?: object }[];
+  };
+  expect(stored.fields.map((f) => [f.type, f.label, f.cover !== undefined])).toEqual([
+    ["signature", "", true],
+    ["text", "Company", true],
+  ]);
+  await context.close();
+});
+
+test("a file of a kind that cannot be signed is refused in place, before it is sent", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+  await page.getByRole("heading", { name: "The documents to sign" }).waitFor();
+  await page.getByTestId("document-input").setInputFiles({
+    name: "budget.xlsx",
+    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    buffer: Buffer.from("PK"),
+  });
+  await shows(
+    page.getByRole("alert"),
+    "budget.xlsx is not a document that can be signed. Choose a PDF, Word (.docx), .odt, .rtf, .png or .jpg file.",
+  );
   await context.close();
 });
 

@@ -44,10 +44,21 @@ const services = readdirSync(join(REPO, "services"))
   .filter((name) => name !== "kit" && name !== "domain")
   .sort();
 /** Components that run a service's code in a role of their own, and the service. */
-const ROLES: Record<string, string> = { "requests-sealer": "requests" };
+const ROLES: Record<string, string> = { "requests-sealer": "requests", converter: "documents" };
 const components = [...services, ...Object.keys(ROLES), "gateway"];
 /** The service whose code a component runs (and whose database it opens). */
 const serviceOf = (component: string) => ROLES[component] ?? component;
+/** Components that answer calls, each behind a Service of its own. */
+const answering = [...services, "converter"];
+/** Components with no database: the gateway, and the converter, which keeps nothing. */
+const withoutDatabase = ["gateway", "converter"];
+/** Each component's entry point, in the repository. */
+const entryOf = (component: string) =>
+  component === "gateway"
+    ? "gateway/src/server.ts"
+    : component === "converter"
+      ? "services/documents/src/converter-server.ts"
+      : `services/${serviceOf(component)}/src/server.ts`;
 
 test("the package's scripts that run Countersign, and the image, start Node with the flags every process needs", () => {
   const { scripts } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
@@ -84,7 +95,7 @@ test("the base lists every component, each with deployment, service (but a role 
         "hpa.yaml",
         "network-policy.yaml",
         "pdb.yaml",
-        ...(component in ROLES ? [] : ["service.yaml"]),
+        ...(answering.includes(component) || component === "gateway" ? ["service.yaml"] : []),
         "serviceaccount.yaml",
       ].sort(),
     );
@@ -102,7 +113,7 @@ describe.each(components)("%s", (component) => {
       "node",
       "--conditions=compiled",
     ]);
-    expect(entry).toMatch(/\/dist\/server\.js$/);
+    expect(entry).toBe(entryOf(component).replace("/src/", "/dist/").replace(/\.ts$/, ".js"));
     expect(existsSync(join(REPO, entry.replace("/dist/", "/src/").replace(/\.js$/, ".ts")))).toBe(true);
   });
 
@@ -129,12 +140,12 @@ describe.each(components)("%s", (component) => {
     const token = container.env.find((e) => e.name === "COUNTERSIGN_SERVICE_TOKEN") as
       | { valueFrom?: { secretKeyRef?: { name: string } } }
       | undefined;
-    const calls = ["gateway", "templates", "requests", "requests-sealer"].includes(component);
+    const calls = ["gateway", "templates", "documents", "requests", "requests-sealer"].includes(component);
     expect([component, token?.valueFrom?.secretKeyRef?.name]).toEqual([
       component,
       calls ? `countersign-identity-${component}` : undefined,
     ]);
-    if (component !== "gateway")
+    if (!withoutDatabase.includes(component))
       expect(names).toContain(`${serviceOf(component).toUpperCase()}_DATABASE_URL`);
   });
 });
@@ -211,6 +222,22 @@ function asReceived(manifest: Manifest): Manifest {
 
 const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+/** Whether a label selector (matchLabels and In/NotIn expressions) selects pods of these labels. */
+function selects(
+  selector: {
+    matchLabels?: Record<string, string>;
+    matchExpressions?: { key: string; operator: "In" | "NotIn"; values: string[] }[];
+  },
+  labels: Record<string, string>,
+): boolean {
+  return (
+    matches(selector.matchLabels ?? {}, labels) &&
+    (selector.matchExpressions ?? []).every(
+      ({ key, operator, values }) => values.includes(labels[key] ?? "") === (operator === "In"),
+    )
+  );
+}
 
 describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
   const objects = render(overlay);
@@ -329,7 +356,7 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
   });
 
   test("services are headless, so that their callers see and balance over every ready pod", () => {
-    for (const service of services) expect(byName("Service", service)?.spec.clusterIP).toBe("None");
+    for (const service of answering) expect(byName("Service", service)?.spec.clusterIP).toBe("None");
     expect(byName("Service", "gateway")?.spec.clusterIP).toBeUndefined();
   });
 
@@ -342,7 +369,7 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
         .filter((d) => podSpec(d).containers[0]?.env?.some((e) => e.name === `${service.toUpperCase()}_ADDR`))
         .map((d) => d.metadata.name)
         .sort();
-    for (const service of services) {
+    for (const service of answering) {
       const policy = byName("NetworkPolicy", service) as Manifest;
       const allowed = (
         policy.spec.ingress as { from: { podSelector: { matchLabels: Record<string, string> } }[] }[]
@@ -363,6 +390,17 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
     }
   });
 
+  test("the converter reaches nothing: no policy lets its pods out, and only documents in", () => {
+    const converter = podLabels(byName("Deployment", "converter") as Manifest);
+    const governing = ofKind("NetworkPolicy").filter((policy) => selects(policy.spec.podSelector, converter));
+    expect(governing.map((policy) => policy.metadata.name).sort()).toEqual([
+      "allow-metrics-scrape",
+      "converter",
+      "default-deny",
+    ]);
+    expect(governing.flatMap((policy) => policy.spec.egress ?? [])).toEqual([]);
+  });
+
   test("what touches the object store may reach it: documents stores files, the gateway streams downloads", () => {
     const s3Ports = (name: string) =>
       ((byName("NetworkPolicy", name) as Manifest).spec.egress as { ports?: { port: number }[] }[])
@@ -381,7 +419,7 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
   });
 
   test("every variable a component requires is set in its Deployment", async () => {
-    const { serviceConfigSchema } = await import("@countersign/kit");
+    const { serviceConfigSchema, statelessServiceConfigSchema } = await import("@countersign/kit");
     const configMaps = new Map(ofKind("ConfigMap").map((c) => [c.metadata.name, Object.keys(c.data ?? {})]));
     for (const deployment of countersign("Deployment")) {
       const name = deployment.metadata.name;
@@ -392,17 +430,18 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
           (source) => configMaps.get(source.configMapRef?.name ?? "") ?? [],
         ),
       ]);
-      const entry =
-        name === "gateway" ? "gateway/src/server.ts" : `services/${serviceOf(name)}/src/server.ts`;
-      const { configSchema } = (await import(join(REPO, entry))) as { configSchema: z.ZodObject };
-      const shapes =
-        name === "gateway" ? [configSchema.shape] : [configSchema.shape, serviceConfigSchema.shape];
+      const module = (await import(join(REPO, entryOf(name)))) as Record<string, z.ZodObject>;
+      const configSchema = (
+        name === "converter" ? module.converterConfigSchema : module.configSchema
+      ) as z.ZodObject;
+      const shared = name === "converter" ? statelessServiceConfigSchema : serviceConfigSchema;
+      const shapes = name === "gateway" ? [configSchema.shape] : [configSchema.shape, shared.shape];
       const required = shapes.flatMap((shape) =>
         Object.entries(shape as Record<string, z.ZodType>)
           .filter(([, schema]) => !schema.safeParse(undefined).success)
           .map(([variable]) => variable),
       );
-      if (name !== "gateway") required.push(`${serviceOf(name).toUpperCase()}_DATABASE_URL`);
+      if (!withoutDatabase.includes(name)) required.push(`${serviceOf(name).toUpperCase()}_DATABASE_URL`);
       expect([name, required.filter((variable) => !set.has(variable))]).toEqual([name, []]);
     }
   });

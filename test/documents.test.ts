@@ -7,7 +7,9 @@ import { createHash } from "node:crypto";
 import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
 import { call, type Reply } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
+import { makeColourPng, makeDocx } from "./support/office-documents.js";
 import { expectDocumented } from "./support/openapi.js";
+import { pdfText } from "./support/pdf-tools.js";
 import { makePdf, makeTruncatedPdf } from "./support/pdfs.js";
 
 const infra = await distributedInfra();
@@ -175,9 +177,9 @@ describe.each(modes)("%s mode: documents", (_mode, start) => {
     expectDocumented("POST", "/api/v1/documents/upload", 413, announced.body);
   });
 
-  test("a raw PDF sent without Content-Type: application/pdf is 415 saying what an upload takes, not to send JSON", async () => {
+  test("a raw body of no upload type is 415 saying what an upload takes, not to send JSON; application/octet-stream is read by its bytes", async () => {
     const pdf = await makePdf(1);
-    const types: Record<string, string>[] = [{ "content-type": "application/octet-stream" }, {}];
+    const types: Record<string, string>[] = [{ "content-type": "text/plain" }, {}];
     for (const base of families()) {
       for (const headers of types) {
         const res = await fetch(`${base}/documents/upload?filename=contract.pdf`, {
@@ -188,10 +190,17 @@ describe.each(modes)("%s mode: documents", (_mode, start) => {
         const problem = (await res.json()) as { code: string; detail: string };
         expect([res.status, problem.code]).toEqual([415, "unsupported_media_type"]);
         expect(problem.detail).toBe(
-          'upload a PDF as multipart/form-data with a "file" field, or as a raw body with "Content-Type: application/pdf" and ?filename=',
+          'upload a PDF (or a DOCX, ODT, RTF, PNG or JPEG file) as multipart/form-data with a "file" field, or as a raw body with its Content-Type (application/pdf, …) and ?filename=',
         );
         expectDocumented("POST", "/api/v1/documents/upload", 415, problem);
       }
+      const generic = await fetch(`${base}/documents/upload?filename=contract.pdf`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key.secret}`, "content-type": "application/octet-stream" },
+        body: pdf,
+      });
+      expect(generic.status).toBe(201);
+      expect(await generic.json()).toMatchObject({ filename: "contract.pdf", pageCount: 1 });
     }
   });
 
@@ -217,6 +226,68 @@ describe.each(modes)("%s mode: documents", (_mode, start) => {
     const listed = await call(`${gateway}/api/v1`, "/documents", { key: stranger.secret });
     expect((listed.body as { items: DocumentBody[] }).items.map((d) => d.id)).not.toContain(id);
     expect((await call(`${gateway}/api/v1`, `/documents/${id}`, { key: key.secret })).status).toBe(200);
+  });
+
+  test("a Word document and a photo become PDFs to sign, and each downloads as it was sent from /source", async () => {
+    const [resourceStyle, accountScoped] = families() as [string, string];
+    const docx = makeDocx({ paragraphs: ["Consulting agreement", "Signature of the Client"] });
+    const word = await upload(
+      resourceStyle,
+      key.secret,
+      multipart(
+        docx,
+        "Consulting agreement.docx",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      ),
+    );
+    expect(word.status).toBe(201);
+    expectDocumented("POST", "/api/v1/documents/upload", 201, word.body);
+    expect(word.body).toMatchObject({
+      filename: "Consulting agreement.pdf",
+      contentType: "application/pdf",
+      pageCount: 1,
+      source: {
+        filename: "Consulting agreement.docx",
+        contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        sizeBytes: docx.length,
+        sha256: createHash("sha256").update(docx).digest("hex"),
+      },
+    });
+    const { id } = word.body as DocumentBody;
+    const pdf = await fetch(`${accountScoped}/documents/${id}/download`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    expect(await pdfText(new Uint8Array(await pdf.arrayBuffer()))).toContain("Consulting agreement");
+    const source = await fetch(`${accountScoped}/documents/${id}/source`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    expect([source.status, source.headers.get("content-type"), source.headers.get("etag")]).toEqual([
+      200,
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      `"${createHash("sha256").update(docx).digest("hex")}"`,
+    ]);
+    expect(source.headers.get("content-disposition")).toContain('filename="Consulting agreement.docx"');
+    expect(Buffer.from(await source.arrayBuffer()).equals(Buffer.from(docx))).toBe(true);
+
+    // A raw body of the image's own type; its name comes from ?filename=.
+    const photo = makeColourPng(1200, 900, [20, 90, 160]);
+    const res = await fetch(`${resourceStyle}/documents/upload?filename=whiteboard.png`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key.secret}`, "content-type": "image/png" },
+      body: photo,
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({
+      filename: "whiteboard.pdf",
+      pageCount: 1,
+      source: { contentType: "image/png" },
+    });
+
+    const plain = (await upload(resourceStyle, key.secret, multipart(await makePdf(1), "plain.pdf")))
+      .body as DocumentBody;
+    const none = await call(resourceStyle, `/documents/${plain.id}/source`, { key: key.secret });
+    expect(none.status).toBe(404);
+    expectDocumented("GET", "/api/v1/documents/{documentId}/source", 404, none.body);
   });
 
   test("a deleted document is gone", async () => {

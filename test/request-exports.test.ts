@@ -17,6 +17,7 @@ import { unzipSync } from "fflate";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { embeddedSigner } from "./support/embedded-signer.js";
 import { call, eventually } from "./support/http.js";
+import { makeDocx } from "./support/office-documents.js";
 import { expectDocumented } from "./support/openapi.js";
 import { pdfsig, pdfText } from "./support/pdf-tools.js";
 
@@ -201,6 +202,40 @@ test("a request not yet signed has a package without a seal, and says so", async
   expect(Object.keys(files).some((name) => name.startsWith("sealed/"))).toBe(false);
   expect(Buffer.from(files["README.txt"] as Uint8Array).toString("utf8")).toContain(
     "There is no seal yet: the request is not completed.",
+  );
+});
+
+test("a request of a Word document packs the PDF signed in originals/ and the Word file it was made from in sources/, each in SHA256SUMS", async () => {
+  const docx = makeDocx({ paragraphs: ["Statement of work", "Client: {{signature:Client}}"] });
+  const uploaded = await call(gateway, "/api/v1/documents/upload?filename=SOW.docx", {
+    key: key.secret,
+    method: "POST",
+    body: docx,
+    headers: { "content-type": "application/vnd.openxmlformats-officedocument.wordprocessingml.document" },
+  });
+  expect(uploaded.status).toBe(201);
+  const created = await call(gateway, "/api/v1/signature-requests", {
+    key: key.secret,
+    method: "POST",
+    json: {
+      title: "SOW",
+      documentIds: [(uploaded.body as { id: string }).id],
+      textTags: true,
+      recipients: [{ name: "Cleo Client", email: "cleo@example.com", role: "Client" }],
+    },
+  });
+  expect(created.status).toBe(201);
+  const zip = await download(`/signature-requests/${(created.body as { id: string }).id}/evidence-package`);
+  const files = unzipSync(zip.bytes);
+  expect(Object.keys(files).filter((name) => /^(originals|sources)\//.test(name))).toEqual([
+    "originals/SOW.pdf",
+    "sources/SOW.docx",
+  ]);
+  expect(Buffer.from(files["sources/SOW.docx"] as Uint8Array).equals(Buffer.from(docx))).toBe(true);
+  const sums = Buffer.from(files.SHA256SUMS as Uint8Array).toString("utf8");
+  expect(sums).toContain(`${createHash("sha256").update(docx).digest("hex")}  sources/SOW.docx`);
+  expect(Buffer.from(files["README.txt"] as Uint8Array).toString("utf8")).toContain(
+    "- sources/: the files uploaded",
   );
 });
 

@@ -13,6 +13,7 @@ import { DEFAULT_LIMITS } from "../gateway/src/app.js";
 import { type Deployment, faultsIn, startDistributed, startStandalone } from "./support/deployments.js";
 import { ConsoleClient, call, eventually } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
+import { makeDocx } from "./support/office-documents.js";
 import { outboxMails } from "./support/outbox-mail.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 import { createTwoRoleTemplate } from "./support/templates.js";
@@ -634,6 +635,70 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
     expect(paged).toMatchObject({ resultSetSize: "1", startPosition: "1", endPosition: "1" });
     expect(Number(paged.totalSetSize)).toBeGreaterThanOrEqual(2);
   }, 120_000);
+
+  test("a Word document, as DocuSign's clients send one (fileExtension docx), is made a PDF whose anchors place the tabs", async () => {
+    const docx = makeDocx({ paragraphs: ["Service agreement", "Client signature: /cs1/"] });
+    const created = await envelopes.createEnvelope(key.accountId, {
+      envelopeDefinition: {
+        emailSubject: "From Word",
+        status: "created",
+        documents: [
+          {
+            documentBase64: Buffer.from(docx).toString("base64"),
+            name: "Agreement",
+            fileExtension: "docx",
+            documentId: "1",
+          },
+        ],
+        recipients: {
+          signers: [
+            {
+              email: "client@example.com",
+              name: "Cleo Client",
+              recipientId: "1",
+              tabs: {
+                signHereTabs: [{ anchorString: "/cs1/", anchorYOffset: "-10", anchorUnits: "pixels" }],
+              },
+            },
+          ],
+        },
+      },
+    });
+    const native = await call(gateway, `/api/v1/signature-requests/${created.envelopeId}`, {
+      key: key.secret,
+    });
+    const { fields, documentIds } = native.body as {
+      fields: { type: string; page: number; x: number; y: number }[];
+      documentIds: string[];
+    };
+    expect(fields).toEqual([expect.objectContaining({ type: "signature", page: 1 })]);
+    // The anchor is on the second line of a page with 1 inch margins: below the top, left of centre.
+    expect(fields[0]?.x).toBeGreaterThan(56);
+    expect(fields[0]?.x).toBeLessThan(300);
+    expect(fields[0]?.y).toBeGreaterThan(40);
+    expect(fields[0]?.y).toBeLessThan(150);
+    const document = await call(gateway, `/api/v1/documents/${documentIds[0]}`, { key: key.secret });
+    expect(document.body).toMatchObject({
+      filename: "Agreement.pdf",
+      source: { filename: "Agreement.docx" },
+    });
+    const odd = await docuSignError(
+      envelopes.createEnvelope(key.accountId, {
+        envelopeDefinition: {
+          documents: [
+            {
+              documentBase64: Buffer.from(docx).toString("base64"),
+              name: "Sheet",
+              fileExtension: "xlsx",
+              documentId: "1",
+            },
+          ],
+          recipients: { signers: [{ email: "t@example.com", name: "T" }] },
+        },
+      }),
+    );
+    expect(odd).toMatchObject({ status: 400, errorCode: "FORMAT_CONVERSION_ERROR" });
+  });
 
   test("errors are DocuSign's: a bad key, another account, unknown ids, missing anchors and parameters, and nothing is left behind", async () => {
     const bad = new docusign.EnvelopesApi(clientWith(`sk_${"A".repeat(43)}`));

@@ -10,6 +10,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { inkBox, inkOf, renderRegion } from "./support/ink.js";
+import { makeDocx } from "./support/office-documents.js";
 import { expectDocumented } from "./support/openapi.js";
 import { SignerBrowser } from "./support/signer-browser.js";
 
@@ -54,98 +55,130 @@ async function taggedPdf(tags: string[]): Promise<Uint8Array> {
   return pdf.save();
 }
 
-async function upload(pdf: Uint8Array): Promise<string> {
-  const uploaded = await call(api, "/documents/upload?filename=agreement.pdf", {
+async function upload(file: Uint8Array, filename = "agreement.pdf"): Promise<string> {
+  const uploaded = await call(api, `/documents/upload?filename=${filename}`, {
     key: key.secret,
     method: "POST",
-    body: pdf,
-    headers: { "content-type": "application/pdf" },
+    body: file,
+    headers: { "content-type": "application/octet-stream" },
   });
   return (uploaded.body as { id: string }).id;
 }
+
+/**
+ * The same agreement as a Word document, each tag a paragraph of its own some 80 pt below the one
+ * before, as in the PDF (LibreOffice makes the PDF).
+ */
+function taggedDocx(tags: string[]): Uint8Array {
+  return makeDocx({
+    paragraphs: ["Consulting agreement", ...tags.flatMap((tag) => ["", "", "", "", "", tag])],
+  });
+}
+
+/** Where each source's heading, "Consulting agreement", is drawn: ink that is no tag. */
+const HEADINGS = {
+  pdf: { x: 72, y: 792 - 720 - 18, width: 200, height: 20 },
+  // A Word document that sets no page has 1 inch margins; 12 pt Arial (Liberation Sans) on the first line.
+  docx: { x: 60, y: 60, width: 160, height: 30 },
+};
 
 const post = (path: string, json: unknown) => call(api, path, { key: key.secret, method: "POST", json });
 
 const TAGS = ["{{signature:Client}}", "{{text?:Client:Company}}", "{{date_signed:Client}}"];
 
-test("a request's fields are placed on its document's tags, the signer's page shows the tags white, and so does the sealed PDF", async () => {
-  const original = await taggedPdf(TAGS);
-  const documentId = await upload(original);
-  const read = await call(api, `/documents/${documentId}/text-tags`, { key: key.secret });
-  expect(read.status).toBe(200);
-  expectDocumented("get", "/api/v1/documents/{documentId}/text-tags", 200, read.body);
-  const tagged = (read.body as { fields: Field[] }).fields;
-  expect(tagged.map((f) => [f.type, f.role, f.label, f.required])).toEqual([
-    ["signature", "Client", "", true],
-    ["text", "Client", "Company", false],
-    ["date_signed", "Client", "", false],
-  ]);
+test.each([
+  ["a PDF", "pdf"],
+  ["a Word document", "docx"],
+] as const)(
+  "%s: a request's fields are placed on its document's tags, the signer's page shows the tags white, and so does the sealed PDF",
+  async (_kind, format) => {
+    const documentId = await upload(
+      format === "pdf" ? await taggedPdf(TAGS) : taggedDocx(TAGS),
+      `agreement.${format}`,
+    );
+    // The PDF the tags are read in: the upload itself, or what LibreOffice made of it.
+    const original = new Uint8Array(
+      await (
+        await fetch(`${api}/documents/${documentId}/download`, {
+          headers: { authorization: `Bearer ${key.secret}` },
+        })
+      ).arrayBuffer(),
+    );
+    const read = await call(api, `/documents/${documentId}/text-tags`, { key: key.secret });
+    expect(read.status).toBe(200);
+    expectDocumented("get", "/api/v1/documents/{documentId}/text-tags", 200, read.body);
+    const tagged = (read.body as { fields: Field[] }).fields;
+    expect(tagged.map((f) => [f.type, f.role, f.label, f.required])).toEqual([
+      ["signature", "Client", "", true],
+      ["text", "Client", "Company", false],
+      ["date_signed", "Client", "", false],
+    ]);
 
-  const created = await post("/signature-requests", {
-    title: "Tagged agreement",
-    documentIds: [documentId],
-    textTags: true,
-    recipients: [{ name: "Cleo Client", email: "cleo@example.com", role: "client", clientUserId: "cleo" }],
-    send: true,
-  });
-  expect(created.status).toBe(201);
-  expectDocumented("post", "/api/v1/signature-requests", 201, created.body);
-  const request = created.body as { id: string; fields: Field[]; recipients: { id: string }[] };
-  expect(request.fields.map((f) => [f.type, f.x, f.cover])).toEqual(
-    tagged.map((f) => [f.type, f.x, f.cover]),
-  );
-  const company = request.fields[1] as Field & { cover: Box };
-  // Around the tag with room to spare, for a glyph that reaches past the box pdf.js gives its run.
-  const aroundTag = {
-    x: company.cover.x - 10,
-    y: company.cover.y - 10,
-    width: company.cover.width + 20,
-    height: company.cover.height + 20,
-  };
-  // The tag is ink in the original: what the sealed PDF must not show any more.
-  expect(inkBox(inkOf(await renderRegion(original, 1, aroundTag)))).toBeDefined();
-
-  const link = await post("/embedded-signing-url", {
-    requestId: request.id,
-    recipientId: request.recipients[0]?.id,
-  });
-  const signer = new SignerBrowser(gateway);
-  await signer.open((link.body as { url: string }).url);
-  const session = (await signer.show()).body as { fields: { id: string; type: string }[]; covers: Box[] };
-  expect(session.covers).toHaveLength(3);
-  const signature = session.fields.find((f) => f.type === "signature")?.id as string;
-  const signed = await signer.call("/sign/api/submit", {
-    consent: true,
-    values: { [signature]: { kind: "typed", text: "Cleo Client" } },
-  });
-  expect(signed.status).toBe(200);
-  const done = await eventually(async () => {
-    const got = (await call(api, `/signature-requests/${request.id}`, { key: key.secret })).body as {
-      status: string;
-      signedDocumentId: string | null;
+    const created = await post("/signature-requests", {
+      title: "Tagged agreement",
+      documentIds: [documentId],
+      textTags: true,
+      recipients: [{ name: "Cleo Client", email: "cleo@example.com", role: "client", clientUserId: "cleo" }],
+      send: true,
+    });
+    expect(created.status).toBe(201);
+    expectDocumented("post", "/api/v1/signature-requests", 201, created.body);
+    const request = created.body as { id: string; fields: Field[]; recipients: { id: string }[] };
+    expect(request.fields.map((f) => [f.type, f.x, f.cover])).toEqual(
+      tagged.map((f) => [f.type, f.x, f.cover]),
+    );
+    const company = request.fields[1] as Field & { cover: Box };
+    // Around the tag with room to spare, for a glyph that reaches past the box pdf.js gives its run.
+    const aroundTag = {
+      x: company.cover.x - 10,
+      y: company.cover.y - 10,
+      width: company.cover.width + 20,
+      height: company.cover.height + 20,
     };
-    return got.status === "completed" && got.signedDocumentId ? got : undefined;
-  }, 30_000);
-  const sealed = new Uint8Array(
-    await (
-      await fetch(`${api}/documents/${done.signedDocumentId}/download`, {
-        headers: { authorization: `Bearer ${key.secret}` },
-      })
-    ).arrayBuffer(),
-  );
-  expect(inkBox(inkOf(await renderRegion(sealed, 1, aroundTag)))).toBeUndefined();
-  // The page as a reader sees it, kept to look at.
-  await mkdir(ARTIFACTS, { recursive: true });
-  await writeFile(
-    join(ARTIFACTS, "text-tags-sealed.png"),
-    await renderRegion(sealed, 1, { x: 0, y: 0, width: 612, height: 420 }, 96),
-  );
-  // What is not a tag is left as it was.
-  const heading = { x: 72, y: 792 - 720 - 18, width: 200, height: 20 };
-  expect(inkBox(inkOf(await renderRegion(sealed, 1, heading)))).toBeDefined();
-  // The signature is drawn over its covered tag.
-  expect(inkBox(inkOf(await renderRegion(sealed, 1, request.fields[0] as Field)))).toBeDefined();
-});
+    // The tag is ink in the original: what the sealed PDF must not show any more.
+    expect(inkBox(inkOf(await renderRegion(original, 1, aroundTag)))).toBeDefined();
+
+    const link = await post("/embedded-signing-url", {
+      requestId: request.id,
+      recipientId: request.recipients[0]?.id,
+    });
+    const signer = new SignerBrowser(gateway);
+    await signer.open((link.body as { url: string }).url);
+    const session = (await signer.show()).body as { fields: { id: string; type: string }[]; covers: Box[] };
+    expect(session.covers).toHaveLength(3);
+    const signature = session.fields.find((f) => f.type === "signature")?.id as string;
+    const signed = await signer.call("/sign/api/submit", {
+      consent: true,
+      values: { [signature]: { kind: "typed", text: "Cleo Client" } },
+    });
+    expect(signed.status).toBe(200);
+    const done = await eventually(async () => {
+      const got = (await call(api, `/signature-requests/${request.id}`, { key: key.secret })).body as {
+        status: string;
+        signedDocumentId: string | null;
+      };
+      return got.status === "completed" && got.signedDocumentId ? got : undefined;
+    }, 30_000);
+    const sealed = new Uint8Array(
+      await (
+        await fetch(`${api}/documents/${done.signedDocumentId}/download`, {
+          headers: { authorization: `Bearer ${key.secret}` },
+        })
+      ).arrayBuffer(),
+    );
+    // The page as a reader sees it, kept to look at.
+    await mkdir(ARTIFACTS, { recursive: true });
+    await writeFile(
+      join(ARTIFACTS, `text-tags-sealed-${format}.png`),
+      await renderRegion(sealed, 1, { x: 0, y: 0, width: 612, height: 420 }, 96),
+    );
+    expect(inkBox(inkOf(await renderRegion(sealed, 1, aroundTag)))).toBeUndefined();
+    // What is not a tag is left as it was.
+    expect(inkBox(inkOf(await renderRegion(sealed, 1, HEADINGS[format])))).toBeDefined();
+    // The signature is drawn over its covered tag.
+    expect(inkBox(inkOf(await renderRegion(sealed, 1, request.fields[0] as Field)))).toBeDefined();
+  },
+);
 
 test("a tag that cannot be read, or whose role no signer has, is refused naming its page and the tag", async () => {
   const documentId = await upload(

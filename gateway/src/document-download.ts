@@ -48,6 +48,8 @@ export interface SendOptions {
    * machine (standalone mode): the service may then name a stored file in it to read.
    */
   blobFiles?: string;
+  /** The file the document was converted from (a Word document, an image) instead of its PDF. */
+  source?: boolean;
 }
 
 export async function sendDocument(
@@ -56,12 +58,16 @@ export async function sendDocument(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   documentId: string,
-  { disposition = "attachment", blobFiles }: SendOptions = {},
+  { disposition = "attachment", blobFiles, source = false }: SendOptions = {},
 ): Promise<void> {
-  const { document, messages } = await openDownload(documents, workspaceId, documentId, {
+  const { document: stored, messages } = await openDownload(documents, workspaceId, documentId, {
     acceptDirectUrl: true,
     acceptFileUrl: blobFiles !== undefined,
+    source,
   });
+  // The service answers NOT_FOUND for a source a document does not have.
+  const document = source ? stored.source : stored;
+  if (!document) throw new Error("the documents service answered a source download without the source");
   res.set({
     ETag: `"${document.sha256}"`,
     "Cache-Control": "private, no-cache",
@@ -150,7 +156,7 @@ async function openDownload(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   documentId: string,
-  accepts: { acceptDirectUrl?: boolean; acceptFileUrl?: boolean } = {},
+  accepts: { acceptDirectUrl?: boolean; acceptFileUrl?: boolean; source?: boolean } = {},
 ): Promise<{ document: StoredDocument; messages: AsyncIterator<DownloadDocumentResponse> }> {
   const messages = documents
     .downloadDocument({ workspaceId, documentId, ...accepts })
@@ -161,13 +167,14 @@ async function openDownload(
   return { document: first.value.part.value, messages };
 }
 
-/** A stored document and its bytes as they come, one chunk at a time. */
+/** A stored document (or the file it was made from) and its bytes as they come, one chunk at a time. */
 export async function documentChunks(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   documentId: string,
+  { source = false }: { source?: boolean } = {},
 ): Promise<{ document: StoredDocument; chunks: AsyncGenerator<Uint8Array> }> {
-  const { document, messages } = await openDownload(documents, workspaceId, documentId);
+  const { document, messages } = await openDownload(documents, workspaceId, documentId, { source });
   async function* chunks() {
     for (let next = await messages.next(); !next.done; next = await messages.next()) {
       if (next.value.part.case === "chunk") yield next.value.part.value;

@@ -20,8 +20,13 @@ import { Zip, ZipPassThrough } from "fflate";
 import { documentChunks } from "./document-download.js";
 import { entryNames } from "./zip-names.js";
 
-/** One file of the package: its bytes now, or a stored document's chunks as they come. */
-export type PackageFile = { path: string; bytes: Uint8Array } | { path: string; documentId: string };
+/**
+ * One file of the package: its bytes now, or a stored document's chunks as they come (with `source`,
+ * those of the file it was made from).
+ */
+export type PackageFile =
+  | { path: string; bytes: Uint8Array }
+  | { path: string; documentId: string; source?: boolean };
 
 /** The audit trail as a verifier reads it: each entry is its hashed content and its hash. */
 export function auditTrailJson(requestId: string, entries: AuditEntry[], verified: boolean): string {
@@ -38,14 +43,22 @@ export function auditTrailJson(requestId: string, entries: AuditEntry[], verifie
   )}\n`;
 }
 
-function readme(request: SignatureRequest, verified: boolean, madeAt: Date, sealedPath?: string): string {
+function readme(
+  request: SignatureRequest,
+  verified: boolean,
+  madeAt: Date,
+  { sealedPath, hasSources }: { sealedPath?: string; hasSources: boolean },
+): string {
   return [
     `Evidence package of the signature request ${request.id}: "${request.title}"`,
     `Made by Countersign at ${madeAt.toISOString()}, while the request was ${request.status}.`,
     "",
     "What is here",
     "- request.json: the request as the API answers GET /signature-requests/{id}",
-    "- originals/: the documents as they were uploaded",
+    "- originals/: the documents as they were signed (a PDF, or the PDF made of a file uploaded in another format)",
+    ...(hasSources
+      ? ["- sources/: the files uploaded as Word documents, ODT, RTF or images, as they were sent"]
+      : []),
     ...(request.signerAttachments.length > 0 ? ["- attachments/: the files signers attached"] : []),
     ...(sealedPath ? [`- ${sealedPath}: the completed PDF with its certificate of completion, sealed`] : []),
     "- audit-trail.json: every entry of the audit trail, each with its hash",
@@ -67,10 +80,14 @@ function readme(request: SignatureRequest, verified: boolean, madeAt: Date, seal
   ].join("\r\n");
 }
 
-/** Every file of the package but the README and the sums, in the order they are packed. */
+/**
+ * Every file of the package but the README and the sums, in the order they are packed.
+ * `sourceNames`: the file each original converted from another format was made from, by its id.
+ */
 export function packageFiles(
   request: SignatureRequest,
   documentNames: Map<string, string>,
+  sourceNames: Map<string, string>,
   trail: { json: string; csv: string; pdf: Uint8Array },
   requestJson: unknown,
 ): PackageFile[] {
@@ -80,9 +97,15 @@ export function packageFiles(
       path: `${name}/${file}`,
       documentId: ids[i] as string,
     }));
+  const converted = request.documentIds.filter((id) => sourceNames.has(id));
   return [
     { path: "request.json", bytes: encoder.encode(`${JSON.stringify(requestJson, null, 2)}\n`) },
     ...folder("originals", request.documentIds),
+    ...entryNames(converted.map((id) => sourceNames.get(id) as string)).map((file, i) => ({
+      path: `sources/${file}`,
+      documentId: converted[i] as string,
+      source: true,
+    })),
     ...folder(
       "attachments",
       request.signerAttachments.map((a) => a.documentId),
@@ -113,9 +136,13 @@ export async function* zippedPackage(
     yield* made.splice(0);
   }
   const sums: string[] = [];
-  const sealed = files.find((f) => f.path.startsWith("sealed/"))?.path;
+  const sealedPath = files.find((f) => f.path.startsWith("sealed/"))?.path;
+  const hasSources = files.some((f) => f.path.startsWith("sources/"));
   const entries: PackageFile[] = [
-    { path: "README.txt", bytes: new TextEncoder().encode(readme(request, verified, new Date(), sealed)) },
+    {
+      path: "README.txt",
+      bytes: new TextEncoder().encode(readme(request, verified, new Date(), { sealedPath, hasSources })),
+    },
     ...files,
   ];
   for (const entry of entries) {
@@ -126,7 +153,9 @@ export async function* zippedPackage(
       hash.update(entry.bytes);
       yield* push(file, entry.bytes, true);
     } else {
-      const { chunks } = await documentChunks(documents, request.workspaceId, entry.documentId);
+      const { chunks } = await documentChunks(documents, request.workspaceId, entry.documentId, {
+        source: entry.source,
+      });
       for await (const chunk of chunks) {
         hash.update(chunk);
         yield* push(file, chunk, false);

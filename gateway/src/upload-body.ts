@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { formatBytes, uploadBytesRead } from "@countersign/kit";
 import busboy from "busboy";
 import type { Request, Response } from "express";
+import { RAW_UPLOAD_TYPES } from "./contract/documents.js";
 import { ApiProblem } from "./problems.js";
 
 export interface UploadedFile {
@@ -21,13 +22,13 @@ export interface UploadedFile {
 }
 
 /** Media types that upload routes read as streams. */
-export const UPLOAD_TYPES = ["multipart/form-data", "application/pdf"];
+export const UPLOAD_TYPES = ["multipart/form-data", ...RAW_UPLOAD_TYPES];
 
 /** What an upload route says to a body of another type, before routing or in the route. */
 export function notAnUpload(): ApiProblem {
   return new ApiProblem(
     "unsupported_media_type",
-    'upload a PDF as multipart/form-data with a "file" field, or as a raw body with "Content-Type: application/pdf" and ?filename=',
+    'upload a PDF (or a DOCX, ODT, RTF, PNG or JPEG file) as multipart/form-data with a "file" field, or as a raw body with its Content-Type (application/pdf, …) and ?filename=',
   );
 }
 
@@ -86,10 +87,11 @@ export function readUpload(
   const failure = new BodyFailure();
   const endedEarly = "the request body ended before it was complete";
   req.on("error", () => failure.note(endedEarly));
-  if (req.is("application/pdf")) {
+  const raw = req.is([...RAW_UPLOAD_TYPES]);
+  if (raw) {
     return Promise.resolve({
       filename,
-      contentType: "application/pdf",
+      contentType: raw,
       // Node's parser ends a body at its Content-Length and fails one that ends short of it.
       sizeBytes: Number.isSafeInteger(declared) && declared > 0 ? declared : undefined,
       bytes: failure.guard(req, endedEarly),

@@ -52,8 +52,8 @@ const USAGE = `usage: npm run -s cli -- <command>
   seal csr --p12 FILE [--password-file FILE] --out FILE [--name CN] [--org O] [--country CC]
                                  (a certificate signing request for the seal's key, for a CA to
                                   issue a certificate readers trust; needs no running service)
-  identities                     (a new token for each caller — gateway, templates, requests,
-                                  requests-sealer, operator — and the COUNTERSIGN_CALLERS value
+  identities                     (a new token for each caller — gateway, templates, documents,
+                                  requests, requests-sealer, operator — and the COUNTERSIGN_CALLERS value
                                   the services check them against; needs no running service)
   seal generate --out FILE [--name COMMON_NAME] [--password-file FILE]
                                  (a self-signed seal certificate; needs no running service; its

@@ -73,7 +73,7 @@ export interface StandaloneOptions {
     timestampAuthority?: TimestampAuthority | undefined;
   };
   /** Limits of the documents service that operators may tune. */
-  documents?: { maxPages?: number };
+  documents?: { maxPages?: number; libreOffice?: string; conversionTimeoutMs?: number };
   /** Webhook delivery settings; without a secret key, the one made on first start in the data dir. */
   webhooks?: Partial<Omit<WebhooksDeps, "db" | "bus" | "logger" | "publicUrl">>;
 }

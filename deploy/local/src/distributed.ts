@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
+import { findLibreOffice } from "@countersign/documents";
 import { CALLERS, type Caller } from "@countersign/domain";
 import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc/health/v1/health_pb.js";
 import {
@@ -39,8 +40,11 @@ import { startLocalTimestampAuthority } from "./timestamp-authority.js";
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVICES = ["auth", "templates", "documents", "requests", "webhooks"] as const;
 type Service = (typeof SERVICES)[number];
-/** The requests service's sealers, the only processes given the seal's key, run apart from its API. */
-const COMPONENTS = [...SERVICES, "requests-sealer", "gateway"] as const;
+/**
+ * The requests service's sealers, the only processes given the seal's key, run apart from its API;
+ * the converter, which makes PDFs of office documents for the documents service, apart from all.
+ */
+const COMPONENTS = [...SERVICES, "requests-sealer", "converter", "gateway"] as const;
 type Component = (typeof COMPONENTS)[number];
 /** A process that ran at least this long before it died is started again. */
 const RESTART_AFTER_MS = 10_000;
@@ -186,6 +190,21 @@ runMain(async () => {
     });
   };
 
+  // The converter needs LibreOffice; without it, the documents service refuses office documents.
+  const libreOffice = findLibreOffice(process.env.COUNTERSIGN_LIBREOFFICE);
+  const converters: string[] = [];
+  if (libreOffice) {
+    for (let replica = 0; replica < replicas.converter; replica++) {
+      const address = `http://127.0.0.1:${await freePort()}`;
+      converters.push(address);
+      start(`converter-${replica}`, sourceOrBuilt("services/documents/src/converter-server.ts"), {
+        PORT: new URL(address).port,
+        COUNTERSIGN_LIBREOFFICE: libreOffice,
+      });
+    }
+  } else {
+    logger.warn("no LibreOffice here: no converter runs, and Word, ODT and RTF uploads are refused");
+  }
   // Every address is known before any process starts: services call each other from the start.
   const addresses = {} as Record<Service, string[]>;
   for (const service of SERVICES) {
@@ -253,6 +272,10 @@ runMain(async () => {
                 S3_ACCESS_KEY: config.S3_ACCESS_KEY ?? localS3?.accessKey,
                 S3_SECRET_KEY: config.S3_SECRET_KEY ?? localS3?.secretKey,
                 S3_BUCKET: config.S3_BUCKET,
+                CONVERTER_ADDR: converters.length > 0 ? converters.join(",") : undefined,
+                COUNTERSIGN_SERVICE_TOKEN: tokens.documents,
+                // Images are made pages here when there is no converter.
+                COUNTERSIGN_LIBREOFFICE: "off",
               }
             : {}),
         },
@@ -276,7 +299,7 @@ runMain(async () => {
     });
   }
   await Promise.all(
-    [...Object.values(addresses).flat(), ...sealers].map((address) =>
+    [...Object.values(addresses).flat(), ...sealers, ...converters].map((address) =>
       waitForHealth(address, tokens.operator),
     ),
   );
@@ -301,7 +324,7 @@ runMain(async () => {
 
   endpoints = {
     gateways,
-    services: { ...addresses, "requests-sealer": sealers },
+    services: { ...addresses, "requests-sealer": sealers, converter: converters },
     operatorToken: tokens.operator,
     pid: process.pid,
     pids,

@@ -3,7 +3,7 @@
  * starts every service in this process and stops them on SIGTERM or SIGINT.
  */
 import { resolve } from "node:path";
-import { DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
+import { conversionConfig, conversionSettings, DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
 import { admissionConfig, admissionLimits, bodyMemoryConfig } from "@countersign/gateway";
 import {
   createLogger,
@@ -49,6 +49,7 @@ const configSchema = z.object({
   ...requestTimingConfig,
   ...requestLimitsConfig,
   COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
+  ...conversionConfig,
   ...sealConfig,
   ...timestampConfig,
   ...webhookConfig,
@@ -99,7 +100,7 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
       ...requestLimits(config),
       timestampAuthority: configuredTimestampAuthority(config),
     },
-    documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES },
+    documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES, ...conversionSettings(config) },
     webhooks: {
       ...webhookSettings(config),
       ...(config.COUNTERSIGN_WEBHOOK_SECRET_KEY ? { secretKey: config.COUNTERSIGN_WEBHOOK_SECRET_KEY } : {}),

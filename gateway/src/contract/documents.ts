@@ -8,7 +8,10 @@ export const Document = z
   .strictObject({
     id: z.uuid(),
     filename: z.string().meta({ description: "The uploaded name, made safe." }),
-    contentType: z.string().meta({ description: "application/pdf: every document is a PDF today." }),
+    contentType: z.string().meta({
+      description:
+        "application/pdf: every document is a PDF; one uploaded in another format is the PDF made of it (`source`).",
+    }),
     sizeBytes: z.int().min(1),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     pageCount: z.int().min(1),
@@ -24,6 +27,20 @@ export const Document = z
       description:
         "What was taken out of the upload to make it safe to sign, in words (JavaScript, actions run on opening, embedded files, earlier revisions; form fields are flattened into the pages as they look). Empty when the file was stored as it was sent; otherwise sha256 and sizeBytes are the stored file's.",
     }),
+    source: z
+      .strictObject({
+        filename: z.string(),
+        contentType: z
+          .string()
+          .meta({ description: "The media type of the format the file is in, whatever was declared." }),
+        sizeBytes: z.int().min(1),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      })
+      .optional()
+      .meta({
+        description:
+          "The file this PDF was made from, when it was uploaded as a Word document (DOCX), an OpenDocument text (ODT), RTF, or a PNG or JPEG image; kept as it was sent, at `GET /documents/{documentId}/source`. Absent for a PDF uploaded as one.",
+      }),
   })
   .meta({ id: "Document" });
 
@@ -32,15 +49,33 @@ export const DocumentPage = page(Document, "DocumentPage");
 export const DocumentIdParams = z.object({ documentId: id("The document's id.") });
 
 export const UploadQuery = z.object({
-  filename: text().optional().meta({ description: "The file's name, for a raw application/pdf body." }),
+  filename: text().optional().meta({ description: "The file's name, for a raw body (not multipart)." }),
 });
+
+/** The media types a raw upload body may have besides multipart: a PDF, or a file made into one. */
+export const RAW_UPLOAD_TYPES = [
+  "application/pdf",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "application/vnd.oasis.opendocument.text",
+  "application/rtf",
+  "text/rtf",
+  "image/png",
+  "image/jpeg",
+  "application/octet-stream",
+] as const;
 
 /** What an upload's body is; the gateway streams it and never parses it as JSON. */
 export const uploadContent = {
   "multipart/form-data": {
-    schema: z.object({ file: z.string().meta({ format: "binary", description: "The PDF." }) }),
+    schema: z.object({
+      file: z
+        .string()
+        .meta({ format: "binary", description: "The PDF, Word (DOCX), ODT, RTF, PNG or JPEG file." }),
+    }),
   },
-  "application/pdf": { schema: z.string().meta({ format: "binary" }) },
+  ...Object.fromEntries(
+    RAW_UPLOAD_TYPES.map((type) => [type, { schema: z.string().meta({ format: "binary" }) }]),
+  ),
 };
 
 export const TextTagFields = z

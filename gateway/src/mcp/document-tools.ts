@@ -14,7 +14,7 @@ import { text } from "../contract/values.js";
 import { readDocument } from "../document-download.js";
 import { ApiProblem } from "../problems.js";
 import { RESOURCE_BASE } from "../public-api.js";
-import { documentJson, storePdfBytes } from "../routes/documents.js";
+import { documentJson, storeFileBytes } from "../routes/documents.js";
 import { readArgumentsAs } from "./tool-arguments.js";
 import { jsonSchemaOf } from "./tool-schemas.js";
 import type { Tool } from "./tools.js";
@@ -23,11 +23,11 @@ const UploadArguments = z.strictObject({
   filename: text()
     .min(1)
     .max(255)
-    .meta({ description: "The file name recipients see, such as `lease.pdf`." }),
+    .meta({ description: "The file name recipients see, such as `lease.pdf` or `lease.docx`." }),
   contentBase64: base64Text().meta({
-    description: "The PDF's bytes in standard base64 (RFC 4648 §4, with padding).",
+    description:
+      "The file's bytes in standard base64 (RFC 4648 §4, with padding): a PDF, or a Word document (DOCX), ODT, RTF, PNG or JPEG, which is made a PDF.",
     contentEncoding: "base64",
-    contentMediaType: "application/pdf",
   }),
 });
 
@@ -42,10 +42,10 @@ export function documentTools(
   return [
     {
       name: "upload_document",
-      title: "Upload a PDF",
-      description: `Upload a PDF, base64-encoded, of at most ${limit}. The answer has the document's id for create_signature_request (\`documentIds\`), its page count and each page's size in PDF points for placing fields. Damaged and password-protected PDFs are refused.`,
+      title: "Upload a document",
+      description: `Upload a PDF, base64-encoded, of at most ${limit}; a Word document (DOCX), ODT or RTF is made a PDF (where the service has LibreOffice) and a PNG or JPEG image a one-page PDF, and the answer's \`source\` names the file it was made from. The answer has the document's id for create_signature_request (\`documentIds\`), its page count and each page's size in PDF points for placing fields. Damaged and password-protected PDFs are refused.`,
       annotations: {
-        title: "Upload a PDF",
+        title: "Upload a document",
         readOnlyHint: false,
         destructiveHint: false,
         openWorldHint: false,
@@ -58,7 +58,7 @@ export function documentTools(
           throw new ApiProblem("payload_too_large", `the file is larger than ${limit}`);
         }
         const bytes = Buffer.from(contentBase64, "base64");
-        const document = await storePdfBytes(documents, workspaceId, filename, bytes);
+        const document = await storeFileBytes(documents, workspaceId, filename, bytes);
         return { status: 201, body: document };
       },
     },

@@ -20,11 +20,12 @@ import type {
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { formatBytes, type Logger } from "@countersign/kit";
 import type { z } from "zod";
+import { readDocument } from "../document-download.js";
 import { DEFAULT_FIELD_SIZES } from "../field-sizes.js";
 import { type Anchor, findAnchors, type TextBox } from "../pdf-text.js";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";
-import { storePdfBytes } from "../routes/documents.js";
+import { storeFileBytes } from "../routes/documents.js";
 import { DocuSignError, invalidBody } from "./docusign-errors.js";
 import {
   ANCHOR_UNITS,
@@ -46,6 +47,9 @@ export interface EnvelopeServices {
 type FieldInit = MessageInitShape<typeof NewFieldSchema>;
 type RecipientInit = MessageInitShape<typeof NewRecipientSchema>;
 type CreateInit = MessageInitShape<typeof CreateSignatureRequestRequestSchema>;
+
+/** The fileExtensions of documents the service takes: PDFs, and the formats it makes PDFs of. */
+const CONVERTIBLE_EXTENSIONS = new Set(["pdf", "docx", "odt", "rtf", "png", "jpg", "jpeg"]);
 
 /** Who signs nothing: carbon copies (kind cc) and certified deliveries, who must view (kind viewer). */
 function othersOf(
@@ -384,11 +388,11 @@ export class EnvelopeCreation {
     document: NonNullable<EnvelopeDefinition["documents"]>[number],
   ): Promise<StoredPdf> {
     const extension = (document.fileExtension ?? "pdf").replace(/^\./, "").toLowerCase();
-    if (extension !== "pdf") {
+    if (!CONVERTIBLE_EXTENSIONS.has(extension)) {
       throw new DocuSignError(
         400,
         "FORMAT_CONVERSION_ERROR",
-        `document ${document.documentId}: only PDF documents are supported (fileExtension "${extension}")`,
+        `document ${document.documentId}: only PDF, DOCX, ODT, RTF, PNG and JPEG documents are supported (fileExtension "${extension}")`,
       );
     }
     if (Buffer.byteLength(document.documentBase64, "base64") > this.maxUploadBytes) {
@@ -401,8 +405,10 @@ export class EnvelopeCreation {
     const bytes = Buffer.from(document.documentBase64, "base64");
     // The text is four thirds of the file and no longer needed; the parsed body may outlive this call.
     document.documentBase64 = "";
-    const filename = /\.pdf$/i.test(document.name) ? document.name : `${document.name}.pdf`;
-    const saved = await storePdfBytes(this.services.documents, workspaceId, filename, bytes).catch(
+    const filename = document.name.toLowerCase().endsWith(`.${extension}`)
+      ? document.name
+      : `${document.name}.${extension}`;
+    const saved = await storeFileBytes(this.services.documents, workspaceId, filename, bytes).catch(
       (err: unknown) => {
         // Not a PDF, damaged or encrypted: DocuSign's answer for a document it cannot read.
         const { problem } = toProblem(err, "");
@@ -411,7 +417,11 @@ export class EnvelopeCreation {
         throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
       },
     );
-    return { clientId: document.documentId, documentId: saved.id, pages: saved.pages, bytes };
+    // Anchors are found in the PDF, which for a converted file is what the service made of it.
+    const pdf = saved.source
+      ? (await readDocument(this.services.documents, workspaceId, saved.id)).bytes
+      : bytes;
+    return { clientId: document.documentId, documentId: saved.id, pages: saved.pages, bytes: pdf };
   }
 
   private async discard(workspaceId: string, stored: StoredPdf[]): Promise<void> {

@@ -52,6 +52,14 @@ export function documentJson(document: StoredDocument | undefined): z.infer<type
     createdAt: iso(document.createTime),
     pages: document.pages.map(({ width, height }) => ({ width, height })),
     removed: document.removed,
+    ...(document.source && {
+      source: {
+        filename: document.source.filename,
+        contentType: document.source.contentType,
+        sizeBytes: Number(document.source.sizeBytes),
+        sha256: document.source.sha256,
+      },
+    }),
   };
 }
 
@@ -156,8 +164,11 @@ async function storeSpooled(
   }
 }
 
-/** A PDF already held whole (sent as base64 by an MCP tool or a DocuSign envelope), stored as an upload. */
-export function storePdfBytes(
+/**
+ * A file already held whole (sent as base64 by an MCP tool or a DocuSign envelope), stored as an
+ * upload: a PDF, or a file the documents service makes one of (it tells which by the bytes).
+ */
+export function storeFileBytes(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   filename: string,
@@ -165,7 +176,7 @@ export function storePdfBytes(
 ): Promise<z.infer<typeof Document>> {
   return storeDocument(documents, workspaceId, {
     filename,
-    contentType: "application/pdf",
+    contentType: /\.pdf$/i.test(filename) ? "application/pdf" : "application/octet-stream",
     bytes: Readable.from([bytes]),
     sizeBytes: bytes.length,
     failure: () => undefined,
@@ -188,9 +199,9 @@ export function documentRoutes(
     "post",
     "/documents/upload",
     {
-      summary: "Upload a PDF",
+      summary: "Upload a document",
       description:
-        "A `multipart/form-data` body with the field `file`, or a raw `application/pdf` body with `?filename=`. Streamed, never held whole; checked for size, type, damage, encryption and whether it can be read in 20 s and 512 MiB.",
+        "A `multipart/form-data` body with the field `file`, or a raw body of its type with `?filename=`. Streamed, never held whole; checked for size, type, damage, encryption and whether it can be read in 20 s and 512 MiB. A Word document (DOCX), OpenDocument text (ODT) or RTF is made a PDF by LibreOffice, a PNG or JPEG image a one-page PDF, told by the file's bytes rather than its declared type; the file is kept beside the PDF (`source`). Without a converter an office document is a 415 that says how to enable one; one LibreOffice cannot open, or not within the time limit, a 422.",
       tag: "Documents",
       query: UploadQuery,
       streamedBody: uploadContent,
@@ -292,5 +303,27 @@ export function documentRoutes(
     },
     ({ req, res, workspaceId, params }) =>
       sendDocument(req, res, documents, workspaceId, params.documentId, { blobFiles }),
+  );
+
+  api.streamRoute(
+    "get",
+    "/documents/:documentId/source",
+    {
+      summary: "Download the file a document was made from",
+      description:
+        "The Word document, ODT, RTF or image the document's PDF was made from, as it was uploaded, with the headers of a download (its own type, name and SHA-256 ETag). 404 for a document uploaded as a PDF.",
+      tag: "Documents",
+      params: DocumentIdParams,
+      answers: {
+        200: {
+          description: "The file.",
+          content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+        },
+        304: { description: "The client's copy (If-None-Match) is current." },
+      },
+      problems: [...DOCUMENT_PROBLEMS],
+    },
+    ({ req, res, workspaceId, params }) =>
+      sendDocument(req, res, documents, workspaceId, params.documentId, { blobFiles, source: true }),
   );
 }

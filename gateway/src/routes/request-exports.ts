@@ -115,17 +115,24 @@ export function requestExportRoutes(
       if (!request) throw new Error("the requests service answered without a signature request");
       const ids = [...request.documentIds, ...request.signerAttachments.map((a) => a.documentId)];
       if (request.signedDocumentId) ids.push(request.signedDocumentId);
+      const stored = await Promise.all(
+        ids.map(async (documentId) => {
+          const { document } = await documents.getDocument({ workspaceId, documentId });
+          return { documentId, document };
+        }),
+      );
       const names = new Map(
-        await Promise.all(
-          ids.map(async (documentId) => {
-            const { document } = await documents.getDocument({ workspaceId, documentId });
-            return [documentId, document?.filename ?? `${documentId}.pdf`] as const;
-          }),
+        stored.map(({ documentId, document }) => [documentId, document?.filename ?? `${documentId}.pdf`]),
+      );
+      const sources = new Map(
+        stored.flatMap(({ documentId, document }) =>
+          document?.source ? [[documentId, document.source.filename]] : [],
         ),
       );
       const files = packageFiles(
         request,
         names,
+        sources,
         {
           json: auditTrailJson(requestId, trail.entries, trail.verified),
           csv: auditCsv(trail.entries),

@@ -11,13 +11,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a PDF
-         * @description A `multipart/form-data` body with the field `file`, or a raw `application/pdf` body with `?filename=`. Streamed, never held whole; checked for size, type, damage, encryption and whether it can be read in 20 s and 512 MiB.
+         * Upload a document
+         * @description A `multipart/form-data` body with the field `file`, or a raw body of its type with `?filename=`. Streamed, never held whole; checked for size, type, damage, encryption and whether it can be read in 20 s and 512 MiB. A Word document (DOCX), OpenDocument text (ODT) or RTF is made a PDF by LibreOffice, a PNG or JPEG image a one-page PDF, told by the file's bytes rather than its declared type; the file is kept beside the PDF (`source`). Without a converter an office document is a 415 that says how to enable one; one LibreOffice cannot open, or not within the time limit, a 422.
          */
         post: {
             parameters: {
                 query?: {
-                    /** @description The file's name, for a raw application/pdf body. */
+                    /** @description The file's name, for a raw body (not multipart). */
                     filename?: string;
                 };
                 header: {
@@ -34,11 +34,18 @@ export interface paths {
                     "multipart/form-data": {
                         /**
                          * Format: binary
-                         * @description The PDF.
+                         * @description The PDF, Word (DOCX), ODT, RTF, PNG or JPEG file.
                          */
                         file: string;
                     };
                     "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.oasis.opendocument.text": string;
+                    "application/rtf": string;
+                    "text/rtf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/octet-stream": string;
                 };
             };
             responses: {
@@ -290,6 +297,65 @@ export interface paths {
                     };
                     content: {
                         "application/pdf": string;
+                    };
+                };
+                /** @description The client's copy (If-None-Match) is current. */
+                304: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/documents/{documentId}/source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the file a document was made from
+         * @description The Word document, ODT, RTF or image the document's PDF was made from, as it was uploaded, with the headers of a download (its own type, name and SHA-256 ETag). 404 for a document uploaded as a PDF.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                    /** @description The document's id. */
+                    documentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
                     };
                 };
                 /** @description The client's copy (If-None-Match) is current. */
@@ -2247,11 +2313,18 @@ export interface paths {
                     "multipart/form-data": {
                         /**
                          * Format: binary
-                         * @description The PDF.
+                         * @description The PDF, Word (DOCX), ODT, RTF, PNG or JPEG file.
                          */
                         file: string;
                     };
                     "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.oasis.opendocument.text": string;
+                    "application/rtf": string;
+                    "text/rtf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/octet-stream": string;
                 };
             };
             responses: {
@@ -4919,7 +4992,7 @@ export interface components {
             id: string;
             /** @description The uploaded name, made safe. */
             filename: string;
-            /** @description application/pdf: every document is a PDF today. */
+            /** @description application/pdf: every document is a PDF; one uploaded in another format is the PDF made of it (`source`). */
             contentType: string;
             sizeBytes: number;
             sha256: string;
@@ -4938,6 +5011,14 @@ export interface components {
             }[];
             /** @description What was taken out of the upload to make it safe to sign, in words (JavaScript, actions run on opening, embedded files, earlier revisions; form fields are flattened into the pages as they look). Empty when the file was stored as it was sent; otherwise sha256 and sizeBytes are the stored file's. */
             removed: string[];
+            /** @description The file this PDF was made from, when it was uploaded as a Word document (DOCX), an OpenDocument text (ODT), RTF, or a PNG or JPEG image; kept as it was sent, at `GET /documents/{documentId}/source`. Absent for a PDF uploaded as one. */
+            source?: {
+                filename: string;
+                /** @description The media type of the format the file is in, whatever was declared. */
+                contentType: string;
+                sizeBytes: number;
+                sha256: string;
+            };
         };
         DocumentPage: {
             items: components["schemas"]["Document"][];

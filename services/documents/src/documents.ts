@@ -2,8 +2,10 @@
  * Documents: uploads checked and measured before they are kept (size, type, SHA-256, page count),
  * their bytes in the blob store and their metadata in the database, read back as streams.
  */
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { link, unlink } from "node:fs/promises";
+import { link, open, stat, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { create } from "@bufbuild/protobuf";
@@ -29,6 +31,16 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
+import type { DocumentConverter } from "./conversion/document-converter.js";
+import {
+  type KnownSourceFormat,
+  pdfName,
+  SNIFF_BYTES,
+  SOURCE_FORMATS,
+  sniff,
+  UPLOADABLE_IN_WORDS,
+  UPLOADABLE_TYPES,
+} from "./conversion/source-formats.js";
 import type { PdfInspector } from "./pdf-inspection.js";
 import { type ClaimRow, type DocumentRow, store } from "./store.js";
 import { storeAsReceived } from "./store-as-received.js";
@@ -42,6 +54,10 @@ export interface DocumentsDeps {
   spoolDir: string;
   /** Reads uploaded PDFs off the event loop. */
   inspector: PdfInspector;
+  /** Makes PDFs of originals uploaded in other formats. */
+  converter: DocumentConverter;
+  /** The most pages a document may have (the inspector refuses more; a conversion stops past it). */
+  maxPages: number;
 }
 
 const KINDS: Record<DocumentRow["kind"], Kind> = {
@@ -71,6 +87,15 @@ export function toDocument(row: DocumentRow): Document {
     createTime: timestampFromDate(row.created_at),
     pages: (row.page_sizes ?? []).map(([width, height]) => ({ width, height })),
     removed: row.removed,
+    source:
+      row.source_filename === null
+        ? undefined
+        : {
+            filename: row.source_filename,
+            contentType: row.source_content_type ?? "",
+            sizeBytes: BigInt(row.source_size_bytes ?? 0),
+            sha256: row.source_sha256 ?? "",
+          },
   });
 }
 
@@ -95,7 +120,62 @@ export function safeFilename(name: string): string {
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "document.pdf";
 }
 
-const ACCEPTED_TYPES = new Set(["application/pdf", "application/x-pdf", ""]);
+/** Declared types under which an upload is stored as it arrives, before it is known to be a PDF. */
+const PDF_TYPES = new Set(["application/pdf", "application/x-pdf", ""]);
+
+/** What a converted original was made from: its facts, and where its bytes were received. */
+interface ConvertedSource {
+  format: KnownSourceFormat;
+  filename: string;
+  path: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** The first bytes of a file, which tell its format. */
+async function headOf(path: string): Promise<Uint8Array> {
+  const file = await open(path, "r");
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** The row's columns for a converted original's source; all null for a PDF uploaded as one. */
+function sourceColumns(
+  source: ConvertedSource | undefined,
+  blobKey: string | undefined,
+): Pick<
+  DocumentRow,
+  "source_filename" | "source_content_type" | "source_size_bytes" | "source_sha256" | "source_blob_key"
+> {
+  return {
+    source_filename: source?.filename ?? null,
+    source_content_type: source ? SOURCE_FORMATS[source.format].mediaType : null,
+    source_size_bytes: source?.sizeBytes ?? null,
+    source_sha256: source?.sha256 ?? null,
+    source_blob_key: (source && blobKey) ?? null,
+  };
+}
+
+/**
+ * A source's name, ending in an extension of its format: "contract.docx" stays, "contract" and a
+ * Word document sent as "contract.pdf" become "contract.docx".
+ */
+function sourceName(filename: string, format: KnownSourceFormat): string {
+  const safe = safeFilename(filename);
+  const { extension, otherExtensions = [] } = SOURCE_FORMATS[format];
+  const own = [extension, ...otherExtensions].some((ext) => safe.toLowerCase().endsWith(`.${ext}`));
+  return own ? safe : `${safe.replace(/\.[A-Za-z0-9]{1,5}$/, "")}.${extension}`;
+}
 
 /** How long a document's direct URL may be used: enough to start reading, not to keep. */
 const DIRECT_URL_SECONDS = 60;
@@ -130,10 +210,10 @@ export class Documents {
       if (existing) return toDocument(existing);
     }
     const contentType = header.contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-    if (!ACCEPTED_TYPES.has(contentType)) {
+    if (!UPLOADABLE_TYPES.has(contentType)) {
       throw problemError(
         "unsupported_media_type",
-        `only PDF files can be uploaded, not ${contentType}`,
+        `only ${UPLOADABLE_IN_WORDS} can be uploaded, not ${contentType}`,
         Code.InvalidArgument,
       );
     }
@@ -146,7 +226,7 @@ export class Documents {
     // A store on this machine takes the spooled file itself; one elsewhere gets a file of known
     // length while it arrives. Either way the bytes are inspected before the document exists.
     const early =
-      announcedBytes > 0 && !blobs.moveIn && !header.spooledFileUrl
+      announcedBytes > 0 && !blobs.moveIn && !header.spooledFileUrl && PDF_TYPES.has(contentType)
         ? storeAsReceived(blobs, blobKey, announcedBytes, chunks)
         : undefined;
     // What the store was given is removed again unless it becomes a document.
@@ -160,39 +240,66 @@ export class Documents {
       throw err instanceof UploadTooLargeError ? tooLarge(err) : err;
     });
     let stored = early?.stored;
+    let sourceKey: string | undefined;
     try {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
+      // Only what clients upload is converted; what the service seals or is given by a signer is a PDF.
+      const convertible = header.kind === Kind.ORIGINAL || header.kind === Kind.UNSPECIFIED;
+      const conversion = convertible ? await this.converted(spooled, header.filename) : undefined;
+      if (conversion && stored) {
+        // A file declared a PDF that was not one went to the store as it arrived: the PDF takes its place.
+        await discard(stored);
+        stored = undefined;
+      }
+      // The PDF that is inspected and kept: what was received, or what was made of it.
+      const file: { path: string; sizeBytes: number; sha256?: string } = conversion?.pdf ?? spooled;
       // The inspector reads the file through a link of its own, made first: a filesystem store can
       // then take the file (make it durable and move it into place) while it is read; a store
       // elsewhere that was not fed while the file arrived is sent the spooled file meanwhile. The
       // store is awaited below: until then its failure must not go unhandled, and what it was given
       // is removed again if the file is refused.
-      const inspectorsCopy = `${spooled.path}.inspecting`;
-      await link(spooled.path, inspectorsCopy);
+      const inspectorsCopy = `${file.path}.inspecting`;
+      await link(file.path, inspectorsCopy);
       // Originals are made safe to sign; what the service seals itself is stored as it is.
       const original = header.kind !== Kind.SIGNED && header.kind !== Kind.CERTIFICATE;
       const inspected = this.deps.inspector
         .file(inspectorsCopy, {
-          hash: spooled.sha256 === undefined,
+          hash: file.sha256 === undefined,
           // Beside the spooled file, so that it goes with it however the upload ends.
-          sanitizeTo: original ? `${spooled.path}.sanitized` : undefined,
+          sanitizeTo: original ? `${file.path}.sanitized` : undefined,
         })
         .finally(() => unlink(inspectorsCopy).catch(() => {}));
       stored ??= blobs.moveIn
-        ? blobs.moveIn(blobKey, spooled.path)
-        : blobs.put(blobKey, createReadStream(spooled.path), {
+        ? blobs.moveIn(blobKey, file.path)
+        : blobs.put(blobKey, createReadStream(file.path), {
             contentType: "application/pdf",
-            size: spooled.sizeBytes,
+            size: file.sizeBytes,
           });
       stored.catch(() => {});
-      const { sha256: received = spooled.sha256, inspection, sanitized } = await inspected;
+      const { sha256: received = file.sha256, inspection, sanitized } = await inspected;
       if (!inspection.ok) {
         if (inspection.reason === "not_pdf")
-          throw problemError("unsupported_media_type", inspection.message, Code.InvalidArgument);
+          throw problemError(
+            "unsupported_media_type",
+            convertible
+              ? `the file is none of the ${UPLOADABLE_IN_WORDS} that can be uploaded`
+              : inspection.message,
+            Code.InvalidArgument,
+          );
         throw validationError([{ path: "file", message: inspection.message }], inspection.message);
       }
       if (!received) throw new Error("the upload was neither hashed on its way in nor by the inspector");
       await stored;
+      if (conversion) {
+        const { source } = conversion;
+        sourceKey = blobKey.replace(/\.pdf$/, `.source.${SOURCE_FORMATS[source.format].extension}`);
+        await (blobs.moveIn
+          ? blobs.moveIn(sourceKey, source.path)
+          : blobs.put(sourceKey, createReadStream(source.path), {
+              contentType: SOURCE_FORMATS[source.format].mediaType,
+              size: source.sizeBytes,
+            }));
+      }
       // The safe file takes the place of what was received, under the same key.
       if (sanitized) {
         stored = blobs.moveIn
@@ -208,27 +315,53 @@ export class Documents {
       const row = await store.insert(this.deps.db, {
         id,
         workspace_id: header.workspaceId,
-        filename: safeFilename(header.filename),
+        filename: conversion ? pdfName(conversion.source.filename) : safeFilename(header.filename),
         content_type: "application/pdf",
-        size_bytes: sanitized?.sizeBytes ?? spooled.sizeBytes,
+        size_bytes: sanitized?.sizeBytes ?? file.sizeBytes,
         sha256,
         page_count: inspection.pageCount,
         page_sizes: inspection.pageSizes,
         kind: kindName(header.kind),
         blob_key: blobKey,
         removed: sanitized?.removed ?? [],
+        ...sourceColumns(conversion?.source, sourceKey),
       });
       if (row) return toDocument(row);
       await blobs.delete(blobKey).catch(() => {});
+      if (sourceKey) await blobs.delete(sourceKey).catch(() => {});
       const winner = await store.get(this.deps.db, header.workspaceId, id);
       if (!winner) throw new ConnectError(`document id ${id} is taken`, Code.AlreadyExists);
       return toDocument(winner);
     } catch (err) {
       await discard(stored);
+      if (sourceKey) await blobs.delete(sourceKey).catch(() => {});
       throw err;
     } finally {
       await spooled.discard();
     }
+  }
+
+  /**
+   * An original in another format made into a PDF beside it in the spool (converted.pdf), with what it
+   * was made from; undefined for a PDF, and for a file of no format the converter reads (which the
+   * inspector then refuses).
+   */
+  private async converted(
+    spooled: SpooledUpload,
+    filename: string,
+  ): Promise<{ source: ConvertedSource; pdf: { path: string; sizeBytes: number } } | undefined> {
+    const format = sniff(await headOf(spooled.path));
+    if (format === undefined || format === "pdf") return undefined;
+    const path = join(dirname(spooled.path), "converted.pdf");
+    await this.deps.converter.convert(spooled.path, format, path, this.deps.maxPages);
+    const source: ConvertedSource = {
+      format,
+      filename: sourceName(filename, format),
+      path: spooled.path,
+      sizeBytes: spooled.sizeBytes,
+      sha256: spooled.sha256 ?? (await sha256Of(spooled.path)),
+    };
+    return { source, pdf: { path, sizeBytes: (await stat(path)).size } };
   }
 
   /** The upload's bytes in the spool: received from the chunks, or the file the caller spooled itself. */
@@ -274,15 +407,19 @@ export class Documents {
     workspaceId: string,
     documentId: string,
     accepts: { url?: boolean; file?: boolean } = {},
+    { source = false }: { source?: boolean } = {},
   ): Promise<{ document: Document; source: { bytes: Readable } | { url: string } }> {
     const row = await this.row(workspaceId, documentId);
+    const key = source ? row.source_blob_key : row.blob_key;
+    if (!key)
+      throw new ConnectError("the document was uploaded as a PDF: it has no source file", Code.NotFound);
     const { blobs } = this.deps;
     const url =
-      (accepts.file ? blobs.fileUrl?.(row.blob_key) : undefined) ??
-      (accepts.url ? await blobs.readUrl?.(row.blob_key, DIRECT_URL_SECONDS) : undefined);
+      (accepts.file ? blobs.fileUrl?.(key) : undefined) ??
+      (accepts.url ? await blobs.readUrl?.(key, DIRECT_URL_SECONDS) : undefined);
     return {
       document: toDocument(row),
-      source: url ? { url } : { bytes: await this.deps.blobs.get(row.blob_key) },
+      source: url ? { url } : { bytes: await this.deps.blobs.get(key) },
     };
   }
 
@@ -298,11 +435,14 @@ export class Documents {
       );
     }
     // The row goes first: a blob left by a failed delete is garbage, a row without its blob a broken document.
-    await this.deps.blobs
-      .delete(row.blob_key)
-      .catch((err: unknown) =>
-        this.deps.logger.warn({ err, blob: row.blob_key }, "document deleted, but its blob was not"),
-      );
+    for (const key of [row.blob_key, row.source_blob_key]) {
+      if (!key) continue;
+      await this.deps.blobs
+        .delete(key)
+        .catch((err: unknown) =>
+          this.deps.logger.warn({ err, blob: key }, "document deleted, but its blob was not"),
+        );
+    }
   }
 
   /** Records that holder uses the document and returns it with its page sizes. */

@@ -1,30 +1,10 @@
 /** Translates DocumentsService RPCs into calls on Documents; streams become async iterables. */
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
-import {
-  DocumentsService,
-  type UploadDocumentRequest,
-  type UploadHeader,
-} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { inChunksOf, uploadBytesRead, validationError } from "@countersign/kit";
+import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { inChunksOf } from "@countersign/kit";
 import type { Documents } from "./documents.js";
-
-/** Splits an upload stream into its header and the chunks after it. */
-async function headerAndChunks(requests: AsyncIterable<UploadDocumentRequest>) {
-  const iterator = requests[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const header: UploadHeader | undefined =
-    !first.done && first.value.part.case === "header" ? first.value.part.value : undefined;
-  async function* chunks(): AsyncGenerator<Uint8Array> {
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      if (next.value.part.case !== "chunk")
-        throw validationError([{ path: "header", message: "only the first message may be a header" }]);
-      uploadBytesRead(next.value.part.value.length);
-      yield next.value.part.value;
-    }
-  }
-  return { header, chunks: chunks() };
-}
+import { headerAndChunks } from "./stream-parts.js";
 
 export function documentsRoutes(documents: Documents) {
   const impl: ServiceImpl<typeof DocumentsService> = {
@@ -35,10 +15,12 @@ export function documentsRoutes(documents: Documents) {
     getDocument: async (req) => ({ document: await documents.get(req.workspaceId, req.documentId) }),
     listDocuments: (req) => documents.list(req.workspaceId, req.pageIndex, req.pageSize),
     async *downloadDocument(req) {
-      const { document, source } = await documents.download(req.workspaceId, req.documentId, {
-        url: req.acceptDirectUrl,
-        file: req.acceptFileUrl,
-      });
+      const { document, source } = await documents.download(
+        req.workspaceId,
+        req.documentId,
+        { url: req.acceptDirectUrl, file: req.acceptFileUrl },
+        { source: req.source },
+      );
       yield { part: { case: "document", value: document } };
       if ("url" in source) yield { part: { case: "directUrl", value: source.url } };
       else

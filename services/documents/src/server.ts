@@ -1,11 +1,16 @@
 /** The documents service as its own process (distributed mode): Postgres, NATS and an S3 endpoint. */
 import { pathToFileURL } from "node:url";
-import { env, runMain, serviceMain } from "@countersign/kit";
+import { ConverterService } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
+import { env, networkTransport, runMain, serviceClient, serviceMain } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { z } from "zod";
 import { DOCUMENTS_CALLERS } from "./callers.js";
+import { conversionConfig, conversionSettings } from "./conversion/conversion-config.js";
+import { RemoteConverter } from "./conversion/remote-converter.js";
 import { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
+export { conversionConfig, conversionSettings } from "./conversion/conversion-config.js";
+export { findLibreOffice } from "./conversion/libreoffice.js";
 export { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, type DocumentsDeps } from "./service.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
@@ -21,6 +26,11 @@ export const configSchema = z.object({
   COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
   COUNTERSIGN_SPOOL_DIR: z.string().min(1).optional(),
   COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
+  /** The converter deployment; without it, this process converts with a LibreOffice of its own, if it has one. */
+  CONVERTER_ADDR: env.serviceAddress().optional(),
+  /** This service's token for its calls to the converter. */
+  COUNTERSIGN_SERVICE_TOKEN: env.secret().optional(),
+  ...conversionConfig,
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -43,6 +53,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           maxUploadBytes: cfg.COUNTERSIGN_MAX_UPLOAD_BYTES,
           spoolDir: cfg.COUNTERSIGN_SPOOL_DIR,
           maxPages: cfg.COUNTERSIGN_MAX_DOCUMENT_PAGES,
+          converter: cfg.CONVERTER_ADDR
+            ? new RemoteConverter(
+                serviceClient(
+                  ConverterService,
+                  networkTransport(cfg.CONVERTER_ADDR, cfg.COUNTERSIGN_SERVICE_TOKEN),
+                ),
+              )
+            : undefined,
+          ...conversionSettings(cfg),
         });
       },
     }),

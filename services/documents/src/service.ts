@@ -2,6 +2,7 @@
  * Builds the documents service: uploaded PDFs, their metadata in its database and their bytes in
  * the blob store.
  */
+import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,9 @@ import {
   sweepSpool,
   warnWithoutUploadCollection,
 } from "@countersign/kit";
+import type { DocumentConverter } from "./conversion/document-converter.js";
+import { findLibreOffice } from "./conversion/libreoffice.js";
+import { conversionSeconds, LocalConverter } from "./conversion/local-converter.js";
 import { Documents } from "./documents.js";
 import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
 
@@ -37,6 +41,14 @@ export interface DocumentsDeps {
   inspectionTimeoutMs?: number;
   /** The most pages a document may have; DEFAULT_MAX_DOCUMENT_PAGES unless given. */
   maxPages?: number;
+  /**
+   * Where originals in other formats are made PDFs: the converter deployment (RemoteConverter), or
+   * unless given this process, with the LibreOffice `libreOffice` names (findLibreOffice).
+   */
+  converter?: DocumentConverter;
+  libreOffice?: string;
+  /** How long one conversion in this process may take. */
+  conversionTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -47,7 +59,9 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
   warnWithoutUploadCollection(logger);
   await migrate(db, [MIGRATIONS]);
   const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
-  const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs, maxPages: deps.maxPages });
+  const maxPages = deps.maxPages ?? DEFAULT_MAX_DOCUMENT_PAGES;
+  const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs, maxPages });
+  const converter = deps.converter ?? localConverter(deps, spoolDir, logger);
   const documents = new Documents({
     db,
     blobs,
@@ -55,9 +69,12 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
     maxUploadBytes: deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
     spoolDir,
     inspector,
+    converter,
+    maxPages,
   });
   return {
     serviceNames: [DocumentsService.typeName],
+    metrics: [conversionSeconds],
     routes: documentsRoutes(documents),
     documents,
     ready: dependenciesAnswer(db, bus, blobs),
@@ -65,6 +82,23 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
       const removed = await sweepSpool(spoolDir);
       if (removed > 0) logger.info({ removed, spoolDir }, "removed uploads a stopped process left behind");
     },
-    stop: async () => inspector.close(),
+    stop: async () => {
+      inspector.close();
+      await converter.close();
+    },
   };
+}
+
+function localConverter(deps: DocumentsDeps, spoolDir: string, logger: Logger): LocalConverter {
+  const libreOffice = findLibreOffice(deps.libreOffice);
+  if (libreOffice) logger.info({ libreOffice }, "converting office documents with LibreOffice");
+  else
+    logger.info(
+      "no LibreOffice: Word, ODT and RTF uploads are refused until it is installed or CONVERTER_ADDR names a converter",
+    );
+  return new LocalConverter({
+    libreOffice,
+    workDir: join(spoolDir, `converter-${randomUUID()}`),
+    timeoutMs: deps.conversionTimeoutMs,
+  });
 }

@@ -14,11 +14,19 @@ export interface DocumentRow {
   page_sizes: [number, number][] | null;
   /** What was taken out of an original to make it safe to sign, in words. */
   removed: string[];
+  /** The file the PDF was converted from, kept beside it; null for a PDF uploaded as one. */
+  source_filename: string | null;
+  source_content_type: string | null;
+  source_size_bytes: number | null;
+  source_sha256: string | null;
+  source_blob_key: string | null;
   created_at: Date;
 }
 
-const COLUMNS =
-  "id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed, created_at";
+const SOURCE_COLUMNS =
+  "source_filename, source_content_type, source_size_bytes, source_sha256, source_blob_key";
+
+const COLUMNS = `id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed, ${SOURCE_COLUMNS}, created_at`;
 
 export interface ClaimRow {
   document_id: string;
@@ -38,8 +46,9 @@ export const store = {
   /** The stored row; undefined when a document with this id exists already. */
   async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow | undefined> {
     const { rows } = await db.query<DocumentRow>(
-      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
+      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed, ${SOURCE_COLUMNS})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         row.id,
         row.workspace_id,
@@ -52,6 +61,11 @@ export const store = {
         row.blob_key,
         JSON.stringify(row.page_sizes),
         row.removed,
+        row.source_filename,
+        row.source_content_type,
+        row.source_size_bytes,
+        row.source_sha256,
+        row.source_blob_key,
       ],
     );
     return rows[0];

@@ -3,7 +3,14 @@
  * operator's CLI. Each has a token of its own, and each service's policy (its callers.ts) names the
  * methods each may call; the kit's service identity checks calls against them.
  */
-export const CALLERS = ["gateway", "templates", "requests", "requests-sealer", "operator"] as const;
+export const CALLERS = [
+  "gateway",
+  "templates",
+  "documents",
+  "requests",
+  "requests-sealer",
+  "operator",
+] as const;
 export type Caller = (typeof CALLERS)[number];
 
 /** Per caller, the methods (as in the .proto, "GetDocument") it may call; "*" for every one. */

@@ -64,6 +64,12 @@ interface Queued<Job, Result> {
   timer?: NodeJS.Timeout;
 }
 
+/**
+ * The parent's package conditions (`--conditions=compiled` where it runs the build): the child
+ * imports workspace packages as the parent does, their built JavaScript rather than their sources.
+ */
+const RESOLUTION_FLAGS = process.execArgv.filter((arg) => arg.startsWith("--conditions="));
+
 /** What V8 writes when a heap limit is reached, before it aborts the process. */
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
 
@@ -149,7 +155,7 @@ export class JobProcess<Job, Result> {
   private started(): ChildProcess {
     if (this.child) return this.child;
     const child = fork(fileURLToPath(this.entry), [], {
-      execArgv: [...NODE_FLAGS, `--max-old-space-size=${this.options.maxHeapMb}`],
+      execArgv: [...NODE_FLAGS, ...RESOLUTION_FLAGS, `--max-old-space-size=${this.options.maxHeapMb}`],
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });

@@ -17,7 +17,7 @@ import { exitOnProcessFaults } from "./process-faults.js";
 import { SERVER_GRACE_MS, startServiceServer } from "./server.js";
 import { type MethodPolicy, parseCallers } from "./service-identity.js";
 import type { ServiceModule } from "./service-module.js";
-import { shutDownInStages } from "./shutdown.js";
+import { type ShutdownStage, shutDownInStages } from "./shutdown.js";
 import { startTracing, stopTracing } from "./tracing.js";
 
 /** The variables every service reads, beside its own and `<NAME>_DATABASE_URL`. */
@@ -60,13 +60,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
   const config = loadConfig(schema) as z.output<typeof serviceConfigSchema> &
     Record<string, string> &
     z.output<S>;
-  const callers = parseCallers(config.COUNTERSIGN_CALLERS, options.callers.known);
-  // Before anything is opened: the database and transports are traced from their first call.
-  const tracing = startTracing({ serviceName: `countersign-${options.name}` });
-  const logger = createLogger({ name: options.name, level: config.LOG_LEVEL });
-  exitOnProcessFaults(logger);
-  warnWithoutNodeFlags(logger);
-  if (tracing) logger.info("tracing: spans are sent to the OTLP endpoint OTEL_* names");
+  const logger = startProcess(options.name, config.LOG_LEVEL);
   const db = await openPostgres(config[databaseVariable] as string);
   const bus = await openNats(
     config.NATS_URL,
@@ -76,6 +70,70 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     config.NATS_ACK_WAIT_SECONDS * 1000,
   );
   const module = await options.build({ db, bus, logger }, config);
+  await serve(
+    module,
+    config,
+    parseCallers(config.COUNTERSIGN_CALLERS, options.callers.known),
+    options.callers,
+    logger,
+    [
+      { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
+      { name: "database", run: () => db.close(), deadlineMs: 2000 },
+    ],
+  );
+}
+
+/** The variables a service that keeps nothing reads: no database, no event bus. */
+export const statelessServiceConfigSchema = serviceConfigSchema.omit({
+  NATS_URL: true,
+  NATS_NAMESPACE: true,
+  NATS_ACK_WAIT_SECONDS: true,
+});
+
+export interface StatelessServiceMainOptions<S extends z.ZodObject>
+  extends Omit<ServiceMainOptions<S>, "build"> {
+  build: (logger: Logger, config: z.output<S>) => Promise<ServiceModule & { close?: () => Promise<void> }>;
+}
+
+/** A service that keeps nothing and reaches nothing (the converter): served as serviceMain serves one. */
+export async function statelessServiceMain<S extends z.ZodObject>(
+  options: StatelessServiceMainOptions<S>,
+): Promise<void> {
+  const config = loadConfig(statelessServiceConfigSchema.and(options.config)) as z.output<
+    typeof statelessServiceConfigSchema
+  > &
+    z.output<S>;
+  const logger = startProcess(options.name, config.LOG_LEVEL);
+  const module = await options.build(logger, config);
+  await serve(
+    module,
+    config,
+    parseCallers(config.COUNTERSIGN_CALLERS, options.callers.known),
+    options.callers,
+    logger,
+    [],
+  );
+}
+
+/** Tracing (before anything is opened, so that the first call is traced), the log, fault handling. */
+function startProcess(name: string, level: z.output<typeof serviceConfigSchema>["LOG_LEVEL"]): Logger {
+  const tracing = startTracing({ serviceName: `countersign-${name}` });
+  const logger = createLogger({ name, level });
+  exitOnProcessFaults(logger);
+  warnWithoutNodeFlags(logger);
+  if (tracing) logger.info("tracing: spans are sent to the OTLP endpoint OTEL_* names");
+  return logger;
+}
+
+/** Serves the module, and on SIGTERM or SIGINT shuts it down in order, then what it was given. */
+async function serve(
+  module: ServiceModule & { close?: () => Promise<void> },
+  config: z.output<typeof statelessServiceConfigSchema>,
+  callers: ReturnType<typeof parseCallers>,
+  { policy }: { policy: MethodPolicy },
+  logger: Logger,
+  adapters: ShutdownStage[],
+): Promise<void> {
   const metrics = createRpcMetrics();
   for (const metric of module.metrics ?? []) metrics.registry.registerMetric(metric);
   const server = await startServiceServer({
@@ -84,7 +142,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
     logger,
     metrics,
     port: config.PORT,
-    access: { callers, policy: options.callers.policy },
+    access: { callers, policy },
     drainMs: config.COUNTERSIGN_DRAIN_MS,
   });
   await module.start();
@@ -103,8 +161,7 @@ export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOpt
       },
       { name: "background work", run: () => module.stop(), deadlineMs: 5000 },
       { name: "resources", run: async () => module.close?.(), deadlineMs: 1000 },
-      { name: "event bus", run: () => bus.close(), deadlineMs: 2000 },
-      { name: "database", run: () => db.close(), deadlineMs: 2000 },
+      ...adapters,
       { name: "traces", run: () => stopTracing(), deadlineMs: 2000 },
     ]);
     logger.info("stopped");

@@ -101,6 +101,20 @@ test("a job keeps the service's process alive until it is answered, and an idle 
   expect(stdout.trim()).toBe("answered");
 });
 
+test("the job process resolves packages under the service's conditions: a built service's jobs import built packages", async () => {
+  const script = `
+    const { JobProcess } = await import(${JSON.stringify(new URL("../src/job-process.ts", import.meta.url).href)});
+    const jobs = new JobProcess(new URL(${JSON.stringify(ENTRY.href)}), { timeoutMs: 5_000, idleMs: 1_000, maxHeapMb: 64 });
+    console.log(JSON.stringify(await jobs.run({ flags: true })));
+    jobs.close();`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--conditions=compiled", "--input-type=module", "-e", script],
+    { cwd: fileURLToPath(new URL("..", import.meta.url)), timeout: 30_000 },
+  );
+  expect(JSON.parse(stdout.trim())).toContain("--conditions=compiled");
+});
+
 test("documents cross to the process and back whole, as files it deletes, and small bytes stay in the message", async () => {
   const temporary = await mkdtemp(join(tmpdir(), "job-files-"));
   const jobs = new JobProcess<{ bytes: Uint8Array }, { bytes: Uint8Array; sum: number }>(ENTRY, {

@@ -19,7 +19,7 @@ import {
   roleColour,
   unlabelledFields,
 } from "../templates/field-kinds";
-import { UploadPdf } from "../templates/UploadPdf";
+import { UploadDocument } from "../templates/UploadDocument";
 import type { DocumentInfo, Page, SignatureRequest, Template, TextTagField } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -71,7 +71,7 @@ export function SendDocumentsPage() {
       <p className="muted">
         {from
           ? "A new request with the documents, recipients and fields of the one you copied: correct what needs correcting, then send it."
-          : "Without a template: the PDFs, who signs them and in what order, and where each one signs."}{" "}
+          : "Without a template: the documents, who signs them and in what order, and where each one signs."}{" "}
         {from ? null : <Link href="/requests/new">Start from a template instead</Link>}
       </p>
       <Show loaded={start} what="the request to copy" onRetry={reload}>
@@ -404,10 +404,10 @@ function DocumentPicker({ chosen, onAdd }: { chosen: DocumentInfo[]; onAdd: (d: 
       : [];
   return (
     <>
-      <UploadPdf
+      <UploadDocument
         onUploaded={onAdd}
         title={chosen.length === 0 ? "The documents to sign" : "Add a document"}
-        hint="A PDF everyone signs; add as many as the request needs. Fields are placed on them next."
+        hint="A document everyone signs — a PDF, or a Word document, ODT, RTF or image, made a PDF; add as many as the request needs. Fields are placed on them next."
       />
       {offered.length > 0 ? (
         <div className="card">

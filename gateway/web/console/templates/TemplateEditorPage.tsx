@@ -22,7 +22,7 @@ import {
   roleColour,
   unlabelledFields,
 } from "./field-kinds";
-import { UploadPdf } from "./UploadPdf";
+import { UploadDocument } from "./UploadDocument";
 
 interface Draft {
   id?: string;
@@ -86,7 +86,7 @@ export function TemplateEditorPage({ templateId }: { templateId?: string }) {
               }}
             />
           ) : (
-            <UploadPdf onUploaded={setUploaded} />
+            <UploadDocument onUploaded={setUploaded} />
           )
         }
       </Show>

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/documents/v1/documents_service.proto.
  */
 export const file_countersign_documents_v1_documents_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSKvAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUSDwoHcmVtb3ZlZBgLIAMoCSIpCghQYWdlU2l6ZRINCgV3aWR0aBgBIAEoARIOCgZoZWlnaHQYAiABKAEiPwoSR2V0RG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSJLChNHZXREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IlMKFExpc3REb2N1bWVudHNSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRISCgpwYWdlX2luZGV4GAIgASgFEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJjChVMaXN0RG9jdW1lbnRzUmVzcG9uc2USNQoJZG9jdW1lbnRzGAEgAygLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50EhMKC3RvdGFsX2NvdW50GAIgASgFIr0BCgxVcGxvYWRIZWFkZXISFAoMd29ya3NwYWNlX2lkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEhQKDGNvbnRlbnRfdHlwZRgDIAEoCRIsCgRraW5kGAQgASgOMh4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLktpbmQSEwoLZG9jdW1lbnRfaWQYBSABKAkSGAoQc3Bvb2xlZF9maWxlX3VybBgGIAEoCRISCgpzaXplX2J5dGVzGAcgASgDImoKFVVwbG9hZERvY3VtZW50UmVxdWVzdBI4CgZoZWFkZXIYASABKAsyJi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkSGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0Ik4KFlVwbG9hZERvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQieAoXRG93bmxvYWREb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEhkKEWFjY2VwdF9kaXJlY3RfdXJsGAMgASgIEhcKD2FjY2VwdF9maWxlX3VybBgEIAEoCCKBAQoYRG93bmxvYWREb2N1bWVudFJlc3BvbnNlEjYKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50SAASDwoFY2h1bmsYAiABKAxIABIUCgpkaXJlY3RfdXJsGAMgASgJSABCBgoEcGFydCJCChVEZWxldGVEb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJIhgKFkRlbGV0ZURvY3VtZW50UmVzcG9uc2UiUQoUQ2xhaW1Eb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCSJNChVDbGFpbURvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQiUwoWUmVsZWFzZURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJIhkKF1JlbGVhc2VEb2N1bWVudFJlc3BvbnNlIokBChFMaXN0Q2xhaW1zUmVxdWVzdBIVCg1ob2xkZXJfcHJlZml4GAEgASgJEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkicwoFQ2xhaW0SFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCRIvCgtjcmVhdGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXgoSTGlzdENsYWltc1Jlc3BvbnNlEi8KBmNsYWltcxgBIAMoCzIfLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqcgoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASEQoNS0lORF9PUklHSU5BTBABEg8KC0tJTkRfU0lHTkVEEAISFAoQS0lORF9DRVJUSUZJQ0FURRADEhoKFktJTkRfU0lHTkVSX0FUVEFDSE1FTlQQBDKsBwoQRG9jdW1lbnRzU2VydmljZRJqCgtHZXREb2N1bWVudBIsLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlcXVlc3QaLS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXNwb25zZRJwCg1MaXN0RG9jdW1lbnRzEi4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZRJ1Cg5VcGxvYWREb2N1bWVudBIvLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWREb2N1bWVudFJlcXVlc3QaMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXNwb25zZSgBEnsKEERvd25sb2FkRG9jdW1lbnQSMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlcXVlc3QaMi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlc3BvbnNlMAEScwoORGVsZXRlRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRGVsZXRlRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVzcG9uc2UScAoNQ2xhaW1Eb2N1bWVudBIuLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbURvY3VtZW50UmVxdWVzdBovLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbURvY3VtZW50UmVzcG9uc2USdgoPUmVsZWFzZURvY3VtZW50EjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlJlbGVhc2VEb2N1bWVudFJlcXVlc3QaMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUmVsZWFzZURvY3VtZW50UmVzcG9uc2USZwoKTGlzdENsYWltcxIrLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0Q2xhaW1zUmVxdWVzdBosLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0Q2xhaW1zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSLpAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUSDwoHcmVtb3ZlZBgLIAMoCRI4CgZzb3VyY2UYDCABKAsyKC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnRTb3VyY2UiXAoORG9jdW1lbnRTb3VyY2USEAoIZmlsZW5hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSDgoGc2hhMjU2GAQgASgJIikKCFBhZ2VTaXplEg0KBXdpZHRoGAEgASgBEg4KBmhlaWdodBgCIAEoASI/ChJHZXREb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJIksKE0dldERvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQiUwoUTGlzdERvY3VtZW50c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFImMKFUxpc3REb2N1bWVudHNSZXNwb25zZRI1Cglkb2N1bWVudHMYASADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQSEwoLdG90YWxfY291bnQYAiABKAUivQEKDFVwbG9hZEhlYWRlchIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEiwKBGtpbmQYBCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBITCgtkb2N1bWVudF9pZBgFIAEoCRIYChBzcG9vbGVkX2ZpbGVfdXJsGAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMiagoVVXBsb2FkRG9jdW1lbnRSZXF1ZXN0EjgKBmhlYWRlchgBIAEoCzImLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQiTgoWVXBsb2FkRG9jdW1lbnRSZXNwb25zZRI0Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudCKIAQoXRG93bmxvYWREb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEhkKEWFjY2VwdF9kaXJlY3RfdXJsGAMgASgIEhcKD2FjY2VwdF9maWxlX3VybBgEIAEoCBIOCgZzb3VyY2UYBSABKAgigQEKGERvd25sb2FkRG9jdW1lbnRSZXNwb25zZRI2Cghkb2N1bWVudBgBIAEoCzIiLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Eb2N1bWVudEgAEg8KBWNodW5rGAIgASgMSAASFAoKZGlyZWN0X3VybBgDIAEoCUgAQgYKBHBhcnQiQgoVRGVsZXRlRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCSIYChZEZWxldGVEb2N1bWVudFJlc3BvbnNlIlEKFENsYWltRG9jdW1lbnRSZXF1ZXN0EhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCRIOCgZob2xkZXIYAyABKAkiTQoVQ2xhaW1Eb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IlMKFlJlbGVhc2VEb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCSIZChdSZWxlYXNlRG9jdW1lbnRSZXNwb25zZSKJAQoRTGlzdENsYWltc1JlcXVlc3QSFQoNaG9sZGVyX3ByZWZpeBgBIAEoCRI2ChJjcmVhdGVfdGltZV9iZWZvcmUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJInMKBUNsYWltEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRITCgtkb2N1bWVudF9pZBgCIAEoCRIOCgZob2xkZXIYAyABKAkSLwoLY3JlYXRlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl4KEkxpc3RDbGFpbXNSZXNwb25zZRIvCgZjbGFpbXMYASADKAsyHy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW0SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJKnIKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfT1JJR0lOQUwQARIPCgtLSU5EX1NJR05FRBACEhQKEEtJTkRfQ0VSVElGSUNBVEUQAxIaChZLSU5EX1NJR05FUl9BVFRBQ0hNRU5UEAQyrAcKEERvY3VtZW50c1NlcnZpY2USagoLR2V0RG9jdW1lbnQSLC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXF1ZXN0Gi0uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkdldERvY3VtZW50UmVzcG9uc2UScAoNTGlzdERvY3VtZW50cxIuLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0RG9jdW1lbnRzUmVxdWVzdBovLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0RG9jdW1lbnRzUmVzcG9uc2USdQoOVXBsb2FkRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZERvY3VtZW50UmVzcG9uc2UoARJ7ChBEb3dubG9hZERvY3VtZW50EjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvd25sb2FkRG9jdW1lbnRSZXF1ZXN0GjIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvd25sb2FkRG9jdW1lbnRSZXNwb25zZTABEnMKDkRlbGV0ZURvY3VtZW50Ei8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5EZWxldGVEb2N1bWVudFJlc3BvbnNlEnAKDUNsYWltRG9jdW1lbnQSLi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW1Eb2N1bWVudFJlcXVlc3QaLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW1Eb2N1bWVudFJlc3BvbnNlEnYKD1JlbGVhc2VEb2N1bWVudBIwLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5SZWxlYXNlRG9jdW1lbnRSZXF1ZXN0GjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlJlbGVhc2VEb2N1bWVudFJlc3BvbnNlEmcKCkxpc3RDbGFpbXMSKy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdENsYWltc1JlcXVlc3QaLC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdENsYWltc1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Document is a stored file's metadata.
@@ -97,6 +97,14 @@ export type Document = Message<"countersign.documents.v1.Document"> & {
    * @generated from field: repeated string removed = 11;
    */
   removed: string[];
+
+  /**
+   * source is the file this PDF was made from, when the upload was in another format (a Word
+   * document, an image): it is kept beside the PDF and can be downloaded (DownloadDocumentRequest.source).
+   *
+   * @generated from field: countersign.documents.v1.DocumentSource source = 12;
+   */
+  source?: DocumentSource | undefined;
 };
 
 /**
@@ -105,6 +113,48 @@ export type Document = Message<"countersign.documents.v1.Document"> & {
  */
 export const DocumentSchema: GenMessage<Document> = /*@__PURE__*/
   messageDesc(file_countersign_documents_v1_documents_service, 0);
+
+/**
+ * DocumentSource is the file a document was converted from, as uploaded.
+ *
+ * @generated from message countersign.documents.v1.DocumentSource
+ */
+export type DocumentSource = Message<"countersign.documents.v1.DocumentSource"> & {
+  /**
+   * filename as uploaded, made safe.
+   *
+   * @generated from field: string filename = 1;
+   */
+  filename: string;
+
+  /**
+   * content_type of the file: the media type of its format, whatever the client declared.
+   *
+   * @generated from field: string content_type = 2;
+   */
+  contentType: string;
+
+  /**
+   * size_bytes is the file's length.
+   *
+   * @generated from field: int64 size_bytes = 3;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * sha256 is the hex SHA-256 of the file's bytes.
+   *
+   * @generated from field: string sha256 = 4;
+   */
+  sha256: string;
+};
+
+/**
+ * Describes the message countersign.documents.v1.DocumentSource.
+ * Use `create(DocumentSourceSchema)` to create a new message.
+ */
+export const DocumentSourceSchema: GenMessage<DocumentSource> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 1);
 
 /**
  * PageSize is a page's visible size in PDF points, as a viewer shows it.
@@ -132,7 +182,7 @@ export type PageSize = Message<"countersign.documents.v1.PageSize"> & {
  * Use `create(PageSizeSchema)` to create a new message.
  */
 export const PageSizeSchema: GenMessage<PageSize> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 1);
+  messageDesc(file_countersign_documents_v1_documents_service, 2);
 
 /**
  * GetDocumentRequest names a document.
@@ -160,7 +210,7 @@ export type GetDocumentRequest = Message<"countersign.documents.v1.GetDocumentRe
  * Use `create(GetDocumentRequestSchema)` to create a new message.
  */
 export const GetDocumentRequestSchema: GenMessage<GetDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 2);
+  messageDesc(file_countersign_documents_v1_documents_service, 3);
 
 /**
  * GetDocumentResponse carries one document's metadata.
@@ -181,7 +231,7 @@ export type GetDocumentResponse = Message<"countersign.documents.v1.GetDocumentR
  * Use `create(GetDocumentResponseSchema)` to create a new message.
  */
 export const GetDocumentResponseSchema: GenMessage<GetDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 3);
+  messageDesc(file_countersign_documents_v1_documents_service, 4);
 
 /**
  * ListDocumentsRequest asks for one page of a workspace's documents.
@@ -216,7 +266,7 @@ export type ListDocumentsRequest = Message<"countersign.documents.v1.ListDocumen
  * Use `create(ListDocumentsRequestSchema)` to create a new message.
  */
 export const ListDocumentsRequestSchema: GenMessage<ListDocumentsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 4);
+  messageDesc(file_countersign_documents_v1_documents_service, 5);
 
 /**
  * ListDocumentsResponse is one page of documents.
@@ -244,7 +294,7 @@ export type ListDocumentsResponse = Message<"countersign.documents.v1.ListDocume
  * Use `create(ListDocumentsResponseSchema)` to create a new message.
  */
 export const ListDocumentsResponseSchema: GenMessage<ListDocumentsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 5);
+  messageDesc(file_countersign_documents_v1_documents_service, 6);
 
 /**
  * UploadHeader describes the document an upload stream carries.
@@ -312,7 +362,7 @@ export type UploadHeader = Message<"countersign.documents.v1.UploadHeader"> & {
  * Use `create(UploadHeaderSchema)` to create a new message.
  */
 export const UploadHeaderSchema: GenMessage<UploadHeader> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 6);
+  messageDesc(file_countersign_documents_v1_documents_service, 7);
 
 /**
  * UploadDocumentRequest is one message of an upload stream.
@@ -349,7 +399,7 @@ export type UploadDocumentRequest = Message<"countersign.documents.v1.UploadDocu
  * Use `create(UploadDocumentRequestSchema)` to create a new message.
  */
 export const UploadDocumentRequestSchema: GenMessage<UploadDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 7);
+  messageDesc(file_countersign_documents_v1_documents_service, 8);
 
 /**
  * UploadDocumentResponse carries the stored document.
@@ -370,7 +420,7 @@ export type UploadDocumentResponse = Message<"countersign.documents.v1.UploadDoc
  * Use `create(UploadDocumentResponseSchema)` to create a new message.
  */
 export const UploadDocumentResponseSchema: GenMessage<UploadDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 8);
+  messageDesc(file_countersign_documents_v1_documents_service, 9);
 
 /**
  * DownloadDocumentRequest names a document.
@@ -408,6 +458,14 @@ export type DownloadDocumentRequest = Message<"countersign.documents.v1.Download
    * @generated from field: bool accept_file_url = 4;
    */
   acceptFileUrl: boolean;
+
+  /**
+   * source asks for the file the document was converted from instead of the PDF; a document that was
+   * uploaded as a PDF has none (NOT_FOUND).
+   *
+   * @generated from field: bool source = 5;
+   */
+  source: boolean;
 };
 
 /**
@@ -415,7 +473,7 @@ export type DownloadDocumentRequest = Message<"countersign.documents.v1.Download
  * Use `create(DownloadDocumentRequestSchema)` to create a new message.
  */
 export const DownloadDocumentRequestSchema: GenMessage<DownloadDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 9);
+  messageDesc(file_countersign_documents_v1_documents_service, 10);
 
 /**
  * DownloadDocumentResponse is one message of a download stream.
@@ -462,7 +520,7 @@ export type DownloadDocumentResponse = Message<"countersign.documents.v1.Downloa
  * Use `create(DownloadDocumentResponseSchema)` to create a new message.
  */
 export const DownloadDocumentResponseSchema: GenMessage<DownloadDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 10);
+  messageDesc(file_countersign_documents_v1_documents_service, 11);
 
 /**
  * DeleteDocumentRequest names the document to delete.
@@ -490,7 +548,7 @@ export type DeleteDocumentRequest = Message<"countersign.documents.v1.DeleteDocu
  * Use `create(DeleteDocumentRequestSchema)` to create a new message.
  */
 export const DeleteDocumentRequestSchema: GenMessage<DeleteDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 11);
+  messageDesc(file_countersign_documents_v1_documents_service, 12);
 
 /**
  * DeleteDocumentResponse is empty.
@@ -505,7 +563,7 @@ export type DeleteDocumentResponse = Message<"countersign.documents.v1.DeleteDoc
  * Use `create(DeleteDocumentResponseSchema)` to create a new message.
  */
 export const DeleteDocumentResponseSchema: GenMessage<DeleteDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 12);
+  messageDesc(file_countersign_documents_v1_documents_service, 13);
 
 /**
  * ClaimDocumentRequest names a document and who uses it.
@@ -540,7 +598,7 @@ export type ClaimDocumentRequest = Message<"countersign.documents.v1.ClaimDocume
  * Use `create(ClaimDocumentRequestSchema)` to create a new message.
  */
 export const ClaimDocumentRequestSchema: GenMessage<ClaimDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 13);
+  messageDesc(file_countersign_documents_v1_documents_service, 14);
 
 /**
  * ClaimDocumentResponse carries the claimed document.
@@ -561,7 +619,7 @@ export type ClaimDocumentResponse = Message<"countersign.documents.v1.ClaimDocum
  * Use `create(ClaimDocumentResponseSchema)` to create a new message.
  */
 export const ClaimDocumentResponseSchema: GenMessage<ClaimDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 14);
+  messageDesc(file_countersign_documents_v1_documents_service, 15);
 
 /**
  * ReleaseDocumentRequest names a claim to drop.
@@ -596,7 +654,7 @@ export type ReleaseDocumentRequest = Message<"countersign.documents.v1.ReleaseDo
  * Use `create(ReleaseDocumentRequestSchema)` to create a new message.
  */
 export const ReleaseDocumentRequestSchema: GenMessage<ReleaseDocumentRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 15);
+  messageDesc(file_countersign_documents_v1_documents_service, 16);
 
 /**
  * ReleaseDocumentResponse is empty.
@@ -611,7 +669,7 @@ export type ReleaseDocumentResponse = Message<"countersign.documents.v1.ReleaseD
  * Use `create(ReleaseDocumentResponseSchema)` to create a new message.
  */
 export const ReleaseDocumentResponseSchema: GenMessage<ReleaseDocumentResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 16);
+  messageDesc(file_countersign_documents_v1_documents_service, 17);
 
 /**
  * ListClaimsRequest selects claims by holder prefix and age.
@@ -653,7 +711,7 @@ export type ListClaimsRequest = Message<"countersign.documents.v1.ListClaimsRequ
  * Use `create(ListClaimsRequestSchema)` to create a new message.
  */
 export const ListClaimsRequestSchema: GenMessage<ListClaimsRequest> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 17);
+  messageDesc(file_countersign_documents_v1_documents_service, 18);
 
 /**
  * Claim is one holder's use of one document.
@@ -695,7 +753,7 @@ export type Claim = Message<"countersign.documents.v1.Claim"> & {
  * Use `create(ClaimSchema)` to create a new message.
  */
 export const ClaimSchema: GenMessage<Claim> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 18);
+  messageDesc(file_countersign_documents_v1_documents_service, 19);
 
 /**
  * ListClaimsResponse carries one page of claims, ordered by holder and document.
@@ -723,7 +781,7 @@ export type ListClaimsResponse = Message<"countersign.documents.v1.ListClaimsRes
  * Use `create(ListClaimsResponseSchema)` to create a new message.
  */
 export const ListClaimsResponseSchema: GenMessage<ListClaimsResponse> = /*@__PURE__*/
-  messageDesc(file_countersign_documents_v1_documents_service, 19);
+  messageDesc(file_countersign_documents_v1_documents_service, 20);
 
 /**
  * Kind says where a document came from.
@@ -802,7 +860,10 @@ export const DocumentsService: GenService<{
   },
   /**
    * UploadDocument stores a PDF sent as a stream: one message with the header, then its bytes in
-   * chunks. It computes the SHA-256 and page count, and refuses what is not a readable PDF.
+   * chunks. It computes the SHA-256 and page count, and refuses what is not a readable PDF. An
+   * original in another format (DOCX, ODT, RTF, PNG, JPEG) is made into a PDF by the converter and
+   * kept beside it (Document.source); without a converter, it fails with INVALID_ARGUMENT and the
+   * problem code unsupported_media_type, saying how to enable one.
    *
    * @generated from rpc countersign.documents.v1.DocumentsService.UploadDocument
    */

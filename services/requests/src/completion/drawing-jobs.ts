@@ -6,11 +6,11 @@
  * whole files with pdf-lib, which the service's event loop must not wait on — least of all for a
  * file from a stranger.
  */
+import { imagePage } from "@countersign/kit/image-page.js";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import { type VerificationReport, verifyDocument } from "../verification/verify-document.js";
 import { type AuditReportFacts, drawAuditReport } from "./audit-report.js";
-import { imagePage } from "./image-page.js";
 import { addValidationRevision, type ValidationData } from "./pades/long-term.js";
 import type { SealRoom } from "./seal.js";
 import {

@@ -1,6 +1,7 @@
 /**
- * An image a signer attached, as a page of its own: the requests service keeps every document of a
- * request as a PDF. Run in the drawing process (drawing-jobs.ts): pdf-lib decodes a PNG whole.
+ * An image as a page of its own, for the services that keep every document as a PDF: an image a
+ * signer attached (requests) and an image uploaded to be signed (documents' converter). pdf-lib
+ * decodes a PNG whole: callers run this in a job process, after checking the image's size.
  */
 import { PDFDocument } from "pdf-lib";
 

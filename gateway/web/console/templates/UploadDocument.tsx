@@ -1,4 +1,7 @@
-/** Choose or drop a PDF; it is uploaded at once and handed to the page that asked for it. */
+/**
+ * Choose or drop a document — a PDF, or a Word document, ODT, RTF or image, which the service makes a
+ * PDF of — uploaded at once and handed to the page that asked for it.
+ */
 import { type DragEvent, useId, useState } from "react";
 import { inWorkspace, upload } from "../api";
 import type { DocumentInfo } from "../types";
@@ -7,10 +10,30 @@ import { useWorkspace } from "../workspace";
 
 const MAX_BYTES = 25 * 1024 * 1024;
 
-export function UploadPdf({
+/** The files the service takes, by extension and by the media type a browser gives them. */
+const FORMATS: Record<string, string> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  odt: "application/vnd.oasis.opendocument.text",
+  rtf: "application/rtf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+};
+const ACCEPT = [...new Set(Object.values(FORMATS)), ...Object.keys(FORMATS).map((ext) => `.${ext}`)].join(
+  ",",
+);
+
+/** The media type to send a file as: its format's, found by its name's extension or its own type. */
+function formatOf(file: File): string | undefined {
+  const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
+  return FORMATS[extension] ?? (Object.values(FORMATS).includes(file.type) ? file.type : undefined);
+}
+
+export function UploadDocument({
   onUploaded,
-  title = "Start from a PDF",
-  hint = "The document everyone signs. Fields are placed on it in the next step.",
+  title = "Start from a document",
+  hint = "The document everyone signs: a PDF, or a Word document, ODT, RTF or image, which is made a PDF. Fields are placed on it in the next step.",
 }: {
   onUploaded: (doc: DocumentInfo) => void;
   title?: string;
@@ -27,8 +50,11 @@ export function UploadPdf({
     if (!file) return;
     clearError();
     setRefused(undefined);
-    if (file.type && file.type !== "application/pdf") {
-      setRefused(`${file.name} is not a PDF. Choose a .pdf file.`);
+    const type = formatOf(file);
+    if (!type) {
+      setRefused(
+        `${file.name} is not a document that can be signed. Choose a PDF, Word (.docx), .odt, .rtf, .png or .jpg file.`,
+      );
       return;
     }
     if (file.size > MAX_BYTES) {
@@ -38,7 +64,7 @@ export function UploadPdf({
     setSent(0);
     await run(file.name, async () => {
       const path = inWorkspace(workspace.id, `/documents/upload?filename=${encodeURIComponent(file.name)}`);
-      onUploaded(await upload<DocumentInfo>(path, file, "application/pdf", setSent));
+      onUploaded(await upload<DocumentInfo>(path, file, type, setSent));
     });
   };
 
@@ -66,25 +92,29 @@ export function UploadPdf({
           <div className="upload-progress">
             <p role="status">
               <span className="spinner" aria-hidden="true" />{" "}
-              {sent < 1 ? `Uploading ${busy}…` : `Checking ${busy}…`}
+              {sent < 1
+                ? `Uploading ${busy}…`
+                : /\.pdf$/i.test(busy)
+                  ? `Checking ${busy}…`
+                  : `Making a PDF of ${busy}…`}
             </p>
             <progress max={1} value={sent} aria-label={`Upload of ${busy}`} />
           </div>
         ) : (
           <>
-            <p>Drop a PDF here, or</p>
+            <p>Drop a document here, or</p>
             <label htmlFor={inputId} className="button primary">
-              Choose a PDF
+              Choose a document
             </label>
             <input
               id={inputId}
               className="visually-hidden"
               type="file"
-              accept="application/pdf,.pdf"
-              data-testid="pdf-input"
+              accept={ACCEPT}
+              data-testid="document-input"
               onChange={(e) => void take(e.target.files?.[0])}
             />
-            <p className="muted small">Up to 25 MB.</p>
+            <p className="muted small">PDF, Word, ODT, RTF, PNG or JPEG, up to 25 MB.</p>
           </>
         )}
       </div>

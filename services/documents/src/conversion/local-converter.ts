@@ -1,0 +1,167 @@
+/**
+ * Conversions made on this machine, one at a time: office documents by LibreOffice (when there is
+ * one), images by pdf-lib in a job process. A conversion past the time limit is stopped and refused
+ * as the file's fault; files beyond those that may wait are turned away at once rather than queued
+ * behind conversions that may each take the whole limit.
+ */
+import { link, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { SourceFormat } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
+import { JobProcess, JobProcessEnded, JobTimedOut, problemError, validationError } from "@countersign/kit";
+import { Histogram } from "prom-client";
+import type { DocumentConverter } from "./document-converter.js";
+import type { ImagePageJob, ImagePageResult } from "./image-pages.js";
+import { ConversionFailed, LibreOffice } from "./libreoffice.js";
+import { isOfficeFormat, type KnownSourceFormat, SOURCE_FORMATS } from "./source-formats.js";
+
+/** Conversions made in this process, by format and how each ended, with how long each took. */
+export const conversionSeconds = new Histogram({
+  name: "document_conversion_seconds",
+  help: "Conversions of uploads to PDF made in this process, by format and outcome: converted, refused (the file's fault) or failed.",
+  labelNames: ["format", "outcome"],
+  buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
+  registers: [],
+});
+
+export interface LocalConverterOptions {
+  /** The soffice to run (findLibreOffice); without one, office documents are refused with how to enable it. */
+  libreOffice?: string;
+  /** A folder of this converter's own, on the filesystem of the files it is given. */
+  workDir: string;
+  /** How long one conversion may take; 60 s unless given. */
+  timeoutMs?: number;
+  /** How many files may wait for their turn; 8 unless given. */
+  maxWaiting?: number;
+}
+
+export const DEFAULT_CONVERSION_TIMEOUT_MS = 60_000;
+
+/** Phone cameras take up to 50 megapixels; a PNG is decoded whole to be put in a PDF. */
+const MAX_IMAGE_PIXELS = 50_000_000;
+
+/** A 50-megapixel PNG decodes to some 200 MB of pixels, which pdf-lib then compresses. */
+const IMAGE_HEAP_MB = 1024;
+
+export class LocalConverter implements DocumentConverter {
+  private readonly libreOffice: LibreOffice | undefined;
+  private readonly images: JobProcess<ImagePageJob, ImagePageResult>;
+  private readonly timeoutMs: number;
+  private readonly maxWaiting: number;
+  /** The conversion in hand and those waiting, in turn. */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** How many conversions were taken and have not ended: the one in hand and those waiting. */
+  private pending = 0;
+
+  constructor(private readonly options: LocalConverterOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
+    this.maxWaiting = options.maxWaiting ?? 8;
+    this.libreOffice = options.libreOffice
+      ? new LibreOffice(options.libreOffice, options.workDir)
+      : undefined;
+    this.images = new JobProcess(new URL("./image-page-worker.mjs", import.meta.url), {
+      timeoutMs: this.timeoutMs,
+      idleMs: 60_000,
+      maxHeapMb: IMAGE_HEAP_MB,
+    });
+  }
+
+  async convert(input: string, format: KnownSourceFormat, output: string, maxPages: number): Promise<void> {
+    if (isOfficeFormat(format) && !this.libreOffice) throw withoutLibreOffice(format);
+    if (this.pending > this.maxWaiting) {
+      throw new ConnectError(
+        `the converter has ${this.pending - 1} files waiting; try again in a minute`,
+        Code.ResourceExhausted,
+      );
+    }
+    this.pending += 1;
+    const mine = this.turn.then(async () => {
+      const timer = conversionSeconds.startTimer({ format: SOURCE_FORMATS[format].extension });
+      try {
+        await this.convertNow(input, format, output, maxPages);
+        timer({ outcome: "converted" });
+      } catch (err) {
+        timer({
+          outcome: err instanceof ConnectError && err.code === Code.InvalidArgument ? "refused" : "failed",
+        });
+        throw err;
+      } finally {
+        this.pending -= 1;
+      }
+    });
+    this.turn = mine.catch(() => {});
+    return mine;
+  }
+
+  async close(): Promise<void> {
+    this.images.close();
+    await rm(this.options.workDir, { recursive: true, force: true });
+  }
+
+  private async convertNow(
+    input: string,
+    format: KnownSourceFormat,
+    output: string,
+    maxPages: number,
+  ): Promise<void> {
+    const facts = SOURCE_FORMATS[format];
+    if (!isOfficeFormat(format)) return this.imagePage(input, format, output);
+    const libreOffice = this.libreOffice;
+    if (!libreOffice) throw withoutLibreOffice(format);
+    // LibreOffice names its output after its input, in a folder it writes nothing else to.
+    await mkdir(this.options.workDir, { recursive: true, mode: 0o700 });
+    const dir = await mkdtemp(join(this.options.workDir, "conversion-"));
+    try {
+      const source = join(dir, `source.${facts.extension}`);
+      await link(input, source);
+      const pdf = await libreOffice
+        .convert(source, format, dir, {
+          timeoutMs: this.timeoutMs,
+          maxPages: maxPages > 0 ? maxPages + 1 : 0,
+        })
+        .catch((err: unknown) => {
+          if (err instanceof ConversionFailed) throw unconverted(facts.name, err.message);
+          throw err;
+        });
+      await rename(pdf, output);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async imagePage(input: string, format: KnownSourceFormat, output: string): Promise<void> {
+    const type = format === SourceFormat.PNG ? "image/png" : "image/jpeg";
+    const result = await this.images
+      .run({ input, type, output, maxPixels: MAX_IMAGE_PIXELS })
+      .catch((err: unknown) => {
+        if (err instanceof JobTimedOut)
+          throw unconverted(
+            SOURCE_FORMATS[format].name,
+            `it was not converted within ${this.timeoutMs / 1000} s`,
+          );
+        if (err instanceof JobProcessEnded && err.outOfMemory)
+          throw unconverted(
+            SOURCE_FORMATS[format].name,
+            `it needs more than ${IMAGE_HEAP_MB} MiB to be read`,
+          );
+        throw err;
+      });
+    if (!result.ok) throw validationError([{ path: "file", message: result.message }], result.message);
+  }
+}
+
+/** The file's fault: a 422 saying what it was taken for and why it could not be made a PDF. */
+function unconverted(name: string, why: string): ConnectError {
+  const message = `the file was taken for ${name}, but ${why}; save it as PDF and upload that`;
+  return validationError([{ path: "file", message }], message);
+}
+
+function withoutLibreOffice(format: KnownSourceFormat): ConnectError {
+  return problemError(
+    "unsupported_media_type",
+    `converting ${SOURCE_FORMATS[format].name} to PDF needs LibreOffice, which this server does not have: ` +
+      "install it (Debian, Ubuntu: apt-get install libreoffice-writer-nogui) and restart, or point " +
+      "CONVERTER_ADDR at a converter; or upload the document as a PDF",
+    Code.InvalidArgument,
+  );
+}

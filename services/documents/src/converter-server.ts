@@ -1,0 +1,59 @@
+/**
+ * The converter as its own process (the converter deployment): ConverterService alone, with
+ * LibreOffice. It keeps nothing and reaches nothing — no database, event bus or blob store — so its
+ * pod may be denied every connection but the documents service's calls.
+ */
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ConverterService } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
+import { runMain, statelessServiceMain, sweepSpool } from "@countersign/kit";
+import { z } from "zod";
+import { conversionConfig } from "./conversion/conversion-config.js";
+import { converterRoutes } from "./conversion/converter-routes.js";
+import { findLibreOffice } from "./conversion/libreoffice.js";
+import { conversionSeconds, LocalConverter } from "./conversion/local-converter.js";
+import { CONVERTER_CALLERS } from "./converter-callers.js";
+import { DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
+
+export const converterConfigSchema = z.object({
+  ...conversionConfig,
+  COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
+  COUNTERSIGN_SPOOL_DIR: z.string().min(1).optional(),
+});
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  runMain(() =>
+    statelessServiceMain({
+      name: "converter",
+      config: converterConfigSchema,
+      callers: CONVERTER_CALLERS,
+      build: async (logger, cfg) => {
+        const libreOffice = findLibreOffice(cfg.COUNTERSIGN_LIBREOFFICE);
+        if (!libreOffice)
+          throw new Error(
+            "the converter needs LibreOffice: install libreoffice-writer-nogui, or set COUNTERSIGN_LIBREOFFICE to its soffice",
+          );
+        const spoolDir = cfg.COUNTERSIGN_SPOOL_DIR ?? join(tmpdir(), "countersign-spool");
+        const converter = new LocalConverter({
+          libreOffice,
+          workDir: join(spoolDir, `converter-${randomUUID()}`),
+          timeoutMs: cfg.COUNTERSIGN_CONVERSION_TIMEOUT_MS,
+        });
+        logger.info({ libreOffice }, "converting office documents with LibreOffice");
+        return {
+          serviceNames: [ConverterService.typeName],
+          metrics: [conversionSeconds],
+          routes: converterRoutes(converter, { spoolDir, maxUploadBytes: cfg.COUNTERSIGN_MAX_UPLOAD_BYTES }),
+          ready: async () => {},
+          start: async () => {
+            await sweepSpool(spoolDir);
+          },
+          stop: async () => {},
+          close: async () => converter.close(),
+        };
+      },
+    }),
+  );
+}

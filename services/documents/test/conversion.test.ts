@@ -1,0 +1,356 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  ConverterService,
+  SourceFormat,
+} from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
+import {
+  type Document,
+  DocumentsService,
+  Kind,
+  UploadDocumentRequestSchema,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import {
+  createLogger,
+  createRpcMetrics,
+  EmbeddedPostgres,
+  FileBlobStore,
+  fieldViolations,
+  inMemoryTransport,
+  MemoryEventBus,
+  problemOf,
+  serverInterceptors,
+  serviceClient,
+  uuidv7,
+} from "@countersign/kit";
+import {
+  makeColourPng,
+  makeDocx,
+  makeJpeg,
+  makeOdt,
+  makeRtf,
+} from "../../../test/support/office-documents.js";
+import { pdfText } from "../../../test/support/pdf-tools.js";
+import { converterRoutes } from "../src/conversion/converter-routes.js";
+import type { DocumentConverter } from "../src/conversion/document-converter.js";
+import { findLibreOffice } from "../src/conversion/libreoffice.js";
+import { conversionSeconds, LocalConverter } from "../src/conversion/local-converter.js";
+import { RemoteConverter } from "../src/conversion/remote-converter.js";
+import { buildDocuments } from "../src/service.js";
+
+const logger = createLogger({ name: "conversion-test", level: "silent" });
+const libreOffice = findLibreOffice();
+let pg: EmbeddedPostgres;
+let root: string;
+const workspaceId = uuidv7();
+const interceptors = () => serverInterceptors({ logger, metrics: createRpcMetrics() });
+
+type Options = {
+  libreOffice?: string;
+  conversionTimeoutMs?: number;
+  maxPages?: number;
+  converter?: DocumentConverter;
+};
+
+async function startDocuments(options: Options = {}) {
+  const spoolDir = await mkdtemp(join(root, "spool-"));
+  const module = await buildDocuments({
+    db: pg.database(`documents_${uuidv7().slice(-8)}`),
+    bus: new MemoryEventBus(),
+    blobs: new FileBlobStore(await mkdtemp(join(root, "blobs-"))),
+    logger,
+    spoolDir,
+    ...options,
+  });
+  const client = serviceClient(DocumentsService, inMemoryTransport(module.routes, interceptors()));
+  return { client, spoolDir, stop: () => module.stop() };
+}
+
+type Client = Awaited<ReturnType<typeof startDocuments>>["client"];
+
+async function upload(
+  client: Client,
+  bytes: Uint8Array,
+  filename: string,
+  contentType = "application/octet-stream",
+) {
+  const { document } = await client.uploadDocument(
+    (async function* () {
+      yield create(UploadDocumentRequestSchema, {
+        part: { case: "header", value: { workspaceId, filename, contentType, kind: Kind.ORIGINAL } },
+      });
+      yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: bytes } });
+    })(),
+  );
+  return document as Document;
+}
+
+async function download(client: Client, documentId: string, source = false): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const message of client.downloadDocument({ workspaceId, documentId, source }))
+    if (message.part.case === "chunk") chunks.push(message.part.value);
+  return Buffer.concat(chunks);
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (err: unknown) => ConnectError.from(err),
+  );
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+beforeAll(async () => {
+  if (!libreOffice && process.env.CI)
+    throw new Error("LibreOffice (libreoffice-writer-nogui) is needed under CI");
+  pg = await EmbeddedPostgres.open();
+  root = await mkdtemp(join(tmpdir(), "conversion-test-"));
+});
+afterAll(async () => {
+  await pg.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const withLibreOffice = libreOffice ? describe : describe.skip;
+
+withLibreOffice("office documents, through LibreOffice", () => {
+  let documents: Awaited<ReturnType<typeof startDocuments>>;
+  beforeAll(async () => {
+    documents = await startDocuments();
+  });
+  afterAll(() => documents.stop());
+
+  test.each([
+    ["contract.docx", makeDocx, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+    ["contract.odt", makeOdt, "application/vnd.oasis.opendocument.text"],
+    ["contract.rtf", makeRtf, "application/rtf"],
+  ])(
+    "%s becomes a PDF that shows its text, with the file it was made from kept beside it",
+    async (filename, make, mediaType) => {
+      const original = make({ paragraphs: ["Master services agreement", "Signed by the Client below."] });
+      const document = await upload(documents.client, original, filename);
+      expect(document).toMatchObject({
+        filename: "contract.pdf",
+        contentType: "application/pdf",
+        pageCount: 1,
+        source: {
+          filename,
+          contentType: mediaType,
+          sizeBytes: BigInt(original.length),
+          sha256: sha256(original),
+        },
+      });
+      const pdf = await download(documents.client, document.id);
+      expect(sha256(pdf)).toBe(document.sha256);
+      expect((await pdfText(pdf)).replace(/\s+/g, " ")).toContain(
+        "Master services agreement Signed by the Client below.",
+      );
+      expect(await download(documents.client, document.id, true)).toEqual(Buffer.from(original));
+    },
+  );
+
+  test("the file kept is named for its format, whatever name it was sent with", async () => {
+    const rtf = makeRtf({ paragraphs: ["Named wrongly"] });
+    for (const [sent, kept] of [
+      ["notes.pdf", "notes.rtf"],
+      ["notes", "notes.rtf"],
+      ["NOTES.RTF", "NOTES.RTF"],
+    ]) {
+      const document = await upload(documents.client, rtf, sent as string);
+      expect([sent, document.source?.filename, document.filename]).toEqual([
+        sent,
+        kept,
+        `${(kept as string).replace(/\.rtf$/i, "")}.pdf`,
+      ]);
+    }
+  });
+
+  test("a PDF uploaded as one has no source file to download", async () => {
+    const document = await upload(documents.client, makeRtf({ paragraphs: ["x"] }), "note.rtf");
+    const pdf = await download(documents.client, document.id);
+    const again = await upload(documents.client, pdf, "again.pdf", "application/pdf");
+    expect(again.source).toBeUndefined();
+    const err = await failure(download(documents.client, again.id, true));
+    expect(err.message).toContain("it has no source file");
+  });
+
+  test("a file that claims to be a Word document but is not one is refused, not read as text", async () => {
+    // A ZIP of something else: LibreOffice, left to guess, made a PDF of its bytes as text.
+    const { zipSync, strToU8 } = await import("fflate");
+    const notWord = zipSync({ "data.txt": strToU8("not a document") });
+    const err = await failure(upload(documents.client, notWord, "contract.docx"));
+    expect(fieldViolations(err)).toEqual([
+      {
+        path: "file",
+        message:
+          "the file was taken for a Word document (DOCX), but LibreOffice could not open it; save it as PDF and upload that",
+      },
+    ]);
+    const text = await failure(upload(documents.client, Buffer.from("plain words"), "notes.txt"));
+    expect([problemOf(text), text.rawMessage]).toEqual([
+      "unsupported_media_type",
+      "the file is none of the PDF, Word (DOCX), OpenDocument text (ODT), RTF, PNG and JPEG files that can be uploaded",
+    ]);
+  });
+
+  test("a document's linked image is not fetched while it is converted", async () => {
+    let requests = 0;
+    const server = createServer((_, res) => {
+      requests += 1;
+      res.end();
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const odt = makeOdt({
+        paragraphs: ["With a picture"],
+        linkedImageUrl: `http://127.0.0.1:${port}/logo.png`,
+      });
+      const document = await upload(documents.client, odt, "linked.odt");
+      expect(document.pageCount).toBe(1);
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+withLibreOffice("limits", () => {
+  test("a document longer than the page limit is refused as too long", async () => {
+    const documents = await startDocuments({ maxPages: 5 });
+    try {
+      const rtf = makeRtf({
+        paragraphs: Array.from({ length: 40 }, (_, i) => `Page ${i + 1}`),
+        pageBreaks: true,
+      });
+      const err = await failure(upload(documents.client, rtf, "long.rtf"));
+      expect(err.rawMessage).toMatch(/more than 5 pages/);
+    } finally {
+      await documents.stop();
+    }
+  });
+
+  test("a conversion past the time limit is stopped, with every process LibreOffice started", async () => {
+    const documents = await startDocuments({ conversionTimeoutMs: 50 });
+    try {
+      const err = await failure(upload(documents.client, makeDocx({ paragraphs: ["Slow"] }), "slow.docx"));
+      expect(fieldViolations(err)[0]?.message).toBe(
+        "the file was taken for a Word document (DOCX), but it was not converted within 0.05 s; save it as PDF and upload that",
+      );
+      const refused = (await conversionSeconds.get()).values.find(
+        (v) => v.metricName === "document_conversion_seconds_count" && v.labels.outcome === "refused",
+      );
+      expect(refused?.value).toBeGreaterThanOrEqual(1);
+      const { stdout } = await promisify(execFile)("ps", ["-eo", "args"]);
+      expect(stdout.split("\n").filter((line) => line.includes(documents.spoolDir))).toEqual([]);
+      // Nothing of the file is left in the spool.
+      expect((await readdir(documents.spoolDir)).filter((name) => name.startsWith("upload-"))).toEqual([]);
+    } finally {
+      await documents.stop();
+    }
+  });
+});
+
+describe("without LibreOffice", () => {
+  let documents: Awaited<ReturnType<typeof startDocuments>>;
+  beforeAll(async () => {
+    documents = await startDocuments({ libreOffice: "off" });
+  });
+  afterAll(() => documents.stop());
+
+  test("an office document is refused with how to enable conversions", async () => {
+    const err = await failure(upload(documents.client, makeDocx({ paragraphs: ["Hello"] }), "contract.docx"));
+    expect(problemOf(err)).toBe("unsupported_media_type");
+    expect(err.rawMessage).toBe(
+      "converting a Word document (DOCX) to PDF needs LibreOffice, which this server does not have: install it " +
+        "(Debian, Ubuntu: apt-get install libreoffice-writer-nogui) and restart, or point CONVERTER_ADDR at a " +
+        "converter; or upload the document as a PDF",
+    );
+  });
+
+  test.each([
+    ["photo.png", () => Promise.resolve(makeColourPng(800, 600, [200, 30, 30])), "image/png"],
+    ["scan.jpeg", makeJpeg, "image/jpeg"],
+  ])("%s becomes a one-page PDF of the image", async (filename, make, mediaType) => {
+    const image = await make();
+    const document = await upload(documents.client, image, filename, mediaType);
+    expect(document).toMatchObject({
+      pageCount: 1,
+      filename: filename.replace(/\.\w+$/, ".pdf"),
+      source: { filename, contentType: mediaType, sha256: sha256(image) },
+    });
+    expect(await download(documents.client, document.id, true)).toEqual(Buffer.from(image));
+  });
+
+  test("an image of more pixels than a page is made of is refused before it is decoded", async () => {
+    // 20,000 × 20,000 pixels of one colour deflate to a few hundred kilobytes.
+    const { makePng } = await import("../../../test/support/pngs.js");
+    const huge = makePng({ width: 20_000, height: 20_000, colour: 0, depth: 1 });
+    const err = await failure(upload(documents.client, huge, "huge.png", "image/png"));
+    expect(fieldViolations(err)[0]?.message).toBe(
+      "the image is 20000 × 20000 pixels: upload one of at most 50 megapixels",
+    );
+  });
+});
+
+withLibreOffice("one conversion at a time", () => {
+  test("files wait their turn, and one beyond those that may wait is turned away at once", async () => {
+    const dir = await mkdtemp(join(root, "turns-"));
+    const converter = new LocalConverter({ libreOffice, workDir: join(dir, "work"), maxWaiting: 1 });
+    try {
+      const { writeFile } = await import("node:fs/promises");
+      const inputs = await Promise.all(
+        [1, 2, 3].map(async (n) => {
+          const path = join(dir, `in-${n}`);
+          await writeFile(path, makeRtf({ paragraphs: [`Document ${n}`] }));
+          return path;
+        }),
+      );
+      const ended: string[] = [];
+      const conversions = inputs.map((input, i) =>
+        converter.convert(input, SourceFormat.RTF, join(dir, `out-${i + 1}.pdf`), 0).then(
+          () => ended.push(`converted ${i + 1}`),
+          (err: unknown) => ended.push(`${Code[ConnectError.from(err).code]} ${i + 1}`),
+        ),
+      );
+      await Promise.all(conversions);
+      // The first is converted at once, the second waits for it, the third finds the queue full.
+      expect(ended).toEqual(["ResourceExhausted 3", "converted 1", "converted 2"]);
+    } finally {
+      await converter.close();
+    }
+  });
+});
+
+withLibreOffice("the converter deployment", () => {
+  test("the documents service converts through ConverterService, keeping what it was sent", async () => {
+    const converter = new LocalConverter({ libreOffice, workDir: join(root, "remote-converter") });
+    const client = serviceClient(
+      ConverterService,
+      inMemoryTransport(
+        converterRoutes(converter, { spoolDir: join(root, "converter-spool"), maxUploadBytes: 1 << 20 }),
+        interceptors(),
+      ),
+    );
+    const documents = await startDocuments({ libreOffice: "off", converter: new RemoteConverter(client) });
+    try {
+      const docx = makeDocx({ paragraphs: ["Converted elsewhere"] });
+      const document = await upload(documents.client, docx, "remote.docx");
+      expect(await pdfText(await download(documents.client, document.id))).toContain("Converted elsewhere");
+      expect(document.source?.sha256).toBe(sha256(docx));
+    } finally {
+      await documents.stop();
+      await converter.close();
+    }
+  });
+});
