@@ -91,7 +91,8 @@ const MATRIX: [DescService, ServiceCallers, Partial<Record<Caller, readonly stri
     {
       gateway: ["GetDocument", "ListDocuments", "UploadDocument", "DownloadDocument", "DeleteDocument"],
       templates: ["ClaimDocument", "ReleaseDocument", "ListClaims"],
-      requests: STORES_SEALED,
+      // Its API deletes the documents of requests the workspace's retention has passed; the sealer does not.
+      requests: [...STORES_SEALED, "DeleteDocument"],
       "requests-sealer": STORES_SEALED,
       operator: ALL,
     },

@@ -655,7 +655,12 @@ test("Settings → Requests: an admin sets the reminder schedule and expiry warn
   await shot(page, "settings-requests");
   await page.reload();
   await expect(page.getByLabel("Remind every (days)").inputValue()).resolves.toBe("3");
-  expect((await api("/request-settings")).body).toEqual({ reminderEveryDays: 3, expiryWarningDays: 2 });
+  expect((await api("/request-settings")).body).toEqual({
+    reminderEveryDays: 3,
+    expiryWarningDays: 2,
+    retentionDays: null,
+    retentionDeletesEvidence: false,
+  });
 
   const request = await makeRequest("Scheduled lease", true);
   expect((await api(`/signature-requests/${request.id}`)).body).toMatchObject({
@@ -673,6 +678,62 @@ test("Settings → Requests: an admin sets the reminder schedule and expiry warn
     (await api("/request-settings", { method: "PUT", json: { reminderEveryDays: 0, expiryWarningDays: 2 } }))
       .status,
   ).toBe(200);
+  await context.close();
+});
+
+test("Settings → Requests: an admin turns retention on, out of range shown at its field, without touching the reminders; a request is held and released from its page, and the hold shown", async () => {
+  await api("/request-settings", { method: "PUT", json: { reminderEveryDays: 4, expiryWarningDays: 2 } });
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/settings/requests`);
+  const form = page.getByTestId("retention-settings");
+  await shows(form, "Documents are kept for good.");
+  await form.getByLabel("Delete the documents of ended requests").check();
+  await page.getByLabel("Days after a request ends").fill("5000");
+  await form.getByRole("button", { name: "Save" }).click();
+  await shows(form, "must be a whole number of days from 1 to 3650");
+  await page.getByLabel("Days after a request ends").fill("400");
+  await form.getByLabel("Delete the audit trail with them").check();
+  await shows(form, "Nothing is left to prove who signed.");
+  await form.getByRole("button", { name: "Save" }).click();
+  await shows(form, "Saved. Retention applies from the next sweep.");
+  await shot(page, "settings-retention");
+  expect((await api("/request-settings")).body).toEqual({
+    reminderEveryDays: 4,
+    expiryWarningDays: 2,
+    retentionDays: 400,
+    retentionDeletesEvidence: true,
+  });
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, "settings-retention-390");
+  await page.setViewportSize(DESKTOP);
+
+  const request = await makeRequest("Held lease", true);
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  const card = page.getByTestId("retention");
+  await card.getByRole("button", { name: "Place legal hold" }).click();
+  const dialog = page.getByTestId("legal-hold-dialog");
+  await dialog.getByRole("button", { name: "Place hold" }).click();
+  await shows(dialog, "Say why the request is held.");
+  await dialog.getByLabel("Reason").fill("Dispute with the landlord");
+  await dialog.getByRole("button", { name: "Place hold" }).click();
+  await shows(card, "placed by admin@example.com: “Dispute with the landlord”");
+  await shows(page.getByTestId("audit-trail"), "legal hold placed");
+  await shot(page, "request-legal-hold");
+  await page.setViewportSize(PHONE);
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, "request-legal-hold-390");
+  await page.setViewportSize(DESKTOP);
+  expect(
+    ((await api(`/signature-requests/${request.id}`)).body as { legalHold: { reason: string } }).legalHold,
+  ).toMatchObject({
+    reason: "Dispute with the landlord",
+  });
+  await card.getByRole("button", { name: "Release hold" }).click();
+  await page.getByTestId("confirm-dialog").getByRole("button", { name: "Release hold" }).click();
+  await card.getByRole("button", { name: "Place legal hold" }).waitFor();
+  await shows(page.getByTestId("audit-trail"), "legal hold released");
+  await api("/request-settings", { method: "PUT", json: { reminderEveryDays: 0, expiryWarningDays: 2 } });
   await context.close();
 });
 

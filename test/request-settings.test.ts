@@ -22,7 +22,12 @@ afterAll(() => deployment?.destroy());
 
 test("the defaults are read and replaced in both route families, and refused out of range naming the field", async () => {
   const first = await call(gateway, "/api/v1/request-settings", { key: key.secret });
-  expect(first.body).toEqual({ reminderEveryDays: 0, expiryWarningDays: 2 });
+  expect(first.body).toEqual({
+    reminderEveryDays: 0,
+    expiryWarningDays: 2,
+    retentionDays: null,
+    retentionDeletesEvidence: false,
+  });
   expectDocumented("get", "/api/v1/request-settings", 200, first.body);
 
   const put = await call(gateway, `/v1/accounts/${key.accountId}/request-settings`, {
@@ -35,6 +40,8 @@ test("the defaults are read and replaced in both route families, and refused out
   expect((await call(gateway, "/api/v1/request-settings", { key: key.secret })).body).toEqual({
     reminderEveryDays: 7,
     expiryWarningDays: 3,
+    retentionDays: null,
+    retentionDeletesEvidence: false,
   });
 
   const refused = await call(gateway, "/api/v1/request-settings", {

@@ -1,6 +1,6 @@
 /**
  * Settings → Requests behind a console session: an Organization Admin reads and replaces the
- * workspace's defaults for new requests, as an API key does at `/request-settings`.
+ * workspace's settings for requests (defaults, retention), as an API key does at `/request-settings`.
  */
 import type { Client } from "@connectrpc/connect";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -9,7 +9,7 @@ import { WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
-import { GET_SETTINGS, PUT_SETTINGS, settingsJson } from "../routes/request-settings.js";
+import { GET_SETTINGS, PUT_SETTINGS, settingsJson, settingsOf } from "../routes/request-settings.js";
 import { requireOrgAdmin } from "./team.js";
 
 export function requestSettingsConsoleRoutes({
@@ -39,7 +39,7 @@ export function requestSettingsConsoleRoutes({
     async ({ res, body }) => {
       const { settings } = await requests.updateRequestSettings({
         workspaceId: workspaceId(res),
-        settings: body,
+        settings: settingsOf(body),
       });
       res.json(settingsJson(settings));
     },

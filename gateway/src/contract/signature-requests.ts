@@ -208,6 +208,14 @@ export const CompletionFailure = z
       "Every signer signed, but sealing the document failed at its last attempt. Cancel the request, or resend it to try sealing again once the cause is mended.",
   });
 
+export const LegalHold = z
+  .strictObject({
+    reason: z.string(),
+    placedBy: z.string().meta({ description: "The API key's name or the console user's e-mail." }),
+    placedAt: timestamp,
+  })
+  .meta({ id: "LegalHold" });
+
 export const SignatureRequest = z
   .strictObject({
     id: z.uuid(),
@@ -253,6 +261,18 @@ export const SignatureRequest = z
       description:
         "When the recipients whose turn it was, and the sender, were warned that the request expires soon; null until then.",
     }),
+    legalHold: LegalHold.nullable().meta({
+      description:
+        "While set, the workspace's retention leaves the request's documents and audit trail alone.",
+    }),
+    documentsDeletedAt: optionalTimestamp.meta({
+      description:
+        "When the workspace's retention deleted the request's documents (the audit trail says which, and whether it went too); null until then.",
+    }),
+    certificateDocumentId: z.uuid().nullable().meta({
+      description:
+        "The certificate of completion, kept as a document of its own when retention deleted a completed request's documents and kept its evidence.",
+    }),
   })
   .meta({ id: "SignatureRequest" });
 
@@ -266,10 +286,19 @@ export const RequestSettings = z
       description:
         "How many days before a request expires the recipients whose turn it is, and the sender (a console user), are warned by e-mail; 0 for never, at most 30 (default 2). A request sent already that close to its expiry is not warned.",
     }),
+    retentionDays: wholeNumber().nullable().optional().meta({
+      description:
+        "How many days after a request ends (completed, declined, cancelled or expired) its documents are deleted — the sealed PDF, the files signers attached, and the originals unless a template or another request still uses them — from 1 to 3650; `null` or absent keeps them for good (the default). Applies to every request of the workspace, those already ended too; a request on legal hold is passed by. Each deletion is the request's audit trail's next entry.",
+    }),
+    retentionDeletesEvidence: z.boolean().optional().meta({
+      description:
+        "Whether the audit trail goes with the documents: its entries are replaced by one recording the deletion, with the last hash of the chain it replaces. `false` (the default) keeps the trail, and keeps a completed request's certificate of completion as a document of its own (`certificateDocumentId`).",
+    }),
   })
   .meta({
     id: "RequestSettings",
-    description: "The workspace's defaults for its new requests; requests already made keep theirs.",
+    description:
+      "The workspace's settings for its requests: the defaults new requests get (requests already made keep theirs) and the retention of every request's documents.",
   });
 
 export const SignatureRequestPage = page(SignatureRequest, "SignatureRequestPage");
@@ -300,6 +329,15 @@ export const RecipientIdParams = z.object({
 });
 
 export const EmptyInput = z.strictObject({}).meta({ id: "EmptyInput" });
+
+export const LegalHoldInput = z
+  .strictObject({
+    reason: text()
+      .min(1)
+      .max(500)
+      .meta({ description: "Why the request is held (a dispute, an audit), for the audit trail." }),
+  })
+  .meta({ id: "LegalHoldInput" });
 
 export const CancelInput = z
   .strictObject({

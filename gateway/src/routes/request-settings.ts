@@ -1,10 +1,14 @@
 /**
- * A workspace's defaults for its new signature requests (reminder schedule, expiry warning), read
- * and replaced with an API key. The console's Settings → Requests uses its own routes, for
- * Organization Admins only (console/request-settings.ts).
+ * A workspace's settings for its signature requests (the reminder schedule and expiry warning new
+ * requests get, the retention of every request's documents), read and replaced with an API key.
+ * The console's Settings → Requests uses its own routes, for Organization Admins only
+ * (console/request-settings.ts).
  */
+
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import type {
+  RequestSettingsSchema,
   RequestsService,
   RequestSettings as StoredSettings,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -15,17 +19,18 @@ import { ok, type PublicApi } from "../public-api.js";
 export const SETTINGS_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
 
 export const GET_SETTINGS = {
-  summary: "Get the defaults for new requests",
-  description: "The reminder schedule a new request gets when it names none, and the warning before expiry.",
+  summary: "Get the settings for requests",
+  description:
+    "The reminder schedule a new request gets when it names none, the warning before expiry, and how long ended requests' documents are kept.",
   tag: "Signature requests",
   answers: { 200: { description: "The settings in force.", schema: RequestSettings } },
   problems: [...SETTINGS_PROBLEMS],
 } as const;
 
 export const PUT_SETTINGS = {
-  summary: "Replace the defaults for new requests",
+  summary: "Replace the settings for requests",
   description:
-    "Requests made from now on get them; requests already made keep the schedule they were made with. Each value is a whole number of days from 0 (never) to 30 (422 naming it otherwise).",
+    "Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: absent, documents are kept for good.",
   tag: "Signature requests",
   body: RequestSettings,
   answers: { 200: { description: "The settings as kept.", schema: RequestSettings } },
@@ -34,7 +39,26 @@ export const PUT_SETTINGS = {
 
 export function settingsJson(settings: StoredSettings | undefined): z.infer<typeof RequestSettings> {
   if (!settings) throw new Error("the requests service answered without settings");
-  return { reminderEveryDays: settings.reminderEveryDays, expiryWarningDays: settings.expiryWarningDays };
+  return {
+    reminderEveryDays: settings.reminderEveryDays,
+    expiryWarningDays: settings.expiryWarningDays,
+    retentionDays: settings.retentionDays ?? null,
+    retentionDeletesEvidence: settings.retentionDeletesEvidence,
+  };
+}
+
+/** The settings a body gives, as the requests service takes them: no retention unless it names one. */
+export function settingsOf(
+  body: z.infer<typeof RequestSettings>,
+): MessageInitShape<typeof RequestSettingsSchema> {
+  return {
+    reminderEveryDays: body.reminderEveryDays,
+    expiryWarningDays: body.expiryWarningDays,
+    ...(body.retentionDays === null || body.retentionDays === undefined
+      ? {}
+      : { retentionDays: body.retentionDays }),
+    retentionDeletesEvidence: body.retentionDeletesEvidence ?? false,
+  };
 }
 
 export function requestSettingsRoutes(api: PublicApi, requests: Client<typeof RequestsService>): void {
@@ -51,7 +75,11 @@ export function requestSettingsRoutes(api: PublicApi, requests: Client<typeof Re
     "/request-settings",
     { ...PUT_SETTINGS, problems: [...PUT_SETTINGS.problems] },
     async ({ workspaceId, body }) =>
-      ok(settingsJson((await requests.updateRequestSettings({ workspaceId, settings: body })).settings)),
+      ok(
+        settingsJson(
+          (await requests.updateRequestSettings({ workspaceId, settings: settingsOf(body) })).settings,
+        ),
+      ),
     { inConsole: false },
   );
 }

@@ -120,6 +120,15 @@ export function signatureRequestJson(
     reminderEveryDays: request.reminderEveryDays,
     expiryWarningDays: request.expiryWarningDays,
     expiryWarningSentAt: isoOrNull(request.expiryWarningTime),
+    legalHold: request.legalHold
+      ? {
+          reason: request.legalHold.reason,
+          placedBy: request.legalHold.placedBy,
+          placedAt: iso(request.legalHold.placeTime),
+        }
+      : null,
+    documentsDeletedAt: isoOrNull(request.documentsDeleteTime),
+    certificateDocumentId: orNull(request.certificateDocumentId),
     completionFailure: request.completionFailure
       ? {
           reason: request.completionFailure.reason,

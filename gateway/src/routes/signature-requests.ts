@@ -16,6 +16,7 @@ import {
   EmbeddedSigningUrl,
   EmptyInput,
   InPersonSigningInput,
+  LegalHoldInput,
   RecipientChanges,
   RecipientIdParams,
   Reminder,
@@ -199,6 +200,48 @@ export function signatureRequestRoutes(
         reason: body.reason ?? "",
         actor,
       });
+      return ok(signatureRequestJson(signatureRequest));
+    },
+  );
+
+  api.route(
+    "post",
+    "/signature-requests/:requestId/legal-hold",
+    {
+      summary: "Place a legal hold",
+      description:
+        "Keeps the request's documents and audit trail from the workspace's retention (`retentionDays` in /request-settings) until the hold is released; placing one on a held request replaces its reason. Audited with who placed it and why. 409 once retention has deleted the documents, or while it is deleting them.",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      body: LegalHoldInput,
+      answers: { 200: { description: "The request, held.", schema: SignatureRequest } },
+      problems: [...CHANGE_PROBLEMS],
+    },
+    async ({ actor, workspaceId, params, body }) => {
+      const { signatureRequest } = await requests.placeLegalHold({
+        workspaceId,
+        ...params,
+        reason: body.reason,
+        actor,
+      });
+      return ok(signatureRequestJson(signatureRequest));
+    },
+  );
+
+  api.route(
+    "delete",
+    "/signature-requests/:requestId/legal-hold",
+    {
+      summary: "Release a legal hold",
+      description:
+        "The workspace's retention takes its course again: a request whose retention has passed has its documents deleted at the next sweep. Releasing a request that is not held does nothing. Audited.",
+      tag: "Signature requests",
+      params: RequestIdParams,
+      answers: { 200: { description: "The request, no longer held.", schema: SignatureRequest } },
+      problems: [...READ_PROBLEMS],
+    },
+    async ({ actor, workspaceId, params }) => {
+      const { signatureRequest } = await requests.releaseLegalHold({ workspaceId, ...params, actor });
       return ok(signatureRequestJson(signatureRequest));
     },
   );

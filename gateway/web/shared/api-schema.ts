@@ -936,6 +936,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a legal hold
+         * @description Keeps the request's documents and audit trail from the workspace's retention (`retentionDays` in /request-settings) until the hold is released; placing one on a held request replaces its reason. Audited with who placed it and why. 409 once retention has deleted the documents, or while it is deleting them.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["LegalHoldInput"];
+                };
+            };
+            responses: {
+                /** @description The request, held. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Release a legal hold
+         * @description The workspace's retention takes its course again: a request whose retention has passed has its documents deleted at the next sweep. Releasing a request that is not held does nothing. Audited.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The request, no longer held. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/recipients": {
         parameters: {
             query?: never;
@@ -3798,8 +3898,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get the defaults for new requests
-         * @description The reminder schedule a new request gets when it names none, and the warning before expiry.
+         * Get the settings for requests
+         * @description The reminder schedule a new request gets when it names none, the warning before expiry, and how long ended requests' documents are kept.
          */
         get: {
             parameters: {
@@ -3832,8 +3932,8 @@ export interface paths {
             };
         };
         /**
-         * Replace the defaults for new requests
-         * @description Requests made from now on get them; requests already made keep the schedule they were made with. Each value is a whole number of days from 0 (never) to 30 (422 naming it otherwise).
+         * Replace the settings for requests
+         * @description Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: absent, documents are kept for good.
          */
         put: {
             parameters: {
@@ -4664,6 +4764,10 @@ export interface components {
             /** @description Why, for the audit trail and the recipients. */
             reason?: string;
         };
+        LegalHoldInput: {
+            /** @description Why the request is held (a dispute, an audit), for the audit trail. */
+            reason: string;
+        };
         RecipientChanges: {
             /** @description The recipients to change, each by id. */
             recipients: {
@@ -4713,12 +4817,16 @@ export interface components {
              */
             returnUrl?: string;
         };
-        /** @description The workspace's defaults for its new requests; requests already made keep theirs. */
+        /** @description The workspace's settings for its requests: the defaults new requests get (requests already made keep theirs) and the retention of every request's documents. */
         RequestSettings: {
             /** @description The reminder schedule of a new request that names none: each recipient whose turn it is is reminded this many days after their last e-mail; 0 for never (the default), at most 30. */
             reminderEveryDays: number;
             /** @description How many days before a request expires the recipients whose turn it is, and the sender (a console user), are warned by e-mail; 0 for never, at most 30 (default 2). A request sent already that close to its expiry is not warned. */
             expiryWarningDays: number;
+            /** @description How many days after a request ends (completed, declined, cancelled or expired) its documents are deleted — the sealed PDF, the files signers attached, and the originals unless a template or another request still uses them — from 1 to 3650; `null` or absent keeps them for good (the default). Applies to every request of the workspace, those already ended too; a request on legal hold is passed by. Each deletion is the request's audit trail's next entry. */
+            retentionDays?: number | null;
+            /** @description Whether the audit trail goes with the documents: its entries are replaced by one recording the deletion, with the last hash of the chain it replaces. `false` (the default) keeps the trail, and keeps a completed request's certificate of completion as a document of its own (`certificateDocumentId`). */
+            retentionDeletesEvidence?: boolean;
         };
         AgreementSetInput: {
             /** @description Your name for the set, such as `Lease and guarantee`. */
@@ -5145,6 +5253,12 @@ export interface components {
             expiryWarningDays: number;
             /** @description When the recipients whose turn it was, and the sender, were warned that the request expires soon; null until then. */
             expiryWarningSentAt: string | null;
+            /** @description While set, the workspace's retention leaves the request's documents and audit trail alone. */
+            legalHold: components["schemas"]["LegalHold"] | null;
+            /** @description When the workspace's retention deleted the request's documents (the audit trail says which, and whether it went too); null until then. */
+            documentsDeletedAt: string | null;
+            /** @description The certificate of completion, kept as a document of its own when retention deleted a completed request's documents and kept its evidence. */
+            certificateDocumentId: string | null;
         };
         Recipient: {
             /** Format: uuid */
@@ -5266,6 +5380,13 @@ export interface components {
             attempts: number;
             /** Format: date-time */
             failedAt: string;
+        };
+        LegalHold: {
+            reason: string;
+            /** @description The API key's name or the console user's e-mail. */
+            placedBy: string;
+            /** Format: date-time */
+            placedAt: string;
         };
         SignatureRequestPage: {
             items: components["schemas"]["SignatureRequest"][];

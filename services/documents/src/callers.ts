@@ -1,7 +1,8 @@
 /**
  * Who may call documents, and what. The gateway serves the public API's documents; templates and
- * requests claim the documents they use (and release them), and requests reads and stores the
- * documents it seals. Nobody else reads a document.
+ * requests claim the documents they use (and release them), requests reads and stores the
+ * documents it seals, and its API deletes those of requests the workspace's retention has passed.
+ * Nobody else reads a document.
  */
 import { callersOf } from "@countersign/domain";
 
@@ -11,7 +12,7 @@ const SEALING = ["GetDocument", "DownloadDocument", "UploadDocument", ...CLAIMS]
 export const DOCUMENTS_CALLERS = callersOf({
   gateway: ["GetDocument", "ListDocuments", "UploadDocument", "DownloadDocument", "DeleteDocument"],
   templates: CLAIMS,
-  requests: SEALING,
+  requests: [...SEALING, "DeleteDocument"],
   "requests-sealer": SEALING,
   operator: "*",
 });

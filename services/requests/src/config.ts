@@ -11,6 +11,8 @@ export const requestTimingConfig = {
   COUNTERSIGN_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
   COUNTERSIGN_EMBEDDED_URL_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
   COUNTERSIGN_EXPIRY_SWEEP_SECONDS: z.coerce.number().min(0.1).default(30),
+  /** How often ended requests whose documents the workspace's retention deletes are looked for. */
+  COUNTERSIGN_RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.1).default(600),
   /** How long after completion a signer's link still opens the signed document. */
   COUNTERSIGN_SIGNED_LINK_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 };
@@ -45,6 +47,7 @@ export function requestTimings(config: Timings) {
     reminderIntervalMs: config.COUNTERSIGN_REMINDER_INTERVAL_SECONDS * 1000,
     embeddedUrlTtlMs: config.COUNTERSIGN_EMBEDDED_URL_TTL_SECONDS * 1000,
     expirySweepIntervalMs: config.COUNTERSIGN_EXPIRY_SWEEP_SECONDS * 1000,
+    retentionSweepIntervalMs: config.COUNTERSIGN_RETENTION_SWEEP_SECONDS * 1000,
     signedLinkDays: config.COUNTERSIGN_SIGNED_LINK_DAYS,
   };
 }

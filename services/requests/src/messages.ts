@@ -121,6 +121,16 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     reminderEveryDays: row.reminder_every_days,
     expiryWarningDays: row.expiry_warning_days,
     expiryWarningTime: time(row.expiry_warned_at),
+    legalHold:
+      row.legal_hold_at && row.legal_hold_reason !== null
+        ? {
+            reason: row.legal_hold_reason,
+            placedBy: row.legal_hold_by ?? "",
+            placeTime: time(row.legal_hold_at),
+          }
+        : undefined,
+    documentsDeleteTime: time(row.documents_deleted_at),
+    certificateDocumentId: row.certificate_document_id ?? "",
     signerAttachments: row.signer_attachments.map(toSignerAttachment),
     completionFailure: row.completion_failure
       ? {

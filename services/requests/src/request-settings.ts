@@ -1,7 +1,8 @@
 /**
- * A workspace's defaults for its new signature requests: the reminder schedule a request gets when
- * it names none, and how long before expiry the waiting recipients and the sender are warned. A
- * request keeps what it was made with; changing the defaults changes only requests made later.
+ * A workspace's settings for its signature requests: the reminder schedule a new request gets when
+ * it names none, and how long before expiry the waiting recipients and the sender are warned — a
+ * request keeps what it was made with, so changing these changes only requests made later — and its
+ * retention: how long after a request ends its documents are kept, which applies to every request.
  */
 import type { RequestSettings as RequestSettingsMessage } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { Database } from "@countersign/kit";
@@ -10,10 +11,21 @@ import { type FieldViolation, type Queryable, validationError } from "@countersi
 export interface RequestSettings {
   reminderEveryDays: number;
   expiryWarningDays: number;
+  /** Days after a request ends that its documents are deleted; undefined keeps them. */
+  retentionDays?: number;
+  /** Whether the audit trail is deleted with the documents. */
+  retentionDeletesEvidence: boolean;
 }
 
-/** Reminders off, as in the peers; a warning two days before expiry. */
-export const DEFAULT_REQUEST_SETTINGS: RequestSettings = { reminderEveryDays: 0, expiryWarningDays: 2 };
+/** Reminders off, as in the peers; a warning two days before expiry; everything kept. */
+export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
+  reminderEveryDays: 0,
+  expiryWarningDays: 2,
+  retentionDeletesEvidence: false,
+};
+
+/** The longest retention: ten years, past which a workspace keeps documents for good. */
+export const MAX_RETENTION_DAYS = 3650;
 
 /** The longest schedule or warning: a month. */
 export const MAX_SCHEDULE_DAYS = 30;
@@ -26,13 +38,24 @@ export function scheduleViolation(path: string, days: number): FieldViolation | 
 }
 
 export async function requestSettingsOf(db: Queryable, workspaceId: string): Promise<RequestSettings> {
-  const { rows } = await db.query<{ reminder_every_days: number; expiry_warning_days: number }>(
-    "SELECT reminder_every_days, expiry_warning_days FROM request_settings WHERE workspace_id = $1",
+  const { rows } = await db.query<{
+    reminder_every_days: number;
+    expiry_warning_days: number;
+    retention_days: number | null;
+    retention_deletes_evidence: boolean;
+  }>(
+    `SELECT reminder_every_days, expiry_warning_days, retention_days, retention_deletes_evidence
+       FROM request_settings WHERE workspace_id = $1`,
     [workspaceId],
   );
   const row = rows[0];
   return row
-    ? { reminderEveryDays: row.reminder_every_days, expiryWarningDays: row.expiry_warning_days }
+    ? {
+        reminderEveryDays: row.reminder_every_days,
+        expiryWarningDays: row.expiry_warning_days,
+        ...(row.retention_days === null ? {} : { retentionDays: row.retention_days }),
+        retentionDeletesEvidence: row.retention_deletes_evidence,
+      }
     : DEFAULT_REQUEST_SETTINGS;
 }
 
@@ -41,20 +64,39 @@ export async function updateRequestSettings(
   workspaceId: string,
   settings: RequestSettingsMessage | undefined,
 ): Promise<RequestSettings> {
-  const next = {
+  const next: RequestSettings = {
     reminderEveryDays: settings?.reminderEveryDays ?? 0,
     expiryWarningDays: settings?.expiryWarningDays ?? 0,
+    ...(settings?.retentionDays === undefined ? {} : { retentionDays: settings.retentionDays }),
+    retentionDeletesEvidence: settings?.retentionDeletesEvidence ?? false,
   };
+  const { retentionDays } = next;
   const violations = [
     scheduleViolation("reminderEveryDays", next.reminderEveryDays),
     scheduleViolation("expiryWarningDays", next.expiryWarningDays),
+    retentionDays === undefined ||
+    (Number.isInteger(retentionDays) && retentionDays >= 1 && retentionDays <= MAX_RETENTION_DAYS)
+      ? undefined
+      : {
+          path: "retentionDays",
+          message: `must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or absent to keep documents`,
+        },
   ].filter((v) => v !== undefined);
   if (violations.length > 0) throw validationError(violations, "the request settings are not valid");
   await db.query(
-    `INSERT INTO request_settings (workspace_id, reminder_every_days, expiry_warning_days) VALUES ($1, $2, $3)
+    `INSERT INTO request_settings
+       (workspace_id, reminder_every_days, expiry_warning_days, retention_days, retention_deletes_evidence)
+     VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (workspace_id) DO UPDATE
-       SET reminder_every_days = $2, expiry_warning_days = $3, updated_at = now()`,
-    [workspaceId, next.reminderEveryDays, next.expiryWarningDays],
+       SET reminder_every_days = $2, expiry_warning_days = $3, retention_days = $4,
+           retention_deletes_evidence = $5, updated_at = now()`,
+    [
+      workspaceId,
+      next.reminderEveryDays,
+      next.expiryWarningDays,
+      retentionDays ?? null,
+      next.retentionDeletesEvidence,
+    ],
   );
   return next;
 }

@@ -13,6 +13,7 @@ import { toAuditEntry, toSignerAttachment } from "./messages.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { RequestSettingsBook } from "./request-settings.js";
 import type { Requests } from "./requests.js";
+import type { LegalHolds } from "./retention/legal-holds.js";
 import type { SealCertificates } from "./seal-certificates.js";
 import type { SignerAttachments } from "./signer-attachments.js";
 import type { SignerAuthentication } from "./signer-authentication.js";
@@ -43,6 +44,7 @@ export interface RequestsDomain {
   signerCopies: SignerCopies;
   auditReports: AuditReports;
   requestSettings: RequestSettingsBook;
+  legalHolds: LegalHolds;
   signerAttachments: SignerAttachments;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
@@ -63,6 +65,7 @@ export function requestsRoutes({
   signerCopies,
   auditReports,
   requestSettings,
+  legalHolds,
   signerAttachments,
   agreementSets,
   verification,
@@ -177,6 +180,12 @@ export function requestsRoutes({
     getRequestSettings: async (req) => ({ settings: await requestSettings.get(req.workspaceId) }),
     updateRequestSettings: async (req) => ({
       settings: await requestSettings.update(req.workspaceId, req.settings),
+    }),
+    placeLegalHold: async (req) => ({
+      signatureRequest: await legalHolds.place(req.workspaceId, req.requestId, req.reason, req.actor),
+    }),
+    releaseLegalHold: async (req) => ({
+      signatureRequest: await legalHolds.release(req.workspaceId, req.requestId, req.actor),
     }),
     getAuditReport: async function* (req) {
       yield* fileParts("report", await auditReports.draw(req.workspaceId, req.requestId));

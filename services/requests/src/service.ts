@@ -40,6 +40,8 @@ import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestSettingsBook } from "./request-settings.js";
 import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
+import { LegalHolds } from "./retention/legal-holds.js";
+import { RetentionSweep } from "./retention/retention-sweep.js";
 import { requestsRoutes } from "./routes.js";
 import { ScheduledNotices } from "./scheduled-notices.js";
 import {
@@ -91,6 +93,8 @@ export interface RequestsDeps {
   expirySweepIntervalMs?: number;
   /** How often scheduled reminders and expiry warnings are looked for; a minute unless given. */
   scheduleSweepIntervalMs?: number;
+  /** How often requests whose documents the workspace's retention deletes are looked for; ten minutes unless given. */
+  retentionSweepIntervalMs?: number;
   /** How often seal certificates are checked for an expiry warning; hourly unless given. */
   sealWarningIntervalMs?: number;
   notificationPollIntervalMs?: number;
@@ -123,6 +127,8 @@ export interface RequestsModule extends ServiceModule {
   sweepExpired(): Promise<number>;
   /** Sends the scheduled reminders and expiry warnings due now, as the sweep would. */
   sweepSchedules(): Promise<{ reminded: number; warned: number }>;
+  /** Deletes the documents the workspaces' retention makes due now, as the sweep would; how many requests'. */
+  sweepRetention(): Promise<number>;
   /** Releases document claims no request backs, as the periodic sweep does. */
   sweepClaims(olderThanMs?: number): Promise<number>;
   /** Queues the seal expiry warnings due now (seal-expiry-warnings.ts); returns how many. */
@@ -197,6 +203,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       sender.start();
       api?.sweeper.start();
       api?.schedules.start();
+      api?.retention.start();
       api?.sealWarnings.start();
       api?.claims.start();
       api?.bulkSendWorker.start();
@@ -212,6 +219,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
       await api?.claims.stop();
       await api?.sweeper.stop();
       await api?.schedules.stop();
+      await api?.retention.stop();
       await api?.sealWarnings.stop();
       await sender.stop();
       await relay.stop();
@@ -219,6 +227,7 @@ export async function buildRequests(deps: RequestsDeps): Promise<RequestsModule>
     mailIdle: () => sender.idle(),
     sweepExpired: () => api?.sweeper.sweep() ?? Promise.resolve(0),
     sweepSchedules: () => api?.schedules.sweep() ?? Promise.resolve({ reminded: 0, warned: 0 }),
+    sweepRetention: () => api?.retention.sweep() ?? Promise.resolve(0),
     sweepClaims: (olderThanMs) => api?.claims.sweep(olderThanMs) ?? Promise.resolve(0),
     warnSealExpiry: (now) => api?.sealWarnings.check(now) ?? Promise.resolve(0),
     completionIdle: () => completions?.idle() ?? Promise.resolve(),
@@ -294,6 +303,7 @@ function apiParts(
   const routes = requestsRoutes({
     auditReports: new AuditReports({ db, drawing: verifierProcess }),
     requestSettings: new RequestSettingsBook(db),
+    legalHolds: new LegalHolds(transactions),
     creation,
     requests,
     sessions,
@@ -323,7 +333,25 @@ function apiParts(
     afterCommit,
     intervalMs: deps.scheduleSweepIntervalMs,
   });
-  return { routes, sweeper, schedules, claims, verifierProcess, templates, sealWarnings, bulkSendWorker };
+  const retention = new RetentionSweep({
+    db,
+    documents: deps.documents,
+    drawing: verifierProcess,
+    logger,
+    afterCommit,
+    intervalMs: deps.retentionSweepIntervalMs,
+  });
+  return {
+    routes,
+    sweeper,
+    schedules,
+    retention,
+    claims,
+    verifierProcess,
+    templates,
+    sealWarnings,
+    bulkSendWorker,
+  };
 }
 
 /** The seal of a process that seals: its key opened now, a wrong one stopping the start. */

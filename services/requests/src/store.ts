@@ -63,6 +63,14 @@ export interface RequestRow {
   /** Days before expires_at that the waiting recipients and the sender are warned; 0 for never. */
   expiry_warning_days: number;
   expiry_warned_at: Date | null;
+  /** A legal hold: why, placed by whom (a key's name, a user's e-mail), when; all null when there is none. */
+  legal_hold_reason: string | null;
+  legal_hold_by: string | null;
+  legal_hold_at: Date | null;
+  /** When retention deleted the documents. */
+  documents_deleted_at: Date | null;
+  /** The certificate of completion kept on its own when retention deleted the documents. */
+  certificate_document_id: string | null;
 }
 
 /** A file a signer gave for an attachment field, as the request keeps it. */
@@ -198,7 +206,8 @@ export type NewRecipientRow = Pick<
 const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document_ids, document_external_ids,
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
   cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign,
-  signer_attachments, reminder_every_days, expiry_warning_days, expiry_warned_at`;
+  signer_attachments, reminder_every_days, expiry_warning_days, expiry_warned_at,
+  legal_hold_reason, legal_hold_by, legal_hold_at, documents_deleted_at, certificate_document_id`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   host_name, host_email,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,

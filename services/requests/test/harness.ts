@@ -106,6 +106,7 @@ export async function startHarness(options: Partial<RequestsDeps> = {}) {
       completionPollIntervalMs: 200,
       expirySweepIntervalMs: 3_600_000,
       scheduleSweepIntervalMs: 3_600_000,
+      retentionSweepIntervalMs: 3_600_000,
       ...options,
       ...overrides,
     });

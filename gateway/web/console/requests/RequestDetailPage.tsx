@@ -5,6 +5,7 @@ import { call, inWorkspace } from "../api";
 import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
+import { RetentionCard } from "./RetentionCard";
 import { StatusBadge } from "./status";
 
 const OPEN = new Set(["sent", "in_progress"]);
@@ -215,54 +216,59 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
               </ul>
             </div>
 
-            <div className="card">
-              <h2>Documents</h2>
-              <ul className="rows">
-                {request.documentIds.map((id, i) => (
-                  <li key={id} className="row">
-                    <span>Original document{request.documentIds.length > 1 ? ` ${i + 1}` : ""}</span>
-                    <a className="button secondary small" href={`/console/api${download(id)}`} download>
-                      Download
-                    </a>
-                  </li>
-                ))}
-                {request.signedDocumentId ? (
+            {request.documentsDeletedAt ? null : (
+              <div className="card">
+                <h2>Documents</h2>
+                <ul className="rows">
+                  {request.documentIds.map((id, i) => (
+                    <li key={id} className="row">
+                      <span>Original document{request.documentIds.length > 1 ? ` ${i + 1}` : ""}</span>
+                      <a className="button secondary small" href={`/console/api${download(id)}`} download>
+                        Download
+                      </a>
+                    </li>
+                  ))}
+                  {request.signedDocumentId ? (
+                    <li className="row">
+                      <span>
+                        <strong>Signed PDF</strong>{" "}
+                        <span className="muted small">sealed, with its certificate of completion</span>
+                      </span>
+                      <a
+                        className="button primary small"
+                        href={`/console/api${download(request.signedDocumentId)}`}
+                        download
+                        data-testid="download-signed"
+                      >
+                        Download signed PDF
+                      </a>
+                    </li>
+                  ) : request.status === "completed" ? (
+                    <li className="row muted">The signed PDF is being sealed; refresh in a moment.</li>
+                  ) : null}
                   <li className="row">
                     <span>
-                      <strong>Signed PDF</strong>{" "}
-                      <span className="muted small">sealed, with its certificate of completion</span>
+                      <strong>Evidence package</strong>{" "}
+                      <span className="muted small">
+                        one ZIP: documents, {request.signedDocumentId ? "signed PDF, " : ""}audit trail with
+                        its hashes, and how to check them
+                      </span>
                     </span>
                     <a
-                      className="button primary small"
-                      href={`/console/api${download(request.signedDocumentId)}`}
+                      className="button secondary small"
+                      href={`/console/api${path("/evidence-package")}`}
                       download
-                      data-testid="download-signed"
+                      data-testid="download-evidence"
                     >
-                      Download signed PDF
+                      Download ZIP
                     </a>
                   </li>
-                ) : request.status === "completed" ? (
-                  <li className="row muted">The signed PDF is being sealed; refresh in a moment.</li>
-                ) : null}
-                <li className="row">
-                  <span>
-                    <strong>Evidence package</strong>{" "}
-                    <span className="muted small">
-                      one ZIP: documents, {request.signedDocumentId ? "signed PDF, " : ""}audit trail with its
-                      hashes, and how to check them
-                    </span>
-                  </span>
-                  <a
-                    className="button secondary small"
-                    href={`/console/api${path("/evidence-package")}`}
-                    download
-                    data-testid="download-evidence"
-                  >
-                    Download ZIP
-                  </a>
-                </li>
-              </ul>
-            </div>
+                </ul>
+              </div>
+            )}
+            {request.status === "draft" ? null : (
+              <RetentionCard request={request} path={path} download={download} onChanged={refresh} />
+            )}
 
             <div className="card">
               <div className="card-head">

@@ -1,12 +1,13 @@
 /**
  * Settings → Requests: the defaults a new request gets — how often the service reminds whoever's
- * turn it is, and how long before expiry it warns them and the sender. Requests already made keep
- * theirs.
+ * turn it is, and how long before expiry it warns them and the sender; requests already made keep
+ * theirs — and the retention of every request's documents. Each form saves the whole settings, the
+ * other form's part as it was last saved.
  */
 import { type FormEvent, useState } from "react";
 import { call, inWorkspace } from "../api";
 import type { RequestSettings } from "../types";
-import { BusyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, CheckField, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function RequestsTab() {
@@ -18,10 +19,45 @@ export function RequestsTab() {
   return (
     <div className="stack">
       <Show loaded={settings} what="the request settings" onRetry={reload}>
-        {(loaded) => <ScheduleForm loaded={loaded} />}
+        {(loaded) => <SettingsForms loaded={loaded} />}
       </Show>
     </div>
   );
+}
+
+function SettingsForms({ loaded }: { loaded: RequestSettings }) {
+  const [current, setCurrent] = useState(loaded);
+  return (
+    <>
+      <ScheduleForm current={current} onSaved={setCurrent} />
+      <RetentionForm current={current} onSaved={setCurrent} />
+    </>
+  );
+}
+
+/** A form's part of the settings saved with the rest as they were last saved. */
+function useSettingsSave(current: RequestSettings, onSaved: (kept: RequestSettings) => void) {
+  const workspace = useWorkspace();
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  const submit = (part: Record<string, unknown>) => {
+    setSaved(false);
+    void save.run("save", async () => {
+      const kept = await call<RequestSettings>(inWorkspace(workspace.id, "/request-settings"), {
+        method: "PUT",
+        json: {
+          reminderEveryDays: current.reminderEveryDays,
+          expiryWarningDays: current.expiryWarningDays,
+          retentionDays: current.retentionDays ?? null,
+          retentionDeletesEvidence: current.retentionDeletesEvidence ?? false,
+          ...part,
+        },
+      });
+      onSaved(kept);
+      setSaved(true);
+    });
+  };
+  return { save, saved, setSaved, submit };
 }
 
 const isDays = (typed: string) => /^\d{1,3}$/.test(typed.trim());
@@ -29,24 +65,19 @@ const isDays = (typed: string) => /^\d{1,3}$/.test(typed.trim());
 /** What a field holds as the API takes it: a number, or null for the service to name as missing. */
 const daysOf = (typed: string) => (isDays(typed) ? Number(typed) : null);
 
-function ScheduleForm({ loaded }: { loaded: RequestSettings }) {
-  const workspace = useWorkspace();
-  const [current, setCurrent] = useState(loaded);
+function ScheduleForm({
+  current,
+  onSaved,
+}: {
+  current: RequestSettings;
+  onSaved: (kept: RequestSettings) => void;
+}) {
   const [reminder, setReminder] = useState(String(current.reminderEveryDays));
   const [warning, setWarning] = useState(String(current.expiryWarningDays));
-  const [saved, setSaved] = useState(false);
-  const save = useAction();
+  const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSaved(false);
-    void save.run("save", async () => {
-      const kept = await call<RequestSettings>(inWorkspace(workspace.id, "/request-settings"), {
-        method: "PUT",
-        json: { reminderEveryDays: daysOf(reminder), expiryWarningDays: daysOf(warning) },
-      });
-      setCurrent(kept);
-      setSaved(true);
-    });
+    saveWith({ reminderEveryDays: daysOf(reminder), expiryWarningDays: daysOf(warning) });
   };
   const changed =
     reminder !== String(current.reminderEveryDays) || warning !== String(current.expiryWarningDays);
@@ -96,6 +127,110 @@ function ScheduleForm({ loaded }: { loaded: RequestSettings }) {
       {save.error && !save.error.about("reminderEveryDays") && !save.error.about("expiryWarningDays") ? (
         <ErrorNote error={save.error} />
       ) : null}
+    </form>
+  );
+}
+
+/** How long ended requests' documents are kept, and whether their audit trails go with them. */
+function RetentionForm({
+  current,
+  onSaved,
+}: {
+  current: RequestSettings;
+  onSaved: (kept: RequestSettings) => void;
+}) {
+  const [deleting, setDeleting] = useState(current.retentionDays != null);
+  const [days, setDays] = useState(String(current.retentionDays ?? 365));
+  const [evidenceToo, setEvidenceToo] = useState(current.retentionDeletesEvidence ?? false);
+  const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    saveWith(
+      deleting
+        ? {
+            retentionDays: /^\d{1,4}$/.test(days.trim()) ? Number(days) : null,
+            retentionDeletesEvidence: evidenceToo,
+          }
+        : { retentionDays: null, retentionDeletesEvidence: false },
+    );
+  };
+  const changed =
+    deleting !== (current.retentionDays != null) ||
+    (deleting &&
+      (days !== String(current.retentionDays ?? "") ||
+        evidenceToo !== (current.retentionDeletesEvidence ?? false)));
+  const touched = () => setSaved(false);
+  const daysError = save.error?.about("retentionDays");
+  return (
+    <form className="card" onSubmit={submit} noValidate data-testid="retention-settings">
+      <h2>Retention</h2>
+      <p className="muted">
+        How long the documents of ended requests (completed, declined, cancelled or expired) are kept. It
+        applies to every request, those already ended too; a request on legal hold is left alone. Each
+        deletion is written to the request's audit trail.
+      </p>
+      <CheckField
+        checked={deleting}
+        onChange={(checked) => {
+          setDeleting(checked);
+          touched();
+        }}
+      >
+        Delete the documents of ended requests
+      </CheckField>
+      {deleting ? (
+        <div className="stack">
+          <div className="field-pair">
+            <div>
+              <TextField
+                label="Days after a request ends"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={3650}
+                value={days}
+                onChange={(e) => {
+                  setDays(e.target.value);
+                  touched();
+                }}
+                error={daysError}
+              />
+              <p className="muted small">From 1 to 3650 (ten years).</p>
+            </div>
+          </div>
+          <CheckField
+            checked={evidenceToo}
+            onChange={(checked) => {
+              setEvidenceToo(checked);
+              touched();
+            }}
+          >
+            Delete the audit trail with them
+          </CheckField>
+          <p className="muted small">
+            {evidenceToo
+              ? "The trail is replaced by one entry recording the deletion and the last hash of the trail it replaces. Nothing is left to prove who signed."
+              : "The audit trail stays, and a completed request's certificate of completion is kept on its own."}
+          </p>
+          <p className="note warning small" role="note">
+            Deleted documents cannot be brought back. Requests that ended longer ago than this are deleted at
+            the next sweep, within ten minutes of saving.
+          </p>
+        </div>
+      ) : (
+        <p className="muted small">Documents are kept for good.</p>
+      )}
+      <div className="button-row">
+        <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
+          Save
+        </BusyButton>
+      </div>
+      {saved ? (
+        <p className="note success" role="status">
+          Saved. {deleting ? "Retention applies from the next sweep." : "Documents are kept for good."}
+        </p>
+      ) : null}
+      {save.error && !daysError ? <ErrorNote error={save.error} /> : null}
     </form>
   );
 }

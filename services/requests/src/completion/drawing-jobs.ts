@@ -7,6 +7,7 @@
  * file from a stranger.
  */
 import { imagePage } from "@countersign/kit/image-page.js";
+import { PDFDocument } from "pdf-lib";
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import { type VerificationReport, verifyDocument } from "../verification/verify-document.js";
@@ -35,12 +36,28 @@ export type DrawingJob =
   | { kind: "validation-revision"; pdf: Uint8Array; data: ValidationData; timestampBytes: number }
   | { kind: "verify"; pdf: Uint8Array }
   | { kind: "image-page"; image: Uint8Array; type: "image/png" | "image/jpeg" }
-  | { kind: "audit-report"; facts: AuditReportFacts };
+  | { kind: "audit-report"; facts: AuditReportFacts }
+  | { kind: "pages-from"; pdf: Uint8Array; from: number };
 
 /** A PDF (a drawing says, besides, what its signed pages hashed to), or a verification's report. */
 export type DrawingResult = { bytes?: Uint8Array; report?: VerificationReport } & Partial<
   Omit<DrawnDocument, "bytes">
 >;
+
+/** The pages of `pdf` from the 0-based page `from` on, as a PDF of their own. */
+async function pagesFrom(pdf: Uint8Array, from: number): Promise<Uint8Array> {
+  const source = await PDFDocument.load(pdf, { updateMetadata: false });
+  const count = source.getPageCount();
+  if (from < 0 || from >= count) throw new Error(`the PDF has ${count} pages, none from page ${from + 1} on`);
+  const out = await PDFDocument.create();
+  for (const page of await out.copyPages(
+    source,
+    Array.from({ length: count - from }, (_, i) => from + i),
+  ))
+    out.addPage(page);
+  out.setProducer("Countersign");
+  return out.save();
+}
 
 export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
   switch (job.kind) {
@@ -56,5 +73,7 @@ export async function runDrawingJob(job: DrawingJob): Promise<DrawingResult> {
       return { bytes: await imagePage(job.image, job.type) };
     case "audit-report":
       return { bytes: await drawAuditReport(job.facts) };
+    case "pages-from":
+      return { bytes: await pagesFrom(job.pdf, job.from) };
   }
 }

@@ -87,6 +87,12 @@ export class DrawingProcess {
     return bytes ?? new Uint8Array();
   }
 
+  /** A sealed PDF's certificate of completion on its own: its pages from `from` (0-based) on. */
+  async pagesFrom(pdf: Uint8Array, from: number): Promise<Uint8Array> {
+    const { bytes } = await this.run({ kind: "pages-from", pdf, from });
+    return bytes ?? new Uint8Array();
+  }
+
   /** A request's audit trail as a PDF report. */
   async auditReport(facts: AuditReportFacts): Promise<Uint8Array> {
     const { bytes } = await this.run({ kind: "audit-report", facts });
@@ -99,6 +105,7 @@ export class DrawingProcess {
       "signer-copy": "drawing the signer's copy",
       "image-page": "making the image a page",
       "audit-report": "drawing the audit trail's report",
+      "pages-from": "taking the certificate's pages",
       draw: "drawing the completed PDF",
       "validation-revision": "drawing the completed PDF",
     }[job.kind];

@@ -1,0 +1,148 @@
+/**
+ * A request's place in the workspace's retention, on its page: a legal hold placed (with a reason)
+ * or released, the hold shown with who placed it and why, and once retention has deleted the
+ * documents, when — with the certificate of completion kept on its own, when it was.
+ */
+import { type FormEvent, useState } from "react";
+import { Modal } from "../../shared/Modal";
+import { call } from "../api";
+import type { SignatureRequest } from "../types";
+import { Confirm, DialogFormActions, ErrorNote, TextAreaField, useAction, When } from "../ui";
+
+const MAX_REASON = 500;
+
+export function RetentionCard({
+  request,
+  path,
+  download,
+  onChanged,
+}: {
+  request: SignatureRequest;
+  /** The request's own API path with `rest` after it. */
+  path: (rest: string) => string;
+  download: (documentId: string) => string;
+  onChanged: () => void;
+}) {
+  const [placing, setPlacing] = useState(false);
+  const [releasing, setReleasing] = useState(false);
+  const { legalHold, documentsDeletedAt, certificateDocumentId } = request;
+  if (documentsDeletedAt) {
+    return (
+      <div className="note info" role="status" data-testid="retention">
+        <p>
+          <strong>Documents deleted</strong> <When at={documentsDeletedAt} /> under the workspace's retention.
+          The audit trail says which, and whether it was deleted with them.
+        </p>
+        {certificateDocumentId ? (
+          <p>
+            The certificate of completion was kept:{" "}
+            <a href={`/console/api${download(certificateDocumentId)}`} download>
+              download it
+            </a>
+            .
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <div className="card" data-testid="retention">
+      <div className="card-head">
+        <h2>Legal hold</h2>
+        <div className="card-actions">
+          {legalHold ? (
+            <button type="button" className="button secondary small" onClick={() => setReleasing(true)}>
+              Release hold
+            </button>
+          ) : (
+            <button type="button" className="button secondary small" onClick={() => setPlacing(true)}>
+              Place legal hold
+            </button>
+          )}
+        </div>
+      </div>
+      {legalHold ? (
+        <p>
+          <span className="badge warning">On hold</span> since <When at={legalHold.placedAt} />, placed by{" "}
+          {legalHold.placedBy}: “{legalHold.reason}”. The workspace's retention leaves its documents and audit
+          trail alone until the hold is released.
+        </p>
+      ) : (
+        <p className="muted small">
+          A hold keeps this request's documents and audit trail from the workspace's retention (Settings →
+          Requests), for a dispute or an audit, until it is released.
+        </p>
+      )}
+      {placing ? (
+        <PlaceHoldDialog path={path} onClose={() => setPlacing(false)} onPlaced={onChanged} />
+      ) : null}
+      {releasing ? (
+        <Confirm
+          title="Release the legal hold?"
+          description="The workspace's retention takes its course again: if its time has passed, the documents are deleted at its next sweep."
+          confirmLabel="Release hold"
+          onConfirm={async () => {
+            await call(path("/legal-hold"), { method: "DELETE" });
+            onChanged();
+          }}
+          onClose={() => setReleasing(false)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function PlaceHoldDialog({
+  path,
+  onClose,
+  onPlaced,
+}: {
+  path: (rest: string) => string;
+  onClose: () => void;
+  onPlaced: () => void;
+}) {
+  const [reason, setReason] = useState("");
+  const [missing, setMissing] = useState(false);
+  const { busy, error, run } = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) {
+      setMissing(true);
+      return;
+    }
+    const placed = await run("hold", () =>
+      call(path("/legal-hold"), { method: "POST", json: { reason: reason.trim() } }),
+    );
+    if (!placed) return;
+    onPlaced();
+    onClose();
+  };
+  const problem = missing ? "Say why the request is held." : error?.about("reason");
+  return (
+    <Modal
+      title="Place a legal hold"
+      description="Its documents and audit trail stay, whatever the workspace's retention, until the hold is released. The reason is written to the audit trail."
+      onClose={onClose}
+      testId="legal-hold-dialog"
+      busy={busy !== undefined}
+    >
+      <form onSubmit={submit} noValidate>
+        <TextAreaField
+          label="Reason"
+          rows={3}
+          maxLength={MAX_REASON}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setMissing(false);
+          }}
+          error={problem}
+        />
+        {error && !error.about("reason") ? <ErrorNote error={error} /> : null}
+        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
+          Place hold
+        </DialogFormActions>
+      </form>
+    </Modal>
+  );
+}
