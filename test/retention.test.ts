@@ -5,6 +5,7 @@
  * test can date a request's end back in its database (distributed mode), the documents of a request
  * ended longer ago than the retention deleted by the service's own sweep, on hold not.
  */
+import { unzipSync } from "fflate";
 import pg from "pg";
 import { type Deployment, startDistributed, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
@@ -179,6 +180,16 @@ describe.each(modes)("%s mode: retention", (mode, start) => {
       action: "documents_deleted",
       details: { retentionDays: 7 },
     });
+    // The evidence package holds what is left, and says why the documents are not in it.
+    const zip = await fetch(`${gateway}/api/v1/signature-requests/${due.id}/evidence-package`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    expect(zip.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    expect(Object.keys(files).some((name) => name.startsWith("originals/"))).toBe(false);
+    expect(Buffer.from(files["README.txt"] as Uint8Array).toString("utf8")).toContain(
+      "No documents: the workspace's retention deleted them",
+    );
     // The held request, ended as long ago, keeps its documents.
     expect(((await api(`/signature-requests/${held.id}`)).body as RequestBody).documentsDeletedAt).toBeNull();
     expect((await api(`/documents/${held.documentIds[0]}`)).status).toBe(200);

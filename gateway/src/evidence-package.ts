@@ -10,6 +10,7 @@
  * are problems with a status; a document that cannot be read later ends the download cut short.
  */
 import { createHash } from "node:crypto";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
@@ -61,6 +62,11 @@ function readme(
       : []),
     ...(request.signerAttachments.length > 0 ? ["- attachments/: the files signers attached"] : []),
     ...(sealedPath ? [`- ${sealedPath}: the completed PDF with its certificate of completion, sealed`] : []),
+    ...(request.documentsDeleteTime
+      ? [
+          `- No documents: the workspace's retention deleted them at ${timestampDate(request.documentsDeleteTime).toISOString()} (the audit trail says which, with their SHA-256)${request.certificateDocumentId ? "; certificate/ holds the certificate of completion it kept" : ""}`,
+        ]
+      : []),
     "- audit-trail.json: every entry of the audit trail, each with its hash",
     "- audit-trail.csv, audit-trail.pdf: the same trail for a spreadsheet and for reading",
     "- SHA256SUMS: the SHA-256 of every other file here",
@@ -92,11 +98,14 @@ export function packageFiles(
   requestJson: unknown,
 ): PackageFile[] {
   const encoder = new TextEncoder();
-  const folder = (name: string, ids: string[]) =>
-    entryNames(ids.map((id) => documentNames.get(id) ?? `${id}.pdf`)).map((file, i) => ({
+  /** The documents of `all` that are still kept (retention may have deleted them), in a folder. */
+  const folder = (name: string, all: string[]) => {
+    const ids = all.filter((id) => documentNames.has(id));
+    return entryNames(ids.map((id) => documentNames.get(id) as string)).map((file, i) => ({
       path: `${name}/${file}`,
       documentId: ids[i] as string,
     }));
+  };
   const converted = request.documentIds.filter((id) => sourceNames.has(id));
   return [
     { path: "request.json", bytes: encoder.encode(`${JSON.stringify(requestJson, null, 2)}\n`) },
@@ -111,6 +120,7 @@ export function packageFiles(
       request.signerAttachments.map((a) => a.documentId),
     ),
     ...(request.signedDocumentId ? folder("sealed", [request.signedDocumentId]) : []),
+    ...(request.certificateDocumentId ? folder("certificate", [request.certificateDocumentId]) : []),
     { path: "audit-trail.json", bytes: encoder.encode(trail.json) },
     { path: "audit-trail.csv", bytes: encoder.encode(trail.csv) },
     { path: "audit-trail.pdf", bytes: trail.pdf },

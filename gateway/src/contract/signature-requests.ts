@@ -301,6 +301,9 @@ export const RequestSettings = z
       "The workspace's settings for its requests: the defaults new requests get (requests already made keep theirs) and the retention of every request's documents.",
   });
 
+/** The settings as the service answers them: every field, `retentionDays` null when documents are kept. */
+export const RequestSettingsInForce = RequestSettings.required().meta({ id: "RequestSettingsInForce" });
+
 export const SignatureRequestPage = page(SignatureRequest, "SignatureRequestPage");
 
 export const SignatureRequestQuery = z.object({

@@ -5,7 +5,7 @@
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { create as contentDisposition } from "content-disposition";
@@ -115,14 +115,23 @@ export function requestExportRoutes(
       if (!request) throw new Error("the requests service answered without a signature request");
       const ids = [...request.documentIds, ...request.signerAttachments.map((a) => a.documentId)];
       if (request.signedDocumentId) ids.push(request.signedDocumentId);
+      if (request.certificateDocumentId) ids.push(request.certificateDocumentId);
       const stored = await Promise.all(
         ids.map(async (documentId) => {
-          const { document } = await documents.getDocument({ workspaceId, documentId });
+          // One the workspace's retention deleted is not in the package; the README says so.
+          const document = await documents.getDocument({ workspaceId, documentId }).then(
+            (found) => found.document,
+            (err: unknown) => {
+              if (ConnectError.from(err).code === Code.NotFound && request.documentsDeleteTime)
+                return undefined;
+              throw err;
+            },
+          );
           return { documentId, document };
         }),
       );
       const names = new Map(
-        stored.map(({ documentId, document }) => [documentId, document?.filename ?? `${documentId}.pdf`]),
+        stored.flatMap(({ documentId, document }) => (document ? [[documentId, document.filename]] : [])),
       );
       const sources = new Map(
         stored.flatMap(({ documentId, document }) =>

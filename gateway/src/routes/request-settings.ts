@@ -13,7 +13,7 @@ import type {
   RequestSettings as StoredSettings,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { z } from "zod";
-import { RequestSettings } from "../contract/signature-requests.js";
+import { RequestSettings, RequestSettingsInForce } from "../contract/signature-requests.js";
 import { ok, type PublicApi } from "../public-api.js";
 
 export const SETTINGS_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
@@ -23,21 +23,21 @@ export const GET_SETTINGS = {
   description:
     "The reminder schedule a new request gets when it names none, the warning before expiry, and how long ended requests' documents are kept.",
   tag: "Signature requests",
-  answers: { 200: { description: "The settings in force.", schema: RequestSettings } },
+  answers: { 200: { description: "The settings in force.", schema: RequestSettingsInForce } },
   problems: [...SETTINGS_PROBLEMS],
 } as const;
 
 export const PUT_SETTINGS = {
   summary: "Replace the settings for requests",
   description:
-    "Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: absent, documents are kept for good.",
+    "Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.",
   tag: "Signature requests",
   body: RequestSettings,
-  answers: { 200: { description: "The settings as kept.", schema: RequestSettings } },
+  answers: { 200: { description: "The settings as kept.", schema: RequestSettingsInForce } },
   problems: [...SETTINGS_PROBLEMS, 413, 415, 422],
 } as const;
 
-export function settingsJson(settings: StoredSettings | undefined): z.infer<typeof RequestSettings> {
+export function settingsJson(settings: StoredSettings | undefined): z.infer<typeof RequestSettingsInForce> {
   if (!settings) throw new Error("the requests service answered without settings");
   return {
     reminderEveryDays: settings.reminderEveryDays,

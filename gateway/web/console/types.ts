@@ -48,7 +48,7 @@ export type Member = Schemas["Member"];
 export type Invitation = Schemas["Invitation"];
 export type InvitationView = Schemas["InvitationView"];
 export type WorkspaceSettings = Schemas["WorkspaceSettings"];
-export type RequestSettings = Schemas["RequestSettings"];
+export type RequestSettings = Schemas["RequestSettingsInForce"];
 
 export type DocumentInfo = Schemas["Document"];
 export type Template = Schemas["Template"];

@@ -3919,7 +3919,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["RequestSettings"];
+                        "application/json": components["schemas"]["RequestSettingsInForce"];
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -3933,7 +3933,7 @@ export interface paths {
         };
         /**
          * Replace the settings for requests
-         * @description Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: absent, documents are kept for good.
+         * @description Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.
          */
         put: {
             parameters: {
@@ -3960,7 +3960,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["RequestSettings"];
+                        "application/json": components["schemas"]["RequestSettingsInForce"];
                     };
                 };
                 400: components["responses"]["BadRequest"];
@@ -5437,6 +5437,16 @@ export interface components {
             };
             previousHash: string | null;
             hash: string;
+        };
+        RequestSettingsInForce: {
+            /** @description The reminder schedule of a new request that names none: each recipient whose turn it is is reminded this many days after their last e-mail; 0 for never (the default), at most 30. */
+            reminderEveryDays: number;
+            /** @description How many days before a request expires the recipients whose turn it is, and the sender (a console user), are warned by e-mail; 0 for never, at most 30 (default 2). A request sent already that close to its expiry is not warned. */
+            expiryWarningDays: number;
+            /** @description How many days after a request ends (completed, declined, cancelled or expired) its documents are deleted — the sealed PDF, the files signers attached, and the originals unless a template or another request still uses them — from 1 to 3650; `null` or absent keeps them for good (the default). Applies to every request of the workspace, those already ended too; a request on legal hold is passed by. Each deletion is the request's audit trail's next entry. */
+            retentionDays: number | null;
+            /** @description Whether the audit trail goes with the documents: its entries are replaced by one recording the deletion, with the last hash of the chain it replaces. `false` (the default) keeps the trail, and keeps a completed request's certificate of completion as a document of its own (`certificateDocumentId`). */
+            retentionDeletesEvidence: boolean;
         };
         AgreementSet: {
             /** Format: uuid */

@@ -8,9 +8,10 @@ ALTER TABLE signature_requests
   ADD COLUMN legal_hold_reason text,
   ADD COLUMN legal_hold_by text,
   ADD COLUMN legal_hold_at timestamptz,
-  -- When a replica took the request to delete its documents: others pass it by, and a hold waits,
-  -- until the deletion is recorded or, after a crash, for 15 minutes.
-  ADD COLUMN retention_started_at timestamptz,
+  -- A replica deleting the request's documents holds a lease on it: its token, and until when (renewed
+  -- before each deletion). Others pass the request by, and a hold is refused, while it lasts.
+  ADD COLUMN retention_lease uuid,
+  ADD COLUMN retention_lease_until timestamptz,
   -- When retention deleted the documents; the request stays.
   ADD COLUMN documents_deleted_at timestamptz,
   -- The certificate of completion kept on its own when the documents went and the evidence stayed.

@@ -248,16 +248,24 @@ export const store = {
       id: string;
       document_ids: string[];
       signed_document_id: string | null;
-    }>("SELECT id, document_ids, signed_document_id FROM signature_requests WHERE id = ANY($1::uuid[])", [
-      requestIds,
-    ]);
+      certificate_document_id: string | null;
+    }>(
+      `SELECT id, document_ids, signed_document_id, certificate_document_id
+         FROM signature_requests WHERE id = ANY($1::uuid[])`,
+      [requestIds],
+    );
     const uploads = await db.query<{ request_id: string; document_id: string }>(
       "SELECT request_id, document_id FROM signer_uploads WHERE request_id = ANY($1::uuid[])",
       [requestIds],
     );
     return [
       ...rows.flatMap((r) =>
-        [...r.document_ids, ...(r.signed_document_id ? [r.signed_document_id] : [])].map((documentId) => ({
+        [
+          ...r.document_ids,
+          ...(r.signed_document_id ? [r.signed_document_id] : []),
+          // The certificate of completion kept when retention deleted the documents.
+          ...(r.certificate_document_id ? [r.certificate_document_id] : []),
+        ].map((documentId) => ({
           holderId: r.id,
           documentId,
         })),

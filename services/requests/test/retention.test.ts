@@ -74,13 +74,15 @@ async function completed(workspaceId: string) {
   });
 }
 
-/** A draft made from a document of its own (no template), then cancelled. */
-async function cancelled(workspaceId: string) {
-  const documentId = await h.upload(workspaceId);
+/** A draft made from documents of its own (no template; one unless `count`), then cancelled. */
+async function cancelled(workspaceId: string, count = 1) {
+  const documentIds: string[] = [];
+  for (let i = 0; i < count; i++) documentIds.push(await h.upload(workspaceId));
+  const documentId = documentIds[0] as string;
   const { signatureRequest } = await h.requests.createSignatureRequest({
     workspaceId,
     title: "Offer",
-    documentIds: [documentId],
+    documentIds,
     recipients: [{ name: "Cy", email: "cy@example.com", role: "Candidate" }],
     fields: [
       {
@@ -98,7 +100,7 @@ async function cancelled(workspaceId: string) {
   });
   const request = signatureRequest as NonNullable<typeof signatureRequest>;
   await h.requests.cancelSignatureRequest({ workspaceId, requestId: request.id, reason: "withdrawn" });
-  return { request, documentId };
+  return { request, documentId, documentIds };
 }
 
 /** Moves the request's end `days` back. */
@@ -119,6 +121,13 @@ async function retain(
     workspaceId,
     settings: { reminderEveryDays: 0, expiryWarningDays: 2, retentionDays, retentionDeletesEvidence },
   });
+}
+
+async function download(workspaceId: string, documentId: string): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const part of h.documents.downloadDocument({ workspaceId, documentId }))
+    if (part.part.case === "chunk") chunks.push(part.part.value);
+  return Buffer.concat(chunks);
 }
 
 const exists = (workspaceId: string, documentId: string) =>
@@ -150,6 +159,7 @@ test("the settings take a retention of 1 to 3650 days, or none, and say so of an
 test("once its retention has passed, a completed request's sealed PDF goes, its template's document stays, and the trail records it with the certificate kept", async () => {
   const ws = uuidv7();
   const request = await completed(ws);
+  const sealed = await download(ws, request.signedDocumentId);
   await retain(ws, 30);
   await endedDaysAgo(request.id, 29);
   expect(await h.module.sweepRetention()).toBe(0);
@@ -170,14 +180,10 @@ test("once its retention has passed, a completed request's sealed PDF goes, its 
     documentId: after?.certificateDocumentId as string,
   });
   // The sealed PDF's last pages, on their own: the certificate of completion.
-  const chunks: Uint8Array[] = [];
-  for await (const part of h.documents.downloadDocument({
-    workspaceId: ws,
-    documentId: after?.certificateDocumentId as string,
-  }))
-    if (part.part.case === "chunk") chunks.push(part.part.value);
   expect(certificate.document?.kind).toBe(Kind.CERTIFICATE);
-  expect(await pdfText(Buffer.concat(chunks))).toMatch(/Certificate of completion/i);
+  expect(await pdfText(await download(ws, after?.certificateDocumentId as string))).toMatch(
+    /Certificate of completion/i,
+  );
 
   const { entries, verified } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
   expect(verified).toBe(true);
@@ -197,8 +203,17 @@ test("once its retention has passed, a completed request's sealed PDF goes, its 
       { documentId: request.documentIds[0], role: "original", outcome: "in_use" },
     ],
   });
+  // A copy kept by a signer is still compared with the sealed PDF the service made, by its recorded hash.
+  const { report } = await h.requests.verifyDocument({ pdf: sealed });
+  expect(report?.stored).toMatchObject({ requestId: request.id, identical: true });
   // Done once: the next sweep passes it by.
   expect(await h.module.sweepRetention()).toBe(0);
+  // The request stands behind the certificate it kept: the claims sweep leaves its claim.
+  await h.module.sweepClaims(0);
+  const refused = await rejection(
+    h.documents.deleteDocument({ workspaceId: ws, documentId: certificateIdOf(request.id) }),
+  );
+  expect(refused.code).toBe(Code.FailedPrecondition);
 });
 
 test("with the evidence deleted too, the trail is one entry holding the last hash of the chain it replaces, and names nobody's files", async () => {
@@ -245,18 +260,16 @@ test("a legal hold passes the request by until it is released; both are audited 
   expect(held?.legalHold).toMatchObject({ reason: "Dispute 2026-114", placedBy: "olga@example.com" });
   expect(await h.module.sweepRetention()).toBe(0);
   expect(await exists(ws, documentId)).toBe(true);
-  // While a replica deletes a request's documents, there is nothing left to hold.
+  // While a replica holds a lease to delete a request's documents, a hold cannot keep them.
   const other = await cancelled(ws);
   await endedDaysAgo(other.request.id, 5);
-  await h.db.query("UPDATE signature_requests SET retention_started_at = now() WHERE id = $1", [
-    other.request.id,
-  ]);
+  await leasedElsewhere(other.request.id, "5 minutes");
   const busy = await rejection(
     h.requests.placeLegalHold({ workspaceId: ws, requestId: other.request.id, reason: "late", actor: admin }),
   );
   expect([busy.code, busy.rawMessage]).toEqual([
     Code.FailedPrecondition,
-    "the workspace's retention is deleting this request's documents now: there is nothing left to hold",
+    "the workspace's retention is deleting this request's documents at this moment: a hold can no longer keep them",
   ]);
 
   const { signatureRequest: released } = await h.requests.releaseLegalHold({
@@ -280,6 +293,98 @@ test("a legal hold passes the request by until it is released; both are audited 
     h.requests.placeLegalHold({ workspaceId: ws, requestId: request.id, reason: "too late", actor: admin }),
   );
   expect(late.code).toBe(Code.FailedPrecondition);
+});
+
+/** Another replica's lease on the request, lasting `left` more ("5 minutes", or "-1 minute": run out). */
+async function leasedElsewhere(requestId: string, left: string): Promise<void> {
+  await h.db.query(
+    `UPDATE signature_requests SET retention_lease = $2, retention_lease_until = now() + $3::interval WHERE id = $1`,
+    [requestId, uuidv7(), left],
+  );
+}
+
+function documentsWith(
+  deleteDocument: (req: { workspaceId: string; documentId: string }, n: number) => Promise<unknown>,
+) {
+  let deletions = 0;
+  return new Proxy(h.documents, {
+    get(target, name, receiver) {
+      if (name !== "deleteDocument") return Reflect.get(target, name, receiver);
+      return (req: { workspaceId: string; documentId: string }) => deleteDocument(req, ++deletions);
+    },
+  });
+}
+
+test("a request another replica holds a lease on is passed by until the lease runs out", async () => {
+  const ws = uuidv7();
+  const { request } = await cancelled(ws);
+  await retain(ws, 1);
+  await endedDaysAgo(request.id, 3);
+  await leasedElsewhere(request.id, "5 minutes");
+  expect(await h.module.sweepRetention()).toBe(0);
+  await leasedElsewhere(request.id, "-1 minute");
+  expect(await h.module.sweepRetention()).toBe(1);
+});
+
+test("a hold that lands while documents are being deleted stops the deletion before the next document, and nothing is recorded", async () => {
+  const ws = uuidv7();
+  const { request, documentIds } = await cancelled(ws, 2);
+  await retain(ws, 1);
+  await endedDaysAgo(request.id, 3);
+  // The first deletion is slow enough for a hold to land (written as it would be, past the lease check).
+  const replica = await h.buildModule({
+    documents: documentsWith(async (req, n) => {
+      const done = await h.documents.deleteDocument(req);
+      if (n === 1)
+        await h.db.query(
+          "UPDATE signature_requests SET legal_hold_reason = 'Subpoena', legal_hold_by = 'olga@example.com', legal_hold_at = now() WHERE id = $1",
+          [request.id],
+        );
+      return done;
+    }),
+  });
+  expect(await replica.sweepRetention()).toBe(0);
+  const { signatureRequest } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: request.id,
+  });
+  expect([signatureRequest?.legalHold?.reason, signatureRequest?.documentsDeleteTime]).toEqual([
+    "Subpoena",
+    undefined,
+  ]);
+  // The first document was gone before the hold; the second is kept.
+  expect([await exists(ws, documentIds[0] as string), await exists(ws, documentIds[1] as string)]).toEqual([
+    false,
+    true,
+  ]);
+});
+
+test("a deletion cut short is finished by the next sweep: the certificate made once, what went before counted as gone", async () => {
+  const ws = uuidv7();
+  const request = await completed(ws);
+  await retain(ws, 1);
+  await endedDaysAgo(request.id, 3);
+  // A replica whose documents service fails the second deletion, as an outage between the two would.
+  const replica = await h.buildModule({
+    documents: documentsWith((req, n) =>
+      n === 2
+        ? Promise.reject(new ConnectError("the documents service went away", Code.Unavailable))
+        : h.documents.deleteDocument(req),
+    ),
+  });
+  expect(await replica.sweepRetention()).toBe(0);
+  expect(await exists(ws, request.signedDocumentId)).toBe(false);
+  // It let the request go: the next sweep takes it, and the certificate, made by the first, is kept.
+  expect(await h.module.sweepRetention()).toBe(1);
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(JSON.parse(entries.at(-1)?.details ?? "{}")).toMatchObject({
+    certificateDocumentId: certificateIdOf(request.id),
+    documents: [
+      { documentId: request.signedDocumentId, role: "sealed", outcome: "already_deleted" },
+      { documentId: request.documentIds[0], role: "original", outcome: "in_use" },
+    ],
+  });
+  expect(await exists(ws, certificateIdOf(request.id))).toBe(true);
 });
 
 test("a request that has not ended, or a workspace that keeps its documents, is left alone", async () => {

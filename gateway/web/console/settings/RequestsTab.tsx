@@ -143,24 +143,32 @@ function RetentionForm({
   const [days, setDays] = useState(String(current.retentionDays ?? 365));
   const [evidenceToo, setEvidenceToo] = useState(current.retentionDeletesEvidence ?? false);
   const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
+  const [typedWrong, setTypedWrong] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    saveWith(
-      deleting
-        ? {
-            retentionDays: /^\d{1,4}$/.test(days.trim()) ? Number(days) : null,
-            retentionDeletesEvidence: evidenceToo,
-          }
-        : { retentionDays: null, retentionDeletesEvidence: false },
-    );
+    if (!deleting) {
+      saveWith({ retentionDays: null, retentionDeletesEvidence: false });
+      return;
+    }
+    // Not a number at all is said here: sent as none, it would keep documents for good.
+    if (!/^\d+$/.test(days.trim())) {
+      setTypedWrong(true);
+      return;
+    }
+    saveWith({ retentionDays: Number(days.trim()), retentionDeletesEvidence: evidenceToo });
   };
   const changed =
     deleting !== (current.retentionDays != null) ||
     (deleting &&
       (days !== String(current.retentionDays ?? "") ||
         evidenceToo !== (current.retentionDeletesEvidence ?? false)));
-  const touched = () => setSaved(false);
-  const daysError = save.error?.about("retentionDays");
+  const touched = () => {
+    setSaved(false);
+    setTypedWrong(false);
+  };
+  const daysError = typedWrong
+    ? "must be a whole number of days from 1 to 3650"
+    : save.error?.about("retentionDays");
   return (
     <form className="card" onSubmit={submit} noValidate data-testid="retention-settings">
       <h2>Retention</h2>

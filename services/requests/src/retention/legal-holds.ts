@@ -35,7 +35,7 @@ export class LegalHolds {
         );
       if (await retentionStore.beingDeleted(tx, request.id))
         throw new ConnectError(
-          "the workspace's retention is deleting this request's documents now: there is nothing left to hold",
+          "the workspace's retention is deleting this request's documents at this moment: a hold can no longer keep them",
           Code.FailedPrecondition,
         );
       const by = actorOf(actor);

@@ -1,12 +1,14 @@
-/** SQL for retention: the requests whose documents are due for deletion, legal holds, the record of a deletion. */
-import type { Queryable } from "@countersign/kit";
+/** SQL for retention: the requests whose documents are due for deletion, their leases, legal holds, the record of a deletion. */
+import { type Queryable, uuidv7 } from "@countersign/kit";
 
-/** A request whose documents are due for deletion, with its workspace's retention. */
+/** A request whose documents are due for deletion, with its workspace's retention and the lease taken on it. */
 export interface RetentionDue {
   id: string;
   workspace_id: string;
   retention_days: number;
   retention_deletes_evidence: boolean;
+  /** The lease's token: only its holder renews it and records the deletion. */
+  lease: string;
 }
 
 /**
@@ -20,66 +22,99 @@ const ENDED_AT = `CASE r.status
     WHEN 'declined' THEN (SELECT max(declined_at) FROM recipients WHERE request_id = r.id)
   END`;
 
-/** How long a replica's hold on a deletion lasts: past it, a crashed deletion is taken up again. */
+/**
+ * How long a lease lasts unless renewed: the longest one document's deletion may take. Past it, a
+ * deletion whose replica died is taken up again.
+ */
 export const RETENTION_LEASE = "15 minutes";
 
 export const retentionStore = {
   /**
-   * Takes the next request due (SKIP LOCKED, so replicas share the work), none of `skip`: marks it
-   * started, so that nobody else takes it and a legal hold waits until its deletion is recorded.
+   * Takes a lease on the next request due (SKIP LOCKED, so replicas share the work), none of `skip`:
+   * nobody else takes it, and a legal hold is refused, while the lease lasts.
    */
   async takeNextDue(tx: Queryable, skip: string[]): Promise<RetentionDue | undefined> {
     const { rows } = await tx.query<RetentionDue>(
-      `UPDATE signature_requests SET retention_started_at = now()
-        WHERE id = (
-          SELECT r.id FROM signature_requests r JOIN request_settings s ON s.workspace_id = r.workspace_id
-           WHERE s.retention_days IS NOT NULL
-             AND r.status IN ('completed', 'declined', 'cancelled', 'expired')
-             AND r.documents_deleted_at IS NULL AND r.legal_hold_at IS NULL
-             AND (r.retention_started_at IS NULL OR r.retention_started_at < now() - interval '${RETENTION_LEASE}')
-             AND ${ENDED_AT} <= now() - make_interval(days => s.retention_days)
-             AND NOT (r.id = ANY($1::uuid[]))
-           ORDER BY r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
-        RETURNING id, workspace_id,
-          (SELECT retention_days FROM request_settings WHERE workspace_id = signature_requests.workspace_id),
-          (SELECT retention_deletes_evidence FROM request_settings WHERE workspace_id = signature_requests.workspace_id)`,
-      [skip],
+      `WITH due AS (
+         SELECT r.id, s.retention_days, s.retention_deletes_evidence
+           FROM signature_requests r JOIN request_settings s ON s.workspace_id = r.workspace_id
+          WHERE s.retention_days IS NOT NULL
+            AND r.status IN ('completed', 'declined', 'cancelled', 'expired')
+            AND r.documents_deleted_at IS NULL AND r.legal_hold_at IS NULL
+            AND (r.retention_lease_until IS NULL OR r.retention_lease_until < now())
+            AND ${ENDED_AT} <= now() - make_interval(days => s.retention_days)
+            AND NOT (r.id = ANY($1::uuid[]))
+          ORDER BY r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
+       UPDATE signature_requests t
+          SET retention_lease = $2, retention_lease_until = now() + interval '${RETENTION_LEASE}'
+         FROM due WHERE t.id = due.id
+       RETURNING t.id, t.workspace_id, due.retention_days, due.retention_deletes_evidence, t.retention_lease AS lease`,
+      [skip, uuidv7()],
     );
     return rows[0];
   },
 
-  /** Whether a replica is deleting the request's documents now. */
+  /**
+   * Renews the lease before the next deletion: false when it is no longer ours (it ran out and another
+   * replica took the request) or a legal hold was placed meanwhile, and nothing more may be deleted.
+   */
+  async renewLease(tx: Queryable, requestId: string, lease: string): Promise<boolean> {
+    const { rowCount } = await tx.query(
+      `UPDATE signature_requests SET retention_lease_until = now() + interval '${RETENTION_LEASE}'
+        WHERE id = $1 AND retention_lease = $2 AND legal_hold_at IS NULL AND documents_deleted_at IS NULL`,
+      [requestId, lease],
+    );
+    return (rowCount ?? 0) > 0;
+  },
+
+  /** Lets the request go after a failed attempt: the next sweep takes it again, and a hold may be placed. */
+  async releaseLease(tx: Queryable, requestId: string, lease: string): Promise<void> {
+    await tx.query(
+      `UPDATE signature_requests SET retention_lease = NULL, retention_lease_until = NULL
+        WHERE id = $1 AND retention_lease = $2`,
+      [requestId, lease],
+    );
+  },
+
+  /** Whether a replica holds a lease on the request to delete its documents. */
   async beingDeleted(tx: Queryable, requestId: string): Promise<boolean> {
     const { rows } = await tx.query<{ deleting: boolean }>(
-      `SELECT coalesce(retention_started_at > now() - interval '${RETENTION_LEASE}', false) AS deleting
-         FROM signature_requests WHERE id = $1`,
+      "SELECT coalesce(retention_lease_until > now(), false) AS deleting FROM signature_requests WHERE id = $1",
       [requestId],
     );
     return rows[0]?.deleting ?? false;
   },
 
   /** The files signers gave that were never submitted (a request declined or cancelled meanwhile). */
-  async unsubmittedUploads(tx: Queryable, requestId: string): Promise<string[]> {
-    const { rows } = await tx.query<{ document_id: string }>(
+  async unsubmittedUploads(db: Queryable, requestId: string): Promise<string[]> {
+    const { rows } = await db.query<{ document_id: string }>(
       "SELECT document_id FROM signer_uploads WHERE request_id = $1",
       [requestId],
     );
     return rows.map((r) => r.document_id);
   },
 
+  /**
+   * Records the deletion under the request's lock, if the lease is still ours; false otherwise (the
+   * caller rolls back).
+   */
   async recordDeletion(
     tx: Queryable,
     requestId: string,
+    lease: string,
     { certificateDocumentId, evidenceDeleted }: { certificateDocumentId?: string; evidenceDeleted: boolean },
-  ): Promise<void> {
+  ): Promise<boolean> {
+    const { rowCount } = await tx.query(
+      `UPDATE signature_requests
+          SET documents_deleted_at = now(), retention_lease = NULL, retention_lease_until = NULL,
+              certificate_document_id = $3, updated_at = now()
+        WHERE id = $1 AND retention_lease = $2 AND legal_hold_at IS NULL`,
+      [requestId, lease, certificateDocumentId ?? null],
+    );
+    if (!rowCount) return false;
     if (evidenceDeleted) await tx.query("DELETE FROM audit_entries WHERE request_id = $1", [requestId]);
     await tx.query("DELETE FROM signer_uploads WHERE request_id = $1", [requestId]);
-    await tx.query(
-      `UPDATE signature_requests
-          SET documents_deleted_at = now(), retention_started_at = NULL, certificate_document_id = $2, updated_at = now()
-        WHERE id = $1`,
-      [requestId, certificateDocumentId ?? null],
-    );
+    return true;
   },
 
   async setLegalHold(
@@ -89,8 +124,8 @@ export const retentionStore = {
   ): Promise<void> {
     await tx.query(
       `UPDATE signature_requests
-          SET legal_hold_reason = $2, legal_hold_by = $3, legal_hold_at = CASE WHEN $2::text IS NULL THEN NULL ELSE now() END,
-              updated_at = now()
+          SET legal_hold_reason = $2, legal_hold_by = $3,
+              legal_hold_at = CASE WHEN $2::text IS NULL THEN NULL ELSE now() END, updated_at = now()
         WHERE id = $1`,
       [requestId, hold?.reason ?? null, hold?.by ?? null],
     );

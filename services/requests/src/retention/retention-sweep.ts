@@ -7,12 +7,13 @@
  * holding the last hash of the chain it replaces, so a copy of the old trail (an evidence package)
  * can still be tied to it. A request on legal hold is passed by.
  *
- * Every replica sweeps, one request at a time. A request is taken first (retention_started_at, in a
- * transaction of its own), then its documents are deleted through the documents service with no
- * transaction open — an embedded database has one connection, which the documents service needs too
- * — then the deletion is recorded. A legal hold is refused while a request is taken, and a request
- * taken by a replica that died is taken up again once its lease has passed: a document already gone
- * counts as deleted.
+ * Every replica sweeps, one request at a time. A request is taken under a lease first (a token and
+ * an expiry, in a transaction of its own), then its documents are deleted through the documents
+ * service with no transaction open — an embedded database has one connection, which the documents
+ * service needs too — the lease renewed before each, then the deletion is recorded if the lease is
+ * still ours. A legal hold is refused while a lease lasts, and a renewal fails once one is placed;
+ * a request whose replica died is taken up again once its lease has run out: a document already
+ * gone counts as deleted.
  */
 import { createHash } from "node:crypto";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
@@ -91,12 +92,12 @@ export class RetentionSweep {
       const due = await db.transaction((tx) => retentionStore.takeNextDue(tx, failed));
       if (!due) break;
       try {
-        await this.deleteDocuments(due);
-        done += 1;
+        if (await this.deleteDocuments(due)) done += 1;
         this.deps.afterCommit();
       } catch (err) {
-        // Taken, it waits for its lease to pass before a sweep tries it again.
+        // Let go, it is taken again by the next sweep; meanwhile a hold may be placed.
         failed.push(due.id);
+        await retentionStore.releaseLease(db, due.id, due.lease).catch(() => {});
         logger.error(
           { err, signatureRequestId: due.id },
           "could not delete an ended request's documents under the workspace's retention; the others go on",
@@ -106,10 +107,14 @@ export class RetentionSweep {
     return done;
   }
 
-  private async deleteDocuments(due: RetentionDue): Promise<void> {
+  /**
+   * Deletes the request's documents and records it; false when the lease was lost or a hold placed
+   * before the last deletion (what went before is recorded by whoever deletes the rest).
+   */
+  private async deleteDocuments(due: RetentionDue): Promise<boolean> {
     const { db } = this.deps;
     const request = await store.getRequest(db, due.workspace_id, due.id);
-    if (!request) return;
+    if (!request) return false;
     const keepEvidence = !due.retention_deletes_evidence;
     const certificateDocumentId =
       keepEvidence && request.signed_document_id ? await this.keepCertificate(request) : undefined;
@@ -125,6 +130,8 @@ export class RetentionSweep {
     ];
     const deleted: Deleted[] = [];
     for (const { documentId, role } of unique(owned)) {
+      // Renewed before each deletion: a hold placed meanwhile, or a lease lost, stops it here.
+      if (!(await retentionStore.renewLease(db, request.id, due.lease))) return false;
       const { filename, ...outcome } = await this.deleteOne(request.workspace_id, request.id, documentId);
       // With the evidence deleted, names (which often name people) go too; the hashes stay.
       deleted.push({ documentId, role, ...outcome, ...(keepEvidence && filename ? { filename } : {}) });
@@ -135,15 +142,15 @@ export class RetentionSweep {
       auditTrail: keepEvidence ? "kept" : "deleted",
       ...(certificateDocumentId ? { certificateDocumentId } : {}),
     };
-    await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       await lockRequest(tx, request.workspace_id, request.id);
       if (keepEvidence) {
-        await retentionStore.recordDeletion(tx, request.id, {
+        const recorded = await retentionStore.recordDeletion(tx, request.id, due.lease, {
           certificateDocumentId,
           evidenceDeleted: false,
         });
-        await appendAudit(tx, request.id, "documents_deleted", SYSTEM, details);
-        return;
+        if (recorded) await appendAudit(tx, request.id, "documents_deleted", SYSTEM, details);
+        return recorded;
       }
       const last = (
         await tx.query<ChainEnd>(
@@ -151,7 +158,8 @@ export class RetentionSweep {
           [request.id],
         )
       ).rows[0];
-      await retentionStore.recordDeletion(tx, request.id, { evidenceDeleted: true });
+      if (!(await retentionStore.recordDeletion(tx, request.id, due.lease, { evidenceDeleted: true })))
+        return false;
       // The trail starts again, its one entry tied to the chain it replaces by that chain's last hash.
       await appendAudit(
         tx,
@@ -161,7 +169,22 @@ export class RetentionSweep {
         { ...details, deletedTrail: { entries: last?.sequence ?? 0, lastHash: last?.hash ?? "" } },
         EMPTY_CHAIN,
       );
+      return true;
     });
+  }
+
+  private async exists(workspaceId: string, documentId: string): Promise<boolean> {
+    return (await this.found(workspaceId, documentId)) !== undefined;
+  }
+
+  private found(workspaceId: string, documentId: string) {
+    return this.deps.documents.getDocument({ workspaceId, documentId }).then(
+      ({ document }) => document,
+      (err: unknown) => {
+        if (ConnectError.from(err).code === Code.NotFound) return undefined;
+        throw err;
+      },
+    );
   }
 
   /** Releases the request's claim and deletes the document unless something else still uses it. */
@@ -171,12 +194,9 @@ export class RetentionSweep {
     documentId: string,
   ): Promise<Pick<Deleted, "filename" | "sha256" | "outcome">> {
     const { documents } = this.deps;
-    const found = await documents.getDocument({ workspaceId, documentId }).catch((err: unknown) => {
-      if (ConnectError.from(err).code === Code.NotFound) return undefined;
-      throw err;
-    });
-    if (!found?.document) return { outcome: "already_deleted" };
-    const facts = { filename: found.document.filename, sha256: found.document.sha256 };
+    const document = await this.found(workspaceId, documentId);
+    if (!document) return { outcome: "already_deleted" };
+    const facts = { filename: document.filename, sha256: document.sha256 };
     await documents.releaseDocument({ workspaceId, documentId, holder: holderOf(requestId) });
     try {
       await documents.deleteDocument({ workspaceId, documentId });
@@ -190,11 +210,21 @@ export class RetentionSweep {
     }
   }
 
-  /** The sealed PDF's certificate pages, stored as a document of their own that the request holds. */
-  private async keepCertificate(request: RequestRow): Promise<string> {
+  /**
+   * The sealed PDF's certificate pages, stored as a document of their own that the request holds
+   * — before anything is deleted, so a deletion taken up again after a crash finds it made.
+   */
+  private async keepCertificate(request: RequestRow): Promise<string | undefined> {
     const { documents, drawing } = this.deps;
     const workspaceId = request.workspace_id;
     const documentId = certificateIdOf(request.id);
+    if (await this.exists(workspaceId, documentId)) {
+      // Made by an attempt that may have died before it claimed it; claiming twice is claiming once.
+      await documents.claimDocument({ workspaceId, documentId, holder: holderOf(request.id) });
+      return documentId;
+    }
+    // Deleted by an earlier attempt that was to delete the evidence too: there is nothing to keep.
+    if (!(await this.exists(workspaceId, request.signed_document_id as string))) return undefined;
     const sealed = await readDocument(documents, workspaceId, request.signed_document_id as string);
     const originals = await Promise.all(
       request.document_ids.map(

@@ -14,7 +14,7 @@ import {
   VerificationReportSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, problemError, validationError } from "@countersign/kit";
-import { readAudit, verifyChain } from "../audit-trail.js";
+import { type AuditEntry, readAudit, verifyChain } from "../audit-trail.js";
 import { DrawingFailed, type DrawingProcess } from "../completion/drawing-process.js";
 import type { CertificateFacts } from "./signature-checks.js";
 import type { VerificationReport } from "./verify-document.js";
@@ -124,17 +124,33 @@ export class DocumentVerification {
     );
     const row = rows[0];
     if (!row) return undefined;
-    const { document } = await this.deps.documents.getDocument({
-      workspaceId: row.workspace_id,
-      documentId: row.signed_document_id,
-    });
     const audit = await readAudit(this.deps.db, requestId);
+    const storedSha256 =
+      (await this.deps.documents
+        .getDocument({ workspaceId: row.workspace_id, documentId: row.signed_document_id })
+        .then(
+          ({ document }) => document?.sha256,
+          (err: unknown) => {
+            if (ConnectError.from(err).code === Code.NotFound) return undefined;
+            throw err;
+          },
+        )) ?? deletedSealSha256(audit);
     return {
       requestId,
-      identical: document?.sha256 === sha256,
-      storedSha256: document?.sha256 ?? "",
+      identical: storedSha256 === sha256,
+      storedSha256: storedSha256 ?? "",
       completeTime: timestampFromDate(row.completed_at),
       auditChainHead: verifyChain(audit) ? (audit.at(-1)?.hash ?? "") : "",
     };
   }
+}
+
+/**
+ * The sealed PDF's SHA-256 as the workspace's retention recorded it when it deleted the file: what a
+ * copy is still compared with once the service no longer keeps one.
+ */
+function deletedSealSha256(audit: AuditEntry[]): string | undefined {
+  const deletion = audit.findLast((entry) => entry.action === "documents_deleted");
+  const documents = (deletion?.details.documents ?? []) as { role?: string; sha256?: string }[];
+  return documents.find((d) => d.role === "sealed")?.sha256;
 }
