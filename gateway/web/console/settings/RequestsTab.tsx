@@ -162,10 +162,14 @@ function RetentionForm({
     (deleting &&
       (days !== String(current.retentionDays ?? "") ||
         evidenceToo !== (current.retentionDeletesEvidence ?? false)));
-  const touched = () => {
-    setSaved(false);
-    setTypedWrong(false);
-  };
+  /** A change to the form: what was said of the last save no longer holds. */
+  const edited =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setSaved(false);
+      setTypedWrong(false);
+    };
   const daysError = typedWrong
     ? "must be a whole number of days from 1 to 3650"
     : save.error?.about("retentionDays");
@@ -177,13 +181,7 @@ function RetentionForm({
         applies to every request, those already ended too; a request on legal hold is left alone. Each
         deletion is written to the request's audit trail.
       </p>
-      <CheckField
-        checked={deleting}
-        onChange={(checked) => {
-          setDeleting(checked);
-          touched();
-        }}
-      >
+      <CheckField checked={deleting} onChange={edited(setDeleting)}>
         Delete the documents of ended requests
       </CheckField>
       {deleting ? (
@@ -197,22 +195,13 @@ function RetentionForm({
                 min={1}
                 max={3650}
                 value={days}
-                onChange={(e) => {
-                  setDays(e.target.value);
-                  touched();
-                }}
+                onChange={(e) => edited(setDays)(e.target.value)}
                 error={daysError}
               />
               <p className="muted small">From 1 to 3650 (ten years).</p>
             </div>
           </div>
-          <CheckField
-            checked={evidenceToo}
-            onChange={(checked) => {
-              setEvidenceToo(checked);
-              touched();
-            }}
-          >
+          <CheckField checked={evidenceToo} onChange={edited(setEvidenceToo)}>
             Delete the audit trail with them
           </CheckField>
           <p className="muted small">
