@@ -7,7 +7,9 @@ export function entryNames(filenames: string[]): string[] {
     // A control character would break a line of SHA256SUMS, which names the files one per line.
     const base = filename.replace(/[\\/\p{Cc}]/gu, "_") || "document.pdf";
     let name = base;
-    for (let n = 2; taken.has(name.toLowerCase()); n++) name = base.replace(/(\.pdf)?$/i, ` (${n})$1`);
+    // The counter goes before the extension, so that "contract.docx" twice is "contract (2).docx".
+    for (let n = 2; taken.has(name.toLowerCase()); n++)
+      name = base.replace(/(\.[A-Za-z0-9]{1,5})?$/, ` (${n})$1`);
     taken.add(name.toLowerCase());
     return name;
   });

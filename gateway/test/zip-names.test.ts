@@ -12,6 +12,8 @@ test("files of the same name get numbered entries, whatever their case, and no n
       "Appendix",
       "",
       "a\nb\u0000.pdf",
+      "contract.docx",
+      "Contract.DOCX",
     ]),
   ).toEqual([
     "NDA.pdf",
@@ -22,5 +24,7 @@ test("files of the same name get numbered entries, whatever their case, and no n
     "Appendix (2)",
     "document.pdf",
     "a_b_.pdf",
+    "contract.docx",
+    "Contract (2).DOCX",
   ]);
 });

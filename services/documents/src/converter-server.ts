@@ -13,7 +13,12 @@ import { z } from "zod";
 import { conversionConfig } from "./conversion/conversion-config.js";
 import { converterRoutes } from "./conversion/converter-routes.js";
 import { findLibreOffice } from "./conversion/libreoffice.js";
-import { conversionSeconds, LocalConverter } from "./conversion/local-converter.js";
+import {
+  CONVERTER_FOLDER_PREFIX,
+  conversionSeconds,
+  LocalConverter,
+  sweepConverterFolders,
+} from "./conversion/local-converter.js";
 import { CONVERTER_CALLERS } from "./converter-callers.js";
 import { DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
@@ -38,7 +43,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         const spoolDir = cfg.COUNTERSIGN_SPOOL_DIR ?? join(tmpdir(), "countersign-spool");
         const converter = new LocalConverter({
           libreOffice,
-          workDir: join(spoolDir, `converter-${randomUUID()}`),
+          workDir: join(spoolDir, `${CONVERTER_FOLDER_PREFIX}${randomUUID()}`),
           timeoutMs: cfg.COUNTERSIGN_CONVERSION_TIMEOUT_MS,
         });
         logger.info({ libreOffice }, "converting office documents with LibreOffice");
@@ -49,6 +54,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           ready: async () => {},
           start: async () => {
             await sweepSpool(spoolDir);
+            await sweepConverterFolders(spoolDir);
           },
           stop: async () => {},
           close: async () => converter.close(),

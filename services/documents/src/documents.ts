@@ -31,7 +31,7 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import type { DocumentConverter } from "./conversion/document-converter.js";
+import { type DocumentConverter, madeTooLarge } from "./conversion/document-converter.js";
 import {
   type KnownSourceFormat,
   pdfName,
@@ -245,7 +245,7 @@ export class Documents {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
       // Only what clients upload is converted; what the service seals or is given by a signer is a PDF.
       const convertible = header.kind === Kind.ORIGINAL || header.kind === Kind.UNSPECIFIED;
-      const conversion = convertible ? await this.converted(spooled, header.filename) : undefined;
+      const conversion = convertible ? await this.converted(spooled, header.filename, signal) : undefined;
       if (conversion && stored) {
         // A file declared a PDF that was not one went to the store as it arrived: the PDF takes its place.
         await discard(stored);
@@ -282,7 +282,7 @@ export class Documents {
           throw problemError(
             "unsupported_media_type",
             convertible
-              ? `the file is none of the ${UPLOADABLE_IN_WORDS} that can be uploaded`
+              ? "the file is not a PDF, nor a Word document (DOCX), OpenDocument text (ODT), RTF, PNG or JPEG, the other files that can be uploaded"
               : inspection.message,
             Code.InvalidArgument,
           );
@@ -349,11 +349,14 @@ export class Documents {
   private async converted(
     spooled: SpooledUpload,
     filename: string,
+    signal?: AbortSignal,
   ): Promise<{ source: ConvertedSource; pdf: { path: string; sizeBytes: number } } | undefined> {
     const format = sniff(await headOf(spooled.path));
     if (format === undefined || format === "pdf") return undefined;
     const path = join(dirname(spooled.path), "converted.pdf");
-    await this.deps.converter.convert(spooled.path, format, path, this.deps.maxPages);
+    await this.deps.converter.convert(spooled.path, format, path, this.deps.maxPages, signal);
+    const { size } = await stat(path);
+    if (size > this.deps.maxUploadBytes) throw madeTooLarge(size, this.deps.maxUploadBytes);
     const source: ConvertedSource = {
       format,
       filename: sourceName(filename, format),
@@ -361,7 +364,7 @@ export class Documents {
       sizeBytes: spooled.sizeBytes,
       sha256: spooled.sha256 ?? (await sha256Of(spooled.path)),
     };
-    return { source, pdf: { path, sizeBytes: (await stat(path)).size } };
+    return { source, pdf: { path, sizeBytes: size } };
   }
 
   /** The upload's bytes in the spool: received from the chunks, or the file the caller spooled itself. */

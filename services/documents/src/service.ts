@@ -20,7 +20,12 @@ import {
 } from "@countersign/kit";
 import type { DocumentConverter } from "./conversion/document-converter.js";
 import { findLibreOffice } from "./conversion/libreoffice.js";
-import { conversionSeconds, LocalConverter } from "./conversion/local-converter.js";
+import {
+  CONVERTER_FOLDER_PREFIX,
+  conversionSeconds,
+  LocalConverter,
+  sweepConverterFolders,
+} from "./conversion/local-converter.js";
 import { Documents } from "./documents.js";
 import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
 
@@ -79,7 +84,7 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
     documents,
     ready: dependenciesAnswer(db, bus, blobs),
     start: async () => {
-      const removed = await sweepSpool(spoolDir);
+      const removed = (await sweepSpool(spoolDir)) + (await sweepConverterFolders(spoolDir));
       if (removed > 0) logger.info({ removed, spoolDir }, "removed uploads a stopped process left behind");
     },
     stop: async () => {
@@ -98,7 +103,7 @@ function localConverter(deps: DocumentsDeps, spoolDir: string, logger: Logger): 
     );
   return new LocalConverter({
     libreOffice,
-    workDir: join(spoolDir, `converter-${randomUUID()}`),
+    workDir: join(spoolDir, `${CONVERTER_FOLDER_PREFIX}${randomUUID()}`),
     timeoutMs: deps.conversionTimeoutMs,
   });
 }

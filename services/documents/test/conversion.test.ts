@@ -42,7 +42,11 @@ import { pdfText } from "../../../test/support/pdf-tools.js";
 import { converterRoutes } from "../src/conversion/converter-routes.js";
 import type { DocumentConverter } from "../src/conversion/document-converter.js";
 import { findLibreOffice } from "../src/conversion/libreoffice.js";
-import { conversionSeconds, LocalConverter } from "../src/conversion/local-converter.js";
+import {
+  conversionSeconds,
+  LocalConverter,
+  sweepConverterFolders,
+} from "../src/conversion/local-converter.js";
 import { RemoteConverter } from "../src/conversion/remote-converter.js";
 import { buildDocuments } from "../src/service.js";
 
@@ -199,7 +203,7 @@ withLibreOffice("office documents, through LibreOffice", () => {
     const text = await failure(upload(documents.client, Buffer.from("plain words"), "notes.txt"));
     expect([problemOf(text), text.rawMessage]).toEqual([
       "unsupported_media_type",
-      "the file is none of the PDF, Word (DOCX), OpenDocument text (ODT), RTF, PNG and JPEG files that can be uploaded",
+      "the file is not a PDF, nor a Word document (DOCX), OpenDocument text (ODT), RTF, PNG or JPEG, the other files that can be uploaded",
     ]);
   });
 
@@ -327,6 +331,109 @@ withLibreOffice("one conversion at a time", () => {
       // The first is converted at once, the second waits for it, the third finds the queue full.
       expect(ended).toEqual(["ResourceExhausted 3", "converted 1", "converted 2"]);
     } finally {
+      await converter.close();
+    }
+  });
+});
+
+withLibreOffice("stopping and calling off", () => {
+  /** A long RTF, which keeps LibreOffice busy for seconds. */
+  const long = () =>
+    makeRtf({
+      paragraphs: Array.from({ length: 3000 }, (_, i) => `Clause ${i + 1}. ${"x ".repeat(60)}`),
+      pageBreaks: true,
+    });
+  const running = async (workDir: string) => {
+    const { stdout } = await promisify(execFile)("ps", ["-eo", "args"]);
+    return stdout.split("\n").filter((line) => line.includes(workDir));
+  };
+
+  test.each([
+    ["the converter stops", "Unavailable"],
+    ["its caller goes away", "Canceled"],
+  ])("when %s, the LibreOffice converting is killed and the file is not blamed", async (_when, code) => {
+    const dir = await mkdtemp(join(root, "stop-"));
+    const workDir = join(dir, "work");
+    const converter = new LocalConverter({ libreOffice, workDir });
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(join(dir, "in"), long());
+    const caller = new AbortController();
+    const conversion = converter.convert(
+      join(dir, "in"),
+      SourceFormat.RTF,
+      join(dir, "out.pdf"),
+      0,
+      caller.signal,
+    );
+    const outcome = conversion.then(
+      () => "converted",
+      (err: unknown) => Code[ConnectError.from(err).code],
+    );
+    for (let i = 0; i < 100 && (await running(workDir)).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await running(workDir)).length).toBeGreaterThan(0);
+    if (code === "Canceled") caller.abort();
+    else await converter.close();
+    expect(await outcome).toBe(code);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await running(workDir)).toEqual([]);
+    await converter.close();
+  });
+
+  test("soffice is given none of the service's variables, only what it needs to run", async () => {
+    const dir = await mkdtemp(join(root, "env-"));
+    const { writeFile, readFile, chmod } = await import("node:fs/promises");
+    const fake = join(dir, "soffice");
+    // Stands in for soffice: writes the environment it was given where the test reads it.
+    await writeFile(fake, `#!/bin/sh\nenv > "${join(dir, "env.txt")}"\n`);
+    await chmod(fake, 0o755);
+    process.env.COUNTERSIGN_TEST_SECRET = "a-secret-value";
+    try {
+      const converter = new LocalConverter({ libreOffice: fake, workDir: join(dir, "work") });
+      await writeFile(join(dir, "in"), makeRtf({ paragraphs: ["x"] }));
+      await failure(converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0));
+      const names = (await readFile(join(dir, "env.txt"), "utf8"))
+        .split("\n")
+        .map((line) => line.split("=")[0]);
+      expect(names).not.toContain("COUNTERSIGN_TEST_SECRET");
+      expect(names).toEqual(expect.arrayContaining(["PATH", "HOME", "TMPDIR"]));
+      await converter.close();
+    } finally {
+      delete process.env.COUNTERSIGN_TEST_SECRET;
+    }
+  });
+
+  test("a stopped converter's folder is swept after an hour; a profile taken away is made again, still closed to links", async () => {
+    const dir = await mkdtemp(join(root, "sweep-"));
+    const { mkdir, utimes, readdir: list } = await import("node:fs/promises");
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    await mkdir(join(dir, "converter-stopped"));
+    await utimes(join(dir, "converter-stopped"), old, old);
+    await mkdir(join(dir, "converter-busy"));
+    expect(await sweepConverterFolders(dir)).toBe(1);
+    expect(await list(dir)).toEqual(["converter-busy"]);
+
+    let requests = 0;
+    const server = createServer((_, res) => {
+      requests += 1;
+      res.end();
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    const { port } = server.address() as AddressInfo;
+    const workDir = join(dir, "converter-busy");
+    const converter = new LocalConverter({ libreOffice, workDir });
+    try {
+      const { writeFile, rm: remove } = await import("node:fs/promises");
+      await writeFile(
+        join(dir, "in"),
+        makeOdt({ paragraphs: ["Linked"], linkedImageUrl: `http://127.0.0.1:${port}/x.png` }),
+      );
+      await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "one.pdf"), 0);
+      await remove(join(workDir, "libreoffice-profile"), { recursive: true });
+      await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "two.pdf"), 0);
+      expect(requests).toBe(0);
+    } finally {
+      server.close();
       await converter.close();
     }
   });

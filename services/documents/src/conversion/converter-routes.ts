@@ -20,6 +20,7 @@ import {
   validationError,
 } from "@countersign/kit";
 import { headerAndChunks } from "../stream-parts.js";
+import { madeTooLarge } from "./document-converter.js";
 import type { LocalConverter } from "./local-converter.js";
 import { type KnownSourceFormat, SOURCE_FORMATS } from "./source-formats.js";
 
@@ -32,7 +33,7 @@ export function converterRoutes(
   { spoolDir, maxUploadBytes }: { spoolDir: string; maxUploadBytes: number },
 ) {
   const impl: ServiceImpl<typeof ConverterService> = {
-    async *convertDocument(requests) {
+    async *convertDocument(requests, context) {
       const { header, chunks } = await headerAndChunks(requests);
       if (!header || !isKnown(header.format))
         throw validationError([{ path: "header.format", message: "must name a format the converter reads" }]);
@@ -55,8 +56,9 @@ export function converterRoutes(
           ]);
         // Beside the spooled file, so that it goes with it.
         const output = join(dirname(spooled.path), "converted.pdf");
-        await converter.convert(spooled.path, header.format, output, header.maxPages);
+        await converter.convert(spooled.path, header.format, output, header.maxPages, context.signal);
         const { size } = await stat(output);
+        if (size > maxUploadBytes) throw madeTooLarge(size, maxUploadBytes);
         yield { part: { case: "header", value: { sizeBytes: BigInt(size) } } };
         for await (const chunk of inChunksOf(createReadStream(output, { highWaterMark: STREAM_CHUNK_BYTES })))
           yield { part: { case: "chunk", value: chunk } };

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { basename, delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SourceFormat } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
@@ -68,8 +68,26 @@ export class ConversionFailed extends Error {
   override name = "ConversionFailed";
 }
 
+/** The conversion was called off: its caller went away, or the converter is stopping. Nobody's fault. */
+export class ConversionStopped extends Error {
+  override name = "ConversionStopped";
+}
+
+/**
+ * What soffice is given of the environment: enough to run, none of the service's own variables (a
+ * database URL, store keys, tokens), which a document that exploits LibreOffice would read first.
+ */
+function sofficeEnvironment(workDir: string): NodeJS.ProcessEnv {
+  const kept = ["PATH", "LANG", "LC_ALL", "TZ"].flatMap((name) =>
+    process.env[name] === undefined ? [] : [[name, process.env[name]]],
+  );
+  return { ...Object.fromEntries(kept), HOME: workDir, TMPDIR: workDir, SAL_USE_VCLPLUGIN: "svp" };
+}
+
 export class LibreOffice {
-  private profile: Promise<string> | undefined;
+  /** The soffice running now (one at a time), killed by `stop`. */
+  private running: { pid: number | undefined; stop: () => void } | undefined;
+  private stopped = false;
 
   constructor(
     private readonly binary: string,
@@ -85,12 +103,11 @@ export class LibreOffice {
     input: string,
     format: SourceFormat,
     outDir: string,
-    { timeoutMs, maxPages }: { timeoutMs: number; maxPages: number },
+    { timeoutMs, maxPages, signal }: { timeoutMs: number; maxPages: number; signal?: AbortSignal },
   ): Promise<string> {
     const filter = IMPORT_FILTERS[format];
     if (!filter) throw new Error(`LibreOffice does not convert format ${SourceFormat[format]}`);
-    this.profile ??= this.makeProfile();
-    const profile = await this.profile;
+    const profile = await this.profile();
     const pageRange = maxPages > 0 ? `:{"PageRange":{"type":"string","value":"1-${maxPages}"}}` : "";
     const args = [
       "--headless",
@@ -106,7 +123,7 @@ export class LibreOffice {
       outDir,
       input,
     ];
-    await this.run(args, timeoutMs);
+    await this.run(args, timeoutMs, signal);
     const output = join(outDir, `${basename(input).replace(/\.[^.]+$/, "")}.pdf`);
     // LibreOffice says "source file could not be loaded" and still exits with 0: the PDF is the answer.
     const made = await stat(output).catch(() => undefined);
@@ -114,37 +131,60 @@ export class LibreOffice {
     return output;
   }
 
-  private async makeProfile(): Promise<string> {
+  /** Kills the soffice running now and refuses any later conversion: the converter is stopping. */
+  stop(): void {
+    this.stopped = true;
+    this.running?.stop();
+  }
+
+  /**
+   * The profile, with its settings checked before every conversion: without them (a folder swept
+   * away, a file removed), soffice would make a default profile, with macros and links allowed.
+   */
+  private async profile(): Promise<string> {
     const profile = join(this.workDir, "libreoffice-profile");
+    const settings = join(profile, "user", "registrymodifications.xcu");
+    if ((await readFile(settings, "utf8").catch(() => "")).includes("DisableMacrosExecution")) return profile;
     await rm(profile, { recursive: true, force: true });
-    await mkdir(join(profile, "user"), { recursive: true });
-    await writeFile(join(profile, "user", "registrymodifications.xcu"), PROFILE_SETTINGS);
+    await mkdir(join(profile, "user"), { recursive: true, mode: 0o700 });
+    await writeFile(settings, PROFILE_SETTINGS);
     return profile;
   }
 
-  /** soffice in a process group of its own, killed whole at the time limit. */
-  private run(args: string[], timeoutMs: number): Promise<void> {
+  /** soffice in a process group of its own, killed whole at the time limit, on `signal`, or by `stop`. */
+  private run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.stopped) return Promise.reject(new ConversionStopped("the converter is stopping"));
+    if (signal?.aborted) return Promise.reject(new ConversionStopped("the upload was called off"));
     return new Promise((resolve, reject) => {
       const child = spawn(this.binary, args, {
         detached: true,
         stdio: "ignore",
-        // Its temporary files beside the profile, which goes with this process's folder.
-        env: { ...process.env, TMPDIR: this.workDir, SAL_USE_VCLPLUGIN: "svp" },
+        env: sofficeEnvironment(this.workDir),
       });
-      const timer = setTimeout(() => {
+      let ended: Error | undefined;
+      const end = (why: Error) => {
+        ended ??= why;
         killGroup(child.pid);
-        reject(new ConversionFailed(`it was not converted within ${timeoutMs / 1000} s`));
-      }, timeoutMs);
-      child.once("error", (err) => {
+      };
+      const onAbort = () => end(new ConversionStopped("the upload was called off"));
+      const timer = setTimeout(
+        () => end(new ConversionFailed(`it was not converted within ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.running = { pid: child.pid, stop: () => end(new ConversionStopped("the converter is stopping")) };
+      const settle = (err?: Error) => {
         clearTimeout(timer);
-        reject(err);
-      });
-      child.once("exit", () => {
-        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.running = undefined;
         // Anything it left running (a crash reporter, a stuck child) goes with it.
         killGroup(child.pid);
-        resolve();
-      });
+        const why = ended ?? err;
+        if (why) reject(why);
+        else resolve();
+      };
+      child.once("error", (err) => settle(err));
+      child.once("exit", () => settle());
     });
   }
 }

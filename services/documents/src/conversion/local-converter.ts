@@ -4,7 +4,7 @@
  * as the file's fault; files beyond those that may wait are turned away at once rather than queued
  * behind conversions that may each take the whole limit.
  */
-import { link, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { SourceFormat } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
@@ -12,7 +12,7 @@ import { JobProcess, JobProcessEnded, JobTimedOut, problemError, validationError
 import { Histogram } from "prom-client";
 import type { DocumentConverter } from "./document-converter.js";
 import type { ImagePageJob, ImagePageResult } from "./image-pages.js";
-import { ConversionFailed, LibreOffice } from "./libreoffice.js";
+import { ConversionFailed, ConversionStopped, LibreOffice } from "./libreoffice.js";
 import { isOfficeFormat, type KnownSourceFormat, SOURCE_FORMATS } from "./source-formats.js";
 
 /** Conversions made in this process, by format and how each ended, with how long each took. */
@@ -37,6 +37,28 @@ export interface LocalConverterOptions {
 
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 60_000;
 
+/** What a converter's folder is called in the spool: `converter-<uuid>`, one per process. */
+export const CONVERTER_FOLDER_PREFIX = "converter-";
+
+/**
+ * Removes the folders of converters that stopped without removing theirs (a killed process): those
+ * untouched for an hour — a converter marks its folder at every conversion, which takes a minute at
+ * most. A folder taken from a converter that is only idle is made again (the profile is checked
+ * before every conversion).
+ */
+export async function sweepConverterFolders(spoolDir: string, olderThanMs = 3_600_000): Promise<number> {
+  let removed = 0;
+  for (const entry of await readdir(spoolDir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory() || !entry.name.startsWith(CONVERTER_FOLDER_PREFIX)) continue;
+    const path = join(spoolDir, entry.name);
+    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }));
+    if (Date.now() - mtimeMs < olderThanMs) continue;
+    await rm(path, { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
 /** Phone cameras take up to 50 megapixels; a PNG is decoded whole to be put in a PDF. */
 const MAX_IMAGE_PIXELS = 50_000_000;
 
@@ -52,6 +74,7 @@ export class LocalConverter implements DocumentConverter {
   private turn: Promise<unknown> = Promise.resolve();
   /** How many conversions were taken and have not ended: the one in hand and those waiting. */
   private pending = 0;
+  private closed = false;
 
   constructor(private readonly options: LocalConverterOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
@@ -66,7 +89,14 @@ export class LocalConverter implements DocumentConverter {
     });
   }
 
-  async convert(input: string, format: KnownSourceFormat, output: string, maxPages: number): Promise<void> {
+  async convert(
+    input: string,
+    format: KnownSourceFormat,
+    output: string,
+    maxPages: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (this.closed) throw stopping();
     if (isOfficeFormat(format) && !this.libreOffice) throw withoutLibreOffice(format);
     if (this.pending > this.maxWaiting) {
       throw new ConnectError(
@@ -78,7 +108,10 @@ export class LocalConverter implements DocumentConverter {
     const mine = this.turn.then(async () => {
       const timer = conversionSeconds.startTimer({ format: SOURCE_FORMATS[format].extension });
       try {
-        await this.convertNow(input, format, output, maxPages);
+        // One whose caller went away while it waited is not started.
+        if (this.closed) throw stopping();
+        if (signal?.aborted) throw calledOff();
+        await this.convertNow(input, format, output, maxPages, signal);
         timer({ outcome: "converted" });
       } catch (err) {
         timer({
@@ -93,8 +126,12 @@ export class LocalConverter implements DocumentConverter {
     return mine;
   }
 
+  /** Kills the conversion running, refuses those waiting and any later one, and removes the folder. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.libreOffice?.stop();
     this.images.close();
+    await this.turn;
     await rm(this.options.workDir, { recursive: true, force: true });
   }
 
@@ -103,13 +140,17 @@ export class LocalConverter implements DocumentConverter {
     format: KnownSourceFormat,
     output: string,
     maxPages: number,
+    signal?: AbortSignal,
   ): Promise<void> {
     const facts = SOURCE_FORMATS[format];
     if (!isOfficeFormat(format)) return this.imagePage(input, format, output);
     const libreOffice = this.libreOffice;
     if (!libreOffice) throw withoutLibreOffice(format);
-    // LibreOffice names its output after its input, in a folder it writes nothing else to.
+    // LibreOffice names its output after its input, in a folder it writes nothing else to. The
+    // converter's own folder is marked in use, for the sweep of stopped converters' folders.
     await mkdir(this.options.workDir, { recursive: true, mode: 0o700 });
+    const now = new Date();
+    await utimes(this.options.workDir, now, now);
     const dir = await mkdtemp(join(this.options.workDir, "conversion-"));
     try {
       const source = join(dir, `source.${facts.extension}`);
@@ -118,9 +159,11 @@ export class LocalConverter implements DocumentConverter {
         .convert(source, format, dir, {
           timeoutMs: this.timeoutMs,
           maxPages: maxPages > 0 ? maxPages + 1 : 0,
+          signal,
         })
         .catch((err: unknown) => {
           if (err instanceof ConversionFailed) throw unconverted(facts.name, err.message);
+          if (err instanceof ConversionStopped) throw this.closed ? stopping() : calledOff();
           throw err;
         });
       await rename(pdf, output);
@@ -154,6 +197,15 @@ export class LocalConverter implements DocumentConverter {
 function unconverted(name: string, why: string): ConnectError {
   const message = `the file was taken for ${name}, but ${why}; save it as PDF and upload that`;
   return validationError([{ path: "file", message }], message);
+}
+
+/** The process is stopping: not the file's fault, and another replica (or a restart) takes it. */
+function stopping(): ConnectError {
+  return new ConnectError("the converter is stopping; upload the file again", Code.Unavailable);
+}
+
+function calledOff(): ConnectError {
+  return new ConnectError("the upload was called off by its caller", Code.Canceled);
 }
 
 function withoutLibreOffice(format: KnownSourceFormat): ConnectError {

@@ -19,26 +19,42 @@ import type { KnownSourceFormat } from "./source-formats.js";
 export class RemoteConverter implements DocumentConverter {
   constructor(private readonly client: Client<typeof ConverterService>) {}
 
-  async convert(input: string, format: KnownSourceFormat, output: string, maxPages: number): Promise<void> {
+  async convert(
+    input: string,
+    format: KnownSourceFormat,
+    output: string,
+    maxPages: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const { size } = await stat(input);
-    const answers = this.client.convertDocument(requests(input, format, size, maxPages));
+    const answers = this.client.convertDocument(requests(input, format, size, maxPages), { signal });
     const iterator = answers[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    if (first.done || first.value.part.case !== "header")
-      throw new ConnectError("the converter answered without a header", Code.Internal);
-    const expected = Number(first.value.part.value.sizeBytes);
-    let received = 0;
-    async function* chunks(): AsyncGenerator<Uint8Array> {
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        if (next.value.part.case !== "chunk")
-          throw new ConnectError("the converter sent a second header", Code.Internal);
-        received += next.value.part.value.length;
-        yield next.value.part.value;
+    try {
+      const first = await iterator.next();
+      if (first.done || first.value.part.case !== "header")
+        throw new ConnectError("the converter answered without a header", Code.Internal);
+      const expected = Number(first.value.part.value.sizeBytes);
+      let received = 0;
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+          if (next.value.part.case !== "chunk")
+            throw new ConnectError("the converter sent a second header", Code.Internal);
+          received += next.value.part.value.length;
+          if (received > expected)
+            throw new ConnectError("the converter sent more than the PDF's length", Code.Internal);
+          yield next.value.part.value;
+        }
       }
+      await writeToFile(chunks(), output);
+      if (received !== expected)
+        throw new ConnectError(
+          `the converter sent ${received} of the PDF's ${expected} bytes`,
+          Code.Internal,
+        );
+    } finally {
+      // A stream left half-read would hold the call open until the converter gave up on it.
+      await iterator.return?.();
     }
-    await writeToFile(chunks(), output);
-    if (received !== expected)
-      throw new ConnectError(`the converter sent ${received} of the PDF's ${expected} bytes`, Code.Internal);
   }
 
   async close(): Promise<void> {}
