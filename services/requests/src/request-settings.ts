@@ -25,7 +25,7 @@ export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
 };
 
 /** The longest retention: ten years, past which a workspace keeps documents for good. */
-export const MAX_RETENTION_DAYS = 3650;
+const MAX_RETENTION_DAYS = 3650;
 
 /** The longest schedule or warning: a month. */
 export const MAX_SCHEDULE_DAYS = 30;

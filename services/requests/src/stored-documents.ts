@@ -2,12 +2,27 @@
  * Stored documents read whole from the documents service: for sealing, a signer's copy, and e-mail
  * attachments.
  */
-import type { Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type {
   Document,
   DocumentsService,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { Original } from "./completion/sealed-document.js";
+
+/** A stored document's metadata, or undefined when it is not there (deleted, or by retention). */
+export function findDocument(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  documentId: string,
+): Promise<Document | undefined> {
+  return documents.getDocument({ workspaceId, documentId }).then(
+    ({ document }) => document,
+    (err: unknown) => {
+      if (ConnectError.from(err).code === Code.NotFound) return undefined;
+      throw err;
+    },
+  );
+}
 
 export async function readDocument(
   documents: Client<typeof DocumentsService>,

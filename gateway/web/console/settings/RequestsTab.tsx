@@ -48,8 +48,8 @@ function useSettingsSave(current: RequestSettings, onSaved: (kept: RequestSettin
         json: {
           reminderEveryDays: current.reminderEveryDays,
           expiryWarningDays: current.expiryWarningDays,
-          retentionDays: current.retentionDays ?? null,
-          retentionDeletesEvidence: current.retentionDeletesEvidence ?? false,
+          retentionDays: current.retentionDays,
+          retentionDeletesEvidence: current.retentionDeletesEvidence,
           ...part,
         },
       });
@@ -141,7 +141,7 @@ function RetentionForm({
 }) {
   const [deleting, setDeleting] = useState(current.retentionDays != null);
   const [days, setDays] = useState(String(current.retentionDays ?? 365));
-  const [evidenceToo, setEvidenceToo] = useState(current.retentionDeletesEvidence ?? false);
+  const [evidenceToo, setEvidenceToo] = useState(current.retentionDeletesEvidence);
   const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
   const [typedWrong, setTypedWrong] = useState(false);
   const submit = (event: FormEvent) => {
@@ -160,8 +160,7 @@ function RetentionForm({
   const changed =
     deleting !== (current.retentionDays != null) ||
     (deleting &&
-      (days !== String(current.retentionDays ?? "") ||
-        evidenceToo !== (current.retentionDeletesEvidence ?? false)));
+      (days !== String(current.retentionDays ?? "") || evidenceToo !== current.retentionDeletesEvidence));
   /** A change to the form: what was said of the last save no longer holds. */
   const edited =
     <T,>(set: (value: T) => void) =>

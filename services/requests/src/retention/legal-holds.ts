@@ -13,7 +13,7 @@ import type { RequestTransactions } from "../request-transactions.js";
 import { retentionStore } from "./retention-store.js";
 
 /** A reason says why in a sentence or two, as a cancellation's does. */
-export const MAX_HOLD_REASON = 500;
+const MAX_HOLD_REASON = 500;
 
 export class LegalHolds {
   constructor(private readonly transactions: RequestTransactions) {}

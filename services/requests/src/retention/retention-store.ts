@@ -26,7 +26,7 @@ const ENDED_AT = `CASE r.status
  * How long a lease lasts unless renewed: the longest one document's deletion may take. Past it, a
  * deletion whose replica died is taken up again.
  */
-export const RETENTION_LEASE = "15 minutes";
+const RETENTION_LEASE = "15 minutes";
 
 export const retentionStore = {
   /**

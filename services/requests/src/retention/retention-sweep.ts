@@ -27,7 +27,7 @@ import type { DrawingProcess } from "../completion/drawing-process.js";
 import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import { type RequestRow, store } from "../store.js";
-import { readDocument } from "../stored-documents.js";
+import { findDocument, readDocument } from "../stored-documents.js";
 import { type RetentionDue, retentionStore } from "./retention-store.js";
 
 export interface RetentionSweepDeps {
@@ -173,20 +173,6 @@ export class RetentionSweep {
     });
   }
 
-  private async exists(workspaceId: string, documentId: string): Promise<boolean> {
-    return (await this.found(workspaceId, documentId)) !== undefined;
-  }
-
-  private found(workspaceId: string, documentId: string) {
-    return this.deps.documents.getDocument({ workspaceId, documentId }).then(
-      ({ document }) => document,
-      (err: unknown) => {
-        if (ConnectError.from(err).code === Code.NotFound) return undefined;
-        throw err;
-      },
-    );
-  }
-
   /** Releases the request's claim and deletes the document unless something else still uses it. */
   private async deleteOne(
     workspaceId: string,
@@ -194,7 +180,7 @@ export class RetentionSweep {
     documentId: string,
   ): Promise<Pick<Deleted, "filename" | "sha256" | "outcome">> {
     const { documents } = this.deps;
-    const document = await this.found(workspaceId, documentId);
+    const document = await findDocument(documents, workspaceId, documentId);
     if (!document) return { outcome: "already_deleted" };
     const facts = { filename: document.filename, sha256: document.sha256 };
     await documents.releaseDocument({ workspaceId, documentId, holder: holderOf(requestId) });
@@ -218,13 +204,13 @@ export class RetentionSweep {
     const { documents, drawing } = this.deps;
     const workspaceId = request.workspace_id;
     const documentId = certificateIdOf(request.id);
-    if (await this.exists(workspaceId, documentId)) {
+    if (await findDocument(documents, workspaceId, documentId)) {
       // Made by an attempt that may have died before it claimed it; claiming twice is claiming once.
       await documents.claimDocument({ workspaceId, documentId, holder: holderOf(request.id) });
       return documentId;
     }
     // Deleted by an earlier attempt that was to delete the evidence too: there is nothing to keep.
-    if (!(await this.exists(workspaceId, request.signed_document_id as string))) return undefined;
+    if (!(await findDocument(documents, workspaceId, request.signed_document_id as string))) return undefined;
     const sealed = await readDocument(documents, workspaceId, request.signed_document_id as string);
     const originals = await Promise.all(
       request.document_ids.map(

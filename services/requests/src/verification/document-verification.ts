@@ -16,6 +16,7 @@ import {
 import { type Database, isUuid, problemError, validationError } from "@countersign/kit";
 import { type AuditEntry, readAudit, verifyChain } from "../audit-trail.js";
 import { DrawingFailed, type DrawingProcess } from "../completion/drawing-process.js";
+import { findDocument } from "../stored-documents.js";
 import type { CertificateFacts } from "./signature-checks.js";
 import type { VerificationReport } from "./verify-document.js";
 
@@ -126,15 +127,8 @@ export class DocumentVerification {
     if (!row) return undefined;
     const audit = await readAudit(this.deps.db, requestId);
     const storedSha256 =
-      (await this.deps.documents
-        .getDocument({ workspaceId: row.workspace_id, documentId: row.signed_document_id })
-        .then(
-          ({ document }) => document?.sha256,
-          (err: unknown) => {
-            if (ConnectError.from(err).code === Code.NotFound) return undefined;
-            throw err;
-          },
-        )) ?? deletedSealSha256(audit);
+      (await findDocument(this.deps.documents, row.workspace_id, row.signed_document_id))?.sha256 ??
+      deletedSealSha256(audit);
     return {
       requestId,
       identical: storedSha256 === sha256,
