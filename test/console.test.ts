@@ -286,6 +286,52 @@ test("API keys: create (secret shown once, copyable), test it against the public
   await context.close();
 });
 
+test("API keys with scopes: the dialog asks for at least one, the list shows them, and a call outside them answers 403 naming the scope", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/developer`);
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await page.getByLabel("Name").fill("Document archiver");
+  await page.getByLabel("Only the scopes I choose").check();
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByText("Choose at least one scope.").waitFor();
+  await page.getByLabel("documents:read").check();
+  await page.getByLabel("documents:write").check();
+  await shot(page, "key-scopes-dialog");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const secret = (await page.getByTestId("new-key-secret").textContent()) ?? "";
+  await page.getByRole("button", { name: "Copy secret" }).click();
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  const archiver = page.getByTestId("api-keys").locator("li", { hasText: "Document archiver" });
+  await shows(
+    archiver.getByRole("list", { name: "Scopes of Document archiver" }),
+    "documents:readdocuments:write",
+  );
+  expect(await archiver.getByText("Full access").count()).toBe(0);
+  // A key made without choosing is marked as having full access.
+  const others = page
+    .getByTestId("api-keys")
+    .locator(":scope > li")
+    .filter({ hasNotText: "Document archiver" });
+  expect(await others.first().getByText("Full access").count()).toBe(1);
+
+  // The key test lists templates, which this key may not.
+  await page.getByLabel("Secret").fill(secret);
+  await page.getByRole("button", { name: "Send test call" }).click();
+  await page.getByTestId("key-test-outcome").waitFor();
+  expect(await page.getByTestId("key-test-status").textContent()).toBe("403");
+  expect(JSON.parse((await page.getByTestId("key-test-body").textContent()) ?? "")).toMatchObject({
+    code: "insufficient_scope",
+    requiredScope: "templates:read",
+  });
+  await shot(page, "key-scopes");
+  await page.setViewportSize(PHONE);
+  await shot(page, "key-scopes-phone");
+  await page.getByRole("button", { name: "Create API key" }).click();
+  await page.getByLabel("Only the scopes I choose").check();
+  await shot(page, "key-scopes-dialog-phone", false);
+  await context.close();
+});
+
 test("webhooks: http:// refused inline; an endpoint is added, its secret revealed, a test event verified by the receiver and kept in the log, deliveries listed with attempts, retried and replayed", async () => {
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/developer/webhooks`);

@@ -7,8 +7,12 @@ import { hash } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { subjects } from "@countersign/domain";
-import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { type ApiScope, DOCUSIGN_SIGNATURE_SCOPES, grantedScopes, subjects } from "@countersign/domain";
+import type {
+  AccessTokenGrant,
+  ApiKey,
+  AuthService,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   ApiKeyDeletedSchema,
@@ -26,11 +30,19 @@ export interface Caller {
   apiAccessEnabled: boolean;
   /** When the key stops working (ms since the epoch); absent if it never does. */
   keyExpiresAt?: number;
+  /** What the key may do; an access token with DocuSign's `signature` scope, the eSignature API. */
+  scopes: ReadonlySet<ApiScope>;
   /**
    * Set when the secret was an integration's OAuth access token (then keyId and keyName are the
    * integration's): the person it acts as.
    */
   onBehalfOf?: { userId: string; email: string };
+}
+
+/** A key's own scopes; an access token's from DocuSign's, where `signature` is the eSignature API. */
+function scopesOf(key: ApiKey, accessToken: AccessTokenGrant | undefined): ReadonlySet<ApiScope> {
+  if (!accessToken) return grantedScopes(key.scopes);
+  return new Set(accessToken.scopes.includes("signature") ? DOCUSIGN_SIGNATURE_SCOPES : []);
 }
 
 /** A key auth refused and said why, in words for the API's caller (an expired key). */
@@ -153,6 +165,7 @@ export class KeyVerifier {
         workspaceName,
         apiAccessEnabled,
         ...(expireTime ? { keyExpiresAt: timestampMs(expireTime) } : {}),
+        scopes: scopesOf(key, accessToken),
         ...(accessToken ? { onBehalfOf: { userId: accessToken.userId, email: accessToken.email } } : {}),
       };
       if (this.cache.size >= this.maxEntries) {

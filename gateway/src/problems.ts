@@ -4,6 +4,7 @@
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { ApiScope } from "@countersign/domain";
 import { RetryAfterSchema, SigningEndedSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { type FieldViolation, fieldViolations, problemOf } from "@countersign/kit";
 
@@ -11,6 +12,7 @@ export type ProblemCode =
   | "invalid_request"
   | "unauthorized"
   | "forbidden"
+  | "insufficient_scope"
   | "not_found"
   | "method_not_allowed"
   | "conflict"
@@ -30,6 +32,7 @@ const TITLES: Record<ProblemCode, [status: number, title: string]> = {
   invalid_request: [400, "Bad request"],
   unauthorized: [401, "Unauthorized"],
   forbidden: [403, "Forbidden"],
+  insufficient_scope: [403, "Insufficient scope"],
   not_found: [404, "Not found"],
   method_not_allowed: [405, "Method not allowed"],
   conflict: [409, "Conflict"],
@@ -61,6 +64,8 @@ export interface Problem {
   errors: FieldViolation[];
   /** For a signing link or session that is gone: why, as a code pages say in the signer's language. */
   ended?: SigningEndedJson;
+  /** For insufficient_scope: the scope the operation needs. */
+  requiredScope?: string;
 }
 
 export interface SigningEndedJson {
@@ -92,6 +97,29 @@ export class ApiProblem extends Error {
   }
 }
 
+/**
+ * A key without the scope an operation needs: 403 naming the scope, in the problem and, as RFC 6750
+ * says a bearer token's missing scope is named, in WWW-Authenticate.
+ */
+export class InsufficientScope extends ApiProblem {
+  constructor(readonly scope: ApiScope) {
+    super(
+      "insufficient_scope",
+      `this API key lacks the scope "${scope}" that this operation needs; an Organization Admin can create a key with it`,
+      undefined,
+      { "WWW-Authenticate": `Bearer realm="countersign", error="insufficient_scope", scope="${scope}"` },
+    );
+  }
+}
+
+/**
+ * Refuses a key that lacks `scope`; null lets any valid key through. A caller without scopes is a
+ * console user, whom the member's role holds instead.
+ */
+export function requireScope(caller: { scopes?: ReadonlySet<ApiScope> }, scope: ApiScope | null): void {
+  if (scope !== null && caller.scopes && !caller.scopes.has(scope)) throw new InsufficientScope(scope);
+}
+
 const FROM_CONNECT: Partial<Record<Code, ProblemCode>> = {
   [Code.InvalidArgument]: "invalid_request",
   [Code.OutOfRange]: "invalid_request",
@@ -120,6 +148,7 @@ export function toProblem(
   let errors: FieldViolation[] | undefined;
   let headers: Record<string, string> = {};
   let ended: SigningEndedJson | undefined;
+  const requiredScope = err instanceof InsufficientScope ? err.scope : undefined;
   if (err instanceof ApiProblem) {
     ({ code, errors, headers } = err);
     detail = err.message;
@@ -151,6 +180,7 @@ export function toProblem(
       ...(traceId ? { traceId } : {}),
       errors: errors ?? [],
       ...(ended ? { ended } : {}),
+      ...(requiredScope ? { requiredScope } : {}),
     },
     headers,
   };

@@ -14,6 +14,7 @@
  * (`streamRoute`).
  */
 
+import type { ApiScope } from "@countersign/domain";
 import type { Session } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, {
   type NextFunction,
@@ -36,7 +37,7 @@ import {
 import { type BodySchema, type Method, type ObjectSchema, routeTemplate } from "./declared-router.js";
 import type { Caller } from "./key-verifier.js";
 import { type BodyBudget, budgetedJson, hasBody } from "./middleware/body-budget.js";
-import { ApiProblem } from "./problems.js";
+import { ApiProblem, requireScope } from "./problems.js";
 import { notAnUpload, UPLOAD_TYPES } from "./upload-body.js";
 
 /** The type Express's res.json gives JSON, which a kept answer's bytes are sent with too. */
@@ -66,6 +67,8 @@ export interface Call<P extends ObjectSchema, Q extends ObjectSchema, B extends 
   /** The caller's workspace. */
   workspaceId: string;
   actor: Actor;
+  /** The API key's scopes, for what an operation needs beyond its declared scope; absent for a console user. */
+  scopes?: ReadonlySet<ApiScope>;
 }
 
 /** A call whose handler reads the body or writes the answer as a stream (uploads, downloads). */
@@ -97,13 +100,20 @@ export const created = (body: unknown): Reply => ({ status: 201, body });
 export const accepted = (body: unknown): Reply => ({ status: 202, body });
 export const noContent = (): Reply => ({ status: 204 });
 
+/** An operation of the keyed families: it must declare the scope a key needs for it. */
+export type KeyedSpec<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = OperationSpec<
+  P,
+  Q,
+  B
+> & { scope: ApiScope | null };
+
 type Handler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
   call: Call<P, Q, B>,
 ) => Promise<Reply> | Reply;
 
 /** A registered operation, to run without HTTP: its declaration and its handler. */
 export interface Operation {
-  spec: OperationSpec<ObjectSchema, ObjectSchema, BodySchema>;
+  spec: KeyedSpec<ObjectSchema, ObjectSchema, BodySchema>;
   run(call: Call<ObjectSchema, ObjectSchema, BodySchema>): Promise<Reply> | Reply;
 }
 type StreamHandler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
@@ -135,20 +145,16 @@ export class PublicApi {
 
   /**
    * guards run first on every request to the API (reporting, authentication, rate limits);
-   * afterBody once a JSON body is parsed (idempotency, which needs the body).
+   * `matched` once a keyed route is matched, its scope checked and a JSON body parsed (idempotency:
+   * it needs the body, and must not replay an answer to a key that may not make the call).
    */
   constructor(
     private readonly contract: Contract,
     json: { limitBytes: number; budget: BodyBudget },
     guards: RequestHandler[] = [],
-    afterBody: RequestHandler[] = [],
+    private readonly matched: RequestHandler[] = [],
   ) {
-    const keyedChain = [
-      ...guards,
-      readBody(json, this.keyed.uploads),
-      ...afterBody,
-      this.keyed.routes.dispatch,
-    ];
+    const keyedChain = [...guards, readBody(json, this.keyed.uploads), this.keyed.routes.dispatch];
     this.router = (req, res, next) => runHandlers(keyedChain, req, res, next);
     this.consoleRouter.use(readBody(json, this.session.uploads), this.session.routes.dispatch);
   }
@@ -157,7 +163,7 @@ export class PublicApi {
   single<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
     method: Method,
     path: string,
-    spec: OperationSpec<P, Q, B>,
+    spec: KeyedSpec<P, Q, B>,
     handler: Handler<P, Q, B>,
   ): void {
     this.register(this.keyed, method, path, path, spec, answering(handler), { extraParameters: [] });
@@ -167,7 +173,7 @@ export class PublicApi {
   route<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
     method: Method,
     path: string,
-    spec: OperationSpec<P, Q, B>,
+    spec: KeyedSpec<P, Q, B>,
     handler: Handler<P, Q, B>,
     options: { inConsole?: boolean } = {},
   ): void {
@@ -186,7 +192,7 @@ export class PublicApi {
   streamRoute<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
     method: Method,
     path: string,
-    spec: OperationSpec<P, Q, B>,
+    spec: KeyedSpec<P, Q, B>,
     handler: StreamHandler<P, Q, B>,
   ): void {
     this.inFamilies(method, path, spec, handler, {});
@@ -195,7 +201,7 @@ export class PublicApi {
   private inFamilies<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema>(
     method: Method,
     path: string,
-    spec: OperationSpec<P, Q, B>,
+    spec: KeyedSpec<P, Q, B>,
     handler: StreamHandler<P, Q, B>,
     { inConsole = true }: { inConsole?: boolean },
   ): void {
@@ -243,13 +249,26 @@ export class PublicApi {
       spec: spec as never,
     });
     if (spec.streamedBody) uploads[method](path, refuseUpload);
-    const checks = spec.body ? [requireJson] : [];
+    const keyed = (parameters.security ?? "apiKey") === "apiKey";
+    const checks = [
+      ...(keyed ? [scopeCheck(spec.scope ?? null)] : []),
+      ...(spec.body ? [requireJson] : []),
+      ...(keyed ? this.matched : []),
+    ];
     routes.add(method, path, [
       ...checks,
       async (req: Request, res: Response) => {
         res.locals.route = template;
         const workspaceId = workspaceOf(req, res);
-        await handler({ req, res, workspaceId, actor: actorOf(req, res), ...readInput(spec, req) });
+        const scopes = (res.locals.caller as Caller | undefined)?.scopes;
+        await handler({
+          req,
+          res,
+          workspaceId,
+          actor: actorOf(req, res),
+          ...(scopes ? { scopes } : {}),
+          ...readInput(spec, req),
+        });
       },
     ]);
   }
@@ -331,6 +350,14 @@ function readBody({ limitBytes, budget }: { limitBytes: number; budget: BodyBudg
     if (req.is("application/json")) return parseJson(req, res, next);
     if (req.is(UPLOAD_TYPES)) return next();
     uploadRoutes(req, res, (err?: unknown) => next(err ?? unsupportedType()));
+  };
+}
+
+/** A key without the operation's scope is refused before the operation or idempotency sees the call. */
+function scopeCheck(scope: ApiScope | null): RequestHandler {
+  return (_req, res, next) => {
+    requireScope(res.locals.caller as Caller, scope);
+    next();
   };
 }
 

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Client, ConnectError } from "@connectrpc/connect";
-import { CALLERS } from "@countersign/domain";
+import { API_SCOPES, CALLERS, keyAccess, scopesProblem } from "@countersign/domain";
 import {
   type ApiKey,
   AuthService,
@@ -29,7 +29,9 @@ const USAGE = `usage: npm run -s cli -- <command>
   workspaces list
   workspaces create --name NAME [--api-access off]
   workspaces update ID [--name NAME] [--api-access on|off]
-  keys create --name NAME [--expires DATE_TIME] [--workspace ID]
+  keys create --name NAME [--scopes SCOPE,…] [--expires DATE_TIME] [--workspace ID]
+                                 (without --scopes the key has full access; the scopes are
+                                  ${API_SCOPES.join(", ")})
   keys list [--workspace ID]
   keys delete KEY_ID [--workspace ID]
   members add --email EMAIL --role org_admin|member [--password PASSWORD] [--workspace ID]
@@ -141,6 +143,7 @@ const keyJson = (key: ApiKey | undefined) =>
     hint: key.hint,
     createdAt: iso(key.createTime),
     expiresAt: iso(key.expireTime) ?? null,
+    ...keyAccess(key.scopes),
     lastUsedAt: iso(key.lastUseTime) ?? null,
   };
 const invitationJson = (i: Invitation | undefined) =>
@@ -208,6 +211,7 @@ async function run(argv: string[]): Promise<void> {
       country: { type: "string" },
       since: { type: "string" },
       expires: { type: "string" },
+      scopes: { type: "string" },
       "only-failed": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -300,10 +304,14 @@ async function run(argv: string[]): Promise<void> {
       const expires = values.expires === undefined ? undefined : new Date(values.expires);
       if (expires && Number.isNaN(expires.getTime()))
         throw new UsageError("--expires must be a date-time, such as 2030-01-31T17:00:00Z");
+      const scopes = values.scopes?.split(",").map((scope) => scope.trim());
+      const refusal = scopes && (scopes.includes("") ? "names an empty scope" : scopesProblem(scopes));
+      if (refusal) throw new UsageError(`--scopes ${refusal}`);
       const { key, secret } = await auth.createApiKey({
         workspaceId,
         name: required(values.name, "--name"),
         expireTime: expires && timestampFromDate(expires),
+        scopes,
       });
       print({ ...keyJson(key), secret, accountId: key?.workspaceId });
       return;

@@ -7,6 +7,7 @@
 
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import { keyAccess } from "@countersign/domain";
 import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type {
   RequestsService,
@@ -192,7 +193,7 @@ export function developerRoutes({
     "get",
     "/api-keys",
     {
-      summary: "List API keys (name, hint, creation, last use and expiry)",
+      summary: "List API keys (name, hint, scopes, creation, last use and expiry)",
       tag: TAG,
       params: WorkspaceParams,
       answers: { 200: { description: "The keys; secrets are never shown again.", schema: ApiKeyList } },
@@ -207,6 +208,7 @@ export function developerRoutes({
           createdAt: iso(key.createTime),
           hint: key.hint,
           expiresAt: isoOrNull(key.expireTime),
+          ...keyAccess(key.scopes),
           lastUsedAt: isoOrNull(key.lastUseTime),
         })),
       });
@@ -231,6 +233,7 @@ export function developerRoutes({
         ...actorOf(res),
         name: body.name,
         expireTime: body.expiresAt ? timestampFromDate(new Date(body.expiresAt)) : undefined,
+        scopes: body.scopes,
       });
       if (!key) throw new Error("auth answered without the key it created");
       res.status(201).json({
@@ -241,6 +244,7 @@ export function developerRoutes({
         createdAt: iso(key.createTime),
         hint: key.hint,
         expiresAt: isoOrNull(key.expireTime),
+        ...keyAccess(key.scopes),
       });
     },
     smallBody,

@@ -1,6 +1,6 @@
 /** The console's API: log-in, and Settings → Developer (docs/design.md §9). */
 
-import { MAX_SEAL_FILE_BYTES, MAX_SEAL_PASSWORD_LENGTH } from "@countersign/domain";
+import { API_SCOPES, MAX_SEAL_FILE_BYTES, MAX_SEAL_PASSWORD_LENGTH } from "@countersign/domain";
 import { z } from "zod";
 import { base64Text } from "./base64.js";
 import { id, instant, integerInDocuments, optionalTimestamp, text, timestamp } from "./values.js";
@@ -117,6 +117,10 @@ export const ApiKeyInput = z
     expiresAt: instant(
       "When the key stops working: in the future, at most ten years ahead. Without it the key works until deleted.",
     ).optional(),
+    scopes: z.array(z.enum(API_SCOPES)).min(1).optional().meta({
+      description:
+        "What the key may do, each scope named once (every operation names the scope it needs). Without it the key has full access.",
+    }),
   })
   .meta({ id: "ApiKeyInput" });
 
@@ -125,6 +129,11 @@ const keyFacts = {
     description: "The secret's last four characters, to tell keys apart; empty for keys made before hints.",
   }),
   expiresAt: optionalTimestamp.meta({ description: "When the key stops working; null if it never does." }),
+  scopes: z.array(z.enum(API_SCOPES)).meta({ description: "What the key may do." }),
+  fullAccess: z.boolean().meta({
+    description:
+      "Made without scopes (as every key made before scopes was): it may do everything, now and later.",
+  }),
 };
 
 export const ApiKey = z

@@ -3,6 +3,7 @@
  * its answers, and the problems it can answer with. The same declaration reads and checks every
  * request at the edge and writes the operation into the OpenAPI document, so the two cannot drift.
  */
+import type { ApiScope } from "@countersign/domain";
 import type { Request } from "express";
 import type { z } from "zod";
 import type { ZodOpenApiContentObject, ZodOpenApiOperationObject } from "zod-openapi";
@@ -39,6 +40,12 @@ export interface OperationSpec<
   streamedBody?: ZodOpenApiContentObject;
   answers: Record<number, Answer>;
   problems: ProblemStatus[];
+  /**
+   * The API key scope the operation needs; null when any valid key may call it. Every operation of
+   * the keyed families declares one (PublicApi's types require it); a console session is held to
+   * its member's role instead.
+   */
+  scope?: ApiScope | null;
 }
 
 type Out<S> = S extends Schema ? z.output<S> : undefined;
@@ -120,6 +127,12 @@ function merged(a: ObjectSchema | undefined, b: ObjectSchema | undefined): Objec
   return a.extend(b.shape);
 }
 
+function scopeSentence(scope: ApiScope | null): string {
+  return scope
+    ? `Needs the API key scope \`${scope}\`.`
+    : "Any valid API key may call it, whatever its scopes.";
+}
+
 export function operationObject(operation: Documented): ZodOpenApiOperationObject {
   const { spec, security } = operation;
   const idempotent = operation.extraParameters.includes("IdempotencyKey");
@@ -142,11 +155,18 @@ export function operationObject(operation: Documented): ZodOpenApiOperationObjec
   const path = merged(operation.pathParams, spec.params);
   const bodyContent =
     spec.streamedBody ?? (spec.body ? { "application/json": { schema: spec.body } } : undefined);
+  // OpenAPI 3.1 lets a requirement of a scheme other than OAuth list the roles it needs: the scope.
+  const scopes = security === "apiKey" && spec.scope ? [spec.scope] : [];
+  const description = [
+    spec.description,
+    security === "apiKey" && spec.scope !== undefined ? scopeSentence(spec.scope) : undefined,
+  ].filter(Boolean);
   return {
     tags: [spec.tag],
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
-    ...(security === "none" ? { security: [] } : { security: [{ [security]: [] }] }),
+    ...(description.length > 0 ? { description: description.join("\n\n") } : {}),
+    ...(security === "none" ? { security: [] } : { security: [{ [security]: scopes }] }),
+    ...(security === "apiKey" && spec.scope !== undefined ? { "x-scope": spec.scope } : {}),
     parameters: operation.extraParameters.map((name) => ({ $ref: `#/components/parameters/${name}` })),
     requestParams: { ...(path ? { path } : {}), ...(spec.query ? { query: spec.query } : {}) },
     ...(bodyContent ? { requestBody: { required: Boolean(spec.streamedBody), content: bodyContent } } : {}),

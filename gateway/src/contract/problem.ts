@@ -2,7 +2,7 @@
  * Errors (RFC 9457 problem details) and the response headers every answer carries, as the OpenAPI
  * document names them: one component per status, referred to by every operation that can answer it.
  */
-import { ENDED_REASONS } from "@countersign/domain";
+import { API_SCOPES, ENDED_REASONS } from "@countersign/domain";
 import { z } from "zod";
 import { PROBLEM_CODES } from "../problems.js";
 
@@ -37,6 +37,9 @@ export const Problem = z
         description:
           "For a signing link or session that is gone (410): why, as a code the signing page says in the signer's language; `detail` says it in English.",
       }),
+    requiredScope: z.enum(API_SCOPES).optional().meta({
+      description: "For `insufficient_scope` (403): the API key scope the operation needs.",
+    }),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details." });
 
@@ -47,7 +50,10 @@ export const PROBLEM_RESPONSES = {
     "Unauthorized",
     "`unauthorized`: a missing, malformed, unknown or deleted key (or no console session).",
   ],
-  403: ["Forbidden", "`forbidden`: API access is disabled for the workspace, or the caller may not do this."],
+  403: [
+    "Forbidden",
+    "`forbidden`: API access is disabled for the workspace, or the caller may not do this; `insufficient_scope`: the API key lacks the scope the operation needs, named in `requiredScope`.",
+  ],
   404: ["NotFound", "`not_found`: no such resource in this workspace."],
   409: ["Conflict", "`invalid_state`: not allowed in the resource's current state; or `conflict`."],
   410: ["Gone", "`gone`: the link or resource no longer exists."],

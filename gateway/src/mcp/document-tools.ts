@@ -50,6 +50,7 @@ export function documentTools(
         destructiveHint: false,
         openWorldHint: false,
       },
+      scope: "documents:write",
       inputSchema: jsonSchemaOf(UploadArguments, "input"),
       outputSchema: jsonSchemaOf(Document, "output"),
       async run(args, { workspaceId }) {
@@ -68,6 +69,7 @@ export function documentTools(
       description:
         "Download a document: an upload, or a completed request's signed PDF (`signedDocumentId` in get_signature_request), sealed and carrying its certificate of completion. The PDF comes back as an embedded resource (base64), with its metadata and SHA-256 as the result.",
       annotations: { title: "Download a document", readOnlyHint: true, openWorldHint: false },
+      scope: "documents:read",
       inputSchema: jsonSchemaOf(DownloadArguments, "input"),
       outputSchema: jsonSchemaOf(Document, "output"),
       async run(args, { workspaceId }) {

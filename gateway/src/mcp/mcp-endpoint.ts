@@ -27,19 +27,19 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import type { KeyVerifier } from "../key-verifier.js";
+import type { Caller, KeyVerifier } from "../key-verifier.js";
 import type { ApiCallRecorder, CallOutcome } from "../middleware/api-call-recorder.js";
 import { requireKey, spendCalls } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { API_VERSION } from "../openapi.js";
-import { ApiProblem, toProblem } from "../problems.js";
+import { ApiProblem, requireScope, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import type { Tool, ToolContext } from "./tools.js";
 
 export const MCP_BASE = "/mcp/v1";
 
-const INSTRUCTIONS = `Countersign sends documents for electronic signature. The usual flow: list_templates (or upload_document), create_signature_request with one recipient per template role, send_signature_request (or send: true), then follow it with get_signature_request; once it is completed, download_document with its signedDocumentId. Ids are UUIDs from earlier answers. A failed call answers isError with the API's error code (not_found, validation_failed with one entry per bad argument, invalid_state, rate_limited, …) and message.`;
+const INSTRUCTIONS = `Countersign sends documents for electronic signature. The usual flow: list_templates (or upload_document), create_signature_request with one recipient per template role, send_signature_request (or send: true), then follow it with get_signature_request; once it is completed, download_document with its signedDocumentId. Ids are UUIDs from earlier answers. A failed call answers isError with the API's error code (not_found, validation_failed with one entry per bad argument, invalid_state, rate_limited, insufficient_scope naming the requiredScope the API key lacks, …) and message.`;
 
 export interface McpEndpointOptions {
   tools: Tool[];
@@ -69,10 +69,21 @@ function mayExceedJsonLimit(body: unknown): boolean {
   return !Array.isArray(body) && call?.params?.name === "upload_document";
 }
 
+/** Where tools/list names the scope a tool needs, besides its description. */
+export const SCOPE_META = "countersign/scope";
+
+/** A tool as tools/list describes it: the scope it needs said to the assistant and, for programs, in `_meta`. */
+function listedTool({ run: _run, scope, ...described }: Tool) {
+  const needs = scope
+    ? `Needs the API key scope ${scope}; without it the call answers insufficient_scope.`
+    : "Any valid API key may call it.";
+  return { ...described, description: `${described.description} ${needs}`, _meta: { [SCOPE_META]: scope } };
+}
+
 export function mcpEndpoint(options: McpEndpointOptions): Router {
   const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes, bodies } = options;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listed = tools.map(({ run: _run, ...described }) => described);
+  const listed = tools.map(listedTool);
   const router = express.Router();
 
   // An upload's base64 is 4/3 of the file; the slack lets a file somewhat over the limit reach the
@@ -108,7 +119,12 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       return;
     }
 
-    const context: ToolContext = { workspaceId: res.locals.caller.workspaceId, actor: actorOf(req, res) };
+    const caller = res.locals.caller as Caller;
+    const context: ToolContext = {
+      workspaceId: caller.workspaceId,
+      actor: actorOf(req, res),
+      scopes: caller.scopes,
+    };
     const server = new Server(
       { name: "countersign", title: "Countersign", version: API_VERSION },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -127,6 +143,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
           durationMs: performance.now() - startedAt,
         });
       try {
+        requireScope(caller, tool.scope);
         const reply = await tool.run(params.arguments ?? {}, context);
         recordAs({ status: reply.status, code: "" });
         return {
@@ -145,6 +162,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
           message: problem.detail,
           status: problem.status,
           ...(problem.errors.length > 0 ? { errors: problem.errors } : {}),
+          ...(problem.requiredScope ? { requiredScope: problem.requiredScope } : {}),
           ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
           requestId: callId,
         };

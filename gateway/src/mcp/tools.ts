@@ -3,6 +3,7 @@
  * one but the document transfers is an operation of the HTTP API, run as it is (`PublicApi
  * .operation`), so a tool and its route cannot differ in what they accept, check or answer.
  */
+import type { ApiScope } from "@countersign/domain";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Method } from "../declared-router.js";
 import type { Actor, Operation, PublicApi } from "../public-api.js";
@@ -12,6 +13,7 @@ import { type JsonSchema, jsonSchemaOf } from "./tool-schemas.js";
 export interface ToolContext {
   workspaceId: string;
   actor: Actor;
+  scopes: ReadonlySet<ApiScope>;
 }
 
 /** What a tool answers: the status its operation answered, its JSON, and any other content. */
@@ -27,6 +29,8 @@ export interface Tool {
   title: string;
   description: string;
   annotations: ToolAnnotations;
+  /** The API key scope a call needs, as its operation declares it. */
+  scope: ApiScope | null;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolReply>;
@@ -53,6 +57,7 @@ export function operationTool(api: PublicApi, method: Method, path: string, desc
   return {
     ...described,
     annotations: { title: described.title, ...described.annotations },
+    scope: spec.scope,
     inputSchema: jsonSchemaOf(argumentsSchema(spec), "input"),
     outputSchema: jsonSchemaOf(answer.schema, "output"),
     async run(args, context) {

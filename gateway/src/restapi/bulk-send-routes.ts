@@ -149,7 +149,7 @@ export function bulkSendRoutes(
   on: On,
   { requests, templates }: Pick<RestApiServices, "requests" | "templates">,
 ) {
-  on("post", "/bulk_send_lists", LIST, async (req, res, caller) => {
+  on("post", "/bulk_send_lists", "requests:write", LIST, async (req, res, caller) => {
     const list = read(BulkSendingList, req.body ?? {}, "body");
     const created = await requests.createBulkSendList({
       workspaceId: caller.workspaceId,
@@ -160,12 +160,12 @@ export function bulkSendRoutes(
     res.status(201).json(listJson(created.list));
   });
 
-  on("get", "/bulk_send_lists", LIST, async (_req, res, caller) => {
+  on("get", "/bulk_send_lists", "requests:read", LIST, async (_req, res, caller) => {
     const { lists } = await requests.listBulkSendLists({ workspaceId: caller.workspaceId });
     res.json({ bulkListSummaries: lists.map(summaryJson) });
   });
 
-  on("get", "/bulk_send_lists/:listId", LIST, async (req, res, caller) => {
+  on("get", "/bulk_send_lists/:listId", "requests:read", LIST, async (req, res, caller) => {
     const { list } = await requests.getBulkSendList({
       workspaceId: caller.workspaceId,
       listId: String(req.params.listId),
@@ -173,7 +173,7 @@ export function bulkSendRoutes(
     res.json(listJson(list));
   });
 
-  on("put", "/bulk_send_lists/:listId", LIST, async (req, res, caller) => {
+  on("put", "/bulk_send_lists/:listId", "requests:write", LIST, async (req, res, caller) => {
     const list = read(BulkSendingList, req.body ?? {}, "body");
     const updated = await requests.updateBulkSendList({
       workspaceId: caller.workspaceId,
@@ -184,13 +184,13 @@ export function bulkSendRoutes(
     res.json(listJson(updated.list));
   });
 
-  on("delete", "/bulk_send_lists/:listId", LIST, async (req, res, caller) => {
+  on("delete", "/bulk_send_lists/:listId", "requests:write", LIST, async (req, res, caller) => {
     await requests.deleteBulkSendList({ workspaceId: caller.workspaceId, listId: String(req.params.listId) });
     const { lists } = await requests.listBulkSendLists({ workspaceId: caller.workspaceId });
     res.json({ bulkListSummaries: lists.map(summaryJson) });
   });
 
-  on("post", "/bulk_send_lists/:listId/send", LIST, async (req, res, caller) => {
+  on("post", "/bulk_send_lists/:listId/send", "requests:send", LIST, async (req, res, caller) => {
     const body = read(BulkSendRequest, req.body ?? {}, "body");
     const workspaceId = caller.workspaceId;
     const { list } = await requests.getBulkSendList({ workspaceId, listId: String(req.params.listId) });
@@ -228,7 +228,7 @@ export function bulkSendRoutes(
     });
   });
 
-  on("get", "/bulk_send_batch", BATCH, async (req, res, caller) => {
+  on("get", "/bulk_send_batch", "requests:read", BATCH, async (req, res, caller) => {
     const query = read(Paging, req.query, "query");
     const start = query.start_position ?? 0;
     const count = query.count ?? MAX_COUNT;
@@ -249,7 +249,7 @@ export function bulkSendRoutes(
     });
   });
 
-  on("get", "/bulk_send_batch/:batchId", BATCH, async (req, res, caller) => {
+  on("get", "/bulk_send_batch/:batchId", "requests:read", BATCH, async (req, res, caller) => {
     const workspaceId = caller.workspaceId;
     const bulkSendId = String(req.params.batchId);
     const { bulkSend } = await requests.getBulkSend({ workspaceId, bulkSendId });
@@ -277,7 +277,7 @@ export function bulkSendRoutes(
     );
   });
 
-  on("get", "/bulk_send_batch/:batchId/envelopes", BATCH, async (req, res, caller) => {
+  on("get", "/bulk_send_batch/:batchId/envelopes", "requests:read", BATCH, async (req, res, caller) => {
     const workspaceId = caller.workspaceId;
     const bulkSendId = String(req.params.batchId);
     const query = read(Paging.extend({ include: z.string().optional() }), req.query, "query");

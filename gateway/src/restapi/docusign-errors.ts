@@ -32,6 +32,7 @@ export interface ErrorNames {
 const BY_CODE: Partial<Record<ProblemCode, [status: number, errorCode: string]>> = {
   unauthorized: [401, "USER_AUTHENTICATION_FAILED"],
   forbidden: [403, "USER_LACKS_PERMISSIONS"],
+  insufficient_scope: [403, "USER_LACKS_PERMISSIONS"],
   invalid_request: [400, "INVALID_REQUEST_PARAMETER"],
   validation_failed: [400, "INVALID_REQUEST_BODY"],
   unsupported_media_type: [415, "INVALID_CONTENT_TYPE"],

@@ -8,6 +8,7 @@ import { envelopeStatus } from "@countersign/domain";
 import type { Logger } from "@countersign/kit";
 import { z } from "zod";
 import { CUSTOMER_FILE_POLICY } from "../document-download.js";
+import { requireScope } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import { type ErrorNames, invalidParameter } from "./docusign-errors.js";
 import { dsTime } from "./ds-values.js";
@@ -39,8 +40,10 @@ export function envelopeRoutes(
 ): void {
   const creation = new EnvelopeCreation({ requests, templates, documents }, uploadBytes, logger);
 
-  on("post", "/envelopes", ENVELOPE, async (req, res, caller) => {
+  on("post", "/envelopes", "requests:write", ENVELOPE, async (req, res, caller) => {
     const definition = read(EnvelopeDefinition, req.body ?? {}, "body");
+    if ((definition.documents ?? []).length > 0) requireScope(caller, "documents:write");
+    if (definition.status === "sent") requireScope(caller, "requests:send");
     const request = await creation.create(caller.workspaceId, actorOf(req, res), definition);
     res.status(201).json({
       envelopeId: request.id,
@@ -50,7 +53,7 @@ export function envelopeRoutes(
     });
   });
 
-  on("get", "/envelopes", ENVELOPE, async (req, res, caller) => {
+  on("get", "/envelopes", "requests:read", ENVELOPE, async (req, res, caller) => {
     const query = read(
       Paging.extend({
         from_date: dsDate.optional(),
@@ -109,7 +112,7 @@ export function envelopeRoutes(
     });
   });
 
-  on("get", "/envelopes/:envelopeId", ENVELOPE, async (req, res, caller) => {
+  on("get", "/envelopes/:envelopeId", "requests:read", ENVELOPE, async (req, res, caller) => {
     const include = String(req.query.include ?? "").split(",");
     res.json(
       envelopeJson(await requestOf(requests, caller, String(req.params.envelopeId)), {
@@ -118,14 +121,16 @@ export function envelopeRoutes(
     );
   });
 
-  on("put", "/envelopes/:envelopeId", ENVELOPE, async (req, res, caller) => {
+  on("put", "/envelopes/:envelopeId", "requests:write", ENVELOPE, async (req, res, caller) => {
     const envelopeId = String(req.params.envelopeId);
     const update = read(EnvelopeUpdate, req.body ?? {}, "body");
     const actor = actorOf(req, res);
     const target = { workspaceId: caller.workspaceId, requestId: envelopeId, actor };
     if (String(req.query.resend_envelope ?? "").toLowerCase() === "true") {
+      requireScope(caller, "requests:send");
       await requests.resendSignatureRequest(target);
     } else if (update.status === "sent") {
+      requireScope(caller, "requests:send");
       await requests.sendSignatureRequest(target);
     } else if (update.status === "voided") {
       if (!update.voidedReason?.trim())
@@ -140,24 +145,31 @@ export function envelopeRoutes(
     res.json({ envelopeId });
   });
 
-  on("get", "/envelopes/:envelopeId/documents/:documentId", ENVELOPE, async (req, res, caller) => {
-    const request = await requestOf(requests, caller, String(req.params.envelopeId));
-    const which = String(req.params.documentId);
-    const withCertificate = String(req.query.certificate ?? "true").toLowerCase() !== "false";
-    const file =
-      which === "archive"
-        ? await envelopeArchive(documents, request)
-        : await envelopeDocument(documents, request, which, withCertificate);
-    const inBase64 = (req.get("content-transfer-encoding") ?? "").toLowerCase() === "base64";
-    res.set({
-      "Content-Disposition": `file; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"`,
-      "Content-Security-Policy": CUSTOMER_FILE_POLICY,
-    });
-    if (inBase64)
-      res
-        .type("text/plain")
-        .set("Content-Transfer-Encoding", "base64")
-        .send(Buffer.from(file.bytes).toString("base64"));
-    else res.type(which === "archive" ? "application/zip" : "application/pdf").send(Buffer.from(file.bytes));
-  });
+  on(
+    "get",
+    "/envelopes/:envelopeId/documents/:documentId",
+    "requests:read",
+    ENVELOPE,
+    async (req, res, caller) => {
+      const request = await requestOf(requests, caller, String(req.params.envelopeId));
+      const which = String(req.params.documentId);
+      const withCertificate = String(req.query.certificate ?? "true").toLowerCase() !== "false";
+      const file =
+        which === "archive"
+          ? await envelopeArchive(documents, request)
+          : await envelopeDocument(documents, request, which, withCertificate);
+      const inBase64 = (req.get("content-transfer-encoding") ?? "").toLowerCase() === "base64";
+      res.set({
+        "Content-Disposition": `file; filename="${file.filename.replace(/[^\x20-\x7e]|"/g, "_")}"`,
+        "Content-Security-Policy": CUSTOMER_FILE_POLICY,
+      });
+      if (inBase64)
+        res
+          .type("text/plain")
+          .set("Content-Transfer-Encoding", "base64")
+          .send(Buffer.from(file.bytes).toString("base64"));
+      else
+        res.type(which === "archive" ? "application/zip" : "application/pdf").send(Buffer.from(file.bytes));
+    },
+  );
 }

@@ -10,11 +10,11 @@ import { ENVELOPE } from "./envelope-routes.js";
 import { type On, type RestApiServices, read, requestOf } from "./route.js";
 
 export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "requests">): void {
-  on("get", "/envelopes/:envelopeId/recipients", ENVELOPE, async (req, res, caller) => {
+  on("get", "/envelopes/:envelopeId/recipients", "requests:read", ENVELOPE, async (req, res, caller) => {
     res.json(recipientsJson(await requestOf(requests, caller, String(req.params.envelopeId))));
   });
 
-  on("put", "/envelopes/:envelopeId/recipients", ENVELOPE, async (req, res, caller) => {
+  on("put", "/envelopes/:envelopeId/recipients", "requests:send", ENVELOPE, async (req, res, caller) => {
     const request = await requestOf(requests, caller, String(req.params.envelopeId));
     const update = read(RecipientsUpdate, req.body ?? {}, "body");
     const asked = [...(update.signers ?? []), ...(update.carbonCopies ?? [])];
@@ -44,41 +44,47 @@ export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "req
     });
   });
 
-  on("post", "/envelopes/:envelopeId/views/recipient", ENVELOPE, async (req, res, caller) => {
-    const request = await requestOf(requests, caller, String(req.params.envelopeId));
-    const view = read(RecipientViewRequest, req.body ?? {}, "body");
-    const same = (a: string, b: string | undefined) =>
-      b === undefined || a.trim().toLowerCase() === b.trim().toLowerCase();
-    // An embedded signer is named by clientUserId, email and userName; an in-person signer by their
-    // host's email and userName (and clientUserId, where the host's session is embedded too).
-    const signer = request.recipients.find(
-      (r) =>
-        r.kind === "signer" &&
-        (r.host
-          ? r.clientUserId === (view.clientUserId ?? "") &&
-            same(r.host.email, view.email) &&
-            same(r.host.name, view.userName)
-          : r.clientUserId !== "" &&
-            r.clientUserId === view.clientUserId &&
-            same(r.email, view.email) &&
-            same(r.name, view.userName)) &&
-        (view.recipientId === undefined || recipientIdOf(request, r) === view.recipientId),
-    );
-    if (!signer) {
-      throw new DocuSignError(
-        400,
-        "UNKNOWN_ENVELOPE_RECIPIENT",
-        "no embedded signer of the envelope has this clientUserId, email and userName (nor an in-person signer a host of this email and userName)",
+  on(
+    "post",
+    "/envelopes/:envelopeId/views/recipient",
+    "requests:send",
+    ENVELOPE,
+    async (req, res, caller) => {
+      const request = await requestOf(requests, caller, String(req.params.envelopeId));
+      const view = read(RecipientViewRequest, req.body ?? {}, "body");
+      const same = (a: string, b: string | undefined) =>
+        b === undefined || a.trim().toLowerCase() === b.trim().toLowerCase();
+      // An embedded signer is named by clientUserId, email and userName; an in-person signer by their
+      // host's email and userName (and clientUserId, where the host's session is embedded too).
+      const signer = request.recipients.find(
+        (r) =>
+          r.kind === "signer" &&
+          (r.host
+            ? r.clientUserId === (view.clientUserId ?? "") &&
+              same(r.host.email, view.email) &&
+              same(r.host.name, view.userName)
+            : r.clientUserId !== "" &&
+              r.clientUserId === view.clientUserId &&
+              same(r.email, view.email) &&
+              same(r.name, view.userName)) &&
+          (view.recipientId === undefined || recipientIdOf(request, r) === view.recipientId),
       );
-    }
-    res.locals.errorNames = { ...ENVELOPE, invalidState: "RECIPIENT_NOT_IN_SEQUENCE" };
-    const made = await requests.createEmbeddedSigningUrl({
-      workspaceId: caller.workspaceId,
-      requestId: request.id,
-      recipientId: signer.id,
-      returnUrl: view.returnUrl ?? "",
-      actor: actorOf(req, res),
-    });
-    res.status(201).json({ url: made.url });
-  });
+      if (!signer) {
+        throw new DocuSignError(
+          400,
+          "UNKNOWN_ENVELOPE_RECIPIENT",
+          "no embedded signer of the envelope has this clientUserId, email and userName (nor an in-person signer a host of this email and userName)",
+        );
+      }
+      res.locals.errorNames = { ...ENVELOPE, invalidState: "RECIPIENT_NOT_IN_SEQUENCE" };
+      const made = await requests.createEmbeddedSigningUrl({
+        workspaceId: caller.workspaceId,
+        requestId: request.id,
+        recipientId: signer.id,
+        returnUrl: view.returnUrl ?? "",
+        actor: actorOf(req, res),
+      });
+      res.status(201).json({ url: made.url });
+    },
+  );
 }

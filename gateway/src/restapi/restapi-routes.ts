@@ -16,6 +16,7 @@ import { routeTemplate } from "../declared-router.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { authenticate } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
+import { requireScope } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { bulkSendRoutes } from "./bulk-send-routes.js";
 import { DocuSignError, type ErrorNames, sendDocuSignError } from "./docusign-errors.js";
@@ -48,7 +49,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
   // smaller, in a body a gateway can hold within its memory (body-budget.ts).
   const json = budgetedJson(options.bodies, { limit: Math.ceil(options.uploadBytes / 3) * 4 + 1024 * 1024 });
 
-  const on: On = (method, path, names, handler) => {
+  const on: On = (method, path, scope, names, handler) => {
     router[method](
       `${ACCOUNT}${path}`,
       (_req: Request, res: Response, next: NextFunction) => {
@@ -67,6 +68,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
             "the API key or access token does not belong to the account in the path",
           );
         }
+        requireScope(caller, scope);
         await handler(req, res, caller);
       },
     );

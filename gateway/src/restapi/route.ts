@@ -4,6 +4,7 @@
  * clients, and the reading of a body or a query by a schema into DocuSign's error shape.
  */
 import type { Client } from "@connectrpc/connect";
+import type { ApiScope } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   RequestsService,
@@ -17,10 +18,14 @@ import { type ErrorNames, invalidBody, invalidParameter } from "./docusign-error
 
 export type Handler = (req: Request, res: Response, caller: Caller) => Promise<void>;
 
-/** Declares `method path` (below the account) with the error names its failures take. */
+/**
+ * Declares `method path` (below the account) with the API key scope it needs (an access token's
+ * `signature` scope grants every one of them) and the error names its failures take.
+ */
 export type On = (
   method: "get" | "post" | "put" | "delete",
   path: string,
+  scope: ApiScope,
   names: ErrorNames,
   handler: Handler,
 ) => void;

@@ -26,7 +26,7 @@ export function templateRoutes(
   on: On,
   { templates, documents }: Pick<RestApiServices, "templates" | "documents">,
 ): void {
-  on("get", "/templates", TEMPLATE, async (req, res, caller) => {
+  on("get", "/templates", "templates:read", TEMPLATE, async (req, res, caller) => {
     const query = read(Paging.extend({ search_text: z.string().max(200).optional() }), req.query, "query");
     const start = query.start_position ?? 0;
     const count = query.count ?? MAX_COUNT;
@@ -52,7 +52,7 @@ export function templateRoutes(
     });
   });
 
-  on("get", "/templates/:templateId", TEMPLATE, async (req, res, caller) => {
+  on("get", "/templates/:templateId", "templates:read", TEMPLATE, async (req, res, caller) => {
     const { template } = await templates.getTemplate({
       workspaceId: caller.workspaceId,
       templateId: String(req.params.templateId),

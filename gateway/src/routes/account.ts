@@ -9,6 +9,7 @@ export function accountRoutes(api: PublicApi, auth: Client<typeof AuthService>):
   const spec = {
     summary: "Get the key's account",
     tag: "Account",
+    scope: null,
     answers: { 200: { description: "The account (workspace).", schema: Account } },
     problems: [401, 403, 404, 429, 500, 503],
   } as const;

@@ -12,6 +12,7 @@ export function agreementSetRoutes(api: PublicApi, requests: Client<typeof Reque
     {
       summary: "Create an agreement set",
       tag: "Agreement sets",
+      scope: "requests:write",
       body: AgreementSetInput,
       answers: { 201: { description: "The set with its requests' statuses.", schema: AgreementSet } },
       problems: [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
@@ -32,6 +33,7 @@ export function agreementSetRoutes(api: PublicApi, requests: Client<typeof Reque
     {
       summary: "Get an agreement set",
       tag: "Agreement sets",
+      scope: "requests:read",
       params: AgreementSetIdParams,
       answers: { 200: { description: "The set with its requests' statuses.", schema: AgreementSet } },
       problems: [400, 401, 403, 404, 429, 500, 503],

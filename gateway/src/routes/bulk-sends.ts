@@ -131,6 +131,7 @@ export function bulkSendRoutes(
       description:
         "Checks every row against the template, then sends one request a row in the background: follow it with GET /bulk-sends/{bulkSendId}. With an `Idempotency-Key`, a retried start answers the batch the first one started.",
       tag: TAG,
+      scope: "requests:send",
       body: BulkSendInput,
       answers: { 202: { description: "The batch, started.", schema: BulkSend } },
       problems: [...READ_PROBLEMS, 409, 413, 415, 422],
@@ -161,6 +162,7 @@ export function bulkSendRoutes(
       description:
         "The header line a bulk send's `csv` takes for the template: a name and an e-mail column for each role, in signing order, then a column for each text, number or date field's label.",
       tag: TAG,
+      scope: "templates:read",
       query: CsvTemplateQuery,
       answers: {
         200: { description: "The header line.", content: { "text/csv": { schema: { type: "string" } } } },
@@ -184,6 +186,7 @@ export function bulkSendRoutes(
     {
       summary: "List bulk sends",
       tag: TAG,
+      scope: "requests:read",
       query: pageQuery,
       answers: { 200: { description: "One page of batches, newest first.", schema: BulkSendPage } },
       problems: [...READ_PROBLEMS],
@@ -200,6 +203,7 @@ export function bulkSendRoutes(
     {
       summary: "Get a bulk send and how far it has got",
       tag: TAG,
+      scope: "requests:read",
       params: BulkSendIdParams,
       answers: { 200: { description: "The batch and its counts.", schema: BulkSend } },
       problems: [...READ_PROBLEMS],
@@ -215,6 +219,7 @@ export function bulkSendRoutes(
       summary: "List a bulk send's rows",
       description: "Each row's request once sent, or why it failed; `status=failed` lists the failures.",
       tag: TAG,
+      scope: "requests:read",
       params: BulkSendIdParams,
       query: pageQuery.extend(BulkSendRowQuery.shape),
       answers: { 200: { description: "One page of rows, in line order.", schema: BulkSendRowPage } },
@@ -240,6 +245,7 @@ export function bulkSendRoutes(
       description:
         "Rows not yet sent are not sent; requests already sent stay sent (cancel them one by one). Cancelling a batch that has ended answers it as it is.",
       tag: TAG,
+      scope: "requests:write",
       params: BulkSendIdParams,
       answers: { 200: { description: "The batch after the cancellation.", schema: BulkSend } },
       problems: [...READ_PROBLEMS],

@@ -203,6 +203,7 @@ export function documentRoutes(
       description:
         "A `multipart/form-data` body with the field `file`, or a raw body of its type with `?filename=`. Streamed, never held whole; checked for size, type, damage, encryption and whether it can be read in 20 s and 512 MiB. A Word document (DOCX), OpenDocument text (ODT) or RTF is made a PDF by LibreOffice, a PNG or JPEG image a one-page PDF, told by the file's bytes rather than its declared type; the file is kept beside the PDF (`source`). Without a converter an office document is a 415 that says how to enable one; one LibreOffice cannot open, or not within the time limit, a 422.",
       tag: "Documents",
+      scope: "documents:write",
       query: UploadQuery,
       streamedBody: uploadContent,
       answers: {
@@ -222,6 +223,7 @@ export function documentRoutes(
     {
       summary: "List documents, newest first",
       tag: "Documents",
+      scope: "documents:read",
       query: pageQuery,
       answers: { 200: { description: "One page of documents.", schema: DocumentPage } },
       problems: [...DOCUMENT_PROBLEMS],
@@ -240,6 +242,7 @@ export function documentRoutes(
       description:
         "The fields its text tags (`{{signature:Client}}`, docs/api.md) would place, to show before a template or a request is made with `textTags: true`. A tag that cannot be read is a 422 naming its page and the tag.",
       tag: "Documents",
+      scope: "documents:read",
       params: DocumentIdParams,
       answers: { 200: { description: "The fields, in page order.", schema: TextTagFields } },
       problems: [...DOCUMENT_PROBLEMS, 422],
@@ -256,6 +259,7 @@ export function documentRoutes(
     {
       summary: "Get a document's metadata",
       tag: "Documents",
+      scope: "documents:read",
       params: DocumentIdParams,
       answers: { 200: { description: "The document.", schema: Document } },
       problems: [...DOCUMENT_PROBLEMS],
@@ -273,6 +277,7 @@ export function documentRoutes(
       summary: "Delete a document",
       description: "Refused (409) while a template or a signature request uses it.",
       tag: "Documents",
+      scope: "documents:write",
       params: DocumentIdParams,
       answers: { 204: { description: "Deleted." } },
       problems: [...DOCUMENT_PROBLEMS, 409],
@@ -291,6 +296,7 @@ export function documentRoutes(
       description:
         "The bytes with `Content-Type`, `Content-Length`, `Content-Disposition` and an `ETag` (the SHA-256); `If-None-Match` answers 304, and HEAD the headers alone.",
       tag: "Documents",
+      scope: "documents:read",
       params: DocumentIdParams,
       answers: {
         200: {
@@ -313,6 +319,7 @@ export function documentRoutes(
       description:
         "The Word document, ODT, RTF or image the document's PDF was made from, as it was uploaded, with the headers of a download (its own type, name and SHA-256 ETag). 404 for a document uploaded as a PDF.",
       tag: "Documents",
+      scope: "documents:read",
       params: DocumentIdParams,
       answers: {
         200: {

@@ -9,6 +9,7 @@ export function pingRoutes(api: PublicApi): void {
     {
       summary: "Check an API key",
       tag: "Health",
+      scope: null,
       answers: { 200: { description: "The key is valid.", schema: Ping } },
       problems: [401, 403, 429],
     },

@@ -59,6 +59,7 @@ export function requestExportRoutes(
       description:
         "The audit trail as a file to keep: `format=csv` gives one row per entry (RFC 4180, UTF-8 with a byte order mark; a cell beginning with `=`, `+`, `-` or `@` is written with a leading `'` so no spreadsheet runs it), `format=pdf` a report with the request, its recipients, every entry with its hash, and whether the chain holds.",
       tag: "Signature requests",
+      scope: "requests:read",
       params: RequestIdParams,
       query: AuditExportQuery,
       answers: {
@@ -96,6 +97,7 @@ export function requestExportRoutes(
       description:
         "One ZIP with everything that proves what happened, checkable without this service: `request.json`, `originals/`, `attachments/` (files signers attached), `sealed/` (the sealed PDF, once completed), `audit-trail.json` (every entry with the content its hash is taken over), `audit-trail.csv`, `audit-trail.pdf`, a `README.txt` saying how to check each, and `SHA256SUMS` (`sha256sum -c SHA256SUMS`). Streamed: its length is not known in advance.",
       tag: "Signature requests",
+      scope: "requests:read",
       params: RequestIdParams,
       answers: {
         200: {

@@ -23,6 +23,7 @@ export const GET_SETTINGS = {
   description:
     "The reminder schedule a new request gets when it names none, the warning before expiry, and how long ended requests' documents are kept.",
   tag: "Signature requests",
+  scope: "requests:read",
   answers: { 200: { description: "The settings in force.", schema: RequestSettingsInForce } },
   problems: [...SETTINGS_PROBLEMS],
 } as const;
@@ -32,6 +33,7 @@ export const PUT_SETTINGS = {
   description:
     "Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.",
   tag: "Signature requests",
+  scope: "settings:manage",
   body: RequestSettings,
   answers: { 200: { description: "The settings as kept.", schema: RequestSettingsInForce } },
   problems: [...SETTINGS_PROBLEMS, 413, 415, 422],

@@ -29,7 +29,7 @@ import {
 } from "../contract/signature-requests.js";
 import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
-import { ApiProblem } from "../problems.js";
+import { ApiProblem, requireScope } from "../problems.js";
 import { accepted, created, ok, type PublicApi } from "../public-api.js";
 import { taggedFields } from "../tagged-documents.js";
 import { auditEntryJson, signatureRequestJson } from "./signature-request-json.js";
@@ -62,13 +62,16 @@ export function signatureRequestRoutes(
     "/signature-requests",
     {
       summary: "Create a signature request",
-      description: "From a template or from documents; `send: true` sends it at once.",
+      description:
+        "From a template or from documents; `send: true` sends it at once, which also needs the scope `requests:send`.",
       tag: "Signature requests",
+      scope: "requests:write",
       body: SignatureRequestInput,
       answers: { 201: { description: "The request, a draft unless sent.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ actor, workspaceId, body }) => {
+    async ({ actor, workspaceId, body, scopes }) => {
+      if (body.send) requireScope({ scopes }, "requests:send");
       const tagged = body.textTags ? await fieldsOfTags(body, workspaceId) : [];
       const { signatureRequest } = await requests.createSignatureRequest({
         workspaceId,
@@ -114,6 +117,7 @@ export function signatureRequestRoutes(
     {
       summary: "List signature requests: filtered, searched and sorted",
       tag: "Signature requests",
+      scope: "requests:read",
       query: pageQuery.extend(SignatureRequestQuery.shape),
       answers: { 200: { description: "One page of requests.", schema: SignatureRequestPage } },
       problems: [...READ_PROBLEMS],
@@ -140,6 +144,7 @@ export function signatureRequestRoutes(
     {
       summary: "Get a signature request with its recipients",
       tag: "Signature requests",
+      scope: "requests:read",
       params: RequestIdParams,
       answers: { 200: { description: "The request.", schema: SignatureRequest } },
       problems: [...READ_PROBLEMS],
@@ -167,6 +172,7 @@ export function signatureRequestRoutes(
         summary,
         description,
         tag: "Signature requests",
+        scope: "requests:send",
         params: RequestIdParams,
         body: EmptyInput,
         answers: { 200: { description: "The request.", schema: SignatureRequest } },
@@ -188,6 +194,7 @@ export function signatureRequestRoutes(
       description:
         "Every link stops working. Not once the request has ended, nor while a fully signed request is being sealed (409); a request whose sealing failed (`completionFailure`) can be cancelled.",
       tag: "Signature requests",
+      scope: "requests:write",
       params: RequestIdParams,
       body: CancelInput,
       answers: { 200: { description: "The request, now cancelled.", schema: SignatureRequest } },
@@ -212,6 +219,7 @@ export function signatureRequestRoutes(
       description:
         "Keeps the request's documents and audit trail from the workspace's retention (`retentionDays` in /request-settings) until the hold is released; placing one on a held request replaces its reason. Audited with who placed it and why. 409 once retention has deleted the documents, or while it is deleting them.",
       tag: "Signature requests",
+      scope: "requests:write",
       params: RequestIdParams,
       body: LegalHoldInput,
       answers: { 200: { description: "The request, held.", schema: SignatureRequest } },
@@ -236,6 +244,7 @@ export function signatureRequestRoutes(
       description:
         "The workspace's retention takes its course again: a request whose retention has passed has its documents deleted at the next sweep. Releasing a request that is not held does nothing. Audited.",
       tag: "Signature requests",
+      scope: "requests:write",
       params: RequestIdParams,
       answers: { 200: { description: "The request, no longer held.", schema: SignatureRequest } },
       problems: [...READ_PROBLEMS],
@@ -254,6 +263,7 @@ export function signatureRequestRoutes(
       description:
         "Only recipients who have not signed; a changed recipient's old links answer 410, and a changed recipient of a sent request is notified again.",
       tag: "Signature requests",
+      scope: "requests:send",
       params: RequestIdParams,
       body: RecipientChanges,
       answers: { 200: { description: "The request after the change.", schema: SignatureRequest } },
@@ -281,6 +291,7 @@ export function signatureRequestRoutes(
       description:
         "At most one reminder per recipient in the reminder interval (429 with Retry-After otherwise).",
       tag: "Signature requests",
+      scope: "requests:send",
       params: RecipientIdParams,
       body: ReminderInput,
       answers: { 202: { description: "The reminder is on its way.", schema: Reminder } },
@@ -304,6 +315,7 @@ export function signatureRequestRoutes(
       summary: "Get an embedded signing URL",
       description: "For a signer whose turn it is; the URL opens once and must be opened before `expiresAt`.",
       tag: "Signature requests",
+      scope: "requests:send",
       body: EmbeddedSigningInput,
       answers: { 201: { description: "The URL.", schema: EmbeddedSigningUrl } },
       problems: [...CHANGE_PROBLEMS],
@@ -331,6 +343,7 @@ export function signatureRequestRoutes(
       description:
         "For a signer who signs in person (`host`) whose turn it is: the URL at which the signing starts on the caller's device, the host's — open it there, at once (it opens once, before `expiresAt`). The signing page asks the host to hand the device to the signer; the audit trail records `in_person_signing_started` by the caller, with the host and the signer.",
       tag: "Signature requests",
+      scope: "requests:send",
       params: RequestIdParams,
       body: InPersonSigningInput,
       answers: { 201: { description: "The URL.", schema: EmbeddedSigningUrl } },
@@ -356,6 +369,7 @@ export function signatureRequestRoutes(
       summary: "Get a request's audit trail",
       description: "Every entry in order, with the hash chain checked.",
       tag: "Signature requests",
+      scope: "requests:read",
       params: RequestIdParams,
       answers: { 200: { description: "The audit trail.", schema: AuditTrail } },
       problems: [...READ_PROBLEMS],

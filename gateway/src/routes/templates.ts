@@ -146,6 +146,7 @@ export function templateRoutes(
     {
       summary: "Create a template",
       tag: "Templates",
+      scope: "templates:write",
       body: TemplateInput,
       answers: { 201: { description: "The template as stored, with field ids.", schema: Template } },
       problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],
@@ -179,6 +180,7 @@ export function templateRoutes(
     {
       summary: "List templates, newest first",
       tag: "Templates",
+      scope: "templates:read",
       query: pageQuery,
       answers: { 200: { description: "One page of templates.", schema: TemplatePage } },
       problems: [...TEMPLATE_PROBLEMS],
@@ -193,6 +195,7 @@ export function templateRoutes(
     {
       summary: "Get a template",
       tag: "Templates",
+      scope: "templates:read",
       params: TemplateIdParams,
       answers: { 200: { description: "The template.", schema: Template } },
       problems: [...TEMPLATE_PROBLEMS],
@@ -209,6 +212,7 @@ export function templateRoutes(
     {
       summary: "Change a template",
       tag: "Templates",
+      scope: "templates:write",
       params: TemplateIdParams,
       body: TemplateUpdate,
       answers: { 200: { description: "The template after the change.", schema: Template } },
@@ -246,6 +250,7 @@ export function templateRoutes(
     {
       summary: "Delete a template",
       tag: "Templates",
+      scope: "templates:write",
       params: TemplateIdParams,
       answers: { 204: { description: "Deleted." } },
       problems: [...TEMPLATE_PROBLEMS],

@@ -132,6 +132,7 @@ export function verificationRoutes(
     {
       ...SPEC,
       summary: "Verify a sealed PDF",
+      scope: "documents:read",
       description:
         "The PDF as a raw `application/pdf` body or `multipart/form-data` field `file`. Checks every signature and time-stamp, what changed after the seal, the PAdES level, and whether the file is the copy stored when the request it names was completed. Nothing is stored.",
       problems: [400, 401, 403, 413, 415, 422, 429, 500, 503],

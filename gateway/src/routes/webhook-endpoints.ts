@@ -93,6 +93,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       summary: "Register a webhook endpoint",
       description: "The answer carries the signing secret; afterwards only reveal returns it.",
       tag: TAG,
+      scope: "webhooks:manage",
       body: WebhookEndpointInput,
       answers: { 201: { description: "The endpoint with its secret.", schema: CreatedWebhookEndpoint } },
       problems: [...CHANGE_PROBLEMS],
@@ -115,6 +116,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
     {
       summary: "List webhook endpoints",
       tag: TAG,
+      scope: "webhooks:manage",
       query: pageQuery,
       answers: { 200: { description: "A page of endpoints, newest first.", schema: WebhookEndpointPage } },
       problems: [...READ_PROBLEMS],
@@ -131,6 +133,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
     {
       summary: "Get a webhook endpoint",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       answers: { 200: { description: "The endpoint, without its secret.", schema: WebhookEndpoint } },
       problems: [...READ_PROBLEMS],
@@ -149,6 +152,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       description:
         "The properties present are replaced; `disabled: false` enables a disabled endpoint again.",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       body: WebhookEndpointChanges,
       answers: { 200: { description: "The endpoint as changed.", schema: WebhookEndpoint } },
@@ -174,6 +178,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       summary: "Delete a webhook endpoint",
       description: "Its messages and attempts go with it; nothing more is delivered to it.",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       answers: { 204: { description: "Deleted." } },
       problems: [...READ_PROBLEMS],
@@ -190,6 +195,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
     {
       summary: "Reveal a webhook endpoint's signing secret",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       body: EmptyInput,
       answers: { 200: { description: "The current secret.", schema: WebhookSecret } },
@@ -208,6 +214,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       summary: "Rotate a webhook endpoint's signing secret",
       description: "Deliveries carry signatures by both secrets for 24 hours, then by the new one only.",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       body: EmptyInput,
       answers: { 200: { description: "The new secret.", schema: RotatedWebhookSecret } },
@@ -225,6 +232,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
     {
       summary: "List a webhook endpoint's messages with their attempts",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       query: WebhookMessageQuery,
       answers: { 200: { description: "A page of messages, newest first.", schema: WebhookMessagePage } },
@@ -251,6 +259,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       description:
         "A new round of attempts starts now (if its first try fails, the schedule runs again). 409 while the endpoint is disabled or an attempt is under way.",
       tag: TAG,
+      scope: "webhooks:manage",
       params: MessageIdParams,
       body: EmptyInput,
       answers: { 202: { description: "The message, due now.", schema: WebhookMessage } },
@@ -270,6 +279,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       description:
         "A new round of attempts for every message made since then that has ended (succeeded or failed), or only the failed ones; pending messages are due anyway. 409 while the endpoint is disabled.",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       body: ReplayInput,
       answers: { 202: { description: "How many messages are due again.", schema: Replayed } },
@@ -294,6 +304,7 @@ export function webhookEndpointRoutes(api: PublicApi, webhooks: Client<typeof We
       description:
         "Posts a synthetic, signed event of the chosen type at once and answers with what the endpoint said.",
       tag: TAG,
+      scope: "webhooks:manage",
       params: EndpointIdParams,
       body: TestFireInput,
       answers: { 200: { description: "The endpoint's answer.", schema: TestFireResult } },

@@ -358,7 +358,6 @@ export function When({ at, dateOnly: onlyDate }: { at: string | null | undefined
   );
 }
 
-/** A field's message under its input, tied to it by id for screen readers. */
 /** A checkbox with its words as its label, as the forms' yes-or-no choices are. */
 export function CheckField({
   checked,
@@ -380,6 +379,7 @@ export function CheckField({
   );
 }
 
+/** A field's message under its input, tied to it by id for screen readers. */
 export function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? (
     <p id={id} className="field-error">

@@ -653,7 +653,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signature request
-         * @description From a template or from documents; `send: true` sends it at once.
+         * @description From a template or from documents; `send: true` sends it at once, which also needs the scope `requests:send`.
          */
         post: {
             parameters: {
@@ -3089,7 +3089,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys (name, hint, creation, last use and expiry) */
+        /** List API keys (name, hint, scopes, creation, last use and expiry) */
         get: {
             parameters: {
                 query?: never;
@@ -4978,6 +4978,8 @@ export interface components {
              * @description When the key stops working: in the future, at most ten years ahead. Without it the key works until deleted.
              */
             expiresAt?: string;
+            /** @description What the key may do, each scope named once (every operation names the scope it needs). Without it the key has full access. */
+            scopes?: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage")[];
         };
         IntegrationInput: {
             /** @description How API Usage and the audit trail name it, 1 to 100 characters. */
@@ -5062,7 +5064,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "headers_too_large" | "request_timeout" | "internal" | "not_implemented" | "unavailable";
+            code: "invalid_request" | "unauthorized" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "gone" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "headers_too_large" | "request_timeout" | "internal" | "not_implemented" | "unavailable";
             requestId: string;
             /** @description The OpenTelemetry trace of the request, where the service traces it (OTEL_* configuration): the id to look for in Jaeger or Tempo. */
             traceId?: string;
@@ -5080,6 +5082,11 @@ export interface components {
                 /** @description How many days a completed request's link opens the signed copy (copy_expired). */
                 copyDays?: number;
             };
+            /**
+             * @description For `insufficient_scope` (403): the API key scope the operation needs.
+             * @enum {string}
+             */
+            requiredScope?: "templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage";
         };
         Ping: {
             /** @constant */
@@ -5827,6 +5834,10 @@ export interface components {
             hint: string;
             /** @description When the key stops working; null if it never does. */
             expiresAt: string | null;
+            /** @description What the key may do. */
+            scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage")[];
+            /** @description Made without scopes (as every key made before scopes was): it may do everything, now and later. */
+            fullAccess: boolean;
             /** @description When a call last presented the key (reported within seconds); null if never. */
             lastUsedAt: string | null;
         };
@@ -5844,6 +5855,10 @@ export interface components {
             hint: string;
             /** @description When the key stops working; null if it never does. */
             expiresAt: string | null;
+            /** @description What the key may do. */
+            scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage")[];
+            /** @description Made without scopes (as every key made before scopes was): it may do everything, now and later. */
+            fullAccess: boolean;
         };
         RecentErrors: {
             items: {
@@ -6214,7 +6229,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `forbidden`: API access is disabled for the workspace, or the caller may not do this. */
+        /** @description `forbidden`: API access is disabled for the workspace, or the caller may not do this; `insufficient_scope`: the API key lacks the scope the operation needs, named in `requiredScope`. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6357,10 +6372,12 @@ export const signerLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["signature_request.sent", "signature_request.viewed", "signature_request.signed", "signature_request.completed", "signature_request.declined", "signature_request.cancelled", "signature_request.expired"];
 export const webhookFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookFormat"]> = ["standard_webhooks", "docusign_connect"];
+export const apiKeyInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyInput"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
 export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberUpdate"]["role"]> = ["org_admin", "member"];
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
-export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
 export const problemEndedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["ended"]["reason"]> = ["cancelled", "declined", "declined_by_you", "expired", "link_replaced", "url_used", "url_expired", "copy_expired"];
+export const problemRequiredScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["requiredScope"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
 export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate", "attachment"];
 export const recipientAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Recipient"]["authentication"]> = ["access_code", "email_code"];
 export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "approved", "declined"];
@@ -6385,6 +6402,8 @@ export const sealCertificateInfoCertificateAnyOf0PadesLevelValues: ReadonlyArray
 export const sealCertificateInfoCertificateAnyOf0OwnerValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SealCertificateInfo"]["certificate"], {
     owner: unknown;
 }>["owner"]> = ["deployment", "workspace"];
+export const apiKeyScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
+export const apiKeyCreatedScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
 export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentErrors"]["items"]["source"]> = ["api", "sealing", "email"];
 export const apiUsageCallersKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiUsage"]["callers"]["kind"]> = ["api_key", "integration", "deleted"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];

@@ -1,12 +1,12 @@
 /**
- * API keys: created with a name and an optional expiry, the secret returned once and stored only as
+ * API keys: created with a name, an optional expiry and optional scopes (none is full access), the secret returned once and stored only as
  * a keyed hash (with its last four characters as a hint), listed with when each was last used,
  * deleted at once (an event tells every gateway to forget it); an expired key is refused, saying so.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { subjects } from "@countersign/domain";
+import { scopesProblem, subjects } from "@countersign/domain";
 import type { ApiKey } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { ApiKeyDeletedSchema } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
@@ -30,6 +30,21 @@ function checkExpiry(expiresAt: Date | undefined): FieldViolation[] {
   return [];
 }
 
+function checkScopes(scopes: readonly string[]): FieldViolation[] {
+  const problem = scopesProblem(scopes);
+  return problem ? [{ path: "scopes", message: problem }] : [];
+}
+
+/** What a new key is: its label, and optionally when it stops working and what it may do. */
+export interface NewApiKey {
+  name: string;
+  expiresAt?: Date;
+  /** None for full access. */
+  scopes?: readonly string[];
+  /** The person who creates it, for the audit; empty for the operator (CLI). */
+  actorUserId?: string;
+}
+
 export interface ApiKeysDeps {
   db: Database;
   hashSecret: (secret: string) => Buffer;
@@ -41,12 +56,10 @@ export class ApiKeys {
 
   async create(
     workspaceId: string,
-    name: string,
-    expiresAt?: Date,
-    actorUserId = "",
+    { name, expiresAt, scopes = [], actorUserId = "" }: NewApiKey,
   ): Promise<{ key: ApiKey; secret: string }> {
     requireUuid(workspaceId, "workspace");
-    rejectViolations([...checkName(name, "name", 100), ...checkExpiry(expiresAt)]);
+    rejectViolations([...checkName(name, "name", 100), ...checkExpiry(expiresAt), ...checkScopes(scopes)]);
     const secret = newApiKeySecret();
     const row = await this.deps.db.transaction(async (tx) => {
       if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
@@ -58,6 +71,7 @@ export class ApiKeys {
           name: name.trim(),
           hint: secret.slice(-HINT_LENGTH),
           expires_at: expiresAt ?? null,
+          scopes: [...scopes],
         },
         this.deps.hashSecret(secret),
       );
@@ -66,7 +80,11 @@ export class ApiKeys {
         actorUserId,
         action: "api_key.created",
         target: key.name,
-        detail: `…${key.hint}${key.expires_at ? `, expires ${key.expires_at.toISOString()}` : ""}`,
+        detail: [
+          `…${key.hint}`,
+          key.scopes.length > 0 ? `scopes ${key.scopes.join(" ")}` : "full access",
+          ...(key.expires_at ? [`expires ${key.expires_at.toISOString()}`] : []),
+        ].join(", "),
       });
       return key;
     });

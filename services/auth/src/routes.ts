@@ -85,12 +85,12 @@ export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integ
       return {};
     },
     createApiKey: (req) =>
-      apiKeys.create(
-        req.workspaceId,
-        req.name,
-        req.expireTime ? timestampDate(req.expireTime) : undefined,
-        req.actorUserId,
-      ),
+      apiKeys.create(req.workspaceId, {
+        name: req.name,
+        expiresAt: req.expireTime ? timestampDate(req.expireTime) : undefined,
+        scopes: req.scopes,
+        actorUserId: req.actorUserId,
+      }),
     listApiKeys: async (req) => ({ keys: await apiKeys.list(req.workspaceId) }),
     deleteApiKey: async (req) => {
       await apiKeys.delete(req.workspaceId, req.keyId, req.actorUserId);

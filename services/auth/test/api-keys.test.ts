@@ -161,3 +161,32 @@ test("an expired key is refused, saying so in words meant for the API's caller",
   );
   expect(refused?.findDetails(ProblemCodeSchema).map((d) => d.code)).toEqual(["unauthorized"]);
 });
+
+test("a key keeps the scopes it was made with, verifies with them, and is refused scopes that do not exist or repeat", async () => {
+  const scoped = await auth.client.createApiKey({
+    workspaceId,
+    name: "reader",
+    scopes: ["templates:read", "requests:read"],
+  });
+  expect(scoped.key?.scopes).toEqual(["templates:read", "requests:read"]);
+  expect((await auth.client.verifyApiKey({ secret: scoped.secret })).key?.scopes).toEqual([
+    "templates:read",
+    "requests:read",
+  ]);
+  // Made without scopes, as every key before them was: stored as none, which is full access.
+  const full = await auth.client.createApiKey({ workspaceId, name: "full" });
+  expect((await auth.client.verifyApiKey({ secret: full.secret })).key?.scopes).toEqual([]);
+
+  for (const scopes of [
+    ["templates:read", "everything"],
+    ["requests:send", "requests:send"],
+  ]) {
+    const refused = await auth.client.createApiKey({ workspaceId, name: "bad", scopes }).catch((e) => e);
+    expect(ConnectError.from(refused).code).toBe(Code.InvalidArgument);
+    expect(fieldViolations(ConnectError.from(refused)).map((v) => v.path)).toEqual(["scopes"]);
+  }
+  const { rows } = await auth.db.query("SELECT 1 FROM api_keys WHERE workspace_id = $1 AND name = 'bad'", [
+    workspaceId,
+  ]);
+  expect(rows).toHaveLength(0);
+});

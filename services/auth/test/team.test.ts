@@ -249,7 +249,7 @@ test("API access and API keys are audited, from the console (a person) and the C
   const { entries } = await auth.client.listAuditEntries({ workspaceId, limit: 5 });
   expect(entries.map((e) => [e.actor, e.action, e.target, e.detail])).toEqual([
     ["operator", "api_key.deleted", "CI", `…${key?.hint}`],
-    ["admin@example.com", "api_key.created", "CI", `…${key?.hint}`],
+    ["admin@example.com", "api_key.created", "CI", `…${key?.hint}, full access`],
     ["operator", "workspace.api_access_enabled", "Acme Ltd", ""],
     ["operator", "workspace.renamed", "Acme Ltd", "was “Acme”"],
     ["admin@example.com", "workspace.api_access_disabled", "Acme", ""],

@@ -1,4 +1,5 @@
 export * from "./access-tokens.js";
+export * from "./api-scopes.js";
 export * from "./api-usage.js";
 export * from "./callers.js";
 export * from "./document-claims.js";

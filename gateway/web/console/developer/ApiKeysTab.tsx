@@ -1,4 +1,5 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
+import { API_SCOPES, type ApiScope, SCOPE_DESCRIPTIONS } from "../../../../services/domain/src/api-scopes";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import type { ApiKey, CreatedApiKey } from "../types";
@@ -8,6 +9,7 @@ import {
   DialogFormActions,
   Empty,
   ErrorNote,
+  FieldError,
   SelectField,
   Show,
   TextField,
@@ -56,6 +58,7 @@ export function ApiKeysTab() {
                         {key.hint ? <code className="key-hint"> sk_…{key.hint}</code> : null}{" "}
                         {expired(key) ? <span className="badge danger">Expired</span> : null}
                       </p>
+                      <KeyScopes apiKey={key} />
                       <p className="muted small">
                         Created <When at={key.createdAt} dateOnly /> ·{" "}
                         {key.lastUsedAt ? (
@@ -118,6 +121,26 @@ export function ApiKeysTab() {
   );
 }
 
+/** What a key may do: "Full access", or its scopes. */
+function KeyScopes({ apiKey }: { apiKey: ApiKey }) {
+  if (apiKey.fullAccess) {
+    return (
+      <p className="small key-scopes">
+        <span className="badge neutral">Full access</span>
+      </p>
+    );
+  }
+  return (
+    <ul className="key-scopes small" aria-label={`Scopes of ${apiKey.name}`}>
+      {apiKey.scopes.map((scope) => (
+        <li key={scope} title={SCOPE_DESCRIPTIONS[scope]}>
+          <code>{scope}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 const expired = (key: ApiKey) => key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
 
 /** How long a new key works, in days; 0 for until deleted. */
@@ -139,15 +162,27 @@ function CreateKeyDialog({
 }) {
   const [name, setName] = useState("");
   const [lifetime, setLifetime] = useState("0");
-  const [missing, setMissing] = useState(false);
+  const [limited, setLimited] = useState(false);
+  const [scopes, setScopes] = useState<ReadonlySet<ApiScope>>(new Set());
+  const [tried, setTried] = useState(false);
   const { busy, error, run } = useAction();
-  const nameError = missing
-    ? "Give the key a name."
-    : (error?.about("name") ?? (error?.status === 422 ? error.detail : undefined));
+  const scopesErrorId = useId();
+  const nameError =
+    tried && !name.trim()
+      ? "Give the key a name."
+      : (error?.about("name") ??
+        (error?.status === 422 && !error.about("scopes") ? error.detail : undefined));
+  const scopesError =
+    tried && limited && scopes.size === 0 ? "Choose at least one scope." : error?.about("scopes");
+  const toggle = (scope: ApiScope) => {
+    const next = new Set(scopes);
+    if (!next.delete(scope)) next.add(scope);
+    setScopes(next);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setMissing(!name.trim());
-    if (!name.trim()) return;
+    setTried(true);
+    if (!name.trim() || (limited && scopes.size === 0)) return;
     void run("create", async () =>
       onCreated(
         await call<CreatedApiKey>(inWorkspace(workspaceId, "/api-keys"), {
@@ -157,6 +192,8 @@ function CreateKeyDialog({
             ...(lifetime !== "0"
               ? { expiresAt: new Date(Date.now() + Number(lifetime) * 86_400_000).toISOString() }
               : {}),
+            // In the list's order, whichever order they were ticked in.
+            ...(limited ? { scopes: API_SCOPES.filter((scope) => scopes.has(scope)) } : {}),
           },
         }),
       ),
@@ -180,7 +217,47 @@ function CreateKeyDialog({
           placeholder="Billing service (production)"
         />
         <SelectField label="Expires" value={lifetime} options={LIFETIMES} onChange={setLifetime} />
-        {error && !nameError ? <ErrorNote error={error} /> : null}
+        <fieldset className="checks" data-testid="key-access">
+          <legend className="stacked-label">Access</legend>
+          <label className="check choice">
+            <input type="radio" name="access" checked={!limited} onChange={() => setLimited(false)} />
+            <span>
+              Full access
+              <span className="muted small event-description">
+                Everything this workspace can do through the API, including what later versions add.
+              </span>
+            </span>
+          </label>
+          <label className="check choice">
+            <input type="radio" name="access" checked={limited} onChange={() => setLimited(true)} />
+            <span>
+              Only the scopes I choose
+              <span className="muted small event-description">
+                Any other call answers 403 naming the scope it needs.
+              </span>
+            </span>
+          </label>
+        </fieldset>
+        {limited ? (
+          <fieldset
+            className="checks"
+            data-testid="key-scopes"
+            aria-describedby={scopesError ? scopesErrorId : undefined}
+          >
+            <legend className="stacked-label">Scopes</legend>
+            {API_SCOPES.map((scope) => (
+              <label key={scope} className="check event-type">
+                <input type="checkbox" checked={scopes.has(scope)} onChange={() => toggle(scope)} />
+                <span>
+                  <code>{scope}</code>
+                  <span className="muted small event-description">{SCOPE_DESCRIPTIONS[scope]}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <FieldError id={scopesErrorId} message={scopesError} />
+        {error && !nameError && !scopesError ? <ErrorNote error={error} /> : null}
         <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
           Create key
         </DialogFormActions>
