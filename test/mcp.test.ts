@@ -768,6 +768,77 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     }
   });
 
+  test("a write tool's idempotency key: a retry answers the first result, marked replayed, and does nothing again; other arguments under it are refused", async () => {
+    const client = await connect(key.secret);
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const takesKey = "idempotencyKey" in (tool.inputSchema.properties ?? {});
+      expect({ tool: tool.name, takesKey }).toEqual({
+        tool: tool.name,
+        takesKey: !tool.annotations?.readOnlyHint,
+      });
+    }
+    const title = `Once ${Date.now()}`;
+    const args = {
+      title,
+      templateId,
+      recipients: [
+        { name: "Ada", email: "ada@example.com", role: "Client" },
+        { name: "Bob", email: "bob@example.com", role: "Company" },
+      ],
+      idempotencyKey: `create-${title}`,
+    };
+    // Two at once: the second waits for the first and answers what it made.
+    const [first, second] = (await Promise.all([
+      client.callTool({ name: "create_signature_request", arguments: args }),
+      (await connect(key.secret)).callTool({ name: "create_signature_request", arguments: args }),
+    ])) as CallToolResult[];
+    const made = [first, second].map((result) => resultOf<RequestJson>(result as CallToolResult));
+    expect(made[1]?.id).toBe(made[0]?.id);
+    expect([first, second].filter((r) => r?._meta?.["countersign/idempotentReplayed"] === true)).toHaveLength(
+      1,
+    );
+    const again = (await client.callTool({
+      name: "create_signature_request",
+      arguments: args,
+    })) as CallToolResult;
+    expect(again._meta?.["countersign/idempotentReplayed"]).toBe(true);
+    expect(resultOf<RequestJson>(again).id).toBe(made[0]?.id);
+    const listed = await call(gateway, `/api/v1/signature-requests?q=${encodeURIComponent(title)}`, {
+      key: key.secret,
+    });
+    expect((listed.body as { totalCount: number }).totalCount).toBe(1);
+
+    const otherArguments = (await client.callTool({
+      name: "create_signature_request",
+      arguments: { ...args, title: `${title} (changed)` },
+    })) as CallToolResult;
+    expect(errorOf(otherArguments)).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "idempotencyKey", message: "was used for a different request in the last 24 hours" }],
+    });
+    const badKey = (await client.callTool({
+      name: "create_agreement_set",
+      arguments: { requestIds: [made[0]?.id], idempotencyKey: "" },
+    })) as CallToolResult;
+    expect(errorOf(badKey).errors).toEqual([
+      { path: "idempotencyKey", message: "must be 1 to 255 printable ASCII characters" },
+    ]);
+    // A failed call's result is kept too: the same refusal again, replayed, without running.
+    const refusal = { requestId: RANDOM_ID, idempotencyKey: `cancel-${title}` };
+    const cancelled = (await client.callTool({
+      name: "cancel_signature_request",
+      arguments: refusal,
+    })) as CallToolResult;
+    expect(errorOf(cancelled).code).toBe("not_found");
+    const cancelledAgain = (await client.callTool({
+      name: "cancel_signature_request",
+      arguments: refusal,
+    })) as CallToolResult;
+    expect(errorOf(cancelledAgain).code).toBe("not_found");
+    expect(cancelledAgain._meta?.["countersign/idempotentReplayed"]).toBe(true);
+  });
+
   test("hostile messages and arguments to every tool never answer 5xx, nor a tool error of ours", async () => {
     const client = await connect(key.secret);
     const { tools } = await client.listTools();

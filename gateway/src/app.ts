@@ -28,6 +28,7 @@ import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
 import { KeyVerifier } from "./key-verifier.js";
 import { documentTools } from "./mcp/document-tools.js";
+import { IdempotentCalls } from "./mcp/idempotent-calls.js";
 import { MCP_BASE, mcpEndpoint } from "./mcp/mcp-endpoint.js";
 import { operationTools } from "./mcp/tools.js";
 import { accessLog } from "./middleware/access-log.js";
@@ -228,6 +229,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       jsonBodyBytes: limits.jsonBodyBytes,
       uploadBytes: limits.uploadBytes,
       bodies,
+      idempotency: new IdempotentCalls(services.auth, logger),
     }),
   );
   app.use(

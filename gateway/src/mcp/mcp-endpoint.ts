@@ -28,18 +28,24 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
-import type { ApiCallRecorder, CallOutcome } from "../middleware/api-call-recorder.js";
+import type { ApiCallRecorder } from "../middleware/api-call-recorder.js";
 import { requireKey, spendCalls } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { API_VERSION } from "../openapi.js";
 import { ApiProblem, requireScope, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
-import type { Tool, ToolContext } from "./tools.js";
+import {
+  type IdempotentCalls,
+  type ToolOutcome,
+  takeIdempotencyKey,
+  withIdempotencyArgument,
+} from "./idempotent-calls.js";
+import { type Tool, type ToolContext, writes } from "./tools.js";
 
 export const MCP_BASE = "/mcp/v1";
 
-const INSTRUCTIONS = `Countersign sends documents for electronic signature. The usual flow: list_templates (or upload_document), create_signature_request with one recipient per template role, send_signature_request (or send: true), then follow it with get_signature_request; once it is completed, download_document with its signedDocumentId. Ids are UUIDs from earlier answers. A failed call answers isError with the API's error code (not_found, validation_failed with one entry per bad argument, invalid_state, rate_limited, insufficient_scope naming the requiredScope the API key lacks, …) and message.`;
+const INSTRUCTIONS = `Countersign sends documents for electronic signature. The usual flow: list_templates (or upload_document), create_signature_request with one recipient per template role, send_signature_request (or send: true), then follow it with get_signature_request; once it is completed, download_document with its signedDocumentId. Ids are UUIDs from earlier answers. Every tool that changes something takes an optional idempotencyKey: give each action a key of its own, and a retry with it (after a timeout, say) answers the first result instead of doing it twice. A failed call answers isError with the API's error code (not_found, validation_failed with one entry per bad argument, invalid_state, rate_limited, insufficient_scope naming the requiredScope the API key lacks, …) and message.`;
 
 export interface McpEndpointOptions {
   tools: Tool[];
@@ -53,6 +59,8 @@ export interface McpEndpointOptions {
   uploadBytes: number;
   /** Memory for bodies, shared with the gateway's other routes. */
   bodies: BodyBudget;
+  /** Where write tools' results are kept for their idempotency keys. */
+  idempotency: IdempotentCalls;
 }
 
 type Message = { method?: unknown; params?: { name?: unknown } } | null;
@@ -73,15 +81,22 @@ function mayExceedJsonLimit(body: unknown): boolean {
 export const SCOPE_META = "countersign/scope";
 
 /** A tool as tools/list describes it: the scope it needs said to the assistant and, for programs, in `_meta`. */
-function listedTool({ run: _run, scope, ...described }: Tool) {
+function listedTool(tool: Tool) {
+  const { run: _run, scope, ...described } = tool;
   const needs = scope
     ? `Needs the API key scope ${scope}; without it the call answers insufficient_scope.`
     : "Any valid API key may call it.";
-  return { ...described, description: `${described.description} ${needs}`, _meta: { [SCOPE_META]: scope } };
+  return {
+    ...described,
+    description: `${described.description} ${needs}`,
+    inputSchema: writes(tool) ? withIdempotencyArgument(described.inputSchema) : described.inputSchema,
+    _meta: { [SCOPE_META]: scope },
+  };
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Router {
-  const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes, bodies } = options;
+  const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes, bodies, idempotency } =
+    options;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listedTool);
   const router = express.Router();
@@ -130,6 +145,47 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    /** A tool's run, its failure answered as a tool error the assistant can read. */
+    const runTool = async (
+      tool: Tool,
+      args: Record<string, unknown>,
+      callId: string,
+    ): Promise<ToolOutcome> => {
+      try {
+        const reply = await tool.run(args, context);
+        return {
+          status: reply.status,
+          code: "",
+          result: {
+            content: [{ type: "text", text: JSON.stringify(reply.body) }, ...(reply.attachments ?? [])],
+            structuredContent: reply.body,
+          },
+        };
+      } catch (err) {
+        return failed(err, callId, tool);
+      }
+    };
+    const failed = (err: unknown, callId: string, tool: Tool): ToolOutcome => {
+      const { problem, headers } = toProblem(err, callId);
+      if (problem.status >= 500 && problem.code !== "unavailable") {
+        logger.error({ err, requestId: res.locals.requestId, callId, tool: tool.name }, "tool call failed");
+      }
+      const retryAfter = headers["Retry-After"];
+      const error = {
+        code: problem.code,
+        message: problem.detail,
+        status: problem.status,
+        ...(problem.errors.length > 0 ? { errors: problem.errors } : {}),
+        ...(problem.requiredScope ? { requiredScope: problem.requiredScope } : {}),
+        ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
+        requestId: callId,
+      };
+      return {
+        status: problem.status,
+        code: problem.code,
+        result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] },
+      };
+    };
     server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
       const tool = byName.get(params.name);
       if (!tool)
@@ -137,37 +193,22 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       const startedAt = performance.now();
       // Calls of one batch share the HTTP request: each has an id of its own for Recent Errors.
       const callId = uuidv7();
-      const recordAs = (outcome: Omit<CallOutcome, "durationMs">) =>
-        recorder.recordToolCall(res, callId, `${MCP_BASE}/tools/${tool.name}`, {
-          ...outcome,
-          durationMs: performance.now() - startedAt,
-        });
+      let outcome: ToolOutcome;
       try {
         requireScope(caller, tool.scope);
-        const reply = await tool.run(params.arguments ?? {}, context);
-        recordAs({ status: reply.status, code: "" });
-        return {
-          content: [{ type: "text", text: JSON.stringify(reply.body) }, ...(reply.attachments ?? [])],
-          structuredContent: reply.body,
-        };
+        const args = params.arguments ?? {};
+        const { key, rest } = writes(tool) ? takeIdempotencyKey(args) : { key: undefined, rest: args };
+        const run = () => runTool(tool, rest, callId);
+        outcome = key ? await idempotency.once(caller.workspaceId, tool.name, key, rest, run) : await run();
       } catch (err) {
-        const { problem, headers } = toProblem(err, callId);
-        if (problem.status >= 500 && problem.code !== "unavailable") {
-          logger.error({ err, requestId: res.locals.requestId, callId, tool: tool.name }, "tool call failed");
-        }
-        recordAs({ status: problem.status, code: problem.code });
-        const retryAfter = headers["Retry-After"];
-        const error = {
-          code: problem.code,
-          message: problem.detail,
-          status: problem.status,
-          ...(problem.errors.length > 0 ? { errors: problem.errors } : {}),
-          ...(problem.requiredScope ? { requiredScope: problem.requiredScope } : {}),
-          ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
-          requestId: callId,
-        };
-        return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
+        outcome = failed(err, callId, tool);
       }
+      recorder.recordToolCall(res, callId, `${MCP_BASE}/tools/${tool.name}`, {
+        status: outcome.status,
+        code: outcome.code,
+        durationMs: performance.now() - startedAt,
+      });
+      return outcome.result;
     });
 
     const transport = new StreamableHTTPServerTransport({

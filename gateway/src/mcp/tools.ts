@@ -36,6 +36,9 @@ export interface Tool {
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolReply>;
 }
 
+/** A tool that changes something: it takes an idempotency key. */
+export const writes = (tool: Tool): boolean => tool.annotations.readOnlyHint === false;
+
 interface Described {
   name: string;
   title: string;

@@ -23,7 +23,7 @@ import { ApiProblem } from "../problems.js";
 import { readUpload, UPLOAD_TYPES } from "../upload-body.js";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-const KEY = /^[\x20-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 export interface IdempotencyOptions {
   /** How long a call waits for an earlier one with the same key before answering 409. */
@@ -56,10 +56,53 @@ function fingerprintOf(req: Request, streamed: boolean): string | undefined {
   return createHash("sha256").update(`${req.method}\n${req.originalUrl}\n${body}`).digest("hex");
 }
 
-function mismatch(): ApiProblem {
-  return new ApiProblem("validation_failed", "this Idempotency-Key was used for a different request", [
-    { path: IDEMPOTENCY_HEADER, message: "was used for a different request in the last 24 hours" },
+/** What a claim names: the client's key for a request of this fingerprint in this workspace. */
+export interface IdempotencyClaim {
+  workspaceId: string;
+  key: string;
+  fingerprint: string;
+  claimSeconds: number;
+}
+
+/** The same key used for another request; `path` is where the key was given (a header, an argument). */
+export function mismatch(path: string): ApiProblem {
+  return new ApiProblem("validation_failed", `this ${path} was used for a different request`, [
+    { path, message: "was used for a different request in the last 24 hours" },
   ]);
+}
+
+/**
+ * Claims the key for a request about to run (undefined), or answers what the first request with it
+ * answered; waits up to `waitMs` while that one still runs (then 409), and refuses the key when it
+ * was used for another request (422 at `path`).
+ */
+export async function claimIdempotencyKey(
+  auth: Client<typeof AuthService>,
+  claim: IdempotencyClaim,
+  waitMs: number,
+  path: string,
+): Promise<StoredResponse | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const { outcome, response } = await auth.claimIdempotencyKey(claim);
+    if (outcome === ClaimOutcome.CLAIMED) return undefined;
+    if (outcome === ClaimOutcome.MISMATCH) throw mismatch(path);
+    if (outcome === ClaimOutcome.COMPLETED && response) return response;
+    if (Date.now() > deadline) {
+      throw new ApiProblem(
+        "conflict",
+        `a request with this ${path} is still being processed; retry shortly`,
+        undefined,
+        { "Retry-After": "1" },
+      );
+    }
+    await sleep(100);
+  }
+}
+
+/** The key of an operation, which the service that creates something finds what an earlier run made by. */
+export function operationKeyOf({ workspaceId, key, fingerprint }: IdempotencyClaim): string {
+  return createHash("sha256").update(`${workspaceId}\n${key}\n${fingerprint}`).digest("hex");
 }
 
 export function idempotency(
@@ -71,7 +114,7 @@ export function idempotency(
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (req.method !== "POST" || key === undefined) return next();
-    if (!KEY.test(key)) {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new ApiProblem(
         "invalid_request",
         `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters`,
@@ -81,27 +124,13 @@ export function idempotency(
     const streamed = Boolean(req.is(UPLOAD_TYPES));
     const fingerprint = fingerprintOf(req, streamed);
     if (fingerprint === undefined) return next();
-    const claim = { workspaceId, key, fingerprint, claimSeconds };
+    const claim: IdempotencyClaim = { workspaceId, key, fingerprint, claimSeconds };
 
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const { outcome, response } = await auth.claimIdempotencyKey(claim);
-      if (outcome === ClaimOutcome.CLAIMED) break;
-      if (outcome === ClaimOutcome.MISMATCH) throw mismatch();
-      if (outcome === ClaimOutcome.COMPLETED && response) {
-        if (streamed && !(await sameUpload(req, res, response, uploadBytes))) throw mismatch();
-        replay(res, response);
-        return;
-      }
-      if (Date.now() > deadline) {
-        throw new ApiProblem(
-          "conflict",
-          "a request with this Idempotency-Key is still being processed; retry shortly",
-          undefined,
-          { "Retry-After": "1" },
-        );
-      }
-      await sleep(100);
+    const stored = await claimIdempotencyKey(auth, claim, waitMs, IDEMPOTENCY_HEADER);
+    if (stored) {
+      if (streamed && !(await sameUpload(req, res, stored, uploadBytes))) throw mismatch(IDEMPOTENCY_HEADER);
+      replay(res, stored);
+      return;
     }
     recordAnswer(res, async (answer) => {
       // Not answers to keep, so that a retry runs again: a failure on our side, a body that never
@@ -117,7 +146,7 @@ export function idempotency(
     // gateway killed, a call cut mid-way, a 5xx that is not stored), the operation key lets the
     // service that creates something find what the first run made.
     const context = currentCallContext();
-    const operationKey = createHash("sha256").update(`${workspaceId}\n${key}\n${fingerprint}`).digest("hex");
+    const operationKey = operationKeyOf(claim);
     if (context) runWithCallContext({ ...context, signal: undefined, operationKey }, next);
     else next();
   };
