@@ -28,9 +28,12 @@ const ALL_SCOPES = [
   "requests:read",
   "requests:write",
   "requests:send",
+  "requests:propose",
   "webhooks:manage",
   "settings:manage",
 ];
+/** A key made without scopes may do everything but propose, which sending makes needless. */
+const FULL_ACCESS = ALL_SCOPES.filter((scope) => scope !== "requests:propose");
 
 interface KeyJson {
   id: string;
@@ -42,7 +45,9 @@ interface KeyJson {
 
 interface Operation {
   security?: Record<string, string[]>[];
-  "x-scope"?: string | null;
+  "x-scopes"?: string[];
+  "x-conditional-scopes"?: { when: string; scope: string }[];
+  "x-proposable"?: boolean;
   description?: string;
   responses: Record<string, unknown>;
 }
@@ -55,36 +60,53 @@ const keyedOperations = () =>
         .map(([method, operation]) => ({ path, method, operation })),
   );
 
-test("every operation a key calls declares its scope: in x-scope, in its security requirement and in words, with 403 documented", () => {
+test("every operation a key calls declares its scopes: in x-scopes, in its security requirement and in words, with 403 documented", () => {
   const operations = keyedOperations();
   expect(operations.length).toBeGreaterThan(80);
   for (const { path, method, operation } of operations) {
     const where = `${method.toUpperCase()} ${path}`;
-    expect({ where, declared: "x-scope" in operation }).toEqual({ where, declared: true });
-    const scope = operation["x-scope"];
-    expect(operation.security).toEqual([{ apiKey: scope ? [scope] : [] }]);
-    if (scope) {
+    expect({ where, declared: Array.isArray(operation["x-scopes"]) }).toEqual({ where, declared: true });
+    const scopes = operation["x-scopes"] ?? [];
+    expect(operation.security).toEqual([{ apiKey: scopes }]);
+    for (const scope of scopes) {
       expect(ALL_SCOPES).toContain(scope);
-      expect(operation.description).toContain(`Needs the API key scope \`${scope}\``);
+      expect(operation.description).toContain(`\`${scope}\``);
     }
+    if (scopes.length === 0) expect(operation.description).toContain("Any valid API key may call it");
     expect({ where, forbidden: "403" in operation.responses }).toEqual({ where, forbidden: true });
   }
-  const scopeOf = (method: string, path: string) =>
-    operations.find((o) => o.method === method && o.path === path)?.operation["x-scope"];
-  expect(scopeOf("get", "/v1/ping")).toBeNull();
-  expect(scopeOf("post", "/api/v1/templates")).toBe("templates:write");
-  expect(scopeOf("get", "/v1/accounts/{accountId}/templates")).toBe("templates:read");
-  expect(scopeOf("post", "/api/v1/signature-requests")).toBe("requests:write");
-  expect(scopeOf("post", "/api/v1/signature-requests/{requestId}/send")).toBe("requests:send");
-  expect(scopeOf("patch", "/api/v1/signature-requests/{requestId}/recipients")).toBe("requests:send");
-  expect(scopeOf("post", "/api/v1/documents/upload")).toBe("documents:write");
-  expect(scopeOf("get", "/api/v1/webhook-endpoints")).toBe("webhooks:manage");
-  expect(scopeOf("put", "/api/v1/request-settings")).toBe("settings:manage");
-  // A console session is held to its member's role: its operations name no key scope.
+  const find = (method: string, path: string) =>
+    operations.find((o) => o.method === method && o.path === path)?.operation;
+  const scopesOf = (method: string, path: string) => find(method, path)?.["x-scopes"];
+  expect(scopesOf("get", "/v1/ping")).toEqual([]);
+  expect(scopesOf("post", "/api/v1/templates")).toEqual(["templates:write"]);
+  expect(scopesOf("get", "/v1/accounts/{accountId}/templates")).toEqual(["templates:read"]);
+  expect(scopesOf("post", "/api/v1/signature-requests/{requestId}/send")).toEqual(["requests:send"]);
+  expect(scopesOf("patch", "/api/v1/signature-requests/{requestId}/recipients")).toEqual(["requests:send"]);
+  expect(scopesOf("post", "/api/v1/documents/upload")).toEqual(["documents:write"]);
+  expect(scopesOf("get", "/api/v1/webhook-endpoints")).toEqual(["webhooks:manage"]);
+  expect(scopesOf("put", "/api/v1/request-settings")).toEqual(["settings:manage"]);
+  // What carries the documents' bytes needs reading documents too.
+  expect(scopesOf("get", "/api/v1/signature-requests/{requestId}/evidence-package")).toEqual([
+    "requests:read",
+    "documents:read",
+  ]);
+  // What the body asks for adds its scope, and an agent's key proposes where it would send.
+  const create = find("post", "/api/v1/signature-requests");
+  expect(create?.["x-scopes"]).toEqual(["requests:write"]);
+  expect(create?.["x-conditional-scopes"]).toEqual([
+    { when: "`send: true`", scope: "requests:send" },
+    { when: "`textTags: true`", scope: "documents:read" },
+  ]);
+  expect(create?.["x-proposable"]).toBe(true);
+  expect(create?.description).toContain("`send: true` also needs `requests:send`");
+  expect(find("post", "/api/v1/signature-requests/{requestId}/resend")?.["x-proposable"]).toBeUndefined();
+  // A console session is held to its member's role: its operations name no key scope, in words either.
   const consoleCreate = (DOCUMENT.paths as unknown as Record<string, Record<string, Operation>>)[
-    "/console/api/workspaces/{workspaceId}/templates"
+    "/console/api/workspaces/{workspaceId}/signature-requests"
   ]?.post;
-  expect(consoleCreate?.["x-scope"]).toBeUndefined();
+  expect(consoleCreate?.["x-scopes"]).toBeUndefined();
+  expect(consoleCreate?.description).not.toContain("scope");
 });
 
 describe.each(modes)("%s mode: API key scopes", (_mode, start) => {
@@ -135,7 +157,7 @@ describe.each(modes)("%s mode: API key scopes", (_mode, start) => {
 
   test("the CLI makes a key with the scopes named, and a key without --scopes has full access", async () => {
     expect(reader).toMatchObject({ scopes: ["templates:read", "requests:read"], fullAccess: false });
-    expect(full).toMatchObject({ scopes: ALL_SCOPES, fullAccess: true });
+    expect(full).toMatchObject({ scopes: FULL_ACCESS, fullAccess: true });
     const unknown = await cliKey("typo", "--scopes", "templates:read,template:write");
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('unknown scope "template:write"');
@@ -205,6 +227,77 @@ describe.each(modes)("%s mode: API key scopes", (_mode, start) => {
     expect(sent.status).toBe(200);
   });
 
+  test("what a body asks for is checked before an Idempotency-Key replays: sending needs requests:send whoever sent first", async () => {
+    const drafter = (await cliKey("drafter-2", "--scopes", "requests:write")).key as KeyJson;
+    const body = {
+      title: "Sent by the full key",
+      templateId,
+      send: true,
+      recipients: [
+        { name: "Ada", email: "ada@example.com", role: "Client" },
+        { name: "Bob", email: "bob@example.com", role: "Company" },
+      ],
+    };
+    const headers = { "idempotency-key": "scoped-send-1" };
+    // Refused first: the refusal is not kept, so the full key's call under the same key runs.
+    expectMissingScope(
+      await call(gateway, "/api/v1/signature-requests", {
+        key: drafter.secret,
+        method: "POST",
+        json: body,
+        headers,
+      }),
+      "requests:send",
+    );
+    const sent = await call(gateway, "/api/v1/signature-requests", {
+      key: full.secret,
+      method: "POST",
+      json: body,
+      headers,
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.headers.get("idempotent-replayed")).toBeNull();
+    // And the full key's answer is not replayed to the key that may not send.
+    const again = await call(gateway, "/api/v1/signature-requests", {
+      key: drafter.secret,
+      method: "POST",
+      json: body,
+      headers,
+    });
+    expectMissingScope(again, "requests:send");
+  });
+
+  test("the evidence package and a DocuSign envelope's documents carry documents' bytes: they need documents:read", async () => {
+    const created = await call(gateway, "/api/v1/signature-requests", {
+      key: full.secret,
+      method: "POST",
+      json: {
+        title: "Evidence",
+        templateId,
+        recipients: [
+          { name: "Ada", email: "ada@example.com", role: "Client" },
+          { name: "Bob", email: "bob@example.com", role: "Company" },
+        ],
+      },
+    });
+    const id = (created.body as { id: string }).id;
+    expectMissingScope(
+      await call(gateway, `/api/v1/signature-requests/${id}/evidence-package`, { key: reader.secret }),
+      "documents:read",
+    );
+    const both = (await cliKey("evidence", "--scopes", "requests:read,documents:read")).key as KeyJson;
+    expect(
+      (await call(gateway, `/api/v1/signature-requests/${id}/evidence-package`, { key: both.secret })).status,
+    ).toBe(200);
+    const envelopeDocument = await call(
+      gateway,
+      `/restapi/v2.1/accounts/${reader.accountId}/envelopes/${id}/documents/combined`,
+      { key: reader.secret },
+    );
+    expect(envelopeDocument.status).toBe(403);
+    expect((envelopeDocument.body as { message: string }).message).toContain('"documents:read"');
+  });
+
   test("an answer kept for an Idempotency-Key is not replayed to a key without the operation's scope", async () => {
     const registration = {
       url: "https://hooks.example.com/scoped",
@@ -252,25 +345,32 @@ describe.each(modes)("%s mode: API key scopes", (_mode, start) => {
     expectDocumented("GET", "/console/api/workspaces/{workspaceId}/api-keys", 200, listed.body);
     const items = (listed.body as { items: (KeyJson & { name: string })[] }).items;
     expect(items.find((k) => k.name === "console-scoped")).toMatchObject({ fullAccess: false });
-    expect(items.find((k) => k.id === full.id)).toMatchObject({ scopes: ALL_SCOPES, fullAccess: true });
+    expect(items.find((k) => k.id === full.id)).toMatchObject({ scopes: FULL_ACCESS, fullAccess: true });
   });
 
   test("MCP lists each tool's scope, and a tool call without it is a tool error naming the scope", async () => {
     const client = await connect(reader.secret);
     const { tools } = await client.listTools();
-    const scopeOf = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta?.["countersign/scope"]]));
-    expect(scopeOf).toMatchObject({
-      list_templates: "templates:read",
-      create_signature_request: "requests:write",
-      send_signature_request: "requests:send",
-      upload_document: "documents:write",
-      download_document: "documents:read",
-      list_webhook_endpoints: "webhooks:manage",
+    const scopesOf = Object.fromEntries(tools.map((tool) => [tool.name, tool._meta?.["countersign/scopes"]]));
+    expect(scopesOf).toMatchObject({
+      list_templates: ["templates:read"],
+      create_signature_request: ["requests:write"],
+      send_signature_request: ["requests:send"],
+      upload_document: ["documents:write"],
+      download_document: ["documents:read"],
+      list_webhook_endpoints: ["webhooks:manage"],
     });
     for (const tool of tools) {
-      expect(ALL_SCOPES).toContain(tool._meta?.["countersign/scope"]);
-      expect(tool.description).toContain(`Needs the API key scope ${tool._meta?.["countersign/scope"]}`);
+      const scopes = tool._meta?.["countersign/scopes"] as string[];
+      expect(scopes.length).toBeGreaterThan(0);
+      for (const scope of scopes) expect(tool.description).toContain(`\`${scope}\``);
     }
+    const create = tools.find((tool) => tool.name === "create_signature_request");
+    expect(create?._meta?.["countersign/conditionalScopes"]).toEqual([
+      { when: "`send: true`", scope: "requests:send" },
+      { when: "`textTags: true`", scope: "documents:read" },
+    ]);
+    expect(create?._meta?.["countersign/proposable"]).toBe(true);
     const allowed = (await client.callTool({ name: "list_templates", arguments: {} })) as CallToolResult;
     expect(allowed.isError ?? false).toBe(false);
     const refused = (await client.callTool({

@@ -706,6 +706,7 @@ test("Settings → Requests: an admin sets the reminder schedule and expiry warn
     expiryWarningDays: 2,
     retentionDays: null,
     retentionDeletesEvidence: false,
+    approverUserId: null,
   });
 
   const request = await makeRequest("Scheduled lease", true);
@@ -752,6 +753,7 @@ test("Settings → Requests: an admin turns retention on, out of range shown at 
     expiryWarningDays: 2,
     retentionDays: 400,
     retentionDeletesEvidence: true,
+    approverUserId: null,
   });
   await page.setViewportSize(PHONE);
   expect(await page.evaluate(STICKING_OUT)).toEqual([]);

@@ -839,6 +839,135 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     expect(cancelledAgain._meta?.["countersign/idempotentReplayed"]).toBe(true);
   });
 
+  test("dryRun on every write tool answers what the call would answer, checked the same way, and changes nothing: no document, request, link, e-mail or audit entry", async () => {
+    const client = await connect(key.secret);
+    const tool = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+    const dry = async <T>(name: string, args: Record<string, unknown>): Promise<T> => {
+      const result = await tool(name, { ...args, dryRun: true });
+      expect({ name, dryRun: result._meta?.["countersign/dryRun"] }).toEqual({ name, dryRun: true });
+      expect(JSON.stringify(result.content)).toContain("nothing was created, changed, sent or e-mailed");
+      return resultOf<T>(result);
+    };
+    const { tools } = await client.listTools();
+    const writeTools = tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name);
+    for (const name of writeTools) {
+      expect({
+        name,
+        dryRun: tools.find((t) => t.name === name)?.inputSchema.properties?.dryRun,
+      }).toEqual({
+        name,
+        dryRun: expect.objectContaining({ type: "boolean" }),
+      });
+    }
+    const api = (path: string) => call(gateway, `/api/v1${path}`, { key: key.secret });
+    const trailOf = async (id: string) =>
+      (
+        (await api(`/signature-requests/${id}/audit-trail`)).body as { items: { action: string }[] }
+      ).items.map((e) => e.action);
+    const exercised = new Set<string>();
+    const note = (name: string) => exercised.add(name);
+
+    // An upload: read, inspected and answered, never stored.
+    const pdf = Buffer.from(await makePdf(1, "Dry run"));
+    const documentsBefore = ((await api("/documents")).body as { totalCount: number }).totalCount;
+    const wouldUpload = await dry<{ id: string; pageCount: number; sha256: string }>("upload_document", {
+      filename: "dry.pdf",
+      contentBase64: pdf.toString("base64"),
+    });
+    note("upload_document");
+    expect(wouldUpload.pageCount).toBe(1);
+    expect((await api(`/documents/${wouldUpload.id}`)).status).toBe(404);
+    expect(((await api("/documents")).body as { totalCount: number }).totalCount).toBe(documentsBefore);
+    const notPdf = await tool("upload_document", {
+      filename: "x.pdf",
+      contentBase64: Buffer.from("plain text").toString("base64"),
+      dryRun: true,
+    });
+    expect(errorOf(notPdf).code).toBe("unsupported_media_type");
+
+    // A request created and sent at once, as it would be: sent, yet nothing exists.
+    const recipients = [
+      { name: "Ada", email: "ada@example.com", role: "Client" },
+      // In the first routing group too, so that it is his turn to sign embedded.
+      { name: "Bob", email: "bob@example.com", role: "Company", clientUserId: "bob-1", routingOrder: 1 },
+    ];
+    const requestsBefore = ((await api("/signature-requests")).body as { totalCount: number }).totalCount;
+    const wouldCreate = await dry<RequestJson>("create_signature_request", {
+      title: "Dry",
+      templateId,
+      recipients,
+      send: true,
+    });
+    note("create_signature_request");
+    expect(wouldCreate.status).toBe("sent");
+    expect((await api(`/signature-requests/${wouldCreate.id}`)).status).toBe(404);
+    expect(((await api("/signature-requests")).body as { totalCount: number }).totalCount).toBe(
+      requestsBefore,
+    );
+    const broken = await tool("create_signature_request", {
+      title: "Dry",
+      templateId,
+      recipients: [],
+      dryRun: true,
+    });
+    expect(errorOf(broken).code).toBe("validation_failed");
+
+    // Each change to a real request, dry: answered as it would be, the request as it was.
+    const draft = resultOf<RequestJson>(
+      await tool("create_signature_request", { title: "Dry target", templateId, recipients }),
+    );
+    const wouldSend = await dry<RequestJson>("send_signature_request", { requestId: draft.id });
+    note("send_signature_request");
+    expect(wouldSend.status).toBe("sent");
+    expect(((await api(`/signature-requests/${draft.id}`)).body as RequestJson).status).toBe("draft");
+    const trail = await trailOf(draft.id);
+    expect(trail).toEqual(["created"]);
+    const sent = resultOf<RequestJson>(await tool("send_signature_request", { requestId: draft.id }));
+    const trailSent = await trailOf(draft.id);
+    const ada = sent.recipients.find((r) => r.email === "ada@example.com") as RequestJson["recipients"][0];
+    const bob = sent.recipients.find((r) => r.email === "bob@example.com") as RequestJson["recipients"][0];
+
+    expect((await dry<RequestJson>("resend_signature_request", { requestId: draft.id })).status).toBe("sent");
+    note("resend_signature_request");
+    await dry("remind_recipient", { recipientId: ada.id, message: "only a dry run" });
+    note("remind_recipient");
+    const changed = await dry<RequestJson>("update_recipients", {
+      requestId: draft.id,
+      recipients: [{ id: ada.id, email: "ada.new@example.com" }],
+    });
+    note("update_recipients");
+    expect(changed.recipients.map((r) => r.email)).toContain("ada.new@example.com");
+    const wouldOpen = await dry<{ url: string }>("get_embedded_signing_url", {
+      requestId: draft.id,
+      recipientId: bob.id,
+      returnUrl: "https://app.example.com/done",
+    });
+    note("get_embedded_signing_url");
+    expect((await new SignerBrowser(gateway).open(wouldOpen.url)).status).not.toBe(303);
+    expect((await dry<RequestJson>("cancel_signature_request", { requestId: draft.id })).status).toBe(
+      "cancelled",
+    );
+    note("cancel_signature_request");
+    const wouldGroup = await dry<{ id: string }>("create_agreement_set", {
+      name: "Dry set",
+      requestIds: [draft.id],
+    });
+    note("create_agreement_set");
+    expect((await api(`/agreement-sets/${wouldGroup.id}`)).status).toBe(404);
+
+    const after = (await api(`/signature-requests/${draft.id}`)).body as RequestJson;
+    expect(after.status).toBe("sent");
+    expect(after.recipients.map((r) => r.email)).toEqual(["ada@example.com", "bob@example.com"]);
+    expect(await trailOf(draft.id)).toEqual(trailSent);
+    // The dry reminder left no mark: a real one goes out now, not "reminded too recently".
+    expect((await tool("remind_recipient", { recipientId: ada.id })).isError ?? false).toBe(false);
+    // A dry run of what the request's state refuses is refused the same way.
+    const sendAgain = await tool("send_signature_request", { requestId: draft.id, dryRun: true });
+    expect(errorOf(sendAgain)).toMatchObject({ code: "invalid_state", status: 409 });
+    expect([...exercised].sort()).toEqual([...writeTools].sort());
+  });
+
   test("hostile messages and arguments to every tool never answer 5xx, nor a tool error of ours", async () => {
     const client = await connect(key.secret);
     const { tools } = await client.listTools();

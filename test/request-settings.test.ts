@@ -27,6 +27,7 @@ test("the defaults are read and replaced in both route families, and refused out
     expiryWarningDays: 2,
     retentionDays: null,
     retentionDeletesEvidence: false,
+    approverUserId: null,
   });
   expectDocumented("get", "/api/v1/request-settings", 200, first.body);
 
@@ -42,6 +43,7 @@ test("the defaults are read and replaced in both route families, and refused out
     expiryWarningDays: 3,
     retentionDays: null,
     retentionDeletesEvidence: false,
+    approverUserId: null,
   });
 
   const refused = await call(gateway, "/api/v1/request-settings", {

@@ -81,6 +81,7 @@ describe.each(modes)("%s mode: retention", (mode, start) => {
       expiryWarningDays: 2,
       retentionDays: 90,
       retentionDeletesEvidence: true,
+      approverUserId: null,
     });
     for (const retentionDays of [0, 3651]) {
       const refused = await api("/request-settings", {
@@ -98,6 +99,7 @@ describe.each(modes)("%s mode: retention", (mode, start) => {
     expect((await api("/request-settings")).body).toMatchObject({
       retentionDays: null,
       retentionDeletesEvidence: false,
+      approverUserId: null,
     });
   });
 

@@ -193,7 +193,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   templateRoutes(api, templates, services.documents);
   signatureRequestRoutes(api, requests, services.documents);
   requestExportRoutes(api, requests, services.documents);
-  requestSettingsRoutes(api, requests);
+  requestSettingsRoutes(api, requests, services.auth);
   agreementSetRoutes(api, requests);
   bulkSendRoutes(api, requests, templates);
   webhookEndpointRoutes(api, services.webhooks);

@@ -112,14 +112,6 @@ export class InsufficientScope extends ApiProblem {
   }
 }
 
-/**
- * Refuses a key that lacks `scope`; null lets any valid key through. A caller without scopes is a
- * console user, whom the member's role holds instead.
- */
-export function requireScope(caller: { scopes?: ReadonlySet<ApiScope> }, scope: ApiScope | null): void {
-  if (scope !== null && caller.scopes && !caller.scopes.has(scope)) throw new InsufficientScope(scope);
-}
-
 const FROM_CONNECT: Partial<Record<Code, ProblemCode>> = {
   [Code.InvalidArgument]: "invalid_request",
   [Code.OutOfRange]: "invalid_request",

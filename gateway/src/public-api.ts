@@ -34,10 +34,11 @@ import {
   readInput,
   type Security,
 } from "./contract/operation.js";
+import { requireScopesFor, type ScopeRequirement } from "./contract/scope-requirements.js";
 import { type BodySchema, type Method, type ObjectSchema, routeTemplate } from "./declared-router.js";
 import type { Caller } from "./key-verifier.js";
 import { type BodyBudget, budgetedJson, hasBody } from "./middleware/body-budget.js";
-import { ApiProblem, requireScope } from "./problems.js";
+import { ApiProblem } from "./problems.js";
 import { notAnUpload, UPLOAD_TYPES } from "./upload-body.js";
 
 /** The type Express's res.json gives JSON, which a kept answer's bytes are sent with too. */
@@ -67,8 +68,10 @@ export interface Call<P extends ObjectSchema, Q extends ObjectSchema, B extends 
   /** The caller's workspace. */
   workspaceId: string;
   actor: Actor;
-  /** The API key's scopes, for what an operation needs beyond its declared scope; absent for a console user. */
+  /** The API key's scopes (whether it proposes rather than sends, say); absent for a console user. */
   scopes?: ReadonlySet<ApiScope>;
+  /** A tool's dry run, for an operation that declares `dryRun`: check and answer, change nothing. */
+  dryRun?: boolean;
 }
 
 /** A call whose handler reads the body or writes the answer as a stream (uploads, downloads). */
@@ -105,7 +108,7 @@ export type KeyedSpec<P extends ObjectSchema, Q extends ObjectSchema, B extends 
   P,
   Q,
   B
-> & { scope: ApiScope | null };
+> & { scope: NonNullable<ScopeRequirement["scope"]> | null };
 
 type Handler<P extends ObjectSchema, Q extends ObjectSchema, B extends BodySchema> = (
   call: Call<P, Q, B>,
@@ -251,7 +254,7 @@ export class PublicApi {
     if (spec.streamedBody) uploads[method](path, refuseUpload);
     const keyed = (parameters.security ?? "apiKey") === "apiKey";
     const checks = [
-      ...(keyed ? [scopeCheck(spec.scope ?? null)] : []),
+      ...(keyed ? [scopeCheck(spec)] : []),
       ...(spec.body ? [requireJson] : []),
       ...(keyed ? this.matched : []),
     ];
@@ -353,10 +356,13 @@ function readBody({ limitBytes, budget }: { limitBytes: number; budget: BodyBudg
   };
 }
 
-/** A key without the operation's scope is refused before the operation or idempotency sees the call. */
-function scopeCheck(scope: ApiScope | null): RequestHandler {
-  return (_req, res, next) => {
-    requireScope(res.locals.caller as Caller, scope);
+/**
+ * A key without the scopes the operation needs — for this body, too — is refused before the
+ * operation or idempotency sees the call.
+ */
+function scopeCheck(requirement: ScopeRequirement): RequestHandler {
+  return (req, res, next) => {
+    requireScopesFor(res.locals.caller as Caller, requirement, req.body);
     next();
   };
 }

@@ -3,20 +3,23 @@
  * workspace's settings for requests (defaults, retention), as an API key does at `/request-settings`.
  */
 import type { Client } from "@connectrpc/connect";
+import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import express, { type Response, type Router } from "express";
 import { WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
-import { GET_SETTINGS, PUT_SETTINGS, settingsJson, settingsOf } from "../routes/request-settings.js";
+import { GET_SETTINGS, PUT_SETTINGS, replaceSettings, settingsJson } from "../routes/request-settings.js";
 import { requireOrgAdmin } from "./team.js";
 
 export function requestSettingsConsoleRoutes({
   requests,
+  auth,
   contract,
 }: {
   requests: Client<typeof RequestsService>;
+  auth: Client<typeof AuthService>;
   contract: Contract;
 }): Router {
   const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
@@ -37,11 +40,7 @@ export function requestSettingsConsoleRoutes({
     "/request-settings",
     { ...PUT_SETTINGS, tag: "Console: team", params: WorkspaceParams, problems: [...PUT_SETTINGS.problems] },
     async ({ res, body }) => {
-      const { settings } = await requests.updateRequestSettings({
-        workspaceId: workspaceId(res),
-        settings: settingsOf(body),
-      });
-      res.json(settingsJson(settings));
+      res.json(await replaceSettings({ requests, auth }, workspaceId(res), body));
     },
   );
   return routes.router;

@@ -12,6 +12,7 @@ import express, { type Router } from "express";
 import type { Contract } from "../contract/operation.js";
 import type { KeyVerifier } from "../key-verifier.js";
 import type { PublicApi } from "../public-api.js";
+import { approvalRoutes } from "./approvals.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
 import { integrationRoutes } from "./integrations.js";
@@ -41,7 +42,8 @@ export function consoleWorkspaceRoutes({
   router.use(developerRoutes({ auth, requests, contract, verifier, publicUrl }));
   router.use(integrationRoutes({ auth, contract, verifier }));
   router.use(teamRoutes({ auth, contract }));
-  router.use(requestSettingsConsoleRoutes({ requests, contract }));
+  router.use(requestSettingsConsoleRoutes({ requests, auth, contract }));
+  router.use(approvalRoutes({ requests, contract }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);
   return router;

@@ -111,6 +111,17 @@ export const TestEmailResult = z
   })
   .meta({ id: "TestEmailResult" });
 
+export const ApprovalRights = z
+  .strictObject({
+    mayApprove: z.boolean().meta({
+      description: "Whether the user may approve or reject what agents' API keys propose in this workspace.",
+    }),
+    approverUserId: z.uuid().nullable().meta({
+      description: "The member who approves besides the Organization Admins; null for the admins alone.",
+    }),
+  })
+  .meta({ id: "ApprovalRights" });
+
 export const ApiKeyInput = z
   .strictObject({
     name: text().meta({ description: "A label only; it has no effect on permissions." }),

@@ -3,12 +3,12 @@
  * its answers, and the problems it can answer with. The same declaration reads and checks every
  * request at the edge and writes the operation into the OpenAPI document, so the two cannot drift.
  */
-import type { ApiScope } from "@countersign/domain";
 import type { Request } from "express";
 import type { z } from "zod";
 import type { ZodOpenApiContentObject, ZodOpenApiOperationObject } from "zod-openapi";
 import { ApiProblem } from "../problems.js";
 import { PROBLEM_RESPONSES, type ProblemStatus } from "./problem.js";
+import { type ScopeRequirement, scopeSentence, scopesOf } from "./scope-requirements.js";
 import { describeIssue, violationsOf } from "./violations.js";
 
 type Schema = z.ZodType;
@@ -41,11 +41,18 @@ export interface OperationSpec<
   answers: Record<number, Answer>;
   problems: ProblemStatus[];
   /**
-   * The API key scope the operation needs; null when any valid key may call it. Every operation of
-   * the keyed families declares one (PublicApi's types require it); a console session is held to
-   * its member's role instead.
+   * The API key scopes the operation needs (scope-requirements.ts); null when any valid key may call
+   * it. Every operation of the keyed families declares them (PublicApi's types require it); a console
+   * session is held to its member's role instead.
    */
-  scope?: ApiScope | null;
+  scope?: ScopeRequirement["scope"];
+  conditionalScopes?: ScopeRequirement["conditionalScopes"];
+  proposable?: true;
+  /**
+   * The handler honours a call's `dryRun` (an MCP tool's): it checks the call as it would run and
+   * answers what it would answer, and changes nothing. Every operation a write tool runs has one.
+   */
+  dryRun?: true;
 }
 
 type Out<S> = S extends Schema ? z.output<S> : undefined;
@@ -127,10 +134,14 @@ function merged(a: ObjectSchema | undefined, b: ObjectSchema | undefined): Objec
   return a.extend(b.shape);
 }
 
-function scopeSentence(scope: ApiScope | null): string {
-  return scope
-    ? `Needs the API key scope \`${scope}\`.`
-    : "Any valid API key may call it, whatever its scopes.";
+/** The requirement for programs: `x-scopes`, and what a body adds or an agent's key may do. */
+function scopeExtensions(spec: ScopeRequirement) {
+  const conditional = (spec.conditionalScopes ?? []).map(({ when, scope }) => ({ when, scope }));
+  return {
+    "x-scopes": [...scopesOf(spec)],
+    ...(conditional.length > 0 ? { "x-conditional-scopes": conditional } : {}),
+    ...(spec.proposable ? { "x-proposable": true } : {}),
+  };
 }
 
 export function operationObject(operation: Documented): ZodOpenApiOperationObject {
@@ -155,18 +166,16 @@ export function operationObject(operation: Documented): ZodOpenApiOperationObjec
   const path = merged(operation.pathParams, spec.params);
   const bodyContent =
     spec.streamedBody ?? (spec.body ? { "application/json": { schema: spec.body } } : undefined);
-  // OpenAPI 3.1 lets a requirement of a scheme other than OAuth list the roles it needs: the scope.
-  const scopes = security === "apiKey" && spec.scope ? [spec.scope] : [];
-  const description = [
-    spec.description,
-    security === "apiKey" && spec.scope !== undefined ? scopeSentence(spec.scope) : undefined,
-  ].filter(Boolean);
+  // OpenAPI 3.1 lets a requirement of a scheme other than OAuth list the roles it needs: the scopes.
+  const keyed = security === "apiKey" && spec.scope !== undefined;
+  const scopes = keyed ? [...scopesOf(spec)] : [];
+  const description = [spec.description, keyed ? scopeSentence(spec) : undefined].filter(Boolean);
   return {
     tags: [spec.tag],
     summary: spec.summary,
     ...(description.length > 0 ? { description: description.join("\n\n") } : {}),
     ...(security === "none" ? { security: [] } : { security: [{ [security]: scopes }] }),
-    ...(security === "apiKey" && spec.scope !== undefined ? { "x-scope": spec.scope } : {}),
+    ...(keyed ? scopeExtensions(spec) : {}),
     parameters: operation.extraParameters.map((name) => ({ $ref: `#/components/parameters/${name}` })),
     requestParams: { ...(path ? { path } : {}), ...(spec.query ? { query: spec.query } : {}) },
     ...(bodyContent ? { requestBody: { required: Boolean(spec.streamedBody), content: bodyContent } } : {}),

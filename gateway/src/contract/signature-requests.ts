@@ -216,6 +216,27 @@ export const LegalHold = z
   })
   .meta({ id: "LegalHold" });
 
+export const Proposal = z
+  .strictObject({
+    proposedBy: z.string().meta({ description: "The name of the agent's API key that proposed it." }),
+    proposedAt: timestamp,
+    decision: z.enum(["pending", "approved", "rejected"]).meta({
+      description:
+        "`pending` while the request awaits approval; then whether a person approved (and it was sent) or rejected it (and it was cancelled).",
+    }),
+    decidedBy: z
+      .string()
+      .nullable()
+      .meta({ description: "The e-mail of the person who decided; null while pending." }),
+    decidedAt: optionalTimestamp,
+    reason: z.string().nullable().meta({ description: "Why it was rejected; null otherwise." }),
+  })
+  .meta({
+    id: "Proposal",
+    description:
+      "A request an agent's API key (`requests:propose`) would have sent: it waits, `awaiting_approval`, until an Organization Admin or the workspace's approver approves it in the console — then it is sent — or rejects it.",
+  });
+
 export const SignatureRequest = z
   .strictObject({
     id: z.uuid(),
@@ -265,6 +286,9 @@ export const SignatureRequest = z
       description:
         "While set, the workspace's retention leaves the request's documents and audit trail alone.",
     }),
+    proposal: Proposal.nullable().meta({
+      description: "Set on a request an agent's API key proposed instead of sending; null otherwise.",
+    }),
     documentsDeletedAt: optionalTimestamp.meta({
       description:
         "When the workspace's retention deleted the request's documents (the audit trail says which, and whether it went too); null until then.",
@@ -293,6 +317,10 @@ export const RequestSettings = z
     retentionDeletesEvidence: z.boolean().optional().meta({
       description:
         "Whether the audit trail goes with the documents: its entries are replaced by one recording the deletion, with the last hash of the chain it replaces. `false` (the default) keeps the trail, and keeps a completed request's certificate of completion as a document of its own (`certificateDocumentId`).",
+    }),
+    approverUserId: z.uuid().nullable().optional().meta({
+      description:
+        "The member (a user id from the team) who approves what agents' API keys propose, besides the Organization Admins; `null` or absent for the Organization Admins alone (the default).",
     }),
   })
   .meta({

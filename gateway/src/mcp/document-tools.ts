@@ -50,16 +50,18 @@ export function documentTools(
         destructiveHint: false,
         openWorldHint: false,
       },
-      scope: "documents:write",
+      needs: { scope: "documents:write" },
       inputSchema: jsonSchemaOf(UploadArguments, "input"),
       outputSchema: jsonSchemaOf(Document, "output"),
-      async run(args, { workspaceId }) {
+      async run(args, { workspaceId, dryRun }) {
         const { filename, contentBase64 } = readArgumentsAs(UploadArguments, args);
         if (Buffer.byteLength(contentBase64, "base64") > maxUploadBytes) {
           throw new ApiProblem("payload_too_large", `the file is larger than ${limit}`);
         }
         const bytes = Buffer.from(contentBase64, "base64");
-        const document = await storeFileBytes(documents, workspaceId, filename, bytes);
+        const document = await storeFileBytes(documents, workspaceId, filename, bytes, {
+          validateOnly: dryRun,
+        });
         return { status: 201, body: document };
       },
     },
@@ -69,7 +71,7 @@ export function documentTools(
       description:
         "Download a document: an upload, or a completed request's signed PDF (`signedDocumentId` in get_signature_request), sealed and carrying its certificate of completion. The PDF comes back as an embedded resource (base64), with its metadata and SHA-256 as the result.",
       annotations: { title: "Download a document", readOnlyHint: true, openWorldHint: false },
-      scope: "documents:read",
+      needs: { scope: "documents:read" },
       inputSchema: jsonSchemaOf(DownloadArguments, "input"),
       outputSchema: jsonSchemaOf(Document, "output"),
       async run(args, { workspaceId }) {

@@ -16,16 +16,9 @@ import {
 import { currentCallContext, type Logger, runWithCallContext } from "@countersign/kit";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import canonicalize from "canonicalize";
-import {
-  claimIdempotencyKey,
-  IDEMPOTENCY_KEY_PATTERN,
-  type IdempotencyClaim,
-  operationKeyOf,
-} from "../middleware/idempotency.js";
-import { ApiProblem } from "../problems.js";
-import type { JsonSchema } from "./tool-schemas.js";
+import { claimIdempotencyKey, type IdempotencyClaim, operationKeyOf } from "../middleware/idempotency.js";
+import { IDEMPOTENCY_ARGUMENT } from "./write-options.js";
 
-export const IDEMPOTENCY_ARGUMENT = "idempotencyKey";
 /** Where a replayed result says it is one. */
 export const REPLAYED_META = "countersign/idempotentReplayed";
 
@@ -41,40 +34,6 @@ export interface IdempotentCallsOptions {
   waitMs?: number;
   /** How long a claim holds if this gateway dies before the call ends. */
   claimSeconds?: number;
-}
-
-/** A write tool's input schema with the idempotency key an assistant may add to any call. */
-export function withIdempotencyArgument(schema: JsonSchema): JsonSchema {
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  return {
-    ...schema,
-    properties: {
-      ...properties,
-      [IDEMPOTENCY_ARGUMENT]: {
-        type: "string",
-        minLength: 1,
-        maxLength: 255,
-        pattern: IDEMPOTENCY_KEY_PATTERN.source,
-        description:
-          "Optional: a key of your choosing (1 to 255 printable ASCII characters), unique to this action. Retrying with the same key and arguments within 24 hours answers the first call's result (marked idempotentReplayed) and does nothing again.",
-      },
-    },
-  };
-}
-
-/** The key an assistant gave, taken out of the arguments the tool reads. */
-export function takeIdempotencyKey(args: Record<string, unknown>): {
-  key: string | undefined;
-  rest: Record<string, unknown>;
-} {
-  if (!(IDEMPOTENCY_ARGUMENT in args)) return { key: undefined, rest: args };
-  const { [IDEMPOTENCY_ARGUMENT]: key, ...rest } = args;
-  if (typeof key !== "string" || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new ApiProblem("validation_failed", "the arguments are not valid: see errors", [
-      { path: IDEMPOTENCY_ARGUMENT, message: "must be 1 to 255 printable ASCII characters" },
-    ]);
-  }
-  return { key, rest };
 }
 
 export class IdempotentCalls {

@@ -27,25 +27,30 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { requireScopesFor, scopeSentence, scopesOf } from "../contract/scope-requirements.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import type { ApiCallRecorder } from "../middleware/api-call-recorder.js";
 import { requireKey, spendCalls } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { API_VERSION } from "../openapi.js";
-import { ApiProblem, requireScope, toProblem } from "../problems.js";
+import { ApiProblem, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
-import {
-  type IdempotentCalls,
-  type ToolOutcome,
-  takeIdempotencyKey,
-  withIdempotencyArgument,
-} from "./idempotent-calls.js";
-import { type Tool, type ToolContext, writes } from "./tools.js";
+import type { IdempotentCalls, ToolOutcome } from "./idempotent-calls.js";
+import { type Tool, writes } from "./tools.js";
+import { DRY_RUN_META, takeWriteOptions, withWriteOptions } from "./write-options.js";
 
 export const MCP_BASE = "/mcp/v1";
 
-const INSTRUCTIONS = `Countersign sends documents for electronic signature. The usual flow: list_templates (or upload_document), create_signature_request with one recipient per template role, send_signature_request (or send: true), then follow it with get_signature_request; once it is completed, download_document with its signedDocumentId. Ids are UUIDs from earlier answers. Every tool that changes something takes an optional idempotencyKey: give each action a key of its own, and a retry with it (after a timeout, say) answers the first result instead of doing it twice. A failed call answers isError with the API's error code (not_found, validation_failed with one entry per bad argument, invalid_state, rate_limited, insufficient_scope naming the requiredScope the API key lacks, …) and message.`;
+/** Said beside a request an agent's key proposed, so that the assistant tells its user. */
+const AWAITING_NOTE =
+  "Not sent: this API key proposes, so the request awaits a person's approval (status awaiting_approval). An Organization Admin or the workspace's approver approves or rejects it in the Countersign console; get_signature_request shows the decision.";
+
+/** Said beside a dry run's result, for an assistant that reads only the text. */
+const DRY_RUN_NOTE =
+  "Dry run: the call was checked as it would run and the result above is what it would answer; nothing was created, changed, sent or e-mailed.";
+
+const INSTRUCTIONS = `Countersign sends documents for electronic signature. The usual flow: list_templates (or upload_document), create_signature_request with one recipient per template role, send_signature_request (or send: true), then follow it with get_signature_request; once it is completed, download_document with its signedDocumentId. Ids are UUIDs from earlier answers. Every tool that changes something takes an optional idempotencyKey: give each action a key of its own, and a retry with it (after a timeout, say) answers the first result instead of doing it twice. It also takes dryRun: true, which checks the call and answers what it would do without doing it — show your user that before you send anything. A failed call answers isError with the API's error code (not_found, validation_failed with one entry per bad argument, invalid_state, rate_limited, insufficient_scope naming the requiredScope the API key lacks, …) and message.`;
 
 export interface McpEndpointOptions {
   tools: Tool[];
@@ -77,20 +82,25 @@ function mayExceedJsonLimit(body: unknown): boolean {
   return !Array.isArray(body) && call?.params?.name === "upload_document";
 }
 
-/** Where tools/list names the scope a tool needs, besides its description. */
-export const SCOPE_META = "countersign/scope";
+/** Where tools/list names the scopes a tool needs, besides its description. */
+export const SCOPES_META = "countersign/scopes";
 
-/** A tool as tools/list describes it: the scope it needs said to the assistant and, for programs, in `_meta`. */
+/**
+ * A tool as tools/list describes it: the scopes it needs said to the assistant and, for programs,
+ * in `_meta` (with what its arguments add, and whether an agent's key proposes).
+ */
 function listedTool(tool: Tool) {
-  const { run: _run, scope, ...described } = tool;
-  const needs = scope
-    ? `Needs the API key scope ${scope}; without it the call answers insufficient_scope.`
-    : "Any valid API key may call it.";
+  const { run: _run, needs, ...described } = tool;
+  const conditional = (needs.conditionalScopes ?? []).map(({ when, scope }) => ({ when, scope }));
   return {
     ...described,
-    description: `${described.description} ${needs}`,
-    inputSchema: writes(tool) ? withIdempotencyArgument(described.inputSchema) : described.inputSchema,
-    _meta: { [SCOPE_META]: scope },
+    description: `${described.description} ${scopeSentence(needs)} Without them the call answers insufficient_scope.`,
+    inputSchema: writes(tool) ? withWriteOptions(described.inputSchema) : described.inputSchema,
+    _meta: {
+      [SCOPES_META]: [...scopesOf(needs)],
+      ...(conditional.length > 0 ? { "countersign/conditionalScopes": conditional } : {}),
+      ...(needs.proposable ? { "countersign/proposable": true } : {}),
+    },
   };
 }
 
@@ -135,7 +145,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
     }
 
     const caller = res.locals.caller as Caller;
-    const context: ToolContext = {
+    const context = {
       workspaceId: caller.workspaceId,
       actor: actorOf(req, res),
       scopes: caller.scopes,
@@ -150,15 +160,24 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       tool: Tool,
       args: Record<string, unknown>,
       callId: string,
+      dryRun: boolean,
     ): Promise<ToolOutcome> => {
       try {
-        const reply = await tool.run(args, context);
+        const reply = await tool.run(args, { ...context, dryRun });
         return {
           status: reply.status,
           code: "",
           result: {
-            content: [{ type: "text", text: JSON.stringify(reply.body) }, ...(reply.attachments ?? [])],
+            content: [
+              { type: "text", text: JSON.stringify(reply.body) },
+              ...(reply.attachments ?? []),
+              ...(dryRun ? [{ type: "text" as const, text: DRY_RUN_NOTE }] : []),
+              ...(reply.body.status === "awaiting_approval"
+                ? [{ type: "text" as const, text: AWAITING_NOTE }]
+                : []),
+            ],
             structuredContent: reply.body,
+            ...(dryRun ? { _meta: { [DRY_RUN_META]: true } } : {}),
           },
         };
       } catch (err) {
@@ -195,11 +214,19 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       const callId = uuidv7();
       let outcome: ToolOutcome;
       try {
-        requireScope(caller, tool.scope);
         const args = params.arguments ?? {};
-        const { key, rest } = writes(tool) ? takeIdempotencyKey(args) : { key: undefined, rest: args };
-        const run = () => runTool(tool, rest, callId);
-        outcome = key ? await idempotency.once(caller.workspaceId, tool.name, key, rest, run) : await run();
+        // Before anything is read, run or replayed, as for the HTTP API: what the arguments ask for too.
+        requireScopesFor(caller, tool.needs, args);
+        const { options, rest } = writes(tool)
+          ? takeWriteOptions(args)
+          : { options: { dryRun: false }, rest: args };
+        const run = () => runTool(tool, rest, callId, options.dryRun);
+        // A dry run does nothing a retry could repeat: it is not kept under its key.
+        const { idempotencyKey } = options;
+        outcome =
+          idempotencyKey && !options.dryRun
+            ? await idempotency.once(caller.workspaceId, tool.name, idempotencyKey, rest, run)
+            : await run();
       } catch (err) {
         outcome = failed(err, callId, tool);
       }

@@ -5,6 +5,7 @@
  */
 import type { ApiScope } from "@countersign/domain";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ScopeRequirement } from "../contract/scope-requirements.js";
 import type { Method } from "../declared-router.js";
 import type { Actor, Operation, PublicApi } from "../public-api.js";
 import { argumentsSchema, readArguments } from "./tool-arguments.js";
@@ -14,6 +15,8 @@ export interface ToolContext {
   workspaceId: string;
   actor: Actor;
   scopes: ReadonlySet<ApiScope>;
+  /** Check the call and answer what it would, changing nothing (a write tool's `dryRun`). */
+  dryRun: boolean;
 }
 
 /** What a tool answers: the status its operation answered, its JSON, and any other content. */
@@ -29,8 +32,8 @@ export interface Tool {
   title: string;
   description: string;
   annotations: ToolAnnotations;
-  /** The API key scope a call needs, as its operation declares it. */
-  scope: ApiScope | null;
+  /** What a call needs of the API key, as its operation declares it. */
+  needs: ScopeRequirement;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolReply>;
@@ -57,10 +60,13 @@ export function operationTool(api: PublicApi, method: Method, path: string, desc
   const { spec } = operation;
   const answer = Object.entries(spec.answers).find(([status]) => status.startsWith("2"))?.[1];
   if (!answer?.schema) throw new Error(`${method} ${path} answers no JSON a tool could return`);
+  if (described.annotations.readOnlyHint === false && !spec.dryRun) {
+    throw new Error(`${method} ${path} is run by a write tool, which must offer a dry run: it declares none`);
+  }
   return {
     ...described,
     annotations: { title: described.title, ...described.annotations },
-    scope: spec.scope,
+    needs: { scope: spec.scope, conditionalScopes: spec.conditionalScopes, proposable: spec.proposable },
     inputSchema: jsonSchemaOf(argumentsSchema(spec), "input"),
     outputSchema: jsonSchemaOf(answer.schema, "output"),
     async run(args, context) {
@@ -93,7 +99,7 @@ export function operationTools(api: PublicApi): Tool[] {
       name: "create_signature_request",
       title: "Create a signature request",
       description:
-        "Create a signature request. From a template: `templateId` and one recipient per template role, with `role` set to the role's name. From uploaded documents instead: `documentIds` and `fields`, each field naming the role of the signer who fills it, and every signer's role needs a required signature field. Recipients with `kind: cc` get a copy when it completes; one with `kind: approver` approves or declines and one with `kind: viewer` must open the documents, in routing order, and neither signs anything; a signer with `clientUserId` signs inside your app (get_embedded_signing_url) and gets no e-mail. It is a draft unless `send` is true.",
+        "Create a signature request. From a template: `templateId` and one recipient per template role, with `role` set to the role's name. From uploaded documents instead: `documentIds` and `fields`, each field naming the role of the signer who fills it, and every signer's role needs a required signature field. Recipients with `kind: cc` get a copy when it completes; one with `kind: approver` approves or declines and one with `kind: viewer` must open the documents, in routing order, and neither signs anything; a signer with `clientUserId` signs inside your app (get_embedded_signing_url) and gets no e-mail. It is a draft unless `send` is true. With an agent's key (scope requests:propose instead of requests:send), `send: true` does not send: the request waits, status awaiting_approval, until an Organization Admin or the workspace's approver approves it in the Countersign console, and only then goes out; tell your user it awaits their approval.",
       annotations: NOTIFIES,
     }),
     tool("get", "/signature-requests", {
@@ -113,7 +119,7 @@ export function operationTools(api: PublicApi): Tool[] {
       name: "send_signature_request",
       title: "Send a signature request",
       description:
-        "Send a draft: the first signers in routing order are e-mailed their signing links (embedded signers are not). Only a draft can be sent (invalid_state otherwise).",
+        "Send a draft: the first signers in routing order are e-mailed their signing links (embedded signers are not). Only a draft can be sent (invalid_state otherwise). With an agent's key (scope requests:propose), the draft is not sent but waits, status awaiting_approval, for a person to approve it in the Countersign console; tell your user it awaits their approval.",
       annotations: NOTIFIES,
     }),
     tool("post", "/signature-requests/:requestId/resend", {

@@ -7,8 +7,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { envelopeStatus } from "@countersign/domain";
 import type { Logger } from "@countersign/kit";
 import { z } from "zod";
+import { requireScopes } from "../contract/scope-requirements.js";
 import { CUSTOMER_FILE_POLICY } from "../document-download.js";
-import { requireScope } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import { type ErrorNames, invalidParameter } from "./docusign-errors.js";
 import { dsTime } from "./ds-values.js";
@@ -23,7 +23,7 @@ export const ENVELOPE: ErrorNames = { notFound: "ENVELOPE_DOES_NOT_EXIST" };
 
 /** DocuSign's envelope statuses and the request statuses each stands for. */
 const STATUS_FILTER: Record<string, string[]> = {
-  created: ["draft"],
+  created: ["draft", "awaiting_approval"],
   sent: ["sent", "in_progress"],
   delivered: ["in_progress"],
   completed: ["completed"],
@@ -42,8 +42,10 @@ export function envelopeRoutes(
 
   on("post", "/envelopes", "requests:write", ENVELOPE, async (req, res, caller) => {
     const definition = read(EnvelopeDefinition, req.body ?? {}, "body");
-    if ((definition.documents ?? []).length > 0) requireScope(caller, "documents:write");
-    if (definition.status === "sent") requireScope(caller, "requests:send");
+    requireScopes(caller, [
+      ...((definition.documents ?? []).length > 0 ? (["documents:write"] as const) : []),
+      ...(definition.status === "sent" ? (["requests:send"] as const) : []),
+    ]);
     const request = await creation.create(caller.workspaceId, actorOf(req, res), definition);
     res.status(201).json({
       envelopeId: request.id,
@@ -127,10 +129,10 @@ export function envelopeRoutes(
     const actor = actorOf(req, res);
     const target = { workspaceId: caller.workspaceId, requestId: envelopeId, actor };
     if (String(req.query.resend_envelope ?? "").toLowerCase() === "true") {
-      requireScope(caller, "requests:send");
+      requireScopes(caller, ["requests:send"]);
       await requests.resendSignatureRequest(target);
     } else if (update.status === "sent") {
-      requireScope(caller, "requests:send");
+      requireScopes(caller, ["requests:send"]);
       await requests.sendSignatureRequest(target);
     } else if (update.status === "voided") {
       if (!update.voidedReason?.trim())
@@ -148,7 +150,8 @@ export function envelopeRoutes(
   on(
     "get",
     "/envelopes/:envelopeId/documents/:documentId",
-    "requests:read",
+    // The documents' bytes: what reading documents needs, besides reading the envelope.
+    ["requests:read", "documents:read"],
     ENVELOPE,
     async (req, res, caller) => {
       const request = await requestOf(requests, caller, String(req.params.envelopeId));

@@ -12,11 +12,11 @@
 
 import type { Logger } from "@countersign/kit";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { requireScopes } from "../contract/scope-requirements.js";
 import { routeTemplate } from "../declared-router.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { authenticate } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
-import { requireScope } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { bulkSendRoutes } from "./bulk-send-routes.js";
 import { DocuSignError, type ErrorNames, sendDocuSignError } from "./docusign-errors.js";
@@ -68,7 +68,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
             "the API key or access token does not belong to the account in the path",
           );
         }
-        requireScope(caller, scope);
+        requireScopes(caller, typeof scope === "string" ? [scope] : scope);
         await handler(req, res, caller);
       },
     );

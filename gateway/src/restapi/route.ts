@@ -25,7 +25,7 @@ export type Handler = (req: Request, res: Response, caller: Caller) => Promise<v
 export type On = (
   method: "get" | "post" | "put" | "delete",
   path: string,
-  scope: ApiScope,
+  scope: ApiScope | readonly ApiScope[],
   names: ErrorNames,
   handler: Handler,
 ) => void;

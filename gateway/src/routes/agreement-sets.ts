@@ -13,15 +13,17 @@ export function agreementSetRoutes(api: PublicApi, requests: Client<typeof Reque
       summary: "Create an agreement set",
       tag: "Agreement sets",
       scope: "requests:write",
+      dryRun: true,
       body: AgreementSetInput,
       answers: { 201: { description: "The set with its requests' statuses.", schema: AgreementSet } },
       problems: [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503],
     },
-    async ({ actor, workspaceId, body }) => {
+    async ({ actor, workspaceId, body, dryRun }) => {
       const { agreementSet } = await requests.createAgreementSet({
         workspaceId,
         ...body,
         actor,
+        validateOnly: dryRun ?? false,
       });
       return created(agreementSetJson(agreementSet));
     },

@@ -63,7 +63,11 @@ export function documentJson(document: StoredDocument | undefined): z.infer<type
   };
 }
 
-function uploadHeader(workspaceId: string, file: UploadedFile, spooledFileUrl = ""): UploadDocumentRequest {
+function uploadHeader(
+  workspaceId: string,
+  file: UploadedFile,
+  { spooledFileUrl = "", validateOnly = false }: { spooledFileUrl?: string; validateOnly?: boolean } = {},
+): UploadDocumentRequest {
   return create(UploadDocumentRequestSchema, {
     part: {
       case: "header",
@@ -74,6 +78,7 @@ function uploadHeader(workspaceId: string, file: UploadedFile, spooledFileUrl = 
         kind: Kind.ORIGINAL,
         spooledFileUrl,
         sizeBytes: BigInt(file.sizeBytes ?? 0),
+        validateOnly,
       },
     },
   });
@@ -96,8 +101,9 @@ async function* bodyPieces(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint
 async function* uploadMessages(
   workspaceId: string,
   file: UploadedFile,
+  validateOnly = false,
 ): AsyncGenerator<UploadDocumentRequest> {
-  yield uploadHeader(workspaceId, file);
+  yield uploadHeader(workspaceId, file, { validateOnly });
   try {
     for await (const chunk of bodyPieces(file.bytes)) {
       yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: chunk } });
@@ -155,7 +161,7 @@ async function storeSpooled(
   try {
     const { document } = await documents.uploadDocument(
       (async function* () {
-        yield uploadHeader(workspaceId, file, spooledFileUrl(spooled));
+        yield uploadHeader(workspaceId, file, { spooledFileUrl: spooledFileUrl(spooled) });
       })(),
     );
     return documentJson(document);
@@ -166,21 +172,25 @@ async function storeSpooled(
 
 /**
  * A file already held whole (sent as base64 by an MCP tool or a DocuSign envelope), stored as an
- * upload: a PDF, or a file the documents service makes one of (it tells which by the bytes).
+ * upload: a PDF, or a file the documents service makes one of (it tells which by the bytes). A dry
+ * run (`validateOnly`) is checked the same way and answers the document it would make.
  */
-export function storeFileBytes(
+export async function storeFileBytes(
   documents: Client<typeof DocumentsService>,
   workspaceId: string,
   filename: string,
   bytes: Uint8Array,
+  { validateOnly = false }: { validateOnly?: boolean } = {},
 ): Promise<z.infer<typeof Document>> {
-  return storeDocument(documents, workspaceId, {
+  const file: UploadedFile = {
     filename,
     contentType: /\.pdf$/i.test(filename) ? "application/pdf" : "application/octet-stream",
     bytes: Readable.from([bytes]),
     sizeBytes: bytes.length,
     failure: () => undefined,
-  });
+  };
+  const { document } = await documents.uploadDocument(uploadMessages(workspaceId, file, validateOnly));
+  return documentJson(document);
 }
 
 const DOCUMENT_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;

@@ -97,7 +97,8 @@ export function requestExportRoutes(
       description:
         "One ZIP with everything that proves what happened, checkable without this service: `request.json`, `originals/`, `attachments/` (files signers attached), `sealed/` (the sealed PDF, once completed), `audit-trail.json` (every entry with the content its hash is taken over), `audit-trail.csv`, `audit-trail.pdf`, a `README.txt` saying how to check each, and `SHA256SUMS` (`sha256sum -c SHA256SUMS`). Streamed: its length is not known in advance.",
       tag: "Signature requests",
-      scope: "requests:read",
+      // The documents' bytes are in it: what reading documents needs, besides reading the request.
+      scope: ["requests:read", "documents:read"],
       params: RequestIdParams,
       answers: {
         200: {

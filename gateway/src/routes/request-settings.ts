@@ -7,6 +7,7 @@
 
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
+import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type {
   RequestSettingsSchema,
   RequestsService,
@@ -14,6 +15,7 @@ import type {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { z } from "zod";
 import { RequestSettings, RequestSettingsInForce } from "../contract/signature-requests.js";
+import { ApiProblem } from "../problems.js";
 import { ok, type PublicApi } from "../public-api.js";
 
 export const SETTINGS_PROBLEMS = [400, 401, 403, 404, 429, 500, 503] as const;
@@ -31,7 +33,7 @@ export const GET_SETTINGS = {
 export const PUT_SETTINGS = {
   summary: "Replace the settings for requests",
   description:
-    "Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.",
+    "Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650, and `approverUserId` a member of the workspace (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.",
   tag: "Signature requests",
   scope: "settings:manage",
   body: RequestSettings,
@@ -46,6 +48,7 @@ export function settingsJson(settings: StoredSettings | undefined): z.infer<type
     expiryWarningDays: settings.expiryWarningDays,
     retentionDays: settings.retentionDays ?? null,
     retentionDeletesEvidence: settings.retentionDeletesEvidence,
+    approverUserId: settings.approverUserId || null,
   };
 }
 
@@ -60,10 +63,33 @@ export function settingsOf(
       ? {}
       : { retentionDays: body.retentionDays }),
     retentionDeletesEvidence: body.retentionDeletesEvidence ?? false,
+    approverUserId: body.approverUserId ?? "",
   };
 }
 
-export function requestSettingsRoutes(api: PublicApi, requests: Client<typeof RequestsService>): void {
+/** Replaces the settings, once the approver the body names is found to be a member of the workspace. */
+export async function replaceSettings(
+  { requests, auth }: { requests: Client<typeof RequestsService>; auth: Client<typeof AuthService> },
+  workspaceId: string,
+  body: z.infer<typeof RequestSettings>,
+): Promise<z.infer<typeof RequestSettingsInForce>> {
+  if (body.approverUserId) {
+    const { members } = await auth.listMembers({ workspaceId });
+    if (!members.some((member) => member.userId === body.approverUserId)) {
+      throw new ApiProblem("validation_failed", "the request settings are not valid: see errors", [
+        { path: "approverUserId", message: "is not a member of this workspace" },
+      ]);
+    }
+  }
+  const { settings } = await requests.updateRequestSettings({ workspaceId, settings: settingsOf(body) });
+  return settingsJson(settings);
+}
+
+export function requestSettingsRoutes(
+  api: PublicApi,
+  requests: Client<typeof RequestsService>,
+  auth: Client<typeof AuthService>,
+): void {
   api.route(
     "get",
     "/request-settings",
@@ -76,12 +102,7 @@ export function requestSettingsRoutes(api: PublicApi, requests: Client<typeof Re
     "put",
     "/request-settings",
     { ...PUT_SETTINGS, problems: [...PUT_SETTINGS.problems] },
-    async ({ workspaceId, body }) =>
-      ok(
-        settingsJson(
-          (await requests.updateRequestSettings({ workspaceId, settings: settingsOf(body) })).settings,
-        ),
-      ),
+    async ({ workspaceId, body }) => ok(await replaceSettings({ requests, auth }, workspaceId, body)),
     { inConsole: false },
   );
 }

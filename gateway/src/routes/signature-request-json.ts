@@ -127,6 +127,16 @@ export function signatureRequestJson(
           placedAt: iso(request.legalHold.placeTime),
         }
       : null,
+    proposal: request.proposal
+      ? {
+          proposedBy: request.proposal.proposedBy,
+          proposedAt: iso(request.proposal.proposeTime),
+          decision: proposalDecision(request.proposal.decision),
+          decidedBy: orNull(request.proposal.decidedBy),
+          decidedAt: isoOrNull(request.proposal.decideTime),
+          reason: orNull(request.proposal.note),
+        }
+      : null,
     documentsDeletedAt: isoOrNull(request.documentsDeleteTime),
     certificateDocumentId: orNull(request.certificateDocumentId),
     completionFailure: request.completionFailure
@@ -171,4 +181,10 @@ export function agreementSetJson(set: StoredAgreementSet | undefined): Json<type
     })),
     createdAt: iso(set.createTime),
   };
+}
+
+/** A proposal's decision as the API names it: `pending` until a person decided. */
+function proposalDecision(decision: string): "pending" | "approved" | "rejected" {
+  if (decision === "approved" || decision === "rejected") return decision;
+  return "pending";
 }

@@ -5,10 +5,12 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
+import { proposes } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { currentCallContext } from "@countersign/kit";
 import type { z } from "zod";
+import { isTrue } from "../contract/scope-requirements.js";
 import {
   AuditTrail,
   CancelInput,
@@ -29,7 +31,7 @@ import {
 } from "../contract/signature-requests.js";
 import { pageBody, pageQuery } from "../contract/values.js";
 import { iso } from "../json-time.js";
-import { ApiProblem, requireScope } from "../problems.js";
+import { ApiProblem } from "../problems.js";
 import { accepted, created, ok, type PublicApi } from "../public-api.js";
 import { taggedFields } from "../tagged-documents.js";
 import { auditEntryJson, signatureRequestJson } from "./signature-request-json.js";
@@ -62,16 +64,20 @@ export function signatureRequestRoutes(
     "/signature-requests",
     {
       summary: "Create a signature request",
-      description:
-        "From a template or from documents; `send: true` sends it at once, which also needs the scope `requests:send`.",
+      description: "From a template or from documents; `send: true` sends it at once.",
       tag: "Signature requests",
       scope: "requests:write",
+      conditionalScopes: [
+        { when: "`send: true`", scope: "requests:send", applies: isTrue("send") },
+        { when: "`textTags: true`", scope: "documents:read", applies: isTrue("textTags") },
+      ],
+      proposable: true,
+      dryRun: true,
       body: SignatureRequestInput,
       answers: { 201: { description: "The request, a draft unless sent.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ actor, workspaceId, body, scopes }) => {
-      if (body.send) requireScope({ scopes }, "requests:send");
+    async ({ actor, workspaceId, body, scopes, dryRun }) => {
       const tagged = body.textTags ? await fieldsOfTags(body, workspaceId) : [];
       const { signatureRequest } = await requests.createSignatureRequest({
         workspaceId,
@@ -106,6 +112,8 @@ export function signatureRequestRoutes(
         mergeFields: body.mergeFields,
         actor,
         operationKey: currentCallContext()?.operationKey ?? "",
+        validateOnly: dryRun ?? false,
+        propose: proposes(scopes),
       });
       return created(signatureRequestJson(signatureRequest));
     },
@@ -173,14 +181,19 @@ export function signatureRequestRoutes(
         description,
         tag: "Signature requests",
         scope: "requests:send",
+        ...(operation === "send" ? { proposable: true as const } : {}),
+        dryRun: true,
         params: RequestIdParams,
         body: EmptyInput,
         answers: { 200: { description: "The request.", schema: SignatureRequest } },
         problems: [...CHANGE_PROBLEMS],
       },
-      async ({ actor, workspaceId, params }) => {
-        const call = operation === "send" ? requests.sendSignatureRequest : requests.resendSignatureRequest;
-        const { signatureRequest } = await call({ workspaceId, ...params, actor });
+      async ({ actor, workspaceId, params, dryRun, scopes }) => {
+        const target = { workspaceId, ...params, actor, validateOnly: dryRun ?? false };
+        const { signatureRequest } =
+          operation === "send"
+            ? await requests.sendSignatureRequest({ ...target, propose: proposes(scopes) })
+            : await requests.resendSignatureRequest(target);
         return ok(signatureRequestJson(signatureRequest));
       },
     );
@@ -195,17 +208,19 @@ export function signatureRequestRoutes(
         "Every link stops working. Not once the request has ended, nor while a fully signed request is being sealed (409); a request whose sealing failed (`completionFailure`) can be cancelled.",
       tag: "Signature requests",
       scope: "requests:write",
+      dryRun: true,
       params: RequestIdParams,
       body: CancelInput,
       answers: { 200: { description: "The request, now cancelled.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ actor, workspaceId, params, body }) => {
+    async ({ actor, workspaceId, params, body, dryRun }) => {
       const { signatureRequest } = await requests.cancelSignatureRequest({
         workspaceId,
         ...params,
         reason: body.reason ?? "",
         actor,
+        validateOnly: dryRun ?? false,
       });
       return ok(signatureRequestJson(signatureRequest));
     },
@@ -264,12 +279,13 @@ export function signatureRequestRoutes(
         "Only recipients who have not signed; a changed recipient's old links answer 410, and a changed recipient of a sent request is notified again.",
       tag: "Signature requests",
       scope: "requests:send",
+      dryRun: true,
       params: RequestIdParams,
       body: RecipientChanges,
       answers: { 200: { description: "The request after the change.", schema: SignatureRequest } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ actor, workspaceId, params, body }) => {
+    async ({ actor, workspaceId, params, body, dryRun }) => {
       const { signatureRequest } = await requests.updateRecipients({
         workspaceId,
         ...params,
@@ -278,6 +294,7 @@ export function signatureRequestRoutes(
           locale: change.locale === undefined ? undefined : (change.locale ?? ""),
         })),
         actor,
+        validateOnly: dryRun ?? false,
       });
       return ok(signatureRequestJson(signatureRequest));
     },
@@ -292,17 +309,19 @@ export function signatureRequestRoutes(
         "At most one reminder per recipient in the reminder interval (429 with Retry-After otherwise).",
       tag: "Signature requests",
       scope: "requests:send",
+      dryRun: true,
       params: RecipientIdParams,
       body: ReminderInput,
       answers: { 202: { description: "The reminder is on its way.", schema: Reminder } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ actor, workspaceId, params, body }) => {
+    async ({ actor, workspaceId, params, body, dryRun }) => {
       const reminded = await requests.remindRecipient({
         workspaceId,
         ...params,
         message: body.message ?? "",
         actor,
+        validateOnly: dryRun ?? false,
       });
       return accepted({ recipientId: reminded.recipientId, remindedAt: iso(reminded.remindTime) });
     },
@@ -316,17 +335,19 @@ export function signatureRequestRoutes(
       description: "For a signer whose turn it is; the URL opens once and must be opened before `expiresAt`.",
       tag: "Signature requests",
       scope: "requests:send",
+      dryRun: true,
       body: EmbeddedSigningInput,
       answers: { 201: { description: "The URL.", schema: EmbeddedSigningUrl } },
       problems: [...CHANGE_PROBLEMS],
     },
-    async ({ actor, workspaceId, body }) => {
+    async ({ actor, workspaceId, body, dryRun }) => {
       const made = await requests.createEmbeddedSigningUrl({
         workspaceId,
         requestId: body.requestId,
         recipientId: body.recipientId,
         returnUrl: body.returnUrl ?? "",
         actor,
+        validateOnly: dryRun ?? false,
       });
       return created({ url: made.url, expiresAt: iso(made.expireTime) });
     },

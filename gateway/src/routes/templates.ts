@@ -12,6 +12,7 @@ import {
   type TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import type { z } from "zod";
+import { isTrue } from "../contract/scope-requirements.js";
 import {
   type FieldInput,
   type RoleInput,
@@ -147,6 +148,7 @@ export function templateRoutes(
       summary: "Create a template",
       tag: "Templates",
       scope: "templates:write",
+      conditionalScopes: [{ when: "`textTags: true`", scope: "documents:read", applies: isTrue("textTags") }],
       body: TemplateInput,
       answers: { 201: { description: "The template as stored, with field ids.", schema: Template } },
       problems: [...TEMPLATE_PROBLEMS, 409, 413, 415, 422],

@@ -653,7 +653,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signature request
-         * @description From a template or from documents; `send: true` sends it at once, which also needs the scope `requests:send`.
+         * @description From a template or from documents; `send: true` sends it at once.
          */
         post: {
             parameters: {
@@ -3933,7 +3933,7 @@ export interface paths {
         };
         /**
          * Replace the settings for requests
-         * @description Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650 (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.
+         * @description Replaces every setting: one left out takes its default. Requests made from now on get the schedule and warning; requests already made keep those they were made with. Each is a whole number of days from 0 (never) to 30, and `retentionDays` from 1 to 3650, and `approverUserId` a member of the workspace (422 naming the field otherwise). The retention applies to every request at once: left out (as a body written before it existed leaves it), documents are kept for good.
          */
         put: {
             parameters: {
@@ -3976,6 +3976,174 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/approval-rights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the user may approve what agents' keys propose */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The user's right, and the approver besides the admins. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApprovalRights"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a proposed request: it is sent
+         * @description For a request awaiting approval (409 otherwise): it is sent as the approver sent it; the audit trail records the proposal by the agent's key, the approval and the sending by this user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmptyInput"];
+                };
+            };
+            responses: {
+                /** @description The request, now sent. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/signature-requests/{requestId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a proposed request: it is cancelled unsent
+         * @description For a request awaiting approval (409 otherwise). No recipient ever hears of it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                    /** @description The signature request's id. */
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["RejectionInput"];
+                };
+            };
+            responses: {
+                /** @description The request, now cancelled. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignatureRequest"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4758,7 +4926,7 @@ export interface components {
          * @description draft → sent → in_progress → completed; cancelled, declined and expired end a request early.
          * @enum {string}
          */
-        RequestStatus: "draft" | "sent" | "in_progress" | "completed" | "declined" | "cancelled" | "expired";
+        RequestStatus: "draft" | "awaiting_approval" | "sent" | "in_progress" | "completed" | "declined" | "cancelled" | "expired";
         EmptyInput: Record<string, never>;
         CancelInput: {
             /** @description Why, for the audit trail and the recipients. */
@@ -4827,6 +4995,8 @@ export interface components {
             retentionDays?: number | null;
             /** @description Whether the audit trail goes with the documents: its entries are replaced by one recording the deletion, with the last hash of the chain it replaces. `false` (the default) keeps the trail, and keeps a completed request's certificate of completion as a document of its own (`certificateDocumentId`). */
             retentionDeletesEvidence?: boolean;
+            /** @description The member (a user id from the team) who approves what agents' API keys propose, besides the Organization Admins; `null` or absent for the Organization Admins alone (the default). */
+            approverUserId?: string | null;
         };
         AgreementSetInput: {
             /** @description Your name for the set, such as `Lease and guarantee`. */
@@ -4979,7 +5149,7 @@ export interface components {
              */
             expiresAt?: string;
             /** @description What the key may do, each scope named once (every operation names the scope it needs). Without it the key has full access. */
-            scopes?: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage")[];
+            scopes?: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage")[];
         };
         IntegrationInput: {
             /** @description How API Usage and the audit trail name it, 1 to 100 characters. */
@@ -5009,6 +5179,10 @@ export interface components {
             name?: string;
             /** @description Off: every API key of the workspace answers 403 at once, and the Developer settings close. */
             apiAccessEnabled?: boolean;
+        };
+        RejectionInput: {
+            /** @description Why, 1 to 500 characters: the audit trail and the request keep it. */
+            reason: string;
         };
         SubmitSignature: {
             /** @description The signer agrees to sign electronically; must be true. */
@@ -5086,7 +5260,7 @@ export interface components {
              * @description For `insufficient_scope` (403): the API key scope the operation needs.
              * @enum {string}
              */
-            requiredScope?: "templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage";
+            requiredScope?: "templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage";
         };
         Ping: {
             /** @constant */
@@ -5262,6 +5436,8 @@ export interface components {
             expiryWarningSentAt: string | null;
             /** @description While set, the workspace's retention leaves the request's documents and audit trail alone. */
             legalHold: components["schemas"]["LegalHold"] | null;
+            /** @description Set on a request an agent's API key proposed instead of sending; null otherwise. */
+            proposal: components["schemas"]["Proposal"] | null;
             /** @description When the workspace's retention deleted the request's documents (the audit trail says which, and whether it went too); null until then. */
             documentsDeletedAt: string | null;
             /** @description The certificate of completion, kept as a document of its own when retention deleted a completed request's documents and kept its evidence. */
@@ -5395,6 +5571,23 @@ export interface components {
             /** Format: date-time */
             placedAt: string;
         };
+        /** @description A request an agent's API key (`requests:propose`) would have sent: it waits, `awaiting_approval`, until an Organization Admin or the workspace's approver approves it in the console — then it is sent — or rejects it. */
+        Proposal: {
+            /** @description The name of the agent's API key that proposed it. */
+            proposedBy: string;
+            /** Format: date-time */
+            proposedAt: string;
+            /**
+             * @description `pending` while the request awaits approval; then whether a person approved (and it was sent) or rejected it (and it was cancelled).
+             * @enum {string}
+             */
+            decision: "pending" | "approved" | "rejected";
+            /** @description The e-mail of the person who decided; null while pending. */
+            decidedBy: string | null;
+            decidedAt: string | null;
+            /** @description Why it was rejected; null otherwise. */
+            reason: string | null;
+        };
         SignatureRequestPage: {
             items: components["schemas"]["SignatureRequest"][];
             pageIndex: number;
@@ -5454,6 +5647,8 @@ export interface components {
             retentionDays: number | null;
             /** @description Whether the audit trail goes with the documents: its entries are replaced by one recording the deletion, with the last hash of the chain it replaces. `false` (the default) keeps the trail, and keeps a completed request's certificate of completion as a document of its own (`certificateDocumentId`). */
             retentionDeletesEvidence: boolean;
+            /** @description The member (a user id from the team) who approves what agents' API keys propose, besides the Organization Admins; `null` or absent for the Organization Admins alone (the default). */
+            approverUserId: string | null;
         };
         AgreementSet: {
             /** Format: uuid */
@@ -5835,7 +6030,7 @@ export interface components {
             /** @description When the key stops working; null if it never does. */
             expiresAt: string | null;
             /** @description What the key may do. */
-            scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage")[];
+            scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage")[];
             /** @description Made without scopes (as every key made before scopes was): it may do everything, now and later. */
             fullAccess: boolean;
             /** @description When a call last presented the key (reported within seconds); null if never. */
@@ -5856,7 +6051,7 @@ export interface components {
             /** @description When the key stops working; null if it never does. */
             expiresAt: string | null;
             /** @description What the key may do. */
-            scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "webhooks:manage" | "settings:manage")[];
+            scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage")[];
             /** @description Made without scopes (as every key made before scopes was): it may do everything, now and later. */
             fullAccess: boolean;
         };
@@ -6013,6 +6208,12 @@ export interface components {
             action: string;
             target: string;
             detail: string;
+        };
+        ApprovalRights: {
+            /** @description Whether the user may approve or reject what agents' API keys propose in this workspace. */
+            mayApprove: boolean;
+            /** @description The member who approves besides the Organization Admins; null for the admins alone. */
+            approverUserId: string | null;
         };
         SigningSession: {
             authentication: components["schemas"]["SignerAuthentication"];
@@ -6369,21 +6570,22 @@ export const pathsConsoleApiWorkspacesWorkspaceIdWebhookEndpointsEndpointIdMessa
 export const fieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldType"]> = ["signature", "initials", "date_signed", "text", "checkbox", "name", "email", "date", "number", "dropdown", "radio", "attachment"];
 export const recipientKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientKind"]> = ["signer", "cc", "viewer", "approver"];
 export const signerLocaleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerLocale"]> = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"];
-export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
+export const requestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RequestStatus"]> = ["draft", "awaiting_approval", "sent", "in_progress", "completed", "declined", "cancelled", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["signature_request.sent", "signature_request.viewed", "signature_request.signed", "signature_request.completed", "signature_request.declined", "signature_request.cancelled", "signature_request.expired"];
 export const webhookFormatValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookFormat"]> = ["standard_webhooks", "docusign_connect"];
-export const apiKeyInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyInput"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
+export const apiKeyInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyInput"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "requests:propose", "webhooks:manage", "settings:manage"];
 export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberUpdate"]["role"]> = ["org_admin", "member"];
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
 export const problemEndedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["ended"]["reason"]> = ["cancelled", "declined", "declined_by_you", "expired", "link_replaced", "url_used", "url_expired", "copy_expired"];
-export const problemRequiredScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["requiredScope"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
+export const problemRequiredScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["requiredScope"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "requests:propose", "webhooks:manage", "settings:manage"];
 export const documentKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Document"]["kind"]> = ["original", "signed", "certificate", "attachment"];
 export const recipientAuthenticationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Recipient"]["authentication"]> = ["access_code", "email_code"];
 export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecipientStatus"]> = ["pending", "sent", "viewed", "signed", "approved", "declined"];
 export const emailDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["status"]> = ["queued", "retrying", "sent", "failed", "not_sent"];
 export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"];
 export const signerAttachmentContentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAttachment"]["contentType"]> = ["application/pdf", "image/png", "image/jpeg"];
+export const proposalDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Proposal"]["decision"]> = ["pending", "approved", "rejected"];
 export const agreementSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgreementSet"]["status"]> = ["in_progress", "completed", "incomplete"];
 export const bulkSendStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkSend"]["status"]> = ["running", "completed", "cancelled"];
 export const bulkSendRowStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkSendRow"]["status"]> = ["pending", "sent", "failed", "cancelled"];
@@ -6402,8 +6604,8 @@ export const sealCertificateInfoCertificateAnyOf0PadesLevelValues: ReadonlyArray
 export const sealCertificateInfoCertificateAnyOf0OwnerValues: ReadonlyArray<Extract<FlattenedDeepRequired<components>["schemas"]["SealCertificateInfo"]["certificate"], {
     owner: unknown;
 }>["owner"]> = ["deployment", "workspace"];
-export const apiKeyScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
-export const apiKeyCreatedScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "webhooks:manage", "settings:manage"];
+export const apiKeyScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "requests:propose", "webhooks:manage", "settings:manage"];
+export const apiKeyCreatedScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyCreated"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "requests:propose", "webhooks:manage", "settings:manage"];
 export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentErrors"]["items"]["source"]> = ["api", "sealing", "email"];
 export const apiUsageCallersKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiUsage"]["callers"]["kind"]> = ["api_key", "integration", "deleted"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];

@@ -225,8 +225,10 @@ export class Documents {
     if (announcedBytes > maxUploadBytes) throw tooLarge(new UploadTooLargeError(maxUploadBytes));
     // A store on this machine takes the spooled file itself; one elsewhere gets a file of known
     // length while it arrives. Either way the bytes are inspected before the document exists.
+    // A dry run (validateOnly) reads and checks the file the same way and stores nothing.
+    const keep = !header.validateOnly;
     const early =
-      announcedBytes > 0 && !blobs.moveIn && !header.spooledFileUrl && PDF_TYPES.has(contentType)
+      keep && announcedBytes > 0 && !blobs.moveIn && !header.spooledFileUrl && PDF_TYPES.has(contentType)
         ? storeAsReceived(blobs, blobKey, announcedBytes, chunks)
         : undefined;
     // What the store was given is removed again unless it becomes a document.
@@ -269,13 +271,15 @@ export class Documents {
           sanitizeTo: original ? `${file.path}.sanitized` : undefined,
         })
         .finally(() => unlink(inspectorsCopy).catch(() => {}));
-      stored ??= blobs.moveIn
-        ? blobs.moveIn(blobKey, file.path)
-        : blobs.put(blobKey, createReadStream(file.path), {
-            contentType: "application/pdf",
-            size: file.sizeBytes,
-          });
-      stored.catch(() => {});
+      if (keep) {
+        stored ??= blobs.moveIn
+          ? blobs.moveIn(blobKey, file.path)
+          : blobs.put(blobKey, createReadStream(file.path), {
+              contentType: "application/pdf",
+              size: file.sizeBytes,
+            });
+        stored.catch(() => {});
+      }
       const { sha256: received = file.sha256, inspection, sanitized } = await inspected;
       if (!inspection.ok) {
         if (inspection.reason === "not_pdf")
@@ -290,7 +294,7 @@ export class Documents {
       }
       if (!received) throw new Error("the upload was neither hashed on its way in nor by the inspector");
       await stored;
-      if (conversion) {
+      if (conversion && keep) {
         const { source } = conversion;
         sourceKey = blobKey.replace(/\.pdf$/, `.source.${SOURCE_FORMATS[source.format].extension}`);
         await (blobs.moveIn
@@ -301,7 +305,7 @@ export class Documents {
             }));
       }
       // The safe file takes the place of what was received, under the same key.
-      if (sanitized) {
+      if (sanitized && keep) {
         stored = blobs.moveIn
           ? blobs.moveIn(blobKey, sanitized.path)
           : blobs.put(blobKey, createReadStream(sanitized.path), {
@@ -312,7 +316,7 @@ export class Documents {
       }
       const sha256 = sanitized?.sha256 ?? received;
       if (signal?.aborted) throw new ConnectError("the upload was called off by its caller", Code.Canceled);
-      const row = await store.insert(this.deps.db, {
+      const made = {
         id,
         workspace_id: header.workspaceId,
         filename: conversion ? pdfName(conversion.source.filename) : safeFilename(header.filename),
@@ -325,7 +329,9 @@ export class Documents {
         blob_key: blobKey,
         removed: sanitized?.removed ?? [],
         ...sourceColumns(conversion?.source, sourceKey),
-      });
+      };
+      if (!keep) return toDocument({ ...made, created_at: new Date() });
+      const row = await store.insert(this.deps.db, made);
       if (row) return toDocument(row);
       await blobs.delete(blobKey).catch(() => {});
       if (sourceKey) await blobs.delete(sourceKey).catch(() => {});

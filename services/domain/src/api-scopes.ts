@@ -11,6 +11,7 @@ export const API_SCOPES = [
   "requests:read",
   "requests:write",
   "requests:send",
+  "requests:propose",
   "webhooks:manage",
   "settings:manage",
 ] as const;
@@ -29,15 +30,23 @@ export const SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
     "Create draft requests and agreement sets, cancel requests and bulk sends, place and release legal holds.",
   "requests:send":
     "Put a request in front of people: send, resend, remind, correct recipients, bulk-send, embedded and in-person signing.",
+  "requests:propose":
+    "An agent's, instead of requests:send: what it would send waits for a person's approval in the console, and is sent only once approved.",
   "webhooks:manage": "Register, change, test and delete webhook endpoints; read and replay their messages.",
   "settings:manage": "Change the workspace's request settings (reminders, expiry, retention).",
 };
 
 /**
+ * What a key made without scopes may do (every key made before scopes): everything but proposing,
+ * which sending makes needless.
+ */
+export const FULL_ACCESS: readonly ApiScope[] = API_SCOPES.filter((scope) => scope !== "requests:propose");
+
+/**
  * DocuSign's `signature` scope (an integration's access token on /restapi): the eSignature API,
  * which is templates, documents and requests — not webhooks or the workspace's settings.
  */
-export const DOCUSIGN_SIGNATURE_SCOPES: readonly ApiScope[] = API_SCOPES.filter(
+export const DOCUSIGN_SIGNATURE_SCOPES: readonly ApiScope[] = FULL_ACCESS.filter(
   (scope) =>
     scope.startsWith("templates:") || scope.startsWith("documents:") || scope.startsWith("requests:"),
 );
@@ -53,15 +62,22 @@ export function scopesProblem(scopes: readonly string[]): string | undefined {
     return `unknown scope${unknown.length > 1 ? "s" : ""} ${unknown.map((s) => `"${s}"`).join(", ")}: the scopes are ${API_SCOPES.join(", ")}`;
   }
   if (new Set(scopes).size !== scopes.length) return "names a scope twice";
+  if (scopes.includes("requests:send") && scopes.includes("requests:propose"))
+    return "requests:send and requests:propose exclude each other: an agent's key proposes what it would send";
   return undefined;
 }
 
 /** A key's scopes as stored (none for full access) → what it may do. */
 export function grantedScopes(stored: readonly string[]): ReadonlySet<ApiScope> {
-  return new Set(stored.length === 0 ? API_SCOPES : stored.filter(isApiScope));
+  return new Set(stored.length === 0 ? FULL_ACCESS : stored.filter(isApiScope));
 }
 
 /** A key's scopes as the console and the CLI show them: what it may do, and whether that is everything. */
 export function keyAccess(stored: readonly string[]): { scopes: ApiScope[]; fullAccess: boolean } {
   return { scopes: [...grantedScopes(stored)], fullAccess: stored.length === 0 };
+}
+
+/** Whether the key is an agent's: it may propose what it would send, not send it. */
+export function proposes(scopes: ReadonlySet<string> | undefined): boolean {
+  return scopes?.has("requests:propose") === true && !scopes.has("requests:send");
 }

@@ -7,6 +7,8 @@ import { hasDonePart } from "./request-states.js";
 
 const ENVELOPE_STATUS: Record<string, string> = {
   draft: "created",
+  // Not sent until a person approves it: a draft, as DocuSign's clients see it.
+  awaiting_approval: "created",
   sent: "sent",
   in_progress: "sent",
   completed: "completed",

@@ -5,6 +5,7 @@
  */
 export const REQUEST_STATUSES = [
   "draft",
+  "awaiting_approval",
   "sent",
   "in_progress",
   "completed",

@@ -16,10 +16,12 @@ import {
   type FieldViolation,
   isUuid,
   notFound,
+  type Queryable,
   uuidv7,
   validationError,
 } from "@countersign/kit";
 import { actorOf, appendAudit } from "./audit-trail.js";
+import { rolledBack } from "./dry-run.js";
 import { isTerminal } from "./state-machine.js";
 
 const LIMITS = { nameLength: 200, requests: 100 } as const;
@@ -38,6 +40,7 @@ export class AgreementSets {
     name: string,
     requestIds: string[],
     actor: Actor | undefined,
+    validateOnly = false,
   ): Promise<AgreementSet> {
     const violations: FieldViolation[] = [];
     if (!name.trim()) violations.push({ path: "name", message: "is required" });
@@ -54,7 +57,7 @@ export class AgreementSets {
     if (violations.length > 0) throw validationError(violations, "the agreement set is not valid");
 
     const id = uuidv7();
-    await this.db.transaction(async (tx) => {
+    const made = async (tx: Queryable) => {
       const { rows } = await tx.query<{ id: string; agreement_set_id: string | null }>(
         `SELECT id, agreement_set_id FROM signature_requests
           WHERE workspace_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
@@ -85,19 +88,24 @@ export class AgreementSets {
         );
         await appendAudit(tx, requestId, "added_to_agreement_set", actorOf(actor), { agreementSetId: id });
       }
-    });
-    return this.get(workspaceId, id);
+      return this.read(tx, workspaceId, id);
+    };
+    return validateOnly ? rolledBack(this.db, made) : this.db.transaction(made);
   }
 
-  async get(workspaceId: string, id: string): Promise<AgreementSet> {
+  get(workspaceId: string, id: string): Promise<AgreementSet> {
+    return this.read(this.db, workspaceId, id);
+  }
+
+  private async read(db: Queryable, workspaceId: string, id: string): Promise<AgreementSet> {
     if (!isUuid(id)) throw notFound("agreement set");
-    const { rows } = await this.db.query<{ id: string; name: string; created_at: Date }>(
+    const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
       "SELECT id, name, created_at FROM agreement_sets WHERE id = $1 AND workspace_id = $2",
       [id, workspaceId],
     );
     const set = rows[0];
     if (!set) throw notFound("agreement set");
-    const members = await this.db.query<{ id: string; status: RequestStatus }>(
+    const members = await db.query<{ id: string; status: RequestStatus }>(
       "SELECT id, status FROM signature_requests WHERE agreement_set_id = $1 ORDER BY agreement_set_position",
       [id],
     );

@@ -29,8 +29,10 @@ export async function sendDraft(
   { request, recipients }: Locked,
   actor: AuditActor,
   chain?: ChainEnd,
+  /** "approve" sends a request an agent proposed, which waits for approval rather than being a draft. */
+  operation: "send" | "approve" = "send",
 ): Promise<Locked> {
-  assertAllowed("send", request.status);
+  assertAllowed(operation, request.status);
   assertNotExpired(request.expires_at);
   const next = await notifyNextGroup(tx, links, request, recipients);
   const after = {

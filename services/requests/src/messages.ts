@@ -129,6 +129,16 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
             placeTime: time(row.legal_hold_at),
           }
         : undefined,
+    proposal: row.proposed_at
+      ? {
+          proposedBy: row.proposed_by ?? "",
+          proposeTime: time(row.proposed_at),
+          decision: row.approval_decision ?? "",
+          decidedBy: row.approval_decided_by ?? "",
+          decideTime: time(row.approval_decided_at),
+          note: row.approval_note ?? "",
+        }
+      : undefined,
     documentsDeleteTime: time(row.documents_deleted_at),
     certificateDocumentId: row.certificate_document_id ?? "",
     signerAttachments: row.signer_attachments.map(toSignerAttachment),

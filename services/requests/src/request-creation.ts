@@ -11,11 +11,20 @@ import type {
   CreateSignatureRequestRequest,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, type FieldViolation, type Logger, uuidv7, validationError } from "@countersign/kit";
+import {
+  type Database,
+  type FieldViolation,
+  type Logger,
+  type Queryable,
+  uuidv7,
+  validationError,
+} from "@countersign/kit";
 import { type AuditRecord, actorOf, appendAuditEntries, EMPTY_CHAIN } from "./audit-trail.js";
 import { insertSent } from "./dispatch.js";
+import { rolledBack } from "./dry-run.js";
 import { mergeInto } from "./merge-fields.js";
 import { toSignatureRequest } from "./messages.js";
+import { proposeDraft } from "./proposals.js";
 import {
   type Layout,
   layoutFromDocuments,
@@ -24,7 +33,7 @@ import {
 } from "./request-layouts.js";
 import { bindRoles, type RecipientDraft, requestViolations } from "./request-rules.js";
 import { requestSettingsOf, scheduleViolation } from "./request-settings.js";
-import type { Locked } from "./request-transactions.js";
+import { type Locked, lockRequest } from "./request-transactions.js";
 import type { SignerCodes } from "./signer-codes.js";
 import type { SigningLinks } from "./signing-links.js";
 import { type NewRecipientRow, type NewRequest, type StoredField, store } from "./store.js";
@@ -147,6 +156,32 @@ function inputViolations(input: CreateSignatureRequestRequest, drafts: Recipient
   return violations;
 }
 
+/** A new request as it is written: its row, recipients, first audit entry and who made it. */
+interface RequestRows {
+  request: NewRequest;
+  recipients: Bound["recipients"];
+  createdEntry: AuditRecord;
+  actor: ReturnType<typeof actorOf>;
+}
+
+/**
+ * Writes a new request in `tx`, sending it there too when asked — or, for an agent's key
+ * (`propose`), making it wait for a person's approval instead.
+ */
+async function writeRows(
+  tx: Queryable,
+  links: RequestCreationDeps["links"],
+  { request, recipients, createdEntry, actor }: RequestRows,
+  { send, propose }: Pick<CreateSignatureRequestRequest, "send" | "propose">,
+): Promise<Locked> {
+  if (send && !propose) return insertSent(tx, links, request, recipients, actor, createdEntry);
+  const inserted = await store.insertRequest(tx, request, recipients);
+  await appendAuditEntries(tx, request.id, actor, [createdEntry], EMPTY_CHAIN);
+  if (!send) return inserted;
+  await proposeDraft(tx, inserted, actor);
+  return lockRequest(tx, request.workspaceId, request.id);
+}
+
 export class RequestCreation {
   constructor(private readonly deps: RequestCreationDeps) {}
 
@@ -159,14 +194,24 @@ export class RequestCreation {
     if (input.operationKey.length > 128) {
       throw validationError([{ path: "operationKey", message: "must be at most 128 characters" }]);
     }
-    const earlier = await this.madeBy(input);
+    const earlier = input.validateOnly ? undefined : await this.madeBy(input);
     if (earlier) return earlier;
     const drafts = draftsOf(input);
     const { layout, placedByCaller } = await this.layoutOf(input, drafts);
     const id = uuidv7();
     const bound = bindRecipients(layout, drafts, this.deps.codes);
     const release = await this.claimDocuments(input.workspaceId, id, layout, placedByCaller);
-    return this.insert(input, id, layout, bound, release);
+    if (!input.validateOnly) return this.insert(input, id, layout, bound, release);
+    // A dry run: the documents were claimed and checked as for a request, then let go again.
+    try {
+      const rows = await this.rowsOf(input, id, layout, bound);
+      return await rolledBack(this.deps.db, async (tx) => {
+        const written = await writeRows(tx, this.deps.links, rows, input);
+        return toSignatureRequest(written.request, await store.recipientsOf(tx, [id]));
+      });
+    } finally {
+      await release();
+    }
   }
 
   /**
@@ -259,14 +304,13 @@ export class RequestCreation {
    * same one when asked — or releases its documents. A retry of the same operation that lost the
    * race to store it is answered what the first one made.
    */
-  private async insert(
+  /** What the request is stored as: its row, its recipients and its "created" audit entry. */
+  private async rowsOf(
     input: CreateSignatureRequestRequest,
     id: string,
     layout: Layout,
     { recipients, fields }: Bound,
-    release: () => Promise<void>,
-  ): Promise<SignatureRequest> {
-    const actor = actorOf(input.actor);
+  ): Promise<RequestRows> {
     const defaults = await requestSettingsOf(this.deps.db, input.workspaceId);
     const request: NewRequest = {
       id,
@@ -300,14 +344,25 @@ export class RequestCreation {
         ...(Object.keys(input.mergeFields).length > 0 ? { mergeFields: input.mergeFields } : {}),
       },
     };
+    return { request, recipients, createdEntry, actor: actorOf(input.actor) };
+  }
+
+  /**
+   * Stores the request, its recipients and its "created" audit entry in one transaction — sent in the
+   * same one when asked — or releases its documents. A retry of the same operation that lost the
+   * race to store it is answered what the first one made.
+   */
+  private async insert(
+    input: CreateSignatureRequestRequest,
+    id: string,
+    layout: Layout,
+    bound: Bound,
+    release: () => Promise<void>,
+  ): Promise<SignatureRequest> {
     let created: Locked;
     try {
-      created = await this.deps.db.transaction(async (tx) => {
-        if (input.send) return insertSent(tx, this.deps.links, request, recipients, actor, createdEntry);
-        const inserted = await store.insertRequest(tx, request, recipients);
-        await appendAuditEntries(tx, id, actor, [createdEntry], EMPTY_CHAIN);
-        return inserted;
-      });
+      const rows = await this.rowsOf(input, id, layout, bound);
+      created = await this.deps.db.transaction((tx) => writeRows(tx, this.deps.links, rows, input));
     } catch (err) {
       await release();
       const sameOperation =

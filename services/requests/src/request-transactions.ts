@@ -5,6 +5,7 @@
  */
 import type { SignatureRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, notFound, type Queryable } from "@countersign/kit";
+import { rolledBack } from "./dry-run.js";
 import { toSignatureRequest } from "./messages.js";
 import { type RecipientRow, type RequestRow, store } from "./store.js";
 
@@ -21,6 +22,13 @@ export async function lockRequest(tx: Queryable, workspaceId: string, requestId:
   return { request, recipients: await store.recipientsOf(tx, [requestId]) };
 }
 
+async function readRequest(db: Queryable, workspaceId: string, requestId: string): Promise<SignatureRequest> {
+  if (!isUuid(requestId)) throw notFound("signature request");
+  const request = await store.getRequest(db, workspaceId, requestId);
+  if (!request) throw notFound("signature request");
+  return toSignatureRequest(request, await store.recipientsOf(db, [requestId]));
+}
+
 export class RequestTransactions {
   constructor(
     private readonly db: Database,
@@ -28,20 +36,27 @@ export class RequestTransactions {
     private readonly afterCommit: () => void,
   ) {}
 
-  async get(workspaceId: string, requestId: string): Promise<SignatureRequest> {
-    if (!isUuid(requestId)) throw notFound("signature request");
-    const request = await store.getRequest(this.db, workspaceId, requestId);
-    if (!request) throw notFound("signature request");
-    return toSignatureRequest(request, await store.recipientsOf(this.db, [requestId]));
+  get(workspaceId: string, requestId: string): Promise<SignatureRequest> {
+    return readRequest(this.db, workspaceId, requestId);
   }
 
-  /** Runs `change` on the locked request in one transaction; the request as it is afterwards. */
+  /**
+   * Runs `change` on the locked request in one transaction; the request as it is afterwards. A dry
+   * run (`validateOnly`) rolls the transaction back and answers the request as it would have been.
+   */
   async mutate(
     workspaceId: string,
     requestId: string,
     change: (tx: Queryable, locked: Locked) => Promise<void>,
+    validateOnly = false,
   ): Promise<SignatureRequest> {
     if (!isUuid(requestId)) throw notFound("signature request");
+    if (validateOnly) {
+      return rolledBack(this.db, async (tx) => {
+        await change(tx, await lockRequest(tx, workspaceId, requestId));
+        return readRequest(tx, workspaceId, requestId);
+      });
+    }
     await this.db.transaction(async (tx) => change(tx, await lockRequest(tx, workspaceId, requestId)));
     this.afterCommit();
     return this.get(workspaceId, requestId);

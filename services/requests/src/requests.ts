@@ -19,6 +19,7 @@ import { notifyRecipients, sendDraft } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
 import { toSignatureRequest } from "./messages.js";
 import { queueEmails } from "./notifications.js";
+import { proposeDraft } from "./proposals.js";
 import { LIMITS, localeViolations, personViolations } from "./request-rules.js";
 import { lockRequest, type RequestTransactions } from "./request-transactions.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
@@ -117,52 +118,85 @@ export class Requests {
     };
   }
 
-  send(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
-    return this.transactions.mutate(workspaceId, requestId, async (tx, locked) => {
-      await sendDraft(tx, this.deps.links, locked, actorOf(actor));
-    });
+  /** Sends a draft; `propose` (an agent's key) makes it wait for a person's approval instead. */
+  send(
+    workspaceId: string,
+    requestId: string,
+    actor: Actor | undefined,
+    { validateOnly = false, propose = false } = {},
+  ): Promise<SignatureRequest> {
+    return this.transactions.mutate(
+      workspaceId,
+      requestId,
+      async (tx, locked) => {
+        if (propose) await proposeDraft(tx, locked, actorOf(actor));
+        else await sendDraft(tx, this.deps.links, locked, actorOf(actor));
+      },
+      validateOnly,
+    );
   }
 
-  resend(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
-    return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
-      assertAllowed("resend", request.status);
-      if ((await completionState(tx, request.id)) === "parked") {
-        // Everyone has signed; what is resent is the sealing that failed.
-        await retryParkedCompletion(tx, request.id);
-        await appendAudit(tx, request.id, "completion_retried", actorOf(actor), {});
-        return;
-      }
-      const waiting = recipients.filter((r) => actsInRouting(r.kind) && isRecipientsTurn(r.status, r.kind));
-      const notified = await notifyRecipients(tx, this.deps.links, request, waiting, "resend");
-      await store.touch(tx, request.id);
-      await appendAudit(tx, request.id, "resent", actorOf(actor), { notified });
-    });
+  resend(
+    workspaceId: string,
+    requestId: string,
+    actor: Actor | undefined,
+    validateOnly = false,
+  ): Promise<SignatureRequest> {
+    return this.transactions.mutate(
+      workspaceId,
+      requestId,
+      async (tx, { request, recipients }) => {
+        assertAllowed("resend", request.status);
+        if ((await completionState(tx, request.id)) === "parked") {
+          // Everyone has signed; what is resent is the sealing that failed.
+          await retryParkedCompletion(tx, request.id);
+          await appendAudit(tx, request.id, "completion_retried", actorOf(actor), {});
+          return;
+        }
+        const waiting = recipients.filter((r) => actsInRouting(r.kind) && isRecipientsTurn(r.status, r.kind));
+        const notified = await notifyRecipients(tx, this.deps.links, request, waiting, "resend");
+        await store.touch(tx, request.id);
+        await appendAudit(tx, request.id, "resent", actorOf(actor), { notified });
+      },
+      validateOnly,
+    );
   }
 
-  cancel(workspaceId: string, requestId: string, reason: string, actor: Actor | undefined) {
+  cancel(
+    workspaceId: string,
+    requestId: string,
+    reason: string,
+    actor: Actor | undefined,
+    validateOnly = false,
+  ) {
     if (reason.length > LIMITS.reasonLength) {
       throw validationError([
         { path: "reason", message: `must be at most ${LIMITS.reasonLength} characters` },
       ]);
     }
-    return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
-      assertAllowed("cancel", request.status);
-      const completion = await completionState(tx, request.id);
-      if (completion === "queued") {
-        throw new ConnectError(
-          "cannot cancel a request every signer has signed; it is being completed",
-          Code.FailedPrecondition,
-        );
-      }
-      if (completion === "parked") await abandonParkedCompletion(tx, request.id);
-      await revokeLinks(tx, request.id);
-      const after = await store.setStatus(tx, request.id, "cancelled", {
-        cancelled: true,
-        cancelReason: reason,
-      });
-      await appendAudit(tx, request.id, "cancelled", actorOf(actor), { reason, from: request.status });
-      await enqueueRequestEvent(tx, "cancelled", after, recipients);
-    });
+    return this.transactions.mutate(
+      workspaceId,
+      requestId,
+      async (tx, { request, recipients }) => {
+        assertAllowed("cancel", request.status);
+        const completion = await completionState(tx, request.id);
+        if (completion === "queued") {
+          throw new ConnectError(
+            "cannot cancel a request every signer has signed; it is being completed",
+            Code.FailedPrecondition,
+          );
+        }
+        if (completion === "parked") await abandonParkedCompletion(tx, request.id);
+        await revokeLinks(tx, request.id);
+        const after = await store.setStatus(tx, request.id, "cancelled", {
+          cancelled: true,
+          cancelReason: reason,
+        });
+        await appendAudit(tx, request.id, "cancelled", actorOf(actor), { reason, from: request.status });
+        await enqueueRequestEvent(tx, "cancelled", after, recipients);
+      },
+      validateOnly,
+    );
   }
 
   updateRecipients(
@@ -170,6 +204,7 @@ export class Requests {
     requestId: string,
     changes: RecipientChange[],
     actor: Actor | undefined,
+    validateOnly = false,
   ) {
     const violations = changes.flatMap((change, i) => {
       const at = (p: string) => `recipients[${i}].${p}`;
@@ -185,61 +220,72 @@ export class Requests {
       violations.push({ path: "recipients", message: "lists no recipient to change" });
     if (violations.length > 0) throw validationError(violations, "the recipient changes are not valid");
 
-    return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
-      assertAllowed("update_recipients", request.status);
-      const missing = changes
-        .map((change, i) => ({ change, i }))
-        .filter(({ change }) => !recipients.some((r) => r.id === change.id))
-        .map(({ i }) => ({ path: `recipients[${i}].id`, message: "is not a recipient of this request" }));
-      if (missing.length > 0) throw validationError(missing, "the recipient changes are not valid");
-      for (const change of changes) {
-        const recipient = recipients.find((r) => r.id === change.id) as RecipientRow;
-        // Who has done their part (a copy recipient has none until the end) is part of the record.
-        if ((recipient.kind !== "cc" && hasDonePart(recipient)) || recipient.status === "declined") {
-          throw new ConnectError(
-            `recipient ${recipient.id} has ${recipient.status} already and cannot be changed`,
-            Code.FailedPrecondition,
-          );
+    return this.transactions.mutate(
+      workspaceId,
+      requestId,
+      async (tx, { request, recipients }) => {
+        assertAllowed("update_recipients", request.status);
+        const missing = changes
+          .map((change, i) => ({ change, i }))
+          .filter(({ change }) => !recipients.some((r) => r.id === change.id))
+          .map(({ i }) => ({ path: `recipients[${i}].id`, message: "is not a recipient of this request" }));
+        if (missing.length > 0) throw validationError(missing, "the recipient changes are not valid");
+        for (const change of changes) {
+          const recipient = recipients.find((r) => r.id === change.id) as RecipientRow;
+          // Who has done their part (a copy recipient has none until the end) is part of the record.
+          if ((recipient.kind !== "cc" && hasDonePart(recipient)) || recipient.status === "declined") {
+            throw new ConnectError(
+              `recipient ${recipient.id} has ${recipient.status} already and cannot be changed`,
+              Code.FailedPrecondition,
+            );
+          }
         }
-      }
-      const log = actorOf(actor);
-      for (const change of changes) {
-        const before = recipients.find((r) => r.id === change.id) as RecipientRow;
-        const name = change.name?.trim() ?? before.name;
-        const email = change.email?.trim() ?? before.email;
-        const locale = change.locale === undefined ? before.locale : (signerLocaleOf(change.locale) ?? "");
-        if (locale !== before.locale) {
-          // Their next e-mail and page are in the new language; the links they have still work.
-          await store.setRecipientLocale(tx, before.id, locale);
+        const log = actorOf(actor);
+        for (const change of changes) {
+          const before = recipients.find((r) => r.id === change.id) as RecipientRow;
+          const name = change.name?.trim() ?? before.name;
+          const email = change.email?.trim() ?? before.email;
+          const locale = change.locale === undefined ? before.locale : (signerLocaleOf(change.locale) ?? "");
+          if (locale !== before.locale) {
+            // Their next e-mail and page are in the new language; the links they have still work.
+            await store.setRecipientLocale(tx, before.id, locale);
+            await appendAudit(tx, request.id, "recipient_updated", log, {
+              recipientId: before.id,
+              before: { locale: before.locale },
+              after: { locale },
+            });
+          }
+          if (name === before.name && email === before.email) continue;
+          await store.renameRecipient(tx, before.id, name, email);
+          await revokeLinks(tx, request.id, [before.id]);
           await appendAudit(tx, request.id, "recipient_updated", log, {
             recipientId: before.id,
-            before: { locale: before.locale },
-            after: { locale },
+            before: { name: before.name, email: before.email },
+            after: { name, email },
           });
+          if (isRecipientsTurn(before.status, before.kind) && actsInRouting(before.kind)) {
+            await notifyRecipients(
+              tx,
+              this.deps.links,
+              request,
+              [{ ...before, name, email }],
+              "recipient_changed",
+            );
+          }
         }
-        if (name === before.name && email === before.email) continue;
-        await store.renameRecipient(tx, before.id, name, email);
-        await revokeLinks(tx, request.id, [before.id]);
-        await appendAudit(tx, request.id, "recipient_updated", log, {
-          recipientId: before.id,
-          before: { name: before.name, email: before.email },
-          after: { name, email },
-        });
-        if (isRecipientsTurn(before.status, before.kind) && actsInRouting(before.kind)) {
-          await notifyRecipients(
-            tx,
-            this.deps.links,
-            request,
-            [{ ...before, name, email }],
-            "recipient_changed",
-          );
-        }
-      }
-      await store.touch(tx, request.id);
-    });
+        await store.touch(tx, request.id);
+      },
+      validateOnly,
+    );
   }
 
-  async remind(workspaceId: string, recipientId: string, note: string, actor: Actor | undefined) {
+  async remind(
+    workspaceId: string,
+    recipientId: string,
+    note: string,
+    actor: Actor | undefined,
+    validateOnly = false,
+  ) {
     if (note.length > LIMITS.noteLength) {
       throw validationError([
         { path: "message", message: `must be at most ${LIMITS.noteLength} characters` },
@@ -250,47 +296,52 @@ export class Requests {
       : undefined;
     if (!requestId) throw notFound("recipient");
     const remindedAt = new Date();
-    await this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
-      assertAllowed("remind", request.status);
-      const recipient = recipients.find((r) => r.id === recipientId) as RecipientRow;
-      if (!actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind)) {
-        throw new ConnectError(
-          `cannot remind recipient ${recipient.id}: they are ${recipient.kind === "cc" ? "a copy recipient" : recipient.status}; only a signer or viewer whose turn it is can be reminded`,
-          Code.FailedPrecondition,
-        );
-      }
-      if (recipient.client_user_id) {
-        throw new ConnectError(
-          `recipient ${recipient.id} signs embedded in your app (clientUserId) and gets no e-mail`,
-          Code.FailedPrecondition,
-        );
-      }
-      if (recipient.host_email) {
-        throw new ConnectError(
-          `recipient ${recipient.id} signs in person, hosted by ${recipient.host_email}, and gets no e-mail`,
-          Code.FailedPrecondition,
-        );
-      }
-      const last = recipient.reminded_at?.getTime();
-      if (last !== undefined && remindedAt.getTime() - last < this.reminderIntervalMs) {
-        const seconds = Math.ceil((last + this.reminderIntervalMs - remindedAt.getTime()) / 1000);
-        throw new ConnectError(
-          `recipient ${recipient.id} was reminded less than ${Math.round(this.reminderIntervalMs / 60_000)} minutes ago; try again in ${seconds} s`,
-          Code.ResourceExhausted,
-          undefined,
-          [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
-        );
-      }
-      await queueEmails(tx, {
-        requestId,
-        recipientIds: [recipientId],
-        kind: "reminder",
-        note,
-        links: this.deps.links,
-      });
-      await store.setReminded(tx, recipientId, remindedAt);
-      await appendAudit(tx, requestId, "reminded", actorOf(actor), { recipientId, note });
-    });
+    await this.transactions.mutate(
+      workspaceId,
+      requestId,
+      async (tx, { request, recipients }) => {
+        assertAllowed("remind", request.status);
+        const recipient = recipients.find((r) => r.id === recipientId) as RecipientRow;
+        if (!actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind)) {
+          throw new ConnectError(
+            `cannot remind recipient ${recipient.id}: they are ${recipient.kind === "cc" ? "a copy recipient" : recipient.status}; only a signer or viewer whose turn it is can be reminded`,
+            Code.FailedPrecondition,
+          );
+        }
+        if (recipient.client_user_id) {
+          throw new ConnectError(
+            `recipient ${recipient.id} signs embedded in your app (clientUserId) and gets no e-mail`,
+            Code.FailedPrecondition,
+          );
+        }
+        if (recipient.host_email) {
+          throw new ConnectError(
+            `recipient ${recipient.id} signs in person, hosted by ${recipient.host_email}, and gets no e-mail`,
+            Code.FailedPrecondition,
+          );
+        }
+        const last = recipient.reminded_at?.getTime();
+        if (last !== undefined && remindedAt.getTime() - last < this.reminderIntervalMs) {
+          const seconds = Math.ceil((last + this.reminderIntervalMs - remindedAt.getTime()) / 1000);
+          throw new ConnectError(
+            `recipient ${recipient.id} was reminded less than ${Math.round(this.reminderIntervalMs / 60_000)} minutes ago; try again in ${seconds} s`,
+            Code.ResourceExhausted,
+            undefined,
+            [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+          );
+        }
+        await queueEmails(tx, {
+          requestId,
+          recipientIds: [recipientId],
+          kind: "reminder",
+          note,
+          links: this.deps.links,
+        });
+        await store.setReminded(tx, recipientId, remindedAt);
+        await appendAudit(tx, requestId, "reminded", actorOf(actor), { recipientId, note });
+      },
+      validateOnly,
+    );
     return { recipientId, remindedAt };
   }
 

@@ -10,6 +10,7 @@ import type { AuditReports } from "./audit-reports.js";
 import type { BulkSendLists } from "./bulk-send/bulk-send-lists.js";
 import type { BulkSends } from "./bulk-send/bulk-sends.js";
 import { toAuditEntry, toSignerAttachment } from "./messages.js";
+import type { Proposals } from "./proposals.js";
 import type { RequestCreation } from "./request-creation.js";
 import type { RequestSettingsBook } from "./request-settings.js";
 import type { Requests } from "./requests.js";
@@ -45,6 +46,7 @@ export interface RequestsDomain {
   auditReports: AuditReports;
   requestSettings: RequestSettingsBook;
   legalHolds: LegalHolds;
+  proposals: Proposals;
   signerAttachments: SignerAttachments;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
@@ -66,6 +68,7 @@ export function requestsRoutes({
   auditReports,
   requestSettings,
   legalHolds,
+  proposals,
   signerAttachments,
   agreementSets,
   verification,
@@ -101,13 +104,22 @@ export function requestsRoutes({
         req.order,
       ),
     sendSignatureRequest: async (req) => ({
-      signatureRequest: await requests.send(req.workspaceId, req.requestId, req.actor),
+      signatureRequest: await requests.send(req.workspaceId, req.requestId, req.actor, {
+        validateOnly: req.validateOnly,
+        propose: req.propose,
+      }),
     }),
     resendSignatureRequest: async (req) => ({
-      signatureRequest: await requests.resend(req.workspaceId, req.requestId, req.actor),
+      signatureRequest: await requests.resend(req.workspaceId, req.requestId, req.actor, req.validateOnly),
     }),
     cancelSignatureRequest: async (req) => ({
-      signatureRequest: await requests.cancel(req.workspaceId, req.requestId, req.reason, req.actor),
+      signatureRequest: await requests.cancel(
+        req.workspaceId,
+        req.requestId,
+        req.reason,
+        req.actor,
+        req.validateOnly,
+      ),
     }),
     updateRecipients: async (req) => ({
       signatureRequest: await requests.updateRecipients(
@@ -115,6 +127,7 @@ export function requestsRoutes({
         req.requestId,
         req.changes,
         req.actor,
+        req.validateOnly,
       ),
     }),
     remindRecipient: async (req) => {
@@ -123,6 +136,7 @@ export function requestsRoutes({
         req.recipientId,
         req.message,
         req.actor,
+        req.validateOnly,
       );
       return { recipientId, remindTime: timestampFromDate(remindedAt) };
     },
@@ -134,6 +148,7 @@ export function requestsRoutes({
         req.returnUrl,
         req.actor,
         req.inPerson,
+        req.validateOnly,
       );
       return { url, expireTime: timestampFromDate(expiresAt) };
     },
@@ -187,11 +202,23 @@ export function requestsRoutes({
     releaseLegalHold: async (req) => ({
       signatureRequest: await legalHolds.release(req.workspaceId, req.requestId, req.actor),
     }),
+    approveSignatureRequest: async (req) => ({
+      signatureRequest: await proposals.approve(req.workspaceId, req.requestId, req.actor),
+    }),
+    rejectSignatureRequest: async (req) => ({
+      signatureRequest: await proposals.reject(req.workspaceId, req.requestId, req.reason, req.actor),
+    }),
     getAuditReport: async function* (req) {
       yield* fileParts("report", await auditReports.draw(req.workspaceId, req.requestId));
     },
     createAgreementSet: async (req) => ({
-      agreementSet: await agreementSets.create(req.workspaceId, req.name, req.requestIds, req.actor),
+      agreementSet: await agreementSets.create(
+        req.workspaceId,
+        req.name,
+        req.requestIds,
+        req.actor,
+        req.validateOnly,
+      ),
     }),
     getAgreementSet: async (req) => ({
       agreementSet: await agreementSets.get(req.workspaceId, req.agreementSetId),

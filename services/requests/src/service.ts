@@ -36,6 +36,7 @@ import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
 import { ExpirySweeper } from "./expiry-sweeper.js";
 import { sendTestEmail } from "./mail/test-email.js";
 import { NotificationSender } from "./notifications.js";
+import { Proposals } from "./proposals.js";
 import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
 import { RequestSettingsBook } from "./request-settings.js";
 import { RequestTransactions } from "./request-transactions.js";
@@ -304,6 +305,7 @@ function apiParts(
     auditReports: new AuditReports({ db, drawing: verifierProcess }),
     requestSettings: new RequestSettingsBook(db),
     legalHolds: new LegalHolds(transactions),
+    proposals: new Proposals(transactions, links),
     creation,
     requests,
     sessions,

@@ -103,6 +103,7 @@ export class SigningSessions {
     returnUrl: string,
     actor: Actor | undefined,
     inPerson = false,
+    validateOnly = false,
   ): Promise<{ url: string; expiresAt: Date }> {
     const violations = returnUrlViolations(returnUrl);
     if (!isUuid(recipientId))
@@ -110,47 +111,52 @@ export class SigningSessions {
     if (violations.length > 0) throw validationError(violations);
     const expiresAt = new Date(Date.now() + this.embeddedUrlTtlMs);
     let linkId = "";
-    await this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
-      assertAllowed("embedded_signing_url", request.status);
-      const recipient = recipients.find((r) => r.id === recipientId);
-      if (!recipient)
-        throw validationError([{ path: "recipientId", message: "is not a recipient of this request" }]);
-      if (!actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind)) {
-        const why =
-          recipient.kind === "cc"
-            ? "is a copy recipient and does not sign"
-            : recipient.status === "pending"
-              ? "cannot sign yet: an earlier routing group has not finished"
-              : `has ${recipient.status} already`;
-        throw new ConnectError(`recipient ${recipient.id} ${why}`, Code.FailedPrecondition);
-      }
-      if (inPerson && !recipient.host_email)
-        throw new ConnectError(
-          `recipient ${recipient.id} signs from their own link, not in person`,
-          Code.FailedPrecondition,
-        );
-      linkId = await this.deps.links.issue(tx, {
-        requestId,
-        recipientId,
-        kind: "embedded",
-        returnUrl,
-        openBy: expiresAt,
-      });
-      // A hosted signer's signing is started by their host, on the host's device: the trail names both.
-      await appendAudit(
-        tx,
-        requestId,
-        recipient.host_email ? "in_person_signing_started" : "embedded_signing_url_created",
-        actorOf(actor),
-        {
+    await this.transactions.mutate(
+      workspaceId,
+      requestId,
+      async (tx, { request, recipients }) => {
+        assertAllowed("embedded_signing_url", request.status);
+        const recipient = recipients.find((r) => r.id === recipientId);
+        if (!recipient)
+          throw validationError([{ path: "recipientId", message: "is not a recipient of this request" }]);
+        if (!actsInRouting(recipient.kind) || !isRecipientsTurn(recipient.status, recipient.kind)) {
+          const why =
+            recipient.kind === "cc"
+              ? "is a copy recipient and does not sign"
+              : recipient.status === "pending"
+                ? "cannot sign yet: an earlier routing group has not finished"
+                : `has ${recipient.status} already`;
+          throw new ConnectError(`recipient ${recipient.id} ${why}`, Code.FailedPrecondition);
+        }
+        if (inPerson && !recipient.host_email)
+          throw new ConnectError(
+            `recipient ${recipient.id} signs from their own link, not in person`,
+            Code.FailedPrecondition,
+          );
+        linkId = await this.deps.links.issue(tx, {
+          requestId,
           recipientId,
-          expiresAt,
-          ...(recipient.host_email
-            ? { host: { name: recipient.host_name, email: recipient.host_email }, signer: recipient.name }
-            : {}),
-        },
-      );
-    });
+          kind: "embedded",
+          returnUrl,
+          openBy: expiresAt,
+        });
+        // A hosted signer's signing is started by their host, on the host's device: the trail names both.
+        await appendAudit(
+          tx,
+          requestId,
+          recipient.host_email ? "in_person_signing_started" : "embedded_signing_url_created",
+          actorOf(actor),
+          {
+            recipientId,
+            expiresAt,
+            ...(recipient.host_email
+              ? { host: { name: recipient.host_name, email: recipient.host_email }, signer: recipient.name }
+              : {}),
+          },
+        );
+      },
+      validateOnly,
+    );
     return { url: this.deps.links.urlOf(linkId), expiresAt };
   }
 

@@ -8,6 +8,9 @@ import type { RecipientKind, RecipientStatus, RequestStatus } from "@countersign
 
 export type Operation =
   | "send"
+  | "propose"
+  | "approve"
+  | "reject"
   | "resend"
   | "cancel"
   | "remind"
@@ -21,8 +24,11 @@ export type Operation =
 /** The request states each operation is allowed in. */
 export const ALLOWED_FROM: Record<Operation, readonly RequestStatus[]> = {
   send: ["draft"],
+  propose: ["draft"],
+  approve: ["awaiting_approval"],
+  reject: ["awaiting_approval"],
   resend: ["sent", "in_progress"],
-  cancel: ["draft", "sent", "in_progress"],
+  cancel: ["draft", "awaiting_approval", "sent", "in_progress"],
   remind: ["sent", "in_progress"],
   update_recipients: ["draft", "sent", "in_progress"],
   embedded_signing_url: ["sent", "in_progress"],
@@ -35,6 +41,9 @@ export const ALLOWED_FROM: Record<Operation, readonly RequestStatus[]> = {
 /** What each operation is called in an error a person reads. */
 const DOING: Record<Operation, string> = {
   send: "send",
+  propose: "propose",
+  approve: "approve",
+  reject: "reject",
   resend: "resend",
   cancel: "cancel",
   remind: "send a reminder for",

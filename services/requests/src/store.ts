@@ -71,6 +71,14 @@ export interface RequestRow {
   documents_deleted_at: Date | null;
   /** The certificate of completion kept on its own when retention deleted the documents. */
   certificate_document_id: string | null;
+  /** An agent's proposal: the key that proposed it and when; all null for a request no agent proposed. */
+  proposed_by: string | null;
+  proposed_at: Date | null;
+  /** A person's decision on the proposal, by e-mail, when, and a rejection's reason. */
+  approval_decision: "approved" | "rejected" | null;
+  approval_decided_by: string | null;
+  approval_decided_at: Date | null;
+  approval_note: string | null;
 }
 
 /** A file a signer gave for an attachment field, as the request keeps it. */
@@ -207,7 +215,8 @@ const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, document
   fields, status, expires_at, agreement_set_id, created_at, updated_at, sent_at, completed_at, cancelled_at,
   cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign,
   signer_attachments, reminder_every_days, expiry_warning_days, expiry_warned_at,
-  legal_hold_reason, legal_hold_by, legal_hold_at, documents_deleted_at, certificate_document_id`;
+  legal_hold_reason, legal_hold_by, legal_hold_at, documents_deleted_at, certificate_document_id,
+  proposed_by, proposed_at, approval_decision, approval_decided_by, approval_decided_at, approval_note`;
 const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   host_name, host_email,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,

@@ -5,6 +5,7 @@ import { call, inWorkspace } from "../api";
 import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
+import { ApprovalCard } from "./ApprovalCard";
 import { RetentionCard } from "./RetentionCard";
 import { StatusBadge } from "./status";
 
@@ -134,7 +135,9 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                     {request.completionFailure ? "Try sealing again" : "Resend"}
                   </BusyButton>
                 ) : null}
-                {request.status === "draft" || OPEN.has(request.status) ? (
+                {request.status === "draft" ||
+                request.status === "awaiting_approval" ||
+                OPEN.has(request.status) ? (
                   <button type="button" className="button danger" onClick={() => setCancelling(true)}>
                     Cancel request
                   </button>
@@ -151,6 +154,13 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
               </div>
             </div>
             <EndedNote request={request} />
+            <ApprovalCard
+              request={request}
+              onDecided={(done) => {
+                setNotice(done);
+                refresh();
+              }}
+            />
             {request.completionFailure && OPEN.has(request.status) ? (
               <div className="note error" role="alert">
                 <p>

@@ -2,6 +2,7 @@ import type { RequestStatus } from "../types";
 
 const LABELS: Record<RequestStatus, string> = {
   draft: "Draft",
+  awaiting_approval: "Awaiting approval",
   sent: "Sent",
   in_progress: "In progress",
   completed: "Completed",
@@ -12,6 +13,7 @@ const LABELS: Record<RequestStatus, string> = {
 
 const TONE: Record<RequestStatus, string> = {
   draft: "neutral",
+  awaiting_approval: "warning",
   sent: "info",
   in_progress: "info",
   completed: "success",

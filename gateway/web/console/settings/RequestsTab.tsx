@@ -1,13 +1,13 @@
 /**
  * Settings → Requests: the defaults a new request gets — how often the service reminds whoever's
  * turn it is, and how long before expiry it warns them and the sender; requests already made keep
- * theirs — and the retention of every request's documents. Each form saves the whole settings, the
- * other form's part as it was last saved.
+ * theirs — the retention of every request's documents, and who approves what agents' API keys
+ * propose. Each form saves the whole settings, the other forms' parts as they were last saved.
  */
 import { type FormEvent, useState } from "react";
 import { call, inWorkspace } from "../api";
-import type { RequestSettings } from "../types";
-import { BusyButton, CheckField, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
+import type { Member, RequestSettings } from "../types";
+import { BusyButton, CheckField, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function RequestsTab() {
@@ -31,6 +31,7 @@ function SettingsForms({ loaded }: { loaded: RequestSettings }) {
     <>
       <ScheduleForm current={current} onSaved={setCurrent} />
       <RetentionForm current={current} onSaved={setCurrent} />
+      <ApproverForm current={current} onSaved={setCurrent} />
     </>
   );
 }
@@ -50,6 +51,7 @@ function useSettingsSave(current: RequestSettings, onSaved: (kept: RequestSettin
           expiryWarningDays: current.expiryWarningDays,
           retentionDays: current.retentionDays,
           retentionDeletesEvidence: current.retentionDeletesEvidence,
+          approverUserId: current.approverUserId,
           ...part,
         },
       });
@@ -263,5 +265,67 @@ function DaysField(props: {
             : props.some(`${Number(value)} ${Number(value) === 1 ? "day" : "days"}`)}
       </p>
     </div>
+  );
+}
+
+/** Who approves what agents' API keys propose: the Organization Admins, and a member named here. */
+function ApproverForm({
+  current,
+  onSaved,
+}: {
+  current: RequestSettings;
+  onSaved: (kept: RequestSettings) => void;
+}) {
+  const workspace = useWorkspace();
+  const [members] = useLoad(
+    () => call<{ items: Member[] }>(inWorkspace(workspace.id, "/members")),
+    [workspace.id],
+  );
+  const [approver, setApprover] = useState(current.approverUserId ?? "");
+  const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    saveWith({ approverUserId: approver || null });
+  };
+  return (
+    <form className="card" onSubmit={submit} noValidate data-testid="approver-settings">
+      <h2>Approving agents' requests</h2>
+      <p className="muted">
+        An agent's API key (scope <code>requests:propose</code>) cannot send: what it would send waits,
+        awaiting approval, until someone approves it on the request's page. The Organization Admins always
+        may; name one member besides them who may too.
+      </p>
+      <Show loaded={members} what="the members">
+        {({ items }) => (
+          <SelectField
+            label="Also approved by"
+            value={approver}
+            onChange={(value) => {
+              setApprover(value);
+              setSaved(false);
+            }}
+            options={[
+              { value: "", label: "No one else: the Organization Admins alone" },
+              ...items.filter((m) => m.role === "member").map((m) => ({ value: m.userId, label: m.email })),
+            ]}
+          />
+        )}
+      </Show>
+      <div className="button-row">
+        <BusyButton
+          type="submit"
+          busy={save.busy !== undefined}
+          disabled={approver === (current.approverUserId ?? "")}
+        >
+          Save
+        </BusyButton>
+      </div>
+      {saved ? (
+        <p className="note success" role="status">
+          Saved.
+        </p>
+      ) : null}
+      {save.error ? <ErrorNote error={save.error} /> : null}
+    </form>
   );
 }

@@ -1,0 +1,150 @@
+/**
+ * What an agent's API key proposed, on the request's page: while it awaits approval, who proposed it
+ * and what would go to whom, with Approve (it is sent, in the approver's name) and Reject (saying
+ * why) for an Organization Admin or the workspace's approver; once decided, who decided and when.
+ */
+import { type FormEvent, useState } from "react";
+import { Modal } from "../../shared/Modal";
+import { call, inWorkspace } from "../api";
+import type { SignatureRequest } from "../types";
+import { BusyButton, DialogFormActions, ErrorNote, TextAreaField, useAction, useLoad, When } from "../ui";
+import { useWorkspace } from "../workspace";
+
+interface ApprovalRights {
+  mayApprove: boolean;
+  approverUserId: string | null;
+}
+
+export function ApprovalCard({
+  request,
+  onDecided,
+}: {
+  request: SignatureRequest;
+  onDecided: (notice: string) => void;
+}) {
+  const workspace = useWorkspace();
+  const [rights] = useLoad(
+    () => call<ApprovalRights>(inWorkspace(workspace.id, "/approval-rights")),
+    [workspace.id],
+  );
+  const [rejecting, setRejecting] = useState(false);
+  const { busy, error, run } = useAction();
+  const { proposal } = request;
+  if (!proposal) return null;
+  const path = (action: string) => inWorkspace(workspace.id, `/signature-requests/${request.id}/${action}`);
+  const proposedBy = (
+    <>
+      Proposed by the API key “{proposal.proposedBy}” <When at={proposal.proposedAt} />
+    </>
+  );
+
+  if (proposal.decision !== "pending") {
+    return (
+      <p className="note" data-testid="proposal">
+        {proposedBy}; {proposal.decision} by {proposal.decidedBy} <When at={proposal.decidedAt} />
+        {proposal.reason ? `: ${proposal.reason}` : "."}
+      </p>
+    );
+  }
+  const mayApprove = rights.state === "ready" && rights.value.mayApprove;
+  const waiting = request.recipients.filter((r) => r.kind !== "cc").length;
+  return (
+    <section className="card approval" aria-labelledby="approval-title" data-testid="proposal">
+      <h2 id="approval-title">{mayApprove ? "Awaiting your approval" : "Awaiting approval"}</h2>
+      <p>
+        {proposedBy}. Nothing has been sent: no recipient knows of it yet. Approving sends it now to the{" "}
+        {waiting === 1 ? "recipient" : `${waiting} recipients`} below, in your name.
+      </p>
+      <dl className="approval-facts">
+        <dt>Title</dt>
+        <dd>{request.title}</dd>
+        <dt>Message to recipients</dt>
+        <dd>{request.message ? <q>{request.message}</q> : <span className="muted">none</span>}</dd>
+        <dt>Would go to</dt>
+        <dd>
+          <ul className="plain">
+            {request.recipients.map((r) => (
+              <li key={r.id}>
+                {r.name} &lt;{r.email}&gt; <span className="muted small">({r.kind})</span>
+              </li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      {mayApprove ? (
+        <div className="button-row">
+          <BusyButton
+            busy={busy === "approve"}
+            disabled={busy !== undefined}
+            onClick={() =>
+              run("approve", async () => {
+                await call(path("approve"), { method: "POST", json: {} });
+                onDecided("Approved and sent. Recipients who sign by e-mail have been notified.");
+              })
+            }
+          >
+            Approve and send
+          </BusyButton>
+          <button type="button" className="button danger" onClick={() => setRejecting(true)}>
+            Reject…
+          </button>
+        </div>
+      ) : rights.state === "ready" ? (
+        <p className="muted">
+          An Organization Admin{rights.value.approverUserId ? ", or the workspace's approver," : ""} approves
+          or rejects it.
+        </p>
+      ) : null}
+      {error ? <ErrorNote error={error} /> : null}
+      {rejecting ? (
+        <RejectDialog
+          onClose={() => setRejecting(false)}
+          onReject={async (reason) => {
+            await call(path("reject"), { method: "POST", json: { reason } });
+            setRejecting(false);
+            onDecided("Rejected. The request is cancelled; no recipient was told of it.");
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function RejectDialog({
+  onClose,
+  onReject,
+}: {
+  onClose: () => void;
+  onReject: (reason: string) => Promise<void>;
+}) {
+  const [reason, setReason] = useState("");
+  const [tried, setTried] = useState(false);
+  const { busy, error, run } = useAction();
+  const reasonError =
+    tried && !reason.trim()
+      ? "Say why: the agent's user and the audit trail read it."
+      : error?.about("reason");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!reason.trim()) return;
+    void run("reject", () => onReject(reason.trim()));
+  };
+  return (
+    <Modal title="Reject this request?" onClose={onClose} testId="reject-dialog" busy={busy !== undefined}>
+      <form onSubmit={submit} noValidate>
+        <TextAreaField
+          label="Why"
+          value={reason}
+          maxLength={500}
+          onChange={(e) => setReason(e.target.value)}
+          error={reasonError}
+        />
+        {error && !reasonError ? <ErrorNote error={error} /> : null}
+        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
+          Reject request
+        </DialogFormActions>
+      </form>
+    </Modal>
+  );
+}

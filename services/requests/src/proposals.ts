@@ -1,0 +1,97 @@
+/**
+ * A person's approval before an agent sends (docs/api.md "Agents' keys"): what an agent's API key
+ * (requests:propose) would send waits, awaiting_approval, with who proposed it. A person approves it
+ * — then it is sent, as they sent it — or rejects it, saying why — then it is cancelled, and no
+ * recipient ever heard of it. Each step is in the audit trail: the key's name, then the person.
+ */
+import type {
+  Actor,
+  SignatureRequest,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { type Queryable, validationError } from "@countersign/kit";
+import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
+import { sendDraft } from "./dispatch.js";
+import { enqueueRequestEvent } from "./events.js";
+import type { Locked, RequestTransactions } from "./request-transactions.js";
+import type { SigningLinks } from "./signing-links.js";
+import { assertAllowed } from "./state-machine.js";
+import { store } from "./store.js";
+
+/** A rejection says why in a sentence or two, as a cancellation's does. */
+const MAX_REJECTION_REASON = 500;
+
+/** Who an audit actor is, in the words a proposal keeps: a key's name, a person's e-mail. */
+const nameOf = (actor: AuditActor) => actor.email || actor.name || actor.id;
+
+/** Makes the locked draft wait for a person's approval instead of sending it. */
+export async function proposeDraft(tx: Queryable, { request, recipients }: Locked, actor: AuditActor) {
+  assertAllowed("propose", request.status);
+  await tx.query(
+    `UPDATE signature_requests SET status = 'awaiting_approval', proposed_by = $2, proposed_at = now(),
+       updated_at = now() WHERE id = $1`,
+    [request.id, nameOf(actor)],
+  );
+  await appendAudit(tx, request.id, "proposed", actor, {
+    recipients: recipients.map((r) => ({ id: r.id, name: r.name, email: r.email, kind: r.kind })),
+  });
+}
+
+export class Proposals {
+  constructor(
+    private readonly transactions: RequestTransactions,
+    private readonly links: SigningLinks,
+  ) {}
+
+  /** Sends a proposed request, as the person who approves it. */
+  approve(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
+    const by = actorOf(actor);
+    return this.transactions.mutate(workspaceId, requestId, async (tx, locked) => {
+      assertAllowed("approve", locked.request.status);
+      await decide(tx, locked.request.id, "approved", by, null);
+      await appendAudit(tx, locked.request.id, "proposal_approved", by, {
+        proposedBy: locked.request.proposed_by,
+      });
+      await sendDraft(tx, this.links, locked, by, undefined, "approve");
+    });
+  }
+
+  /** Ends a proposed request unsent, saying why. */
+  reject(
+    workspaceId: string,
+    requestId: string,
+    reason: string,
+    actor: Actor | undefined,
+  ): Promise<SignatureRequest> {
+    const why = reason.trim();
+    if (!why || why.length > MAX_REJECTION_REASON)
+      throw validationError([{ path: "reason", message: `must be 1 to ${MAX_REJECTION_REASON} characters` }]);
+    const by = actorOf(actor);
+    return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
+      assertAllowed("reject", request.status);
+      await decide(tx, request.id, "rejected", by, why);
+      const after = await store.setStatus(tx, request.id, "cancelled", {
+        cancelled: true,
+        cancelReason: `rejected by ${nameOf(by)}: ${why}`,
+      });
+      await appendAudit(tx, request.id, "proposal_rejected", by, {
+        proposedBy: request.proposed_by,
+        reason: why,
+      });
+      await enqueueRequestEvent(tx, "cancelled", after, recipients);
+    });
+  }
+}
+
+async function decide(
+  tx: Queryable,
+  requestId: string,
+  decision: "approved" | "rejected",
+  by: AuditActor,
+  note: string | null,
+): Promise<void> {
+  await tx.query(
+    `UPDATE signature_requests SET approval_decision = $2, approval_decided_by = $3, approval_decided_at = now(),
+       approval_note = $4 WHERE id = $1`,
+    [requestId, decision, nameOf(by), note],
+  );
+}
