@@ -319,7 +319,11 @@ describe.each(modes)("%s mode: an agent proposes, a person approves", (mode, sta
         ["desktop", { width: 1280, height: 860 }],
       ] as const) {
         const { context, page } = await adminConsole(viewport);
-        await page.goto(`${gateway}/console/w/${full.accountId}/requests/${proposed.id}`);
+        // The list says what awaits approval, and shows it on a click.
+        await page.getByTestId("awaiting-approval").waitFor();
+        await page.screenshot({ path: join(ARTIFACTS, `console-approval-list-${name}.png`) });
+        await page.getByTestId("awaiting-approval").getByRole("button", { name: /Show/ }).click();
+        await page.getByRole("link", { name: "Console approval" }).click();
         const card = page.getByTestId("proposal");
         await card.getByRole("heading", { name: "Awaiting your approval" }).waitFor();
         expect(await card.textContent()).toContain("Contracts assistant");

@@ -48,6 +48,14 @@ export function RequestsPage() {
     () => call<Page<SignatureRequest>>(inWorkspace(workspace.id, `/signature-requests?${query}`)),
     [workspace.id, query.toString()],
   );
+  // What agents proposed waits for someone to notice it: said above the list, whatever it shows.
+  const [awaiting] = useLoad(
+    () =>
+      call<Page<SignatureRequest>>(
+        inWorkspace(workspace.id, "/signature-requests?status=awaiting_approval&pageSize=1"),
+      ),
+    [workspace.id, loaded],
+  );
   return (
     <section aria-labelledby="requests-title">
       <div className="page-head">
@@ -64,6 +72,20 @@ export function RequestsPage() {
           </Link>
         </div>
       </div>
+      {awaiting.state === "ready" && awaiting.value.totalCount > 0 && status !== "awaiting_approval" ? (
+        <p className="note warning" data-testid="awaiting-approval">
+          {awaiting.value.totalCount === 1
+            ? "One request an agent proposed awaits approval."
+            : `${awaiting.value.totalCount} requests agents proposed await approval.`}{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => refilter(setStatus)("awaiting_approval")}
+          >
+            Show {awaiting.value.totalCount === 1 ? "it" : "them"}
+          </button>
+        </p>
+      ) : null}
       <search className="filters" aria-label="Find requests">
         <div className="grow">
           <TextField
