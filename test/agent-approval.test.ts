@@ -39,6 +39,7 @@ interface RequestJson {
   id: string;
   status: string;
   cancelReason: string | null;
+  sender: { name: string; email: string | null };
   recipients: { id: string; email: string; status: string }[];
   proposal: {
     proposedBy: string;
@@ -252,6 +253,8 @@ describe.each(modes)("%s mode: an agent proposes, a person approves", (mode, sta
     expect(approved.status).toBe(200);
     const after = approved.body as RequestJson;
     expect(after.status).toBe("sent");
+    // Sent in the approver's name: the invitations come from them, not from the agent's workspace key.
+    expect(after.sender).toEqual({ name: MEMBER.email, email: MEMBER.email });
     expect(after.proposal).toMatchObject({ decision: "approved", decidedBy: MEMBER.email });
     expect(after.recipients[0]?.status).toBe("sent");
     const trail = await actionsOf(proposed.id);
@@ -263,6 +266,32 @@ describe.each(modes)("%s mode: an agent proposes, a person approves", (mode, sta
     expect((await inConsole(admin, `/signature-requests/${proposed.id}/approve`, {})).status).toBe(409);
     const got = resultOf<RequestJson>(await tool("get_signature_request", { requestId: proposed.id }));
     expect(got.proposal?.decision).toBe("approved");
+  });
+
+  test("a proposal cancelled or past its expiry before anyone decided says so, and an expired draft cannot be proposed", async () => {
+    const proposed = await propose("Withdrawn");
+    // The proposing key reads it back without being told again that it awaits approval.
+    const read = await tool("get_signature_request", { requestId: proposed.id });
+    expect(JSON.stringify(read.content)).not.toContain("awaits a person's approval");
+    const cancelled = resultOf<RequestJson>(
+      await tool("cancel_signature_request", { requestId: proposed.id }),
+    );
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.proposal).toMatchObject({ decision: "cancelled", decidedBy: null });
+    expect((await inConsole(admin, `/signature-requests/${proposed.id}/approve`, {})).status).toBe(409);
+
+    const soon = resultOf<RequestJson>(
+      await tool("create_signature_request", {
+        title: "Expires before it is proposed",
+        templateId,
+        recipients,
+        expiresAt: new Date(Date.now() + 1500).toISOString(),
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const late = await tool("send_signature_request", { requestId: soon.id });
+    expect(late.isError).toBe(true);
+    expect(JSON.stringify(late.content)).toContain("invalid_state");
   });
 
   test("a rejection cancels the request unsent, saying why, and the agent sees it", async () => {
@@ -289,6 +318,20 @@ describe.each(modes)("%s mode: an agent proposes, a person approves", (mode, sta
     ]);
     const seen = resultOf<RequestJson>(await tool("get_signature_request", { requestId: proposed.id }));
     expect(seen.proposal?.reason).toBe("Wrong counterparty");
+  });
+
+  test("the other settings are still saved once the named approver has left the workspace", async () => {
+    const settings = `/console/api/workspaces/${full.accountId}/request-settings`;
+    const named = { reminderEveryDays: 0, expiryWarningDays: 2, approverUserId };
+    expect((await admin.call(settings, { method: "PUT", json: named })).status).toBe(200);
+    const removed = await admin.call(`/console/api/workspaces/${full.accountId}/members/${approverUserId}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    const saved = await admin.call(settings, { method: "PUT", json: { ...named, reminderEveryDays: 3 } });
+    expect(saved.status).toBe(200);
+    // Away, they approve nothing: they can no longer open the workspace at all.
+    expect((await inConsole(approver, "/approval-rights")).status).toBe(404);
   });
 
   if (mode !== "standalone") return;

@@ -938,13 +938,15 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     });
     note("update_recipients");
     expect(changed.recipients.map((r) => r.email)).toContain("ada.new@example.com");
-    const wouldOpen = await dry<{ url: string }>("get_embedded_signing_url", {
+    const wouldOpen = await dry<{ url: string | null; expiresAt: string }>("get_embedded_signing_url", {
       requestId: draft.id,
       recipientId: bob.id,
       returnUrl: "https://app.example.com/done",
     });
     note("get_embedded_signing_url");
-    expect((await new SignerBrowser(gateway).open(wouldOpen.url)).status).not.toBe(303);
+    // No link was made, so none is answered: nothing an assistant could hand to anyone.
+    expect(wouldOpen.url).toBeNull();
+    expect(Date.parse(wouldOpen.expiresAt)).toBeGreaterThan(Date.now());
     expect((await dry<RequestJson>("cancel_signature_request", { requestId: draft.id })).status).toBe(
       "cancelled",
     );

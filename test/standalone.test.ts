@@ -80,10 +80,12 @@ describe("standalone mode", () => {
         "accountId",
         "createdAt",
         "expiresAt",
+        "fullAccess",
         "hint",
         "id",
         "lastUsedAt",
         "name",
+        "scopes",
         "secret",
       ]);
       expect(key.hint).toBe(key.secret?.slice(-4));

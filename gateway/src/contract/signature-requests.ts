@@ -220,9 +220,9 @@ export const Proposal = z
   .strictObject({
     proposedBy: z.string().meta({ description: "The name of the agent's API key that proposed it." }),
     proposedAt: timestamp,
-    decision: z.enum(["pending", "approved", "rejected"]).meta({
+    decision: z.enum(["pending", "approved", "rejected", "cancelled", "expired"]).meta({
       description:
-        "`pending` while the request awaits approval; then whether a person approved (and it was sent) or rejected it (and it was cancelled).",
+        "`pending` while the request awaits approval; then whether a person approved it (and it was sent) or rejected it (and it was cancelled), or it was cancelled or expired before anyone decided.",
     }),
     decidedBy: z
       .string()
@@ -429,7 +429,10 @@ export const EmbeddedSigningInput = z
 
 export const EmbeddedSigningUrl = z
   .strictObject({
-    url: z.url().meta({ description: "Opens once." }),
+    url: z
+      .url()
+      .nullable()
+      .meta({ description: "Opens once; null only for an MCP dry run, which makes no URL." }),
     expiresAt: timestamp.meta({ description: "The URL must be opened before this." }),
   })
   .meta({ id: "EmbeddedSigningUrl" });

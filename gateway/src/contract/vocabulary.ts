@@ -20,7 +20,8 @@ export const FieldType = z.enum(FIELD_TYPES).meta({
 
 export const RequestStatus = z.enum(REQUEST_STATUSES).meta({
   id: "RequestStatus",
-  description: "draft → sent → in_progress → completed; cancelled, declined and expired end a request early.",
+  description:
+    "draft → sent → in_progress → completed; cancelled, declined and expired end a request early. A request an agent's key proposed is awaiting_approval between draft and sent, until a person approves it (sent) or rejects it (cancelled).",
 });
 
 export const RecipientStatus = z.enum(RECIPIENT_STATUSES).meta({

@@ -16,6 +16,7 @@
  * Schemas (written from the API's zod contract, as the OpenAPI document is) and read their own
  * arguments, answering a bad one with the API's violations instead of the SDK's message.
  */
+import { proposes } from "@countersign/domain";
 import { type Logger, uuidv7 } from "@countersign/kit";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -155,6 +156,12 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    /** An agent's key just proposed this request (not a dry run, not someone reading it). */
+    const proposed = (tool: Tool, body: Record<string, unknown>, dryRun: boolean) =>
+      !dryRun &&
+      tool.needs.proposable === true &&
+      proposes(caller.scopes) &&
+      body.status === "awaiting_approval";
     /** A tool's run, its failure answered as a tool error the assistant can read. */
     const runTool = async (
       tool: Tool,
@@ -172,9 +179,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
               { type: "text", text: JSON.stringify(reply.body) },
               ...(reply.attachments ?? []),
               ...(dryRun ? [{ type: "text" as const, text: DRY_RUN_NOTE }] : []),
-              ...(reply.body.status === "awaiting_approval"
-                ? [{ type: "text" as const, text: AWAITING_NOTE }]
-                : []),
+              ...(proposed(tool, reply.body, dryRun) ? [{ type: "text" as const, text: AWAITING_NOTE }] : []),
             ],
             structuredContent: reply.body,
             ...(dryRun ? { _meta: { [DRY_RUN_META]: true } } : {}),

@@ -67,13 +67,18 @@ export function settingsOf(
   };
 }
 
-/** Replaces the settings, once the approver the body names is found to be a member of the workspace. */
+/**
+ * Replaces the settings, once a newly named approver is found to be a member of the workspace. The
+ * approver already named is kept as it is, member or not: the other settings can still be saved
+ * when they have left.
+ */
 export async function replaceSettings(
   { requests, auth }: { requests: Client<typeof RequestsService>; auth: Client<typeof AuthService> },
   workspaceId: string,
   body: z.infer<typeof RequestSettings>,
 ): Promise<z.infer<typeof RequestSettingsInForce>> {
-  if (body.approverUserId) {
+  const { settings: current } = await requests.getRequestSettings({ workspaceId });
+  if (body.approverUserId && body.approverUserId !== current?.approverUserId) {
     const { members } = await auth.listMembers({ workspaceId });
     if (!members.some((member) => member.userId === body.approverUserId)) {
       throw new ApiProblem("validation_failed", "the request settings are not valid: see errors", [

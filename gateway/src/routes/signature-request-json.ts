@@ -131,7 +131,7 @@ export function signatureRequestJson(
       ? {
           proposedBy: request.proposal.proposedBy,
           proposedAt: iso(request.proposal.proposeTime),
-          decision: proposalDecision(request.proposal.decision),
+          decision: proposalDecision(request.proposal.decision, request.status),
           decidedBy: orNull(request.proposal.decidedBy),
           decidedAt: isoOrNull(request.proposal.decideTime),
           reason: orNull(request.proposal.note),
@@ -183,8 +183,15 @@ export function agreementSetJson(set: StoredAgreementSet | undefined): Json<type
   };
 }
 
-/** A proposal's decision as the API names it: `pending` until a person decided. */
-function proposalDecision(decision: string): "pending" | "approved" | "rejected" {
+/**
+ * A proposal's decision as the API names it: a person's, `pending` while the request awaits one, or
+ * how the request ended before anyone decided.
+ */
+function proposalDecision(
+  decision: string,
+  status: string,
+): "pending" | "approved" | "rejected" | "cancelled" | "expired" {
   if (decision === "approved" || decision === "rejected") return decision;
-  return "pending";
+  if (status === "expired") return "expired";
+  return status === "awaiting_approval" ? "pending" : "cancelled";
 }

@@ -349,7 +349,7 @@ export function signatureRequestRoutes(
         actor,
         validateOnly: dryRun ?? false,
       });
-      return created({ url: made.url, expiresAt: iso(made.expireTime) });
+      return created({ url: made.url || null, expiresAt: iso(made.expireTime) });
     },
     // Not in the console: the URL lets whoever holds it sign as the recipient, which only the
     // sender's own app, calling with a key, may hand out.

@@ -4923,7 +4923,7 @@ export interface components {
             [key: string]: string;
         };
         /**
-         * @description draft → sent → in_progress → completed; cancelled, declined and expired end a request early.
+         * @description draft → sent → in_progress → completed; cancelled, declined and expired end a request early. A request an agent's key proposed is awaiting_approval between draft and sent, until a person approves it (sent) or rejects it (cancelled).
          * @enum {string}
          */
         RequestStatus: "draft" | "awaiting_approval" | "sent" | "in_progress" | "completed" | "declined" | "cancelled" | "expired";
@@ -5578,10 +5578,10 @@ export interface components {
             /** Format: date-time */
             proposedAt: string;
             /**
-             * @description `pending` while the request awaits approval; then whether a person approved (and it was sent) or rejected it (and it was cancelled).
+             * @description `pending` while the request awaits approval; then whether a person approved it (and it was sent) or rejected it (and it was cancelled), or it was cancelled or expired before anyone decided.
              * @enum {string}
              */
-            decision: "pending" | "approved" | "rejected";
+            decision: "pending" | "approved" | "rejected" | "cancelled" | "expired";
             /** @description The e-mail of the person who decided; null while pending. */
             decidedBy: string | null;
             decidedAt: string | null;
@@ -5601,11 +5601,8 @@ export interface components {
             remindedAt: string;
         };
         EmbeddedSigningUrl: {
-            /**
-             * Format: uri
-             * @description Opens once.
-             */
-            url: string;
+            /** @description Opens once; null only for an MCP dry run, which makes no URL. */
+            url: string | null;
             /**
              * Format: date-time
              * @description The URL must be opened before this.
@@ -6585,7 +6582,7 @@ export const recipientStatusValues: ReadonlyArray<FlattenedDeepRequired<componen
 export const emailDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["status"]> = ["queued", "retrying", "sent", "failed", "not_sent"];
 export const emailDeliveryEmailValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmailDelivery"]["email"]> = ["invitation", "resend", "reminder", "recipient_changed", "completed", "signing_code"];
 export const signerAttachmentContentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAttachment"]["contentType"]> = ["application/pdf", "image/png", "image/jpeg"];
-export const proposalDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Proposal"]["decision"]> = ["pending", "approved", "rejected"];
+export const proposalDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Proposal"]["decision"]> = ["pending", "approved", "rejected", "cancelled", "expired"];
 export const agreementSetStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AgreementSet"]["status"]> = ["in_progress", "completed", "incomplete"];
 export const bulkSendStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkSend"]["status"]> = ["running", "completed", "cancelled"];
 export const bulkSendRowStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BulkSendRow"]["status"]> = ["pending", "sent", "failed", "cancelled"];

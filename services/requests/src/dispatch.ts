@@ -91,7 +91,7 @@ export async function insertSent(
   return inserted;
 }
 
-function assertNotExpired(expiresAt: Date | null): void {
+export function assertNotExpired(expiresAt: Date | null): void {
   if (expiresAt && expiresAt <= new Date()) {
     throw new ConnectError(
       "the request expired before it was sent; set a later expiresAt",

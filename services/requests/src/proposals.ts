@@ -10,9 +10,9 @@ import type {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Queryable, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
-import { sendDraft } from "./dispatch.js";
+import { assertNotExpired, sendDraft } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
-import type { Locked, RequestTransactions } from "./request-transactions.js";
+import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { assertAllowed } from "./state-machine.js";
 import { store } from "./store.js";
@@ -20,16 +20,20 @@ import { store } from "./store.js";
 /** A rejection says why in a sentence or two, as a cancellation's does. */
 const MAX_REJECTION_REASON = 500;
 
-/** Who an audit actor is, in the words a proposal keeps: a key's name, a person's e-mail. */
-const nameOf = (actor: AuditActor) => actor.email || actor.name || actor.id;
+/** A person who decides, as a proposal names them: their e-mail. */
+const personOf = (actor: AuditActor) => actor.email || actor.name || actor.id;
 
-/** Makes the locked draft wait for a person's approval instead of sending it. */
+/**
+ * Makes the locked draft wait for a person's approval instead of sending it — refused as sending it
+ * would be, so that nothing waits that could not be sent.
+ */
 export async function proposeDraft(tx: Queryable, { request, recipients }: Locked, actor: AuditActor) {
   assertAllowed("propose", request.status);
+  assertNotExpired(request.expires_at);
   await tx.query(
     `UPDATE signature_requests SET status = 'awaiting_approval', proposed_by = $2, proposed_at = now(),
        updated_at = now() WHERE id = $1`,
-    [request.id, nameOf(actor)],
+    [request.id, actor.name || actor.id],
   );
   await appendAudit(tx, request.id, "proposed", actor, {
     recipients: recipients.map((r) => ({ id: r.id, name: r.name, email: r.email, kind: r.kind })),
@@ -42,16 +46,30 @@ export class Proposals {
     private readonly links: SigningLinks,
   ) {}
 
-  /** Sends a proposed request, as the person who approves it. */
+  /** Sends a proposed request, as the person who approves it: they become its sender. */
   approve(workspaceId: string, requestId: string, actor: Actor | undefined): Promise<SignatureRequest> {
     const by = actorOf(actor);
     return this.transactions.mutate(workspaceId, requestId, async (tx, locked) => {
       assertAllowed("approve", locked.request.status);
       await decide(tx, locked.request.id, "approved", by, null);
+      const email = actor?.email ?? "";
+      await tx.query("UPDATE signature_requests SET sender_name = $2, sender_email = $3 WHERE id = $1", [
+        locked.request.id,
+        email || actor?.name || locked.request.sender_name,
+        email,
+      ]);
       await appendAudit(tx, locked.request.id, "proposal_approved", by, {
         proposedBy: locked.request.proposed_by,
       });
-      await sendDraft(tx, this.links, locked, by, undefined, "approve");
+      // Read again under the lock: the e-mails it queues come from its new sender.
+      await sendDraft(
+        tx,
+        this.links,
+        await lockRequest(tx, workspaceId, requestId),
+        by,
+        undefined,
+        "approve",
+      );
     });
   }
 
@@ -71,7 +89,7 @@ export class Proposals {
       await decide(tx, request.id, "rejected", by, why);
       const after = await store.setStatus(tx, request.id, "cancelled", {
         cancelled: true,
-        cancelReason: `rejected by ${nameOf(by)}: ${why}`,
+        cancelReason: `rejected by ${personOf(by)}: ${why}`,
       });
       await appendAudit(tx, request.id, "proposal_rejected", by, {
         proposedBy: request.proposed_by,
@@ -92,6 +110,6 @@ async function decide(
   await tx.query(
     `UPDATE signature_requests SET approval_decision = $2, approval_decided_by = $3, approval_decided_at = now(),
        approval_note = $4 WHERE id = $1`,
-    [requestId, decision, nameOf(by), note],
+    [requestId, decision, personOf(by), note],
   );
 }

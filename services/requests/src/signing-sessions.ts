@@ -157,7 +157,8 @@ export class SigningSessions {
       },
       validateOnly,
     );
-    return { url: this.deps.links.urlOf(linkId), expiresAt };
+    // A dry run made no link: it answers no URL, which no one could open.
+    return { url: validateOnly ? "" : this.deps.links.urlOf(linkId), expiresAt };
   }
 
   /**

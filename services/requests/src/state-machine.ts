@@ -35,7 +35,7 @@ export const ALLOWED_FROM: Record<Operation, readonly RequestStatus[]> = {
   open_link: ["sent", "in_progress"],
   sign: ["sent", "in_progress"],
   decline: ["sent", "in_progress"],
-  expire: ["sent", "in_progress"],
+  expire: ["awaiting_approval", "sent", "in_progress"],
 };
 
 /** What each operation is called in an error a person reads. */

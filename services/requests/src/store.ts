@@ -744,7 +744,8 @@ export const store = {
   ): Promise<{ id: string; workspace_id: string } | undefined> {
     const { rows } = await tx.query<{ id: string; workspace_id: string }>(
       `SELECT id, workspace_id FROM signature_requests
-        WHERE status IN ('sent', 'in_progress') AND expires_at <= now() AND NOT (id = ANY($1::uuid[]))
+        WHERE status IN ('awaiting_approval', 'sent', 'in_progress') AND expires_at <= now()
+          AND NOT (id = ANY($1::uuid[]))
           AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.request_id = signature_requests.id)
         ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
       [skip],

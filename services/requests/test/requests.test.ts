@@ -526,6 +526,30 @@ test("expiry turns due requests into expired once, retires their links and annou
   expect(trail.verified).toBe(true);
 });
 
+test("a proposal no one decided on expires when it is due, as a sent request does", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const { signatureRequest } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Proposed, then forgotten",
+    templateId,
+    recipients: people(),
+    expireTime: timestampFromDate(new Date(Date.now() + 300)),
+    send: true,
+    propose: true,
+  });
+  expect(signatureRequest?.status).toBe("awaiting_approval");
+  const id = signatureRequest?.id as string;
+  await new Promise((r) => setTimeout(r, 400));
+  expect(await h.module.sweepExpired()).toBeGreaterThanOrEqual(1);
+  const { signatureRequest: after } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: id,
+  });
+  expect(after?.status).toBe("expired");
+  expect(after?.proposal?.decision).toBe("");
+});
+
 test("a request that cannot be expired is skipped, and the other due requests expire in the same sweep", async () => {
   const ws = uuidv7();
   const templateId = await h.template(ws);

@@ -13,14 +13,26 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const STATES = ["draft", "sent", "in_progress", "completed", "declined", "cancelled", "expired"] as const;
+const STATES = [
+  "draft",
+  "awaiting_approval",
+  "sent",
+  "in_progress",
+  "completed",
+  "declined",
+  "cancelled",
+  "expired",
+] as const;
 type State = (typeof STATES)[number];
 
 /** docs/design.md §5, written out rather than read from the code it checks. */
 const ALLOWED: Record<string, State[]> = {
   send: ["draft"],
+  propose: ["draft"],
+  approve: ["awaiting_approval"],
+  reject: ["awaiting_approval"],
   resend: ["sent", "in_progress"],
-  cancel: ["draft", "sent", "in_progress"],
+  cancel: ["draft", "awaiting_approval", "sent", "in_progress"],
   remind: ["sent", "in_progress"],
   updateRecipients: ["draft", "sent", "in_progress"],
   embeddedSigningUrl: ["sent", "in_progress"],
@@ -35,7 +47,7 @@ async function requestIn(ws: string, templateId: string, state: State) {
       { name: "Ada", email: "ada@example.com", role: "Client" },
       { name: "Bob", email: "bob@example.com", role: "Countersigner" },
     ],
-    send: state !== "draft",
+    send: state !== "draft" && state !== "awaiting_approval",
   });
   const request = signatureRequest as NonNullable<typeof signatureRequest>;
   if (state !== "draft" && state !== "sent")
@@ -45,6 +57,9 @@ async function requestIn(ws: string, templateId: string, state: State) {
 
 const operations: Record<string, (ws: string, id: string, ada: string) => Promise<unknown>> = {
   send: (ws, id) => h.requests.sendSignatureRequest({ workspaceId: ws, requestId: id }),
+  propose: (ws, id) => h.requests.sendSignatureRequest({ workspaceId: ws, requestId: id, propose: true }),
+  approve: (ws, id) => h.requests.approveSignatureRequest({ workspaceId: ws, requestId: id }),
+  reject: (ws, id) => h.requests.rejectSignatureRequest({ workspaceId: ws, requestId: id, reason: "no" }),
   resend: (ws, id) => h.requests.resendSignatureRequest({ workspaceId: ws, requestId: id }),
   cancel: (ws, id) => h.requests.cancelSignatureRequest({ workspaceId: ws, requestId: id }),
   remind: (ws, _id, ada) => h.requests.remindRecipient({ workspaceId: ws, recipientId: ada }),

@@ -38,11 +38,18 @@ export function ApprovalCard({
     </>
   );
 
-  if (proposal.decision !== "pending") {
+  if (request.status !== "awaiting_approval") {
     return (
       <p className="note" data-testid="proposal">
-        {proposedBy}; {proposal.decision} by {proposal.decidedBy} <When at={proposal.decidedAt} />
-        {proposal.reason ? `: ${proposal.reason}` : "."}
+        {proposedBy};{" "}
+        {proposal.decidedBy ? (
+          <>
+            {proposal.decision} by {proposal.decidedBy} <When at={proposal.decidedAt} />
+            {proposal.reason ? `: ${proposal.reason}` : "."}
+          </>
+        ) : (
+          `${proposal.decision} before anyone decided.`
+        )}
       </p>
     );
   }

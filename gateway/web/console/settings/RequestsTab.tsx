@@ -307,6 +307,10 @@ function ApproverForm({
             options={[
               { value: "", label: "No one else: the Organization Admins alone" },
               ...items.filter((m) => m.role === "member").map((m) => ({ value: m.userId, label: m.email })),
+              // Named before they left: kept until someone else is named; they approve nothing while away.
+              ...(current.approverUserId && !items.some((m) => m.userId === current.approverUserId)
+                ? [{ value: current.approverUserId, label: "A former member (no longer in the workspace)" }]
+                : []),
             ]}
           />
         )}
