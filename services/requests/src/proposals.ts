@@ -8,17 +8,15 @@ import type {
   Actor,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Queryable, validationError } from "@countersign/kit";
+import type { Queryable } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
 import { assertNotExpired, sendDraft } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
+import { statedReason } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { assertAllowed } from "./state-machine.js";
 import { store } from "./store.js";
-
-/** A rejection says why in a sentence or two, as a cancellation's does. */
-const MAX_REJECTION_REASON = 500;
 
 /** A person who decides, as a proposal names them: their e-mail. */
 const personOf = (actor: AuditActor) => actor.email || actor.name || actor.id;
@@ -80,9 +78,7 @@ export class Proposals {
     reason: string,
     actor: Actor | undefined,
   ): Promise<SignatureRequest> {
-    const why = reason.trim();
-    if (!why || why.length > MAX_REJECTION_REASON)
-      throw validationError([{ path: "reason", message: `must be 1 to ${MAX_REJECTION_REASON} characters` }]);
+    const why = statedReason(reason);
     const by = actorOf(actor);
     return this.transactions.mutate(workspaceId, requestId, async (tx, { request, recipients }) => {
       assertAllowed("reject", request.status);

@@ -4,7 +4,7 @@
  */
 
 import { RECIPIENT_KINDS, roleKey, SIGNER_LOCALES, signerLocaleOf } from "@countersign/domain";
-import type { FieldViolation } from "@countersign/kit";
+import { type FieldViolation, validationError } from "@countersign/kit";
 import { unwritableProblem } from "./completion/font-stacks.js";
 import { ACCESS_CODE_LENGTH } from "./signer-codes.js";
 
@@ -244,4 +244,15 @@ export function returnUrlViolations(returnUrl: string): FieldViolation[] {
   if (url.protocol === "https:") return [];
   if (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname)) return [];
   return refuse("must be an absolute https URL (http only for localhost)");
+}
+
+/** A reason a person gives (a legal hold's, a rejection's): a sentence or two, as a cancellation's. */
+const MAX_STATED_REASON = 500;
+
+/** The reason, trimmed; INVALID_ARGUMENT at `reason` when it is empty or longer than a sentence or two. */
+export function statedReason(reason: string): string {
+  const why = reason.trim();
+  if (!why || why.length > MAX_STATED_REASON)
+    throw validationError([{ path: "reason", message: `must be 1 to ${MAX_STATED_REASON} characters` }]);
+  return why;
 }

@@ -7,13 +7,10 @@ import type {
   Actor,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { validationError } from "@countersign/kit";
 import { actorOf, appendAudit } from "../audit-trail.js";
+import { statedReason } from "../request-rules.js";
 import type { RequestTransactions } from "../request-transactions.js";
 import { retentionStore } from "./retention-store.js";
-
-/** A reason says why in a sentence or two, as a cancellation's does. */
-const MAX_HOLD_REASON = 500;
 
 export class LegalHolds {
   constructor(private readonly transactions: RequestTransactions) {}
@@ -24,9 +21,7 @@ export class LegalHolds {
     reason: string,
     actor: Actor | undefined,
   ): Promise<SignatureRequest> {
-    const why = reason.trim();
-    if (!why || why.length > MAX_HOLD_REASON)
-      throw validationError([{ path: "reason", message: `must be 1 to ${MAX_HOLD_REASON} characters` }]);
+    const why = statedReason(reason);
     return this.transactions.mutate(workspaceId, requestId, async (tx, { request }) => {
       if (request.documents_deleted_at)
         throw new ConnectError(
