@@ -48,13 +48,14 @@ export function RequestsPage() {
     () => call<Page<SignatureRequest>>(inWorkspace(workspace.id, `/signature-requests?${query}`)),
     [workspace.id, query.toString()],
   );
-  // What agents proposed waits for someone to notice it: said above the list, whatever it shows.
+  // What agents proposed waits for someone to notice it: said above the list, whatever it shows,
+  // counted again when the list is asked for again (not at each render of its answer).
   const [awaiting] = useLoad(
     () =>
       call<Page<SignatureRequest>>(
         inWorkspace(workspace.id, "/signature-requests?status=awaiting_approval&pageSize=1"),
       ),
-    [workspace.id, loaded],
+    [workspace.id, query.toString()],
   );
   return (
     <section aria-labelledby="requests-title">
