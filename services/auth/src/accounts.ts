@@ -20,7 +20,7 @@ import type { LoginThrottle } from "./login-throttle.js";
 import { roleLabel, roleName, toMember, toWorkspace } from "./messages.js";
 import { type Passwords, UNKNOWN_USER_HASH } from "./passwords.js";
 import { generatePassword, newSessionToken, sha256 } from "./secrets.js";
-import { store, type UserRow } from "./store.js";
+import { type SessionUser, store, type UserRow } from "./store.js";
 import {
   checkEmail,
   checkName,
@@ -176,7 +176,20 @@ export class Accounts {
     password: string,
     clientAddress = "",
   ): Promise<{ token: string; expiresAt: Date; session: Session }> {
-    return this.openSession(await this.authenticate(email, password, clientAddress));
+    const user = await this.authenticate(email, password, clientAddress);
+    const memberships = await store.members(this.deps.db, { userId: user.id });
+    const off = await store.passwordLoginOff(
+      this.deps.db,
+      memberships.map((m) => m.workspace_id),
+    );
+    // Told only after the password was right, so that it tells nobody else where the person works.
+    if (memberships.length > 0 && memberships.every((m) => off.has(m.workspace_id))) {
+      throw new ConnectError(
+        "your workspace lets its members log in through single sign-on only: choose “Use single sign-on” on the log-in page",
+        Code.FailedPrecondition,
+      );
+    }
+    return this.openSession(user);
   }
 
   /**
@@ -208,21 +221,42 @@ export class Accounts {
     return user;
   }
 
-  /** Opens a console session for a person whose identity was proven (a password, an invitation's link). */
-  async openSession(user: {
-    id: string;
-    email: string;
-  }): Promise<{ token: string; expiresAt: Date; session: Session }> {
+  /**
+   * Opens a console session for a person whose identity was proven: by a password or an
+   * invitation's link (every workspace of theirs that allows password log-in), or by a workspace's
+   * identity provider (that workspace only).
+   */
+  async openSession(
+    user: { id: string; email: string },
+    singleSignOnWorkspaceId?: string,
+  ): Promise<{ token: string; expiresAt: Date; session: Session }> {
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await store.insertSession(this.deps.db, sha256(token), user.id, expiresAt);
-    return { token, expiresAt, session: await this.sessionOf(user) };
+    await store.insertSession(this.deps.db, {
+      tokenHash: sha256(token),
+      userId: user.id,
+      expiresAt,
+      singleSignOnWorkspaceId,
+    });
+    return {
+      token,
+      expiresAt,
+      session: await this.sessionOf({
+        ...user,
+        single_sign_on_workspace_id: singleSignOnWorkspaceId ?? null,
+      }),
+    };
   }
 
   async getSession(token: string): Promise<Session> {
+    return this.sessionOf(await this.sessionUser(token));
+  }
+
+  /** The person a session token belongs to; UNAUTHENTICATED when it is unknown or expired. */
+  async sessionUser(token: string): Promise<SessionUser> {
     const user = token ? await store.sessionUser(this.deps.db, sha256(token)) : undefined;
     if (!user) throw new ConnectError("no such session, or it has expired", Code.Unauthenticated);
-    return this.sessionOf(user);
+    return user;
   }
 
   async deleteSession(token: string): Promise<void> {
@@ -260,8 +294,22 @@ export class Accounts {
     });
   }
 
-  private async sessionOf(user: { id: string; email: string }): Promise<Session> {
-    const memberships = await store.members(this.deps.db, { userId: user.id });
+  /**
+   * What a session covers, read at each use: a change of the workspace's log-in settings takes
+   * effect on sessions already open.
+   */
+  private async sessionOf(user: SessionUser): Promise<Session> {
+    const all = await store.members(this.deps.db, { userId: user.id });
+    const ssoWorkspace = user.single_sign_on_workspace_id;
+    const off = ssoWorkspace
+      ? new Set<string>()
+      : await store.passwordLoginOff(
+          this.deps.db,
+          all.map((m) => m.workspace_id),
+        );
+    const memberships = all.filter((m) =>
+      ssoWorkspace ? m.workspace_id === ssoWorkspace : !off.has(m.workspace_id),
+    );
     const byId = new Map(
       (
         await store.workspaces(
@@ -273,6 +321,7 @@ export class Accounts {
     return create(SessionSchema, {
       userId: user.id,
       email: user.email,
+      singleSignOnWorkspaceId: ssoWorkspace ?? "",
       memberships: memberships.map(toMember),
       workspaces: memberships.flatMap((m) => {
         const workspace = byId.get(m.workspace_id);

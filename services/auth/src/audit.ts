@@ -24,7 +24,9 @@ export type AuditAction =
   | "integration.created"
   | "integration.deleted"
   | "integration.consent_granted"
-  | "integration.consent_withdrawn";
+  | "integration.consent_withdrawn"
+  | "single_sign_on.changed"
+  | "single_sign_on.refused";
 
 /** How the operator (the CLI, acting with no person's session) is named in entries. */
 export const OPERATOR = "operator";
@@ -33,6 +35,8 @@ export interface AuditChange {
   workspaceId: string;
   /** The person who made the change; empty for the operator. */
   actorUserId: string;
+  /** Who acted when no person of ours did and it was not the operator: someone an identity provider named. */
+  actorLabel?: string;
   action: AuditAction;
   target: string;
   detail?: string;
@@ -45,7 +49,15 @@ export async function audit(tx: Queryable, change: AuditChange): Promise<void> {
     `INSERT INTO audit_entries (id, workspace_id, actor_id, actor_email, action, target, detail)
      SELECT $1, $2, $3, COALESCE((SELECT email FROM users WHERE id = $3), $7), $4, $5, $6
      WHERE $3::uuid IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = $3)`,
-    [uuidv7(), change.workspaceId, actorId, change.action, change.target, change.detail ?? "", OPERATOR],
+    [
+      uuidv7(),
+      change.workspaceId,
+      actorId,
+      change.action,
+      change.target,
+      change.detail ?? "",
+      change.actorLabel ?? OPERATOR,
+    ],
   );
   // An actor the gateway named but auth does not know is a caller's fault, not an anonymous change.
   if (inserted.rowCount === 0) throw new Error(`the audit's actor ${change.actorUserId} is not a person`);

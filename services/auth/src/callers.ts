@@ -1,8 +1,8 @@
 /**
- * Who may call auth, and what. The gateway verifies keys and access tokens, runs console sessions,
- * Settings → Developer (integrations too), DocuSign's OAuth endpoints and an Organization Admin's
- * running of their workspace's team and API access; creating workspaces and adding members with a
- * password are the operator's (the CLI) alone.
+ * Who may call auth, and what. The gateway verifies keys and access tokens, runs console sessions
+ * (those single sign-on opens too), Settings → Developer (integrations too), DocuSign's OAuth
+ * endpoints and an Organization Admin's running of their workspace's team, API access and single
+ * sign-on; creating workspaces and adding members with a password are the operator's (the CLI) alone.
  */
 import { callersOf } from "@countersign/domain";
 
@@ -24,6 +24,11 @@ export const AUTH_CALLERS = callersOf({
     "CreateSession",
     "GetSession",
     "DeleteSession",
+    "GetSingleSignOn",
+    "UpdateSingleSignOn",
+    "FindSingleSignOn",
+    "BeginSingleSignOn",
+    "FinishSingleSignOn",
     "CreateApiKey",
     "ListApiKeys",
     "DeleteApiKey",

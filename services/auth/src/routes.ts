@@ -10,6 +10,7 @@ import type { ApiCallRecords } from "./api-calls.js";
 import type { ApiKeys } from "./api-keys.js";
 import type { IdempotencyKeys } from "./idempotency-keys.js";
 import type { Integrations } from "./integrations.js";
+import type { SingleSignOn } from "./single-sign-on.js";
 import type { Team } from "./team.js";
 
 export interface AuthDomain {
@@ -18,10 +19,19 @@ export interface AuthDomain {
   apiCalls: ApiCallRecords;
   idempotencyKeys: IdempotencyKeys;
   integrations: Integrations;
+  singleSignOn: SingleSignOn;
   team: Team;
 }
 
-export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integrations, team }: AuthDomain) {
+export function authRoutes({
+  accounts,
+  apiKeys,
+  apiCalls,
+  idempotencyKeys,
+  integrations,
+  singleSignOn,
+  team,
+}: AuthDomain) {
   const impl: ServiceImpl<typeof AuthService> = {
     createWorkspace: async (req) => ({
       workspace: await accounts.createWorkspace(req.name, !req.apiAccessDisabled),
@@ -83,6 +93,32 @@ export function authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integ
     deleteSession: async (req) => {
       await accounts.deleteSession(req.token);
       return {};
+    },
+    getSingleSignOn: async (req) => ({ singleSignOn: await singleSignOn.get(req.workspaceId) }),
+    updateSingleSignOn: async (req) => ({ singleSignOn: await singleSignOn.update(req) }),
+    findSingleSignOn: async (req) => ({ workspaces: await singleSignOn.find(req.email) }),
+    beginSingleSignOn: async (req) => {
+      const { authorizationUrl, state, expiresAt } = await singleSignOn.begin(
+        req.workspaceId,
+        req.redirectUri,
+      );
+      return { authorizationUrl, state, expireTime: timestampFromDate(expiresAt) };
+    },
+    finishSingleSignOn: async (req) => {
+      const finished = await singleSignOn.finish(req.state, req.callbackUrl, req.clientAddress);
+      if ("refusal" in finished) {
+        return {
+          refusal: finished.refusal,
+          refusalDetail: finished.detail,
+          workspaceId: finished.workspaceId,
+        };
+      }
+      return {
+        token: finished.token,
+        expireTime: timestampFromDate(finished.expiresAt),
+        session: finished.session,
+        workspaceId: finished.workspaceId,
+      };
     },
     createApiKey: (req) =>
       apiKeys.create(req.workspaceId, {

@@ -20,6 +20,7 @@ import {
   migrate,
   OutboxRelay,
   outboxTrack,
+  SecretBox,
   type ServiceModule,
   type Unsubscribe,
 } from "@countersign/kit";
@@ -28,6 +29,7 @@ import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
 import { IdempotencyKeys } from "./idempotency-keys.js";
+import { IdentityProviders } from "./identity-providers.js";
 import { Integrations } from "./integrations.js";
 import { LockoutNotices } from "./lockout-notices.js";
 import { LoginThrottle, type LoginThrottlePolicies } from "./login-throttle.js";
@@ -35,13 +37,17 @@ import { Passwords } from "./passwords.js";
 import { authRoutes } from "./routes.js";
 import { SealExpiryNotices } from "./seal-expiry-notices.js";
 import { apiKeyHasher, linkTokens } from "./secrets.js";
+import { SingleSignOn } from "./single-sign-on.js";
 import { Team } from "./team.js";
 
 export interface AuthDeps {
   db: Database;
   bus: EventBus;
   logger: Logger;
-  /** The key for hashing API key secrets; changing it invalidates every key. */
+  /**
+   * The key for hashing API key secrets, and from which the key sealing single sign-on client
+   * secrets is derived; changing it invalidates every key and every stored client secret.
+   */
   keyPepper: string;
   /** Creates the first workspace and admin on a first start; the result is reported once. */
   bootstrap?: {
@@ -108,13 +114,25 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     queueEmail: (tx, kind, refId) => emails.queue(tx, kind, refId),
     emailsQueued: () => emails.sendQueued(),
   });
+  const singleSignOn = new SingleSignOn({
+    db,
+    accounts,
+    providers: new IdentityProviders(),
+    // The pepper is the one secret auth is configured with; a key derived from it for this purpose
+    // alone opens nothing else and is opened by nothing else.
+    secrets: new SecretBox(deps.keyPepper, {
+      purpose: "single sign-on client secrets v1",
+      variable: "COUNTERSIGN_KEY_PEPPER",
+    }),
+    logger,
+  });
   const apiCalls = new ApiCallRecords(db, logger, { flushIntervalMs: deps.apiCallFlushIntervalMs });
   const idempotencyKeys = new IdempotencyKeys(db, logger);
   const stopConsuming: Unsubscribe[] = [];
 
   return {
     serviceNames: [AuthService.typeName],
-    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integrations, team }),
+    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integrations, singleSignOn, team }),
     accounts,
     apiKeys,
     team,

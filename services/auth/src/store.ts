@@ -19,10 +19,18 @@ export interface MemberRow {
   created_at: Date;
 }
 
+/** A session's person, and the workspace whose single sign-on opened it (null: a password log-in). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  single_sign_on_workspace_id: string | null;
+}
+
 export interface UserRow {
   id: string;
   email: string;
-  password_hash: string;
+  /** Null for a person who joined through single sign-on and never chose a password. */
+  password_hash: string | null;
 }
 
 export interface ApiKeyRow {
@@ -157,21 +165,35 @@ export const store = {
     return rows;
   },
 
-  async insertSession(db: Queryable, tokenHash: Buffer, userId: string, expiresAt: Date): Promise<void> {
-    await db.query("INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)", [
-      tokenHash,
-      userId,
-      expiresAt,
-    ]);
+  async insertSession(
+    db: Queryable,
+    session: { tokenHash: Buffer; userId: string; expiresAt: Date; singleSignOnWorkspaceId?: string },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at, single_sign_on_workspace_id)
+       VALUES ($1, $2, $3, $4)`,
+      [session.tokenHash, session.userId, session.expiresAt, session.singleSignOnWorkspaceId ?? null],
+    );
   },
 
-  async sessionUser(db: Queryable, tokenHash: Buffer): Promise<{ id: string; email: string } | undefined> {
-    const { rows } = await db.query<{ id: string; email: string }>(
-      `SELECT u.id, u.email FROM sessions s JOIN users u ON u.id = s.user_id
+  async sessionUser(db: Queryable, tokenHash: Buffer): Promise<SessionUser | undefined> {
+    const { rows } = await db.query<SessionUser>(
+      `SELECT u.id, u.email, s.single_sign_on_workspace_id FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = $1 AND s.expires_at > now()`,
       [tokenHash],
     );
     return rows[0];
+  },
+
+  /** Of these workspaces, the ones whose members may not log in with a password. */
+  async passwordLoginOff(db: Queryable, workspaceIds: string[]): Promise<Set<string>> {
+    if (workspaceIds.length === 0) return new Set();
+    const { rows } = await db.query<{ workspace_id: string }>(
+      `SELECT workspace_id FROM single_sign_on
+       WHERE workspace_id = ANY($1::uuid[]) AND NOT password_login_enabled`,
+      [workspaceIds],
+    );
+    return new Set(rows.map((r) => r.workspace_id));
   },
 
   async deleteSession(db: Queryable, tokenHash: Buffer): Promise<void> {
