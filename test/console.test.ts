@@ -8,13 +8,12 @@
  */
 import { createHmac } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { launchChromium, STICKING_OUT } from "./support/browser.js";
+import { launchChromium, STICKING_OUT, seriousViolations } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { makeDocx } from "./support/office-documents.js";
@@ -1634,6 +1633,7 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
     "settings/members",
     "settings/workspace",
     "settings/requests",
+    "settings/single-sign-on",
     "developer/api-keys",
     "developer/webhooks",
     "developer/configuration",
@@ -1682,21 +1682,6 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
   await context.close();
 });
 
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** axe-core's serious and critical violations of the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = (await page.evaluate("axe.run(document).then((r) => r.violations)")) as {
-    id: string;
-    impact: string | null;
-    nodes: { target: string[] }[];
-  }[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
 test.each([
   ["desktop", DESKTOP],
   ["phone", PHONE],
@@ -1731,6 +1716,7 @@ test.each([
       "settings/members",
       "settings/workspace",
       "settings/requests",
+      "settings/single-sign-on",
     ];
     const found: string[] = [];
     for (const path of pages) {

@@ -24,6 +24,7 @@ import proxyaddr from "proxy-addr";
 import { accountLinkRoutes } from "./console/account-links.js";
 import { consentRoutes } from "./console/integrations.js";
 import { sessionRoutes } from "./console/session.js";
+import { SSO_BASE, singleSignOnLogInRoutes, singleSignOnSearchRoutes } from "./console/single-sign-on.js";
 import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
 import { KeyVerifier } from "./key-verifier.js";
@@ -255,6 +256,16 @@ export function buildGateway(options: GatewayOptions): Gateway {
     accountLinkRoutes({ auth: services.auth, contract, publicUrl, limiter: loginLimiter }),
   );
   app.use("/console/api", consentRoutes({ auth: services.auth, contract, publicUrl }));
+  // A log-in through an identity provider: a few a second per address is more than a person needs.
+  const ssoLimiter = new RateLimiter(1, 20);
+  app.use(
+    "/console/api",
+    singleSignOnSearchRoutes({ auth: services.auth, contract, publicUrl, limiter: ssoLimiter }),
+  );
+  app.use(
+    SSO_BASE,
+    singleSignOnLogInRoutes({ auth: services.auth, contract, publicUrl, limiter: ssoLimiter, logger }),
+  );
   app.use(
     CONSOLE_WORKSPACE_BASE,
     consoleWorkspaceRoutes({

@@ -1,5 +1,6 @@
 /** Debian's Chromium for the browser suites, driven by playwright-core (never a downloaded browser). */
-import { type Browser, chromium } from "playwright-core";
+import { createRequire } from "node:module";
+import { type Browser, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -32,3 +33,18 @@ export const STICKING_OUT = `(() => {
     .map((el) => el.tagName.toLowerCase() + "." + String(el.className))
     .slice(0, 5);
 })()`;
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core's serious and critical violations of the page as it is now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = (await page.evaluate("axe.run(document).then((r) => r.violations)")) as {
+    id: string;
+    impact: string | null;
+    nodes: { target: string[] }[];
+  }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}

@@ -16,6 +16,7 @@ import {
   AuthService,
   type Invitation,
   Role,
+  type SingleSignOn,
   type Workspace,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -42,6 +43,10 @@ const USAGE = `usage: npm run -s cli -- <command>
   members list [--workspace ID]
   invitations list [--workspace ID]
   invitations revoke INVITATION_ID [--workspace ID]
+  sso show [--workspace ID]      (the workspace's single sign-on: issuer, client, domains that join)
+  sso password-login on|off [--workspace ID]
+                                 (whether members may log in with a password too: on again for a
+                                  workspace locked out by a broken identity provider)
   audit list [--workspace ID]    (who changed the workspace's members, API access and keys; the
                                   CLI's changes are the operator's)
   webhooks list [--workspace ID]
@@ -121,6 +126,18 @@ const iso = (time: Timestamp | undefined) => (time ? timestampDate(time).toISOSt
 const workspaceJson = (w: Workspace | undefined) =>
   w && { id: w.id, name: w.name, apiAccessEnabled: w.apiAccessEnabled, createdAt: iso(w.createTime) };
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+function singleSignOnJson(s: SingleSignOn | undefined) {
+  return {
+    enabled: s?.enabled ?? false,
+    issuer: s?.issuer ?? "",
+    clientId: s?.clientId ?? "",
+    clientSecretSet: s?.clientSecretSet ?? false,
+    allowedDomains: s?.allowedDomains ?? [],
+    newMemberRole: s?.newMemberRole === Role.ORG_ADMIN ? "org_admin" : "member",
+    passwordLoginEnabled: s?.passwordLoginEnabled ?? true,
+  };
+}
 
 function onOff(value: string | undefined, flag: string): boolean | undefined {
   if (value === undefined) return undefined;
@@ -314,6 +331,29 @@ async function run(argv: string[]): Promise<void> {
         scopes,
       });
       print({ ...keyJson(key), secret, accountId: key?.workspaceId });
+      return;
+    }
+    case "sso show": {
+      const { singleSignOn } = await auth.getSingleSignOn({
+        workspaceId: await workspaceOf(auth, values.workspace),
+      });
+      print(singleSignOnJson(singleSignOn));
+      return;
+    }
+    case "sso password-login": {
+      const on = onOff(required(argument, "on or off"), "password-login");
+      const workspaceId = await workspaceOf(auth, values.workspace);
+      const { singleSignOn: current } = await auth.getSingleSignOn({ workspaceId });
+      const { singleSignOn } = await auth.updateSingleSignOn({
+        workspaceId,
+        enabled: current?.enabled ?? false,
+        issuer: current?.issuer ?? "",
+        clientId: current?.clientId ?? "",
+        allowedDomains: current?.allowedDomains ?? [],
+        newMemberRole: current?.newMemberRole ?? Role.MEMBER,
+        passwordLoginEnabled: on,
+      });
+      print(singleSignOnJson(singleSignOn));
       return;
     }
     case "keys list": {

@@ -29,6 +29,7 @@ export interface ConsoleSessionOptions {
 export function describeSession(session: Session) {
   return {
     user: { id: session.userId, email: session.email },
+    singleSignOnWorkspaceId: session.singleSignOnWorkspaceId || null,
     workspaces: session.memberships.map((membership) => {
       const workspace = session.workspaces.find((w) => w.id === membership.workspaceId);
       return {

@@ -18,6 +18,7 @@ import { developerRoutes, requireDeveloperAccess } from "./developer.js";
 import { integrationRoutes } from "./integrations.js";
 import { requestSettingsConsoleRoutes } from "./request-settings.js";
 import { requireMembership, requireSession } from "./session.js";
+import { singleSignOnSettingsRoutes } from "./single-sign-on.js";
 import { teamRoutes } from "./team.js";
 
 export interface WorkspaceRoutesOptions {
@@ -43,6 +44,7 @@ export function consoleWorkspaceRoutes({
   router.use(integrationRoutes({ auth, contract, verifier }));
   router.use(teamRoutes({ auth, contract }));
   router.use(requestSettingsConsoleRoutes({ requests, auth, contract }));
+  router.use(singleSignOnSettingsRoutes({ auth, contract, publicUrl }));
   router.use(approvalRoutes({ requests, contract }));
   router.use("/webhook-endpoints", requireDeveloperAccess);
   router.use(api.consoleRouter);

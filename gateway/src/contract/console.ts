@@ -18,6 +18,10 @@ export const ConsoleSession = z
         role: z.enum(["org_admin", "member"]),
       }),
     ),
+    singleSignOnWorkspaceId: z.uuid().nullable().meta({
+      description:
+        "The workspace whose identity provider opened this session, which then covers that workspace only; null for a password log-in.",
+    }),
     csrfToken: z.string().meta({
       description:
         "Send in `X-CSRF-Token` on every state-changing console call. It belongs to this session: keep it in memory, not in a cookie.",
@@ -309,6 +313,68 @@ export const WorkspaceSettingsInput = z
 export const WorkspaceSettings = z
   .strictObject({ id: z.uuid(), name: z.string(), apiAccessEnabled: z.boolean() })
   .meta({ id: "WorkspaceSettings" });
+
+export const SingleSignOnInput = z
+  .strictObject({
+    enabled: z.boolean().meta({ description: "On: members may log in through the identity provider." }),
+    issuer: text()
+      .max(500)
+      .meta({
+        description:
+          "The identity provider's issuer URL; its discovery document (`/.well-known/openid-configuration`) is read when saved. https, or http on a loopback address.",
+        examples: ["https://login.example.com/realms/acme"],
+      }),
+    clientId: text().max(255),
+    clientSecret: text().max(1024).optional().meta({
+      description: "Replaces the stored secret; leave it out to keep it. It is never answered back.",
+      writeOnly: true,
+    }),
+    allowedDomains: z
+      .array(text().max(253))
+      .max(50)
+      .meta({
+        description:
+          "E-mail domains whose people become members on their first log-in, with `newMemberRole`. Others log in only when they are members already.",
+        examples: [["example.com"]],
+      }),
+    newMemberRole: role.default("member"),
+    passwordLoginEnabled: z.boolean().meta({
+      description:
+        "Off: the workspace's members log in through the identity provider only. Switched off from a session that logged in through it (which proves the settings work); the operator's CLI can switch it back on.",
+    }),
+  })
+  .meta({ id: "SingleSignOnInput" });
+
+export const SingleSignOnSettings = z
+  .strictObject({
+    enabled: z.boolean(),
+    issuer: z.string(),
+    clientId: z.string(),
+    clientSecretSet: z.boolean().meta({ description: "A client secret is stored (sealed)." }),
+    allowedDomains: z.array(z.string()),
+    newMemberRole: role,
+    passwordLoginEnabled: z.boolean(),
+    updatedAt: optionalTimestamp,
+    redirectUri: z.url().meta({ description: "The redirect URI to register at the identity provider." }),
+    startUrl: z.url().meta({
+      description:
+        "A link that starts a log-in through this workspace's identity provider, to share with its members.",
+    }),
+  })
+  .meta({ id: "SingleSignOnSettings" });
+
+export const SingleSignOnSearch = z
+  .strictObject({ email: text().max(320) })
+  .meta({ id: "SingleSignOnSearch" });
+
+export const SingleSignOnChoices = z
+  .strictObject({
+    items: z.array(z.strictObject({ workspaceId: z.uuid(), name: z.string(), startUrl: z.url() })),
+  })
+  .meta({
+    id: "SingleSignOnChoices",
+    description: "Workspaces whose single sign-on people of the e-mail's domain may use.",
+  });
 
 export const WorkspaceAuditEntry = z
   .strictObject({

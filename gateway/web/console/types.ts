@@ -29,6 +29,8 @@ export type ConsentDescription = Schemas["ConsentDescription"];
 export type ConsentGranted = Schemas["ConsentGranted"];
 export type UsageFigures = Schemas["UsageFigures"];
 export type TestEmailResult = Schemas["TestEmailResult"];
+export type SingleSignOnSettings = Schemas["SingleSignOnSettings"];
+export type SingleSignOnChoices = Schemas["SingleSignOnChoices"];
 
 export type EventType = Schemas["WebhookEventType"];
 export const EVENT_TYPES: readonly EventType[] = webhookEventTypeValues;

@@ -2853,6 +2853,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/single-sign-on/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find single sign-on for an e-mail address
+         * @description The workspaces with single sign-on on whose allowed e-mail domains include the address's domain, each with the link that starts a log-in. No session needed; limited per client address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["SingleSignOnSearch"];
+                };
+            };
+            responses: {
+                /** @description The workspaces, by name; none is an empty list. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SingleSignOnChoices"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/configuration": {
         parameters: {
             query?: never;
@@ -3971,6 +4025,93 @@ export interface paths {
                 415: components["responses"]["UnsupportedMediaType"];
                 422: components["responses"]["ValidationFailed"];
                 429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/single-sign-on": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the workspace's single sign-on */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings; the client secret only as whether one is set. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SingleSignOnSettings"];
+                    };
+                };
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Replace the workspace's single sign-on
+         * @description The issuer's discovery document is read before anything is saved: an issuer that does not answer, or names another issuer, is 409 with the reason. Switching password log-in off needs single sign-on on and a session that logged in through it (409 otherwise).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["SingleSignOnInput"];
+                };
+            };
+            responses: {
+                /** @description The settings as saved. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SingleSignOnSettings"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
                 500: components["responses"]["Internal"];
                 503: components["responses"]["Unavailable"];
             };
@@ -5127,6 +5268,9 @@ export interface components {
             scope: string;
             state?: string;
         };
+        SingleSignOnSearch: {
+            email: string;
+        };
         TestEmailInput: {
             /**
              * Format: email
@@ -5179,6 +5323,33 @@ export interface components {
             name?: string;
             /** @description Off: every API key of the workspace answers 403 at once, and the Developer settings close. */
             apiAccessEnabled?: boolean;
+        };
+        SingleSignOnInput: {
+            /** @description On: members may log in through the identity provider. */
+            enabled: boolean;
+            /**
+             * @description The identity provider's issuer URL; its discovery document (`/.well-known/openid-configuration`) is read when saved. https, or http on a loopback address.
+             * @example https://login.example.com/realms/acme
+             */
+            issuer: string;
+            clientId: string;
+            /** @description Replaces the stored secret; leave it out to keep it. It is never answered back. */
+            clientSecret?: string;
+            /**
+             * @description E-mail domains whose people become members on their first log-in, with `newMemberRole`. Others log in only when they are members already.
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            allowedDomains: string[];
+            /**
+             * @description `org_admin` runs the workspace (team, API access, developer settings); `member` works with templates and requests.
+             * @default member
+             * @enum {string}
+             */
+            newMemberRole: "org_admin" | "member";
+            /** @description Off: the workspace's members log in through the identity provider only. Switched off from a session that logged in through it (which proves the settings work); the operator's CLI can switch it back on. */
+            passwordLoginEnabled: boolean;
         };
         RejectionInput: {
             /** @description Why, 1 to 500 characters: the audit trail and the request keep it. */
@@ -5916,6 +6087,8 @@ export interface components {
                 /** @enum {string} */
                 role: "org_admin" | "member";
             }[];
+            /** @description The workspace whose identity provider opened this session, which then covers that workspace only; null for a password log-in. */
+            singleSignOnWorkspaceId: string | null;
             /** @description Send in `X-CSRF-Token` on every state-changing console call. It belongs to this session: keep it in memory, not in a cookie. */
             csrfToken: string;
         };
@@ -5949,6 +6122,16 @@ export interface components {
              * @description Where to send the browser: the integration's redirect URI, with `state`.
              */
             redirect: string;
+        };
+        /** @description Workspaces whose single sign-on people of the e-mail's domain may use. */
+        SingleSignOnChoices: {
+            items: {
+                /** Format: uuid */
+                workspaceId: string;
+                name: string;
+                /** Format: uri */
+                startUrl: string;
+            }[];
         };
         Configuration: {
             /** Format: uuid */
@@ -6205,6 +6388,31 @@ export interface components {
             action: string;
             target: string;
             detail: string;
+        };
+        SingleSignOnSettings: {
+            enabled: boolean;
+            issuer: string;
+            clientId: string;
+            /** @description A client secret is stored (sealed). */
+            clientSecretSet: boolean;
+            allowedDomains: string[];
+            /**
+             * @description `org_admin` runs the workspace (team, API access, developer settings); `member` works with templates and requests.
+             * @enum {string}
+             */
+            newMemberRole: "org_admin" | "member";
+            passwordLoginEnabled: boolean;
+            updatedAt: string | null;
+            /**
+             * Format: uri
+             * @description The redirect URI to register at the identity provider.
+             */
+            redirectUri: string;
+            /**
+             * Format: uri
+             * @description A link that starts a log-in through this workspace's identity provider, to share with its members.
+             */
+            startUrl: string;
         };
         ApprovalRights: {
             /** @description Whether the user may approve or reject what agents' API keys propose in this workspace. */
@@ -6573,6 +6781,7 @@ export const webhookFormatValues: ReadonlyArray<FlattenedDeepRequired<components
 export const apiKeyInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyInput"]["scopes"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "requests:propose", "webhooks:manage", "settings:manage"];
 export const memberUpdateRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberUpdate"]["role"]> = ["org_admin", "member"];
 export const invitationInputRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvitationInput"]["role"]> = ["org_admin", "member"];
+export const singleSignOnInputNewMemberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SingleSignOnInput"]["newMemberRole"]> = ["org_admin", "member"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["invalid_request", "unauthorized", "forbidden", "insufficient_scope", "not_found", "method_not_allowed", "conflict", "invalid_state", "gone", "payload_too_large", "unsupported_media_type", "validation_failed", "rate_limited", "headers_too_large", "request_timeout", "internal", "not_implemented", "unavailable"];
 export const problemEndedReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["ended"]["reason"]> = ["cancelled", "declined", "declined_by_you", "expired", "link_replaced", "url_used", "url_expired", "copy_expired"];
 export const problemRequiredScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["requiredScope"]> = ["templates:read", "templates:write", "documents:read", "documents:write", "requests:read", "requests:write", "requests:send", "requests:propose", "webhooks:manage", "settings:manage"];
@@ -6607,6 +6816,7 @@ export const recentErrorsItemsSourceValues: ReadonlyArray<FlattenedDeepRequired<
 export const apiUsageCallersKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiUsage"]["callers"]["kind"]> = ["api_key", "integration", "deleted"];
 export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Member"]["role"]> = ["org_admin", "member"];
 export const invitationRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["role"]> = ["org_admin", "member"];
+export const singleSignOnSettingsNewMemberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SingleSignOnSettings"]["newMemberRole"]> = ["org_admin", "member"];
 export const signerAuthenticationMethodsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["methods"]> = ["access_code", "email_code"];
 export const signerAuthenticationVerifiedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAuthentication"]["verified"]> = ["access_code", "email_code"];
 export const signerAttachmentUploadContentTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignerAttachmentUpload"]["contentType"]> = ["application/pdf", "image/png", "image/jpeg"];

@@ -1,14 +1,16 @@
-/** Settings → Members, Workspace and Requests: running the workspace, for Organization Admins. */
+/** Settings → Members, Workspace, Requests and Single sign-on: running the workspace, for Organization Admins. */
 import { Link } from "wouter";
 import { useWorkspace } from "../workspace";
 import { MembersTab } from "./MembersTab";
 import { RequestsTab } from "./RequestsTab";
+import { SingleSignOnTab } from "./SingleSignOnTab";
 import { WorkspaceTab } from "./WorkspaceTab";
 
 const TABS = [
   { id: "members", label: "Members", Panel: MembersTab },
   { id: "workspace", label: "Workspace", Panel: WorkspaceTab },
   { id: "requests", label: "Requests", Panel: RequestsTab },
+  { id: "single-sign-on", label: "Single sign-on", Panel: SingleSignOnTab },
 ] as const;
 
 export function SettingsPage({ tab }: { tab?: string }) {

@@ -17,6 +17,9 @@ const VERBS: Record<string, (target: string) => string> = {
   "integration.deleted": (t) => `deleted the integration “${t}”`,
   "integration.consent_granted": (t) => `consented to the integration “${t}” acting as them`,
   "integration.consent_withdrawn": (t) => `withdrew a consent to the integration “${t}”`,
+  "single_sign_on.changed": () => "changed single sign-on",
+  "single_sign_on.refused": (t) =>
+    t ? `was refused log-in through ${t}` : "was refused log-in through single sign-on",
 };
 
 /** The operator (the CLI) has no e-mail; it is named as what it is. */
