@@ -115,11 +115,18 @@ export function singleSignOnLogInRoutes({
     res.locals.route = `${SSO_BASE}/callback`;
     res.setHeader("Cache-Control", "no-store");
     state.clear(res);
-    const finished = await auth.finishSingleSignOn({
-      state: state.read(req) ?? "",
-      callbackUrl: req.originalUrl,
-      clientAddress: req.ip ?? "",
-    });
+    let finished: Awaited<ReturnType<typeof auth.finishSingleSignOn>>;
+    try {
+      finished = await auth.finishSingleSignOn({
+        state: state.read(req) ?? "",
+        callbackUrl: req.originalUrl,
+        clientAddress: req.ip ?? "",
+      });
+    } catch (error) {
+      // A person mid-log-in gets the log-in page with a sentence, not a problem document.
+      logger.warn({ err: error }, "single sign-on could not finish");
+      return refused(res, "unavailable");
+    }
     if (finished.refusal !== SingleSignOnRefusal.UNSPECIFIED || !finished.token) {
       return refused(res, SSO_ERRORS[finished.refusal]);
     }
@@ -212,7 +219,7 @@ export function singleSignOnSettingsRoutes({
       answers: { 200: { description: "The settings as saved.", schema: SingleSignOnSettings } },
       problems: [400, 401, 403, 404, 409, 413, 415, 422, 500, 503],
     },
-    async ({ req, res, body }) => {
+    async ({ res, body }) => {
       const { singleSignOn } = await auth.updateSingleSignOn({
         workspaceId: workspaceId(res),
         enabled: body.enabled,
@@ -223,7 +230,7 @@ export function singleSignOnSettingsRoutes({
         newMemberRole: body.newMemberRole === "org_admin" ? Role.ORG_ADMIN : Role.MEMBER,
         passwordLoginEnabled: body.passwordLoginEnabled,
         ...actorOf(res),
-        actorSessionToken: sessionCookie(publicUrl).read(req) ?? "",
+        actorSessionToken: res.locals.sessionToken as string,
       });
       res.json(answer(singleSignOn, workspaceId(res)));
     },
