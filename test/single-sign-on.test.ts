@@ -7,6 +7,7 @@
  * first log-in; a stranger is sent back to the log-in page with the reason in words; the operator's
  * CLI switches password log-in back on. The JSON routes answer as the OpenAPI document says.
  */
+import { generateKeyPairSync } from "node:crypto";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import {
@@ -71,7 +72,8 @@ describe.each(modes)("%s", (mode, start) => {
     await page.goto(`${gateway}/console/`);
     await page.getByRole("button", { name: "Use single sign-on" }).click();
     await page.getByLabel("Work e-mail").fill(email);
-    await page.getByRole("button", { name: "Continue with single sign-on" }).click();
+    await page.getByRole("button", { name: "Find my workspace" }).click();
+    await page.getByRole("link", { name: "Continue to Default workspace" }).click();
     await atProvider(page, email);
   }
 
@@ -91,7 +93,7 @@ describe.each(modes)("%s", (mode, start) => {
     expect(before.body).toMatchObject({
       enabled: false,
       passwordLoginEnabled: true,
-      redirectUri: `${gateway}/console/sso/callback`,
+      redirectUri: `${gateway}/console/sso/callback/${workspaceId}`,
       startUrl: `${gateway}/console/sso/start?workspace=${workspaceId}`,
     });
     const wrong = await admin.call(path, {
@@ -162,12 +164,20 @@ describe.each(modes)("%s", (mode, start) => {
     const [found] = (search.body as { items: { startUrl: string }[] }).items;
 
     const person = new FetchBrowser();
+    // Another site may link to a workspace's log-in, but not start one: it is confirmed on our page.
+    const fromElsewhere = await fetch(found?.startUrl as string, {
+      redirect: "manual",
+      headers: { "sec-fetch-site": "cross-site" },
+    });
+    expect(locationOf(fromElsewhere, gateway)).toBe(`${gateway}/console/?sso_workspace=${workspaceId}`);
+    expect(fromElsewhere.headers.getSetCookie()).toEqual([]);
+
     const started = await person.go(found?.startUrl as string);
     expect(started.status).toBe(303);
     const stateCookie = started.headers.getSetCookie().find((c) => c.startsWith("cs_sso_state="));
     expect(stateCookie).toMatch(/; Max-Age=600; Path=\/console\/sso; HttpOnly; SameSite=Lax$/);
     const callback = await authorizeAtProvider(person, locationOf(started, gateway), "ann@example.com");
-    expect(callback.startsWith(`${gateway}/console/sso/callback?code=`)).toBe(true);
+    expect(callback.startsWith(`${gateway}/console/sso/callback/${workspaceId}?code=`)).toBe(true);
 
     // Another browser (a forged link to someone's callback) has no state cookie: refused.
     const elsewhere = await new FetchBrowser().go(callback);
@@ -183,6 +193,59 @@ describe.each(modes)("%s", (mode, start) => {
     expect(body).toMatchObject({ user: { email: "ann@example.com" }, singleSignOnWorkspaceId: workspaceId });
     // The same callback again opens nothing: the log-in was used.
     expect(locationOf(await person.go(callback), gateway)).toBe(`${gateway}/console/?sso_error=expired`);
+  });
+
+  test("a session single sign-on opened cannot consent for the person in another workspace of theirs", async () => {
+    // Ann is also a member of a second workspace, whose admin registered an integration there.
+    const second = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Second")).stdout) as {
+      id: string;
+    };
+    for (const [email, role] of [
+      ["ann@example.com", "member"],
+      [deployment.adminEmail, "org_admin"],
+    ] as const) {
+      const added = await deployment.cli(
+        "members",
+        "add",
+        "--email",
+        email,
+        "--role",
+        role,
+        "--workspace",
+        second.id,
+      );
+      expect(added.code).toBe(0);
+    }
+    const admin = new ConsoleClient(gateway);
+    await admin.logIn(deployment.adminEmail, deployment.adminPassword);
+    const publicKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({
+      type: "spki",
+      format: "pem",
+    });
+    const redirect = "https://app.example.com/callback";
+    const registered = await admin.call(`/console/api/workspaces/${second.id}/integrations`, {
+      method: "POST",
+      json: { name: "Second's CRM", publicKey, redirectUris: [redirect] },
+    });
+    expect(registered.status).toBe(201);
+    const { integrationKey } = registered.body as { integrationKey: string };
+
+    const person = new FetchBrowser();
+    const started = await person.go(`${gateway}/console/sso/start?workspace=${workspaceId}`);
+    const landed = await person.go(
+      await authorizeAtProvider(person, locationOf(started, gateway), "ann@example.com"),
+    );
+    expect(locationOf(landed, gateway)).toBe(`${gateway}/console/w/${workspaceId}/requests`);
+    const query = new URLSearchParams({
+      client_id: integrationKey,
+      redirect_uri: redirect,
+      scope: "signature",
+    });
+    const asked = await person.go(`${gateway}/console/api/oauth/consent?${query}`);
+    expect(asked.status).toBe(403);
+    expect(((await asked.json()) as { detail: string }).detail).toBe(
+      "this session does not cover the integration's workspace: log in to that workspace, then consent",
+    );
   });
 
   if (mode !== "standalone") return;
@@ -203,7 +266,9 @@ describe.each(modes)("%s", (mode, start) => {
       await setup.getByRole("heading", { name: "Signature requests" }).waitFor();
       await setup.goto(`${gateway}/console/w/${workspaceId}/settings/single-sign-on`);
       const form = setup.getByTestId("single-sign-on");
-      expect(await form.getByTestId("redirect-uri").textContent()).toBe(`${gateway}/console/sso/callback`);
+      expect(await form.getByTestId("redirect-uri").textContent()).toBe(
+        `${gateway}/console/sso/callback/${workspaceId}`,
+      );
       await form.getByLabel("Members may log in through the identity provider").check();
       await form.getByLabel("Issuer URL").fill(provider.issuer);
       await form.getByLabel("Client ID").fill(CLIENT_ID);
@@ -244,18 +309,44 @@ describe.each(modes)("%s", (mode, start) => {
       await keyboard.screenshot({ path: join(ARTIFACTS, "console-sso-login-desktop.png") });
       await keyboard.context().close();
 
-      // Passwords no longer open this workspace; the page says what to do.
+      // Passwords no longer open this workspace: a member with no other is told what to do, and the
+      // admin's password opens only their other workspace.
+      const pat = await deployment.cli(
+        "members",
+        "add",
+        "--email",
+        "pat@example.com",
+        "--role",
+        "member",
+        "--password",
+        "pats-long-password",
+        "--workspace",
+        workspaceId,
+      );
+      expect(pat.code).toBe(0);
       const byPassword = await newPage(PHONE);
       await byPassword.goto(`${gateway}/console/`);
-      await byPassword.getByLabel("E-mail").fill(deployment.adminEmail);
-      await byPassword.getByLabel("Password", { exact: true }).fill(deployment.adminPassword);
+      await byPassword.getByLabel("E-mail").fill("pat@example.com");
+      await byPassword.getByLabel("Password", { exact: true }).fill("pats-long-password");
       await byPassword.getByRole("button", { name: "Log in", exact: true }).click();
       await byPassword.getByText("lets its members log in through single sign-on only").waitFor();
       await byPassword.context().close();
+      const adminByPassword = new ConsoleClient(gateway);
+      const covered = (await adminByPassword.logIn(deployment.adminEmail, deployment.adminPassword)).body as {
+        workspaces: { id: string }[];
+      };
+      expect(covered.workspaces.map((w) => w.id)).not.toContain(workspaceId);
 
       // A newcomer of an allowed domain joins as a Member on their first log-in.
+      // A newcomer follows the workspace's log-in link from elsewhere (an e-mail, a chat): the log-in
+      // page asks them to confirm, then they join as a Member on their first log-in.
       const newcomer = await newPage(PHONE);
-      await logInThroughProvider(newcomer, "grace@example.org");
+      await newcomer.goto(`${gateway}/console/?sso_workspace=${workspaceId}`);
+      await newcomer.getByTestId("sso-confirm").waitFor();
+      expect(new URL(newcomer.url()).search).toBe("");
+      await newcomer.screenshot({ path: join(ARTIFACTS, "console-sso-confirm-phone.png") });
+      await newcomer.getByRole("link", { name: "Continue with single sign-on" }).click();
+      await atProvider(newcomer, "grace@example.org");
       await newcomer.getByRole("heading", { name: "Signature requests" }).waitFor();
       expect(await newcomer.evaluate(STICKING_OUT)).toEqual([]);
       await newcomer.screenshot({ path: join(ARTIFACTS, "console-sso-newcomer-phone.png") });
@@ -267,7 +358,7 @@ describe.each(modes)("%s", (mode, start) => {
       await stranger.goto(`${gateway}/console/`);
       await stranger.getByRole("button", { name: "Use single sign-on" }).click();
       await stranger.getByLabel("Work e-mail").fill("eve@elsewhere.net");
-      await stranger.getByRole("button", { name: "Continue with single sign-on" }).click();
+      await stranger.getByRole("button", { name: "Find my workspace" }).click();
       await stranger.getByText("No workspace logs in people of elsewhere.net").waitFor();
       await stranger.screenshot({ path: join(ARTIFACTS, "console-sso-no-workspace-phone.png") });
       await stranger.goto(`${gateway}/console/sso/start?workspace=${workspaceId}`);
@@ -298,7 +389,10 @@ describe.each(modes)("%s", (mode, start) => {
         clientSecretSet: true,
       });
       const again = new ConsoleClient(gateway);
-      expect((await again.logIn(deployment.adminEmail, deployment.adminPassword)).status).toBe(201);
+      const reopened = (await again.logIn(deployment.adminEmail, deployment.adminPassword)).body as {
+        workspaces: { id: string }[];
+      };
+      expect(reopened.workspaces.map((w) => w.id)).toContain(workspaceId);
     });
   });
 });

@@ -5,7 +5,11 @@
  * integration asks, and the person's yes, answered with where to send their browser.
  */
 import type { Client } from "@connectrpc/connect";
-import type { AuthService, Integration } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type {
+  AuthService,
+  Integration,
+  Session,
+} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import express, { type Response, type Router } from "express";
 import { WorkspaceParams } from "../contract/console.js";
 import {
@@ -28,7 +32,7 @@ import { ApiProblem } from "../problems.js";
 import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { csrfProtection } from "./csrf.js";
 import { requireDeveloperAccess } from "./developer.js";
-import { actorOf, requireSession } from "./session.js";
+import { actorOf, describeSession, requireSession } from "./session.js";
 
 const TAG = "Console: developer";
 const PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
@@ -173,6 +177,7 @@ export function consentRoutes({
         redirectUri: query.redirect_uri,
         userId: sessionUserOf(res),
       });
+      requireCovered(res, consent.workspaceId);
       res.json({
         integrationName: consent.integrationName,
         workspaceId: consent.workspaceId,
@@ -195,6 +200,12 @@ export function consentRoutes({
     },
     async ({ res, body }) => {
       const scopes = readScopes(body.scope);
+      const { workspaceId } = await auth.describeConsent({
+        integrationId: body.clientId,
+        redirectUri: body.redirectUri,
+        userId: sessionUserOf(res),
+      });
+      requireCovered(res, workspaceId);
       await auth.grantConsent({
         integrationId: body.clientId,
         redirectUri: body.redirectUri,
@@ -243,6 +254,20 @@ function describe(integration: Integration) {
 
 function workspaceIdOf(res: Response): string {
   return res.locals.workspaceId as string;
+}
+
+/**
+ * A consent lets an integration act as the person in its workspace: the session must cover that
+ * workspace (one opened by another workspace's single sign-on, or by a password where this one
+ * allows none, does not), as every workspace route's membership check asks.
+ */
+function requireCovered(res: Response, workspaceId: string): void {
+  if (!describeSession(res.locals.session as Session).workspaces.some((w) => w.id === workspaceId)) {
+    throw new ApiProblem(
+      "forbidden",
+      "this session does not cover the integration's workspace: log in to that workspace, then consent",
+    );
+  }
 }
 
 function sessionUserOf(res: Response): string {

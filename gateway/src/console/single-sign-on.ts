@@ -1,7 +1,7 @@
 /**
  * Console log-in through a workspace's OpenID Connect identity provider. The browser's part is two
  * navigations: `/console/sso/start` sends it to the provider with a state that a cookie binds to
- * this browser, and `/console/sso/callback` hands what the provider sent back, with that cookie's
+ * this browser, and `/console/sso/callback/{workspaceId}` hands what the provider sent back, with that cookie's
  * state, to auth — the relying party, which holds the client secret, the nonce and the PKCE
  * verifier and checks the answer — then sets the session cookie. A refusal lands on the log-in
  * page with a word for why (`?sso_error=`); the details go to the workspace's audit, not to the
@@ -47,12 +47,16 @@ const SSO_ERRORS: Record<SingleSignOnRefusal, string> = {
   [SingleSignOnRefusal.UNAVAILABLE]: "unavailable",
 };
 
-/** The URLs a workspace's single sign-on has at this deployment. */
-export function singleSignOnUrls(publicUrl: string, workspaceId = "") {
+/**
+ * The URLs a workspace's single sign-on has at this deployment. Each workspace has a redirect URI
+ * of its own, so that a code can come back only to the workspace whose client it was issued to.
+ */
+export function singleSignOnUrls(publicUrl: string, workspaceId: string) {
   const base = publicUrl.replace(/\/$/, "");
+  const id = encodeURIComponent(workspaceId);
   return {
-    redirectUri: `${base}${SSO_BASE}/callback`,
-    startUrl: `${base}${SSO_BASE}/start?workspace=${encodeURIComponent(workspaceId)}`,
+    redirectUri: `${base}${SSO_BASE}/callback/${id}`,
+    startUrl: `${base}${SSO_BASE}/start?workspace=${id}`,
   };
 }
 
@@ -91,7 +95,6 @@ export function singleSignOnLogInRoutes({
   const router = express.Router();
   const state = stateCookie(publicUrl);
   const session = sessionCookie(publicUrl);
-  const { redirectUri } = singleSignOnUrls(publicUrl);
   const consoleUrl = (path: string) => `${publicUrl.replace(/\/$/, "")}/console${path}`;
   const refused = (res: Response, word: string) => res.redirect(303, consoleUrl(`/?sso_error=${word}`));
 
@@ -101,7 +104,14 @@ export function singleSignOnLogInRoutes({
     if (!limiter.take(req.ip ?? "unknown").allowed) return refused(res, "busy");
     const workspaceId = id().safeParse(req.query.workspace);
     if (!workspaceId.success) return refused(res, "unavailable");
+    // Another site may link here, but may not start a log-in by itself (a log-in CSRF would land a
+    // person in someone else's session): such a visit is asked on the log-in page first.
+    const site = req.get("sec-fetch-site");
+    if (site !== undefined && site !== "same-origin" && site !== "none") {
+      return res.redirect(303, consoleUrl(`/?sso_workspace=${workspaceId.data}`));
+    }
     try {
+      const { redirectUri } = singleSignOnUrls(publicUrl, workspaceId.data);
       const begun = await auth.beginSingleSignOn({ workspaceId: workspaceId.data, redirectUri });
       state.write(res, begun.state);
       res.redirect(303, begun.authorizationUrl);
@@ -111,8 +121,8 @@ export function singleSignOnLogInRoutes({
     }
   });
 
-  router.get("/callback", async (req, res) => {
-    res.locals.route = `${SSO_BASE}/callback`;
+  router.get("/callback/:workspaceId", async (req, res) => {
+    res.locals.route = `${SSO_BASE}/callback/{workspaceId}`;
     res.setHeader("Cache-Control", "no-store");
     state.clear(res);
     let finished: Awaited<ReturnType<typeof auth.finishSingleSignOn>>;
@@ -143,7 +153,7 @@ export function singleSignOnSearchRoutes({
   publicUrl,
   limiter,
 }: Omit<SingleSignOnRoutesOptions, "logger">): Router {
-  const routes = new DeclaredRouter(contract, "/console/api", "consoleSession");
+  const routes = new DeclaredRouter(contract, "/console/api", "none");
   routes.on(
     "post",
     "/single-sign-on/search",

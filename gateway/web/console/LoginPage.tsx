@@ -1,13 +1,20 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import { AccountCard } from "./account/AccountCard";
-import { SingleSignOnLogIn, takeSingleSignOnRefusal } from "./account/SingleSignOnLogIn";
+import {
+  SingleSignOnLogIn,
+  takeSingleSignOnLink,
+  takeSingleSignOnRefusal,
+} from "./account/SingleSignOnLogIn";
 import { useSession } from "./session";
 import { BusyButton, TextField, useAction } from "./ui";
 
 export function LoginPage({ ended }: { ended: boolean }) {
   const [refusal] = useState(takeSingleSignOnRefusal);
-  const [way, setWay] = useState<"password" | "single-sign-on">(refusal ? "single-sign-on" : "password");
+  const [linked, setLinked] = useState(takeSingleSignOnLink);
+  const [way, setWay] = useState<"password" | "single-sign-on">(
+    refusal || linked ? "single-sign-on" : "password",
+  );
   const [email, setEmail] = useState("");
 
   return (
@@ -25,7 +32,7 @@ export function LoginPage({ ended }: { ended: boolean }) {
       {way === "password" ? (
         <PasswordLogIn email={email} onEmail={setEmail} />
       ) : (
-        <SingleSignOnLogIn email={email} onEmail={setEmail} />
+        <SingleSignOnLogIn email={email} onEmail={setEmail} startUrl={linked} />
       )}
       <p className="or-line" aria-hidden="true">
         or
@@ -33,7 +40,10 @@ export function LoginPage({ ended }: { ended: boolean }) {
       <button
         type="button"
         className="button secondary wide"
-        onClick={() => setWay(way === "password" ? "single-sign-on" : "password")}
+        onClick={() => {
+          setLinked(undefined);
+          setWay(way === "password" ? "single-sign-on" : "password");
+        }}
       >
         {way === "password" ? "Use single sign-on" : "Use your password"}
       </button>

@@ -2869,10 +2869,7 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header: {
-                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
-                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
-                };
+                header?: never;
                 path?: never;
                 cookie?: never;
             };

@@ -11,7 +11,10 @@ CREATE TABLE single_sign_on (
   allowed_domains text[] NOT NULL DEFAULT '{}',
   new_member_role text NOT NULL CHECK (new_member_role IN ('org_admin', 'member')),
   password_login_enabled boolean NOT NULL DEFAULT true,
-  updated_at timestamptz NOT NULL DEFAULT now()
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  -- When the issuer, client or secret last changed, or single sign-on was switched on: sessions it
+  -- opened before then no longer count (a replaced provider may have been a compromised one).
+  provider_changed_at timestamptz NOT NULL DEFAULT now()
 );
 
 -- Who an identity provider's subject is: a person is found by "sub" after their first log-in, so

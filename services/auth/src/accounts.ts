@@ -232,7 +232,7 @@ export class Accounts {
   ): Promise<{ token: string; expiresAt: Date; session: Session }> {
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    await store.insertSession(this.deps.db, {
+    const createdAt = await store.insertSession(this.deps.db, {
       tokenHash: sha256(token),
       userId: user.id,
       expiresAt,
@@ -244,6 +244,7 @@ export class Accounts {
       session: await this.sessionOf({
         ...user,
         single_sign_on_workspace_id: singleSignOnWorkspaceId ?? null,
+        created_at: createdAt,
       }),
     };
   }
@@ -295,21 +296,25 @@ export class Accounts {
   }
 
   /**
-   * What a session covers, read at each use: a change of the workspace's log-in settings takes
-   * effect on sessions already open.
+   * What a session covers, read at each use, so that a change of the workspace's log-in settings
+   * takes effect on sessions already open: a password session, every workspace that allows
+   * password log-in; a single sign-on session, its workspace while single sign-on is on with the
+   * provider that opened it.
    */
   private async sessionOf(user: SessionUser): Promise<Session> {
     const all = await store.members(this.deps.db, { userId: user.id });
     const ssoWorkspace = user.single_sign_on_workspace_id;
-    const off = ssoWorkspace
-      ? new Set<string>()
-      : await store.passwordLoginOff(
-          this.deps.db,
-          all.map((m) => m.workspace_id),
-        );
-    const memberships = all.filter((m) =>
-      ssoWorkspace ? m.workspace_id === ssoWorkspace : !off.has(m.workspace_id),
-    );
+    let memberships: typeof all;
+    if (ssoWorkspace) {
+      const stands = await store.singleSignOnStands(this.deps.db, ssoWorkspace, user.created_at);
+      memberships = stands ? all.filter((m) => m.workspace_id === ssoWorkspace) : [];
+    } else {
+      const off = await store.passwordLoginOff(
+        this.deps.db,
+        all.map((m) => m.workspace_id),
+      );
+      memberships = all.filter((m) => !off.has(m.workspace_id));
+    }
     const byId = new Map(
       (
         await store.workspaces(

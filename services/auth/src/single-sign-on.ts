@@ -50,6 +50,7 @@ interface SettingsRow {
   new_member_role: "org_admin" | "member";
   password_login_enabled: boolean;
   updated_at: Date;
+  provider_changed_at: Date;
 }
 
 interface LoginRow {
@@ -93,9 +94,6 @@ export class SingleSignOn {
     if (change.enabled && !change.clientSecret && !before?.client_secret_sealed) {
       rejectViolations([{ path: "clientSecret", message: "is needed to switch single sign-on on" }]);
     }
-    if (!change.passwordLoginEnabled) {
-      await this.mayTurnPasswordLogInOff(change, before, { issuer, clientId });
-    }
     // A new provider, client or secret is tried before it is stored, so that settings that cannot
     // work are refused with the reason. Settings that leave them as they were are saved without
     // asking the provider: switching password log-in back on must work while it is down.
@@ -104,6 +102,7 @@ export class SingleSignOn {
       before.issuer !== issuer ||
       before.client_id !== clientId ||
       Boolean(change.clientSecret);
+    if (!change.passwordLoginEnabled) await this.mayTurnPasswordLogInOff(change, before, providerChanged);
     if (change.enabled && providerChanged) {
       let clientSecret = change.clientSecret;
       try {
@@ -123,7 +122,8 @@ export class SingleSignOn {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
          ON CONFLICT (workspace_id) DO UPDATE SET enabled = $2, issuer = $3, client_id = $4,
            client_secret_sealed = $5, allowed_domains = $6, new_member_role = $7,
-           password_login_enabled = $8, updated_at = now()
+           password_login_enabled = $8, updated_at = now(),
+           provider_changed_at = CASE WHEN $9 THEN now() ELSE single_sign_on.provider_changed_at END
          RETURNING *`,
         [
           workspaceId,
@@ -134,6 +134,7 @@ export class SingleSignOn {
           domains,
           role,
           change.passwordLoginEnabled,
+          providerChanged,
         ],
       );
       const after = rows[0] as SettingsRow;
@@ -150,14 +151,16 @@ export class SingleSignOn {
   }
 
   /**
-   * Switching password log-in off locks out whoever cannot log in through the provider. From the
-   * console it needs the very settings saved and a session that came through them: proof that
-   * they work for at least the person switching. The operator (CLI, no actor) is trusted.
+   * With password log-in off, whoever cannot log in through the provider is locked out. From the
+   * console it is switched off only in a session that came through this workspace's provider as
+   * saved now (opened since it last changed): proof that it works for at least the person
+   * switching; and while it is off the provider is not changed from the console, where a wrong
+   * secret would lock everyone out. The operator (CLI, no actor) is trusted: it is the way back.
    */
   private async mayTurnPasswordLogInOff(
     change: UpdateSingleSignOnRequest,
     before: SettingsRow | undefined,
-    asked: { issuer: string; clientId: string },
+    providerChanged: boolean,
   ): Promise<void> {
     if (!change.enabled) {
       throw new ConnectError(
@@ -165,14 +168,21 @@ export class SingleSignOn {
         Code.FailedPrecondition,
       );
     }
-    if (!change.actorUserId || before?.password_login_enabled === false) return;
-    const unchanged =
-      before?.enabled && before.issuer === asked.issuer && before.client_id === asked.clientId;
+    if (!change.actorUserId) return;
+    if (before?.password_login_enabled === false) {
+      if (!providerChanged) return;
+      throw new ConnectError(
+        "switch password log-in on before changing the identity provider, its client or secret: a change that does not work would lock everyone out",
+        Code.FailedPrecondition,
+      );
+    }
     const session = await this.deps.accounts.sessionUser(change.actorSessionToken).catch(() => undefined);
     if (
-      !unchanged ||
+      providerChanged ||
+      !before ||
       session?.id !== change.actorUserId ||
-      session.single_sign_on_workspace_id !== change.workspaceId
+      session.single_sign_on_workspace_id !== change.workspaceId ||
+      session.created_at < before.provider_changed_at
     ) {
       throw new ConnectError(
         "to switch password log-in off, save single sign-on first, then log in through it and switch password log-in off in that session: it proves the settings work",
@@ -257,6 +267,15 @@ export class SingleSignOn {
     };
     const settings = await settingsOf(this.deps.db, workspaceId);
     if (!settings?.enabled) return refuse(SingleSignOnRefusal.UNAVAILABLE, "single sign-on was switched off");
+    // Each workspace has a redirect URI of its own. A code that comes back to another's was issued
+    // for another client: a provider that forwarded this log-in elsewhere (a mix-up) would be sent
+    // that code with this log-in's verifier, so it is refused before anything is sent anywhere.
+    if (new URL(callbackUrl, login.redirect_uri).pathname !== new URL(login.redirect_uri).pathname) {
+      return refuse(
+        SingleSignOnRefusal.ANSWER_REJECTED,
+        "the browser came back to another workspace's redirect URI than this log-in was started for",
+      );
+    }
     let identity: { subject: string; email: string };
     try {
       identity = await this.identityFrom(settings, login, state, callbackUrl);
@@ -292,7 +311,7 @@ export class SingleSignOn {
     const claims = tokens.claims();
     if (!claims) throw new oidc.ClientError("the provider sent no ID token");
     let { email, email_verified: verified } = claims as { email?: unknown; email_verified?: unknown };
-    if (typeof email !== "string") {
+    if (typeof email !== "string" || verified === undefined) {
       const info = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
       email = info.email;
       verified = info.email_verified;
@@ -300,16 +319,24 @@ export class SingleSignOn {
     if (typeof email !== "string" || checkEmail(email).length > 0) {
       throw new NotAllowed("the identity provider gave no e-mail address (ask for the “email” scope)");
     }
-    if (verified === false) {
-      throw new NotAllowed(`the identity provider says ${email} is not verified`, normaliseEmail(email));
+    // An address the provider does not vouch for could be anyone's (a provider that lets its users
+    // type their own): it neither finds a member nor joins.
+    if (verified !== true) {
+      throw new NotAllowed(
+        `the identity provider does not say ${email} is verified (email_verified)`,
+        normaliseEmail(email),
+      );
     }
     return { subject: claims.sub, email: normaliseEmail(email) };
   }
 
   /**
-   * The member this identity is: found by the provider's subject after the first log-in, else by
-   * e-mail; someone new to the workspace joins with the workspace's role for newcomers when their
-   * e-mail's domain is allowed.
+   * The member this identity is. After the first log-in a person is found by the provider's
+   * subject. Before it, by e-mail among the workspace's members only: a log-in through one
+   * workspace's provider never reaches an account that is not that workspace's (its admin chose the
+   * provider, and could make it say any address). Someone the deployment does not know yet joins,
+   * with the workspace's role for newcomers, when their e-mail's domain is allowed; someone it knows
+   * from elsewhere is invited first.
    */
   private async memberFor(
     settings: SettingsRow,
@@ -322,9 +349,18 @@ export class SingleSignOn {
          WHERE i.workspace_id = $1 AND i.issuer = $2 AND i.subject = $3`,
         [workspaceId, settings.issuer, identity.subject],
       );
-      let user: UserRow | undefined = linked.rows[0] ?? (await store.userByEmail(tx, identity.email));
-      if (!linked.rows[0] && user && (await linkedToAnother(tx, settings, user.id))) {
-        return { refusal: `${identity.email} belongs to another identity at this identity provider` };
+      let user: UserRow | undefined = linked.rows[0];
+      if (!user) {
+        const byEmail = await store.userByEmail(tx, identity.email);
+        if (byEmail && !(await store.member(tx, workspaceId, byEmail.id))) {
+          return {
+            refusal: `${identity.email} has an account but is not a member of this workspace: an Organization Admin adds them under Members first`,
+          };
+        }
+        if (byEmail && (await linkedToAnother(tx, settings, byEmail.id))) {
+          return { refusal: `${identity.email} belongs to another identity at this identity provider` };
+        }
+        user = byEmail;
       }
       if (!user || !(await store.member(tx, workspaceId, user.id))) {
         const domain = identity.email.split("@")[1] ?? "";

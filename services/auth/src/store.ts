@@ -24,6 +24,7 @@ export interface SessionUser {
   id: string;
   email: string;
   single_sign_on_workspace_id: string | null;
+  created_at: Date;
 }
 
 export interface UserRow {
@@ -165,24 +166,39 @@ export const store = {
     return rows;
   },
 
+  /** Stores a session; when it was created, by the database's clock. */
   async insertSession(
     db: Queryable,
     session: { tokenHash: Buffer; userId: string; expiresAt: Date; singleSignOnWorkspaceId?: string },
-  ): Promise<void> {
-    await db.query(
+  ): Promise<Date> {
+    const { rows } = await db.query<{ created_at: Date }>(
       `INSERT INTO sessions (token_hash, user_id, expires_at, single_sign_on_workspace_id)
-       VALUES ($1, $2, $3, $4)`,
+       VALUES ($1, $2, $3, $4) RETURNING created_at`,
       [session.tokenHash, session.userId, session.expiresAt, session.singleSignOnWorkspaceId ?? null],
     );
+    return (rows[0] as { created_at: Date }).created_at;
   },
 
   async sessionUser(db: Queryable, tokenHash: Buffer): Promise<SessionUser | undefined> {
     const { rows } = await db.query<SessionUser>(
-      `SELECT u.id, u.email, s.single_sign_on_workspace_id FROM sessions s JOIN users u ON u.id = s.user_id
+      `SELECT u.id, u.email, s.single_sign_on_workspace_id, s.created_at
+       FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = $1 AND s.expires_at > now()`,
       [tokenHash],
     );
     return rows[0];
+  },
+
+  /**
+   * Whether a session single sign-on opened at `openedAt` still counts: single sign-on is on and
+   * its provider has not changed since.
+   */
+  async singleSignOnStands(db: Queryable, workspaceId: string, openedAt: Date): Promise<boolean> {
+    const { rowCount } = await db.query(
+      "SELECT 1 FROM single_sign_on WHERE workspace_id = $1 AND enabled AND provider_changed_at <= $2",
+      [workspaceId, openedAt],
+    );
+    return rowCount > 0;
   },
 
   /** Of these workspaces, the ones whose members may not log in with a password. */

@@ -3,7 +3,8 @@
  * tests: `tsx test/support/oidc-provider-process.ts '<json>'` prints `listening <issuer>` when ready.
  * Its log-in page asks only for an e-mail (whoever types one is that person: the tests are about
  * the relying party, not the provider's passwords), and consent is taken as given. An e-mail
- * starting with "unverified." is sent with `email_verified: false`.
+ * starting with "unverified." is sent with `email_verified: false`, one starting with "unstated."
+ * without `email_verified`.
  *
  * Two faults stand for a provider that is wrong where a relying party must not trust it:
  * - "expired": the provider's clock runs two hours behind, so every ID token it signs expired an
@@ -47,8 +48,8 @@ const provider: Provider = new Provider(issuer, {
     accountId,
     claims: () => ({
       sub: createHash("sha256").update(accountId).digest("hex").slice(0, 24),
-      email: accountId.replace(/^unverified\./, ""),
-      email_verified: !accountId.startsWith("unverified."),
+      email: accountId.replace(/^(unverified|unstated)\./, ""),
+      ...(accountId.startsWith("unstated.") ? {} : { email_verified: !accountId.startsWith("unverified.") }),
     }),
   }),
   // Consent is not what is tested: a person who logged in has granted what the client asked.

@@ -20,7 +20,7 @@ import { fieldViolations, SecretBox } from "@countersign/kit";
 import { type StartedAuth, startAuth } from "./harness.js";
 import { authorizeAtProvider, FetchBrowser, startProvider, type TestProvider } from "./identity-provider.js";
 
-const REDIRECT_URI = "https://sign.example.test/console/sso/callback";
+const REDIRECT_URI = "https://sign.example.test/console/sso/callback/acme";
 const CLIENT = {
   client_id: "countersign",
   client_secret: "a-client-secret-of-the-test-provider",
@@ -153,12 +153,35 @@ test("a session opened through single sign-on covers that workspace only; a memb
   const stranger = await logIn("eve@elsewhere.net");
   expect(stranger.refusal).toBe(SingleSignOnRefusal.NOT_ALLOWED);
   expect(stranger.token).toBe("");
-  const unverified = await logIn("unverified.frank@example.com");
-  expect(unverified.refusal).toBe(SingleSignOnRefusal.NOT_ALLOWED);
+  // Neither an address the provider calls unverified nor one it says nothing of finds or makes anyone.
+  expect((await logIn("unverified.frank@example.com")).refusal).toBe(SingleSignOnRefusal.NOT_ALLOWED);
+  expect((await logIn("unstated.admin@example.com")).refusal).toBe(SingleSignOnRefusal.NOT_ALLOWED);
+  // Someone the deployment knows from another workspace is not reached through this one's provider,
+  // even at an allowed domain: its admin chose the provider and could make it say any address.
+  await auth.client.addMember({
+    workspaceId: other,
+    email: "zoe@example.com",
+    role: Role.MEMBER,
+    password: "",
+  });
+  expect((await logIn("zoe@example.com")).refusal).toBe(SingleSignOnRefusal.NOT_ALLOWED);
+  const members = (await auth.client.listMembers({ workspaceId })).members.map((m) => m.email);
+  expect(members).not.toContain("zoe@example.com");
 
   const refused = (await audit()).filter((e) => e.action === "single_sign_on.refused");
   expect(refused.map((e) => [e.actor, e.detail])).toEqual([
-    ["frank@example.com", "the identity provider says frank@example.com is not verified (from 203.0.113.9)"],
+    [
+      "zoe@example.com",
+      "zoe@example.com has an account but is not a member of this workspace: an Organization Admin adds them under Members first (from 203.0.113.9)",
+    ],
+    [
+      "admin@example.com",
+      "the identity provider does not say admin@example.com is verified (email_verified) (from 203.0.113.9)",
+    ],
+    [
+      "frank@example.com",
+      "the identity provider does not say frank@example.com is verified (email_verified) (from 203.0.113.9)",
+    ],
     [
       "eve@elsewhere.net",
       "eve@elsewhere.net is not a member, and elsewhere.net is not a domain allowed to join (from 203.0.113.9)",
@@ -188,6 +211,23 @@ test("the state: a callback without the browser's state, with another log-in's, 
   const replayed = await auth.client.finishSingleSignOn({ state, callbackUrl, clientAddress: "" });
   expect(replayed.refusal).toBe(SingleSignOnRefusal.EXPIRED);
   expect(replayed.token).toBe("");
+});
+
+test("mix-up: a code that comes back to another workspace's redirect URI is refused before it is sent anywhere", async () => {
+  await configure();
+  const { callbackUrl, state } = await toCallback("carol@example.com");
+  const elsewhere = new URL(callbackUrl);
+  elsewhere.pathname = "/console/sso/callback/another-workspace";
+  const finished = await auth.client.finishSingleSignOn({
+    state,
+    callbackUrl: elsewhere.href,
+    clientAddress: "",
+  });
+  expect(finished.refusal).toBe(SingleSignOnRefusal.ANSWER_REJECTED);
+  expect(finished.refusalDetail).toBe(
+    "the browser came back to another workspace's redirect URI than this log-in was started for",
+  );
+  expect((await audit()).some((e) => e.action === "member.joined")).toBe(false);
 });
 
 test("PKCE: a code stolen from one log-in and injected into another is refused by the provider", async () => {
@@ -314,6 +354,29 @@ test("password log-in is switched off only from a session that came through sing
 
   const bySso = await logIn("admin@example.com");
   expect((await offWithSso(bySso.token)).singleSignOn?.passwordLoginEnabled).toBe(false);
+
+  // While password log-in is off the console may not change the provider (a wrong secret would
+  // lock everyone out); the operator may.
+  const replaceSecret = (actor: { actorUserId?: string; actorSessionToken?: string }) =>
+    auth.client.updateSingleSignOn({
+      workspaceId,
+      enabled: true,
+      issuer: provider.issuer,
+      clientId: CLIENT.client_id,
+      clientSecret: CLIENT.client_secret,
+      allowedDomains: ["example.com"],
+      passwordLoginEnabled: false,
+      ...actor,
+    });
+  const fromConsole = await failure(replaceSecret({ actorUserId: adminId, actorSessionToken: bySso.token }));
+  expect(fromConsole?.rawMessage).toContain(
+    "switch password log-in on before changing the identity provider",
+  );
+  await replaceSecret({});
+  // A session the provider opened before it changed no longer counts.
+  expect((await auth.client.getSession({ token: bySso.token })).session?.memberships).toEqual([]);
+  const bySsoAgain = await logIn("admin@example.com");
+  expect((await auth.client.getSession({ token: bySsoAgain.token })).session?.memberships).toHaveLength(1);
 
   // The password session already open loses the workspace at once; a new one is refused.
   expect((await auth.client.getSession({ token: byPassword.token })).session?.memberships).toEqual([]);

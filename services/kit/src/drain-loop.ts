@@ -8,8 +8,12 @@
 import { AsyncResource } from "node:async_hooks";
 import { Counter } from "prom-client";
 import type { Logger } from "./logger.js";
+import { isDependencyOutage } from "./outage.js";
 
-/** Drains that threw instead of handling their own failure, by work; each is a bug to fix. */
+/**
+ * Drains that threw instead of handling their own failure, by work; each is a bug to fix. A
+ * dependency's outage (isDependencyOutage) is not counted: it is logged as a warning.
+ */
 export const drainFailures = new Counter({
   name: "background_work_failures_total",
   help: "Background drains (outbox relay, e-mail, completion, deliveries, sweeps) that threw; each runs again at its next poll.",
@@ -60,6 +64,15 @@ export class DrainLoop {
     this.running = this.detached
       .runInAsyncScope(() => this.drain(this.stopping.signal))
       .catch((err: unknown) => {
+        // A database or service that stopped answering mid-drain is not a bug of the drain's: the
+        // queue is where it was, and the next poll finds it.
+        if (isDependencyOutage(err)) {
+          this.guard.logger.warn(
+            { err, work: this.guard.work },
+            "background work met a dependency that did not answer; it runs again at its next poll",
+          );
+          return;
+        }
         drainFailures.inc({ work: this.guard.work });
         this.guard.logger.error(
           { err, work: this.guard.work },

@@ -77,7 +77,10 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
   const { current } = useSession();
   const [settings, setSettings] = useState(initial);
   const [draft, setDraft] = useState(() => draftOf(initial));
-  const [saved, setSaved] = useState(false);
+  /** What the last save said: whether it asked the provider, which a change of provider does. */
+  const [saved, setSaved] = useState<"asked provider" | "saved" | false>(false);
+  /** The domains as last sent, which a refusal's index points into. */
+  const [sentDomains, setSentDomains] = useState<string[]>([]);
   const save = useAction();
   const viaSso = current.state === "signed-in" && current.session.singleSignOnWorkspaceId === workspace.id;
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
@@ -85,18 +88,20 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
     setSaved(false);
   };
   const error = (path: string) => save.error?.about(path);
-  const domainsError = domainProblem(save.error?.errors ?? [], domainsOf(draft.domains));
+  const domainsError = domainProblem(save.error?.errors ?? [], sentDomains);
+  const providerChanged =
+    !settings.enabled ||
+    draft.issuer.trim() !== settings.issuer ||
+    draft.clientId.trim() !== settings.clientId ||
+    draft.clientSecret !== "";
   // Switching password log-in off is offered where the server would allow it; switching it on, always.
-  const mayTurnPasswordOff =
-    !settings.passwordLoginEnabled ||
-    (viaSso &&
-      settings.enabled &&
-      draft.enabled &&
-      draft.issuer === settings.issuer &&
-      draft.clientId === settings.clientId);
+  const mayTurnPasswordOff = !settings.passwordLoginEnabled || (viaSso && draft.enabled && !providerChanged);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const domains = domainsOf(draft.domains);
+    const askedProvider = draft.enabled && providerChanged;
+    setSentDomains(domains);
     void save.run("save", async () => {
       const next = await call<SingleSignOnSettings>(inWorkspace(workspace.id, "/single-sign-on"), {
         method: "PUT",
@@ -105,14 +110,14 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
           issuer: draft.issuer.trim(),
           clientId: draft.clientId.trim(),
           ...(draft.clientSecret ? { clientSecret: draft.clientSecret } : {}),
-          allowedDomains: domainsOf(draft.domains),
+          allowedDomains: domains,
           newMemberRole: draft.newMemberRole,
           passwordLoginEnabled: draft.passwordLoginEnabled,
         },
       });
       setSettings(next);
       setDraft(draftOf(next));
-      setSaved(true);
+      setSaved(askedProvider ? "asked provider" : "saved");
     });
   };
 
@@ -132,7 +137,14 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
           </code>
           <CopyButton text={settings.redirectUri} label="Copy URI" />
         </div>
-        <CheckField checked={draft.enabled} onChange={(on) => set("enabled", on)}>
+        <CheckField
+          checked={draft.enabled}
+          onChange={(on) => {
+            set("enabled", on);
+            // Without single sign-on, passwords are the only way in.
+            if (!on) set("passwordLoginEnabled", true);
+          }}
+        >
           Members may log in through the identity provider
         </CheckField>
         <TextField
@@ -213,9 +225,11 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
           Members may also log in with a password
         </label>
         <p className="muted small" id="password-login-note">
-          {draft.passwordLoginEnabled && !mayTurnPasswordOff
-            ? "To switch it off, save single sign-on, log out, log in again with “Use single sign-on”, and switch it off here: that proves the settings work, so nobody is locked out."
-            : "Off: passwords stop working for this workspace at once, in sessions already open too. The operator can switch it back on with the CLI."}
+          {!draft.passwordLoginEnabled
+            ? "Off: passwords stop working for this workspace at once, in sessions already open too. The operator can switch them back on with the CLI."
+            : mayTurnPasswordOff
+              ? "Switched off, passwords stop working for this workspace at once, in sessions already open too; members log in through the identity provider only."
+              : "To switch it off, save single sign-on, log out, log in again with “Use single sign-on”, and switch it off here: that proves the settings work, so nobody is locked out."}
         </p>
       </div>
 
@@ -225,9 +239,11 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
       {saved ? (
         <p className="note success" role="status">
           Saved.{" "}
-          {settings.enabled
-            ? "The identity provider answered, and members can log in through it."
-            : "Single sign-on is off."}
+          {!settings.enabled
+            ? "Single sign-on is off."
+            : saved === "asked provider"
+              ? "The identity provider answered, and members can log in through it."
+              : ""}
         </p>
       ) : null}
       <div className="button-row">
