@@ -182,13 +182,15 @@ export class Team {
     return {
       invitation: toInvitation(row),
       workspaceName: workspace?.name ?? "",
-      hasLogIn: (await store.userByEmail(this.deps.db, row.email)) !== undefined,
+      // Someone who joined through single sign-on has no password to prove: they choose one here.
+      hasLogIn: Boolean((await store.userByEmail(this.deps.db, row.email))?.password_hash),
     };
   }
 
   /**
-   * Joins the invited workspace and opens a session. Someone with a log-in proves it with their
-   * password (through log-in, with its throttle); someone new sets theirs.
+   * Joins the invited workspace and opens a session. Someone with a password proves it is theirs
+   * (through log-in, with its throttle); someone new, or who has only logged in through single
+   * sign-on, chooses one: the link came to their address, as a reset link would.
    */
   async acceptInvitation(
     token: string,
@@ -197,10 +199,10 @@ export class Team {
   ): Promise<{ token: string; expiresAt: Date; session: Session }> {
     const invitation = await openInvitation(this.deps.db, token);
     const existing = await store.userByEmail(this.deps.db, invitation.email);
-    // A person with a log-in proves it is theirs; anyone else chooses a password here.
-    if (existing) await this.deps.accounts.authenticate(invitation.email, password, clientAddress);
+    const proves = Boolean(existing?.password_hash);
+    if (proves) await this.deps.accounts.authenticate(invitation.email, password, clientAddress);
     else rejectViolations(checkPassword(password));
-    const passwordHash = existing ? "" : await this.deps.passwords.hash(password);
+    const passwordHash = proves ? "" : await this.deps.passwords.hash(password);
     const user = await this.deps.db.transaction(async (tx) => {
       // Locked and checked again: two acceptances of one link make one membership.
       const { rows } = await tx.query<{ id: string }>(
@@ -212,6 +214,8 @@ export class Team {
       if (!person) {
         person = { id: uuidv7(), email: invitation.email, password_hash: passwordHash };
         await store.insertUser(tx, person);
+      } else if (!person.password_hash) {
+        await store.setPasswordHash(tx, person.id, passwordHash);
       }
       await store.upsertMembership(tx, invitation.workspace_id, person.id, invitation.role);
       await tx.query("UPDATE invitations SET closed_at = now() WHERE id = $1", [invitation.id]);

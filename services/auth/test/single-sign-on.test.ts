@@ -17,7 +17,8 @@ import {
   SingleSignOnSchema,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { fieldViolations, SecretBox } from "@countersign/kit";
-import { type StartedAuth, startAuth } from "./harness.js";
+import { linkTokens } from "../src/secrets.js";
+import { PEPPER, type StartedAuth, startAuth } from "./harness.js";
 import { authorizeAtProvider, FetchBrowser, startProvider, type TestProvider } from "./identity-provider.js";
 
 const REDIRECT_URI = "https://sign.example.test/console/sso/callback/acme";
@@ -468,4 +469,26 @@ test("the operator switches password log-in back on while the identity provider 
         "the stored secret cannot be opened: COUNTERSIGN_KEY_PEPPER has changed, or the row was altered: enter it again",
     },
   ]);
+});
+
+test("someone who joined through single sign-on accepts an invitation elsewhere by choosing a password, not by proving one they never had", async () => {
+  await configure();
+  await logIn("carol@example.com");
+  const other = (await auth.client.createWorkspace({ name: "Other" })).workspace?.id as string;
+  const { invitation } = await auth.client.inviteMember({
+    workspaceId: other,
+    email: "carol@example.com",
+    role: Role.MEMBER,
+  });
+  const token = linkTokens(PEPPER)("invitation", invitation?.id as string);
+  expect((await auth.client.getInvitation({ token })).hasLogIn).toBe(false);
+  const accepted = await auth.client.acceptInvitation({
+    token,
+    password: "carols-new-password",
+    clientAddress: "",
+  });
+  expect(accepted.session?.memberships.map((m) => m.workspaceId).sort()).toEqual([workspaceId, other].sort());
+  expect(
+    (await auth.client.createSession({ email: "carol@example.com", password: "carols-new-password" })).token,
+  ).not.toBe("");
 });
