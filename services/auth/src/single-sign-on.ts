@@ -250,6 +250,7 @@ export class SingleSignOn {
       };
     }
     const { workspace_id: workspaceId } = login;
+    const settings = await settingsOf(this.deps.db, workspaceId);
     const refuse = async (refusal: SingleSignOnRefusal, detail: string, email = "") => {
       this.deps.logger.warn(
         { workspaceId, refusal: SingleSignOnRefusal[refusal], detail, clientAddress },
@@ -265,7 +266,6 @@ export class SingleSignOn {
       });
       return { refusal, detail, workspaceId };
     };
-    const settings = await settingsOf(this.deps.db, workspaceId);
     if (!settings?.enabled) return refuse(SingleSignOnRefusal.UNAVAILABLE, "single sign-on was switched off");
     // Each workspace has a redirect URI of its own. A code that comes back to another's was issued
     // for another client: a provider that forwarded this log-in elsewhere (a mix-up) would be sent
@@ -350,36 +350,41 @@ export class SingleSignOn {
         [workspaceId, settings.issuer, identity.subject],
       );
       let user: UserRow | undefined = linked.rows[0];
+      let member = user !== undefined && (await store.member(tx, workspaceId, user.id)) !== undefined;
       if (!user) {
         const byEmail = await store.userByEmail(tx, identity.email);
-        if (byEmail && !(await store.member(tx, workspaceId, byEmail.id))) {
-          return {
-            refusal: `${identity.email} has an account but is not a member of this workspace: an Organization Admin adds them under Members first`,
-          };
+        if (byEmail) {
+          if (!(await store.member(tx, workspaceId, byEmail.id))) {
+            return {
+              refusal: `${identity.email} has an account but is not a member of this workspace: an Organization Admin adds them under Members first`,
+            };
+          }
+          if (await linkedToAnother(tx, settings, byEmail.id)) {
+            return { refusal: `${identity.email} belongs to another identity at this identity provider` };
+          }
+          user = byEmail;
+          member = true;
         }
-        if (byEmail && (await linkedToAnother(tx, settings, byEmail.id))) {
-          return { refusal: `${identity.email} belongs to another identity at this identity provider` };
-        }
-        user = byEmail;
       }
-      if (!user || !(await store.member(tx, workspaceId, user.id))) {
+      if (!member) {
         const domain = identity.email.split("@")[1] ?? "";
         if (!settings.allowed_domains.includes(domain)) {
           return {
             refusal: `${identity.email} is not a member, and ${domain} is not a domain allowed to join`,
           };
         }
-        if (!user) {
-          user = { id: uuidv7(), email: identity.email, password_hash: null };
-          await store.insertUser(tx, user);
-        }
-        const joining: UserRow = user;
-        await store.upsertMembership(tx, workspaceId, joining.id, settings.new_member_role);
+      }
+      if (!user) {
+        user = { id: uuidv7(), email: identity.email, password_hash: null };
+        await store.insertUser(tx, user);
+      }
+      if (!member) {
+        await store.upsertMembership(tx, workspaceId, user.id, settings.new_member_role);
         await audit(tx, {
           workspaceId,
-          actorUserId: joining.id,
+          actorUserId: user.id,
           action: "member.joined",
-          target: joining.email,
+          target: user.email,
           detail: `${roleLabel(settings.new_member_role)}, through single sign-on`,
         });
       }
