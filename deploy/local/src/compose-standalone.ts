@@ -22,6 +22,7 @@ import {
   inMemoryTransport,
   type Logger,
   MemoryEventBus,
+  type Network,
   operatorOnly,
   SERVER_GRACE_MS,
   type ServiceModule,
@@ -74,6 +75,8 @@ export interface StandaloneOptions {
   };
   /** Limits of the documents service that operators may tune. */
   documents?: { maxPages?: number; libreOffice?: string; conversionTimeoutMs?: number };
+  /** Networks identity providers may be on although not public. */
+  identityProviderNetworks?: readonly Network[];
   /** Webhook delivery settings; without a secret key, the one made on first start in the data dir. */
   webhooks?: Partial<Omit<WebhooksDeps, "db" | "bus" | "logger" | "publicUrl">>;
 }
@@ -129,6 +132,7 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       publicUrl,
       mailer: createMailer(mail),
       onlyReplica: true,
+      identityProviderNetworks: options.identityProviderNetworks,
       bootstrap: {
         workspaceName: "Default workspace",
         adminEmail: options.adminEmail,

@@ -3,6 +3,7 @@
  * starts every service in this process and stops them on SIGTERM or SIGINT.
  */
 import { resolve } from "node:path";
+import { identityProviderConfig } from "@countersign/auth";
 import { conversionConfig, conversionSettings, DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
 import { admissionConfig, admissionLimits, bodyMemoryConfig } from "@countersign/gateway";
 import {
@@ -53,6 +54,7 @@ const configSchema = z.object({
   ...sealConfig,
   ...timestampConfig,
   ...webhookConfig,
+  ...identityProviderConfig,
   COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
 });
 
@@ -101,6 +103,7 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
       timestampAuthority: configuredTimestampAuthority(config),
     },
     documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES, ...conversionSettings(config) },
+    identityProviderNetworks: config.COUNTERSIGN_IDENTITY_PROVIDER_ALLOW_NETWORKS,
     webhooks: {
       ...webhookSettings(config),
       ...(config.COUNTERSIGN_WEBHOOK_SECRET_KEY ? { secretKey: config.COUNTERSIGN_WEBHOOK_SECRET_KEY } : {}),

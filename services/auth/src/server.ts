@@ -8,9 +8,11 @@ import { createMailer, env, mailConfig, runMain, serviceMain } from "@countersig
 import { z } from "zod";
 import { AUTH_CALLERS } from "./callers.js";
 import { firstStartBanner } from "./first-start.js";
+import { identityProviderConfig } from "./identity-providers.js";
 import { buildAuth } from "./service.js";
 
 export { firstStartBanner } from "./first-start.js";
+export { identityProviderConfig } from "./identity-providers.js";
 export { type AuthDeps, type AuthModule, buildAuth } from "./service.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
@@ -21,6 +23,7 @@ export const configSchema = z.object({
   /** The console's public base URL: invitation and password reset links start with it. */
   COUNTERSIGN_PUBLIC_URL: env.url(),
   ...mailConfig,
+  ...identityProviderConfig,
   /** Without SMTP_URL, auth's e-mails are written as .eml files in its outbox folder. */
   COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
 });
@@ -36,6 +39,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           ...adapters,
           keyPepper: cfg.COUNTERSIGN_KEY_PEPPER,
           publicUrl: cfg.COUNTERSIGN_PUBLIC_URL,
+          identityProviderNetworks: cfg.COUNTERSIGN_IDENTITY_PROVIDER_ALLOW_NETWORKS,
           mailer: createMailer({
             smtpUrl: cfg.SMTP_URL,
             outboxDir: join(cfg.COUNTERSIGN_DATA_DIR, "outbox"),

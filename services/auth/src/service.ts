@@ -18,6 +18,7 @@ import {
   type Logger,
   type Mailer,
   migrate,
+  type Network,
   OutboxRelay,
   outboxTrack,
   SecretBox,
@@ -65,6 +66,8 @@ export interface AuthDeps {
   loginThrottle?: LoginThrottlePolicies;
   /** The only process on this database (standalone): outbox claims of a killed process are released at start. */
   onlyReplica?: boolean;
+  /** Networks identity providers may be on although not public (COUNTERSIGN_IDENTITY_PROVIDER_ALLOW_NETWORKS). */
+  identityProviderNetworks?: readonly Network[];
 }
 
 export interface AuthModule extends ServiceModule {
@@ -114,10 +117,11 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     queueEmail: (tx, kind, refId) => emails.queue(tx, kind, refId),
     emailsQueued: () => emails.sendQueued(),
   });
+  const providers = new IdentityProviders({ allowNetworks: deps.identityProviderNetworks, logger });
   const singleSignOn = new SingleSignOn({
     db,
     accounts,
-    providers: new IdentityProviders(),
+    providers,
     // The pepper is the one secret auth is configured with; a key derived from it for this purpose
     // alone opens nothing else and is opened by nothing else.
     secrets: new SecretBox(deps.keyPepper, {
@@ -183,6 +187,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       await sealNotices.stop();
       await notices.stop();
       passwords.close();
+      providers.close();
     },
   };
 }

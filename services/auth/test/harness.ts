@@ -16,12 +16,12 @@ import {
   serverInterceptors,
   serviceClient,
 } from "@countersign/kit";
-import { type AuthModule, buildAuth } from "../src/service.js";
+import { type AuthDeps, type AuthModule, buildAuth } from "../src/service.js";
 
 export const PEPPER = "test-pepper-that-is-long-enough-for-hmac";
 export const PUBLIC_URL = "https://sign.example.test";
 
-export async function startAuth() {
+export async function startAuth(options: Pick<AuthDeps, "identityProviderNetworks"> = {}) {
   const pg = await EmbeddedPostgres.open();
   const outboxDir = await mkdtemp(join(tmpdir(), "countersign-auth-outbox-"));
   const db = pg.database("auth");
@@ -35,6 +35,7 @@ export async function startAuth() {
     publicUrl: PUBLIC_URL,
     mailer: createMailer({ outboxDir, from: { name: "Countersign", email: "no-reply@example.com" } }),
     apiCallFlushIntervalMs: 10,
+    ...options,
   });
   await module.start();
   const transport = inMemoryTransport(

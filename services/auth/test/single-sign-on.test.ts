@@ -16,7 +16,7 @@ import {
   SingleSignOnRefusal,
   SingleSignOnSchema,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { fieldViolations, SecretBox } from "@countersign/kit";
+import { fieldViolations, parseNetworks, SecretBox } from "@countersign/kit";
 import { linkTokens } from "../src/secrets.js";
 import { PEPPER, type StartedAuth, startAuth } from "./harness.js";
 import { authorizeAtProvider, FetchBrowser, startProvider, type TestProvider } from "./identity-provider.js";
@@ -38,7 +38,9 @@ let adminId: string;
 
 beforeAll(async () => {
   [auth, provider, expiredProvider, wrongAudienceProvider] = await Promise.all([
-    startAuth(),
+    // The test providers listen on loopback, which an operator must allow as it would a provider
+    // inside the cluster.
+    startAuth({ identityProviderNetworks: parseNetworks("127.0.0.0/8, ::1/128") }),
     startProvider({ clients: [CLIENT] }),
     startProvider({ clients: [CLIENT], fault: "expired" }),
     startProvider({ clients: [CLIENT], fault: "wrong-audience" }),

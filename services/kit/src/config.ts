@@ -6,6 +6,7 @@
 
 import { isIP } from "node:net";
 import { z } from "zod";
+import { parseNetworks } from "./address-policy.js";
 import { parseAddress } from "./balanced-transport.js";
 
 /** An IP address, or one with a prefix length that fits its family. */
@@ -67,6 +68,22 @@ export const env = {
           .filter(Boolean),
       )
       .refine((parts) => parts.every(isNetwork), "must be comma-separated IP addresses or CIDR blocks"),
+  /**
+   * Networks an outbound client may reach although they are not public (address-policy.ts):
+   * comma-separated CIDR blocks such as `127.0.0.0/8,::1/128`; none by default.
+   */
+  reachableNetworks: () =>
+    z
+      .string()
+      .default("")
+      .transform((value, context) => {
+        try {
+          return parseNetworks(value);
+        } catch (err) {
+          context.addIssue({ code: "custom", message: (err as Error).message });
+          return z.NEVER;
+        }
+      }),
   flag: () =>
     z
       .enum(["true", "false", "1", "0", ""])

@@ -1,4 +1,5 @@
 export * from "./adapters.js";
+export * from "./address-policy.js";
 export { type BalancedTransport, parseAddress, type ReplicaConnection } from "./balanced-transport.js";
 export * from "./blob-store.js";
 export * from "./chunks.js";
@@ -22,6 +23,7 @@ export * from "./metrics.js";
 export * from "./migrations.js";
 export * from "./node-flags.js";
 export * from "./outage.js";
+export * from "./outbound-http.js";
 export * from "./outbox.js";
 export * from "./pages.js";
 export * from "./process-faults.js";

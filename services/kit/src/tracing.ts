@@ -260,33 +260,3 @@ export function failSpan(span: Span, err: unknown): void {
   span.recordException(error);
   span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }
-
-/**
- * fetch, in a CLIENT span within a trace, with the trace's context in its request: calls to a
- * time-stamping authority, an OCSP responder or a CRL server. Off, or outside a trace, fetch itself.
- */
-export function fetchInSpan(url: string | URL, init: RequestInit = {}): Promise<Response> {
-  if (!provider) return fetch(url, init);
-  const target = new URL(url);
-  const method = (init.method ?? "GET").toUpperCase();
-  return inSpan(
-    method,
-    {
-      kind: SpanKind.CLIENT,
-      onlyInTrace: true,
-      attributes: {
-        "http.request.method": method,
-        "server.address": target.hostname,
-        "url.full": `${target.origin}${target.pathname}`,
-      },
-    },
-    async (span) => {
-      if (!span) return fetch(url, init);
-      const headers = new Headers(init.headers);
-      injectTraceContext(headers);
-      const response = await fetch(url, { ...init, headers });
-      span.setAttribute("http.response.status_code", response.status);
-      return response;
-    },
-  );
-}

@@ -29,8 +29,7 @@ const WORKSPACE = "0190a000-0000-7000-8000-000000000001";
 const OTHER_WORKSPACE = "0190a000-0000-7000-8000-000000000002";
 
 /** What a tenant reads for any address deliveries may not reach, whatever the address and however it was found. */
-const NOT_PUBLIC =
-  "the endpoint's address is not a public internet address; deliveries go only to public addresses";
+const NOT_PUBLIC = "the address is not a public internet address; only public addresses are reached";
 
 type Harness = Awaited<ReturnType<typeof startHarness>>;
 

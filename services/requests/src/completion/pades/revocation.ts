@@ -7,7 +7,7 @@
  * data its certificates say it needs.
  */
 
-import { fetchInSpan } from "@countersign/kit";
+import { type OutboundAnswer, OutboundClient, peerFailure } from "@countersign/kit";
 import type * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { parseDer, toArrayBuffer } from "./cms-signature.js";
@@ -62,38 +62,29 @@ function uris(cert: pkijs.Certificate, oid: string): string[] {
   return found.filter((uri) => /^https?:\/\//i.test(uri));
 }
 
+/**
+ * The sources a certificate of the seal's chain names: the operator chose the certificate, so any
+ * address may be reached; each answer is bounded in bytes and time. CRL servers often move a file
+ * (http to https, a mirror), so a few redirects are followed.
+ */
+const sources = new OutboundClient({ purpose: "revocation source", reach: "any" });
+
 async function fetchLimited(
   url: string,
-  init: RequestInit,
+  init: { method: string; headers?: Record<string, string>; body?: Uint8Array },
   limit: number,
   timeoutMs: number,
 ): Promise<Uint8Array> {
   const where = new URL(url).host;
-  let response: Response;
+  let answer: OutboundAnswer;
   try {
-    response = await fetchInSpan(url, {
-      ...init,
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: "follow",
-    });
+    answer = await sources.request(url, init, { maxBytes: limit, timeoutMs, redirects: 3 });
   } catch (err) {
-    const reason =
-      (err as Error).name === "TimeoutError"
-        ? `did not answer within ${timeoutMs} ms`
-        : "could not be reached";
-    throw new RevocationError(`the revocation source at ${where} ${reason}`, { cause: err });
+    throw new RevocationError(`the revocation source at ${where} ${peerFailure(err)}`, { cause: err });
   }
-  if (!response.ok)
-    throw new RevocationError(`the revocation source at ${where} answered ${response.status}`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > limit)
-      throw new RevocationError(`the revocation source at ${where} answered more than ${limit} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (answer.status < 200 || answer.status > 299)
+    throw new RevocationError(`the revocation source at ${where} answered ${answer.status}`);
+  return answer.body;
 }
 
 async function ocspAnswer(

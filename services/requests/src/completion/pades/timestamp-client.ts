@@ -5,7 +5,7 @@
  * Anything else is an error naming what was wrong: a completion never goes on with half a stamp.
  */
 import { randomBytes } from "node:crypto";
-import { fetchInSpan } from "@countersign/kit";
+import { type OutboundAnswer, OutboundClient, peerFailure } from "@countersign/kit";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { Counter, Histogram } from "prom-client";
@@ -29,6 +29,12 @@ export interface Timestamp {
 
 /** A token is a few KiB with its certificates; an answer past this is not one. */
 const MAX_REPLY_BYTES = 256 * 1024;
+
+/**
+ * The operator names the authority (COUNTERSIGN_TSA_URL), so any address may be reached; the answer
+ * is still bounded in bytes and time, and a redirect is not followed.
+ */
+const authorities = new OutboundClient({ purpose: "time-stamping authority", reach: "any" });
 
 export class TimestampError extends Error {
   override name = "TimestampError";
@@ -106,41 +112,19 @@ async function askAuthority(authority: TimestampAuthority, data: Uint8Array): Pr
     headers.authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
   }
   const where = new URL(authority.url).host;
-  let reply: Uint8Array;
+  let answer: OutboundAnswer;
   try {
-    const response = await fetchInSpan(authority.url, {
-      method: "POST",
-      headers,
-      body: new Uint8Array(request.toSchema().toBER()),
-      signal: AbortSignal.timeout(authority.timeoutMs),
-      redirect: "error",
-    });
-    if (!response.ok)
-      throw new TimestampError(`the time-stamping authority at ${where} answered ${response.status}`);
-    reply = await readLimited(response, where);
+    answer = await authorities.request(
+      authority.url,
+      { method: "POST", headers, body: new Uint8Array(request.toSchema().toBER()) },
+      { maxBytes: MAX_REPLY_BYTES, timeoutMs: authority.timeoutMs },
+    );
   } catch (err) {
-    if (err instanceof TimestampError) throw err;
-    const reason =
-      (err as Error).name === "TimeoutError"
-        ? `did not answer within ${authority.timeoutMs} ms`
-        : "could not be reached";
-    throw new TimestampError(`the time-stamping authority at ${where} ${reason}`, { cause: err });
+    throw new TimestampError(`the time-stamping authority at ${where} ${peerFailure(err)}`, { cause: err });
   }
-  return checkReply(reply, data, digest, nonce, authority, where);
-}
-
-async function readLimited(response: Response, where: string): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_REPLY_BYTES)
-      throw new TimestampError(
-        `the time-stamping authority at ${where} answered more than ${MAX_REPLY_BYTES} bytes`,
-      );
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (answer.status < 200 || answer.status > 299)
+    throw new TimestampError(`the time-stamping authority at ${where} answered ${answer.status}`);
+  return checkReply(answer.body, data, digest, nonce, authority, where);
 }
 
 async function checkReply(
