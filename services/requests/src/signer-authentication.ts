@@ -2,8 +2,9 @@
  * What a signer gives before the document is shown, when the sender asked for it: the access code
  * the sender gave them another way, and a one-time code e-mailed to their address. A session passes
  * each method once; until it has passed them all it sees no document and can neither sign nor
- * decline. Wrong codes count per recipient, whichever session gave them: five lock the recipient
- * out for 15 minutes. Each code sent, passed, failed and each lock-out is in the audit trail.
+ * decline. Wrong codes of every kind count toward one lock-out per recipient, whichever session gave
+ * them: every fifth locks it, for longer each time, and only passing every method asked clears the
+ * count. Each code sent, passed, failed and each lock-out is in the audit trail.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -28,10 +29,14 @@ import type { SignerCodes } from "./signer-codes.js";
 import { type SessionRef, type SigningSessions, signerActor } from "./signing-sessions.js";
 import type { RecipientRow } from "./store.js";
 
-/** Wrong codes in a row that lock a recipient out, and for how long. */
+/**
+ * Wrong codes that lock a recipient out, and for how long: 15 minutes, doubled at each further
+ * lock-out up to 4 hours, so a short access code cannot be walked through at 20 guesses an hour.
+ */
 export const MAX_FAILURES = 5;
 const LOCK_MINUTES = 15;
-/** How long an e-mailed code works, and how soon another may be asked for. */
+const MAX_LOCK_MINUTES = 240;
+/** How long an e-mailed code works, and how soon another may be asked for, across sessions. */
 const CODE_MINUTES = 10;
 const RESEND_SECONDS = 30;
 /** E-mailed codes a recipient may ask for in an hour, across their sessions. */
@@ -64,18 +69,7 @@ export class SignerAuthentication {
         throw new ConnectError("the sender did not ask you for an e-mailed code", Code.FailedPrecondition);
       }
       assertNotLocked(recipient);
-      const before = await sessionCodes(tx, session.sessionId);
-      const since = before.code_sent_at ? (Date.now() - before.code_sent_at.getTime()) / 1000 : Infinity;
-      if (since < RESEND_SECONDS)
-        throw tooSoon(Math.ceil(RESEND_SECONDS - since), "a code was sent moments ago");
-      const { rows } = await tx.query<{ sent: number }>(
-        `SELECT count(*)::int AS sent FROM notifications
-          WHERE recipient_id = $1 AND kind = 'signing_code' AND created_at > now() - interval '1 hour'`,
-        [recipient.id],
-      );
-      if ((rows[0]?.sent ?? 0) >= CODES_PER_HOUR) {
-        throw tooSoon(3600, `${CODES_PER_HOUR} codes were sent in the last hour`);
-      }
+      await assertMaySendCode(tx, recipient.id);
       const notificationId = uuidv7();
       await tx.query(
         `INSERT INTO notifications (id, request_id, recipient_id, kind, traceparent)
@@ -124,9 +118,17 @@ export class SignerAuthentication {
          RETURNING verified_methods, code_notification_id, code_sent_at`,
         [session.sessionId, verified],
       );
-      await tx.query("UPDATE recipients SET auth_failures = 0 WHERE id = $1", [recipient.id]);
+      // Only someone who has given every code asked clears the count: a right e-mailed code says
+      // nothing of the access code guessed beside it, and would otherwise buy more guesses.
+      const cleared = asked.every((m) => verified.includes(m));
+      if (cleared) await tx.query("UPDATE recipients SET auth_failures = 0 WHERE id = $1", [recipient.id]);
       await appendAudit(tx, session.requestId, "authenticated", by, { methods: passed });
-      outcome = { answer: describe({ ...recipient, auth_failures: 0 }, after.rows[0] as SessionCodeRow) };
+      outcome = {
+        answer: describe(
+          cleared ? { ...recipient, auth_failures: 0 } : recipient,
+          after.rows[0] as SessionCodeRow,
+        ),
+      };
     });
     // A wrong code is refused after its count is committed: a rolled-back count would allow
     // guessing without end.
@@ -229,7 +231,29 @@ async function sessionCodes(db: Queryable, sessionId: string): Promise<SessionCo
   return rows[0] ?? NO_CODES;
 }
 
-/** One wrong attempt counted, the lock-out it may bring; the error the signer is answered with. */
+/**
+ * Refuses another e-mailed code while the recipient's last one, from whichever session, is moments
+ * old, or once they were sent the hour's allowance; the answer says when one may be asked for.
+ */
+async function assertMaySendCode(tx: Queryable, recipientId: string): Promise<void> {
+  const { rows } = await tx.query<{ sent: number; wait_last: number; wait_oldest: number }>(
+    `SELECT count(*)::int AS sent,
+            COALESCE(extract(epoch FROM max(created_at) + make_interval(secs => $2) - now()), 0)::float8 AS wait_last,
+            COALESCE(extract(epoch FROM min(created_at) + interval '1 hour' - now()), 0)::float8 AS wait_oldest
+       FROM notifications
+      WHERE recipient_id = $1 AND kind = 'signing_code' AND created_at > now() - interval '1 hour'`,
+    [recipientId, RESEND_SECONDS],
+  );
+  const { sent = 0, wait_last = 0, wait_oldest = 0 } = rows[0] ?? {};
+  if (sent >= CODES_PER_HOUR)
+    throw tooSoon(Math.ceil(wait_oldest), `${CODES_PER_HOUR} codes were sent in the last hour`);
+  if (wait_last > 0) throw tooSoon(Math.ceil(wait_last), "a code was sent moments ago");
+}
+
+/**
+ * One wrong attempt counted, the lock-out it may bring; the error the signer is answered with. The
+ * count runs on through lock-outs, so each lock-out after the first lasts twice the one before.
+ */
 async function countFailure(
   tx: Queryable,
   requestId: string,
@@ -238,12 +262,13 @@ async function countFailure(
   by: ReturnType<typeof signerActor>,
 ): Promise<ConnectError> {
   const failures = recipient.auth_failures + 1;
-  const locks = failures >= MAX_FAILURES;
+  const locks = failures % MAX_FAILURES === 0;
+  const minutes = Math.min(MAX_LOCK_MINUTES, LOCK_MINUTES * 2 ** (failures / MAX_FAILURES - 1));
   const { rows } = await tx.query<{ auth_locked_until: Date | null }>(
     `UPDATE recipients SET auth_failures = $2,
             auth_locked_until = CASE WHEN $3 THEN now() + make_interval(mins => $4) ELSE auth_locked_until END
       WHERE id = $1 RETURNING auth_locked_until`,
-    [recipient.id, locks ? 0 : failures, locks, LOCK_MINUTES],
+    [recipient.id, failures, locks, locks ? minutes : 0],
   );
   await appendAudit(tx, requestId, "authentication_failed", by, { methods: wrong, failures });
   if (locks) {
@@ -251,8 +276,9 @@ async function countFailure(
     await appendAudit(tx, requestId, "authentication_locked", by, { until });
     return lockedOut(until);
   }
-  const left = MAX_FAILURES - failures;
-  const tail = `${left} attempt${left === 1 ? "" : "s"} left before a ${LOCK_MINUTES}-minute lock`;
+  const left = attemptsLeft(failures);
+  const next = Math.min(MAX_LOCK_MINUTES, LOCK_MINUTES * 2 ** Math.floor(failures / MAX_FAILURES));
+  const tail = `${left} attempt${left === 1 ? "" : "s"} left before a ${next}-minute lock`;
   return validationError(
     wrong.map((method) =>
       method === "access_code"
@@ -292,10 +318,15 @@ function describe(recipient: RecipientRow, codes: SessionCodeRow): SignerAuthent
     methods,
     verified: codes.verified_methods.filter((m) => methods.includes(m)),
     lockedUntil: locked ? timestampFromDate(recipient.auth_locked_until as Date) : undefined,
-    attemptsLeft: MAX_FAILURES - recipient.auth_failures,
+    attemptsLeft: attemptsLeft(recipient.auth_failures),
     emailHint: recipient.email_code_required ? emailHint(recipient.email) : "",
     codeSentTime: codes.code_sent_at ? timestampFromDate(codes.code_sent_at) : undefined,
   });
+}
+
+/** Wrong codes the recipient may give before their next lock-out. */
+function attemptsLeft(failures: number): number {
+  return MAX_FAILURES - (failures % MAX_FAILURES);
 }
 
 /** "ada@example.com" as "a•••@example.com": enough to know the mailbox, not to learn it. */

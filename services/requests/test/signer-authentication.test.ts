@@ -6,6 +6,7 @@
  */
 import { toJsonString } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { SignatureRequestSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { fieldViolations, uuidv7 } from "@countersign/kit";
 import { pdfText } from "../../../test/support/pdf-tools.js";
@@ -284,4 +285,124 @@ test("a wrong code's count is kept although the call is refused", async () => {
     [request.id],
   );
   expect(rows[0]?.auth_failures).toBe(1);
+});
+
+/** Ada's e-mailed code, once its e-mail has gone out. */
+async function mailedCode(after: number): Promise<string> {
+  await until(async () => (await codeMails()).length > after);
+  return codeIn((await codeMails()).at(-1)?.text ?? "");
+}
+const codeMails = async () =>
+  (await h.mails()).filter((m) => m.to === "ada@example.com" && /is your code/.test(m.subject));
+const retryAfter = (error: ConnectError) => error.findDetails(RetryAfterSchema)[0]?.seconds ?? 0;
+
+test("a right e-mailed code clears no wrong access code: every wrong code of either kind counts toward one lock-out, and asking for codes in new sessions resets nothing", async () => {
+  const ws = uuidv7();
+  const request = await guardedRequest(ws, { accessCode: "4821", emailCode: true });
+  const wrongAccess = (sessionToken: string) =>
+    rejection(h.requests.verifySigner({ sessionToken, accessCode: "0000", emailCode: "", actor }));
+
+  const first = await openAs("ada@example.com", request.id);
+  for (let i = 0; i < 3; i++) await wrongAccess(first);
+  const sent = (await codeMails()).length;
+  await h.requests.sendSigningCode({ sessionToken: first, actor });
+  const passed = await h.requests.verifySigner({
+    sessionToken: first,
+    accessCode: "",
+    emailCode: await mailedCode(sent),
+    actor,
+  });
+  // The e-mailed code is passed for this session, and the three wrong access codes still stand.
+  expect(passed.authentication).toMatchObject({ verified: ["email_code"], attemptsLeft: 2 });
+
+  // A wrong e-mailed code counts toward the same lock-out, from another session too.
+  const second = await openAs("ada@example.com", request.id);
+  const wrongEmail = await rejection(
+    h.requests.verifySigner({ sessionToken: first, accessCode: "", emailCode: "000000", actor }),
+  );
+  expect(fieldViolations(wrongEmail)).toEqual([
+    { path: "emailCode", message: "is not the code we e-mailed you; 1 attempt left before a 15-minute lock" },
+  ]);
+  const locked = await wrongAccess(second);
+  expect(locked.code).toBe(Code.ResourceExhausted);
+  expect(retryAfter(locked)).toBeGreaterThan(14 * 60);
+  // Locked, neither a code nor the right access code is given out or taken.
+  expect((await rejection(h.requests.sendSigningCode({ sessionToken: second, actor }))).code).toBe(
+    Code.ResourceExhausted,
+  );
+  expect(
+    (
+      await rejection(
+        h.requests.verifySigner({ sessionToken: second, accessCode: "4821", emailCode: "", actor }),
+      )
+    ).code,
+  ).toBe(Code.ResourceExhausted);
+});
+
+test("after a lock-out the count runs on: the next five wrong codes lock for 30 minutes, and passing every code asked clears it", async () => {
+  const ws = uuidv7();
+  const request = await guardedRequest(ws, { accessCode: "4821" });
+  const sessionToken = await openAs("ada@example.com", request.id);
+  const wrong = () =>
+    rejection(h.requests.verifySigner({ sessionToken, accessCode: "0000", emailCode: "", actor }));
+  const unlock = () =>
+    h.db.query(
+      "UPDATE recipients SET auth_locked_until = now() - interval '1 second' WHERE email = 'ada@example.com' AND request_id = $1",
+      [request.id],
+    );
+
+  for (let i = 0; i < 4; i++) await wrong();
+  expect(retryAfter(await wrong())).toBeLessThanOrEqual(15 * 60);
+  await unlock();
+  expect((await h.requests.getSigningSession({ sessionToken })).authentication?.attemptsLeft).toBe(5);
+  expect(fieldViolations(await wrong())).toEqual([
+    {
+      path: "accessCode",
+      message: "is not the access code the sender gave you; 4 attempts left before a 30-minute lock",
+    },
+  ]);
+  for (let i = 0; i < 3; i++) await wrong();
+  expect(retryAfter(await wrong())).toBeGreaterThan(29 * 60);
+
+  await unlock();
+  const passed = await h.requests.verifySigner({ sessionToken, accessCode: "4821", emailCode: "", actor });
+  expect(passed.authentication).toMatchObject({ verified: ["access_code"], attemptsLeft: 5 });
+  const { rows } = await h.db.query<{ auth_failures: number }>(
+    "SELECT auth_failures FROM recipients WHERE request_id = $1 AND email = 'ada@example.com'",
+    [request.id],
+  );
+  expect(rows[0]?.auth_failures).toBe(0);
+});
+
+test("e-mailed codes are bounded per recipient, not per session: a new session waits out the last code's 30 s, and past ten in an hour the answer says when the next may be asked", async () => {
+  const ws = uuidv7();
+  const request = await guardedRequest(ws, { emailCode: true });
+  const first = await openAs("ada@example.com", request.id);
+  await h.requests.sendSigningCode({ sessionToken: first, actor });
+
+  const second = await openAs("ada@example.com", request.id);
+  const soon = await rejection(h.requests.sendSigningCode({ sessionToken: second, actor }));
+  expect(soon.code).toBe(Code.ResourceExhausted);
+  expect(soon.rawMessage).toMatch(/^a code was sent moments ago; ask again in \d+ s$/);
+  expect(retryAfter(soon)).toBeGreaterThan(0);
+  expect(retryAfter(soon)).toBeLessThanOrEqual(30);
+
+  // That code 50 minutes ago and nine more since: the eleventh waits the 10 minutes until the first is an hour old.
+  const recipientId = request.recipients[0]?.id as string;
+  await h.db.query(
+    `UPDATE notifications SET created_at = now() - interval '50 minutes'
+      WHERE recipient_id = $1 AND kind = 'signing_code'`,
+    [recipientId],
+  );
+  for (let i = 1; i <= 9; i++) {
+    await h.db.query(
+      `INSERT INTO notifications (id, request_id, recipient_id, kind, created_at, done_at)
+       VALUES ($1, $2, $3, 'signing_code', now() - make_interval(mins => $4), now())`,
+      [uuidv7(), request.id, recipientId, 50 - i * 5],
+    );
+  }
+  const capped = await rejection(h.requests.sendSigningCode({ sessionToken: second, actor }));
+  expect(capped.rawMessage).toMatch(/^10 codes were sent in the last hour; ask again in \d+ s$/);
+  expect(retryAfter(capped)).toBeGreaterThan(9 * 60);
+  expect(retryAfter(capped)).toBeLessThanOrEqual(10 * 60);
 });
