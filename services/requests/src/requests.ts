@@ -256,7 +256,7 @@ export class Requests {
             });
           }
           if (name === before.name && email === before.email) continue;
-          await store.renameRecipient(tx, before.id, name, email);
+          await store.renameRecipient(tx, before, name, email);
           await revokeLinks(tx, request.id, [before.id]);
           await appendAudit(tx, request.id, "recipient_updated", log, {
             recipientId: before.id,

@@ -18,6 +18,7 @@ import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
 import { notifyRecipients, routeOn } from "./dispatch.js";
 import { drawnSignatureProblems } from "./drawn-signature.js";
+import { sameAddress } from "./email-addresses.js";
 import { enqueueRequestEvent } from "./events.js";
 import { drawingsOf, readSignerValues } from "./field-values.js";
 import { LIMITS, personViolations } from "./request-rules.js";
@@ -133,7 +134,8 @@ export class Signing {
    * Hands the signer's place to someone else, where the sender allows it: the same recipient with
    * the new person's name and address, every link and session of the place ended, a new invitation
    * to the new person. The access code was the first person's to know, so it goes; an e-mailed code
-   * goes to the new address.
+   * goes to the new address. Never to someone already on the request or to its sender: one person
+   * would hold two places.
    */
   async reassign(
     sessionToken: string,
@@ -169,9 +171,9 @@ export class Signing {
         throw new ConnectError("only a signer can hand their place to someone else", Code.FailedPrecondition);
       assertAllowed("sign", locked.request.status);
       assertRecipientAllowed("sign", signer.status);
-      if (email.toLowerCase() === signer.email.toLowerCase())
-        throw validationError([{ path: "email", message: "is your own address: give the new signer's" }]);
-      await store.renameRecipient(tx, signer.id, name, email);
+      const taken = takenAddress(email, signer, locked);
+      if (taken) throw validationError([{ path: "email", message: taken }]);
+      await store.renameRecipient(tx, signer, name, email);
       await tx.query(
         "UPDATE recipients SET access_code_hash = NULL, auth_failures = 0, auth_locked_until = NULL WHERE id = $1",
         [signer.id],
@@ -207,6 +209,26 @@ export class Signing {
     );
     return { signatureRequest, recipientId: session.recipientId, returnUrl: session.returnUrl };
   }
+}
+
+/**
+ * Why a signer cannot hand their place to this address: it is theirs, the sender's, or that of
+ * someone already on the request (a recipient, or the host of one), so one person would hold two
+ * places — or the sender one of their own signers' — and sign for both.
+ */
+function takenAddress(
+  email: string,
+  signer: RecipientRow,
+  { request, recipients }: Locked,
+): string | undefined {
+  if (sameAddress(email, signer.email)) return "is your own address: give the new signer's";
+  if (sameAddress(email, request.sender_email))
+    return "is the sender's address: give the address of the person who signs instead of you";
+  const onRequest = recipients.some(
+    (r) => sameAddress(email, r.email) || (r.host_email !== "" && sameAddress(email, r.host_email)),
+  );
+  if (onRequest) return "belongs to someone already on this request: give the address of someone who is not";
+  return undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import type {
   TextCover,
 } from "@countersign/domain";
 import { type Queryable, selectPage } from "@countersign/kit";
+import { sameAddress } from "./email-addresses.js";
 import type { StoredValue } from "./field-values.js";
 
 /** A field as a request keeps it: on a document, bound to its recipient, with its rules. */
@@ -596,15 +597,15 @@ export const store = {
    * A recipient's new name and address. At another address it is another person, who has seen
    * nothing yet: the place's view (its time, address and browser) is the previous person's and goes.
    */
-  async renameRecipient(tx: Queryable, id: string, name: string, email: string): Promise<void> {
+  async renameRecipient(tx: Queryable, before: RecipientRow, name: string, email: string): Promise<void> {
     await tx.query(
       `UPDATE recipients SET name = $2, email = $3,
-              status = CASE WHEN lower(email) <> lower($3) AND status = 'viewed' THEN 'sent' ELSE status END,
-              viewed_at = CASE WHEN lower(email) <> lower($3) THEN NULL ELSE viewed_at END,
-              viewed_ip = CASE WHEN lower(email) <> lower($3) THEN '' ELSE viewed_ip END,
-              viewed_user_agent = CASE WHEN lower(email) <> lower($3) THEN '' ELSE viewed_user_agent END
+              status = CASE WHEN $4 AND status = 'viewed' THEN 'sent' ELSE status END,
+              viewed_at = CASE WHEN $4 THEN NULL ELSE viewed_at END,
+              viewed_ip = CASE WHEN $4 THEN '' ELSE viewed_ip END,
+              viewed_user_agent = CASE WHEN $4 THEN '' ELSE viewed_user_agent END
         WHERE id = $1`,
-      [id, name, email],
+      [before.id, name, email, !sameAddress(before.email, email)],
     );
   },
 

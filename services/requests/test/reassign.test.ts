@@ -147,3 +147,93 @@ test("a sender who changes a viewed signer's address puts another person in the 
   expect(moved.signatureRequest?.recipients[0]?.status).toBe("sent");
   expect(moved.signatureRequest?.recipients[0]?.viewTime).toBeUndefined();
 });
+
+test("a signer cannot hand their place to anyone already on the request, in any letter case or Unicode form, nor to its sender: one person would sign two places", async () => {
+  const ws = uuidv7();
+  const zoe = `zo\u00eb.${ws}@example.com`;
+  const { signatureRequest: request } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Supply contract",
+    templateId: await h.template(ws),
+    recipients: [
+      { name: "Ada Lovelace", email: `ada.${ws}@example.com`, role: "Client" },
+      { name: "Bob Babbage", email: `bob.${ws}@example.com`, role: "Countersigner" },
+      { name: "Zoë Copy", email: zoe, kind: "cc" },
+    ],
+    allowReassign: true,
+    send: true,
+    actor: { email: `sam.${ws}@example.com` },
+  });
+  const { sessionToken } = await h.requests.openSigningLink({
+    token: tokenOf(await linkOf(`ada.${ws}@example.com`)),
+    actor,
+  });
+  const refusal = async (email: string) =>
+    fieldViolations(await rejection(reassign(sessionToken, { name: "Someone", email })));
+
+  expect(await refusal(` BOB.${ws}@Example.COM `)).toEqual([
+    {
+      path: "email",
+      message: "belongs to someone already on this request: give the address of someone who is not",
+    },
+  ]);
+  // The copy recipient's address written with a combining diaeresis is still theirs.
+  expect(await refusal(`ZOE\u0308.${ws}@example.com`)).toEqual([
+    {
+      path: "email",
+      message: "belongs to someone already on this request: give the address of someone who is not",
+    },
+  ]);
+  expect(await refusal(`Sam.${ws}@example.com`)).toEqual([
+    {
+      path: "email",
+      message: "is the sender's address: give the address of the person who signs instead of you",
+    },
+  ]);
+  const { signatureRequest: after } = await h.requests.getSignatureRequest({
+    workspaceId: ws,
+    requestId: request?.id as string,
+  });
+  expect(after?.recipients.map((r) => r.email)).toEqual([
+    `ada.${ws}@example.com`,
+    `bob.${ws}@example.com`,
+    zoe,
+  ]);
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request?.id as string });
+  expect(entries.some((e) => e.action === "reassigned")).toBe(false);
+
+  // Someone new takes the place.
+  const handed = await reassign(sessionToken, { name: "Cleo Colleague", email: `cleo.${ws}@example.com` });
+  expect(handed.signatureRequest?.recipients[0]?.email).toBe(`cleo.${ws}@example.com`);
+});
+
+test("a sender may put one person in two places, and an address that differs only in case or Unicode form keeps the place's view", async () => {
+  const ws = uuidv7();
+  const ada = `ad\u00e4.${ws}@example.com`;
+  const { signatureRequest: request } = await h.requests.createSignatureRequest({
+    workspaceId: ws,
+    title: "Supply contract",
+    templateId: await h.template(ws),
+    recipients: [
+      { name: "Adä Lovelace", email: ada, role: "Client" },
+      { name: "Bob Babbage", email: `bob.${ws}@example.com`, role: "Countersigner" },
+    ],
+    send: true,
+  });
+  const { sessionToken } = await h.requests.openSigningLink({ token: tokenOf(await linkOf(ada)), actor });
+  await h.requests.recordSigningView({ sessionToken, actor });
+  const [first, second] = request?.recipients.map((r) => r.id) ?? [];
+  // The same address with a combining umlaut, in capitals: the same person, whose view stands.
+  const updated = await h.requests.updateRecipients({
+    workspaceId: ws,
+    requestId: request?.id as string,
+    changes: [
+      { id: first as string, email: ` ADA\u0308.${ws}@Example.com ` },
+      { id: second as string, email: ada },
+    ],
+  });
+  expect(updated.signatureRequest?.recipients.map((r) => [r.email, r.status])).toEqual([
+    [`ADA\u0308.${ws}@Example.com`, "viewed"],
+    [ada, "pending"],
+  ]);
+});
