@@ -27,7 +27,7 @@ export const NewRecipient = z
     }),
     accessCode: text().optional().meta({
       description:
-        "For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Five wrong codes lock the signer out for 15 minutes.",
+        "For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Every five wrong codes lock the signer out, from 15 minutes up to 4 hours.",
       writeOnly: true,
     }),
     emailCode: z.boolean().optional().meta({

@@ -42,7 +42,7 @@ export const SignerAuthentication = z
         "What this session has given. Until it is every method, no document, field or value is shown.",
     }),
     lockedUntil: z.string().optional().meta({
-      description: "Set while the signer is locked out after five wrong codes: when they may try again.",
+      description: "Set while the signer is locked out after wrong codes: when they may try again.",
     }),
     attemptsLeft: z.number().meta({ description: "Wrong codes left before the lock-out." }),
     emailHint: z.string().optional().meta({ description: "Where the e-mailed code goes, partly hidden." }),

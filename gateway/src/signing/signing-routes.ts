@@ -498,7 +498,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     {
       summary: "Hand the request to someone else",
       description:
-        "Where the sender allows it: the new person is e-mailed a link of their own, this link and session end, and the audit trail says who handed it to whom and why. An access code the sender set for this signer no longer applies.",
+        "Where the sender allows it: the new person is e-mailed a link of their own, this link and session end, and the audit trail says who handed it to whom and why. An access code the sender set for this signer no longer applies. Refused (422 naming `email`) for the signer's own address, the sender's, or that of anyone already on the request, in any letter case or Unicode form.",
       tag: "Signing",
       body: ReassignSigner,
       answers: { 200: { description: "Handed over.", schema: Reassigned } },
@@ -517,7 +517,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     {
       summary: "E-mail the signer a one-time code",
       description:
-        "For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for after 30 s, ten an hour.",
+        "For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for 30 s after the last and ten an hour, counted per signer whatever session asks (429 with Retry-After saying when).",
       tag: "Signing",
       answers: { 200: { description: "Where the signer stands now.", schema: SignerAuthentication } },
       problems: [401, 409, 410, 429, 500, 503],
@@ -534,7 +534,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     {
       summary: "Give the codes the sender asked for",
       description:
-        "The access code, the e-mailed code, or both. A wrong one answers 422 naming the field and the attempts left; the fifth wrong one locks the signer out for 15 minutes (429 with Retry-After).",
+        "The access code, the e-mailed code, or both. A wrong one answers 422 naming the field and the attempts left; every fifth wrong one, of either kind and from any session, locks the signer out: 15 minutes, then twice as long each time up to 4 hours (429 with Retry-After). A right code of one kind does not clear the wrong ones of the other.",
       tag: "Signing",
       body: VerifySigner,
       answers: { 200: { description: "Where the signer stands now.", schema: SignerAuthentication } },

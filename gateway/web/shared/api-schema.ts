@@ -4699,7 +4699,7 @@ export interface paths {
         put?: never;
         /**
          * Hand the request to someone else
-         * @description Where the sender allows it: the new person is e-mailed a link of their own, this link and session end, and the audit trail says who handed it to whom and why. An access code the sender set for this signer no longer applies.
+         * @description Where the sender allows it: the new person is e-mailed a link of their own, this link and session end, and the audit trail says who handed it to whom and why. An access code the sender set for this signer no longer applies. Refused (422 naming `email`) for the signer's own address, the sender's, or that of anyone already on the request, in any letter case or Unicode form.
          */
         post: {
             parameters: {
@@ -4753,7 +4753,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the signer a one-time code
-         * @description For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for after 30 s, ten an hour.
+         * @description For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for 30 s after the last and ten an hour, counted per signer whatever session asks (429 with Retry-After saying when).
          */
         post: {
             parameters: {
@@ -4799,7 +4799,7 @@ export interface paths {
         put?: never;
         /**
          * Give the codes the sender asked for
-         * @description The access code, the e-mailed code, or both. A wrong one answers 422 naming the field and the attempts left; the fifth wrong one locks the signer out for 15 minutes (429 with Retry-After).
+         * @description The access code, the e-mailed code, or both. A wrong one answers 422 naming the field and the attempts left; every fifth wrong one, of either kind and from any session, locks the signer out: 15 minutes, then twice as long each time up to 4 hours (429 with Retry-After). A right code of one kind does not clear the wrong ones of the other.
          */
         post: {
             parameters: {
@@ -5028,7 +5028,7 @@ export interface components {
             routingOrder?: number;
             /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
             clientUserId?: string;
-            /** @description For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Five wrong codes lock the signer out for 15 minutes. */
+            /** @description For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Every five wrong codes lock the signer out, from 15 minutes up to 4 hours. */
             accessCode?: string;
             /**
              * @description For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.
@@ -6555,7 +6555,7 @@ export interface components {
             methods: ("access_code" | "email_code")[];
             /** @description What this session has given. Until it is every method, no document, field or value is shown. */
             verified: ("access_code" | "email_code")[];
-            /** @description Set while the signer is locked out after five wrong codes: when they may try again. */
+            /** @description Set while the signer is locked out after wrong codes: when they may try again. */
             lockedUntil?: string;
             /** @description Wrong codes left before the lock-out. */
             attemptsLeft: number;

@@ -59,7 +59,7 @@ export const de: Catalogue = {
     "Der Absender hat ihn Ihnen auf anderem Weg mitgeteilt: per Telefon, SMS oder Brief. Er steht nicht in der E-Mail.",
   "gate.accessCode.missing": "Geben Sie den Zugangscode ein, den Sie vom Absender erhalten haben.",
   "gate.accessCode.wrong":
-    "Das ist nicht der Zugangscode, den Sie vom Absender erhalten haben. Noch {left, plural, one {# Versuch} other {# Versuche}} bis zu einer 15-minütigen Sperre.",
+    "Das ist nicht der Zugangscode, den Sie vom Absender erhalten haben. Noch {left, plural, one {# Versuch} other {# Versuche}} bis zu einer vorübergehenden Sperre.",
   "gate.emailCode.label": "Code aus Ihrer E-Mail",
   "gate.emailCode.sent":
     "Wir haben einen sechsstelligen Code an {address} gesendet. Er ist 10 Minuten lang gültig.",
@@ -68,7 +68,7 @@ export const de: Catalogue = {
   "gate.emailCode.missing": "Geben Sie den Code aus der E-Mail ein.",
   "gate.emailCode.askFirst": "Fordern Sie zuerst einen Code an und geben Sie ihn dann hier ein.",
   "gate.emailCode.wrong":
-    "Das ist nicht der Code, den wir Ihnen per E-Mail gesendet haben. Noch {left, plural, one {# Versuch} other {# Versuche}} bis zu einer 15-minütigen Sperre.",
+    "Das ist nicht der Code, den wir Ihnen per E-Mail gesendet haben. Noch {left, plural, one {# Versuch} other {# Versuche}} bis zu einer vorübergehenden Sperre.",
   "gate.emailCode.send": "Code an mich senden",
   "gate.emailCode.sendNew": "Neuen Code senden",
   "gate.continue": "Weiter zum Dokument",

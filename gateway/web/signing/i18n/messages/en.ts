@@ -59,7 +59,7 @@ export const en = {
     "The sender gave it to you another way: by phone, text or letter. It is not in the e-mail.",
   "gate.accessCode.missing": "Enter the access code the sender gave you.",
   "gate.accessCode.wrong":
-    "That is not the access code the sender gave you. {left, plural, one {# attempt} other {# attempts}} left before a 15-minute lock.",
+    "That is not the access code the sender gave you. {left, plural, one {# attempt} other {# attempts}} left before a temporary lock.",
   "gate.emailCode.label": "Code from your e-mail",
   "gate.emailCode.sent": "We sent a six-digit code to {address}. It works for 10 minutes.",
   "gate.emailCode.willSend": "We will send a six-digit code to {address}.",
@@ -67,7 +67,7 @@ export const en = {
   "gate.emailCode.missing": "Enter the code from the e-mail.",
   "gate.emailCode.askFirst": "Ask for a code first, then enter it here.",
   "gate.emailCode.wrong":
-    "That is not the code we e-mailed you. {left, plural, one {# attempt} other {# attempts}} left before a 15-minute lock.",
+    "That is not the code we e-mailed you. {left, plural, one {# attempt} other {# attempts}} left before a temporary lock.",
   "gate.emailCode.send": "Send me a code",
   "gate.emailCode.sendNew": "Send a new code",
   "gate.continue": "Continue to the document",

@@ -53,7 +53,7 @@ export const es: Catalogue = {
     "El remitente se lo proporcionó por otra vía: por teléfono, SMS o carta. No figura en el correo electrónico.",
   "gate.accessCode.missing": "Introduzca el código de acceso que le dio el remitente.",
   "gate.accessCode.wrong":
-    "Ese no es el código de acceso que le dio el remitente. {left, plural, one {Le queda # intento} other {Le quedan # intentos}} antes de un bloqueo de 15 minutos.",
+    "Ese no es el código de acceso que le dio el remitente. {left, plural, one {Le queda # intento} other {Le quedan # intentos}} antes de un bloqueo temporal.",
   "gate.emailCode.label": "Código del correo electrónico",
   "gate.emailCode.sent": "Hemos enviado un código de seis dígitos a {address}. Es válido durante 10 minutos.",
   "gate.emailCode.willSend": "Enviaremos un código de seis dígitos a {address}.",
@@ -61,7 +61,7 @@ export const es: Catalogue = {
   "gate.emailCode.missing": "Introduzca el código del correo electrónico.",
   "gate.emailCode.askFirst": "Primero solicite un código y luego introdúzcalo aquí.",
   "gate.emailCode.wrong":
-    "Ese no es el código que le enviamos por correo electrónico. {left, plural, one {Le queda # intento} other {Le quedan # intentos}} antes de un bloqueo de 15 minutos.",
+    "Ese no es el código que le enviamos por correo electrónico. {left, plural, one {Le queda # intento} other {Le quedan # intentos}} antes de un bloqueo temporal.",
   "gate.emailCode.send": "Enviarme un código",
   "gate.emailCode.sendNew": "Enviar un código nuevo",
   "gate.continue": "Continuar al documento",

@@ -55,7 +55,7 @@ export const fr: Catalogue = {
     "L’expéditeur vous l’a communiqué par un autre moyen : téléphone, SMS ou courrier. Il ne figure pas dans l’e-mail.",
   "gate.accessCode.missing": "Saisissez le code d’accès que l’expéditeur vous a communiqué.",
   "gate.accessCode.wrong":
-    "Ce n’est pas le code d’accès que l’expéditeur vous a communiqué. {left, plural, one {Il vous reste # tentative} other {Il vous reste # tentatives}} avant un blocage de 15 minutes.",
+    "Ce n’est pas le code d’accès que l’expéditeur vous a communiqué. {left, plural, one {Il vous reste # tentative} other {Il vous reste # tentatives}} avant un blocage temporaire.",
   "gate.emailCode.label": "Code reçu par e-mail",
   "gate.emailCode.sent": "Nous avons envoyé un code à six chiffres à {address}. Il est valable 10 minutes.",
   "gate.emailCode.willSend": "Nous enverrons un code à six chiffres à {address}.",
@@ -63,7 +63,7 @@ export const fr: Catalogue = {
   "gate.emailCode.missing": "Saisissez le code reçu par e-mail.",
   "gate.emailCode.askFirst": "Demandez d’abord un code, puis saisissez-le ici.",
   "gate.emailCode.wrong":
-    "Ce n’est pas le code que nous vous avons envoyé par e-mail. {left, plural, one {Il vous reste # tentative} other {Il vous reste # tentatives}} avant un blocage de 15 minutes.",
+    "Ce n’est pas le code que nous vous avons envoyé par e-mail. {left, plural, one {Il vous reste # tentative} other {Il vous reste # tentatives}} avant un blocage temporaire.",
   "gate.emailCode.send": "M’envoyer un code",
   "gate.emailCode.sendNew": "Envoyer un nouveau code",
   "gate.continue": "Accéder au document",

@@ -57,7 +57,7 @@ export const it: Catalogue = {
     "Il mittente gliel’ha comunicato in un altro modo: per telefono, SMS o lettera. Non è nell’e-mail.",
   "gate.accessCode.missing": "Inserisca il codice di accesso ricevuto dal mittente.",
   "gate.accessCode.wrong":
-    "Questo non è il codice di accesso ricevuto dal mittente. {left, plural, one {Resta # tentativo} other {Restano # tentativi}} prima di un blocco di 15 minuti.",
+    "Questo non è il codice di accesso ricevuto dal mittente. {left, plural, one {Resta # tentativo} other {Restano # tentativi}} prima di un blocco temporaneo.",
   "gate.emailCode.label": "Codice ricevuto via e-mail",
   "gate.emailCode.sent":
     "Abbiamo inviato un codice di sei cifre all’indirizzo {address}. È valido per 10 minuti.",
@@ -66,7 +66,7 @@ export const it: Catalogue = {
   "gate.emailCode.missing": "Inserisca il codice ricevuto via e-mail.",
   "gate.emailCode.askFirst": "Prima richieda un codice, poi lo inserisca qui.",
   "gate.emailCode.wrong":
-    "Questo non è il codice che le abbiamo inviato via e-mail. {left, plural, one {Resta # tentativo} other {Restano # tentativi}} prima di un blocco di 15 minuti.",
+    "Questo non è il codice che le abbiamo inviato via e-mail. {left, plural, one {Resta # tentativo} other {Restano # tentativi}} prima di un blocco temporaneo.",
   "gate.emailCode.send": "Inviami un codice",
   "gate.emailCode.sendNew": "Invia un nuovo codice",
   "gate.continue": "Vai al documento",

@@ -56,7 +56,7 @@ export const ja: Catalogue = {
     "送信者から電話、SMS、郵便など、メール以外の方法で伝えられたコードです。メールには記載されていません。",
   "gate.accessCode.missing": "送信者から伝えられたアクセスコードを入力してください。",
   "gate.accessCode.wrong":
-    "送信者から伝えられたアクセスコードと一致しません。あと{left, plural, other {#回}}間違えると、15分間ロックされます。",
+    "送信者から伝えられたアクセスコードと一致しません。あと{left, plural, other {#回}}間違えると、一時的にロックされます。",
   "gate.emailCode.label": "メールに記載されたコード",
   "gate.emailCode.sent": "{address}に6桁のコードを送信しました。有効期間は10分です。",
   "gate.emailCode.willSend": "{address}に6桁のコードを送信します。",
@@ -64,7 +64,7 @@ export const ja: Catalogue = {
   "gate.emailCode.missing": "メールに記載されたコードを入力してください。",
   "gate.emailCode.askFirst": "まずコードを請求してから、ここに入力してください。",
   "gate.emailCode.wrong":
-    "メールでお送りしたコードと一致しません。あと{left, plural, other {#回}}間違えると、15分間ロックされます。",
+    "メールでお送りしたコードと一致しません。あと{left, plural, other {#回}}間違えると、一時的にロックされます。",
   "gate.emailCode.send": "コードを送信",
   "gate.emailCode.sendNew": "新しいコードを送信",
   "gate.continue": "文書に進む",

@@ -60,7 +60,7 @@ export const nl: Catalogue = {
     "De afzender heeft u deze code op een andere manier gegeven: telefonisch, per sms of per brief. De code staat niet in de e-mail.",
   "gate.accessCode.missing": "Voer de toegangscode in die u van de afzender hebt gekregen.",
   "gate.accessCode.wrong":
-    "Dat is niet de toegangscode die u van de afzender hebt gekregen. Nog {left, plural, one {# poging} other {# pogingen}} voordat de toegang 15 minuten wordt geblokkeerd.",
+    "Dat is niet de toegangscode die u van de afzender hebt gekregen. Nog {left, plural, one {# poging} other {# pogingen}} voordat de toegang tijdelijk wordt geblokkeerd.",
   "gate.emailCode.label": "Code uit uw e-mail",
   "gate.emailCode.sent":
     "We hebben een zescijferige code naar {address} gestuurd. De code is 10 minuten geldig.",
@@ -69,7 +69,7 @@ export const nl: Catalogue = {
   "gate.emailCode.missing": "Voer de code uit de e-mail in.",
   "gate.emailCode.askFirst": "Vraag eerst een code aan en voer die hier in.",
   "gate.emailCode.wrong":
-    "Dat is niet de code die we u hebben gemaild. Nog {left, plural, one {# poging} other {# pogingen}} voordat de toegang 15 minuten wordt geblokkeerd.",
+    "Dat is niet de code die we u hebben gemaild. Nog {left, plural, one {# poging} other {# pogingen}} voordat de toegang tijdelijk wordt geblokkeerd.",
   "gate.emailCode.send": "Stuur mij een code",
   "gate.emailCode.sendNew": "Nieuwe code sturen",
   "gate.continue": "Verder naar het document",

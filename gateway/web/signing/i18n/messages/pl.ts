@@ -57,7 +57,7 @@ export const pl: Catalogue = {
     "Nadawca przekazał go w inny sposób: telefonicznie, SMS-em lub listownie. Nie ma go w wiadomości e-mail.",
   "gate.accessCode.missing": "Wpisz kod dostępu otrzymany od nadawcy.",
   "gate.accessCode.wrong":
-    "To nie jest kod dostępu przekazany przez nadawcę. {left, plural, one {Pozostała # próba} few {Pozostały # próby} many {Pozostało # prób} other {Pozostało # próby}} przed 15-minutową blokadą.",
+    "To nie jest kod dostępu przekazany przez nadawcę. {left, plural, one {Pozostała # próba} few {Pozostały # próby} many {Pozostało # prób} other {Pozostało # próby}} przed tymczasową blokadą.",
   "gate.emailCode.label": "Kod z wiadomości e-mail",
   "gate.emailCode.sent": "Wysłaliśmy sześciocyfrowy kod na {address}. Jest ważny przez 10 minut.",
   "gate.emailCode.willSend": "Wyślemy sześciocyfrowy kod na {address}.",
@@ -65,7 +65,7 @@ export const pl: Catalogue = {
   "gate.emailCode.missing": "Wpisz kod z wiadomości e-mail.",
   "gate.emailCode.askFirst": "Najpierw poproś o kod, a potem wpisz go tutaj.",
   "gate.emailCode.wrong":
-    "To nie jest kod, który wysłaliśmy Ci e-mailem. {left, plural, one {Pozostała # próba} few {Pozostały # próby} many {Pozostało # prób} other {Pozostało # próby}} przed 15-minutową blokadą.",
+    "To nie jest kod, który wysłaliśmy Ci e-mailem. {left, plural, one {Pozostała # próba} few {Pozostały # próby} many {Pozostało # prób} other {Pozostało # próby}} przed tymczasową blokadą.",
   "gate.emailCode.send": "Wyślij mi kod",
   "gate.emailCode.sendNew": "Wyślij nowy kod",
   "gate.continue": "Przejdź do dokumentu",

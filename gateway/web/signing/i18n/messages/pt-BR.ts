@@ -57,7 +57,7 @@ export const ptBR: Catalogue = {
     "O remetente passou este código a você por outro meio: telefone, SMS ou carta. Ele não está no e-mail.",
   "gate.accessCode.missing": "Digite o código de acesso que o remetente passou a você.",
   "gate.accessCode.wrong":
-    "Esse não é o código de acesso que o remetente passou a você. {left, plural, one {Resta # tentativa} other {Restam # tentativas}} antes de um bloqueio de 15 minutos.",
+    "Esse não é o código de acesso que o remetente passou a você. {left, plural, one {Resta # tentativa} other {Restam # tentativas}} antes de um bloqueio temporário.",
   "gate.emailCode.label": "Código do seu e-mail",
   "gate.emailCode.sent": "Enviamos um código de seis dígitos para {address}. Ele é válido por 10 minutos.",
   "gate.emailCode.willSend": "Enviaremos um código de seis dígitos para {address}.",
@@ -65,7 +65,7 @@ export const ptBR: Catalogue = {
   "gate.emailCode.missing": "Digite o código do e-mail.",
   "gate.emailCode.askFirst": "Primeiro solicite um código e depois digite-o aqui.",
   "gate.emailCode.wrong":
-    "Esse não é o código que enviamos para seu e-mail. {left, plural, one {Resta # tentativa} other {Restam # tentativas}} antes de um bloqueio de 15 minutos.",
+    "Esse não é o código que enviamos para seu e-mail. {left, plural, one {Resta # tentativa} other {Restam # tentativas}} antes de um bloqueio temporário.",
   "gate.emailCode.send": "Enviar um código",
   "gate.emailCode.sendNew": "Enviar um novo código",
   "gate.continue": "Continuar para o documento",
