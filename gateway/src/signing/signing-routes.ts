@@ -517,7 +517,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     {
       summary: "E-mail the signer a one-time code",
       description:
-        "For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for 30 s after the last and ten an hour, counted per signer whatever session asks (429 with Retry-After saying when).",
+        "For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for 30 s after this session's last, and ten an hour per signer, whatever sessions ask (429 with Retry-After saying when).",
       tag: "Signing",
       answers: { 200: { description: "Where the signer stands now.", schema: SignerAuthentication } },
       problems: [401, 409, 410, 429, 500, 503],

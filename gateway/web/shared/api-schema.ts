@@ -4753,7 +4753,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the signer a one-time code
-         * @description For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for 30 s after the last and ten an hour, counted per signer whatever session asks (429 with Retry-After saying when).
+         * @description For a signer the sender asked to prove their e-mail (`emailCode`): a six-digit code, valid 10 minutes, goes to their address. Another may be asked for 30 s after this session's last, and ten an hour per signer, whatever sessions ask (429 with Retry-After saying when).
          */
         post: {
             parameters: {

@@ -36,10 +36,10 @@ import type { RecipientRow } from "./store.js";
 export const MAX_FAILURES = 5;
 const LOCK_MINUTES = 15;
 const MAX_LOCK_MINUTES = 240;
-/** How long an e-mailed code works, and how soon another may be asked for, across sessions. */
+/** How long an e-mailed code works, and how soon a session may ask for another. */
 const CODE_MINUTES = 10;
 const RESEND_SECONDS = 30;
-/** E-mailed codes a recipient may ask for in an hour, across their sessions. */
+/** E-mailed codes a recipient may ask for in an hour, across their sessions: the bound on resends. */
 const CODES_PER_HOUR = 10;
 
 export type AuthenticationMethod = "access_code" | "email_code";
@@ -69,7 +69,7 @@ export class SignerAuthentication {
         throw new ConnectError("the sender did not ask you for an e-mailed code", Code.FailedPrecondition);
       }
       assertNotLocked(recipient);
-      await assertMaySendCode(tx, recipient.id);
+      await assertMaySendCode(tx, recipient.id, (await sessionCodes(tx, session.sessionId)).code_sent_at);
       const notificationId = uuidv7();
       await tx.query(
         `INSERT INTO notifications (id, request_id, recipient_id, kind, traceparent)
@@ -232,22 +232,27 @@ async function sessionCodes(db: Queryable, sessionId: string): Promise<SessionCo
 }
 
 /**
- * Refuses another e-mailed code while the recipient's last one, from whichever session, is moments
- * old, or once they were sent the hour's allowance; the answer says when one may be asked for.
+ * Refuses another e-mailed code once the recipient was sent the hour's allowance, whichever sessions
+ * asked — opening the link again buys none — and while this session's last one is moments old (a
+ * second click; a signer moving to another device is not kept waiting). The answer says when.
  */
-async function assertMaySendCode(tx: Queryable, recipientId: string): Promise<void> {
-  const { rows } = await tx.query<{ sent: number; wait_last: number; wait_oldest: number }>(
+async function assertMaySendCode(
+  tx: Queryable,
+  recipientId: string,
+  sessionSentAt: Date | null,
+): Promise<void> {
+  const { rows } = await tx.query<{ sent: number; wait: number }>(
     `SELECT count(*)::int AS sent,
-            COALESCE(extract(epoch FROM max(created_at) + make_interval(secs => $2) - now()), 0)::float8 AS wait_last,
-            COALESCE(extract(epoch FROM min(created_at) + interval '1 hour' - now()), 0)::float8 AS wait_oldest
+            COALESCE(extract(epoch FROM min(created_at) + interval '1 hour' - now()), 0)::float8 AS wait
        FROM notifications
       WHERE recipient_id = $1 AND kind = 'signing_code' AND created_at > now() - interval '1 hour'`,
-    [recipientId, RESEND_SECONDS],
+    [recipientId],
   );
-  const { sent = 0, wait_last = 0, wait_oldest = 0 } = rows[0] ?? {};
+  const { sent = 0, wait = 0 } = rows[0] ?? {};
   if (sent >= CODES_PER_HOUR)
-    throw tooSoon(Math.ceil(wait_oldest), `${CODES_PER_HOUR} codes were sent in the last hour`);
-  if (wait_last > 0) throw tooSoon(Math.ceil(wait_last), "a code was sent moments ago");
+    throw tooSoon(Math.max(1, Math.ceil(wait)), `${CODES_PER_HOUR} codes were sent in the last hour`);
+  const since = sessionSentAt ? (Date.now() - sessionSentAt.getTime()) / 1000 : Infinity;
+  if (since < RESEND_SECONDS) throw tooSoon(Math.ceil(RESEND_SECONDS - since), "a code was sent moments ago");
 }
 
 /**
