@@ -47,6 +47,8 @@ export const SCOPES = ["signature", "impersonation"] as const;
 export const TOKEN_LIFETIME_SECONDS = 3600;
 /** How far the client's clock may be from ours when we read the assertion's times. */
 const CLOCK_TOLERANCE_SECONDS = 60;
+/** DocuSign caps an assertion's lifetime (exp − iat) at an hour: a leaked one is not a standing key. */
+const MAX_ASSERTION_LIFETIME_SECONDS = 3600;
 const MAX_REDIRECT_URIS = 10;
 const MAX_URI_LENGTH = 2000;
 const MAX_KEY_PEM_LENGTH = 16 * 1024;
@@ -242,19 +244,22 @@ export class Integrations {
     const issuer = typeof claims.iss === "string" ? claims.iss.toLowerCase() : "";
     const integration = isUuid(issuer) ? await this.integration(this.deps.db, issuer) : undefined;
     if (!integration) return invalidGrant("issuer_not_found");
+    let verified: Awaited<ReturnType<typeof jwtVerify>>["payload"];
     try {
-      await jwtVerify(assertion, createPublicKey(integration.public_key_pem), {
+      ({ payload: verified } = await jwtVerify(assertion, createPublicKey(integration.public_key_pem), {
         algorithms: ["RS256"],
         audience,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         requiredClaims: ["iss", "aud", "exp", "iat"],
-      });
+      }));
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) return invalidGrant("expired_grant");
       if (err instanceof joseErrors.JWTClaimValidationFailed)
         return invalidGrant(`the assertion's ${err.claim} is not valid: ${err.reason}`);
       return invalidGrant("no_valid_keys_or_signatures");
     }
+    const lifetime = assertionLifetimeRefusal(verified, Math.floor(Date.now() / 1000));
+    if (lifetime) return invalidGrant(lifetime);
     const requested =
       typeof claims.scope === "string" ? [...new Set(claims.scope.split(" ").filter(Boolean))] : [];
     const unknown = requested.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
@@ -407,6 +412,20 @@ export class Integrations {
     }
     return byIntegration;
   }
+}
+
+/**
+ * jose checks only that exp is not past; an assertion must also have been made now and for at most
+ * an hour. iat no later than now + skew and exp − iat within the hour together bound exp to
+ * now + 1 h + skew. jose has already required both claims as numbers.
+ */
+function assertionLifetimeRefusal(claims: { iat?: number; exp?: number }, now: number): string | undefined {
+  const { iat, exp } = claims;
+  if (iat === undefined || exp === undefined) return "the assertion needs both iat and exp";
+  if (iat > now + CLOCK_TOLERANCE_SECONDS) return "the assertion's iat is in the future";
+  if (exp - iat > MAX_ASSERTION_LIFETIME_SECONDS)
+    return "the assertion lives longer than an hour: exp may be at most 3600 seconds after iat";
+  return undefined;
 }
 
 function invalidGrant(description: string): Refusal {

@@ -44,7 +44,7 @@ beforeEach(async () => {
 });
 afterEach(() => auth.close());
 
-function assertion(subject = userId): string {
+function assertion(subject = userId, times: { iat?: number; exp?: number } = {}): string {
   const now = Math.floor(Date.now() / 1000);
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const claims = {
@@ -54,6 +54,7 @@ function assertion(subject = userId): string {
     iat: now,
     exp: now + 600,
     scope: "signature impersonation",
+    ...times,
   };
   const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode(claims)}`;
   return `${unsigned}.${createSign("RSA-SHA256").update(unsigned).sign(program.privateKey).toString("base64url")}`;
@@ -119,6 +120,42 @@ test("a token ends after its hour; expired tokens are cleared when the next one 
     "SELECT expires_at > now() AS live FROM access_tokens",
   );
   expect(rows).toEqual([{ live: true }]);
+});
+
+test("an assertion is made now and lives at most an hour, as DocuSign requires: a far exp, a future iat or a missing time is refused", async () => {
+  await consentAndToken();
+  const now = Math.floor(Date.now() / 1000);
+  const HOUR = 3600;
+  const answers = Object.fromEntries(
+    await Promise.all(
+      Object.entries({
+        year2100: { exp: Date.UTC(2100, 0, 1) / 1000 },
+        overAnHour: { iat: now, exp: now + HOUR + 1 },
+        iatInFuture: { iat: now + 600, exp: now + 900 },
+        bothInFuture: { iat: now + 2 * HOUR, exp: now + 2 * HOUR + 60 },
+        noIat: { iat: undefined },
+        noExp: { exp: undefined },
+        withinSkew: { iat: now + 30, exp: now + HOUR + 30 },
+        fullHour: { iat: now - 60, exp: now + HOUR - 60 },
+      }).map(async ([name, times]) => {
+        const answer = await auth.client.exchangeJwtAssertion({
+          assertion: assertion(userId, times),
+          audience: AUDIENCE,
+        });
+        return [name, [answer.error, answer.errorDescription]];
+      }),
+    ),
+  );
+  expect(answers).toEqual({
+    year2100: ["invalid_grant", expect.stringContaining("longer than an hour")],
+    overAnHour: ["invalid_grant", expect.stringContaining("longer than an hour")],
+    iatInFuture: ["invalid_grant", "the assertion's iat is in the future"],
+    bothInFuture: ["invalid_grant", "the assertion's iat is in the future"],
+    noIat: ["invalid_grant", expect.stringContaining("iat")],
+    noExp: ["invalid_grant", expect.stringContaining("exp")],
+    withinSkew: ["", ""],
+    fullHour: ["", ""],
+  });
 });
 
 test("the consent page is for the integration's own redirect URIs and the members of its workspace", async () => {
