@@ -1,10 +1,9 @@
 /**
- * A request's audit trail as CSV (RFC 4180, UTF-8 with a byte order mark so spreadsheets read
- * names in any script), one row per entry. A cell that a spreadsheet would run as a formula (`=`,
- * `+`, `-`, `@` first) is written with a leading `'`: names and user agents come from strangers.
+ * A request's audit trail as CSV, one row per entry, written as every CSV file is (csv-file.ts):
+ * names and user agents come from strangers, so no cell runs as a formula.
  */
 import type { AuditEntry } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { stringify } from "csv-stringify/sync";
+import { csvFile } from "./csv-file.js";
 import { iso } from "./json-time.js";
 
 const COLUMNS = [
@@ -37,5 +36,5 @@ export function auditCsv(entries: AuditEntry[]): string {
     entry.previousHash,
     entry.hash,
   ]);
-  return stringify([COLUMNS, ...rows], { bom: true, escape_formulas: true, record_delimiter: "windows" });
+  return csvFile([COLUMNS, ...rows]);
 }

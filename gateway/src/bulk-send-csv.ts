@@ -4,10 +4,12 @@
  * is the label of a text, number or date field, whose cell fills that field (an empty cell leaves
  * it as the template has it). Headers are matched trimmed and ignoring case. Each row keeps the line
  * it starts on, so that every problem the requests service finds names a line the sender can open.
+ * A cell is read as csv-file.ts wrote it, so the file a template offers reads back whatever its
+ * roles and labels begin with.
  */
 import { labelKey } from "@countersign/domain";
 import { CsvError, parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify/sync";
+import { csvCellValue, csvFile } from "./csv-file.js";
 
 export interface CsvTemplate {
   /** In signing order. */
@@ -128,7 +130,7 @@ export function rowsFromCsv(
       relax_column_count: true,
       on_record: (record: string[], { bytes: end }: { bytes: number }) => {
         ends.push(end);
-        return record;
+        return record.map(csvCellValue);
       },
     });
   } catch (err) {
@@ -170,8 +172,8 @@ export function rowsFromCsv(
   return problems.length > 0 ? { problems } : { rows };
 }
 
-/** The file a sender fills in for a template: its header line, UTF-8 with a byte order mark for spreadsheets. */
+/** The file a sender fills in for a template: its header line, written as every CSV file is. */
 export function csvTemplateFor(template: CsvTemplate): string {
   const header = [...template.roles.flatMap((r) => [`${r} name`, `${r} email`]), ...template.mergeLabels];
-  return stringify([header], { bom: true, record_delimiter: "windows" });
+  return csvFile([header]);
 }

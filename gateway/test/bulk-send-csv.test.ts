@@ -3,6 +3,7 @@
  * line ends (CRLF, LF, CR), blank lines and quoted cells spanning lines; the header maps to roles
  * and merge labels ignoring case and spaces; every problem names its line.
  */
+import { parse } from "csv-parse/sync";
 import { csvTemplateFor, csvTemplateOf, rowsFromCsv } from "../src/bulk-send-csv.js";
 
 const template = { roles: ["Client", "Witness"], mergeLabels: ["Company", "Start date"] };
@@ -100,6 +101,37 @@ test("the file a template offers reads back: a field labelled like a role's colu
         line: 2,
         recipients: [{ role: "Client", name: "Ada", email: "ada@example.com" }],
         mergeFields: { Company: "Acme" },
+      },
+    ],
+  });
+});
+
+test("the file a template offers runs nothing in a spreadsheet and still reads back, whatever its roles and labels begin with", () => {
+  const hostile = [
+    '=HYPERLINK("https://evil.example")',
+    "+1",
+    "-2",
+    "@SUM(A1)",
+    "\tTab",
+    "\rReturn",
+    "'=Quoted",
+  ];
+  const offered = csvTemplateOf(
+    hostile,
+    hostile.map((start) => `${start} field`),
+  );
+  const header = csvTemplateFor(offered);
+  const cells = parse(header, { bom: true })[0] as string[];
+  expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+  const row = hostile.flatMap((_, i) => [`Person ${i}`, `p${i}@example.com`]).concat(hostile.map(() => "-5"));
+  const read = rowsFromCsv(`${header}${row.join(",")}\r\n`, offered);
+  expect(read).toEqual({
+    rows: [
+      {
+        // The header's three quoted cells that begin with a carriage return each start a line.
+        line: 5,
+        recipients: hostile.map((role, i) => ({ role, name: `Person ${i}`, email: `p${i}@example.com` })),
+        mergeFields: Object.fromEntries(offered.mergeLabels.map((label) => [label, "-5"])),
       },
     ],
   });

@@ -160,7 +160,7 @@ export function bulkSendRoutes(
     {
       summary: "Get the CSV file to fill in for a template",
       description:
-        "The header line a bulk send's `csv` takes for the template: a name and an e-mail column for each role, in signing order, then a column for each text, number or date field's label.",
+        "The header line a bulk send's `csv` takes for the template: a name and an e-mail column for each role, in signing order, then a column for each text, number or date field's label. A role or label a spreadsheet would run as a formula is written with a leading `'`, which reading the file drops again.",
       tag: TAG,
       scope: "templates:read",
       query: CsvTemplateQuery,

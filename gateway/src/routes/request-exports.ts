@@ -57,7 +57,7 @@ export function requestExportRoutes(
     {
       summary: "Export a request's audit trail",
       description:
-        "The audit trail as a file to keep: `format=csv` gives one row per entry (RFC 4180, UTF-8 with a byte order mark; a cell beginning with `=`, `+`, `-` or `@` is written with a leading `'` so no spreadsheet runs it), `format=pdf` a report with the request, its recipients, every entry with its hash, and whether the chain holds.",
+        "The audit trail as a file to keep: `format=csv` gives one row per entry (RFC 4180, UTF-8 with a byte order mark; a cell beginning with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'` so no spreadsheet runs it), `format=pdf` a report with the request, its recipients, every entry with its hash, and whether the chain holds.",
       tag: "Signature requests",
       scope: "requests:read",
       params: RequestIdParams,

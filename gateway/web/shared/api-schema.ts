@@ -1282,7 +1282,7 @@ export interface paths {
         };
         /**
          * Export a request's audit trail
-         * @description The audit trail as a file to keep: `format=csv` gives one row per entry (RFC 4180, UTF-8 with a byte order mark; a cell beginning with `=`, `+`, `-` or `@` is written with a leading `'` so no spreadsheet runs it), `format=pdf` a report with the request, its recipients, every entry with its hash, and whether the chain holds.
+         * @description The audit trail as a file to keep: `format=csv` gives one row per entry (RFC 4180, UTF-8 with a byte order mark; a cell beginning with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'` so no spreadsheet runs it), `format=pdf` a report with the request, its recipients, every entry with its hash, and whether the chain holds.
          */
         get: {
             parameters: {
@@ -1588,7 +1588,7 @@ export interface paths {
         };
         /**
          * Get the CSV file to fill in for a template
-         * @description The header line a bulk send's `csv` takes for the template: a name and an e-mail column for each role, in signing order, then a column for each text, number or date field's label.
+         * @description The header line a bulk send's `csv` takes for the template: a name and an e-mail column for each role, in signing order, then a column for each text, number or date field's label. A role or label a spreadsheet would run as a formula is written with a leading `'`, which reading the file drops again.
          */
         get: {
             parameters: {
