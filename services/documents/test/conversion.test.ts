@@ -31,6 +31,7 @@ import {
   serviceClient,
   uuidv7,
 } from "@countersign/kit";
+import { withMetadata } from "../../../test/support/jpegs.js";
 import {
   makeColourPng,
   makeDocx,
@@ -304,6 +305,32 @@ describe("without LibreOffice", () => {
     expect(fieldViolations(err)[0]?.message).toBe(
       "the image is 20000 × 20000 pixels: upload one of at most 50 megapixels",
     );
+  });
+
+  test("a photo's EXIF GPS position, XMP, IPTC, ICC profile, comment and trailer stay out of the PDF everyone downloads", async () => {
+    const marker = "WHERE-THE-PHOTO-WAS-TAKEN";
+    const photo = withMetadata(await makeJpeg(), marker);
+    const document = await upload(documents.client, photo, "photo.jpg", "image/jpeg");
+    expect(document.pageCount).toBe(1);
+    const pdf = await download(documents.client, document.id);
+    const dir = await mkdtemp(join(root, "exif-"));
+    const { writeFile, readFile } = await import("node:fs/promises");
+    await writeFile(join(dir, "in.pdf"), pdf);
+    await promisify(execFile)("qpdf", [
+      "--qdf",
+      "--object-streams=disable",
+      "--stream-data=uncompress",
+      join(dir, "in.pdf"),
+      join(dir, "out.pdf"),
+    ]);
+    const uncompressed = await readFile(join(dir, "out.pdf"));
+    const found = (bytes: Buffer) =>
+      [marker, "Exif\0\0", "http://ns.adobe.com/xap", "ICC_PROFILE", "Photoshop 3.0"].filter((text) =>
+        bytes.includes(text, 0, "latin1"),
+      );
+    expect({ pdf: found(pdf), uncompressed: found(uncompressed) }).toEqual({ pdf: [], uncompressed: [] });
+    // The source is kept as it was sent, for the sender's workspace only.
+    expect(await download(documents.client, document.id, true)).toEqual(photo);
   });
 });
 
