@@ -8,6 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { BlockList, isIPv4 } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CALLERS } from "@countersign/domain";
@@ -52,6 +53,16 @@ const serviceOf = (component: string) => ROLES[component] ?? component;
 const answering = [...services, "converter"];
 /** Components with no database: the gateway, and the converter, which keeps nothing. */
 const withoutDatabase = ["gateway", "converter"];
+/** Components that call out over https, and to what: each must reach an address on the internet on TCP 443. */
+const OUTBOUND_HTTPS: Record<string, string> = {
+  auth: "a workspace's single sign-on provider (OpenID Connect discovery, token and keys)",
+  webhooks: "customers' webhook endpoints",
+  "requests-sealer": "the time-stamping authority, OCSP responders and CRLs",
+  documents: "a cloud object store",
+  gateway: "a cloud object store, for downloads by presigned URL",
+};
+/** Of those, the ones a workspace points somewhere: never at a private, link-local or metadata address. */
+const WORKSPACE_CHOSEN = ["auth", "webhooks"];
 /** Each component's entry point, in the repository. */
 const entryOf = (component: string) =>
   component === "gateway"
@@ -388,6 +399,59 @@ describe.each(["dev", "prod"])("the %s overlay, rendered", (overlay) => {
         expect([caller, service, reaches]).toEqual([caller, service, true]);
       }
     }
+  });
+
+  /** Whether the policies that govern a component's pods let it open TCP `port` to `ip`, outside the cluster. */
+  const reachesOutside = (component: string, ip: string, port: number) => {
+    const family = isIPv4(ip) ? "ipv4" : "ipv6";
+    const within = (cidr: string) => {
+      const [network, bits] = cidr.split("/") as [string, string];
+      if ((isIPv4(network) ? "ipv4" : "ipv6") !== family) return false;
+      const block = new BlockList();
+      block.addSubnet(network, Number(bits), family);
+      return block.check(ip, family);
+    };
+    type Peer = { ipBlock?: { cidr: string; except?: string[] } };
+    type Rule = { to?: Peer[]; ports?: { protocol?: string; port: number }[] };
+    const labels = podLabels(byName("Deployment", component) as Manifest);
+    return ofKind("NetworkPolicy")
+      .filter(
+        (policy) => selects(policy.spec.podSelector, labels) && policy.spec.policyTypes.includes("Egress"),
+      )
+      .flatMap((policy) => (policy.spec.egress ?? []) as Rule[])
+      .some(
+        (rule) =>
+          (!rule.to?.length ||
+            rule.to.some(
+              (peer) =>
+                peer.ipBlock && within(peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some(within),
+            )) &&
+          (!rule.ports?.length || rule.ports.some((p) => (p.protocol ?? "TCP") === "TCP" && p.port === port)),
+      );
+  };
+
+  test("what calls out over https reaches the internet on 443; what a workspace points reaches no private address", () => {
+    const publicAddresses = ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"];
+    const privateAddresses = [
+      "10.0.0.1",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "fd00::1",
+      "fe80::1",
+    ];
+    const reach = Object.keys(OUTBOUND_HTTPS).map((component) => [
+      component,
+      publicAddresses.every((ip) => reachesOutside(component, ip, 443)),
+    ]);
+    expect(reach).toEqual(Object.keys(OUTBOUND_HTTPS).map((component) => [component, true]));
+    const leaks = WORKSPACE_CHOSEN.flatMap((component) =>
+      privateAddresses.filter((ip) => reachesOutside(component, ip, 443)).map((ip) => `${component} → ${ip}`),
+    );
+    expect(leaks).toEqual([]);
+    // Those that call nothing outside reach nothing there.
+    const quiet = components.filter((c) => !(c in OUTBOUND_HTTPS) && reachesOutside(c, "93.184.215.14", 443));
+    expect(quiet).toEqual([]);
   });
 
   test("the converter reaches nothing: no policy lets its pods out, and only documents in", () => {
