@@ -3,8 +3,9 @@
  * malformed path segments, odd queries and headers, and bodies that are of the wrong type, hold NUL
  * or lone surrogates, nest deeply, are huge, truncated or lie about their encoding; uploads that are
  * truncated, malformed, not PDFs, damaged PDFs or page-count bombs; drawn signatures that are
- * decompression bombs or not PNGs at all; paths spelled in capitals (routing ignores case). The
- * document drives it, so a new route is fuzzed the day it is declared.
+ * decompression bombs or not PNGs at all; JPEGs whose segments lie about their lengths; CSV files
+ * whose cells are formulas; paths spelled in capitals (routing ignores case). The document drives
+ * it, so a new route is fuzzed the day it is declared.
  */
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
@@ -100,6 +101,61 @@ export function operationsOf(document: Document): FuzzOperation[] {
   return operations;
 }
 
+/** A CSV cell a spreadsheet would run, or the escape of one: formula characters after apostrophes. */
+export const hostileCsvCell: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom("", "'", "''"),
+      fc.constantFrom(..."=+-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20'\" ,"),
+      fc.string({ maxLength: 12 }),
+    )
+    .map(([quotes, start, rest]) => `${quotes}${start}${rest}`),
+  fc.constantFrom(
+    '=HYPERLINK("https://evil.example","x")',
+    "=cmd|'/C calc'!A0",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+  ),
+  fc.string({ maxLength: 12 }),
+);
+
+/** A CSV file's text made of such cells, as RFC 4180 quotes them or not at all. */
+const hostileCsv: fc.Arbitrary<string> = fc
+  .array(fc.array(fc.tuple(hostileCsvCell, fc.boolean()), { minLength: 1, maxLength: 5 }), { maxLength: 5 })
+  .map((rows) =>
+    rows
+      .map((row) =>
+        row.map(([cell, quoted]) => (quoted ? `"${cell.replaceAll('"', '""')}"` : cell)).join(","),
+      )
+      .join("\r\n"),
+  );
+
+/**
+ * A JPEG's start and then segments of any marker whose lengths may lie (0, 1, past the end), a scan
+ * with stuffed bytes, restarts and fill, an end or none, and bytes after it.
+ */
+export const jpegSegmentSoup: fc.Arbitrary<Uint8Array> = fc
+  .array(
+    fc.oneof(
+      fc
+        .tuple(
+          fc.integer({ min: 0xc0, max: 0xfe }),
+          fc.uint8Array({ maxLength: 24 }),
+          fc.integer({ min: -3, max: 40 }),
+        )
+        .map(([marker, body, lie]) => {
+          const length = Math.max(0, Math.min(0xffff, body.length + 2 + (lie > 30 ? 0xff00 : lie)));
+          return Buffer.concat([Buffer.from([0xff, marker, length >> 8, length & 0xff]), body]);
+        }),
+      fc
+        .array(fc.constantFrom(0x00, 0xff, 0xd0, 0xd7, 0x12, 0xda, 0xd9), { maxLength: 24 })
+        .map((bytes) => Buffer.from([0xff, 0xda, 0x00, 0x02, ...bytes])),
+      fc.constantFrom(Buffer.from([0xff, 0xff, 0xff]), Buffer.from([0xff, 0xd9]), Buffer.from([0xff, 0x01])),
+      fc.uint8Array({ maxLength: 8 }).map((bytes) => Buffer.from(bytes)),
+    ),
+    { maxLength: 12 },
+  )
+  .map((segments) => Buffer.concat([Buffer.from([0xff, 0xd8]), ...segments]));
+
 const NUL = "a\u0000b";
 const LONE_SURROGATE = "a\ud800b";
 
@@ -133,6 +189,7 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   ),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.jsonValue({ maxDepth: 3 }),
+  hostileCsv,
 );
 
 /** A value for a JSON schema: mostly of the declared shape, now and then hostile at any depth. */
@@ -254,6 +311,7 @@ function uploadBody(pdf: Uint8Array): fc.Arbitrary<[string, string, Uint8Array]>
     damaged.map((b): [string, Uint8Array] => ["damaged pdf", b]),
     fc.nat({ max: pdf.length }).map((n): [string, Uint8Array] => ["cut pdf", pdf.slice(0, n)]),
     fc.uint8Array({ maxLength: 300 }).map((b): [string, Uint8Array] => ["not a pdf", b]),
+    jpegSegmentSoup.map((b): [string, Uint8Array] => ["JPEG segment soup", b]),
     fc
       .constantFrom(1001, 5000)
       .map((pages): [string, Uint8Array] => [`page-count bomb of ${pages}`, makePageCountBomb(pages)]),

@@ -8,7 +8,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import fc from "fast-check";
 import { PDFDocument } from "pdf-lib";
+import { jpegSegmentSoup } from "../../../test/support/fuzz.js";
 import { withMetadata } from "../../../test/support/jpegs.js";
 import { makeJpeg } from "../../../test/support/office-documents.js";
 import { imagePage } from "../src/image-page.js";
@@ -106,4 +108,24 @@ test("a segment whose length does not fit the file is refused, never read past",
     }
   });
   expect(refusals).toEqual(Array(7).fill("refused"));
+});
+
+test("whatever segments a JPEG is made of, the walk keeps only what decoding needs or refuses it, and reads nothing past the end", () => {
+  const decoding = (marker: number) =>
+    (marker >= 0xc0 && marker <= 0xcf) || (marker >= 0xda && marker <= 0xdf);
+  fc.assert(
+    fc.property(jpegSegmentSoup, (soup) => {
+      let stripped: Uint8Array;
+      try {
+        stripped = withoutJpegMetadata(soup);
+      } catch (err) {
+        expect(err).toBeInstanceOf(MalformedJpeg);
+        return;
+      }
+      expect(stripped.length).toBeLessThanOrEqual(soup.length);
+      const kept = markers(stripped).map((hex) => Number.parseInt(hex, 16));
+      expect(kept.filter((marker) => !decoding(marker) && marker !== 0xd9)).toEqual([]);
+    }),
+    { numRuns: 2000 },
+  );
 });
