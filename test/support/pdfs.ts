@@ -1,6 +1,6 @@
 /** PDFs made for the tests, never checked in as binaries. */
 import { randomBytes } from "node:crypto";
-import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
+import { degrees, PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 
 export async function makePdf(pages: number, text = "Countersign test document"): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -19,6 +19,29 @@ export async function makeLargePdf(bytes: number): Promise<Uint8Array> {
   await pdf.attach(randomBytes(Math.max(0, bytes - 4096)), "payload.bin", {
     mimeType: "application/octet-stream",
   });
+  return pdf.save({ useObjectStreams: false });
+}
+
+/**
+ * A one-page PDF of about `bytes`, the bulk in an image its page's resources hold (random, so
+ * nothing compresses it): unlike an attachment, it stays when the page is copied into a new PDF,
+ * as completion copies the originals' pages.
+ */
+export async function makeHeavyPagePdf(bytes: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([595, 842]);
+  const side = Math.floor(Math.sqrt(Math.max(1, bytes - 4096) / 3));
+  const image = pdf.context.register(
+    pdf.context.stream(randomBytes(side * side * 3), {
+      Type: "XObject",
+      Subtype: "Image",
+      Width: side,
+      Height: side,
+      ColorSpace: "DeviceRGB",
+      BitsPerComponent: 8,
+    }),
+  );
+  page.node.setXObject(PDFName.of("Im0"), image);
   return pdf.save({ useObjectStreams: false });
 }
 

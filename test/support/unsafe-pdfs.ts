@@ -1,9 +1,10 @@
 /**
  * PDFs that must not be signed as they are, as an attacker or a careless exporter makes them:
  * JavaScript run on opening, a launch action on a link, an embedded file, a filled form, an
- * incremental update, and an object kept aside that nothing uses (a shadow attack's hiding place).
+ * incremental update, and an object kept aside that nothing uses (a shadow attack's hiding place);
+ * and a signed PDF whose form names its one signature from many fields, for the verifier.
  */
-import { PDFDocument, PDFName, PDFString, StandardFonts } from "pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from "pdf-lib";
 import { appendRevision } from "../../services/requests/src/completion/pades/incremental-update.js";
 import { makePdf } from "./pdfs.js";
 
@@ -83,4 +84,23 @@ export async function makePdfWithUnusedObject(): Promise<Uint8Array> {
   const overlay = doc.context.flateStream("BT /F1 48 Tf 100 400 Td (PAID IN FULL) Tj ET");
   doc.context.register(overlay);
   return doc.save();
+}
+
+/**
+ * `signed` with a revision adding `fields` signature fields that all name its first signature's
+ * dictionary (/V): a verifier that reads the covered bytes once per field reads them `fields` times.
+ */
+export async function makeFieldsShareSignature(signed: Uint8Array, fields: number): Promise<Uint8Array> {
+  return appendRevision(signed, (doc) => {
+    const form = doc.catalog.lookup(PDFName.of("AcroForm"), PDFDict);
+    const list = form.lookup(PDFName.of("Fields"), PDFArray);
+    const value = list
+      .asArray()
+      .map((field) => doc.context.lookup(field, PDFDict).get(PDFName.of("V")))
+      .find((v) => v instanceof PDFRef);
+    if (!value) throw new Error("the PDF has no signature field whose value is a reference");
+    for (let i = 0; i < fields; i += 1) {
+      list.push(doc.context.register(doc.context.obj({ FT: "Sig", T: PDFString.of(`Copy${i}`), V: value })));
+    }
+  });
 }

@@ -4,19 +4,31 @@
  * string — the very /Contents its dictionary holds — and end where a revision ends (%%EOF). These
  * are the checks that defeat signature wrapping and universal forgery (pdf-insecurity.org): a
  * dictionary whose byte range points elsewhere, or whose contents are not the gap, is malformed.
+ * Each signature is read once, however many fields name it, and each byte range too: the bytes are
+ * views of the file (covered-bytes.ts), and a file with more signatures than MAX_SIGNATURES is
+ * not examined further.
  */
 import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from "pdf-lib";
+import { CoveredBytes } from "./covered-bytes.js";
+
+/**
+ * The most signatures a file's form is read for: a Countersign seal brings one and a document
+ * time-stamp per renewal, another tool's form a few more. A file with more is judged without them.
+ */
+export const MAX_SIGNATURES = 50;
 
 export interface LaidSignature {
-  /** The field's name, as readers list it. */
+  /** The field's name, as readers list it (the first, when several fields name this signature). */
   field: string;
+  /** How many other fields name this same signature dictionary (a legitimate file has none). */
+  otherFields: number;
   kind: "signature" | "document-timestamp";
   subFilter: string;
   byteRange: [number, number, number, number];
   /** Where the revision this signature covers ends: the file up to here is what it signed. */
   revisionEnd: number;
-  /** The two covered ranges, joined. */
-  covered: Uint8Array;
+  /** The two covered ranges, as views of the file. */
+  covered: CoveredBytes;
   /** The CMS (or time-stamp token), without the zeros padding the room. */
   contents: Uint8Array;
   /** What the dictionary claims, unchecked: the signing time (/M), name and reason. */
@@ -85,25 +97,39 @@ function endsRevision(pdf: Uint8Array, at: number): boolean {
   return /%%EOF[\r\n]*$/.test(tail);
 }
 
-/** The signatures of `doc` (read from `pdf`), in the order they cover the file. */
+/**
+ * The signatures of `doc` (read from `pdf`), in the order they cover the file: one for each
+ * signature dictionary, and MAX_SIGNATURES + 1 at most — more than MAX_SIGNATURES means too many.
+ */
 export function laidSignatures(doc: PDFDocument, pdf: Uint8Array): LaidSignature[] {
   const found: LaidSignature[] = [];
+  const byValue = new Map<PDFDict, LaidSignature>();
+  // What several signatures' ranges share is read once: a gap's hex, the covered bytes' digests.
+  const gaps = new Map<string, Buffer | string>();
+  const coveredBy = new Map<string, CoveredBytes>();
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   for (const { dict, name, type } of fields(doc)) {
     if (type !== "Sig") continue;
     const value = dict.lookupMaybe(PDFName.of("V"), PDFDict);
     if (!value) continue;
+    const named = byValue.get(value);
+    if (named) {
+      named.otherFields += 1;
+      continue;
+    }
+    if (found.length > MAX_SIGNATURES) break;
     const subFilter = value.lookupMaybe(PDFName.of("SubFilter"), PDFName)?.decodeText() ?? "";
     const isTimestamp = value.lookupMaybe(PDFName.of("Type"), PDFName)?.decodeText() === "DocTimeStamp";
     const contents = value.lookup(PDFName.of("Contents"));
     const range = byteRangeOf(value);
     const signature: LaidSignature = {
       field: name,
+      otherFields: 0,
       kind: isTimestamp || subFilter === "ETSI.RFC3161" ? "document-timestamp" : "signature",
       subFilter,
       byteRange: range ?? [0, 0, 0, 0],
       revisionEnd: range ? range[2] + range[3] : 0,
-      covered: new Uint8Array(),
+      covered: new CoveredBytes([]),
       contents: new Uint8Array(),
       claimedTime: pdfDate(value),
       name: text(value.lookup(PDFName.of("Name"))),
@@ -111,6 +137,7 @@ export function laidSignatures(doc: PDFDocument, pdf: Uint8Array): LaidSignature
       requestId: text(value.lookup(PDFName.of("CountersignRequest"))),
     };
     found.push(signature);
+    byValue.set(value, signature);
     if (!range) {
       signature.malformed = "its byte range is not four whole numbers";
       continue;
@@ -124,14 +151,15 @@ export function laidSignatures(doc: PDFDocument, pdf: Uint8Array): LaidSignature
       signature.malformed = "its byte range does not end where a revision of the file ends";
       continue;
     }
-    const gap = bytes.subarray(first, gapEnd).toString("latin1");
-    if (!/^<[0-9A-Fa-f]*>$/.test(gap) || gap.length % 2 !== 0) {
-      signature.malformed = "the bytes its range leaves out are not one hex string";
+    const gapKey = `${first} ${gapEnd}`;
+    const laid = gaps.get(gapKey) ?? hexGap(bytes.subarray(first, gapEnd));
+    gaps.set(gapKey, laid);
+    if (typeof laid === "string") {
+      signature.malformed = laid;
       continue;
     }
-    const laid = Buffer.from(gap.slice(1, -1), "hex");
-    const held = contents instanceof PDFHexString ? Buffer.from(contents.asBytes()) : undefined;
-    if (!held?.equals(laid)) {
+    const held = contents instanceof PDFHexString ? contents.asBytes() : undefined;
+    if (!held || !laid.equals(held)) {
       signature.malformed = "the bytes its range leaves out are not its own /Contents";
       continue;
     }
@@ -141,9 +169,23 @@ export function laidSignatures(doc: PDFDocument, pdf: Uint8Array): LaidSignature
       continue;
     }
     signature.contents = laid.subarray(0, length);
-    signature.covered = Buffer.concat([bytes.subarray(0, first), bytes.subarray(gapEnd, gapEnd + second)]);
+    const rangeKey = range.join(" ");
+    const covered =
+      coveredBy.get(rangeKey) ??
+      new CoveredBytes([bytes.subarray(0, first), bytes.subarray(gapEnd, gapEnd + second)]);
+    coveredBy.set(rangeKey, covered);
+    signature.covered = covered;
   }
   return found.sort((a, b) => a.revisionEnd - b.revisionEnd);
+}
+
+/** The bytes a hex string's gap `<…>` holds, or why it is not one. */
+function hexGap(gap: Buffer): Buffer | string {
+  const last = gap.length - 1;
+  const isHex = (b: number) => (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x66);
+  if (gap.length % 2 !== 0 || gap[0] !== 0x3c || gap[last] !== 0x3e || !gap.subarray(1, last).every(isHex))
+    return "the bytes its range leaves out are not one hex string";
+  return Buffer.from(gap.subarray(1, last).toString("latin1"), "hex");
 }
 
 /** /M as a date: D:YYYYMMDDHHmmSS with an offset (Z, +HH'mm'). */

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
+import { CoveredBytes, digestingEngine, STAND_IN } from "./covered-bytes.js";
 
 const OID = {
   signedData: "1.2.840.113549.1.7.2",
@@ -50,8 +51,11 @@ export interface SignatureCheck {
   certificates: Uint8Array[];
 }
 
+/** The bytes as the ArrayBuffer pkijs wants: the one under them when they fill it, else a copy. */
 const toBuffer = (bytes: Uint8Array): ArrayBuffer =>
-  bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes.buffer
+    : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest();
 
@@ -99,7 +103,7 @@ function signerCertificate(signed: pkijs.SignedData): pkijs.Certificate | undefi
 }
 
 /** An RFC 3161 token (DER ContentInfo) checked over `data`. */
-export async function checkTimestampToken(token: Uint8Array, data: Uint8Array): Promise<TimestampCheck> {
+export async function checkTimestampToken(token: Uint8Array, data: CoveredBytes): Promise<TimestampCheck> {
   let signed: pkijs.SignedData;
   try {
     signed = signedDataOf(token);
@@ -123,7 +127,7 @@ export async function checkTimestampToken(token: Uint8Array, data: Uint8Array): 
       certificates,
     };
   }
-  if (!imprint.equals(sha256(data))) {
+  if (!imprint.equals(data.digest("sha256"))) {
     return {
       valid: false,
       problem: "the time-stamp is for other bytes than the ones it covers here",
@@ -132,8 +136,9 @@ export async function checkTimestampToken(token: Uint8Array, data: Uint8Array): 
       certificates,
     };
   }
+  // pkijs digests the data again for the imprint: it is given the digest made above.
   const result = await signed
-    .verify({ signer: 0, data: toBuffer(data), checkChain: false, extendedMode: true })
+    .verify({ signer: 0, data: STAND_IN, checkChain: false, extendedMode: true }, digestingEngine(data))
     .catch((err: pkijs.SignedDataVerifyError) => err);
   if (!result.signatureVerified) {
     return {
@@ -148,7 +153,7 @@ export async function checkTimestampToken(token: Uint8Array, data: Uint8Array): 
 }
 
 /** A CAdES signature (DER ContentInfo) checked over the bytes it covers. */
-export async function checkCadesSignature(cms: Uint8Array, covered: Uint8Array): Promise<SignatureCheck> {
+export async function checkCadesSignature(cms: Uint8Array, covered: CoveredBytes): Promise<SignatureCheck> {
   let signed: pkijs.SignedData;
   try {
     signed = signedDataOf(cms);
@@ -182,15 +187,18 @@ export async function checkCadesSignature(cms: Uint8Array, covered: Uint8Array):
   const signer = certificateFacts(cert);
   const binding = signerInfo.signedAttrs?.attributes.find((a) => a.type === OID.signingCertificateV2);
   const bindsCertificate = binding ? boundHash(binding).equals(Buffer.from(signer.sha256, "hex")) : false;
+  // With signed attributes (as PAdES has them), pkijs compares their message digest with the covered
+  // bytes' and verifies the attributes: it is given the digest, never the bytes.
+  const data = signerInfo.signedAttrs ? STAND_IN : toBuffer(covered.joined());
   const result = await signed
-    .verify({ signer: 0, data: toBuffer(covered), checkChain: false, extendedMode: true })
+    .verify({ signer: 0, data, checkChain: false, extendedMode: true }, digestingEngine(covered))
     .catch((err: pkijs.SignedDataVerifyError) => err);
   const token = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)
     ?.values[0];
   const timestamp = token
     ? await checkTimestampToken(
         new Uint8Array((token as asn1js.Sequence).toBER()),
-        new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
+        new CoveredBytes([signerInfo.signature.valueBlock.valueHexView]),
       )
     : undefined;
   if (!result.signatureVerified) {

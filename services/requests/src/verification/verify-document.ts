@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from "pdf-lib";
 import * as pkijs from "pkijs";
-import { type LaidSignature, laidSignatures } from "./laid-signatures.js";
+import { type LaidSignature, laidSignatures, MAX_SIGNATURES } from "./laid-signatures.js";
 import { changesAfter } from "./revision-changes.js";
 import {
   type CertificateFacts,
@@ -117,6 +117,12 @@ async function revocationCovered(
   return undefined;
 }
 
+/** The field a signature is listed under, and how many more name the same signature. */
+const fieldOf = (laid: LaidSignature) =>
+  laid.otherFields === 0
+    ? laid.field
+    : `${laid.field} (and ${laid.otherFields} other field${laid.otherFields === 1 ? "" : "s"} naming the same signature)`;
+
 function report(
   laid: LaidSignature,
   length: number,
@@ -125,7 +131,7 @@ function report(
   const isSignature = "bindsCertificate" in check;
   const stamp = isSignature ? check.timestamp : check;
   return {
-    field: laid.field,
+    field: fieldOf(laid),
     kind: laid.kind,
     valid: check.valid && (!isSignature || !check.timestamp || check.timestamp.valid),
     problem:
@@ -157,6 +163,14 @@ export async function verifyDocument(pdf: Uint8Array): Promise<VerificationRepor
     };
   }
   const laid = laidSignatures(doc, pdf);
+  if (laid.length > MAX_SIGNATURES) {
+    return {
+      ...base,
+      verdict: "invalid",
+      summary: `This PDF holds more than ${MAX_SIGNATURES} signatures, more than the verifier checks: none of them is vouched for.`,
+      levelReason: "nothing was checked",
+    };
+  }
   const seal = laid.find((s) => s.kind === "signature");
   if (!seal) {
     return {
@@ -171,7 +185,7 @@ export async function verifyDocument(pdf: Uint8Array): Promise<VerificationRepor
   for (const signature of laid) {
     if (signature.malformed) {
       signatures.push({
-        field: signature.field,
+        field: fieldOf(signature),
         kind: signature.kind,
         valid: false,
         problem: `its layout is wrong: ${signature.malformed}`,
