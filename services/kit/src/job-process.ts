@@ -13,12 +13,18 @@
  * (job-files.mjs). A job's time limit starts when the child has said it is ready and the job is
  * sent: starting one (a process, the parser's modules) took more than 200 ms on a loaded machine,
  * and is not the job's time.
+ *
+ * The heap limit leaves out Buffers and WebAssembly memory, so the child also runs under a cap on all
+ * its memory, which it sets itself when ready (job-child.mjs): past it the child ends as out of
+ * memory; a job that took it past half that cap has it replaced once answered; where the cap cannot
+ * be set (no prlimit), the service says so once and goes on with the heap limit alone.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MEMORY_BUDGET_ENV } from "./job-child.mjs";
 import { bytesToFiles, filesToBytes } from "./job-files.mjs";
 import { NODE_FLAGS } from "./node-flags.js";
 
@@ -27,7 +33,10 @@ export interface JobProcessOptions {
   timeoutMs: number;
   /** How long a child with nothing to do is kept. */
   idleMs: number;
-  /** The child's heap limit: past it the child ends, not the service. */
+  /**
+   * The child's heap limit: past it the child ends, not the service. All it may add to what it holds
+   * when ready — heap, Buffers, WebAssembly memory — is held to twice that.
+   */
   maxHeapMb: number;
   /** Where the folder that documents cross in is made (job-files.mjs); the system's temporary folder by default. */
   filesIn?: string;
@@ -50,7 +59,12 @@ export class JobProcessEnded extends Error {
   }
 }
 
-type Answer<Result> = { ready: true } | { id: number; result: Result } | { id: number; error: string };
+type Answer<Result> =
+  /** `uncapped` says why the child runs without its memory cap. */
+  | { ready: true; uncapped?: string }
+  /** `retire`: the job left the child large, and it is replaced. */
+  | { id: number; result: Result; retire?: boolean }
+  | { id: number; error: string };
 
 interface Queued<Job, Result> {
   id: number;
@@ -70,8 +84,11 @@ interface Queued<Job, Result> {
  */
 const RESOLUTION_FLAGS = process.execArgv.filter((arg) => arg.startsWith("--conditions="));
 
-/** What V8 writes when a heap limit is reached, before it aborts the process. */
-const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/;
+/** What V8 writes when a heap limit is reached, or job-child.mjs when an allocation failed, before the process ends. */
+const OUT_OF_MEMORY = /out of memory|Reached heap limit|Allocation failed/;
+
+/** Whether this process already said that its job processes run without a memory cap. */
+let saidUncapped = false;
 
 export class JobProcess<Job, Result> {
   private child: ChildProcess | undefined;
@@ -156,6 +173,7 @@ export class JobProcess<Job, Result> {
     if (this.child) return this.child;
     const child = fork(fileURLToPath(this.entry), [], {
       execArgv: [...NODE_FLAGS, ...RESOLUTION_FLAGS, `--max-old-space-size=${this.options.maxHeapMb}`],
+      env: { ...process.env, [MEMORY_BUDGET_ENV]: String(2 * this.options.maxHeapMb) },
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
@@ -167,6 +185,12 @@ export class JobProcess<Job, Result> {
     child.on("message", (answer: Answer<Result>) => {
       if (this.child !== child) return;
       if ("ready" in answer) {
+        if (answer.uncapped && !saidUncapped) {
+          saidUncapped = true;
+          process.emitWarning(
+            `job processes run without a cap on their whole memory, only on their heap: ${answer.uncapped}`,
+          );
+        }
         this.ready = true;
         this.startClock();
       } else this.settle(answer);
@@ -204,6 +228,7 @@ export class JobProcess<Job, Result> {
         (result) => running.resolve(result as Result),
         (err: Error) => running.reject(new Error(`the job's result could not be read: ${err.message}`)),
       );
+    if ("retire" in answer && answer.retire) this.end(new JobProcessEnded("the job process was replaced"));
     this.next();
   }
 

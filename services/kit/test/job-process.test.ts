@@ -15,6 +15,9 @@ interface Job {
   hog?: boolean;
   grow?: boolean;
   flags?: boolean;
+  buffers?: boolean;
+  holdMb?: number;
+  pid?: boolean;
 }
 
 const ENTRY = new URL("./busy-worker.mjs", import.meta.url);
@@ -73,6 +76,35 @@ test.each([
     jobs.close();
   },
 );
+
+test("a job that fills its process with Buffers, which the heap limit does not count, fails as out of memory, and the next job runs in a new process", async () => {
+  const jobs = new JobProcess<Job, string | number>(ENTRY, {
+    timeoutMs: 10_000,
+    idleMs: 60_000,
+    maxHeapMb: 64,
+  });
+  const first = await jobs.run({ pid: true });
+  const hog = jobs.run({ buffers: true });
+  const next = jobs.run({ pid: true });
+  const failed = await hog.catch((err: unknown) => err);
+  expect(failed).toBeInstanceOf(JobProcessEnded);
+  expect((failed as JobProcessEnded).outOfMemory).toBe(true);
+  const after = await next;
+  expect(after).not.toBe(first);
+  jobs.close();
+});
+
+test("a process a job left large is replaced once it answers; a small job leaves it in place", async () => {
+  const jobs = new JobProcess<Job, number>(ENTRY, { timeoutMs: 10_000, idleMs: 60_000, maxHeapMb: 64 });
+  const first = await jobs.run({ pid: true });
+  expect(await jobs.run({ pid: true, holdMb: 8 })).toBe(first);
+  // Past half of its memory cap (twice the 64 MiB heap), though well within it.
+  expect(await jobs.run({ pid: true, holdMb: 96 })).toBe(first);
+  const replaced = await jobs.run({ pid: true });
+  expect(replaced).not.toBe(first);
+  expect(await jobs.run({ pid: true })).toBe(replaced);
+  jobs.close();
+});
 
 test("a process ended on purpose that exits late does not fail the jobs of the process after it", async () => {
   // A limit a quick job keeps on a machine loaded to several times its cores (CI), which 200 ms
