@@ -1,6 +1,6 @@
 /**
  * Per-key token buckets: `ratePerSecond` tokens flow in, up to `burst`; a call takes one (a batch of
- * calls, such as MCP tool calls in one HTTP request, takes one each, all or none). The
+ * calls, such as the messages of one MCP request, takes one each, all or none). The
  * state is per gateway replica, so N replicas admit up to N times the rate in the worst case.
  */
 import type { Request } from "express";

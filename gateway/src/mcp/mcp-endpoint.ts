@@ -4,20 +4,22 @@
  * nothing is kept between them.
  *
  * It is the public API by another door, with the same rules: the bearer key is checked before any
- * MCP message is read (401 for a missing, unknown or deleted key, 403 without API access); a POST
- * takes one call from the key's rate limit, or one per tool call when it carries several, all at
- * once or none (429); bodies are held to the API's JSON limit, except a single `upload_document`
- * call, which may carry a whole file as base64. Each tool call is recorded for Recent Errors and API
- * Usage as `MCP /mcp/v1/tools/{name}` with the status and code its operation answered, under an id of
- * its own. A failed call is a tool error (`isError`) whose text is the API's problem: code, message,
- * status, violations and that id.
+ * MCP message is read (401 for a missing, unknown or deleted key, 403 without API access); a key
+ * has a few requests worked on at once (key-in-flight.ts); a POST takes one call from the key's rate
+ * limit per message it carries, all at once or none (429), and a batch holds a bounded number of
+ * messages whose answers are bounded together (batch-bounds.ts); bodies are held to the API's JSON
+ * limit, except a single `upload_document` call, which may carry a whole file as base64. Each tool
+ * call is recorded for Recent Errors and API Usage as `MCP /mcp/v1/tools/{name}` with the status and
+ * code its operation answered, under an id of its own, and every other message as
+ * `MCP /mcp/v1/{method}` (message-records.ts). A failed call is a tool error (`isError`) whose text
+ * is the API's problem: code, message, status, violations and that id.
  *
  * The SDK's low-level Server is used rather than McpServer because the tools bring their own JSON
  * Schemas (written from the API's zod contract, as the OpenAPI document is) and read their own
  * arguments, answering a bad one with the API's violations instead of the SDK's message.
  */
 import { proposes } from "@countersign/domain";
-import { type Logger, uuidv7 } from "@countersign/kit";
+import { formatBytes, type Logger, uuidv7 } from "@countersign/kit";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
@@ -37,7 +39,10 @@ import { API_VERSION } from "../openapi.js";
 import { ApiProblem, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
+import { AnswerBudget, MAX_ANSWER_BYTES, MAX_BATCH_MESSAGES, messagesIn } from "./batch-bounds.js";
 import type { IdempotentCalls, ToolOutcome } from "./idempotent-calls.js";
+import { KeyInFlight } from "./key-in-flight.js";
+import { recordMessages } from "./message-records.js";
 import { type Tool, writes } from "./tools.js";
 import { DRY_RUN_META, takeWriteOptions, withWriteOptions } from "./write-options.js";
 
@@ -67,14 +72,15 @@ export interface McpEndpointOptions {
   bodies: BodyBudget;
   /** Where write tools' results are kept for their idempotency keys. */
   idempotency: IdempotentCalls;
+  /** How many requests of one key are worked on at once. */
+  inFlight?: KeyInFlight;
 }
 
 type Message = { method?: unknown; params?: { name?: unknown } } | null;
 
 /** The tool calls a POST carries: one JSON-RPC message, or a batch of them. */
 function toolCallsIn(body: unknown): Message[] {
-  const messages = (Array.isArray(body) ? body : [body]) as Message[];
-  return messages.filter((m) => m?.method === "tools/call");
+  return (messagesIn(body) as Message[]).filter((m) => m?.method === "tools/call");
 }
 
 /** A body past the JSON limit is refused unless it is one upload_document call and nothing else. */
@@ -108,6 +114,7 @@ function listedTool(tool: Tool) {
 export function mcpEndpoint(options: McpEndpointOptions): Router {
   const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes, bodies, idempotency } =
     options;
+  const inFlight = options.inFlight ?? new KeyInFlight();
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listedTool);
   const router = express.Router();
@@ -126,14 +133,30 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
     next();
   });
   router.use(requireKey(verifier));
-  router.post("/", readJson, async (req: Request, res: Response) => {
+  // A key's turn is taken before its body is read: a request that waits holds no body.
+  router.post("/", inFlight.admit(), readJson, async (req: Request, res: Response) => {
     if ((res.locals.bodyBytes ?? 0) > jsonBodyBytes && !mayExceedJsonLimit(req.body)) {
       throw new ApiProblem(
         "payload_too_large",
         `the body (decompressed) is larger than ${jsonBodyBytes} bytes; only a single upload_document call may be larger`,
       );
     }
-    spendCalls(limiter, res, Math.max(1, toolCallsIn(req.body).length));
+    const messages = messagesIn(req.body);
+    if (messages.length > MAX_BATCH_MESSAGES) {
+      // Refused before any of it runs, and for the price of one call.
+      spendCalls(limiter, res, 1);
+      res.status(400).json({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid Request: a batch may hold ${MAX_BATCH_MESSAGES} messages at most; this one holds ${messages.length}`,
+        },
+      });
+      return;
+    }
+    // Each message is a call, whatever it asks: a batch of 20 costs what 20 requests would.
+    spendCalls(limiter, res, Math.max(1, messages.length));
     // JSON-RPC 2.0 makes an empty batch an invalid request; the SDK would take it for a batch of
     // nothing but notifications and answer 202. Answered as the SDK answers its invalid requests.
     if (Array.isArray(req.body) && req.body.length === 0) {
@@ -210,16 +233,23 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
         result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] },
       };
     };
-    server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
-      const tool = byName.get(params.name);
-      if (!tool)
-        throw new McpError(ErrorCode.InvalidParams, `there is no tool ${params.name}: tools/list names them`);
-      const startedAt = performance.now();
-      // Calls of one batch share the HTTP request: each has an id of its own for Recent Errors.
-      const callId = uuidv7();
-      let outcome: ToolOutcome;
+    // One POST's tool calls run one at a time, their answers held together to a size.
+    const answers = new AnswerBudget();
+    const answerFull = (callId: string, tool: Tool) =>
+      failed(
+        new ApiProblem(
+          "payload_too_large",
+          `the answers to this batch reached ${formatBytes(MAX_ANSWER_BYTES)}, so this call was not run: send it in a request of its own`,
+        ),
+        callId,
+        tool,
+      );
+    const callTool = async (
+      tool: Tool,
+      args: Record<string, unknown>,
+      callId: string,
+    ): Promise<ToolOutcome> => {
       try {
-        const args = params.arguments ?? {};
         // Before anything is read, run or replayed, as for the HTTP API: what the arguments ask for too.
         requireScopesFor(caller, tool.needs, args);
         const { options, rest } = writes(tool)
@@ -228,13 +258,24 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
         const run = () => runTool(tool, rest, callId, options.dryRun);
         // A dry run does nothing a retry could repeat: it is not kept under its key.
         const { idempotencyKey } = options;
-        outcome =
-          idempotencyKey && !options.dryRun
-            ? await idempotency.once(caller.workspaceId, tool.name, idempotencyKey, rest, run)
-            : await run();
+        return idempotencyKey && !options.dryRun
+          ? await idempotency.once(caller.workspaceId, tool.name, idempotencyKey, rest, run)
+          : await run();
       } catch (err) {
-        outcome = failed(err, callId, tool);
+        return failed(err, callId, tool);
       }
+    };
+    server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+      const tool = byName.get(params.name);
+      if (!tool)
+        throw new McpError(ErrorCode.InvalidParams, `there is no tool ${params.name}: tools/list names them`);
+      const startedAt = performance.now();
+      // Calls of one batch share the HTTP request: each has an id of its own for Recent Errors.
+      const callId = uuidv7();
+      const outcome = await answers.run(
+        () => callTool(tool, params.arguments ?? {}, callId),
+        () => answerFull(callId, tool),
+      );
       recorder.recordToolCall(res, callId, `${MCP_BASE}/tools/${tool.name}`, {
         status: outcome.status,
         code: outcome.code,
@@ -252,6 +293,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Router {
       void server.close();
     });
     await server.connect(transport);
+    recordMessages(transport, res, recorder, MCP_BASE);
     await transport.handleRequest(req, res, req.body);
   });
   // Stateless: there is no session to open a stream on (GET) or to end (DELETE).

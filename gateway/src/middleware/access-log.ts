@@ -1,5 +1,5 @@
 /**
- * One log line per request, written when the response is done. It carries the path (secret segments
+ * One log line per request, written when the response is done or the caller left. It carries the path (secret segments
  * redacted) but never the query string, headers or body, where secrets may travel.
  */
 
@@ -17,7 +17,8 @@ export function accessLog(logger: Logger): ResponseEndHook {
         traceId: res.locals.traceId as string | undefined,
         method: req.method,
         path: loggedPath(req, res),
-        status: res.statusCode,
+        // nginx's 499: the caller left before the answer was sent.
+        status: res.writableFinished ? res.statusCode : 499,
         durationMs: Math.round((performance.now() - (res.locals.startedAt as number)) * 100) / 100,
         keyId: (res.locals.caller as { keyId?: string } | undefined)?.keyId,
       },

@@ -128,9 +128,9 @@ export class ApiCallRecorder {
   }
 
   /**
-   * Keeps the record of one MCP tool call, under its own id, as method `MCP` on the tool's own
-   * route, with the status and code its operation answered; the HTTP request that carried it is
-   * then not recorded.
+   * Keeps the record of one MCP tool call (or another MCP message), under its own id, as method `MCP`
+   * on the tool's own route, with the status and code its operation answered; the HTTP request that
+   * carried it is then not recorded.
    */
   recordToolCall(res: Response, callId: string, route: string, outcome: CallOutcome): void {
     const caller = res.locals.caller as Caller;

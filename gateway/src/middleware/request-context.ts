@@ -26,9 +26,16 @@ export type ResponseEndHook = (req: Request, res: Response) => void;
 
 export function requestContext(timeoutMs: number, onEnd: ResponseEndHook[]) {
   return (req: Request, res: Response, next: NextFunction) => {
-    res.once("finish", () => {
+    // Once, when the answer is sent or the caller left before it was: a request that timed out or
+    // was given up on has its log line too.
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
       for (const hook of onEnd) hook(req, res);
-    });
+    };
+    res.once("finish", end);
+    res.once("close", end);
     const requestId = uuidv7();
     res.locals.requestId = requestId;
     res.locals.startedAt = performance.now();
