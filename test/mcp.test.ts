@@ -745,8 +745,9 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
       return statuses;
     });
     expect({ failures, stalled: longestMs > 1000 }).toEqual({ failures: 0, stalled: false });
-    // The batches of 100 are refused whole; of those of 20, the rate limit admits five at most.
-    expect(result.slice(0, 32).every((status) => status === 400)).toBe(true);
+    // The batches of 100 are refused whole (or, past the key's posts in flight, before they are
+    // read); of those of 20, the rate limit admits five at most.
+    expect(result.slice(0, 32).filter((status) => status !== 400 && status !== 429)).toEqual([]);
     const admitted = result.slice(32).filter((status) => status === 200).length;
     expect(admitted).toBeLessThanOrEqual(5);
     expect(result.slice(32).every((status) => status === 200 || status === 429)).toBe(true);

@@ -8,6 +8,8 @@
  * CLI switches password log-in back on. The JSON routes answer as the OpenAPI document says.
  */
 import { generateKeyPairSync } from "node:crypto";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import {
@@ -22,6 +24,7 @@ import { type Deployment, REPO, startDistributed, startStandalone } from "./supp
 import { ConsoleClient } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { expectDocumented } from "./support/openapi.js";
+import { watched } from "./support/stall-watch.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts");
 const CLIENT_ID = "countersign-console";
@@ -143,6 +146,57 @@ describe.each(modes)("%s", (mode, start) => {
     });
     expect(start.status).toBe(303);
     expect(start.headers.get("location")).toBe(`${gateway}/console/?sso_error=unavailable`);
+  });
+
+  test("a provider whose discovery document is 100 MB is refused after 64 KiB, and the service keeps answering", async () => {
+    // What an Organization Admin's provider answered in the pen test: auth read it whole and died.
+    let sent = 0;
+    const hostile = createServer((_req, res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      let left = 100 * 1024 * 1024;
+      res.write("{");
+      const pump = () => {
+        while (left > 0 && !res.destroyed) {
+          left -= chunk.length;
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        if (!res.destroyed) res.end("}");
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    const issuer = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    try {
+      const admin = new ConsoleClient(gateway);
+      await admin.logIn(deployment.adminEmail, deployment.adminPassword);
+      const {
+        result: saved,
+        longestMs,
+        failures,
+      } = await watched(`${gateway}/healthz`, () =>
+        admin.call(`/console/api/workspaces/${workspaceId}/single-sign-on`, {
+          method: "PUT",
+          json: {
+            enabled: true,
+            issuer,
+            clientId: "x",
+            clientSecret: "y",
+            allowedDomains: [],
+            passwordLoginEnabled: true,
+          },
+        }),
+      );
+      expect(saved.status).toBe(409);
+      expect((saved.body as { detail: string }).detail).toContain("answered more than 65536 bytes");
+      expect({ failures, stalled: longestMs > 1000 }).toEqual({ failures: 0, stalled: false });
+      // The cap and what the sockets buffered crossed, not the 100 MB.
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      hostile.closeAllConnections();
+      await new Promise((resolve) => hostile.close(resolve));
+    }
   });
 
   test("through the gateway: the state rides a cookie of its own, the log-in lands in the workspace with a session for it, a callback without the cookie is refused", async () => {

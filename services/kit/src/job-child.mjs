@@ -28,10 +28,12 @@ const OUT_OF_MEMORY_WORDS = "job process out of memory";
 export function serveJobs(run) {
   const budgetMb = Number(process.env[MEMORY_BUDGET_ENV]);
   const uncapped = budgetMb > 0 ? capMemory(budgetMb) : undefined;
-  const readyRss = process.memoryUsage.rss();
-  /** Whether the child's peak resident memory passed what it had when ready by more than `mb`. */
+  // The peak so far, not the resident memory now: loading modules may have peaked above what a
+  // collection then left, and that start-up peak is no job's doing.
+  const readyPeakKib = process.resourceUsage().maxRSS;
+  /** Whether a job took the child's peak resident memory past its start-up peak by more than `mb`. */
   const grewPast = (/** @type {number} */ mb) =>
-    mb > 0 && process.resourceUsage().maxRSS * 1024 - readyRss > mb * 1024 * 1024;
+    mb > 0 && (process.resourceUsage().maxRSS - readyPeakKib) * 1024 > mb * 1024 * 1024;
   process.on("message", (/** @type {{ id: number, job: unknown, folder: string }} */ { id, job, folder }) => {
     const answered = (async () => {
       const result = await run(await filesToBytes(job));
