@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { type Deployment, faultsIn, startDistributed, startStandalone } from "./support/deployments.js";
 import { embeddedSigner } from "./support/embedded-signer.js";
-import { brokenRule, type Fixtures, requestArbitrary, send } from "./support/fuzz.js";
+import { brokenRule, type Fixtures, mcpBody, requestArbitrary, send } from "./support/fuzz.js";
 import { ConsoleClient, call } from "./support/http.js";
 import { distributedInfra } from "./support/infra.js";
 import { DOCUMENT } from "./support/openapi.js";
@@ -185,6 +185,31 @@ describe.each(modes)("%s mode: fuzzing every route", (_mode, start) => {
     },
     Math.max(120_000, RUNS * 100),
   );
+
+  test(`MCP bodies of any shape, batches up to 40 messages (FUZZ_SEED=${SEED}): an answer or a refusal below 500, no batch answered past its bound, /healthz never waits`, async () => {
+    const key = JSON.parse((await deployment.cli("keys", "create", "--name", "fuzz-mcp")).stdout) as {
+      secret: string;
+    };
+    const health = new StallWatch(`${gateway}/healthz`);
+    await fc.assert(
+      fc.asyncProperty(mcpBody, async (body) => {
+        const answer = await call(gateway, "/mcp/v1", {
+          method: "POST",
+          key: key.secret,
+          headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+          json: body,
+        });
+        expect(answer.status).toBeLessThan(500);
+        // A batch is answered message by message only within its bound; past it, refused whole.
+        if (Array.isArray(answer.body)) expect(answer.body.length).toBeLessThanOrEqual(20);
+        if (Array.isArray(body) && body.length > 20) expect(answer.status).toBe(400);
+      }),
+      { numRuns: Math.min(300, Math.ceil(RUNS / 5)), seed: SEED, endOnFailure: true },
+    );
+    const { longestMs, failures } = await health.stop();
+    expect({ failures, stalled: longestMs >= 1000 }).toEqual({ failures: 0, stalled: false });
+    expect(faultsIn(deployment.output())).toEqual([]);
+  });
 
   test(`/restapi envelopes with up to 1,800 anchor tabs (FUZZ_SEED=${SEED}): a 201 or DocuSign's 400, and /healthz never waits`, async () => {
     const key = JSON.parse((await deployment.cli("keys", "create", "--name", "fuzz-anchors")).stdout) as {

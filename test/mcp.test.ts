@@ -746,11 +746,12 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     });
     expect({ failures, stalled: longestMs > 1000 }).toEqual({ failures: 0, stalled: false });
     // The batches of 100 are refused whole (or, past the key's posts in flight, before they are
-    // read); of those of 20, the rate limit admits five at most.
+    // read); those of 20 are answered until the key's posts in flight and its rate limit (a call per
+    // message, refilled as the test runs) refuse the rest.
     expect(result.slice(0, 32).filter((status) => status !== 400 && status !== 429)).toEqual([]);
-    const admitted = result.slice(32).filter((status) => status === 200).length;
-    expect(admitted).toBeLessThanOrEqual(5);
-    expect(result.slice(32).every((status) => status === 200 || status === 429)).toBe(true);
+    expect(result.slice(32).filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(result.slice(32)).toContain(200);
+    expect(result.slice(32)).toContain(429);
   });
 
   test("bodies: only one upload_document call may pass the JSON limit, and a file past 25 MiB is a tool error", async () => {

@@ -118,6 +118,35 @@ export const hostileCsvCell: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 12 }),
 );
 
+/** One JSON-RPC message an MCP client might send, or something shaped almost like one. */
+const mcpMessage: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record({
+    jsonrpc: fc.constant("2.0"),
+    id: fc.oneof(fc.nat(), fc.string({ maxLength: 8 })),
+    method: fc.constantFrom("tools/list", "ping", "tools/call", "initialize", "resources/list", "no/such"),
+    params: fc.oneof(
+      fc.constant({}),
+      fc.record({
+        name: fc.constantFrom("list_templates", "get_template", "download_document", "no_such_tool"),
+        arguments: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      }),
+    ),
+  }),
+  // A notification (no id), a message of another protocol version, and plain junk.
+  fc.record({ jsonrpc: fc.constant("2.0"), method: fc.constant("notifications/initialized") }),
+  fc.record({ jsonrpc: fc.constantFrom("1.0", "2"), id: fc.nat(), method: fc.constant("ping") }),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+/**
+ * An MCP POST body: one message, or a batch of any size up to twice the bound a batch may have —
+ * what used to buy a hundred calls' work for one admission.
+ */
+export const mcpBody: fc.Arbitrary<unknown> = fc.oneof(
+  { arbitrary: mcpMessage, weight: 1 },
+  { arbitrary: fc.array(mcpMessage, { maxLength: 40 }), weight: 3 },
+);
+
 /** A CSV file's text made of such cells, as RFC 4180 quotes them or not at all. */
 const hostileCsv: fc.Arbitrary<string> = fc
   .array(fc.array(fc.tuple(hostileCsvCell, fc.boolean()), { minLength: 1, maxLength: 5 }), { maxLength: 5 })

@@ -3,9 +3,11 @@
  * as they arrive, not the work they leave running, and 32 posts at once from one key once held
  * every other caller's answers for 26 s. Past the limit a request waits briefly for a turn, before
  * its body is read; past the wait, or behind too many others, it is refused with 429 and Retry-After.
+ * The queue is the gateway's admission gate, one per key.
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Caller } from "../key-verifier.js";
+import { AdmissionGate } from "../middleware/admission.js";
 import { ApiProblem } from "../problems.js";
 
 export interface KeyInFlightOptions {
@@ -19,66 +21,45 @@ export interface KeyInFlightOptions {
 
 export const DEFAULT_KEY_IN_FLIGHT: KeyInFlightOptions = { limit: 4, waitMs: 2_000, waiting: 8 };
 
-interface KeyState {
-  running: number;
-  queue: (() => void)[];
-}
-
+/** One admission gate per key with requests in the works, dropped once the key has none. */
 export class KeyInFlight {
-  private readonly keys = new Map<string, KeyState>();
+  private readonly gates = new Map<string, AdmissionGate>();
 
   constructor(private readonly options: KeyInFlightOptions = DEFAULT_KEY_IN_FLIGHT) {}
 
   /** Middleware: a turn for the authenticated caller's key, given back when the response closes. */
   admit() {
-    return async (_req: Request, res: Response, next: NextFunction) => {
+    return (_req: Request, res: Response, next: NextFunction) => {
       const { keyId } = res.locals.caller as Caller;
-      // A caller may hang up while it waits: its turn, once given, is given back at once.
+      const gate = this.gateOf(keyId);
       let admitted = false;
-      let closed = false;
+      const leaveQueue = gate.enter(
+        () => {
+          admitted = true;
+          next();
+        },
+        () => next(busy(this.options.limit)),
+      );
+      // A caller may hang up while it waits: it leaves the queue; once admitted, its turn is given back.
       res.once("close", () => {
-        closed = true;
-        if (admitted) this.leave(keyId);
+        if (!admitted) return leaveQueue();
+        gate.leave();
+        if (gate.active === 0 && gate.queued === 0) this.gates.delete(keyId);
       });
-      await this.enter(keyId);
-      admitted = true;
-      if (closed) this.leave(keyId);
-      else next();
     };
   }
 
-  private async enter(key: string): Promise<void> {
-    const state = this.keys.get(key) ?? { running: 0, queue: [] };
-    this.keys.set(key, state);
-    if (state.running < this.options.limit) {
-      state.running += 1;
-      return;
+  private gateOf(key: string): AdmissionGate {
+    let gate = this.gates.get(key);
+    if (!gate) {
+      gate = new AdmissionGate({
+        concurrent: this.options.limit,
+        queued: this.options.waiting,
+        maxWaitMs: this.options.waitMs,
+      });
+      this.gates.set(key, gate);
     }
-    if (state.queue.length >= this.options.waiting) throw busy(this.options.limit);
-    await new Promise<void>((resolve, reject) => {
-      const turn = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        state.queue.splice(state.queue.indexOf(turn), 1);
-        reject(busy(this.options.limit));
-      }, this.options.waitMs);
-      state.queue.push(turn);
-    });
-  }
-
-  /** The turn goes to the request waiting longest, or back to the key. */
-  private leave(key: string): void {
-    const state = this.keys.get(key);
-    if (!state) return;
-    const waiting = state.queue.shift();
-    if (waiting) {
-      waiting();
-      return;
-    }
-    state.running -= 1;
-    if (state.running === 0) this.keys.delete(key);
+    return gate;
   }
 }
 
