@@ -1,7 +1,8 @@
 /**
  * Office documents and images made for the tests, the smallest each format's reader opens: a Word
  * document (DOCX), an OpenDocument text (ODT) and RTF of given paragraphs, and a JPEG (drawn by
- * poppler from a PDF). Each paragraph may be a page of its own, and an ODT may link an image by URL.
+ * poppler from a PDF). Each paragraph may be a page of its own, an ODT may link an image by URL, and an
+ * RTF may take in other files (INCLUDEPICTURE, INCLUDETEXT) or hold a picture of many pixels.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -11,6 +12,7 @@ import { promisify } from "node:util";
 import { strToU8, zipSync } from "fflate";
 import { PNG } from "pngjs";
 import { makePdf } from "./pdfs.js";
+import { makePng } from "./pngs.js";
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -61,10 +63,29 @@ export function makeOdt({
   });
 }
 
-export function makeRtf({ paragraphs, pageBreaks = false }: OfficeText): Uint8Array {
+export function makeRtf({
+  paragraphs,
+  pageBreaks = false,
+  includes = [],
+  picture,
+}: OfficeText & {
+  /** Fields that take in other files, after the paragraphs: INCLUDEPICTURE or INCLUDETEXT of a URL. */
+  includes?: { field: "INCLUDEPICTURE" | "INCLUDETEXT"; url: string }[];
+  /** A black picture of this many pixels, embedded (a few kilobytes of PNG hold millions of pixels). */
+  picture?: { width: number; height: number };
+}): Uint8Array {
   const escaped = (text: string) => text.replace(/[\\{}]/g, (c) => `\\${c}`);
   const body = paragraphs.map((p) => `${escaped(p)}\\par`).join(pageBreaks ? "\\page " : " ");
-  return Buffer.from(`{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Arial;}\\f0\\fs24 ${body}}`, "latin1");
+  const fields = includes
+    .map(({ field, url }) => `{\\field{\\*\\fldinst ${field} "${escaped(url)}"}{\\fldrslt }}\\par `)
+    .join("");
+  const pict = picture
+    ? `{\\pict\\pngblip\\picw${picture.width}\\pich${picture.height}\\picwgoal8000\\pichgoal8000 ${makePng({ ...picture, depth: 1, colour: 0 }).toString("hex")}}\\par `
+    : "";
+  return Buffer.from(
+    `{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Arial;}\\f0\\fs24 ${body}${fields}${pict}}`,
+    "latin1",
+  );
 }
 
 /** A `width` × `height` PNG of one colour. */

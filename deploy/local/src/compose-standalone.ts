@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { buildAuth, firstStartBanner } from "@countersign/auth";
-import { buildDocuments } from "@countersign/documents";
+import { buildDocuments, type ConversionSettings } from "@countersign/documents";
 import { buildGateway, type GatewayLimits, listen } from "@countersign/gateway";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
@@ -74,7 +74,7 @@ export interface StandaloneOptions {
     timestampAuthority?: TimestampAuthority | undefined;
   };
   /** Limits of the documents service that operators may tune. */
-  documents?: { maxPages?: number; libreOffice?: string; conversionTimeoutMs?: number };
+  documents?: { maxPages?: number } & Partial<ConversionSettings>;
   /** Networks identity providers may be on although not public. */
   identityProviderNetworks?: readonly Network[];
   /** Webhook delivery settings; without a secret key, the one made on first start in the data dir. */

@@ -45,7 +45,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           libreOffice,
           workDir: join(spoolDir, `${CONVERTER_FOLDER_PREFIX}${randomUUID()}`),
           timeoutMs: cfg.COUNTERSIGN_CONVERSION_TIMEOUT_MS,
+          sandbox: cfg.COUNTERSIGN_CONVERSION_SANDBOX,
+          memoryMb: cfg.COUNTERSIGN_CONVERSION_MEMORY_MB,
         });
+        // A converter that cannot confine LibreOffice would convert nothing: it does not start.
+        const unconfinable = await converter.unconfinable();
+        if (unconfinable)
+          throw new Error(
+            `the converter cannot confine LibreOffice (${unconfinable}): allow unprivileged user namespaces (docs/operations.md), or set COUNTERSIGN_CONVERSION_SANDBOX=off to convert unconfined`,
+          );
+        if (cfg.COUNTERSIGN_CONVERSION_SANDBOX === "off")
+          logger.warn(
+            "COUNTERSIGN_CONVERSION_SANDBOX=off: LibreOffice runs unconfined, able to read every file this process can",
+          );
         logger.info({ libreOffice }, "converting office documents with LibreOffice");
         return {
           serviceNames: [ConverterService.typeName],

@@ -9,7 +9,11 @@ import { conversionConfig, conversionSettings } from "./conversion/conversion-co
 import { RemoteConverter } from "./conversion/remote-converter.js";
 import { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
 
-export { conversionConfig, conversionSettings } from "./conversion/conversion-config.js";
+export {
+  type ConversionSettings,
+  conversionConfig,
+  conversionSettings,
+} from "./conversion/conversion-config.js";
 export { findLibreOffice } from "./conversion/libreoffice.js";
 export { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, type DocumentsDeps } from "./service.js";
 

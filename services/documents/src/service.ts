@@ -26,6 +26,7 @@ import {
   LocalConverter,
   sweepConverterFolders,
 } from "./conversion/local-converter.js";
+import type { SandboxMode } from "./conversion/office-sandbox.js";
 import { Documents } from "./documents.js";
 import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
 
@@ -54,6 +55,10 @@ export interface DocumentsDeps {
   libreOffice?: string;
   /** How long one conversion in this process may take. */
   conversionTimeoutMs?: number;
+  /** How soffice is confined in this process (`bwrap` unless given). */
+  conversionSandbox?: SandboxMode;
+  /** The address space one soffice may map, in MiB. */
+  conversionMemoryMb?: number;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -66,7 +71,8 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
   const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
   const maxPages = deps.maxPages ?? DEFAULT_MAX_DOCUMENT_PAGES;
   const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs, maxPages });
-  const converter = deps.converter ?? localConverter(deps, spoolDir, logger);
+  const local = deps.converter ? undefined : localConverter(deps, spoolDir, logger);
+  const converter: DocumentConverter = deps.converter ?? (local as LocalConverter);
   const documents = new Documents({
     db,
     blobs,
@@ -84,6 +90,12 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
     documents,
     ready: dependenciesAnswer(db, bus, blobs),
     start: async () => {
+      const unconfinable = await local?.unconfinable();
+      if (unconfinable)
+        logger.error(
+          { problem: unconfinable },
+          "LibreOffice cannot be confined here, so Word, ODT and RTF uploads are refused: allow unprivileged user namespaces (docs/operations.md), or set COUNTERSIGN_CONVERSION_SANDBOX=off to convert unconfined",
+        );
       const removed = (await sweepSpool(spoolDir)) + (await sweepConverterFolders(spoolDir));
       if (removed > 0) logger.info({ removed, spoolDir }, "removed uploads a stopped process left behind");
     },
@@ -105,5 +117,7 @@ function localConverter(deps: DocumentsDeps, spoolDir: string, logger: Logger): 
     libreOffice,
     workDir: join(spoolDir, `${CONVERTER_FOLDER_PREFIX}${randomUUID()}`),
     timeoutMs: deps.conversionTimeoutMs,
+    sandbox: deps.conversionSandbox,
+    memoryMb: deps.conversionMemoryMb,
   });
 }

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -31,6 +32,7 @@ import {
   serviceClient,
   uuidv7,
 } from "@countersign/kit";
+import { inkOf, renderRegion } from "../../../test/support/ink.js";
 import { withMetadata } from "../../../test/support/jpegs.js";
 import {
   makeColourPng,
@@ -230,6 +232,90 @@ withLibreOffice("office documents, through LibreOffice", () => {
   });
 });
 
+withLibreOffice("LibreOffice's box", () => {
+  test("an RTF that takes in files of the server's converts without them: not the data directory's, not the system's", async () => {
+    const documents = await startDocuments();
+    try {
+      // What another workspace keeps, beside the spool as in a standalone data directory.
+      const picture = join(root, "other-workspace.png");
+      const secret = join(root, "other-workspace.txt");
+      await writeFile(picture, makeColourPng(600, 600, [0, 0, 0]));
+      await writeFile(secret, "another workspace's words\n");
+      const hostname = (await readFile("/etc/hostname", "utf8")).trim();
+      const rtf = makeRtf({
+        paragraphs: ["Before the fields"],
+        includes: [
+          { field: "INCLUDEPICTURE", url: pathToFileURL(picture).href },
+          { field: "INCLUDETEXT", url: pathToFileURL(secret).href },
+          { field: "INCLUDETEXT", url: secret },
+          { field: "INCLUDETEXT", url: "file:///etc/hostname" },
+        ],
+      });
+      const document = await upload(documents.client, rtf, "fields.rtf");
+      const pdf = await download(documents.client, document.id);
+      const text = await pdfText(pdf);
+      expect(text).toContain("Before the fields");
+      expect(text).not.toContain("another workspace");
+      if (hostname.length >= 4) expect(text).not.toContain(hostname);
+      // The page as a reader sees it: the text's few hundred dark pixels, not a 600-pixel black square.
+      const page = inkOf(await renderRegion(pdf, 1, { x: 0, y: 0, width: 612, height: 792 }, 36));
+      expect(page.cells.reduce((sum, cell) => sum + cell, 0)).toBeLessThan(3000);
+    } finally {
+      await documents.stop();
+    }
+  });
+
+  test("soffice runs with its address space capped", async () => {
+    const dir = await mkdtemp(join(root, "cap-"));
+    const { chmod } = await import("node:fs/promises");
+    const fake = join(dir, "soffice");
+    // Stands in for soffice: writes the limits it runs under as the "PDF", where --outdir says.
+    await writeFile(
+      fake,
+      '#!/bin/sh\nwhile [ "$1" != --outdir ]; do shift; done\ncat /proc/self/limits > "$2/source.pdf"\n',
+    );
+    await chmod(fake, 0o755);
+    const converter = new LocalConverter({ libreOffice: fake, workDir: join(dir, "work"), memoryMb: 700 });
+    try {
+      await writeFile(join(dir, "in"), makeRtf({ paragraphs: ["x"] }));
+      await converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0);
+      const limits = await readFile(join(dir, "out.pdf"), "utf8");
+      expect(limits).toMatch(new RegExp(`Max address space\\s+${700 * 1024 * 1024}\\s`));
+    } finally {
+      await converter.close();
+    }
+  });
+
+  test("a document that needs more memory than the cap is converted without what did not fit, or refused, at once", async () => {
+    const dir = await mkdtemp(join(root, "memory-"));
+    // 25,000 × 25,000 pixels in 150 KB: LibreOffice, uncapped, took 870 MB and 33 s to draw it.
+    await writeFile(
+      join(dir, "in"),
+      makeRtf({ paragraphs: ["A large picture"], picture: { width: 25_000, height: 25_000 } }),
+    );
+    const converter = new LocalConverter({ libreOffice, workDir: join(dir, "work"), memoryMb: 700 });
+    try {
+      const started = performance.now();
+      const outcome = await converter
+        .convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0)
+        .then(
+          () => "converted",
+          (err: unknown) => fieldViolations(ConnectError.from(err))[0]?.message,
+        );
+      expect(performance.now() - started).toBeLessThan(25_000);
+      if (outcome === "converted") {
+        const pdf = await readFile(join(dir, "out.pdf"));
+        const page = inkOf(await renderRegion(pdf, 1, { x: 0, y: 0, width: 612, height: 792 }, 36));
+        expect(page.cells.reduce((sum, cell) => sum + cell, 0)).toBeLessThan(3000);
+      } else {
+        expect(outcome).toMatch(/LibreOffice stopped while reading it \(it may need more than 700 MiB\)/);
+      }
+    } finally {
+      await converter.close();
+    }
+  });
+});
+
 withLibreOffice("limits", () => {
   test("a document longer than the page limit is refused as too long", async () => {
     const documents = await startDocuments({ maxPages: 5 });
@@ -278,7 +364,7 @@ describe("without LibreOffice", () => {
     expect(problemOf(err)).toBe("unsupported_media_type");
     expect(err.rawMessage).toBe(
       "converting a Word document (DOCX) to PDF needs LibreOffice, which this server does not have: install it " +
-        "(Debian, Ubuntu: apt-get install libreoffice-writer-nogui) and restart, or point CONVERTER_ADDR at a " +
+        "(Debian, Ubuntu: apt-get install libreoffice-writer-nogui bubblewrap) and restart, or point CONVERTER_ADDR at a " +
         "converter; or upload the document as a PDF",
     );
   });
@@ -409,17 +495,17 @@ withLibreOffice("stopping and calling off", () => {
 
   test("soffice is given none of the service's variables, only what it needs to run", async () => {
     const dir = await mkdtemp(join(root, "env-"));
-    const { writeFile, readFile, chmod } = await import("node:fs/promises");
+    const { chmod } = await import("node:fs/promises");
     const fake = join(dir, "soffice");
-    // Stands in for soffice: writes the environment it was given where the test reads it.
-    await writeFile(fake, `#!/bin/sh\nenv > "${join(dir, "env.txt")}"\n`);
+    // Stands in for soffice: writes the environment it was given as the "PDF", where --outdir says.
+    await writeFile(fake, '#!/bin/sh\nwhile [ "$1" != --outdir ]; do shift; done\nenv > "$2/source.pdf"\n');
     await chmod(fake, 0o755);
     process.env.COUNTERSIGN_TEST_SECRET = "a-secret-value";
     try {
       const converter = new LocalConverter({ libreOffice: fake, workDir: join(dir, "work") });
       await writeFile(join(dir, "in"), makeRtf({ paragraphs: ["x"] }));
-      await failure(converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0));
-      const names = (await readFile(join(dir, "env.txt"), "utf8"))
+      await converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0);
+      const names = (await readFile(join(dir, "out.pdf"), "utf8"))
         .split("\n")
         .map((line) => line.split("=")[0]);
       expect(names).not.toContain("COUNTERSIGN_TEST_SECRET");
@@ -430,15 +516,15 @@ withLibreOffice("stopping and calling off", () => {
     }
   });
 
-  test("a stopped converter's folder is swept after an hour; a profile taken away is made again, still closed to links", async () => {
+  test("a stopped converter's folder is swept after an hour; each conversion has a profile of its own, closed to links, removed after it", async () => {
     const dir = await mkdtemp(join(root, "sweep-"));
-    const { mkdir, utimes, readdir: list } = await import("node:fs/promises");
+    const { mkdir, utimes } = await import("node:fs/promises");
     const old = new Date(Date.now() - 2 * 3_600_000);
     await mkdir(join(dir, "converter-stopped"));
     await utimes(join(dir, "converter-stopped"), old, old);
     await mkdir(join(dir, "converter-busy"));
     expect(await sweepConverterFolders(dir)).toBe(1);
-    expect(await list(dir)).toEqual(["converter-busy"]);
+    expect(await readdir(dir)).toEqual(["converter-busy"]);
 
     let requests = 0;
     const server = createServer((_, res) => {
@@ -448,17 +534,17 @@ withLibreOffice("stopping and calling off", () => {
     await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
     const { port } = server.address() as AddressInfo;
     const workDir = join(dir, "converter-busy");
-    const converter = new LocalConverter({ libreOffice, workDir });
+    // Unconfined, so that the profile's settings alone keep the link from being fetched.
+    const converter = new LocalConverter({ libreOffice, workDir, sandbox: "off" });
     try {
-      const { writeFile, rm: remove } = await import("node:fs/promises");
       await writeFile(
         join(dir, "in"),
         makeOdt({ paragraphs: ["Linked"], linkedImageUrl: `http://127.0.0.1:${port}/x.png` }),
       );
       await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "one.pdf"), 0);
-      await remove(join(workDir, "libreoffice-profile"), { recursive: true });
       await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "two.pdf"), 0);
       expect(requests).toBe(0);
+      expect(await readdir(workDir)).toEqual([]);
     } finally {
       server.close();
       await converter.close();

@@ -1,15 +1,17 @@
 /**
  * LibreOffice, headless, as the reader of office documents: one `soffice` process per conversion, in
- * a profile of this process's own (made once, with macros and the updating of linked content off),
- * killed with everything it started when it runs past the time limit. Each format is opened with its
- * own reader named: LibreOffice otherwise opens a file it does not recognise as plain text.
+ * a box that holds only its file (office-sandbox.ts), with a fresh profile (macros and the updating of
+ * linked content off), killed with everything it started when it runs past the time limit. Each
+ * format is opened with its own reader named: LibreOffice otherwise opens a file it does not
+ * recognise as plain text.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
-import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { basename, delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SourceFormat } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
+import { type SandboxMode, sandboxed } from "./office-sandbox.js";
 
 /** LibreOffice's reader of each office format (its "filter"). */
 const IMPORT_FILTERS: Partial<Record<SourceFormat, string>> = {
@@ -20,8 +22,8 @@ const IMPORT_FILTERS: Partial<Record<SourceFormat, string>> = {
 
 /**
  * The profile's settings: macros never run, and content a document links to (images, other
- * documents, by URL) is not fetched when it is opened. The converter's pod reaches no network
- * either; a standalone service does.
+ * documents, by URL) is not fetched when it is opened. In its box there is no network, and no file
+ * but its own, to fetch in any case.
  */
 const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
@@ -76,12 +78,25 @@ export class ConversionStopped extends Error {
 /**
  * What soffice is given of the environment: enough to run, none of the service's own variables (a
  * database URL, store keys, tokens), which a document that exploits LibreOffice would read first.
+ * In the box, its home and temporary folder are the box's own /tmp.
  */
-function sofficeEnvironment(workDir: string): NodeJS.ProcessEnv {
-  const kept = ["PATH", "LANG", "LC_ALL", "TZ"].flatMap((name) =>
-    process.env[name] === undefined ? [] : [[name, process.env[name]]],
-  );
-  return { ...Object.fromEntries(kept), HOME: workDir, TMPDIR: workDir, SAL_USE_VCLPLUGIN: "svp" };
+function sofficeEnvironment(home: string): Record<string, string> {
+  const kept = ["PATH", "LANG", "LC_ALL", "TZ"].flatMap((name) => {
+    const value = process.env[name];
+    return value === undefined ? [] : [[name, value]];
+  });
+  return { ...Object.fromEntries(kept), HOME: home, TMPDIR: home, SAL_USE_VCLPLUGIN: "svp" };
+}
+
+export interface LibreOfficeOptions {
+  /** The soffice to run. */
+  binary: string;
+  /** A folder of this process's own, for each conversion's profile. */
+  workDir: string;
+  /** How soffice is confined: `bwrap` unless an operator turned the box off. */
+  sandbox: SandboxMode;
+  /** The address space one soffice may map, in MiB. */
+  memoryMb: number;
 }
 
 export class LibreOffice {
@@ -89,15 +104,12 @@ export class LibreOffice {
   private running: { pid: number | undefined; stop: () => void } | undefined;
   private stopped = false;
 
-  constructor(
-    private readonly binary: string,
-    /** A folder of this process's own, for the profile. */
-    private readonly workDir: string,
-  ) {}
+  constructor(private readonly options: LibreOfficeOptions) {}
 
   /**
    * Converts `input` (named with its format's extension) to a PDF in `outDir`, at most `maxPages`
-   * pages of it (0: all), and answers the PDF's path.
+   * pages of it (0: all), and answers the PDF's path. soffice may read `input` and write `outDir`
+   * and a profile made for this conversion alone, so that no document leaves anything for the next.
    */
   async convert(
     input: string,
@@ -107,28 +119,43 @@ export class LibreOffice {
   ): Promise<string> {
     const filter = IMPORT_FILTERS[format];
     if (!filter) throw new Error(`LibreOffice does not convert format ${SourceFormat[format]}`);
-    const profile = await this.profile();
-    const pageRange = maxPages > 0 ? `:{"PageRange":{"type":"string","value":"1-${maxPages}"}}` : "";
-    const args = [
-      "--headless",
-      "--norestore",
-      "--nologo",
-      "--nolockcheck",
-      "--nodefault",
-      `-env:UserInstallation=${pathToFileURL(profile).href}`,
-      `--infilter=${filter}`,
-      "--convert-to",
-      `pdf:writer_pdf_Export${pageRange}`,
-      "--outdir",
-      outDir,
-      input,
-    ];
-    await this.run(args, timeoutMs, signal);
-    const output = join(outDir, `${basename(input).replace(/\.[^.]+$/, "")}.pdf`);
-    // LibreOffice says "source file could not be loaded" and still exits with 0: the PDF is the answer.
-    const made = await stat(output).catch(() => undefined);
-    if (!made?.isFile() || made.size === 0) throw new ConversionFailed("LibreOffice could not open it");
-    return output;
+    const { binary, workDir, sandbox, memoryMb } = this.options;
+    await mkdir(workDir, { recursive: true, mode: 0o700 });
+    const profile = await mkdtemp(join(workDir, "profile-"));
+    try {
+      await mkdir(join(profile, "user"), { mode: 0o700 });
+      await writeFile(join(profile, "user", "registrymodifications.xcu"), PROFILE_SETTINGS);
+      const pageRange = maxPages > 0 ? `:{"PageRange":{"type":"string","value":"1-${maxPages}"}}` : "";
+      const args = [
+        "--headless",
+        "--norestore",
+        "--nologo",
+        "--nolockcheck",
+        "--nodefault",
+        `-env:UserInstallation=${pathToFileURL(profile).href}`,
+        `--infilter=${filter}`,
+        "--convert-to",
+        `pdf:writer_pdf_Export${pageRange}`,
+        "--outdir",
+        outDir,
+        input,
+      ];
+      const env = sofficeEnvironment(sandbox === "off" ? profile : "/tmp");
+      const grant = { reads: [input], writes: [outDir, profile], memoryMb };
+      const exitCode = await this.run(await sandboxed(binary, args, env, grant, sandbox), timeoutMs, signal);
+      const output = join(outDir, `${basename(input).replace(/\.[^.]+$/, "")}.pdf`);
+      // LibreOffice says "source file could not be loaded" and still exits with 0: the PDF is the answer.
+      const made = await stat(output).catch(() => undefined);
+      if (made?.isFile() && made.size > 0) return output;
+      // An allocation refused at the cap aborts soffice (a signal's exit code, 128 and more).
+      if (exitCode === null || exitCode >= 128)
+        throw new ConversionFailed(
+          `LibreOffice stopped while reading it (it may need more than ${memoryMb} MiB)`,
+        );
+      throw new ConversionFailed("LibreOffice could not open it");
+    } finally {
+      await rm(profile, { recursive: true, force: true });
+    }
   }
 
   /** Kills the soffice running now and refuses any later conversion: the converter is stopping. */
@@ -138,29 +165,18 @@ export class LibreOffice {
   }
 
   /**
-   * The profile, with its settings checked before every conversion: without them (a folder swept
-   * away, a file removed), soffice would make a default profile, with macros and links allowed.
+   * soffice (in its box) in a process group of its own, killed whole at the time limit, on `signal`,
+   * or by `stop`; answers its exit code (null: ended by a signal).
    */
-  private async profile(): Promise<string> {
-    const profile = join(this.workDir, "libreoffice-profile");
-    const settings = join(profile, "user", "registrymodifications.xcu");
-    if ((await readFile(settings, "utf8").catch(() => "")).includes("DisableMacrosExecution")) return profile;
-    await rm(profile, { recursive: true, force: true });
-    await mkdir(join(profile, "user"), { recursive: true, mode: 0o700 });
-    await writeFile(settings, PROFILE_SETTINGS);
-    return profile;
-  }
-
-  /** soffice in a process group of its own, killed whole at the time limit, on `signal`, or by `stop`. */
-  private run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  private run(
+    { command, args, env }: { command: string; args: string[]; env: Record<string, string> },
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<number | null> {
     if (this.stopped) return Promise.reject(new ConversionStopped("the converter is stopping"));
     if (signal?.aborted) return Promise.reject(new ConversionStopped("the upload was called off"));
     return new Promise((resolve, reject) => {
-      const child = spawn(this.binary, args, {
-        detached: true,
-        stdio: "ignore",
-        env: sofficeEnvironment(this.workDir),
-      });
+      const child = spawn(command, args, { detached: true, stdio: "ignore", env });
       let ended: Error | undefined;
       const end = (why: Error) => {
         ended ??= why;
@@ -173,7 +189,7 @@ export class LibreOffice {
       );
       signal?.addEventListener("abort", onAbort, { once: true });
       this.running = { pid: child.pid, stop: () => end(new ConversionStopped("the converter is stopping")) };
-      const settle = (err?: Error) => {
+      const settle = (err?: Error, code: number | null = null) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         this.running = undefined;
@@ -181,10 +197,10 @@ export class LibreOffice {
         killGroup(child.pid);
         const why = ended ?? err;
         if (why) reject(why);
-        else resolve();
+        else resolve(code);
       };
       child.once("error", (err) => settle(err));
-      child.once("exit", () => settle());
+      child.once("exit", (code) => settle(undefined, code));
     });
   }
 }

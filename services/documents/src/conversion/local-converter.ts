@@ -13,6 +13,7 @@ import { Histogram } from "prom-client";
 import type { DocumentConverter } from "./document-converter.js";
 import type { ImagePageJob, ImagePageResult } from "./image-pages.js";
 import { ConversionFailed, ConversionStopped, LibreOffice } from "./libreoffice.js";
+import { type SandboxMode, sandboxUnavailable } from "./office-sandbox.js";
 import { isOfficeFormat, type KnownSourceFormat, SOURCE_FORMATS } from "./source-formats.js";
 
 /** Conversions made in this process, by format and how each ended, with how long each took. */
@@ -33,9 +34,19 @@ export interface LocalConverterOptions {
   timeoutMs?: number;
   /** How many files may wait for their turn; 8 unless given. */
   maxWaiting?: number;
+  /** How soffice is confined; `bwrap` unless given (`off` only where an operator chose it). */
+  sandbox?: SandboxMode;
+  /** The address space one soffice may map, in MiB; DEFAULT_CONVERSION_MEMORY_MB unless given. */
+  memoryMb?: number;
 }
 
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 60_000;
+
+/**
+ * soffice maps some 500 MiB to open the smallest document and 1 GiB for a page with a 20,000 ×
+ * 20,000-pixel image; a 400 KB document can ask for 3 GiB.
+ */
+export const DEFAULT_CONVERSION_MEMORY_MB = 1024;
 
 /** What a converter's folder is called in the spool: `converter-<uuid>`, one per process. */
 export const CONVERTER_FOLDER_PREFIX = "converter-";
@@ -70,6 +81,8 @@ export class LocalConverter implements DocumentConverter {
   private readonly images: JobProcess<ImagePageJob, ImagePageResult>;
   private readonly timeoutMs: number;
   private readonly maxWaiting: number;
+  /** Why soffice cannot be confined here, asked once; undefined when it can (or the box is off). */
+  private sandboxProblem: Promise<string | undefined> | undefined;
   /** The conversion in hand and those waiting, in turn. */
   private turn: Promise<unknown> = Promise.resolve();
   /** How many conversions were taken and have not ended: the one in hand and those waiting. */
@@ -80,7 +93,12 @@ export class LocalConverter implements DocumentConverter {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
     this.maxWaiting = options.maxWaiting ?? 8;
     this.libreOffice = options.libreOffice
-      ? new LibreOffice(options.libreOffice, options.workDir)
+      ? new LibreOffice({
+          binary: options.libreOffice,
+          workDir: options.workDir,
+          sandbox: options.sandbox ?? "bwrap",
+          memoryMb: options.memoryMb ?? DEFAULT_CONVERSION_MEMORY_MB,
+        })
       : undefined;
     this.images = new JobProcess(new URL("./image-page-worker.mjs", import.meta.url), {
       timeoutMs: this.timeoutMs,
@@ -126,6 +144,17 @@ export class LocalConverter implements DocumentConverter {
     return mine;
   }
 
+  /**
+   * Why office documents cannot be converted here though LibreOffice is installed (it cannot be
+   * confined: bwrap missing, or user namespaces not allowed), in a sentence for the operator;
+   * undefined when they can. Asked once; a converter that cannot confine soffice never runs it.
+   */
+  unconfinable(): Promise<string | undefined> {
+    if (!this.libreOffice || this.options.sandbox === "off") return Promise.resolve(undefined);
+    this.sandboxProblem ??= sandboxUnavailable();
+    return this.sandboxProblem;
+  }
+
   /** Kills the conversion running, refuses those waiting and any later one, and removes the folder. */
   async close(): Promise<void> {
     this.closed = true;
@@ -146,6 +175,8 @@ export class LocalConverter implements DocumentConverter {
     if (!isOfficeFormat(format)) return this.imagePage(input, format, output);
     const libreOffice = this.libreOffice;
     if (!libreOffice) throw withoutLibreOffice(format);
+    const problem = await this.unconfinable();
+    if (problem) throw withoutSandbox(format, problem);
     // LibreOffice names its output after its input, in a folder it writes nothing else to. The
     // converter's own folder is marked in use, for the sweep of stopped converters' folders.
     await mkdir(this.options.workDir, { recursive: true, mode: 0o700 });
@@ -155,8 +186,11 @@ export class LocalConverter implements DocumentConverter {
     try {
       const source = join(dir, `source.${facts.extension}`);
       await link(input, source);
+      // The only folder soffice may write to, apart from its profile.
+      const outDir = join(dir, "pdf");
+      await mkdir(outDir);
       const pdf = await libreOffice
-        .convert(source, format, dir, {
+        .convert(source, format, outDir, {
           timeoutMs: this.timeoutMs,
           maxPages: maxPages > 0 ? maxPages + 1 : 0,
           signal,
@@ -208,11 +242,20 @@ function calledOff(): ConnectError {
   return new ConnectError("the upload was called off by its caller", Code.Canceled);
 }
 
+function withoutSandbox(format: KnownSourceFormat, problem: string): ConnectError {
+  return problemError(
+    "unsupported_media_type",
+    `converting ${SOURCE_FORMATS[format].name} to PDF is off on this server: LibreOffice cannot be ` +
+      `confined here (${problem}); upload the document as a PDF`,
+    Code.InvalidArgument,
+  );
+}
+
 function withoutLibreOffice(format: KnownSourceFormat): ConnectError {
   return problemError(
     "unsupported_media_type",
     `converting ${SOURCE_FORMATS[format].name} to PDF needs LibreOffice, which this server does not have: ` +
-      "install it (Debian, Ubuntu: apt-get install libreoffice-writer-nogui) and restart, or point " +
+      "install it (Debian, Ubuntu: apt-get install libreoffice-writer-nogui bubblewrap) and restart, or point " +
       "CONVERTER_ADDR at a converter; or upload the document as a PDF",
     Code.InvalidArgument,
   );
