@@ -290,6 +290,32 @@ describe.each(modes)("%s mode: documents", (_mode, start) => {
     expectDocumented("GET", "/api/v1/documents/{documentId}/source", 404, none.body);
   });
 
+  test("a workspace that floods the converter is turned away past its own share; another workspace's file is still converted", async () => {
+    const [resourceStyle] = families() as [string];
+    // Long enough that the flood is still waiting when the other workspace's file arrives.
+    const long = makeDocx({
+      paragraphs: Array.from({ length: 3000 }, (_, i) => `Clause ${i + 1}. ${"terms ".repeat(20)}`),
+    });
+    const docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+    const flood = Array.from({ length: 9 }, (_, i) =>
+      upload(resourceStyle, key.secret, multipart(long, `flood-${i}.docx`, docx)),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const other = await upload(
+      resourceStyle,
+      stranger.secret,
+      multipart(makeDocx({ paragraphs: ["Another workspace's agreement"] }), "other.docx", docx),
+    );
+    expect([other.status, other.text]).toEqual([201, expect.any(String)]);
+    const flooded = await Promise.all(flood);
+    const refused = flooded.filter((reply) => reply.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(Number(refused[0]?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(flooded.filter((reply) => reply.status !== 429).map((reply) => reply.status)).toEqual(
+      Array(9 - refused.length).fill(201),
+    );
+  }, 180_000);
+
   test("a deleted document is gone", async () => {
     const [base] = families() as [string];
     const { id } = (await upload(base, key.secret, multipart(await makePdf(1), "temp.pdf")))

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
+import { DEFAULT_CONVERSION_TIMEOUT_MS } from "@countersign/domain";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -61,6 +62,7 @@ import { webhookEndpointRoutes } from "./routes/webhook-endpoints.js";
 import { signingRoutes } from "./signing/signing-routes.js";
 import { TemplatePages } from "./template-pages.js";
 import { TemplateVersions } from "./template-versions.js";
+import { withConversionTime } from "./upload-deadline.js";
 import { webApp } from "./web-app.js";
 
 export interface GatewayServices {
@@ -77,6 +79,8 @@ export interface GatewayLimits {
   ratePerSecond: number;
   burst: number;
   requestTimeoutMs: number;
+  /** How long the converter may take over one upload: an upload's deadline holds this much more. */
+  conversionTimeoutMs: number;
   admission: AdmissionLimits;
   /** Memory for request bodies held at once, across all requests (see body-budget.ts). */
   bodyMemoryBytes: number;
@@ -88,6 +92,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   ratePerSecond: 50,
   burst: 100,
   requestTimeoutMs: 30_000,
+  conversionTimeoutMs: DEFAULT_CONVERSION_TIMEOUT_MS,
   admission: DEFAULT_ADMISSION,
   bodyMemoryBytes: DEFAULT_BODY_MEMORY_BYTES,
 };
@@ -169,6 +174,7 @@ export function unconnectedServices(): GatewayServices {
 export function buildGateway(options: GatewayOptions): Gateway {
   const { services, bus, logger, publicUrl } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const documents = withConversionTime(services.documents, limits);
   const verifier = new KeyVerifier(services.auth, { ttlMs: options.keyCacheTtlMs });
   const templatePages = new TemplatePages(services.templates, { ttlMs: options.templatePagesTtlMs });
   const versions = new TemplateVersions();
@@ -186,14 +192,14 @@ export function buildGateway(options: GatewayOptions): Gateway {
   );
   pingRoutes(api);
   accountRoutes(api, services.auth);
-  documentRoutes(api, services.documents, {
+  documentRoutes(api, documents, {
     maxUploadBytes: limits.uploadBytes,
     blobFiles: options.blobFiles,
     uploadSpool: options.uploadSpool,
   });
-  templateRoutes(api, templates, services.documents);
-  signatureRequestRoutes(api, requests, services.documents);
-  requestExportRoutes(api, requests, services.documents);
+  templateRoutes(api, templates, documents);
+  signatureRequestRoutes(api, requests, documents);
+  requestExportRoutes(api, requests, documents);
   requestSettingsRoutes(api, requests, services.auth);
   agreementSetRoutes(api, requests);
   bulkSendRoutes(api, requests, templates);
@@ -222,7 +228,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   app.use(
     MCP_BASE,
     mcpEndpoint({
-      tools: [...operationTools(api), ...documentTools(services.documents, limits.uploadBytes, publicUrl)],
+      tools: [...operationTools(api), ...documentTools(documents, limits.uploadBytes, publicUrl)],
       verifier,
       limiter: keyLimiter,
       recorder,
@@ -238,7 +244,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     restApiRoutes({
       requests,
       templates,
-      documents: services.documents,
+      documents,
       verifier,
       limiter: keyLimiter,
       logger,
@@ -281,7 +287,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
     "/sign",
     signingRoutes({
       requests,
-      documents: services.documents,
+      documents,
       blobFiles: options.blobFiles,
       contract,
       publicUrl,

@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { createClient } from "@connectrpc/connect";
+import { conversionTimeoutConfig } from "@countersign/domain";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -62,6 +63,8 @@ export const configSchema = z.object({
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_SERVICE_TOKEN: env.secret(),
   COUNTERSIGN_PUBLIC_URL: env.url().optional(),
+  /** The converter's time limit, which an upload's deadline makes room for. */
+  ...conversionTimeoutConfig,
   COUNTERSIGN_JSON_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -126,6 +129,7 @@ async function main(): Promise<void> {
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
       admission: admissionLimits(config),
       bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
+      conversionTimeoutMs: config.COUNTERSIGN_CONVERSION_TIMEOUT_MS,
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,
     // Not NATS: the gateway only hears cache invalidations there (keys expire after 30 s anyway), and

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { buildAuth, firstStartBanner } from "@countersign/auth";
 import { buildDocuments, type ConversionSettings } from "@countersign/documents";
+import { DEFAULT_CONVERSION_TIMEOUT_MS } from "@countersign/domain";
 import { buildGateway, type GatewayLimits, listen } from "@countersign/gateway";
 import { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
@@ -57,8 +58,8 @@ export interface StandaloneOptions {
   loggerFor: (service: string) => Logger;
   /** Where the first-start banner goes (stdout by default). */
   announce?: (text: string) => void;
-  /** The gateway's limits where they differ from its defaults. */
-  limits?: Partial<GatewayLimits>;
+  /** The gateway's limits where they differ from its defaults (an upload's deadline follows `documents`). */
+  limits?: Partial<Omit<GatewayLimits, "conversionTimeoutMs">>;
   /** Proxies whose X-Forwarded-For is believed. */
   trustedProxies?: string[];
   mail?: { smtpUrl?: string; from: string };
@@ -214,7 +215,11 @@ export async function startStandalone(options: StandaloneOptions): Promise<Stand
       // The admin port serves the gateway's metrics beside the services'.
       metrics: metrics.registry,
       publicUrl,
-      limits: options.limits,
+      // The converter's time limit, from the one setting the documents service converts under.
+      limits: {
+        ...options.limits,
+        conversionTimeoutMs: options.documents?.conversionTimeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS,
+      },
       trustedProxies: options.trustedProxies,
       ready: everyServiceReady,
       blobFiles,

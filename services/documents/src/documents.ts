@@ -247,7 +247,9 @@ export class Documents {
       if (spooled.sizeBytes === 0) throw validationError([{ path: "file", message: "the file is empty" }]);
       // Only what clients upload is converted; what the service seals or is given by a signer is a PDF.
       const convertible = header.kind === Kind.ORIGINAL || header.kind === Kind.UNSPECIFIED;
-      const conversion = convertible ? await this.converted(spooled, header.filename, signal) : undefined;
+      const conversion = convertible
+        ? await this.converted(spooled, header.workspaceId, header.filename, signal)
+        : undefined;
       if (conversion && stored) {
         // A file declared a PDF that was not one went to the store as it arrived: the PDF takes its place.
         await discard(stored);
@@ -354,13 +356,17 @@ export class Documents {
    */
   private async converted(
     spooled: SpooledUpload,
+    workspaceId: string,
     filename: string,
     signal?: AbortSignal,
   ): Promise<{ source: ConvertedSource; pdf: { path: string; sizeBytes: number } } | undefined> {
     const format = sniff(await headOf(spooled.path));
     if (format === undefined || format === "pdf") return undefined;
     const path = join(dirname(spooled.path), "converted.pdf");
-    await this.deps.converter.convert(spooled.path, format, path, this.deps.maxPages, signal);
+    await this.deps.converter.convert(spooled.path, format, path, this.deps.maxPages, {
+      party: workspaceId,
+      signal,
+    });
     const { size } = await stat(path);
     if (size > this.deps.maxUploadBytes) throw madeTooLarge(size, this.deps.maxUploadBytes);
     const source: ConvertedSource = {

@@ -19,6 +19,7 @@ import {
   Kind,
   UploadDocumentRequestSchema,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   createLogger,
   createRpcMetrics,
@@ -28,6 +29,7 @@ import {
   inMemoryTransport,
   MemoryEventBus,
   problemOf,
+  runWithCallContext,
   serverInterceptors,
   serviceClient,
   uuidv7,
@@ -96,6 +98,8 @@ async function upload(
       });
       yield create(UploadDocumentRequestSchema, { part: { case: "chunk", value: bytes } });
     })(),
+    // As the gateway gives an upload: time for a whole conversion besides its own.
+    { timeoutMs: 120_000 },
   );
   return document as Document;
 }
@@ -278,7 +282,9 @@ withLibreOffice("LibreOffice's box", () => {
     const converter = new LocalConverter({ libreOffice: fake, workDir: join(dir, "work"), memoryMb: 700 });
     try {
       await writeFile(join(dir, "in"), makeRtf({ paragraphs: ["x"] }));
-      await converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0);
+      await converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0, {
+        party: workspaceId,
+      });
       const limits = await readFile(join(dir, "out.pdf"), "utf8");
       expect(limits).toMatch(new RegExp(`Max address space\\s+${700 * 1024 * 1024}\\s`));
     } finally {
@@ -297,7 +303,7 @@ withLibreOffice("LibreOffice's box", () => {
     try {
       const started = performance.now();
       const outcome = await converter
-        .convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0)
+        .convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0, { party: workspaceId })
         .then(
           () => "converted",
           (err: unknown) => fieldViolations(ConnectError.from(err))[0]?.message,
@@ -420,29 +426,69 @@ describe("without LibreOffice", () => {
   });
 });
 
-withLibreOffice("one conversion at a time", () => {
-  test("files wait their turn, and one beyond those that may wait is turned away at once", async () => {
+withLibreOffice("one conversion at a time, each workspace in turn", () => {
+  test("a workspace that floods the converter is turned away past its own queue; another's file is taken, before the flood's", async () => {
     const dir = await mkdtemp(join(root, "turns-"));
-    const converter = new LocalConverter({ libreOffice, workDir: join(dir, "work"), maxWaiting: 1 });
+    const converter = new LocalConverter({ libreOffice, workDir: join(dir, "work"), waitingPerParty: 2 });
     try {
-      const { writeFile } = await import("node:fs/promises");
-      const inputs = await Promise.all(
-        [1, 2, 3].map(async (n) => {
-          const path = join(dir, `in-${n}`);
-          await writeFile(path, makeRtf({ paragraphs: [`Document ${n}`] }));
-          return path;
-        }),
-      );
+      const names = ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "b1"];
+      for (const n of names)
+        await writeFile(join(dir, `in-${n}`), makeRtf({ paragraphs: [`Document ${n}`] }));
       const ended: string[] = [];
-      const conversions = inputs.map((input, i) =>
-        converter.convert(input, SourceFormat.RTF, join(dir, `out-${i + 1}.pdf`), 0).then(
-          () => ended.push(`converted ${i + 1}`),
-          (err: unknown) => ended.push(`${Code[ConnectError.from(err).code]} ${i + 1}`),
-        ),
+      const convert = (party: string, n: string) =>
+        converter
+          .convert(join(dir, `in-${n}`), SourceFormat.RTF, join(dir, `out-${n}.pdf`), 0, { party })
+          .then(
+            () => ended.push(`converted ${n}`),
+            (err: unknown) => {
+              const refused = ConnectError.from(err);
+              ended.push(`${Code[refused.code]} ${n}`);
+              return refused;
+            },
+          );
+      // Workspace A sends nine files at once; B sends one while A's first is being converted.
+      const flood = names.slice(0, 9).map((n) => convert("A", n));
+      await new Promise((r) => setTimeout(r, 100));
+      const other = convert("B", "b1");
+      const outcomes = await Promise.all([...flood, other]);
+      // A's first runs, two more wait, six are refused with when to try again; B's is converted
+      // next, before A's waiting ones.
+      expect(ended.filter((e) => e.startsWith("ResourceExhausted"))).toEqual(
+        ["a4", "a5", "a6", "a7", "a8", "a9"].map((n) => `ResourceExhausted ${n}`),
       );
-      await Promise.all(conversions);
-      // The first is converted at once, the second waits for it, the third finds the queue full.
-      expect(ended).toEqual(["ResourceExhausted 3", "converted 1", "converted 2"]);
+      expect(ended.filter((e) => e.startsWith("converted"))).toEqual([
+        "converted a1",
+        "converted b1",
+        "converted a2",
+        "converted a3",
+      ]);
+      const refusal = outcomes[8] as ConnectError;
+      expect(refusal.findDetails(RetryAfterSchema)[0]?.seconds).toBe(30);
+    } finally {
+      await converter.close();
+    }
+  });
+});
+
+withLibreOffice("a conversion's turn and its caller's deadline", () => {
+  test("a file whose turn comes with less than the time limit left of its caller's deadline is refused as busy, not started to be cut off", async () => {
+    const dir = await mkdtemp(join(root, "deadline-"));
+    const converter = new LocalConverter({ libreOffice, workDir: join(dir, "work"), timeoutMs: 60_000 });
+    try {
+      await writeFile(join(dir, "in"), makeRtf({ paragraphs: ["x"] }));
+      const convert = (deadline: number) =>
+        runWithCallContext({ requestId: "deadline", deadline }, () =>
+          converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0, {
+            party: workspaceId,
+          }),
+        );
+      const err = await failure(convert(Date.now() + 30_000));
+      expect([Code[err.code], err.findDetails(RetryAfterSchema)[0]?.seconds]).toEqual([
+        "ResourceExhausted",
+        30,
+      ]);
+      expect(err.rawMessage).toMatch(/too little of this upload's time was left to convert it/);
+      await convert(Date.now() + 90_000);
     } finally {
       await converter.close();
     }
@@ -471,13 +517,10 @@ withLibreOffice("stopping and calling off", () => {
     const { writeFile } = await import("node:fs/promises");
     await writeFile(join(dir, "in"), long());
     const caller = new AbortController();
-    const conversion = converter.convert(
-      join(dir, "in"),
-      SourceFormat.RTF,
-      join(dir, "out.pdf"),
-      0,
-      caller.signal,
-    );
+    const conversion = converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0, {
+      party: workspaceId,
+      signal: caller.signal,
+    });
     const outcome = conversion.then(
       () => "converted",
       (err: unknown) => Code[ConnectError.from(err).code],
@@ -504,7 +547,9 @@ withLibreOffice("stopping and calling off", () => {
     try {
       const converter = new LocalConverter({ libreOffice: fake, workDir: join(dir, "work") });
       await writeFile(join(dir, "in"), makeRtf({ paragraphs: ["x"] }));
-      await converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0);
+      await converter.convert(join(dir, "in"), SourceFormat.RTF, join(dir, "out.pdf"), 0, {
+        party: workspaceId,
+      });
       const names = (await readFile(join(dir, "out.pdf"), "utf8"))
         .split("\n")
         .map((line) => line.split("=")[0]);
@@ -541,8 +586,12 @@ withLibreOffice("stopping and calling off", () => {
         join(dir, "in"),
         makeOdt({ paragraphs: ["Linked"], linkedImageUrl: `http://127.0.0.1:${port}/x.png` }),
       );
-      await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "one.pdf"), 0);
-      await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "two.pdf"), 0);
+      await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "one.pdf"), 0, {
+        party: workspaceId,
+      });
+      await converter.convert(join(dir, "in"), SourceFormat.ODT, join(dir, "two.pdf"), 0, {
+        party: workspaceId,
+      });
       expect(requests).toBe(0);
       expect(await readdir(workDir)).toEqual([]);
     } finally {

@@ -2,6 +2,7 @@ export * from "./access-tokens.js";
 export * from "./api-scopes.js";
 export * from "./api-usage.js";
 export * from "./callers.js";
+export * from "./conversion-time.js";
 export * from "./document-claims.js";
 export * from "./docusign-names.js";
 export * from "./event-subjects.js";

@@ -12,6 +12,7 @@ export * from "./errors.js";
 export * from "./event-bus.js";
 export * from "./event-bus-memory.js";
 export * from "./event-bus-nats.js";
+export * from "./fair-queue.js";
 export * from "./health.js";
 export * from "./ids.js";
 export * from "./interceptors.js";

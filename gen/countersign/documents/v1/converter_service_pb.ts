@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/documents/v1/converter_service.proto.
  */
 export const file_countersign_documents_v1_converter_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvY29udmVydGVyX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSJuCg1Db252ZXJ0SGVhZGVyEjYKBmZvcm1hdBgBIAEoDjImLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Tb3VyY2VGb3JtYXQSEgoKc2l6ZV9ieXRlcxgCIAEoAxIRCgltYXhfcGFnZXMYAyABKAUibAoWQ29udmVydERvY3VtZW50UmVxdWVzdBI5CgZoZWFkZXIYASABKAsyJy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ29udmVydEhlYWRlckgAEg8KBWNodW5rGAIgASgMSABCBgoEcGFydCIlCg9Db252ZXJ0ZWRIZWFkZXISEgoKc2l6ZV9ieXRlcxgBIAEoAyJvChdDb252ZXJ0RG9jdW1lbnRSZXNwb25zZRI7CgZoZWFkZXIYASABKAsyKS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ29udmVydGVkSGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0KqIBCgxTb3VyY2VGb3JtYXQSHQoZU09VUkNFX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhYKElNPVVJDRV9GT1JNQVRfRE9DWBABEhUKEVNPVVJDRV9GT1JNQVRfT0RUEAISFQoRU09VUkNFX0ZPUk1BVF9SVEYQAxIVChFTT1VSQ0VfRk9STUFUX1BORxAEEhYKElNPVVJDRV9GT1JNQVRfSlBFRxAFMo4BChBDb252ZXJ0ZXJTZXJ2aWNlEnoKD0NvbnZlcnREb2N1bWVudBIwLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Db252ZXJ0RG9jdW1lbnRSZXF1ZXN0GjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNvbnZlcnREb2N1bWVudFJlc3BvbnNlKAEwAWIGcHJvdG8z");
+  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvY29udmVydGVyX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSKEAQoNQ29udmVydEhlYWRlchI2CgZmb3JtYXQYASABKA4yJi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuU291cmNlRm9ybWF0EhIKCnNpemVfYnl0ZXMYAiABKAMSEQoJbWF4X3BhZ2VzGAMgASgFEhQKDHdvcmtzcGFjZV9pZBgEIAEoCSJsChZDb252ZXJ0RG9jdW1lbnRSZXF1ZXN0EjkKBmhlYWRlchgBIAEoCzInLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Db252ZXJ0SGVhZGVySAASDwoFY2h1bmsYAiABKAxIAEIGCgRwYXJ0IiUKD0NvbnZlcnRlZEhlYWRlchISCgpzaXplX2J5dGVzGAEgASgDIm8KF0NvbnZlcnREb2N1bWVudFJlc3BvbnNlEjsKBmhlYWRlchgBIAEoCzIpLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Db252ZXJ0ZWRIZWFkZXJIABIPCgVjaHVuaxgCIAEoDEgAQgYKBHBhcnQqogEKDFNvdXJjZUZvcm1hdBIdChlTT1VSQ0VfRk9STUFUX1VOU1BFQ0lGSUVEEAASFgoSU09VUkNFX0ZPUk1BVF9ET0NYEAESFQoRU09VUkNFX0ZPUk1BVF9PRFQQAhIVChFTT1VSQ0VfRk9STUFUX1JURhADEhUKEVNPVVJDRV9GT1JNQVRfUE5HEAQSFgoSU09VUkNFX0ZPUk1BVF9KUEVHEAUyjgEKEENvbnZlcnRlclNlcnZpY2USegoPQ29udmVydERvY3VtZW50EjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkNvbnZlcnREb2N1bWVudFJlcXVlc3QaMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ29udmVydERvY3VtZW50UmVzcG9uc2UoATABYgZwcm90bzM");
 
 /**
  * ConvertHeader describes the file a conversion stream carries.
@@ -39,6 +39,14 @@ export type ConvertHeader = Message<"countersign.documents.v1.ConvertHeader"> & 
    * @generated from field: int32 max_pages = 3;
    */
   maxPages: number;
+
+  /**
+   * workspace_id is the workspace whose file it is: each workspace's files wait their turn in a
+   * queue of their own, so one workspace's many files never turn another's away.
+   *
+   * @generated from field: string workspace_id = 4;
+   */
+  workspaceId: string;
 };
 
 /**
@@ -201,7 +209,8 @@ export const SourceFormatSchema: GenEnum<SourceFormat> = /*@__PURE__*/
 /**
  * ConverterService makes PDFs of documents in other formats: office documents through LibreOffice,
  * images as pages. It runs as the converter deployment, apart from everything else: it keeps
- * nothing, reaches nothing, and converts one file at a time in each process.
+ * nothing, reaches nothing, and converts one file at a time in each process, taking each
+ * workspace's waiting files in turn.
  *
  * @generated from service countersign.documents.v1.ConverterService
  */
@@ -210,7 +219,9 @@ export const ConverterService: GenService<{
    * ConvertDocument reads a file (a header, then its bytes in chunks) and answers the PDF made of it
    * (a header, then the PDF's bytes in chunks). It fails with INVALID_ARGUMENT (and the file's
    * violations) when the file cannot be read as its format or is not converted within the time
-   * limit, and with RESOURCE_EXHAUSTED when this process has more files waiting than it takes.
+   * limit, and with RESOURCE_EXHAUSTED (and RetryAfter) when the file's workspace has as many files
+   * waiting as it may, or when its turn came with too little of the call's deadline left for the
+   * whole time limit.
    *
    * @generated from rpc countersign.documents.v1.ConverterService.ConvertDocument
    */

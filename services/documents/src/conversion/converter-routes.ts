@@ -56,7 +56,10 @@ export function converterRoutes(
           ]);
         // Beside the spooled file, so that it goes with it.
         const output = join(dirname(spooled.path), "converted.pdf");
-        await converter.convert(spooled.path, header.format, output, header.maxPages, context.signal);
+        await converter.convert(spooled.path, header.format, output, header.maxPages, {
+          party: header.workspaceId,
+          signal: context.signal,
+        });
         const { size } = await stat(output);
         if (size > maxUploadBytes) throw madeTooLarge(size, maxUploadBytes);
         yield { part: { case: "header", value: { sizeBytes: BigInt(size) } } };

@@ -7,18 +7,25 @@ import type { ConnectError } from "@connectrpc/connect";
 import { formatBytes, validationError } from "@countersign/kit";
 import type { KnownSourceFormat } from "./source-formats.js";
 
+/** Who a conversion is made for, and the signal that calls it off. */
+export interface ConversionCall {
+  /** The workspace whose file it is: each waits its turn among its own workspace's files. */
+  party: string;
+  /** Its caller went away: a waiting conversion is dropped and a running one killed. */
+  signal?: AbortSignal;
+}
+
 export interface DocumentConverter {
   /**
    * Makes a PDF at `output` of the file at `input`, in `format`. A document longer than `maxPages`
-   * (0: no limit) is converted only to one page past it, for the caller to refuse as too long. On
-   * `signal` (its caller went away) a waiting conversion is dropped and a running one killed.
+   * (0: no limit) is converted only to one page past it, for the caller to refuse as too long.
    */
   convert(
     input: string,
     format: KnownSourceFormat,
     output: string,
     maxPages: number,
-    signal?: AbortSignal,
+    call: ConversionCall,
   ): Promise<void>;
   close(): Promise<void>;
 }

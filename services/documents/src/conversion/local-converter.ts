@@ -1,16 +1,29 @@
 /**
  * Conversions made on this machine, one at a time: office documents by LibreOffice (when there is
  * one), images by pdf-lib in a job process. A conversion past the time limit is stopped and refused
- * as the file's fault; files beyond those that may wait are turned away at once rather than queued
- * behind conversions that may each take the whole limit.
+ * as the file's fault. Each workspace's files wait in a short queue of its own, the queues taken in
+ * turn (the kit's FairQueue): a workspace with more waiting is turned away at once, and one
+ * workspace's flood never turns another's file away.
  */
 import { link, mkdir, mkdtemp, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { DEFAULT_CONVERSION_TIMEOUT_MS } from "@countersign/domain";
 import { SourceFormat } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
-import { JobProcess, JobProcessEnded, JobTimedOut, problemError, validationError } from "@countersign/kit";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import {
+  currentCallContext,
+  FairQueue,
+  FairQueueFull,
+  JobProcess,
+  JobProcessEnded,
+  JobTimedOut,
+  problemError,
+  validationError,
+} from "@countersign/kit";
 import { Histogram } from "prom-client";
-import type { DocumentConverter } from "./document-converter.js";
+import type { ConversionCall, DocumentConverter } from "./document-converter.js";
 import type { ImagePageJob, ImagePageResult } from "./image-pages.js";
 import { ConversionFailed, ConversionStopped, LibreOffice } from "./libreoffice.js";
 import { type SandboxMode, sandboxUnavailable } from "./office-sandbox.js";
@@ -32,15 +45,15 @@ export interface LocalConverterOptions {
   workDir: string;
   /** How long one conversion may take; 60 s unless given. */
   timeoutMs?: number;
-  /** How many files may wait for their turn; 8 unless given. */
+  /** How many files one workspace may have waiting for their turn; 3 unless given. */
+  waitingPerParty?: number;
+  /** How many files may wait for their turn over all workspaces; 16 unless given. */
   maxWaiting?: number;
   /** How soffice is confined; `bwrap` unless given (`off` only where an operator chose it). */
   sandbox?: SandboxMode;
   /** The address space one soffice may map, in MiB; DEFAULT_CONVERSION_MEMORY_MB unless given. */
   memoryMb?: number;
 }
-
-export const DEFAULT_CONVERSION_TIMEOUT_MS = 60_000;
 
 /**
  * soffice maps some 500 MiB to open the smallest document and 1 GiB for a page with a 20,000 ×
@@ -80,18 +93,24 @@ export class LocalConverter implements DocumentConverter {
   private readonly libreOffice: LibreOffice | undefined;
   private readonly images: JobProcess<ImagePageJob, ImagePageResult>;
   private readonly timeoutMs: number;
-  private readonly maxWaiting: number;
+  /** Conversions in turn, one at a time, each workspace's in a queue of its own (round-robin). */
+  private readonly turns: FairQueue;
+  /** What a refusal of a busy converter says to wait: half a conversion's time limit. */
+  private readonly retryAfterSeconds: number;
   /** Why soffice cannot be confined here, asked once; undefined when it can (or the box is off). */
   private sandboxProblem: Promise<string | undefined> | undefined;
-  /** The conversion in hand and those waiting, in turn. */
-  private turn: Promise<unknown> = Promise.resolve();
-  /** How many conversions were taken and have not ended: the one in hand and those waiting. */
-  private pending = 0;
   private closed = false;
 
   constructor(private readonly options: LocalConverterOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CONVERSION_TIMEOUT_MS;
-    this.maxWaiting = options.maxWaiting ?? 8;
+    this.retryAfterSeconds = Math.ceil(this.timeoutMs / 2000);
+    // One soffice at a time: a document may take a whole CPU and a gigabyte while it is read.
+    this.turns = new FairQueue({
+      concurrency: 1,
+      waitingPerParty: options.waitingPerParty ?? 3,
+      maxWaiting: options.maxWaiting ?? 16,
+      retryAfterSeconds: this.retryAfterSeconds,
+    });
     this.libreOffice = options.libreOffice
       ? new LibreOffice({
           binary: options.libreOffice,
@@ -112,36 +131,53 @@ export class LocalConverter implements DocumentConverter {
     format: KnownSourceFormat,
     output: string,
     maxPages: number,
-    signal?: AbortSignal,
+    { party, signal }: ConversionCall,
   ): Promise<void> {
     if (this.closed) throw stopping();
     if (isOfficeFormat(format) && !this.libreOffice) throw withoutLibreOffice(format);
-    if (this.pending > this.maxWaiting) {
-      throw new ConnectError(
-        `the converter has ${this.pending - 1} files waiting; try again in a minute`,
-        Code.ResourceExhausted,
-      );
-    }
-    this.pending += 1;
-    const mine = this.turn.then(async () => {
-      const timer = conversionSeconds.startTimer({ format: SOURCE_FORMATS[format].extension });
-      try {
-        // One whose caller went away while it waited is not started.
-        if (this.closed) throw stopping();
-        if (signal?.aborted) throw calledOff();
-        await this.convertNow(input, format, output, maxPages, signal);
-        timer({ outcome: "converted" });
-      } catch (err) {
-        timer({
-          outcome: err instanceof ConnectError && err.code === Code.InvalidArgument ? "refused" : "failed",
-        });
-        throw err;
-      } finally {
-        this.pending -= 1;
-      }
+    // Read now: the turn may come in another call's context.
+    const deadline = currentCallContext()?.deadline;
+    const converting = () => this.convertInTurn(input, format, output, maxPages, deadline, signal);
+    await this.turns.run(party, converting, signal).catch((err: unknown) => {
+      if (err instanceof FairQueueFull)
+        throw busy(
+          `the converter has as many of this workspace's files waiting as it takes`,
+          err.retryAfterSeconds,
+        );
+      if (signal?.aborted && !(err instanceof ConnectError)) throw calledOff();
+      throw err;
     });
-    this.turn = mine.catch(() => {});
-    return mine;
+  }
+
+  /**
+   * A conversion whose turn came: not started when its caller went away while it waited, nor when too
+   * little of the caller's time is left for the whole time limit (it would be cut off half done).
+   */
+  private async convertInTurn(
+    input: string,
+    format: KnownSourceFormat,
+    output: string,
+    maxPages: number,
+    deadline: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    if (this.closed) throw stopping();
+    if (signal?.aborted) throw calledOff();
+    if (deadline !== undefined && deadline - Date.now() < this.timeoutMs)
+      throw busy(
+        "the converter was busy with other files until too little of this upload's time was left to convert it",
+        this.retryAfterSeconds,
+      );
+    const timer = conversionSeconds.startTimer({ format: SOURCE_FORMATS[format].extension });
+    try {
+      await this.convertNow(input, format, output, maxPages, signal);
+      timer({ outcome: "converted" });
+    } catch (err) {
+      timer({
+        outcome: err instanceof ConnectError && err.code === Code.InvalidArgument ? "refused" : "failed",
+      });
+      throw err;
+    }
   }
 
   /**
@@ -160,7 +196,7 @@ export class LocalConverter implements DocumentConverter {
     this.closed = true;
     this.libreOffice?.stop();
     this.images.close();
-    await this.turn;
+    await this.turns.drained();
     await rm(this.options.workDir, { recursive: true, force: true });
   }
 
@@ -236,6 +272,13 @@ function unconverted(name: string, why: string): ConnectError {
 /** The process is stopping: not the file's fault, and another replica (or a restart) takes it. */
 function stopping(): ConnectError {
   return new ConnectError("the converter is stopping; upload the file again", Code.Unavailable);
+}
+
+/** Not the file's fault: the workspace has as many files waiting as it may (or everyone has), or its turn came too late. */
+function busy(why: string, retryAfterSeconds: number): ConnectError {
+  return new ConnectError(`${why}; try again in ${retryAfterSeconds} s`, Code.ResourceExhausted, undefined, [
+    { desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds: retryAfterSeconds }) },
+  ]);
 }
 
 function calledOff(): ConnectError {

@@ -4,16 +4,17 @@
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { create } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import {
   type ConvertDocumentRequest,
   ConvertDocumentRequestSchema,
   type ConverterService,
+  type ConvertHeaderSchema,
 } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
 import { inChunksOf, STREAM_CHUNK_BYTES } from "@countersign/kit";
 import { writeToFile } from "@countersign/kit/file-writer.js";
-import type { DocumentConverter } from "./document-converter.js";
+import type { ConversionCall, DocumentConverter } from "./document-converter.js";
 import type { KnownSourceFormat } from "./source-formats.js";
 
 export class RemoteConverter implements DocumentConverter {
@@ -24,10 +25,11 @@ export class RemoteConverter implements DocumentConverter {
     format: KnownSourceFormat,
     output: string,
     maxPages: number,
-    signal?: AbortSignal,
+    { party, signal }: ConversionCall,
   ): Promise<void> {
     const { size } = await stat(input);
-    const answers = this.client.convertDocument(requests(input, format, size, maxPages), { signal });
+    const header = { format, sizeBytes: BigInt(size), maxPages, workspaceId: party };
+    const answers = this.client.convertDocument(requests(input, header), { signal });
     const iterator = answers[Symbol.asyncIterator]();
     try {
       const first = await iterator.next();
@@ -62,13 +64,9 @@ export class RemoteConverter implements DocumentConverter {
 
 async function* requests(
   input: string,
-  format: KnownSourceFormat,
-  sizeBytes: number,
-  maxPages: number,
+  header: MessageInitShape<typeof ConvertHeaderSchema>,
 ): AsyncGenerator<ConvertDocumentRequest> {
-  yield create(ConvertDocumentRequestSchema, {
-    part: { case: "header", value: { format, sizeBytes: BigInt(sizeBytes), maxPages } },
-  });
+  yield create(ConvertDocumentRequestSchema, { part: { case: "header", value: header } });
   for await (const chunk of inChunksOf(createReadStream(input, { highWaterMark: STREAM_CHUNK_BYTES }))) {
     yield create(ConvertDocumentRequestSchema, { part: { case: "chunk", value: chunk } });
   }

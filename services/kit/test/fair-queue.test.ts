@@ -1,0 +1,71 @@
+import { FairQueue, FairQueueFull } from "../src/fair-queue.js";
+
+/** A task that runs until `finish` is called, noting when it started. */
+function gate(log: string[], name: string) {
+  let finish = () => {};
+  const task = () =>
+    new Promise<string>((resolve) => {
+      log.push(`start ${name}`);
+      finish = () => resolve(name);
+    });
+  return { task, finish: () => finish() };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+const options = { concurrency: 1, waitingPerParty: 2, maxWaiting: 5, retryAfterSeconds: 7 };
+
+test("a party past its own bound is refused with when to try again; another party is still taken, and served before the first's next", async () => {
+  const queue = new FairQueue(options);
+  const log: string[] = [];
+  const tasks = ["a1", "a2", "a3", "a4", "b1"].map((name) => ({ name, ...gate(log, name) }));
+  const results = tasks.map(({ name, task }) =>
+    queue.run(name[0] as string, task).catch((err: unknown) => err),
+  );
+  const refused = await results[3];
+  expect(refused).toBeInstanceOf(FairQueueFull);
+  expect((refused as FairQueueFull).retryAfterSeconds).toBe(7);
+  for (const name of ["a1", "b1", "a2", "a3"]) {
+    await tick();
+    tasks.find((t) => t.name === name)?.finish();
+  }
+  expect(await Promise.all([results[0], results[1], results[2], results[4]])).toEqual([
+    "a1",
+    "a2",
+    "a3",
+    "b1",
+  ]);
+  expect(log).toEqual(["start a1", "start b1", "start a2", "start a3"]);
+  await queue.drained();
+});
+
+test("what waits over all parties is bounded, however many parties ask", async () => {
+  const queue = new FairQueue(options);
+  const log: string[] = [];
+  const first = gate(log, "first");
+  const running = queue.run("first", first.task);
+  const waiting = Array.from({ length: 8 }, (_, i) =>
+    queue.run(`party-${i}`, () => Promise.resolve(i)).catch((err: unknown) => err),
+  );
+  first.finish();
+  await running;
+  const outcomes = await Promise.all(waiting);
+  expect(outcomes.filter((o) => o instanceof FairQueueFull)).toHaveLength(3);
+  expect(outcomes.filter((o) => typeof o === "number")).toEqual([0, 1, 2, 3, 4]);
+});
+
+test("a task whose caller goes away while it waits leaves its place and is never started", async () => {
+  const queue = new FairQueue(options);
+  const log: string[] = [];
+  const first = gate(log, "first");
+  const running = queue.run("a", first.task);
+  const caller = new AbortController();
+  const second = gate(log, "second");
+  const waiting = queue.run("a", second.task, caller.signal).catch((err: unknown) => err);
+  caller.abort(new Error("gone"));
+  expect(((await waiting) as Error).message).toBe("gone");
+  first.finish();
+  await running;
+  await queue.drained();
+  expect(log).toEqual(["start first"]);
+});
