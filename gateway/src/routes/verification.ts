@@ -137,9 +137,9 @@ export function verificationRoutes(
         "The PDF as a raw `application/pdf` body or `multipart/form-data` field `file`. Checks every signature and time-stamp, what changed after the seal, the PAdES level, and whether the file is the copy stored when the request it names was completed. Nothing is stored.",
       problems: [400, 401, 403, 413, 415, 422, 429, 500, 503],
     },
-    async ({ req, res }) => {
+    async ({ req, res, workspaceId }) => {
       const pdf = await uploadedPdf(req, res, maxUploadBytes, bodies);
-      const { report } = await requests.verifyDocument({ pdf });
+      const { report } = await requests.verifyDocument({ pdf, party: `workspace:${workspaceId}` });
       res.json(reportJson(report));
     },
   );
@@ -173,7 +173,10 @@ export function verifyPageRoutes(options: {
         (retryAfter) => `too many files were verified from your address; try again in ${retryAfter} s`,
       );
       const pdf = await uploadedPdf(req, res, options.maxUploadBytes, options.bodies);
-      const { report } = await options.requests.verifyDocument({ pdf });
+      const { report } = await options.requests.verifyDocument({
+        pdf,
+        party: `address:${req.ip ?? "unknown"}`,
+      });
       res.set("Cache-Control", "no-store").json(reportJson(report));
     },
   );

@@ -223,7 +223,7 @@ export function requestsRoutes({
     getAgreementSet: async (req) => ({
       agreementSet: await agreementSets.get(req.workspaceId, req.agreementSetId),
     }),
-    verifyDocument: async (req) => ({ report: await verification.verify(req.pdf) }),
+    verifyDocument: async (req) => ({ report: await verification.verify(req.pdf, req.party) }),
     startBulkSend: async (req) => ({ bulkSend: await bulkSends.start(req) }),
     getBulkSend: async (req) => ({ bulkSend: await bulkSends.get(req.workspaceId, req.bulkSendId) }),
     listBulkSends: (req) => bulkSends.list(req.workspaceId, req.pageIndex, req.pageSize),

@@ -8,12 +8,20 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   type VerificationReport as ReportMessage,
   Verdict,
   VerificationReportSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, isUuid, problemError, validationError } from "@countersign/kit";
+import {
+  type Database,
+  FairQueue,
+  FairQueueFull,
+  isUuid,
+  problemError,
+  validationError,
+} from "@countersign/kit";
 import { type AuditEntry, readAudit, verifyChain } from "../audit-trail.js";
 import { DrawingFailed, type DrawingProcess } from "../completion/drawing-process.js";
 import { findDocument } from "../stored-documents.js";
@@ -23,8 +31,12 @@ import type { VerificationReport } from "./verify-document.js";
 /** The largest file verified: the largest upload, and room for what sealing adds. */
 export const MAX_VERIFIED_BYTES = 32 * 1024 * 1024;
 
-/** Files waiting for the verifier's process, beyond which callers are asked to come back. */
-const MAX_WAITING = 4;
+/**
+ * The verifier's turns: one file at a time in its process, each party's (a workspace, or an address
+ * on the public page) waiting in a queue of its own, taken in turn; a party with a file waiting
+ * already is asked to come back, and no more than 3 wait in all.
+ */
+const TURNS = { concurrency: 1, waitingPerParty: 1, maxWaiting: 3, retryAfterSeconds: 5 };
 
 const VERDICTS: Record<VerificationReport["verdict"], Verdict> = {
   intact: Verdict.INTACT,
@@ -44,7 +56,7 @@ const certificate = (facts: CertificateFacts | undefined) =>
 const time = (iso: string | undefined) => (iso ? timestampFromDate(new Date(iso)) : undefined);
 
 export class DocumentVerification {
-  private waiting = 0;
+  private readonly turns = new FairQueue(TURNS);
 
   /**
    * `drawing` is the verifier's own: a stranger's file that takes its whole time limit holds no
@@ -58,7 +70,8 @@ export class DocumentVerification {
     },
   ) {}
 
-  async verify(pdf: Uint8Array): Promise<ReportMessage> {
+  /** Verifies `pdf` for `party` (a workspace, or an address on the public page), in its turn. */
+  async verify(pdf: Uint8Array, party: string): Promise<ReportMessage> {
     if (pdf.length > MAX_VERIFIED_BYTES) {
       throw problemError(
         "payload_too_large",
@@ -66,17 +79,19 @@ export class DocumentVerification {
         Code.ResourceExhausted,
       );
     }
-    if (this.waiting >= MAX_WAITING) {
-      throw new ConnectError(
-        "the verifier is busy with other files; try again in a few seconds",
-        Code.Unavailable,
-      );
-    }
     let report: VerificationReport;
-    this.waiting += 1;
     try {
-      report = await this.deps.drawing.verify(pdf);
+      report = await this.turns.run(party, () => this.deps.drawing.verify(pdf));
     } catch (err) {
+      if (err instanceof FairQueueFull) {
+        const seconds = err.retryAfterSeconds;
+        throw new ConnectError(
+          `the verifier has as many files waiting as it takes (of yours, or of everyone); try again in ${seconds} s`,
+          Code.ResourceExhausted,
+          undefined,
+          [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+        );
+      }
       if (err instanceof DrawingFailed) {
         throw validationError(
           [{ path: "file", message: err.message }],
@@ -84,8 +99,6 @@ export class DocumentVerification {
         );
       }
       throw err;
-    } finally {
-      this.waiting -= 1;
     }
     return create(VerificationReportSchema, {
       verdict: VERDICTS[report.verdict],
