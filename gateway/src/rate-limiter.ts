@@ -3,6 +3,8 @@
  * calls, such as the messages of one MCP request, takes one each, all or none). The
  * state is per gateway replica, so N replicas admit up to N times the rate in the worst case.
  */
+
+import { clientNetwork } from "@countersign/kit";
 import type { Request } from "express";
 import { ApiProblem } from "./problems.js";
 
@@ -98,7 +100,7 @@ export function takeForAddress(
   req: Request,
   refusal: (retryAfterSeconds: number) => string,
 ): void {
-  const limit = limiter.take(req.ip ?? "unknown");
+  const limit = limiter.take(clientNetwork(req.ip ?? "unknown"));
   if (limit.allowed) return;
   throw new ApiProblem("rate_limited", refusal(limit.retryAfterSeconds), undefined, {
     "Retry-After": String(limit.retryAfterSeconds),

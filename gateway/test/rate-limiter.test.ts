@@ -1,4 +1,5 @@
-import { HourlyCalls, RateLimiter } from "../src/rate-limiter.js";
+import type { Request } from "express";
+import { HourlyCalls, RateLimiter, takeForAddress } from "../src/rate-limiter.js";
 
 function limiterAt(ratePerSecond: number, burst: number) {
   const clock = { now: 0 };
@@ -56,4 +57,16 @@ test("hourly calls count each key's calls in the current UTC hour and start agai
   expect(hourly.add("b", 1).used).toBe(1);
   clock.now += 1000;
   expect(hourly.add("a", 1)).toEqual({ used: 1, nextHourEpochSeconds: tenOClock + 3600 });
+});
+
+test("per address, an IPv6 client counts by its /64: the addresses it may take in it share one bucket", () => {
+  const { limiter } = limiterAt(1, 1);
+  const from = (ip: string) => ({ ip }) as Request;
+  takeForAddress(limiter, from("2001:db8:1:2::1"), () => "refused");
+  expect(() => takeForAddress(limiter, from("2001:db8:1:2:ffff::9"), () => "refused")).toThrow("refused");
+  // Another subscriber's prefix, and IPv4 addresses, each their own.
+  expect(() => takeForAddress(limiter, from("2001:db8:1:3::1"), () => "refused")).not.toThrow();
+  takeForAddress(limiter, from("198.51.100.7"), () => "refused");
+  expect(() => takeForAddress(limiter, from("::ffff:198.51.100.7"), () => "refused")).toThrow("refused");
+  expect(() => takeForAddress(limiter, from("198.51.100.8"), () => "refused")).not.toThrow();
 });

@@ -11,7 +11,7 @@ import {
   type RequestsService,
   Verdict,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { formatBytes } from "@countersign/kit";
+import { clientNetwork, formatBytes } from "@countersign/kit";
 import express, { type Request, type Response, type Router } from "express";
 import type { z } from "zod";
 import { uploadContent } from "../contract/documents.js";
@@ -175,7 +175,7 @@ export function verifyPageRoutes(options: {
       const pdf = await uploadedPdf(req, res, options.maxUploadBytes, options.bodies);
       const { report } = await options.requests.verifyDocument({
         pdf,
-        party: `address:${req.ip ?? "unknown"}`,
+        party: `address:${clientNetwork(req.ip ?? "unknown")}`,
       });
       res.set("Cache-Control", "no-store").json(reportJson(report));
     },

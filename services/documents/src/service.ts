@@ -108,15 +108,17 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
 
 function localConverter(deps: DocumentsDeps, spoolDir: string, logger: Logger): LocalConverter {
   const libreOffice = findLibreOffice(deps.libreOffice);
-  if (libreOffice) logger.info({ libreOffice }, "converting office documents with LibreOffice");
-  if (libreOffice && deps.conversionSandbox === "off")
-    logger.warn(
-      "COUNTERSIGN_CONVERSION_SANDBOX=off: LibreOffice runs unconfined, able to read every file this process can",
-    );
-  else
+  if (!libreOffice)
     logger.info(
       "no LibreOffice: Word, ODT and RTF uploads are refused until it is installed or CONVERTER_ADDR names a converter",
     );
+  else {
+    logger.info({ libreOffice }, "converting office documents with LibreOffice");
+    if (deps.conversionSandbox === "off")
+      logger.warn(
+        "COUNTERSIGN_CONVERSION_SANDBOX=off: LibreOffice runs unconfined, able to read every file this process can",
+      );
+  }
   return new LocalConverter({
     libreOffice,
     workDir: join(spoolDir, `${CONVERTER_FOLDER_PREFIX}${randomUUID()}`),

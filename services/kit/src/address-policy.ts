@@ -99,6 +99,19 @@ export function refusalReason(address: string, allowNetworks: readonly Network[]
   return why === undefined ? undefined : `${address} ${why}`;
 }
 
+/**
+ * The network a client address stands for when counting what one client does: an IPv4 address
+ * itself (IPv4-mapped IPv6 included), an IPv6 address's /64 — one subscriber's prefix, in which a
+ * host may take as many addresses as it likes.
+ */
+export function clientNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(":")}::/64`;
+}
+
 /** The URL's host when it is an IP address (IPv6 without brackets). */
 export function literalHost(url: URL): string | undefined {
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");

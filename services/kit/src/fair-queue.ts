@@ -35,7 +35,7 @@ interface Waiting {
 interface Party {
   running: number;
   waiting: Waiting[];
-  /** When it was last given a slot (a count of slots given): the longest unserved goes next. */
+  /** When it was last given a slot (a count of slots given; x.5 for a newcomer): the lowest goes next. */
   servedAt: number;
 }
 
@@ -59,7 +59,7 @@ export class FairQueue {
     const known = this.parties.get(party);
     const { waitingPerParty, maxWaiting, retryAfterSeconds } = this.options;
     if (this.running < this.options.concurrency && this.waiting === 0) {
-      const state = known ?? { running: 0, waiting: [], servedAt: 0 };
+      const state = known ?? this.newcomer();
       this.parties.set(party, state);
       return this.start(party, state, task);
     }
@@ -71,7 +71,7 @@ export class FairQueue {
       return Promise.reject(
         new FairQueueFull(`${this.waiting} tasks are waiting already`, retryAfterSeconds),
       );
-    const state = known ?? { running: 0, waiting: [], servedAt: 0 };
+    const state = known ?? this.newcomer();
     this.parties.set(party, state);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
@@ -129,6 +129,16 @@ export class FairQueue {
       this.waiting -= 1;
       entry.start();
     }
+  }
+
+  /**
+   * A party with nothing running or waiting joins the turn just ahead of the party served last and
+   * behind every party served before it: ahead of all of them, two parties that ask again as soon as
+   * they are answered would take turns in front of everyone else for ever, each forgotten when
+   * answered and back first.
+   */
+  private newcomer(): Party {
+    return { running: 0, waiting: [], servedAt: this.slotsGiven - 0.5 };
   }
 
   private forgetIfDone(party: string, state: Party): void {

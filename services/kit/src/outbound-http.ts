@@ -160,7 +160,10 @@ export class OutboundClient {
     let target = typeof url === "string" ? parseUrl(url) : url;
     let method = (request.method ?? "GET").toUpperCase();
     let body = request.body;
-    const headers = { ...request.headers };
+    // Lower-case names, so that the credentials below are found however the caller spelt them.
+    const headers = Object.fromEntries(
+      Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+    );
     for (let hop = 0; ; hop++) {
       const answer = await this.exchange(target, method, headers, body, limits, signal, request.logFields);
       const location = REDIRECTS.has(answer.status) ? answer.headers.location : undefined;
@@ -173,7 +176,8 @@ export class OutboundClient {
       if (target.protocol === "https:" && next.protocol !== "https:")
         throw new OutboundError(`${target.host} redirected from https to ${next.protocol}`, "redirects");
       // A credential is for the origin it was given to.
-      if (next.origin !== target.origin) delete headers.authorization;
+      if (next.origin !== target.origin)
+        for (const name of ["authorization", "cookie", "proxy-authorization"]) delete headers[name];
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === "POST")) {
         method = "GET";
         body = undefined;
@@ -241,7 +245,8 @@ export class OutboundClient {
         attributes: {
           "http.request.method": method,
           "server.address": target.hostname,
-          "url.full": `${target.origin}${target.pathname}`,
+          // Not the path: a webhook endpoint's or a provider's path may carry a token.
+          "url.scheme": target.protocol.replace(":", ""),
         },
       },
       async (span) => {

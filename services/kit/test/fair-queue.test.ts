@@ -69,3 +69,28 @@ test("a task whose caller goes away while it waits leaves its place and is never
   await queue.drained();
   expect(log).toEqual(["start first"]);
 });
+
+test("two parties that ask again as soon as they are answered do not keep a party served before waiting", async () => {
+  const queue = new FairQueue(options);
+  const log: string[] = [];
+  const running = new Map<string, () => void>();
+  const task = (name: string) => () =>
+    new Promise<void>((resolve) => {
+      log.push(name);
+      running.set(name, resolve);
+    });
+  // c was served once and has more waiting; then two parties flood, one task at a time each.
+  const c1 = queue.run("c", task("c1"));
+  const c2 = queue.run("c", task("c2"));
+  const flood = (party: string, rounds: number): Promise<void> =>
+    rounds === 0 ? Promise.resolve() : queue.run(party, task(party)).then(() => flood(party, rounds - 1));
+  const floods = [flood("a", 6), flood("b", 6)];
+  // Each turn ends the task started last; 14 tasks in all.
+  for (let turn = 0; turn < 14; turn++) {
+    await tick();
+    running.get(log.at(-1) as string)?.();
+  }
+  await Promise.all([c1, c2, ...floods]);
+  // c2 goes once a and b have each had a turn, not after all twelve of theirs.
+  expect(log.indexOf("c2")).toBeLessThanOrEqual(3);
+});

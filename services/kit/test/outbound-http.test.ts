@@ -174,11 +174,14 @@ describe("redirects", () => {
     const first = await serve((_req, res) => res.writeHead(307, { location: `${other.url}/x` }).end());
     await client().request(
       first.url,
-      { headers: { authorization: "Basic c2VjcmV0" } },
+      // However the caller spells them.
+      { headers: { Authorization: "Basic c2VjcmV0", Cookie: "session=1", "x-kept": "yes" } },
       { maxBytes: 100, timeoutMs: 5_000, redirects: 1 },
     );
-    expect(first.seen[0]?.headers.authorization).toBe("Basic c2VjcmV0");
+    expect(first.seen[0]?.headers).toMatchObject({ authorization: "Basic c2VjcmV0", cookie: "session=1" });
     expect(other.seen[0]?.headers.authorization).toBeUndefined();
+    expect(other.seen[0]?.headers.cookie).toBeUndefined();
+    expect(other.seen[0]?.headers["x-kept"]).toBe("yes");
   });
 });
 

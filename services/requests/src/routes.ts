@@ -223,7 +223,9 @@ export function requestsRoutes({
     getAgreementSet: async (req) => ({
       agreementSet: await agreementSets.get(req.workspaceId, req.agreementSetId),
     }),
-    verifyDocument: async (req) => ({ report: await verification.verify(req.pdf, req.party) }),
+    verifyDocument: async (req, context) => ({
+      report: await verification.verify(req.pdf, req.party, context.signal),
+    }),
     startBulkSend: async (req) => ({ bulkSend: await bulkSends.start(req) }),
     getBulkSend: async (req) => ({ bulkSend: await bulkSends.get(req.workspaceId, req.bulkSendId) }),
     listBulkSends: (req) => bulkSends.list(req.workspaceId, req.pageIndex, req.pageSize),

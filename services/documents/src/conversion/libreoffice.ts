@@ -70,6 +70,11 @@ export class ConversionFailed extends Error {
   override name = "ConversionFailed";
 }
 
+/** The conversion ran out of its time limit. */
+export class ConversionTimedOut extends ConversionFailed {
+  override name = "ConversionTimedOut";
+}
+
 /** The conversion was called off: its caller went away, or the converter is stopping. Nobody's fault. */
 export class ConversionStopped extends Error {
   override name = "ConversionStopped";
@@ -184,7 +189,7 @@ export class LibreOffice {
       };
       const onAbort = () => end(new ConversionStopped("the upload was called off"));
       const timer = setTimeout(
-        () => end(new ConversionFailed(`it was not converted within ${timeoutMs / 1000} s`)),
+        () => end(new ConversionTimedOut(`it was not converted within ${timeoutMs / 1000} s`)),
         timeoutMs,
       );
       signal?.addEventListener("abort", onAbort, { once: true });

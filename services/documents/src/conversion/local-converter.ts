@@ -25,7 +25,7 @@ import {
 import { Histogram } from "prom-client";
 import type { ConversionCall, DocumentConverter } from "./document-converter.js";
 import type { ImagePageJob, ImagePageResult } from "./image-pages.js";
-import { ConversionFailed, ConversionStopped, LibreOffice } from "./libreoffice.js";
+import { ConversionFailed, ConversionStopped, ConversionTimedOut, LibreOffice } from "./libreoffice.js";
 import { type SandboxMode, sandboxUnavailable } from "./office-sandbox.js";
 import { isOfficeFormat, type KnownSourceFormat, SOURCE_FORMATS } from "./source-formats.js";
 
@@ -85,6 +85,11 @@ export async function sweepConverterFolders(spoolDir: string, olderThanMs = 3_60
 
 /** Phone cameras take up to 50 megapixels; a PNG is decoded whole to be put in a PDF. */
 const MAX_IMAGE_PIXELS = 50_000_000;
+
+/** Of an upload's deadline, what the checks and storing after its conversion are left. */
+const AFTER_CONVERSION_MS = 10_000;
+/** The least time a conversion that waited is started with: most documents take a few seconds. */
+const MIN_TIME_LEFT_MS = 15_000;
 
 /** A 50-megapixel PNG decodes to some 200 MB of pixels, which pdf-lib then compresses. */
 const IMAGE_HEAP_MB = 1024;
@@ -150,8 +155,11 @@ export class LocalConverter implements DocumentConverter {
   }
 
   /**
-   * A conversion whose turn came: not started when its caller went away while it waited, nor when too
-   * little of the caller's time is left for the whole time limit (it would be cut off half done).
+   * A conversion whose turn came: not started when its caller went away while it waited. It has the
+   * whole time limit when the caller's deadline holds it (and the checks and storing after it);
+   * when waiting took some of that, what is left, at least MIN_TIME_LEFT_MS — most documents convert
+   * in seconds, and refusing every file that waited behind a slow one would turn its workspace away.
+   * One that runs out of the shortened time is refused as busy, not as a file that cannot be converted.
    */
   private async convertInTurn(
     input: string,
@@ -163,14 +171,19 @@ export class LocalConverter implements DocumentConverter {
   ): Promise<void> {
     if (this.closed) throw stopping();
     if (signal?.aborted) throw calledOff();
-    if (deadline !== undefined && deadline - Date.now() < this.timeoutMs)
-      throw busy(
+    const left = deadline === undefined ? this.timeoutMs : deadline - Date.now() - AFTER_CONVERSION_MS;
+    const tooLate = () =>
+      busy(
         "the converter was busy with other files until too little of this upload's time was left to convert it",
         this.retryAfterSeconds,
       );
+    if (left < MIN_TIME_LEFT_MS) throw tooLate();
+    const limitMs = Math.min(this.timeoutMs, left);
     const timer = conversionSeconds.startTimer({ format: SOURCE_FORMATS[format].extension });
     try {
-      await this.convertNow(input, format, output, maxPages, signal);
+      await this.convertNow(input, format, output, maxPages, limitMs, signal).catch((err: unknown) => {
+        throw err instanceof ShortenedTimeRanOut ? tooLate() : err;
+      });
       timer({ outcome: "converted" });
     } catch (err) {
       timer({
@@ -182,12 +195,14 @@ export class LocalConverter implements DocumentConverter {
 
   /**
    * Why office documents cannot be converted here though LibreOffice is installed (it cannot be
-   * confined: bwrap missing, or user namespaces not allowed), in a sentence for the operator;
+   * confined: bwrap missing, or user namespaces not allowed; or prlimit, which caps its memory, is
+   * missing), in a sentence for the operator;
    * undefined when they can. Asked once; a converter that cannot confine soffice never runs it.
    */
   unconfinable(): Promise<string | undefined> {
-    if (!this.libreOffice || this.options.sandbox === "off") return Promise.resolve(undefined);
-    this.sandboxProblem ??= sandboxUnavailable();
+    if (!this.libreOffice) return Promise.resolve(undefined);
+    // With the box off, the memory cap still runs soffice: prlimit must be there too.
+    this.sandboxProblem ??= sandboxUnavailable(this.options.sandbox ?? "bwrap");
     return this.sandboxProblem;
   }
 
@@ -205,6 +220,7 @@ export class LocalConverter implements DocumentConverter {
     format: KnownSourceFormat,
     output: string,
     maxPages: number,
+    limitMs: number,
     signal?: AbortSignal,
   ): Promise<void> {
     const facts = SOURCE_FORMATS[format];
@@ -227,11 +243,12 @@ export class LocalConverter implements DocumentConverter {
       await mkdir(outDir);
       const pdf = await libreOffice
         .convert(source, format, outDir, {
-          timeoutMs: this.timeoutMs,
+          timeoutMs: limitMs,
           maxPages: maxPages > 0 ? maxPages + 1 : 0,
           signal,
         })
         .catch((err: unknown) => {
+          if (err instanceof ConversionTimedOut && limitMs < this.timeoutMs) throw new ShortenedTimeRanOut();
           if (err instanceof ConversionFailed) throw unconverted(facts.name, err.message);
           if (err instanceof ConversionStopped) throw this.closed ? stopping() : calledOff();
           throw err;
@@ -275,6 +292,11 @@ function stopping(): ConnectError {
 }
 
 /** Not the file's fault: the workspace has as many files waiting as it may (or everyone has), or its turn came too late. */
+/** A conversion given less than the whole limit, because it waited, ran out of it: not the file's fault. */
+class ShortenedTimeRanOut extends Error {
+  override name = "ShortenedTimeRanOut";
+}
+
 function busy(why: string, retryAfterSeconds: number): ConnectError {
   return new ConnectError(`${why}; try again in ${retryAfterSeconds} s`, Code.ResourceExhausted, undefined, [
     { desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds: retryAfterSeconds }) },

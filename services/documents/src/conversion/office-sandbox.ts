@@ -100,11 +100,12 @@ export async function sandboxed(
 }
 
 /**
- * Why LibreOffice cannot be boxed here (bwrap or prlimit missing, user namespaces not allowed to
- * this user), in a sentence for the operator; undefined when it can.
+ * Why LibreOffice cannot be run as `mode` says here (bwrap or prlimit missing, user namespaces not
+ * allowed to this user; with the box off, prlimit alone), in a sentence for the operator; undefined
+ * when it can.
  */
-export async function sandboxUnavailable(): Promise<string | undefined> {
-  const probe = await sandboxed("/usr/bin/true", [], {}, { reads: [], writes: [], memoryMb: 64 }, "bwrap");
+export async function sandboxUnavailable(mode: SandboxMode): Promise<string | undefined> {
+  const probe = await sandboxed("/usr/bin/true", [], {}, { reads: [], writes: [], memoryMb: 64 }, mode);
   return new Promise((resolve) => {
     let stderr = "";
     const child = spawn(probe.command, probe.args, { stdio: ["ignore", "ignore", "pipe"], env: probe.env });
@@ -113,7 +114,11 @@ export async function sandboxUnavailable(): Promise<string | undefined> {
     });
     child.once("error", (err) => resolve(`${probe.command} could not be run: ${err.message}`));
     child.once("exit", (code) =>
-      resolve(code === 0 ? undefined : `bwrap failed (${stderr.trim() || `exit code ${code}`})`),
+      resolve(
+        code === 0
+          ? undefined
+          : `${probe.args.includes("bwrap") ? "bwrap" : "prlimit"} failed (${stderr.trim() || `exit code ${code}`})`,
+      ),
     );
   });
 }

@@ -70,8 +70,11 @@ export class DocumentVerification {
     },
   ) {}
 
-  /** Verifies `pdf` for `party` (a workspace, or an address on the public page), in its turn. */
-  async verify(pdf: Uint8Array, party: string): Promise<ReportMessage> {
+  /**
+   * Verifies `pdf` for `party` (a workspace, or a client's network on the public page), in its turn;
+   * a caller that goes away (`signal`) while it waits gives its place up.
+   */
+  async verify(pdf: Uint8Array, party: string, signal?: AbortSignal): Promise<ReportMessage> {
     if (pdf.length > MAX_VERIFIED_BYTES) {
       throw problemError(
         "payload_too_large",
@@ -81,7 +84,7 @@ export class DocumentVerification {
     }
     let report: VerificationReport;
     try {
-      report = await this.turns.run(party, () => this.deps.drawing.verify(pdf));
+      report = await this.turns.run(party, () => this.deps.drawing.verify(pdf), signal);
     } catch (err) {
       if (err instanceof FairQueueFull) {
         const seconds = err.retryAfterSeconds;
