@@ -271,6 +271,8 @@ export class Documents {
           hash: file.sha256 === undefined,
           // Beside the spooled file, so that it goes with it however the upload ends.
           sanitizeTo: original ? `${file.path}.sanitized` : undefined,
+          party: header.workspaceId,
+          signal,
         })
         .finally(() => unlink(inspectorsCopy).catch(() => {}));
       if (keep) {
@@ -505,7 +507,8 @@ export class Documents {
   /** Documents stored before page sizes were kept are measured from their bytes, once. */
   private async withPageSizes(row: DocumentRow): Promise<DocumentRow> {
     if (row.page_sizes) return row;
-    const inspection = await this.deps.inspector.bytes(await buffer(await this.deps.blobs.get(row.blob_key)));
+    const bytes = await buffer(await this.deps.blobs.get(row.blob_key));
+    const inspection = await this.deps.inspector.bytes(bytes, row.workspace_id);
     if (!inspection.ok) throw new Error(`stored document ${row.id} no longer reads as a PDF`);
     await store.setPageSizes(this.deps.db, row.id, inspection.pageSizes);
     return { ...row, page_sizes: inspection.pageSizes };

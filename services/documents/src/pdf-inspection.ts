@@ -5,9 +5,13 @@
  * (pdf-inspection-worker.mjs): a legal PDF of 300,000 small objects (21 MiB) took it 6–7 s, all of
  * it on the service's event loop, and every file read whole was garbage in the service's heap. A
  * file it has not read in time, or in its memory, is refused; the service goes on whatever the file.
+ * The one process is shared per workspace (the kit's FairQueue): a workspace whose files each take
+ * the whole time limit waits behind its own, not in front of everyone else's.
  */
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
+import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import { FairQueue, FairQueueFull, JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
 
 /** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
 export type PageSize = [width: number, height: number];
@@ -55,6 +59,12 @@ export interface PdfInspectorOptions {
   maxPages?: number;
 }
 
+/**
+ * One file read at a time (the process reads one); a workspace may have a few more waiting, and
+ * everyone together a bounded number, so that what waits is never more than a few time limits.
+ */
+const TURNS = { concurrency: 1, waitingPerParty: 4, maxWaiting: 32, retryAfterSeconds: 10 };
+
 /** A contract of a thousand pages is long; every page costs the signing page and the completion. */
 export const DEFAULT_MAX_DOCUMENT_PAGES = 1000;
 
@@ -69,6 +79,7 @@ const HEAP_LIMIT_MB = 512;
 
 export class PdfInspector {
   private readonly process: JobProcess<Job, InspectedFile>;
+  private readonly turns = new FairQueue(TURNS);
   private readonly timeoutMs: number;
   private readonly maxPages: number;
 
@@ -89,17 +100,41 @@ export class PdfInspector {
    * The file at `path`, read whole by the process; the caller keeps it there until this settles.
    * With `sanitizeTo`, a file that needs making safe is written there, for the caller to take.
    */
-  file(path: string, { hash, sanitizeTo }: { hash: boolean; sanitizeTo?: string }): Promise<InspectedFile> {
-    return this.run({ path, hash, maxPages: this.maxPages, sanitizeTo });
+  file(
+    path: string,
+    {
+      hash,
+      sanitizeTo,
+      party,
+      signal,
+    }: { hash: boolean; sanitizeTo?: string; party: string; signal?: AbortSignal },
+  ): Promise<InspectedFile> {
+    return this.inTurn(party, { path, hash, maxPages: this.maxPages, sanitizeTo }, signal);
   }
 
-  /** Bytes held here, copied to the process. */
-  async bytes(bytes: Uint8Array): Promise<Inspection> {
-    return (await this.run({ bytes, hash: false, maxPages: this.maxPages })).inspection;
+  /** Bytes held here (a stored document of `party`'s), copied to the process. */
+  async bytes(bytes: Uint8Array, party: string): Promise<Inspection> {
+    return (await this.inTurn(party, { bytes, hash: false, maxPages: this.maxPages })).inspection;
   }
 
   close(): void {
     this.process.close();
+  }
+
+  /** `job` in `party`'s turn; a caller that goes away while it waits gives its place up. */
+  private inTurn(party: string, job: Job, signal?: AbortSignal): Promise<InspectedFile> {
+    return this.turns
+      .run(party, () => this.run(job), signal)
+      .catch((err: unknown) => {
+        if (!(err instanceof FairQueueFull)) throw err;
+        const seconds = err.retryAfterSeconds;
+        throw new ConnectError(
+          `the PDF reader has as many files waiting as it takes (of this workspace's, or of everyone's); try again in ${seconds} s`,
+          Code.ResourceExhausted,
+          undefined,
+          [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+        );
+      });
   }
 
   private async run(job: Job): Promise<InspectedFile> {

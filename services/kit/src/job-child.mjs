@@ -28,20 +28,22 @@ const OUT_OF_MEMORY_WORDS = "job process out of memory";
 export function serveJobs(run) {
   const budgetMb = Number(process.env[MEMORY_BUDGET_ENV]);
   const uncapped = budgetMb > 0 ? capMemory(budgetMb) : undefined;
-  // The peak so far, not the resident memory now: loading modules may have peaked above what a
-  // collection then left, and that start-up peak is no job's doing.
-  const readyPeakKib = process.resourceUsage().maxRSS;
-  /** Whether a job took the child's peak resident memory past its start-up peak by more than `mb`. */
+  const readyRss = process.memoryUsage.rss();
+  /**
+   * Whether the child now holds more than `mb` beyond what it held when ready: what a job left it
+   * holding, not a peak (module loading peaks above what it leaves, and a peak a collection already
+   * gave back costs nothing).
+   */
   const grewPast = (/** @type {number} */ mb) =>
-    mb > 0 && (process.resourceUsage().maxRSS - readyPeakKib) * 1024 > mb * 1024 * 1024;
+    mb > 0 && process.memoryUsage.rss() - readyRss > mb * 1024 * 1024;
   process.on("message", (/** @type {{ id: number, job: unknown, folder: string }} */ { id, job, folder }) => {
     const answered = (async () => {
       const result = await run(await filesToBytes(job));
       return bytesToFiles(result, folder, []);
     })();
     answered.then(
-      // A job that took the child past half its budget leaves it holding what the allocator keeps:
-      // the parent replaces it rather than keep that until it is idle.
+      // A job that left the child holding more than half its budget (what the allocator keeps): the
+      // parent replaces it rather than keep that until it is idle.
       (result) => process.send?.({ id, result, ...(grewPast(budgetMb / 2) ? { retire: true } : {}) }),
       (err) => {
         // A failed allocation is the cap reached: the child ends as V8 ends it at its heap limit.
