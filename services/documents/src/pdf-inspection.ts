@@ -60,10 +60,11 @@ export interface PdfInspectorOptions {
 }
 
 /**
- * One file read at a time (the process reads one); a workspace may have a few more waiting, and
- * everyone together a bounded number, so that what waits is never more than a few time limits.
+ * One file read at a time (the process reads one), the workspaces in turn. A client uploading a
+ * batch in parallel is normal (most files read in well under a second), so a workspace may have 32
+ * waiting — each is a spooled file on disk, not memory — and everyone together 128.
  */
-const TURNS = { concurrency: 1, waitingPerParty: 4, maxWaiting: 32, retryAfterSeconds: 10 };
+const TURNS = { concurrency: 1, waitingPerParty: 32, maxWaiting: 128, retryAfterSeconds: 10 };
 
 /** A contract of a thousand pages is long; every page costs the signing page and the completion. */
 export const DEFAULT_MAX_DOCUMENT_PAGES = 1000;
