@@ -1,14 +1,13 @@
 /** The webhooks service's settings, read by its own process and by standalone mode alike. */
 import { readFileSync } from "node:fs";
-import { ConfigError, env } from "@countersign/kit";
+import { ConfigError, env, type Network } from "@countersign/kit";
 import { z } from "zod";
-import { parseNetworks } from "./delivery/guarded-client.js";
 import { parseRetrySchedule } from "./delivery/retry-schedule.js";
 
 export const webhookConfig = {
   /** Seals endpoint secrets at rest; changing it makes every stored secret unreadable. */
   COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret(),
-  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: z.string().default(""),
+  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: env.reachableNetworks(),
   COUNTERSIGN_WEBHOOK_CA_FILE: z.string().optional(),
   COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE: z.string().default(""),
   /** Continuous failure after which an endpoint is disabled: 5 days. */
@@ -21,7 +20,7 @@ export const webhookConfig = {
 };
 
 type WebhookConfig = {
-  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: string;
+  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: readonly Network[];
   COUNTERSIGN_WEBHOOK_CA_FILE?: string | undefined;
   COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE: string;
   COUNTERSIGN_WEBHOOK_DISABLE_AFTER_SECONDS: number;
@@ -30,7 +29,8 @@ type WebhookConfig = {
 
 /**
  * Settings in the shape buildWebhooks takes, but for the secret key (standalone makes one when none
- * is configured); a bad network list, CA file or schedule names its variable.
+ * is configured); a bad CA file or schedule names its variable (a bad network list is refused by the
+ * schema).
  */
 export function webhookSettings(config: WebhookConfig) {
   const named = <T>(variable: string, read: () => T): T => {
@@ -41,9 +41,7 @@ export function webhookSettings(config: WebhookConfig) {
     }
   };
   return {
-    allowNetworks: named("COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS", () =>
-      parseNetworks(config.COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS),
-    ),
+    allowNetworks: config.COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS,
     extraCa: config.COUNTERSIGN_WEBHOOK_CA_FILE
       ? named("COUNTERSIGN_WEBHOOK_CA_FILE", () => readCaFile(config.COUNTERSIGN_WEBHOOK_CA_FILE as string))
       : undefined,
