@@ -1,13 +1,14 @@
 /**
  * Infrastructure for the distributed-mode suites: Postgres and NATS JetStream from the environment
  * (COUNTERSIGN_TEST_POSTGRES_URL, COUNTERSIGN_TEST_NATS_URL) or the local defaults; where neither is
- * reachable and a Docker engine answers, containers started with testcontainers. Otherwise the
+ * reachable and podman or a Docker engine is, containers (container-infra.ts), which
+ * COUNTERSIGN_TEST_INFRA=containers asks for even where the machine's servers answer. Otherwise the
  * suite is skipped with a loud line — except under CI, where missing infrastructure fails the run.
  */
-import { execFileSync } from "node:child_process";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
+import { containerEngineAvailable, type InfraContainers, startInfraContainers } from "./container-infra.js";
 
 export interface Infra {
   postgresUrl: string;
@@ -45,34 +46,48 @@ async function jetStreamAnswers(url: string): Promise<boolean> {
   }
 }
 
-function dockerAnswers(): boolean {
-  try {
-    execFileSync("docker", ["info"], { stdio: "ignore", timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
+/** Whether the two answer, each asked again until it does or `ms` have passed. */
+async function infraAnswers(infra: Pick<Infra, "postgresUrl" | "natsUrl">, ms = 0): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (const answers of [() => postgresAnswers(infra.postgresUrl), () => jetStreamAnswers(infra.natsUrl)]) {
+    while (!(await answers())) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
+  return true;
 }
 
-async function fromContainers(): Promise<Infra> {
-  const { GenericContainer, Wait } = await import("testcontainers");
-  const postgres = await new GenericContainer("postgres:16-alpine")
-    .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: "trust" })
-    .withExposedPorts(5432)
-    .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
-    .start();
-  const nats = await new GenericContainer("nats:2").withCommand(["-js"]).withExposedPorts(4222).start();
-  return {
-    postgresUrl: `postgres://postgres@${postgres.getHost()}:${postgres.getMappedPort(5432)}/postgres`,
-    natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`,
-    close: async () => {
-      await Promise.all([postgres.stop(), nats.stop()]);
-    },
-  };
+/** Postgres and NATS JetStream in containers of their own, answering. */
+export async function containerInfra(): Promise<InfraContainers> {
+  const infra = await startInfraContainers();
+  if (!(await infraAnswers(infra, 30_000))) {
+    await infra.close();
+    throw new Error(
+      `the containers' Postgres (${infra.postgresUrl}) or NATS (${infra.natsUrl}) did not answer`,
+    );
+  }
+  return infra;
+}
+
+/** What a suite does without what it needs: fails under CI, else says loudly that it skips. */
+export function unavailable(reason: string, remedy: string): undefined {
+  if (process.env.CI) throw new Error(reason);
+  console.warn(`\n!!! SKIPPING: ${reason}. ${remedy}\n`);
+  return undefined;
+}
+
+/** Whether COUNTERSIGN_TEST_INFRA asks for containers even where the machine's servers answer. */
+function containersRequired(): boolean {
+  const setting = process.env.COUNTERSIGN_TEST_INFRA ?? "";
+  if (setting !== "" && setting !== "containers")
+    throw new Error(`COUNTERSIGN_TEST_INFRA must be "containers" or unset, not ${JSON.stringify(setting)}`);
+  return setting === "containers";
 }
 
 /** The infrastructure, or undefined when the suite must be skipped (never under CI). */
 export async function distributedInfra(): Promise<Infra | undefined> {
+  if (containersRequired()) return containerInfra();
   const postgresUrl = process.env.COUNTERSIGN_TEST_POSTGRES_URL ?? DEFAULT_POSTGRES;
   const natsUrl = process.env.COUNTERSIGN_TEST_NATS_URL ?? DEFAULT_NATS;
   const missing = [
@@ -80,13 +95,11 @@ export async function distributedInfra(): Promise<Infra | undefined> {
     ...((await jetStreamAnswers(natsUrl)) ? [] : [`NATS JetStream at ${new URL(natsUrl).host}`]),
   ];
   if (missing.length === 0) return { postgresUrl, natsUrl, close: async () => {} };
-  if (dockerAnswers()) return fromContainers();
-  const message = `distributed-mode tests need ${missing.join(" and ")}, and no Docker engine answers`;
-  if (process.env.CI) throw new Error(message);
-  console.warn(
-    `\n!!! SKIPPING distributed-mode tests: ${message}. Set COUNTERSIGN_TEST_POSTGRES_URL / COUNTERSIGN_TEST_NATS_URL.\n`,
+  if (containerEngineAvailable()) return containerInfra();
+  return unavailable(
+    `distributed-mode tests need ${missing.join(" and ")}, and neither podman nor a Docker engine answers`,
+    "Set COUNTERSIGN_TEST_POSTGRES_URL / COUNTERSIGN_TEST_NATS_URL.",
   );
-  return undefined;
 }
 
 /** A lower-case name no other run uses, for databases, streams and consumers. */
