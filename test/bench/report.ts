@@ -2,6 +2,7 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, totalmem } from "node:os";
+import { ADDED_BYTES_BUDGET, type ImageSize } from "../support/built-images.js";
 import type { BulkSendFigures } from "./bulk-send.js";
 import type { CompletionFigures } from "./completion.js";
 import { LIGHTHOUSE_VERSION, type PhoneFigures } from "./lighthouse.js";
@@ -323,6 +324,7 @@ export async function writeReport(
   completion: CompletionFigures[],
   webhooks?: WebhookFigures,
   phone?: PhoneFigures,
+  images?: ImageSize[],
 ): Promise<void> {
   const cpu = cpus();
   const size = results[0]?.transfer.sizeMiB ?? 10;
@@ -358,7 +360,7 @@ process and every process below it, ${5} s after the start. Distributed counts t
 all its components (PostgreSQL, NATS and S3 are not Countersign's and are left out).
 
 ${startupLines(results)}
-${phone ? `\n${phoneLines(phone)}\n` : ""}
+${images ? `\n${imageLines(images)}\n` : ""}${phone ? `\n${phoneLines(phone)}\n` : ""}
 ## Requests: GET /v1/ping and a page of templates
 
 \`GET /v1/ping\` with a valid, cached API key is the gateway's whole path: request id, access log
@@ -476,4 +478,17 @@ show that contract's first page (the page's own and pdf.js).
 |---|---:|---:|---:|---:|---:|
 ${page("signing page", signing)}
 ${page("console log-in", consoleLogIn)}`;
+}
+
+/** The images deploy/docker/build-images.sh built, and what each adds to the base both start from. */
+export function imageLines(images: ImageSize[]): string {
+  const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
+  return `## Images
+
+Both images as \`deploy/docker/build-images.sh\` builds them from this tree, on \`node:24-bookworm-slim\`;
+the default image may add at most ${mb(ADDED_BYTES_BUDGET)} to it (the converter adds LibreOffice and its fonts).
+
+| image | size | added to the base |
+|---|---:|---:|
+${images.map((i) => `| \`${i.image}\` | ${mb(i.bytes)} | ${mb(i.addedBytes)} |`).join("\n")}`;
 }

@@ -10,7 +10,8 @@
  * - webhook latency at 200 events/s and delivery throughput against a bare HTTPS POST loop (distributed).
  * - the signing page and the console's log-in page in Lighthouse's mobile run (standalone);
  * - GET /v1/ping with OpenTelemetry tracing on at 10 % sampling against the same untraced;
- * - a bulk send of 1,000 rows against the same requests made by calls, four at once.
+ * - a bulk send of 1,000 rows against the same requests made by calls, four at once;
+ * - the size of each image deploy/docker/build-images.sh built, and what it adds to its base.
  * BENCH_ONLY=completion measures completion alone (in process, no deployment), BENCH_ONLY=webhooks
  * the webhooks alone (a distributed deployment), BENCH_ONLY=phone the pages alone (a standalone
  * deployment), BENCH_ONLY=create-send ping and create-and-send alone (both modes), BENCH_ONLY=tracing
@@ -25,6 +26,7 @@ import { type BlobStore, FileBlobStore } from "@countersign/kit";
 import { S3BlobStore } from "@countersign/kit/s3-blob-store.js";
 import { S3RVER_CREDENTIALS } from "../../deploy/local/src/local-s3.js";
 import { startLocalTimestampAuthority } from "../../deploy/local/src/timestamp-authority.js";
+import { imageSizes, imagesBuilt } from "../support/built-images.js";
 import {
   type Deployment,
   OwnedProcess,
@@ -45,6 +47,7 @@ import {
   benchSummary,
   bulkSendLines,
   completionLines,
+  imageLines,
   type ModeResult,
   phoneLines,
   printResults,
@@ -503,6 +506,8 @@ async function main(): Promise<void> {
     await rm(join(logs, "s3"), { recursive: true, force: true });
   }
   printResults(results);
+  const images = imagesBuilt("the image sizes") ? await imageSizes() : undefined;
+  if (images) console.log(`\n${imageLines(images)}\n`);
   const summary = benchSummary(results, phone, completion);
   console.log(`bench-summary ${JSON.stringify(summary)}`);
   await writeChart(join(REPO, "docs/benchmarks.svg"), summary);
@@ -514,6 +519,7 @@ async function main(): Promise<void> {
     completion,
     webhooks,
     phone,
+    images,
   );
   console.log("bench: wrote docs/benchmarks.md and docs/benchmarks.svg");
 }

@@ -15,7 +15,8 @@ export interface ReceivedMail {
   link: string | undefined;
 }
 
-export async function startSmtpPeer() {
+/** Listens on `host`:`port` (loopback, a free port, unless given). */
+export async function startSmtpPeer({ host = "127.0.0.1", port = 0 } = {}) {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -40,10 +41,10 @@ export async function startSmtpPeer() {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as { port: number };
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.server.address() as { port: number };
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://${host}:${address.port}`,
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -9,6 +9,8 @@ declare module "s3rver" {
     silent?: boolean;
     resetOnClose?: boolean;
     configureBuckets?: { name: string }[];
+    /** Whether a request to a host by name is one to the bucket of that name (true by default). */
+    vhostBuckets?: boolean;
   }
 
   export default class S3rver {
@@ -16,4 +18,9 @@ declare module "s3rver" {
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
+}
+
+/** The one account s3rver answers for, and the key pairs it accepts. */
+declare module "s3rver/lib/models/account.js" {
+  export const DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void };
 }
