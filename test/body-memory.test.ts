@@ -1,5 +1,5 @@
 /**
- * One API key cannot take a gateway down by memory. However many large bodies arrive at once — the
+ * API keys cannot take a gateway down by memory. However many large bodies arrive at once — the
  * DocuSign-compatible API's envelopes with base64 documents, MCP uploads — the gateway process,
  * run with the heap its pod gets, stays under the pod's 512 MiB: bodies share one budget, and those
  * that do not fit in time are answered 503 with Retry-After without being read. Measured as the
@@ -17,18 +17,24 @@ const infra = await distributedInfra();
 
 let deployment: Deployment;
 let gateway: string;
-let key: string;
+/** Two keys of one workspace: a key has 8 requests in the works at once, and the bodies come 12 at once. */
+let keys: string[];
 let accountId: string;
 
 beforeAll(async () => {
   deployment = await startDistributed(infra as NonNullable<typeof infra>);
   gateway = deployment.gateways[0] as string;
-  const created = JSON.parse((await deployment.cli("keys", "create", "--name", "memory")).stdout) as {
-    secret: string;
-    accountId: string;
-  };
-  key = created.secret;
-  accountId = created.accountId;
+  const created = await Promise.all(
+    ["memory", "memory-2"].map(
+      async (name) =>
+        JSON.parse((await deployment.cli("keys", "create", "--name", name)).stdout) as {
+          secret: string;
+          accountId: string;
+        },
+    ),
+  );
+  keys = created.map((made) => made.secret);
+  accountId = created[0]?.accountId as string;
 }, 180_000);
 afterAll(() => deployment?.destroy());
 
@@ -74,7 +80,7 @@ test("12 envelopes of 32 MiB and 4 MCP uploads of 27 MiB at once keep the gatewa
   const pid = await gatewayPid();
   // Linux resets the peak to the current resident size: what follows is measured alone.
   await writeFile(`/proc/${pid}/clear_refs`, "5");
-  const post = (path: string, body: string) =>
+  const post = (path: string, body: string, key: string) =>
     fetch(`${gateway}${path}`, {
       method: "POST",
       headers: {
@@ -94,8 +100,10 @@ test("12 envelopes of 32 MiB and 4 MCP uploads of 27 MiB at once keep the gatewa
   const large = envelope();
   const upload = mcpUpload();
   const answers = await Promise.all([
-    ...Array.from({ length: 12 }, () => post(`/restapi/v2.1/accounts/${accountId}/envelopes`, large)),
-    ...Array.from({ length: 4 }, () => post("/mcp/v1", upload)),
+    ...Array.from({ length: 12 }, (_, i) =>
+      post(`/restapi/v2.1/accounts/${accountId}/envelopes`, large, keys[i % 2] as string),
+    ),
+    ...Array.from({ length: 4 }, () => post("/mcp/v1", upload, keys[0] as string)),
   ]);
   const peak = await peakResident(pid);
 

@@ -22,6 +22,8 @@ beforeAll(async () => {
       LOG_LEVEL: "info",
       COUNTERSIGN_RATE_LIMIT_PER_SECOND: "100000",
       COUNTERSIGN_RATE_LIMIT_BURST: "100000",
+      // As many of the key's requests at once as the load has connections: none waits for a turn.
+      COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS: "16",
     },
   });
   const created = JSON.parse((await deployment.cli("keys", "create", "--name", "shutdown")).stdout) as {

@@ -34,13 +34,19 @@ import { IdempotentCalls } from "./mcp/idempotent-calls.js";
 import { MCP_BASE, mcpEndpoint } from "./mcp/mcp-endpoint.js";
 import { operationTools } from "./mcp/tools.js";
 import { accessLog } from "./middleware/access-log.js";
-import { type AdmissionLimits, admission, DEFAULT_ADMISSION } from "./middleware/admission.js";
+import {
+  type AdmissionLimits,
+  admission,
+  DEFAULT_ADMISSION,
+  DEFAULT_KEY_IN_FLIGHT,
+} from "./middleware/admission.js";
 import { ApiCallRecorder } from "./middleware/api-call-recorder.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { BodyBudget, DEFAULT_BODY_MEMORY_BYTES } from "./middleware/body-budget.js";
 import { notFound, problemHandler } from "./middleware/errors.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { idempotency } from "./middleware/idempotency.js";
+import { KeyInFlight } from "./middleware/key-in-flight.js";
 import { requestContext } from "./middleware/request-context.js";
 import { OAUTH_BASE, oauthRoutes } from "./oauth/oauth-routes.js";
 import { openApiDocument } from "./openapi.js";
@@ -82,6 +88,8 @@ export interface GatewayLimits {
   /** How long the converter may take over one upload: an upload's deadline holds this much more. */
   conversionTimeoutMs: number;
   admission: AdmissionLimits;
+  /** One key's requests in the works at once, across the public API and /restapi (MCP has its own). */
+  keyInFlight: AdmissionLimits;
   /** Memory for request bodies held at once, across all requests (see body-budget.ts). */
   bodyMemoryBytes: number;
 }
@@ -94,6 +102,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   requestTimeoutMs: 30_000,
   conversionTimeoutMs: DEFAULT_CONVERSION_TIMEOUT_MS,
   admission: DEFAULT_ADMISSION,
+  keyInFlight: DEFAULT_KEY_IN_FLIGHT,
   bodyMemoryBytes: DEFAULT_BODY_MEMORY_BYTES,
 };
 
@@ -183,11 +192,12 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const recorder = new ApiCallRecorder(bus, logger);
   const contract = new Contract();
   const keyLimiter = new RateLimiter(limits.ratePerSecond, limits.burst);
+  const keyInFlight = new KeyInFlight(limits.keyInFlight);
   const bodies = new BodyBudget(limits.bodyMemoryBytes, limits.admission.maxWaitMs);
   const api = new PublicApi(
     contract,
     { limitBytes: limits.jsonBodyBytes, budget: bodies },
-    [authenticate(verifier, keyLimiter)],
+    [authenticate(verifier, keyLimiter, keyInFlight)],
     [idempotency(services.auth, logger, { uploadBytes: limits.uploadBytes })],
   );
   pingRoutes(api);
@@ -247,6 +257,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       documents,
       verifier,
       limiter: keyLimiter,
+      inFlight: keyInFlight,
       logger,
       uploadBytes: limits.uploadBytes,
       bodies,

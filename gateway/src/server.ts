@@ -127,7 +127,7 @@ async function main(): Promise<void> {
       uploadBytes: config.COUNTERSIGN_MAX_UPLOAD_BYTES,
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
-      admission: admissionLimits(config),
+      ...admissionLimits(config),
       bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
       conversionTimeoutMs: config.COUNTERSIGN_CONVERSION_TIMEOUT_MS,
     },

@@ -178,6 +178,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: "info",
     COUNTERSIGN_RATE_LIMIT_PER_SECOND: "1000000",
     COUNTERSIGN_RATE_LIMIT_BURST: "1000000",
+    COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS: "1000",
   };
   const infra = mode === "distributed" ? await distributedInfra() : undefined;
   if (mode === "distributed" && !infra) throw new Error("distributed mode needs Postgres and NATS");

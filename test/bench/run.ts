@@ -75,12 +75,13 @@ const options: LoadOptions = {
 const TRANSFER_ROUNDS = Number(process.env.BENCH_TRANSFER_ROUNDS ?? 8);
 const MiB = 2 ** 20;
 
-/** Production logging, and a limit so high that the limiter only keeps its books. */
+/** Production logging, and limits so high that the limiter and the key's bound only keep their books. */
 
 const GATEWAY_ENV = {
   LOG_LEVEL: "info",
   COUNTERSIGN_RATE_LIMIT_PER_SECOND: "1000000",
   COUNTERSIGN_RATE_LIMIT_BURST: "1000000",
+  COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS: "1000",
 };
 
 /** A baseline server in a process of its own; its origin. */

@@ -90,7 +90,7 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
     limits: {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
-      admission: admissionLimits(config),
+      ...admissionLimits(config),
       bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
     },
     trustedProxies: config.COUNTERSIGN_TRUSTED_PROXIES,

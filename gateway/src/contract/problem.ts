@@ -63,7 +63,10 @@ export const PROBLEM_RESPONSES = {
     "`unsupported_media_type`: a body of a type or encoding this route does not read.",
   ],
   422: ["ValidationFailed", "`validation_failed`: one entry in `errors` per broken rule."],
-  429: ["RateLimited", "`rate_limited`: wait `Retry-After` seconds."],
+  429: [
+    "RateLimited",
+    "`rate_limited`: past the key's calls a second or its requests in the works at once, or a route's own limit; wait `Retry-After` seconds.",
+  ],
   500: ["Internal", "`internal`: our fault; the request id identifies it in our logs."],
   503: ["Unavailable", "`unavailable`: a dependency is down; retry after `Retry-After` seconds."],
 } as const;

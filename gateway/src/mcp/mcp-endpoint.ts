@@ -5,14 +5,15 @@
  *
  * It is the public API by another door, with the same rules: the bearer key is checked before any
  * MCP message is read (401 for a missing, unknown or deleted key, 403 without API access); a key
- * has a few requests worked on at once (key-in-flight.ts); a POST takes one call from the key's rate
- * limit per message it carries, all at once or none (429), and a batch holds a bounded number of
- * messages whose answers are bounded together (batch-bounds.ts); bodies are held to the API's JSON
- * limit, except a single `upload_document` call, which may carry a whole file as base64. Each tool
- * call is recorded for Recent Errors and API Usage as `MCP /mcp/v1/tools/{name}` with the status and
- * code its operation answered, under an id of its own, and every other message as
- * `MCP /mcp/v1/{method}` (message-records.ts). A failed call is a tool error (`isError`) whose text
- * is the API's problem: code, message, status, violations and that id.
+ * has fewer POSTs worked on at once than requests at the API's other doors (MCP_KEY_IN_FLIGHT); a
+ * POST takes one call from the key's rate limit per message it carries, all at once or none (429),
+ * and a batch holds a bounded number of messages whose answers are bounded together
+ * (batch-bounds.ts); bodies are held to the API's JSON limit, except a single `upload_document`
+ * call, which may carry a whole file as base64. Each tool call is recorded for Recent Errors and
+ * API Usage as `MCP /mcp/v1/tools/{name}` with the status and code its operation answered, under an
+ * id of its own, and every other message as `MCP /mcp/v1/{method}` (message-records.ts). A failed
+ * call is a tool error (`isError`) whose text is the API's problem: code, message, status,
+ * violations and that id.
  *
  * The SDK's low-level Server is used rather than McpServer because the tools bring their own JSON
  * Schemas (written from the API's zod contract, as the OpenAPI document is) and read their own
@@ -32,21 +33,31 @@ import {
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { requireScopesFor, scopeSentence, scopesOf } from "../contract/scope-requirements.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
+import type { AdmissionLimits } from "../middleware/admission.js";
 import type { ApiCallRecorder } from "../middleware/api-call-recorder.js";
 import { requireKey, spendCalls } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
+import { KeyInFlight } from "../middleware/key-in-flight.js";
 import { API_VERSION } from "../openapi.js";
 import { ApiProblem, toProblem } from "../problems.js";
 import { actorOf } from "../public-api.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { AnswerBudget, MAX_ANSWER_BYTES, MAX_BATCH_MESSAGES, messagesIn } from "./batch-bounds.js";
 import type { IdempotentCalls, ToolOutcome } from "./idempotent-calls.js";
-import { KeyInFlight } from "./key-in-flight.js";
 import { recordMessages } from "./message-records.js";
 import { type Tool, writes } from "./tools.js";
 import { DRY_RUN_META, takeWriteOptions, withWriteOptions } from "./write-options.js";
 
 export const MCP_BASE = "/mcp/v1";
+
+/**
+ * A key's MCP posts worked on at once, apart from its other requests and fewer: a batch of 20 tool
+ * calls is one post, and 32 posts at once once held every other caller's answers for 26 s.
+ */
+export const MCP_KEY_IN_FLIGHT: AdmissionLimits = { concurrent: 4, queued: 8, maxWaitMs: 2_000 };
+
+const mcpInTheWorks = (limit: number) =>
+  `this key has ${limit} MCP requests in the works already; send the next when one is answered`;
 
 /** Said beside a request an agent's key proposed, so that the assistant tells its user. */
 const AWAITING_NOTE =
@@ -114,7 +125,7 @@ function listedTool(tool: Tool) {
 export function mcpEndpoint(options: McpEndpointOptions): Router {
   const { tools, verifier, limiter, recorder, logger, jsonBodyBytes, uploadBytes, bodies, idempotency } =
     options;
-  const inFlight = options.inFlight ?? new KeyInFlight();
+  const inFlight = options.inFlight ?? new KeyInFlight(MCP_KEY_IN_FLIGHT, mcpInTheWorks);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listedTool);
   const router = express.Router();

@@ -4,7 +4,8 @@
  * waiting `maxWaitMs`, a request is refused at once with 503 and Retry-After instead of joining a
  * queue without end: a client told to come back costs nothing, one left waiting holds a socket and
  * memory and, by the time it is served, has usually given up. Probes are never held back, so an
- * orchestrator does not restart a replica for being busy.
+ * orchestrator does not restart a replica for being busy. The same gate, one per key, bounds each
+ * key's share of the places (key-in-flight.ts); its variables are read here, beside the gateway's.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
@@ -19,22 +20,49 @@ export interface AdmissionLimits {
 
 export const DEFAULT_ADMISSION: AdmissionLimits = { concurrent: 64, queued: 256, maxWaitMs: 5_000 };
 
+/**
+ * One key's requests to the public API and /restapi together (key-in-flight.ts): at most 16 of the
+ * gateway's places, so that other workspaces are still served.
+ */
+export const DEFAULT_KEY_IN_FLIGHT: AdmissionLimits = { concurrent: 8, queued: 8, maxWaitMs: 2_000 };
+
+/** A gate's three variables, read alike for the whole gateway and for one key. */
+function limitVariables(defaults: AdmissionLimits) {
+  return {
+    concurrent: z.coerce.number().int().min(1).default(defaults.concurrent),
+    queued: z.coerce.number().int().min(0).default(defaults.queued),
+    maxWaitMs: z.coerce.number().int().min(1).default(defaults.maxWaitMs),
+  };
+}
+const wholeGateway = limitVariables(DEFAULT_ADMISSION);
+const perKey = limitVariables(DEFAULT_KEY_IN_FLIGHT);
+
 /** The environment variables that set the limits, for every entry point that runs a gateway. */
 export const admissionConfig = {
-  COUNTERSIGN_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).default(DEFAULT_ADMISSION.concurrent),
-  COUNTERSIGN_MAX_QUEUED_REQUESTS: z.coerce.number().int().min(0).default(DEFAULT_ADMISSION.queued),
-  COUNTERSIGN_MAX_QUEUE_WAIT_MS: z.coerce.number().int().min(1).default(DEFAULT_ADMISSION.maxWaitMs),
+  COUNTERSIGN_MAX_CONCURRENT_REQUESTS: wholeGateway.concurrent,
+  COUNTERSIGN_MAX_QUEUED_REQUESTS: wholeGateway.queued,
+  COUNTERSIGN_MAX_QUEUE_WAIT_MS: wholeGateway.maxWaitMs,
+  COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS: perKey.concurrent,
+  COUNTERSIGN_KEY_MAX_QUEUED_REQUESTS: perKey.queued,
+  COUNTERSIGN_KEY_MAX_QUEUE_WAIT_MS: perKey.maxWaitMs,
 };
 
-export function admissionLimits(config: {
-  COUNTERSIGN_MAX_CONCURRENT_REQUESTS: number;
-  COUNTERSIGN_MAX_QUEUED_REQUESTS: number;
-  COUNTERSIGN_MAX_QUEUE_WAIT_MS: number;
-}): AdmissionLimits {
+/** The gateway's limits and one key's, from the variables `admissionConfig` read. */
+export function admissionLimits(config: Record<keyof typeof admissionConfig, number>): {
+  admission: AdmissionLimits;
+  keyInFlight: AdmissionLimits;
+} {
   return {
-    concurrent: config.COUNTERSIGN_MAX_CONCURRENT_REQUESTS,
-    queued: config.COUNTERSIGN_MAX_QUEUED_REQUESTS,
-    maxWaitMs: config.COUNTERSIGN_MAX_QUEUE_WAIT_MS,
+    admission: {
+      concurrent: config.COUNTERSIGN_MAX_CONCURRENT_REQUESTS,
+      queued: config.COUNTERSIGN_MAX_QUEUED_REQUESTS,
+      maxWaitMs: config.COUNTERSIGN_MAX_QUEUE_WAIT_MS,
+    },
+    keyInFlight: {
+      concurrent: config.COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS,
+      queued: config.COUNTERSIGN_KEY_MAX_QUEUED_REQUESTS,
+      maxWaitMs: config.COUNTERSIGN_KEY_MAX_QUEUE_WAIT_MS,
+    },
   };
 }
 

@@ -1,13 +1,15 @@
 /**
  * Bearer API keys for the public API: a missing, malformed, unknown, deleted or expired key is 401 (an
  * expired one saying so), a key of a workspace without API access 403; then the key's rate limit applies,
- * announced in RateLimit-* headers on every answer.
+ * announced in RateLimit-* headers on every answer, and then its bound on requests in the works at once
+ * (key-in-flight.ts), before the body is read.
  */
 import { ACCESS_TOKEN_PATTERN } from "@countersign/domain";
 import type { NextFunction, Request, Response } from "express";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import type { RateDecision, RateLimiter } from "../rate-limiter.js";
+import type { KeyInFlight } from "./key-in-flight.js";
 
 const BEARER = /^Bearer[ ]+(\S+)$/i;
 /** Keys are "sk_" and 43 base62 digits; anything else never reaches auth. */
@@ -29,16 +31,22 @@ export const announceRateLimit: AnnounceLimit = (res, decision) => {
   res.setHeader("RateLimit-Reset", String(decision.resetSeconds));
 };
 
+/**
+ * `inFlight` is shared by the doors that take the same key, so that one bound holds across them. A
+ * request it refuses has spent its call: sending more at once than the key may costs the caller.
+ */
 export function authenticate(
   verifier: KeyVerifier,
   limiter: RateLimiter,
+  inFlight: KeyInFlight,
   { announce = announceRateLimit, acceptAccessTokens = false }: AuthenticateOptions = {},
 ) {
   const checkKey = requireKey(verifier, acceptAccessTokens);
+  const takeTurn = inFlight.admit();
   return async (req: Request, res: Response, next: NextFunction) => {
     await checkKey(req, res, () => {
       spendCalls(limiter, res, 1, announce);
-      next();
+      takeTurn(req, res, next);
     });
   };
 }

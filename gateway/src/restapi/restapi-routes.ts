@@ -6,8 +6,9 @@
  * as strings, no nulls, and `{ errorCode, message }` errors.
  *
  * The API's keys authenticate, and so do the access tokens of DocuSign's JWT grant (oauth/), under
- * the same rate limit; the account in the path must be the key's or the token's. Calls are recorded for Recent Errors and API Usage
- * under their route, with the errorCode the client saw.
+ * the same rate limit and the same bound on requests in the works at once as the native API; the
+ * account in the path must be the key's or the token's. Calls are recorded for Recent Errors and
+ * API Usage under their route, with the errorCode the client saw.
  */
 
 import type { Logger } from "@countersign/kit";
@@ -17,6 +18,7 @@ import { routeTemplate } from "../declared-router.js";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { authenticate } from "../middleware/authenticate.js";
 import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
+import type { KeyInFlight } from "../middleware/key-in-flight.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { bulkSendRoutes } from "./bulk-send-routes.js";
 import { DocuSignError, type ErrorNames, sendDocuSignError } from "./docusign-errors.js";
@@ -32,6 +34,8 @@ const ACCOUNT = "/v2.1/accounts/:accountId";
 export interface RestApiOptions extends RestApiServices {
   verifier: KeyVerifier;
   limiter: RateLimiter;
+  /** The native API's bound on a key's requests in the works, so that one bound holds across both. */
+  inFlight: KeyInFlight;
   logger: Logger;
   uploadBytes: number;
   /** Memory for bodies, shared with the gateway's other routes. */
@@ -39,9 +43,9 @@ export interface RestApiOptions extends RestApiServices {
 }
 
 export function restApiRoutes(options: RestApiOptions): Router {
-  const { verifier, limiter, logger } = options;
+  const { verifier, limiter, inFlight, logger } = options;
   const router = express.Router();
-  const key = authenticate(verifier, limiter, {
+  const key = authenticate(verifier, limiter, inFlight, {
     announce: announceDocuSignLimits(limiter),
     acceptAccessTokens: true,
   });

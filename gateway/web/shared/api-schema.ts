@@ -6702,7 +6702,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `rate_limited`: wait `Retry-After` seconds. */
+        /** @description `rate_limited`: past the key's calls a second or its requests in the works at once, or a route's own limit; wait `Retry-After` seconds. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
