@@ -5,7 +5,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { subjects } from "@countersign/domain";
+import { addressKey, subjects } from "@countersign/domain";
 import {
   type Member,
   type Role,
@@ -21,14 +21,7 @@ import { roleLabel, roleName, toMember, toWorkspace } from "./messages.js";
 import { type Passwords, UNKNOWN_USER_HASH } from "./passwords.js";
 import { generatePassword, newSessionToken, sha256 } from "./secrets.js";
 import { type SessionUser, store, type UserRow } from "./store.js";
-import {
-  checkEmail,
-  checkName,
-  checkPassword,
-  normaliseEmail,
-  rejectViolations,
-  requireUuid,
-} from "./validation.js";
+import { checkEmail, checkName, checkPassword, rejectViolations, requireUuid } from "./validation.js";
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
@@ -136,7 +129,7 @@ export class Accounts {
       ...(role_ ? [] : [{ path: "role", message: "must be org_admin or member" }]),
       ...(password ? checkPassword(password) : []),
     ]);
-    const normalised = normaliseEmail(email);
+    const normalised = addressKey(email);
     const generatedPassword = password ? "" : generatePassword();
     const passwordHash = await this.deps.passwords.hash(password || generatedPassword);
     const { member, newLogIn } = await this.deps.db.transaction(async (tx) => {
@@ -197,7 +190,7 @@ export class Accounts {
    * account or address is refused before any password is checked, a wrong password counts.
    */
   async authenticate(email: string, password: string, clientAddress = ""): Promise<UserRow> {
-    const normalised = normaliseEmail(email);
+    const normalised = addressKey(email);
     const address = clientAddress.slice(0, 64);
     await this.deps.throttle.check(normalised, address);
     const user = await store.userByEmail(this.deps.db, normalised);
@@ -284,7 +277,7 @@ export class Accounts {
         name: options.workspaceName,
         api_access_enabled: true,
       });
-      const email = normaliseEmail(options.adminEmail);
+      const email = addressKey(options.adminEmail);
       let user = await store.userByEmail(tx, email);
       if (!user) {
         user = { id: uuidv7(), email, password_hash: passwordHash };

@@ -5,9 +5,11 @@
  * verifier kept here, never in the browser) to its session. This service is the relying party: the
  * client secret never leaves it.
  */
+
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { addressKey } from "@countersign/domain";
 import {
   Role,
   type Session,
@@ -33,7 +35,7 @@ import { type IdentityProviders, issuerProblem, reasonOf, refusalOf } from "./id
 import { roleLabel, roleName, toWorkspace } from "./messages.js";
 import { sha256 } from "./secrets.js";
 import { store, type UserRow, type WorkspaceRow } from "./store.js";
-import { checkEmail, normaliseEmail, rejectViolations, requireUuid } from "./validation.js";
+import { checkEmail, rejectViolations, requireUuid } from "./validation.js";
 
 /** How long a person has at their identity provider before the log-in must start again. */
 export const SSO_LOGIN_TTL_MS = 10 * 60 * 1000;
@@ -193,7 +195,7 @@ export class SingleSignOn {
 
   /** Workspaces with single sign-on on that let people of this e-mail's domain join. */
   async find(email: string): Promise<Workspace[]> {
-    const domain = normaliseEmail(email).split("@")[1];
+    const domain = addressKey(email).split("@")[1];
     if (!domain || !DOMAIN.test(domain)) return [];
     const { rows } = await this.deps.db.query<WorkspaceRow>(
       `SELECT w.* FROM single_sign_on s JOIN workspaces w ON w.id = s.workspace_id
@@ -324,10 +326,10 @@ export class SingleSignOn {
     if (verified !== true) {
       throw new NotAllowed(
         `the identity provider does not say ${email} is verified (email_verified)`,
-        normaliseEmail(email),
+        addressKey(email),
       );
     }
-    return { subject: claims.sub, email: normaliseEmail(email) };
+    return { subject: claims.sub, email: addressKey(email) };
   }
 
   /**

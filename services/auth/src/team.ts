@@ -3,9 +3,11 @@
  * Admin), invitations by e-mail that expire, and password resets by e-mail. Every change is audited
  * in its transaction; the e-mails are queued in it too and sent after it commits (account-emails.ts).
  */
+
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { addressKey } from "@countersign/domain";
 import {
   type AuditEntry,
   type Invitation,
@@ -22,7 +24,7 @@ import { roleLabel, roleName, roleOf, toMember } from "./messages.js";
 import type { Passwords } from "./passwords.js";
 import { sha256 } from "./secrets.js";
 import { store } from "./store.js";
-import { checkEmail, checkPassword, normaliseEmail, rejectViolations, requireUuid } from "./validation.js";
+import { checkEmail, checkPassword, rejectViolations, requireUuid } from "./validation.js";
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 export const PASSWORD_RESET_TTL_MS = 3600 * 1000;
@@ -111,7 +113,7 @@ export class Team {
       ...checkEmail(email),
       ...(role_ ? [] : [{ path: "role", message: "must be org_admin or member" }]),
     ]);
-    const address = normaliseEmail(email);
+    const address = addressKey(email);
     const id = uuidv7();
     const row = await this.deps.db.transaction(async (tx) => {
       if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
@@ -234,7 +236,7 @@ export class Team {
   /** E-mails a reset link when the address has a log-in; says nothing either way. */
   async requestPasswordReset(email: string): Promise<void> {
     rejectViolations(checkEmail(email));
-    const user = await store.userByEmail(this.deps.db, normaliseEmail(email));
+    const user = await store.userByEmail(this.deps.db, addressKey(email));
     if (!user) return;
     const queued = await this.deps.db.transaction(async (tx) => {
       await tx.query("SELECT id FROM users WHERE id = $1 FOR UPDATE", [user.id]);

@@ -29,7 +29,3 @@ export function requireUuid(id: string, what: string): string {
   if (!isUuid(id)) throw notFound(what);
   return id;
 }
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}

@@ -106,6 +106,49 @@ test("adding a new person returns a generated password once; an existing person 
   expect(session?.memberships.map((m) => m.role)).toEqual([Role.MEMBER, Role.ORG_ADMIN]);
 });
 
+test("an address typed with a decomposed letter is the same person as the composed one, and stored composed", async () => {
+  const composed = "jos\u00e9@example.com";
+  const decomposed = "Jose\u0301@Example.com";
+  const workspaceId = (await auth.client.createWorkspace({ name: "W" })).workspace?.id as string;
+  const added = await auth.client.addMember({
+    workspaceId,
+    email: decomposed,
+    role: Role.MEMBER,
+    password: "",
+  });
+  expect(added.member?.email).toBe(composed);
+  const second = (await auth.client.createWorkspace({ name: "Second" })).workspace?.id as string;
+  const again = await auth.client.addMember({
+    workspaceId: second,
+    email: composed,
+    role: Role.MEMBER,
+    password: "",
+  });
+  expect(again.generatedPassword).toBe("");
+  const { session } = await auth.client.createSession({
+    email: decomposed,
+    password: added.generatedPassword,
+  });
+  expect(session?.workspaces.map((w) => w.name)).toEqual(["W", "Second"]);
+});
+
+test("the migration to composed addresses moves a stored decomposed one, and leaves one whose composed form is taken", async () => {
+  const { readFile } = await import("node:fs/promises");
+  const sql = await readFile(new URL("../migrations/014_email_nfc.sql", import.meta.url), "utf8");
+  const stored = async () =>
+    (await auth.db.query<{ email: string }>("SELECT email FROM users")).rows.map((r) => r.email).sort();
+  await auth.db.query(
+    "INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, ''), (gen_random_uuid(), $2, ''), (gen_random_uuid(), $3, '')",
+    ["rene\u0301@example.com", "zoe\u0308@example.com", "zo\u00eb@example.com"],
+  );
+  // Its statements one by one, as a prepared statement holds one.
+  for (const statement of sql.split(/;\s*$/m).filter((part) => part.replace(/--.*$/gm, "").trim()))
+    await auth.db.query(statement);
+  expect(await stored()).toEqual(
+    ["ren\u00e9@example.com", "zoe\u0308@example.com", "zo\u00eb@example.com"].sort(),
+  );
+});
+
 test("member input is validated: email, role and password length", async () => {
   const workspaceId = (await auth.client.createWorkspace({ name: "W" })).workspace?.id as string;
   const err = await auth.client

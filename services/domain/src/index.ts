@@ -5,6 +5,7 @@ export * from "./callers.js";
 export * from "./conversion-time.js";
 export * from "./document-claims.js";
 export * from "./docusign-names.js";
+export * from "./email-addresses.js";
 export * from "./event-subjects.js";
 export * from "./field-conditions.js";
 export * from "./field-layout.js";

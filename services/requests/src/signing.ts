@@ -11,6 +11,7 @@ import {
   isTimeZone,
   SIGNER_LOCALES,
   type SignerLocale,
+  sameAddress,
   signerLocaleOf,
 } from "@countersign/domain";
 import type { Actor, FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -18,7 +19,6 @@ import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
 import { notifyRecipients, routeOn } from "./dispatch.js";
 import { drawnSignatureProblems } from "./drawn-signature.js";
-import { sameAddress } from "./email-addresses.js";
 import { enqueueRequestEvent } from "./events.js";
 import { drawingsOf, readSignerValues } from "./field-values.js";
 import { LIMITS, personViolations } from "./request-rules.js";

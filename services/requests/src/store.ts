@@ -9,8 +9,8 @@ import type {
   SignerLocale,
   TextCover,
 } from "@countersign/domain";
+import { sameAddress } from "@countersign/domain";
 import { type Queryable, selectPage } from "@countersign/kit";
-import { sameAddress } from "./email-addresses.js";
 import type { StoredValue } from "./field-values.js";
 
 /** A field as a request keeps it: on a document, bound to its recipient, with its rules. */
