@@ -15,7 +15,7 @@ import canonicalize from "canonicalize";
 import { parse } from "csv-parse/sync";
 import { unzipSync } from "fflate";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
-import { embeddedSigner } from "./support/embedded-signer.js";
+import { embeddedSigner, embeddedSigningLink } from "./support/embedded-signer.js";
 import { call, eventually } from "./support/http.js";
 import { makeDocx } from "./support/office-documents.js";
 import { expectDocumented } from "./support/openapi.js";
@@ -29,8 +29,11 @@ let deployment: Deployment;
 let gateway: string;
 let key: { secret: string; accountId: string };
 
-async function download(path: string): Promise<{ status: number; headers: Headers; bytes: Uint8Array }> {
-  const res = await fetch(`${gateway}/api/v1${path}`, { headers: { authorization: `Bearer ${key.secret}` } });
+async function download(
+  path: string,
+  secret = key.secret,
+): Promise<{ status: number; headers: Headers; bytes: Uint8Array }> {
+  const res = await fetch(`${gateway}/api/v1${path}`, { headers: { authorization: `Bearer ${secret}` } });
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
@@ -238,6 +241,38 @@ test("a request of a Word document packs the PDF signed in originals/ and the Wo
     "- sources/: the files uploaded",
   );
 });
+
+test("a workspace asking for many PDF reports at once is asked to come back past its share (429, Retry-After); another workspace's report is still drawn", async () => {
+  // Eight at once through each of two keys of one workspace: within each key's own bound at the edge.
+  const second = JSON.parse((await deployment.cli("keys", "create", "--name", "exports-2")).stdout) as {
+    secret: string;
+  };
+  const other = JSON.parse((await deployment.cli("workspaces", "create", "--name", "Other")).stdout) as {
+    id: string;
+  };
+  const otherKey = JSON.parse(
+    (await deployment.cli("keys", "create", "--name", "other", "--workspace", other.id)).stdout,
+  ) as { secret: string };
+  const ours = (await embeddedSigningLink(gateway, key.secret)).request.id;
+  const theirs = (await embeddedSigningLink(gateway, otherKey.secret)).request.id;
+  const report = (requestId: string) => `/signature-requests/${requestId}/audit-trail/export?format=pdf`;
+  const flood = [key.secret, second.secret].flatMap((secret) =>
+    Array.from({ length: 8 }, () => download(report(ours), secret)),
+  );
+  await new Promise((r) => setTimeout(r, 50));
+  const theirReport = await download(report(theirs), otherKey.secret);
+  expect(theirReport.status).toBe(200);
+  const answers = await Promise.all(flood);
+  const refused = answers.filter((answer) => answer.status === 429);
+  expect(refused.length).toBeGreaterThan(0);
+  expect(Number(refused[0]?.headers.get("retry-after"))).toBeGreaterThan(0);
+  const problem = JSON.parse(Buffer.from(refused[0]?.bytes ?? []).toString("utf8"));
+  expect(problem).toMatchObject({ code: "rate_limited", detail: expect.stringContaining("drawing process") });
+  expectDocumented("get", "/api/v1/signature-requests/{requestId}/audit-trail/export", 429, problem);
+  expect(answers.filter((answer) => answer.status !== 429).map((answer) => answer.status)).toEqual(
+    Array(16 - refused.length).fill(200),
+  );
+}, 60_000);
 
 test("an unknown request is a 404 problem, and an unknown format a 400, as the OpenAPI document says", async () => {
   const unknown = "00000000-0000-7000-8000-000000000000";

@@ -6,6 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   ProblemCodeSchema,
+  RetryAfterSchema,
   ValidationErrorsSchema,
 } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 
@@ -28,6 +29,13 @@ export function fieldViolations(err: ConnectError): FieldViolation[] {
   return err
     .findDetails(ValidationErrorsSchema)
     .flatMap((details) => details.errors.map(({ path, message }) => ({ path, message })));
+}
+
+/** Too many asking at once: the caller is to come back in `seconds` (the gateway's 429 with Retry-After). */
+export function busyError(message: string, seconds: number): ConnectError {
+  return new ConnectError(message, Code.ResourceExhausted, undefined, [
+    { desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) },
+  ]);
 }
 
 export function notFound(what: string): ConnectError {

@@ -2,7 +2,8 @@
  * Heavy work shared fairly among the parties that ask for it (workspaces; client addresses where
  * there is no workspace): each party's waiting work in a bounded queue of its own, the queues served
  * in turn, round-robin, by a fixed number of slots. A party past its own bound is refused; another
- * party's work is still taken, so one party's flood never turns the others away.
+ * party's work is still taken, so one party's flood never turns the others away. Work that must not
+ * be refused (a background job, which nobody can be asked to bring back) takes its turn unbounded.
  */
 
 export interface FairQueueOptions {
@@ -55,15 +56,9 @@ export class FairQueue {
    * signal's reason; once started, the task itself answers to the signal.
    */
   run<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const known = this.parties.get(party);
+    if (signal?.aborted || this.slotFree()) return this.enqueue(party, task, signal);
     const { waitingPerParty, maxWaiting, retryAfterSeconds } = this.options;
-    if (this.running < this.options.concurrency && this.waiting === 0) {
-      const state = known ?? this.newcomer();
-      this.parties.set(party, state);
-      return this.start(party, state, task);
-    }
-    if ((known?.waiting.length ?? 0) >= waitingPerParty)
+    if ((this.parties.get(party)?.waiting.length ?? 0) >= waitingPerParty)
       return Promise.reject(
         new FairQueueFull(`${waitingPerParty} of this party's tasks are waiting already`, retryAfterSeconds),
       );
@@ -71,8 +66,36 @@ export class FairQueue {
       return Promise.reject(
         new FairQueueFull(`${this.waiting} tasks are waiting already`, retryAfterSeconds),
       );
-    const state = known ?? this.newcomer();
+    return this.enqueue(party, task, signal);
+  }
+
+  /**
+   * Runs `task` for `party` in its turn as `run` does, but never refuses it: for work whose caller
+   * cannot be asked to come back later (a background job's worker). The bounds do not hold it, so its
+   * callers must: each such caller has one task in hand at a time. It counts among the waiting, so
+   * the callers that may be refused see the queue as full as it is.
+   */
+  runUnbounded<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.enqueue(party, task, signal);
+  }
+
+  /** Resolves when nothing runs or waits. */
+  drained(): Promise<void> {
+    if (this.running === 0 && this.waiting === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** Whether a task asked for now starts at once: a slot is free and nobody waits for one. */
+  private slotFree(): boolean {
+    return this.running < this.options.concurrency && this.waiting === 0;
+  }
+
+  /** Starts `task` now if it may, or puts it at the end of its party's queue. */
+  private enqueue<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const state = this.parties.get(party) ?? this.newcomer();
     this.parties.set(party, state);
+    if (this.slotFree()) return this.start(party, state, task);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
         const at = state.waiting.indexOf(entry);
@@ -93,12 +116,6 @@ export class FairQueue {
       this.waiting += 1;
       signal?.addEventListener("abort", onAbort, { once: true });
     });
-  }
-
-  /** Resolves when nothing runs or waits. */
-  drained(): Promise<void> {
-    if (this.running === 0 && this.waiting === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private start<T>(party: string, state: Party, task: () => Promise<T>): Promise<T> {

@@ -94,3 +94,36 @@ test("two parties that ask again as soon as they are answered do not keep a part
   // c2 goes once a and b have each had a turn, not after all twelve of theirs.
   expect(log.indexOf("c2")).toBeLessThanOrEqual(3);
 });
+
+test("work that must not be refused waits its party's turn past the bounds, and the others see it waiting", async () => {
+  const queue = new FairQueue(options);
+  const log: string[] = [];
+  const [a1, a2, a3, background, b1] = ["a1", "a2", "a3", "background", "b1"].map((name) =>
+    gate(log, name),
+  ) as [
+    ReturnType<typeof gate>,
+    ReturnType<typeof gate>,
+    ReturnType<typeof gate>,
+    ReturnType<typeof gate>,
+    ReturnType<typeof gate>,
+  ];
+  const results = [
+    queue.run("a", a1.task),
+    queue.run("a", a2.task),
+    queue.run("a", a3.task),
+    // a has as many waiting as it may: this is taken all the same, behind a's own.
+    queue.runUnbounded("a", background.task),
+    queue.run("b", b1.task),
+  ];
+  // a has three waiting now, the background task among them: its next is refused; b's went in before.
+  expect(await queue.run("a", () => Promise.resolve("a4")).catch((err: unknown) => err)).toBeInstanceOf(
+    FairQueueFull,
+  );
+  for (const task of [a1, b1, a2, a3, background]) {
+    await tick();
+    task.finish();
+  }
+  expect(await Promise.all(results)).toEqual(["a1", "a2", "a3", "background", "b1"]);
+  expect(log).toEqual(["start a1", "start b1", "start a2", "start a3", "start background"]);
+  await queue.drained();
+});

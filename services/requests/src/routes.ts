@@ -168,11 +168,11 @@ export function requestsRoutes({
         timeZone: req.timeZone,
       }),
     declineToSign: (req) => signing.decline(req.sessionToken, req.reason, req.actor),
-    attachSignerFile: async (req) => ({
-      attachment: toSignerAttachment(await signerAttachments.attach(req)),
+    attachSignerFile: async (req, context) => ({
+      attachment: toSignerAttachment(await signerAttachments.attach(req, context.signal)),
     }),
-    getSignerCopy: async function* (req) {
-      yield* fileParts("copy", await signerCopies.draw(req.sessionToken));
+    getSignerCopy: async function* (req, context) {
+      yield* fileParts("copy", await signerCopies.draw(req.sessionToken, context.signal));
     },
     reassignSigner: async (req) => {
       const to = { name: req.name, email: req.email, reason: req.reason };
@@ -208,8 +208,8 @@ export function requestsRoutes({
     rejectSignatureRequest: async (req) => ({
       signatureRequest: await proposals.reject(req.workspaceId, req.requestId, req.reason, req.actor),
     }),
-    getAuditReport: async function* (req) {
-      yield* fileParts("report", await auditReports.draw(req.workspaceId, req.requestId));
+    getAuditReport: async function* (req, context) {
+      yield* fileParts("report", await auditReports.draw(req.workspaceId, req.requestId, context.signal));
     },
     createAgreementSet: async (req) => ({
       agreementSet: await agreementSets.create(

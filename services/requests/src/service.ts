@@ -291,8 +291,9 @@ function apiParts(
     uses: (holderIds) => store.documentsUsed(db, holderIds),
     logger,
   });
-  // The API's own drawing process — files someone asks to verify, signers' copies, audit reports — started with
-  // the first that needs it: neither holds a completion up.
+  // The API's own drawing process — files someone asks to verify, signers' copies, audit reports, attached
+  // images, the retention sweep's certificates — started with the first that needs it: none holds a completion
+  // up, and the workspaces take turns in it.
   const verifierProcess = new DrawingProcess(deps.drawingLimits);
   const verification = new DocumentVerification({ db, documents: deps.documents, drawing: verifierProcess });
   const signerCopies = new SignerCopies({

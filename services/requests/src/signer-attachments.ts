@@ -62,7 +62,8 @@ export class SignerAttachments {
     },
   ) {}
 
-  async attach(given: AttachSignerFileRequest): Promise<SignerAttachmentRecord> {
+  /** Stores the file; an image waits for its workspace's turn to be made a page, given up if `signal` aborts. */
+  async attach(given: AttachSignerFileRequest, signal?: AbortSignal): Promise<SignerAttachmentRecord> {
     const filename = given.filename.trim() || "attachment";
     if (filename.length > ATTACHMENT_LIMITS.filenameLength) {
       throw validationError([
@@ -104,7 +105,10 @@ export class SignerAttachments {
       throw validationError([{ path: "fieldId", message: "is not one of your attachment fields" }]);
     }
 
-    const pdf = type === "application/pdf" ? given.content : await this.imagePage(given.content, type);
+    const pdf =
+      type === "application/pdf"
+        ? given.content
+        : await this.imagePage(session.workspaceId, given.content, type, signal);
     const { document } = await this.deps.documents.uploadDocument(
       (async function* () {
         yield {
@@ -165,7 +169,12 @@ export class SignerAttachments {
    * An image as a one-page PDF, made in the API's drawing process: a PNG is decoded whole there, within
    * that process's time and memory, never on the event loop that serves every other call.
    */
-  private async imagePage(content: Uint8Array, type: "image/png" | "image/jpeg"): Promise<Uint8Array> {
+  private async imagePage(
+    workspaceId: string,
+    content: Uint8Array,
+    type: "image/png" | "image/jpeg",
+    signal?: AbortSignal,
+  ): Promise<Uint8Array> {
     const { width = 0, height = 0 } = imageSize(content);
     if (width * height > ATTACHMENT_LIMITS.pixels) {
       throw validationError([
@@ -176,7 +185,7 @@ export class SignerAttachments {
       ]);
     }
     try {
-      return await this.deps.drawing.imagePage(content, type);
+      return await this.deps.drawing.imagePage(workspaceId, content, type, signal);
     } catch (err) {
       if (!(err instanceof DrawingFailed)) throw err;
       throw validationError([{ path: "content", message: `the image could not be read: ${err.message}` }]);

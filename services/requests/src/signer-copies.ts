@@ -2,7 +2,7 @@
  * A signer's copy before the request completes: once they have signed, the documents as they stand
  * — every value signed so far drawn on its field, as the sealed PDF will draw it — without the
  * certificate or the seal, which come with completion. Drawn when asked, in the API's drawing
- * process, from what is stored; nothing is kept.
+ * process in the workspace's turn, from what is stored; nothing is kept.
  */
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
@@ -12,17 +12,12 @@ import type { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
 import { readOriginals } from "./stored-documents.js";
 
-/** Copies drawn or waiting at once in one process; more are asked to come back in a moment. */
-const MAX_WAITING = 4;
-
 export interface SignerCopy {
   filename: string;
   bytes: Uint8Array;
 }
 
 export class SignerCopies {
-  private waiting = 0;
-
   constructor(
     private readonly deps: {
       db: Database;
@@ -32,7 +27,8 @@ export class SignerCopies {
     },
   ) {}
 
-  async draw(sessionToken: string): Promise<SignerCopy> {
+  /** The copy of the session's signer; a caller that goes away (`signal`) while it waits gives its place up. */
+  async draw(sessionToken: string, signal?: AbortSignal): Promise<SignerCopy> {
     const session = await this.deps.sessions.resolve(sessionToken);
     const { db } = this.deps;
     const request = await store.getRequest(db, session.workspaceId, session.requestId);
@@ -41,25 +37,18 @@ export class SignerCopies {
     if (!request || (signer?.status !== "signed" && signer?.status !== "approved")) {
       throw new ConnectError("sign first: your copy holds what you signed", Code.FailedPrecondition);
     }
-    if (this.waiting >= MAX_WAITING) {
-      throw new ConnectError(
-        "copies are being drawn for other signers; try again in a few seconds",
-        Code.Unavailable,
-      );
-    }
-    this.waiting += 1;
-    try {
-      // Only what signers have signed: a field of someone still to sign stays as the original has it.
-      const signed = new Set(recipients.filter((r) => r.status === "signed").map((r) => r.id));
-      const bytes = await this.deps.drawing.drawSignerCopy(
-        await readOriginals(this.deps.documents, session.workspaceId, request.document_ids),
-        request.fields.filter((f) => signed.has(f.recipientId)),
-        await store.fieldValues(db, request.id),
-      );
-      const title = request.title.replace(/[\\/]/g, "-").slice(0, 150) || "document";
-      return { filename: `${title} (signed by ${signer.name.slice(0, 60)}).pdf`, bytes };
-    } finally {
-      this.waiting -= 1;
-    }
+    // Only what signers have signed: a field of someone still to sign stays as the original has it.
+    const signed = new Set(recipients.filter((r) => r.status === "signed").map((r) => r.id));
+    const bytes = await this.deps.drawing.drawSignerCopy(
+      session.workspaceId,
+      async () => ({
+        originals: await readOriginals(this.deps.documents, session.workspaceId, request.document_ids),
+        fields: request.fields.filter((f) => signed.has(f.recipientId)),
+        values: await store.fieldValues(db, request.id),
+      }),
+      signal,
+    );
+    const title = request.title.replace(/[\\/]/g, "-").slice(0, 150) || "document";
+    return { filename: `${title} (signed by ${signer.name.slice(0, 60)}).pdf`, bytes };
   }
 }

@@ -248,6 +248,7 @@ export class Completions extends JobQueue<Job> {
     const values = await store.fieldValues(db, request.id);
     const seal = await this.deps.seals.forWorkspace(job.workspace_id);
     const drawn = await this.deps.drawing.draw(
+      job.workspace_id,
       await readOriginals(this.deps.documents, job.workspace_id, request.document_ids),
       request.fields,
       values,
@@ -275,7 +276,7 @@ export class Completions extends JobQueue<Job> {
       seal.room,
     );
     const sealed = await seal.sign(drawn.bytes, (pdf, data, bytes) =>
-      this.deps.drawing.addValidationRevision(pdf, data, bytes),
+      this.deps.drawing.addValidationRevision(job.workspace_id, pdf, data, bytes),
     );
     const stored = await this.store(job, request.title, sealed.bytes);
     await db.transaction(async (tx) => {

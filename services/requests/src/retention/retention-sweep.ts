@@ -218,7 +218,7 @@ export class RetentionSweep {
       ),
     );
     const documentPages = originals.reduce((sum, document) => sum + (document?.pageCount ?? 0), 0);
-    const certificate = await drawing.pagesFrom(sealed.bytes, documentPages);
+    const certificate = await drawing.pagesFrom(workspaceId, sealed.bytes, documentPages);
     const { document } = await documents.uploadDocument(
       (async function* () {
         yield {

@@ -6,15 +6,15 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import { type Client, Code } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   type VerificationReport as ReportMessage,
   Verdict,
   VerificationReportSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
+  busyError,
   type Database,
   FairQueue,
   FairQueueFull,
@@ -84,15 +84,13 @@ export class DocumentVerification {
     }
     let report: VerificationReport;
     try {
-      report = await this.turns.run(party, () => this.deps.drawing.verify(pdf), signal);
+      report = await this.turns.run(party, () => this.deps.drawing.verify(party, pdf, signal), signal);
     } catch (err) {
       if (err instanceof FairQueueFull) {
         const seconds = err.retryAfterSeconds;
-        throw new ConnectError(
+        throw busyError(
           `the verifier has as many files waiting as it takes (of yours, or of everyone); try again in ${seconds} s`,
-          Code.ResourceExhausted,
-          undefined,
-          [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+          seconds,
         );
       }
       if (err instanceof DrawingFailed) {
