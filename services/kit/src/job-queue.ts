@@ -14,6 +14,10 @@
  *   last_error text                            why the last attempt failed
  *   created_at timestamptz NOT NULL            for the age of the oldest waiting job
  *
+ * A table whose jobs belong to parties (workspaces) names the column that says whose each is, and
+ * the parties take turns: a claim takes first the jobs of parties this worker has not served lately,
+ * so one workspace's thousand queued completions hold another's one behind one of them, not all.
+ *
  * Every queue of every service reports the same metrics, labelled with its name: jobs queued,
  * running and parked, the age of the oldest unfinished one, and attempts by outcome.
  */
@@ -36,6 +40,12 @@ export interface JobTable {
   columns: readonly string[];
   /** The order jobs are claimed in; the key's unless given. */
   order?: string;
+  /**
+   * The column that says whose a job is (a workspace's id): a claim takes the jobs of the parties
+   * this worker served least lately first, in `order` within a party, so no party's backlog holds
+   * the others' jobs behind it.
+   */
+  party?: string;
   /**
    * Widens claimed jobs with other tables' columns: a SELECT over the claimed rows, named `claimed`
    * (no alias, no ORDER BY), e.g. `SELECT claimed.*, u.email FROM claimed JOIN users u ON u.id = claimed.user_id`.
@@ -179,11 +189,19 @@ export interface QueueStats {
   oldestSeconds: number;
 }
 
+/**
+ * How many parties a queue remembers having served. Past it, the party served longest ago is as
+ * good as new — with that many taking turns, it has waited its turn.
+ */
+const RECENT_PARTIES = 64;
+
 export class JobQueue<Job extends JobState> implements ReportedQueue {
   readonly name: string;
   private readonly loop: DrainLoop;
   private claimsFreed = false;
   private readonly unfinished: string;
+  /** The parties of this worker's last claims, the latest first: served lately, they go after the others. */
+  private readonly served: string[] = [];
 
   constructor(private readonly config: JobQueueOptions<Job>) {
     if (!config.run === !config.runBatch) throw new Error(`queue ${config.name}: give run or runBatch`);
@@ -268,21 +286,40 @@ export class JobQueue<Job extends JobState> implements ReportedQueue {
   }
 
   private async claimJobs(limit: number): Promise<Job[]> {
-    const { name, key, order = key, widen, traced } = this.config.table;
-    const columns = traced ? [...this.config.table.columns, "traceparent"] : this.config.table.columns;
+    const { name, key, order = key, widen, traced, party } = this.config.table;
+    const columns = [
+      ...new Set([
+        ...this.config.table.columns,
+        ...(traced ? ["traceparent"] : []),
+        ...(party ? [party] : []),
+      ]),
+    ];
+    // A party not served lately is NULL in the array and goes first; then the one served longest ago.
+    // The order is computed over every due job (no index holds it): measured in docs/benchmarks.md.
+    const fairly = party ? `array_position($3::text[], ${party}::text) DESC NULLS FIRST, ` : "";
     const { rows } = await this.config.db.query<Job>(
       `WITH claimed AS (
          UPDATE ${name} SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
           WHERE ${key} IN (SELECT ${key} FROM ${name}
                             WHERE ${this.unfinished} AND parked_at IS NULL
                               AND next_attempt_at <= now() AND claimed_until < now()
-                            ORDER BY ${order} LIMIT $1 FOR UPDATE SKIP LOCKED)
+                            ORDER BY ${fairly}${order} LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING ${[key, "attempts", ...columns].join(", ")})
        ${widen ?? "SELECT * FROM claimed"}
        ORDER BY claimed.${key}`,
-      [limit, this.config.leaseSeconds],
+      party ? [limit, this.config.leaseSeconds, this.served] : [limit, this.config.leaseSeconds],
     );
+    if (party)
+      for (const job of rows) this.servedNow(String((job as unknown as Record<string, unknown>)[party]));
     return rows;
+  }
+
+  /** Puts `party` first among those served lately; the list keeps the last RECENT_PARTIES. */
+  private servedNow(party: string): void {
+    const at = this.served.indexOf(party);
+    if (at >= 0) this.served.splice(at, 1);
+    this.served.unshift(party);
+    this.served.length = Math.min(this.served.length, RECENT_PARTIES);
   }
 
   /** Runs jobs one after another, each settled as it ends; whether any was released. */

@@ -12,6 +12,7 @@ import {
   type JobState,
 } from "../src/job-queue.js";
 import { createLogger } from "../src/logger.js";
+import { jobTableSql } from "./databases.js";
 
 interface Task extends JobState {
   id: string;
@@ -30,17 +31,7 @@ afterAll(() => embedded.close());
 
 beforeEach(async () => {
   db = embedded.database(`jobs_${uuidv7().replaceAll("-", "")}`);
-  await db.query(`CREATE TABLE tasks (
-    id uuid PRIMARY KEY,
-    label text NOT NULL,
-    effects int NOT NULL DEFAULT 0,
-    attempts int NOT NULL DEFAULT 0,
-    next_attempt_at timestamptz NOT NULL DEFAULT now(),
-    claimed_until timestamptz NOT NULL DEFAULT '-infinity',
-    done_at timestamptz,
-    parked_at timestamptz,
-    last_error text NOT NULL DEFAULT '',
-    created_at timestamptz NOT NULL DEFAULT now())`);
+  await db.query(jobTableSql("tasks", "label text NOT NULL, effects int NOT NULL DEFAULT 0"));
 });
 
 afterEach(async () => {

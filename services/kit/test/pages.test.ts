@@ -1,8 +1,8 @@
-import pg from "pg";
-import { createPostgresDatabase, type Database, ensurePostgresDatabase } from "../src/database.js";
+import type { Database } from "../src/database.js";
 import { EmbeddedPostgres } from "../src/embedded-postgres.js";
 import { selectPage } from "../src/pages.js";
-import { available, POSTGRES_URL, uniqueName } from "./infra.js";
+import { type ScratchDatabase, scratchPostgres } from "./databases.js";
+import { available, POSTGRES_URL } from "./infra.js";
 
 const QUERY = { from: "items", columns: "id, owner", where: "owner = $1", orderBy: "id DESC" };
 
@@ -13,7 +13,7 @@ async function seed(db: Database): Promise<void> {
   );
 }
 
-function behavesAsAPage(open: () => Promise<{ db: Database; close: () => Promise<void> }>) {
+function behavesAsAPage(open: () => Promise<ScratchDatabase>) {
   let db: Database;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -57,20 +57,5 @@ describe("selectPage on PGlite", () => {
 const postgres = await available("Postgres", POSTGRES_URL);
 
 (postgres ? describe : describe.skip)("selectPage on Postgres", () => {
-  const name = uniqueName("kit_pages_");
-  const url = Object.assign(new URL(POSTGRES_URL), { pathname: `/${name}` }).toString();
-  behavesAsAPage(async () => {
-    await ensurePostgresDatabase(url);
-    const db = createPostgresDatabase(url);
-    return {
-      db,
-      close: async () => {
-        await db.close();
-        const admin = new pg.Client({ connectionString: POSTGRES_URL });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  });
+  behavesAsAPage(() => scratchPostgres("kit_pages_"));
 });

@@ -55,8 +55,9 @@ export async function queueEmails(
          FROM unnest($2::uuid[], $3::uuid[], $4::bytea[]) AS l(recipient_id, id, token_hash)
        RETURNING id, recipient_id
      )
-     INSERT INTO notifications (id, request_id, recipient_id, kind, link_id, note, traceparent)
-     SELECT n.id, $1, n.recipient_id, $5, issued.id, $6, $9
+     INSERT INTO notifications (id, request_id, workspace_id, recipient_id, kind, link_id, note, traceparent)
+     SELECT n.id, $1, (SELECT workspace_id FROM signature_requests WHERE id = $1), n.recipient_id, $5,
+            issued.id, $6, $9
        FROM unnest($7::uuid[], $8::uuid[]) AS n(recipient_id, id)
        LEFT JOIN issued USING (recipient_id)`,
     [
@@ -145,7 +146,9 @@ export class NotificationSender extends JobQueue<DueRow> {
         key: "id",
         traced: true,
         columns: ["request_id", "recipient_id", "kind", "link_id", "note"],
-        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, r.locale, r.kind AS recipient_kind, s.workspace_id,
+        // A bulk send's e-mails wait behind their own workspace's, not in front of everyone else's.
+        party: "workspace_id",
+        widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, r.locale, r.kind AS recipient_kind,
                        s.signed_document_id, s.sender_name, s.sender_email,
                        COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
                   FROM claimed

@@ -72,9 +72,9 @@ export class SignerAuthentication {
       await assertMaySendCode(tx, recipient.id, (await sessionCodes(tx, session.sessionId)).code_sent_at);
       const notificationId = uuidv7();
       await tx.query(
-        `INSERT INTO notifications (id, request_id, recipient_id, kind, traceparent)
-         VALUES ($1, $2, $3, 'signing_code', $4)`,
-        [notificationId, session.requestId, recipient.id, currentTraceparent()],
+        `INSERT INTO notifications (id, request_id, workspace_id, recipient_id, kind, traceparent)
+         VALUES ($1, $2, $3, $4, 'signing_code', $5)`,
+        [notificationId, session.requestId, session.workspaceId, recipient.id, currentTraceparent()],
       );
       const after = await tx.query<SessionCodeRow>(
         `UPDATE signing_sessions SET code_notification_id = $2, code_sent_at = now(), codes_sent = codes_sent + 1

@@ -398,8 +398,9 @@ test("e-mailed codes are bounded per recipient, not per session: past ten in an 
   );
   for (let i = 1; i <= 8; i++) {
     await h.db.query(
-      `INSERT INTO notifications (id, request_id, recipient_id, kind, created_at, done_at)
-       VALUES ($1, $2, $3, 'signing_code', now() - make_interval(mins => $4), now())`,
+      `INSERT INTO notifications (id, request_id, workspace_id, recipient_id, kind, created_at, done_at)
+       SELECT $1, id, workspace_id, $3, 'signing_code', now() - make_interval(mins => $4), now()
+         FROM signature_requests WHERE id = $2`,
       [uuidv7(), request.id, recipientId, 50 - i * 5],
     );
   }

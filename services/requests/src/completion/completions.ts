@@ -192,6 +192,8 @@ export class Completions extends JobQueue<Job> {
         traced: true,
         columns: ["workspace_id", "document_id"],
         order: "next_attempt_at",
+        // A bulk send's completions wait behind their own workspace's, not in front of everyone else's.
+        party: "workspace_id",
       },
       // Outlives the slowest completion; a worker that dies leaves the job to another after it.
       leaseSeconds: 300,
