@@ -1705,6 +1705,7 @@ test.each([
       `requests/${request.id}`,
       "requests/new",
       "requests/send",
+      "requests/bulk",
       "templates",
       "templates/new",
       ...(items[0] ? [`templates/${items[0].id}`] : []),
@@ -1732,6 +1733,14 @@ test.each([
       await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
       found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
     }
+    // Team with an invitation waiting, whose row has its own buttons.
+    await page.goto(`${gateway}/console/w/${key.accountId}/settings/members`);
+    await page.getByRole("button", { name: "Invite people" }).click();
+    const dialog = page.getByTestId("invite-dialog");
+    await dialog.getByLabel("E-mail").fill(`axe.${viewport.width}@example.com`);
+    await dialog.getByRole("button", { name: "Send invitation" }).click();
+    await shows(page.getByTestId("invitations"), `axe.${viewport.width}@example.com`);
+    found.push(...(await seriousViolations(page)).map((v) => `settings/members (invited): ${v}`));
     // The composer, once it holds a document.
     await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
     await uploadInBrowser(page, "Checked.pdf", 1);

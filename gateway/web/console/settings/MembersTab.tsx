@@ -150,7 +150,7 @@ export function MembersTab() {
                         className="button secondary small"
                         busy={rowAction.busy === invitation.id}
                         onClick={() => resend(invitation)}
-                        aria-label={`Send the invitation to ${invitation.email} again`}
+                        aria-label={`Send again: the invitation to ${invitation.email}`}
                       >
                         Send again
                       </BusyButton>
