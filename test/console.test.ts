@@ -1621,6 +1621,18 @@ test("bulk send: a CSV file with a bad line is refused naming it and sends nothi
   await context.close();
 });
 
+/** Table cells past the right edge (in a scroller or not), and a row's main text under 200 px wide. */
+const CUT_OR_SQUEEZED = `(() => {
+  const shown = (el) => el.getBoundingClientRect().width > 1;
+  const cells = [...document.querySelectorAll("td")].filter(
+    (el) => shown(el) && el.getBoundingClientRect().right > window.innerWidth + 1,
+  );
+  const squeezed = [...document.querySelectorAll(".row-main")].filter(
+    (el) => shown(el) && el.getBoundingClientRect().width < 200,
+  );
+  return [...cells, ...squeezed].map((el) => el.tagName.toLowerCase() + ": " + el.textContent.slice(0, 40));
+})()`;
+
 test("at phone width (390 px) every page fits without sideways scrolling", async () => {
   const { context, page } = await openConsole(admin(), PHONE);
   const pages = [
@@ -1648,7 +1660,20 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
     // The page clips sideways overflow, so look for boxes past the right edge outside a scroller.
     const sticking = await page.evaluate(STICKING_OUT);
     expect({ path, sticking }).toEqual({ path, sticking: [] });
+    // Nor is a table's column left past the edge inside its scroller, or a row's text squeezed
+    // into a narrow column beside its buttons.
+    const cut = await page.evaluate(CUT_OR_SQUEEZED);
+    expect({ path, cut }).toEqual({ path, cut: [] });
     await shot(page, `phone-${path.replace("/", "-")}`);
+  }
+  // A webhook endpoint's page: its URL heads the card above its buttons.
+  const endpoints = (await page.evaluate(
+    `fetch("/console/api/workspaces/${key.accountId}/webhook-endpoints").then((r) => r.json())`,
+  )) as { items: { id: string }[] };
+  for (const endpoint of endpoints.items.slice(0, 1)) {
+    await page.goto(`${gateway}/console/w/${key.accountId}/developer/webhooks/${endpoint.id}`);
+    await page.locator("#endpoint-title").waitFor();
+    expect({ cut: await page.evaluate(CUT_OR_SQUEEZED) }).toEqual({ cut: [] });
   }
   // The workspace has a line of its own, so its whole name shows.
   const switcher = (await page.locator("#workspace").boundingBox()) as { width: number };

@@ -65,7 +65,7 @@ export function ApiUsageTab() {
                 </Empty>
               ) : (
                 <TableWrap label="Usage by route">
-                  <table data-testid="usage-routes">
+                  <table className="stacked" data-testid="usage-routes">
                     <thead>
                       <tr>
                         <th scope="col">Route</th>
@@ -86,7 +86,7 @@ export function ApiUsageTab() {
                     <tbody>
                       {usage.routes.map((r) => (
                         <tr key={`${r.method} ${r.route}`}>
-                          <td className="path">
+                          <td className="path" data-label="Route">
                             <code>
                               {r.method} <BreakablePath path={r.route} />
                             </code>
@@ -115,7 +115,7 @@ function ByCaller({ callers }: { callers: ApiUsage["callers"] }) {
     <div className="card">
       <h2>By key or integration</h2>
       <TableWrap label="Usage by key or integration">
-        <table data-testid="usage-callers">
+        <table className="stacked" data-testid="usage-callers">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -131,10 +131,14 @@ function ByCaller({ callers }: { callers: ApiUsage["callers"] }) {
           <tbody>
             {callers.map((c) => (
               <tr key={c.id}>
-                <td>{c.name || <span className="muted">(deleted)</span>}</td>
-                <td>{KIND_WORDS[c.kind]}</td>
-                <td className="num">{c.calls.toLocaleString()}</td>
-                <td className="num">{c.errors.toLocaleString()}</td>
+                <td data-label="Name">{c.name || <span className="muted">(deleted)</span>}</td>
+                <td data-label="Kind">{KIND_WORDS[c.kind]}</td>
+                <td className="num" data-label="Calls">
+                  {c.calls.toLocaleString()}
+                </td>
+                <td className="num" data-label="Errors">
+                  {c.errors.toLocaleString()}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -156,10 +160,18 @@ function Figure({ label, value }: { label: string; value: string }) {
 function Numbers({ figures }: { figures: UsageFigures }) {
   return (
     <>
-      <td className="num">{figures.calls.toLocaleString()}</td>
-      <td className="num">{percent(figures.errorRate)}</td>
-      <td className="num">{ms(figures.p50Ms)}</td>
-      <td className="num">{ms(figures.p95Ms)}</td>
+      <td className="num" data-label="Calls">
+        {figures.calls.toLocaleString()}
+      </td>
+      <td className="num" data-label="Error rate">
+        {percent(figures.errorRate)}
+      </td>
+      <td className="num" data-label="p50">
+        {ms(figures.p50Ms)}
+      </td>
+      <td className="num" data-label="p95">
+        {ms(figures.p95Ms)}
+      </td>
     </>
   );
 }

@@ -39,7 +39,7 @@ export function RecentErrorsTab() {
             <Empty title="No errors recently">Calls that fail will show here with their request ID.</Empty>
           ) : (
             <TableWrap label="Recent errors">
-              <table data-testid="recent-errors">
+              <table className="stacked" data-testid="recent-errors">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
@@ -56,7 +56,7 @@ export function RecentErrorsTab() {
                     return (
                       <Fragment key={id}>
                         <tr>
-                          <td>
+                          <td data-label="Time">
                             <button
                               type="button"
                               className="link-button"
@@ -67,7 +67,7 @@ export function RecentErrorsTab() {
                               <span aria-hidden="true">{open ? "▾" : "▸"}</span> <When at={e.timestamp} />
                             </button>
                           </td>
-                          <td>
+                          <td data-label="Method">
                             {e.source !== "api" ? (
                               <span className="badge neutral">
                                 {e.source === "sealing" ? "Sealing" : "E-mail"}
@@ -76,17 +76,17 @@ export function RecentErrorsTab() {
                               <code>{e.method}</code>
                             )}
                           </td>
-                          <td className="path">
+                          <td className="path" data-label="Path">
                             <code>
                               <BreakablePath path={e.path} />
                             </code>
                             {e.detail && <p className="small error-detail">{e.detail}</p>}
                           </td>
-                          <td>
+                          <td data-label="Status">
                             <span className={`status-code s${Math.floor(e.status / 100)}xx`}>{e.status}</span>{" "}
                             <span className="muted small">{e.code}</span>
                           </td>
-                          <td>
+                          <td data-label="Request ID">
                             <code className="small">{e.requestId}</code>
                           </td>
                         </tr>

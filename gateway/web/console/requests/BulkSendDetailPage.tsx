@@ -148,7 +148,7 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
               ) : (
                 <>
                   <TableWrap label="Rows of the bulk send">
-                    <table data-testid="bulk-rows">
+                    <table className="stacked" data-testid="bulk-rows">
                       <thead>
                         <tr>
                           <th scope="col">Line</th>
@@ -160,12 +160,12 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
                       <tbody>
                         {page.items.map((row) => (
                           <tr key={row.line}>
-                            <td>{row.line}</td>
-                            <td>{row.recipients.join(", ")}</td>
-                            <td>
+                            <td data-label="Line">{row.line}</td>
+                            <td data-label="Recipients">{row.recipients.join(", ")}</td>
+                            <td data-label="Status">
                               <RowBadge status={row.status} />
                             </td>
-                            <td>
+                            <td data-label="Request or problem">
                               {row.signatureRequestId ? (
                                 <Link href={`/requests/${row.signatureRequestId}`} className="link">
                                   Open the request

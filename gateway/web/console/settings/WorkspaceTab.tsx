@@ -115,7 +115,7 @@ export function WorkspaceTab() {
               <Empty title="No changes yet" />
             ) : (
               <TableWrap label="Activity">
-                <table className="table" data-testid="audit">
+                <table className="table stacked" data-testid="audit">
                   <thead>
                     <tr>
                       <th scope="col">When</th>
@@ -126,11 +126,13 @@ export function WorkspaceTab() {
                   <tbody>
                     {items.map((entry) => (
                       <tr key={entry.id}>
-                        <td className="nowrap">
+                        <td className="nowrap" data-label="When">
                           <When at={entry.timestamp} />
                         </td>
-                        <td>{auditSentence(entry)}</td>
-                        <td className="muted">{entry.detail}</td>
+                        <td data-label="What">{auditSentence(entry)}</td>
+                        <td className="muted" data-label="Detail">
+                          {entry.detail}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
