@@ -1410,6 +1410,12 @@ test("a one-off request of one document saved as a template: its signers become 
   expect(template.name).toBe("Offer letter");
   expect(template.roles).toEqual([{ name: "Signer 1", order: 1 }]);
   expect(template.fields.map((f) => [f.type, f.role])).toEqual([["signature", "Signer 1"]]);
+
+  // The templates list offers it for use: a request from it, the template already chosen.
+  await page.goto(`${gateway}/console/w/${key.accountId}/templates`);
+  await page.getByRole("link", { name: "Use the template Offer letter" }).click();
+  await page.waitForURL(`**/requests/new?templateId=${templateId}`);
+  await expect(page.getByLabel("Template", { exact: true }).inputValue()).resolves.toBe(templateId);
   await context.close();
 });
 

@@ -42,14 +42,23 @@ export function TemplatesPage() {
                           {t.fields.length === 1 ? "" : "s"} · updated <When at={t.updatedAt} />
                         </p>
                       </div>
-                      <button
-                        type="button"
-                        className="button secondary small"
-                        onClick={() => setDeleting(t)}
-                        aria-label={`Delete the template ${t.name}`}
-                      >
-                        Delete
-                      </button>
+                      <div className="row-actions">
+                        <Link
+                          href={`/requests/new?templateId=${t.id}`}
+                          className="button primary small"
+                          aria-label={`Use the template ${t.name}`}
+                        >
+                          Use
+                        </Link>
+                        <button
+                          type="button"
+                          className="button secondary small"
+                          onClick={() => setDeleting(t)}
+                          aria-label={`Delete the template ${t.name}`}
+                        >
+                          Delete
+                        </button>
+                      </div>
                     </li>
                   ))}
                 </ul>
