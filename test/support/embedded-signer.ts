@@ -17,8 +17,8 @@ export interface SessionField {
 export interface EmbeddedRequest {
   /** A PDF to sign; one page of text unless given. */
   pdf?: Uint8Array;
-  /** The signer's fields; a signature and an initials field unless given. */
-  fields?: Omit<SessionField, "id">[];
+  /** The signer's fields, with their types' options (label, group, options …); a signature and an initials field unless given. */
+  fields?: (Omit<SessionField, "id"> & Record<string, unknown>)[];
   /** The request's title ("NDA") and the signer's name ("Ada"). */
   title?: string;
   signerName?: string;

@@ -4,11 +4,15 @@ import { facesDeclared } from "./faces";
 import { fieldLabel, isFilled } from "./fields";
 import { useT } from "./i18n/Language";
 import type { Translate } from "./i18n/locales";
+import type { Reach } from "./touch-reach";
+import { READABLE_HEIGHT } from "./ZoomControl";
 
 interface Props {
   field: Field;
   value: FieldValue | undefined;
   scale: number;
+  /** How far the box's touch area reaches past it, in CSS pixels: only into free space (touch-reach.ts). */
+  reach: Reach;
   error: string | undefined;
   disabled: boolean;
   today: string;
@@ -49,11 +53,35 @@ function signatureButtonName(
     : t("field.signedDrawn", { label, page });
 }
 
-/** The smallest touch target, in CSS pixels. */
-const TOUCH_TARGET = 44;
-
 /** The CSS variable holding a font stack the sealed PDF also writes in (font-stacks.ts). */
 type Stack = "--handwriting" | "--sealed-text";
+
+/** How wide a text box grows on a phone while typed in, in CSS pixels (14rem): room for a readable value. */
+const EDITOR_WIDTH = 224;
+
+/**
+ * Keeps a text box too small to read that grows on a phone while typed in (styles.css) inside the part of the document on
+ * screen, at any zoom and pinch: shifted left where the box lies near the right edge, and never wider
+ * than what shows. The box's problem, if any, moves with it.
+ */
+function placeEditor(input: HTMLElement): void {
+  const box = input.closest<HTMLElement>(".field");
+  const column = input.closest<HTMLElement>(".documents")?.getBoundingClientRect();
+  if (!box || !column) return;
+  const margin = 8;
+  const view = window.visualViewport;
+  const left = Math.max(column.left, view?.offsetLeft ?? 0) + margin;
+  const right = Math.min(column.right, view ? view.offsetLeft + view.width : window.innerWidth) - margin;
+  const at = box.getBoundingClientRect();
+  // A box drawn big enough to read (zoomed in) is typed in as it is.
+  const readable = at.height >= READABLE_HEIGHT;
+  const width = readable ? at.width : Math.max(at.width, Math.min(EDITOR_WIDTH, right - left));
+  const shift = readable ? 0 : Math.max(left - at.left, Math.min(0, right - (at.left + width)));
+  box.style.setProperty("--editor-width", `${width}px`);
+  box.style.setProperty("--editor-shift", `${shift}px`);
+  box.style.setProperty("--editor-height", readable ? `${at.height}px` : "44px");
+  box.dataset.editor = readable ? "in-place" : "grown";
+}
 
 let measuring: CanvasRenderingContext2D | null | undefined;
 
@@ -143,6 +171,7 @@ export function FieldBox({
   field,
   value,
   scale,
+  reach,
   error,
   disabled,
   today,
@@ -172,9 +201,10 @@ export function FieldBox({
     width: `${width}px`,
     height: `${height}px`,
     fontSize: `${Math.max(9, Math.min(16, height * 0.55))}px`,
-    // How far the box's touch area reaches past it, for at least 44 × 44 CSS pixels (WCAG 2.5.5).
-    "--hit-x": `${Math.max(0, (TOUCH_TARGET - width) / 2)}px`,
-    "--hit-y": `${Math.max(0, (TOUCH_TARGET - height) / 2)}px`,
+    "--reach-left": `${reach.left}px`,
+    "--reach-right": `${reach.right}px`,
+    "--reach-top": `${reach.top}px`,
+    "--reach-bottom": `${reach.bottom}px`,
   } as CSSProperties;
   const common = {
     "data-testid": `field-${field.id}`,
@@ -402,6 +432,10 @@ export function FieldBox({
           value={typeof value === "string" ? value : ""}
           placeholder={label}
           disabled={disabled}
+          onFocus={(e) => {
+            placeEditor(e.currentTarget);
+            onFocusField(field.id);
+          }}
           required={field.required}
           aria-required={field.required}
           maxLength={field.type === "text" ? 1000 : field.type === "number" ? 30 : 320}

@@ -18,6 +18,7 @@ import { DateDialog } from "./DateDialog";
 import { DeclineDialog } from "./DeclineDialog";
 import { FieldBox } from "./FieldBox";
 import { FilledBox } from "./FilledBox";
+import { Folded, useCompact } from "./Folded";
 import {
   fieldLabel,
   groupBounds,
@@ -32,13 +33,18 @@ import {
   submittedValues,
   type Values,
 } from "./fields";
-import { LanguageSwitcher, useLanguage, useT } from "./i18n/Language";
+import { useLanguage, useT } from "./i18n/Language";
 import { DocumentView } from "./PdfView";
 import { phaseKind, problemText } from "./phase";
 import { ReassignDialog } from "./ReassignDialog";
 import { SignatureDialog } from "./SignatureDialog";
+import { SigningHeader } from "./SigningHeader";
 import { initialForm, type SignatureKind, signingForm } from "./signing-form";
-import { ZoomControl } from "./ZoomControl";
+import { type Reach, TOUCH_TARGET, touchReaches } from "./touch-reach";
+import { readableZoom, ZoomControl } from "./ZoomControl";
+
+/** The fields typed into, whose text the page draws as small as the document does. */
+const TYPED = new Set<Field["type"]>(["text", "name", "email", "number"]);
 
 interface SigningViewProps {
   session: Session;
@@ -136,6 +142,10 @@ export function SigningView({
   const [form, dispatch] = useReducer(signingForm, session, initialForm);
   const { values, errors, consent, consentError, banner, dialogField, adopted, status, alert } = form;
   const [columnRef, width] = useElementWidth<HTMLDivElement>();
+  const compact = useCompact();
+  // On a phone the agreement shows two lines until the signer asks for all of it.
+  const [consentRead, setConsentRead] = useState(false);
+  const consentFolded = compact && !consentRead;
   const [zoom, setZoom] = useState(1);
   const elements = useRef(new Map<string, HTMLElement>());
   const current = useRef<string | null>(null);
@@ -198,10 +208,25 @@ export function SigningView({
       pendingFocus.current = el;
       return;
     }
+    // Sideways first, at once, in a zoomed-in page's column: Chromium moves only one of two boxes smoothly.
+    const column = el.closest(".documents")?.getBoundingClientRect();
+    const at = el.getBoundingClientRect();
+    if (column && (at.left < column.left || at.right > column.right)) {
+      el.closest(".documents")?.scrollBy({ left: (at.left + at.right - column.left - column.right) / 2 });
+    }
     const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     el.scrollIntoView({ block: "center", behavior: reduce ? "auto" : "smooth" });
     el.focus({ preventScroll: true });
   };
+
+  // A field to show once the page has been drawn at the zoom chosen for it.
+  const focusAfterZoom = useRef<string | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the zoom has been laid out.
+  useEffect(() => {
+    const id = focusAfterZoom.current;
+    focusAfterZoom.current = null;
+    if (id) focusElement(elements.current.get(id));
+  }, [zoom]);
 
   const setValue = useCallback(
     (id: string, value: FieldValue) => dispatch({ type: "entered", id, value }),
@@ -231,6 +256,15 @@ export function SigningView({
         ? null
         : rotated.find((f) => f.type !== "checkbox" && f.type !== "radio" && !isFilled(f, values[f.id])));
     if (pick) {
+      // On a phone a box to type in is brought up readable: the page zooms in, then the box is shown.
+      const pageWidth = session.documents.find((d) => d.id === pick.documentId)?.pages[pick.page - 1]?.width;
+      const readable =
+        compact && TYPED.has(pick.type) && pageWidth ? readableZoom(pick, pageWidth, width, zoom) : zoom;
+      if (readable !== zoom) {
+        focusAfterZoom.current = pick.id;
+        setZoom(readable);
+        return;
+      }
       focusElement(elements.current.get(pick.id));
       return;
     }
@@ -381,63 +415,14 @@ export function SigningView({
         <a className="skip-link" href="#documents">
           {t("header.skip")}
         </a>
-        <header className="top">
-          <div className="top-inner">
-            <div className="top-bar">
-              <p className="brand">
-                <span className="brand-mark" aria-hidden="true" />
-                Countersign
-              </p>
-              <LanguageSwitcher />
-            </div>
-            <h1 data-testid="request-title" dir="auto">
-              {session.request.title}
-            </h1>
-            {session.request.sender ? (
-              <p className="signer" data-testid="request-sender">
-                {t.rich("header.from", { sender: session.request.sender })}
-              </p>
-            ) : null}
-            <p className="signer">
-              {t.rich(viewing ? "header.viewingAs" : approving ? "header.approvingAs" : "header.signingAs", {
-                name: signer.name,
-                email: signer.email,
-              })}
-            </p>
-            {signer.host ? (
-              <p className="signer" data-testid="hosted-by">
-                {t.rich("header.hostedBy", { host: signer.host.name })}
-              </p>
-            ) : null}
-            {session.canReassign ? (
-              <p className="reassign-offer">
-                {t("reassign.offer")}{" "}
-                <button
-                  type="button"
-                  className="link-button"
-                  data-testid="reassign"
-                  disabled={busy}
-                  onClick={() => setReassigning(true)}
-                >
-                  {t("reassign.title")}
-                </button>
-              </p>
-            ) : null}
-            {session.request.message ? (
-              <blockquote className="message" data-testid="request-message">
-                <span className="message-label">
-                  {t.rich("header.messageFrom", {
-                    sender: session.request.sender,
-                    hasSender: session.request.sender ? "yes" : "no",
-                  })}
-                </span>
-                <span dir="auto" className="message-text">
-                  {session.request.message}
-                </span>
-              </blockquote>
-            ) : null}
-          </div>
-        </header>
+        <SigningHeader
+          session={session}
+          viewing={viewing}
+          approving={approving}
+          busy={busy}
+          compact={compact}
+          onReassign={() => setReassigning(true)}
+        />
 
         <main className="content">
           {viewing || approving ? (
@@ -452,10 +437,12 @@ export function SigningView({
               <h2 id="consent-title" className="visually-hidden">
                 {t("howTo.title")}
               </h2>
-              <p className="hint">
-                {t.rich("howTo.body")}
-                {required.length > 0 ? ` ${t("howTo.requiredMark")}` : ""}
-              </p>
+              <Folded compact={compact} summary={t("howTo.title")}>
+                <p className="hint">
+                  {t.rich("howTo.body")}
+                  {required.length > 0 ? ` ${t("howTo.requiredMark")}` : ""}
+                </p>
+              </Folded>
             </section>
           )}
 
@@ -475,29 +462,41 @@ export function SigningView({
                 total={session.documents.length}
                 width={Math.floor(width * zoom)}
                 onUnauthorized={onEnded}
-                renderOverlay={(page, scale) => [
-                  ...session.covers
-                    .filter((c) => c.documentId === doc.id && c.page === page)
-                    .map((c, i) => (
-                      <div
-                        // biome-ignore lint/suspicious/noArrayIndexKey: covers never move or reorder within a session.
-                        key={`cover-${i}`}
-                        className="tag-cover"
-                        aria-hidden="true"
-                        style={{
-                          left: `${c.x * scale}px`,
-                          top: `${c.y * scale}px`,
-                          width: `${c.width * scale}px`,
-                          height: `${c.height * scale}px`,
-                        }}
-                      />
-                    )),
-                  ...session.filled
-                    .filter((f) => f.documentId === doc.id && f.page === page)
-                    .map((f) => <FilledBox key={`filled-${f.id}`} field={f} scale={scale} />),
-                  ...fields
-                    .filter((f) => f.documentId === doc.id && f.page === page && shown.get(f.id))
-                    .map((f) => {
+                renderOverlay={(page, scale) => {
+                  const onPage = fields.filter(
+                    (f) => f.documentId === doc.id && f.page === page && shown.get(f.id),
+                  );
+                  // In CSS pixels, where the touch target is measured.
+                  const reaches = touchReaches(
+                    onPage.map((f) => ({
+                      x: f.x * scale,
+                      y: f.y * scale,
+                      width: f.width * scale,
+                      height: f.height * scale,
+                    })),
+                    TOUCH_TARGET,
+                  );
+                  return [
+                    ...session.covers
+                      .filter((c) => c.documentId === doc.id && c.page === page)
+                      .map((c, i) => (
+                        <div
+                          // biome-ignore lint/suspicious/noArrayIndexKey: covers never move or reorder within a session.
+                          key={`cover-${i}`}
+                          className="tag-cover"
+                          aria-hidden="true"
+                          style={{
+                            left: `${c.x * scale}px`,
+                            top: `${c.y * scale}px`,
+                            width: `${c.width * scale}px`,
+                            height: `${c.height * scale}px`,
+                          }}
+                        />
+                      )),
+                    ...session.filled
+                      .filter((f) => f.documentId === doc.id && f.page === page)
+                      .map((f) => <FilledBox key={`filled-${f.id}`} field={f} scale={scale} />),
+                    ...onPage.map((f, i) => {
                       const group = groupOf(f, fields).filter((m) => shown.get(m.id));
                       const checked = group.filter((m) => values[m.id] === true).length;
                       const most = f.type === "checkbox" && f.group ? groupBounds(group).most : undefined;
@@ -508,6 +507,7 @@ export function SigningView({
                           field={f}
                           value={value}
                           scale={scale}
+                          reach={reaches[i] as Reach}
                           error={errors[f.id] ?? numberProblem(f, value, t)}
                           disabled={busy}
                           today={today}
@@ -526,7 +526,8 @@ export function SigningView({
                         />
                       );
                     }),
-                ]}
+                  ];
+                }}
               />
             ))}
           </div>
@@ -567,8 +568,25 @@ export function SigningView({
                     aria-describedby={consentError ? "consent-error" : undefined}
                     onChange={(e) => dispatch({ type: "consented", consent: e.target.checked })}
                   />
-                  <span>{t(approving ? "approver.consent" : "actions.consent")}</span>
+                  <span
+                    id="consent-words"
+                    className={consentFolded ? "consent-words is-folded" : "consent-words"}
+                  >
+                    {t(approving ? "approver.consent" : "actions.consent")}
+                  </span>
                 </label>
+                {consentFolded ? (
+                  // Only the words' last lines are hidden, and only from sight: the checkbox's name holds them all.
+                  <button
+                    type="button"
+                    className="link-button consent-all"
+                    aria-controls="consent-words"
+                    aria-expanded={false}
+                    onClick={() => setConsentRead(true)}
+                  >
+                    {t("actions.consentAll")}
+                  </button>
+                ) : null}
                 {consentError ? (
                   <p id="consent-error" className="field-error-text" role="alert">
                     {consentError}

@@ -8,6 +8,31 @@ import { useT } from "./i18n/Language";
 
 const ZOOMS = [1, 1.5, 2, 3] as const;
 
+/** A box's height, in CSS pixels, at which what is typed in it reads well (its text is 55 % of it: 13 px). */
+export const READABLE_HEIGHT = 24;
+
+/**
+ * The zoom at which a box to type in reads well where the page draws it small (a phone's fit width): the
+ * first step up from `zoom` at which the box is READABLE_HEIGHT tall, or the last at which it still fits
+ * the column's `columnWidth`; `zoom` itself where the box reads well already. Sizes in PDF points but the
+ * column's, which is in CSS pixels as the page's width is drawn from it.
+ */
+export function readableZoom(
+  box: { width: number; height: number },
+  pageWidth: number,
+  columnWidth: number,
+  zoom: number,
+): number {
+  const scale = (step: number) => Math.floor(columnWidth * step) / pageWidth;
+  let chosen = zoom;
+  for (const step of [zoom, ...ZOOMS.filter((z) => z > zoom)]) {
+    if (step !== zoom && box.width * scale(step) > columnWidth - 16) break;
+    chosen = step;
+    if (box.height * scale(step) >= READABLE_HEIGHT) break;
+  }
+  return chosen;
+}
+
 export function ZoomControl({ zoom, onZoom }: { zoom: number; onZoom: (zoom: number) => void }) {
   const t = useT();
   const intl = useIntl();

@@ -105,6 +105,7 @@ export const ar: Catalogue = {
   "next.finish": "تم ملء كل شيء. اختر «إنهاء» للتوقيع.",
   "actions.label": "تقدّم التوقيع والإجراءات",
   "actions.consent": "أوافق على التوقيع إلكترونيًا، وعلى أن توقيعي الإلكتروني يعادل قانونًا توقيعي بخط اليد.",
+  "actions.consentAll": "اقرأ الكل",
   "actions.decline": "رفض",
   "actions.next": "الحقل التالي",
   "actions.signing": "جارٍ التوقيع…",

@@ -112,6 +112,7 @@ export const de: Catalogue = {
   "actions.label": "Fortschritt und Aktionen beim Unterschreiben",
   "actions.consent":
     "Ich stimme der elektronischen Unterzeichnung zu und erkenne an, dass meine elektronische Unterschrift meiner handschriftlichen Unterschrift rechtlich gleichwertig ist.",
+  "actions.consentAll": "Alles lesen",
   "actions.decline": "Ablehnen",
   "actions.next": "Nächstes Feld",
   "actions.signing": "Wird unterschrieben …",

@@ -110,6 +110,7 @@ export const en = {
   "actions.label": "Signing progress and actions",
   "actions.consent":
     "I agree to sign electronically and that my electronic signature is the legal equivalent of my handwritten signature.",
+  "actions.consentAll": "Read all",
   "actions.decline": "Decline",
   "actions.next": "Next field",
   "actions.signing": "Signing…",

@@ -104,6 +104,7 @@ export const es: Catalogue = {
   "actions.label": "Progreso y acciones de firma",
   "actions.consent":
     "Acepto firmar electrónicamente y que mi firma electrónica tiene la misma validez legal que mi firma manuscrita.",
+  "actions.consentAll": "Leer todo",
   "actions.decline": "Rechazar",
   "actions.next": "Siguiente campo",
   "actions.signing": "Firmando…",

@@ -106,6 +106,7 @@ export const fr: Catalogue = {
   "actions.label": "Progression et actions de signature",
   "actions.consent":
     "J’accepte de signer électroniquement et reconnais que ma signature électronique a la même valeur juridique que ma signature manuscrite.",
+  "actions.consentAll": "Tout lire",
   "actions.decline": "Refuser",
   "actions.next": "Champ suivant",
   "actions.signing": "Signature en cours…",

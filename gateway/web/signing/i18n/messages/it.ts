@@ -111,6 +111,7 @@ export const it: Catalogue = {
   "actions.label": "Avanzamento e azioni di firma",
   "actions.consent":
     "Accetto di firmare elettronicamente e riconosco che la mia firma elettronica ha lo stesso valore legale della mia firma autografa.",
+  "actions.consentAll": "Leggi tutto",
   "actions.decline": "Rifiuta",
   "actions.next": "Campo successivo",
   "actions.signing": "Firma in corso…",

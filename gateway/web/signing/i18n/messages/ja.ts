@@ -106,6 +106,7 @@ export const ja: Catalogue = {
   "actions.label": "署名の進捗と操作",
   "actions.consent":
     "電子的に署名すること、および私の電子署名が手書きの署名と法的に同等であることに同意します。",
+  "actions.consentAll": "すべて読む",
   "actions.decline": "辞退",
   "actions.next": "次のフィールド",
   "actions.signing": "署名しています…",

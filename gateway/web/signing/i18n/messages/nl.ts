@@ -114,6 +114,7 @@ export const nl: Catalogue = {
   "actions.label": "Voortgang en acties voor ondertekenen",
   "actions.consent":
     "Ik ga akkoord met elektronisch ondertekenen en met het feit dat mijn elektronische handtekening juridisch gelijkwaardig is aan mijn handgeschreven handtekening.",
+  "actions.consentAll": "Alles lezen",
   "actions.decline": "Weigeren",
   "actions.next": "Volgend veld",
   "actions.signing": "Bezig met ondertekenen…",

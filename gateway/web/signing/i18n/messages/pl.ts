@@ -110,6 +110,7 @@ export const pl: Catalogue = {
   "actions.label": "Postęp podpisywania i działania",
   "actions.consent":
     "Zgadzam się na podpisanie elektroniczne i uznaję, że mój podpis elektroniczny jest prawnie równoważny z moim podpisem własnoręcznym.",
+  "actions.consentAll": "Przeczytaj całość",
   "actions.decline": "Odrzuć",
   "actions.next": "Następne pole",
   "actions.signing": "Podpisywanie…",

@@ -109,6 +109,7 @@ export const ptBR: Catalogue = {
   "actions.label": "Progresso e ações de assinatura",
   "actions.consent":
     "Concordo em assinar eletronicamente e que minha assinatura eletrônica tem o mesmo valor legal que minha assinatura manuscrita.",
+  "actions.consentAll": "Ler tudo",
   "actions.decline": "Recusar",
   "actions.next": "Próximo campo",
   "actions.signing": "Assinando…",
