@@ -61,7 +61,11 @@ let context: BrowserContext;
 let page: Page;
 
 beforeEach(async () => {
-  const { url } = await embeddedSigningLink(gateway, key, { fields: DENSE, title: "Order form" });
+  const { url } = await embeddedSigningLink(gateway, key, {
+    fields: DENSE,
+    title: "Order form",
+    message: "Please sign by Friday, so that the seats are ready on Monday.",
+  });
   context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
@@ -144,6 +148,17 @@ test("on first load the document has at least half of the screen, and still once
   await shot("first-load");
   const first = await page.evaluate<number>(DOCUMENT_SHARE);
   expect(first).toBeGreaterThanOrEqual(0.5);
+  // What folded is a tap away, and folds again.
+  for (const [name, words] of [
+    ["message", "Message from"],
+    ["how-to", "How to sign"],
+  ] as const) {
+    const summary = page.locator("summary", { hasText: words });
+    await summary.tap();
+    await shot(`open-${name}`);
+    await summary.tap();
+  }
+  await page.getByText("Please sign by Friday").waitFor({ state: "hidden" });
   // Everything the page asks of the signer, then the agreement beside Finish.
   for (const [name, typed] of [
     [/^Sign: Signature/, "Ada Lovelace"],

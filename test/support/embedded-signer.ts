@@ -19,8 +19,9 @@ export interface EmbeddedRequest {
   pdf?: Uint8Array;
   /** The signer's fields, with their types' options (label, group, options …); a signature and an initials field unless given. */
   fields?: (Omit<SessionField, "id"> & Record<string, unknown>)[];
-  /** The request's title ("NDA") and the signer's name ("Ada"). */
+  /** The request's title ("NDA"), the sender's message (none) and the signer's name ("Ada"). */
   title?: string;
+  message?: string;
   signerName?: string;
 }
 
@@ -28,7 +29,7 @@ export interface EmbeddedRequest {
 export async function embeddedSigningLink(
   gateway: string,
   key: string,
-  { pdf, fields, title = "NDA", signerName = "Ada" }: EmbeddedRequest = {},
+  { pdf, fields, title = "NDA", message, signerName = "Ada" }: EmbeddedRequest = {},
 ): Promise<{ request: { id: string }; url: string }> {
   const api = `${gateway}/api/v1`;
   const upload = await call(api, "/documents/upload?filename=nda.pdf", {
@@ -42,6 +43,7 @@ export async function embeddedSigningLink(
     method: "POST",
     json: {
       title,
+      ...(message ? { message } : {}),
       documentIds: [(upload.body as { id: string }).id],
       fields: (
         fields ?? [
