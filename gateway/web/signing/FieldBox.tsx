@@ -60,9 +60,9 @@ type Stack = "--handwriting" | "--sealed-text";
 const EDITOR_WIDTH = 224;
 
 /**
- * Keeps a text box too small to read that grows on a phone while typed in (styles.css) inside the part of the document on
- * screen, at any zoom and pinch: shifted left where the box lies near the right edge, and never wider
- * than what shows. The box's problem, if any, moves with it.
+ * Keeps a text box too small to read, which grows on a phone while typed in (styles.css), inside the
+ * part of the document on screen at any zoom and pinch: shifted left where the box lies near the right
+ * edge, and never wider than what shows. The box's problem, if any, moves with it.
  */
 function placeEditor(input: HTMLElement): void {
   const box = input.closest<HTMLElement>(".field");

@@ -208,7 +208,8 @@ export function SigningView({
       pendingFocus.current = el;
       return;
     }
-    // Sideways first, at once, in a zoomed-in page's column: Chromium moves only one of two boxes smoothly.
+    // Sideways first, at once, in a zoomed-in page's column: scrolled smoothly together with the window,
+    // Chromium left the box past the column's edge.
     const column = el.closest(".documents")?.getBoundingClientRect();
     const at = el.getBoundingClientRect();
     if (column && (at.left < column.left || at.right > column.right)) {
