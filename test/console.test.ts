@@ -1419,6 +1419,78 @@ test("a one-off request of one document saved as a template: its signers become 
   await context.close();
 });
 
+test("a file a signer attached is offered on the request's page, named with who attached it, and downloads", async () => {
+  const upload = await api("/documents/upload?filename=application.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Application"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const created = await api("/signature-requests", {
+    method: "POST",
+    json: {
+      title: "Application with papers",
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [
+        { type: "signature", role: "applicant", page: 1, x: 60, y: 600, width: 200, height: 50 },
+        {
+          id: "papers",
+          type: "attachment",
+          role: "applicant",
+          page: 1,
+          x: 300,
+          y: 600,
+          width: 200,
+          height: 30,
+        },
+      ],
+      recipients: [
+        { name: "Ana Applicant", email: "ana@example.com", role: "applicant", clientUserId: "ana" },
+      ],
+      send: true,
+    },
+  });
+  const request = created.body as { id: string; recipients: { id: string }[] };
+  const signing = await api("/embedded-signing-url", {
+    method: "POST",
+    json: { requestId: request.id, recipientId: request.recipients[0]?.id },
+  });
+  const signer = new SignerBrowser(gateway);
+  await signer.open((signing.body as { url: string }).url);
+  const form = new FormData();
+  form.append("file", new Blob([await makePdf(1, "Papers")], { type: "application/pdf" }), "papers.pdf");
+  const attached = await fetch(`${gateway}/sign/api/attachments/papers`, {
+    method: "POST",
+    headers: { cookie: signer.cookie },
+    body: form,
+  });
+  const { id: attachmentId } = (await attached.json()) as { id: string };
+  const session = (await signer.call("/sign/api/session")).body as { fields: { id: string; type: string }[] };
+  const values = Object.fromEntries(
+    session.fields.map((f) => [
+      f.id,
+      f.type === "attachment" ? { kind: "attachment", id: attachmentId } : { kind: "typed", text: "Ana" },
+    ]),
+  );
+  const submitted = await signer.call("/sign/api/submit", { consent: true, values });
+  expect({ status: submitted.status, text: submitted.status === 200 ? "" : submitted.text }).toEqual({
+    status: 200,
+    text: "",
+  });
+
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  const row = page.getByTestId("signer-attachment");
+  await shows(row, "papers.pdf");
+  await shows(row, "attached by Ana Applicant");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("link", { name: "Download papers.pdf" }).click(),
+  ]);
+  const pdf = await readFile((await download.path()) as string);
+  expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+  await context.close();
+});
+
 test("the requests list searches titles and recipients, filters by creation day and sorts", async () => {
   await makeRequest("Quarterly zebra report", false);
   await makeRequest("Annual aardvark review", false);

@@ -238,6 +238,30 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                       </a>
                     </li>
                   ))}
+                  {request.signerAttachments.map((attachment) => (
+                    <li key={attachment.documentId} className="row" data-testid="signer-attachment">
+                      <span>
+                        <strong>
+                          <bdi>{attachment.filename}</bdi>
+                        </strong>{" "}
+                        <span className="muted small">
+                          attached by{" "}
+                          <bdi>
+                            {request.recipients.find((r) => r.id === attachment.recipientId)?.name ??
+                              "a signer"}
+                          </bdi>
+                        </span>
+                      </span>
+                      <a
+                        className="button secondary small"
+                        href={`/console/api${download(attachment.documentId)}`}
+                        download
+                        aria-label={`Download ${attachment.filename}`}
+                      >
+                        Download
+                      </a>
+                    </li>
+                  ))}
                   {request.signedDocumentId ? (
                     <li className="row">
                       <span>
