@@ -1491,6 +1491,49 @@ test("a file a signer attached is offered on the request's page, named with who 
   await context.close();
 });
 
+test("an audit entry opens to what it records: a reassignment names who it went to and why", async () => {
+  const upload = await api("/documents/upload?filename=handover.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Handover"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const created = await api("/signature-requests", {
+    method: "POST",
+    json: {
+      title: "Handover note",
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [{ type: "signature", role: "owner", page: 1, x: 60, y: 600, width: 200, height: 50 }],
+      recipients: [{ name: "Olga Owner", email: "olga@example.com", role: "owner" }],
+      allowReassign: true,
+      send: true,
+    },
+  });
+  const request = created.body as { id: string };
+  // Only a signer who came by e-mail may hand their place on.
+  const link = await eventually(async () => {
+    const mail = (await outboxMails(deployment.dataDir)).find((m) => m.to === "olga@example.com" && m.link);
+    return mail?.link;
+  });
+  const signer = new SignerBrowser(gateway);
+  await signer.open(link);
+  const handed = await signer.call("/sign/api/reassign", {
+    name: "Dana Deputy",
+    email: "dana@example.com",
+    reason: "Olga is on leave",
+  });
+  expect(handed.status).toBe(200);
+
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  const entry = page.getByTestId("audit-trail").locator("details", { hasText: "reassigned" });
+  await entry.locator("summary").click();
+  const recorded = entry.locator(".audit-details");
+  await shows(recorded, "Olga Owner <olga@example.com>");
+  await shows(recorded, "Dana Deputy <dana@example.com>");
+  await shows(recorded, "Olga is on leave");
+  await context.close();
+});
+
 test("the requests list searches titles and recipients, filters by creation day and sorts", async () => {
   await makeRequest("Quarterly zebra report", false);
   await makeRequest("Annual aardvark review", false);

@@ -6,6 +6,7 @@ import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { ApprovalCard } from "./ApprovalCard";
+import { AuditEntryDetails } from "./AuditEntryDetails";
 import { RetentionCard } from "./RetentionCard";
 import { StatusBadge } from "./status";
 
@@ -336,13 +337,16 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                   <ol className="timeline" data-testid="audit-trail">
                     {items.map((e) => (
                       <li key={e.sequence}>
-                        <p>
-                          <strong>{e.action.replaceAll("_", " ")}</strong>{" "}
-                          <span className="muted small">
-                            by {actorName(e.actor)} · <When at={e.at} />
-                            {e.ip ? ` · ${e.ip}` : ""}
-                          </span>
-                        </p>
+                        <details>
+                          <summary>
+                            <strong>{e.action.replaceAll("_", " ")}</strong>{" "}
+                            <span className="muted small">
+                              by <bdi>{actorName(e.actor)}</bdi> · <When at={e.at} />
+                              {e.ip ? ` · ${e.ip}` : ""}
+                            </span>
+                          </summary>
+                          <AuditEntryDetails entry={e} />
+                        </details>
                       </li>
                     ))}
                   </ol>
