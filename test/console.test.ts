@@ -1561,6 +1561,41 @@ test("the requests list searches titles and recipients, filters by creation day 
   await context.close();
 });
 
+test("a title and a signer's name in another direction are set apart in the requests list and on the request's page", async () => {
+  const title = "Consulting offer — عرض استشاري";
+  const upload = await api("/documents/upload?filename=offer.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Consulting offer"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const created = await api("/signature-requests", {
+    method: "POST",
+    json: {
+      title,
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [{ type: "signature", role: "client", page: 1, x: 60, y: 600, width: 200, height: 50 }],
+      recipients: [{ name: "محمد عبد الله", email: "mohammed@example.com", role: "client" }],
+      send: false,
+    },
+  });
+  expect(created.status).toBe(201);
+  const { context, page } = await openConsole(admin());
+  await page.getByLabel("Search").fill("Consulting offer");
+  const row = page.getByTestId("requests").locator(".row", { hasText: "Consulting offer" });
+  // Each isolated, the name does not take the count with it: "محمد عبد الله · 0 of 1 signed", not
+  // "1 · محمد عبد الله of 1 signed".
+  await expect(row.locator(".row-title bdi").textContent()).resolves.toBe(title);
+  await expect(row.getByTestId("request-signers").locator("bdi").allTextContents()).resolves.toEqual([
+    "محمد عبد الله",
+  ]);
+  await row.locator(".row-title").click();
+  await expect(page.locator("h1#request-title").getAttribute("dir")).resolves.toBe("auto");
+  await expect(page.getByTestId("recipients").locator("bdi").first().textContent()).resolves.toBe(
+    "محمد عبد الله",
+  );
+  await context.close();
+});
+
 test("a declined request says who declined and why, shows who was never asked, and is corrected and sent again from a copy", async () => {
   const upload = await api("/documents/upload?filename=rent.pdf", {
     method: "POST",

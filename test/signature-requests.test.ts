@@ -218,7 +218,9 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
     expect(made.body).toMatchObject({ sender: { name: "Default workspace", email: null } });
     const [invitation] = await mailTo(`ada.api@${domain}`);
     expect(invitation).toMatchObject({ fromName: "Default workspace via Countersign", replyTo: undefined });
-    expect(invitation?.text).toContain('You have been asked to sign "From the API" by Default workspace.');
+    expect(invitation?.text).toContain(
+      'You have been asked to sign "\u2068From the API\u2069" by \u2068Default workspace\u2069.',
+    );
     const trail = await call(api(), `/signature-requests/${(made.body as RequestBody).id}/audit-trail`, {
       key: key.secret,
     });
@@ -270,7 +272,7 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
     const request = made.body as RequestBody;
     expect(request.recipients.map((r) => r.locale)).toEqual(["de", "ja"]);
     const [invitation] = await mailTo(`ada.lang@${domain}`);
-    expect(invitation?.text).toContain("Hallo Ada Client,");
+    expect(invitation?.text).toContain("Hallo \u2068Ada Client\u2069,");
     expect(invitation?.html).toContain('<html lang="de" dir="ltr">');
 
     const [first, second] = request.recipients;
@@ -294,7 +296,7 @@ describe.each(modes)("%s mode: signature requests", (_mode, start) => {
     });
     expect(reminded.status).toBe(202);
     const [, reminder] = await mailTo(`ada.lang@${domain}`, 2);
-    expect(reminder?.text).toContain("Bonjour Ada Client");
+    expect(reminder?.text).toContain("Bonjour \u2068Ada Client\u2069");
 
     const refused = await create({
       title: "Klingon",

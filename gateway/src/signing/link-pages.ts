@@ -116,11 +116,11 @@ export function sendLinkPage(req: Request, res: Response, page: LinkPage): void 
 <title>${title} · Countersign</title>
 <style>
   body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f2a; background: #f4f6fb; }
-  main { max-width: 34rem; margin: 12vh auto 0; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgb(0 0 0 / 12%); }
+  main { max-width: 34rem; margin: 12vh auto 0; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgb(0 0 0 / 12%); overflow-wrap: break-word; hyphens: auto; }
   h1 { font-size: 1.4rem; margin: 0 0 .75rem; }
   p { margin: 0 0 1rem; color: #3b4254; }
   .brand { font-size: .85rem; color: #6b7385; margin: 0; }
-  @media (max-width: 600px) { main { margin: 0; border-radius: 0; min-height: 100vh; box-shadow: none; } }
+  @media (max-width: 600px) { main { margin: 0; padding: 1.5rem 1.25rem; border-radius: 0; min-height: 100vh; box-sizing: border-box; box-shadow: none; } }
 </style>
 </head>
 <body>

@@ -109,6 +109,60 @@ function fittedSize(
   return Math.max(4 * scale, Math.min(largest, atOne > 0 ? (width - 4 * scale) / atOne : largest));
 }
 
+/** The smallest a call to action is written, in CSS pixels. */
+const SMALLEST_CTA = 8;
+
+const PEN = (
+  <svg aria-hidden="true" viewBox="0 0 24 24" className="pen-icon">
+    <path d="M3 21l3.8-1 11-11-2.8-2.8-11 11L3 21zm14.6-15.6l1.9-1.9 2.8 2.8-1.9 1.9-2.8-2.8z" />
+  </svg>
+);
+
+/**
+ * A field's call to action ("Sign", "Datum auswählen", "Paraphieren"): the box's size (at most 16
+ * pixels, half its height) unless the words, measured in the page's face, need it smaller to show
+ * whole. Where even 8 pixels is too wide, a signature's shows the pen alone and another its start
+ * and an ellipsis, rather than a middle cut off at both ends; the button's name says it in full.
+ */
+function FieldCta({
+  text,
+  width,
+  height,
+  pen,
+}: {
+  text: string;
+  width: number;
+  height: number;
+  pen: boolean;
+}) {
+  measuring ??= document.createElement("canvas").getContext("2d");
+  let atOne = 0;
+  if (measuring) {
+    measuring.font = `600 100px ${getComputedStyle(document.body).fontFamily}`;
+    atOne = measuring.measureText(text).width / 100;
+  }
+  // The pen is 1.1 em wide and 0.3 em from the words, shown where the box is roomy.
+  const withPen = pen && width >= 70;
+  const fits = atOne + (withPen ? 1.4 : 0) > 0 ? (width - 8) / (atOne + (withPen ? 1.4 : 0)) : Infinity;
+  const largest = Math.min(16, height * 0.5);
+  if (pen && fits < SMALLEST_CTA) {
+    return (
+      <span
+        className="field-cta"
+        style={{ fontSize: `${Math.max(SMALLEST_CTA, Math.min(largest, width - 4))}px` }}
+      >
+        {PEN}
+      </span>
+    );
+  }
+  return (
+    <span className="field-cta" style={{ fontSize: `${Math.max(SMALLEST_CTA, Math.min(largest, fits))}px` }}>
+      {withPen ? PEN : null}
+      <span className="field-cta-text">{text}</span>
+    </span>
+  );
+}
+
 function SignatureContent({
   value,
   height,
@@ -229,12 +283,6 @@ export function FieldBox({
     case "initials": {
       const sig = typeof value === "object" ? (value as SignatureValue) : undefined;
       const cta = t(field.type === "signature" ? "field.sign" : "field.initial");
-      // The call to action has to fit small boxes (initials on a phone are about 40 by 25 pixels).
-      const showIcon = width >= 70;
-      const ctaSize = Math.max(
-        8,
-        Math.min(16, height * 0.5, (width - 8) / ((cta.length + (showIcon ? 1.6 : 0)) * 0.62)),
-      );
       control = (
         <button
           type="button"
@@ -247,14 +295,8 @@ export function FieldBox({
           {sig ? (
             <SignatureContent value={sig} height={height} width={width} scale={scale} />
           ) : (
-            <span className="field-cta" style={{ fontSize: `${ctaSize}px` }}>
-              {showIcon ? (
-                <svg aria-hidden="true" viewBox="0 0 24 24" className="pen-icon">
-                  <path d="M3 21l3.8-1 11-11-2.8-2.8-11 11L3 21zm14.6-15.6l1.9-1.9 2.8 2.8-1.9 1.9-2.8-2.8z" />
-                </svg>
-              ) : null}
-              {cta}
-            </span>
+            // The call to action has to fit small boxes (initials on a phone are about 40 by 25 pixels).
+            <FieldCta text={cta} width={width} height={height} pen />
           )}
         </button>
       );
@@ -358,12 +400,13 @@ export function FieldBox({
           {shown ? (
             <span
               className="field-typed-text"
+              dir="auto"
               style={{ fontSize: `${fittedSize(shown, "--sealed-text", 12, width, height, scale)}px` }}
             >
               {shown}
             </span>
           ) : (
-            <span className="field-cta">{t("field.pickDate")}</span>
+            <FieldCta text={t("field.pickDate")} width={width} height={height} pen={false} />
           )}
         </button>
       );
@@ -401,7 +444,7 @@ export function FieldBox({
                 {file.filename}
               </span>
             ) : (
-              <span className="field-cta">{t("field.attach")}</span>
+              <FieldCta text={t("field.attach")} width={width} height={height} pen={false} />
             )}
           </button>
           <input

@@ -11,6 +11,7 @@ export * from "./field-conditions.js";
 export * from "./field-layout.js";
 export * from "./field-rules.js";
 export * from "./merge-fields.js";
+export * from "./message-selectors.js";
 export * from "./request-states.js";
 export * from "./seal-files.js";
 export * from "./signer-locales.js";

@@ -31,10 +31,10 @@ test("every kind that asks for a signature carries the link and the sender's mes
 
 test("an invitation names who sent the request; without a sender it says nothing of one", () => {
   expect(renderNotification(content()).text).toContain(
-    'You have been asked to sign "Mutual NDA" by ada@acme.example.',
+    'You have been asked to sign "\u2068Mutual NDA\u2069" by \u2068ada@acme.example\u2069.',
   );
   expect(renderNotification(content({ senderName: "" })).text).toContain(
-    'You have been asked to sign "Mutual NDA".',
+    'You have been asked to sign "\u2068Mutual NDA\u2069".',
   );
 });
 
@@ -88,7 +88,7 @@ test("values from API clients are escaped in HTML and cannot add header lines to
 test("the expiry date is given when the request has one, as the recipient's language writes it", () => {
   const expiresAt = new Date("2030-01-31T17:00:00Z");
   expect(renderNotification(content({ expiresAt })).text).toContain(
-    "The request expires on January 31, 2030 at 05:00 PM UTC.",
+    "The request expires on \u2068January 31, 2030 at 05:00 PM UTC\u2069.",
   );
   expect(renderNotification(content({ expiresAt, locale: "de" })).text).toContain("31. Januar 2030");
 });
@@ -115,7 +115,25 @@ test("an Arabic e-mail reads right to left, the link and the code left to right 
 test("a title is bold in HTML and quoted in text in every language, and no value can forge the marks", () => {
   for (const locale of ["en", "fr", "ja", "ar"] as const) {
     const mail = renderNotification(content({ locale, requestTitle: "NDA \uE001<i>x</i>" }));
-    expect(mail.html).toContain("<strong>NDA &lt;i&gt;x&lt;/i&gt;</strong>");
-    expect(mail.text).toContain('"NDA <i>x</i>"');
+    expect(mail.html).toContain("<strong><bdi>NDA &lt;i&gt;x&lt;/i&gt;</bdi></strong>");
+    expect(mail.text).toContain('"\u2068NDA <i>x</i>\u2069"');
+  }
+});
+
+test("a title, a sender and a name in another direction are isolated from the sentence in both parts", () => {
+  const title = "Consulting offer — عرض استشاري";
+  const sender = "محمد عبد الله";
+  for (const locale of ["en", "ar"] as const) {
+    const mail = renderNotification(
+      content({ locale, requestTitle: title, senderName: sender, recipientName: "Ada Lovelace" }),
+    );
+    expect(mail.text).toContain(`\u2068${title}\u2069`);
+    expect(mail.text).toContain(`\u2068${sender}\u2069`);
+    expect(mail.text).toContain("\u2068Ada Lovelace\u2069");
+    expect(mail.html).toContain(`<bdi>${title}</bdi>`);
+    expect(mail.html).toContain(`<bdi>${sender}</bdi>`);
+    // A subject is a line of its own, cut to length: no isolate is left open in it.
+    expect(mail.subject).toContain(title);
+    expect(mail.subject).not.toMatch(/[\u2068\u2069]/);
   }
 });

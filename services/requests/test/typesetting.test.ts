@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { dateSignedText } from "@countersign/domain";
 import {
   codePointName,
   drawable,
@@ -49,4 +50,20 @@ test("runs come in the order they are seen: right-to-left text reversed, faces s
     ["محمد", true],
     [" Ada", false],
   ]);
+});
+
+test("an Arabic date reads right to left on the sealed page, as the signing page shows it: year, month, day from the left", () => {
+  const date = dateSignedText(new Date("2026-12-06T12:00:00Z"), "ar", "UTC");
+  expect(date).toBe("6 ديسمبر 2026");
+  // Runs from the left; a right-to-left run's letters (and its trailing space) are drawn right to left.
+  expect(visualRuns("text", date, "auto").map((r) => [r.text, r.rtl])).toEqual([
+    ["2026", false],
+    ["ديسمبر ", true],
+    [" ", true],
+    ["6", false],
+  ]);
+  // Left to right at the base, the year came between the day and the month: "6 2026 ديسمبر".
+  expect(visualRuns("text", date, "ltr").map((r) => r.text)).toEqual(["6 ", "2026", "ديسمبر "]);
+  // A value that starts left to right keeps its left-to-right line.
+  expect(visualRuns("text", "ACME شركة 2026", "auto")).toEqual(visualRuns("text", "ACME شركة 2026", "ltr"));
 });

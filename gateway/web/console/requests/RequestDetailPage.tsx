@@ -76,10 +76,17 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
           <div className="stack">
             <div className="page-head">
               <div>
-                <h1 id="request-title">{request.title}</h1>
+                <h1 id="request-title" dir="auto">
+                  {request.title}
+                </h1>
                 <p className="muted">
                   <StatusBadge status={request.status} /> Created <When at={request.createdAt} />
-                  {request.sender.name ? ` by ${request.sender.name}` : ""}
+                  {request.sender.name ? (
+                    <>
+                      {" "}
+                      by <bdi>{request.sender.name}</bdi>
+                    </>
+                  ) : null}
                   {request.completedAt ? (
                     <>
                       {" "}
@@ -401,7 +408,7 @@ function RecipientRow({
     <li className="row">
       <div className="row-main">
         <p className="row-title">
-          {recipient.name} <span className="muted small">{recipient.email}</span>
+          <bdi>{recipient.name}</bdi> <span className="muted small">{recipient.email}</span>
         </p>
         <p className="muted small">
           {recipient.kind === "cc"
@@ -412,7 +419,12 @@ function RecipientRow({
                 ? "Approves"
                 : (recipient.role ?? "Signer")}
           {recipient.clientUserId ? " · signs in your app" : ""}
-          {recipient.host ? ` · in person, hosted by ${recipient.host.name}` : ""}
+          {recipient.host ? (
+            <>
+              {" "}
+              · in person, hosted by <bdi>{recipient.host.name}</bdi>
+            </>
+          ) : null}
           {recipient.locale ? ` · in ${localeName(recipient.locale)}` : ""}
           {recipient.authentication.length > 0 ? ` · ${authenticationWords(recipient.authentication)}` : ""} ·
           order {recipient.routingOrder} ·{" "}
@@ -509,7 +521,15 @@ function EndedNote({ request }: { request: SignatureRequest }) {
     return (
       <div className="note error" role="status" data-testid="ended-note">
         <p>
-          <strong>{decliner ? `${decliner.name} declined to sign` : "A signer declined to sign"}</strong>
+          <strong>
+            {decliner ? (
+              <>
+                <bdi>{decliner.name}</bdi> declined to sign
+              </>
+            ) : (
+              "A signer declined to sign"
+            )}
+          </strong>
           {decliner?.declinedAt ? (
             <>
               {" "}

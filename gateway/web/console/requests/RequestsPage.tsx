@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { call, inWorkspace } from "../api";
 import { type Page, REQUEST_STATUSES, type SignatureRequest } from "../types";
@@ -146,11 +146,19 @@ export function RequestsPage() {
                       <li key={r.id} className="row">
                         <div className="row-main">
                           <Link href={`/requests/${r.id}`} className="row-title link">
-                            {r.title}
+                            <bdi>{r.title}</bdi>
                           </Link>
-                          <p className="muted small">
-                            {signers.map((x) => x.name).join(", ") || "No signers yet"} · {signed} of{" "}
-                            {signers.length} signed · created <When at={r.createdAt} />
+                          <p className="muted small" data-testid="request-signers">
+                            {/* Each name set apart, so an Arabic one does not carry the count away with it. */}
+                            {signers.length === 0
+                              ? "No signers yet"
+                              : signers.map((x, i) => (
+                                  <Fragment key={x.id}>
+                                    {i > 0 ? ", " : null}
+                                    <bdi>{x.name}</bdi>
+                                  </Fragment>
+                                ))}{" "}
+                            · {signed} of {signers.length} signed · created <When at={r.createdAt} />
                           </p>
                         </div>
                         {r.completionFailure && r.status === "in_progress" ? (

@@ -2,6 +2,8 @@
  * The signing page's language: react-intl's provider with the catalogue of the language the signer
  * gets (locales.ts), the document's lang and direction set to match, and the switcher to change it.
  */
+
+import { IntlMessageFormat } from "intl-messageformat";
 import {
   createContext,
   type ReactNode,
@@ -13,12 +15,15 @@ import {
   useState,
 } from "react";
 import { IntlProvider, useIntl } from "react-intl";
+import { type MessageElement, selectorsOf } from "../../../../services/domain/src/message-selectors";
 import {
   DEFAULT_LOCALE,
   direction,
+  firstStrongDirection,
   LOCALES,
   type Locale,
   loadCatalogue,
+  mixesDirections,
   pickLocale,
   storeChoice,
   storedChoice,
@@ -93,16 +98,47 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
 type RichValues = Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>;
 
 /**
+ * Text from outside (a title, a name) in a sentence of the page, set apart from its direction. One
+ * that reads the other way from the page, or mixes both ways, is also kept whole on a line of its
+ * own direction where it fits: split over two lines of a right-to-left sentence, "Consulting offer —
+ * عرض استشاري" would read "Consulting عرض استشاري — offer".
+ */
+function Isolated({ text, pageDirection }: { text: string; pageDirection: "ltr" | "rtl" }) {
+  const own = firstStrongDirection(text);
+  const apart = (own !== undefined && own !== pageDirection) || mixesDirections(text);
+  return (
+    <bdi dir={own ?? "auto"} className={apart ? "isolated-apart" : undefined}>
+      {text}
+    </bdi>
+  );
+}
+
+/**
  * The page's words: `t(id, values)` a message as text, `t.rich(id, values)` one with markup, where
  * <b> is strong and <muted> muted unless the values say otherwise, and every text value is set
  * apart (<bdi>) from the sentence's direction.
  */
 export function useT(): Translate & { rich: (id: MessageId, values?: RichValues) => ReactNode } {
   const intl = useIntl();
+  const pageDirection = direction(intl.locale as Locale);
   return useMemo(() => {
     const t: Translate = (id, values) => intl.formatMessage({ id }, values);
-    const rich = (id: MessageId, values: RichValues = {}): ReactNode =>
-      intl.formatMessage(
+    const selectors = new Map<MessageId, Set<string>>();
+    const selectorsOfMessage = (id: MessageId): Set<string> => {
+      let found = selectors.get(id);
+      if (!found) {
+        const message = intl.messages[id];
+        const ast =
+          typeof message === "string" ? new IntlMessageFormat(message, intl.locale).getAst() : message;
+        found = selectorsOf((ast ?? []) as MessageElement[]);
+        selectors.set(id, found);
+      }
+      return found;
+    };
+    const rich = (id: MessageId, values: RichValues = {}): ReactNode => {
+      // A select's key (hasSender) is matched, not shown: it stays a string.
+      const keys = selectorsOfMessage(id);
+      return intl.formatMessage(
         { id },
         {
           b: (chunks: ReactNode[]) => <strong>{chunks}</strong>,
@@ -110,13 +146,18 @@ export function useT(): Translate & { rich: (id: MessageId, values?: RichValues)
           ...Object.fromEntries(
             Object.entries(values).map(([name, value]) => [
               name,
-              typeof value === "string" ? <bdi key={name}>{value}</bdi> : value,
+              typeof value === "string" && !keys.has(name) ? (
+                <Isolated key={name} text={value} pageDirection={pageDirection} />
+              ) : (
+                value
+              ),
             ]),
           ),
         },
       );
+    };
     return Object.assign(t, { rich });
-  }, [intl]);
+  }, [intl, pageDirection]);
 }
 
 /** The language switcher: each language named in itself. */

@@ -52,5 +52,28 @@ export function isolate(text: string): string {
   return `\u2068${text}\u2069`;
 }
 
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const LETTER = /\p{L}/u;
+
+/** The direction of the first letter of `text` that has one (rule P2 of UAX #9); undefined with none. */
+export function firstStrongDirection(text: string): "ltr" | "rtl" | undefined {
+  for (const character of text) {
+    if (RIGHT_TO_LEFT.test(character)) return "rtl";
+    if (LETTER.test(character)) return "ltr";
+  }
+  return undefined;
+}
+
+/** Whether `text` holds letters of both directions ("Consulting offer — عرض استشاري"). */
+export function mixesDirections(text: string): boolean {
+  let ltr = false;
+  let rtl = false;
+  for (const character of text) {
+    if (RIGHT_TO_LEFT.test(character)) rtl = true;
+    else if (LETTER.test(character)) ltr = true;
+  }
+  return ltr && rtl;
+}
+
 /** A message of the catalogue in the page's language, with its values. */
 export type Translate = (id: MessageId, values?: Record<string, string | number | Date>) => string;

@@ -7,7 +7,7 @@ import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, r
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import type { StackName } from "./font-stacks.js";
-import type { Typesetter } from "./typesetter.js";
+import type { BaseDirection, Typesetter } from "./typesetter.js";
 
 export interface StampFonts {
   /** Sets typed signatures and text values (drawn once the typesetter finishes). */
@@ -33,7 +33,10 @@ function userPoint(page: PDFPage, vx: number, vy: number): { x: number; y: numbe
   }
 }
 
-/** Draws `text` in the box, left-aligned and vertically centred, shrunk to fit its width. */
+/**
+ * Draws `text` in the box, left-aligned and vertically centred, shrunk to fit its width; reading at
+ * its base as `base` says (a value typed or picked reads as its first letter does, as on the page).
+ */
 async function drawInBox(
   page: PDFPage,
   field: StoredField,
@@ -41,9 +44,10 @@ async function drawInBox(
   stack: StackName,
   maxSize: number,
   typesetter: Typesetter,
+  base: BaseDirection = "auto",
 ): Promise<void> {
   const lineText = text.replace(/\s*\n\s*/g, " ");
-  const atOne = await typesetter.width(stack, lineText, 1);
+  const atOne = await typesetter.width(stack, lineText, 1, base);
   const largest = Math.min(maxSize, field.height * 0.8);
   const size = Math.max(4, Math.min(largest, atOne > 0 ? (field.width - 4) / atOne : largest));
   const baseline = field.y + field.height / 2 + size * 0.35;
@@ -54,6 +58,7 @@ async function drawInBox(
     size,
     color: INK,
     rotate: page.getRotation().angle,
+    base,
   });
 }
 
@@ -127,7 +132,7 @@ export async function stampFields(
     const page = doc.getPage(start + field.page - 1);
     switch (value.kind) {
       case "typed":
-        await drawInBox(page, field, value.text, "handwriting", 48, fonts.typesetter);
+        await drawInBox(page, field, value.text, "handwriting", 48, fonts.typesetter, "ltr");
         break;
       case "drawn": {
         // One image per drawing: a signer's signature on ten pages is embedded once.

@@ -35,14 +35,21 @@ interface Run {
 }
 
 /**
+ * Which way a line reads at its base: left to right, or as its first letter does ("auto", the
+ * signing page's dir="auto" on a value typed or picked: an Arabic date reads right to left).
+ */
+export type BaseDirection = "ltr" | "auto";
+
+/**
  * `text` as runs in the order they are seen, left to right: runs of one bidi level (in a
- * left-to-right paragraph), reordered by
+ * paragraph of the base direction), reordered by
  * rule L2 of UAX #9, each split where the face changes (in a right-to-left run, its last part
  * first). Spaces and combining marks stay in the face of the character before them.
  */
-export function visualRuns(stack: StackName, text: string): Run[] {
-  // Left to right at the base, as the signing page (a left-to-right page) shows every value.
-  const { levels } = bidi.getEmbeddingLevels(text, "ltr");
+export function visualRuns(stack: StackName, text: string, base: BaseDirection = "ltr"): Run[] {
+  // Left to right at the base unless asked otherwise, as the signing page shows a typed signature;
+  // bidi-js takes the first strong letter's direction when given none (rules P2 and P3).
+  const { levels } = bidi.getEmbeddingLevels(text, base === "ltr" ? "ltr" : undefined);
   const byLevel: { level: number; runs: Run[] }[] = [];
   let at = 0;
   for (const character of text) {
@@ -114,9 +121,9 @@ export class Typesetter {
   private readonly drawings: Drawing[] = [];
 
   /** The width of `text` set at `size` points, as it will be drawn. */
-  async width(stack: StackName, text: string, size: number): Promise<number> {
+  async width(stack: StackName, text: string, size: number, base: BaseDirection = "ltr"): Promise<number> {
     let units = 0;
-    for (const run of visualRuns(stack, drawable(stack, text))) {
+    for (const run of visualRuns(stack, drawable(stack, text), base)) {
       const font = await wholeFont(run.face);
       const advance = font.shape(run.text, run.rtl).reduce((sum, glyph) => sum + glyph.xAdvance, 0);
       units += (advance * size) / font.unitsPerEm;
@@ -125,8 +132,8 @@ export class Typesetter {
   }
 
   /** Draws `text` with its baseline starting at (x, y) once `finish` runs. */
-  draw(page: PDFPage, stack: StackName, text: string, options: DrawOptions): void {
-    this.drawings.push({ page, runs: visualRuns(stack, drawable(stack, text)), options });
+  draw(page: PDFPage, stack: StackName, text: string, options: DrawOptions & { base?: BaseDirection }): void {
+    this.drawings.push({ page, runs: visualRuns(stack, drawable(stack, text), options.base), options });
   }
 
   /** Embeds each face used, subset to what was drawn in it, and draws every text. */

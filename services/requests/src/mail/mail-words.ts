@@ -1,9 +1,16 @@
 /**
  * The words of a recipient's e-mails in their language: catalogues in ICU MessageFormat, formatted
  * with intl-messageformat. A title (<b>…</b> in a message) is set in bold in HTML and in quotes in
- * text; every value is escaped in HTML, the catalogue's own words too.
+ * text; every value is escaped in HTML, the catalogue's own words too, and set apart from the
+ * sentence's direction (<bdi> in HTML, Unicode's isolates in text), so an English title in an Arabic
+ * sentence, or an Arabic name in an English one, neither reorders the other.
  */
-import { DEFAULT_SIGNER_LOCALE, type SignerLocale } from "@countersign/domain";
+import {
+  DEFAULT_SIGNER_LOCALE,
+  type MessageElement,
+  type SignerLocale,
+  selectorsOf,
+} from "@countersign/domain";
 import { IntlMessageFormat } from "intl-messageformat";
 import { ar } from "./messages/ar.js";
 import { de } from "./messages/de.js";
@@ -31,11 +38,17 @@ export const CATALOGUES: Record<SignerLocale, Catalogue> = {
 
 type Values = Record<string, string | number>;
 
-// Where a title begins and ends while a message is formatted, before it is escaped: characters
-// of Unicode's private use area, taken out of every value first so no value can forge one.
+// Where a title, and each value, begins and ends while a message is formatted, before it is escaped:
+// characters of Unicode's private use area, taken out of every value first so no value can forge one.
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
-const MARKS = /[\uE000\uE001]/g;
+const VALUE_OPEN = "\uE002";
+const VALUE_CLOSE = "\uE003";
+const MARKS = /[\uE000-\uE003]/g;
+
+/** Unicode's first-strong isolate and pop directional isolate: a value's own direction, in plain text. */
+const FSI = "\u2068";
+const PDI = "\u2069";
 
 export function escapeHtml(value: string): string {
   return value
@@ -47,16 +60,20 @@ export function escapeHtml(value: string): string {
 }
 
 /** Each message parsed once per language: every e-mail of the process formats the same few. */
-const FORMATS = new Map<string, IntlMessageFormat>();
+const FORMATS = new Map<string, { format: IntlMessageFormat; selectors: Set<string> }>();
 
-function formatOf(locale: SignerLocale, id: MessageId): IntlMessageFormat {
+function formatOf(
+  locale: SignerLocale,
+  id: MessageId,
+): { format: IntlMessageFormat; selectors: Set<string> } {
   const key = `${locale} ${id}`;
-  let format = FORMATS.get(key);
-  if (!format) {
-    format = new IntlMessageFormat(CATALOGUES[locale][id], locale);
-    FORMATS.set(key, format);
+  let parsed = FORMATS.get(key);
+  if (!parsed) {
+    const format = new IntlMessageFormat(CATALOGUES[locale][id], locale);
+    parsed = { format, selectors: selectorsOf(format.getAst() as MessageElement[]) };
+    FORMATS.set(key, parsed);
   }
-  return format;
+  return parsed;
 }
 
 export class MailWords {
@@ -71,14 +88,30 @@ export class MailWords {
     return this.locale === "ar" ? "rtl" : "ltr";
   }
 
-  /** The message as plain text: a title in quotes. */
+  /** The message as plain text: a title in quotes, each value isolated. */
   text(id: MessageId, values: Values = {}): string {
-    return this.marked(id, values).replaceAll(OPEN, '"').replaceAll(CLOSE, '"');
+    return this.marked(id, values)
+      .replaceAll(OPEN, '"')
+      .replaceAll(CLOSE, '"')
+      .replaceAll(VALUE_OPEN, FSI)
+      .replaceAll(VALUE_CLOSE, PDI);
   }
 
-  /** The message as HTML: escaped, a title in bold. */
+  /**
+   * The message as a subject line: a title in quotes, no isolates (a subject is cut to length, which
+   * could leave one open, and mail clients show it as a line of its own).
+   */
+  subject(id: MessageId, values: Values = {}): string {
+    return this.marked(id, values).replaceAll(OPEN, '"').replaceAll(CLOSE, '"').replace(MARKS, "");
+  }
+
+  /** The message as HTML: escaped, a title in bold, each value in <bdi>. */
   html(id: MessageId, values: Values = {}): string {
-    return escapeHtml(this.marked(id, values)).replaceAll(OPEN, "<strong>").replaceAll(CLOSE, "</strong>");
+    return escapeHtml(this.marked(id, values))
+      .replaceAll(OPEN, "<strong>")
+      .replaceAll(CLOSE, "</strong>")
+      .replaceAll(VALUE_OPEN, "<bdi>")
+      .replaceAll(VALUE_CLOSE, "</bdi>");
   }
 
   /** A date and time as the recipient's language writes them, in UTC (said so). */
@@ -95,9 +128,16 @@ export class MailWords {
   }
 
   private marked(id: MessageId, values: Values): string {
-    const format = formatOf(this.locale, id);
+    const { format, selectors } = formatOf(this.locale, id);
     const clean = Object.fromEntries(
-      Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v.replace(MARKS, "") : v]),
+      Object.entries(values).map(([k, v]) => [
+        k,
+        typeof v !== "string"
+          ? v
+          : selectors.has(k)
+            ? v
+            : `${VALUE_OPEN}${v.replace(MARKS, "")}${VALUE_CLOSE}`,
+      ]),
     );
     const out = format.format<string>({
       ...clean,

@@ -87,7 +87,7 @@ export function renderNotification(content: NotificationContent): {
   const words = new MailWords(content.locale);
   const wording = ASKED_OF[content.recipientKind]?.[content.kind] ?? WORDING[content.kind];
   const title = oneLine(content.requestTitle);
-  const subject = words.text(wording.subject, { title }).slice(0, 250);
+  const subject = words.subject(wording.subject, { title }).slice(0, 250);
   const sender = oneLine(content.senderName);
   const lead = { title, sender, hasSender: sender ? "yes" : "no" };
   const quote = words.direction === "rtl" ? QUOTE_RTL : QUOTE;
@@ -112,7 +112,7 @@ export function renderNotification(content: NotificationContent): {
     );
     html.push(
       `<p style="margin:16px 0 4px;color:#555">${words.html(label)}</p>`,
-      `<blockquote style="${quote}">${escapeHtml(body.trim())}</blockquote>`,
+      `<blockquote style="${quote}" dir="auto">${escapeHtml(body.trim())}</blockquote>`,
     );
   };
   if (content.senderMessage.trim()) quoted("senderMessage", content.senderMessage);
