@@ -11,9 +11,7 @@ import { SIGNER_LOCALES } from "@countersign/domain";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
-import { call, eventually } from "./support/http.js";
-import { outboxMails } from "./support/outbox-mail.js";
-import { makePdf } from "./support/pdfs.js";
+import { sentSigningLink } from "./support/signing-links.js";
 
 const SCREENSHOTS = join(REPO, "test", "artifacts", "screens-fit");
 const PHONES = [
@@ -165,31 +163,14 @@ const SMALL_FIELDS = [
 ];
 
 /** A sent request to one signer; their link. */
-async function signingLink(
-  tag: string,
-  title = `Service agreement ${tag}`,
-  fields: object[] = SIGNATURE_ONLY,
-): Promise<string> {
-  const api = `${gateway}/api/v1`;
-  const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
-    key,
-    method: "POST",
-    body: await makePdf(1, "Service agreement"),
-    headers: { "content-type": "application/pdf" },
-  });
+function signingLink(tag: string, title = `Service agreement ${tag}`, fields: object[] = SIGNATURE_ONLY) {
   const email = `${tag}@example.com`;
-  await call(api, "/signature-requests", {
+  return sentSigningLink(
+    deployment,
     key,
-    method: "POST",
-    json: {
-      title,
-      documentIds: [(upload.body as { id: string }).id],
-      fields,
-      recipients: [{ name: "Ada Lovelace", email, role: "Client" }],
-      send: true,
-    },
-  });
-  return eventually(async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === email)?.link);
+    { title, fields, recipients: [{ name: "Ada Lovelace", email, role: "Client" }] },
+    email,
+  );
 }
 
 beforeAll(async () => {
@@ -348,7 +329,7 @@ describe.each(PHONES)("at $width pixels wide, a field's call to action", (viewpo
       await page.locator(`html[lang="${locale}"] [data-testid="page-1"][data-rendered]`).waitFor();
       for (const what of (await page.evaluate(CUT_CTAS)) as string[]) cut.push(`${locale}: ${what}`);
       if (viewport.width === 390 && locale === "de")
-        await page.screenshot({ path: join(SCREENSHOTS, "de-small-fields.png") });
+        await page.getByTestId("page-1").screenshot({ path: join(SCREENSHOTS, "de-small-fields.png") });
       await context.close();
     }
     expect(cut).toEqual([]);

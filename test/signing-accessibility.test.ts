@@ -12,9 +12,9 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
-import { call, eventually } from "./support/http.js";
-import { outboxMails } from "./support/outbox-mail.js";
+import { call } from "./support/http.js";
 import { makePdf } from "./support/pdfs.js";
+import { sentSigningLink } from "./support/signing-links.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts", "accessibility");
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -80,20 +80,13 @@ async function signingLink(
   checks: { accessCode?: string; locale?: string } = {},
   whose: "signer" | "viewer" | "approver" = "signer",
 ): Promise<string> {
-  const api = `${gateway}/api/v1`;
-  const upload = await call(api, "/documents/upload?filename=agreement.pdf", {
-    key,
-    method: "POST",
-    body: await makePdf(1, "Service agreement"),
-    headers: { "content-type": "application/pdf" },
-  });
   const email = `${tag}@example.com`;
-  await call(api, "/signature-requests", {
+  const to = whose === "signer" ? email : `${whose}.${email}`;
+  return sentSigningLink(
+    deployment,
     key,
-    method: "POST",
-    json: {
+    {
       title: `Service agreement ${tag}`,
-      documentIds: [(upload.body as { id: string }).id],
       fields: [
         { type: "signature", role: "Client", page: 1, x: 60, y: 500, width: 200, height: 50 },
         {
@@ -123,11 +116,9 @@ async function signingLink(
         { name: "Vic Viewer", email: `viewer.${email}`, kind: "viewer" },
         { name: "Ava Approver", email: `approver.${email}`, kind: "approver" },
       ],
-      send: true,
     },
-  });
-  const to = whose === "signer" ? email : `${whose}.${email}`;
-  return eventually(async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === to)?.link);
+    to,
+  );
 }
 
 /** A sent request to one signer hosted in person; the URL at which the host starts their signing. */

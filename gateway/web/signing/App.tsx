@@ -115,7 +115,7 @@ export function App() {
               })}
             </p>
             <button type="button" className="button primary" onClick={() => setHandedOver(true)}>
-              {t("inPerson.continue", { name: isolate(phase.session.recipient.name) })}
+              {t.rich("inPerson.continue", { name: phase.session.recipient.name })}
             </button>
           </StateScreen>
         );
