@@ -115,7 +115,8 @@ export function App() {
               })}
             </p>
             <button type="button" className="button primary" onClick={() => setHandedOver(true)}>
-              {t.rich("inPerson.continue", { name: phase.session.recipient.name })}
+              {/* One flex item, so the words and the name wrap as one line of text. */}
+              <span>{t.rich("inPerson.continue", { name: phase.session.recipient.name })}</span>
             </button>
           </StateScreen>
         );
