@@ -109,6 +109,11 @@ function fittedSize(
   return Math.max(4 * scale, Math.min(largest, atOne > 0 ? (width - 4 * scale) / atOne : largest));
 }
 
+/** A field's own text size, in CSS pixels, for a box `height` pixels high. */
+function fieldFontSize(height: number): number {
+  return Math.max(9, Math.min(16, height * 0.55));
+}
+
 /** The smallest a call to action is written, in CSS pixels. */
 const SMALLEST_CTA = 8;
 
@@ -143,13 +148,15 @@ function FieldCta({
   }
   // The pen is 1.1 em wide and 0.3 em from the words, shown where the box is roomy.
   const withPen = pen && width >= 70;
-  const fits = atOne + (withPen ? 1.4 : 0) > 0 ? (width - 8) / (atOne + (withPen ? 1.4 : 0)) : Infinity;
+  // Inside the control's 2 px borders and its padding of 0.3 em of the field's size on each side.
+  const room = width - 4 - 0.6 * fieldFontSize(height) - 2;
+  const fits = atOne > 0 ? room / (atOne + (withPen ? 1.4 : 0)) : Number.POSITIVE_INFINITY;
   const largest = Math.min(16, height * 0.5);
   if (pen && fits < SMALLEST_CTA) {
     return (
       <span
         className="field-cta"
-        style={{ fontSize: `${Math.max(SMALLEST_CTA, Math.min(largest, width - 4))}px` }}
+        style={{ fontSize: `${Math.max(SMALLEST_CTA, Math.min(largest, room))}px` }}
       >
         {PEN}
       </span>
@@ -254,7 +261,7 @@ export function FieldBox({
     top: `${field.y * scale}px`,
     width: `${width}px`,
     height: `${height}px`,
-    fontSize: `${Math.max(9, Math.min(16, height * 0.55))}px`,
+    fontSize: `${fieldFontSize(height)}px`,
     "--reach-left": `${reach.left}px`,
     "--reach-right": `${reach.right}px`,
     "--reach-top": `${reach.top}px`,
