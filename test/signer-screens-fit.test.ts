@@ -134,10 +134,15 @@ const SCREENS: Screen[] = [
   },
 ];
 
-/** The page as wide as the screen, and every box with text in it showing all of it. */
+/**
+ * The page as wide as the screen, and every box with text in it showing all of it — leaving out text
+ * kept for screen readers alone (clipped to a pixel, as a visually hidden label is).
+ */
 const FIT = `(() => {
+  const forReadersOnly = (el) => el.clientWidth <= 1 || getComputedStyle(el).clipPath === "inset(50%)" ||
+    getComputedStyle(el).clip === "rect(0px, 0px, 0px, 0px)";
   const cut = [...document.querySelectorAll("h1, p, label, button, a, select, li, strong, span")]
-    .filter((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && el.textContent.trim())
+    .filter((el) => el.clientWidth > 0 && !forReadersOnly(el) && el.scrollWidth > el.clientWidth + 1 && el.textContent.trim())
     .map((el) => el.tagName.toLowerCase() + ": " + el.textContent.trim().slice(0, 40) + " (" + el.scrollWidth + " > " + el.clientWidth + ")");
   return { width: document.documentElement.scrollWidth, cut: cut.slice(0, 5) };
 })()`;
