@@ -78,15 +78,16 @@ function fontServer(): Promise<Server> {
 async function referenceRenderings(
   browser: Browser,
   fonts: string,
-  samples: { text: string; family: string }[],
+  /** `dir: "auto"` for a value the page shows in its own reading order (a date), as the seal draws it. */
+  samples: { text: string; family: string; dir?: "auto" }[],
 ): Promise<Buffer[]> {
   const sheets = (await pageFontSheets()).map((sheet) => `<link rel="stylesheet" href="${fonts}/${sheet}">`);
   const page = await browser.newPage({ viewport: { width: 1600, height: 400 } });
   try {
     const html = samples
       .map(
-        ({ text, family }, i) =>
-          `<div id="s${i}" style="font-family:${family.replaceAll('"', "'")}">${text}</div>`,
+        ({ text, family, dir }, i) =>
+          `<div id="s${i}"${dir ? ` dir="${dir}"` : ""} style="font-family:${family.replaceAll('"', "'")}">${text}</div>`,
       )
       .join("");
     await page.setContent(
@@ -257,7 +258,7 @@ test("a date signed is sealed as the page showed it, in each of the signing page
   const references = await referenceRenderings(
     browser,
     `http://127.0.0.1:${address.port}`,
-    signed.map(({ text }) => ({ text, family: stacks.text })),
+    signed.map(({ text }) => ({ text, family: stacks.text, dir: "auto" as const })),
   );
   const results = [];
   for (const [i, { locale, request, text, field }] of signed.entries()) {

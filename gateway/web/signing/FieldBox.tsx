@@ -319,10 +319,13 @@ export function FieldBox({
           // Stamped by the service: nothing to fill, so not a stop on the way through the fields.
           tabIndex={-1}
           value={today}
-          // As the sealed PDF will write it: shrunk to fit, never cut short.
+          // As the sealed PDF will write it: in the reading order of its language (an Arabic date
+          // right to left), from the box's left edge, shrunk to fit, never cut short.
+          dir="auto"
           style={{
             fontSize: `${fittedSize(today, "--sealed-text", 12, width, height, scale)}px`,
             padding: `0 ${2 * scale}px`,
+            textAlign: "left",
           }}
           aria-label={t("field.dateSigned", { page: field.page })}
         />
