@@ -6,10 +6,7 @@
  * clears its account's count; an address's count only runs out with its window, so one account
  * that works does not let the same address go on guessing at others.
  */
-import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
-import type { Database, Queryable } from "@countersign/kit";
+import { busyError, type Database, type Queryable } from "@countersign/kit";
 
 export interface ThrottlePolicy {
   /** Failures within `windowSeconds` that lock a key. */
@@ -59,11 +56,9 @@ export class LoginThrottle {
     const seconds = rows[0]?.seconds;
     if (!seconds || seconds <= 0) return;
     const minutes = Math.ceil(seconds / 60);
-    throw new ConnectError(
+    throw busyError(
       `too many failed log-ins for this account or from this address; try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
-      Code.ResourceExhausted,
-      undefined,
-      [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+      seconds,
     );
   }
 

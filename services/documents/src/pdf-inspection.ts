@@ -8,10 +8,15 @@
  * The one process is shared per workspace (the kit's FairQueue): a workspace whose files each take
  * the whole time limit waits behind its own, not in front of everyone else's.
  */
-import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
-import { FairQueue, FairQueueFull, JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
+import {
+  busyError,
+  FairQueue,
+  FairQueueFull,
+  JobProcess,
+  JobProcessEnded,
+  JobTimedOut,
+} from "@countersign/kit";
 
 /** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
 export type PageSize = [width: number, height: number];
@@ -129,11 +134,9 @@ export class PdfInspector {
       .catch((err: unknown) => {
         if (!(err instanceof FairQueueFull)) throw err;
         const seconds = err.retryAfterSeconds;
-        throw new ConnectError(
+        throw busyError(
           `the PDF reader has as many files waiting as it takes (of this workspace's, or of everyone's); try again in ${seconds} s`,
-          Code.ResourceExhausted,
-          undefined,
-          [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+          seconds,
         );
       });
   }

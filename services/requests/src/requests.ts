@@ -3,16 +3,21 @@
  * and expired as the state machine allows. Each operation runs in one transaction under the
  * request's row lock and writes, with the change, its audit entry, its event and its e-mails.
  */
-import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { hasDonePart, REQUEST_STATUSES, signerLocaleOf } from "@countersign/domain";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type {
   Actor,
   RecipientChange,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, isUuid, notFound, type Queryable, validationError } from "@countersign/kit";
+import {
+  busyError,
+  type Database,
+  isUuid,
+  notFound,
+  type Queryable,
+  validationError,
+} from "@countersign/kit";
 import { actorOf, appendAudit, readAudit, SYSTEM, verifyChain } from "./audit-trail.js";
 import { abandonParkedCompletion, completionState, retryParkedCompletion } from "./completion/completions.js";
 import { notifyRecipients, sendDraft } from "./dispatch.js";
@@ -323,11 +328,9 @@ export class Requests {
         const last = recipient.reminded_at?.getTime();
         if (last !== undefined && remindedAt.getTime() - last < this.reminderIntervalMs) {
           const seconds = Math.ceil((last + this.reminderIntervalMs - remindedAt.getTime()) / 1000);
-          throw new ConnectError(
+          throw busyError(
             `recipient ${recipient.id} was reminded less than ${Math.round(this.reminderIntervalMs / 60_000)} minutes ago; try again in ${seconds} s`,
-            Code.ResourceExhausted,
-            undefined,
-            [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+            seconds,
           );
         }
         await queueEmails(tx, {

@@ -9,13 +9,13 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   type Actor,
   type SignerAuthentication as SignerAuthenticationMessage,
   SignerAuthenticationSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
+  busyError,
   currentTraceparent,
   type FieldViolation,
   type Queryable,
@@ -302,18 +302,14 @@ function assertNotLocked(recipient: RecipientRow): void {
 
 function lockedOut(until: Date): ConnectError {
   const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
-  return new ConnectError(
+  return busyError(
     `too many wrong codes: try again after ${until.toISOString().slice(11, 16)} UTC, or ask the sender`,
-    Code.ResourceExhausted,
-    undefined,
-    [{ desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) }],
+    seconds,
   );
 }
 
 function tooSoon(seconds: number, why: string): ConnectError {
-  return new ConnectError(`${why}; ask again in ${seconds} s`, Code.ResourceExhausted, undefined, [
-    { desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds }) },
-  ]);
+  return busyError(`${why}; ask again in ${seconds} s`, seconds);
 }
 
 function describe(recipient: RecipientRow, codes: SessionCodeRow): SignerAuthenticationMessage {

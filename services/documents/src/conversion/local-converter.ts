@@ -7,12 +7,11 @@
  */
 import { link, mkdir, mkdtemp, readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { DEFAULT_CONVERSION_TIMEOUT_MS } from "@countersign/domain";
 import { SourceFormat } from "@countersign/gen/countersign/documents/v1/converter_service_pb.js";
-import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
+  busyError,
   currentCallContext,
   FairQueue,
   FairQueueFull,
@@ -298,9 +297,7 @@ class ShortenedTimeRanOut extends Error {
 }
 
 function busy(why: string, retryAfterSeconds: number): ConnectError {
-  return new ConnectError(`${why}; try again in ${retryAfterSeconds} s`, Code.ResourceExhausted, undefined, [
-    { desc: RetryAfterSchema, value: create(RetryAfterSchema, { seconds: retryAfterSeconds }) },
-  ]);
+  return busyError(`${why}; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
 }
 
 function calledOff(): ConnectError {
