@@ -289,11 +289,11 @@ test("after a crash, a row whose request was made but not recorded records that 
   expect(input.operationKey).toBe(rowOperationKey(batchId, 2));
   const { signatureRequest: madeBeforeCrash } = await h.requests.createSignatureRequest(input);
   await h.db.query(
-    "UPDATE bulk_send_rows SET attempts = 1, leased_until = now() - interval '1 second' WHERE bulk_send_id = $1 AND line = 2",
+    "UPDATE bulk_send_rows SET attempts = 1, claimed_until = now() - interval '1 second' WHERE bulk_send_id = $1 AND line = 2",
     [batchId],
   );
   await h.db.query(
-    "UPDATE bulk_send_rows SET attempts = 1, leased_until = now() + interval '1 hour' WHERE bulk_send_id = $1 AND line = 3",
+    "UPDATE bulk_send_rows SET attempts = 1, claimed_until = now() + interval '1 hour' WHERE bulk_send_id = $1 AND line = 3",
     [batchId],
   );
   // The only replica on its database (standalone) knows no one else holds a lease.
@@ -397,15 +397,28 @@ test("another workspace's batch is not found, and a listing of rows takes only t
   ]);
 });
 
-test("a batch whose last row was recorded by a worker that died before completing it is completed by the next drain", async () => {
-  const { ws, batchId, stopped } = await waitingBatch([row(2)]);
-  await h.db.query("UPDATE bulk_send_rows SET status = 'sent' WHERE bulk_send_id = $1", [batchId]);
-  await stopped.module.start();
+test("two workspaces' bulk sends take turns: a one-row batch started after another workspace's long one is sent after its first row, not its last", async () => {
+  const long = await waitingBatch([row(2), row(3), row(4), row(5)], "Long batch");
+  const short = await waitingBatch([row(2)], "Short batch");
+  const worker = await h.buildModule({ bulkSend: { concurrency: 1, pollIntervalMs: 3_600_000 } });
+  await worker.start();
   try {
-    expect(await finished(ws, batchId)).toMatchObject({ status: "completed", sent: 1, pending: 0 });
+    await finished(long.ws, long.batchId);
+    await finished(short.ws, short.batchId);
   } finally {
-    await stopped.module.stop();
+    await worker.stop();
   }
+  const { rows } = await h.db.query<{ bulk_send_id: string; line: number }>(
+    "SELECT bulk_send_id, line FROM bulk_send_rows WHERE bulk_send_id = ANY($1::uuid[]) ORDER BY done_at",
+    [[long.batchId, short.batchId]],
+  );
+  expect(rows.map((r) => `${r.bulk_send_id === long.batchId ? "long" : "short"} ${r.line}`)).toEqual([
+    "long 2",
+    "short 2",
+    "long 3",
+    "long 4",
+    "long 5",
+  ]);
 });
 
 test("a row that meets a service that does not answer is tried again after a wait, then fails saying so without the fault's own words", async () => {

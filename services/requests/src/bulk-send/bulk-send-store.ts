@@ -2,7 +2,8 @@
  * The bulk_sends and bulk_send_rows tables. A row's counts are read from its rows each time (at
  * most 1000 a batch), so a batch's progress never disagrees with them.
  */
-import { type Queryable, selectPage } from "@countersign/kit";
+import type { JobState, JobTable, Queryable } from "@countersign/kit";
+import { selectPage } from "@countersign/kit";
 
 export type BatchStatus = "running" | "completed" | "cancelled";
 export type RowStatus = "pending" | "sent" | "failed" | "cancelled";
@@ -42,13 +43,23 @@ export interface ResultRow {
   recipients: string[];
 }
 
-/** A row leased to one worker: the request to make, and how many times it was tried before. */
-export interface LeasedRow {
+/** A row as the queue claims it: the request to make, and the claim's number (1 for the first try). */
+export interface LeasedRow extends JobState {
+  id: string;
   bulk_send_id: string;
+  workspace_id: string;
   line: number;
   input: Uint8Array;
-  attempts: number;
 }
+
+/** The rows as jobs of the kit's queue: one request each, the workspaces' bulk sends in turn. */
+export const ROW_JOBS: JobTable = {
+  name: "bulk_send_rows",
+  key: "id",
+  columns: ["bulk_send_id", "workspace_id", "line", "input"],
+  order: "bulk_send_id, line",
+  party: "workspace_id",
+};
 
 const BATCH_COLUMNS = `b.id, b.workspace_id, b.template_id, b.name, b.title, b.status, b.created_by, b.created_at, b.ended_at,
   count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
@@ -78,10 +89,10 @@ export const bulkSendStore = {
       recipients: r.recipients,
     }));
     await tx.query(
-      `INSERT INTO bulk_send_rows (bulk_send_id, line, input, recipients, status)
-       SELECT $1, r.line, decode(r.input, 'base64'), r.recipients, 'pending'
-         FROM jsonb_to_recordset($2::jsonb) AS r(line int, input text, recipients jsonb)`,
-      [batch.id, JSON.stringify(rows)],
+      `INSERT INTO bulk_send_rows (bulk_send_id, workspace_id, line, input, recipients, status)
+       SELECT $1, $2, r.line, decode(r.input, 'base64'), r.recipients, 'pending'
+         FROM jsonb_to_recordset($3::jsonb) AS r(line int, input text, recipients jsonb)`,
+      [batch.id, batch.workspaceId, JSON.stringify(rows)],
     );
   },
 
@@ -151,71 +162,45 @@ export const bulkSendStore = {
     );
     if (rowCount === 0) return false;
     await tx.query(
-      "UPDATE bulk_send_rows SET status = 'cancelled' WHERE bulk_send_id = $1 AND status = 'pending'",
+      "UPDATE bulk_send_rows SET status = 'cancelled', done_at = now() WHERE bulk_send_id = $1 AND status = 'pending'",
       [batchId],
     );
     return true;
   },
 
-  /**
-   * Leases up to `limit` pending rows of running batches, oldest batch and first line first, for
-   * `leaseMs`: no other worker takes them until it passes (SKIP LOCKED, so replicas share the work).
-   */
-  async lease(db: Queryable, limit: number, leaseMs: number): Promise<LeasedRow[]> {
-    const { rows } = await db.query<LeasedRow>(
-      `UPDATE bulk_send_rows r SET leased_until = now() + $2::int * interval '1 millisecond', attempts = r.attempts + 1
-        FROM (SELECT r2.bulk_send_id, r2.line FROM bulk_send_rows r2
-                JOIN bulk_sends b ON b.id = r2.bulk_send_id AND b.status = 'running'
-               WHERE r2.status = 'pending' AND (r2.leased_until IS NULL OR r2.leased_until < now())
-                 AND (r2.retry_at IS NULL OR r2.retry_at <= now())
-               ORDER BY r2.bulk_send_id, r2.line LIMIT $1 FOR UPDATE OF r2 SKIP LOCKED) due
-       WHERE r.bulk_send_id = due.bulk_send_id AND r.line = due.line
-       RETURNING r.bulk_send_id, r.line, r.input, r.attempts - 1 AS attempts`,
-      [limit, leaseMs],
-    );
-    return rows;
-  },
-
-  /** Lets every lease go: the only replica, starting, knows no worker holds one. A retry's wait stays. */
-  async releaseLeases(db: Queryable): Promise<void> {
-    await db.query(
-      "UPDATE bulk_send_rows SET leased_until = NULL WHERE status = 'pending' AND leased_until IS NOT NULL",
-    );
-  },
-
   /** Records the request a row made; a row a cancellation reached meanwhile made it all the same. */
-  async markSent(db: Queryable, row: LeasedRow, requestId: string): Promise<void> {
-    await db.query(
-      `UPDATE bulk_send_rows SET status = 'sent', request_id = $3, error = '', leased_until = NULL
-        WHERE bulk_send_id = $1 AND line = $2`,
-      [row.bulk_send_id, row.line, requestId],
+  async markSent(tx: Queryable, row: LeasedRow, requestId: string): Promise<void> {
+    await tx.query(
+      `UPDATE bulk_send_rows SET status = 'sent', request_id = $2, error = '', done_at = COALESCE(done_at, now())
+        WHERE id = $1`,
+      [row.id, requestId],
     );
   },
 
-  async markFailed(db: Queryable, row: LeasedRow, error: string): Promise<void> {
-    await db.query(
-      `UPDATE bulk_send_rows SET status = 'failed', error = $3, leased_until = NULL
-        WHERE bulk_send_id = $1 AND line = $2 AND status = 'pending'`,
-      [row.bulk_send_id, row.line, error],
+  /** A row that cannot be sent, and why, in the sender's words. */
+  async markFailed(tx: Queryable, row: LeasedRow, error: string): Promise<void> {
+    await tx.query(
+      `UPDATE bulk_send_rows SET status = 'failed', error = $2, done_at = COALESCE(done_at, now())
+        WHERE id = $1 AND status = 'pending'`,
+      [row.id, error],
     );
   },
 
-  /** Lets a row that failed for a passing reason be tried again after `delayMs`. */
-  async retryLater(db: Queryable, row: LeasedRow, error: string, delayMs: number): Promise<void> {
-    await db.query(
-      `UPDATE bulk_send_rows SET error = $3, leased_until = NULL, retry_at = now() + $4::int * interval '1 millisecond'
-        WHERE bulk_send_id = $1 AND line = $2 AND status = 'pending'`,
-      [row.bulk_send_id, row.line, error, delayMs],
-    );
+  /** What the sender reads of a row that is to be tried again. */
+  async noteRetry(tx: Queryable, row: LeasedRow, error: string): Promise<void> {
+    await tx.query("UPDATE bulk_send_rows SET error = $2 WHERE id = $1 AND status = 'pending'", [
+      row.id,
+      error,
+    ]);
   },
 
-  /** Completes the running batches (among `batchIds`, when given) that have no pending row left. */
-  async completeFinished(db: Queryable, batchIds?: string[]): Promise<void> {
-    await db.query(
+  /** Completes the batch if it is running and has no pending row left. */
+  async completeFinished(tx: Queryable, batchId: string): Promise<void> {
+    await tx.query(
       `UPDATE bulk_sends b SET status = 'completed', ended_at = now()
-        WHERE ($1::uuid[] IS NULL OR b.id = ANY($1::uuid[])) AND b.status = 'running'
+        WHERE b.id = $1 AND b.status = 'running'
           AND NOT EXISTS (SELECT 1 FROM bulk_send_rows r WHERE r.bulk_send_id = b.id AND r.status = 'pending')`,
-      [batchIds ?? null],
+      [batchId],
     );
   },
 };
