@@ -7,6 +7,7 @@ export * from "./config.js";
 export * from "./context.js";
 export * from "./database.js";
 export * from "./drain-loop.js";
+export * from "./due-rows.js";
 export * from "./embedded-postgres.js";
 export * from "./errors.js";
 export * from "./event-bus.js";

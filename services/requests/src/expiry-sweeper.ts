@@ -1,52 +1,51 @@
 /**
- * Turns requests whose expiresAt has passed into `expired`. Every replica sweeps, one request at a
- * time (due-rows.ts): locked with SKIP LOCKED, so two replicas never expire the same request twice.
+ * Turns requests whose expiresAt has passed into `expired`. Every replica sweeps, at start and on a
+ * timer, one request at a time (the kit's due-rows.ts): locked with SKIP LOCKED, so two replicas never
+ * expire the same request twice.
  */
-import type { Database, Logger } from "@countersign/kit";
-import { workThroughDue } from "./due-rows.js";
+import { type Database, DrainLoop, type Logger, workThroughDue } from "@countersign/kit";
 import type { Requests } from "./requests.js";
-import { store } from "./store.js";
+import { dueRows } from "./store.js";
 
 export class ExpirySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly loop: DrainLoop;
 
   constructor(
     private readonly db: Database,
     private readonly requests: Requests,
     private readonly logger: Logger,
     private readonly afterCommit: () => void,
-    private readonly intervalMs = 30_000,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(() => {})
-        .catch((err: unknown) => this.logger.warn({ err }, "expiry sweep failed; next sweep tries again"))
-        .finally(() => {
-          this.running = undefined;
-        });
-    }, this.intervalMs);
-    this.timer.unref();
+    intervalMs = 30_000,
+  ) {
+    this.loop = new DrainLoop(
+      async (stopping) => {
+        await this.sweep(stopping);
+      },
+      intervalMs,
+      { work: "expiry sweep", logger },
+    );
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Expires every request that is due now; returns how many. */
-  sweep(): Promise<number> {
+  sweep(stopping?: AbortSignal): Promise<number> {
     return workThroughDue(
       { db: this.db, logger: this.logger, afterCommit: this.afterCommit },
       {
-        next: (tx, skip) => store.lockNextDue(tx, skip),
-        idOf: (due) => due.id,
+        rows: dueRows.expiry,
+        idOf: (due: { id: string; workspace_id: string }) => due.id,
         act: (tx, due) => this.requests.expireLocked(tx, due.workspace_id, due.id),
         logField: "signatureRequestId",
         failure: "could not expire a request; the others go on",
       },
+      stopping,
     );
   }
 }

@@ -4,18 +4,17 @@
  * `expiry_warning_days` before it expires, a warning to those recipients and to the sender (when the
  * sender is a console user, who has an address). Each is audited as the service's own act.
  *
- * Every replica sweeps, one notice at a time (due-rows.ts); a request is locked (SKIP LOCKED) while
+ * Every replica sweeps, one notice at a time (the kit's due-rows.ts); a request is locked (SKIP LOCKED) while
  * one of its notices is written, and the notice's e-mail row, written in that transaction, is what
  * makes the next sweep pass it by — so two replicas never send the same reminder.
  */
-import { type Database, DrainLoop, type Logger, type Queryable } from "@countersign/kit";
+import { type Database, DrainLoop, type Logger, type Queryable, workThroughDue } from "@countersign/kit";
 import { appendAudit, SYSTEM } from "./audit-trail.js";
-import { workThroughDue } from "./due-rows.js";
 import { queueEmails } from "./notifications.js";
 import { lockRequest } from "./request-transactions.js";
 import type { SigningLinks } from "./signing-links.js";
 import { actsInRouting, isRecipientsTurn } from "./state-machine.js";
-import { type RecipientRow, store } from "./store.js";
+import { dueRows, type RecipientRow, store } from "./store.js";
 
 /** Whether a schedule may e-mail this recipient now: their turn, and an address of their own. */
 function reachable(r: RecipientRow): boolean {
@@ -58,8 +57,8 @@ export class ScheduledNotices {
     const reminded = await workThroughDue(
       this.deps,
       {
-        next: (tx, skip) => store.lockNextReminderDue(tx, skip),
-        idOf: (due) => due.recipient_id,
+        rows: dueRows.reminder,
+        idOf: (due: { request_id: string; workspace_id: string; recipient_id: string }) => due.recipient_id,
         act: (tx, due) => this.remind(tx, due.workspace_id, due.request_id, due.recipient_id),
         logField: "recipientId",
         failure: "could not send a scheduled reminder; the others go on",
@@ -69,8 +68,8 @@ export class ScheduledNotices {
     const warned = await workThroughDue(
       this.deps,
       {
-        next: (tx, skip) => store.lockNextExpiryWarningDue(tx, skip),
-        idOf: (due) => due.id,
+        rows: dueRows.expiryWarning,
+        idOf: (due: { id: string; workspace_id: string }) => due.id,
         act: (tx, due) => this.warn(tx, due.workspace_id, due.id),
         logField: "signatureRequestId",
         failure: "could not warn of a request's expiry; the others go on",

@@ -10,7 +10,7 @@ import type {
   TextCover,
 } from "@countersign/domain";
 import { sameAddress } from "@countersign/domain";
-import { type Queryable, selectPage } from "@countersign/kit";
+import { type DueRows, type Queryable, selectPage } from "@countersign/kit";
 import type { StoredValue } from "./field-values.js";
 
 /** A field as a request keeps it: on a document, bound to its recipient, with its rules. */
@@ -687,70 +687,56 @@ export const store = {
     await tx.query("UPDATE recipients SET reminded_at = $2 WHERE id = $1", [id, at]);
   },
 
-  /** Locks the next request past its expiry (replicas skip each other's), skipping the ids given: those that failed this sweep. */
-  /**
-   * The next recipient due a scheduled reminder — their turn, reachable by e-mail, their last e-mail
-   * the request's reminder_every_days ago or longer, the request not expired — with its request
-   * locked; none past `skip`.
-   */
-  async lockNextReminderDue(
-    tx: Queryable,
-    skip: string[],
-  ): Promise<{ request_id: string; workspace_id: string; recipient_id: string } | undefined> {
-    const { rows } = await tx.query<{ request_id: string; workspace_id: string; recipient_id: string }>(
-      `SELECT s.id AS request_id, s.workspace_id, r.id AS recipient_id
-         FROM signature_requests s
-         JOIN recipients r ON r.request_id = s.id
-        WHERE s.status IN ('sent', 'in_progress') AND s.reminder_every_days > 0
-          AND (s.expires_at IS NULL OR s.expires_at > now())
-          AND NOT (r.id = ANY($1::uuid[]))
-          AND r.kind <> 'cc' AND r.client_user_id = '' AND r.host_email = ''
-          AND (r.status = 'sent' OR (r.status = 'viewed' AND r.kind <> 'viewer'))
-          AND (SELECT max(n.created_at) FROM notifications n
-                WHERE n.recipient_id = r.id AND n.kind NOT IN ('signing_code', 'sender_expiry_warning'))
-              <= now() - make_interval(days => s.reminder_every_days)
-        ORDER BY s.id, r.position LIMIT 1 FOR UPDATE OF s SKIP LOCKED`,
-      [skip],
-    );
-    return rows[0];
-  },
-
-  /**
-   * The next request due its warning before expiry, locked: expiring within its expiry_warning_days,
-   * not warned yet, and sent before that window opened (one sent already inside it is not warned).
-   */
-  async lockNextExpiryWarningDue(
-    tx: Queryable,
-    skip: string[],
-  ): Promise<{ id: string; workspace_id: string } | undefined> {
-    const { rows } = await tx.query<{ id: string; workspace_id: string }>(
-      `SELECT id, workspace_id FROM signature_requests
-        WHERE status IN ('sent', 'in_progress') AND expiry_warning_days > 0 AND expiry_warned_at IS NULL
-          AND expires_at > now() AND expires_at - make_interval(days => expiry_warning_days) <= now()
-          AND sent_at < expires_at - make_interval(days => expiry_warning_days)
-          AND NOT (id = ANY($1::uuid[]))
-        ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [skip],
-    );
-    return rows[0];
-  },
-
   async setExpiryWarned(tx: Queryable, requestId: string): Promise<void> {
     await tx.query("UPDATE signature_requests SET expiry_warned_at = now() WHERE id = $1", [requestId]);
   },
-
-  async lockNextDue(
-    tx: Queryable,
-    skip: string[],
-  ): Promise<{ id: string; workspace_id: string } | undefined> {
-    const { rows } = await tx.query<{ id: string; workspace_id: string }>(
-      `SELECT id, workspace_id FROM signature_requests
-        WHERE status IN ('awaiting_approval', 'sent', 'in_progress') AND expires_at <= now()
-          AND NOT (id = ANY($1::uuid[]))
-          AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.request_id = signature_requests.id)
-        ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [skip],
-    );
-    return rows[0];
-  },
 };
+
+/**
+ * What the sweeps find due (the kit's due-rows.ts locks them one at a time, replicas skipping each
+ * other's), each row locked with its request.
+ */
+export const dueRows = {
+  /** Requests past their expiry that no completion is sealing. */
+  expiry: {
+    select: "id, workspace_id",
+    from: "signature_requests",
+    where: `status IN ('awaiting_approval', 'sent', 'in_progress') AND expires_at <= now()
+            AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.request_id = signature_requests.id)`,
+    order: "expires_at",
+    lock: "signature_requests",
+    id: "id",
+  },
+  /**
+   * Recipients due a scheduled reminder — their turn, reachable by e-mail, their last e-mail the
+   * request's reminder_every_days ago or longer, the request not expired.
+   */
+  reminder: {
+    select: "s.id AS request_id, s.workspace_id, r.id AS recipient_id",
+    from: "signature_requests s JOIN recipients r ON r.request_id = s.id",
+    where: `s.status IN ('sent', 'in_progress') AND s.reminder_every_days > 0
+            AND (s.expires_at IS NULL OR s.expires_at > now())
+            AND r.kind <> 'cc' AND r.client_user_id = '' AND r.host_email = ''
+            AND (r.status = 'sent' OR (r.status = 'viewed' AND r.kind <> 'viewer'))
+            AND (SELECT max(n.created_at) FROM notifications n
+                  WHERE n.recipient_id = r.id AND n.kind NOT IN ('signing_code', 'sender_expiry_warning'))
+                <= now() - make_interval(days => s.reminder_every_days)`,
+    order: "s.id, r.position",
+    lock: "s",
+    id: "r.id",
+  },
+  /**
+   * Requests due their warning before expiry: expiring within their expiry_warning_days, not warned
+   * yet, and sent before that window opened (one sent already inside it is not warned).
+   */
+  expiryWarning: {
+    select: "id, workspace_id",
+    from: "signature_requests",
+    where: `status IN ('sent', 'in_progress') AND expiry_warning_days > 0 AND expiry_warned_at IS NULL
+            AND expires_at > now() AND expires_at - make_interval(days => expiry_warning_days) <= now()
+            AND sent_at < expires_at - make_interval(days => expiry_warning_days)`,
+    order: "expires_at",
+    lock: "signature_requests",
+    id: "id",
+  },
+} satisfies Record<string, DueRows>;

@@ -1,5 +1,5 @@
 /** SQL for retention: the requests whose documents are due for deletion, their leases, legal holds, the record of a deletion. */
-import { type Queryable, uuidv7 } from "@countersign/kit";
+import { type DueRows, lockNextDue, type Queryable, uuidv7 } from "@countersign/kit";
 
 /** A request whose documents are due for deletion, with its workspace's retention and the lease taken on it. */
 export interface RetentionDue {
@@ -28,30 +28,35 @@ const ENDED_AT = `CASE r.status
  */
 const RETENTION_LEASE = "15 minutes";
 
+/** Ended requests of workspaces with a retention period, past it, documents not deleted, not held, not leased. */
+const DUE: DueRows = {
+  select: "r.id, r.workspace_id, s.retention_days, s.retention_deletes_evidence",
+  from: "signature_requests r JOIN request_settings s ON s.workspace_id = r.workspace_id",
+  where: `s.retention_days IS NOT NULL
+          AND r.status IN ('completed', 'declined', 'cancelled', 'expired')
+          AND r.documents_deleted_at IS NULL AND r.legal_hold_at IS NULL
+          AND (r.retention_lease_until IS NULL OR r.retention_lease_until < now())
+          AND ${ENDED_AT} <= now() - make_interval(days => s.retention_days)`,
+  order: "r.id",
+  lock: "r",
+  id: "r.id",
+};
+
 export const retentionStore = {
   /**
-   * Takes a lease on the next request due (SKIP LOCKED, so replicas share the work), none of `skip`:
-   * nobody else takes it, and a legal hold is refused, while the lease lasts.
+   * Takes a lease on the next request due (locked as the kit's sweeps lock, so replicas share the
+   * work), none of `skip`: nobody else takes it, and a legal hold is refused, while the lease lasts.
    */
   async takeNextDue(tx: Queryable, skip: string[]): Promise<RetentionDue | undefined> {
-    const { rows } = await tx.query<RetentionDue>(
-      `WITH due AS (
-         SELECT r.id, s.retention_days, s.retention_deletes_evidence
-           FROM signature_requests r JOIN request_settings s ON s.workspace_id = r.workspace_id
-          WHERE s.retention_days IS NOT NULL
-            AND r.status IN ('completed', 'declined', 'cancelled', 'expired')
-            AND r.documents_deleted_at IS NULL AND r.legal_hold_at IS NULL
-            AND (r.retention_lease_until IS NULL OR r.retention_lease_until < now())
-            AND ${ENDED_AT} <= now() - make_interval(days => s.retention_days)
-            AND NOT (r.id = ANY($1::uuid[]))
-          ORDER BY r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
-       UPDATE signature_requests t
-          SET retention_lease = $2, retention_lease_until = now() + interval '${RETENTION_LEASE}'
-         FROM due WHERE t.id = due.id
-       RETURNING t.id, t.workspace_id, due.retention_days, due.retention_deletes_evidence, t.retention_lease AS lease`,
-      [skip, uuidv7()],
+    const due = await lockNextDue<Omit<RetentionDue, "lease">>(tx, DUE, skip);
+    if (!due) return undefined;
+    const lease = uuidv7();
+    await tx.query(
+      `UPDATE signature_requests SET retention_lease = $2, retention_lease_until = now() + interval '${RETENTION_LEASE}'
+        WHERE id = $1`,
+      [due.id, lease],
     );
-    return rows[0];
+    return { ...due, lease };
   },
 
   /**
