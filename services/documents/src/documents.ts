@@ -403,13 +403,6 @@ export class Documents {
     pageSize: number,
   ): Promise<{ documents: Document[]; totalCount: number }> {
     if (!isUuid(workspaceId)) return { documents: [], totalCount: 0 };
-    const violations = [
-      ...(Number.isInteger(pageIndex) && pageIndex >= 0
-        ? []
-        : [{ path: "pageIndex", message: "must be 0 or more" }]),
-      ...(pageSize >= 1 && pageSize <= 100 ? [] : [{ path: "pageSize", message: "must be from 1 to 100" }]),
-    ];
-    if (violations.length > 0) throw validationError(violations);
     const { rows, totalCount } = await store.page(this.deps.db, workspaceId, pageIndex, pageSize);
     return { documents: rows.map(toDocument), totalCount };
   }

@@ -1,8 +1,11 @@
 /**
  * One page of a list and the total in one query: the total rides on every row as a window count,
  * computed before LIMIT. Only a page past the end, which has no row to carry it, costs a second query.
+ * Every list declares the largest page it gives, and a page asked for outside it is refused here,
+ * where it is read, whatever the caller checked: no list reads a table whole.
  */
 import type { Queryable } from "./database.js";
+import { validationError } from "./errors.js";
 
 export interface PageQuery {
   /** The table, or a join, to select from. */
@@ -12,6 +15,24 @@ export interface PageQuery {
   where: string;
   orderBy: string;
   params: unknown[];
+  /** The most rows a page may hold. */
+  maxPageSize: number;
+}
+
+/** Why a page cannot be asked for: a pageIndex that is not a whole number from 0, a pageSize outside 1…max. */
+export function pageViolations(
+  pageIndex: number,
+  pageSize: number,
+  maxPageSize: number,
+): { path: string; message: string }[] {
+  return [
+    ...(Number.isSafeInteger(pageIndex) && pageIndex >= 0
+      ? []
+      : [{ path: "pageIndex", message: "must be 0 or more" }]),
+    ...(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= maxPageSize
+      ? []
+      : [{ path: "pageSize", message: `must be from 1 to ${maxPageSize}` }]),
+  ];
 }
 
 export async function selectPage<R>(
@@ -20,6 +41,8 @@ export async function selectPage<R>(
   pageIndex: number,
   pageSize: number,
 ): Promise<{ rows: R[]; totalCount: number }> {
+  const violations = pageViolations(pageIndex, pageSize, query.maxPageSize);
+  if (violations.length > 0) throw validationError(violations);
   const n = query.params.length;
   const { rows } = await db.query<R & { total_count: string | number }>(
     `SELECT ${query.columns}, count(*) OVER () AS total_count FROM ${query.from}

@@ -1,10 +1,17 @@
 import type { Database } from "../src/database.js";
 import { EmbeddedPostgres } from "../src/embedded-postgres.js";
+import { fieldViolations } from "../src/errors.js";
 import { selectPage } from "../src/pages.js";
 import { type ScratchDatabase, scratchPostgres } from "./databases.js";
 import { available, POSTGRES_URL } from "./infra.js";
 
-const QUERY = { from: "items", columns: "id, owner", where: "owner = $1", orderBy: "id DESC" };
+const QUERY = {
+  from: "items",
+  columns: "id, owner",
+  where: "owner = $1",
+  orderBy: "id DESC",
+  maxPageSize: 5,
+};
 
 async function seed(db: Database): Promise<void> {
   await db.exec("CREATE TABLE items (id int PRIMARY KEY, owner text NOT NULL)");
@@ -40,6 +47,21 @@ function behavesAsAPage(open: () => Promise<ScratchDatabase>) {
       totalCount: 6,
     });
     expect(await selectPage(db, { ...QUERY, params: ["even"] }, 4, 5)).toEqual({ rows: [], totalCount: 6 });
+  });
+
+  test("a page larger than the list declares, empty, fractional or before the first is refused, naming each bound", async () => {
+    const refusal = (pageIndex: number, pageSize: number) =>
+      selectPage(db, { ...QUERY, params: ["odd"] }, pageIndex, pageSize).then(
+        () => undefined,
+        (err) => fieldViolations(err),
+      );
+    expect(await refusal(0, 6)).toEqual([{ path: "pageSize", message: "must be from 1 to 5" }]);
+    expect(await refusal(0, 0)).toEqual([{ path: "pageSize", message: "must be from 1 to 5" }]);
+    expect(await refusal(0, 2.5)).toEqual([{ path: "pageSize", message: "must be from 1 to 5" }]);
+    expect(await refusal(-1, 2_000_000_000)).toEqual([
+      { path: "pageIndex", message: "must be 0 or more" },
+      { path: "pageSize", message: "must be from 1 to 5" },
+    ]);
   });
 
   test("nothing matching is an empty first page with a total of 0", async () => {

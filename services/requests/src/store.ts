@@ -544,6 +544,7 @@ export const store = {
         where: where.join(" AND "),
         orderBy: REQUEST_ORDERS[order],
         params,
+        maxPageSize: 100,
       },
       pageIndex,
       pageSize,

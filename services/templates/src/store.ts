@@ -66,6 +66,7 @@ export const store = {
         where: "workspace_id = $1",
         orderBy: "id DESC",
         params: [workspaceId],
+        maxPageSize: 100,
       },
       pageIndex,
       pageSize,

@@ -170,13 +170,6 @@ export class Templates {
     pageIndex: number,
     pageSize: number,
   ): Promise<{ templates: Template[]; totalCount: number }> {
-    const violations = [
-      ...(Number.isInteger(pageIndex) && pageIndex >= 0
-        ? []
-        : [{ path: "pageIndex", message: "must be 0 or more" }]),
-      ...(pageSize >= 1 && pageSize <= 100 ? [] : [{ path: "pageSize", message: "must be from 1 to 100" }]),
-    ];
-    if (violations.length > 0) throw validationError(violations);
     if (!isUuid(workspaceId)) return { templates: [], totalCount: 0 };
     const { rows, totalCount } = await store.page(this.deps.db, workspaceId, pageIndex, pageSize);
     return { templates: rows.map(toTemplate), totalCount };

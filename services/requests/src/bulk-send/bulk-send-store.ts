@@ -148,6 +148,8 @@ export const bulkSendStore = {
         where: "bulk_send_id = $1 AND ($2::text IS NULL OR status = $2)",
         orderBy: "line",
         params: [batchId, status ?? null],
+        // A batch holds at most 1000 rows: one page may be the whole batch.
+        maxPageSize: 1000,
       },
       pageIndex,
       pageSize,

@@ -34,7 +34,6 @@ export const BULK_LIMITS = {
   nameLength: 200,
   operationKeyLength: 128,
   pageSize: 100,
-  rowPageSize: 1000,
 } as const;
 
 const ROW_STATUSES: readonly RowStatus[] = ["pending", "sent", "failed", "cancelled"];
@@ -223,12 +222,6 @@ export class BulkSends {
   ): Promise<{ rows: BulkSendRowResult[]; total: number }> {
     if (status && !(ROW_STATUSES as readonly string[]).includes(status)) {
       throw new ConnectError(`status must be one of ${ROW_STATUSES.join(", ")}`, Code.InvalidArgument);
-    }
-    if (pageSize < 1 || pageSize > BULK_LIMITS.rowPageSize || pageIndex < 0) {
-      throw new ConnectError(
-        `page_size must be 1 to ${BULK_LIMITS.rowPageSize}, page_index 0 or more`,
-        Code.InvalidArgument,
-      );
     }
     await this.get(workspaceId, id);
     const page = await bulkSendStore.rows(
