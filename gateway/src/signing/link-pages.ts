@@ -3,6 +3,7 @@
  * script), each saying in words what happened and what to do, in the language their browser asks
  * for (Accept-Language) among those the signing page speaks.
  */
+
 import {
   DEFAULT_SIGNER_LOCALE,
   ENDED_WORDS,
@@ -11,6 +12,7 @@ import {
   SIGNER_LOCALES,
   type SignerLocale,
 } from "@countersign/domain";
+import escapeHtml from "escape-html";
 import type { Request, Response } from "express";
 import { IntlMessageFormat } from "intl-messageformat";
 import type { SigningEndedJson } from "../problems.js";
@@ -87,10 +89,6 @@ function say(locale: SignerLocale, words: Words): string {
     "ended" in words ? ENDED_WORDS[locale][words.ended] : LINK_PAGE_CATALOGUES[locale][words.id];
   const out = new IntlMessageFormat(message, locale).format(words.values);
   return String(out);
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export function sendLinkPage(req: Request, res: Response, page: LinkPage): void {

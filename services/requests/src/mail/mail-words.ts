@@ -5,12 +5,14 @@
  * sentence's direction (<bdi> in HTML, Unicode's isolates in text), so an English title in an Arabic
  * sentence, or an Arabic name in an English one, neither reorders the other.
  */
+
 import {
   DEFAULT_SIGNER_LOCALE,
   type MessageElement,
   type SignerLocale,
   selectorsOf,
 } from "@countersign/domain";
+import escapeHtml from "escape-html";
 import { IntlMessageFormat } from "intl-messageformat";
 import { ar } from "./messages/ar.js";
 import { de } from "./messages/de.js";
@@ -49,15 +51,6 @@ const MARKS = /[\uE000-\uE003]/g;
 /** Unicode's first-strong isolate and pop directional isolate: a value's own direction, in plain text. */
 const FSI = "\u2068";
 const PDI = "\u2069";
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
 
 /** Each message parsed once per language: every e-mail of the process formats the same few. */
 const FORMATS = new Map<string, { format: IntlMessageFormat; selectors: Set<string> }>();

@@ -3,8 +3,10 @@
  * recipient's language. Titles and messages come from API clients, so every value is escaped in
  * HTML and stripped of line breaks in the subject.
  */
+
 import type { RecipientKind, SignerLocale } from "@countersign/domain";
-import { escapeHtml, MailWords } from "./mail-words.js";
+import escapeHtml from "escape-html";
+import { MailWords } from "./mail-words.js";
 import type { MessageId } from "./messages/en.js";
 
 export type NotificationKind =

@@ -3,7 +3,8 @@
  * soon while recipients still have to act: who is still waited for, when it expires, and a link to
  * the request in the console, where they can remind them. In English, as every sender-facing e-mail.
  */
-import { escapeHtml, MailWords } from "./mail-words.js";
+import escapeHtml from "escape-html";
+import { MailWords } from "./mail-words.js";
 import { htmlDocument, oneLine } from "./notification-emails.js";
 
 export interface SenderExpiryWarning {

@@ -4,8 +4,10 @@
  * it. The request's title and sender come from API clients: escaped in HTML, on one line in the
  * subject.
  */
+
 import type { SignerLocale } from "@countersign/domain";
-import { escapeHtml, MailWords } from "./mail-words.js";
+import escapeHtml from "escape-html";
+import { MailWords } from "./mail-words.js";
 import { htmlDocument, oneLine } from "./notification-emails.js";
 
 export interface SigningCodeContent {
