@@ -1,4 +1,4 @@
-import { groupBounds, numberOf, shownFields } from "../../../services/domain/src/field-conditions";
+import { groupBounds, numberOf, shownFields } from "@countersign/domain/web";
 
 export { groupBounds };
 

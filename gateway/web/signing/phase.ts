@@ -3,7 +3,7 @@
  * which one a session the server answered means.
  */
 import { IntlMessageFormat } from "intl-messageformat";
-import { ENDED_WORDS, isEndedReason } from "../../../services/domain/src/signing-ended-words";
+import { ENDED_WORDS, isEndedReason } from "@countersign/domain/web";
 import { ApiError, type Problem, type RequestStatus, type Session } from "./api";
 import type { Locale, Translate } from "./i18n/locales";
 

@@ -37,6 +37,7 @@ import { type Locked, lockRequest } from "./request-transactions.js";
 import type { SignerCodes } from "./signer-codes.js";
 import type { SigningLinks } from "./signing-links.js";
 import { type NewRecipientRow, type NewRequest, type StoredField, store } from "./store.js";
+import { holderOf } from "./stored-documents.js";
 import { type TemplateCopies, TemplateNotFound } from "./template-copies.js";
 
 /** Whether `err` is PostgreSQL refusing a second row under the unique index `constraint`. */
@@ -67,12 +68,6 @@ function senderOf(actor: CreateSignatureRequestRequest["actor"]): { name: string
 }
 
 /** How a request names itself when it claims its documents at the documents service. */
-export const REQUEST_HOLDER_PREFIX = "request:";
-
-export function holderOf(requestId: string): string {
-  return `${REQUEST_HOLDER_PREFIX}${requestId}`;
-}
-
 /** A request's recipients as rows, and its fields bound to them by role. */
 interface Bound {
   recipients: NewRecipientRow[];

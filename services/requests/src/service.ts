@@ -37,7 +37,7 @@ import { ExpirySweeper } from "./expiry-sweeper.js";
 import { sendTestEmail } from "./mail/test-email.js";
 import { NotificationSender } from "./notifications.js";
 import { Proposals } from "./proposals.js";
-import { REQUEST_HOLDER_PREFIX, RequestCreation } from "./request-creation.js";
+import { RequestCreation } from "./request-creation.js";
 import { RequestSettingsBook } from "./request-settings.js";
 import { RequestTransactions } from "./request-transactions.js";
 import { Requests } from "./requests.js";
@@ -61,7 +61,7 @@ import { Signing } from "./signing.js";
 import { SigningLinks } from "./signing-links.js";
 import { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
-import { readDocument } from "./stored-documents.js";
+import { REQUEST_HOLDER_PREFIX, readDocument } from "./stored-documents.js";
 import { TemplateCopies } from "./template-copies.js";
 import { DocumentVerification } from "./verification/document-verification.js";
 

@@ -12,14 +12,14 @@ import type { AttachSignerFileRequest } from "@countersign/gen/countersign/reque
 import { type Database, type Logger, problemError, validationError } from "@countersign/kit";
 import { imageSize } from "image-size";
 import { appendAudit } from "./audit-trail.js";
+import { assertAuthenticated } from "./authentication-status.js";
 import { DrawingFailed, type DrawingProcess } from "./completion/drawing-process.js";
-import { holderOf } from "./request-creation.js";
 import type { RequestTransactions } from "./request-transactions.js";
-import { assertAuthenticated } from "./signer-authentication.js";
 import { type SigningSessions, signerActor } from "./signing-sessions.js";
 import { assertAllowed, assertRecipientAllowed } from "./state-machine.js";
 import type { SignerAttachmentRecord } from "./store.js";
 import { store } from "./store.js";
+import { holderOf } from "./stored-documents.js";
 
 export const ATTACHMENT_LIMITS = {
   bytes: 10 * 1024 * 1024,

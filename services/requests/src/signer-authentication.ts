@@ -6,13 +6,10 @@
  * them: every fifth locks it, for longer each time, and only passing every method asked clears the
  * count. Each code sent, passed, failed and each lock-out is in the audit trail.
  */
-import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  type Actor,
-  type SignerAuthentication as SignerAuthenticationMessage,
-  SignerAuthenticationSchema,
+import type {
+  Actor,
+  SignerAuthentication as SignerAuthenticationMessage,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
   busyError,
@@ -23,6 +20,13 @@ import {
   validationError,
 } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
+import {
+  attemptsLeft,
+  describeAuthentication,
+  MAX_FAILURES,
+  type SessionCodeRow,
+  sessionCodes,
+} from "./authentication-status.js";
 import { authenticationOf } from "./messages.js";
 import type { RequestTransactions } from "./request-transactions.js";
 import type { SignerCodes } from "./signer-codes.js";
@@ -30,10 +34,9 @@ import { type SessionRef, type SigningSessions, signerActor } from "./signing-se
 import type { RecipientRow } from "./store.js";
 
 /**
- * Wrong codes that lock a recipient out, and for how long: 15 minutes, doubled at each further
- * lock-out up to 4 hours, so a short access code cannot be walked through at 20 guesses an hour.
+ * How long a lock-out lasts: 15 minutes, doubled at each further lock-out up to 4 hours, so a short
+ * access code cannot be walked through at 20 guesses an hour.
  */
-export const MAX_FAILURES = 5;
 const LOCK_MINUTES = 15;
 const MAX_LOCK_MINUTES = 240;
 /** How long an e-mailed code works, and how soon a session may ask for another. */
@@ -48,12 +51,6 @@ export interface SignerAuthenticationDeps {
   sessions: SigningSessions;
   transactions: RequestTransactions;
   codes: SignerCodes;
-}
-
-interface SessionCodeRow {
-  verified_methods: string[];
-  code_notification_id: string | null;
-  code_sent_at: Date | null;
 }
 
 export class SignerAuthentication {
@@ -84,7 +81,7 @@ export class SignerAuthentication {
       await appendAudit(tx, session.requestId, "authentication_code_sent", signerActor(recipient, actor), {
         to: recipient.email,
       });
-      answer = describe(recipient, after.rows[0] as SessionCodeRow);
+      answer = describeAuthentication(recipient, after.rows[0] as SessionCodeRow);
     });
     return answer as SignerAuthenticationMessage;
   }
@@ -124,7 +121,7 @@ export class SignerAuthentication {
       if (cleared) await tx.query("UPDATE recipients SET auth_failures = 0 WHERE id = $1", [recipient.id]);
       await appendAudit(tx, session.requestId, "authenticated", by, { methods: passed });
       outcome = {
-        answer: describe(
+        answer: describeAuthentication(
           cleared ? { ...recipient, auth_failures: 0 } : recipient,
           after.rows[0] as SessionCodeRow,
         ),
@@ -187,48 +184,8 @@ export class SignerAuthentication {
   }
 }
 
-/** Where the session's signer stands: what is asked, what is passed, a lock-out, the code sent. */
-export async function authenticationStatus(
-  db: Queryable,
-  recipient: RecipientRow,
-  session: SessionRef,
-): Promise<SignerAuthenticationMessage> {
-  // Most signers are asked for no code: their session's code row has nothing to say.
-  if (authenticationOf(recipient).length === 0) return describe(recipient, NO_CODES);
-  return describe(recipient, await sessionCodes(db, session.sessionId));
-}
-
-const NO_CODES: SessionCodeRow = { verified_methods: [], code_notification_id: null, code_sent_at: null };
-
-/**
- * The methods the session's signer has still to pass: none once every one asked for is passed.
- * Signing, declining and reading the document wait for an empty list.
- */
-export function pendingMethods(recipient: RecipientRow, session: SessionRef): string[] {
-  return authenticationOf(recipient).filter((m) => !session.verifiedMethods.includes(m));
-}
-
-/** Refuses what a signer may do only once they have given the codes asked of them. */
-export function assertAuthenticated(recipient: RecipientRow, session: SessionRef): void {
-  const pending = pendingMethods(recipient, session);
-  if (pending.length > 0) {
-    throw new ConnectError(
-      `give the ${pending.map((m) => (m === "access_code" ? "access code" : "e-mailed code")).join(" and the ")} first`,
-      Code.PermissionDenied,
-    );
-  }
-}
-
 function signerOf(recipients: RecipientRow[], session: SessionRef): RecipientRow {
   return recipients.find((r) => r.id === session.recipientId) as RecipientRow;
-}
-
-async function sessionCodes(db: Queryable, sessionId: string): Promise<SessionCodeRow> {
-  const { rows } = await db.query<SessionCodeRow>(
-    "SELECT verified_methods, code_notification_id, code_sent_at FROM signing_sessions WHERE id = $1",
-    [sessionId],
-  );
-  return rows[0] ?? NO_CODES;
 }
 
 /**
@@ -310,28 +267,4 @@ function lockedOut(until: Date): ConnectError {
 
 function tooSoon(seconds: number, why: string): ConnectError {
   return busyError(`${why}; ask again in ${seconds} s`, seconds);
-}
-
-function describe(recipient: RecipientRow, codes: SessionCodeRow): SignerAuthenticationMessage {
-  const locked = recipient.auth_locked_until && recipient.auth_locked_until.getTime() > Date.now();
-  const methods = authenticationOf(recipient);
-  return create(SignerAuthenticationSchema, {
-    methods,
-    verified: codes.verified_methods.filter((m) => methods.includes(m)),
-    lockedUntil: locked ? timestampFromDate(recipient.auth_locked_until as Date) : undefined,
-    attemptsLeft: attemptsLeft(recipient.auth_failures),
-    emailHint: recipient.email_code_required ? emailHint(recipient.email) : "",
-    codeSentTime: codes.code_sent_at ? timestampFromDate(codes.code_sent_at) : undefined,
-  });
-}
-
-/** Wrong codes the recipient may give before their next lock-out. */
-function attemptsLeft(failures: number): number {
-  return MAX_FAILURES - (failures % MAX_FAILURES);
-}
-
-/** "ada@example.com" as "a•••@example.com": enough to know the mailbox, not to learn it. */
-export function emailHint(email: string): string {
-  const at = email.lastIndexOf("@");
-  return at < 1 ? "•••" : `${email[0]}•••${email.slice(at)}`;
 }

@@ -8,6 +8,7 @@ import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { Database } from "@countersign/kit";
 import type { DrawingProcess } from "./completion/drawing-process.js";
+import { fieldValueStore } from "./field-value-store.js";
 import type { SigningSessions } from "./signing-sessions.js";
 import { store } from "./store.js";
 import { readOriginals } from "./stored-documents.js";
@@ -44,7 +45,7 @@ export class SignerCopies {
       async () => ({
         originals: await readOriginals(this.deps.documents, session.workspaceId, request.document_ids),
         fields: request.fields.filter((f) => signed.has(f.recipientId)),
-        values: await store.fieldValues(db, request.id),
+        values: await fieldValueStore.read(db, request.id),
       }),
       signal,
     );

@@ -9,12 +9,13 @@ import type { EndedReason, RequestStatus } from "@countersign/domain";
 import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "./audit-trail.js";
+import { assertAuthenticated, authenticationStatus, pendingMethods } from "./authentication-status.js";
 import { routeOn } from "./dispatch.js";
 import { enqueueRequestEvent } from "./events.js";
+import { fieldValueStore } from "./field-value-store.js";
 import { toFieldValue, toSignatureRequest } from "./messages.js";
 import { returnUrlViolations } from "./request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "./request-transactions.js";
-import { assertAuthenticated, authenticationStatus, pendingMethods } from "./signer-authentication.js";
 import { hashToken, linkGone, type SigningLinks, signingEnded } from "./signing-links.js";
 import { actsInRouting, assertAllowed, isRecipientsTurn, recipientAllows } from "./state-machine.js";
 import { type RecipientRow, type RequestRow, store } from "./store.js";
@@ -265,7 +266,7 @@ export class SigningSessions {
         authentication,
       };
     }
-    const values = await store.fieldValues(this.deps.db, session.requestId);
+    const values = await fieldValueStore.read(this.deps.db, session.requestId);
     const nameOf = new Map(request.recipients.map((r) => [r.id, r.name]));
     const filled = request.fields.flatMap((field) => {
       const value = values.get(field.id);

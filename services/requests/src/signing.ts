@@ -17,13 +17,14 @@ import {
 import type { Actor, FieldValue } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Queryable, validationError } from "@countersign/kit";
 import { appendAudit } from "./audit-trail.js";
+import { assertAuthenticated } from "./authentication-status.js";
 import { notifyRecipients, routeOn } from "./dispatch.js";
 import { drawnSignatureProblems } from "./drawn-signature.js";
 import { enqueueRequestEvent } from "./events.js";
+import { fieldValueStore } from "./field-value-store.js";
 import { drawingsOf, readSignerValues } from "./field-values.js";
 import { LIMITS, personViolations } from "./request-rules.js";
 import type { Locked, RequestTransactions } from "./request-transactions.js";
-import { assertAuthenticated } from "./signer-authentication.js";
 import { revokeLinks, type SigningLinks } from "./signing-links.js";
 import { type SessionRef, type SigningSessions, signerActor } from "./signing-sessions.js";
 import { assertAllowed, assertRecipientAllowed } from "./state-machine.js";
@@ -71,7 +72,7 @@ export class Signing {
       const by = signerActor(signer, actor);
       // An approver has no fields: their consent is the approval.
       const act = signer.kind === "approver" ? "approved" : "signed";
-      await store.saveFieldValues(tx, locked.request.id, signer.id, values);
+      await fieldValueStore.save(tx, locked.request.id, signer.id, values);
       const attached = new Set(
         [...values.values()].flatMap((v) => (v.kind === "attachment" ? [v.documentId] : [])),
       );

@@ -11,7 +11,6 @@ import type {
 } from "@countersign/domain";
 import { sameAddress } from "@countersign/domain";
 import { type DueRows, type Queryable, selectPage } from "@countersign/kit";
-import type { StoredValue } from "./field-values.js";
 
 /** A field as a request keeps it: on a document, bound to its recipient, with its rules. */
 export interface StoredField extends FieldRules {
@@ -634,29 +633,6 @@ export const store = {
   /** A sent request is in progress once a recipient acts; the request as it is afterwards. */
   async markInProgress(tx: Queryable, request: RequestRow): Promise<RequestRow> {
     return request.status === "sent" ? store.setStatus(tx, request.id, "in_progress") : request;
-  },
-
-  async saveFieldValues(
-    tx: Queryable,
-    requestId: string,
-    recipientId: string,
-    values: Map<string, StoredValue>,
-  ): Promise<void> {
-    if (values.size === 0) return;
-    await tx.query(
-      `INSERT INTO field_values (request_id, field_id, recipient_id, value)
-       SELECT $1, f.id, $2, f.value FROM unnest($3::text[], $4::jsonb[]) AS f(id, value)`,
-      [requestId, recipientId, [...values.keys()], [...values.values()].map((v) => JSON.stringify(v))],
-    );
-  },
-
-  /** Every value the signers of a request put into their fields, by field id. */
-  async fieldValues(db: Queryable, requestId: string): Promise<Map<string, StoredValue>> {
-    const { rows } = await db.query<{ field_id: string; value: StoredValue }>(
-      "SELECT field_id, value FROM field_values WHERE request_id = $1",
-      [requestId],
-    );
-    return new Map(rows.map((r) => [r.field_id, r.value]));
   },
 
   /** A signer's signature, or an approver's approval (`as`): the act's time, address and browser. */

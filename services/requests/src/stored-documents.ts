@@ -9,6 +9,13 @@ import type {
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { Original } from "./completion/sealed-document.js";
 
+/** The documents service's name for a request's claim on a document it uses (its holder). */
+export const REQUEST_HOLDER_PREFIX = "request:";
+
+export function holderOf(requestId: string): string {
+  return `${REQUEST_HOLDER_PREFIX}${requestId}`;
+}
+
 /** A stored document's metadata, or undefined when it is not there (deleted, or by retention). */
 export function findDocument(
   documents: Client<typeof DocumentsService>,

@@ -15,7 +15,7 @@ import {
   useState,
 } from "react";
 import { IntlProvider, useIntl } from "react-intl";
-import { type MessageElement, selectorsOf } from "../../../../services/domain/src/message-selectors";
+import { type MessageElement, selectorsOf } from "@countersign/domain/web";
 import {
   DEFAULT_LOCALE,
   direction,

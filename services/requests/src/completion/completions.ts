@@ -30,13 +30,13 @@ import {
 } from "@countersign/kit";
 import { type AuditActor, appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
 import { enqueueRequestEvent } from "../events.js";
+import { fieldValueStore } from "../field-value-store.js";
 import type { StoredValue } from "../field-values.js";
 import { queueEmails } from "../notifications.js";
-import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import type { SigningLinks } from "../signing-links.js";
 import { type StoredField, store } from "../store.js";
-import { readOriginals } from "../stored-documents.js";
+import { holderOf, readOriginals } from "../stored-documents.js";
 import { DrawingFailed, type DrawingProcess } from "./drawing-process.js";
 import { RevocationError } from "./pades/revocation.js";
 import { TimestampError } from "./pades/timestamp-client.js";
@@ -247,7 +247,7 @@ export class Completions extends JobQueue<Job> {
     const recipients = await store.recipientsOf(db, [request.id]);
     const audit = await readAudit(db, request.id);
     const completedAt = new Date();
-    const values = await store.fieldValues(db, request.id);
+    const values = await fieldValueStore.read(db, request.id);
     const seal = await this.deps.seals.forWorkspace(job.workspace_id);
     const drawn = await this.deps.drawing.draw(
       job.workspace_id,

@@ -24,10 +24,9 @@ import {
 import { type Database, DrainLoop, type Logger } from "@countersign/kit";
 import { appendAudit, type ChainEnd, EMPTY_CHAIN, SYSTEM } from "../audit-trail.js";
 import type { DrawingProcess } from "../completion/drawing-process.js";
-import { holderOf } from "../request-creation.js";
 import { lockRequest } from "../request-transactions.js";
 import { type RequestRow, store } from "../store.js";
-import { findDocument, readDocument } from "../stored-documents.js";
+import { findDocument, holderOf, readDocument } from "../stored-documents.js";
 import { type RetentionDue, retentionStore } from "./retention-store.js";
 
 export interface RetentionSweepDeps {

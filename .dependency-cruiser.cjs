@@ -1,0 +1,69 @@
+/**
+ * The floors of the house, checked in `npm run lint` (dependency-cruiser): the kit holds mechanisms
+ * and knows no service; the domain knows only the kit and the generated contracts; a service reaches
+ * another only through its contract (gen) and the shared floors below; the gateway reaches services
+ * only through their contracts; the web apps reach no server code but the domain's browser entry.
+ * No module imports itself back through others (a circle), in product code or tests.
+ */
+const SERVICES = "(auth|documents|requests|templates|webhooks)";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A circle of imports: the modules cannot be read, tested or moved one at a time.",
+      severity: "error",
+      from: { path: "^(services|gateway)/" },
+      to: { circular: true },
+    },
+    {
+      name: "kit-knows-no-service",
+      comment: "services/kit holds mechanisms only: it imports no service, no domain rule, no gateway code.",
+      severity: "error",
+      from: { path: "^services/kit/src/" },
+      to: { path: ["^services/(?!kit/)", "^gateway/"] },
+    },
+    {
+      name: "domain-below-services",
+      comment: "The domain is shared knowledge: it imports the kit and the generated contracts, no service.",
+      severity: "error",
+      from: { path: "^services/domain/src/" },
+      to: { path: [`^services/${SERVICES}/`, "^gateway/"] },
+    },
+    {
+      name: "services-meet-through-contracts",
+      comment: "A service reaches another through its gRPC contract (gen/), never its source.",
+      severity: "error",
+      from: { path: `^services/${SERVICES}/src/` },
+      to: { path: `^services/${SERVICES}/`, pathNot: "^services/$1/" },
+    },
+    {
+      name: "gateway-through-contracts",
+      comment: "The gateway translates HTTP into service calls: it reaches no service's source.",
+      severity: "error",
+      from: { path: "^gateway/src/" },
+      to: { path: `^services/${SERVICES}/` },
+    },
+    {
+      name: "web-apps-reach-no-server-code",
+      comment: "The web apps run in a browser: no server module, and the domain only through @countersign/domain/web.",
+      severity: "error",
+      from: { path: "^gateway/web/" },
+      to: { path: ["^gateway/src/", "^services/(?!domain/src/web\\.ts$)"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "(^|/)(gen|dist|node_modules|data)/" },
+    // Workspace packages are followed to their source, so a floor is checked where it is crossed.
+    combinedDependencies: false,
+    preserveSymlinks: false,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".d.ts"],
+    },
+  },
+};

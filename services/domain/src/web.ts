@@ -1,0 +1,8 @@
+/**
+ * What the web apps share with the services, for a browser: modules that import nothing a browser
+ * lacks (no kit, no generated contracts, no Node). The package's main entry is for servers.
+ */
+export * from "./api-scopes.js";
+export * from "./field-conditions.js";
+export * from "./message-selectors.js";
+export * from "./signing-ended-words.js";
