@@ -31,6 +31,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
 import { buildGateway } from "./app.js";
 import { withRelayedUploads } from "./document-upload-relay.js";
+import { edgeConfig } from "./edge-config.js";
 import { listen, serveMetrics } from "./http-server.js";
 import { admissionConfig, admissionLimits } from "./middleware/admission.js";
 import { bodyMemoryConfig } from "./middleware/body-budget.js";
@@ -44,6 +45,7 @@ export {
   type GatewayOptions,
   type GatewayServices,
 } from "./app.js";
+export { edgeConfig } from "./edge-config.js";
 export { type ListeningGateway, listen } from "./http-server.js";
 export { admissionConfig, admissionLimits } from "./middleware/admission.js";
 export { bodyMemoryConfig } from "./middleware/body-budget.js";
@@ -51,36 +53,48 @@ export { bodyMemoryConfig } from "./middleware/body-budget.js";
 /** The gateway's variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({
   PORT: env.port(8080),
-  /** Prometheus metrics, on a port of their own so that the public one does not show them. */
-  METRICS_PORT: env.port(9090),
+  METRICS_PORT: env
+    .port(9090)
+    .describe(
+      "Prometheus metrics (`GET /metrics`), on a port of their own so that the public one does not show them",
+    ),
   LOG_LEVEL: env.logLevel(),
-  AUTH_ADDR: env.serviceAddress(),
-  DOCUMENTS_ADDR: env.serviceAddress(),
-  TEMPLATES_ADDR: env.serviceAddress(),
-  REQUESTS_ADDR: env.serviceAddress(),
-  WEBHOOKS_ADDR: env.serviceAddress(),
+  AUTH_ADDR: serviceAddress("auth"),
+  DOCUMENTS_ADDR: serviceAddress("documents"),
+  TEMPLATES_ADDR: serviceAddress("templates"),
+  REQUESTS_ADDR: serviceAddress("requests"),
+  WEBHOOKS_ADDR: serviceAddress("webhooks"),
   NATS_URL: z.string().min(1),
   NATS_NAMESPACE: env.namespace(),
   COUNTERSIGN_SERVICE_TOKEN: env.secret(),
-  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
+  COUNTERSIGN_PUBLIC_URL: env
+    .url()
+    .optional()
+    .describe(
+      "the base URL clients use, by default `http://localhost:$PORT`: links in e-mails, the console's cURL commands, cookies' `Secure`",
+    ),
   /** The converter's time limit, which an upload's deadline makes room for. */
   ...conversionTimeoutConfig,
   COUNTERSIGN_JSON_LIMIT_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
-    .default(1024 * 1024),
+    .default(1024 * 1024)
+    .describe("the largest JSON body, in bytes (413 beyond)"),
   COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .default(25 * 1024 * 1024),
-  COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
-  COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
-  COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
+  ...edgeConfig,
   ...admissionConfig,
   ...bodyMemoryConfig,
 });
+
+/** A service's base URL (or several: the gateway balances over them), such as `http://auth:8080`. */
+function serviceAddress(service: string) {
+  return env.serviceAddress().describe(`the ${service} service's base URL, e.g. \`http://${service}:8080\``);
+}
 
 const metricsRegistry = new Registry();
 

@@ -23,6 +23,7 @@ import { RequestsService } from "@countersign/gen/countersign/requests/v1/reques
 import { WebhooksService } from "@countersign/gen/countersign/webhooks/v1/webhooks_service_pb.js";
 import { networkTransport, serviceClient, tokenDigest } from "@countersign/kit";
 import { generateSealP12, sealCertificateRequest, verifyDocument } from "@countersign/requests";
+import { cliConfigSchema } from "./cli-config.js";
 import { readDistributedEndpoints } from "./distributed-endpoints.js";
 import { readAdminEndpoint } from "./state-files.js";
 
@@ -80,11 +81,12 @@ interface Services {
 
 /** Clients of the running deployment's services: the standalone admin port serves them all. */
 async function connect(): Promise<Services> {
-  const token = process.env.COUNTERSIGN_SERVICE_TOKEN;
-  const authAddr = process.env.AUTH_ADDR;
+  const config = cliConfigSchema.parse(process.env);
+  const token = config.COUNTERSIGN_SERVICE_TOKEN;
+  const authAddr = config.AUTH_ADDR;
   if (authAddr) {
-    const webhooksAddr = process.env.WEBHOOKS_ADDR;
-    const requestsAddr = process.env.REQUESTS_ADDR;
+    const webhooksAddr = config.WEBHOOKS_ADDR;
+    const requestsAddr = config.REQUESTS_ADDR;
     return {
       auth: serviceClient(AuthService, networkTransport(authAddr, token)),
       get webhooks() {
@@ -97,7 +99,7 @@ async function connect(): Promise<Services> {
       },
     };
   }
-  const dataDir = resolve(process.env.COUNTERSIGN_DATA_DIR ?? "./data");
+  const dataDir = resolve(config.COUNTERSIGN_DATA_DIR);
   const endpoint = await readAdminEndpoint(dataDir);
   if (endpoint) {
     const transport = networkTransport(endpoint.url, endpoint.token);

@@ -19,7 +19,6 @@ import { Health, HealthCheckResponse_ServingStatus } from "@countersign/gen/grpc
 import {
   ConfigError,
   createLogger,
-  env,
   exitOnProcessFaults,
   type Logger,
   loadConfig,
@@ -29,9 +28,9 @@ import {
   tokenDigest,
   warnWithoutNodeFlags,
 } from "@countersign/kit";
-import { z } from "zod";
 import { DISTRIBUTED_FILE, type DistributedEndpoints } from "./distributed-endpoints.js";
 import { freePort } from "./free-port.js";
+import { type LauncherConfig, launcherConfigSchema } from "./launcher-config.js";
 import { type LocalS3, startLocalS3 } from "./local-s3.js";
 import { GATEWAY_HEAP_MB, UPLOAD_READER_NODE_FLAGS } from "./pod-resources.js";
 import { loadOrCreateSecrets, sealFiles } from "./state-files.js";
@@ -49,34 +48,10 @@ type Component = (typeof COMPONENTS)[number];
 /** A process that ran at least this long before it died is started again. */
 const RESTART_AFTER_MS = 10_000;
 
-const configSchema = z.object({
-  PORT: env.port(8080),
-  GATEWAY_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
-  WEBHOOKS_REPLICAS: z.coerce.number().int().min(1).max(8).default(2),
-  LOG_LEVEL: env.logLevel(),
-  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data/distributed"),
-  POSTGRES_URL: env.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
-  COUNTERSIGN_DB_PREFIX: z
-    .string()
-    .regex(/^[a-z][a-z0-9_]{0,40}$/, "must be lower-case letters, digits and _")
-    .default("countersign_"),
-  NATS_URL: z.string().min(1).default("nats://127.0.0.1:4222"),
-  NATS_NAMESPACE: env.namespace(),
-  S3_ENDPOINT: env.url().optional(),
-  S3_ACCESS_KEY: z.string().optional(),
-  S3_SECRET_KEY: z.string().optional(),
-  S3_BUCKET: z.string().default("countersign"),
-  COUNTERSIGN_PUBLIC_URL: env.url().optional(),
-  COUNTERSIGN_ADMIN_EMAIL: z.email().optional(),
-  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
-  /** A time-stamping authority of your own; without one the launcher runs one on loopback (OpenSSL). */
-  COUNTERSIGN_TSA_URL: env.url().optional(),
-});
-
-type Config = z.output<typeof configSchema>;
+type Config = LauncherConfig;
 
 function databaseUrl(config: Config, service: Service): string {
-  const explicit = process.env[`${service.toUpperCase()}_DATABASE_URL`];
+  const explicit = config[`${service.toUpperCase() as Uppercase<Service>}_DATABASE_URL`];
   if (explicit) return explicit;
   const url = new URL(config.POSTGRES_URL);
   url.pathname = `/${config.COUNTERSIGN_DB_PREFIX}${service}`;
@@ -113,7 +88,7 @@ function replicaCounts(args: string[], config: Config): Record<Component, number
 }
 
 runMain(async () => {
-  const config = loadConfig(configSchema);
+  const config = loadConfig(launcherConfigSchema);
   const replicas = replicaCounts(process.argv.slice(2), config);
   const logger = createLogger({ name: "launcher", level: config.LOG_LEVEL });
   exitOnProcessFaults(logger);
@@ -191,7 +166,7 @@ runMain(async () => {
   };
 
   // The converter needs LibreOffice; without it, the documents service refuses office documents.
-  const libreOffice = findLibreOffice(process.env.COUNTERSIGN_LIBREOFFICE);
+  const libreOffice = findLibreOffice(config.COUNTERSIGN_LIBREOFFICE);
   const converters: string[] = [];
   if (libreOffice) {
     for (let replica = 0; replica < replicas.converter; replica++) {
@@ -263,7 +238,7 @@ runMain(async () => {
             ? {
                 COUNTERSIGN_PUBLIC_URL: publicUrl,
                 COUNTERSIGN_WEBHOOK_SECRET_KEY:
-                  process.env.COUNTERSIGN_WEBHOOK_SECRET_KEY ?? secrets.webhookSecretKey,
+                  config.COUNTERSIGN_WEBHOOK_SECRET_KEY ?? secrets.webhookSecretKey,
               }
             : {}),
           ...(service === "documents"

@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { identityProviderConfig } from "@countersign/auth";
 import { conversionConfig, conversionSettings, DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
-import { admissionConfig, admissionLimits, bodyMemoryConfig } from "@countersign/gateway";
+import { admissionConfig, admissionLimits, bodyMemoryConfig, edgeConfig } from "@countersign/gateway";
 import {
   createLogger,
   env,
@@ -32,18 +32,23 @@ import { z } from "zod";
 import { startStandalone } from "./compose-standalone.js";
 import type { DataDirLock } from "./data-dir-lock.js";
 
-const configSchema = z.object({
+/** Standalone's variables (standalone.ts reads LOG_LEVEL and COUNTERSIGN_DATA_DIR once before, to hold the data dir). */
+export const standaloneConfigSchema = z.object({
   PORT: env.port(8080),
-  HOST: z.string().default("0.0.0.0"),
+  HOST: z.string().default("0.0.0.0").describe("the gateway's listening address"),
   LOG_LEVEL: env.logLevel(),
-  COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
+  COUNTERSIGN_DATA_DIR: z
+    .string()
+    .min(1)
+    .default("./data")
+    .describe(
+      "data, secrets and the admin port's address (standalone; services that write e-mails to files keep their outbox there); the CLI finds a running deployment through it",
+    ),
   COUNTERSIGN_PUBLIC_URL: env.url().optional(),
-  COUNTERSIGN_ADMIN_PORT: env.port(0),
+  COUNTERSIGN_ADMIN_PORT: env.port(0).describe("the loopback-only admin port for the CLI; 0: a free port"),
   COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
-  COUNTERSIGN_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(50),
-  COUNTERSIGN_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(100),
-  COUNTERSIGN_TRUSTED_PROXIES: env.networks(),
+  ...edgeConfig,
   ...admissionConfig,
   ...bodyMemoryConfig,
   ...mailConfig,
@@ -68,7 +73,7 @@ export interface HeldStart {
 }
 
 export async function runStandalone({ lock, destination, started }: HeldStart): Promise<void> {
-  const config = loadConfig(configSchema);
+  const config = loadConfig(standaloneConfigSchema);
   const loggerFor = (service: string) =>
     createLogger({ name: service, level: config.LOG_LEVEL, destination });
   // Off unless OTEL_* names an exporter; before anything is built, so every part is traced.

@@ -3,18 +3,11 @@
  * Deployment beside Mailpit and MinIO): OpenSSL's `ts -reply` behind HTTP, its keys made on first
  * start in COUNTERSIGN_TSA_DIR. Not for production: point COUNTERSIGN_TSA_URL at a real authority.
  */
-import { createLogger, env, loadConfig, runMain } from "@countersign/kit";
-import { z } from "zod";
-import { startLocalTimestampAuthority } from "./timestamp-authority.js";
-
-const configSchema = z.object({
-  PORT: env.port(8080),
-  LOG_LEVEL: env.logLevel(),
-  COUNTERSIGN_TSA_DIR: z.string().min(1).default("/tmp/tsa"),
-});
+import { createLogger, loadConfig, runMain } from "@countersign/kit";
+import { startLocalTimestampAuthority, timestampAuthorityConfigSchema } from "./timestamp-authority.js";
 
 runMain(async () => {
-  const config = loadConfig(configSchema);
+  const config = loadConfig(timestampAuthorityConfigSchema);
   const logger = createLogger({ name: "timestamp-authority", level: config.LOG_LEVEL });
   const authority = await startLocalTimestampAuthority(config.COUNTERSIGN_TSA_DIR, config.PORT, "0.0.0.0");
   logger.info({ port: config.PORT }, "time-stamping authority ready (OpenSSL ts, development only)");

@@ -13,8 +13,23 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { env } from "@countersign/kit";
+import { z } from "zod";
 
 const run = promisify(execFile);
+
+/** The variables of the authority as a process of its own (timestamp-authority-server.ts). */
+export const timestampAuthorityConfigSchema = z.object({
+  PORT: env.port(8080),
+  LOG_LEVEL: env.logLevel(),
+  COUNTERSIGN_TSA_DIR: z
+    .string()
+    .min(1)
+    .default("/tmp/tsa")
+    .describe(
+      "where the development time-stamping authority (the dev overlay's) keeps the keys it makes on first start",
+    ),
+});
 
 export interface LocalTimestampAuthority {
   url: string;

@@ -39,12 +39,24 @@ const perKey = limitVariables(DEFAULT_KEY_IN_FLIGHT);
 
 /** The environment variables that set the limits, for every entry point that runs a gateway. */
 export const admissionConfig = {
-  COUNTERSIGN_MAX_CONCURRENT_REQUESTS: wholeGateway.concurrent,
-  COUNTERSIGN_MAX_QUEUED_REQUESTS: wholeGateway.queued,
-  COUNTERSIGN_MAX_QUEUE_WAIT_MS: wholeGateway.maxWaitMs,
-  COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS: perKey.concurrent,
-  COUNTERSIGN_KEY_MAX_QUEUED_REQUESTS: perKey.queued,
-  COUNTERSIGN_KEY_MAX_QUEUE_WAIT_MS: perKey.maxWaitMs,
+  COUNTERSIGN_MAX_CONCURRENT_REQUESTS: wholeGateway.concurrent.describe(
+    "requests worked on at once; the next wait in arrival order",
+  ),
+  COUNTERSIGN_MAX_QUEUED_REQUESTS: wholeGateway.queued.describe(
+    "requests that may wait; past that, 503 with `Retry-After` at once",
+  ),
+  COUNTERSIGN_MAX_QUEUE_WAIT_MS: wholeGateway.maxWaitMs.describe(
+    "longest wait for a place before 503 with `Retry-After`",
+  ),
+  COUNTERSIGN_KEY_MAX_CONCURRENT_REQUESTS: perKey.concurrent.describe(
+    "one key's requests worked on at once across `/v1`, `/api/v1` and `/restapi` (per replica; MCP has its own 4); the next wait in arrival order",
+  ),
+  COUNTERSIGN_KEY_MAX_QUEUED_REQUESTS: perKey.queued.describe(
+    "one key's requests that may wait; past that, 429 `rate_limited` with `Retry-After` at once",
+  ),
+  COUNTERSIGN_KEY_MAX_QUEUE_WAIT_MS: perKey.maxWaitMs.describe(
+    "longest wait of a key's request for a turn, before its body is read, then 429 with `Retry-After`",
+  ),
 };
 
 /** The gateway's limits and one key's, from the variables `admissionConfig` read. */

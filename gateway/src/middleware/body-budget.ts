@@ -29,7 +29,8 @@ export const bodyMemoryConfig = {
     .number()
     .int()
     .min(8)
-    .default(DEFAULT_BODY_MEMORY_BYTES / 1024 / 1024),
+    .default(DEFAULT_BODY_MEMORY_BYTES / 1024 / 1024)
+    .describe("memory for request bodies held at once, across requests; past it 503 with `Retry-After`"),
 };
 
 const RETRY_AFTER_SECONDS = "2";

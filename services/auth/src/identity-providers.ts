@@ -39,8 +39,11 @@ export const PROVIDER_ANSWER: AnswerLimits = {
 
 /** The operator's settings for reaching identity providers. */
 export const identityProviderConfig = {
-  /** Networks an identity provider may be on although not public (a provider inside the cluster). */
-  COUNTERSIGN_IDENTITY_PROVIDER_ALLOW_NETWORKS: env.reachableNetworks(),
+  COUNTERSIGN_IDENTITY_PROVIDER_ALLOW_NETWORKS: env
+    .reachableNetworks()
+    .describe(
+      "CIDRs identity providers may be on although private (a provider inside the cluster), e.g. `10.30.0.0/16`; by default only public addresses",
+    ),
 };
 
 export interface IdentityProviderOptions {

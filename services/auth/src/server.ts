@@ -17,9 +17,20 @@ export { type AuthDeps, type AuthModule, buildAuth } from "./service.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({
-  COUNTERSIGN_KEY_PEPPER: env.secret(),
-  COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
-  COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  COUNTERSIGN_KEY_PEPPER: env
+    .secret()
+    .describe(
+      "key of the keyed hash of API key secrets, and from which the key sealing single sign-on client secrets is derived; changing it invalidates every key and every stored client secret (standalone: generated in the data dir)",
+    ),
+  COUNTERSIGN_ADMIN_EMAIL: z
+    .email()
+    .default("admin@localhost")
+    .describe("the first Organization Admin, created on the first start"),
+  COUNTERSIGN_ADMIN_PASSWORD: z
+    .string()
+    .min(10, "must be at least 10 characters")
+    .optional()
+    .describe("their password (at least 10 characters); without it, one is generated and printed once"),
   /** The console's public base URL: invitation and password reset links start with it. */
   COUNTERSIGN_PUBLIC_URL: env.url(),
   ...mailConfig,

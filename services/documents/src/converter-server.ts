@@ -20,12 +20,11 @@ import {
   sweepConverterFolders,
 } from "./conversion/local-converter.js";
 import { CONVERTER_CALLERS } from "./converter-callers.js";
-import { DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
+import { uploadConfig } from "./upload-config.js";
 
 export const converterConfigSchema = z.object({
   ...conversionConfig,
-  COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
-  COUNTERSIGN_SPOOL_DIR: z.string().min(1).optional(),
+  ...uploadConfig,
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

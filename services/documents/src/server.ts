@@ -7,7 +7,8 @@ import { z } from "zod";
 import { DOCUMENTS_CALLERS } from "./callers.js";
 import { conversionConfig, conversionSettings } from "./conversion/conversion-config.js";
 import { RemoteConverter } from "./conversion/remote-converter.js";
-import { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, DEFAULT_MAX_UPLOAD_BYTES } from "./service.js";
+import { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES } from "./service.js";
+import { uploadConfig } from "./upload-config.js";
 
 export {
   type ConversionSettings,
@@ -15,23 +16,37 @@ export {
   conversionSettings,
 } from "./conversion/conversion-config.js";
 export { findLibreOffice } from "./conversion/libreoffice.js";
+export { converterConfigSchema } from "./converter-server.js";
 export { buildDocuments, DEFAULT_MAX_DOCUMENT_PAGES, type DocumentsDeps } from "./service.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z.object({
-  S3_ENDPOINT: env.url(),
-  S3_ACCESS_KEY: z.string().min(1),
-  S3_SECRET_KEY: z.string().min(1),
+  S3_ENDPOINT: env
+    .url()
+    .describe(
+      "MinIO or any S3 API endpoint (launcher: without one, s3rver on loopback); the bucket is created if missing",
+    ),
+  S3_ACCESS_KEY: z.string().min(1).describe("the S3 endpoint's access key"),
+  S3_SECRET_KEY: z.string().min(1).describe("the S3 endpoint's secret key"),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid S3 bucket name")
-    .default("countersign"),
-  S3_REGION: z.string().default("us-east-1"),
-  COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
-  COUNTERSIGN_SPOOL_DIR: z.string().min(1).optional(),
-  COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
-  /** The converter deployment; without it, this process converts with a LibreOffice of its own, if it has one. */
-  CONVERTER_ADDR: env.serviceAddress().optional(),
+    .default("countersign")
+    .describe("the bucket blobs are kept in"),
+  S3_REGION: z.string().default("us-east-1").describe("the S3 region signed requests name"),
+  ...uploadConfig,
+  COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_MAX_DOCUMENT_PAGES)
+    .describe("the most pages an uploaded PDF may have (422 beyond)"),
+  CONVERTER_ADDR: env
+    .serviceAddress()
+    .optional()
+    .describe(
+      "the converter deployment, which converts Word, ODT, RTF and images; without it, this process converts with a LibreOffice of its own, if it has one (launcher: started where LibreOffice is installed)",
+    ),
   /** This service's token for its calls to the converter. */
   COUNTERSIGN_SERVICE_TOKEN: env.secret().optional(),
   ...conversionConfig,

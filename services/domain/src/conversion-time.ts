@@ -13,7 +13,10 @@ export const conversionTimeoutConfig = {
     .int()
     .min(1000)
     .max(600_000)
-    .default(DEFAULT_CONVERSION_TIMEOUT_MS),
+    .default(DEFAULT_CONVERSION_TIMEOUT_MS)
+    .describe(
+      "how long one conversion may take before LibreOffice is killed and the file refused (422); the gateway gives an upload this long on top of its 30 s deadline, so set it alike for both",
+    ),
 };
 
 /**

@@ -36,20 +36,24 @@ export function loadConfig<S extends z.ZodType>(
 /** Schema pieces shared by every process, so a variable means the same thing everywhere. */
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
-  url: () => z.url(),
+  url: () => z.url().meta({ type: "URL" }),
   /** A service's replicas: one URL, or several separated by commas; host names may resolve to many. */
   serviceAddress: () =>
-    z.string().refine((value) => {
-      try {
-        parseAddress(value);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "must be an http(s) URL or a comma-separated list of them"),
+    z
+      .string()
+      .refine((value) => {
+        try {
+          parseAddress(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "must be an http(s) URL or a comma-separated list of them")
+      .meta({ type: "URL, or comma-separated URLs" }),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** A secret shared by processes; at least 32 characters so it cannot be guessed. */
-  secret: () => z.string().min(32, "must be at least 32 characters"),
+  secret: () =>
+    z.string().min(32, "must be at least 32 characters").meta({ type: "secret, ≥ 32 characters" }),
   /** NATS subject and stream prefix, so that several deployments (or test runs) can share a server. */
   namespace: () =>
     z
@@ -67,7 +71,8 @@ export const env = {
           .map((part) => part.trim())
           .filter(Boolean),
       )
-      .refine((parts) => parts.every(isNetwork), "must be comma-separated IP addresses or CIDR blocks"),
+      .refine((parts) => parts.every(isNetwork), "must be comma-separated IP addresses or CIDR blocks")
+      .meta({ type: "comma-separated IPs or CIDRs" }),
   /**
    * Networks an outbound client may reach although they are not public (address-policy.ts):
    * comma-separated CIDR blocks such as `127.0.0.0/8,::1/128`; none by default.
@@ -83,12 +88,14 @@ export const env = {
           context.addIssue({ code: "custom", message: (err as Error).message });
           return z.NEVER;
         }
-      }),
+      })
+      .meta({ type: "comma-separated CIDRs" }),
   flag: () =>
     z
       .enum(["true", "false", "1", "0", ""])
       .default("false")
-      .transform((v) => v === "true" || v === "1"),
+      .transform((v) => v === "true" || v === "1")
+      .meta({ type: "boolean" }),
 };
 
 /**

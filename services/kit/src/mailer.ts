@@ -14,8 +14,14 @@ export const mailConfig = {
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
-    .optional(),
-  COUNTERSIGN_MAIL_FROM: z.email().default("no-reply@countersign.local"),
+    .optional()
+    .describe(
+      "`smtp://user:pass@host:587` or `smtps://…:465`; without it, e-mails are written to `$COUNTERSIGN_DATA_DIR/outbox`",
+    ),
+  COUNTERSIGN_MAIL_FROM: z
+    .email()
+    .default("no-reply@countersign.local")
+    .describe("the sender address of e-mails"),
 };
 
 export interface MailAddress {

@@ -22,18 +22,62 @@ import { startTracing, stopTracing } from "./tracing.js";
 
 /** The variables every service reads, beside its own and `<NAME>_DATABASE_URL`. */
 export const serviceConfigSchema = z.object({
-  PORT: env.port(8080),
-  LOG_LEVEL: env.logLevel(),
-  NATS_URL: z.string().min(1),
-  NATS_NAMESPACE: env.namespace(),
-  /** How long an event a replica took may go unacknowledged before another replica gets it. */
-  NATS_ACK_WAIT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
-  /** This process's own token, presented on its calls to other services (those that call none need none). */
-  COUNTERSIGN_SERVICE_TOKEN: env.secret().optional(),
-  /** The callers this service answers, by the SHA-256 of their tokens: "gateway=<hex>,operator=<hex>". */
-  COUNTERSIGN_CALLERS: z.string().min(1),
-  COUNTERSIGN_DRAIN_MS: z.coerce.number().int().min(0).default(0),
+  PORT: env
+    .port(8080)
+    .describe(
+      "listening port (gateway: HTTP; services: gRPC and HTTP/1.1 on one port; launcher: the first gateway's, the second on `PORT+1`)",
+    ),
+  LOG_LEVEL: env.logLevel().describe("`fatal` … `trace`, or `silent`"),
+  NATS_URL: z
+    .string()
+    .min(1)
+    .describe(
+      "NATS with JetStream (comma-separated for a cluster); the launcher's default is a local server",
+    ),
+  NATS_NAMESPACE: env
+    .namespace()
+    .describe("stream `<ns>_events`, subjects `<ns>.events.>`: several deployments can share a server"),
+  NATS_ACK_WAIT_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(3600)
+    .default(60)
+    .describe("how long an event a replica took may go unanswered before another replica gets it"),
+  COUNTERSIGN_SERVICE_TOKEN: env
+    .secret()
+    .optional()
+    .describe(
+      "this process's own token for its calls to other services (those that call none need none); the CLI's is the operator's; the launcher generates them",
+    ),
+  COUNTERSIGN_CALLERS: z
+    .string()
+    .min(1)
+    .describe(
+      "`gateway=<sha256 of its token>,templates=…,requests=…,requests-sealer=…,operator=…`: the callers a service answers, each only the methods its code allows them (the launcher generates them; `cli identities` makes a set)",
+    ),
+  COUNTERSIGN_DRAIN_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe("time between NOT_SERVING and closing the listener on shutdown"),
 });
+
+/** `<NAME>_DATABASE_URL`: the one variable whose name depends on the service. */
+function databaseVariableOf(name: string): string {
+  return `${name.toUpperCase()}_DATABASE_URL`;
+}
+
+/** Everything a service's process reads: the shared variables, its database's and its own. */
+export function serviceSchema(name: string, own: z.ZodType) {
+  return serviceConfigSchema
+    .extend({
+      [databaseVariableOf(name)]: env
+        .url()
+        .describe("the service's own Postgres database, created if missing (launcher: from `POSTGRES_URL`)"),
+    })
+    .and(own);
+}
 
 export interface ServiceAdapters {
   db: Database;
@@ -55,9 +99,10 @@ export interface ServiceMainOptions<S extends z.ZodObject> {
 }
 
 export async function serviceMain<S extends z.ZodObject>(options: ServiceMainOptions<S>): Promise<void> {
-  const databaseVariable = `${options.name.toUpperCase()}_DATABASE_URL`;
-  const schema = serviceConfigSchema.extend({ [databaseVariable]: env.url() }).and(options.config);
-  const config = loadConfig(schema) as z.output<typeof serviceConfigSchema> &
+  const databaseVariable = databaseVariableOf(options.name);
+  const config = loadConfig(serviceSchema(options.name, options.config)) as z.output<
+    typeof serviceConfigSchema
+  > &
     Record<string, string> &
     z.output<S>;
   const logger = startProcess(options.name, config.LOG_LEVEL);
@@ -90,6 +135,11 @@ export const statelessServiceConfigSchema = serviceConfigSchema.omit({
   NATS_ACK_WAIT_SECONDS: true,
 });
 
+/** Everything a stateless service's process reads: the shared variables but the event bus's, and its own. */
+export function statelessServiceSchema(own: z.ZodType) {
+  return statelessServiceConfigSchema.and(own);
+}
+
 export interface StatelessServiceMainOptions<S extends z.ZodObject>
   extends Omit<ServiceMainOptions<S>, "build"> {
   build: (logger: Logger, config: z.output<S>) => Promise<ServiceModule & { close?: () => Promise<void> }>;
@@ -99,7 +149,7 @@ export interface StatelessServiceMainOptions<S extends z.ZodObject>
 export async function statelessServiceMain<S extends z.ZodObject>(
   options: StatelessServiceMainOptions<S>,
 ): Promise<void> {
-  const config = loadConfig(statelessServiceConfigSchema.and(options.config)) as z.output<
+  const config = loadConfig(statelessServiceSchema(options.config)) as z.output<
     typeof statelessServiceConfigSchema
   > &
     z.output<S>;

@@ -40,8 +40,52 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from "@opentelemetry/sdk-trace";
+import { z } from "zod";
 
 export { SpanKind, SpanStatusCode };
+
+/**
+ * The standard variables as this process reads them (the OpenTelemetry SDK reads the rest of the
+ * specification's, such as OTEL_EXPORTER_OTLP_HEADERS, itself); declared here so that the
+ * configuration reference lists them beside every other variable.
+ */
+export const tracingConfig = z.object({
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .optional()
+    .describe(
+      "turns OpenTelemetry tracing on: spans go over OTLP/HTTP to this collector (Jaeger, Tempo, an OpenTelemetry Collector on port 4318); `OTEL_EXPORTER_OTLP_HEADERS` and `_TIMEOUT` as the specification says",
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .string()
+    .optional()
+    .describe("as `OTEL_EXPORTER_OTLP_ENDPOINT`, for traces alone; it wins over that one"),
+  OTEL_TRACES_SAMPLER: z
+    .string()
+    .optional()
+    .describe(
+      "which traces are kept (default `parentbased_always_on`): `parentbased_traceidratio` with `OTEL_TRACES_SAMPLER_ARG=0.1` keeps one in ten, following the caller's decision where it sent a `traceparent`",
+    ),
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .optional()
+    .describe("the ratio, 0 to 1, for the `traceidratio` samplers"),
+  OTEL_TRACES_EXPORTER: z
+    .string()
+    .optional()
+    .describe(
+      "`otlp` turns tracing on (to `http://localhost:4318` without an endpoint), `console` writes spans to stdout, `none` keeps it off",
+    ),
+  OTEL_SDK_DISABLED: z.string().optional().describe("`true` keeps tracing off, whatever else is set"),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .optional()
+    .describe("the process's name in traces (default `countersign-<service>`, `countersign` in standalone)"),
+  OTEL_RESOURCE_ATTRIBUTES: z
+    .string()
+    .optional()
+    .describe("the process's further attributes in traces, `key=value,…`"),
+});
 
 /** The W3C header a trace's context travels in, between processes and in stored events. */
 export const TRACEPARENT = "traceparent";
@@ -122,7 +166,7 @@ function exporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter | undefined {
  * process; `stopTracing` sends what is left.
  */
 export function startTracing(options: TracingOptions): boolean {
-  const env = options.env ?? process.env;
+  const env = tracingConfig.parse(options.env ?? process.env);
   if (provider) return true;
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
   const exporter = options.exporter ?? exporterFromEnv(env);

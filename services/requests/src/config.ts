@@ -8,26 +8,58 @@ import type { TimestampAuthority } from "./completion/pades/timestamp-client.js"
 import { type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
 
 export const requestTimingConfig = {
-  COUNTERSIGN_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(600),
-  COUNTERSIGN_EMBEDDED_URL_TTL_SECONDS: z.coerce.number().int().min(10).default(300),
-  COUNTERSIGN_EXPIRY_SWEEP_SECONDS: z.coerce.number().min(0.1).default(30),
-  /** How often ended requests whose documents the workspace's retention deletes are looked for. */
-  COUNTERSIGN_RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.1).default(600),
-  /** How long after completion a signer's link still opens the signed document. */
-  COUNTERSIGN_SIGNED_LINK_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  COUNTERSIGN_REMINDER_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(600)
+    .describe("at most one reminder per recipient in this time (429 with `Retry-After` otherwise)"),
+  COUNTERSIGN_EMBEDDED_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(300)
+    .describe("how long an embedded signing URL can be opened"),
+  COUNTERSIGN_EXPIRY_SWEEP_SECONDS: z.coerce
+    .number()
+    .min(0.1)
+    .default(30)
+    .describe("how often requests past `expiresAt` are expired"),
+  COUNTERSIGN_RETENTION_SWEEP_SECONDS: z.coerce
+    .number()
+    .min(0.1)
+    .default(600)
+    .describe(
+      "how often ended requests whose documents the workspace's retention (`retentionDays`) deletes are looked for",
+    ),
+  COUNTERSIGN_SIGNED_LINK_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe("days after completion that a signer's link still opens the signed document (then 410)"),
 };
 
 /** Every page of a request is drawn on, sealed and sent to signers' browsers: a request has a ceiling. */
 export const DEFAULT_MAX_REQUEST_PAGES = 2000;
 
 export const requestLimitsConfig = {
-  COUNTERSIGN_MAX_REQUEST_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_REQUEST_PAGES),
+  COUNTERSIGN_MAX_REQUEST_PAGES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_MAX_REQUEST_PAGES)
+    .describe("the most pages a request's documents may have together (422 beyond)"),
   COUNTERSIGN_COMPLETION_ATTEMPTS: z.coerce
     .number()
     .int()
     .min(1)
     .max(100)
-    .default(DEFAULT_COMPLETION_ATTEMPTS),
+    .default(DEFAULT_COMPLETION_ATTEMPTS)
+    .describe(
+      "attempts to seal a fully signed request (waits 5 s, doubled each time, up to 10 minutes) before it reports `completionFailure` and waits for its sender",
+    ),
 };
 
 export function requestLimits(config: {
@@ -53,12 +85,26 @@ export function requestTimings(config: Timings) {
 }
 
 export const sealConfig = {
-  /** The seal certificate: the path of a PKCS#12 file (on Kubernetes, a mounted Secret). */
-  COUNTERSIGN_SEAL_P12: z.string().min(1).optional(),
-  /** The path of a file holding its password, apart from the key; without one, no password. */
-  COUNTERSIGN_SEAL_P12_PASSWORD_FILE: z.string().min(1).optional(),
-  /** Read only to refuse it: a seal's password in a variable shows in every process listing and crash dump. */
-  COUNTERSIGN_SEAL_P12_PASSWORD: z.string().optional(),
+  COUNTERSIGN_SEAL_P12: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the path of the PKCS#12 file completed PDFs are sealed with (on Kubernetes, the `countersign-seal` Secret mounted in `requests-sealer` only); the file itself in a variable is refused. Standalone and launcher: a `seal.p12` made in the data dir",
+    ),
+  COUNTERSIGN_SEAL_P12_PASSWORD_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the path of a file holding its password, kept apart from the key (without one, no password; standalone: generated); a wrong one stops the start",
+    ),
+  COUNTERSIGN_SEAL_P12_PASSWORD: z
+    .string()
+    .optional()
+    .describe(
+      "refused: a seal's password in a variable shows in every process listing and crash dump; use `COUNTERSIGN_SEAL_P12_PASSWORD_FILE`",
+    ),
 };
 
 /** A file named by `variable`, read now; one line naming the variable when it cannot be. */
@@ -105,14 +151,35 @@ export function configuredSeal(config: z.infer<z.ZodObject<typeof sealConfig>>):
 }
 
 export const timestampConfig = {
-  /** An RFC 3161 time-stamping authority: with one, sealed documents are PAdES B-LTA; without, B-B. */
-  COUNTERSIGN_TSA_URL: env.url().optional(),
-  /** HTTP Basic credentials, for an authority that asks for them; the password is read from a file. */
-  COUNTERSIGN_TSA_USERNAME: z.string().min(1).optional(),
-  COUNTERSIGN_TSA_PASSWORD_FILE: z.string().min(1).optional(),
-  /** PEM certificates the authority's must chain to; without, the token's own are believed. */
-  COUNTERSIGN_TSA_CA_FILE: z.string().min(1).optional(),
-  COUNTERSIGN_TSA_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(10),
+  COUNTERSIGN_TSA_URL: env
+    .url()
+    .optional()
+    .describe(
+      "an RFC 3161 time-stamping authority: seals become PAdES B-LTA (without one, B-B); one that fails delays the completion, which is retried (launcher: without one, OpenSSL on loopback)",
+    ),
+  COUNTERSIGN_TSA_USERNAME: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("HTTP Basic user name, for an authority that asks for one"),
+  COUNTERSIGN_TSA_PASSWORD_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the path of a file holding the authority's HTTP Basic password"),
+  COUNTERSIGN_TSA_CA_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "PEM certificates the authority's must chain to; without it, the token's own certificate is believed",
+    ),
+  COUNTERSIGN_TSA_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(120)
+    .default(10)
+    .describe("how long the authority may take to answer"),
 };
 
 /** Every certificate in a PEM file, as DER; throws a sentence when there is none or one is broken. */

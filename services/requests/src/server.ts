@@ -56,15 +56,23 @@ export const configSchema = z
     DOCUMENTS_ADDR: env.serviceAddress(),
     COUNTERSIGN_SERVICE_TOKEN: env.secret(),
     COUNTERSIGN_PUBLIC_URL: env.url(),
-    COUNTERSIGN_LINK_SECRET: env.secret(),
+    COUNTERSIGN_LINK_SECRET: env
+      .secret()
+      .describe(
+        "key signing-link tokens are derived from; changing it retires every link (standalone and launcher: generated in the data dir)",
+      ),
     COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
     ...mailConfig,
     ...requestTimingConfig,
     ...requestLimitsConfig,
     ...sealConfig,
     ...timestampConfig,
-    /** all: API and sealing; api: the API alone, without the key; sealer: sealing alone, the only holder of the key. */
-    COUNTERSIGN_REQUESTS_ROLE: z.enum(["all", "api", "sealer"]).default("all"),
+    COUNTERSIGN_REQUESTS_ROLE: z
+      .enum(["all", "api", "sealer"])
+      .default("all")
+      .describe(
+        "`all`: the API and sealing; `api` serves the API without the seal's key; `sealer` seals completed PDFs, answers no calls and is the only process given the key",
+      ),
   })
   .refine((cfg) => cfg.COUNTERSIGN_REQUESTS_ROLE === "api" || cfg.COUNTERSIGN_SEAL_P12 !== undefined, {
     path: ["COUNTERSIGN_SEAL_P12"],

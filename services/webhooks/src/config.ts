@@ -5,18 +5,38 @@ import { z } from "zod";
 import { parseRetrySchedule } from "./delivery/retry-schedule.js";
 
 export const webhookConfig = {
-  /** Seals endpoint secrets at rest; changing it makes every stored secret unreadable. */
-  COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret(),
-  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: env.reachableNetworks(),
-  COUNTERSIGN_WEBHOOK_CA_FILE: z.string().optional(),
-  COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE: z.string().default(""),
-  /** Continuous failure after which an endpoint is disabled: 5 days. */
+  COUNTERSIGN_WEBHOOK_SECRET_KEY: env
+    .secret()
+    .describe(
+      "seals endpoint signing secrets at rest; changing it makes every stored secret unreadable (standalone and launcher: generated in the data dir)",
+    ),
+  COUNTERSIGN_WEBHOOK_ALLOW_NETWORKS: env
+    .reachableNetworks()
+    .describe(
+      "CIDRs deliveries may reach although private, e.g. `10.20.0.0/16`; by default only public addresses",
+    ),
+  COUNTERSIGN_WEBHOOK_CA_FILE: z
+    .string()
+    .optional()
+    .describe("a PEM file of CA certificates trusted besides the system's, for endpoints with a private CA"),
+  COUNTERSIGN_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("")
+    .describe(
+      "seconds to wait before each attempt of a message (±20 %); empty: `0,5,300,1800,7200,18000,36000,36000`",
+    ),
   COUNTERSIGN_WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
-    .default(5 * 24 * 3600),
-  COUNTERSIGN_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
+    .default(5 * 24 * 3600)
+    .describe("an endpoint whose every delivery failed this long (5 days) is disabled"),
+  COUNTERSIGN_WEBHOOK_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(0.1)
+    .max(60)
+    .default(15)
+    .describe("how long an endpoint has to answer an attempt"),
 };
 
 type WebhookConfig = {

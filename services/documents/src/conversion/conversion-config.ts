@@ -5,14 +5,29 @@ import { DEFAULT_CONVERSION_MEMORY_MB } from "./local-converter.js";
 import type { SandboxMode } from "./office-sandbox.js";
 
 export const conversionConfig = {
-  /** The soffice to run ("off": none); found on the PATH or in the usual places unless given. */
-  COUNTERSIGN_LIBREOFFICE: z.string().min(1).optional(),
+  COUNTERSIGN_LIBREOFFICE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the LibreOffice `soffice` that converts Word, ODT and RTF uploads, by default the first on the `PATH` or in the usual places; `off`: none, and they are refused with 415 saying how to enable it (launcher: a converter is started where one is found)",
+    ),
   /** Also read by the gateway, which gives an upload this much time on top of its own deadline. */
   ...conversionTimeoutConfig,
-  /** `bwrap`: soffice confined by bubblewrap, or not run at all; `off`: an operator's choice to run it unconfined. */
-  COUNTERSIGN_CONVERSION_SANDBOX: z.enum(["bwrap", "off"]).default("bwrap"),
-  /** The address space one soffice may map; below 512 MiB it cannot open the smallest document. */
-  COUNTERSIGN_CONVERSION_MEMORY_MB: z.coerce.number().int().min(512).default(DEFAULT_CONVERSION_MEMORY_MB),
+  COUNTERSIGN_CONVERSION_SANDBOX: z
+    .enum(["bwrap", "off"])
+    .default("bwrap")
+    .describe(
+      "how LibreOffice is confined: `bwrap`, in a bubblewrap box holding only the file it converts (no network, no other file of the server; where the box cannot be made, office documents are refused and the log says why), or `off`, unconfined (an operator's choice, [operations](operations.md))",
+    ),
+  COUNTERSIGN_CONVERSION_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(512)
+    .default(DEFAULT_CONVERSION_MEMORY_MB)
+    .describe(
+      "the address space one LibreOffice may map (below 512 it cannot open the smallest document): a document that needs more is converted without what did not fit, or refused (422)",
+    ),
 };
 
 export interface ConversionSettings {
