@@ -1,10 +1,10 @@
 /**
  * What `npm run lint` says of the generated files: docs/configuration.md is what the processes'
  * schemas say, and a stale copy, a variable read but never declared or a variable left undescribed
- * fails.
+ * fails; gen/ is what proto/ generates, and an edited, missing or left-over file fails.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -97,3 +97,19 @@ describe("the configuration reference", () => {
     ).toThrow("NEW_VARIABLE: described differently by one and two");
   });
 });
+
+test("the gen/ check fails on an edited, a missing and a left-over file", async () => {
+  const copy = join(scratch, "gen");
+  await cp(join(REPO, "gen"), copy, { recursive: true, filter: (path) => !path.includes("node_modules") });
+  const auth = join(copy, "countersign", "auth", "v1", "auth_service_pb.ts");
+  await writeFile(auth, `${await readFile(auth, "utf8")}// edited by hand\n`);
+  await unlink(join(copy, "grpc", "health", "v1", "health_pb.ts"));
+  await writeFile(join(copy, "countersign", "auth", "v1", "retired_pb.ts"), "export {};\n");
+  const result = await attempt("node", ["scripts/check-generated.mjs", "--gen", copy]);
+  expect(result.code).toBe(1);
+  expect(result.output).toContain("grpc/health/v1/health_pb.ts is missing");
+  expect(result.output).toContain("countersign/auth/v1/retired_pb.ts is not generated from proto/ any more");
+  expect(result.output).toContain(
+    "countersign/auth/v1/auth_service_pb.ts differs from what proto/ generates",
+  );
+}, 120_000);
