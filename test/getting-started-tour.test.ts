@@ -1,8 +1,8 @@
 /**
- * The README's 60-second tour as a newcomer meets it: every command names the service through
- * $BASE, set once, so that another PORT changes one line; and the command it gives for the signing
- * link, taken from README.md and run as written against a standalone deployment, prints the link
- * of the signer's e-mail, which opens the signing page.
+ * The 60-second tour (docs/getting-started.md, linked from the README) as a newcomer meets it:
+ * every command names the service through $BASE, set once, so that another PORT changes one line;
+ * and the command it gives for the signing link, taken from the page and run as written against a
+ * standalone deployment, prints the link of the signer's e-mail, which opens the signing page.
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,9 +17,9 @@ const run = promisify(execFile);
 
 /** The tour's shell lines, without the lines that show what a command prints. */
 const tourCommands = (() => {
-  const readme = readFileSync(join(REPO, "README.md"), "utf8");
-  const block = /## A 60-second tour[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!block) throw new Error("README.md has no shell block in its 60-second tour");
+  const page = readFileSync(join(REPO, "docs", "getting-started.md"), "utf8");
+  const block = /## A 60-second tour[\s\S]*?```sh\n([\s\S]*?)```/.exec(page)?.[1];
+  if (!block) throw new Error("docs/getting-started.md has no shell block in its 60-second tour");
   return block.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"));
 })();
 
