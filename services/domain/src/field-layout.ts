@@ -5,7 +5,13 @@
  * every violation with its path.
  */
 import type { FieldViolation } from "@countersign/kit";
-import { type FieldRules, fieldRuleViolations, roleKey } from "./field-rules.js";
+import {
+  type FieldRules,
+  type FieldRulesMessage,
+  fieldRuleViolations,
+  roleKey,
+  rulesOf,
+} from "./field-rules.js";
 
 export const FIELD_TYPES = [
   "signature",
@@ -51,6 +57,40 @@ export interface FieldDraft extends FieldRules {
   label: string;
   /** The text tag that placed the field, set only by the service that found it. */
   cover?: TextCover;
+}
+
+/** A field as the contracts carry it: its box, its role, its rules as a message, the cover of its text tag. */
+export interface FieldMessage {
+  id: string;
+  type: string;
+  role: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string;
+  rules?: FieldRulesMessage;
+  cover?: TextCover;
+}
+
+/** A field of a contract as a plain draft: the one mapping of a field's properties across services. */
+export function fieldDraftOf(f: FieldMessage): FieldDraft {
+  return {
+    id: f.id,
+    type: f.type,
+    role: f.role,
+    page: f.page,
+    x: f.x,
+    y: f.y,
+    width: f.width,
+    height: f.height,
+    required: f.required,
+    label: f.label,
+    ...rulesOf(f.rules),
+    ...coverOf(f.cover),
+  };
 }
 
 /** Width and height of each page in PDF points, as the document's viewer shows it. */

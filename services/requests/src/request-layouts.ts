@@ -6,12 +6,11 @@
  */
 
 import {
-  coverOf,
   type FieldDraft,
+  fieldDraftOf,
   fieldLayoutViolations,
   type PageSizes,
   placementViolations,
-  rulesOf,
   signatureViolations,
 } from "@countersign/domain";
 import type { NewField } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
@@ -39,21 +38,7 @@ export function layoutFromTemplate(template: Template): Layout {
     templateId: template.id,
     documentIds: [template.documentId],
     roles: template.roles.map(({ name, order }) => ({ name, order })),
-    fields: template.fields.map((f) => ({
-      id: f.id,
-      type: f.type,
-      role: f.role,
-      page: f.page,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      height: f.height,
-      required: f.required,
-      label: f.label,
-      ...rulesOf(f.rules),
-      ...coverOf(f.cover),
-      documentId: template.documentId,
-    })),
+    fields: template.fields.map((f) => ({ ...fieldDraftOf(f), documentId: template.documentId })),
   };
 }
 
@@ -81,18 +66,8 @@ export function layoutFromDocuments(
     .filter(({ r }) => r.role.trim())
     .map(({ r }) => ({ name: r.role.trim(), order: r.routingOrder || 1 }));
   const laid: LaidField[] = fields.map((f) => ({
+    ...fieldDraftOf(f),
     id: f.id || uuidv7(),
-    type: f.type,
-    role: f.role,
-    page: f.page,
-    x: f.x,
-    y: f.y,
-    width: f.width,
-    height: f.height,
-    required: f.required,
-    label: f.label,
-    ...rulesOf(f.rules),
-    ...coverOf(f.cover),
     documentId: f.documentId || documentIds[0] || "",
   }));
   laid.forEach((f, i) => {

@@ -8,7 +8,7 @@ import { setTimeout } from "node:timers/promises";
 import { create } from "@bufbuild/protobuf";
 import { type FieldMask, timestampFromDate, timestampNow } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { coverOf, rulesMessage, rulesOf, subjects } from "@countersign/domain";
+import { fieldDraftOf, rulesMessage, subjects } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { TemplateChangedSchema } from "@countersign/gen/countersign/events/v1/template_events_pb.js";
 import {
@@ -78,20 +78,7 @@ function draftOf(template: Template): TemplateDraft {
     description: template.description,
     documentId: template.documentId,
     roles: template.roles.map((r) => ({ name: r.name, order: r.order === 0 ? 1 : r.order })),
-    fields: template.fields.map((f) => ({
-      id: f.id,
-      type: f.type,
-      role: f.role,
-      page: f.page,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      height: f.height,
-      required: f.required,
-      label: f.label,
-      ...rulesOf(f.rules),
-      ...coverOf(f.cover),
-    })),
+    fields: template.fields.map(fieldDraftOf),
   };
 }
 
