@@ -16,10 +16,13 @@ test("a character is drawn in the first face of its stack that has it, as the br
   expect(faceOf("handwriting", "A")).toBe("caveat-latin-400-normal.woff2");
   expect(faceOf("handwriting", "Ł")).toBe("caveat-latin-ext-400-normal.woff2");
   expect(faceOf("handwriting", "Д")).toBe("caveat-cyrillic-400-normal.woff2");
-  // Caveat has no Greek: the next face of the stack draws it.
-  expect(faceOf("handwriting", "λ")).toBe("noto-sans-greek-400-normal.woff2");
-  expect(faceOf("handwriting", "م")).toBe("noto-sans-arabic-arabic-400-normal.woff2");
-  expect(faceOf("handwriting", "李")).toMatch(/^noto-sans-sc-\d+-400-normal\.woff2$/);
+  // Caveat has no Greek: the next face of the stack draws it, a handwriting face of that script.
+  expect(faceOf("handwriting", "λ")).toBe("playpen-sans-greek-400-normal.woff2");
+  expect(faceOf("handwriting", "م")).toBe("aref-ruqaa-arabic-400-normal.woff2");
+  expect(faceOf("handwriting", "李")).toMatch(/^long-cang-\d+-400-normal\.woff2$/);
+  expect(faceOf("handwriting", "さ")).toMatch(/^klee-one-\d+-400-normal\.woff2$/);
+  // A letter no handwriting face has (Uyghur ve, which Aref Ruqaa lacks) is drawn in a text face.
+  expect(faceOf("handwriting", "ۋ")).toBe("noto-sans-arabic-arabic-400-normal.woff2");
   expect(faceOf("text", "A")).toBe("noto-sans-latin-400-normal.woff2");
   expect(faceOf("bold", "A")).toBe("noto-sans-latin-700-normal.woff2");
 });
@@ -40,9 +43,9 @@ test("runs come in the order they are seen: right-to-left text reversed, faces s
     runs.map((r) => ({ text: r.text, rtl: r.rtl, face: basename(r.face.file).split("-400")[0] })),
   ).toEqual([
     { text: "Ada ", rtl: false, face: "caveat-latin" },
-    { text: "محمد عبد", rtl: true, face: "noto-sans-arabic-arabic" },
+    { text: "محمد عبد", rtl: true, face: "aref-ruqaa-arabic" },
     { text: " ", rtl: false, face: "caveat-latin" },
-    { text: "李", rtl: false, face: expect.stringMatching(/^noto-sans-sc-\d+$/) },
+    { text: "李", rtl: false, face: expect.stringMatching(/^long-cang-\d+$/) },
   ]);
   // The paragraph is left to right, as on the signing page: a line that starts right to left keeps
   // its right-to-left words first, and their letters in their order.

@@ -18,8 +18,32 @@ export type StackName = "handwriting" | "text" | "bold";
 
 const SANS = ["@fontsource/noto-sans", "@fontsource/noto-sans-arabic", "@fontsource/noto-sans-sc"];
 
-const SHEETS: Record<StackName, string[]> = {
-  handwriting: ["@fontsource/caveat/400.css", ...SANS.map((family) => `${family}/400.css`)],
+/**
+ * A handwriting face for each script a name can be written in, then the text faces for what none of
+ * them has (polytonic Greek, a Persian letter Ruqaa lacks): Caveat for Latin and Cyrillic, Playpen
+ * Sans for Greek and Vietnamese, Kalam for Devanagari, Aref Ruqaa (the everyday Arabic hand) for
+ * Arabic, Long Cang for Chinese, Klee One for Japanese kana and the kanji Long Cang lacks. Of the
+ * others only a script's subset is taken, so that none makes an emoji writable; Chinese and Japanese
+ * are whole sheets, as only those split a script into the hundred unicode-range chunks of which the
+ * page fetches just what a name needs (a subset's sheet is one file of megabytes).
+ */
+const HANDWRITING = [
+  "@fontsource/caveat/400.css",
+  "@fontsource/playpen-sans/greek-400.css",
+  "@fontsource/playpen-sans/vietnamese-400.css",
+  "@fontsource/kalam/devanagari-400.css",
+  "@fontsource/aref-ruqaa/arabic-400.css",
+  "@fontsource/long-cang/400.css",
+  "@fontsource/klee-one/400.css",
+];
+
+/**
+ * The style sheets of each stack, in order. The signing page loads the same sheets
+ * (gateway/web/signing/face-rules.ts) and names the same families in the same order
+ * (gateway/web/shared/base.css); test/font-stacks.test.ts holds the three equal.
+ */
+export const STACK_SHEETS: Record<StackName, readonly string[]> = {
+  handwriting: [...HANDWRITING, ...SANS.map((family) => `${family}/400.css`)],
   text: SANS.map((family) => `${family}/400.css`),
   bold: SANS.map((family) => `${family}/700.css`),
 };
@@ -32,6 +56,8 @@ export class Face {
     /** The WOFF2 file. */
     readonly file: string,
     private readonly ranges: [number, number][],
+    /** The family the style sheet names it ("Aref Ruqaa"), which the sealed PDF names its font after. */
+    readonly family: string,
   ) {}
 
   /** Whether this face is the one for `codePoint`, if no face before it is. */
@@ -51,15 +77,17 @@ function rangesOf(unicodeRange: string): [number, number][] {
   });
 }
 
-/** The faces of a style sheet, in its order: each @font-face's WOFF2 file and unicode-range. */
-function facesOf(sheet: string): Face[] {
+/** The faces of a style sheet, in its order: each @font-face's WOFF2 file, unicode-range and family. */
+export function facesOf(sheet: string): Face[] {
   const path = require.resolve(sheet);
   const css = readFileSync(path, "utf8");
   return [...css.matchAll(/@font-face\s*\{([^}]*)\}/g)].map(([, body = ""]) => {
     const file = /url\(\.\/([^)]+\.woff2)\)/.exec(body)?.[1];
     if (!file) throw new Error(`${sheet}: an @font-face without a WOFF2 source`);
     const range = /unicode-range:\s*([^;]+);/.exec(body)?.[1];
-    return new Face(join(dirname(path), file), range ? rangesOf(range) : [[0, 0x10ffff]]);
+    const family = /font-family:\s*['"]?([^;'"]+)/.exec(body)?.[1];
+    if (!family) throw new Error(`${sheet}: an @font-face without a font-family`);
+    return new Face(join(dirname(path), file), range ? rangesOf(range) : [[0, 0x10ffff]], family);
   });
 }
 
@@ -68,7 +96,7 @@ const stacks = new Map<StackName, Face[]>();
 function stack(name: StackName): Face[] {
   let faces = stacks.get(name);
   if (!faces) {
-    faces = SHEETS[name].flatMap(facesOf);
+    faces = STACK_SHEETS[name].flatMap(facesOf);
     stacks.set(name, faces);
   }
   return faces;

@@ -135,18 +135,23 @@ function subsetTag(n: number): string {
 
 let embedded = 0;
 
-/** Embeds `font` in `doc` whole; `runs`, the text drawn with it, name its glyphs for ToUnicode. */
+/**
+ * Embeds `font` in `doc` whole, named after its `family` (as `ABCDEF+ArefRuqaa`, so that a PDF
+ * reader's font list says which face drew what); `runs`, the text drawn with it, name its glyphs for
+ * ToUnicode.
+ */
 export function embedFont(
   doc: PDFDocument,
   font: ShapingFont,
   runs: { text: string; rtl: boolean }[],
+  family: string,
 ): PDFRef {
   const head = font.table("head");
   const glyphCount = uint16(font.table("maxp"), 4);
   const cff = font.face.referenceTable("CFF ") !== undefined;
   const scale = (units: number) => Math.round((units * 1000) / font.unitsPerEm);
   const extents = font.font.hExtents();
-  const name = `${subsetTag(embedded++)}+Countersign`;
+  const name = `${subsetTag(embedded++)}+${family.replace(/[^A-Za-z0-9]/g, "")}`;
   const context = doc.context;
   // Compressed by Node's zlib: pdf-lib's own (pako, in JavaScript) took a tenth of a completion.
   const flate = (bytes: Uint8Array, dict: Record<string, string | number> = {}) =>

@@ -150,7 +150,7 @@ export class Typesetter {
         targetFormat: "truetype",
       });
       const font = new ShapingFont(bytes);
-      fonts.set(face, { font, ref: embedFont(doc, font, runs) });
+      fonts.set(face, { font, ref: embedFont(doc, font, runs, face.family) });
     }
     const resources = new Map<PDFPage, Map<Face, ReturnType<PDFPage["node"]["newFontDictionary"]>>>();
     for (const { page, runs, options } of this.drawings) {
