@@ -1,7 +1,7 @@
 /**
  * What a phone must fetch before the signing page can draw anything: the scripts and style sheets
  * its HTML names and every module those scripts import statically, compressed as the gateway sends
- * them. pdf.js (134 KB compressed) and the @font-face rules of the sealed faces (54 KB) come after
+ * them. pdf.js (134 KB compressed) and the @font-face rules of the sealed faces (65 KB as brotli) come after
  * the first paint, when a document opens and while the signer reads; bundled in, they made it 272 KB
  * and the page's largest paint 4.6 s on Lighthouse's slow 4G. (`npm test` builds the pages first.)
  */
