@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
-import { faceFor } from "../services/requests/src/completion/font-stacks.js";
+import { faceFor, facesOf, STACK_SHEETS } from "../services/requests/src/completion/font-stacks.js";
 import { Typesetter, visualRuns } from "../services/requests/src/completion/typesetter.js";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
@@ -95,6 +95,9 @@ const LAID_OUT = (selector: string) => `(() => {
   };
 })()`;
 
+/** The faces of printed fields, which a typed signature must not be written in. */
+const PRINTED = new Set(STACK_SHEETS.text.flatMap(facesOf).map((face) => face.family));
+
 /**
  * The faces the seal draws a name's characters in; and, where it has spaces, the face the browser
  * draws a space in (the first of the stack, Caveat), where the seal gives a space the face of the
@@ -131,9 +134,10 @@ test("each typed signature is written in the seal's handwriting face for its scr
     await page.getByRole("dialog").waitFor({ state: "hidden" });
     const selector = `[data-testid="field-${signature.id}"] .field-typed`;
     await page.locator(selector).waitFor();
-    // Once every face the name needs has loaded, it is measured and laid out in them.
-    await page.evaluate(`document.fonts.ready`);
-    await page.waitForTimeout(200);
+    // Once every face the name needs has loaded, it is measured again and laid out in them (a frame on).
+    await page.evaluate(
+      "document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))",
+    );
     const box = page.locator(".field").filter({ has: page.getByTestId(`field-${signature.id}`) });
     await box.evaluate((el) => el.scrollIntoView({ block: "center" }));
     await box.screenshot({ path: join(ARTIFACTS, `typed-signature-${signature.id}.png`) });
@@ -145,13 +149,16 @@ test("each typed signature is written in the seal's handwriting face for its scr
       pageWidth: number;
     }>(LAID_OUT(selector));
     const scale = laidOut.pageWidth / 595;
+    const faces = await facesDrawn(page, selector);
     // The seal's rule (field-stamps.ts): at most 48 points and 80 % of the box's height, no wider than the box less 4 points.
     const atOne = await typesetter.width("handwriting", signature.name, 1, "ltr");
     const sealedSize = Math.max(4, Math.min(48, signature.height * 0.8, (signature.width - 4) / atOne));
     results.push({
       id: signature.id,
-      faces: await facesDrawn(page, selector),
+      faces,
       sealedFaces: sealedFaces(signature.name),
+      // Chromium may name a face by its font's own name: Noto Sans SC's is "Noto Sans SC Thin".
+      printed: faces.filter((face) => [...PRINTED].some((family) => face.startsWith(family))),
       sizeOnPage: Math.round((laidOut.fontSize / scale) * 10) / 10,
       sealedSize: Math.round(sealedSize * 10) / 10,
       whole: laidOut.text.left >= laidOut.shown.left - 0.5 && laidOut.text.right <= laidOut.shown.right + 0.5,
@@ -162,6 +169,7 @@ test("each typed signature is written in the seal's handwriting face for its scr
     expect(result).toEqual({
       ...result,
       faces: result.sealedFaces,
+      printed: [],
       sizeOnPage: expect.closeTo(result.sealedSize, 0),
       whole: true,
     });
