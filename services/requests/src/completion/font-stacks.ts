@@ -40,7 +40,7 @@ const HANDWRITING = [
 /**
  * The style sheets of each stack, in order. The signing page loads the same sheets
  * (gateway/web/signing/face-rules.ts) and names the same families in the same order
- * (gateway/web/shared/base.css); test/font-stacks.test.ts holds the three equal.
+ * (gateway/web/shared/base.css); test/sealed-faces.test.ts holds the three equal.
  */
 export const STACK_SHEETS: Record<StackName, readonly string[]> = {
   handwriting: [...HANDWRITING, ...SANS.map((family) => `${family}/400.css`)],
