@@ -46,7 +46,8 @@ module.exports = {
     },
     {
       name: "web-apps-reach-no-server-code",
-      comment: "The web apps run in a browser: no server module, and the domain only through @countersign/domain/web.",
+      comment:
+        "The web apps run in a browser: no server module, and the domain only through @countersign/domain/web.",
       severity: "error",
       from: { path: "^gateway/web/" },
       to: { path: ["^gateway/src/", "^services/(?!domain/src/web\\.ts$)"] },

@@ -2,8 +2,9 @@
  * Where the signing page stands: loading, signing, or one of the ends a session can reach — and
  * which one a session the server answered means.
  */
-import { IntlMessageFormat } from "intl-messageformat";
+
 import { ENDED_WORDS, isEndedReason } from "@countersign/domain/web";
+import { IntlMessageFormat } from "intl-messageformat";
 import { ApiError, type Problem, type RequestStatus, type Session } from "./api";
 import type { Locale, Translate } from "./i18n/locales";
 

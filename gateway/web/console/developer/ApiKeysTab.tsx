@@ -1,5 +1,5 @@
-import { type FormEvent, useId, useState } from "react";
 import { API_SCOPES, type ApiScope, SCOPE_DESCRIPTIONS } from "@countersign/domain/web";
+import { type FormEvent, useId, useState } from "react";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import type { ApiKey, CreatedApiKey } from "../types";

@@ -3,6 +3,7 @@
  * gets (locales.ts), the document's lang and direction set to match, and the switcher to change it.
  */
 
+import { type MessageElement, selectorsOf } from "@countersign/domain/web";
 import { IntlMessageFormat } from "intl-messageformat";
 import {
   createContext,
@@ -15,7 +16,6 @@ import {
   useState,
 } from "react";
 import { IntlProvider, useIntl } from "react-intl";
-import { type MessageElement, selectorsOf } from "@countersign/domain/web";
 import {
   DEFAULT_LOCALE,
   direction,
