@@ -247,12 +247,12 @@ const promtool = (() => {
               { series: 'timestamp_requests_total{namespace="ok", outcome="stamped"}', values: "0+10x60" },
               {
                 series:
-                  'background_job_attempts_total{namespace="cs", queue="seal expiry e-mail", outcome="retried"}',
+                  'background_job_attempts_total{namespace="cs", queue="auth e-mail", outcome="retried"}',
                 values: "0+1x60",
               },
               {
                 series:
-                  'background_job_attempts_total{namespace="cs", queue="seal expiry e-mail", outcome="done"}',
+                  'background_job_attempts_total{namespace="cs", queue="auth e-mail", outcome="done"}',
                 values: "0x60",
               },
             ],
@@ -290,9 +290,9 @@ const promtool = (() => {
                 alertname: "CountersignAccountEmailFailing",
                 exp_alerts: [
                   {
-                    exp_labels: { severity: "warning", namespace: "cs", queue: "seal expiry e-mail" },
+                    exp_labels: { severity: "warning", namespace: "cs", queue: "auth e-mail" },
                     exp_annotations: {
-                      summary: "Auth's seal expiry e-mail has sent nothing for 15 minutes, and tries fail",
+                      summary: "Auth's e-mails have gone out to nobody for 15 minutes, and tries fail",
                       ...annotations("CountersignAccountEmailFailing"),
                     },
                   },

@@ -1,31 +1,21 @@
 /**
  * The e-mails that carry a link into the console: an invitation to join a workspace, a link to
- * choose a new password. Queued in the transaction that makes the link and sent by whichever
- * replica claims it (a kit job queue), tried again with a backoff while the SMTP server refuses;
- * a link that died before its e-mail went (revoked, replaced, used, expired) is not sent at all.
+ * choose a new password. Queued in the transaction that makes the link and sent as the auth
+ * service's other e-mails are (auth-emails.ts); a link that died before its e-mail went (revoked,
+ * replaced, used, expired) is not sent at all.
  */
-import {
-  type Database,
-  JobQueue,
-  type JobState,
-  type Logger,
-  type Mailer,
-  type Queryable,
-  uuidv7,
-} from "@countersign/kit";
+import type { Queryable } from "@countersign/kit";
 import escapeHtml from "escape-html";
 import { OPERATOR } from "./audit.js";
-import { AUTH_MAIL_SCHEDULE } from "./lockout-notices.js";
+import type { Composed, DueEmail } from "./auth-emails.js";
 import { roleLabel } from "./messages.js";
 
-type Kind = "invitation" | "password_reset";
+export type LinkKind = "invitation" | "password_reset";
 
-interface DueEmail extends JobState {
-  id: string;
-  kind: Kind;
-  ref_id: string;
-  email: string | null;
-  expires_at: Date | null;
+/** The link an e-mail carries, as it stands when the e-mail is sent. */
+interface LinkRow {
+  email: string;
+  expires_at: Date;
   /** Whether the link still works. */
   live: boolean;
   role: "org_admin" | "member" | null;
@@ -33,82 +23,46 @@ interface DueEmail extends JobState {
   inviter: string | null;
 }
 
-export interface AccountEmailsOptions {
-  /** The console's public base URL, which the links start with. */
+const LINKS: Record<LinkKind, string> = {
+  invitation: `SELECT i.email, i.expires_at, i.closed_at IS NULL AND i.expires_at > now() AS live,
+                      i.role, w.name AS workspace_name, inviter.email AS inviter
+                 FROM invitations i LEFT JOIN workspaces w ON w.id = i.workspace_id
+                 LEFT JOIN users inviter ON inviter.id = i.invited_by
+                WHERE i.id = $1`,
+  password_reset: `SELECT u.email, r.expires_at, r.used_at IS NULL AND r.expires_at > now() AS live,
+                          NULL AS role, NULL AS workspace_name, NULL AS inviter
+                     FROM password_resets r JOIN users u ON u.id = r.user_id
+                    WHERE r.id = $1`,
+};
+
+/**
+ * Composes the e-mail of an invitation or a password reset from its link as it stands now.
+ * `linkToken` makes the link's secret; `publicUrl` is the console's base URL the link starts with.
+ */
+export function linkEmails(options: {
   publicUrl: string;
-  linkToken: (kind: Kind, id: string) => string;
-  pollIntervalMs?: number;
-}
-
-export class AccountEmails extends JobQueue<DueEmail> {
-  constructor(
-    db: Database,
-    private readonly mailer: Mailer,
-    logger: Logger,
-    options: AccountEmailsOptions,
-  ) {
-    super({
-      name: "account e-mail",
-      db,
-      logger,
-      table: {
-        name: "account_emails",
-        key: "id",
-        columns: ["kind", "ref_id"],
-        widen: `SELECT claimed.*,
-            COALESCE(i.email, u.email) AS email,
-            COALESCE(i.expires_at, r.expires_at) AS expires_at,
-            CASE claimed.kind
-              WHEN 'invitation' THEN i.closed_at IS NULL AND i.expires_at > now()
-              ELSE r.used_at IS NULL AND r.expires_at > now()
-            END AS live,
-            i.role, w.name AS workspace_name, inviter.email AS inviter
-          FROM claimed
-          LEFT JOIN invitations i ON claimed.kind = 'invitation' AND i.id = claimed.ref_id
-          LEFT JOIN workspaces w ON w.id = i.workspace_id
-          LEFT JOIN users inviter ON inviter.id = i.invited_by
-          LEFT JOIN password_resets r ON claimed.kind = 'password_reset' AND r.id = claimed.ref_id
-          LEFT JOIN users u ON u.id = r.user_id`,
-      },
-      ...AUTH_MAIL_SCHEDULE,
-      pollIntervalMs: options.pollIntervalMs ?? 5000,
-      describe: (job) => ({ kind: job.kind, refId: job.ref_id }),
-      run: async (job) => {
-        if (!job.live || !job.email || !job.expires_at) {
-          return { kind: "done", note: "not sent: the link died before its e-mail went" };
-        }
-        const link = `${options.publicUrl}/console/${job.kind === "invitation" ? "invitation" : "reset-password"}#token=${options.linkToken(job.kind, job.ref_id)}`;
-        await this.mailer.send({
-          to: { name: "", email: job.email },
-          messageId: job.id,
-          ...(job.kind === "invitation"
+  linkToken: (kind: LinkKind, id: string) => string;
+}) {
+  return (kind: LinkKind) =>
+    async (db: Queryable, email: DueEmail): Promise<Composed> => {
+      const { rows } = await db.query<LinkRow>(LINKS[kind], [email.ref_id]);
+      const link = rows[0];
+      if (!link?.live) return { notSent: "the link died before its e-mail went" };
+      const href = `${options.publicUrl}/console/${kind === "invitation" ? "invitation" : "reset-password"}#token=${options.linkToken(kind, email.ref_id as string)}`;
+      return {
+        to: link.email,
+        content:
+          kind === "invitation"
             ? invitationEmail({
-                workspace: job.workspace_name ?? "",
-                role: job.role ?? "member",
-                inviter: job.inviter ?? OPERATOR,
-                link,
-                expiresAt: job.expires_at,
+                workspace: link.workspace_name ?? "",
+                role: link.role ?? "member",
+                inviter: link.inviter ?? OPERATOR,
+                link: href,
+                expiresAt: link.expires_at,
               })
-            : passwordResetEmail({ email: job.email, link, expiresAt: job.expires_at })),
-        });
-        return { kind: "done" };
-      },
-    });
-  }
-
-  /** Queues the e-mail of a link, in the transaction that makes it. */
-  async queue(tx: Queryable, kind: Kind, refId: string): Promise<void> {
-    await tx.query("INSERT INTO account_emails (id, kind, ref_id) VALUES ($1, $2, $3)", [
-      uuidv7(),
-      kind,
-      refId,
-    ]);
-  }
-
-  /** Sends what a committed transaction queued, at once rather than at the next poll. */
-  sendQueued(): void {
-    this.kick();
-  }
+            : passwordResetEmail({ email: link.email, link: href, expiresAt: link.expires_at }),
+      };
+    };
 }
 
 const utc = (date: Date) => `${date.toISOString().replace("T", " ").slice(0, 16)} UTC`;

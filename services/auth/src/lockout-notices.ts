@@ -1,96 +1,51 @@
 /**
  * Tells a person, by e-mail, that failed log-ins locked their account: when it opens again, how many
- * attempts failed and from where, and what to do if it was not them. A notice is queued in the
- * database when the lock begins and sent by whichever replica claims it first (a kit job queue),
- * marked done as soon as it is sent; a refusing SMTP server is tried again with a backoff, then the
- * notice is parked and logged.
+ * attempts failed and from where, and what to do if it was not them. A notice is queued when the
+ * lock begins, in its transaction, and sent as the auth service's other e-mails are (auth-emails.ts).
  */
-import {
-  type Database,
-  exponentialBackoff,
-  JobQueue,
-  type JobState,
-  type Logger,
-  type Mailer,
-  type Queryable,
-  uuidv7,
-} from "@countersign/kit";
+import type { Queryable } from "@countersign/kit";
 import escapeHtml from "escape-html";
+import type { AuthEmails, Composed, DueEmail } from "./auth-emails.js";
 
-interface DueNotice extends JobState {
-  id: string;
-  email: string;
-  locked_until: Date;
+/** A lock that has just begun, as its notice keeps it. */
+export interface AccountLock {
+  userId: string;
+  lockedUntil: Date;
   failures: number;
   address: string;
 }
 
-export interface LockoutNoticesOptions {
-  pollIntervalMs?: number;
+/** Queues the notice of a lock that has just begun, in the transaction that locks the account. */
+export function queueLockoutNotice(emails: AuthEmails, tx: Queryable, lock: AccountLock): Promise<void> {
+  return emails.queue(tx, {
+    kind: "lockout",
+    userId: lock.userId,
+    details: { lockedUntil: lock.lockedUntil.toISOString(), failures: lock.failures, address: lock.address },
+  });
 }
 
-/** How auth's e-mail queues (lock-out notices, account e-mails) claim and retry a message. */
-export const AUTH_MAIL_SCHEDULE = {
-  // Outlasts one SMTP exchange at the mailer's timeouts.
-  leaseSeconds: 120,
-  maxAttempts: 10,
-  backoff: exponentialBackoff(10_000, 3_600_000),
-};
-
-export class LockoutNotices extends JobQueue<DueNotice> {
-  constructor(
-    db: Database,
-    private readonly mailer: Mailer,
-    logger: Logger,
-    options: LockoutNoticesOptions = {},
-  ) {
-    super({
-      name: "lock-out e-mail",
-      db,
-      logger,
-      table: {
-        name: "lockout_notices",
-        key: "id",
-        columns: ["user_id", "locked_until", "failures", "address"],
-        widen: "SELECT claimed.*, u.email FROM claimed JOIN users u ON u.id = claimed.user_id",
-      },
-      ...AUTH_MAIL_SCHEDULE,
-      pollIntervalMs: options.pollIntervalMs ?? 5000,
-      run: async (notice) => {
-        await this.mailer.send({
-          to: { name: "", email: notice.email },
-          messageId: notice.id,
-          ...lockoutEmail(notice),
-        });
-        return { kind: "done" };
-      },
-    });
-  }
-
-  /** Queues the notice of a lock that has just begun, in the transaction that locks the account. */
-  async queue(
-    tx: Queryable,
-    lock: { userId: string; lockedUntil: Date; failures: number; address: string },
-  ): Promise<void> {
-    await tx.query(
-      `INSERT INTO lockout_notices (id, user_id, locked_until, failures, address) VALUES ($1, $2, $3, $4, $5)`,
-      [uuidv7(), lock.userId, lock.lockedUntil, lock.failures, lock.address],
-    );
-  }
-
-  /** Sends the notices queued by a transaction that has committed, at once rather than at the next poll. */
-  sendQueued(): void {
-    this.kick();
-  }
-
-  override async stop(): Promise<void> {
-    await super.stop();
-    await this.mailer.close();
-  }
+/** The notice as sent: to the locked account's address (gone with the account, not sent). */
+export async function composeLockoutNotice(_db: Queryable, email: DueEmail): Promise<Composed> {
+  if (!email.user_email) return { notSent: "the account is gone" };
+  const details = email.details as { lockedUntil: string; failures: number; address: string };
+  return {
+    to: email.user_email,
+    content: lockoutEmail({
+      email: email.user_email,
+      locked_until: new Date(details.lockedUntil),
+      failures: details.failures,
+      address: details.address,
+    }),
+  };
 }
 
 /** The e-mail's words: plain text, and the same as HTML with everything from outside escaped. */
-export function lockoutEmail(notice: Pick<DueNotice, "email" | "locked_until" | "failures" | "address">) {
+export function lockoutEmail(notice: {
+  email: string;
+  locked_until: Date;
+  failures: number;
+  address: string;
+}) {
   const until = `${notice.locked_until.toISOString().replace("T", " ").slice(0, 16)} UTC`;
   const from = notice.address ? `, the last from ${notice.address}` : "";
   const paragraphs = [

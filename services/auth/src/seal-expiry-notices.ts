@@ -3,99 +3,73 @@
  * with expires soon or has expired (SealCertificateExpiring, from the requests service), and what
  * to do: upload a new one in the console, or ask the operator to renew the deployment's. One
  * e-mail per warning and person, naming each of their workspaces concerned; queued when the event
- * arrives and sent by whichever replica claims it (a kit job queue), retried while SMTP refuses.
+ * arrives and sent as the auth service's other e-mails are (auth-emails.ts).
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { SealCertificateExpiring } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
-import { type Database, isUuid, JobQueue, type JobState, type Logger, type Mailer } from "@countersign/kit";
+import { isUuid, type Queryable } from "@countersign/kit";
 import escapeHtml from "escape-html";
-import { AUTH_MAIL_SCHEDULE } from "./lockout-notices.js";
+import type { Composed, DueEmail } from "./auth-emails.js";
 
-interface DueNotice extends JobState {
-  id: string;
-  email: string;
+/** What the warning's e-mail keeps of the event, for one Organization Admin. */
+interface SealExpiryDetails {
   workspaces: string[];
-  own_seal: boolean;
+  ownSeal: boolean;
   subject: string;
-  not_after: Date;
-  threshold_days: number;
+  notAfter: string;
+  thresholdDays: number;
 }
 
-export interface SealExpiryNoticesOptions {
-  /** The console's public base URL, which the e-mail links to. */
-  publicUrl: string;
-  pollIntervalMs?: number;
+/**
+ * Queues one e-mail per Organization Admin of the workspaces the warning concerns: the workspace
+ * whose own seal it is, or every workspace sealed with the deployment's. A redelivered event queues
+ * nothing twice. Returns how many were queued.
+ */
+export async function queueSealExpiryNotices(db: Queryable, event: SealCertificateExpiring): Promise<number> {
+  if (!isUuid(event.eventId) || !event.notAfter) return 0;
+  const own = event.workspaceId !== "";
+  if (own && !isUuid(event.workspaceId)) return 0;
+  const except = event.exceptWorkspaceIds.filter(isUuid);
+  const { rowCount } = await db.query(
+    `INSERT INTO auth_emails (id, kind, user_id, event_id, details)
+     SELECT gen_random_uuid(), 'seal_expiry', m.user_id, $1,
+            jsonb_build_object('workspaces', to_jsonb(array_agg(w.name ORDER BY w.name)), 'ownSeal', $2::boolean,
+                               'subject', $3::text, 'notAfter', $4::text, 'thresholdDays', $5::int)
+       FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.role = 'org_admin'
+        AND (CASE WHEN $2 THEN m.workspace_id = $6::uuid ELSE NOT (m.workspace_id = ANY ($7::uuid[])) END)
+      GROUP BY m.user_id
+     ON CONFLICT (event_id, user_id) WHERE event_id IS NOT NULL DO NOTHING`,
+    [
+      event.eventId,
+      own,
+      event.subject.slice(0, 1000),
+      timestampDate(event.notAfter).toISOString(),
+      event.thresholdDays,
+      own ? event.workspaceId : null,
+      except,
+    ],
+  );
+  return rowCount ?? 0;
 }
 
-export class SealExpiryNotices extends JobQueue<DueNotice> {
-  constructor(
-    private readonly db: Database,
-    private readonly mailer: Mailer,
-    logger: Logger,
-    private readonly options: SealExpiryNoticesOptions,
-  ) {
-    super({
-      name: "seal expiry e-mail",
-      db,
-      logger,
-      table: {
-        name: "seal_expiry_notices",
-        key: "id",
-        columns: ["user_id", "workspaces", "own_seal", "subject", "not_after", "threshold_days"],
-        // Rows are keyed by random ids (one statement queues them all): claimed oldest first.
-        order: "created_at",
-        widen: "SELECT claimed.*, u.email FROM claimed JOIN users u ON u.id = claimed.user_id",
-      },
-      ...AUTH_MAIL_SCHEDULE,
-      pollIntervalMs: options.pollIntervalMs ?? 5000,
-      run: async (notice) => {
-        await this.mailer.send({
-          to: { name: "", email: notice.email },
-          messageId: notice.id,
-          ...sealExpiryEmail({
-            workspaces: notice.workspaces,
-            ownSeal: notice.own_seal,
-            subject: notice.subject,
-            notAfter: notice.not_after,
-            thresholdDays: notice.threshold_days,
-            link: `${this.options.publicUrl}/console`,
-          }),
-        });
-        return { kind: "done" };
-      },
-    });
-  }
-
-  /**
-   * Queues one e-mail per Organization Admin of the workspaces the warning concerns: the workspace
-   * whose own seal it is, or every workspace sealed with the deployment's. Returns how many.
-   */
-  async queue(event: SealCertificateExpiring): Promise<number> {
-    if (!isUuid(event.eventId) || !event.notAfter) return 0;
-    const own = event.workspaceId !== "";
-    if (own && !isUuid(event.workspaceId)) return 0;
-    const except = event.exceptWorkspaceIds.filter(isUuid);
-    const { rowCount } = await this.db.query(
-      `INSERT INTO seal_expiry_notices (id, event_id, user_id, workspaces, own_seal, subject, not_after, threshold_days)
-       SELECT gen_random_uuid(), $1, m.user_id, array_agg(w.name ORDER BY w.name), $2, $3, $4, $5
-         FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-        WHERE m.role = 'org_admin'
-          AND (CASE WHEN $2 THEN m.workspace_id = $6::uuid ELSE NOT (m.workspace_id = ANY ($7::uuid[])) END)
-        GROUP BY m.user_id
-       ON CONFLICT (event_id, user_id) DO NOTHING`,
-      [
-        event.eventId,
-        own,
-        event.subject.slice(0, 1000),
-        timestampDate(event.notAfter),
-        event.thresholdDays,
-        own ? event.workspaceId : null,
-        except,
-      ],
-    );
-    if (rowCount > 0) this.kick();
-    return rowCount;
-  }
+/** The warning as sent, to the Organization Admin's address; `link` is the console. */
+export function composeSealExpiryNotice(link: string) {
+  return async (_db: Queryable, email: DueEmail): Promise<Composed> => {
+    if (!email.user_email) return { notSent: "the person is gone" };
+    const details = email.details as unknown as SealExpiryDetails;
+    return {
+      to: email.user_email,
+      content: sealExpiryEmail({
+        workspaces: details.workspaces,
+        ownSeal: details.ownSeal,
+        subject: details.subject,
+        notAfter: new Date(details.notAfter),
+        thresholdDays: details.thresholdDays,
+        link,
+      }),
+    };
+  };
 }
 
 const day = (date: Date) =>

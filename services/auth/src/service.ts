@@ -25,18 +25,19 @@ import {
   type ServiceModule,
   type Unsubscribe,
 } from "@countersign/kit";
-import { AccountEmails } from "./account-emails.js";
+import { linkEmails } from "./account-emails.js";
 import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
+import { AuthEmails } from "./auth-emails.js";
 import { IdempotencyKeys } from "./idempotency-keys.js";
 import { IdentityProviders } from "./identity-providers.js";
 import { Integrations } from "./integrations.js";
-import { LockoutNotices } from "./lockout-notices.js";
+import { composeLockoutNotice, queueLockoutNotice } from "./lockout-notices.js";
 import { LoginThrottle, type LoginThrottlePolicies } from "./login-throttle.js";
 import { Passwords } from "./passwords.js";
 import { authRoutes } from "./routes.js";
-import { SealExpiryNotices } from "./seal-expiry-notices.js";
+import { composeSealExpiryNotice, queueSealExpiryNotices } from "./seal-expiry-notices.js";
 import { apiKeyHasher, linkTokens } from "./secrets.js";
 import { SingleSignOn } from "./single-sign-on.js";
 import { Team } from "./team.js";
@@ -86,7 +87,14 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const relay = new OutboxRelay(db, bus, logger, { name: "auth outbox", onlyReplica: deps.onlyReplica });
   const eventsWritten = () => relay.kick();
   const passwords = new Passwords();
-  const notices = new LockoutNotices(db, deps.mailer, logger);
+  const linkToken = linkTokens(deps.keyPepper);
+  const linkEmail = linkEmails({ publicUrl: deps.publicUrl, linkToken });
+  const emails = new AuthEmails(db, deps.mailer, logger, {
+    lockout: composeLockoutNotice,
+    invitation: linkEmail("invitation"),
+    password_reset: linkEmail("password_reset"),
+    seal_expiry: composeSealExpiryNotice(`${deps.publicUrl}/console`),
+  });
   const throttle = new LoginThrottle(db, deps.loginThrottle);
   const accounts = new Accounts({
     db,
@@ -98,23 +106,20 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
         { userId: lock.userId, lockedUntil: lock.lockedUntil.toISOString(), failures: lock.failures },
         "account locked after failed log-ins",
       );
-      await notices.queue(tx, lock);
+      await queueLockoutNotice(emails, tx, lock);
     },
-    lockNoticesQueued: () => notices.sendQueued(),
+    lockNoticesQueued: () => emails.sendQueued(),
   });
   const hashSecret = apiKeyHasher(deps.keyPepper);
   const apiKeys = new ApiKeys({ db, hashSecret, eventsWritten });
   const integrations = new Integrations({ db, hashSecret, eventsWritten });
-  const linkToken = linkTokens(deps.keyPepper);
-  const emails = new AccountEmails(db, deps.mailer, logger, { publicUrl: deps.publicUrl, linkToken });
-  const sealNotices = new SealExpiryNotices(db, deps.mailer, logger, { publicUrl: deps.publicUrl });
   const team = new Team({
     db,
     accounts,
     passwords,
     throttle,
     linkToken,
-    queueEmail: (tx, kind, refId) => emails.queue(tx, kind, refId),
+    queueEmail: (tx, kind, refId) => emails.queue(tx, { kind, refId }),
     emailsQueued: () => emails.sendQueued(),
   });
   const providers = new IdentityProviders({ allowNetworks: deps.identityProviderNetworks, logger });
@@ -141,7 +146,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
     apiKeys,
     team,
     noticesIdle: async () => {
-      await Promise.all([notices.idle(), emails.idle(), sealNotices.idle()]);
+      await emails.idle();
     },
     async ready() {
       await db.query("SELECT 1");
@@ -160,9 +165,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       }
       relay.start();
       idempotencyKeys.start();
-      notices.start();
       emails.start();
-      sealNotices.start();
       stopConsuming.push(
         await bus.consume(subjects.apiCallsRecorded, "auth-api-calls", (msg) =>
           apiCalls.record(fromBinary(ApiCallsRecordedSchema, msg.data)),
@@ -174,7 +177,8 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
           apiCalls.recordEmailFailure(fromBinary(EmailDeliveryFailedSchema, msg.data)),
         ),
         await bus.consume(subjects.sealCertificateExpiring, "auth-seal-expiry", async (msg) => {
-          await sealNotices.queue(fromBinary(SealCertificateExpiringSchema, msg.data));
+          if (await queueSealExpiryNotices(db, fromBinary(SealCertificateExpiringSchema, msg.data)))
+            emails.kick();
         }),
       );
     },
@@ -184,8 +188,6 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
       await idempotencyKeys.stop();
       await relay.stop();
       await emails.stop();
-      await sealNotices.stop();
-      await notices.stop();
       passwords.close();
       providers.close();
     },

@@ -40,7 +40,7 @@ afterAll(() => auth.close());
 
 beforeEach(async () => {
   await auth.module.noticesIdle();
-  await auth.db.query("TRUNCATE seal_expiry_notices");
+  await auth.db.query("DELETE FROM auth_emails WHERE kind = 'seal_expiry'");
   for (const file of await readdir(auth.outboxDir)) await rm(join(auth.outboxDir, file));
 });
 
@@ -83,7 +83,7 @@ async function warn(
 }
 
 const queued = async () =>
-  Number((await auth.db.query<{ n: string }>("SELECT count(*) AS n FROM seal_expiry_notices")).rows[0]?.n);
+  Number((await auth.db.query<{ n: string }>("SELECT count(*) AS n FROM auth_emails WHERE kind = 'seal_expiry'")).rows[0]?.n);
 
 test("a workspace's own seal warns its Organization Admins, not its members nor other workspaces, once however often the event comes", async () => {
   const eventId = await warn({ workspaceId: acme, thresholdDays: 30 });

@@ -22,7 +22,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await auth.module.noticesIdle();
   await auth.db.query(
-    "TRUNCATE workspaces, users, invitations, password_resets, account_emails, audit_entries, login_throttle CASCADE",
+    "TRUNCATE workspaces, users, invitations, password_resets, auth_emails, audit_entries, login_throttle CASCADE",
   );
   for (const file of await readdir(auth.outboxDir)) await rm(join(auth.outboxDir, file));
   workspaceId = (await auth.client.createWorkspace({ name: "Acme" })).workspace?.id as string;
@@ -141,6 +141,8 @@ test("a person with a log-in accepts with their own password, and a wrong one ne
 
 test("a revoked, replaced or expired invitation's link is dead; a member already in is not invited again", async () => {
   const first = await auth.client.inviteMember({ workspaceId, email: "x@example.com", role: Role.MEMBER });
+  // Its e-mail has gone before it is replaced: an e-mail whose link is dead by then is not sent.
+  await auth.module.noticesIdle();
   await auth.client.inviteMember({ workspaceId, email: "x@example.com", role: Role.ORG_ADMIN });
   const [replaced, newest] = await sentMails();
   expect((await failure(auth.client.getInvitation({ token: replaced?.token as string })))?.code).toBe(
@@ -187,18 +189,19 @@ test("an e-mail whose link died before it went (revoked, say) is not sent", asyn
     email: "gone@example.com",
     role: Role.MEMBER,
   });
+  await auth.module.noticesIdle();
   await auth.client.revokeInvitation({ workspaceId, invitationId: invitation?.id as string });
   await sentMails();
   // The revoked invitation's e-mail still waiting, as when the SMTP server refused it until now.
   const waiting = randomUUID();
-  await auth.db.query("INSERT INTO account_emails (id, kind, ref_id) VALUES ($1, 'invitation', $2)", [
+  await auth.db.query("INSERT INTO auth_emails (id, kind, ref_id) VALUES ($1, 'invitation', $2)", [
     waiting,
     invitation?.id,
   ]);
   await auth.client.inviteMember({ workspaceId, email: "next@example.com", role: Role.MEMBER });
   expect((await sentMails()).map((m) => m.to)).toEqual(["gone@example.com", "next@example.com"]);
   const { rows } = await auth.db.query<{ done: boolean; last_error: string }>(
-    "SELECT done_at IS NOT NULL AS done, last_error FROM account_emails WHERE id = $1",
+    "SELECT done_at IS NOT NULL AS done, last_error FROM auth_emails WHERE id = $1",
     [waiting],
   );
   expect(rows).toEqual([{ done: true, last_error: "not sent: the link died before its e-mail went" }]);
