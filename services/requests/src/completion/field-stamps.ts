@@ -7,7 +7,7 @@ import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, r
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import type { StackName } from "./font-stacks.js";
-import type { BaseDirection, Typesetter } from "./typesetter.js";
+import { type BaseDirection, directionOf, type Typesetter } from "./typesetter.js";
 
 export interface StampFonts {
   /** Sets typed signatures and text values (drawn once the typesetter finishes). */
@@ -34,8 +34,15 @@ function userPoint(page: PDFPage, vx: number, vy: number): { x: number; y: numbe
 }
 
 /**
- * Draws `text` in the box, left-aligned and vertically centred, shrunk to fit its width; reading at
- * its base as `base` says (a value typed or picked reads as its first letter does, as on the page).
+ * Where a value starts in its box: at the left edge, or at the edge its own direction starts from
+ * (the signing page's dir="auto" input: an Arabic or Hebrew value stands at the right).
+ */
+type Alignment = "left" | "own";
+
+/**
+ * Draws `text` in the box, vertically centred, shrunk to fit its width, from the edge `align` says;
+ * reading at its base as `base` says (a value typed or picked reads as its first letter does, as on
+ * the page).
  */
 async function drawInBox(
   page: PDFPage,
@@ -44,14 +51,16 @@ async function drawInBox(
   stack: StackName,
   maxSize: number,
   typesetter: Typesetter,
-  base: BaseDirection = "auto",
+  { base = "auto", align = "left" }: { base?: BaseDirection; align?: Alignment } = {},
 ): Promise<void> {
   const lineText = text.replace(/\s*\n\s*/g, " ");
   const atOne = await typesetter.width(stack, lineText, 1, base);
   const largest = Math.min(maxSize, field.height * 0.8);
   const size = Math.max(4, Math.min(largest, atOne > 0 ? (field.width - 4) / atOne : largest));
   const baseline = field.y + field.height / 2 + size * 0.35;
-  const at = userPoint(page, field.x + 2, baseline);
+  const fromRight = align === "own" && base === "auto" && directionOf(lineText) === "rtl";
+  const left = fromRight ? field.x + field.width - 2 - atOne * size : field.x + 2;
+  const at = userPoint(page, left, baseline);
   typesetter.draw(page, stack, lineText, {
     x: at.x,
     y: at.y,
@@ -132,7 +141,7 @@ export async function stampFields(
     const page = doc.getPage(start + field.page - 1);
     switch (value.kind) {
       case "typed":
-        await drawInBox(page, field, value.text, "handwriting", 48, fonts.typesetter, "ltr");
+        await drawInBox(page, field, value.text, "handwriting", 48, fonts.typesetter, { base: "ltr" });
         break;
       case "drawn": {
         // One image per drawing: a signer's signature on ten pages is embedded once.
@@ -145,6 +154,11 @@ export async function stampFields(
         break;
       }
       case "text":
+        // As the page's inputs and dropdowns show them; a date signed stands at the left, as there.
+        await drawInBox(page, field, value.text, "text", 12, fonts.typesetter, {
+          align: field.type === "date_signed" ? "left" : "own",
+        });
+        break;
       case "date":
         await drawInBox(page, field, value.text, "text", 12, fonts.typesetter);
         break;

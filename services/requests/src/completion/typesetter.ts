@@ -41,6 +41,14 @@ interface Run {
 export type BaseDirection = "ltr" | "auto";
 
 /**
+ * The direction `text` reads in as the signing page's dir="auto" resolves it: its first strong
+ * letter's (rules P2 and P3 of UAX #9), left to right when it has none.
+ */
+export function directionOf(text: string): "ltr" | "rtl" {
+  return bidi.getEmbeddingLevels(text).paragraphs[0]?.level === 1 ? "rtl" : "ltr";
+}
+
+/**
  * `text` as runs in the order they are seen, left to right: runs of one bidi level (in a
  * paragraph of the base direction), reordered by
  * rule L2 of UAX #9, each split where the face changes (in a right-to-left run, its last part
