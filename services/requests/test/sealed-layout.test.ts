@@ -6,8 +6,16 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PDFDocument } from "pdf-lib";
 import { makePdf } from "../../../test/support/pdfs.js";
+import { drawAuditReport } from "../src/completion/audit-report.js";
+import {
+  appendCertificate,
+  type CertificateFacts,
+  type CertificateRecipient,
+} from "../src/completion/certificate-page.js";
 import { drawSignerCopy } from "../src/completion/sealed-document.js";
+import { Typesetter } from "../src/completion/typesetter.js";
 import type { StoredValue } from "../src/field-values.js";
 import type { StoredField } from "../src/store.js";
 
@@ -86,4 +94,111 @@ test("a value that reads right to left stands at its box's right edge, as the pa
   }
   expect(left(320)).toBeLessThan(105);
   expect(right(320)).toBeLessThan(300);
+});
+
+function signer(n: number, attachments = 0): CertificateRecipient {
+  const at = new Date("2026-12-06T10:00:00Z");
+  return {
+    name: `Signer ${n}`,
+    email: `signer-${n}@example.com`,
+    role: "Client",
+    kind: "signer",
+    viewedAt: at,
+    signedAt: at,
+    consentedAt: at,
+    ip: `10.0.0.${n}`,
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+    identity: "the link e-mailed to them",
+    signature: { kind: "typed", text: `Mark${n}` },
+    attachments: Array.from({ length: attachments }, (_, i) => ({
+      filename: `scan-${n}-${i}.pdf`,
+      documentId: `doc-${n}-${i}`,
+      sizeBytes: 48_000,
+      sha256: "a".repeat(64),
+    })),
+  };
+}
+
+async function certificate(recipients: CertificateRecipient[]): Promise<Word[]> {
+  const doc = await PDFDocument.create();
+  const typesetter = new Typesetter();
+  const facts: CertificateFacts = {
+    requestId: "0192f5d8-0000-7000-8000-000000000000",
+    title: "Lease",
+    completedAt: new Date("2026-12-06T11:00:00Z"),
+    documents: [{ filename: "lease.pdf", pageCount: 3, sha256: "0".repeat(64) }],
+    signedPagesSha256: "1".repeat(64),
+    recipients,
+    sentBy: "Acme",
+    audit: { entries: 40, headHash: "f".repeat(64) },
+    sealedBy: "Acme seal",
+    evidence: { level: "B-B" },
+  };
+  await appendCertificate(doc, facts, typesetter);
+  await typesetter.finish(doc);
+  return wordsOf(await doc.save());
+}
+
+/** The page a word holding `text` is on (the first such word). */
+const pageOf = (words: Word[], text: string) => words.find((w) => w.text.includes(text))?.page;
+
+test("a recipient's block on the certificate is kept whole on one page: name, what they did, their signature", async () => {
+  const words = await certificate(Array.from({ length: 12 }, (_, i) => signer(i + 1)));
+  expect(Math.max(...words.map((w) => w.page))).toBeGreaterThan(1);
+  for (let n = 1; n <= 12; n++) {
+    const page = pageOf(words, `signer-${n}@example.com`);
+    expect(page).toBeDefined();
+    expect({ n, ip: pageOf(words, `10.0.0.${n}`), signature: pageOf(words, `Mark${n}`) }).toEqual({
+      n,
+      ip: page,
+      signature: page,
+    });
+  }
+  // The audit trail's head and its note stay together with their heading.
+  expect(pageOf(words, "f".repeat(64))).toBe(pageOf(words, "Chain"));
+});
+
+test("a block taller than a page starts where it is and splits where pages end", async () => {
+  const words = await certificate([signer(1), signer(2, 40)]);
+  const start = pageOf(words, "signer-2@example.com");
+  expect(start).toBe(pageOf(words, "Mark1"));
+  expect(pageOf(words, "scan-2-39.pdf")).toBeGreaterThan(start as number);
+});
+
+test("an entry of the audit trail's report is kept whole on one page", async () => {
+  const entries = Array.from({ length: 30 }, (_, i) => ({
+    sequence: i + 1,
+    at: new Date("2026-12-06T10:00:00Z"),
+    action: "viewed",
+    actor: {
+      type: "recipient",
+      id: "r",
+      name: "Ada",
+      email: "ada@example.com",
+      ip: "10.0.0.1",
+      userAgent: "curl/8",
+    },
+    details: JSON.stringify({ note: `entry ${i + 1} `.repeat(12) }),
+    hash: `${String(i + 1).padStart(2, "0")}${"e".repeat(62)}`,
+  }));
+  const words = wordsOf(
+    await drawAuditReport({
+      requestId: "0192f5d8-0000-7000-8000-000000000000",
+      title: "Lease",
+      status: "completed",
+      createdAt: new Date("2026-12-06T09:00:00Z"),
+      recipients: [{ name: "Ada", email: "ada@example.com", kind: "signer", status: "signed" }],
+      entries,
+      verified: true,
+      drawnAt: new Date("2026-12-06T12:00:00Z"),
+    }),
+  );
+  expect(Math.max(...words.map((w) => w.page))).toBeGreaterThan(1);
+  for (const entry of entries) {
+    const heading = words.find((w, i) => w.text === `${entry.sequence}.` && words[i + 1]?.text === "viewed");
+    expect({ sequence: entry.sequence, hash: pageOf(words, entry.hash) }).toEqual({
+      sequence: entry.sequence,
+      hash: heading?.page,
+    });
+  }
 });

@@ -65,21 +65,26 @@ export async function drawAuditReport(facts: AuditReportFacts): Promise<Uint8Arr
   for (const r of facts.recipients) await w.pair(r.kind, `${r.name} <${r.email}>, ${r.status}`);
   w.rule();
 
-  await w.text("Entries", { size: 12, bold: true });
-  for (const entry of facts.entries) {
-    w.gap(4);
-    await w.text(`${entry.sequence}. ${entry.action} — ${when(entry.at)}`, { bold: true });
-    await w.pair("By", actorText(entry.actor));
-    if (entry.actor.ip || entry.actor.userAgent) {
-      await w.pair(
-        "From",
-        [entry.actor.ip, entry.actor.userAgent && browserSummary(entry.actor.userAgent)]
-          .filter(Boolean)
-          .join(", "),
-      );
-    }
-    if (entry.details !== "{}") await w.pair("Details", entry.details);
-    await w.pair("SHA-256", entry.hash, "hash");
+  if (facts.entries.length === 0) await w.text("Entries", { size: 12, bold: true });
+  // Each entry is kept whole on a page, the heading with the first (PageWriter.together); an entry
+  // whose details run longer than a page splits where it must.
+  for (const [i, entry] of facts.entries.entries()) {
+    await w.together(async () => {
+      if (i === 0) await w.text("Entries", { size: 12, bold: true });
+      w.gap(4);
+      await w.text(`${entry.sequence}. ${entry.action} — ${when(entry.at)}`, { bold: true });
+      await w.pair("By", actorText(entry.actor));
+      if (entry.actor.ip || entry.actor.userAgent) {
+        await w.pair(
+          "From",
+          [entry.actor.ip, entry.actor.userAgent && browserSummary(entry.actor.userAgent)]
+            .filter(Boolean)
+            .join(", "),
+        );
+      }
+      if (entry.details !== "{}") await w.pair("Details", entry.details);
+      await w.pair("SHA-256", entry.hash, "hash");
+    });
   }
   w.rule();
   await w.text(

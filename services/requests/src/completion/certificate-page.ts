@@ -76,64 +76,68 @@ export async function appendCertificate(
   await w.pair("Evidence", evidenceText(facts.evidence));
   w.rule();
 
-  await w.text("Documents", { size: 12, bold: true });
-  for (const document of facts.documents) {
-    await w.pair(
-      "Original",
-      `${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`,
+  // Each document, each recipient and the audit trail is a block kept whole on a page, a heading
+  // with the block after it (PageWriter.together).
+  for (const [i, document] of facts.documents.entries()) {
+    await w.together(async () => {
+      if (i === 0) await w.text("Documents", { size: 12, bold: true });
+      await w.pair(
+        "Original",
+        `${document.filename} (${document.pageCount} page${document.pageCount === 1 ? "" : "s"})`,
+      );
+      await w.pair("SHA-256", document.sha256, "hash");
+    });
+  }
+  await w.together(async () => {
+    await w.pair("Signed pages", "the originals with every value filled in, before this certificate");
+    await w.pair("SHA-256", facts.signedPagesSha256, "hash");
+  });
+  w.rule();
+
+  if (facts.recipients.length === 0) await w.text("Recipients", { size: 12, bold: true });
+  for (const [i, r] of facts.recipients.entries()) {
+    await w.together(async () => {
+      if (i === 0) await w.text("Recipients", { size: 12, bold: true });
+      await recipientBlock(w, r);
+    });
+  }
+  w.rule();
+
+  await w.together(async () => {
+    await w.text("Audit trail", { size: 12, bold: true });
+    await w.pair("Entries", String(facts.audit.entries));
+    await w.pair("Chain head", facts.audit.headHash, "hash");
+    w.gap(8);
+    await w.text(
+      "Each audit entry holds the SHA-256 of the one before; the chain head above is the hash of the last entry " +
+        "before completion. The document is sealed with a certifying digital signature over the whole file: any " +
+        "change after sealing, but for the validation data and time-stamps added to keep the seal checkable, " +
+        "shows the signature as invalid.",
+      { size: 8.5, color: GREY },
     );
-    await w.pair("SHA-256", document.sha256, "hash");
-  }
-  await w.pair("Signed pages", "the originals with every value filled in, before this certificate");
-  await w.pair("SHA-256", facts.signedPagesSha256, "hash");
-  w.rule();
+  });
+}
 
-  await w.text("Recipients", { size: 12, bold: true });
-  for (const r of facts.recipients) {
-    w.gap(4);
-    await w.text(`${r.name} <${r.email}>`, { bold: true });
-    await w.pair("Role", [KIND_NAMES[r.kind], r.role].filter(Boolean).join(", "));
-    if (r.kind === "viewer") {
-      await w.pair("Identified", r.identity);
-      await w.pair("Viewed", when(r.viewedAt));
-      await w.pair("IP address", r.ip || "—");
-      await w.pair("Browser", browserSummary(r.userAgent));
-    }
-    if (r.kind === "approver") {
-      await w.pair("Identified", r.identity);
-      await w.pair("Viewed", when(r.viewedAt));
-      await w.pair("Approved", when(r.signedAt));
-      await w.pair("IP address", r.ip || "—");
-      await w.pair("Browser", browserSummary(r.userAgent));
-    }
-    if (r.kind === "signer") {
-      await w.pair("Identified", r.identity);
-      await w.pair("Viewed", when(r.viewedAt));
-      await w.pair("Agreed to sign", when(r.consentedAt));
-      await w.pair("Signed", when(r.signedAt));
-      await w.pair("IP address", r.ip || "—");
-      await w.pair("Browser", browserSummary(r.userAgent));
-      for (const file of r.attachments) {
-        await w.pair(
-          "Attached",
-          `${file.filename} (${sizeText(file.sizeBytes)}), document ${file.documentId}`,
-        );
-        await w.pair("SHA-256", file.sha256, "hash");
-      }
-      if (r.signature) await w.signature(r.signature);
-    }
+/** A recipient: who they are, how they were identified, what they did when, and their signature. */
+async function recipientBlock(w: PageWriter, r: CertificateRecipient): Promise<void> {
+  w.gap(4);
+  await w.text(`${r.name} <${r.email}>`, { bold: true });
+  await w.pair("Role", [KIND_NAMES[r.kind], r.role].filter(Boolean).join(", "));
+  // A copy recipient only receives the result: nothing more to say of them.
+  if (r.kind === "cc") return;
+  await w.pair("Identified", r.identity);
+  await w.pair("Viewed", when(r.viewedAt));
+  if (r.kind === "approver") await w.pair("Approved", when(r.signedAt));
+  if (r.kind === "signer") {
+    await w.pair("Agreed to sign", when(r.consentedAt));
+    await w.pair("Signed", when(r.signedAt));
   }
-  w.rule();
-
-  await w.text("Audit trail", { size: 12, bold: true });
-  await w.pair("Entries", String(facts.audit.entries));
-  await w.pair("Chain head", facts.audit.headHash, "hash");
-  w.gap(8);
-  await w.text(
-    "Each audit entry holds the SHA-256 of the one before; the chain head above is the hash of the last entry " +
-      "before completion. The document is sealed with a certifying digital signature over the whole file: any " +
-      "change after sealing, but for the validation data and time-stamps added to keep the seal checkable, " +
-      "shows the signature as invalid.",
-    { size: 8.5, color: GREY },
-  );
+  await w.pair("IP address", r.ip || "—");
+  await w.pair("Browser", browserSummary(r.userAgent));
+  if (r.kind !== "signer") return;
+  for (const file of r.attachments) {
+    await w.pair("Attached", `${file.filename} (${sizeText(file.sizeBytes)}), document ${file.documentId}`);
+    await w.pair("SHA-256", file.sha256, "hash");
+  }
+  if (r.signature) await w.signature(r.signature);
 }

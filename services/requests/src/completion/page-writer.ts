@@ -1,7 +1,8 @@
 /**
  * Lays out the pages this service writes itself — the certificate of completion, the audit trail's
  * report — on A4, top to bottom: wrapped text, label and value pairs, rules and signatures, a new
- * page when one is full. Text is set by the Typesetter, so every script a name may be in is drawn.
+ * page when one is full, and blocks kept whole on one page. Text is set by the Typesetter, so every
+ * script a name may be in is drawn.
  */
 import { type PDFDocument, type PDFPage, rgb } from "pdf-lib";
 import type { StackName } from "./font-stacks.js";
@@ -25,6 +26,12 @@ export function when(date: Date | null): string {
 export class PageWriter {
   private page!: PDFPage;
   private y = 0;
+  /**
+   * While a block is measured (`together`): lines move `y` down, nothing is drawn, no page is
+   * added, and `lowest` is the lowest point a line asked room down to.
+   */
+  private measuring = false;
+  private lowest = 0;
   readonly width = A4[0] - 2 * MARGIN;
 
   constructor(
@@ -40,7 +47,29 @@ export class PageWriter {
   }
 
   private room(height: number): void {
-    if (this.y - height < MARGIN) this.newPage();
+    if (this.measuring) this.lowest = Math.min(this.lowest, this.y - height);
+    else if (this.y - height < MARGIN) this.newPage();
+  }
+
+  /**
+   * Lays out what `block` writes on one page: measured first, on a new page when the rest of this
+   * one is too short for it. A block taller than a whole page starts where it is and splits where
+   * pages end, as any text does.
+   */
+  async together(block: () => Promise<void>): Promise<void> {
+    if (this.measuring) return block();
+    const top = this.y;
+    this.measuring = true;
+    this.lowest = top;
+    try {
+      await block();
+    } finally {
+      this.measuring = false;
+    }
+    const height = top - Math.min(this.y, this.lowest);
+    this.y = top;
+    if (top - height < MARGIN && height <= A4[1] - 2 * MARGIN) this.newPage();
+    await block();
   }
 
   /** Writes text wrapped at the page width; long unbroken strings (hashes) break anywhere. */
@@ -54,6 +83,7 @@ export class PageWriter {
     for (const line of await this.wrap(value, stack, size, this.width - indent)) {
       this.room(size * 1.45);
       this.y -= size * 1.45;
+      if (this.measuring) continue;
       this.typesetter.draw(this.page, stack, line, {
         x: MARGIN + indent,
         y: this.y,
@@ -70,12 +100,13 @@ export class PageWriter {
   rule(): void {
     this.room(12);
     this.y -= 6;
-    this.page.drawLine({
-      start: { x: MARGIN, y: this.y },
-      end: { x: A4[0] - MARGIN, y: this.y },
-      thickness: 0.7,
-      color: RULE,
-    });
+    if (!this.measuring)
+      this.page.drawLine({
+        start: { x: MARGIN, y: this.y },
+        end: { x: A4[0] - MARGIN, y: this.y },
+        thickness: 0.7,
+        color: RULE,
+      });
     this.y -= 6;
   }
 
@@ -91,6 +122,7 @@ export class PageWriter {
     for (const [i, line] of lines.entries()) {
       this.room(labelSize * 1.45);
       this.y -= labelSize * 1.45;
+      if (this.measuring) continue;
       if (i === 0)
         this.typesetter.draw(this.page, "bold", label, {
           x: MARGIN,
@@ -112,6 +144,7 @@ export class PageWriter {
     const [width, height] = [200, 44];
     this.room(height + 10);
     this.y -= height + 6;
+    if (this.measuring) return;
     const label = mark.kind === "typed" ? "Signature (typed)" : "Signature (drawn)";
     this.typesetter.draw(this.page, "bold", label, {
       x: MARGIN,
