@@ -424,9 +424,9 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     "get",
     "/date-signed",
     {
-      summary: "A date as the sealed PDF will write it",
+      summary: "A date as the signing page shows it",
       description:
-        "What a date_signed field reads when sealed (or, with `date`, a date field the signer picked), for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.",
+        "What a date_signed field reads (or, with `date`, a date field the signer picked) in the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date, and the signature keeps it with the day. The sealed PDF writes the day itself, YYYY-MM-DD, one form for the whole document.",
       tag: "Signing",
       query: DateQuery,
       answers: { 200: { description: "The date.", schema: DateSigned } },

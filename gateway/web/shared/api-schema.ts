@@ -4550,8 +4550,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A date as the sealed PDF will write it
-         * @description What a date_signed field reads when sealed (or, with `date`, a date field the signer picked), for the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date.
+         * A date as the signing page shows it
+         * @description What a date_signed field reads (or, with `date`, a date field the signer picked) in the language and time zone the page sends with its signature: the page shows the signer this text, not its own rendering of the date, and the signature keeps it with the day. The sealed PDF writes the day itself, YYYY-MM-DD, one form for the whole document.
          */
         get: {
             parameters: {

@@ -1,6 +1,7 @@
 /**
  * Picking the day of a date field, with the browser's own date control (its calendar, its keys,
- * its screen reader support); the field then shows the day as the sealed PDF will write it.
+ * its screen reader support); the field then shows the day in the page's language (the sealed PDF
+ * writes it YYYY-MM-DD, as every day of the document).
  */
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Modal } from "../shared/Modal";

@@ -16,7 +16,7 @@ interface Props {
   error: string | undefined;
   disabled: boolean;
   today: string;
-  /** A picked date's text, as the sealed PDF will write it; undefined while the service is asked. */
+  /** A picked date's text in the page's language; undefined while the service is asked. */
   dayText: string | undefined;
   /** A checkbox whose group has as many boxes checked as it may: it cannot be checked too. */
   groupFull: boolean;
@@ -319,8 +319,9 @@ export function FieldBox({
           // Stamped by the service: nothing to fill, so not a stop on the way through the fields.
           tabIndex={-1}
           value={today}
-          // As the sealed PDF will write it: in the reading order of its language (an Arabic date
-          // right to left), from the box's left edge, shrunk to fit, never cut short.
+          // The day in the signer's language, in its reading order (an Arabic date right to left),
+          // from the box's left edge, shrunk to fit, never cut short. The sealed PDF writes the same
+          // day in the document's one form, YYYY-MM-DD (services/requests/src/completion/sealed-days.ts).
           dir="auto"
           style={{
             fontSize: `${fittedSize(today, "--sealed-text", 12, width, height, scale)}px`,

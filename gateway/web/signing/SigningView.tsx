@@ -97,8 +97,8 @@ function useDateSigned(needed: boolean): { form: DateForm; today: string } {
 }
 
 /**
- * The days picked in date fields as the service writes them in the page's form (what the sealed PDF
- * will say), by day: asked once each, when picked.
+ * The days picked in date fields as the service writes them in the page's form (kept with the day
+ * when signed; the sealed PDF writes the day, YYYY-MM-DD), by day: asked once each, when picked.
  */
 function useDayTexts(fields: Field[], values: Values, form: DateForm): Record<string, string> {
   const [texts, setTexts] = useState<{ form: DateForm; byDay: Record<string, string> }>({ form, byDay: {} });

@@ -89,7 +89,10 @@ export async function recordViewed(): Promise<void> {
     throw new ApiError(response.status, await problemOf(response));
 }
 
-/** How the page writes dates, sent with the signature so the sealed PDF writes the date signed alike. */
+/**
+ * How the page writes dates, sent with the signature: the date signed is the day in this time zone,
+ * kept with the text the page showed (the sealed PDF writes the day itself, YYYY-MM-DD).
+ */
 export interface DateForm {
   locale: string;
   timeZone: string;
@@ -102,7 +105,7 @@ export function submit(values: Record<string, SubmittedValue>, form: DateForm): 
   });
 }
 
-/** Today (or `day`, one the signer picked) as a date field will read when sealed in this form. */
+/** Today (or `day`, one the signer picked) as the page shows a date field in this form. */
 export async function dateSigned(form: DateForm, day?: string): Promise<string> {
   const query = new URLSearchParams({
     locale: form.locale,

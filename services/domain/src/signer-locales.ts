@@ -38,8 +38,8 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /**
- * A date signed as the signer's page shows it and the sealed PDF writes it: the day in the signer's
- * time zone, in their language's medium form ("27 Nov 2026", "27.11.2026", "2026年11月27日"). Without a
+ * A date signed as the signer's page shows it (the sealed PDF writes the day, YYYY-MM-DD): the day in
+ * the signer's time zone, in their language's medium form ("27 Nov 2026", "27.11.2026", "2026年11月27日"). Without a
  * locale, the ISO date in UTC, as API clients have always had it.
  */
 export function dateSignedText(at: Date, locale?: SignerLocale, timeZone?: string): string {
@@ -50,6 +50,21 @@ export function dateSignedText(at: Date, locale?: SignerLocale, timeZone?: strin
     day: "numeric",
     timeZone: timeZone && isTimeZone(timeZone) ? timeZone : "UTC",
   }).format(at);
+}
+
+/**
+ * The day of the calendar (YYYY-MM-DD) `at` falls on in `timeZone`, UTC when none or one this
+ * runtime does not know: the day a date signed stands for, kept apart from how a page wrote it.
+ */
+export function dayOf(at: Date, timeZone?: string): string {
+  const parts = new Intl.DateTimeFormat("en", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    timeZone: timeZone && isTimeZone(timeZone) ? timeZone : "UTC",
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
 }
 
 /** A day as a date field takes it; whether it is a day of the calendar is checked apart. */
@@ -65,8 +80,8 @@ export function isDay(text: string): boolean {
 }
 
 /**
- * A day a signer picked (YYYY-MM-DD) as the page shows it and the sealed PDF writes it: in the form
- * of a date signed, but a day of the calendar, in no time zone.
+ * A day a signer picked (YYYY-MM-DD) as the page shows it: in the form of a date signed, but a day
+ * of the calendar, in no time zone.
  */
 export function dayText(day: string, locale?: SignerLocale): string {
   return dateSignedText(new Date(`${day}T00:00:00Z`), locale, "UTC");

@@ -2,7 +2,8 @@
  * What a signer may put into their fields, checked as one pure function that reports every
  * violation with its path (`values.<fieldId>`), and the values as they are kept: `date_signed`
  * stamped, `name` and `email` defaulting to the recipient's, a field the sender filled in to what
- * they wrote, a picked day written as the page showed it, an attachment as the document the signer gave.
+ * they wrote, a day (picked or signed) as the day it is and as the page showed it, an attachment as
+ * the document the signer gave.
  */
 
 import { groupBounds, isDay, numberOf, shownFields } from "@countersign/domain";
@@ -17,7 +18,11 @@ export type StoredValue =
   | { kind: "drawn"; png: string }
   | { kind: "text"; text: string }
   | { kind: "checkbox"; checked: boolean }
-  /** A day the signer picked, and how the page showed it (and the sealed PDF writes it). */
+  /**
+   * A day the signer picked or signed on (YYYY-MM-DD), and how their page showed it in their
+   * language: what the API answers. The sealed PDF writes the day in the document's one form
+   * (completion/sealed-days.ts). A date signed before days were kept is `text` alone.
+   */
   | { kind: "date"; date: string; text: string }
   /** A file the signer gave (AttachSignerFile), kept as a document of the request. */
   | { kind: "attachment"; documentId: string; filename: string };
@@ -44,9 +49,9 @@ export interface ReadingContext {
   consent: boolean;
   /** Name and email fields left out take the recipient's. */
   signer: { name: string; email: string };
-  /** What date_signed reads. */
-  dateSigned: string;
-  /** A picked day as the page showed it, as the sealed PDF writes it. */
+  /** The day date_signed stamps (in the signer's time zone), and how the page showed it. */
+  dateSigned: { date: string; text: string };
+  /** A picked day as the page showed it. */
   writeDay: (day: string) => string;
   /** Why each drawing was refused when it was read (drawn-signature.ts), by field id. */
   drawnProblems: Map<string, string>;
@@ -240,7 +245,7 @@ export function readSignerValues(
       continue;
     }
     if (field.type === "date_signed") {
-      values.set(field.id, { kind: "text", text: context.dateSigned });
+      values.set(field.id, { kind: "date", ...context.dateSigned });
       continue;
     }
     const value = read.get(field.id);

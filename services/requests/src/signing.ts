@@ -7,6 +7,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   dateSignedText,
+  dayOf,
   dayText,
   isTimeZone,
   SIGNER_LOCALES,
@@ -62,7 +63,10 @@ export class Signing {
       const { values, violations } = readSignerValues(fields, given, {
         consent,
         signer,
-        dateSigned: dateSignedText(signedAt, form.locale, form.timeZone),
+        dateSigned: {
+          date: dayOf(signedAt, form.timeZone),
+          text: dateSignedText(signedAt, form.locale, form.timeZone),
+        },
         writeDay: (day) => dayText(day, form.locale),
         drawnProblems,
         attachments: new Map(uploads.map((u) => [u.fieldId, u])),

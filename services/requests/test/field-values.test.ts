@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { dayText } from "@countersign/domain";
+import { dayOf, dayText } from "@countersign/domain";
 import {
   type FieldValue,
   FieldValueSchema,
@@ -33,7 +33,7 @@ const attachment = (value: string): FieldValue =>
 const context: ReadingContext = {
   consent: true,
   signer: { name: "Ada", email: "ada@example.com" },
-  dateSigned: "2026-11-27",
+  dateSigned: { date: "2026-11-27", text: "27. Nov. 2026" },
   writeDay: (day) => dayText(day, "de"),
   drawnProblems: new Map(),
   attachments: new Map([
@@ -76,6 +76,21 @@ test("a picked day is kept with the text the page showed for it", () => {
   expect(read(fields, { start: text("2026-02-30") }).violations).toEqual([
     { path: "values.start", message: "must be a day of the calendar, written YYYY-MM-DD" },
   ]);
+});
+
+test("a date signed is kept as the day it is, in the signer's time zone, beside the text the page showed", () => {
+  const fields = [field("signed", { type: "date_signed" })];
+  expect(read(fields, {}).values.get("signed")).toEqual({
+    kind: "date",
+    date: "2026-11-27",
+    text: "27. Nov. 2026",
+  });
+  // Late on the 6th in New York is the 7th in Berlin and Tokyo: the day is the signer's own.
+  const late = new Date("2026-12-07T03:30:00Z");
+  expect(dayOf(late, "America/New_York")).toBe("2026-12-06");
+  expect(dayOf(late, "Europe/Berlin")).toBe("2026-12-07");
+  expect(dayOf(late)).toBe("2026-12-07");
+  expect(dayOf(late, "Mars/Base")).toBe("2026-12-07");
 });
 
 test("a radio group takes one chosen button; a required group needs one", () => {

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { dateSignedText, dayText } from "@countersign/domain";
 import { PDFDocument } from "pdf-lib";
 import { makePdf } from "../../../test/support/pdfs.js";
 import { drawAuditReport } from "../src/completion/audit-report.js";
@@ -96,6 +97,44 @@ test("a value that reads right to left stands at its box's right edge, as the pa
   expect(right(320)).toBeLessThan(300);
 });
 
+test("every day on the sealed document is written in one form, whatever language each signer's page showed it in", async () => {
+  const at = new Date("2026-12-06T10:00:00Z");
+  const words = await drawn(
+    [
+      field("de", "date_signed", 200),
+      field("en", "date_signed", 260),
+      field("ar", "date_signed", 320),
+      field("picked", "date", 380),
+    ],
+    [
+      ["de", { kind: "date", date: "2026-12-06", text: dateSignedText(at, "de", "UTC") }],
+      ["en", { kind: "date", date: "2026-12-06", text: dateSignedText(at, "en", "UTC") }],
+      ["ar", { kind: "date", date: "2026-12-06", text: dateSignedText(at, "ar", "UTC") }],
+      ["picked", { kind: "date", date: "2027-01-15", text: dayText("2027-01-15", "ja") }],
+    ],
+  );
+  const line = (top: number) =>
+    words
+      .filter((w) => w.yMin > top - 6 && w.yMin < top + 24)
+      .map((w) => w.text)
+      .join(" ");
+  expect([200, 260, 320, 380].map(line)).toEqual(["2026-12-06", "2026-12-06", "2026-12-06", "2027-01-15"]);
+  // Read left to right from the box's left edge, in every signer's language.
+  for (const top of [200, 320]) {
+    expect(
+      Math.min(...words.filter((w) => w.yMin > top - 6 && w.yMin < top + 24).map((w) => w.xMin)),
+    ).toBeLessThan(105);
+  }
+});
+
+test("a date signed kept before days were kept as days is drawn as its page showed it", async () => {
+  const words = await drawn(
+    [field("old", "date_signed", 200)],
+    [["old", { kind: "text", text: "6. Dez. 2026" }]],
+  );
+  expect(words.filter((w) => w.yMin > 194).map((w) => w.text)).toEqual(["6.", "Dez.", "2026"]);
+});
+
 function signer(n: number, attachments = 0): CertificateRecipient {
   const at = new Date("2026-12-06T10:00:00Z");
   return {
@@ -154,6 +193,10 @@ test("a recipient's block on the certificate is kept whole on one page: name, wh
       signature: page,
     });
   }
+  // The certificate says in which form the document writes its dates.
+  const text = words.map((w) => w.text).join(" ");
+  expect(text).toContain("Dates");
+  expect(text).toContain("written YYYY-MM-DD (ISO 8601) throughout the document");
   // The audit trail's head and its note stay together with their heading.
   expect(pageOf(words, "f".repeat(64))).toBe(pageOf(words, "Chain"));
 });

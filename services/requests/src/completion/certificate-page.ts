@@ -7,6 +7,7 @@ import type { RecipientKind } from "@countersign/domain";
 import type { PDFDocument } from "pdf-lib";
 import { browserSummary } from "./browser-summary.js";
 import { GREY, PageWriter, type SignatureMark, sizeText, when } from "./page-writer.js";
+import { SEALED_DAYS } from "./sealed-days.js";
 import type { Typesetter } from "./typesetter.js";
 
 /** Each kind of recipient as the certificate names it. */
@@ -74,6 +75,7 @@ export async function appendCertificate(
   await w.pair("Completed", when(facts.completedAt));
   await w.pair("Sealed by", facts.sealedBy);
   await w.pair("Evidence", evidenceText(facts.evidence));
+  await w.pair("Dates", SEALED_DAYS.statement);
   w.rule();
 
   // Each document, each recipient and the audit trail is a block kept whole on a page, a heading

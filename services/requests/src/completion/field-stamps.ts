@@ -7,6 +7,7 @@ import { degrees, type PDFDocument, type PDFFont, type PDFImage, type PDFPage, r
 import type { StoredValue } from "../field-values.js";
 import type { StoredField } from "../store.js";
 import type { StackName } from "./font-stacks.js";
+import { SEALED_DAYS } from "./sealed-days.js";
 import { type BaseDirection, directionOf, type Typesetter } from "./typesetter.js";
 
 export interface StampFonts {
@@ -160,7 +161,8 @@ export async function stampFields(
         });
         break;
       case "date":
-        await drawInBox(page, field, value.text, "text", 12, fonts.typesetter);
+        // One form for the whole document, not the signer's language (sealed-days.ts).
+        await drawInBox(page, field, SEALED_DAYS.write(value.date), "text", 12, fonts.typesetter);
         break;
       case "attachment":
         await drawInBox(page, field, value.filename, "text", 12, fonts.typesetter);
