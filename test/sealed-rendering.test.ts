@@ -31,6 +31,7 @@ const NAMES = [
   "Ελευθερία Βενιζέλου",
   "李小龙",
   "محمد عبد الله",
+  "שרה לוי",
 ];
 
 /** The signing page's font stacks, as its own style sheet declares them. */

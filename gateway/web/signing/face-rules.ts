@@ -9,4 +9,5 @@ import "@fontsource/long-cang/400.css";
 import "@fontsource/klee-one/400.css";
 import "@fontsource/noto-sans/400.css";
 import "@fontsource/noto-sans-arabic/400.css";
+import "@fontsource/noto-sans-hebrew/400.css";
 import "@fontsource/noto-sans-sc/400.css";

@@ -76,20 +76,24 @@ test("a value that reads right to left stands at its box's right edge, as the pa
       field("ar-number", "dropdown", 260),
       field("en", "text", 320),
       field("mixed", "name", 380),
+      field("he", "text", 440),
     ],
     [
       ["ar", { kind: "text", text: "شركة النور" }],
       ["ar-number", { kind: "text", text: "١٢٣ درهم" }],
       ["en", { kind: "text", text: "ACME شركة" }],
-      ["mixed", { kind: "text", text: "123 محمد Ltd" }],
+      ["mixed", { kind: "text", text: "123 שלום Ltd" }],
+      ["he", { kind: "text", text: "חברה בע״מ" }],
     ],
   );
   const line = (top: number) => words.filter((w) => w.yMin > top - 6 && w.yMin < top + 24);
   const right = (top: number) => Math.max(...line(top).map((w) => w.xMax));
   const left = (top: number) => Math.min(...line(top).map((w) => w.xMin));
   // The box runs from x 100 to 400; a value is set 2 points in from its edge.
-  for (const top of [200, 260, 380]) {
+  for (const top of [200, 260, 380, 440]) {
     expect(line(top).length).toBeGreaterThan(0);
+    // Drawn in a face of its script, not written as code points.
+    expect(line(top).map((w) => w.text)).not.toContainEqual(expect.stringContaining("[U+"));
     expect(right(top)).toBeGreaterThan(395);
     expect(left(top)).toBeGreaterThan(150);
   }

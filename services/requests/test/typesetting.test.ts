@@ -23,13 +23,16 @@ test("a character is drawn in the first face of its stack that has it, as the br
   expect(faceOf("handwriting", "さ")).toMatch(/^klee-one-\d+-400-normal\.woff2$/);
   // A letter no handwriting face has (Uyghur ve, which Aref Ruqaa lacks) is drawn in a text face.
   expect(faceOf("handwriting", "ۋ")).toBe("noto-sans-arabic-arabic-400-normal.woff2");
+  // Hebrew has no handwriting face: Noto Sans Hebrew draws it, regular and bold.
+  expect(faceOf("handwriting", "ש")).toBe("noto-sans-hebrew-hebrew-400-normal.woff2");
+  expect(faceOf("bold", "ש")).toBe("noto-sans-hebrew-hebrew-700-normal.woff2");
   expect(faceOf("text", "A")).toBe("noto-sans-latin-400-normal.woff2");
   expect(faceOf("bold", "A")).toBe("noto-sans-latin-700-normal.woff2");
 });
 
 test("what no face draws is named, and written as its code point rather than dropped", () => {
   expect(unwritable("handwriting", "José 😀 and 😀 again 🎉")).toEqual(["😀", "🎉"]);
-  expect(unwritable("text", "Ada Lovelace, 李小龙, محمد")).toEqual([]);
+  expect(unwritable("text", "Ada Lovelace, 李小龙, محمد, שרה לוי")).toEqual([]);
   expect(codePointName("😀")).toBe("U+1F600");
   expect(unwritableProblem("text", "a😀")).toBe(
     'holds a character the sealed document cannot show: "😀" (U+1F600)',

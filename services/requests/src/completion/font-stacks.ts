@@ -16,7 +16,12 @@ const require = createRequire(import.meta.url);
 /** Typed signatures and initials; the text of fields and of the certificate; its headings. */
 export type StackName = "handwriting" | "text" | "bold";
 
-const SANS = ["@fontsource/noto-sans", "@fontsource/noto-sans-arabic", "@fontsource/noto-sans-sc"];
+const SANS = [
+  "@fontsource/noto-sans",
+  "@fontsource/noto-sans-arabic",
+  "@fontsource/noto-sans-hebrew",
+  "@fontsource/noto-sans-sc",
+];
 
 /**
  * A handwriting face for each script a name can be written in, then the text faces for what none of
