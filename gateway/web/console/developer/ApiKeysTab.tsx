@@ -2,6 +2,7 @@ import { API_SCOPES, type ApiScope, SCOPE_DESCRIPTIONS } from "@countersign/doma
 import { type FormEvent, useId, useState } from "react";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
+import { DeleteButton } from "../DeleteButton";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
   Confirm,
@@ -28,7 +29,6 @@ export function ApiKeysTab() {
   );
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey>();
-  const [deleting, setDeleting] = useState<ApiKey>();
 
   return (
     <div className="stack">
@@ -76,14 +76,15 @@ export function ApiKeysTab() {
                         ) : null}
                       </p>
                     </div>
-                    <button
-                      type="button"
-                      className="button secondary small"
-                      onClick={() => setDeleting(key)}
-                      aria-label={`Delete the key ${key.name}`}
-                    >
-                      Delete
-                    </button>
+                    <DeleteButton
+                      kind="key"
+                      name={key.name}
+                      description="Calls made with this key are refused from now on, everywhere. This cannot be undone."
+                      onDelete={async () => {
+                        await call(inWorkspace(workspace.id, `/api-keys/${key.id}`), { method: "DELETE" });
+                        reload();
+                      }}
+                    />
                   </li>
                 ))}
               </ul>
@@ -104,19 +105,6 @@ export function ApiKeysTab() {
         />
       ) : null}
       {created ? <CreatedKeyDialog created={created} onClose={() => setCreated(undefined)} /> : null}
-      {deleting ? (
-        <Confirm
-          title={`Delete “${deleting.name}”?`}
-          description="Calls made with this key are refused from now on, everywhere. This cannot be undone."
-          confirmLabel="Delete key"
-          danger
-          onConfirm={async () => {
-            await call(inWorkspace(workspace.id, `/api-keys/${deleting.id}`), { method: "DELETE" });
-            reload();
-          }}
-          onClose={() => setDeleting(undefined)}
-        />
-      ) : null}
     </div>
   );
 }

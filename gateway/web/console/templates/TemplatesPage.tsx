@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { Link } from "wouter";
 import { call, inWorkspace } from "../api";
+import { DeleteButton } from "../DeleteButton";
 import type { Page, Template } from "../types";
-import { Confirm, Empty, Pager, Show, useLoad, When } from "../ui";
+import { Empty, Pager, Show, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function TemplatesPage() {
@@ -12,7 +13,6 @@ export function TemplatesPage() {
     () => call<Page<Template>>(inWorkspace(workspace.id, `/templates?pageIndex=${pageIndex}&pageSize=20`)),
     [workspace.id, pageIndex],
   );
-  const [deleting, setDeleting] = useState<Template>();
   return (
     <section aria-labelledby="templates-title">
       <div className="page-head">
@@ -50,14 +50,17 @@ export function TemplatesPage() {
                         >
                           Use
                         </Link>
-                        <button
-                          type="button"
-                          className="button secondary small"
-                          onClick={() => setDeleting(t)}
-                          aria-label={`Delete the template ${t.name}`}
-                        >
-                          Delete
-                        </button>
+                        <DeleteButton
+                          kind="template"
+                          name={t.name}
+                          description="Requests already made from it keep their documents and fields."
+                          onDelete={async () => {
+                            await call(inWorkspace(workspace.id, `/templates/${t.id}`), { method: "DELETE" });
+                            // The last one of a later page: show the page before, not an empty one.
+                            if (page.items.length === 1 && pageIndex > 0) setPageIndex(pageIndex - 1);
+                            else reload();
+                          }}
+                        />
                       </div>
                     </li>
                   ))}
@@ -68,22 +71,6 @@ export function TemplatesPage() {
           }
         </Show>
       </div>
-      {deleting ? (
-        <Confirm
-          title={`Delete “${deleting.name}”?`}
-          description="Requests already made from it keep their documents and fields."
-          confirmLabel="Delete template"
-          danger
-          onConfirm={async () => {
-            await call(inWorkspace(workspace.id, `/templates/${deleting.id}`), { method: "DELETE" });
-            // The last one of a later page: show the page before, not an empty one.
-            const lastOnPage = loaded.state === "ready" && loaded.value.items.length === 1;
-            if (lastOnPage && pageIndex > 0) setPageIndex(pageIndex - 1);
-            else reload();
-          }}
-          onClose={() => setDeleting(undefined)}
-        />
-      ) : null}
     </section>
   );
 }
