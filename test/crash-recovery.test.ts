@@ -218,7 +218,7 @@ describe("standalone mode: SIGKILL while signed requests are being completed", (
     const copies = await eventually(
       async () => {
         const mails = (await outboxMails(dataDir)).filter(
-          (m) => m.subject === "Completed: Sealed under fire",
+          (m) => m.subject === "Completed: \u2068Sealed under fire\u2069",
         );
         return mails.length >= signers.length ? mails : undefined;
       },

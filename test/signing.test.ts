@@ -228,7 +228,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
 
     const copies = await eventually(async () => {
       const mails = (await outboxMails(deployment.dataDir)).filter(
-        (m) => m.subject === "Completed: Lease routing",
+        (m) => m.subject === "Completed: \u2068Lease routing\u2069",
       );
       return mails.length === 2 ? mails : undefined;
     });
@@ -253,7 +253,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
     await bothSign("viewer");
     // Both have signed: now it is the viewer's turn, to review, not to sign.
     const invitation = await mailTo("viewer.viewer@example.com");
-    expect(invitation.subject).toBe("Please review: Lease viewer");
+    expect(invitation.subject).toBe("Please review: \u2068Lease viewer\u2069");
     const waiting = (await call(api(), `/signature-requests/${request.id}`, { key: key.secret })).body as {
       status: string;
       recipients: { kind: string; status: string }[];
@@ -282,7 +282,7 @@ describe.each(modes)("%s mode: signing", (_mode, start) => {
       { name: "Al Approver", email: "approver.approver@example.com", kind: "approver", routingOrder: 1 },
     ]);
     const invitation = await mailTo("approver.approver@example.com");
-    expect(invitation.subject).toBe("Please approve: Lease approver");
+    expect(invitation.subject).toBe("Please approve: \u2068Lease approver\u2069");
     const approver = new SignerBrowser(gateway);
     await approver.open(invitation.link as string);
     const session = (await approver.call("/sign/api/session")).body as Session & {

@@ -88,7 +88,9 @@ export function invitationEmail(invite: {
 }) {
   const by = invite.inviter === OPERATOR ? "The operator of this Countersign" : invite.inviter;
   return email(
-    `You are invited to ${invite.workspace} on Countersign`,
+    // The workspace's name isolated (first-strong isolate … pop): a name written right to left
+    // would otherwise carry "on Countersign" into its own direction in the mail client's list.
+    `You are invited to \u2068${invite.workspace}\u2069 on Countersign`,
     [
       `${by} invited you to the workspace “${invite.workspace}” on Countersign, as ${roleLabel(invite.role) === "Member" ? "a Member" : "an Organization Admin"}.`,
       `The link works until ${utc(invite.expiresAt)}, once. If you did not expect this invitation, ignore this e-mail.`,

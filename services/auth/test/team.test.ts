@@ -72,7 +72,7 @@ test("an invitation goes by e-mail; its link opens to a new person who chooses a
   const [mail] = await sentMails();
   expect(mail).toMatchObject({
     to: "new.person@example.com",
-    subject: "You are invited to Acme on Countersign",
+    subject: "You are invited to \u2068Acme\u2069 on Countersign",
     link: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/console/invitation#token=`)),
   });
   expect(mail?.text).toMatch(

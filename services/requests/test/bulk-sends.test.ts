@@ -314,7 +314,9 @@ test("after a crash, a row whose request was made but not recorded records that 
   expect(results[0]?.signatureRequestId).toBe(madeBeforeCrash?.id);
   expect(await requestsOf(ws)).toHaveLength(3);
   // Mails of this batch only: other tests write to the same addresses.
-  const invited = (await h.mails()).filter((m) => m.subject === "Please sign: Offer after a crash");
+  const invited = (await h.mails()).filter(
+    (m) => m.subject === "Please sign: \u2068Offer after a crash\u2069",
+  );
   expect(invited.map((m) => m.to).sort()).toEqual([
     "client2@example.com",
     "client3@example.com",

@@ -96,7 +96,9 @@ async function expectCompletedOnce(ws: string, requestId: string) {
     1,
   );
   const copies = await waitFor(async () => {
-    const mails = (await h.mails()).filter((m) => m.subject === "Completed: Recovery" && m.to.includes(ws));
+    const mails = (await h.mails()).filter(
+      (m) => m.subject === "Completed: \u2068Recovery\u2069" && m.to.includes(ws),
+    );
     return mails.length >= 2 ? mails : undefined;
   });
   expect(copies.map((m) => m.to).sort()).toEqual([`ada.${ws}@example.com`, `bob.${ws}@example.com`]);

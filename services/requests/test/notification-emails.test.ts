@@ -1,4 +1,6 @@
 import { type NotificationContent, renderNotification } from "../src/mail/notification-emails.js";
+import { renderSenderExpiryWarning } from "../src/mail/sender-expiry-warning.js";
+import { renderSigningCode } from "../src/mail/signing-code-email.js";
 
 const LINK = "https://sign.example.com/sign/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde";
 
@@ -52,22 +54,22 @@ test("a viewer is asked to review, not to sign, in every e-mail that asks someth
 
 test("an approver is asked to approve, in the e-mails that ask something of them", () => {
   const invitation = renderNotification(content({ recipientKind: "approver" }));
-  expect(invitation.subject).toBe("Please approve: Mutual NDA");
+  expect(invitation.subject).toBe("Please approve: \u2068Mutual NDA\u2069");
   expect(invitation.text).toContain("Review and approve:");
   const reminder = renderNotification(content({ kind: "reminder", recipientKind: "approver" }));
-  expect(reminder.subject).toBe("Reminder: please approve Mutual NDA");
+  expect(reminder.subject).toBe("Reminder: please approve \u2068Mutual NDA\u2069");
 });
 
 test("a reminder says it is one and carries its note", () => {
   const mail = renderNotification(content({ kind: "reminder", note: "Second nudge" }));
-  expect(mail.subject).toBe("Reminder: please sign Mutual NDA");
+  expect(mail.subject).toBe("Reminder: please sign \u2068Mutual NDA\u2069");
   expect(mail.text).toContain("Second nudge");
   expect(mail.html).toContain("Second nudge");
 });
 
 test("a completed copy has no link", () => {
   const mail = renderNotification(content({ kind: "completed", link: "" }));
-  expect(mail.subject).toBe("Completed: Mutual NDA");
+  expect(mail.subject).toBe("Completed: \u2068Mutual NDA\u2069");
   expect(mail.text).not.toContain("/sign/");
   expect(mail.html).not.toContain("/sign/");
 });
@@ -132,8 +134,56 @@ test("a title, a sender and a name in another direction are isolated from the se
     expect(mail.text).toContain("\u2068Ada Lovelace\u2069");
     expect(mail.html).toContain(`<bdi>${title}</bdi>`);
     expect(mail.html).toContain(`<bdi>${sender}</bdi>`);
-    // A subject is a line of its own, cut to length: no isolate is left open in it.
-    expect(mail.subject).toContain(title);
-    expect(mail.subject).not.toMatch(/[\u2068\u2069]/);
+    // The subject isolates the title as the text does: a mail client shows it in the same order.
+    expect(mail.subject).toContain(`\u2068${title}\u2069`);
   }
+});
+
+test("a subject is cut to 250 characters with every isolate in it closed, whatever the title's length", () => {
+  for (const locale of ["en", "ar", "ja"] as const) {
+    for (const length of [200, 235, 240, 241, 245, 249, 250, 400]) {
+      const title = `عرض${"x".repeat(length - 3)}`;
+      const { subject } = renderNotification(content({ locale, requestTitle: title }));
+      expect(subject.length).toBeLessThanOrEqual(250);
+      const opens = subject.match(/\u2068/g)?.length ?? 0;
+      expect({ length, opens, closes: subject.match(/\u2069/g)?.length ?? 0 }).toEqual({
+        length,
+        opens: 1,
+        closes: 1,
+      });
+      // The isolate closes after what the subject kept of the title.
+      expect(subject.indexOf("\u2069")).toBeGreaterThan(subject.indexOf("\u2068"));
+    }
+  }
+});
+
+test("the one-time code's subject and the sender's expiry warning isolate the title too", () => {
+  const title = "Consulting offer — عرض استشاري";
+  const code = renderSigningCode({
+    locale: "",
+    requestTitle: title,
+    senderName: "Ada",
+    recipientName: "Bo",
+    code: "123456",
+  });
+  expect(code.subject).toContain(`\u2068${title}\u2069`);
+  // The code is a value of its own, isolated as well: digits beside Arabic keep their place.
+  expect(code.subject).toContain("\u2068123456\u2069");
+  const warning = renderSenderExpiryWarning({
+    senderName: "Ada",
+    requestTitle: title,
+    expiresAt: new Date("2030-01-31T17:00:00Z"),
+    waitingFor: "Bo <bo@example.com>",
+    link: "https://console.example.com/r/1",
+  });
+  expect(warning.subject).toBe(`Expiring soon: \u2068${title}\u2069`);
+  const long = renderSenderExpiryWarning({
+    senderName: "",
+    requestTitle: "ع".repeat(400),
+    expiresAt: new Date("2030-01-31T17:00:00Z"),
+    waitingFor: "",
+    link: "https://console.example.com/r/1",
+  });
+  expect(long.subject.length).toBeLessThanOrEqual(250);
+  expect(long.subject.endsWith("\u2069")).toBe(true);
 });

@@ -49,8 +49,10 @@ const VALUE_CLOSE = "\uE003";
 const MARKS = /[\uE000-\uE003]/g;
 
 /** Unicode's first-strong isolate and pop directional isolate: a value's own direction, in plain text. */
-const FSI = "\u2068";
-const PDI = "\u2069";
+export const FSI = "\u2068";
+export const PDI = "\u2069";
+/** The longest subject line sent. */
+export const SUBJECT_LENGTH = 250;
 
 /** Each message parsed once per language: every e-mail of the process formats the same few. */
 const FORMATS = new Map<string, { format: IntlMessageFormat; selectors: Set<string> }>();
@@ -91,11 +93,29 @@ export class MailWords {
   }
 
   /**
-   * The message as a subject line: a title in quotes, no isolates (a subject is cut to length, which
-   * could leave one open, and mail clients show it as a line of its own).
+   * The message as a subject line of at most `maxLength` characters: a title in quotes, each value
+   * isolated as in the text, for a name or title in another direction would otherwise reorder the
+   * words around it. A subject is cut to length: the cut falls before an isolate's end only with
+   * room kept to close it, so none is ever left open.
    */
-  subject(id: MessageId, values: Values = {}): string {
-    return this.marked(id, values).replaceAll(OPEN, '"').replaceAll(CLOSE, '"').replace(MARKS, "");
+  subject(id: MessageId, values: Values = {}, maxLength = SUBJECT_LENGTH): string {
+    const marked = this.marked(id, values).replaceAll(OPEN, '"').replaceAll(CLOSE, '"');
+    let line = "";
+    let open = false;
+    for (const char of marked) {
+      if (char === VALUE_CLOSE) {
+        // Its room was kept when the isolate opened.
+        line += PDI;
+        open = false;
+        continue;
+      }
+      const next = char === VALUE_OPEN ? FSI : char;
+      const closing = open || char === VALUE_OPEN ? PDI.length : 0;
+      if (line.length + next.length + closing > maxLength) break;
+      line += next;
+      if (char === VALUE_OPEN) open = true;
+    }
+    return open ? `${line}${PDI}` : line;
   }
 
   /** The message as HTML: escaped, a title in bold, each value in <bdi>. */

@@ -89,7 +89,7 @@ export function renderNotification(content: NotificationContent): {
   const words = new MailWords(content.locale);
   const wording = ASKED_OF[content.recipientKind]?.[content.kind] ?? WORDING[content.kind];
   const title = oneLine(content.requestTitle);
-  const subject = words.subject(wording.subject, { title }).slice(0, 250);
+  const subject = words.subject(wording.subject, { title });
   const sender = oneLine(content.senderName);
   const lead = { title, sender, hasSender: sender ? "yes" : "no" };
   const quote = words.direction === "rtl" ? QUOTE_RTL : QUOTE;

@@ -4,7 +4,7 @@
  * the request in the console, where they can remind them. In English, as every sender-facing e-mail.
  */
 import escapeHtml from "escape-html";
-import { MailWords } from "./mail-words.js";
+import { FSI, MailWords, PDI, SUBJECT_LENGTH } from "./mail-words.js";
 import { htmlDocument, oneLine } from "./notification-emails.js";
 
 export interface SenderExpiryWarning {
@@ -38,5 +38,8 @@ export function renderSenderExpiryWarning(content: SenderExpiryWarning): {
     `<p>${escapeHtml(action)}</p>`,
     `<p style="margin:24px 0"><a href="${link}" style="display:inline-block;padding:12px 20px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:6px;font-weight:600">Open the request</a></p>`,
   ]);
-  return { subject: `Expiring soon: ${title}`.slice(0, 250), text, html };
+  // The title isolated, cut so that its end still closes the isolate.
+  const prefix = "Expiring soon: ";
+  const subject = `${prefix}${FSI}${title.slice(0, SUBJECT_LENGTH - prefix.length - 2)}${PDI}`;
+  return { subject, text, html };
 }

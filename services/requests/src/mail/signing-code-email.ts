@@ -49,7 +49,7 @@ export function renderSigningCode(content: SigningCodeContent): {
     `<p style="font-size:13px;color:#555">${words.html("code.stranger")}</p>`,
   ];
   return {
-    subject: words.subject("code.subject", { code: content.code, title }).slice(0, 250),
+    subject: words.subject("code.subject", { code: content.code, title }),
     text: `${text.join("\n")}\n`,
     html: htmlDocument(words, html),
   };
