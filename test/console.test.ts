@@ -33,6 +33,8 @@ import {
 const ARTIFACTS = join(REPO, "test", "artifacts");
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
+/** A phone as a person holds it: touch, a mobile viewport, taps rather than clicks. */
+const TOUCH = { isMobile: true, hasTouch: true };
 const MEMBER = { email: "member@example.com", password: "member-password-123" };
 
 const caFile = join(tmpdir(), `countersign-console-ca-${process.pid}.pem`);
@@ -100,11 +102,13 @@ async function openConsole(
   as: { email: string; password: string },
   viewport = DESKTOP,
   bypassCSP = false,
+  touch = false,
 ): Promise<{ context: BrowserContext; page: Page }> {
   const stored = sessions.get(as.email);
   const context = await browser.newContext({
     viewport,
     bypassCSP,
+    ...(touch ? TOUCH : {}),
     permissions: ["clipboard-read", "clipboard-write"],
     ...(stored ? { storageState: stored } : {}),
   });
@@ -1010,10 +1014,21 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
 
   await page.getByLabel("Add a role").fill("Landlord");
   await page.getByRole("button", { name: "Add", exact: true }).click();
+  // Adding a role leaves whose new fields are as it was, and says so: the user chooses.
+  await shows(page.getByTestId("role-added"), "New fields are still for Tenant");
+  const fieldsFor = page.getByTestId("field-palette").getByLabel("New fields are for");
+  await expect(fieldsFor.locator("option:checked").textContent()).resolves.toBe("Tenant");
+  // The roles list shows it too, as the choice it is.
+  const pick = (role: string) => page.getByRole("radio", { name: `New fields are for ${role}` });
+  await expect(pick("Tenant").isChecked()).resolves.toBe(true);
+  await expect(pick("Landlord").isChecked()).resolves.toBe(false);
   await page.getByRole("button", { name: "Save template" }).click();
   await shows(page.getByTestId("template-problems"), "Landlord");
   await shot(page, "template-problems", false);
 
+  // Chosen in the roles list, the palette says the same.
+  await pick("Landlord").check();
+  await expect(fieldsFor.locator("option:checked").textContent()).resolves.toBe("Landlord");
   await page.getByTestId("palette-signature").click();
   await page.getByTestId("palette-date_signed").click();
   await page.getByTestId("palette-text").click();
@@ -1112,6 +1127,84 @@ test("a template built in the browser: a PDF uploaded, a field dragged onto the 
   await context.close();
 });
 
+test("placed boxes in the template editor say their label and their role, on the box and in their names; a radio button asks for a label at its field", async () => {
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/templates/new`);
+  await page.getByTestId("document-input").setInputFiles({
+    name: "Company form.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(await makePdf(1, "Company form")),
+  });
+  await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await page.getByLabel("Name of role 1").fill("Tenant");
+  await page.getByLabel("Add a role").fill("Landlord");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  const inspector = page.getByTestId("field-inspector");
+  await page.getByTestId("palette-signature").click();
+  await page.getByTestId("palette-text").click();
+  await inspector.getByLabel("Label").fill("Company name");
+  await page.getByTestId("palette-text").click();
+  await inspector.getByLabel("Label").fill("VAT number");
+  await page
+    .getByTestId("field-palette")
+    .getByLabel("New fields are for")
+    .selectOption({ label: "Landlord" });
+  await page.getByTestId("palette-signature").click();
+  await page.getByTestId("palette-radio").click();
+  await page.getByTestId("field-group").fill("billing");
+  await page.getByTestId("field-option").fill("Yearly");
+  await page.getByRole("button", { name: "Save template" }).click();
+  // The signer would hear only "Yearly": the question its buttons answer is asked for, at the field.
+  await shows(
+    page.getByTestId("template-problems"),
+    "Radio button “Yearly” on page 1 (Landlord): give it a label",
+  );
+  const label = inspector.getByLabel("Label");
+  await expect(label.getAttribute("aria-invalid")).resolves.toBe("true");
+  await shows(inspector.locator(".field-error"), "give it a label");
+  await shot(page, "template-radio-label-needed", false);
+  await label.fill("Billing period");
+
+  const boxes = page.getByTestId("placed-field");
+  const names = await boxes.evaluateAll((els) => els.map((el) => el.getAttribute("aria-label") ?? ""));
+  expect(new Set(names).size).toBe(names.length);
+  const text = page.getByRole("button", { name: /^Text “Company name” for Tenant on page 1/ });
+  await shows(text, "Company name");
+  // Its tab, the element after it, names the role.
+  const tabOf = (box: Locator) => box.locator("xpath=following-sibling::*[1]");
+  await shows(tabOf(text), "Tenant", true);
+  await shows(page.getByRole("button", { name: /^Text “VAT number” for Tenant on page 1/ }), "VAT number");
+  const radio = page.getByRole("button", {
+    name: /^Radio button “Billing period: Yearly” for Landlord on page 1/,
+  });
+  await shows(tabOf(radio), "Landlord · Billing period: Yearly", true);
+  await page.getByRole("button", { name: /^Signature without a label for Landlord on page 1/ }).waitFor();
+  await shot(page, "template-boxes-named", false);
+  await page.getByRole("button", { name: "Save template" }).click();
+  await page.waitForURL(/\/templates\/[0-9a-f-]{36}$/);
+  const templateId = page.url().split("/").at(-1) as string;
+  const stored = (await api(`/templates/${templateId}`)).body as {
+    fields: { type: string; label?: string }[];
+  };
+  expect(stored.fields.find((f) => f.type === "radio")?.label).toBe("Billing period");
+  await context.close();
+
+  // On a phone the boxes say the same, and nothing sticks out past the edge.
+  const phone = await openConsole(admin(), PHONE, false, true);
+  await phone.page.goto(`${gateway}/console/w/${key.accountId}/templates/${templateId}`);
+  await phone.page.getByTestId("page-1").scrollIntoViewIfNeeded();
+  await phone.page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+  await shows(phone.page.getByTestId("placed-field-tag"), "Landlord · Billing period: Yearly", true);
+  expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
+  await phone.page.getByRole("button", { name: /^Text “Company name”/ }).tap();
+  await shows(phone.page.getByTestId("field-inspector"), "Text field");
+  await phone.page
+    .getByTestId("page-1")
+    .screenshot({ path: join(ARTIFACTS, "console-phone-template-boxes.png") });
+  await shot(phone.page, "phone-template-editor");
+  await phone.context.close();
+});
+
 test("a template with every field type, each configured in the editor: a dropdown's options, a number's bounds, a radio group, a checkbox group held to one, a date, an attachment, and a field shown on a condition", async () => {
   const { context, page } = await openConsole(admin());
   await page.getByRole("link", { name: /Templates/ }).click();
@@ -1133,7 +1226,7 @@ test("a template with every field type, each configured in the editor: a dropdow
   await inspector.getByLabel("Maximum").fill("50");
   await add("date", "Start date");
   for (const option of ["Monthly", "Yearly"]) {
-    await add("radio");
+    await add("radio", "Billing period");
     await inspector.getByTestId("field-group").fill("Billing");
     await inspector.getByTestId("field-option").fill(option);
   }

@@ -8,6 +8,7 @@ import { type DragEvent, type KeyboardEvent, type PointerEvent, useEffect, useRe
 import { type PageSize, PageView } from "../../shared/PageView";
 import { openPdf } from "../../shared/pdf-loader";
 import {
+  boxCaption,
   type EditedField,
   type EditedRole,
   type FieldType,
@@ -163,6 +164,7 @@ function PageFields({
               ),
             )}
             roleName={roles.find((r) => r.key === field.roleKey)?.name ?? ""}
+            showRole={roles.length > 1}
             selected={selected === field.key}
             invalid={invalid.has(field.key)}
             onSelect={() => onSelect(field.key)}
@@ -180,6 +182,8 @@ interface FieldBoxProps {
   scale: number;
   colour: string;
   roleName: string;
+  /** Say whose it is on the box: there is more than one role to tell apart. */
+  showRole: boolean;
   selected: boolean;
   invalid: boolean;
   onSelect: () => void;
@@ -193,6 +197,7 @@ function FieldBox({
   scale,
   colour,
   roleName,
+  showRole,
   selected,
   invalid,
   onSelect,
@@ -252,41 +257,68 @@ function FieldBox({
   };
 
   const kind = kindOf(field.type);
+  const caption = boxCaption(field);
+  // A checkbox or radio button is too small to write in: its caption goes above it, with the role.
+  const tiny = field.type === "checkbox" || field.type === "radio";
+  const tagRole = showRole ? roleName || "no role" : "";
+  const tagCaption = tiny ? caption : "";
   return (
-    <button
-      type="button"
-      className={`placed-field${selected ? " selected" : ""}${invalid ? " invalid" : ""}`}
-      style={{
-        left: field.x * scale,
-        top: field.y * scale,
-        width: field.width * scale,
-        height: field.height * scale,
-        borderColor: colour,
-        background: `${colour}1f`,
-      }}
-      aria-pressed={selected}
-      aria-label={`${kind.label} for ${roleName || "no role"} on page ${field.page}${field.required ? "" : ", optional"}. Arrows move it, Alt and arrows resize it, Delete removes it.`}
-      data-testid="placed-field"
-      data-type={field.type}
-      onPointerDown={start("move")}
-      onPointerMove={move}
-      onPointerUp={end}
-      onPointerCancel={end}
-      onFocus={onSelect}
-      onKeyDown={onKeyDown}
-    >
-      <span className="placed-field-label" style={{ color: colour, fontSize: fieldLabelPx(scale) }}>
-        {field.type === "checkbox" || field.type === "radio" ? "" : kind.label}
-      </span>
-      <span
-        className="resize-handle"
-        aria-hidden="true"
-        data-testid="resize-handle"
-        onPointerDown={start("resize")}
+    <>
+      <button
+        type="button"
+        className={`placed-field${selected ? " selected" : ""}${invalid ? " invalid" : ""}`}
+        style={{
+          left: field.x * scale,
+          top: field.y * scale,
+          width: field.width * scale,
+          height: field.height * scale,
+          borderColor: colour,
+          background: `${colour}1f`,
+        }}
+        aria-pressed={selected}
+        aria-label={`${kind.label} ${caption ? `“${caption}”` : "without a label"} for ${roleName || "no role"} on page ${field.page}${field.required ? "" : ", optional"}. Arrows move it, Alt and arrows resize it, Delete removes it.`}
+        data-testid="placed-field"
+        data-type={field.type}
+        onPointerDown={start("move")}
         onPointerMove={move}
         onPointerUp={end}
         onPointerCancel={end}
-      />
-    </button>
+        onFocus={onSelect}
+        onKeyDown={onKeyDown}
+      >
+        <span className="placed-field-label" style={{ color: colour, fontSize: fieldLabelPx(scale) }}>
+          {tiny ? "" : <bdi>{caption || kind.label}</bdi>}
+        </span>
+        <span
+          className="resize-handle"
+          aria-hidden="true"
+          data-testid="resize-handle"
+          onPointerDown={start("resize")}
+          onPointerMove={move}
+          onPointerUp={end}
+          onPointerCancel={end}
+        />
+      </button>
+      {/* Beside the button, not in it: what the button shows stays the start of its name. The box's
+          name says all the tab does, so a screen reader hears it once. */}
+      {tagRole || tagCaption ? (
+        <span
+          className="placed-field-tag"
+          aria-hidden="true"
+          data-testid="placed-field-tag"
+          style={{
+            left: field.x * scale,
+            top: field.y * scale,
+            maxWidth: Math.max(field.width * scale + 4, 224),
+            background: colour,
+            fontSize: fieldLabelPx(scale),
+          }}
+        >
+          {tagRole ? <bdi>{tagRole}</bdi> : null}
+          {tagRole && tagCaption ? " · " : null}
+          {tagCaption ? <bdi>{tagCaption}</bdi> : null}
+        </span>
+      ) : null}
+    </>
   );
 }

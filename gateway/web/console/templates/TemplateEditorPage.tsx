@@ -13,6 +13,7 @@ import { FieldInspector } from "./FieldInspector";
 import { FieldPages } from "./FieldPages";
 import { addedByKeyboard, FieldPalette } from "./FieldPalette";
 import {
+  boxCaption,
   type EditedField,
   type EditedRole,
   fieldBody,
@@ -284,7 +285,10 @@ function describeProblem(path: string, message: string, draft: Draft): string {
   if (index !== undefined) {
     const field = draft.fields[Number(index)];
     const role = draft.roles.find((r) => r.key === field?.roleKey)?.name;
-    if (field) return `${kindOf(field.type).label} on page ${field.page} (${role || "no role"}): ${message}`;
+    if (field) {
+      const caption = boxCaption(field);
+      return `${kindOf(field.type).label}${caption ? ` “${caption}”` : ""} on page ${field.page} (${role || "no role"}): ${message}`;
+    }
   }
   const role = /^roles\[(\d+)\]/.exec(path)?.[1];
   if (role !== undefined) return `Role “${draft.roles[Number(role)]?.name ?? ""}”: ${message}`;
@@ -303,14 +307,18 @@ function RolesEditor({
   onChange: (roles: EditedRole[]) => void;
 }) {
   const [newRole, setNewRole] = useState("");
+  // Said once a role is added: whose the new fields still are, for adding one never changes that.
+  const [added, setAdded] = useState<string>();
   const newId = useId();
+  const pickName = useId();
   const taken = roles.some((r) => r.name.trim().toLowerCase() === newRole.trim().toLowerCase());
+  const activeName = roles.find((r) => r.key === active)?.name || "(unnamed)";
   const add = () => {
     const name = newRole.trim();
     if (!name || taken) return;
     const role = { key: newKey(), name, order: Math.max(0, ...roles.map((r) => r.order)) + 1 };
     onChange([...roles, role]);
-    onActive(role.key);
+    setAdded(name);
     setNewRole("");
   };
   const update = (key: string, change: Partial<EditedRole>) =>
@@ -319,10 +327,12 @@ function RolesEditor({
     <div className="card">
       <h2>Roles</h2>
       <p className="muted small">
-        Who signs. The order says who is asked first; roles with the same number are asked together.
+        Who signs. The order says who is asked first; roles with the same number are asked together. The
+        chosen role gets the fields you add next.
       </p>
       <div className="roles">
         <div className="role-row role-head" aria-hidden="true">
+          <span className="role-pick" />
           <span className="role-swatch" />
           <span className="grow">Role</span>
           <span className="order-head">Order</span>
@@ -330,6 +340,16 @@ function RolesEditor({
         </div>
         {roles.map((role, i) => (
           <div key={role.key} className="role-row">
+            {/* Whose the fields added next are: chosen here or under Fields, never by adding a role. */}
+            <input
+              type="radio"
+              className="role-pick"
+              name={pickName}
+              checked={role.key === active}
+              onChange={() => onActive(role.key)}
+              aria-label={`New fields are for ${role.name || `role ${i + 1}`}`}
+              data-testid="active-role"
+            />
             <span className="role-swatch" style={{ background: roleColour(i) }} aria-hidden="true" />
             <input
               className="input compact"
@@ -337,6 +357,7 @@ function RolesEditor({
               aria-label={`Name of role ${i + 1}`}
               onChange={(e) => update(role.key, { name: e.target.value })}
             />
+
             <input
               className="input compact order"
               type="number"
@@ -387,6 +408,14 @@ function RolesEditor({
         </button>
       </div>
       {taken && newRole.trim() ? <p className="field-error">There is a role of that name already.</p> : null}
+      <div aria-live="polite">
+        {added ? (
+          <p className="muted small" data-testid="role-added">
+            <bdi>{added}</bdi> added. New fields are still for <bdi>{activeName}</bdi>: choose{" "}
+            <bdi>{added}</bdi> to place theirs.
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }

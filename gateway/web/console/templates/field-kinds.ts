@@ -40,6 +40,8 @@ export const kindOf = (type: string) => FIELD_KINDS.find((k) => k.type === type)
 export const NEEDS_LABEL: ReadonlyMap<string, string> = new Map([
   ["text", "e.g. Company name"],
   ["checkbox", "e.g. I accept the terms"],
+  // The question its group's buttons answer: the signer hears "Yearly, Billing period".
+  ["radio", "e.g. Billing period"],
   ["dropdown", "e.g. Plan"],
   ["number", "e.g. Number of seats"],
   ["date", "e.g. Start date"],
@@ -52,6 +54,16 @@ export function unlabelledFields<F extends EditedField>(fields: readonly F[]) {
   return fields.flatMap((field, index) =>
     NEEDS_LABEL.has(field.type) && !field.label.trim() ? [{ field, index }] : [],
   );
+}
+
+/**
+ * What a placed box says it is, on the page and to a screen reader: its label (a radio button's
+ * label and option), or only its kind while it has none.
+ */
+export function boxCaption(field: Pick<EditedField, "type" | "label" | "option">): string {
+  const label = field.label.trim();
+  const option = field.type === "radio" ? (field.option ?? "").trim() : "";
+  return [label, option].filter(Boolean).join(": ");
 }
 
 const tenth = (n: number) => Math.round(n * 10) / 10;
