@@ -1679,6 +1679,29 @@ test("a title and a signer's name in another direction are set apart in the requ
   await context.close();
 });
 
+test("what the console says after an action, and the dialogs that ask first, set a name in another direction apart", async () => {
+  const name = "محمد عبد الله";
+  const request = await makeRequest("Notice check", true, { name, email: "mohammed.notice@example.com" });
+  const keyName = "مفتاح الفوترة";
+  await deployment.cli("keys", "create", "--name", keyName);
+  const { context, page } = await openConsole(admin());
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  await page.getByRole("button", { name: `Remind ${name}` }).click();
+  // The name isolated, "has been reminded." stays after it rather than before it.
+  const notice = page.locator(".note.success", { hasText: "has been reminded." });
+  await notice.waitFor();
+  await expect(notice.locator("bdi").allTextContents()).resolves.toEqual([name]);
+  await shot(page, "notice-isolated");
+  // A dialog's title is a string: first-strong isolate and pop around the name.
+  await page.goto(`${gateway}/console/w/${key.accountId}/developer/api-keys`);
+  await page.getByRole("button", { name: `Delete the key ${keyName}` }).click();
+  const dialog = page.getByTestId("confirm-dialog");
+  await expect(dialog.locator("h2").textContent()).resolves.toBe(`Delete “\u2068${keyName}\u2069”?`);
+  await shot(page, "confirm-isolated", false);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await context.close();
+});
+
 test("a declined request says who declined and why, shows who was never asked, and is corrected and sent again from a copy", async () => {
   const upload = await api("/documents/upload?filename=rent.pdf", {
     method: "POST",

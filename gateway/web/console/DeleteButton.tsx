@@ -2,7 +2,9 @@
  * A list row's Delete: the button names what it deletes, and a confirmation asks first. One
  * component for every list whose rows can be deleted (API keys, templates).
  */
+
 import { type ReactNode, useState } from "react";
+import { isolate } from "../shared/isolate";
 import { Confirm } from "./ui";
 
 export function DeleteButton({
@@ -33,7 +35,7 @@ export function DeleteButton({
       </button>
       {asking ? (
         <Confirm
-          title={`Delete “${name}”?`}
+          title={`Delete “${isolate(name)}”?`}
           description={description}
           confirmLabel={`Delete ${kind}`}
           danger

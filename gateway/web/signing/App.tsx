@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
+import { isolate } from "../shared/isolate";
 import { AuthenticationGate } from "./AuthenticationGate";
 import { ApiError, getSession, recordViewed, type Session } from "./api";
 import { ClosedScreen, SignedScreen, StateScreen } from "./EndScreens";
 import { useLanguage, useT } from "./i18n/Language";
-import { isolate } from "./i18n/locales";
 import { endedBy, type Phase, phaseOf, problemText, whyEnded } from "./phase";
 import { SigningView } from "./SigningView";
 

@@ -1,5 +1,6 @@
 import { API_SCOPES, type ApiScope, SCOPE_DESCRIPTIONS } from "@countersign/domain/web";
 import { type FormEvent, useId, useState } from "react";
+import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import { DeleteButton } from "../DeleteButton";
@@ -54,7 +55,7 @@ export function ApiKeysTab() {
                   <li key={key.id} className="row">
                     <div>
                       <p className="row-title">
-                        {key.name}
+                        <bdi>{key.name}</bdi>
                         {key.hint ? <code className="key-hint"> sk_…{key.hint}</code> : null}{" "}
                         {expired(key) ? <span className="badge danger">Expired</span> : null}
                       </p>
@@ -263,7 +264,7 @@ function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey; onClos
     return (
       <Confirm
         title="Close without copying the secret?"
-        description={`The secret of “${created.name}” is never shown again. If it is not stored anywhere, delete the key and create another.`}
+        description={`The secret of “${isolate(created.name)}” is never shown again. If it is not stored anywhere, delete the key and create another.`}
         confirmLabel="Close anyway"
         danger
         onConfirm={async () => onClose()}
@@ -277,7 +278,9 @@ function CreatedKeyDialog({ created, onClose }: { created: CreatedApiKey; onClos
         This is the only time the secret is shown. Store it in your secret manager before you close this
         window; if it is lost, delete the key and create another.
       </p>
-      <p className="stacked-label">Secret of “{created.name}”</p>
+      <p className="stacked-label">
+        Secret of “<bdi>{created.name}</bdi>”
+      </p>
       <div className="secret-box">
         <code data-testid="new-key-secret">{created.secret}</code>
         <CopyButton

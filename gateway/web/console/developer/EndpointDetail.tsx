@@ -1,5 +1,7 @@
 /** One endpoint: its secret, test-fire, and the delivery portal (messages, attempts, retry, replay). */
+
 import { type FormEvent, useState } from "react";
+import { isolate } from "../../shared/isolate";
 import { call, inWorkspace } from "../api";
 import { EVENT_TYPES, type EventType, type TestFireResult, type WebhookEndpoint } from "../types";
 import { BusyButton, Confirm, CopyButton, ErrorNote, SelectField, useAction } from "../ui";
@@ -112,7 +114,7 @@ export function EndpointDetail({
       {deleting ? (
         <Confirm
           title="Delete this endpoint?"
-          description={`${endpoint.url} gets no more events, and its delivery log goes with it.`}
+          description={`${isolate(endpoint.url)} gets no more events, and its delivery log goes with it.`}
           confirmLabel="Delete endpoint"
           danger
           onConfirm={async () => {

@@ -3,7 +3,9 @@
  * grant. An admin registers the program's public key and gets its integration key; each person it
  * acts as consents once through the consent link; consents can be withdrawn, integrations deleted.
  */
+
 import { type FormEvent, useState } from "react";
+import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import type { Integration } from "../types";
@@ -82,7 +84,7 @@ export function IntegrationsTab() {
       ) : null}
       {deleting ? (
         <Confirm
-          title={`Delete “${deleting.name}”?`}
+          title={`Delete “${isolate(deleting.name)}”?`}
           description="Its consents end and every access token it holds is refused from now on. This cannot be undone."
           confirmLabel="Delete integration"
           danger
@@ -97,8 +99,8 @@ export function IntegrationsTab() {
       ) : null}
       {withdrawing ? (
         <Confirm
-          title={`Withdraw ${withdrawing.consent.email}'s consent?`}
-          description={`“${withdrawing.integration.name}” can no longer act as them; its tokens for them are refused from now on. They can consent again through the consent link.`}
+          title={`Withdraw ${isolate(withdrawing.consent.email)}'s consent?`}
+          description={`“${isolate(withdrawing.integration.name)}” can no longer act as them; its tokens for them are refused from now on. They can consent again through the consent link.`}
           confirmLabel="Withdraw consent"
           danger
           onConfirm={async () => {

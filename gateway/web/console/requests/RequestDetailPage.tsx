@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { localeName } from "../../shared/signer-locales";
 import { call, inWorkspace } from "../api";
@@ -40,7 +40,8 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
     [workspace.id, requestId],
   );
   const [cancelling, setCancelling] = useState(false);
-  const [notice, setNotice] = useState<string>();
+  // What was just done; a name in it is set apart (<bdi>), for it may run in the other direction.
+  const [notice, setNotice] = useState<ReactNode>();
   const { busy, error, run } = useAction();
   const refresh = () => {
     reload();
@@ -58,7 +59,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
     const timer = window.setInterval(() => document.hidden || refresh(), FOLLOW_MS);
     return () => window.clearInterval(timer);
   }, [moving]);
-  const act = async (what: string, work: () => Promise<unknown>, done: string) => {
+  const act = async (what: string, work: () => Promise<unknown>, done: ReactNode) => {
     setNotice(undefined);
     if (!(await run(what, work))) return;
     setNotice(done);
@@ -93,7 +94,12 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                       · completed <When at={request.completedAt} />
                     </>
                   ) : null}
-                  {request.cancelReason ? ` · cancelled: ${request.cancelReason}` : ""}
+                  {request.cancelReason ? (
+                    <>
+                      {" "}
+                      · cancelled: <bdi>{request.cancelReason}</bdi>
+                    </>
+                  ) : null}
                 </p>
                 {OPEN.has(request.status) || request.status === "draft" ? (
                   <p className="muted small" data-testid="schedule">
@@ -226,7 +232,9 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                             method: "POST",
                             json: {},
                           }),
-                        `${r.name} has been reminded.`,
+                        <>
+                          <bdi>{r.name}</bdi> has been reminded.
+                        </>,
                       )
                     }
                   />
@@ -536,7 +544,13 @@ function EndedNote({ request }: { request: SignatureRequest }) {
               <When at={decliner.declinedAt} />
             </>
           ) : null}
-          {decliner?.declineReason ? `: “${decliner.declineReason}”` : "."}
+          {decliner?.declineReason ? (
+            <>
+              : “<bdi>{decliner.declineReason}</bdi>”
+            </>
+          ) : (
+            "."
+          )}
         </p>
         <p>Nobody after them was asked. Correct what they point out and send the request again.</p>
       </div>

@@ -3,8 +3,10 @@
  * signing order, place each signer's fields on the pages, review, send — or keep it as a draft, or
  * save it as a template to send again. Nothing is stored but the PDFs until one of those.
  */
+
 import { type FormEvent, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
+import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { asApiError, call, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";
@@ -643,8 +645,8 @@ function Review({
   const rounds = [...new Set(recipients.map((r) => r.order))].sort((a, b) => a - b);
   return (
     <Modal
-      title={`Send “${title.trim()}”?`}
-      description={`${documents.length} document${documents.length === 1 ? "" : "s"}: ${documents.map((d) => d.filename).join(", ")}`}
+      title={`Send “${isolate(title.trim())}”?`}
+      description={`${documents.length} document${documents.length === 1 ? "" : "s"}: ${documents.map((d) => isolate(d.filename)).join(", ")}`}
       onClose={onClose}
       testId="review-dialog"
       busy={busy}

@@ -1,5 +1,7 @@
 /** Settings → Members: who is in the workspace and with what role; invitations by e-mail. */
+
 import { type FormEvent, useState } from "react";
+import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
 import { useSession } from "../session";
@@ -77,7 +79,7 @@ export function MembersTab() {
         </div>
         {sent ? (
           <p className="note success" role="status">
-            Invitation sent to {sent}. Its link works once, for seven days.
+            Invitation sent to <bdi>{sent}</bdi>. Its link works once, for seven days.
           </p>
         ) : null}
         {rowAction.error ? <ErrorNote error={rowAction.error} /> : null}
@@ -184,11 +186,11 @@ export function MembersTab() {
       ) : null}
       {removing ? (
         <Confirm
-          title={`Remove ${removing.email}?`}
+          title={`Remove ${isolate(removing.email)}?`}
           description={
             removing.userId === me
-              ? `You will no longer see “${workspace.name}”. Another Organization Admin can invite you again.`
-              : `They can no longer open “${workspace.name}”; their log-in and other workspaces stay. You can invite them again.`
+              ? `You will no longer see “${isolate(workspace.name)}”. Another Organization Admin can invite you again.`
+              : `They can no longer open “${isolate(workspace.name)}”; their log-in and other workspaces stay. You can invite them again.`
           }
           confirmLabel="Remove"
           danger
@@ -202,7 +204,7 @@ export function MembersTab() {
       ) : null}
       {withdrawing ? (
         <Confirm
-          title={`Withdraw the invitation to ${withdrawing.email}?`}
+          title={`Withdraw the invitation to ${isolate(withdrawing.email)}?`}
           description="Its link stops working at once. You can invite them again later."
           confirmLabel="Withdraw"
           danger

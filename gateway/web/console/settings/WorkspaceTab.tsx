@@ -1,5 +1,7 @@
 /** Settings → Workspace: its name, its API access, and the audit of who changed what. */
+
 import { type FormEvent, useState } from "react";
+import { isolate } from "../../shared/isolate";
 import { call, inWorkspace } from "../api";
 import { useSession } from "../session";
 import type { WorkspaceAuditEntry } from "../types";
@@ -146,7 +148,7 @@ export function WorkspaceTab() {
       {confirmingOff ? (
         <Confirm
           title="Turn API access off?"
-          description={`Every API key of “${workspace.name}” is refused from now on, and webhooks stop. Turn it on again here to restore them; no key or webhook is deleted.`}
+          description={`Every API key of “${isolate(workspace.name)}” is refused from now on, and webhooks stop. Turn it on again here to restore them; no key or webhook is deleted.`}
           confirmLabel="Turn API access off"
           danger
           onConfirm={() => update({ apiAccessEnabled: false })}

@@ -43,15 +43,6 @@ export function storeChoice(locale: Locale): void {
   }
 }
 
-/**
- * Text from outside (a name, a title, an address) set apart from the sentence around it, so that
- * neither reorders the other: an English title in an Arabic sentence keeps its full stop where it
- * belongs. Unicode's first-strong isolate and pop directional isolate.
- */
-export function isolate(text: string): string {
-  return `\u2068${text}\u2069`;
-}
-
 const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const LETTER = /\p{L}/u;
 
