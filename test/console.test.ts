@@ -1517,7 +1517,8 @@ test("a one-off request of one document saved as a template: its signers become 
   await context.close();
 });
 
-test("a file a signer attached is offered on the request's page, named with who attached it, and downloads", async () => {
+/** A request whose signer attached papers.pdf and signed: its page has an attachment row. */
+async function requestWithAttachment() {
   const upload = await api("/documents/upload?filename=application.pdf", {
     method: "POST",
     body: await makePdf(1, "Application"),
@@ -1575,6 +1576,11 @@ test("a file a signer attached is offered on the request's page, named with who 
     text: "",
   });
 
+  return request;
+}
+
+test("a file a signer attached is offered on the request's page, named with who attached it, and downloads", async () => {
+  const request = await requestWithAttachment();
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
   const row = page.getByTestId("signer-attachment");
@@ -1586,10 +1592,27 @@ test("a file a signer attached is offered on the request's page, named with who 
   ]);
   const pdf = await readFile((await download.path()) as string);
   expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+  // …and under the signer who attached it, where the sender reads what each signer did.
+  const signerRow = page.getByTestId("recipients").locator("li.row", { hasText: "Ana Applicant" });
+  const attachedLine = signerRow.getByTestId("recipient-attachment");
+  await shows(attachedLine, "Attached papers.pdf");
+  const [again] = await Promise.all([
+    page.waitForEvent("download"),
+    attachedLine.getByRole("link", { name: "papers.pdf" }).click(),
+  ]);
+  expect((await readFile((await again.path()) as string)).subarray(0, 5).toString()).toBe("%PDF-");
+  await shot(page, "request-attachment");
   await context.close();
+  const phone = await openConsole(admin(), PHONE, false, true);
+  await phone.page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  await shows(phone.page.getByTestId("recipient-attachment"), "Attached papers.pdf");
+  expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(phone.page, "phone-request-attachment");
+  await phone.context.close();
 });
 
-test("an audit entry opens to what it records: a reassignment names who it went to and why", async () => {
+/** A request whose signer, Olga Owner at `from`, handed her place to Dana Deputy, saying why. */
+async function handedOverRequest(from = "olga@example.com") {
   const upload = await api("/documents/upload?filename=handover.pdf", {
     method: "POST",
     body: await makePdf(1, "Handover"),
@@ -1601,7 +1624,7 @@ test("an audit entry opens to what it records: a reassignment names who it went 
       title: "Handover note",
       documentIds: [(upload.body as { id: string }).id],
       fields: [{ type: "signature", role: "owner", page: 1, x: 60, y: 600, width: 200, height: 50 }],
-      recipients: [{ name: "Olga Owner", email: "olga@example.com", role: "owner" }],
+      recipients: [{ name: "Olga Owner", email: from, role: "owner" }],
       allowReassign: true,
       send: true,
     },
@@ -1609,7 +1632,7 @@ test("an audit entry opens to what it records: a reassignment names who it went 
   const request = created.body as { id: string };
   // Only a signer who came by e-mail may hand their place on.
   const link = await eventually(async () => {
-    const mail = (await outboxMails(deployment.dataDir)).find((m) => m.to === "olga@example.com" && m.link);
+    const mail = (await outboxMails(deployment.dataDir)).find((m) => m.to === from && m.link);
     return mail?.link;
   });
   const signer = new SignerBrowser(gateway);
@@ -1620,6 +1643,11 @@ test("an audit entry opens to what it records: a reassignment names who it went 
     reason: "Olga is on leave",
   });
   expect(handed.status).toBe(200);
+  return request;
+}
+
+test("an audit entry opens to what it records: a reassignment names who it went to and why", async () => {
+  const request = await handedOverRequest();
 
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
@@ -1629,7 +1657,24 @@ test("an audit entry opens to what it records: a reassignment names who it went 
   await shows(recorded, "Olga Owner <olga@example.com>");
   await shows(recorded, "Dana Deputy <dana@example.com>");
   await shows(recorded, "Olga is on leave");
+  // The hand-over is said under the signer who has the place now, not only in the audit entry.
+  const handedTo = page.getByTestId("recipients").locator("li.row", { hasText: "Dana Deputy" });
+  const line = handedTo.getByTestId("recipient-handover");
+  await shows(line, "Handed over by Olga Owner (olga@example.com) to Dana Deputy (dana@example.com)");
+  await shows(line, "“Olga is on leave”");
+  await expect(line.locator("bdi").allTextContents()).resolves.toEqual([
+    "Olga Owner",
+    "Dana Deputy",
+    "Olga is on leave",
+  ]);
+  await shot(page, "request-handover");
   await context.close();
+  const phone = await openConsole(admin(), PHONE, false, true);
+  await phone.page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+  await shows(phone.page.getByTestId("recipient-handover"), "Handed over by Olga Owner");
+  expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(phone.page, "phone-request-handover");
+  await phone.context.close();
 });
 
 test("the requests list searches titles and recipients, filters by creation day and sorts", async () => {
@@ -1740,7 +1785,23 @@ test("a declined request says who declined and why, shows who was never asked, a
   await shows(page.getByTestId("ended-note"), "Tess Tenant declined to sign");
   await shows(page.getByTestId("ended-note"), "“The rent is wrong”");
   await shows(page.getByTestId("recipients").locator("li", { hasText: "Lars Landlord" }), "not asked");
+  // Under the signer too: who declined, when, and their reason in their own words.
+  const declined = page
+    .getByTestId("recipients")
+    .locator("li.row", { hasText: "Tess Tenant" })
+    .getByTestId("recipient-declined");
+  await shows(declined, "Declined by Tess Tenant");
+  await shows(declined, "“The rent is wrong”");
+  await declined.locator("time").waitFor();
   await shot(page, "request-declined");
+  {
+    const phone = await openConsole(admin(), PHONE, false, true);
+    await phone.page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
+    await shows(phone.page.getByTestId("recipient-declined"), "Declined by Tess Tenant");
+    expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
+    await shot(phone.page, "phone-request-declined");
+    await phone.context.close();
+  }
   await page.getByRole("link", { name: "Correct and send again" }).click();
   await page.getByRole("heading", { name: "Send again" }).waitFor();
   await page.locator('section[aria-label="rent.pdf"] [data-testid="page-1"][data-rendered]').waitFor();

@@ -7,6 +7,7 @@ import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "
 import { useWorkspace } from "../workspace";
 import { ApprovalCard } from "./ApprovalCard";
 import { AuditEntryDetails } from "./AuditEntryDetails";
+import { handOversByRecipient, RecipientHistory } from "./RecipientHistory";
 import { RetentionCard } from "./RetentionCard";
 import { StatusBadge } from "./status";
 
@@ -66,6 +67,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
     refresh();
   };
   const download = (documentId: string) => inWorkspace(workspace.id, `/documents/${documentId}/download`);
+  const handOvers = handOversByRecipient(audit.state === "ready" ? audit.value.items : []);
 
   return (
     <section aria-labelledby="request-title">
@@ -199,6 +201,16 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                   <RecipientRow
                     key={r.id}
                     recipient={r}
+                    history={
+                      <RecipientHistory
+                        recipient={r}
+                        attachments={request.signerAttachments.filter((a) => a.recipientId === r.id)}
+                        handOvers={handOvers.get(r.id) ?? []}
+                        downloadHref={
+                          request.documentsDeletedAt ? undefined : (id) => `/console/api${download(id)}`
+                        }
+                      />
+                    }
                     ended={ENDED.has(request.status)}
                     canRemind={
                       OPEN.has(request.status) &&
@@ -390,6 +402,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
 
 function RecipientRow({
   recipient,
+  history,
   ended,
   canRemind,
   canHost,
@@ -399,6 +412,8 @@ function RecipientRow({
   onHost,
 }: {
   recipient: Recipient;
+  /** Their attachments, hand-overs and decline. */
+  history: ReactNode;
   /** The request ended: a recipient still pending was never asked. */
   ended: boolean;
   canRemind: boolean;
@@ -444,11 +459,7 @@ function RecipientRow({
             </>
           ) : null}
         </p>
-        {recipient.declineReason ? (
-          <p className="decline-reason">
-            <strong>Declined:</strong> “{recipient.declineReason}”
-          </p>
-        ) : null}
+        {history}
         {recipient.emailDelivery ? <EmailDeliveryLine delivery={recipient.emailDelivery} /> : null}
       </div>
       {canHost ? (
