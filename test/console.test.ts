@@ -1517,6 +1517,16 @@ test("a one-off request of one document saved as a template: its signers become 
   await context.close();
 });
 
+/** A request's page on a phone: `testId` shows `text` and nothing sticks out past the edge; a screenshot. */
+async function requestOnPhone(requestId: string, testId: string, text: string, name: string) {
+  const { context, page } = await openConsole(admin(), PHONE, false, true);
+  await page.goto(`${gateway}/console/w/${key.accountId}/requests/${requestId}`);
+  await shows(page.getByTestId(testId), text);
+  expect(await page.evaluate(STICKING_OUT)).toEqual([]);
+  await shot(page, `phone-${name}`);
+  await context.close();
+}
+
 /** A request whose signer attached papers.pdf and signed: its page has an attachment row. */
 async function requestWithAttachment() {
   const upload = await api("/documents/upload?filename=application.pdf", {
@@ -1603,12 +1613,7 @@ test("a file a signer attached is offered on the request's page, named with who 
   expect((await readFile((await again.path()) as string)).subarray(0, 5).toString()).toBe("%PDF-");
   await shot(page, "request-attachment");
   await context.close();
-  const phone = await openConsole(admin(), PHONE, false, true);
-  await phone.page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
-  await shows(phone.page.getByTestId("recipient-attachment"), "Attached papers.pdf");
-  expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
-  await shot(phone.page, "phone-request-attachment");
-  await phone.context.close();
+  await requestOnPhone(request.id, "recipient-attachment", "Attached papers.pdf", "request-attachment");
 });
 
 /** A request whose signer, Olga Owner at `from`, handed her place to Dana Deputy, saying why. */
@@ -1669,12 +1674,7 @@ test("an audit entry opens to what it records: a reassignment names who it went 
   ]);
   await shot(page, "request-handover");
   await context.close();
-  const phone = await openConsole(admin(), PHONE, false, true);
-  await phone.page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
-  await shows(phone.page.getByTestId("recipient-handover"), "Handed over by Olga Owner");
-  expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
-  await shot(phone.page, "phone-request-handover");
-  await phone.context.close();
+  await requestOnPhone(request.id, "recipient-handover", "Handed over by Olga Owner", "request-handover");
 });
 
 test("the requests list searches titles and recipients, filters by creation day and sorts", async () => {
@@ -1747,7 +1747,8 @@ test("what the console says after an action, and the dialogs that ask first, set
   await context.close();
 });
 
-test("a declined request says who declined and why, shows who was never asked, and is corrected and sent again from a copy", async () => {
+/** A request of two signers whose first declined, saying why; the second was never asked. */
+async function declinedRequest(title: string, tag: string) {
   const upload = await api("/documents/upload?filename=rent.pdf", {
     method: "POST",
     body: await makePdf(1, "Rent"),
@@ -1757,15 +1758,20 @@ test("a declined request says who declined and why, shows who was never asked, a
   const created = await api("/signature-requests", {
     method: "POST",
     json: {
-      title: "Rent agreement",
+      title,
       documentIds: [documentId],
       fields: [
         { type: "signature", role: "tenant", page: 1, x: 60, y: 600, width: 200, height: 50 },
         { type: "signature", role: "landlord", page: 1, x: 300, y: 600, width: 200, height: 50 },
       ],
       recipients: [
-        { name: "Tess Tenant", email: "tess@example.com", role: "tenant", clientUserId: "tess-1" },
-        { name: "Lars Landlord", email: "lars@example.com", role: "landlord", routingOrder: 2 },
+        {
+          name: "Tess Tenant",
+          email: `tess.${tag}@example.com`,
+          role: "tenant",
+          clientUserId: `tess-${tag}`,
+        },
+        { name: "Lars Landlord", email: `lars.${tag}@example.com`, role: "landlord", routingOrder: 2 },
       ],
       send: true,
     },
@@ -1779,6 +1785,11 @@ test("a declined request says who declined and why, shows who was never asked, a
   const tenant = new SignerBrowser(gateway);
   await tenant.open((signing.body as { url: string }).url);
   expect((await tenant.call("/sign/api/decline", { reason: "The rent is wrong" })).status).toBe(200);
+  return { request, documentId };
+}
+
+test("a declined request says who declined and why, shows who was never asked, and is corrected and sent again from a copy", async () => {
+  const { request, documentId } = await declinedRequest("Rent agreement", "1");
 
   const { context, page } = await openConsole(admin());
   await page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
@@ -1794,14 +1805,7 @@ test("a declined request says who declined and why, shows who was never asked, a
   await shows(declined, "“The rent is wrong”");
   await declined.locator("time").waitFor();
   await shot(page, "request-declined");
-  {
-    const phone = await openConsole(admin(), PHONE, false, true);
-    await phone.page.goto(`${gateway}/console/w/${key.accountId}/requests/${request.id}`);
-    await shows(phone.page.getByTestId("recipient-declined"), "Declined by Tess Tenant");
-    expect(await phone.page.evaluate(STICKING_OUT)).toEqual([]);
-    await shot(phone.page, "phone-request-declined");
-    await phone.context.close();
-  }
+  await requestOnPhone(request.id, "recipient-declined", "Declined by Tess Tenant", "request-declined");
   await page.getByRole("link", { name: "Correct and send again" }).click();
   await page.getByRole("heading", { name: "Send again" }).waitFor();
   await page.locator('section[aria-label="rent.pdf"] [data-testid="page-1"][data-rendered]').waitFor();
@@ -2097,7 +2101,101 @@ test.each([
     await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
     await page.getByTestId("palette-signature").click();
     found.push(...(await seriousViolations(page)).map((v) => `requests/send (composing): ${v}`));
+
+    // A request's page with what happened under each signer: an attachment row, a hand-over, a
+    // decline; and an audit entry opened to its details.
+    const attached = await requestWithAttachment();
+    const handedOver = await handedOverRequest(`axe.olga.${viewport.width}@example.com`);
+    const { request: declined } = await declinedRequest(
+      `Declined ${viewport.width}`,
+      `axe-${viewport.width}`,
+    );
+    for (const [state, id] of [
+      ["attachment", attached.id],
+      ["hand-over", handedOver.id],
+      ["declined", declined.id],
+    ] as const) {
+      await page.goto(`${gateway}/console/w/${key.accountId}/requests/${id}`);
+      await page.getByTestId("recipients").locator("li.row").first().waitFor();
+      await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
+      const summary = page.getByTestId("audit-trail").locator("summary").last();
+      await summary.click();
+      await page.getByTestId("audit-trail").locator("details[open] .audit-details").waitFor();
+      found.push(...(await seriousViolations(page)).map((v) => `requests/${state} (audit entry open): ${v}`));
+    }
+    // The template editor with boxes of two roles placed, labelled, one selected.
+    const template = await twoRoleTemplate();
+    await page.goto(`${gateway}/console/w/${key.accountId}/templates/${template}`);
+    await page.getByTestId("page-1").scrollIntoViewIfNeeded();
+    await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+    await page.getByTestId("placed-field").first().click();
+    await page.getByTestId("field-inspector").waitFor();
+    found.push(...(await seriousViolations(page)).map((v) => `templates/edit (boxes placed): ${v}`));
+    // A bulk send's rows: a table shown as cards on a phone (table.stacked).
+    const bulk = await api("/bulk-sends", {
+      method: "POST",
+      json: {
+        templateId: template,
+        title: "Axe batch",
+        csv: `Tenant name,Tenant email,Landlord name,Landlord email,Company name\nTia,tia.${viewport.width}@example.com,Lee,lee.${viewport.width}@example.com,Acme`,
+      },
+    });
+    expect(bulk.status).toBe(202);
+    await page.goto(
+      `${gateway}/console/w/${key.accountId}/requests/bulk/${(bulk.body as { id: string }).id}`,
+    );
+    await page.getByTestId("bulk-rows").locator("tbody tr").first().waitFor();
+    found.push(...(await seriousViolations(page)).map((v) => `requests/bulk/:id (rows): ${v}`));
+    // The team's activity, a stacked table too.
+    await page.goto(`${gateway}/console/w/${key.accountId}/settings/workspace`);
+    await page.getByTestId("audit").locator("tbody tr").first().waitFor();
+    if (viewport === PHONE) {
+      // Shown as cards: each row a block of its own, as axe reads it.
+      const row = page.locator("table.stacked tbody tr").first();
+      await expect(
+        row.evaluate((tr) => tr.ownerDocument.defaultView?.getComputedStyle(tr).display),
+      ).resolves.toBe("block");
+    }
+    found.push(...(await seriousViolations(page)).map((v) => `settings/workspace (activity): ${v}`));
+    await shot(page, `axe-${_name}-workspace`);
     expect(found).toEqual([]);
     await context.close();
   },
 );
+
+/** A template of two roles with labelled boxes of several kinds: its id. */
+async function twoRoleTemplate(): Promise<string> {
+  const upload = await api("/documents/upload?filename=two-roles.pdf", {
+    method: "POST",
+    body: await makePdf(1, "Two roles"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const at = { page: 1, x: 60, width: 200, height: 24 };
+  const created = await api("/templates", {
+    method: "POST",
+    json: {
+      name: "Two roles",
+      documentId: (upload.body as { id: string }).id,
+      roles: [{ name: "Tenant" }, { name: "Landlord" }],
+      fields: [
+        { ...at, type: "signature", role: "Tenant", y: 600, height: 48 },
+        { ...at, type: "text", role: "Tenant", y: 540, label: "Company name" },
+        { ...at, type: "signature", role: "Landlord", y: 680, height: 48 },
+        { ...at, type: "checkbox", role: "Landlord", y: 480, width: 16, height: 16, label: "Pets allowed" },
+        {
+          ...at,
+          type: "radio",
+          role: "Landlord",
+          y: 420,
+          width: 16,
+          height: 16,
+          label: "Billing period",
+          group: "billing",
+          option: "Yearly",
+        },
+      ],
+    },
+  });
+  expect(created.status).toBe(201);
+  return (created.body as { id: string }).id;
+}
