@@ -251,8 +251,7 @@ const promtool = (() => {
                 values: "0+1x60",
               },
               {
-                series:
-                  'background_job_attempts_total{namespace="cs", queue="auth e-mail", outcome="done"}',
+                series: 'background_job_attempts_total{namespace="cs", queue="auth e-mail", outcome="done"}',
                 values: "0x60",
               },
             ],

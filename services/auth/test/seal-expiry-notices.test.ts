@@ -83,7 +83,10 @@ async function warn(
 }
 
 const queued = async () =>
-  Number((await auth.db.query<{ n: string }>("SELECT count(*) AS n FROM auth_emails WHERE kind = 'seal_expiry'")).rows[0]?.n);
+  Number(
+    (await auth.db.query<{ n: string }>("SELECT count(*) AS n FROM auth_emails WHERE kind = 'seal_expiry'"))
+      .rows[0]?.n,
+  );
 
 test("a workspace's own seal warns its Organization Admins, not its members nor other workspaces, once however often the event comes", async () => {
   const eventId = await warn({ workspaceId: acme, thresholdDays: 30 });
