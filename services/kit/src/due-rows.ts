@@ -3,7 +3,8 @@
  * retention period) rather than rows queued as jobs: each found by a declared query, locked one at
  * a time in a transaction of its own (SKIP LOCKED, so replicas share the work) and acted on in that
  * transaction. One that fails is logged and skipped for the rest of the sweep, and cannot hold back
- * the others. The locking is written here alone; a sweep declares only what is due.
+ * the others. The locking is written here alone (selectDue), for the sweeps, the job queues'
+ * claims (job-queue.ts) and webhook deliveries alike; each declares only what is due.
  */
 import type { Database, Queryable } from "./database.js";
 import type { Logger } from "./logger.js";
@@ -20,18 +21,25 @@ export interface DueRows {
   id: string;
 }
 
+/**
+ * The SELECT of up to `limit` due rows, locked, passing by the rows other transactions hold (SKIP
+ * LOCKED: replicas share the work and none waits on another), none of whose ids is in the uuid array
+ * `skip`, when given. `limit` and `skip` are SQL: a number or a parameter ("$1").
+ */
+export function selectDue(rows: DueRows, limit: string, skip?: string): string {
+  const skipping = skip ? ` AND NOT (${rows.id} = ANY(${skip}::uuid[]))` : "";
+  return `SELECT ${rows.select} FROM ${rows.from}
+           WHERE (${rows.where})${skipping}
+           ORDER BY ${rows.order} LIMIT ${limit} FOR UPDATE OF ${rows.lock} SKIP LOCKED`;
+}
+
 /** The next due row, locked for the transaction, none of whose ids is in `skip`. */
 export async function lockNextDue<Row extends object>(
   tx: Queryable,
   rows: DueRows,
   skip: readonly string[] = [],
 ): Promise<Row | undefined> {
-  const { rows: found } = await tx.query<Row>(
-    `SELECT ${rows.select} FROM ${rows.from}
-      WHERE (${rows.where}) AND NOT (${rows.id} = ANY($1::uuid[]))
-      ORDER BY ${rows.order} LIMIT 1 FOR UPDATE OF ${rows.lock} SKIP LOCKED`,
-    [skip],
-  );
+  const { rows: found } = await tx.query<Row>(selectDue(rows, "1", "$1"), [skip]);
   return found[0];
 }
 

@@ -1,6 +1,6 @@
 /**
  * Background jobs as rows of a service's own tables: written in the transaction that makes them due,
- * claimed with SKIP LOCKED so that replicas share them, leased so that a job a dead replica held is
+ * claimed as due-rows.ts locks due rows (SKIP LOCKED) so that replicas share them, leased so that a job a dead replica held is
  * taken again, retried with exponential backoff, and parked after their last attempt. Keeping the
  * jobs in the domain's tables (not a library's) lets the API read a job's state where it reads the
  * rest: a recipient's e-mail delivery, a request's completion.
@@ -24,6 +24,7 @@
 import { Counter, Gauge } from "prom-client";
 import type { Database, Queryable } from "./database.js";
 import { DrainLoop } from "./drain-loop.js";
+import { selectDue } from "./due-rows.js";
 import type { Logger } from "./logger.js";
 import { contextFrom, inSpan, SpanKind, tracingEnabled } from "./tracing.js";
 
@@ -297,13 +298,21 @@ export class JobQueue<Job extends JobState> implements ReportedQueue {
     // A party not served lately is NULL in the array and goes first; then the one served longest ago.
     // The order is computed over every due job (no index holds it): measured in docs/benchmarks.md.
     const fairly = party ? `array_position($3::text[], ${party}::text) DESC NULLS FIRST, ` : "";
+    const due = selectDue(
+      {
+        select: key,
+        from: name,
+        where: `${this.unfinished} AND parked_at IS NULL AND next_attempt_at <= now() AND claimed_until < now()`,
+        order: `${fairly}${order}`,
+        lock: name,
+        id: key,
+      },
+      "$1",
+    );
     const { rows } = await this.config.db.query<Job>(
       `WITH claimed AS (
          UPDATE ${name} SET claimed_until = now() + make_interval(secs => $2), attempts = attempts + 1
-          WHERE ${key} IN (SELECT ${key} FROM ${name}
-                            WHERE ${this.unfinished} AND parked_at IS NULL
-                              AND next_attempt_at <= now() AND claimed_until < now()
-                            ORDER BY ${fairly}${order} LIMIT $1 FOR UPDATE SKIP LOCKED)
+          WHERE ${key} IN (${due})
          RETURNING ${[key, "attempts", ...columns].join(", ")})
        ${widen ?? "SELECT * FROM claimed"}
        ORDER BY claimed.${key}`,

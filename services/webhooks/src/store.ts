@@ -1,7 +1,7 @@
 /** The webhooks service's SQL, in one place: endpoints, messages and attempts. */
 
 import type { WebhookFormat } from "@countersign/domain";
-import { type Queryable, type QueueStats, selectPage } from "@countersign/kit";
+import { type DueRows, type Queryable, type QueueStats, selectDue, selectPage } from "@countersign/kit";
 
 export interface EndpointRow {
   id: string;
@@ -67,6 +67,17 @@ export interface DueMessage {
 
 const MESSAGE_COLUMNS =
   "id, endpoint_id, event_id, event_type, payload, status, attempt_count, next_attempt_at, claimed_until, created_at";
+
+/** Messages due an attempt, of endpoints not disabled, unclaimed or whose claim ran out: oldest due first. */
+const DUE_MESSAGES: DueRows = {
+  select: "m.id",
+  from: "messages m JOIN endpoints e ON e.id = m.endpoint_id",
+  where:
+    "m.status = 'pending' AND m.next_attempt_at <= now() AND m.claimed_until < now() AND e.disabled_at IS NULL",
+  order: "m.next_attempt_at",
+  lock: "m",
+  id: "m.id",
+};
 
 export const store = {
   async endpoint(
@@ -203,10 +214,7 @@ export const store = {
     const { rows } = await db.query<DueMessage>(
       `WITH claimed AS (
          UPDATE messages SET claimed_until = now() + make_interval(secs => $2 / 1000.0), claim_id = $3
-          WHERE id IN (SELECT m.id FROM messages m JOIN endpoints e ON e.id = m.endpoint_id
-                        WHERE m.status = 'pending' AND m.next_attempt_at <= now() AND m.claimed_until < now()
-                          AND e.disabled_at IS NULL
-                        ORDER BY m.next_attempt_at LIMIT $1 FOR UPDATE OF m SKIP LOCKED)
+          WHERE id IN (${selectDue(DUE_MESSAGES, "$1")})
          RETURNING id, claim_id, endpoint_id, event_type, payload, round_attempts, attempt_count, next_trigger, created_at,
                    traceparent)
        SELECT c.*, e.url, e.format, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at

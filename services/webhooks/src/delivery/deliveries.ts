@@ -1,5 +1,5 @@
 /**
- * Works off due messages: claims them (SKIP LOCKED, so replicas share the queue), posts each through
+ * Works off due messages: claims them as the kit's due-rows.ts locks due rows (replicas share the queue), posts each through
  * the guarded client with fresh Standard Webhooks headers, logs the attempt and schedules the next
  * one or ends the round. Up to `concurrency` attempts run at once and each frees its slot when it
  * ends, so a slow answer holds one slot, not the queue.
