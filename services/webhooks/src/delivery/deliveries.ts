@@ -1,7 +1,7 @@
 /**
- * Works off due messages: claims them as the kit's due-rows.ts locks due rows (replicas share the queue), posts each through
- * the guarded client with fresh Standard Webhooks headers, logs the attempt and schedules the next
- * one or ends the round. Up to `concurrency` attempts run at once and each frees its slot when it
+ * Works off due messages: claims them (locked as the kit's due-rows.ts locks due rows, so replicas
+ * share the queue), posts each through the guarded client with fresh Standard Webhooks headers, logs
+ * the attempt and schedules the next one or ends the round. Up to `concurrency` attempts run at once and each frees its slot when it
  * ends, so a slow answer holds one slot, not the queue.
  *
  * Unlike the services' other queues this is not a kit JobQueue, which runs a claimed batch's jobs
