@@ -257,7 +257,8 @@ describe.each(WIDTHS)("every field type at $name width", ({ name, ...device }) =
 
     const sealed = await sealedPdfOf(api(), key, requestId);
     const text = (await pdfText(sealed)).replace(/\s+/g, " ");
-    for (const value of ["Dec 1, 2026", "12", "Team", "PO-7781", "registration.png"])
+    // The day the page showed as "Dec 1, 2026", in the one form the sealed document writes days in.
+    for (const value of ["2026-12-01", "12", "Team", "PO-7781", "registration.png"])
       expect(text).toContain(value);
 
     const request = (await call(api(), `/signature-requests/${requestId}`, { key })).body as {

@@ -82,7 +82,9 @@ test("a recipient whose turn it is is reminded once their last e-mail is the sch
   expect(await h.module.sweepSchedules()).toMatchObject({ reminded: 1 });
   const mails = (await h.mails()).slice(before);
   // Only Ada: Bob's turn has not come.
-  expect(mails.map((m) => [m.to, m.subject])).toEqual([["ada@example.com", "Reminder: please sign Lease"]]);
+  expect(mails.map((m) => [m.to, m.subject])).toEqual([
+    ["ada@example.com", "Reminder: please sign \u2068Lease\u2069"],
+  ]);
   expect(mails[0]?.link).toBeDefined();
   const audit = await auditOf(ws, request.id);
   expect(audit.at(-1)).toEqual({
@@ -128,8 +130,8 @@ test("the waiting recipients and the sender are warned once before expiry, and t
   expect(await h.module.sweepSchedules()).toMatchObject({ warned: 1 });
   const mails = (await h.mails()).slice(before);
   expect(mails.map((m) => [m.to, m.subject]).sort()).toEqual([
-    ["ada@example.com", "Expiring soon: Lease"],
-    ["sam@example.com", "Expiring soon: Lease"],
+    ["ada@example.com", "Expiring soon: \u2068Lease\u2069"],
+    ["sam@example.com", "Expiring soon: \u2068Lease\u2069"],
   ]);
   const toSender = mails.find((m) => m.to === "sam@example.com");
   expect(toSender?.text).toContain("is still waiting for: Ada Client <ada@example.com>");

@@ -106,7 +106,8 @@ test("before its codes a session sees no document, field or value and cannot sig
   const mail = (await h.mails())
     .filter((m) => m.to === "ada@example.com" && /is your code/.test(m.subject))
     .at(-1);
-  expect(mail?.subject).toMatch(/^\d{6} is your code for Loan agreement$/);
+  // The code and the title each set apart (FSI … PDI), as every value in a subject is.
+  expect(mail?.subject).toMatch(/^\u2068\d{6}\u2069 is your code for \u2068Loan agreement\u2069$/);
   expect(mail?.link).toBeUndefined();
   const passed = await h.requests.verifySigner({
     sessionToken,

@@ -204,7 +204,7 @@ test("signing routes to the next group, and the last signature completes the req
   }
   const pdf = await PDFDocument.load(Buffer.concat(chunks));
   expect(pdf.getPageCount()).toBe(2);
-  const completed = (await h.mails()).filter((m) => m.subject === "Completed: Mutual NDA");
+  const completed = (await h.mails()).filter((m) => m.subject === "Completed: \u2068Mutual NDA\u2069");
   expect(completed.map((m) => m.to).sort()).toEqual(["ada@example.com", "bob@example.com"]);
   const { entries, verified } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
   expect(verified).toBe(true);
@@ -218,7 +218,9 @@ test("a sealed PDF too large to attach is e-mailed to every recipient as a link 
   await signAs("ada@example.com", "Ada Lovelace");
   await signAs("bob@example.com", "Bob Babbage");
   await h.module.completionIdle();
-  const completed = (await h.mails()).slice(before).filter((m) => m.subject === "Completed: Mutual NDA");
+  const completed = (await h.mails())
+    .slice(before)
+    .filter((m) => m.subject === "Completed: \u2068Mutual NDA\u2069");
   expect(completed.map((m) => m.to).sort()).toEqual(["ada@example.com", "bob@example.com"]);
   for (const mail of completed) {
     expect(mail.attachments).toBe(0);
