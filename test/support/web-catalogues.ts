@@ -8,17 +8,11 @@ import { REPO } from "./deployments.js";
 type Catalogue = Record<string, string>;
 
 interface PageLocales {
-  LOCALES: readonly { code: string; name: string }[];
   loadCatalogue: (code: string) => Promise<Catalogue>;
 }
 
 const pageLocales = (): Promise<PageLocales> =>
   import(join(REPO, "gateway/web/signing/i18n/locales.ts")) as Promise<PageLocales>;
-
-/** The languages the signing page offers, by code, best-known first. */
-export async function signingPageLocales(): Promise<string[]> {
-  return (await pageLocales()).LOCALES.map((l) => l.code);
-}
 
 /** The signing page's words in one language, as the page loads them. */
 export async function signingPageWords(locale: string): Promise<Catalogue> {

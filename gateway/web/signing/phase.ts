@@ -3,10 +3,10 @@
  * which one a session the server answered means.
  */
 
-import { ENDED_WORDS, isEndedReason } from "@countersign/domain/web";
+import { ENDED_WORDS, isEndedReason, type SignerLocale } from "@countersign/domain/web";
 import { IntlMessageFormat } from "intl-messageformat";
 import { ApiError, type Problem, type RequestStatus, type Session } from "./api";
-import type { Locale, Translate } from "./i18n/locales";
+import type { Translate } from "./i18n/locales";
 
 export type Phase =
   | { kind: "loading" }
@@ -47,7 +47,7 @@ export function endedBy(error: ApiError): Phase {
  * Why a 410 says the request ended, in the page's language (the words the link pages use too); the
  * service's own words for a reason the page does not know.
  */
-export function whyEnded(problem: Problem, locale: Locale): string {
+export function whyEnded(problem: Problem, locale: SignerLocale): string {
   const ended = problem.ended;
   if (!ended || !isEndedReason(ended.reason)) return sentence(problem.detail ?? "");
   const completed = ended.completedAt ? new Date(ended.completedAt) : new Date(0);

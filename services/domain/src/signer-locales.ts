@@ -1,7 +1,7 @@
 /**
  * The languages a signer meets Countersign in — the signing page, its link pages and the request's
- * e-mails — and how a date signed is written in them. The web page keeps its own list of these
- * (gateway/web/shared/signer-locales.ts); a test holds the two equal.
+ * e-mails — and how a date signed is written in them. The web apps read this list too, through the
+ * domain's browser entry (web.ts).
  */
 export const SIGNER_LOCALES = ["en", "de", "fr", "es", "pt-BR", "it", "nl", "pl", "ja", "ar"] as const;
 
@@ -11,6 +11,30 @@ export const DEFAULT_SIGNER_LOCALE: SignerLocale = "en";
 
 export function isSignerLocale(value: string): value is SignerLocale {
   return (SIGNER_LOCALES as readonly string[]).includes(value);
+}
+
+/** Each language named in itself: the signing page's switcher and the console's choice for a recipient list them. */
+export const SIGNER_LOCALE_NAMES: Readonly<Record<SignerLocale, string>> = {
+  en: "English",
+  de: "Deutsch",
+  fr: "Français",
+  es: "Español",
+  "pt-BR": "Português (Brasil)",
+  it: "Italiano",
+  nl: "Nederlands",
+  pl: "Polski",
+  ja: "日本語",
+  ar: "العربية",
+};
+
+/** A language's name in itself ("Deutsch"); the code where it is not one Countersign speaks. */
+export function localeName(code: string): string {
+  return isSignerLocale(code) ? SIGNER_LOCALE_NAMES[code] : code;
+}
+
+/** The direction a language is written in. */
+export function localeDirection(locale: SignerLocale): "rtl" | "ltr" {
+  return locale === "ar" ? "rtl" : "ltr";
 }
 
 /**
@@ -25,6 +49,17 @@ export function signerLocaleOf(tag: string): SignerLocale | undefined {
   if (exact) return exact;
   const language = wanted.split("-")[0];
   return SIGNER_LOCALES.find((l) => l.toLowerCase().split("-")[0] === language);
+}
+
+/** The first of `preferences` (BCP 47 tags, best first, as a browser sends them) Countersign speaks. */
+export function pickSignerLocale(
+  preferences: readonly (string | null | undefined)[],
+): SignerLocale | undefined {
+  for (const tag of preferences) {
+    const locale = tag ? signerLocaleOf(tag) : undefined;
+    if (locale) return locale;
+  }
+  return undefined;
 }
 
 /** Whether `zone` is an IANA time zone this runtime knows. */

@@ -5,4 +5,5 @@
 export * from "./api-scopes.js";
 export * from "./field-conditions.js";
 export * from "./message-selectors.js";
+export * from "./signer-locales.js";
 export * from "./signing-ended-words.js";

@@ -1,6 +1,6 @@
+import { localeName } from "@countersign/domain/web";
 import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
-import { localeName } from "../../shared/signer-locales";
 import { call, inWorkspace } from "../api";
 import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";

@@ -2,7 +2,7 @@
  * The language a sender sets for a recipient: their e-mails and signing page are in it. Unset, the
  * signing page follows their browser and the e-mails are in English.
  */
-import { LOCALES } from "../../shared/signer-locales";
+import { SIGNER_LOCALE_NAMES, SIGNER_LOCALES } from "@countersign/domain/web";
 import { SelectField } from "../ui";
 
 export function SignerLanguage({
@@ -21,7 +21,7 @@ export function SignerLanguage({
       small={small}
       value={value}
       any="As their browser asks (e-mails in English)"
-      options={LOCALES.map((l) => ({ value: l.code, label: l.name }))}
+      options={SIGNER_LOCALES.map((code) => ({ value: code, label: SIGNER_LOCALE_NAMES[code] }))}
       onChange={onChange}
     />
   );

@@ -3,7 +3,16 @@
  * gets (locales.ts), the document's lang and direction set to match, and the switcher to change it.
  */
 
-import { type MessageElement, selectorsOf } from "@countersign/domain/web";
+import {
+  DEFAULT_SIGNER_LOCALE,
+  localeDirection,
+  type MessageElement,
+  pickSignerLocale,
+  SIGNER_LOCALE_NAMES,
+  SIGNER_LOCALES,
+  type SignerLocale,
+  selectorsOf,
+} from "@countersign/domain/web";
 import { IntlMessageFormat } from "intl-messageformat";
 import {
   createContext,
@@ -17,14 +26,9 @@ import {
 } from "react";
 import { IntlProvider, useIntl } from "react-intl";
 import {
-  DEFAULT_LOCALE,
-  direction,
   firstStrongDirection,
-  LOCALES,
-  type Locale,
   loadCatalogue,
   mixesDirections,
-  pickLocale,
   storeChoice,
   storedChoice,
   type Translate,
@@ -40,9 +44,9 @@ declare global {
 }
 
 interface LanguageState {
-  locale: Locale;
+  locale: SignerLocale;
   /** The signer picks a language: it stays theirs on this device. */
-  choose: (locale: Locale) => void;
+  choose: (locale: SignerLocale) => void;
   /** The sender's choice for this signer, which holds unless the signer chose on the page. */
   follow: (senderChoice: string | null | undefined) => void;
 }
@@ -57,9 +61,9 @@ export function useLanguage(): LanguageState {
 
 export function LanguageProvider({ children }: { children: ReactNode }) {
   const [chosen, setChosen] = useState(storedChoice);
-  const [senderChoice, setSenderChoice] = useState<Locale>();
-  const locale = chosen ?? senderChoice ?? pickLocale(navigator.languages) ?? DEFAULT_LOCALE;
-  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Catalogue }>();
+  const [senderChoice, setSenderChoice] = useState<SignerLocale>();
+  const locale = chosen ?? senderChoice ?? pickSignerLocale(navigator.languages) ?? DEFAULT_SIGNER_LOCALE;
+  const [loaded, setLoaded] = useState<{ locale: SignerLocale; messages: Catalogue }>();
 
   useEffect(() => {
     let current = true;
@@ -76,19 +80,22 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!loaded) return;
     document.documentElement.lang = loaded.locale;
-    document.documentElement.dir = direction(loaded.locale);
+    document.documentElement.dir = localeDirection(loaded.locale);
   }, [loaded]);
 
-  const choose = useCallback((next: Locale) => {
+  const choose = useCallback((next: SignerLocale) => {
     storeChoice(next);
     setChosen(next);
   }, []);
-  const follow = useCallback((tag: string | null | undefined) => setSenderChoice(pickLocale([tag])), []);
+  const follow = useCallback(
+    (tag: string | null | undefined) => setSenderChoice(pickSignerLocale([tag])),
+    [],
+  );
 
   if (!loaded) return null;
   return (
     <LanguageContext.Provider value={{ locale: loaded.locale, choose, follow }}>
-      <IntlProvider locale={loaded.locale} messages={loaded.messages} defaultLocale={DEFAULT_LOCALE}>
+      <IntlProvider locale={loaded.locale} messages={loaded.messages} defaultLocale={DEFAULT_SIGNER_LOCALE}>
         {children}
       </IntlProvider>
     </LanguageContext.Provider>
@@ -120,7 +127,7 @@ function Isolated({ text, pageDirection }: { text: string; pageDirection: "ltr" 
  */
 export function useT(): Translate & { rich: (id: MessageId, values?: RichValues) => ReactNode } {
   const intl = useIntl();
-  const pageDirection = direction(intl.locale as Locale);
+  const pageDirection = localeDirection(intl.locale as SignerLocale);
   return useMemo(() => {
     const t: Translate = (id, values) => intl.formatMessage({ id }, values);
     const selectors = new Map<MessageId, Set<string>>();
@@ -174,11 +181,11 @@ export function LanguageSwitcher() {
         id={id}
         data-testid="language"
         value={locale}
-        onChange={(e) => choose(e.target.value as Locale)}
+        onChange={(e) => choose(e.target.value as SignerLocale)}
       >
-        {LOCALES.map((l) => (
-          <option key={l.code} value={l.code} lang={l.code}>
-            {l.name}
+        {SIGNER_LOCALES.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {SIGNER_LOCALE_NAMES[code]}
           </option>
         ))}
       </select>

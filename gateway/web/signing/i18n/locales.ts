@@ -2,13 +2,11 @@
  * Which language a signer gets — the one they chose on the page, else the sender's choice for them,
  * else the first their browser asks for that the page speaks, else English — and its catalogue.
  */
-import { type Locale, pickLocale } from "../../shared/signer-locales";
+import { pickSignerLocale, type SignerLocale } from "@countersign/domain/web";
 import { type Catalogue, en, type MessageId } from "./messages/en";
 
-export { DEFAULT_LOCALE, direction, LOCALES, type Locale, pickLocale } from "../../shared/signer-locales";
-
 /** Every language but English (in the page's script) is fetched when first wanted, each its own small script. */
-const LOADERS: Record<Exclude<Locale, "en">, () => Promise<Catalogue>> = {
+const LOADERS: Record<Exclude<SignerLocale, "en">, () => Promise<Catalogue>> = {
   de: () => import("./messages/de").then((m) => m.de),
   fr: () => import("./messages/fr").then((m) => m.fr),
   es: () => import("./messages/es").then((m) => m.es),
@@ -20,22 +18,22 @@ const LOADERS: Record<Exclude<Locale, "en">, () => Promise<Catalogue>> = {
   ar: () => import("./messages/ar").then((m) => m.ar),
 };
 
-export async function loadCatalogue(locale: Locale): Promise<Catalogue> {
+export async function loadCatalogue(locale: SignerLocale): Promise<Catalogue> {
   return locale === "en" ? en : LOADERS[locale]();
 }
 
 const CHOICE_KEY = "countersign.signing.locale";
 
 /** The language the signer picked on the page, in an earlier visit too; undefined when they never did. */
-export function storedChoice(): Locale | undefined {
+export function storedChoice(): SignerLocale | undefined {
   try {
-    return pickLocale([window.localStorage.getItem(CHOICE_KEY)]);
+    return pickSignerLocale([window.localStorage.getItem(CHOICE_KEY)]);
   } catch {
     return undefined;
   }
 }
 
-export function storeChoice(locale: Locale): void {
+export function storeChoice(locale: SignerLocale): void {
   try {
     window.localStorage.setItem(CHOICE_KEY, locale);
   } catch {
