@@ -31,7 +31,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { z } from "zod";
 import { buildGateway } from "./app.js";
 import { withRelayedUploads } from "./document-upload-relay.js";
-import { edgeConfig } from "./edge-config.js";
+import { bodyLimits, bodyLimitsConfig, edgeConfig } from "./edge-config.js";
 import { listen, serveMetrics } from "./http-server.js";
 import { admissionConfig, admissionLimits } from "./middleware/admission.js";
 import { bodyMemoryConfig } from "./middleware/body-budget.js";
@@ -45,7 +45,7 @@ export {
   type GatewayOptions,
   type GatewayServices,
 } from "./app.js";
-export { edgeConfig } from "./edge-config.js";
+export { bodyLimits, bodyLimitsConfig, edgeConfig } from "./edge-config.js";
 export { type ListeningGateway, listen } from "./http-server.js";
 export { admissionConfig, admissionLimits } from "./middleware/admission.js";
 export { bodyMemoryConfig } from "./middleware/body-budget.js";
@@ -75,17 +75,7 @@ export const configSchema = z.object({
     ),
   /** The converter's time limit, which an upload's deadline makes room for. */
   ...conversionTimeoutConfig,
-  COUNTERSIGN_JSON_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(1024 * 1024)
-    .describe("the largest JSON body, in bytes (413 beyond)"),
-  COUNTERSIGN_MAX_UPLOAD_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(25 * 1024 * 1024),
+  ...bodyLimitsConfig,
   ...edgeConfig,
   ...admissionConfig,
   ...bodyMemoryConfig,
@@ -137,8 +127,7 @@ async function main(): Promise<void> {
     metrics: metricsRegistry,
     publicUrl: (config.COUNTERSIGN_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ""),
     limits: {
-      jsonBodyBytes: config.COUNTERSIGN_JSON_LIMIT_BYTES,
-      uploadBytes: config.COUNTERSIGN_MAX_UPLOAD_BYTES,
+      ...bodyLimits(config),
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
       ...admissionLimits(config),

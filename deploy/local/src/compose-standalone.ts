@@ -75,7 +75,7 @@ export interface StandaloneOptions {
     timestampAuthority?: TimestampAuthority | undefined;
   };
   /** Limits of the documents service that operators may tune. */
-  documents?: { maxPages?: number } & Partial<ConversionSettings>;
+  documents?: { maxPages?: number; maxUploadBytes?: number } & Partial<ConversionSettings>;
   /** Networks identity providers may be on although not public. */
   identityProviderNetworks?: readonly Network[];
   /** Webhook delivery settings; without a secret key, the one made on first start in the data dir. */

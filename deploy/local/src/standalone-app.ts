@@ -5,7 +5,14 @@
 import { resolve } from "node:path";
 import { identityProviderConfig } from "@countersign/auth";
 import { conversionConfig, conversionSettings, DEFAULT_MAX_DOCUMENT_PAGES } from "@countersign/documents";
-import { admissionConfig, admissionLimits, bodyMemoryConfig, edgeConfig } from "@countersign/gateway";
+import {
+  admissionConfig,
+  admissionLimits,
+  bodyLimits,
+  bodyLimitsConfig,
+  bodyMemoryConfig,
+  edgeConfig,
+} from "@countersign/gateway";
 import {
   createLogger,
   env,
@@ -49,6 +56,7 @@ export const standaloneConfigSchema = z.object({
   COUNTERSIGN_ADMIN_EMAIL: z.email().default("admin@localhost"),
   COUNTERSIGN_ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ...edgeConfig,
+  ...bodyLimitsConfig,
   ...admissionConfig,
   ...bodyMemoryConfig,
   ...mailConfig,
@@ -95,6 +103,7 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
     limits: {
       ratePerSecond: config.COUNTERSIGN_RATE_LIMIT_PER_SECOND,
       burst: config.COUNTERSIGN_RATE_LIMIT_BURST,
+      ...bodyLimits(config),
       ...admissionLimits(config),
       bodyMemoryBytes: config.COUNTERSIGN_BODY_MEMORY_MB * 1024 * 1024,
     },
@@ -107,7 +116,11 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
       ...requestLimits(config),
       timestampAuthority: configuredTimestampAuthority(config),
     },
-    documents: { maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES, ...conversionSettings(config) },
+    documents: {
+      maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES,
+      maxUploadBytes: config.COUNTERSIGN_MAX_UPLOAD_BYTES,
+      ...conversionSettings(config),
+    },
     identityProviderNetworks: config.COUNTERSIGN_IDENTITY_PROVIDER_ALLOW_NETWORKS,
     webhooks: {
       ...webhookSettings(config),

@@ -152,10 +152,9 @@ async function storeSpooled(
   // The service hashes what it keeps itself: the digest is its record, not the caller's word.
   const spooled = await spoolUpload(file.bytes, maxUploadBytes, spoolDir, { hash: false }).catch(
     (err: unknown) => {
-      throw (
-        file.failure() ??
-        (err instanceof UploadTooLargeError ? new ApiProblem("payload_too_large", err.message) : err)
-      );
+      // Too large first: the spool stops reading there, which the body then reports as ended early.
+      if (err instanceof UploadTooLargeError) throw new ApiProblem("payload_too_large", err.message);
+      throw file.failure() ?? err;
     },
   );
   try {
