@@ -7,7 +7,7 @@
 import type { Queryable } from "@countersign/kit";
 import escapeHtml from "escape-html";
 import { OPERATOR } from "./audit.js";
-import type { Composed, DueEmail } from "./auth-emails.js";
+import { type Composed, type DueEmail, isolated } from "./auth-emails.js";
 import { roleLabel } from "./messages.js";
 
 export type LinkKind = "invitation" | "password_reset";
@@ -86,13 +86,11 @@ export function invitationEmail(invite: {
   link: string;
   expiresAt: Date;
 }) {
-  const by = invite.inviter === OPERATOR ? "The operator of this Countersign" : invite.inviter;
+  const by = invite.inviter === OPERATOR ? "The operator of this Countersign" : isolated(invite.inviter);
   return email(
-    // The workspace's name isolated (first-strong isolate … pop): a name written right to left
-    // would otherwise carry "on Countersign" into its own direction in the mail client's list.
-    `You are invited to \u2068${invite.workspace}\u2069 on Countersign`,
+    `You are invited to ${isolated(invite.workspace)} on Countersign`,
     [
-      `${by} invited you to the workspace “${invite.workspace}” on Countersign, as ${roleLabel(invite.role) === "Member" ? "a Member" : "an Organization Admin"}.`,
+      `${by} invited you to the workspace “${isolated(invite.workspace)}” on Countersign, as ${roleLabel(invite.role) === "Member" ? "a Member" : "an Organization Admin"}.`,
       `The link works until ${utc(invite.expiresAt)}, once. If you did not expect this invitation, ignore this e-mail.`,
     ],
     { text: "Accept the invitation", href: invite.link },

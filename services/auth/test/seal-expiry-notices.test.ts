@@ -98,7 +98,8 @@ test("a workspace's own seal warns its Organization Admins, not its members nor 
     ["ada@acme.example", "Your Countersign seal certificate expires soon"],
   ]);
   expect(mails[0]?.text).toContain(
-    "The certificate that seals the completed documents of the workspace “Acme” on Countersign expires on Jan 15, 2027.",
+    // Each name from outside set apart in its own direction (FSI … PDI).
+    "The certificate that seals the completed documents of the workspace “\u2068Acme\u2069” on Countersign expires on Jan 15, 2027.",
   );
   expect(mails[0]?.text).toContain("It is your workspace's own seal: upload its replacement");
   expect(mails[0]?.text).toContain(`Open the console: ${PUBLIC_URL}/console`);
@@ -113,11 +114,25 @@ test("the deployment's seal warns the admins of every workspace without its own,
     ["bo@beta.example", "Your Countersign seal certificate has expired"],
   ]);
   expect(mails[0]?.text).toContain(
-    "of the workspaces “Acme” and “Beta” on Countersign expired on Jan 15, 2027.",
+    "of the workspaces “\u2068Acme\u2069” and “\u2068Beta\u2069” on Countersign expired on Jan 15, 2027.",
   );
   expect(mails[0]?.text).toContain(
     "It is the deployment's seal: ask the operator of this Countersign to renew it",
   );
+});
+
+test("a workspace named right to left keeps the sentence around it in order: each name is set apart", () => {
+  const mail = sealExpiryEmail({
+    workspaces: ["شركة أكمي", "Beta"],
+    ownSeal: false,
+    subject: "CN=ختم",
+    notAfter,
+    thresholdDays: 7,
+    link: `${PUBLIC_URL}/console`,
+  });
+  expect(mail.text).toContain("the workspaces “\u2068شركة أكمي\u2069” and “\u2068Beta\u2069” on Countersign");
+  expect(mail.text).toContain("Certificate: \u2068CN=ختم\u2069.");
+  expect(mail.html).toContain("“\u2068شركة أكمي\u2069”");
 });
 
 test("the e-mail's HTML escapes what came from outside", () => {

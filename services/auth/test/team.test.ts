@@ -76,7 +76,7 @@ test("an invitation goes by e-mail; its link opens to a new person who chooses a
     link: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/console/invitation#token=`)),
   });
   expect(mail?.text).toMatch(
-    /admin@example\.com invited you to the workspace “Acme” on Countersign, as a Member\./,
+    /\u2068admin@example\.com\u2069 invited you to the workspace “\u2068Acme\u2069” on Countersign, as a Member\./,
   );
   expect((await auth.client.listInvitations({ workspaceId })).invitations.map((i) => i.email)).toEqual([
     "new.person@example.com",
