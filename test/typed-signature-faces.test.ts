@@ -130,6 +130,19 @@ test("each typed signature is written in the seal's handwriting face for its scr
     await page.getByTestId(`field-${signature.id}`).tap();
     await page.getByTestId("tab-type").click();
     await page.getByTestId("signature-text").fill(signature.name);
+    // The dialog's preview shows the name whole, as it will be drawn (it once cut a long one with "…").
+    await page.evaluate("document.fonts.ready");
+    const preview = page.getByTestId("signature-preview");
+    const previewWhole = await preview.evaluate((el) => {
+      const text = el.querySelector(".field-typed");
+      if (!text) return false;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const ink = range.getBoundingClientRect();
+      const room = el.getBoundingClientRect();
+      return ink.width > 0 && ink.left >= room.left && ink.right <= room.right;
+    });
+    await preview.screenshot({ path: join(ARTIFACTS, `typed-signature-preview-${signature.id}.png`) });
     await page.getByTestId("apply-signature").click();
     await page.getByRole("dialog").waitFor({ state: "hidden" });
     const selector = `[data-testid="field-${signature.id}"] .field-typed`;
@@ -162,6 +175,7 @@ test("each typed signature is written in the seal's handwriting face for its scr
       sizeOnPage: Math.round((laidOut.fontSize / scale) * 10) / 10,
       sealedSize: Math.round(sealedSize * 10) / 10,
       whole: laidOut.text.left >= laidOut.shown.left - 0.5 && laidOut.text.right <= laidOut.shown.right + 0.5,
+      previewWhole,
     });
   }
   await writeFile(join(ARTIFACTS, "typed-signature-faces.json"), JSON.stringify(results, null, 2));
@@ -172,6 +186,7 @@ test("each typed signature is written in the seal's handwriting face for its scr
       printed: [],
       sizeOnPage: expect.closeTo(result.sealedSize, 0),
       whole: true,
+      previewWhole: true,
     });
   }
 

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import SignaturePad, { type PointGroup } from "signature_pad";
 import { Modal } from "../shared/Modal";
 import type { SignatureValue } from "./api";
+import { TypedSignature } from "./FieldBox";
 import { useT } from "./i18n/Language";
 
 type Tab = "type" | "draw";
@@ -223,13 +224,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
               }
             }}
           />
-          <div className="signature-preview" aria-hidden="true" data-testid="signature-preview">
-            {text.trim() ? (
-              <span className="handwriting">{text}</span>
-            ) : (
-              <span className="muted">{t("signature.preview")}</span>
-            )}
-          </div>
+          <TypedPreview text={text} placeholder={t("signature.preview")} />
         </div>
       ) : (
         <div
@@ -293,5 +288,32 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
         </button>
       </div>
     </Modal>
+  );
+}
+
+/**
+ * The typed name as it will be drawn, whole: sized to the preview by the rule the field and the seal
+ * follow (TypedSignature), where a fixed size cut a long name short with "…".
+ */
+function TypedPreview({ text, placeholder }: { text: string; placeholder: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [room, setRoom] = useState<{ width: number; height: number }>();
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setRoom({ width: entry.contentRect.width, height: entry.contentRect.height });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} className="signature-preview" aria-hidden="true" data-testid="signature-preview">
+      {!text.trim() ? (
+        <span className="muted">{placeholder}</span>
+      ) : room ? (
+        <TypedSignature text={text} width={room.width} height={room.height} scale={1} />
+      ) : null}
+    </div>
   );
 }
