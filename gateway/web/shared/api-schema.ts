@@ -4841,6 +4841,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/verify/api/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a sealed PDF, for the public page
+         * @description What `POST /api/v1/verify` answers, for anyone holding the file: no key, a few files a minute from one address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description The PDF, Word (DOCX), ODT, RTF, PNG or JPEG file.
+                         */
+                        file: string;
+                    };
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/vnd.oasis.opendocument.text": string;
+                    "application/rtf": string;
+                    "text/rtf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/octet-stream": string;
+                };
+            };
+            responses: {
+                /** @description What the file proves. A file that is not intact is still a 200: the report says why. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VerificationReport"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

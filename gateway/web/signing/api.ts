@@ -1,5 +1,6 @@
 // The JSON API of the signing page. Same origin; the server keeps the session in a cookie. The
 // shapes are the gateway's OpenAPI document's (shared/api-schema.ts, generated from it).
+import { ApiError, createApiClient, ok } from "../shared/api-client";
 import type { components } from "../shared/api-schema";
 
 type Schemas = components["schemas"];
@@ -27,66 +28,26 @@ export type SubmitResult = Schemas["Signed"];
 export type SignerAuthentication = Schemas["SignerAuthentication"];
 export type DeclineResult = Schemas["Declined"];
 
-export interface Problem {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: { path: string; message: string }[];
-  /** Why a signing link or session is gone (410), as a code the page says in the signer's language. */
-  ended?: { reason: string; completedAt?: string; copyDays?: number };
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly problem: Problem,
-  ) {
-    super(problem.detail || problem.title || `The server answered ${status}.`);
-    this.name = "ApiError";
-  }
-}
+export type { Problem } from "../shared/api-client";
+export { ApiError } from "../shared/api-client";
 
 const API = "/sign/api";
 
-async function problemOf(response: Response): Promise<Problem> {
-  try {
-    const body: unknown = await response.json();
-    if (body && typeof body === "object") return body as Problem;
-  } catch {
-    // Not JSON: fall through to a generic problem.
-  }
-  return { status: response.status, title: response.statusText };
-}
-
-async function call<T>(path: string, init?: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`${API}${path}`, {
-      credentials: "same-origin",
-      cache: "no-store",
-      ...init,
-      headers: { Accept: "application/json", ...(init?.body ? { "Content-Type": "application/json" } : {}) },
-    });
-  } catch {
-    throw new ApiError(0, {
-      title: "Network error",
-      detail: "We could not reach the server. Check your connection and try again.",
-    });
-  }
-  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
-  return (await response.json()) as T;
-}
+/** The signing page's client: a 401 here is the link's job to explain, so it ends nothing itself. */
+const api = createApiClient({ base: API });
 
 export function getSession(): Promise<Session> {
-  return call<Session>("/session");
+  return ok(api.GET("/session"));
 }
 
 /** Tells the service the signer now sees the request (not merely that the link was opened). */
 export async function recordViewed(): Promise<void> {
-  const response = await fetch(`${API}/viewed`, { method: "POST", credentials: "same-origin" });
-  if (!response.ok && response.status !== 401 && response.status !== 410)
-    throw new ApiError(response.status, await problemOf(response));
+  try {
+    await api.POST("/viewed");
+  } catch (error) {
+    // A session already gone is the page's to explain from its next call, not this one's.
+    if (!(error instanceof ApiError && (error.status === 401 || error.status === 410))) throw error;
+  }
 }
 
 /**
@@ -94,68 +55,54 @@ export async function recordViewed(): Promise<void> {
  * kept with the text the page showed (the sealed PDF writes the day itself, YYYY-MM-DD).
  */
 export interface DateForm {
-  locale: string;
+  locale: Schemas["SignerLocale"];
   timeZone: string;
 }
 
 export function submit(values: Record<string, SubmittedValue>, form: DateForm): Promise<SubmitResult> {
-  return call<SubmitResult>("/submit", {
-    method: "POST",
-    body: JSON.stringify({ consent: true, values, locale: form.locale, timeZone: form.timeZone }),
-  });
+  return ok(
+    api.POST("/submit", { body: { consent: true, values, locale: form.locale, timeZone: form.timeZone } }),
+  );
 }
 
 /** Today (or `day`, one the signer picked) as the page shows a date field in this form. */
 export async function dateSigned(form: DateForm, day?: string): Promise<string> {
-  const query = new URLSearchParams({
-    locale: form.locale,
-    timeZone: form.timeZone,
-    ...(day ? { date: day } : {}),
-  });
-  return (await call<{ text: string }>(`/date-signed?${query}`)).text;
+  const query = { locale: form.locale, timeZone: form.timeZone, ...(day ? { date: day } : {}) };
+  return (await ok(api.GET("/date-signed", { params: { query } }))).text;
 }
 
 /** Attaches a file to an attachment field; a later one for the same field replaces it. */
 export async function attachFile(fieldId: string, file: File): Promise<AttachedFile> {
-  const body = new FormData();
-  body.append("file", file, file.name);
-  let response: Response;
-  try {
-    response = await fetch(`${API}/attachments/${encodeURIComponent(fieldId)}`, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
-      body,
-    });
-  } catch {
-    throw new ApiError(0, { title: "Network error" });
-  }
-  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
-  const kept = (await response.json()) as Schemas["SignerAttachmentUpload"];
+  const form = new FormData();
+  form.append("file", file, file.name);
+  const kept = await ok(
+    api.POST("/attachments/{fieldId}", {
+      params: { path: { fieldId } },
+      // openapi-typescript writes a binary part as a string; the browser sends the File itself.
+      body: { file: file as unknown as string },
+      bodySerializer: () => form,
+    }),
+  );
   return { kind: "attachment", id: kept.id, filename: kept.filename };
 }
 
 export function decline(reason: string): Promise<DeclineResult> {
-  return call<DeclineResult>("/decline", { method: "POST", body: JSON.stringify({ reason }) });
+  return ok(api.POST("/decline", { body: { reason } }));
 }
 
 /** Hands the request to someone else, where the sender allows it; this session ends. */
-export function reassign(to: {
-  name: string;
-  email: string;
-  reason: string;
-}): Promise<{ name: string; email: string }> {
-  return call<{ name: string; email: string }>("/reassign", { method: "POST", body: JSON.stringify(to) });
+export function reassign(to: Schemas["ReassignSigner"]): Promise<Schemas["Reassigned"]> {
+  return ok(api.POST("/reassign", { body: to }));
 }
 
 /** E-mails the signer a one-time code. */
 export function sendCode(): Promise<SignerAuthentication> {
-  return call<SignerAuthentication>("/code", { method: "POST" });
+  return ok(api.POST("/code"));
 }
 
 /** Gives the codes the sender asked for; a wrong one is a 422 naming its field, a lock-out a 429. */
-export function verify(codes: { accessCode?: string; emailCode?: string }): Promise<SignerAuthentication> {
-  return call<SignerAuthentication>("/verify", { method: "POST", body: JSON.stringify(codes) });
+export function verify(codes: Schemas["VerifySigner"]): Promise<SignerAuthentication> {
+  return ok(api.POST("/verify", { body: codes }));
 }
 
 /** This signer's copy, once they have signed: what is signed so far, before the seal. */
@@ -165,13 +112,11 @@ export function documentUrl(documentId: string): string {
   return `${API}/documents/${encodeURIComponent(documentId)}`;
 }
 
+/** A document's bytes to draw; the schema declares the answer a PDF, so it is read as bytes. */
 export async function fetchDocument(documentId: string): Promise<Uint8Array> {
-  let response: Response;
-  try {
-    response = await fetch(documentUrl(documentId), { credentials: "same-origin" });
-  } catch {
-    throw new ApiError(0, { title: "Network error", detail: "We could not download this document." });
-  }
-  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
+  const { response } = await api.GET("/documents/{documentId}", {
+    params: { path: { documentId } },
+    parseAs: "stream",
+  });
   return new Uint8Array(await response.arrayBuffer());
 }
