@@ -1,35 +1,12 @@
 /**
  * The console's calls to the gateway: JSON in and out, the session's CSRF token sent on every
  * state-changing call, problem details turned into an ApiError the pages can show, and a 401
- * announced once so that the app can ask the user to log in again.
+ * announced once so that the app can ask the user to log in again. `api` is the client typed from
+ * the gateway's schema; `call` serves the pages not moved to it yet.
  */
+import { ApiError, createApiClient, type Problem, UNREACHABLE } from "../shared/api-client";
 
-export interface Violation {
-  path: string;
-  message: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly detail: string,
-    readonly errors: Violation[] = [],
-    readonly requestId = "",
-  ) {
-    super(detail);
-  }
-
-  /** The message for a field, by its path in the body ("url", "eventTypes[1]"). */
-  about(path: string): string | undefined {
-    return this.errors.find((e) => e.path === path || e.path.startsWith(`${path}[`))?.message;
-  }
-}
-
-/** Whatever a call threw, as an ApiError the pages can show. */
-export function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, "unknown", String(error));
-}
+export { ApiError, asApiError, type Problem, type Violation } from "../shared/api-client";
 
 export const SESSION_ENDED = "countersign:session-ended";
 
@@ -50,7 +27,17 @@ interface CallOptions {
 /** Calls made without a session (log-in, an invitation, a password reset): their 401 ends none. */
 const ANONYMOUS_PATHS = ["/session", "/invitations/", "/password-reset"];
 
-const UNREACHABLE = "Countersign could not be reached. Check your connection and try again.";
+/** A 401 on a call made with a session ends it, for the app to ask for a log-in again. */
+function sessionEnded(path: string): void {
+  if (!ANONYMOUS_PATHS.some((p) => path.startsWith(p))) window.dispatchEvent(new Event(SESSION_ENDED));
+}
+
+/** The console API's client: paths after /console/api, typed from the gateway's OpenAPI document. */
+export const api = createApiClient({
+  base: "/console/api",
+  csrfToken: () => csrfToken,
+  onUnauthorized: sessionEnded,
+});
 
 export async function call<T>(path: string, { method = "GET", json }: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -63,7 +50,7 @@ export async function call<T>(path: string, { method = "GET", json }: CallOption
     body,
     credentials: "same-origin",
   }).catch(() => {
-    throw new ApiError(0, "network", UNREACHABLE);
+    throw new ApiError(0, { title: "Network error", detail: UNREACHABLE });
   });
   return answer<T>(path, response.status, await response.text(), response.headers.get("x-request-id"));
 }
@@ -92,7 +79,7 @@ export function upload<T>(
     xhr.setRequestHeader("Content-Type", type);
     xhr.setRequestHeader("X-CSRF-Token", csrfToken);
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    xhr.onerror = () => reject(new ApiError(0, "network", UNREACHABLE));
+    xhr.onerror = () => reject(new ApiError(0, { title: "Network error", detail: UNREACHABLE }));
     xhr.onload = () => {
       try {
         resolve(answer<T>(path, xhr.status, xhr.responseText, xhr.getResponseHeader("x-request-id")));
@@ -109,22 +96,9 @@ function answer<T>(path: string, status: number, text: string, requestId: string
   if (status === 204) return undefined as T;
   const parsed = text ? safeJson(text) : undefined;
   if (status >= 200 && status < 300) return parsed as T;
-  const problem = (parsed ?? {}) as Partial<{
-    code: string;
-    detail: string;
-    title: string;
-    errors: Violation[];
-    requestId: string;
-  }>;
-  if (status === 401 && !ANONYMOUS_PATHS.some((p) => path.startsWith(p)))
-    window.dispatchEvent(new Event(SESSION_ENDED));
-  throw new ApiError(
-    status,
-    problem.code ?? "unknown",
-    problem.detail ?? problem.title ?? `The server answered ${status}.`,
-    problem.errors ?? [],
-    problem.requestId ?? requestId ?? "",
-  );
+  const problem = (parsed ?? {}) as Problem;
+  if (status === 401) sessionEnded(path);
+  throw new ApiError(status, { requestId: requestId ?? undefined, ...problem });
 }
 
 function safeJson(text: string): unknown {

@@ -60,10 +60,24 @@ export async function problemOf(response: Response): Promise<Problem> {
   return { status: response.status, title: `The server answered ${response.status}.` };
 }
 
-/** The schema's paths under one base path, named by what follows it ("/session" under "/sign/api"). */
+/**
+ * The schema's paths under one base path, named by what follows it ("/session" under "/sign/api").
+ * The CSRF header the schema declares on state-changing calls is the middleware's to send, so a
+ * call does not name it.
+ */
 export type PathsUnder<Base extends string> = {
-  [Path in keyof paths as Path extends `${Base}${infer Rest}` ? Rest : never]: paths[Path];
+  [Path in keyof paths as Path extends `${Base}${infer Rest}` ? Rest : never]: {
+    [Method in keyof paths[Path]]: WithoutCsrfHeader<paths[Path][Method]>;
+  };
 };
+
+type WithoutCsrfHeader<Operation> = Operation extends { parameters: { header: infer Header } }
+  ? {
+      [Key in keyof Operation]: Key extends "parameters"
+        ? Omit<Operation["parameters"], "header"> & { header?: Omit<Header, "X-CSRF-Token"> }
+        : Operation[Key];
+    }
+  : Operation;
 
 export interface ClientOptions {
   /** The base path every call's path follows ("/console/api"). */

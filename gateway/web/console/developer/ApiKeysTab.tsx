@@ -1,8 +1,9 @@
 import { API_SCOPES, type ApiScope, SCOPE_DESCRIPTIONS } from "@countersign/domain/web";
 import { type FormEvent, useId, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import { DeleteButton } from "../DeleteButton";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
@@ -25,7 +26,8 @@ import { KeyTest } from "./KeyTest";
 export function ApiKeysTab() {
   const workspace = useWorkspace();
   const [loaded, reload] = useLoad(
-    () => call<{ items: ApiKey[] }>(inWorkspace(workspace.id, "/api-keys")),
+    () =>
+      ok(api.GET("/workspaces/{workspaceId}/api-keys", { params: { path: { workspaceId: workspace.id } } })),
     [workspace.id],
   );
   const [creating, setCreating] = useState(false);
@@ -82,7 +84,9 @@ export function ApiKeysTab() {
                       name={key.name}
                       description="Calls made with this key are refused from now on, everywhere. This cannot be undone."
                       onDelete={async () => {
-                        await call(inWorkspace(workspace.id, `/api-keys/${key.id}`), { method: "DELETE" });
+                        await api.DELETE("/workspaces/{workspaceId}/api-keys/{keyId}", {
+                          params: { path: { workspaceId: workspace.id, keyId: key.id } },
+                        });
                         reload();
                       }}
                     />
@@ -174,17 +178,19 @@ function CreateKeyDialog({
     if (!name.trim() || (limited && scopes.size === 0)) return;
     void run("create", async () =>
       onCreated(
-        await call<CreatedApiKey>(inWorkspace(workspaceId, "/api-keys"), {
-          method: "POST",
-          json: {
-            name: name.trim(),
-            ...(lifetime !== "0"
-              ? { expiresAt: new Date(Date.now() + Number(lifetime) * 86_400_000).toISOString() }
-              : {}),
-            // In the list's order, whichever order they were ticked in.
-            ...(limited ? { scopes: API_SCOPES.filter((scope) => scopes.has(scope)) } : {}),
-          },
-        }),
+        await ok(
+          api.POST("/workspaces/{workspaceId}/api-keys", {
+            params: { path: { workspaceId } },
+            body: {
+              name: name.trim(),
+              ...(lifetime !== "0"
+                ? { expiresAt: new Date(Date.now() + Number(lifetime) * 86_400_000).toISOString() }
+                : {}),
+              // In the list's order, whichever order they were ticked in.
+              ...(limited ? { scopes: API_SCOPES.filter((scope) => scopes.has(scope)) } : {}),
+            },
+          }),
+        ),
       ),
     );
   };

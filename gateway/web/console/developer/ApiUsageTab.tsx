@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import type { ApiUsage, UsageFigures } from "../types";
 import { Empty, SelectField, Show, TableWrap, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -26,7 +27,12 @@ export function ApiUsageTab() {
   const workspace = useWorkspace();
   const [days, setDays] = useState("30");
   const [loaded, reload] = useLoad(
-    () => call<ApiUsage>(inWorkspace(workspace.id, `/api-usage?${new URLSearchParams(range(Number(days)))}`)),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/api-usage", {
+          params: { path: { workspaceId: workspace.id }, query: range(Number(days)) },
+        }),
+      ),
     [workspace.id, days],
   );
   return (

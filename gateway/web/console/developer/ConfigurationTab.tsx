@@ -1,6 +1,6 @@
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { useSession } from "../session";
-import type { Configuration } from "../types";
 import { CopyButton, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { SealCertificateCard } from "./SealCertificateCard";
@@ -11,7 +11,12 @@ export function ConfigurationTab() {
   const { current } = useSession();
   const userEmail = current.state === "signed-in" ? current.session.user.email : "";
   const [loaded, reload] = useLoad(
-    () => call<Configuration>(inWorkspace(workspace.id, "/configuration")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/configuration", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   return (

@@ -1,14 +1,15 @@
 /** One endpoint: its secret, test-fire, and the delivery portal (messages, attempts, retry, replay). */
 
 import { type FormEvent, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import { EVENT_TYPES, type EventType, type TestFireResult, type WebhookEndpoint } from "../types";
 import { BusyButton, Confirm, CopyButton, ErrorNote, SelectField, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
 import { AttemptView } from "./AttemptView";
 import { EndpointDialog } from "./EndpointDialog";
-import { MessageLog } from "./MessageLog";
+import { type EndpointIds, MessageLog } from "./MessageLog";
 import { testFireOutcome } from "./test-fire-outcome";
 import { formatOf } from "./webhook-formats";
 
@@ -22,7 +23,7 @@ export function EndpointDetail({
   onDeleted: () => void;
 }) {
   const workspace = useWorkspace();
-  const path = (rest = "") => inWorkspace(workspace.id, `/webhook-endpoints/${endpoint.id}${rest}`);
+  const ids: EndpointIds = { workspaceId: workspace.id, endpointId: endpoint.id };
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
@@ -54,7 +55,10 @@ export function EndpointDetail({
             busy={busy === "toggle"}
             onClick={() =>
               run("toggle", async () => {
-                await call(path(), { method: "PATCH", json: { disabled: !endpoint.disabled } });
+                await api.PATCH("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}", {
+                  params: { path: ids },
+                  body: { disabled: !endpoint.disabled },
+                });
                 onChanged();
               })
             }
@@ -82,10 +86,11 @@ export function EndpointDetail({
             busy={busy === "reveal"}
             onClick={() =>
               run("reveal", async () => {
-                const revealed = await call<{ secret: string }>(path("/secret/reveal"), {
-                  method: "POST",
-                  json: {},
-                });
+                const revealed = await ok(
+                  api.POST("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/secret/reveal", {
+                    params: { path: ids },
+                  }),
+                );
                 setSecret(revealed.secret);
               })
             }
@@ -98,8 +103,8 @@ export function EndpointDetail({
         </button>
       </div>
 
-      <TestFire path={path} onFired={() => setTestsFired((n) => n + 1)} />
-      <MessageLog path={path} refresh={testsFired} />
+      <TestFire ids={ids} onFired={() => setTestsFired((n) => n + 1)} />
+      <MessageLog ids={ids} refresh={testsFired} />
 
       {editing ? (
         <EndpointDialog
@@ -118,7 +123,9 @@ export function EndpointDetail({
           confirmLabel="Delete endpoint"
           danger
           onConfirm={async () => {
-            await call(path(), { method: "DELETE" });
+            await api.DELETE("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}", {
+              params: { path: ids },
+            });
             onDeleted();
           }}
           onClose={() => setDeleting(false)}
@@ -131,7 +138,13 @@ export function EndpointDetail({
           confirmLabel="Rotate secret"
           onConfirm={async () => {
             setSecret(
-              (await call<{ secret: string }>(path("/secret/rotate"), { method: "POST", json: {} })).secret,
+              (
+                await ok(
+                  api.POST("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/secret/rotate", {
+                    params: { path: ids },
+                  }),
+                )
+              ).secret,
             );
           }}
           onClose={() => setRotating(false)}
@@ -141,7 +154,7 @@ export function EndpointDetail({
   );
 }
 
-function TestFire({ path, onFired }: { path: (rest?: string) => string; onFired: () => void }) {
+function TestFire({ ids, onFired }: { ids: EndpointIds; onFired: () => void }) {
   const [type, setType] = useState<EventType>("signature_request.completed");
   const [result, setResult] = useState<TestFireResult>();
   const { busy, error, run } = useAction();
@@ -149,7 +162,14 @@ function TestFire({ path, onFired }: { path: (rest?: string) => string; onFired:
     event.preventDefault();
     setResult(undefined);
     void run("fire", async () => {
-      setResult(await call<TestFireResult>(path("/test"), { method: "POST", json: { eventType: type } }));
+      setResult(
+        await ok(
+          api.POST("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/test", {
+            params: { path: ids },
+            body: { eventType: type },
+          }),
+        ),
+      );
       onFired();
     });
   };

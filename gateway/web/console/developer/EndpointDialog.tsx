@@ -3,8 +3,9 @@
  * it is added, for good — the format its deliveries come in.
  */
 import { type FormEvent, useId, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { Modal } from "../../shared/Modal";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../types";
 import { DialogFormActions, ErrorNote, FieldError, TextField, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -68,19 +69,20 @@ export function EndpointDialog({
     void run("save", async () => {
       if (endpoint) {
         onSaved(
-          await call<WebhookEndpoint>(inWorkspace(workspace.id, `/webhook-endpoints/${endpoint.id}`), {
-            method: "PATCH",
-            json: body,
-          }),
+          await ok(
+            api.PATCH("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}", {
+              params: { path: { workspaceId: workspace.id, endpointId: endpoint.id } },
+              body,
+            }),
+          ),
         );
         return;
       }
-      const created = await call<WebhookEndpoint & { secret: string }>(
-        inWorkspace(workspace.id, "/webhook-endpoints"),
-        {
-          method: "POST",
-          json: { ...body, format },
-        },
+      const created = await ok(
+        api.POST("/workspaces/{workspaceId}/webhook-endpoints", {
+          params: { path: { workspaceId: workspace.id } },
+          body: { ...body, format },
+        }),
       );
       onSaved(created, created.secret);
     });

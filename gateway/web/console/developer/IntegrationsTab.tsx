@@ -5,9 +5,10 @@
  */
 
 import { type FormEvent, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import type { Integration } from "../types";
 import {
   Confirm,
@@ -29,7 +30,12 @@ type Consent = Integration["consents"][number];
 export function IntegrationsTab() {
   const workspace = useWorkspace();
   const [loaded, reload] = useLoad(
-    () => call<{ items: Integration[] }>(inWorkspace(workspace.id, "/integrations")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/integrations", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   const [registering, setRegistering] = useState(false);
@@ -89,8 +95,8 @@ export function IntegrationsTab() {
           confirmLabel="Delete integration"
           danger
           onConfirm={async () => {
-            await call(inWorkspace(workspace.id, `/integrations/${deleting.integrationKey}`), {
-              method: "DELETE",
+            await api.DELETE("/workspaces/{workspaceId}/integrations/{integrationId}", {
+              params: { path: { workspaceId: workspace.id, integrationId: deleting.integrationKey } },
             });
             reload();
           }}
@@ -104,13 +110,15 @@ export function IntegrationsTab() {
           confirmLabel="Withdraw consent"
           danger
           onConfirm={async () => {
-            await call(
-              inWorkspace(
-                workspace.id,
-                `/integrations/${withdrawing.integration.integrationKey}/consents/${withdrawing.consent.userId}`,
-              ),
-              { method: "DELETE" },
-            );
+            await api.DELETE("/workspaces/{workspaceId}/integrations/{integrationId}/consents/{userId}", {
+              params: {
+                path: {
+                  workspaceId: workspace.id,
+                  integrationId: withdrawing.integration.integrationKey,
+                  userId: withdrawing.consent.userId,
+                },
+              },
+            });
             reload();
           }}
           onClose={() => setWithdrawing(undefined)}
@@ -253,9 +261,9 @@ function RegisterDialog({
     setMissing(absent);
     if (absent.length > 0) return;
     void run("register", async () => {
-      await call<Integration>(inWorkspace(workspaceId, "/integrations"), {
-        method: "POST",
-        json: { name: name.trim(), publicKey, redirectUris: uris },
+      await api.POST("/workspaces/{workspaceId}/integrations", {
+        params: { path: { workspaceId } },
+        body: { name: name.trim(), publicKey, redirectUris: uris },
       });
       onRegistered();
     });

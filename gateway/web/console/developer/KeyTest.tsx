@@ -3,9 +3,9 @@
  * showing what came back and the cURL command that makes the same call.
  */
 import { type FormEvent, useState } from "react";
-import { ApiError, call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { ApiError, api } from "../api";
 import { prettyJson } from "../pretty-json";
-import type { Configuration } from "../types";
 import { BusyButton, CopyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 
@@ -21,7 +21,12 @@ interface Outcome {
 export function KeyTest() {
   const workspace = useWorkspace();
   const [config, reload] = useLoad(
-    () => call<Configuration>(inWorkspace(workspace.id, "/configuration")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/configuration", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   const [secret, setSecret] = useState("");
@@ -70,11 +75,10 @@ export function KeyTest() {
                 credentials: "omit",
                 cache: "no-store",
               }).catch(() => {
-                throw new ApiError(
-                  0,
-                  "network",
-                  `The browser could not reach ${baseUrls.accountScoped}. Is COUNTERSIGN_PUBLIC_URL right?`,
-                );
+                throw new ApiError(0, {
+                  title: "Network error",
+                  detail: `The browser could not reach ${baseUrls.accountScoped}. Is COUNTERSIGN_PUBLIC_URL right?`,
+                });
               });
               const body = await response.text();
               setOutcome({

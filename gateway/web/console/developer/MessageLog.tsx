@@ -1,7 +1,8 @@
 /** The delivery portal: an endpoint's messages with their attempts, filters, retry and replay. */
 import { type FormEvent, useId, useState } from "react";
-import { call } from "../api";
-import { EVENT_TYPES, type Page, type WebhookMessage } from "../types";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
+import { EVENT_TYPES, type WebhookMessage } from "../types";
 import { BusyButton, Empty, ErrorNote, Pager, SelectField, Show, useAction, useLoad, When } from "../ui";
 import { AttemptView } from "./AttemptView";
 
@@ -12,17 +13,31 @@ const STATUSES = [
   { value: "failed", label: "Failed" },
 ];
 
+/** The workspace and the webhook endpoint whose messages these are. */
+export interface EndpointIds {
+  workspaceId: string;
+  endpointId: string;
+}
+
 /** `refresh` changes when something outside added a message (a test event): the log reads again. */
-export function MessageLog({ path, refresh }: { path: (rest?: string) => string; refresh: number }) {
+export function MessageLog({ ids, refresh }: { ids: EndpointIds; refresh: number }) {
   const [status, setStatus] = useState("");
   const [eventType, setEventType] = useState("");
   const [pageIndex, setPageIndex] = useState(0);
-  const query = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: String(PAGE_SIZE) });
-  if (status) query.set("status", status);
-  if (eventType) query.set("eventType", eventType);
+  const query = {
+    pageIndex,
+    pageSize: PAGE_SIZE,
+    ...(status ? { status: status as WebhookMessage["status"] } : {}),
+    ...(eventType ? { eventType: eventType as WebhookMessage["eventType"] } : {}),
+  };
   const [loaded, reload] = useLoad(
-    () => call<Page<WebhookMessage>>(path(`/messages?${query}`)),
-    [query.toString(), refresh],
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages", {
+          params: { path: ids, query },
+        }),
+      ),
+    [ids.workspaceId, ids.endpointId, pageIndex, status, eventType, refresh],
   );
   const [notice, setNotice] = useState<string>();
   const { busy, error, run } = useAction();
@@ -33,7 +48,9 @@ export function MessageLog({ path, refresh }: { path: (rest?: string) => string;
 
   const retry = async (message: WebhookMessage) => {
     const done = await run(message.id, () =>
-      call(path(`/messages/${message.id}/retry`), { method: "POST", json: {} }),
+      api.POST("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages/{messageId}/retry", {
+        params: { path: { ...ids, messageId: message.id } },
+      }),
     );
     if (!done) return;
     setNotice(`Message ${message.id.slice(0, 8)}… is queued to be delivered again.`);
@@ -123,7 +140,7 @@ export function MessageLog({ path, refresh }: { path: (rest?: string) => string;
         }
       </Show>
       <Replay
-        path={path}
+        ids={ids}
         onReplayed={(count) => {
           setNotice(`${count} message${count === 1 ? "" : "s"} queued to be delivered again.`);
           reload();
@@ -133,13 +150,7 @@ export function MessageLog({ path, refresh }: { path: (rest?: string) => string;
   );
 }
 
-function Replay({
-  path,
-  onReplayed,
-}: {
-  path: (rest?: string) => string;
-  onReplayed: (count: number) => void;
-}) {
+function Replay({ ids, onReplayed }: { ids: EndpointIds; onReplayed: (count: number) => void }) {
   const [since, setSince] = useState(() => localInput(new Date(Date.now() - 24 * 3600_000)));
   const [onlyFailed, setOnlyFailed] = useState(true);
   const { busy, error, run } = useAction();
@@ -147,10 +158,12 @@ function Replay({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run("replay", async () => {
-      const { replayedCount } = await call<{ replayedCount: number }>(path("/replay"), {
-        method: "POST",
-        json: { since: new Date(since).toISOString(), onlyFailed },
-      });
+      const { replayedCount } = await ok(
+        api.POST("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/replay", {
+          params: { path: ids },
+          body: { since: new Date(since).toISOString(), onlyFailed },
+        }),
+      );
       onReplayed(replayedCount);
     });
   };

@@ -1,5 +1,6 @@
 import { Fragment, useState } from "react";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { prettyJson } from "../pretty-json";
 import type { RecentError } from "../types";
 import { CopyButton, Empty, Show, TableWrap, useLoad, When } from "../ui";
@@ -16,7 +17,12 @@ export function RecentErrorsTab() {
       return next;
     });
   const [loaded, reload] = useLoad(
-    () => call<{ items: RecentError[] }>(inWorkspace(workspace.id, "/recent-errors?limit=100")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/recent-errors", {
+          params: { path: { workspaceId: workspace.id }, query: { limit: 100 } },
+        }),
+      ),
     [workspace.id],
   );
   return (

@@ -6,8 +6,9 @@
  * before it is kept) and go back to the deployment's.
  */
 import { type FormEvent, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { Modal } from "../../shared/Modal";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import type { SealCertificateInfo } from "../types";
 import { Confirm, DialogFormActions, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -19,7 +20,12 @@ const MAX_FILE_BYTES = 64 * 1024;
 export function SealCertificateCard() {
   const workspace = useWorkspace();
   const [loaded, reload] = useLoad(
-    () => call<SealCertificateInfo>(inWorkspace(workspace.id, "/seal-certificate")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/seal-certificate", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   const [uploading, setUploading] = useState(false);
@@ -123,8 +129,8 @@ export function SealCertificateCard() {
           confirmLabel="Use the deployment's seal"
           danger
           onConfirm={async () => {
-            await call<SealCertificateInfo>(inWorkspace(workspace.id, "/seal-certificate"), {
-              method: "DELETE",
+            await api.DELETE("/workspaces/{workspaceId}/seal-certificate", {
+              params: { path: { workspaceId: workspace.id } },
             });
             setChanged(
               "From now on this workspace's documents are sealed with the deployment's certificate.",
@@ -171,10 +177,12 @@ function UploadSealDialog({
     setFileProblem(undefined);
     void run("upload", async () =>
       onUploaded(
-        await call<SealCertificateInfo>(inWorkspace(workspaceId, "/seal-certificate"), {
-          method: "PUT",
-          json: { pkcs12: await base64Of(file), password },
-        }),
+        await ok(
+          api.PUT("/workspaces/{workspaceId}/seal-certificate", {
+            params: { path: { workspaceId } },
+            body: { pkcs12: await base64Of(file), password },
+          }),
+        ),
       ),
     );
   };

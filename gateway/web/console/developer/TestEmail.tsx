@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import type { TestEmailResult } from "../types";
 import { BusyButton, ErrorNote, TextField, useAction } from "../ui";
 
@@ -17,10 +18,12 @@ export function TestEmail({ workspaceId, defaultTo }: { workspaceId: string; def
     setResult(undefined);
     void run("send", async () =>
       setResult(
-        await call<TestEmailResult>(inWorkspace(workspaceId, "/test-email"), {
-          method: "POST",
-          json: { to: to.trim() },
-        }),
+        await ok(
+          api.POST("/workspaces/{workspaceId}/test-email", {
+            params: { path: { workspaceId } },
+            body: { to: to.trim() },
+          }),
+        ),
       ),
     );
   };

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
-import { call, inWorkspace } from "../api";
-import type { Page, WebhookEndpoint } from "../types";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { Empty, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { EndpointDetail } from "./EndpointDetail";
@@ -12,7 +12,12 @@ export function WebhooksTab({ endpointId }: { endpointId?: string }) {
   const workspace = useWorkspace();
   const [, navigate] = useLocation();
   const [loaded, reload] = useLoad(
-    () => call<Page<WebhookEndpoint>>(inWorkspace(workspace.id, "/webhook-endpoints?pageSize=100")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/webhook-endpoints", {
+          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+        }),
+      ),
     [workspace.id],
   );
   const [creating, setCreating] = useState(false);
