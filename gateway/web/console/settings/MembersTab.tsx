@@ -1,9 +1,10 @@
 /** Settings → Members: who is in the workspace and with what role; invitations by e-mail. */
 
 import { type FormEvent, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import { useSession } from "../session";
 import type { Invitation, Member, Role } from "../types";
 import {
@@ -32,11 +33,15 @@ export function MembersTab() {
   const { current, recheck } = useSession();
   const me = current.state === "signed-in" ? current.session.user.id : "";
   const [members, reloadMembers] = useLoad(
-    () => call<{ items: Member[] }>(inWorkspace(workspace.id, "/members")),
+    () =>
+      ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
     [workspace.id],
   );
   const [invitations, reloadInvitations] = useLoad(
-    () => call<{ items: Invitation[] }>(inWorkspace(workspace.id, "/invitations")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/invitations", { params: { path: { workspaceId: workspace.id } } }),
+      ),
     [workspace.id],
   );
   const [inviting, setInviting] = useState(false);
@@ -47,16 +52,19 @@ export function MembersTab() {
 
   const changeRole = (member: Member, role: Role) =>
     void rowAction.run(member.userId, async () => {
-      await call(inWorkspace(workspace.id, `/members/${member.userId}`), { method: "PATCH", json: { role } });
+      await api.PATCH("/workspaces/{workspaceId}/members/{userId}", {
+        params: { path: { workspaceId: workspace.id, userId: member.userId } },
+        body: { role },
+      });
       reloadMembers();
       // Their own role changed: what the console shows them changes with it.
       if (member.userId === me) recheck();
     });
   const resend = (invitation: Invitation) =>
     void rowAction.run(invitation.id, async () => {
-      await call(inWorkspace(workspace.id, "/invitations"), {
-        method: "POST",
-        json: { email: invitation.email, role: invitation.role },
+      await api.POST("/workspaces/{workspaceId}/invitations", {
+        params: { path: { workspaceId: workspace.id } },
+        body: { email: invitation.email, role: invitation.role },
       });
       setSent(invitation.email);
       reloadInvitations();
@@ -195,7 +203,9 @@ export function MembersTab() {
           confirmLabel="Remove"
           danger
           onConfirm={async () => {
-            await call(inWorkspace(workspace.id, `/members/${removing.userId}`), { method: "DELETE" });
+            await api.DELETE("/workspaces/{workspaceId}/members/{userId}", {
+              params: { path: { workspaceId: workspace.id, userId: removing.userId } },
+            });
             if (removing.userId === me) recheck();
             else reloadMembers();
           }}
@@ -209,7 +219,9 @@ export function MembersTab() {
           confirmLabel="Withdraw"
           danger
           onConfirm={async () => {
-            await call(inWorkspace(workspace.id, `/invitations/${withdrawing.id}`), { method: "DELETE" });
+            await api.DELETE("/workspaces/{workspaceId}/invitations/{invitationId}", {
+              params: { path: { workspaceId: workspace.id, invitationId: withdrawing.id } },
+            });
             reloadInvitations();
           }}
           onClose={() => setWithdrawing(undefined)}
@@ -240,9 +252,9 @@ function InviteDialog({
     setMissing(!email.trim());
     if (!email.trim()) return;
     void run("invite", async () => {
-      await call(inWorkspace(workspaceId, "/invitations"), {
-        method: "POST",
-        json: { email: email.trim(), role },
+      await api.POST("/workspaces/{workspaceId}/invitations", {
+        params: { path: { workspaceId } },
+        body: { email: email.trim(), role },
       });
       onSent(email.trim());
     });

@@ -5,15 +5,21 @@
  * propose. Each form saves the whole settings, the other forms' parts as they were last saved.
  */
 import { type FormEvent, useState } from "react";
-import { call, inWorkspace } from "../api";
-import type { Member, RequestSettings } from "../types";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
+import type { RequestSettings } from "../types";
 import { BusyButton, CheckField, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function RequestsTab() {
   const workspace = useWorkspace();
   const [settings, reload] = useLoad(
-    () => call<RequestSettings>(inWorkspace(workspace.id, "/request-settings")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/request-settings", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   return (
@@ -44,17 +50,19 @@ function useSettingsSave(current: RequestSettings, onSaved: (kept: RequestSettin
   const submit = (part: Record<string, unknown>) => {
     setSaved(false);
     void save.run("save", async () => {
-      const kept = await call<RequestSettings>(inWorkspace(workspace.id, "/request-settings"), {
-        method: "PUT",
-        json: {
-          reminderEveryDays: current.reminderEveryDays,
-          expiryWarningDays: current.expiryWarningDays,
-          retentionDays: current.retentionDays,
-          retentionDeletesEvidence: current.retentionDeletesEvidence,
-          approverUserId: current.approverUserId,
-          ...part,
-        },
-      });
+      const kept = await ok(
+        api.PUT("/workspaces/{workspaceId}/request-settings", {
+          params: { path: { workspaceId: workspace.id } },
+          body: {
+            reminderEveryDays: current.reminderEveryDays,
+            expiryWarningDays: current.expiryWarningDays,
+            retentionDays: current.retentionDays,
+            retentionDeletesEvidence: current.retentionDeletesEvidence,
+            approverUserId: current.approverUserId,
+            ...part,
+          },
+        }),
+      );
       onSaved(kept);
       setSaved(true);
     });
@@ -278,7 +286,8 @@ function ApproverForm({
 }) {
   const workspace = useWorkspace();
   const [members] = useLoad(
-    () => call<{ items: Member[] }>(inWorkspace(workspace.id, "/members")),
+    () =>
+      ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
     [workspace.id],
   );
   const [approver, setApprover] = useState(current.approverUserId ?? "");

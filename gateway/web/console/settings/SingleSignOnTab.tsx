@@ -5,7 +5,8 @@
  * would be refused.
  */
 import { type FormEvent, useState } from "react";
-import { call, inWorkspace, type Violation } from "../api";
+import { ok } from "../../shared/api-client";
+import { api, type Violation } from "../api";
 import { useSession } from "../session";
 import type { Role, SingleSignOnSettings } from "../types";
 import {
@@ -62,7 +63,12 @@ function domainProblem(errors: Violation[], domains: string[]): string | undefin
 export function SingleSignOnTab() {
   const workspace = useWorkspace();
   const [loaded, reload] = useLoad(
-    () => call<SingleSignOnSettings>(inWorkspace(workspace.id, "/single-sign-on")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/single-sign-on", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   return (
@@ -103,18 +109,20 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
     const askedProvider = draft.enabled && providerChanged;
     setSentDomains(domains);
     void save.run("save", async () => {
-      const next = await call<SingleSignOnSettings>(inWorkspace(workspace.id, "/single-sign-on"), {
-        method: "PUT",
-        json: {
-          enabled: draft.enabled,
-          issuer: draft.issuer.trim(),
-          clientId: draft.clientId.trim(),
-          ...(draft.clientSecret ? { clientSecret: draft.clientSecret } : {}),
-          allowedDomains: domains,
-          newMemberRole: draft.newMemberRole,
-          passwordLoginEnabled: draft.passwordLoginEnabled,
-        },
-      });
+      const next = await ok(
+        api.PUT("/workspaces/{workspaceId}/single-sign-on", {
+          params: { path: { workspaceId: workspace.id } },
+          body: {
+            enabled: draft.enabled,
+            issuer: draft.issuer.trim(),
+            clientId: draft.clientId.trim(),
+            ...(draft.clientSecret ? { clientSecret: draft.clientSecret } : {}),
+            allowedDomains: domains,
+            newMemberRole: draft.newMemberRole,
+            passwordLoginEnabled: draft.passwordLoginEnabled,
+          },
+        }),
+      );
       setSettings(next);
       setDraft(draftOf(next));
       setSaved(askedProvider ? "asked provider" : "saved");

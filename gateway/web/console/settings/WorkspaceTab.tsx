@@ -1,10 +1,10 @@
 /** Settings → Workspace: its name, its API access, and the audit of who changed what. */
 
 import { type FormEvent, useState } from "react";
+import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
-import { call, inWorkspace } from "../api";
+import { api } from "../api";
 import { useSession } from "../session";
-import type { WorkspaceAuditEntry } from "../types";
 import {
   BusyButton,
   Confirm,
@@ -29,15 +29,22 @@ export function WorkspaceTab() {
   const rename = useAction();
   const access = useAction();
   const [audit, reloadAudit] = useLoad(
-    () => call<{ items: WorkspaceAuditEntry[] }>(inWorkspace(workspace.id, "/audit?limit=100")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/audit", {
+          params: { path: { workspaceId: workspace.id }, query: { limit: 100 } },
+        }),
+      ),
     [workspace.id],
   );
-  const update = (json: { name?: string; apiAccessEnabled?: boolean }) =>
-    call(inWorkspace(workspace.id, "/settings"), { method: "PATCH", json }).then(() => {
-      // The header, the switcher and Settings → Developer read the workspace from the session.
-      recheck();
-      reloadAudit();
-    });
+  const update = (body: { name?: string; apiAccessEnabled?: boolean }) =>
+    api
+      .PATCH("/workspaces/{workspaceId}/settings", { params: { path: { workspaceId: workspace.id } }, body })
+      .then(() => {
+        // The header, the switcher and Settings → Developer read the workspace from the session.
+        recheck();
+        reloadAudit();
+      });
   const nameError = rename.error?.about("name");
   const submitName = (event: FormEvent) => {
     event.preventDefault();
