@@ -5,8 +5,8 @@
  * address it did not register goes nowhere and says why.
  */
 import { useState } from "react";
-import { call } from "../api";
-import type { ConsentDescription, ConsentGranted } from "../types";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { BusyButton, ErrorNote, Show, useAction, useLoad } from "../ui";
 
 const SCOPE_WORDS: Record<string, (workspace: string) => string> = {
@@ -24,8 +24,10 @@ export function ConsentPage() {
   const state = query.get("state") ?? undefined;
   const [loaded, reload] = useLoad(
     () =>
-      call<ConsentDescription>(
-        `/oauth/consent?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, scope })}`,
+      ok(
+        api.GET("/oauth/consent", {
+          params: { query: { client_id: clientId, redirect_uri: redirectUri, scope } },
+        }),
       ),
     [clientId, redirectUri, scope],
   );
@@ -39,10 +41,11 @@ export function ConsentPage() {
 
   const allow = () =>
     void run("allow", async () => {
-      const { redirect } = await call<ConsentGranted>("/oauth/consent", {
-        method: "POST",
-        json: { clientId, redirectUri, scope, ...(state === undefined ? {} : { state }) },
-      });
+      const { redirect } = await ok(
+        api.POST("/oauth/consent", {
+          body: { clientId, redirectUri, scope, ...(state === undefined ? {} : { state }) },
+        }),
+      );
       setLeaving(true);
       window.location.assign(redirect);
     });

@@ -1,7 +1,7 @@
 /** Asks for a reset link by e-mail; says the same whether or not the address has a log-in. */
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
-import { call } from "../api";
+import { api } from "../api";
 import { BusyButton, ErrorNote, TextField, useAction } from "../ui";
 import { AccountCard } from "./AccountCard";
 
@@ -12,7 +12,7 @@ export function ForgotPasswordPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run("send", async () => {
-      await call("/password-reset", { method: "POST", json: { email: email.trim() } });
+      await api.POST("/password-reset", { body: { email: email.trim() } });
       setSentTo(email.trim());
     });
   };

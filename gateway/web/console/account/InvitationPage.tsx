@@ -1,9 +1,10 @@
 /** An invitation's link: what it invites to, then a password (new, or the log-in's own) to accept. */
 import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { call } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { useSession } from "../session";
-import type { InvitationView, Session } from "../types";
+import type { InvitationView } from "../types";
 import { BusyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
 import { workspacePath } from "../workspace";
 import { AccountCard } from "./AccountCard";
@@ -11,10 +12,7 @@ import { useLinkToken } from "./useLinkToken";
 
 export function InvitationPage() {
   const token = useLinkToken();
-  const [loaded, reload] = useLoad(
-    () => call<InvitationView>("/invitations/lookup", { method: "POST", json: { token } }),
-    [token],
-  );
+  const [loaded, reload] = useLoad(() => ok(api.POST("/invitations/lookup", { body: { token } })), [token]);
   if (!token) {
     return (
       <AccountCard title="Invitation">
@@ -60,10 +58,7 @@ function Accept({ token, invitation }: { token: string; invitation: InvitationVi
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run("accept", async () => {
-      const session = await call<Session>("/invitations/accept", {
-        method: "POST",
-        json: { token, password },
-      });
+      const session = await ok(api.POST("/invitations/accept", { body: { token, password } }));
       const joined =
         session.workspaces.find((w) => w.name === invitation.workspaceName) ?? session.workspaces[0];
       adopt(session);

@@ -1,7 +1,7 @@
 /** A reset link: a new password, twice; then log-in with it (every session ended). */
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
-import { call } from "../api";
+import { api } from "../api";
 import { BusyButton, ErrorNote, TextField, useAction } from "../ui";
 import { AccountCard } from "./AccountCard";
 import { useLinkToken } from "./useLinkToken";
@@ -18,7 +18,7 @@ export function ResetPasswordPage() {
     setMismatch(password !== again);
     if (password !== again) return;
     void run("reset", async () => {
-      await call("/password-reset/complete", { method: "POST", json: { token, password } });
+      await api.POST("/password-reset/complete", { body: { token, password } });
       setDone(true);
     });
   };

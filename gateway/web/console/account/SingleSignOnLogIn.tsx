@@ -6,7 +6,8 @@
  * link followed from another site comes back with `?sso_workspace=`, to be confirmed here.
  */
 import { type FormEvent, useState } from "react";
-import { call } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import type { SingleSignOnChoices } from "../types";
 import { BusyButton, TextField, useAction } from "../ui";
 
@@ -63,10 +64,7 @@ export function SingleSignOnLogIn({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run("find", async () => {
-      const found = await call<SingleSignOnChoices>("/single-sign-on/search", {
-        method: "POST",
-        json: { email: email.trim() },
-      });
+      const found = await ok(api.POST("/single-sign-on/search", { body: { email: email.trim() } }));
       setChoices(found.items);
     });
   };
