@@ -23,7 +23,8 @@ const webDocument = {
   paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => WEB_PATHS.test(path))),
 };
 // enumValues: each list of allowed values also as a constant, for the pages that offer them.
-const made = HEADER + astToString(await openapiTS(webDocument, { enumValues: true }));
+const made =
+  HEADER + astToString(await openapiTS(webDocument, { enumValues: true, defaultNonNullable: false }));
 
 if (process.argv.includes("--check")) {
   const current = await readFile(TARGET, "utf8").catch(() => "");

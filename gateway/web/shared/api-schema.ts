@@ -4925,7 +4925,7 @@ export interface components {
              * @description Also place the fields written as text tags in the documents' text, such as `{{signature:Client}}`, `{{date_signed:Client}}` or `{{text:Client:Company}}` (docs/api.md, Text tags). A tag that cannot be read, or names a role there is not, is a 422 naming its page and the tag.
              * @default false
              */
-            textTags: boolean;
+            textTags?: boolean;
         };
         RoleInput: {
             /** @description Unique in the template (trimmed, case-insensitive). */
@@ -4953,7 +4953,7 @@ export interface components {
              * @description true unless said otherwise.
              * @default true
              */
-            required: boolean;
+            required?: boolean;
             /** @description Shown to the signer beside the field. */
             label?: string;
             /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
@@ -5017,12 +5017,12 @@ export interface components {
              * @description Send at once instead of creating a draft.
              * @default false
              */
-            send: boolean;
+            send?: boolean;
             /**
              * @description Signers may hand the request to someone else from the signing page, with a reason (DocuSign's `allowReassign`).
              * @default false
              */
-            allowReassign: boolean;
+            allowReassign?: boolean;
             /** @description Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`). */
             reminderEveryDays?: number;
             /** @description Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`. */
@@ -5032,7 +5032,7 @@ export interface components {
              * @description Also place the fields written as text tags in the documents' text, such as `{{signature:Client}}`, `{{date_signed:Client}}` or `{{text:Client:Company}}` (docs/api.md, Text tags). A tag that cannot be read, or names a role there is not, is a 422 naming its page and the tag.
              * @default false
              */
-            textTags: boolean;
+            textTags?: boolean;
         };
         NewField: {
             /** @description Assigned when absent. */
@@ -5054,7 +5054,7 @@ export interface components {
              * @description true unless said otherwise.
              * @default true
              */
-            required: boolean;
+            required?: boolean;
             /** @description Shown to the signer beside the field. */
             label?: string;
             /** @description A `dropdown`'s choices, in the order offered: 1 to 100, each at most 200 characters. */
@@ -5088,7 +5088,7 @@ export interface components {
             /** @description For a signer: the role to fill. From a template, a template role (every role is filled by exactly one signer); from documents, the name the fields use. Compared trimmed and case-insensitively. */
             role?: string;
             /** @default signer */
-            kind: components["schemas"]["RecipientKind"];
+            kind?: components["schemas"]["RecipientKind"];
             /** @description Defaults to the role's order (1 for cc). */
             routingOrder?: number;
             /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
@@ -5099,7 +5099,7 @@ export interface components {
              * @description For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.
              * @default false
              */
-            emailCode: boolean;
+            emailCode?: boolean;
             /** @description The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English. */
             locale?: components["schemas"]["SignerLocale"];
             /** @description For a signer who signs in person: the person who hosts the signing on their own device, such as you in the console. No link is e-mailed to the signer; when it is their turn the host starts the signing (the console's Sign in person, or an embedded signing URL), and the audit trail and the certificate name both. */
@@ -5242,7 +5242,7 @@ export interface components {
                 /** @description For a signer: the role to fill. From a template, a template role (every role is filled by exactly one signer); from documents, the name the fields use. Compared trimmed and case-insensitively. */
                 role?: string;
                 /** @default signer */
-                kind: components["schemas"]["RecipientKind"];
+                kind?: components["schemas"]["RecipientKind"];
                 /** @description Defaults to the role's order (1 for cc). */
                 routingOrder?: number;
                 /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
@@ -5251,7 +5251,7 @@ export interface components {
                  * @description For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.
                  * @default false
                  */
-                emailCode: boolean;
+                emailCode?: boolean;
                 /** @description The language of the recipient's e-mails and signing page (the signer can switch on the page). Absent: the page follows their browser's language and the e-mails are in English. */
                 locale?: components["schemas"]["SignerLocale"];
                 /** @description For a signer who signs in person: the person who hosts the signing on their own device, such as you in the console. No link is e-mailed to the signer; when it is their turn the host starts the signing (the console's Sign in person, or an embedded signing URL), and the audit trail and the certificate name both. */
@@ -5409,7 +5409,7 @@ export interface components {
              * @default member
              * @enum {string}
              */
-            newMemberRole: "org_admin" | "member";
+            newMemberRole?: "org_admin" | "member";
             /** @description Off: the workspace's members log in through the identity provider only. Switched off from a session that logged in through it (which proves the settings work); the operator's CLI can switch it back on. */
             passwordLoginEnabled: boolean;
         };

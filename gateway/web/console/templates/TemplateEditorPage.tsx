@@ -4,7 +4,8 @@
  */
 import { type FormEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { call, downloadBytes, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";
 import type { DocumentInfo, Template } from "../types";
 import { BusyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
@@ -59,8 +60,16 @@ export function TemplateEditorPage({ templateId }: { templateId?: string }) {
   const workspace = useWorkspace();
   const [loaded, reload] = useLoad(async () => {
     if (!templateId) return undefined;
-    const template = await call<Template>(inWorkspace(workspace.id, `/templates/${templateId}`));
-    const document = await call<DocumentInfo>(inWorkspace(workspace.id, `/documents/${template.documentId}`));
+    const template = await ok(
+      api.GET("/workspaces/{workspaceId}/templates/{templateId}", {
+        params: { path: { workspaceId: workspace.id, templateId } },
+      }),
+    );
+    const document = await ok(
+      api.GET("/workspaces/{workspaceId}/documents/{documentId}", {
+        params: { path: { workspaceId: workspace.id, documentId: template.documentId } },
+      }),
+    );
     return draftOf(template, document);
   }, [workspace.id, templateId]);
   const [uploaded, setUploaded] = useState<DocumentInfo>();
@@ -167,11 +176,18 @@ function Editor({ initial }: { initial: Draft }) {
     };
     void run("save", async () => {
       const template = draft.id
-        ? await call<Template>(inWorkspace(workspace.id, `/templates/${draft.id}`), {
-            method: "PATCH",
-            json: body,
-          })
-        : await call<Template>(inWorkspace(workspace.id, "/templates"), { method: "POST", json: body });
+        ? await ok(
+            api.PATCH("/workspaces/{workspaceId}/templates/{templateId}", {
+              params: { path: { workspaceId: workspace.id, templateId: draft.id } },
+              body,
+            }),
+          )
+        : await ok(
+            api.POST("/workspaces/{workspaceId}/templates", {
+              params: { path: { workspaceId: workspace.id } },
+              body,
+            }),
+          );
       setDraft((before) => ({ ...before, id: template.id }));
       setDirty(false);
       setSaved(true);

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Link } from "wouter";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { DeleteButton } from "../DeleteButton";
-import type { Page, Template } from "../types";
 import { Empty, Pager, Show, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
@@ -10,7 +10,12 @@ export function TemplatesPage() {
   const workspace = useWorkspace();
   const [pageIndex, setPageIndex] = useState(0);
   const [loaded, reload] = useLoad(
-    () => call<Page<Template>>(inWorkspace(workspace.id, `/templates?pageIndex=${pageIndex}&pageSize=20`)),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/templates", {
+          params: { path: { workspaceId: workspace.id }, query: { pageIndex, pageSize: 20 } },
+        }),
+      ),
     [workspace.id, pageIndex],
   );
   return (
@@ -55,7 +60,9 @@ export function TemplatesPage() {
                           name={t.name}
                           description="Requests already made from it keep their documents and fields."
                           onDelete={async () => {
-                            await call(inWorkspace(workspace.id, `/templates/${t.id}`), { method: "DELETE" });
+                            await api.DELETE("/workspaces/{workspaceId}/templates/{templateId}", {
+                              params: { path: { workspaceId: workspace.id, templateId: t.id } },
+                            });
                             // The last one of a later page: show the page before, not an empty one.
                             if (page.items.length === 1 && pageIndex > 0) setPageIndex(pageIndex - 1);
                             else reload();
