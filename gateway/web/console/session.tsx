@@ -1,6 +1,7 @@
 /** The logged-in user: read at start, set by log-in, ended by log-out or by any 401 from the API. */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { type ApiError, call, rememberCsrfToken, SESSION_ENDED } from "./api";
+import { ok } from "../shared/api-client";
+import { type ApiError, api, rememberCsrfToken, SESSION_ENDED } from "./api";
 import type { Session } from "./types";
 
 type SessionState =
@@ -23,7 +24,7 @@ const SessionContext = createContext<SessionApi | null>(null);
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [current, setCurrent] = useState<SessionState>({ state: "checking" });
   const check = useCallback(() => {
-    call<Session>("/session").then(
+    ok(api.GET("/session")).then(
       (session) => {
         rememberCsrfToken(session.csrfToken);
         setCurrent({ state: "signed-in", session });
@@ -40,16 +41,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     window.addEventListener(SESSION_ENDED, ended);
     return () => window.removeEventListener(SESSION_ENDED, ended);
   }, []);
-  const api = useMemo<SessionApi>(
+  const sessionApi = useMemo<SessionApi>(
     () => ({
       current,
       async logIn(email, password) {
-        const session = await call<Session>("/session", { method: "POST", json: { email, password } });
+        const session = await ok(api.POST("/session", { body: { email, password } }));
         rememberCsrfToken(session.csrfToken);
         setCurrent({ state: "signed-in", session });
       },
       async logOut() {
-        await call("/session", { method: "DELETE" }).catch((error: ApiError) => {
+        await api.DELETE("/session").catch((error: ApiError) => {
           // Already logged out elsewhere: the outcome the user asked for.
           if (error.status !== 401) throw error;
         });
@@ -64,11 +65,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }),
     [current, check],
   );
-  return <SessionContext.Provider value={api}>{children}</SessionContext.Provider>;
+  return <SessionContext.Provider value={sessionApi}>{children}</SessionContext.Provider>;
 }
 
 export function useSession(): SessionApi {
-  const api = useContext(SessionContext);
-  if (!api) throw new Error("useSession outside SessionProvider");
-  return api;
+  const provided = useContext(SessionContext);
+  if (!provided) throw new Error("useSession outside SessionProvider");
+  return provided;
 }
