@@ -6,19 +6,9 @@
 import { type FormEvent, useId, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { call, inWorkspace } from "../api";
+import { PagedRows } from "../PagedRows";
 import type { BulkSend, Page, Template } from "../types";
-import {
-  BusyButton,
-  Empty,
-  ErrorNote,
-  Pager,
-  SelectField,
-  Show,
-  TextField,
-  useAction,
-  useLoad,
-  When,
-} from "../ui";
+import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BulkStatusBadge } from "./BulkSendDetailPage";
 
@@ -185,34 +175,30 @@ function BulkSendList() {
     <section aria-labelledby="bulk-list-title" className="stack">
       <h2 id="bulk-list-title">Bulk sends</h2>
       <div className="card flush">
-        <Show loaded={loaded} what="bulk sends" onRetry={reload}>
-          {(page) =>
-            page.items.length === 0 ? (
-              <Empty title="No bulk sends yet">Batches you send show here with their progress.</Empty>
-            ) : (
-              <>
-                <ul className="rows" data-testid="bulk-sends">
-                  {page.items.map((b) => (
-                    <li key={b.id} className="row">
-                      <div className="row-main">
-                        <Link href={`/requests/bulk/${b.id}`} className="row-title link">
-                          {b.title}
-                        </Link>
-                        <p className="muted small">
-                          {b.sent} of {b.total} sent{b.failed ? ` · ${b.failed} failed` : ""} · started{" "}
-                          <When at={b.createdAt} />
-                          {b.createdBy ? ` by ${b.createdBy}` : ""}
-                        </p>
-                      </div>
-                      <BulkStatusBadge status={b.status} />
-                    </li>
-                  ))}
-                </ul>
-                <Pager page={page} onPage={setPageIndex} />
-              </>
-            )
-          }
-        </Show>
+        <PagedRows
+          loaded={loaded}
+          what="bulk sends"
+          onRetry={reload}
+          onPage={setPageIndex}
+          testId="bulk-sends"
+          empty={<Empty title="No bulk sends yet">Batches you send show here with their progress.</Empty>}
+        >
+          {(b) => (
+            <li key={b.id} className="row">
+              <div className="row-main">
+                <Link href={`/requests/bulk/${b.id}`} className="row-title link">
+                  {b.title}
+                </Link>
+                <p className="muted small">
+                  {b.sent} of {b.total} sent{b.failed ? ` · ${b.failed} failed` : ""} · started{" "}
+                  <When at={b.createdAt} />
+                  {b.createdBy ? ` by ${b.createdBy}` : ""}
+                </p>
+              </div>
+              <BulkStatusBadge status={b.status} />
+            </li>
+          )}
+        </PagedRows>
       </div>
     </section>
   );

@@ -1,8 +1,9 @@
 import { Fragment, useEffect, useState } from "react";
 import { Link } from "wouter";
 import { call, inWorkspace } from "../api";
+import { PagedRows } from "../PagedRows";
 import { type Page, REQUEST_STATUSES, type SignatureRequest } from "../types";
-import { Empty, Pager, SelectField, Show, TextField, useLoad, When } from "../ui";
+import { Empty, SelectField, TextField, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { StatusBadge, statusLabel } from "./status";
 
@@ -126,55 +127,53 @@ export function RequestsPage() {
         <SelectField label="Sort" value={sort} options={SORTS} onChange={refilter(setSort)} />
       </search>
       <div className="card flush">
-        <Show loaded={loaded} what="signature requests" onRetry={reload}>
-          {(page) =>
-            page.items.length === 0 ? (
-              filtered ? (
-                <Empty title="No request matches">Change the search or the filters to see more.</Empty>
-              ) : (
-                <Empty title="No signature requests yet">
-                  Requests made through the API, from a template or by sending documents show here.
-                </Empty>
-              )
+        <PagedRows
+          loaded={loaded}
+          what="signature requests"
+          onRetry={reload}
+          onPage={setPageIndex}
+          testId="requests"
+          empty={
+            filtered ? (
+              <Empty title="No request matches">Change the search or the filters to see more.</Empty>
             ) : (
-              <>
-                <ul className="rows" data-testid="requests">
-                  {page.items.map((r) => {
-                    const signers = r.recipients.filter((x) => x.kind === "signer");
-                    const signed = signers.filter((x) => x.status === "signed").length;
-                    return (
-                      <li key={r.id} className="row">
-                        <div className="row-main">
-                          <Link href={`/requests/${r.id}`} className="row-title link">
-                            <bdi>{r.title}</bdi>
-                          </Link>
-                          <p className="muted small" data-testid="request-signers">
-                            {/* Each name set apart, so an Arabic one does not carry the count away with it. */}
-                            {signers.length === 0
-                              ? "No signers yet"
-                              : signers.map((x, i) => (
-                                  <Fragment key={x.id}>
-                                    {i > 0 ? ", " : null}
-                                    <bdi>{x.name}</bdi>
-                                  </Fragment>
-                                ))}{" "}
-                            · {signed} of {signers.length} signed · created <When at={r.createdAt} />
-                          </p>
-                        </div>
-                        {r.completionFailure && r.status === "in_progress" ? (
-                          <span className="badge danger">Sealing failed</span>
-                        ) : (
-                          <StatusBadge status={r.status} />
-                        )}
-                      </li>
-                    );
-                  })}
-                </ul>
-                <Pager page={page} onPage={setPageIndex} />
-              </>
+              <Empty title="No signature requests yet">
+                Requests made through the API, from a template or by sending documents show here.
+              </Empty>
             )
           }
-        </Show>
+        >
+          {(r) => {
+            const signers = r.recipients.filter((x) => x.kind === "signer");
+            const signed = signers.filter((x) => x.status === "signed").length;
+            return (
+              <li key={r.id} className="row">
+                <div className="row-main">
+                  <Link href={`/requests/${r.id}`} className="row-title link">
+                    <bdi>{r.title}</bdi>
+                  </Link>
+                  <p className="muted small" data-testid="request-signers">
+                    {/* Each name set apart, so an Arabic one does not carry the count away with it. */}
+                    {signers.length === 0
+                      ? "No signers yet"
+                      : signers.map((x, i) => (
+                          <Fragment key={x.id}>
+                            {i > 0 ? ", " : null}
+                            <bdi>{x.name}</bdi>
+                          </Fragment>
+                        ))}{" "}
+                    · {signed} of {signers.length} signed · created <When at={r.createdAt} />
+                  </p>
+                </div>
+                {r.completionFailure && r.status === "in_progress" ? (
+                  <span className="badge danger">Sealing failed</span>
+                ) : (
+                  <StatusBadge status={r.status} />
+                )}
+              </li>
+            );
+          }}
+        </PagedRows>
       </div>
     </section>
   );

@@ -3,7 +3,8 @@ import { Link } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { DeleteButton } from "../DeleteButton";
-import { Empty, Pager, Show, useLoad, When } from "../ui";
+import { PagedRows } from "../PagedRows";
+import { Empty, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function TemplatesPage() {
@@ -27,56 +28,54 @@ export function TemplatesPage() {
         </Link>
       </div>
       <div className="card flush">
-        <Show loaded={loaded} what="templates" onRetry={reload}>
-          {(page) =>
-            page.items.length === 0 ? (
-              <Empty title="No templates yet">
-                A template is a PDF with its signer roles and signature fields, reused for every request.
-              </Empty>
-            ) : (
-              <>
-                <ul className="rows" data-testid="templates">
-                  {page.items.map((t) => (
-                    <li key={t.id} className="row">
-                      <div className="row-main">
-                        <Link href={`/templates/${t.id}`} className="row-title link">
-                          {t.name}
-                        </Link>
-                        <p className="muted small">
-                          {t.roles.map((r) => r.name).join(", ")} · {t.fields.length} field
-                          {t.fields.length === 1 ? "" : "s"} · updated <When at={t.updatedAt} />
-                        </p>
-                      </div>
-                      <div className="row-actions">
-                        <Link
-                          href={`/requests/new?templateId=${t.id}`}
-                          className="button primary small"
-                          aria-label={`Use the template ${t.name}`}
-                        >
-                          Use
-                        </Link>
-                        <DeleteButton
-                          kind="template"
-                          name={t.name}
-                          description="Requests already made from it keep their documents and fields."
-                          onDelete={async () => {
-                            await api.DELETE("/workspaces/{workspaceId}/templates/{templateId}", {
-                              params: { path: { workspaceId: workspace.id, templateId: t.id } },
-                            });
-                            // The last one of a later page: show the page before, not an empty one.
-                            if (page.items.length === 1 && pageIndex > 0) setPageIndex(pageIndex - 1);
-                            else reload();
-                          }}
-                        />
-                      </div>
-                    </li>
-                  ))}
-                </ul>
-                <Pager page={page} onPage={setPageIndex} />
-              </>
-            )
+        <PagedRows
+          loaded={loaded}
+          what="templates"
+          onRetry={reload}
+          onPage={setPageIndex}
+          testId="templates"
+          empty={
+            <Empty title="No templates yet">
+              A template is a PDF with its signer roles and signature fields, reused for every request.
+            </Empty>
           }
-        </Show>
+        >
+          {(t, page) => (
+            <li key={t.id} className="row">
+              <div className="row-main">
+                <Link href={`/templates/${t.id}`} className="row-title link">
+                  {t.name}
+                </Link>
+                <p className="muted small">
+                  {t.roles.map((r) => r.name).join(", ")} · {t.fields.length} field
+                  {t.fields.length === 1 ? "" : "s"} · updated <When at={t.updatedAt} />
+                </p>
+              </div>
+              <div className="row-actions">
+                <Link
+                  href={`/requests/new?templateId=${t.id}`}
+                  className="button primary small"
+                  aria-label={`Use the template ${t.name}`}
+                >
+                  Use
+                </Link>
+                <DeleteButton
+                  kind="template"
+                  name={t.name}
+                  description="Requests already made from it keep their documents and fields."
+                  onDelete={async () => {
+                    await api.DELETE("/workspaces/{workspaceId}/templates/{templateId}", {
+                      params: { path: { workspaceId: workspace.id, templateId: t.id } },
+                    });
+                    // The last one of a later page: show the page before, not an empty one.
+                    if (page.items.length === 1 && pageIndex > 0) setPageIndex(pageIndex - 1);
+                    else reload();
+                  }}
+                />
+              </div>
+            </li>
+          )}
+        </PagedRows>
       </div>
     </section>
   );
