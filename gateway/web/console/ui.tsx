@@ -421,16 +421,3 @@ export function Pager({
     </nav>
   );
 }
-
-/**
- * A table that scrolls sideways when it does not fit: a region the keyboard can reach and scroll
- * (WCAG 2.1.1), named for screen readers.
- */
-export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to be scrolled by keyboard.
-    <section className="table-wrap" aria-label={label} tabIndex={0}>
-      {children}
-    </section>
-  );
-}

@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { DataTable } from "../DataTable";
 import type { ApiUsage, UsageFigures } from "../types";
-import { Empty, SelectField, Show, TableWrap, useLoad } from "../ui";
+import { Empty, SelectField, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BreakablePath } from "./BreakablePath";
 import { roundStep } from "./chart-scale";
@@ -70,39 +71,28 @@ export function ApiUsageTab() {
                   Calls made with this workspace's API keys are counted here.
                 </Empty>
               ) : (
-                <TableWrap label="Usage by route">
-                  <table className="stacked" data-testid="usage-routes">
-                    <thead>
-                      <tr>
-                        <th scope="col">Route</th>
-                        <th scope="col" className="num">
-                          Calls
-                        </th>
-                        <th scope="col" className="num">
-                          Error rate
-                        </th>
-                        <th scope="col" className="num">
-                          p50
-                        </th>
-                        <th scope="col" className="num">
-                          p95
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {usage.routes.map((r) => (
-                        <tr key={`${r.method} ${r.route}`}>
-                          <td className="path" data-label="Route">
-                            <code>
-                              {r.method} <BreakablePath path={r.route} />
-                            </code>
-                          </td>
-                          <Numbers figures={r} />
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableWrap>
+                <DataTable
+                  label="Usage by route"
+                  testId="usage-routes"
+                  columns={[
+                    "Route",
+                    { label: "Calls", numeric: true },
+                    { label: "Error rate", numeric: true },
+                    { label: "p50", numeric: true },
+                    { label: "p95", numeric: true },
+                  ]}
+                >
+                  {usage.routes.map((r) => (
+                    <tr key={`${r.method} ${r.route}`}>
+                      <td className="path" data-label="Route">
+                        <code>
+                          {r.method} <BreakablePath path={r.route} />
+                        </code>
+                      </td>
+                      <Numbers figures={r} />
+                    </tr>
+                  ))}
+                </DataTable>
               )}
             </div>
             {usage.callers.length > 0 ? <ByCaller callers={usage.callers} /> : null}
@@ -120,36 +110,24 @@ function ByCaller({ callers }: { callers: ApiUsage["callers"] }) {
   return (
     <div className="card">
       <h2>By key or integration</h2>
-      <TableWrap label="Usage by key or integration">
-        <table className="stacked" data-testid="usage-callers">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col" className="num">
-                Calls
-              </th>
-              <th scope="col" className="num">
-                Errors
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {callers.map((c) => (
-              <tr key={c.id}>
-                <td data-label="Name">{c.name || <span className="muted">(deleted)</span>}</td>
-                <td data-label="Kind">{KIND_WORDS[c.kind]}</td>
-                <td className="num" data-label="Calls">
-                  {c.calls.toLocaleString()}
-                </td>
-                <td className="num" data-label="Errors">
-                  {c.errors.toLocaleString()}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <DataTable
+        label="Usage by key or integration"
+        testId="usage-callers"
+        columns={["Name", "Kind", { label: "Calls", numeric: true }, { label: "Errors", numeric: true }]}
+      >
+        {callers.map((c) => (
+          <tr key={c.id}>
+            <td data-label="Name">{c.name || <span className="muted">(deleted)</span>}</td>
+            <td data-label="Kind">{KIND_WORDS[c.kind]}</td>
+            <td className="num" data-label="Calls">
+              {c.calls.toLocaleString()}
+            </td>
+            <td className="num" data-label="Errors">
+              {c.errors.toLocaleString()}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { Fragment, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { DataTable } from "../DataTable";
 import { prettyJson } from "../pretty-json";
 import type { RecentError } from "../types";
-import { CopyButton, Empty, Show, TableWrap, useLoad, When } from "../ui";
+import { CopyButton, Empty, Show, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BreakablePath } from "./BreakablePath";
 
@@ -44,71 +45,62 @@ export function RecentErrorsTab() {
           items.length === 0 ? (
             <Empty title="No errors recently">Calls that fail will show here with their request ID.</Empty>
           ) : (
-            <TableWrap label="Recent errors">
-              <table className="stacked" data-testid="recent-errors">
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Method</th>
-                    <th scope="col">Path</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Request ID</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((e) => {
-                    const id = e.requestId + e.timestamp;
-                    const open = opened.has(id);
-                    return (
-                      <Fragment key={id}>
-                        <tr>
-                          <td data-label="Time">
-                            <button
-                              type="button"
-                              className="link-button"
-                              aria-expanded={open}
-                              aria-controls={`error-${e.requestId}`}
-                              onClick={() => toggle(id)}
-                            >
-                              <span aria-hidden="true">{open ? "▾" : "▸"}</span> <When at={e.timestamp} />
-                            </button>
-                          </td>
-                          <td data-label="Method">
-                            {e.source !== "api" ? (
-                              <span className="badge neutral">
-                                {e.source === "sealing" ? "Sealing" : "E-mail"}
-                              </span>
-                            ) : (
-                              <code>{e.method}</code>
-                            )}
-                          </td>
-                          <td className="path" data-label="Path">
-                            <code>
-                              <BreakablePath path={e.path} />
-                            </code>
-                            {e.detail && <p className="small error-detail">{e.detail}</p>}
-                          </td>
-                          <td data-label="Status">
-                            <span className={`status-code s${Math.floor(e.status / 100)}xx`}>{e.status}</span>{" "}
-                            <span className="muted small">{e.code}</span>
-                          </td>
-                          <td data-label="Request ID">
-                            <code className="small">{e.requestId}</code>
-                          </td>
-                        </tr>
-                        {open ? (
-                          <tr className="error-details-row">
-                            <td colSpan={5} id={`error-${e.requestId}`}>
-                              <ErrorDetails error={e} />
-                            </td>
-                          </tr>
-                        ) : null}
-                      </Fragment>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </TableWrap>
+            <DataTable
+              label="Recent errors"
+              testId="recent-errors"
+              columns={["Time", "Method", "Path", "Status", "Request ID"]}
+            >
+              {items.map((e) => {
+                const id = e.requestId + e.timestamp;
+                const open = opened.has(id);
+                return (
+                  <Fragment key={id}>
+                    <tr>
+                      <td data-label="Time">
+                        <button
+                          type="button"
+                          className="link-button"
+                          aria-expanded={open}
+                          aria-controls={`error-${e.requestId}`}
+                          onClick={() => toggle(id)}
+                        >
+                          <span aria-hidden="true">{open ? "▾" : "▸"}</span> <When at={e.timestamp} />
+                        </button>
+                      </td>
+                      <td data-label="Method">
+                        {e.source !== "api" ? (
+                          <span className="badge neutral">
+                            {e.source === "sealing" ? "Sealing" : "E-mail"}
+                          </span>
+                        ) : (
+                          <code>{e.method}</code>
+                        )}
+                      </td>
+                      <td className="path" data-label="Path">
+                        <code>
+                          <BreakablePath path={e.path} />
+                        </code>
+                        {e.detail && <p className="small error-detail">{e.detail}</p>}
+                      </td>
+                      <td data-label="Status">
+                        <span className={`status-code s${Math.floor(e.status / 100)}xx`}>{e.status}</span>{" "}
+                        <span className="muted small">{e.code}</span>
+                      </td>
+                      <td data-label="Request ID">
+                        <code className="small">{e.requestId}</code>
+                      </td>
+                    </tr>
+                    {open ? (
+                      <tr className="error-details-row">
+                        <td colSpan={5} id={`error-${e.requestId}`}>
+                          <ErrorDetails error={e} />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </DataTable>
           )
         }
       </Show>

@@ -6,8 +6,9 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { call, inWorkspace } from "../api";
+import { DataTable } from "../DataTable";
 import type { BulkSend, BulkSendRow, Page } from "../types";
-import { Confirm, Empty, Pager, SelectField, Show, TableWrap, useLoad, When } from "../ui";
+import { Confirm, Empty, Pager, SelectField, Show, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 const FOLLOW_MS = 2000;
@@ -147,38 +148,30 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
                 <Empty title="No rows">No row is in this state.</Empty>
               ) : (
                 <>
-                  <TableWrap label="Rows of the bulk send">
-                    <table className="stacked" data-testid="bulk-rows">
-                      <thead>
-                        <tr>
-                          <th scope="col">Line</th>
-                          <th scope="col">Recipients</th>
-                          <th scope="col">Status</th>
-                          <th scope="col">Request or problem</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {page.items.map((row) => (
-                          <tr key={row.line}>
-                            <td data-label="Line">{row.line}</td>
-                            <td data-label="Recipients">{row.recipients.join(", ")}</td>
-                            <td data-label="Status">
-                              <RowBadge status={row.status} />
-                            </td>
-                            <td data-label="Request or problem">
-                              {row.signatureRequestId ? (
-                                <Link href={`/requests/${row.signatureRequestId}`} className="link">
-                                  Open the request
-                                </Link>
-                              ) : (
-                                (row.error ?? "")
-                              )}
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </TableWrap>
+                  <DataTable
+                    label="Rows of the bulk send"
+                    testId="bulk-rows"
+                    columns={["Line", "Recipients", "Status", "Request or problem"]}
+                  >
+                    {page.items.map((row) => (
+                      <tr key={row.line}>
+                        <td data-label="Line">{row.line}</td>
+                        <td data-label="Recipients">{row.recipients.join(", ")}</td>
+                        <td data-label="Status">
+                          <RowBadge status={row.status} />
+                        </td>
+                        <td data-label="Request or problem">
+                          {row.signatureRequestId ? (
+                            <Link href={`/requests/${row.signatureRequestId}`} className="link">
+                              Open the request
+                            </Link>
+                          ) : (
+                            (row.error ?? "")
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </DataTable>
                   <Pager page={page} onPage={setPageIndex} />
                 </>
               )

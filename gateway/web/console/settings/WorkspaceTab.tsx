@@ -4,19 +4,10 @@ import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { api } from "../api";
+import { DataTable } from "../DataTable";
 import { useSession } from "../session";
-import {
-  BusyButton,
-  Confirm,
-  Empty,
-  ErrorNote,
-  Show,
-  TableWrap,
-  TextField,
-  useAction,
-  useLoad,
-  When,
-} from "../ui";
+import type { WorkspaceAuditEntry } from "../types";
+import { BusyButton, Confirm, Empty, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { auditSentence } from "./audit-words";
 
@@ -123,30 +114,24 @@ export function WorkspaceTab() {
             items.length === 0 ? (
               <Empty title="No changes yet" />
             ) : (
-              <TableWrap label="Activity">
-                <table className="table stacked" data-testid="audit">
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">What</th>
-                      <th scope="col">Detail</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((entry) => (
-                      <tr key={entry.id}>
-                        <td className="nowrap" data-label="When">
-                          <When at={entry.timestamp} />
-                        </td>
-                        <td data-label="What">{auditSentence(entry)}</td>
-                        <td className="muted" data-label="Detail">
-                          {entry.detail}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <DataTable
+                label="Activity"
+                testId="audit"
+                className="table stacked"
+                columns={["When", "What", "Detail"]}
+              >
+                {items.map((entry) => (
+                  <tr key={entry.id}>
+                    <td className="nowrap" data-label="When">
+                      <When at={entry.timestamp} />
+                    </td>
+                    <td data-label="What">{auditSentence(entry)}</td>
+                    <td className="muted" data-label="Detail">
+                      {entry.detail}
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )
           }
         </Show>
