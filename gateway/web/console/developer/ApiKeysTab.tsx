@@ -4,6 +4,7 @@ import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { api } from "../api";
+import { CardHead } from "../CardHead";
 import { DeleteButton } from "../DeleteButton";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
@@ -36,17 +37,15 @@ export function ApiKeysTab() {
   return (
     <div className="stack">
       <div className="card">
-        <div className="card-head">
-          <div>
-            <h2>API keys</h2>
-            <p className="muted">
-              A key acts for this whole workspace. Keep it on your server, never in a browser or an app.
-            </p>
-          </div>
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
-            Create API key
-          </button>
-        </div>
+        <CardHead
+          title="API keys"
+          description="A key acts for this whole workspace. Keep it on your server, never in a browser or an app."
+          action={
+            <button type="button" className="button primary" onClick={() => setCreating(true)}>
+              Create API key
+            </button>
+          }
+        />
         <Show loaded={loaded} what="API keys" onRetry={reload}>
           {({ items }) =>
             items.length === 0 ? (

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { CardHead } from "../CardHead";
 import { DataTable } from "../DataTable";
 import type { ApiUsage, UsageFigures } from "../types";
 import { Empty, SelectField, Show, useLoad } from "../ui";
@@ -51,17 +52,19 @@ export function ApiUsageTab() {
               <Figure label="p95 latency" value={ms(usage.total.p95Ms)} />
             </div>
             <div className="card">
-              <div className="card-head">
-                <div>
-                  <h2>Calls per day</h2>
-                  <p className="muted">
+              <CardHead
+                title="Calls per day"
+                description={
+                  <>
                     {usage.from} to {usage.to} (UTC). Errors are the part of each bar in red.
-                  </p>
-                </div>
-                <button type="button" className="button secondary small" onClick={reload}>
-                  Refresh
-                </button>
-              </div>
+                  </>
+                }
+                action={
+                  <button type="button" className="button secondary small" onClick={reload}>
+                    Refresh
+                  </button>
+                }
+              />
               <DailyChart days={usage.days} from={usage.from} to={usage.to} />
             </div>
             <div className="card">

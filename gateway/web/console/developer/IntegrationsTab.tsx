@@ -9,6 +9,7 @@ import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { api } from "../api";
+import { CardHead } from "../CardHead";
 import type { Integration } from "../types";
 import {
   Confirm,
@@ -45,18 +46,20 @@ export function IntegrationsTab() {
   return (
     <div className="stack">
       <div className="card">
-        <div className="card-head">
-          <div>
-            <h2>Integrations</h2>
-            <p className="muted">
+        <CardHead
+          title="Integrations"
+          description={
+            <>
               Programs written for DocuSign log in here unchanged, with its JWT grant: set the client's OAuth
               base path to <code>{window.location.host}</code> and use the integration key below.
-            </p>
-          </div>
-          <button type="button" className="button primary" onClick={() => setRegistering(true)}>
-            Register integration
-          </button>
-        </div>
+            </>
+          }
+          action={
+            <button type="button" className="button primary" onClick={() => setRegistering(true)}>
+              Register integration
+            </button>
+          }
+        />
         <Show loaded={loaded} what="integrations" onRetry={reload}>
           {({ items }) =>
             items.length === 0 ? (

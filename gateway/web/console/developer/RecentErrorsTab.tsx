@@ -1,6 +1,7 @@
 import { Fragment, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { CardHead } from "../CardHead";
 import { DataTable } from "../DataTable";
 import { prettyJson } from "../pretty-json";
 import type { RecentError } from "../types";
@@ -28,18 +29,15 @@ export function RecentErrorsTab() {
   );
   return (
     <div className="card">
-      <div className="card-head">
-        <div>
-          <h2>Recent Errors</h2>
-          <p className="muted">
-            The API calls of this workspace that answered 4xx or 5xx, attempts to seal a signed request that
-            failed, and e-mails to recipients that the mail server did not take, newest first.
-          </p>
-        </div>
-        <button type="button" className="button secondary small" onClick={reload}>
-          Refresh
-        </button>
-      </div>
+      <CardHead
+        title="Recent Errors"
+        description="The API calls of this workspace that answered 4xx or 5xx, attempts to seal a signed request that failed, and e-mails to recipients that the mail server did not take, newest first."
+        action={
+          <button type="button" className="button secondary small" onClick={reload}>
+            Refresh
+          </button>
+        }
+      />
       <Show loaded={loaded} what="recent errors" onRetry={reload}>
         {({ items }) =>
           items.length === 0 ? (

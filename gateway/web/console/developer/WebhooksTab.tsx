@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { CardHead } from "../CardHead";
 import { Empty, Show, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { EndpointDetail } from "./EndpointDetail";
@@ -56,18 +57,15 @@ export function WebhooksTab({ endpointId }: { endpointId?: string }) {
   return (
     <div className="stack">
       <div className="card">
-        <div className="card-head">
-          <div>
-            <h2>Webhook endpoints</h2>
-            <p className="muted">
-              Countersign posts each event you subscribe to, signed per Standard Webhooks, and retries for
-              about a day when your endpoint fails.
-            </p>
-          </div>
-          <button type="button" className="button primary" onClick={() => setCreating(true)}>
-            Add endpoint
-          </button>
-        </div>
+        <CardHead
+          title="Webhook endpoints"
+          description="Countersign posts each event you subscribe to, signed per Standard Webhooks, and retries for about a day when your endpoint fails."
+          action={
+            <button type="button" className="button primary" onClick={() => setCreating(true)}>
+              Add endpoint
+            </button>
+          }
+        />
         <Show loaded={loaded} what="webhook endpoints" onRetry={reload}>
           {({ items }) =>
             items.length === 0 ? (

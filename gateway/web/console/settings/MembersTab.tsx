@@ -5,6 +5,7 @@ import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { api } from "../api";
+import { CardHead } from "../CardHead";
 import { useSession } from "../session";
 import type { Invitation, Member, Role } from "../types";
 import {
@@ -73,18 +74,15 @@ export function MembersTab() {
   return (
     <div className="stack">
       <div className="card">
-        <div className="card-head">
-          <div>
-            <h2>Members</h2>
-            <p className="muted">
-              Organization Admins run the workspace: its members, API access and developer settings. Members
-              work with templates and signature requests.
-            </p>
-          </div>
-          <button type="button" className="button primary" onClick={() => setInviting(true)}>
-            Invite people
-          </button>
-        </div>
+        <CardHead
+          title="Members"
+          description="Organization Admins run the workspace: its members, API access and developer settings. Members work with templates and signature requests."
+          action={
+            <button type="button" className="button primary" onClick={() => setInviting(true)}>
+              Invite people
+            </button>
+          }
+        />
         {sent ? (
           <p className="note success" role="status">
             Invitation sent to <bdi>{sent}</bdi>. Its link works once, for seven days.

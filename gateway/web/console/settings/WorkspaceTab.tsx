@@ -6,7 +6,6 @@ import { isolate } from "../../shared/isolate";
 import { api } from "../api";
 import { DataTable } from "../DataTable";
 import { useSession } from "../session";
-import type { WorkspaceAuditEntry } from "../types";
 import { BusyButton, Confirm, Empty, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { auditSentence } from "./audit-words";
