@@ -106,28 +106,6 @@ export function BusyButton({
   );
 }
 
-/** A dialog form's buttons: Cancel, and the submit button that shows the form is being sent. */
-export function DialogFormActions({
-  busy,
-  onCancel,
-  children,
-}: {
-  busy: boolean;
-  onCancel: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <div className="dialog-actions">
-      <button type="button" className="button secondary" onClick={onCancel} disabled={busy}>
-        Cancel
-      </button>
-      <BusyButton type="submit" busy={busy}>
-        {children}
-      </BusyButton>
-    </div>
-  );
-}
-
 interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: ReactNode;
   error?: string;

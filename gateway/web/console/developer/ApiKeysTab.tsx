@@ -6,11 +6,11 @@ import { Modal } from "../../shared/Modal";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { DeleteButton } from "../DeleteButton";
+import { FormDialog } from "../FormDialog";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
   Confirm,
   CopyButton,
-  DialogFormActions,
   Empty,
   ErrorNote,
   FieldError,
@@ -194,69 +194,66 @@ function CreateKeyDialog({
     );
   };
   return (
-    <Modal
+    <FormDialog
       title="Create an API key"
       description="The name is for you: say where the key is used."
       onClose={onClose}
       testId="create-key-dialog"
       busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel="Create key"
     >
-      <form onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          value={name}
-          maxLength={200}
-          onChange={(e) => setName(e.target.value)}
-          error={nameError}
-          placeholder="Billing service (production)"
-        />
-        <SelectField label="Expires" value={lifetime} options={LIFETIMES} onChange={setLifetime} />
-        <fieldset className="checks" data-testid="key-access">
-          <legend className="stacked-label">Access</legend>
-          <label className="check choice">
-            <input type="radio" name="access" checked={!limited} onChange={() => setLimited(false)} />
-            <span>
-              Full access
-              <span className="muted small event-description">
-                Everything this workspace can do through the API, including what later versions add.
-              </span>
+      <TextField
+        label="Name"
+        value={name}
+        maxLength={200}
+        onChange={(e) => setName(e.target.value)}
+        error={nameError}
+        placeholder="Billing service (production)"
+      />
+      <SelectField label="Expires" value={lifetime} options={LIFETIMES} onChange={setLifetime} />
+      <fieldset className="checks" data-testid="key-access">
+        <legend className="stacked-label">Access</legend>
+        <label className="check choice">
+          <input type="radio" name="access" checked={!limited} onChange={() => setLimited(false)} />
+          <span>
+            Full access
+            <span className="muted small event-description">
+              Everything this workspace can do through the API, including what later versions add.
             </span>
-          </label>
-          <label className="check choice">
-            <input type="radio" name="access" checked={limited} onChange={() => setLimited(true)} />
-            <span>
-              Only the scopes I choose
-              <span className="muted small event-description">
-                Any other call answers 403 naming the scope it needs.
-              </span>
+          </span>
+        </label>
+        <label className="check choice">
+          <input type="radio" name="access" checked={limited} onChange={() => setLimited(true)} />
+          <span>
+            Only the scopes I choose
+            <span className="muted small event-description">
+              Any other call answers 403 naming the scope it needs.
             </span>
-          </label>
+          </span>
+        </label>
+      </fieldset>
+      {limited ? (
+        <fieldset
+          className="checks"
+          data-testid="key-scopes"
+          aria-describedby={scopesError ? scopesErrorId : undefined}
+        >
+          <legend className="stacked-label">Scopes</legend>
+          {API_SCOPES.map((scope) => (
+            <label key={scope} className="check event-type">
+              <input type="checkbox" checked={scopes.has(scope)} onChange={() => toggle(scope)} />
+              <span>
+                <code>{scope}</code>
+                <span className="muted small event-description">{SCOPE_DESCRIPTIONS[scope]}</span>
+              </span>
+            </label>
+          ))}
         </fieldset>
-        {limited ? (
-          <fieldset
-            className="checks"
-            data-testid="key-scopes"
-            aria-describedby={scopesError ? scopesErrorId : undefined}
-          >
-            <legend className="stacked-label">Scopes</legend>
-            {API_SCOPES.map((scope) => (
-              <label key={scope} className="check event-type">
-                <input type="checkbox" checked={scopes.has(scope)} onChange={() => toggle(scope)} />
-                <span>
-                  <code>{scope}</code>
-                  <span className="muted small event-description">{SCOPE_DESCRIPTIONS[scope]}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
-        ) : null}
-        <FieldError id={scopesErrorId} message={scopesError} />
-        {error && !nameError && !scopesError ? <ErrorNote error={error} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          Create key
-        </DialogFormActions>
-      </form>
-    </Modal>
+      ) : null}
+      <FieldError id={scopesErrorId} message={scopesError} />
+      {error && !nameError && !scopesError ? <ErrorNote error={error} /> : null}
+    </FormDialog>
   );
 }
 

@@ -4,10 +4,10 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { Modal } from "../../shared/Modal";
 import { api } from "../api";
+import { FormDialog } from "../FormDialog";
 import { EVENT_TYPES, type EventType, type WebhookEndpoint } from "../types";
-import { DialogFormActions, ErrorNote, FieldError, TextField, useAction } from "../ui";
+import { ErrorNote, FieldError, TextField, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
 import { EVENT_DESCRIPTIONS } from "./event-types";
 import { WEBHOOK_FORMATS, type WebhookFormat } from "./webhook-formats";
@@ -89,81 +89,78 @@ export function EndpointDialog({
   };
 
   return (
-    <Modal
+    <FormDialog
       title={endpoint ? "Edit endpoint" : "Add a webhook endpoint"}
       onClose={onClose}
       testId="endpoint-dialog"
       busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel={endpoint ? "Save changes" : "Add endpoint"}
     >
-      <form onSubmit={submit} noValidate>
-        <TextField
-          label="Endpoint URL"
-          className="input mono"
-          type="url"
-          inputMode="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          onBlur={() => url && setTouched(true)}
-          placeholder="https://example.com/webhooks/countersign"
-          error={urlError}
-        />
-        <TextField
-          label="Description"
-          optional
-          value={description}
-          maxLength={1000}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-        <fieldset className="checks" aria-describedby={typesError ? typesErrorId : undefined}>
-          <legend className="stacked-label">Events to send</legend>
-          <label className="check all-events">
-            <input
-              type="checkbox"
-              checked={types.size === EVENT_TYPES.length}
-              ref={(box) => {
-                if (box) box.indeterminate = types.size > 0 && types.size < EVENT_TYPES.length;
-              }}
-              onChange={() => setTypes(new Set(types.size === EVENT_TYPES.length ? [] : EVENT_TYPES))}
-            />
-            <strong>All events</strong>
+      <TextField
+        label="Endpoint URL"
+        className="input mono"
+        type="url"
+        inputMode="url"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        onBlur={() => url && setTouched(true)}
+        placeholder="https://example.com/webhooks/countersign"
+        error={urlError}
+      />
+      <TextField
+        label="Description"
+        optional
+        value={description}
+        maxLength={1000}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <fieldset className="checks" aria-describedby={typesError ? typesErrorId : undefined}>
+        <legend className="stacked-label">Events to send</legend>
+        <label className="check all-events">
+          <input
+            type="checkbox"
+            checked={types.size === EVENT_TYPES.length}
+            ref={(box) => {
+              if (box) box.indeterminate = types.size > 0 && types.size < EVENT_TYPES.length;
+            }}
+            onChange={() => setTypes(new Set(types.size === EVENT_TYPES.length ? [] : EVENT_TYPES))}
+          />
+          <strong>All events</strong>
+        </label>
+        {EVENT_TYPES.map((type) => (
+          <label key={type} className="check event-type">
+            <input type="checkbox" checked={types.has(type)} onChange={() => toggle(type)} />
+            <span>
+              <code>{type}</code>
+              <span className="muted small event-description">{EVENT_DESCRIPTIONS[type]}</span>
+            </span>
           </label>
-          {EVENT_TYPES.map((type) => (
-            <label key={type} className="check event-type">
-              <input type="checkbox" checked={types.has(type)} onChange={() => toggle(type)} />
+        ))}
+      </fieldset>
+      <FieldError id={typesErrorId} message={typesError} />
+      {endpoint ? null : (
+        <fieldset className="checks" data-testid="endpoint-format">
+          <legend className="stacked-label">Format</legend>
+          {WEBHOOK_FORMATS.map((option) => (
+            <label key={option.value} className="check choice">
+              <input
+                type="radio"
+                name="format"
+                value={option.value}
+                checked={format === option.value}
+                onChange={() => setFormat(option.value)}
+              />
               <span>
-                <code>{type}</code>
-                <span className="muted small event-description">{EVENT_DESCRIPTIONS[type]}</span>
+                <strong>{option.label}</strong>
+                <span className="muted small event-description">{option.description}</span>
               </span>
             </label>
           ))}
+          <p className="muted small">The format cannot be changed later.</p>
         </fieldset>
-        <FieldError id={typesErrorId} message={typesError} />
-        {endpoint ? null : (
-          <fieldset className="checks" data-testid="endpoint-format">
-            <legend className="stacked-label">Format</legend>
-            {WEBHOOK_FORMATS.map((option) => (
-              <label key={option.value} className="check choice">
-                <input
-                  type="radio"
-                  name="format"
-                  value={option.value}
-                  checked={format === option.value}
-                  onChange={() => setFormat(option.value)}
-                />
-                <span>
-                  <strong>{option.label}</strong>
-                  <span className="muted small event-description">{option.description}</span>
-                </span>
-              </label>
-            ))}
-            <p className="muted small">The format cannot be changed later.</p>
-          </fieldset>
-        )}
-        {other ? <ErrorNote error={other} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          {endpoint ? "Save changes" : "Add endpoint"}
-        </DialogFormActions>
-      </form>
-    </Modal>
+      )}
+      {other ? <ErrorNote error={other} /> : null}
+    </FormDialog>
   );
 }

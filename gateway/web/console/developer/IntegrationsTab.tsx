@@ -7,14 +7,13 @@
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
-import { Modal } from "../../shared/Modal";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
+import { FormDialog } from "../FormDialog";
 import type { Integration } from "../types";
 import {
   Confirm,
   CopyButton,
-  DialogFormActions,
   Empty,
   ErrorNote,
   Show,
@@ -272,46 +271,43 @@ function RegisterDialog({
     });
   };
   return (
-    <Modal
+    <FormDialog
       title="Register an integration"
       description="A program that logs in with DocuSign's JWT grant. Its private key stays with it: paste only the public key."
       onClose={onClose}
       testId="register-integration-dialog"
       busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel="Register"
     >
-      <form onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          value={name}
-          maxLength={100}
-          onChange={(e) => setName(e.target.value)}
-          error={nameMessage}
-          placeholder="CRM (production)"
-        />
-        <TextAreaField
-          label="RSA public key (PEM)"
-          className="input mono"
-          rows={6}
-          value={publicKey}
-          spellCheck={false}
-          onChange={(e) => setPublicKey(e.target.value)}
-          placeholder="-----BEGIN PUBLIC KEY-----"
-          error={keyMessage}
-        />
-        <TextAreaField
-          label="Redirect URIs, one per line"
-          rows={2}
-          value={redirects}
-          spellCheck={false}
-          onChange={(e) => setRedirects(e.target.value)}
-          placeholder="https://crm.example.com/docusign/callback"
-          error={redirectsMessage}
-        />
-        {error && !nameMessage && !keyMessage && !redirectsMessage ? <ErrorNote error={error} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          Register
-        </DialogFormActions>
-      </form>
-    </Modal>
+      <TextField
+        label="Name"
+        value={name}
+        maxLength={100}
+        onChange={(e) => setName(e.target.value)}
+        error={nameMessage}
+        placeholder="CRM (production)"
+      />
+      <TextAreaField
+        label="RSA public key (PEM)"
+        className="input mono"
+        rows={6}
+        value={publicKey}
+        spellCheck={false}
+        onChange={(e) => setPublicKey(e.target.value)}
+        placeholder="-----BEGIN PUBLIC KEY-----"
+        error={keyMessage}
+      />
+      <TextAreaField
+        label="Redirect URIs, one per line"
+        rows={2}
+        value={redirects}
+        spellCheck={false}
+        onChange={(e) => setRedirects(e.target.value)}
+        placeholder="https://crm.example.com/docusign/callback"
+        error={redirectsMessage}
+      />
+      {error && !nameMessage && !keyMessage && !redirectsMessage ? <ErrorNote error={error} /> : null}
+    </FormDialog>
   );
 }

@@ -7,10 +7,10 @@
  */
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { Modal } from "../../shared/Modal";
 import { api } from "../api";
+import { FormDialog } from "../FormDialog";
 import type { SealCertificateInfo } from "../types";
-import { Confirm, DialogFormActions, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
+import { Confirm, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { expiryWarning } from "./seal-expiry";
 
@@ -188,39 +188,36 @@ function UploadSealDialog({
   };
   const shownFileError = fileProblem ?? refused;
   return (
-    <Modal
+    <FormDialog
       title="Seal this workspace's documents with its own certificate"
       description="A PKCS#12 file (.p12, .pfx) with the private key and its certificate, issued for signing documents. It is checked before it is used, then kept encrypted; the key is never shown again."
       onClose={onClose}
       testId="upload-seal-dialog"
       busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel="Check and use it"
     >
-      <form onSubmit={submit} noValidate>
-        <TextField
-          label="Certificate file"
-          type="file"
-          accept=".p12,.pfx,application/x-pkcs12"
-          data-testid="seal-file"
-          onChange={(e) => {
-            setFile(e.target.files?.[0]);
-            setFileProblem(undefined);
-          }}
-          error={shownFileError}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          optional
-          value={password}
-          autoComplete="off"
-          onChange={(e) => setPassword(e.target.value)}
-          error={passwordError}
-        />
-        {error && !refused && !passwordError ? <ErrorNote error={error} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          Check and use it
-        </DialogFormActions>
-      </form>
-    </Modal>
+      <TextField
+        label="Certificate file"
+        type="file"
+        accept=".p12,.pfx,application/x-pkcs12"
+        data-testid="seal-file"
+        onChange={(e) => {
+          setFile(e.target.files?.[0]);
+          setFileProblem(undefined);
+        }}
+        error={shownFileError}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        optional
+        value={password}
+        autoComplete="off"
+        onChange={(e) => setPassword(e.target.value)}
+        error={passwordError}
+      />
+      {error && !refused && !passwordError ? <ErrorNote error={error} /> : null}
+    </FormDialog>
   );
 }

@@ -4,10 +4,10 @@
  * why) for an Organization Admin or the workspace's approver; once decided, who decided and when.
  */
 import { type FormEvent, useState } from "react";
-import { Modal } from "../../shared/Modal";
 import { call, inWorkspace } from "../api";
+import { FormDialog } from "../FormDialog";
 import type { SignatureRequest } from "../types";
-import { BusyButton, DialogFormActions, ErrorNote, TextAreaField, useAction, useLoad, When } from "../ui";
+import { BusyButton, ErrorNote, TextAreaField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 interface ApprovalRights {
@@ -138,20 +138,22 @@ function RejectDialog({
     void run("reject", () => onReject(reason.trim()));
   };
   return (
-    <Modal title="Reject this request?" onClose={onClose} testId="reject-dialog" busy={busy !== undefined}>
-      <form onSubmit={submit} noValidate>
-        <TextAreaField
-          label="Why"
-          value={reason}
-          maxLength={500}
-          onChange={(e) => setReason(e.target.value)}
-          error={reasonError}
-        />
-        {error && !reasonError ? <ErrorNote error={error} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          Reject request
-        </DialogFormActions>
-      </form>
-    </Modal>
+    <FormDialog
+      title="Reject this request?"
+      onClose={onClose}
+      testId="reject-dialog"
+      busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel="Reject request"
+    >
+      <TextAreaField
+        label="Why"
+        value={reason}
+        maxLength={500}
+        onChange={(e) => setReason(e.target.value)}
+        error={reasonError}
+      />
+      {error && !reasonError ? <ErrorNote error={error} /> : null}
+    </FormDialog>
   );
 }

@@ -4,10 +4,10 @@
  * documents, when — with the certificate of completion kept on its own, when it was.
  */
 import { type FormEvent, useState } from "react";
-import { Modal } from "../../shared/Modal";
 import { call } from "../api";
+import { FormDialog } from "../FormDialog";
 import type { SignatureRequest } from "../types";
-import { Confirm, DialogFormActions, ErrorNote, TextAreaField, useAction, When } from "../ui";
+import { Confirm, ErrorNote, TextAreaField, useAction, When } from "../ui";
 
 const MAX_REASON = 500;
 
@@ -119,30 +119,27 @@ function PlaceHoldDialog({
   };
   const problem = missing ? "Say why the request is held." : error?.about("reason");
   return (
-    <Modal
+    <FormDialog
       title="Place a legal hold"
       description="Its documents and audit trail stay, whatever the workspace's retention, until the hold is released. The reason is written to the audit trail."
       onClose={onClose}
       testId="legal-hold-dialog"
       busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel="Place hold"
     >
-      <form onSubmit={submit} noValidate>
-        <TextAreaField
-          label="Reason"
-          rows={3}
-          maxLength={MAX_REASON}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setMissing(false);
-          }}
-          error={problem}
-        />
-        {error && !error.about("reason") ? <ErrorNote error={error} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          Place hold
-        </DialogFormActions>
-      </form>
-    </Modal>
+      <TextAreaField
+        label="Reason"
+        rows={3}
+        maxLength={MAX_REASON}
+        value={reason}
+        onChange={(e) => {
+          setReason(e.target.value);
+          setMissing(false);
+        }}
+        error={problem}
+      />
+      {error && !error.about("reason") ? <ErrorNote error={error} /> : null}
+    </FormDialog>
   );
 }

@@ -3,15 +3,14 @@
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { isolate } from "../../shared/isolate";
-import { Modal } from "../../shared/Modal";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
+import { FormDialog } from "../FormDialog";
 import { useSession } from "../session";
 import type { Invitation, Member, Role } from "../types";
 import {
   BusyButton,
   Confirm,
-  DialogFormActions,
   Empty,
   ErrorNote,
   SelectField,
@@ -258,29 +257,26 @@ function InviteDialog({
     });
   };
   return (
-    <Modal
+    <FormDialog
       title="Invite people"
       description="They get an e-mail with a link to join; it works once, for seven days."
       onClose={onClose}
       testId="invite-dialog"
       busy={busy !== undefined}
+      onSubmit={submit}
+      submitLabel="Send invitation"
     >
-      <form onSubmit={submit} noValidate>
-        <TextField
-          label="E-mail"
-          type="email"
-          value={email}
-          maxLength={320}
-          onChange={(e) => setEmail(e.target.value)}
-          error={emailError}
-          placeholder="colleague@example.com"
-        />
-        <SelectField label="Role" value={role} options={ROLES} onChange={(value) => setRole(value as Role)} />
-        {error && !emailError ? <ErrorNote error={error} /> : null}
-        <DialogFormActions busy={busy !== undefined} onCancel={onClose}>
-          Send invitation
-        </DialogFormActions>
-      </form>
-    </Modal>
+      <TextField
+        label="E-mail"
+        type="email"
+        value={email}
+        maxLength={320}
+        onChange={(e) => setEmail(e.target.value)}
+        error={emailError}
+        placeholder="colleague@example.com"
+      />
+      <SelectField label="Role" value={role} options={ROLES} onChange={(value) => setRole(value as Role)} />
+      {error && !emailError ? <ErrorNote error={error} /> : null}
+    </FormDialog>
   );
 }
