@@ -136,7 +136,7 @@ test("each typed signature is written in the seal's handwriting face for its scr
     const previewWhole = await preview.evaluate((el) => {
       const text = el.querySelector(".field-typed");
       if (!text) return false;
-      const range = document.createRange();
+      const range = el.ownerDocument.createRange();
       range.selectNodeContents(text);
       const ink = range.getBoundingClientRect();
       const room = el.getBoundingClientRect();
