@@ -54,10 +54,12 @@ describe("the configuration reference", () => {
       "GATEWAY_REPLICAS",
     ])
       expect(documented.has(name)).toBe(true);
+    // Standalone reads it too, for its gateway and its documents service alike.
     expect(documented.get("COUNTERSIGN_MAX_UPLOAD_BYTES")?.map((r) => r.process)).toEqual([
       "gateway",
       "documents",
       "converter",
+      "standalone",
     ]);
   });
 
