@@ -3,8 +3,8 @@
  * component for every list whose rows can be deleted (API keys, templates).
  */
 
+import { isolate } from "@countersign/domain/web";
 import { type ReactNode, useState } from "react";
-import { isolate } from "../shared/isolate";
 import { Confirm } from "./ui";
 
 export function DeleteButton({

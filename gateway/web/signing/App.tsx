@@ -1,5 +1,5 @@
+import { isolate } from "@countersign/domain/web";
 import { useCallback, useEffect, useState } from "react";
-import { isolate } from "../shared/isolate";
 import { AuthenticationGate } from "./AuthenticationGate";
 import { ApiError, getSession, recordViewed, type Session } from "./api";
 import { ClosedScreen, SignedScreen, StateScreen } from "./EndScreens";

@@ -4,10 +4,12 @@
  * service's other e-mails are (auth-emails.ts); a link that died before its e-mail went (revoked,
  * replaced, used, expired) is not sent at all.
  */
+
+import { isolate } from "@countersign/domain";
 import type { Queryable } from "@countersign/kit";
 import escapeHtml from "escape-html";
 import { OPERATOR } from "./audit.js";
-import { type Composed, type DueEmail, isolated } from "./auth-emails.js";
+import type { Composed, DueEmail } from "./auth-emails.js";
 import { roleLabel } from "./messages.js";
 
 export type LinkKind = "invitation" | "password_reset";
@@ -86,11 +88,11 @@ export function invitationEmail(invite: {
   link: string;
   expiresAt: Date;
 }) {
-  const by = invite.inviter === OPERATOR ? "The operator of this Countersign" : isolated(invite.inviter);
+  const by = invite.inviter === OPERATOR ? "The operator of this Countersign" : isolate(invite.inviter);
   return email(
-    `You are invited to ${isolated(invite.workspace)} on Countersign`,
+    `You are invited to ${isolate(invite.workspace)} on Countersign`,
     [
-      `${by} invited you to the workspace “${isolated(invite.workspace)}” on Countersign, as ${roleLabel(invite.role) === "Member" ? "a Member" : "an Organization Admin"}.`,
+      `${by} invited you to the workspace “${isolate(invite.workspace)}” on Countersign, as ${roleLabel(invite.role) === "Member" ? "a Member" : "an Organization Admin"}.`,
       `The link works until ${utc(invite.expiresAt)}, once. If you did not expect this invitation, ignore this e-mail.`,
     ],
     { text: "Accept the invitation", href: invite.link },

@@ -32,15 +32,6 @@ export interface DueEmail extends JobState {
   details: Record<string, unknown>;
 }
 
-/**
- * A value from outside (a workspace's or a person's name) set apart in its own direction: first-strong
- * isolate … pop, so that a name written right to left does not carry the words around it into its
- * direction, in the text, the HTML and the subject alike.
- */
-export function isolated(value: string): string {
-  return `\u2068${value}\u2069`;
-}
-
 /** An e-mail's words: a subject, plain text, and the same as HTML with everything from outside escaped. */
 export interface EmailContent {
   subject: string;

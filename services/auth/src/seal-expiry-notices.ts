@@ -6,10 +6,11 @@
  * arrives and sent as the auth service's other e-mails are (auth-emails.ts).
  */
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { isolate } from "@countersign/domain";
 import type { SealCertificateExpiring } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import { isUuid, type Queryable } from "@countersign/kit";
 import escapeHtml from "escape-html";
-import { type Composed, type DueEmail, isolated } from "./auth-emails.js";
+import type { Composed, DueEmail } from "./auth-emails.js";
 
 /** What the warning's e-mail keeps of the event, for one Organization Admin. */
 interface SealExpiryDetails {
@@ -88,12 +89,12 @@ export function sealExpiryEmail(notice: {
   link: string;
 }) {
   const expired = notice.thresholdDays === 0;
-  const whose = `${notice.workspaces.length === 1 ? "the workspace" : "the workspaces"} ${list(notice.workspaces.map((n) => `“${isolated(n)}”`))}`;
+  const whose = `${notice.workspaces.length === 1 ? "the workspace" : "the workspaces"} ${list(notice.workspaces.map((n) => `“${isolate(n)}”`))}`;
   const paragraphs = [
     expired
       ? `The certificate that seals the completed documents of ${whose} on Countersign expired on ${day(notice.notAfter)}.`
       : `The certificate that seals the completed documents of ${whose} on Countersign expires on ${day(notice.notAfter)}.`,
-    `Certificate: ${isolated(notice.subject)}.`,
+    `Certificate: ${isolate(notice.subject)}.`,
     expired
       ? "Documents completed from now on carry a seal that PDF readers reject; documents sealed before keep their valid seal."
       : "A seal made after that day is not valid in PDF readers; documents sealed before keep their valid seal.",

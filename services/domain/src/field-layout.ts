@@ -59,21 +59,8 @@ export interface FieldDraft extends FieldRules {
   cover?: TextCover;
 }
 
-/** A field as the contracts carry it: its box, its role, its rules as a message, the cover of its text tag. */
-export interface FieldMessage {
-  id: string;
-  type: string;
-  role: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label: string;
-  rules?: FieldRulesMessage;
-  cover?: TextCover;
-}
+/** A field as the contracts carry it: a draft whose rules are a message. */
+export type FieldMessage = Omit<FieldDraft, keyof FieldRules> & { rules?: FieldRulesMessage };
 
 /** A field of a contract as a plain draft: the one mapping of a field's properties across services. */
 export function fieldDraftOf(f: FieldMessage): FieldDraft {

@@ -16,4 +16,5 @@ export * from "./request-states.js";
 export * from "./seal-files.js";
 export * from "./signer-locales.js";
 export * from "./signing-ended-words.js";
+export * from "./text-isolation.js";
 export * from "./webhook-formats.js";

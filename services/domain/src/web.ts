@@ -7,3 +7,4 @@ export * from "./field-conditions.js";
 export * from "./message-selectors.js";
 export * from "./signer-locales.js";
 export * from "./signing-ended-words.js";
+export * from "./text-isolation.js";

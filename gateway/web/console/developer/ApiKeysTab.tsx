@@ -1,7 +1,6 @@
-import { API_SCOPES, type ApiScope, SCOPE_DESCRIPTIONS } from "@countersign/domain/web";
+import { API_SCOPES, type ApiScope, isolate, SCOPE_DESCRIPTIONS } from "@countersign/domain/web";
 import { type FormEvent, useId, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { api } from "../api";
 import { CardHead } from "../CardHead";

@@ -1,8 +1,8 @@
 /** One endpoint: its secret, test-fire, and the delivery portal (messages, attempts, retry, replay). */
 
+import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { isolate } from "../../shared/isolate";
 import { api } from "../api";
 import { EVENT_TYPES, type EventType, type TestFireResult, type WebhookEndpoint } from "../types";
 import { BusyButton, Confirm, CopyButton, ErrorNote, SelectField, useAction } from "../ui";

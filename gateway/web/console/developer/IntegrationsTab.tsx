@@ -4,9 +4,9 @@
  * acts as consents once through the consent link; consents can be withdrawn, integrations deleted.
  */
 
+import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { isolate } from "../../shared/isolate";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { FormDialog } from "../FormDialog";

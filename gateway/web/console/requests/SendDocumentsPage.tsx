@@ -4,9 +4,9 @@
  * save it as a template to send again. Nothing is stored but the PDFs until one of those.
  */
 
+import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { isolate } from "../../shared/isolate";
 import { Modal } from "../../shared/Modal";
 import { asApiError, call, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";

@@ -1,8 +1,8 @@
 /** Settings → Members: who is in the workspace and with what role; invitations by e-mail. */
 
+import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { isolate } from "../../shared/isolate";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { FormDialog } from "../FormDialog";

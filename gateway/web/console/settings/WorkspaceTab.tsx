@@ -1,8 +1,8 @@
 /** Settings → Workspace: its name, its API access, and the audit of who changed what. */
 
+import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
-import { isolate } from "../../shared/isolate";
 import { api } from "../api";
 import { DataTable } from "../DataTable";
 import { useSession } from "../session";
