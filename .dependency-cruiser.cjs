@@ -6,6 +6,8 @@
  * No module imports itself back through others (a circle), in product code or tests.
  */
 const SERVICES = "(auth|documents|requests|templates|webhooks)";
+/** The requests service's features: each a folder above its core, none importing another. */
+const REQUESTS_FEATURES = "creation|sending|signing|completion|bulk-send|retention|verification|notices";
 
 module.exports = {
   forbidden: [
@@ -51,6 +53,41 @@ module.exports = {
       severity: "error",
       from: { path: "^gateway/web/" },
       to: { path: ["^gateway/src/", "^services/(?!domain/src/web\\.ts$)"] },
+    },
+    {
+      name: "requests-core-below-features",
+      comment:
+        "The requests service's core (state machine, stores, routing, queues) knows no feature, no PDF work and not the wiring above it.",
+      severity: "error",
+      from: { path: `^services/requests/src/core/` },
+      to: { path: "^services/requests/src/", pathNot: "^services/requests/src/core/" },
+    },
+    {
+      name: "requests-pdf-below-features",
+      comment:
+        "The requests service's PDF work (drawing, sealing, reading signatures) builds on the core alone.",
+      severity: "error",
+      from: { path: "^services/requests/src/pdf/" },
+      to: { path: "^services/requests/src/", pathNot: "^services/requests/src/(core|pdf)/" },
+    },
+    {
+      name: "requests-features-never-meet",
+      comment:
+        "A feature of the requests service (creation, sending, signing, …) builds on the core and the PDF work, never on a sibling: the wiring (service.ts) hands it what it needs of another.",
+      severity: "error",
+      from: { path: `^services/requests/src/(${REQUESTS_FEATURES})/` },
+      to: { path: "^services/requests/src/", pathNot: "^services/requests/src/($1|core|pdf)/" },
+    },
+    {
+      name: "requests-folders-known",
+      comment:
+        "Every module of the requests service sits in the core, the PDF work, a feature, or the wiring at its root.",
+      severity: "error",
+      from: { path: "^services/requests/src/[^/]+/" },
+      to: {
+        path: "^services/requests/src/[^/]+/",
+        pathNot: `^services/requests/src/(core|pdf|${REQUESTS_FEATURES})/`,
+      },
     },
   ],
   options: {

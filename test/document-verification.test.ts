@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFRef } from "pdf-lib";
 import type { Browser } from "playwright-core";
-import { appendRevision } from "../services/requests/src/completion/pades/incremental-update.js";
+import { appendRevision } from "../services/requests/src/pdf/pades/incremental-update.js";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { embeddedSigner } from "./support/embedded-signer.js";

@@ -21,9 +21,9 @@ import {
   type LocalTimestampAuthority,
   startLocalTimestampAuthority,
 } from "../deploy/local/src/timestamp-authority.js";
-import { addValidationRevision } from "../services/requests/src/completion/pades/long-term.js";
-import { Seal } from "../services/requests/src/completion/seal.js";
-import { drawCompletedDocument } from "../services/requests/src/completion/sealed-document.js";
+import { addValidationRevision } from "../services/requests/src/pdf/pades/long-term.js";
+import { Seal } from "../services/requests/src/pdf/seal.js";
+import { drawCompletedDocument } from "../services/requests/src/pdf/sealed-document.js";
 import { openssl } from "./support/pdf-tools.js";
 import { makePdf } from "./support/pdfs.js";
 import { startTestCa, type TestCa } from "./support/test-ca.js";

@@ -18,9 +18,9 @@ import yaml from "js-yaml";
 import { Registry } from "prom-client";
 import { admission, DEFAULT_ADMISSION } from "../gateway/src/middleware/admission.js";
 import { httpMetrics } from "../gateway/src/middleware/http-metrics.js";
-import { timestampMetrics } from "../services/requests/src/completion/pades/timestamp-client.js";
-import { NotificationMetrics } from "../services/requests/src/notifications.js";
-import { sealExpiryGauge } from "../services/requests/src/seal-certificates.js";
+import { sealExpiryGauge } from "../services/requests/src/completion/seal-certificates.js";
+import { NotificationMetrics } from "../services/requests/src/notices/notifications.js";
+import { timestampMetrics } from "../services/requests/src/pdf/pades/timestamp-client.js";
 import { DeliveryMetrics } from "../services/webhooks/src/delivery/metrics.js";
 import { REPO } from "./support/deployments.js";
 

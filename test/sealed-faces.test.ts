@@ -7,8 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PDFDict, PDFDocument, PDFName, rgb } from "pdf-lib";
-import { facesOf, STACK_SHEETS } from "../services/requests/src/completion/font-stacks.js";
-import { Typesetter } from "../services/requests/src/completion/typesetter.js";
+import { facesOf, STACK_SHEETS } from "../services/requests/src/core/font-stacks.js";
+import { Typesetter } from "../services/requests/src/pdf/layout/typesetter.js";
 import { REPO } from "./support/deployments.js";
 
 /** A typed signature in each script a name can be in, and the handwriting face that draws it. */

@@ -8,7 +8,7 @@
 import { ENDED_WORDS, SIGNER_LOCALES } from "@countersign/domain";
 import { IntlMessageFormat } from "intl-messageformat";
 import { LINK_PAGE_CATALOGUES } from "../gateway/src/signing/link-pages.js";
-import { CATALOGUES as MAIL_CATALOGUES } from "../services/requests/src/mail/mail-words.js";
+import { CATALOGUES as MAIL_CATALOGUES } from "../services/requests/src/notices/mail/mail-words.js";
 import { signingPageWords } from "./support/web-catalogues.js";
 
 type Catalogue = Record<string, string>;

@@ -19,7 +19,7 @@ import {
 import {
   requestTimestamp,
   type TimestampAuthority,
-} from "../services/requests/src/completion/pades/timestamp-client.js";
+} from "../services/requests/src/pdf/pades/timestamp-client.js";
 
 let authority: LocalTimestampAuthority;
 let other: LocalTimestampAuthority;

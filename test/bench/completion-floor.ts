@@ -12,13 +12,13 @@ import { readFileSync } from "node:fs";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 import subsetFont from "subset-font";
-import { faceFor } from "../../services/requests/src/completion/font-stacks.js";
-import { addValidationRevision } from "../../services/requests/src/completion/pades/long-term.js";
-import { laySealRoom } from "../../services/requests/src/completion/pades/signature-room.js";
-import type { Seal } from "../../services/requests/src/completion/seal.js";
-import type { CertificateDetails } from "../../services/requests/src/completion/sealed-document.js";
-import type { StoredValue } from "../../services/requests/src/field-values.js";
-import type { StoredField } from "../../services/requests/src/store.js";
+import type { StoredValue } from "../../services/requests/src/core/field-values.js";
+import { faceFor } from "../../services/requests/src/core/font-stacks.js";
+import type { StoredField } from "../../services/requests/src/core/store/rows.js";
+import { addValidationRevision } from "../../services/requests/src/pdf/pades/long-term.js";
+import { laySealRoom } from "../../services/requests/src/pdf/pades/signature-room.js";
+import type { Seal } from "../../services/requests/src/pdf/seal.js";
+import type { CertificateDetails } from "../../services/requests/src/pdf/sealed-document.js";
 
 const INK = rgb(0.07, 0.13, 0.36);
 

@@ -10,14 +10,14 @@
 
 import { PDFDocument } from "pdf-lib";
 import { PNG } from "pngjs";
-import { addValidationRevision } from "../../services/requests/src/completion/pades/long-term.js";
-import type { TimestampAuthority } from "../../services/requests/src/completion/pades/timestamp-client.js";
-import type { SignatureMark } from "../../services/requests/src/completion/page-writer.js";
-import { Seal } from "../../services/requests/src/completion/seal.js";
-import { generateSealP12 } from "../../services/requests/src/completion/seal-certificate.js";
-import { drawCompletedDocument } from "../../services/requests/src/completion/sealed-document.js";
-import type { StoredValue } from "../../services/requests/src/field-values.js";
-import type { StoredField } from "../../services/requests/src/store.js";
+import type { StoredValue } from "../../services/requests/src/core/field-values.js";
+import type { StoredField } from "../../services/requests/src/core/store/rows.js";
+import type { SignatureMark } from "../../services/requests/src/pdf/layout/page-writer.js";
+import { addValidationRevision } from "../../services/requests/src/pdf/pades/long-term.js";
+import type { TimestampAuthority } from "../../services/requests/src/pdf/pades/timestamp-client.js";
+import { Seal } from "../../services/requests/src/pdf/seal.js";
+import { generateSealP12 } from "../../services/requests/src/pdf/seal-certificate.js";
+import { drawCompletedDocument } from "../../services/requests/src/pdf/sealed-document.js";
 import { makeContractPdf, makeScannedPdf } from "../support/pdfs.js";
 import { floorCompletion } from "./completion-floor.js";
 

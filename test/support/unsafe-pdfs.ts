@@ -5,7 +5,7 @@
  * and a signed PDF whose form names its one signature from many fields, for the verifier.
  */
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from "pdf-lib";
-import { appendRevision } from "../../services/requests/src/completion/pades/incremental-update.js";
+import { appendRevision } from "../../services/requests/src/pdf/pades/incremental-update.js";
 import { makePdf } from "./pdfs.js";
 
 /** JavaScript in the document's name tree and run when it opens. */

@@ -23,16 +23,7 @@ import {
   stopTracing,
   warnWithoutNodeFlags,
 } from "@countersign/kit";
-import {
-  configuredSeal,
-  configuredTimestampAuthority,
-  requestLimits,
-  requestLimitsConfig,
-  requestTimingConfig,
-  requestTimings,
-  sealConfig,
-  timestampConfig,
-} from "@countersign/requests";
+import { configuredSeal, requestsConfig, requestsSettings } from "@countersign/requests";
 import { webhookConfig, webhookSettings } from "@countersign/webhooks";
 import type { DestinationStream } from "pino";
 import { z } from "zod";
@@ -60,12 +51,9 @@ export const standaloneConfigSchema = z.object({
   ...admissionConfig,
   ...bodyMemoryConfig,
   ...mailConfig,
-  ...requestTimingConfig,
-  ...requestLimitsConfig,
+  ...requestsConfig,
   COUNTERSIGN_MAX_DOCUMENT_PAGES: z.coerce.number().int().min(1).default(DEFAULT_MAX_DOCUMENT_PAGES),
   ...conversionConfig,
-  ...sealConfig,
-  ...timestampConfig,
   ...webhookConfig,
   ...identityProviderConfig,
   COUNTERSIGN_WEBHOOK_SECRET_KEY: env.secret().optional(),
@@ -111,11 +99,7 @@ export async function runStandalone({ lock, destination, started }: HeldStart): 
     loggerFor,
     mail: { smtpUrl: config.SMTP_URL, from: config.COUNTERSIGN_MAIL_FROM },
     seal: configuredSeal(config),
-    requests: {
-      ...requestTimings(config),
-      ...requestLimits(config),
-      timestampAuthority: configuredTimestampAuthority(config),
-    },
+    requests: requestsSettings(config),
     documents: {
       maxPages: config.COUNTERSIGN_MAX_DOCUMENT_PAGES,
       maxUploadBytes: config.COUNTERSIGN_MAX_UPLOAD_BYTES,

@@ -321,7 +321,7 @@ export function FieldBox({
           value={today}
           // The day in the signer's language, in its reading order (an Arabic date right to left),
           // from the box's left edge, shrunk to fit, never cut short. The sealed PDF writes the same
-          // day in the document's one form, YYYY-MM-DD (services/requests/src/completion/sealed-days.ts).
+          // day in the document's one form, YYYY-MM-DD (services/requests/src/pdf/layout/sealed-days.ts).
           dir="auto"
           style={{
             fontSize: `${fittedSize(today, "--sealed-text", 12, width, height, scale)}px`,

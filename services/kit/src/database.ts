@@ -145,3 +145,9 @@ export async function ensurePostgresDatabase(connectionString: string): Promise<
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
+
+/** Whether `err` is PostgreSQL refusing a second row under the unique index `constraint`. */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const pgError = err as { code?: unknown; constraint?: unknown };
+  return pgError.code === "23505" && pgError.constraint === constraint;
+}

@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { ConfigError, env } from "@countersign/kit";
 import { z } from "zod";
 import { DEFAULT_COMPLETION_ATTEMPTS } from "./completion/completions.js";
-import type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
-import { type SealCredentials, sealIdentity } from "./completion/seal-certificate.js";
+import type { TimestampAuthority } from "./pdf/pades/timestamp-client.js";
+import { type SealCredentials, sealIdentity } from "./pdf/seal-certificate.js";
 
 export const requestTimingConfig = {
   COUNTERSIGN_REMINDER_INTERVAL_SECONDS: z.coerce
@@ -219,5 +219,22 @@ export function configuredTimestampAuthority(
       : undefined,
     trustAnchors,
     timeoutMs: config.COUNTERSIGN_TSA_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+/** Every variable of the requests service's own settings, for a process's configuration schema. */
+export const requestsConfig = {
+  ...requestTimingConfig,
+  ...requestLimitsConfig,
+  ...sealConfig,
+  ...timestampConfig,
+};
+
+/** The requests service's settings from its variables, the seal aside (only sealing processes open it). */
+export function requestsSettings(config: z.infer<z.ZodObject<typeof requestsConfig>>) {
+  return {
+    ...requestTimings(config),
+    ...requestLimits(config),
+    timestampAuthority: configuredTimestampAuthority(config),
   };
 }

@@ -5,22 +5,22 @@ import {
   RequestsService,
   type SendTestEmailResponse,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import type { AgreementSets } from "./agreement-sets.js";
-import type { AuditReports } from "./audit-reports.js";
 import type { BulkSendLists } from "./bulk-send/bulk-send-lists.js";
 import type { BulkSends } from "./bulk-send/bulk-sends.js";
-import { toAuditEntry, toSignerAttachment } from "./messages.js";
-import type { Proposals } from "./proposals.js";
-import type { RequestCreation } from "./request-creation.js";
-import type { RequestSettingsBook } from "./request-settings.js";
-import type { Requests } from "./requests.js";
+import type { AuditReports } from "./completion/audit-reports.js";
+import type { SealCertificates } from "./completion/seal-certificates.js";
+import { toAuditEntry, toSignerAttachment } from "./core/messages.js";
+import type { AgreementSets } from "./creation/agreement-sets.js";
+import type { RequestCreation } from "./creation/request-creation.js";
+import type { RequestSettingsBook } from "./creation/request-settings.js";
 import type { LegalHolds } from "./retention/legal-holds.js";
-import type { SealCertificates } from "./seal-certificates.js";
-import type { SignerAttachments } from "./signer-attachments.js";
-import type { SignerAuthentication } from "./signer-authentication.js";
-import type { SignerCopies } from "./signer-copies.js";
-import type { Signing } from "./signing.js";
-import type { SigningSessions } from "./signing-sessions.js";
+import type { Proposals } from "./sending/proposals.js";
+import type { Requests } from "./sending/requests.js";
+import type { SignerAttachments } from "./signing/signer-attachments.js";
+import type { SignerAuthentication } from "./signing/signer-authentication.js";
+import type { SignerCopies } from "./signing/signer-copies.js";
+import type { Signing } from "./signing/signing.js";
+import type { SigningSessions } from "./signing/signing-sessions.js";
 import type { DocumentVerification } from "./verification/document-verification.js";
 
 /** A file drawn for the gateway (a signer's copy, an audit report) crosses to it in parts of this size. */
@@ -50,7 +50,7 @@ export interface RequestsDomain {
   signerAttachments: SignerAttachments;
   agreementSets: AgreementSets;
   verification: DocumentVerification;
-  /** Sends the administrator's test e-mail (mail/test-email.ts). */
+  /** Sends the administrator's test e-mail (notices/mail/test-email.ts). */
   testEmail: (workspaceId: string, to: string) => Promise<SendTestEmailResponse>;
   /** The certificates each workspace's documents are sealed with. */
   sealCertificates: SealCertificates;

@@ -13,40 +13,22 @@ import {
   serviceMain,
 } from "@countersign/kit";
 import { z } from "zod";
-import {
-  configuredSeal,
-  configuredTimestampAuthority,
-  requestLimits,
-  requestLimitsConfig,
-  requestTimingConfig,
-  requestTimings,
-  sealConfig,
-  timestampConfig,
-} from "./config.js";
+import { configuredSeal, requestsConfig, requestsSettings } from "./config.js";
 import { buildRequests } from "./service.js";
 
-export type { TimestampAuthority } from "./completion/pades/timestamp-client.js";
+export * from "./config.js";
+export type { TimestampAuthority } from "./pdf/pades/timestamp-client.js";
 export {
   generateSealP12,
   generateSealP12InBackground,
   type SealCredentials,
-} from "./completion/seal-certificate.js";
-export { sealCertificateRequest } from "./completion/seal-request.js";
-export {
-  configuredSeal,
-  configuredTimestampAuthority,
-  requestLimits,
-  requestLimitsConfig,
-  requestTimingConfig,
-  requestTimings,
-  sealConfig,
-  timestampConfig,
-} from "./config.js";
+} from "./pdf/seal-certificate.js";
+export { sealCertificateRequest } from "./pdf/seal-request.js";
 
 import { REQUESTS_CALLERS } from "./callers.js";
 
+export { type VerificationReport, verifyDocument } from "./pdf/verify/verify-document.js";
 export { buildRequests, type RequestsDeps, type RequestsModule, type RequestsRole } from "./service.js";
-export { type VerificationReport, verifyDocument } from "./verification/verify-document.js";
 
 /** This service's own variables (the manifests' tests check that its Deployment sets them). */
 export const configSchema = z
@@ -63,10 +45,7 @@ export const configSchema = z
       ),
     COUNTERSIGN_DATA_DIR: z.string().min(1).default("./data"),
     ...mailConfig,
-    ...requestTimingConfig,
-    ...requestLimitsConfig,
-    ...sealConfig,
-    ...timestampConfig,
+    ...requestsConfig,
     COUNTERSIGN_REQUESTS_ROLE: z
       .enum(["all", "api", "sealer"])
       .default("all")
@@ -114,9 +93,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
           role: cfg.COUNTERSIGN_REQUESTS_ROLE,
           // The API role never opens the key, even where one is mounted by mistake.
           seal: cfg.COUNTERSIGN_REQUESTS_ROLE === "api" ? undefined : configuredSeal(cfg),
-          timestampAuthority: configuredTimestampAuthority(cfg),
-          ...requestTimings(cfg),
-          ...requestLimits(cfg),
+          ...requestsSettings(cfg),
         }),
     }),
   );

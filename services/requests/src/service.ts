@@ -21,48 +21,48 @@ import {
   type ServiceModule,
   type Unsubscribe,
 } from "@countersign/kit";
-import { AgreementSets } from "./agreement-sets.js";
-import { AuditReports } from "./audit-reports.js";
 import { BulkSendLists } from "./bulk-send/bulk-send-lists.js";
 import { BulkSendWorker, type BulkSendWorkerOptions } from "./bulk-send/bulk-send-worker.js";
 import { BulkSends } from "./bulk-send/bulk-sends.js";
+import { AuditReports } from "./completion/audit-reports.js";
 import { Completions } from "./completion/completions.js";
-import { type DrawingLimits, DrawingProcess } from "./completion/drawing-process.js";
-import { type TimestampAuthority, timestampMetrics } from "./completion/pades/timestamp-client.js";
-import { Seal } from "./completion/seal.js";
-import type { SealCredentials } from "./completion/seal-certificate.js";
-import { SealChoice } from "./completion/seal-choice.js";
-import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
-import { ExpirySweeper } from "./expiry-sweeper.js";
-import { sendTestEmail } from "./mail/test-email.js";
-import { NotificationSender } from "./notifications.js";
-import { Proposals } from "./proposals.js";
-import { RequestCreation } from "./request-creation.js";
-import { RequestSettingsBook } from "./request-settings.js";
-import { RequestTransactions } from "./request-transactions.js";
-import { Requests } from "./requests.js";
-import { LegalHolds } from "./retention/legal-holds.js";
-import { RetentionSweep } from "./retention/retention-sweep.js";
-import { requestsRoutes } from "./routes.js";
-import { ScheduledNotices } from "./scheduled-notices.js";
 import {
   describeSealCertificate,
   SealCertificates,
   sealCertificateStore,
   sealExpiryGauge,
   workspaceSealBox,
-} from "./seal-certificates.js";
-import { SealExpiryWarnings } from "./seal-expiry-warnings.js";
-import { SignerAttachments } from "./signer-attachments.js";
-import { SignerAuthentication } from "./signer-authentication.js";
-import { SignerCodes } from "./signer-codes.js";
-import { SignerCopies } from "./signer-copies.js";
-import { Signing } from "./signing.js";
-import { SigningLinks } from "./signing-links.js";
-import { SigningSessions } from "./signing-sessions.js";
-import { store } from "./store.js";
-import { REQUEST_HOLDER_PREFIX, readDocument } from "./stored-documents.js";
-import { TemplateCopies } from "./template-copies.js";
+} from "./completion/seal-certificates.js";
+import { SealChoice } from "./completion/seal-choice.js";
+import { SealExpiryWarnings } from "./completion/seal-expiry-warnings.js";
+import { DEFAULT_MAX_REQUEST_PAGES } from "./config.js";
+import { RequestTransactions } from "./core/request-transactions.js";
+import { SignerCodes } from "./core/signer-codes.js";
+import { SigningLinks } from "./core/signing-links.js";
+import { requestStore } from "./core/store/request-store.js";
+import { REQUEST_HOLDER_PREFIX, readDocument } from "./core/stored-documents.js";
+import { AgreementSets } from "./creation/agreement-sets.js";
+import { RequestCreation } from "./creation/request-creation.js";
+import { RequestSettingsBook } from "./creation/request-settings.js";
+import { TemplateCopies } from "./creation/template-copies.js";
+import { sendTestEmail } from "./notices/mail/test-email.js";
+import { NotificationSender } from "./notices/notifications.js";
+import { ScheduledNotices } from "./notices/scheduled-notices.js";
+import { type DrawingLimits, DrawingProcess } from "./pdf/drawing-process.js";
+import { type TimestampAuthority, timestampMetrics } from "./pdf/pades/timestamp-client.js";
+import { Seal } from "./pdf/seal.js";
+import type { SealCredentials } from "./pdf/seal-certificate.js";
+import { LegalHolds } from "./retention/legal-holds.js";
+import { RetentionSweep } from "./retention/retention-sweep.js";
+import { requestsRoutes } from "./routes.js";
+import { ExpirySweeper } from "./sending/expiry-sweeper.js";
+import { Proposals } from "./sending/proposals.js";
+import { Requests } from "./sending/requests.js";
+import { SignerAttachments } from "./signing/signer-attachments.js";
+import { SignerAuthentication } from "./signing/signer-authentication.js";
+import { SignerCopies } from "./signing/signer-copies.js";
+import { Signing } from "./signing/signing.js";
+import { SigningSessions } from "./signing/signing-sessions.js";
 import { DocumentVerification } from "./verification/document-verification.js";
 
 export interface RequestsDeps {
@@ -288,7 +288,7 @@ function apiParts(
   const claims = new ClaimSweep({
     documents: deps.documents,
     holderPrefix: REQUEST_HOLDER_PREFIX,
-    uses: (holderIds) => store.documentsUsed(db, holderIds),
+    uses: (holderIds) => requestStore.documentsUsed(db, holderIds),
     logger,
   });
   // The API's own drawing process — files someone asks to verify, signers' copies, audit reports, attached

@@ -3,7 +3,7 @@
  * order of its keys (jsonb gives them back in its own), any change to it changes the hash, and the
  * hash is the one chains were stored with, so that every stored trail still verifies.
  */
-import { type AuditEntry, entryHash } from "../src/audit-trail.js";
+import { type AuditEntry, entryHash } from "../src/core/audit-trail.js";
 
 const entry: Omit<AuditEntry, "hash"> = {
   sequence: 2,

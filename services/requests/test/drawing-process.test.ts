@@ -3,11 +3,11 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import { makePdf } from "../../../test/support/pdfs.js";
 import { makePng } from "../../../test/support/pngs.js";
-import type { AuditReportFacts } from "../src/completion/audit-report.js";
-import { DrawingProcess } from "../src/completion/drawing-process.js";
-import type { SealRoom } from "../src/completion/seal.js";
-import { readDrawnSignature } from "../src/drawn-signature.js";
-import type { StoredValue } from "../src/field-values.js";
+import type { StoredValue } from "../src/core/field-values.js";
+import { DrawingProcess } from "../src/pdf/drawing-process.js";
+import type { AuditReportFacts } from "../src/pdf/layout/audit-report.js";
+import type { SealRoom } from "../src/pdf/seal.js";
+import { readDrawnSignature } from "../src/signing/drawn-signature.js";
 
 const details = {
   requestId: "0192f5d8-0000-7000-8000-000000000000",

@@ -4,7 +4,7 @@ import {
   DRAWN_SIGNATURE_LIMITS,
   drawnSignatureProblems,
   readDrawnSignature,
-} from "../src/drawn-signature.js";
+} from "../src/signing/drawn-signature.js";
 
 const problemOf = async (png: Uint8Array) => {
   const read = await readDrawnSignature(png);

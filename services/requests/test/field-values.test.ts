@@ -4,8 +4,8 @@ import {
   type FieldValue,
   FieldValueSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type ReadingContext, readSignerValues } from "../src/field-values.js";
-import type { StoredField } from "../src/store.js";
+import { type ReadingContext, readSignerValues } from "../src/core/field-values.js";
+import type { StoredField } from "../src/core/store/rows.js";
 
 function field(id: string, overrides: Partial<StoredField> = {}): StoredField {
   return {

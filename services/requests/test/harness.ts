@@ -37,7 +37,7 @@ import {
 import { buildTemplates } from "@countersign/templates";
 import { simpleParser } from "mailparser";
 import { makePdf } from "../../../test/support/pdfs.js";
-import { generateSealP12, type SealCredentials } from "../src/completion/seal-certificate.js";
+import { generateSealP12, type SealCredentials } from "../src/pdf/seal-certificate.js";
 import { buildRequests, type RequestsDeps, type RequestsModule } from "../src/service.js";
 
 export class SwitchableBus extends MemoryEventBus {

@@ -7,11 +7,11 @@ import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { makeHeavyPagePdf } from "../../../test/support/pdfs.js";
 import { makeFieldsShareSignature } from "../../../test/support/unsafe-pdfs.js";
-import { DrawingProcess } from "../src/completion/drawing-process.js";
-import { addValidationRevision } from "../src/completion/pades/long-term.js";
-import { Seal } from "../src/completion/seal.js";
-import { generateSealP12 } from "../src/completion/seal-certificate.js";
-import { drawCompletedDocument } from "../src/completion/sealed-document.js";
+import { DrawingProcess } from "../src/pdf/drawing-process.js";
+import { addValidationRevision } from "../src/pdf/pades/long-term.js";
+import { Seal } from "../src/pdf/seal.js";
+import { generateSealP12 } from "../src/pdf/seal-certificate.js";
+import { drawCompletedDocument } from "../src/pdf/sealed-document.js";
 
 const MIB = 1024 * 1024;
 

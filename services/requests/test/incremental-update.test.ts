@@ -6,7 +6,7 @@
 import { PDFDocument, PDFName } from "pdf-lib";
 import { pdfText, qpdfCheck } from "../../../test/support/pdf-tools.js";
 import { makePdf } from "../../../test/support/pdfs.js";
-import { appendRevision } from "../src/completion/pades/incremental-update.js";
+import { appendRevision } from "../src/pdf/pades/incremental-update.js";
 
 test("a revision that draws text holds its font; the earlier revision is kept byte for byte", async () => {
   const original = await makePdf(1);

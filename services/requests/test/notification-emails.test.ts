@@ -1,6 +1,6 @@
-import { type NotificationContent, renderNotification } from "../src/mail/notification-emails.js";
-import { renderSenderExpiryWarning } from "../src/mail/sender-expiry-warning.js";
-import { renderSigningCode } from "../src/mail/signing-code-email.js";
+import { type NotificationContent, renderNotification } from "../src/notices/mail/notification-emails.js";
+import { renderSenderExpiryWarning } from "../src/notices/mail/sender-expiry-warning.js";
+import { renderSigningCode } from "../src/notices/mail/signing-code-email.js";
 
 const LINK = "https://sign.example.com/sign/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde";
 

@@ -10,7 +10,7 @@ import { serviceClient } from "@countersign/kit";
 import forge from "node-forge";
 import { Registry } from "prom-client";
 import { createTestCa } from "../../../test/support/webhook-receiver.js";
-import { describeSealCertificate } from "../src/seal-certificates.js";
+import { describeSealCertificate } from "../src/completion/seal-certificates.js";
 import { type Harness, startHarness, testSeal } from "./harness.js";
 
 let h: Harness;

@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateSealP12 } from "../src/completion/seal-certificate.js";
-import { sealCertificateRequest } from "../src/completion/seal-request.js";
+import { generateSealP12 } from "../src/pdf/seal-certificate.js";
+import { sealCertificateRequest } from "../src/pdf/seal-request.js";
 
 const p12 = generateSealP12("Acme seal", "correct horse battery");
 const credentials = { p12, password: "correct horse battery" };

@@ -9,16 +9,16 @@ import { join } from "node:path";
 import { dateSignedText, dayText } from "@countersign/domain";
 import { PDFDocument } from "pdf-lib";
 import { makePdf } from "../../../test/support/pdfs.js";
-import { drawAuditReport } from "../src/completion/audit-report.js";
+import type { StoredValue } from "../src/core/field-values.js";
+import type { StoredField } from "../src/core/store/rows.js";
+import { drawAuditReport } from "../src/pdf/layout/audit-report.js";
 import {
   appendCertificate,
   type CertificateFacts,
   type CertificateRecipient,
-} from "../src/completion/certificate-page.js";
-import { drawSignerCopy } from "../src/completion/sealed-document.js";
-import { Typesetter } from "../src/completion/typesetter.js";
-import type { StoredValue } from "../src/field-values.js";
-import type { StoredField } from "../src/store.js";
+} from "../src/pdf/layout/certificate-page.js";
+import { Typesetter } from "../src/pdf/layout/typesetter.js";
+import { drawSignerCopy } from "../src/pdf/sealed-document.js";
 
 interface Word {
   page: number;

@@ -10,8 +10,8 @@ import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_
 import { SignatureRequestSchema } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { fieldViolations, uuidv7 } from "@countersign/kit";
 import { pdfText } from "../../../test/support/pdf-tools.js";
-import { emailHint } from "../src/authentication-status.js";
 import { signerIdentity } from "../src/completion/signer-identity.js";
+import { emailHint } from "../src/signing/authentication-status.js";
 import { type Harness, rejection, startHarness, tokenOf, until } from "./harness.js";
 
 let h: Harness;

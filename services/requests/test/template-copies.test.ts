@@ -15,8 +15,8 @@ import {
 import { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { fieldViolations, serviceClient, uuidv7 } from "@countersign/kit";
+import { TemplateCopies, TemplateNotFound } from "../src/creation/template-copies.js";
 import type { RequestsModule } from "../src/service.js";
-import { TemplateCopies, TemplateNotFound } from "../src/template-copies.js";
 import { type Harness, rejection, startHarness, until } from "./harness.js";
 
 let h: Harness;

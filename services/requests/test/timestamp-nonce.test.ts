@@ -1,5 +1,5 @@
 import * as asn1js from "asn1js";
-import { timestampNonce } from "../src/completion/pades/timestamp-client.js";
+import { timestampNonce } from "../src/pdf/pades/timestamp-client.js";
 
 describe("the nonce sent to a time-stamping authority", () => {
   it("is always a positive INTEGER in its minimal DER form, so no authority refuses or re-encodes it", () => {

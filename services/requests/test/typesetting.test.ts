@@ -1,13 +1,7 @@
 import { basename } from "node:path";
 import { dateSignedText } from "@countersign/domain";
-import {
-  codePointName,
-  drawable,
-  faceFor,
-  unwritable,
-  unwritableProblem,
-} from "../src/completion/font-stacks.js";
-import { visualRuns } from "../src/completion/typesetter.js";
+import { codePointName, drawable, faceFor, unwritable, unwritableProblem } from "../src/core/font-stacks.js";
+import { visualRuns } from "../src/pdf/layout/typesetter.js";
 
 const faceOf = (stack: "handwriting" | "text" | "bold", character: string) =>
   basename(faceFor(stack, character.codePointAt(0) as number)?.file ?? "none");

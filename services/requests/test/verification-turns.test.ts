@@ -1,9 +1,9 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { RetryAfterSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import type { Database } from "@countersign/kit";
-import type { DrawingProcess } from "../src/completion/drawing-process.js";
+import type { DrawingProcess } from "../src/pdf/drawing-process.js";
+import type { VerificationReport } from "../src/pdf/verify/verify-document.js";
 import { DocumentVerification } from "../src/verification/document-verification.js";
-import type { VerificationReport } from "../src/verification/verify-document.js";
 
 /** A verifier's process whose every verification runs until the test lets it end. */
 function heldDrawing() {

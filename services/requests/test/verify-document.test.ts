@@ -15,12 +15,12 @@ import {
   startLocalTimestampAuthority,
 } from "../../../deploy/local/src/timestamp-authority.js";
 import { makePdf } from "../../../test/support/pdfs.js";
-import { appendRevision } from "../src/completion/pades/incremental-update.js";
-import { addValidationRevision } from "../src/completion/pades/long-term.js";
-import { Seal } from "../src/completion/seal.js";
-import { generateSealP12 } from "../src/completion/seal-certificate.js";
-import { drawCompletedDocument } from "../src/completion/sealed-document.js";
-import { verifyDocument } from "../src/verification/verify-document.js";
+import { appendRevision } from "../src/pdf/pades/incremental-update.js";
+import { addValidationRevision } from "../src/pdf/pades/long-term.js";
+import { Seal } from "../src/pdf/seal.js";
+import { generateSealP12 } from "../src/pdf/seal-certificate.js";
+import { drawCompletedDocument } from "../src/pdf/sealed-document.js";
+import { verifyDocument } from "../src/pdf/verify/verify-document.js";
 
 const REQUEST_ID = "0192f5d8-0000-7000-8000-000000000000";
 const p12 = generateSealP12("Verifier test seal", "pw");

@@ -15,10 +15,10 @@ import { RequestsService } from "@countersign/gen/countersign/requests/v1/reques
 import { fieldViolations, type SecretBox, serviceClient, uuidv7 } from "@countersign/kit";
 import { Registry } from "prom-client";
 import { sealFile, testCa } from "../../../test/support/seal-files.js";
-import { Seal } from "../src/completion/seal.js";
+import { workspaceSealBox } from "../src/completion/seal-certificates.js";
 import { SealChoice, SealUnavailable } from "../src/completion/seal-choice.js";
-import { workspaceSealBox } from "../src/seal-certificates.js";
-import { verifyDocument } from "../src/verification/verify-document.js";
+import { Seal } from "../src/pdf/seal.js";
+import { verifyDocument } from "../src/pdf/verify/verify-document.js";
 import { type Harness, rejection, startHarness, testSeal, tokenOf, until } from "./harness.js";
 
 let h: Harness;

@@ -22,8 +22,8 @@ import {
   type Logger,
   type Queryable,
 } from "@countersign/kit";
-import type { RequestCreation } from "../request-creation.js";
 import { bulkSendStore, type LeasedRow, ROW_JOBS } from "./bulk-send-store.js";
+import type { RequestMaker } from "./request-maker.js";
 
 /** Codes that say the request itself cannot be made: trying again would answer the same. */
 const REFUSALS = new Set([
@@ -52,7 +52,7 @@ export interface BulkSendWorkerOptions {
 export class BulkSendWorker extends JobQueue<LeasedRow> {
   constructor(
     private readonly db: Database,
-    private readonly creation: RequestCreation,
+    private readonly creation: RequestMaker,
     private readonly logger: Logger,
     options: BulkSendWorkerOptions = {},
   ) {

@@ -21,13 +21,14 @@ import {
 import {
   type Database,
   type FieldViolation,
+  isUniqueViolation,
   isUuid,
   notFound,
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { isUniqueViolation, type RequestCreation } from "../request-creation.js";
 import { type BatchRow, bulkSendStore, type RowStatus } from "./bulk-send-store.js";
+import type { RequestMaker } from "./request-maker.js";
 
 export const BULK_LIMITS = {
   rows: 1000,
@@ -152,7 +153,7 @@ function rowViolations(
 export class BulkSends {
   constructor(
     private readonly db: Database,
-    private readonly creation: RequestCreation,
+    private readonly creation: RequestMaker,
     /** Wakes the worker once a batch is stored. */
     private readonly started: () => void,
   ) {}
@@ -162,8 +163,7 @@ export class BulkSends {
     if (listed.length > 0) throw validationError(listed, "the bulk send is not valid");
     const earlier = await this.startedBy(input);
     if (earlier) return earlier;
-    const layout = await this.creation.templateLayout(requestOf(input));
-    const violations = rowViolations(input, (request) => this.creation.violationsFrom(request, layout));
+    const violations = rowViolations(input, await this.creation.checkerFor(requestOf(input)));
     if (violations.length > 0) throw validationError(violations, "rows of the bulk send are not valid");
     const id = uuidv7();
     try {

@@ -1,5 +1,5 @@
 /**
- * Completion as its own step: a row in `completions`, written with the last signature, is worked
+ * Completion as its own step: a row in `completions`, written with the last signature (core/completion-queue.ts), is worked
  * off here after commit and retried with backoff. Every stage can be repeated: the sealed document
  * is stored under an id chosen when the job was queued, so a crash after the upload and before the
  * final commit stores no second copy, and the final commit checks the request is still waiting for
@@ -17,7 +17,6 @@ import {
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { CompletionAttemptFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
-  currentTraceparent,
   type Database,
   enqueueEvent,
   exponentialBackoff,
@@ -28,64 +27,26 @@ import {
   type Queryable,
   uuidv7,
 } from "@countersign/kit";
-import { type AuditActor, appendAudit, readAudit, SYSTEM } from "../audit-trail.js";
-import { enqueueRequestEvent } from "../events.js";
-import { fieldValueStore } from "../field-value-store.js";
-import type { StoredValue } from "../field-values.js";
-import { queueEmails } from "../notifications.js";
-import { lockRequest } from "../request-transactions.js";
-import type { SigningLinks } from "../signing-links.js";
-import { type StoredField, store } from "../store.js";
-import { holderOf, readOriginals } from "../stored-documents.js";
-import { DrawingFailed, type DrawingProcess } from "./drawing-process.js";
-import { RevocationError } from "./pades/revocation.js";
-import { TimestampError } from "./pades/timestamp-client.js";
-import type { SignatureMark } from "./page-writer.js";
+import { type AuditActor, appendAudit, readAudit, SYSTEM } from "../core/audit-trail.js";
+import { enqueueRequestEvent } from "../core/events.js";
+import { fieldValueStore } from "../core/field-value-store.js";
+import type { StoredValue } from "../core/field-values.js";
+import { queueEmails } from "../core/notice-queue.js";
+import { lockRequest } from "../core/request-transactions.js";
+import type { SigningLinks } from "../core/signing-links.js";
+import { recipientStore } from "../core/store/recipient-store.js";
+import { requestStore } from "../core/store/request-store.js";
+import type { StoredField } from "../core/store/rows.js";
+import { holderOf, readOriginals } from "../core/stored-documents.js";
+import { DrawingFailed, type DrawingProcess } from "../pdf/drawing-process.js";
+import type { SignatureMark } from "../pdf/layout/page-writer.js";
+import { RevocationError } from "../pdf/pades/revocation.js";
+import { TimestampError } from "../pdf/pades/timestamp-client.js";
 import { type SealChoice, SealUnavailable } from "./seal-choice.js";
 import { signerIdentity } from "./signer-identity.js";
 
 /** The largest sealed PDF that is e-mailed as an attachment; larger ones get a link. */
 export const ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
-
-/** Queues the completion of a request every signer has signed; a second call changes nothing. */
-export async function queueCompletion(tx: Queryable, request: { id: string; workspace_id: string }) {
-  await tx.query(
-    `INSERT INTO completions (request_id, workspace_id, document_id, traceparent) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING`,
-    [request.id, request.workspace_id, uuidv7(), currentTraceparent()],
-  );
-}
-
-/** Where a request's completion stands: none queued, queued (or running), or parked after its last attempt. */
-export async function completionState(
-  tx: Queryable,
-  requestId: string,
-): Promise<"none" | "queued" | "parked"> {
-  const { rows } = await tx.query<{ parked_at: Date | null }>(
-    "SELECT parked_at FROM completions WHERE request_id = $1 AND done_at IS NULL",
-    [requestId],
-  );
-  const [row] = rows;
-  return !row ? "none" : row.parked_at ? "parked" : "queued";
-}
-
-/** A parked completion queued again from its first attempt; the request no longer reports it failed. */
-export async function retryParkedCompletion(tx: Queryable, requestId: string): Promise<void> {
-  await tx.query(
-    `UPDATE completions SET parked_at = NULL, attempts = 0, next_attempt_at = now(), claimed_until = '-infinity'
-      WHERE request_id = $1 AND parked_at IS NOT NULL AND done_at IS NULL`,
-    [requestId],
-  );
-  await store.setCompletionFailure(tx, requestId, null);
-}
-
-/** A parked completion abandoned: its request was cancelled. */
-export async function abandonParkedCompletion(tx: Queryable, requestId: string): Promise<void> {
-  await tx.query(
-    "UPDATE completions SET done_at = now(), last_error = 'request cancelled' WHERE request_id = $1 AND done_at IS NULL",
-    [requestId],
-  );
-}
 
 /**
  * What a sender and the workspace's administrators read of a failure: the documents' own problem, or
@@ -227,7 +188,7 @@ export class Completions extends JobQueue<Job> {
   private async failed(tx: Queryable, job: Job, failure: JobFailure): Promise<void> {
     const reason = reasonForSender(failure.error);
     if (!failure.retryAt) {
-      await store.setCompletionFailure(tx, job.request_id, {
+      await requestStore.setCompletionFailure(tx, job.request_id, {
         reason,
         attempts: job.attempts,
         failedAt: new Date().toISOString(),
@@ -239,12 +200,12 @@ export class Completions extends JobQueue<Job> {
 
   private async complete(job: Job): Promise<void> {
     const { db } = this.deps;
-    const request = await store.getRequest(db, job.workspace_id, job.request_id);
+    const request = await requestStore.getRequest(db, job.workspace_id, job.request_id);
     if (request?.status !== "in_progress") {
       await this.finish(db, job.request_id, request ? `request is ${request.status}` : "request is gone");
       return;
     }
-    const recipients = await store.recipientsOf(db, [request.id]);
+    const recipients = await recipientStore.recipientsOf(db, [request.id]);
     const audit = await readAudit(db, request.id);
     const completedAt = new Date();
     const values = await fieldValueStore.read(db, request.id);
@@ -284,7 +245,7 @@ export class Completions extends JobQueue<Job> {
     await db.transaction(async (tx) => {
       const locked = await lockRequest(tx, job.workspace_id, job.request_id);
       if (locked.request.status !== "in_progress") return;
-      const after = await store.complete(tx, request.id, stored.id, completedAt);
+      const after = await requestStore.complete(tx, request.id, stored.id, completedAt);
       await appendAudit(tx, request.id, "completed", SYSTEM, {
         signedDocumentId: stored.id,
         sha256: stored.sha256,

@@ -5,9 +5,9 @@
  */
 import type { Queryable, SecretBox } from "@countersign/kit";
 import { LRUCache } from "lru-cache";
-import { unpackSeal } from "../seal-certificates.js";
-import type { TimestampAuthority } from "./pades/timestamp-client.js";
-import { Seal } from "./seal.js";
+import type { TimestampAuthority } from "../pdf/pades/timestamp-client.js";
+import { Seal } from "../pdf/seal.js";
+import { unpackSeal } from "./seal-certificates.js";
 
 interface OwnSealRow {
   sealed_pkcs12: Uint8Array;

@@ -3,9 +3,9 @@
  * (or the host who had them sign in person, and who started it), and the codes the sender asked for
  * with when they gave them, as the audit trail recorded it.
  */
-import type { AuditEntry } from "../audit-trail.js";
-import { authenticationOf } from "../messages.js";
-import type { RecipientRow } from "../store.js";
+import type { AuditEntry } from "../core/audit-trail.js";
+import { authenticationOf } from "../core/messages.js";
+import type { RecipientRow } from "../core/store/rows.js";
 
 export function signerIdentity(recipient: RecipientRow, audit: readonly AuditEntry[]): string {
   const link = recipient.host_email

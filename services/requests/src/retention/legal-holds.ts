@@ -7,9 +7,9 @@ import type {
   Actor,
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { actorOf, appendAudit } from "../audit-trail.js";
-import { statedReason } from "../request-rules.js";
-import type { RequestTransactions } from "../request-transactions.js";
+import { actorOf, appendAudit } from "../core/audit-trail.js";
+import { statedReason } from "../core/request-rules.js";
+import type { RequestTransactions } from "../core/request-transactions.js";
 import { retentionStore } from "./retention-store.js";
 
 export class LegalHolds {

@@ -22,11 +22,12 @@ import {
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { type Database, DrainLoop, type Logger } from "@countersign/kit";
-import { appendAudit, type ChainEnd, EMPTY_CHAIN, SYSTEM } from "../audit-trail.js";
-import type { DrawingProcess } from "../completion/drawing-process.js";
-import { lockRequest } from "../request-transactions.js";
-import { type RequestRow, store } from "../store.js";
-import { findDocument, holderOf, readDocument } from "../stored-documents.js";
+import { appendAudit, type ChainEnd, EMPTY_CHAIN, SYSTEM } from "../core/audit-trail.js";
+import { lockRequest } from "../core/request-transactions.js";
+import { requestStore } from "../core/store/request-store.js";
+import type { RequestRow } from "../core/store/rows.js";
+import { findDocument, holderOf, readDocument } from "../core/stored-documents.js";
+import type { DrawingProcess } from "../pdf/drawing-process.js";
 import { type RetentionDue, retentionStore } from "./retention-store.js";
 
 export interface RetentionSweepDeps {
@@ -112,7 +113,7 @@ export class RetentionSweep {
    */
   private async deleteDocuments(due: RetentionDue): Promise<boolean> {
     const { db } = this.deps;
-    const request = await store.getRequest(db, due.workspace_id, due.id);
+    const request = await requestStore.getRequest(db, due.workspace_id, due.id);
     if (!request) return false;
     const keepEvidence = !due.retention_deletes_evidence;
     const certificateDocumentId =

@@ -22,11 +22,11 @@ import {
   problemError,
   validationError,
 } from "@countersign/kit";
-import { type AuditEntry, readAudit, verifyChain } from "../audit-trail.js";
-import { DrawingFailed, type DrawingProcess } from "../completion/drawing-process.js";
-import { findDocument } from "../stored-documents.js";
-import type { CertificateFacts } from "./signature-checks.js";
-import type { VerificationReport } from "./verify-document.js";
+import { type AuditEntry, readAudit, verifyChain } from "../core/audit-trail.js";
+import { findDocument } from "../core/stored-documents.js";
+import { DrawingFailed, type DrawingProcess } from "../pdf/drawing-process.js";
+import type { CertificateFacts } from "../pdf/verify/signature-checks.js";
+import type { VerificationReport } from "../pdf/verify/verify-document.js";
 
 /** The largest file verified: the largest upload, and room for what sealing adds. */
 export const MAX_VERIFIED_BYTES = 32 * 1024 * 1024;
