@@ -2,8 +2,9 @@
  * The floors of the house, checked in `npm run lint` (dependency-cruiser): the kit holds mechanisms
  * and knows no service; the domain knows only the kit and the generated contracts; a service reaches
  * another only through its contract (gen) and the shared floors below; the gateway reaches services
- * only through their contracts; the web apps reach no server code but the domain's browser entry.
- * No module imports itself back through others (a circle), in product code or tests.
+ * only through their contracts, and leaves reading PDFs to the documents service; the web apps reach
+ * no server code but the domain's browser entry. No module imports itself back through others (a
+ * circle), in product code or tests.
  */
 const SERVICES = "(auth|documents|requests|templates|webhooks)";
 /** The requests service's features: each a folder above its core, none importing another. */
@@ -45,6 +46,14 @@ module.exports = {
       severity: "error",
       from: { path: "^gateway/src/" },
       to: { path: `^services/${SERVICES}/` },
+    },
+    {
+      name: "gateway-reads-no-pdf",
+      comment:
+        "The documents service keeps the bytes and reads their text (FindText): the gateway downloads no document to parse it with pdf.js.",
+      severity: "error",
+      from: { path: "^gateway/src/" },
+      to: { path: "(^|/)node_modules/pdfjs-dist/" },
     },
     {
       name: "web-apps-reach-no-server-code",
@@ -91,10 +100,11 @@ module.exports = {
     },
   ],
   options: {
+    // Packages are kept as leaves, not followed, so that a rule can name one (gateway-reads-no-pdf).
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "(^|/)(gen|dist|node_modules|data)/" },
+    exclude: { path: "(^|/)(gen|dist|data)/" },
     // Workspace packages are followed to their source, so a floor is checked where it is crossed.
     combinedDependencies: false,
     preserveSymlinks: false,

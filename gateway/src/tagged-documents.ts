@@ -1,28 +1,46 @@
 /**
- * The fields the text tags of stored documents place (text-tags.ts): each document read from the
- * documents service and its text searched in the PDF text process (pdf-text.ts), one at a time.
+ * The fields the text tags of stored documents place (text-tags.ts): each document's tags found by
+ * the documents service, which keeps its bytes and reads its text (FindText), one document at a time.
  */
-import type { Client } from "@connectrpc/connect";
+import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import { FIELD_LIMITS } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { FieldViolation } from "@countersign/kit";
-import { readDocument } from "./document-download.js";
-import { findTags } from "./pdf-text.js";
 import { ApiProblem } from "./problems.js";
-import { fieldsFromTags, type TaggedDocument, type TaggedField } from "./text-tags.js";
-
-/**
- * A document is held whole while pdf.js reads it, and the PDF text process reads one at a time:
- * calls take turns, so a gateway holds one document (up to the upload limit) however many ask.
- */
-let turn: Promise<unknown> = Promise.resolve();
+import { fieldsFromTags, type TaggedDocument, type TaggedField, type WrittenTag } from "./text-tags.js";
 
 /** The most documents a request has, as the requests service counts them (request-layouts.ts). */
 const MOST_DOCUMENTS = 10;
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const mine = turn.then(work, work);
-  turn = mine.catch(() => undefined);
-  return mine;
+
+/**
+ * A document's pages and its tags, at most one more than a request may have fields; undefined when
+ * the service says its text cannot be read (FAILED_PRECONDITION).
+ */
+async function readTags(
+  documents: Client<typeof DocumentsService>,
+  workspaceId: string,
+  documentId: string,
+): Promise<TaggedDocument | undefined> {
+  try {
+    const { document, tags } = await documents.findText({
+      workspaceId,
+      documentId,
+      search: { case: "textTags", value: {} },
+      limit: FIELD_LIMITS.fields + 1,
+    });
+    return {
+      id: documentId,
+      pages: (document?.pages ?? []).map(({ width, height }) => ({ width, height })),
+      tags: tags.map(({ text, box }): WrittenTag => {
+        if (!box) throw new Error("the documents service answered a text tag without its place");
+        const { page, x, y, width, height } = box;
+        return { text, page, x, y, width, height };
+      }),
+    };
+  } catch (err) {
+    if (err instanceof ConnectError && err.code === Code.FailedPrecondition) return undefined;
+    throw err;
+  }
 }
 
 /**
@@ -37,7 +55,7 @@ export async function taggedFields(
 ): Promise<TaggedField[]> {
   const read: TaggedDocument[] = [];
   const problems: FieldViolation[] = [];
-  // Each document is read whole: how many, and whether twice, is settled before any is read.
+  // Each document is read whole by the service: how many, and whether twice, is settled before any is.
   if (documentIds.length > MOST_DOCUMENTS) {
     problems.push({ path: "documentIds", message: `a request has at most ${MOST_DOCUMENTS} documents` });
   }
@@ -47,21 +65,13 @@ export async function taggedFields(
   });
   if (problems.length > 0) throw new ApiProblem("validation_failed", "the documents are not valid", problems);
   for (const [i, documentId] of documentIds.entries()) {
-    const { document, tags } = await oneAtATime(async () => {
-      const { document, bytes } = await readDocument(documents, workspaceId, documentId);
-      return { document, tags: await findTags(bytes, FIELD_LIMITS.fields + 1) };
-    });
+    const tagged = await readTags(documents, workspaceId, documentId);
     const where = documentIds.length > 1 ? `document ${i + 1}` : "the document";
-    if (!tags)
+    if (!tagged)
       problems.push({ path: "textTags", message: `${where}: its text cannot be read to find text tags` });
-    else if (tags.length > FIELD_LIMITS.fields) {
+    else if (tagged.tags.length > FIELD_LIMITS.fields) {
       problems.push({ path: "textTags", message: `${where} has more than ${FIELD_LIMITS.fields} text tags` });
-    } else
-      read.push({
-        id: documentId,
-        pages: document.pages.map(({ width, height }) => ({ width, height })),
-        tags,
-      });
+    } else read.push(tagged);
   }
   if (problems.length > 0)
     throw new ApiProblem("validation_failed", "the text tags cannot be read", problems);

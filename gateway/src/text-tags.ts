@@ -1,7 +1,7 @@
 /**
  * Text tags: fields written into a document's text by whoever wrote the document, placed where the
- * tag is (pdf.js's text positions, pdf-text.ts) instead of by coordinates, and hidden in the
- * completed PDF (each field's `cover` is the tag's box).
+ * tag is (as the documents service finds it in the text, FindText) instead of by coordinates, and
+ * hidden in the completed PDF (each field's `cover` is the tag's box).
  *
  *     {{signature:Client}}   {{date_signed:Client}}   {{text:Client:Company}}   {{checkbox!:Client:Agree}}
  *
@@ -12,7 +12,19 @@
  */
 import type { FieldViolation } from "@countersign/kit";
 import { DEFAULT_FIELD_SIZES } from "./field-sizes.js";
-import type { WrittenTag } from "./pdf-text.js";
+
+/**
+ * A `{{…}}` written in a run of text, or a `{{` left open in its run, and the box of its characters
+ * in PDF points from its page's top-left corner as a viewer shows the page.
+ */
+export interface WrittenTag {
+  text: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** The types a tag places: those a field needs no more than a role and a label for. */
 export const TAG_TYPES = [
@@ -83,7 +95,7 @@ export function readTag(text: string): Reading {
 }
 
 /**
- * The box a tag's glyphs take: pdf.js gives a run's box from its baseline up by the font size, but
+ * The box a tag's glyphs take: a run's box is found from its baseline up by the font size, but
  * braces reach below the baseline and above the capitals, so the box grows by a share of the size.
  */
 function coverOfTag(tag: WrittenTag, page: { width: number; height: number }): TaggedField["cover"] {

@@ -9,7 +9,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
 import { FIELD_LIMITS, roleKey, rulesMessage } from "@countersign/domain";
-import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
+import type {
+  DocumentsService,
+  TextBox,
+} from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type {
   CreateSignatureRequestRequestSchema,
   NewFieldSchema,
@@ -20,9 +23,7 @@ import type {
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import { formatBytes, type Logger } from "@countersign/kit";
 import type { z } from "zod";
-import { readDocument } from "../document-download.js";
 import { DEFAULT_FIELD_SIZES } from "../field-sizes.js";
-import { type Anchor, findAnchors, type TextBox } from "../pdf-text.js";
 import { toProblem } from "../problems.js";
 import type { Actor } from "../public-api.js";
 import { storeFileBytes } from "../routes/documents.js";
@@ -83,7 +84,6 @@ interface StoredPdf {
   clientId: string;
   documentId: string;
   pages: { width: number; height: number }[];
-  bytes: Uint8Array;
 }
 
 /** Where a tab goes: a page of a document, in points from its top-left. */
@@ -92,6 +92,12 @@ interface Place {
   page: number;
   x: number;
   y: number;
+}
+
+/** A tab's anchor string, and whether its case counts. */
+interface Anchor {
+  text: string;
+  caseSensitive: boolean;
 }
 
 /** Every place each anchor string is written, in document order, by anchorKey. */
@@ -218,7 +224,7 @@ export class EnvelopeCreation {
       ...others.map((o) => o.person.recipientId),
     ]);
     const roleOf = (signer: SigningRecipient, index: number) => signer.roleName || `Signer ${ids[index]}`;
-    const anchors = await this.anchorPlaces(signers, stored);
+    const anchors = await this.anchorPlaces(workspaceId, signers, stored);
     const fields: FieldInit[] = [];
     for (const [index, signer] of signers.entries()) {
       this.addFields(fields, signer, roleOf(signer, index), stored, anchors);
@@ -275,7 +281,11 @@ export class EnvelopeCreation {
    * One anchor found more often than a request may have fields is refused by its first tab, so the
    * search stops at one more than that.
    */
-  private async anchorPlaces(signers: SigningRecipient[], stored: StoredPdf[]): Promise<AnchorPlaces> {
+  private async anchorPlaces(
+    workspaceId: string,
+    signers: SigningRecipient[],
+    stored: StoredPdf[],
+  ): Promise<AnchorPlaces> {
     const anchors = new Map<string, Anchor>();
     for (const signer of signers) {
       for (const { tab } of signerTabs(signer)) {
@@ -288,17 +298,24 @@ export class EnvelopeCreation {
     if (anchors.size === 0) return places;
     const wanted = [...anchors.values()];
     for (const document of stored) {
-      const found = await findAnchors(document.bytes, wanted, FIELD_LIMITS.fields + 1);
-      if (!found) {
-        throw new DocuSignError(
-          400,
-          "FORMAT_CONVERSION_ERROR",
-          `document ${document.clientId}: its text cannot be read to find anchor strings`,
-        );
-      }
+      const found = await this.services.documents
+        .findText({
+          workspaceId,
+          documentId: document.documentId,
+          search: { case: "anchors", value: { anchors: wanted } },
+          limit: FIELD_LIMITS.fields + 1,
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof ConnectError && err.code === Code.FailedPrecondition)) throw err;
+          throw new DocuSignError(
+            400,
+            "FORMAT_CONVERSION_ERROR",
+            `document ${document.clientId}: its text cannot be read to find anchor strings`,
+          );
+        });
       wanted.forEach((anchor, i) => {
         const into = places.get(anchorKey(anchor)) ?? [];
-        for (const box of found[i] ?? []) into.push({ document, box });
+        for (const box of found.anchors[i]?.boxes ?? []) into.push({ document, box });
       });
     }
     return places;
@@ -417,11 +434,8 @@ export class EnvelopeCreation {
         throw new DocuSignError(400, "FORMAT_CONVERSION_ERROR", `document ${document.documentId}: ${why}`);
       },
     );
-    // Anchors are found in the PDF, which for a converted file is what the service made of it.
-    const pdf = saved.source
-      ? (await readDocument(this.services.documents, workspaceId, saved.id)).bytes
-      : bytes;
-    return { clientId: document.documentId, documentId: saved.id, pages: saved.pages, bytes: pdf };
+    // Anchors are found in the stored PDF, which for a converted file is what the service made of it.
+    return { clientId: document.documentId, documentId: saved.id, pages: saved.pages };
   }
 
   private async discard(workspaceId: string, stored: StoredPdf[]): Promise<void> {

@@ -4,9 +4,10 @@ import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { inChunksOf } from "@countersign/kit";
 import type { Documents } from "./documents.js";
+import type { TextFinder } from "./find-text.js";
 import { headerAndChunks } from "./stream-parts.js";
 
-export function documentsRoutes(documents: Documents) {
+export function documentsRoutes(documents: Documents, texts: TextFinder) {
   const impl: ServiceImpl<typeof DocumentsService> = {
     async uploadDocument(requests, context) {
       const { header, chunks } = await headerAndChunks(requests);
@@ -50,6 +51,7 @@ export function documentsRoutes(documents: Documents) {
         nextPageToken: page.nextPageToken,
       };
     },
+    findText: (req, context) => texts.find(req, context.signal),
   };
   return (router: ConnectRouter) => router.service(DocumentsService, impl);
 }

@@ -28,7 +28,9 @@ import {
 } from "./conversion/local-converter.js";
 import type { SandboxMode } from "./conversion/office-sandbox.js";
 import { Documents } from "./documents.js";
+import { TextFinder } from "./find-text.js";
 import { DEFAULT_MAX_DOCUMENT_PAGES, PdfInspector } from "./pdf-inspection.js";
+import { PdfTextReader } from "./pdf-text.js";
 
 export { DEFAULT_MAX_DOCUMENT_PAGES };
 
@@ -71,22 +73,25 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
   const spoolDir = deps.spoolDir ?? join(tmpdir(), "countersign-spool");
   const maxPages = deps.maxPages ?? DEFAULT_MAX_DOCUMENT_PAGES;
   const inspector = new PdfInspector({ timeoutMs: deps.inspectionTimeoutMs, maxPages });
+  const reader = new PdfTextReader({ maxPages });
   const local = deps.converter ? undefined : localConverter(deps, spoolDir, logger);
   const converter: DocumentConverter = deps.converter ?? (local as LocalConverter);
+  const maxUploadBytes = deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const documents = new Documents({
     db,
     blobs,
     logger,
-    maxUploadBytes: deps.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    maxUploadBytes,
     spoolDir,
     inspector,
     converter,
     maxPages,
   });
+  const texts = new TextFinder({ documents, reader, maxUploadBytes, spoolDir });
   return {
     serviceNames: [DocumentsService.typeName],
     metrics: [conversionSeconds],
-    routes: documentsRoutes(documents),
+    routes: documentsRoutes(documents, texts),
     documents,
     ready: dependenciesAnswer(db, bus, blobs),
     start: async () => {
@@ -101,6 +106,7 @@ export async function buildDocuments(deps: DocumentsDeps): Promise<ServiceModule
     },
     stop: async () => {
       inspector.close();
+      reader.close();
       await converter.close();
     },
   };

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/documents/v1/documents_service.proto.
  */
 export const file_countersign_documents_v1_documents_service: GenFile = /*@__PURE__*/
-  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSLpAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUSDwoHcmVtb3ZlZBgLIAMoCRI4CgZzb3VyY2UYDCABKAsyKC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnRTb3VyY2UiXAoORG9jdW1lbnRTb3VyY2USEAoIZmlsZW5hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSDgoGc2hhMjU2GAQgASgJIikKCFBhZ2VTaXplEg0KBXdpZHRoGAEgASgBEg4KBmhlaWdodBgCIAEoASI/ChJHZXREb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJIksKE0dldERvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQiUwoUTGlzdERvY3VtZW50c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFImMKFUxpc3REb2N1bWVudHNSZXNwb25zZRI1Cglkb2N1bWVudHMYASADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQSEwoLdG90YWxfY291bnQYAiABKAUi1AEKDFVwbG9hZEhlYWRlchIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEiwKBGtpbmQYBCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBITCgtkb2N1bWVudF9pZBgFIAEoCRIYChBzcG9vbGVkX2ZpbGVfdXJsGAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSFQoNdmFsaWRhdGVfb25seRgIIAEoCCJqChVVcGxvYWREb2N1bWVudFJlcXVlc3QSOAoGaGVhZGVyGAEgASgLMiYuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZEhlYWRlckgAEg8KBWNodW5rGAIgASgMSABCBgoEcGFydCJOChZVcGxvYWREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IogBChdEb3dubG9hZERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSGQoRYWNjZXB0X2RpcmVjdF91cmwYAyABKAgSFwoPYWNjZXB0X2ZpbGVfdXJsGAQgASgIEg4KBnNvdXJjZRgFIAEoCCKBAQoYRG93bmxvYWREb2N1bWVudFJlc3BvbnNlEjYKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50SAASDwoFY2h1bmsYAiABKAxIABIUCgpkaXJlY3RfdXJsGAMgASgJSABCBgoEcGFydCJCChVEZWxldGVEb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJIhgKFkRlbGV0ZURvY3VtZW50UmVzcG9uc2UiUQoUQ2xhaW1Eb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCSJNChVDbGFpbURvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQiUwoWUmVsZWFzZURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJIhkKF1JlbGVhc2VEb2N1bWVudFJlc3BvbnNlIokBChFMaXN0Q2xhaW1zUmVxdWVzdBIVCg1ob2xkZXJfcHJlZml4GAEgASgJEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkicwoFQ2xhaW0SFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCRIvCgtjcmVhdGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXgoSTGlzdENsYWltc1Jlc3BvbnNlEi8KBmNsYWltcxgBIAMoCzIfLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqcgoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASEQoNS0lORF9PUklHSU5BTBABEg8KC0tJTkRfU0lHTkVEEAISFAoQS0lORF9DRVJUSUZJQ0FURRADEhoKFktJTkRfU0lHTkVSX0FUVEFDSE1FTlQQBDKsBwoQRG9jdW1lbnRzU2VydmljZRJqCgtHZXREb2N1bWVudBIsLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5HZXREb2N1bWVudFJlcXVlc3QaLS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXNwb25zZRJwCg1MaXN0RG9jdW1lbnRzEi4uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXF1ZXN0Gi8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkxpc3REb2N1bWVudHNSZXNwb25zZRJ1Cg5VcGxvYWREb2N1bWVudBIvLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5VcGxvYWREb2N1bWVudFJlcXVlc3QaMC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXNwb25zZSgBEnsKEERvd25sb2FkRG9jdW1lbnQSMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlcXVlc3QaMi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG93bmxvYWREb2N1bWVudFJlc3BvbnNlMAEScwoORGVsZXRlRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRGVsZXRlRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVzcG9uc2UScAoNQ2xhaW1Eb2N1bWVudBIuLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbURvY3VtZW50UmVxdWVzdBovLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbURvY3VtZW50UmVzcG9uc2USdgoPUmVsZWFzZURvY3VtZW50EjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlJlbGVhc2VEb2N1bWVudFJlcXVlc3QaMS5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUmVsZWFzZURvY3VtZW50UmVzcG9uc2USZwoKTGlzdENsYWltcxIrLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0Q2xhaW1zUmVxdWVzdBosLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0Q2xhaW1zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CjBjb3VudGVyc2lnbi9kb2N1bWVudHMvdjEvZG9jdW1lbnRzX3NlcnZpY2UucHJvdG8SGGNvdW50ZXJzaWduLmRvY3VtZW50cy52MSLpAgoIRG9jdW1lbnQSCgoCaWQYASABKAkSFAoMd29ya3NwYWNlX2lkGAIgASgJEhAKCGZpbGVuYW1lGAMgASgJEhQKDGNvbnRlbnRfdHlwZRgEIAEoCRISCgpzaXplX2J5dGVzGAUgASgDEg4KBnNoYTI1NhgGIAEoCRISCgpwYWdlX2NvdW50GAcgASgFEiwKBGtpbmQYCCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoFcGFnZXMYCiADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuUGFnZVNpemUSDwoHcmVtb3ZlZBgLIAMoCRI4CgZzb3VyY2UYDCABKAsyKC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnRTb3VyY2UiXAoORG9jdW1lbnRTb3VyY2USEAoIZmlsZW5hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSDgoGc2hhMjU2GAQgASgJIikKCFBhZ2VTaXplEg0KBXdpZHRoGAEgASgBEg4KBmhlaWdodBgCIAEoASI/ChJHZXREb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJIksKE0dldERvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQiUwoUTGlzdERvY3VtZW50c1JlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhIKCnBhZ2VfaW5kZXgYAiABKAUSEQoJcGFnZV9zaXplGAMgASgFImMKFUxpc3REb2N1bWVudHNSZXNwb25zZRI1Cglkb2N1bWVudHMYASADKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQSEwoLdG90YWxfY291bnQYAiABKAUi1AEKDFVwbG9hZEhlYWRlchIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEAoIZmlsZW5hbWUYAiABKAkSFAoMY29udGVudF90eXBlGAMgASgJEiwKBGtpbmQYBCABKA4yHi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuS2luZBITCgtkb2N1bWVudF9pZBgFIAEoCRIYChBzcG9vbGVkX2ZpbGVfdXJsGAYgASgJEhIKCnNpemVfYnl0ZXMYByABKAMSFQoNdmFsaWRhdGVfb25seRgIIAEoCCJqChVVcGxvYWREb2N1bWVudFJlcXVlc3QSOAoGaGVhZGVyGAEgASgLMiYuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZEhlYWRlckgAEg8KBWNodW5rGAIgASgMSABCBgoEcGFydCJOChZVcGxvYWREb2N1bWVudFJlc3BvbnNlEjQKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50IogBChdEb3dubG9hZERvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSGQoRYWNjZXB0X2RpcmVjdF91cmwYAyABKAgSFwoPYWNjZXB0X2ZpbGVfdXJsGAQgASgIEg4KBnNvdXJjZRgFIAEoCCKBAQoYRG93bmxvYWREb2N1bWVudFJlc3BvbnNlEjYKCGRvY3VtZW50GAEgASgLMiIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvY3VtZW50SAASDwoFY2h1bmsYAiABKAxIABIUCgpkaXJlY3RfdXJsGAMgASgJSABCBgoEcGFydCJCChVEZWxldGVEb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJIhgKFkRlbGV0ZURvY3VtZW50UmVzcG9uc2UiUQoUQ2xhaW1Eb2N1bWVudFJlcXVlc3QSFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCSJNChVDbGFpbURvY3VtZW50UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQiUwoWUmVsZWFzZURvY3VtZW50UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSDgoGaG9sZGVyGAMgASgJIhkKF1JlbGVhc2VEb2N1bWVudFJlc3BvbnNlIokBChFMaXN0Q2xhaW1zUmVxdWVzdBIVCg1ob2xkZXJfcHJlZml4GAEgASgJEjYKEmNyZWF0ZV90aW1lX2JlZm9yZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkicwoFQ2xhaW0SFAoMd29ya3NwYWNlX2lkGAEgASgJEhMKC2RvY3VtZW50X2lkGAIgASgJEg4KBmhvbGRlchgDIAEoCRIvCgtjcmVhdGVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXgoSTGlzdENsYWltc1Jlc3BvbnNlEi8KBmNsYWltcxgBIAMoCzIfLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5DbGFpbRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkizgEKD0ZpbmRUZXh0UmVxdWVzdBIUCgx3b3Jrc3BhY2VfaWQYASABKAkSEwoLZG9jdW1lbnRfaWQYAiABKAkSPAoJdGV4dF90YWdzGAMgASgLMicuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlRleHRUYWdTZWFyY2hIABI5CgdhbmNob3JzGAQgASgLMiYuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkFuY2hvclNlYXJjaEgAEg0KBWxpbWl0GAUgASgFQggKBnNlYXJjaCIPCg1UZXh0VGFnU2VhcmNoIkEKDEFuY2hvclNlYXJjaBIxCgdhbmNob3JzGAEgAygLMiAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkFuY2hvciIuCgZBbmNob3ISDAoEdGV4dBgBIAEoCRIWCg5jYXNlX3NlbnNpdGl2ZRgCIAEoCCJMCgdUZXh0Qm94EgwKBHBhZ2UYASABKAUSCQoBeBgCIAEoARIJCgF5GAMgASgBEg0KBXdpZHRoGAQgASgBEg4KBmhlaWdodBgFIAEoASJKCgpXcml0dGVuVGFnEgwKBHRleHQYASABKAkSLgoDYm94GAIgASgLMiEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlRleHRCb3giQAoMQW5jaG9yUGxhY2VzEjAKBWJveGVzGAEgAygLMiEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlRleHRCb3gitQEKEEZpbmRUZXh0UmVzcG9uc2USNAoIZG9jdW1lbnQYASABKAsyIi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuRG9jdW1lbnQSMgoEdGFncxgCIAMoCzIkLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5Xcml0dGVuVGFnEjcKB2FuY2hvcnMYAyADKAsyJi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQW5jaG9yUGxhY2VzKnIKBEtpbmQSFAoQS0lORF9VTlNQRUNJRklFRBAAEhEKDUtJTkRfT1JJR0lOQUwQARIPCgtLSU5EX1NJR05FRBACEhQKEEtJTkRfQ0VSVElGSUNBVEUQAxIaChZLSU5EX1NJR05FUl9BVFRBQ0hNRU5UEAQyjwgKEERvY3VtZW50c1NlcnZpY2USagoLR2V0RG9jdW1lbnQSLC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuR2V0RG9jdW1lbnRSZXF1ZXN0Gi0uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkdldERvY3VtZW50UmVzcG9uc2UScAoNTGlzdERvY3VtZW50cxIuLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0RG9jdW1lbnRzUmVxdWVzdBovLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5MaXN0RG9jdW1lbnRzUmVzcG9uc2USdQoOVXBsb2FkRG9jdW1lbnQSLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuVXBsb2FkRG9jdW1lbnRSZXF1ZXN0GjAuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlVwbG9hZERvY3VtZW50UmVzcG9uc2UoARJ7ChBEb3dubG9hZERvY3VtZW50EjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvd25sb2FkRG9jdW1lbnRSZXF1ZXN0GjIuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRvd25sb2FkRG9jdW1lbnRSZXNwb25zZTABEnMKDkRlbGV0ZURvY3VtZW50Ei8uY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkRlbGV0ZURvY3VtZW50UmVxdWVzdBowLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5EZWxldGVEb2N1bWVudFJlc3BvbnNlEnAKDUNsYWltRG9jdW1lbnQSLi5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW1Eb2N1bWVudFJlcXVlc3QaLy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuQ2xhaW1Eb2N1bWVudFJlc3BvbnNlEnYKD1JlbGVhc2VEb2N1bWVudBIwLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5SZWxlYXNlRG9jdW1lbnRSZXF1ZXN0GjEuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLlJlbGVhc2VEb2N1bWVudFJlc3BvbnNlEmcKCkxpc3RDbGFpbXMSKy5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdENsYWltc1JlcXVlc3QaLC5jb3VudGVyc2lnbi5kb2N1bWVudHMudjEuTGlzdENsYWltc1Jlc3BvbnNlEmEKCEZpbmRUZXh0EikuY291bnRlcnNpZ24uZG9jdW1lbnRzLnYxLkZpbmRUZXh0UmVxdWVzdBoqLmNvdW50ZXJzaWduLmRvY3VtZW50cy52MS5GaW5kVGV4dFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Document is a stored file's metadata.
@@ -792,6 +792,263 @@ export const ListClaimsResponseSchema: GenMessage<ListClaimsResponse> = /*@__PUR
   messageDesc(file_countersign_documents_v1_documents_service, 20);
 
 /**
+ * FindTextRequest names a document and what to find in its text.
+ *
+ * @generated from message countersign.documents.v1.FindTextRequest
+ */
+export type FindTextRequest = Message<"countersign.documents.v1.FindTextRequest"> & {
+  /**
+   * workspace_id owning the document; another workspace's document is not found.
+   *
+   * @generated from field: string workspace_id = 1;
+   */
+  workspaceId: string;
+
+  /**
+   * document_id of the document.
+   *
+   * @generated from field: string document_id = 2;
+   */
+  documentId: string;
+
+  /**
+   * search says what to find.
+   *
+   * @generated from oneof countersign.documents.v1.FindTextRequest.search
+   */
+  search: {
+    /**
+     * text_tags finds every text tag written in one run of text, and every {{ left open in its run.
+     *
+     * @generated from field: countersign.documents.v1.TextTagSearch text_tags = 3;
+     */
+    value: TextTagSearch;
+    case: "textTags";
+  } | {
+    /**
+     * anchors finds every place each of these strings is written within one run of text.
+     *
+     * @generated from field: countersign.documents.v1.AnchorSearch anchors = 4;
+     */
+    value: AnchorSearch;
+    case: "anchors";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * limit is the most places answered: text tags in all, or for each anchor; 1 to 1000. The search
+   * stops there, so a caller that refuses more than N asks for N + 1.
+   *
+   * @generated from field: int32 limit = 5;
+   */
+  limit: number;
+};
+
+/**
+ * Describes the message countersign.documents.v1.FindTextRequest.
+ * Use `create(FindTextRequestSchema)` to create a new message.
+ */
+export const FindTextRequestSchema: GenMessage<FindTextRequest> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 21);
+
+/**
+ * TextTagSearch asks for the text tags: a {{ followed by up to 320 characters and }}.
+ *
+ * @generated from message countersign.documents.v1.TextTagSearch
+ */
+export type TextTagSearch = Message<"countersign.documents.v1.TextTagSearch"> & {
+};
+
+/**
+ * Describes the message countersign.documents.v1.TextTagSearch.
+ * Use `create(TextTagSearchSchema)` to create a new message.
+ */
+export const TextTagSearchSchema: GenMessage<TextTagSearch> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 22);
+
+/**
+ * AnchorSearch asks for the places of anchor strings (DocuSign's anchor tabs).
+ *
+ * @generated from message countersign.documents.v1.AnchorSearch
+ */
+export type AnchorSearch = Message<"countersign.documents.v1.AnchorSearch"> & {
+  /**
+   * anchors to find, at most 1000.
+   *
+   * @generated from field: repeated countersign.documents.v1.Anchor anchors = 1;
+   */
+  anchors: Anchor[];
+};
+
+/**
+ * Describes the message countersign.documents.v1.AnchorSearch.
+ * Use `create(AnchorSearchSchema)` to create a new message.
+ */
+export const AnchorSearchSchema: GenMessage<AnchorSearch> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 23);
+
+/**
+ * Anchor is a string to find in a document's text.
+ *
+ * @generated from message countersign.documents.v1.Anchor
+ */
+export type Anchor = Message<"countersign.documents.v1.Anchor"> & {
+  /**
+   * text to find, 1 to 1000 characters.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * case_sensitive compares the text as written; otherwise case is ignored.
+   *
+   * @generated from field: bool case_sensitive = 2;
+   */
+  caseSensitive: boolean;
+};
+
+/**
+ * Describes the message countersign.documents.v1.Anchor.
+ * Use `create(AnchorSchema)` to create a new message.
+ */
+export const AnchorSchema: GenMessage<Anchor> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 24);
+
+/**
+ * TextBox is the box of some characters on a page, in PDF points from the page's top-left corner
+ * as a viewer shows it.
+ *
+ * @generated from message countersign.documents.v1.TextBox
+ */
+export type TextBox = Message<"countersign.documents.v1.TextBox"> & {
+  /**
+   * page is the 1-based page number.
+   *
+   * @generated from field: int32 page = 1;
+   */
+  page: number;
+
+  /**
+   * x of the box's left edge.
+   *
+   * @generated from field: double x = 2;
+   */
+  x: number;
+
+  /**
+   * y of the box's top edge.
+   *
+   * @generated from field: double y = 3;
+   */
+  y: number;
+
+  /**
+   * width of the box.
+   *
+   * @generated from field: double width = 4;
+   */
+  width: number;
+
+  /**
+   * height of the box.
+   *
+   * @generated from field: double height = 5;
+   */
+  height: number;
+};
+
+/**
+ * Describes the message countersign.documents.v1.TextBox.
+ * Use `create(TextBoxSchema)` to create a new message.
+ */
+export const TextBoxSchema: GenMessage<TextBox> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 25);
+
+/**
+ * WrittenTag is a text tag as written in the document, and where.
+ *
+ * @generated from message countersign.documents.v1.WrittenTag
+ */
+export type WrittenTag = Message<"countersign.documents.v1.WrittenTag"> & {
+  /**
+   * text of the tag as written, braces included.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * box of the tag's characters.
+   *
+   * @generated from field: countersign.documents.v1.TextBox box = 2;
+   */
+  box?: TextBox | undefined;
+};
+
+/**
+ * Describes the message countersign.documents.v1.WrittenTag.
+ * Use `create(WrittenTagSchema)` to create a new message.
+ */
+export const WrittenTagSchema: GenMessage<WrittenTag> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 26);
+
+/**
+ * AnchorPlaces are the places one anchor is written.
+ *
+ * @generated from message countersign.documents.v1.AnchorPlaces
+ */
+export type AnchorPlaces = Message<"countersign.documents.v1.AnchorPlaces"> & {
+  /**
+   * boxes of the anchor's characters, page by page, at most the request's limit.
+   *
+   * @generated from field: repeated countersign.documents.v1.TextBox boxes = 1;
+   */
+  boxes: TextBox[];
+};
+
+/**
+ * Describes the message countersign.documents.v1.AnchorPlaces.
+ * Use `create(AnchorPlacesSchema)` to create a new message.
+ */
+export const AnchorPlacesSchema: GenMessage<AnchorPlaces> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 27);
+
+/**
+ * FindTextResponse carries the document and what was found in it.
+ *
+ * @generated from message countersign.documents.v1.FindTextResponse
+ */
+export type FindTextResponse = Message<"countersign.documents.v1.FindTextResponse"> & {
+  /**
+   * document searched, with its page sizes.
+   *
+   * @generated from field: countersign.documents.v1.Document document = 1;
+   */
+  document?: Document | undefined;
+
+  /**
+   * tags found, in page order, at most the request's limit (for a text_tags search).
+   *
+   * @generated from field: repeated countersign.documents.v1.WrittenTag tags = 2;
+   */
+  tags: WrittenTag[];
+
+  /**
+   * anchors are the places of each anchor, in the order they were asked for (for an anchors search).
+   *
+   * @generated from field: repeated countersign.documents.v1.AnchorPlaces anchors = 3;
+   */
+  anchors: AnchorPlaces[];
+};
+
+/**
+ * Describes the message countersign.documents.v1.FindTextResponse.
+ * Use `create(FindTextResponseSchema)` to create a new message.
+ */
+export const FindTextResponseSchema: GenMessage<FindTextResponse> = /*@__PURE__*/
+  messageDesc(file_countersign_documents_v1_documents_service, 28);
+
+/**
  * Kind says where a document came from.
  *
  * @generated from enum countersign.documents.v1.Kind
@@ -936,6 +1193,19 @@ export const DocumentsService: GenService<{
     methodKind: "unary";
     input: typeof ListClaimsRequestSchema;
     output: typeof ListClaimsResponseSchema;
+  },
+  /**
+   * FindText finds what is written in a document's text, as a viewer shows its pages (crop box and
+   * rotation applied): its text tags ({{signature:Client}}), or every place of some anchor strings.
+   * A document whose text cannot be read (pdf.js fails on it, or it is too long, too large or too slow
+   * to read) fails with FAILED_PRECONDITION saying why.
+   *
+   * @generated from rpc countersign.documents.v1.DocumentsService.FindText
+   */
+  findText: {
+    methodKind: "unary";
+    input: typeof FindTextRequestSchema;
+    output: typeof FindTextResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_countersign_documents_v1_documents_service, 0);

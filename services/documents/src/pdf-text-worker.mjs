@@ -1,18 +1,23 @@
 // @ts-check
 /**
- * The job process that finds text in PDFs with pdf.js: anchor strings (DocuSign's anchor tabs) and
- * text tags (`{{signature:Client}}`). pdf.js's Node build carries
+ * The job process that finds text in stored PDFs with pdf.js (see pdf-text.ts): anchor strings
+ * (DocuSign's anchor tabs) and text tags (`{{signature:Client}}`). pdf.js's Node build carries
  * core-js, which replaces globals of the realm it loads in (Array.prototype.push, JSON.parse and
- * JSON.stringify among them) with slower JavaScript versions; here they stay out of the gateway's
+ * JSON.stringify among them) with slower JavaScript versions; here they stay out of the service's
  * own process. The search runs here too, page by page, and stops for an anchor once it has been found
  * `limit` times: a short anchor ("x") in a long document has millions of places, and neither
- * finding nor sending them may cost more than the caller can use.
+ * finding nor sending them may cost more than the caller can use. A document from outside is
+ * hostile: one that says it has more than `maxPages` pages, or holds more than `maxCharacters`
+ * characters of text before the search is done, is refused rather than read on.
  *
- * A job `{ bytes, anchors: [{ text, caseSensitive }], limit }` answers one list of boxes per anchor
- * (each box `{ page, x, y, width, height }` in PDF points from the top-left of the page as a viewer
- * shows it); a job `{ bytes, tags: true, limit }` answers every `{{…}}` written in one run of text,
+ * A job `{ path, maxPages, maxCharacters, limit, anchors: [{ text, caseSensitive }] }` answers
+ * `{ anchors }`, one list of boxes per anchor (each box `{ page, x, y, width, height }` in PDF
+ * points from the top-left of the page as a viewer shows it); a job `{ path, maxPages,
+ * maxCharacters, limit, tags: true }` answers `{ tags }`: every `{{…}}` written in one run of text,
  * and every `{{` left open in its run, each `{ text, page, x, y, width, height }`, at most `limit`.
+ * A document refused answers `{ refused }`, saying why in words; one pdf.js cannot read fails.
  */
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { serveJobs } from "@countersign/kit/job-child.mjs";
@@ -25,7 +30,11 @@ const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve("p
  * @typedef {{ str: string, transform: number[], width: number, height: number }} TextRun
  * @typedef {{ page: number, x: number, y: number, width: number, height: number }} TextBox
  * @typedef {{ text: string, caseSensitive: boolean }} Anchor
+ * @typedef {{ path: string, maxPages: number, maxCharacters: number, limit: number }} Reading
  */
+
+/** Why a document is not read on: it is larger than a reader may take. */
+class Refused extends Error {}
 
 /** @param {number[]} m @param {number} x @param {number} y @returns {[number, number]} */
 function apply(m, x, y) {
@@ -68,20 +77,23 @@ const TAG = /\{\{(?:[^{}]{0,320}\}\}|[^{}]{0,320})/g;
 
 /**
  * Every page's runs of text, with the page's transform to the viewer's coordinates; `visit` says
- * whether to go on to the next page.
- * @param {Uint8Array} bytes
+ * whether to go on to the next page. Throws Refused past the reading's pages or characters.
+ * @param {Reading} reading
  * @param {(page: number, runs: TextRun[], toView: number[]) => boolean} visit
  */
-async function eachPage(bytes, visit) {
+async function eachPage({ path, maxPages, maxCharacters }, visit) {
+  const file = await readFile(path);
   const loading = getDocument({
-    // pdf.js takes a plain Uint8Array, not a Buffer, which is what arrives when the caller had one.
-    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    // pdf.js takes a plain Uint8Array, not a Buffer.
+    data: new Uint8Array(file.buffer, file.byteOffset, file.byteLength),
     standardFontDataUrl: STANDARD_FONTS,
     useSystemFonts: false,
     verbosity: 0,
   });
   try {
     const pdf = await loading.promise;
+    if (pdf.numPages > maxPages) throw new Refused(`it has more than ${maxPages} pages`);
+    let characters = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number);
       const toView = page.getViewport({ scale: 1 }).transform;
@@ -90,6 +102,9 @@ async function eachPage(bytes, visit) {
       const runs = [];
       for (const item of content.items) {
         if (!("str" in item) || item.str.length === 0) continue;
+        characters += item.str.length;
+        if (characters > maxCharacters)
+          throw new Refused(`it holds more than ${maxCharacters} characters of text`);
         runs.push({ str: item.str, transform: item.transform, width: item.width, height: item.height });
       }
       page.cleanup();
@@ -100,11 +115,12 @@ async function eachPage(bytes, visit) {
   }
 }
 
-/** @param {{ bytes: Uint8Array, limit: number }} job */
-async function findTags({ bytes, limit }) {
+/** @param {Reading} reading */
+async function findTags(reading) {
+  const { limit } = reading;
   /** @type {(TextBox & { text: string })[]} */
   const found = [];
-  await eachPage(bytes, (number, runs, toView) => {
+  await eachPage(reading, (number, runs, toView) => {
     for (const run of runs) {
       for (const match of run.str.matchAll(TAG)) {
         if (found.length >= limit) return false;
@@ -120,13 +136,14 @@ async function findTags({ bytes, limit }) {
   return found;
 }
 
-/** @param {{ bytes: Uint8Array, anchors: Anchor[], limit: number }} job */
-async function findAnchors({ bytes, anchors, limit }) {
+/** @param {Reading & { anchors: Anchor[] }} reading */
+async function findAnchors(reading) {
+  const { anchors, limit } = reading;
   /** @type {TextBox[][]} */
   const found = anchors.map(() => []);
   const needles = anchors.map((anchor) => (anchor.caseSensitive ? anchor.text : fold(anchor.text)));
   const searching = () => found.some((boxes) => boxes.length < limit);
-  await eachPage(bytes, (number, runs, toView) => {
+  await eachPage(reading, (number, runs, toView) => {
     for (const run of runs) {
       const folded = fold(run.str);
       needles.forEach((needle, i) => {
@@ -146,5 +163,16 @@ async function findAnchors({ bytes, anchors, limit }) {
   return found;
 }
 
-/** @param {{ bytes: Uint8Array, limit: number, anchors?: Anchor[], tags?: boolean }} job */
-serveJobs((job) => (job.tags ? findTags(job) : findAnchors({ ...job, anchors: job.anchors ?? [] })));
+/** @param {Reading & { anchors?: Anchor[], tags?: boolean }} job */
+async function find(job) {
+  try {
+    return job.tags
+      ? { tags: await findTags(job) }
+      : { anchors: await findAnchors({ ...job, anchors: job.anchors ?? [] }) };
+  } catch (err) {
+    if (err instanceof Refused) return { refused: err.message };
+    throw err;
+  }
+}
+
+serveJobs(find);
