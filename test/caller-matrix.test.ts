@@ -94,7 +94,14 @@ const MATRIX: [DescService, ServiceCallers, Partial<Record<Caller, readonly stri
     DocumentsService,
     DOCUMENTS_CALLERS,
     {
-      gateway: ["GetDocument", "ListDocuments", "UploadDocument", "DownloadDocument", "DeleteDocument"],
+      gateway: [
+        "GetDocument",
+        "ListDocuments",
+        "UploadDocument",
+        "DownloadDocument",
+        "DeleteDocument",
+        "FindText",
+      ],
       templates: ["ClaimDocument", "ReleaseDocument", "ListClaims"],
       // Its API deletes the documents of requests the workspace's retention has passed; the sealer does not.
       requests: [...STORES_SEALED, "DeleteDocument"],
