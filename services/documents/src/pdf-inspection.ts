@@ -9,14 +9,8 @@
  * the whole time limit waits behind its own, not in front of everyone else's.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  busyError,
-  FairQueue,
-  FairQueueFull,
-  JobProcess,
-  JobProcessEnded,
-  JobTimedOut,
-} from "@countersign/kit";
+import { JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
+import { PdfTurns } from "./pdf-turns.js";
 
 /** [width, height] in PDF points as a viewer shows the page: crop box, rotation applied. */
 export type PageSize = [width: number, height: number];
@@ -64,13 +58,6 @@ export interface PdfInspectorOptions {
   maxPages?: number;
 }
 
-/**
- * One file read at a time (the process reads one), the workspaces in turn. A client uploading a
- * batch in parallel is normal (most files read in well under a second), so a workspace may have 32
- * waiting — each is a spooled file on disk, not memory — and everyone together 128.
- */
-const TURNS = { concurrency: 1, waitingPerParty: 32, maxWaiting: 128, retryAfterSeconds: 10 };
-
 /** A contract of a thousand pages is long; every page costs the signing page and the completion. */
 export const DEFAULT_MAX_DOCUMENT_PAGES = 1000;
 
@@ -85,7 +72,7 @@ const HEAP_LIMIT_MB = 512;
 
 export class PdfInspector {
   private readonly process: JobProcess<Job, InspectedFile>;
-  private readonly turns = new FairQueue(TURNS);
+  private readonly turns = new PdfTurns("the PDF reader");
   private readonly timeoutMs: number;
   private readonly maxPages: number;
 
@@ -127,18 +114,9 @@ export class PdfInspector {
     this.process.close();
   }
 
-  /** `job` in `party`'s turn; a caller that goes away while it waits gives its place up. */
+  /** `job` in `party`'s turn (PdfTurns). */
   private inTurn(party: string, job: Job, signal?: AbortSignal): Promise<InspectedFile> {
-    return this.turns
-      .run(party, () => this.run(job), signal)
-      .catch((err: unknown) => {
-        if (!(err instanceof FairQueueFull)) throw err;
-        const seconds = err.retryAfterSeconds;
-        throw busyError(
-          `the PDF reader has as many files waiting as it takes (of this workspace's, or of everyone's); try again in ${seconds} s`,
-          seconds,
-        );
-      });
+    return this.turns.run(party, () => this.run(job), signal);
   }
 
   private async run(job: Job): Promise<InspectedFile> {

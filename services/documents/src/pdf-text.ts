@@ -5,17 +5,11 @@
  * coordinates fields use. Reading and searching both run in a job process (pdf-text-worker.mjs),
  * which reads the file from a path: a hostile document, or a one-letter anchor found millions of
  * times, costs that process, never the service. One file is read at a time, the workspaces in turn
- * (the kit's FairQueue), as the inspector reads uploads (pdf-inspection.ts).
+ * (PdfTurns), as the inspector reads uploads.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  busyError,
-  FairQueue,
-  FairQueueFull,
-  JobProcess,
-  JobProcessEnded,
-  JobTimedOut,
-} from "@countersign/kit";
+import { JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
+import { PdfTurns } from "./pdf-turns.js";
 
 export interface TextBox {
   page: number;
@@ -55,9 +49,6 @@ export interface PdfTextReaderOptions {
   maxCharacters?: number;
 }
 
-/** As the inspector's turns: a workspace may have a batch waiting, everyone together a bounded number. */
-const TURNS = { concurrency: 1, waitingPerParty: 32, maxWaiting: 128, retryAfterSeconds: 10 };
-
 /** A legitimate document is read in a second or two; a hostile one (pdf.js can loop) is stopped here. */
 const DEFAULT_TIMEOUT_MS = 20_000;
 
@@ -69,7 +60,7 @@ const HEAP_LIMIT_MB = 512;
 
 export class PdfTextReader {
   private readonly process: JobProcess<Job, Answer>;
-  private readonly turns = new FairQueue(TURNS);
+  private readonly turns = new PdfTurns("the PDF text reader");
   private readonly timeoutMs: number;
   private readonly maxPages: number;
   private readonly maxCharacters: number;
@@ -124,16 +115,7 @@ export class PdfTextReader {
     signal?: AbortSignal,
   ): Promise<Answer> {
     const job: Job = { ...search, maxPages: this.maxPages, maxCharacters: this.maxCharacters };
-    const answer = await this.turns
-      .run(party, () => this.run(job), signal)
-      .catch((err: unknown) => {
-        if (!(err instanceof FairQueueFull)) throw err;
-        const seconds = err.retryAfterSeconds;
-        throw busyError(
-          `the PDF text reader has as many files waiting as it takes (of this workspace's, or of everyone's); try again in ${seconds} s`,
-          seconds,
-        );
-      });
+    const answer = await this.turns.run(party, () => this.run(job), signal);
     if ("refused" in answer) throw unreadableText(answer.refused);
     return answer;
   }
