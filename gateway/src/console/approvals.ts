@@ -4,20 +4,22 @@
  * its approver — approves a request awaiting approval, and it is sent as they sent it, or rejects
  * it, saying why. There is no such route for API keys: no key can approve what a key proposed.
  */
-import type { Client } from "@connectrpc/connect";
 import type { Session } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import express, { type Request, type Response, type Router } from "express";
+import type { Request, Response, Router } from "express";
 import { z } from "zod";
 import { ApprovalRights, WorkspaceParams } from "../contract/console.js";
-import type { Contract } from "../contract/operation.js";
 import { EmptyInput, RequestIdParams, SignatureRequest } from "../contract/signature-requests.js";
 import { text } from "../contract/values.js";
-import { DeclaredRouter } from "../declared-router.js";
 import { ApiProblem } from "../problems.js";
-import { actorOf, CONSOLE_WORKSPACE_BASE } from "../public-api.js";
+import { actorOf } from "../public-api.js";
 import { signatureRequestJson } from "../routes/signature-request-json.js";
 import type { ConsoleWorkspace } from "./session.js";
+import {
+  FORM_BODY,
+  type WorkspaceRoutesOptions,
+  workspaceIdOf,
+  workspaceRouter,
+} from "./workspace-router.js";
 
 const TAG = "Console: approvals";
 const PROBLEMS = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503] as const;
@@ -33,14 +35,8 @@ const RejectionInput = z
 export function approvalRoutes({
   requests,
   contract,
-}: {
-  requests: Client<typeof RequestsService>;
-  contract: Contract;
-}): Router {
-  const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
-    express.json({ limit: 16 * 1024 }),
-  ]);
-  const workspaceIdOf = (res: Response) => res.locals.workspaceId as string;
+}: Pick<WorkspaceRoutesOptions, "requests" | "contract">): Router {
+  const routes = workspaceRouter(contract, FORM_BODY);
 
   /** Whether the session's user may approve in this workspace, and who besides the admins may. */
   const rightsOf = async (res: Response) => {

@@ -6,13 +6,9 @@
  */
 
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import type { Client } from "@connectrpc/connect";
 import { keyAccess } from "@countersign/domain";
-import type { AuthService, UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type {
-  RequestsService,
-  SealCertificate,
-} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { UsageFigures } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { SealCertificate } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import {
   ApiKeyCreated,
@@ -31,22 +27,16 @@ import {
   TestEmailResult,
   WorkspaceParams,
 } from "../contract/console.js";
-import type { Contract } from "../contract/operation.js";
-import { DeclaredRouter } from "../declared-router.js";
 import { iso, isoOrNull } from "../json-time.js";
-import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
-import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { RateLimiter } from "../rate-limiter.js";
 import { actorOf, type ConsoleWorkspace, userEmailOf } from "./session.js";
-
-export interface DeveloperRoutesOptions {
-  auth: Client<typeof AuthService>;
-  requests: Client<typeof RequestsService>;
-  contract: Contract;
-  verifier: KeyVerifier;
-  publicUrl: string;
-}
+import {
+  FORM_BODY,
+  type WorkspaceRoutesOptions,
+  workspaceIdOf,
+  workspaceRouter,
+} from "./workspace-router.js";
 
 const DEVELOPER_PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
 const TAG = "Console: developer";
@@ -57,13 +47,11 @@ export function developerRoutes({
   contract,
   verifier,
   publicUrl,
-}: DeveloperRoutesOptions): Router {
+}: Omit<WorkspaceRoutesOptions, "api">): Router {
   // A test e-mail goes to any address: a few a minute per workspace check the settings, no more.
   const testEmails = new RateLimiter(0.1, 5);
-  const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
-    requireDeveloperAccess,
-  ]);
-  const smallBody = [express.json({ limit: 16 * 1024 })];
+  const routes = workspaceRouter(contract, requireDeveloperAccess);
+  const smallBody = [FORM_BODY];
 
   routes.on(
     "get",
@@ -349,10 +337,6 @@ export function requireDeveloperAccess(_req: Request, res: Response, next: NextF
     throw new ApiProblem("forbidden", "API access is disabled for this workspace");
   }
   next();
-}
-
-function workspaceIdOf(res: Response): string {
-  return res.locals.workspaceId as string;
 }
 
 function figures(f: UsageFigures | undefined) {

@@ -27,27 +27,22 @@ import {
 import type { Contract } from "../contract/operation.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { iso, isoOrNull } from "../json-time.js";
-import type { KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
-import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { csrfProtection } from "./csrf.js";
 import { requireDeveloperAccess } from "./developer.js";
 import { actorOf, describeSession, requireSession } from "./session.js";
+import { type WorkspaceRoutesOptions, workspaceIdOf, workspaceRouter } from "./workspace-router.js";
 
 const TAG = "Console: developer";
 const PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
 
-export interface IntegrationRoutesOptions {
-  auth: Client<typeof AuthService>;
-  contract: Contract;
-  verifier: KeyVerifier;
-}
-
 /** Mounted at the console's workspace base, after the session, CSRF and membership checks. */
-export function integrationRoutes({ auth, contract, verifier }: IntegrationRoutesOptions): Router {
-  const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
-    requireDeveloperAccess,
-  ]);
+export function integrationRoutes({
+  auth,
+  contract,
+  verifier,
+}: Pick<WorkspaceRoutesOptions, "auth" | "contract" | "verifier">): Router {
+  const routes = workspaceRouter(contract, requireDeveloperAccess);
 
   routes.on(
     "get",
@@ -250,10 +245,6 @@ function describe(integration: Integration) {
       grantedAt: iso(consent.grantTime),
     })),
   };
-}
-
-function workspaceIdOf(res: Response): string {
-  return res.locals.workspaceId as string;
 }
 
 /**

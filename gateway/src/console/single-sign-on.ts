@@ -28,11 +28,11 @@ import { id } from "../contract/values.js";
 import { readCookie, setCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { isoOrNull } from "../json-time.js";
-import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { type RateLimiter, takeForAddress } from "../rate-limiter.js";
 import { actorOf } from "./session.js";
 import { sessionCookie } from "./session-cookie.js";
 import { requireOrgAdmin } from "./team.js";
+import { FORM_BODY, workspaceIdOf, workspaceRouter } from "./workspace-router.js";
 
 export const SSO_BASE = "/console/sso";
 const STATE_MAX_AGE_SECONDS = 10 * 60;
@@ -190,11 +190,7 @@ export function singleSignOnSettingsRoutes({
   contract,
   publicUrl,
 }: Omit<SingleSignOnRoutesOptions, "limiter" | "logger">): Router {
-  const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
-    requireOrgAdmin,
-    express.json({ limit: 16 * 1024 }),
-  ]);
-  const workspaceId = (res: Response) => res.locals.workspaceId as string;
+  const routes = workspaceRouter(contract, requireOrgAdmin, FORM_BODY);
   const answer = (settings: SingleSignOn | undefined, id: string) => settingsJson(settings, publicUrl, id);
   routes.on(
     "get",
@@ -212,8 +208,8 @@ export function singleSignOnSettingsRoutes({
       problems: [401, 403, 404, 500, 503],
     },
     async ({ res }) => {
-      const { singleSignOn } = await auth.getSingleSignOn({ workspaceId: workspaceId(res) });
-      res.json(answer(singleSignOn, workspaceId(res)));
+      const { singleSignOn } = await auth.getSingleSignOn({ workspaceId: workspaceIdOf(res) });
+      res.json(answer(singleSignOn, workspaceIdOf(res)));
     },
   );
   routes.on(
@@ -231,7 +227,7 @@ export function singleSignOnSettingsRoutes({
     },
     async ({ res, body }) => {
       const { singleSignOn } = await auth.updateSingleSignOn({
-        workspaceId: workspaceId(res),
+        workspaceId: workspaceIdOf(res),
         enabled: body.enabled,
         issuer: body.issuer,
         clientId: body.clientId,
@@ -242,7 +238,7 @@ export function singleSignOnSettingsRoutes({
         ...actorOf(res),
         actorSessionToken: res.locals.sessionToken as string,
       });
-      res.json(answer(singleSignOn, workspaceId(res)));
+      res.json(answer(singleSignOn, workspaceIdOf(res)));
     },
   );
   return routes.router;

@@ -5,13 +5,11 @@
  * access is off — it is here that it is switched back on. Every change names its actor to auth,
  * which audits it as it audits the CLI's.
  */
-import type { Client } from "@connectrpc/connect";
 import {
-  type AuthService,
   type Invitation as InvitationMessage,
   Role,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { NextFunction, Request, Response, Router } from "express";
 import {
   Invitation,
   InvitationInput,
@@ -27,28 +25,22 @@ import {
   WorkspaceSettings,
   WorkspaceSettingsInput,
 } from "../contract/console.js";
-import type { Contract } from "../contract/operation.js";
-import { DeclaredRouter } from "../declared-router.js";
 import { iso } from "../json-time.js";
 import { ApiProblem } from "../problems.js";
-import { CONSOLE_WORKSPACE_BASE } from "../public-api.js";
 import { actorOf, type ConsoleWorkspace } from "./session.js";
+import {
+  FORM_BODY,
+  type WorkspaceRoutesOptions,
+  workspaceIdOf,
+  workspaceRouter,
+} from "./workspace-router.js";
 
 const TEAM_PROBLEMS = [400, 401, 403, 404, 500, 503] as const;
 const TAG = "Console: team";
 
-export function teamRoutes({
-  auth,
-  contract,
-}: {
-  auth: Client<typeof AuthService>;
-  contract: Contract;
-}): Router {
-  const routes = new DeclaredRouter(contract, CONSOLE_WORKSPACE_BASE, "consoleSession", [
-    requireOrgAdmin,
-    express.json({ limit: 16 * 1024 }),
-  ]);
-  const who = (res: Response) => ({ workspaceId: res.locals.workspaceId as string, ...actorOf(res) });
+export function teamRoutes({ auth, contract }: Pick<WorkspaceRoutesOptions, "auth" | "contract">): Router {
+  const routes = workspaceRouter(contract, requireOrgAdmin, FORM_BODY);
+  const who = (res: Response) => ({ workspaceId: workspaceIdOf(res), ...actorOf(res) });
 
   routes.on(
     "get",

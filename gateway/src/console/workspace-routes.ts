@@ -5,13 +5,7 @@
  * Webhook endpoints belong to Settings → Developer, so they are for Organization Admins of a
  * workspace with API access only, as the Developer tab's own routes are.
  */
-import type { Client } from "@connectrpc/connect";
-import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import express, { type Router } from "express";
-import type { Contract } from "../contract/operation.js";
-import type { KeyVerifier } from "../key-verifier.js";
-import type { PublicApi } from "../public-api.js";
 import { approvalRoutes } from "./approvals.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
@@ -20,15 +14,7 @@ import { requestSettingsConsoleRoutes } from "./request-settings.js";
 import { requireMembership, requireSession } from "./session.js";
 import { singleSignOnSettingsRoutes } from "./single-sign-on.js";
 import { teamRoutes } from "./team.js";
-
-export interface WorkspaceRoutesOptions {
-  auth: Client<typeof AuthService>;
-  requests: Client<typeof RequestsService>;
-  api: PublicApi;
-  contract: Contract;
-  verifier: KeyVerifier;
-  publicUrl: string;
-}
+import type { WorkspaceRoutesOptions } from "./workspace-router.js";
 
 export function consoleWorkspaceRoutes({
   auth,
