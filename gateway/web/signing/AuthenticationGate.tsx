@@ -6,6 +6,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { ApiError, getSession, type Session, type SignerAuthentication, sendCode, verify } from "./api";
 import { StateScreen } from "./EndScreens";
+import { FieldError } from "./FieldError";
 import { LanguageSwitcher, useT } from "./i18n/Language";
 import { problemText } from "./phase";
 
@@ -160,11 +161,7 @@ export function AuthenticationGate({
               aria-invalid={errors.accessCode ? true : undefined}
               aria-describedby={`${id}-access-hint${errors.accessCode ? ` ${id}-access-error` : ""}`}
             />
-            {errors.accessCode ? (
-              <p id={`${id}-access-error`} className="field-error-text" role="alert">
-                {errors.accessCode}
-              </p>
-            ) : null}
+            <FieldError id={`${id}-access-error`}>{errors.accessCode}</FieldError>
           </div>
         ) : null}
         {needs("email_code") ? (
@@ -197,18 +194,10 @@ export function AuthenticationGate({
                 {t(state.codeSentAt ? "gate.emailCode.sendNew" : "gate.emailCode.send")}
               </button>
             </div>
-            {errors.emailCode ? (
-              <p id={`${id}-email-error`} className="field-error-text" role="alert">
-                {errors.emailCode}
-              </p>
-            ) : null}
+            <FieldError id={`${id}-email-error`}>{errors.emailCode}</FieldError>
           </div>
         ) : null}
-        {errors.form ? (
-          <p className="field-error-text" role="alert">
-            {errors.form}
-          </p>
-        ) : null}
+        <FieldError>{errors.form}</FieldError>
         <button type="submit" className="button primary gate-submit" disabled={busy !== undefined}>
           {busy === "verify" ? <span className="spinner" aria-hidden="true" /> : null}
           {t("gate.continue")}

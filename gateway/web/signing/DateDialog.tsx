@@ -4,10 +4,10 @@
  * writes it YYYY-MM-DD, as every day of the document).
  */
 import { type FormEvent, useId, useRef, useState } from "react";
-import { Modal } from "../shared/Modal";
 import type { Field } from "./api";
 import { fieldLabel } from "./fields";
 import { useT } from "./i18n/Language";
+import { SigningDialog } from "./SigningDialog";
 
 interface Props {
   field: Field;
@@ -29,41 +29,34 @@ export function DateDialog({ field, day, onApply, onClose }: Props) {
   };
 
   return (
-    <Modal
+    <SigningDialog
       title={t("date.title")}
-      closeLabel={t("common.close")}
-      onClose={onClose}
       testId="date-dialog"
       initialFocus={input}
       busy={false}
+      onClose={onClose}
+      onSubmit={apply}
+      otherAction={
+        <button type="button" className="button secondary" onClick={() => onApply("")} disabled={!day}>
+          {t("date.clear")}
+        </button>
+      }
+      submit={{ label: t("date.apply"), testId: "date-apply", tone: "primary", disabled: !value }}
     >
-      <form onSubmit={apply} noValidate>
-        <label className="stacked-label" htmlFor={id} dir="auto">
-          {fieldLabel(field, t)}
-          {field.required ? <span className="required-word"> {t("common.required")}</span> : null}
-        </label>
-        <input
-          id={id}
-          ref={input}
-          type="date"
-          className="date-input"
-          data-testid="date-input"
-          value={value}
-          required={field.required}
-          onChange={(e) => setValue(e.target.value)}
-        />
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" onClick={() => onApply("")} disabled={!day}>
-            {t("date.clear")}
-          </button>
-          <button type="button" className="button secondary" onClick={onClose}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="button primary" data-testid="date-apply" disabled={!value}>
-            {t("date.apply")}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      <label className="stacked-label" htmlFor={id} dir="auto">
+        {fieldLabel(field, t)}
+        {field.required ? <span className="required-word"> {t("common.required")}</span> : null}
+      </label>
+      <input
+        id={id}
+        ref={input}
+        type="date"
+        className="date-input"
+        data-testid="date-input"
+        value={value}
+        required={field.required}
+        onChange={(e) => setValue(e.target.value)}
+      />
+    </SigningDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useRef, useState } from "react";
-import { Modal } from "../shared/Modal";
+import { FieldError } from "./FieldError";
 import { useT } from "./i18n/Language";
+import { SigningDialog } from "./SigningDialog";
 
 // The service keeps reasons of up to 1000 characters.
 const MAX = 1000;
@@ -33,56 +34,42 @@ export function DeclineDialog({ onClose, onConfirm, busy, error }: Props) {
   const message = missing && !reason.trim() ? t("decline.missing") : error;
 
   return (
-    <Modal
+    <SigningDialog
       title={t("decline.title")}
       description={t("decline.description")}
-      closeLabel={t("common.close")}
-      onClose={onClose}
       testId="decline-dialog"
       initialFocus={area}
       busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+      submit={{
+        label: t("decline.title"),
+        testId: "confirm-decline",
+        tone: "danger",
+        busyLabel: t("decline.declining"),
+      }}
     >
-      <form onSubmit={submit} noValidate>
-        <label className="stacked-label" htmlFor={`${hintId}-reason`}>
-          {t("decline.reason")} <span className="required-word">{t("common.required")}</span>
-        </label>
-        <textarea
-          id={`${hintId}-reason`}
-          ref={area}
-          data-testid="decline-reason"
-          value={reason}
-          maxLength={MAX}
-          rows={5}
-          required
-          aria-required="true"
-          aria-invalid={message ? true : undefined}
-          aria-describedby={`${hintId} ${message ? errorId : ""}`.trim()}
-          onChange={(e) => setReason(e.target.value)}
-          disabled={busy}
-        />
-        <p id={hintId} className="hint">
-          {t("decline.characters", { count: reason.length, max: MAX })}
-        </p>
-        {message ? (
-          <p id={errorId} className="field-error-text" role="alert">
-            {message}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="button danger" data-testid="confirm-decline" disabled={busy}>
-            {busy ? (
-              <>
-                <span className="spinner" aria-hidden="true" /> {t("decline.declining")}
-              </>
-            ) : (
-              t("decline.title")
-            )}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      <label className="stacked-label" htmlFor={`${hintId}-reason`}>
+        {t("decline.reason")} <span className="required-word">{t("common.required")}</span>
+      </label>
+      <textarea
+        id={`${hintId}-reason`}
+        ref={area}
+        data-testid="decline-reason"
+        value={reason}
+        maxLength={MAX}
+        rows={5}
+        required
+        aria-required="true"
+        aria-invalid={message ? true : undefined}
+        aria-describedby={`${hintId} ${message ? errorId : ""}`.trim()}
+        onChange={(e) => setReason(e.target.value)}
+        disabled={busy}
+      />
+      <p id={hintId} className="hint">
+        {t("decline.characters", { count: reason.length, max: MAX })}
+      </p>
+      <FieldError id={errorId}>{message}</FieldError>
+    </SigningDialog>
   );
 }

@@ -3,10 +3,11 @@
  * e-mailed a link of their own; this signer's link and session end with it.
  */
 import { type FormEvent, useId, useRef, useState } from "react";
-import { Modal } from "../shared/Modal";
 import { ApiError, reassign } from "./api";
+import { FieldError } from "./FieldError";
 import { useT } from "./i18n/Language";
 import { problemText } from "./phase";
+import { SigningDialog } from "./SigningDialog";
 
 interface Props {
   onClose: () => void;
@@ -63,60 +64,39 @@ export function ReassignDialog({ onClose, onReassigned, onEnded }: Props) {
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
       />
-      {errors[key] ? (
-        <p id={`${id}-${key}-error`} className="field-error-text" role="alert">
-          {errors[key]}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-${key}-error`}>{errors[key]}</FieldError>
     </>
   );
 
   return (
-    <Modal
+    <SigningDialog
       title={t("reassign.title")}
       description={t("reassign.description")}
-      closeLabel={t("common.close")}
-      onClose={onClose}
       testId="reassign-dialog"
       initialFocus={first}
       busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
+      formClassName="reassign-form"
+      submit={{ label: t("reassign.confirm"), testId: "confirm-reassign", tone: "primary" }}
     >
-      <form onSubmit={submit} noValidate className="reassign-form">
-        {input("name", t("reassign.name"), name, setName)}
-        {input("email", t("reassign.email"), email, setEmail)}
-        <label className="stacked-label" htmlFor={`${id}-reason`}>
-          {t("reassign.reason")}
-        </label>
-        <textarea
-          id={`${id}-reason`}
-          rows={3}
-          maxLength={1000}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          disabled={busy}
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
-        />
-        {errors.reason ? (
-          <p id={`${id}-reason-error`} className="field-error-text" role="alert">
-            {errors.reason}
-          </p>
-        ) : null}
-        {errors.form ? (
-          <p className="field-error-text" role="alert">
-            {errors.form}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
-            {t("common.cancel")}
-          </button>
-          <button type="submit" className="button primary" data-testid="confirm-reassign" disabled={busy}>
-            {busy ? <span className="spinner" aria-hidden="true" /> : null}
-            {t("reassign.confirm")}
-          </button>
-        </div>
-      </form>
-    </Modal>
+      {input("name", t("reassign.name"), name, setName)}
+      {input("email", t("reassign.email"), email, setEmail)}
+      <label className="stacked-label" htmlFor={`${id}-reason`}>
+        {t("reassign.reason")}
+      </label>
+      <textarea
+        id={`${id}-reason`}
+        rows={3}
+        maxLength={1000}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        disabled={busy}
+        aria-invalid={errors.reason ? true : undefined}
+        aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
+      />
+      <FieldError id={`${id}-reason-error`}>{errors.reason}</FieldError>
+      <FieldError>{errors.form}</FieldError>
+    </SigningDialog>
   );
 }

@@ -3,6 +3,7 @@ import SignaturePad, { type PointGroup } from "signature_pad";
 import { Modal } from "../shared/Modal";
 import type { SignatureValue } from "./api";
 import { TypedSignature } from "./FieldBox";
+import { FieldError } from "./FieldError";
 import { useT } from "./i18n/Language";
 
 type Tab = "type" | "draw";
@@ -272,11 +273,7 @@ export function SignatureDialog({ kind, defaultText, current, count, onApply, on
         </label>
       ) : null}
 
-      {error ? (
-        <p className="field-error-text" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError>{error}</FieldError>
 
       <p className="hint legal-hint">{t("signature.legal", { kind })}</p>
       <div className="dialog-actions">

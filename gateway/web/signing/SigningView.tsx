@@ -17,6 +17,7 @@ import {
 import { DateDialog } from "./DateDialog";
 import { DeclineDialog } from "./DeclineDialog";
 import { FieldBox } from "./FieldBox";
+import { FieldError } from "./FieldError";
 import { FilledBox } from "./FilledBox";
 import { Folded, useCompact } from "./Folded";
 import {
@@ -588,11 +589,7 @@ export function SigningView({
                     {t("actions.consentAll")}
                   </button>
                 ) : null}
-                {consentError ? (
-                  <p id="consent-error" className="field-error-text" role="alert">
-                    {consentError}
-                  </p>
-                ) : null}
+                <FieldError id="consent-error">{consentError}</FieldError>
               </div>
             ) : null}
             <div className="actions">
