@@ -19,18 +19,50 @@ const woff2Only: Plugin = {
   },
 };
 
-/** The web apps, one build each (`--mode sign`, `console` or `verify`): the gateway serves each at /{mode}/. */
-const APPS: Record<string, string> = { sign: "./signing", console: "./console", verify: "./verify" };
+/**
+ * The head every page starts with, before what its own index.html adds (its title): the character
+ * set, the width of a phone's screen, no address sent on to the sites it links to, no favicon
+ * fetched, light colours only; and, on a page whose address is a secret or behind a log-in, no
+ * place in a search engine's index.
+ */
+const pageHead = (listed: boolean): Plugin => {
+  const first = (tag: string, attrs: Record<string, string>) => ({
+    tag,
+    attrs,
+    injectTo: "head-prepend" as const,
+  });
+  return {
+    name: "countersign-page-head",
+    transformIndexHtml: () => [
+      first("meta", { charset: "utf-8" }),
+      first("meta", { name: "viewport", content: "width=device-width, initial-scale=1" }),
+      first("meta", { name: "referrer", content: "no-referrer" }),
+      ...(listed ? [] : [first("meta", { name: "robots", content: "noindex" })]),
+      first("meta", { name: "color-scheme", content: "light" }),
+      first("link", { rel: "icon", href: "data:," }),
+    ],
+  };
+};
+
+/**
+ * The web apps, one build each (`--mode sign`, `console` or `verify`): the gateway serves each at
+ * /{mode}/. Only the verification page may be listed by search engines.
+ */
+const APPS: Record<string, { root: string; listed: boolean }> = {
+  sign: { root: "./signing", listed: false },
+  console: { root: "./console", listed: false },
+  verify: { root: "./verify", listed: true },
+};
 
 export default defineConfig(({ mode }) => {
-  const root = APPS[mode];
-  if (!root) throw new Error(`build with --mode ${Object.keys(APPS).join(" or --mode ")}`);
+  const app = APPS[mode];
+  if (!app) throw new Error(`build with --mode ${Object.keys(APPS).join(" or --mode ")}`);
   return {
-    root: here(root),
+    root: here(app.root),
     base: `/${mode}/`,
     // Every script and style sheet also as .br and .gz, which the gateway sends to browsers that take
     // them (web-app.ts): a third of the bytes on a phone's network, compressed once at build time.
-    plugins: [woff2Only, react(), compression({ threshold: 1024, logLevel: "silent" })],
+    plugins: [pageHead(app.listed), woff2Only, react(), compression({ threshold: 1024, logLevel: "silent" })],
     publicDir: false,
     build: {
       outDir: here(`./dist/${mode}`),
