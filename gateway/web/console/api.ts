@@ -2,9 +2,10 @@
  * The console's calls to the gateway: JSON in and out, the session's CSRF token sent on every
  * state-changing call, problem details turned into an ApiError the pages can show, and a 401
  * announced once so that the app can ask the user to log in again. `api` is the client typed from
- * the gateway's schema; `call` serves the pages not moved to it yet.
+ * the gateway's schema; a document's upload, which reports its progress, is the one call beside it.
  */
 import { ApiError, createApiClient, type Problem, UNREACHABLE } from "../shared/api-client";
+import type { paths } from "../shared/api-schema";
 
 export { ApiError, asApiError, type Problem, type Violation } from "../shared/api-client";
 
@@ -16,12 +17,6 @@ let csrfToken = "";
 /** Keeps the token of the session just read or begun ("" when it ended). */
 export function rememberCsrfToken(token: string): void {
   csrfToken = token;
-}
-
-interface CallOptions {
-  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Sent as JSON. */
-  json?: unknown;
 }
 
 /** Calls made without a session (log-in, an invitation, a password reset): their 401 ends none. */
@@ -39,22 +34,6 @@ export const api = createApiClient({
   onUnauthorized: sessionEnded,
 });
 
-export async function call<T>(path: string, { method = "GET", json }: CallOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken;
-  if (json !== undefined) headers["Content-Type"] = "application/json";
-  const body = json === undefined ? undefined : JSON.stringify(json);
-  const response = await fetch(`/console/api${path}`, {
-    method,
-    headers,
-    body,
-    credentials: "same-origin",
-  }).catch(() => {
-    throw new ApiError(0, { title: "Network error", detail: UNREACHABLE });
-  });
-  return answer<T>(path, response.status, await response.text(), response.headers.get("x-request-id"));
-}
-
 /** A stored file's bytes (a document to draw in an editor); a failed download throws. */
 export async function downloadBytes(path: string): Promise<ArrayBuffer> {
   const response = await fetch(`/console/api${path}`, { credentials: "same-origin" });
@@ -62,17 +41,21 @@ export async function downloadBytes(path: string): Promise<ArrayBuffer> {
   return response.arrayBuffer();
 }
 
+type Uploaded =
+  paths["/console/api/workspaces/{workspaceId}/documents/upload"]["post"]["responses"][201]["content"]["application/json"];
+
 /**
- * Posts a file as its own body, reporting the share sent so far (0 to 1): fetch cannot tell how
+ * Posts a document as its own body, reporting the share sent so far (0 to 1): fetch cannot tell how
  * much of a request body has gone, so this one call uses XMLHttpRequest.
  */
-export function upload<T>(
-  path: string,
-  file: Blob,
+export function uploadDocument(
+  workspaceId: string,
+  file: File,
   type: string,
   onProgress: (sent: number) => void,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+): Promise<Uploaded> {
+  const path = inWorkspace(workspaceId, `/documents/upload?filename=${encodeURIComponent(file.name)}`);
+  return new Promise<Uploaded>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/console/api${path}`);
     xhr.setRequestHeader("Accept", "application/json");
@@ -82,7 +65,7 @@ export function upload<T>(
     xhr.onerror = () => reject(new ApiError(0, { title: "Network error", detail: UNREACHABLE }));
     xhr.onload = () => {
       try {
-        resolve(answer<T>(path, xhr.status, xhr.responseText, xhr.getResponseHeader("x-request-id")));
+        resolve(answer(path, xhr.status, xhr.responseText, xhr.getResponseHeader("x-request-id")));
       } catch (err) {
         reject(err);
       }
@@ -92,10 +75,9 @@ export function upload<T>(
 }
 
 /** The body of a 2xx answer, or the problem it carries as an ApiError (a 401 ends the session). */
-function answer<T>(path: string, status: number, text: string, requestId: string | null): T {
-  if (status === 204) return undefined as T;
+function answer(path: string, status: number, text: string, requestId: string | null): Uploaded {
   const parsed = text ? safeJson(text) : undefined;
-  if (status >= 200 && status < 300) return parsed as T;
+  if (status >= 200 && status < 300) return parsed as Uploaded;
   const problem = (parsed ?? {}) as Problem;
   if (status === 401) sessionEnded(path);
   throw new ApiError(status, { requestId: requestId ?? undefined, ...problem });

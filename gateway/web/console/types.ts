@@ -43,6 +43,7 @@ export type RequestStatus = Schemas["RequestStatus"];
 export const REQUEST_STATUSES: readonly RequestStatus[] = requestStatusValues;
 export type SignatureRequest = Schemas["SignatureRequest"];
 export type Recipient = Schemas["Recipient"];
+export type SignerLocale = Schemas["SignerLocale"];
 export type EmailDelivery = Schemas["EmailDelivery"];
 export type AuditEntry = Schemas["AuditEntry"];
 export type WorkspaceAuditEntry = Schemas["WorkspaceAuditEntry"];

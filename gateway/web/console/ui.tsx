@@ -161,25 +161,33 @@ export function TextAreaField({ label, error, className = "input", ...area }: Te
   );
 }
 
-interface SelectFieldProps {
+/** A select of values of type V; with `any`, V holds "" too, the value of that first option. */
+interface SelectFieldProps<V extends string> {
   label: string;
-  value: string;
-  options: readonly (string | { value: string; label: string })[];
-  onChange: (value: string) => void;
+  value: V;
+  options: readonly (V | { value: V; label: string })[];
+  onChange: (value: V) => void;
   /** The first option, for "no filter" ("All"). */
   any?: string;
   small?: boolean;
 }
 
 /** A labelled select; used for filters and choices alike. */
-export function SelectField({ label, value, options, onChange, any, small }: SelectFieldProps) {
+export function SelectField<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  any,
+  small,
+}: SelectFieldProps<V>) {
   const id = useId();
   return (
     <div>
       <label className={`stacked-label${small ? " small" : ""}`} htmlFor={id}>
         {label}
       </label>
-      <select id={id} className="input" value={value} onChange={(e) => onChange(e.target.value)}>
+      <select id={id} className="input" value={value} onChange={(e) => onChange(e.target.value as V)}>
         {any !== undefined ? <option value="">{any}</option> : null}
         {options.map((o) => {
           const option = typeof o === "string" ? { value: o, label: o } : o;

@@ -4,16 +4,12 @@
  * why) for an Organization Admin or the workspace's approver; once decided, who decided and when.
  */
 import { type FormEvent, useState } from "react";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { FormDialog } from "../FormDialog";
 import type { SignatureRequest } from "../types";
 import { BusyButton, ErrorNote, TextAreaField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
-
-interface ApprovalRights {
-  mayApprove: boolean;
-  approverUserId: string | null;
-}
 
 export function ApprovalCard({
   request,
@@ -24,14 +20,19 @@ export function ApprovalCard({
 }) {
   const workspace = useWorkspace();
   const [rights] = useLoad(
-    () => call<ApprovalRights>(inWorkspace(workspace.id, "/approval-rights")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/approval-rights", {
+          params: { path: { workspaceId: workspace.id } },
+        }),
+      ),
     [workspace.id],
   );
   const [rejecting, setRejecting] = useState(false);
   const { busy, error, run } = useAction();
   const { proposal } = request;
   if (!proposal) return null;
-  const path = (action: string) => inWorkspace(workspace.id, `/signature-requests/${request.id}/${action}`);
+  const params = { path: { workspaceId: workspace.id, requestId: request.id } };
   const proposedBy = (
     <>
       Proposed by the API key “{proposal.proposedBy}” <When at={proposal.proposedAt} />
@@ -85,7 +86,10 @@ export function ApprovalCard({
             disabled={busy !== undefined}
             onClick={() =>
               run("approve", async () => {
-                await call(path("approve"), { method: "POST", json: {} });
+                await api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/approve", {
+                  params,
+                  body: {},
+                });
                 onDecided("Approved and sent. Recipients who sign by e-mail have been notified.");
               })
             }
@@ -107,7 +111,10 @@ export function ApprovalCard({
         <RejectDialog
           onClose={() => setRejecting(false)}
           onReject={async (reason) => {
-            await call(path("reject"), { method: "POST", json: { reason } });
+            await api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/reject", {
+              params,
+              body: { reason },
+            });
             setRejecting(false);
             onDecided("Rejected. The request is cancelled; no recipient was told of it.");
           }}

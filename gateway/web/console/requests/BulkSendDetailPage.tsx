@@ -5,9 +5,10 @@
  */
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { DataTable } from "../DataTable";
-import type { BulkSend, BulkSendRow, Page } from "../types";
+import type { BulkSend, BulkSendRow } from "../types";
 import { Confirm, Empty, Pager, SelectField, Show, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
@@ -38,16 +39,29 @@ function RowBadge({ status }: { status: BulkSendRow["status"] }) {
 
 export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
   const workspace = useWorkspace();
-  const path = (rest = "") => inWorkspace(workspace.id, `/bulk-sends/${bulkSendId}${rest}`);
+  const params = { path: { workspaceId: workspace.id, bulkSendId } };
   const [status, setStatus] = useState("");
   const [pageIndex, setPageIndex] = useState(0);
   const [cancelling, setCancelling] = useState(false);
-  const [loaded, reload] = useLoad(() => call<BulkSend>(path()), [workspace.id, bulkSendId]);
-  const rowQuery = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: "50" });
-  if (status) rowQuery.set("status", status);
+  const [loaded, reload] = useLoad(
+    () => ok(api.GET("/workspaces/{workspaceId}/bulk-sends/{bulkSendId}", { params })),
+    [workspace.id, bulkSendId],
+  );
   const [rows, reloadRows] = useLoad(
-    () => call<Page<BulkSendRow>>(path(`/rows?${rowQuery}`)),
-    [workspace.id, bulkSendId, rowQuery.toString()],
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/rows", {
+          params: {
+            ...params,
+            query: {
+              pageIndex,
+              pageSize: 50,
+              ...(status ? { status: status as BulkSendRow["status"] } : {}),
+            },
+          },
+        }),
+      ),
+    [workspace.id, bulkSendId, pageIndex, status],
   );
   const running = loaded.state === "ready" && loaded.value.status === "running";
   // biome-ignore lint/correctness/useExhaustiveDependencies: reload and reloadRows are stable; `running` decides.
@@ -186,7 +200,7 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
           confirmLabel="Cancel the rest"
           danger
           onConfirm={async () => {
-            await call<BulkSend>(path("/cancel"), { method: "POST" });
+            await api.POST("/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/cancel", { params });
             reload();
             reloadRows();
           }}

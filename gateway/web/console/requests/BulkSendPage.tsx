@@ -5,9 +5,10 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api, inWorkspace } from "../api";
 import { PagedRows } from "../PagedRows";
-import type { BulkSend, Page, Template } from "../types";
+import type { Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BulkStatusBadge } from "./BulkSendDetailPage";
@@ -21,7 +22,12 @@ const SHOWN_PROBLEMS = 50;
 export function BulkSendPage() {
   const workspace = useWorkspace();
   const [templates, reload] = useLoad(
-    () => call<Page<Template>>(inWorkspace(workspace.id, "/templates?pageSize=100")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/templates", {
+          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+        }),
+      ),
     [workspace.id],
   );
   return (
@@ -73,15 +79,17 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void run("send", async () => {
-      const started = await call<BulkSend>(inWorkspace(workspace.id, "/bulk-sends"), {
-        method: "POST",
-        json: {
-          templateId,
-          title: title.trim(),
-          ...(message.trim() ? { message: message.trim() } : {}),
-          csv: file ? await file.text() : "",
-        },
-      });
+      const started = await ok(
+        api.POST("/workspaces/{workspaceId}/bulk-sends", {
+          params: { path: { workspaceId: workspace.id } },
+          body: {
+            templateId,
+            title: title.trim(),
+            ...(message.trim() ? { message: message.trim() } : {}),
+            csv: file ? await file.text() : "",
+          },
+        }),
+      );
       navigate(`/requests/bulk/${started.id}`);
     });
   };
@@ -168,7 +176,12 @@ function BulkSendList() {
   const workspace = useWorkspace();
   const [pageIndex, setPageIndex] = useState(0);
   const [loaded, reload] = useLoad(
-    () => call<Page<BulkSend>>(inWorkspace(workspace.id, `/bulk-sends?pageIndex=${pageIndex}&pageSize=20`)),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/bulk-sends", {
+          params: { path: { workspaceId: workspace.id }, query: { pageIndex, pageSize: 20 } },
+        }),
+      ),
     [workspace.id, pageIndex],
   );
   return (

@@ -1,8 +1,9 @@
 /** A request from a template: a signer for every role, a title and a message, then send or keep as a draft. */
 import { type FormEvent, useId, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { call, inWorkspace } from "../api";
-import type { Page, SignatureRequest, Template } from "../types";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
+import type { SignerLocale, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
@@ -15,12 +16,18 @@ export function NewRequestPage() {
   const workspace = useWorkspace();
   const chosen = new URLSearchParams(useSearch()).get("templateId") ?? "";
   const [templates, reload] = useLoad(async () => {
-    const { items } = await call<Page<Template>>(inWorkspace(workspace.id, "/templates?pageSize=100"));
+    const { items } = await ok(
+      api.GET("/workspaces/{workspaceId}/templates", {
+        params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+      }),
+    );
     // The template asked for may be older than the newest hundred.
     if (!chosen || items.some((t) => t.id === chosen)) return { items };
-    const asked = await call<Template>(inWorkspace(workspace.id, `/templates/${chosen}`)).catch(
-      () => undefined,
-    );
+    const asked = await ok(
+      api.GET("/workspaces/{workspaceId}/templates/{templateId}", {
+        params: { path: { workspaceId: workspace.id, templateId: chosen } },
+      }),
+    ).catch(() => undefined);
     return { items: asked ? [asked, ...items] : items };
   }, [workspace.id, chosen]);
   return (
@@ -76,7 +83,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   const [signers, setSigners] = useState<
     Record<
       string,
-      { name: string; email: string; checks: SignerCheckValues; locale: string; inPerson: boolean }
+      { name: string; email: string; checks: SignerCheckValues; locale: SignerLocale | ""; inPerson: boolean }
     >
   >({});
   const { busy, error, run } = useAction();
@@ -86,25 +93,30 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
 
   const submit = (send: boolean) =>
     run(send ? "send" : "draft", async () => {
-      const created = await call<SignatureRequest>(inWorkspace(workspace.id, "/signature-requests"), {
-        method: "POST",
-        json: {
-          title: title.trim(),
-          ...(message.trim() ? { message: message.trim() } : {}),
-          templateId,
-          recipients: roles.map((r) => ({
-            role: r.name,
-            name: signers[r.name]?.name.trim() ?? "",
-            email: signers[r.name]?.email.trim() ?? "",
-            ...checksBody(signers[r.name]?.checks),
-            ...(signers[r.name]?.locale ? { locale: signers[r.name]?.locale } : {}),
-            ...(signers[r.name]?.inPerson && host ? { host } : {}),
-          })),
-          ...(allowReassign ? { allowReassign: true } : {}),
-          ...scheduleBody(schedule),
-          send,
-        },
-      });
+      const created = await ok(
+        api.POST("/workspaces/{workspaceId}/signature-requests", {
+          params: { path: { workspaceId: workspace.id } },
+          body: {
+            title: title.trim(),
+            ...(message.trim() ? { message: message.trim() } : {}),
+            templateId,
+            recipients: roles.map((r) => {
+              const signer = signers[r.name];
+              return {
+                role: r.name,
+                name: signer?.name.trim() ?? "",
+                email: signer?.email.trim() ?? "",
+                ...checksBody(signer?.checks),
+                ...(signer?.locale ? { locale: signer.locale } : {}),
+                ...(signer?.inPerson && host ? { host } : {}),
+              };
+            }),
+            ...(allowReassign ? { allowReassign: true } : {}),
+            ...scheduleBody(schedule),
+            send,
+          },
+        }),
+      );
       navigate(`/requests/${created.id}`);
     });
   const problem = (path: string) => error?.errors.find((e) => e.path === path)?.message;

@@ -1,7 +1,8 @@
 import { localeName } from "@countersign/domain/web";
 import { type ReactNode, useEffect, useState } from "react";
 import { Link } from "wouter";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api, inWorkspace } from "../api";
 import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
 import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -35,9 +36,13 @@ const FOLLOW_MS = 4000;
 export function RequestDetailPage({ requestId }: { requestId: string }) {
   const workspace = useWorkspace();
   const path = (rest = "") => inWorkspace(workspace.id, `/signature-requests/${requestId}${rest}`);
-  const [loaded, reload] = useLoad(() => call<SignatureRequest>(path()), [workspace.id, requestId]);
+  const params = { path: { workspaceId: workspace.id, requestId } };
+  const [loaded, reload] = useLoad(
+    () => ok(api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}", { params })),
+    [workspace.id, requestId],
+  );
   const [audit, reloadAudit] = useLoad(
-    () => call<{ items: AuditEntry[]; verified: boolean }>(path("/audit-trail")),
+    () => ok(api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}/audit-trail", { params })),
     [workspace.id, requestId],
   );
   const [cancelling, setCancelling] = useState(false);
@@ -125,7 +130,11 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                     onClick={() =>
                       act(
                         "send",
-                        () => call(path("/send"), { method: "POST", json: {} }),
+                        () =>
+                          api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/send", {
+                            params,
+                            body: {},
+                          }),
                         "Sent. Recipients who sign by e-mail have been notified.",
                       )
                     }
@@ -141,7 +150,11 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                     onClick={() =>
                       act(
                         "resend",
-                        () => call(path("/resend"), { method: "POST", json: {} }),
+                        () =>
+                          api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/resend", {
+                            params,
+                            body: {},
+                          }),
                         request.completionFailure
                           ? "Sealing is being tried again."
                           : "Sent again to everyone who has not signed yet.",
@@ -228,11 +241,17 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                     onHost={() =>
                       run(`host ${r.id}`, async () => {
                         // The signing page comes back here once the signer is done.
-                        const made = await call<{ url: string }>(
-                          inWorkspace(workspace.id, `/signature-requests/${request.id}/in-person-signing`),
-                          { method: "POST", json: { recipientId: r.id, returnUrl: window.location.href } },
+                        const made = await ok(
+                          api.POST(
+                            "/workspaces/{workspaceId}/signature-requests/{requestId}/in-person-signing",
+                            {
+                              params,
+                              body: { recipientId: r.id, returnUrl: window.location.href },
+                            },
+                          ),
                         );
-                        window.location.assign(made.url);
+                        // Only an MCP dry run answers without a URL.
+                        if (made.url) window.location.assign(made.url);
                       })
                     }
                     busy={busy === `remind ${r.id}`}
@@ -240,9 +259,9 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                       act(
                         `remind ${r.id}`,
                         () =>
-                          call(inWorkspace(workspace.id, `/recipients/${r.id}/reminders`), {
-                            method: "POST",
-                            json: {},
+                          api.POST("/workspaces/{workspaceId}/recipients/{recipientId}/reminders", {
+                            params: { path: { workspaceId: workspace.id, recipientId: r.id } },
+                            body: {},
                           }),
                         <>
                           <bdi>{r.name}</bdi> has been reminded.
@@ -329,7 +348,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
               </div>
             )}
             {request.status === "draft" ? null : (
-              <RetentionCard request={request} path={path} download={download} onChanged={refresh} />
+              <RetentionCard request={request} download={download} onChanged={refresh} />
             )}
 
             <div className="card">
@@ -387,7 +406,10 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                 confirmLabel="Cancel request"
                 danger
                 onConfirm={async () => {
-                  await call(path("/cancel"), { method: "POST", json: {} });
+                  await api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/cancel", {
+                    params,
+                    body: {},
+                  });
                   refresh();
                 }}
                 onClose={() => setCancelling(false)}

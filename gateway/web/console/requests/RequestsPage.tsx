@@ -1,8 +1,9 @@
 import { Fragment, useEffect, useState } from "react";
 import { Link } from "wouter";
-import { call, inWorkspace } from "../api";
+import { ok } from "../../shared/api-client";
+import { api } from "../api";
 import { PagedRows } from "../PagedRows";
-import { type Page, REQUEST_STATUSES, type SignatureRequest } from "../types";
+import { REQUEST_STATUSES, type RequestStatus } from "../types";
 import { Empty, SelectField, TextField, useLoad, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { StatusBadge, statusLabel } from "./status";
@@ -12,7 +13,9 @@ const SORTS = [
   { value: "oldest", label: "Oldest first" },
   { value: "changed", label: "Recently changed" },
   { value: "title", label: "Title (A–Z)" },
-];
+] as const;
+
+type Sort = (typeof SORTS)[number]["value"];
 
 /** A day picked in a date input (this browser's time zone), as the instant it begins. */
 const startOf = (day: string) => new Date(`${day}T00:00:00`).toISOString();
@@ -20,12 +23,12 @@ const dayAfter = (day: string) => new Date(new Date(`${day}T00:00:00`).getTime()
 
 export function RequestsPage() {
   const workspace = useWorkspace();
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useState<RequestStatus | "">("");
   const [typed, setTyped] = useState("");
   const [search, setSearch] = useState("");
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
-  const [sort, setSort] = useState("newest");
+  const [sort, setSort] = useState<Sort>("newest");
   const [pageIndex, setPageIndex] = useState(0);
   // A search asks once typing pauses, not at every key.
   useEffect(() => {
@@ -35,28 +38,44 @@ export function RequestsPage() {
     }, 300);
     return () => clearTimeout(timer);
   }, [typed]);
-  const query = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: "20", sort });
-  if (status) query.set("status", status);
-  if (search) query.set("q", search);
-  if (from) query.set("createdFrom", startOf(from));
-  if (to) query.set("createdTo", dayAfter(to));
-  const filtered = Boolean(status || search || from || to);
-  const refilter = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setPageIndex(0);
+  const query = {
+    pageIndex,
+    pageSize: 20,
+    sort,
+    ...(status ? { status } : {}),
+    ...(search ? { q: search } : {}),
+    ...(from ? { createdFrom: startOf(from) } : {}),
+    ...(to ? { createdTo: dayAfter(to) } : {}),
   };
+  const filtered = Boolean(status || search || from || to);
+  const refilter =
+    <V,>(set: (value: V) => void) =>
+    (value: V) => {
+      set(value);
+      setPageIndex(0);
+    };
   const [loaded, reload] = useLoad(
-    () => call<Page<SignatureRequest>>(inWorkspace(workspace.id, `/signature-requests?${query}`)),
-    [workspace.id, query.toString()],
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/signature-requests", {
+          params: { path: { workspaceId: workspace.id }, query },
+        }),
+      ),
+    [workspace.id, JSON.stringify(query)],
   );
   // What agents proposed waits for someone to notice it: said above the list, whatever it shows,
   // counted again when the list is asked for again (not at each render of its answer).
   const [awaiting] = useLoad(
     () =>
-      call<Page<SignatureRequest>>(
-        inWorkspace(workspace.id, "/signature-requests?status=awaiting_approval&pageSize=1"),
+      ok(
+        api.GET("/workspaces/{workspaceId}/signature-requests", {
+          params: {
+            path: { workspaceId: workspace.id },
+            query: { status: "awaiting_approval", pageSize: 1 },
+          },
+        }),
       ),
-    [workspace.id, query.toString()],
+    [workspace.id, JSON.stringify(query)],
   );
   return (
     <section aria-labelledby="requests-title">

@@ -4,25 +4,27 @@
  * documents, when — with the certificate of completion kept on its own, when it was.
  */
 import { type FormEvent, useState } from "react";
-import { call } from "../api";
+import { api } from "../api";
 import { FormDialog } from "../FormDialog";
 import type { SignatureRequest } from "../types";
 import { Confirm, ErrorNote, TextAreaField, useAction, When } from "../ui";
+import { useWorkspace } from "../workspace";
 
 const MAX_REASON = 500;
 
+/** The legal-hold route's parameters, for placing and releasing alike. */
+const heldRequest = (workspaceId: string, requestId: string) => ({ path: { workspaceId, requestId } });
+
 export function RetentionCard({
   request,
-  path,
   download,
   onChanged,
 }: {
   request: SignatureRequest;
-  /** The request's own API path with `rest` after it. */
-  path: (rest: string) => string;
   download: (documentId: string) => string;
   onChanged: () => void;
 }) {
+  const workspace = useWorkspace();
   const [placing, setPlacing] = useState(false);
   const [releasing, setReleasing] = useState(false);
   const { legalHold, documentsDeletedAt, certificateDocumentId } = request;
@@ -74,7 +76,7 @@ export function RetentionCard({
         </p>
       )}
       {placing ? (
-        <PlaceHoldDialog path={path} onClose={() => setPlacing(false)} onPlaced={onChanged} />
+        <PlaceHoldDialog request={request} onClose={() => setPlacing(false)} onPlaced={onChanged} />
       ) : null}
       {releasing ? (
         <Confirm
@@ -82,7 +84,9 @@ export function RetentionCard({
           description="The workspace's retention takes its course again: if its time has passed, the documents are deleted at its next sweep."
           confirmLabel="Release hold"
           onConfirm={async () => {
-            await call(path("/legal-hold"), { method: "DELETE" });
+            await api.DELETE("/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold", {
+              params: heldRequest(workspace.id, request.id),
+            });
             onChanged();
           }}
           onClose={() => setReleasing(false)}
@@ -93,14 +97,15 @@ export function RetentionCard({
 }
 
 function PlaceHoldDialog({
-  path,
+  request,
   onClose,
   onPlaced,
 }: {
-  path: (rest: string) => string;
+  request: SignatureRequest;
   onClose: () => void;
   onPlaced: () => void;
 }) {
+  const workspace = useWorkspace();
   const [reason, setReason] = useState("");
   const [missing, setMissing] = useState(false);
   const { busy, error, run } = useAction();
@@ -111,7 +116,10 @@ function PlaceHoldDialog({
       return;
     }
     const placed = await run("hold", () =>
-      call(path("/legal-hold"), { method: "POST", json: { reason: reason.trim() } }),
+      api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold", {
+        params: heldRequest(workspace.id, request.id),
+        body: { reason: reason.trim() },
+      }),
     );
     if (!placed) return;
     onPlaced();

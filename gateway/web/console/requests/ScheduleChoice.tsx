@@ -19,8 +19,9 @@ export function scheduleBody({ expiresOn, remindEvery }: ScheduleValues) {
   const days = remindEvery.trim();
   return {
     ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T23:59:59`).toISOString() } : {}),
-    // Anything but digits goes as typed, for the service to name the field.
-    ...(days ? { reminderEveryDays: /^\d{1,3}$/.test(days) ? Number(days) : days } : {}),
+    // A number input holds a number: one out of range or not whole goes as it is, for the service
+    // to name the field.
+    ...(days ? { reminderEveryDays: Number(days) } : {}),
   };
 }
 

@@ -7,8 +7,9 @@
 import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useId, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
+import { ok } from "../../shared/api-client";
 import { Modal } from "../../shared/Modal";
-import { asApiError, call, downloadBytes, inWorkspace } from "../api";
+import { api, asApiError, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";
 import { FieldInspector } from "../templates/FieldInspector";
 import { FieldPages } from "../templates/FieldPages";
@@ -22,7 +23,7 @@ import {
   unlabelledFields,
 } from "../templates/field-kinds";
 import { UploadDocument } from "../templates/UploadDocument";
-import type { DocumentInfo, Page, SignatureRequest, Template, TextTagField } from "../types";
+import type { DocumentInfo, Template } from "../types";
 import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
@@ -58,9 +59,19 @@ export function SendDocumentsPage() {
   const from = new URLSearchParams(useSearch()).get("from") ?? "";
   const [start, reload] = useLoad(async (): Promise<Start> => {
     if (!from) return EMPTY;
-    const request = await call<SignatureRequest>(inWorkspace(workspace.id, `/signature-requests/${from}`));
+    const request = await ok(
+      api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}", {
+        params: { path: { workspaceId: workspace.id, requestId: from } },
+      }),
+    );
     const documents = await Promise.all(
-      request.documentIds.map((id) => call<DocumentInfo>(inWorkspace(workspace.id, `/documents/${id}`))),
+      request.documentIds.map((documentId) =>
+        ok(
+          api.GET("/workspaces/{workspaceId}/documents/{documentId}", {
+            params: { path: { workspaceId: workspace.id, documentId } },
+          }),
+        ),
+      ),
     );
     return { documents, ...draftFrom(request, newKey) };
   }, [workspace.id, from]);
@@ -126,8 +137,10 @@ function Composer({ start }: { start: Start }) {
   /** The fields the document's text tags place, and a signer for each role they name. */
   const readTags = async (document: DocumentInfo) => {
     try {
-      const read = await call<{ fields: TextTagField[] }>(
-        inWorkspace(workspace.id, `/documents/${document.id}/text-tags`),
+      const read = await ok(
+        api.GET("/workspaces/{workspaceId}/documents/{documentId}/text-tags", {
+          params: { path: { workspaceId: workspace.id, documentId: document.id } },
+        }),
       );
       const found = read.fields.map((f) => ({ ...f, documentId: document.id }));
       setTags((before) => [...before.filter((t) => t.documentId !== document.id), ...found]);
@@ -197,13 +210,15 @@ function Composer({ start }: { start: Start }) {
   };
   const submit = (send: boolean) =>
     run(send ? "send" : "draft", async () => {
-      const created = await call<SignatureRequest>(inWorkspace(workspace.id, "/signature-requests"), {
-        method: "POST",
-        json: {
-          ...requestBody({ title, message, documents, recipients, fields, send, allowReassign, tags }),
-          ...scheduleBody(schedule),
-        },
-      });
+      const created = await ok(
+        api.POST("/workspaces/{workspaceId}/signature-requests", {
+          params: { path: { workspaceId: workspace.id } },
+          body: {
+            ...requestBody({ title, message, documents, recipients, fields, send, allowReassign, tags }),
+            ...scheduleBody(schedule),
+          },
+        }),
+      );
       setDirty(false);
       navigate(`/requests/${created.id}`);
     });
@@ -212,10 +227,12 @@ function Composer({ start }: { start: Start }) {
     void run("template", async () => {
       const [document] = documents;
       if (!document) return;
-      const template = await call<Template>(inWorkspace(workspace.id, "/templates"), {
-        method: "POST",
-        json: templateBody({ title, document, recipients, fields, tags }),
-      });
+      const template = await ok(
+        api.POST("/workspaces/{workspaceId}/templates", {
+          params: { path: { workspaceId: workspace.id } },
+          body: templateBody({ title, document, recipients, fields, tags }),
+        }),
+      );
       setSavedTemplate(template);
     });
   };
@@ -397,7 +414,12 @@ function Composer({ start }: { start: Start }) {
 function DocumentPicker({ chosen, onAdd }: { chosen: DocumentInfo[]; onAdd: (d: DocumentInfo) => void }) {
   const workspace = useWorkspace();
   const [uploaded] = useLoad(
-    () => call<Page<DocumentInfo>>(inWorkspace(workspace.id, "/documents?pageSize=100")),
+    () =>
+      ok(
+        api.GET("/workspaces/{workspaceId}/documents", {
+          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+        }),
+      ),
     [workspace.id],
   );
   const offered =

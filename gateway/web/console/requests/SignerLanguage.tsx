@@ -3,6 +3,7 @@
  * signing page follows their browser and the e-mails are in English.
  */
 import { SIGNER_LOCALE_NAMES, SIGNER_LOCALES } from "@countersign/domain/web";
+import type { SignerLocale } from "../types";
 import { SelectField } from "../ui";
 
 export function SignerLanguage({
@@ -10,8 +11,8 @@ export function SignerLanguage({
   onChange,
   small,
 }: {
-  value: string;
-  onChange: (next: string) => void;
+  value: SignerLocale | "";
+  onChange: (next: SignerLocale | "") => void;
   /** Labelled as the fields beside it are, in a compact row. */
   small?: boolean;
 }) {

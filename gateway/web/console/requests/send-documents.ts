@@ -10,7 +10,7 @@ import {
   rulesOf,
   unlabelledFields,
 } from "../templates/field-kinds";
-import type { DocumentInfo, SignatureRequest, TextTagField } from "../types";
+import type { DocumentInfo, SignatureRequest, SignerLocale, TextTagField } from "../types";
 import { checksBody, type SignerCheckValues } from "./signer-checks";
 
 export interface DraftRecipient {
@@ -28,7 +28,7 @@ export interface DraftRecipient {
   /** What a signer gives before the document is shown. */
   checks?: SignerCheckValues;
   /** The language of their e-mails and signing page; unset, their browser's. */
-  locale?: string;
+  locale?: SignerLocale;
   /** Who hosts their signing in person, on the host's device; unset, they sign from their own link. */
   host?: { name: string; email: string };
   /** The role a document's text tags name them by; unset, they are "Signer 1", "Signer 2"… */

@@ -3,7 +3,7 @@
  * PDF of — uploaded at once and handed to the page that asked for it.
  */
 import { type DragEvent, useId, useState } from "react";
-import { inWorkspace, upload } from "../api";
+import { uploadDocument } from "../api";
 import type { DocumentInfo } from "../types";
 import { ErrorNote, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -63,8 +63,7 @@ export function UploadDocument({
     }
     setSent(0);
     await run(file.name, async () => {
-      const path = inWorkspace(workspace.id, `/documents/upload?filename=${encodeURIComponent(file.name)}`);
-      onUploaded(await upload<DocumentInfo>(path, file, type, setSent));
+      onUploaded(await uploadDocument(workspace.id, file, type, setSent));
     });
   };
 
