@@ -1,20 +1,25 @@
-import type { ComponentType } from "react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { type ComponentType, useState } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { ConsentPage } from "./account/ConsentPage";
 import { ForgotPasswordPage } from "./account/ForgotPasswordPage";
 import { InvitationPage } from "./account/InvitationPage";
 import { ResetPasswordPage } from "./account/ResetPasswordPage";
 import { LoginPage } from "./LoginPage";
+import { newQueryClient } from "./queries";
 import { Shell } from "./Shell";
 import { SessionProvider, useSession } from "./session";
 import { ErrorNote } from "./ui";
 import { workspacePath } from "./workspace";
 
 export function App() {
+  const [queryClient] = useState(newQueryClient);
   return (
-    <SessionProvider>
-      <Gate />
-    </SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <Gate />
+      </SessionProvider>
+    </QueryClientProvider>
   );
 }
 

@@ -1,4 +1,8 @@
-/** The logged-in user: read at start, set by log-in, ended by log-out or by any 401 from the API. */
+/**
+ * The logged-in user: read at start, set by log-in, ended by log-out or by any 401 from the API.
+ * A session's end empties the cache of what it read, for the next user not to see it.
+ */
+import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import { ok } from "../shared/api-client";
 import { type ApiError, api, rememberCsrfToken, SESSION_ENDED } from "./api";
@@ -22,6 +26,7 @@ interface SessionApi {
 const SessionContext = createContext<SessionApi | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
   const [current, setCurrent] = useState<SessionState>({ state: "checking" });
   const check = useCallback(() => {
     ok(api.GET("/session")).then(
@@ -37,10 +42,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
   useEffect(check, [check]);
   useEffect(() => {
-    const ended = () => setCurrent((before) => ({ state: "anonymous", ended: before.state === "signed-in" }));
+    const ended = () => {
+      queryClient.clear();
+      setCurrent((before) => ({ state: "anonymous", ended: before.state === "signed-in" }));
+    };
     window.addEventListener(SESSION_ENDED, ended);
     return () => window.removeEventListener(SESSION_ENDED, ended);
-  }, []);
+  }, [queryClient]);
   const sessionApi = useMemo<SessionApi>(
     () => ({
       current,
@@ -55,6 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           if (error.status !== 401) throw error;
         });
         rememberCsrfToken("");
+        queryClient.clear();
         setCurrent({ state: "anonymous", ended: false });
       },
       recheck: check,
@@ -63,7 +72,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setCurrent({ state: "signed-in", session });
       },
     }),
-    [current, check],
+    [current, check, queryClient],
   );
   return <SessionContext.Provider value={sessionApi}>{children}</SessionContext.Provider>;
 }

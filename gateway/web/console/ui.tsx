@@ -1,7 +1,7 @@
-/** Small parts every console page uses: async loading with its states, copy buttons, confirmations. */
+/** Small parts every console page uses: reads with their states, copy buttons, confirmations. */
+import { type QueryKey, useQuery } from "@tanstack/react-query";
 import {
   type ButtonHTMLAttributes,
-  type DependencyList,
   type InputHTMLAttributes,
   type ReactNode,
   type TextareaHTMLAttributes,
@@ -20,34 +20,40 @@ export type Loaded<T> =
   | { state: "failed"; error: ApiError }
   | { state: "ready"; value: T; reloading: boolean };
 
+interface LoadOptions<T> {
+  /** How often to read again while the page shows it, by what was read last. */
+  refetchInterval?: number | false | ((value: T | undefined) => number | false);
+  /**
+   * The value fills a form, which keeps what it started from: it is read afresh each time the
+   * page opens instead of starting from a cached value that a later read could not correct.
+   */
+  seedsForm?: boolean;
+}
+
 /**
- * Loads on mount and whenever deps change (showing "loading": the old value belongs to something
- * else); `reload` loads the same thing again and keeps showing the old value meanwhile.
+ * A read through the console's cache, as a page shows it: "loading" while there is nothing yet
+ * for this key (a new key's old value belongs to something else), "failed" once asking again has
+ * not helped, and otherwise the value, still shown while it is read again. The second element
+ * asks again (the "Try again" of a failure).
  */
-export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: "loading" });
-  const [generation, setGeneration] = useState(0);
-  const latest = useRef(load);
-  latest.current = load;
-  const depsKey = useRef<DependencyList>(deps);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to load again.
-  useEffect(() => {
-    let current = true;
-    const same =
-      depsKey.current.length === deps.length && depsKey.current.every((d, i) => Object.is(d, deps[i]));
-    depsKey.current = deps;
-    setLoaded((before) =>
-      same && before.state === "ready" ? { ...before, reloading: true } : { state: "loading" },
-    );
-    latest.current().then(
-      (value) => current && setLoaded({ state: "ready", value, reloading: false }),
-      (error: ApiError) => current && setLoaded({ state: "failed", error }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [...deps, generation]);
-  return [loaded, useCallback(() => setGeneration((g) => g + 1), [])];
+export function useLoaded<T>(
+  queryKey: QueryKey,
+  load: () => Promise<T>,
+  options: LoadOptions<T> = {},
+): [Loaded<T>, () => void] {
+  const { refetchInterval, seedsForm } = options;
+  const query = useQuery<T, ApiError>({
+    queryKey,
+    queryFn: load,
+    ...(seedsForm ? { gcTime: 0 } : {}),
+    refetchInterval:
+      typeof refetchInterval === "function" ? (q) => refetchInterval(q.state.data) : refetchInterval,
+  });
+  const { refetch } = query;
+  const again = useCallback(() => void refetch(), [refetch]);
+  if (query.status === "error" && !query.isFetching) return [{ state: "failed", error: query.error }, again];
+  if (query.data === undefined) return [{ state: "loading" }, again];
+  return [{ state: "ready", value: query.data, reloading: query.isFetching }, again];
 }
 
 export interface Action {

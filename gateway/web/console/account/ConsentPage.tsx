@@ -7,7 +7,8 @@
 import { useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
-import { BusyButton, ErrorNote, Show, useAction, useLoad } from "../ui";
+import { keys } from "../queries";
+import { BusyButton, ErrorNote, Show, useAction, useLoaded } from "../ui";
 
 const SCOPE_WORDS: Record<string, (workspace: string) => string> = {
   signature: (workspace) =>
@@ -22,14 +23,12 @@ export function ConsentPage() {
   const redirectUri = query.get("redirect_uri") ?? "";
   const scope = query.get("scope") ?? "signature";
   const state = query.get("state") ?? undefined;
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/oauth/consent", {
-          params: { query: { client_id: clientId, redirect_uri: redirectUri, scope } },
-        }),
-      ),
-    [clientId, redirectUri, scope],
+  const [loaded, reload] = useLoaded(keys.consent({ clientId, redirectUri, scope }), () =>
+    ok(
+      api.GET("/oauth/consent", {
+        params: { query: { client_id: clientId, redirect_uri: redirectUri, scope } },
+      }),
+    ),
   );
   const { busy, error, run } = useAction();
   // An unknown integration, an unregistered address or another workspace: no retry mends these.

@@ -3,16 +3,19 @@ import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { keys } from "../queries";
 import { useSession } from "../session";
 import type { InvitationView } from "../types";
-import { BusyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, ErrorNote, Show, TextField, useAction, useLoaded } from "../ui";
 import { workspacePath } from "../workspace";
 import { AccountCard } from "./AccountCard";
 import { useLinkToken } from "./useLinkToken";
 
 export function InvitationPage() {
   const token = useLinkToken();
-  const [loaded, reload] = useLoad(() => ok(api.POST("/invitations/lookup", { body: { token } })), [token]);
+  const [loaded, reload] = useLoaded(keys.invitation(token), () =>
+    ok(api.POST("/invitations/lookup", { body: { token } })),
+  );
   if (!token) {
     return (
       <AccountCard title="Invitation">

@@ -6,6 +6,7 @@ import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { DeleteButton } from "../DeleteButton";
 import { FormDialog } from "../FormDialog";
+import { keys, useInvalidate } from "../queries";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
   Confirm,
@@ -17,7 +18,7 @@ import {
   Show,
   TextField,
   useAction,
-  useLoad,
+  useLoaded,
   When,
 } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -25,11 +26,10 @@ import { KeyTest } from "./KeyTest";
 
 export function ApiKeysTab() {
   const workspace = useWorkspace();
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(api.GET("/workspaces/{workspaceId}/api-keys", { params: { path: { workspaceId: workspace.id } } })),
-    [workspace.id],
+  const [loaded, reload] = useLoaded(keys.apiKeys(workspace.id), () =>
+    ok(api.GET("/workspaces/{workspaceId}/api-keys", { params: { path: { workspaceId: workspace.id } } })),
   );
+  const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey>();
 
@@ -85,7 +85,7 @@ export function ApiKeysTab() {
                         await api.DELETE("/workspaces/{workspaceId}/api-keys/{keyId}", {
                           params: { path: { workspaceId: workspace.id, keyId: key.id } },
                         });
-                        reload();
+                        invalidate(keys.apiKeys(workspace.id));
                       }}
                     />
                   </li>
@@ -103,7 +103,7 @@ export function ApiKeysTab() {
           onCreated={(key) => {
             setCreating(false);
             setCreated(key);
-            reload();
+            invalidate(keys.apiKeys(workspace.id));
           }}
         />
       ) : null}

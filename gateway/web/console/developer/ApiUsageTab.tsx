@@ -3,8 +3,9 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { DataTable } from "../DataTable";
+import { keys } from "../queries";
 import type { ApiUsage, UsageFigures } from "../types";
-import { Empty, SelectField, Show, useLoad } from "../ui";
+import { Empty, SelectField, Show, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BreakablePath } from "./BreakablePath";
 import { roundStep } from "./chart-scale";
@@ -28,14 +29,12 @@ function range(days: number): { from: string; to: string } {
 export function ApiUsageTab() {
   const workspace = useWorkspace();
   const [days, setDays] = useState("30");
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/api-usage", {
-          params: { path: { workspaceId: workspace.id }, query: range(Number(days)) },
-        }),
-      ),
-    [workspace.id, days],
+  const [loaded, reload] = useLoaded(keys.apiUsage(workspace.id, days), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/api-usage", {
+        params: { path: { workspaceId: workspace.id }, query: range(Number(days)) },
+      }),
+    ),
   );
   return (
     <div className="stack">

@@ -1,7 +1,8 @@
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { keys } from "../queries";
 import { useSession } from "../session";
-import { CopyButton, Show, useLoad } from "../ui";
+import { CopyButton, Show, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { SealCertificateCard } from "./SealCertificateCard";
 import { TestEmail } from "./TestEmail";
@@ -10,14 +11,12 @@ export function ConfigurationTab() {
   const workspace = useWorkspace();
   const { current } = useSession();
   const userEmail = current.state === "signed-in" ? current.session.user.email : "";
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/configuration", {
-          params: { path: { workspaceId: workspace.id } },
-        }),
-      ),
-    [workspace.id],
+  const [loaded, reload] = useLoaded(keys.configuration(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/configuration", {
+        params: { path: { workspaceId: workspace.id } },
+      }),
+    ),
   );
   return (
     <Show loaded={loaded} what="the configuration" onRetry={reload}>

@@ -4,6 +4,7 @@ import { isolate } from "@countersign/domain/web";
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { keys, useInvalidate } from "../queries";
 import { EVENT_TYPES, type EventType, type TestFireResult, type WebhookEndpoint } from "../types";
 import { BusyButton, Confirm, CopyButton, ErrorNote, SelectField, useAction } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -29,7 +30,6 @@ export function EndpointDetail({
   const [rotating, setRotating] = useState(false);
   const [secret, setSecret] = useState<string>();
   // Each test event lands in the message log too: the log reads again after each one.
-  const [testsFired, setTestsFired] = useState(0);
   const { busy, error, run } = useAction();
 
   return (
@@ -103,8 +103,8 @@ export function EndpointDetail({
         </button>
       </div>
 
-      <TestFire ids={ids} onFired={() => setTestsFired((n) => n + 1)} />
-      <MessageLog ids={ids} refresh={testsFired} />
+      <TestFire ids={ids} />
+      <MessageLog ids={ids} />
 
       {editing ? (
         <EndpointDialog
@@ -154,10 +154,12 @@ export function EndpointDetail({
   );
 }
 
-function TestFire({ ids, onFired }: { ids: EndpointIds; onFired: () => void }) {
+/** Sends a test event, which the endpoint's message log then lists. */
+function TestFire({ ids }: { ids: EndpointIds }) {
   const [type, setType] = useState<EventType>("signature_request.completed");
   const [result, setResult] = useState<TestFireResult>();
   const { busy, error, run } = useAction();
+  const invalidate = useInvalidate();
   const fire = (event: FormEvent) => {
     event.preventDefault();
     setResult(undefined);
@@ -170,7 +172,7 @@ function TestFire({ ids, onFired }: { ids: EndpointIds; onFired: () => void }) {
           }),
         ),
       );
-      onFired();
+      invalidate(keys.webhookMessageLists(ids.workspaceId, ids.endpointId));
     });
   };
   return (

@@ -10,6 +10,7 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { FormDialog } from "../FormDialog";
+import { keys, useInvalidate } from "../queries";
 import type { Integration } from "../types";
 import {
   Confirm,
@@ -20,7 +21,7 @@ import {
   TextAreaField,
   TextField,
   useAction,
-  useLoad,
+  useLoaded,
   When,
 } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -29,15 +30,14 @@ type Consent = Integration["consents"][number];
 
 export function IntegrationsTab() {
   const workspace = useWorkspace();
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/integrations", {
-          params: { path: { workspaceId: workspace.id } },
-        }),
-      ),
-    [workspace.id],
+  const [loaded, reload] = useLoaded(keys.integrations(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/integrations", {
+        params: { path: { workspaceId: workspace.id } },
+      }),
+    ),
   );
+  const invalidate = useInvalidate();
   const [registering, setRegistering] = useState(false);
   const [deleting, setDeleting] = useState<Integration>();
   const [withdrawing, setWithdrawing] = useState<{ integration: Integration; consent: Consent }>();
@@ -86,7 +86,7 @@ export function IntegrationsTab() {
           onClose={() => setRegistering(false)}
           onRegistered={() => {
             setRegistering(false);
-            reload();
+            invalidate(keys.integrations(workspace.id));
           }}
         />
       ) : null}
@@ -100,7 +100,7 @@ export function IntegrationsTab() {
             await api.DELETE("/workspaces/{workspaceId}/integrations/{integrationId}", {
               params: { path: { workspaceId: workspace.id, integrationId: deleting.integrationKey } },
             });
-            reload();
+            invalidate(keys.integrations(workspace.id));
           }}
           onClose={() => setDeleting(undefined)}
         />
@@ -121,7 +121,7 @@ export function IntegrationsTab() {
                 },
               },
             });
-            reload();
+            invalidate(keys.integrations(workspace.id));
           }}
           onClose={() => setWithdrawing(undefined)}
         />

@@ -6,7 +6,8 @@ import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { ApiError, api } from "../api";
 import { prettyJson } from "../pretty-json";
-import { BusyButton, CopyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
+import { keys } from "../queries";
+import { BusyButton, CopyButton, ErrorNote, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 
 const SHOWN_CHARACTERS = 800;
@@ -20,14 +21,12 @@ interface Outcome {
 
 export function KeyTest() {
   const workspace = useWorkspace();
-  const [config, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/configuration", {
-          params: { path: { workspaceId: workspace.id } },
-        }),
-      ),
-    [workspace.id],
+  const [config, reload] = useLoaded(keys.configuration(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/configuration", {
+        params: { path: { workspaceId: workspace.id } },
+      }),
+    ),
   );
   const [secret, setSecret] = useState("");
   const [outcome, setOutcome] = useState<Outcome>();

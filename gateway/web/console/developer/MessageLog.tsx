@@ -2,8 +2,9 @@
 import { type FormEvent, useId, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { keys, useInvalidate } from "../queries";
 import { EVENT_TYPES, type WebhookMessage } from "../types";
-import { BusyButton, Empty, ErrorNote, Pager, SelectField, Show, useAction, useLoad, When } from "../ui";
+import { BusyButton, Empty, ErrorNote, Pager, SelectField, Show, useAction, useLoaded, When } from "../ui";
 import { AttemptView } from "./AttemptView";
 
 const PAGE_SIZE = 20;
@@ -19,8 +20,7 @@ export interface EndpointIds {
   endpointId: string;
 }
 
-/** `refresh` changes when something outside added a message (a test event): the log reads again. */
-export function MessageLog({ ids, refresh }: { ids: EndpointIds; refresh: number }) {
+export function MessageLog({ ids }: { ids: EndpointIds }) {
   const [status, setStatus] = useState("");
   const [eventType, setEventType] = useState("");
   const [pageIndex, setPageIndex] = useState(0);
@@ -30,15 +30,14 @@ export function MessageLog({ ids, refresh }: { ids: EndpointIds; refresh: number
     ...(status ? { status: status as WebhookMessage["status"] } : {}),
     ...(eventType ? { eventType: eventType as WebhookMessage["eventType"] } : {}),
   };
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages", {
-          params: { path: ids, query },
-        }),
-      ),
-    [ids.workspaceId, ids.endpointId, pageIndex, status, eventType, refresh],
+  const [loaded, reload] = useLoaded(keys.webhookMessages(ids.workspaceId, ids.endpointId, query), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/webhook-endpoints/{endpointId}/messages", {
+        params: { path: ids, query },
+      }),
+    ),
   );
+  const invalidate = useInvalidate();
   const [notice, setNotice] = useState<string>();
   const { busy, error, run } = useAction();
   const filter = (set: (value: string) => void) => (value: string) => {
@@ -54,7 +53,7 @@ export function MessageLog({ ids, refresh }: { ids: EndpointIds; refresh: number
     );
     if (!done) return;
     setNotice(`Message ${message.id.slice(0, 8)}… is queued to be delivered again.`);
-    reload();
+    invalidate(keys.webhookMessageLists(ids.workspaceId, ids.endpointId));
   };
 
   return (
@@ -143,7 +142,7 @@ export function MessageLog({ ids, refresh }: { ids: EndpointIds; refresh: number
         ids={ids}
         onReplayed={(count) => {
           setNotice(`${count} message${count === 1 ? "" : "s"} queued to be delivered again.`);
-          reload();
+          invalidate(keys.webhookMessageLists(ids.workspaceId, ids.endpointId));
         }}
       />
     </div>

@@ -4,8 +4,9 @@ import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { DataTable } from "../DataTable";
 import { prettyJson } from "../pretty-json";
+import { keys } from "../queries";
 import type { RecentError } from "../types";
-import { CopyButton, Empty, Show, useLoad, When } from "../ui";
+import { CopyButton, Empty, Show, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BreakablePath } from "./BreakablePath";
 
@@ -18,14 +19,12 @@ export function RecentErrorsTab() {
       if (!next.delete(id)) next.add(id);
       return next;
     });
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/recent-errors", {
-          params: { path: { workspaceId: workspace.id }, query: { limit: 100 } },
-        }),
-      ),
-    [workspace.id],
+  const [loaded, reload] = useLoaded(keys.recentErrors(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/recent-errors", {
+        params: { path: { workspaceId: workspace.id }, query: { limit: 100 } },
+      }),
+    ),
   );
   return (
     <div className="card">

@@ -9,8 +9,9 @@ import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { FormDialog } from "../FormDialog";
+import { keys, useInvalidate } from "../queries";
 import type { SealCertificateInfo } from "../types";
-import { Confirm, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
+import { Confirm, ErrorNote, Show, TextField, useAction, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { expiryWarning } from "./seal-expiry";
 
@@ -19,15 +20,14 @@ const MAX_FILE_BYTES = 64 * 1024;
 
 export function SealCertificateCard() {
   const workspace = useWorkspace();
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/seal-certificate", {
-          params: { path: { workspaceId: workspace.id } },
-        }),
-      ),
-    [workspace.id],
+  const [loaded, reload] = useLoaded(keys.sealCertificate(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/seal-certificate", {
+        params: { path: { workspaceId: workspace.id } },
+      }),
+    ),
   );
+  const invalidate = useInvalidate();
   const [uploading, setUploading] = useState(false);
   const [reverting, setReverting] = useState(false);
   const [changed, setChanged] = useState<string>();
@@ -118,7 +118,7 @@ export function SealCertificateCard() {
             setChanged(
               `From now on this workspace's documents are sealed with “${info.certificate?.subject ?? ""}”.`,
             );
-            reload();
+            invalidate(keys.sealCertificate(workspace.id));
           }}
         />
       ) : null}
@@ -135,7 +135,7 @@ export function SealCertificateCard() {
             setChanged(
               "From now on this workspace's documents are sealed with the deployment's certificate.",
             );
-            reload();
+            invalidate(keys.sealCertificate(workspace.id));
           }}
           onClose={() => setReverting(false)}
         />

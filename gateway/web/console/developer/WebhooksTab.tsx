@@ -3,7 +3,8 @@ import { Link, useLocation } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
-import { Empty, Show, useLoad } from "../ui";
+import { keys, useInvalidate } from "../queries";
+import { Empty, Show, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { EndpointDetail } from "./EndpointDetail";
 import { EndpointDialog } from "./EndpointDialog";
@@ -12,15 +13,14 @@ import { EndpointDialog } from "./EndpointDialog";
 export function WebhooksTab({ endpointId }: { endpointId?: string }) {
   const workspace = useWorkspace();
   const [, navigate] = useLocation();
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/webhook-endpoints", {
-          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
-        }),
-      ),
-    [workspace.id],
+  const [loaded, reload] = useLoaded(keys.webhookEndpoints(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/webhook-endpoints", {
+        params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+      }),
+    ),
   );
+  const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);
   const [createdSecret, setCreatedSecret] = useState<{ id: string; secret: string }>();
 
@@ -38,9 +38,9 @@ export function WebhooksTab({ endpointId }: { endpointId?: string }) {
               <EndpointDetail
                 key={endpoint.id}
                 endpoint={endpoint}
-                onChanged={reload}
+                onChanged={() => invalidate(keys.webhookEndpoints(workspace.id))}
                 onDeleted={() => {
-                  reload();
+                  invalidate(keys.webhookEndpoints(workspace.id));
                   navigate("/developer/webhooks");
                 }}
               />
@@ -110,7 +110,7 @@ export function WebhooksTab({ endpointId }: { endpointId?: string }) {
             setCreating(false);
             if (secret) setCreatedSecret({ id: endpoint.id, secret });
             navigate(`/developer/webhooks/${endpoint.id}`);
-            reload();
+            invalidate(keys.webhookEndpoints(workspace.id));
           }}
         />
       ) : null}

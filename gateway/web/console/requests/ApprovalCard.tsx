@@ -7,8 +7,9 @@ import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { FormDialog } from "../FormDialog";
+import { afterRequestChange, keys, useInvalidate } from "../queries";
 import type { SignatureRequest } from "../types";
-import { BusyButton, ErrorNote, TextAreaField, useAction, useLoad, When } from "../ui";
+import { BusyButton, ErrorNote, TextAreaField, useAction, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function ApprovalCard({
@@ -19,20 +20,23 @@ export function ApprovalCard({
   onDecided: (notice: string) => void;
 }) {
   const workspace = useWorkspace();
-  const [rights] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/approval-rights", {
-          params: { path: { workspaceId: workspace.id } },
-        }),
-      ),
-    [workspace.id],
+  const [rights] = useLoaded(keys.approvalRights(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/approval-rights", {
+        params: { path: { workspaceId: workspace.id } },
+      }),
+    ),
   );
   const [rejecting, setRejecting] = useState(false);
   const { busy, error, run } = useAction();
+  const invalidate = useInvalidate();
   const { proposal } = request;
   if (!proposal) return null;
   const params = { path: { workspaceId: workspace.id, requestId: request.id } };
+  const decided = (notice: string) => {
+    invalidate(...afterRequestChange(workspace.id, request.id));
+    onDecided(notice);
+  };
   const proposedBy = (
     <>
       Proposed by the API key “{proposal.proposedBy}” <When at={proposal.proposedAt} />
@@ -90,7 +94,7 @@ export function ApprovalCard({
                   params,
                   body: {},
                 });
-                onDecided("Approved and sent. Recipients who sign by e-mail have been notified.");
+                decided("Approved and sent. Recipients who sign by e-mail have been notified.");
               })
             }
           >
@@ -116,7 +120,7 @@ export function ApprovalCard({
               body: { reason },
             });
             setRejecting(false);
-            onDecided("Rejected. The request is cancelled; no recipient was told of it.");
+            decided("Rejected. The request is cancelled; no recipient was told of it.");
           }}
         />
       ) : null}

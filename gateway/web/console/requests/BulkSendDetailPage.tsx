@@ -3,13 +3,14 @@
  * seconds until it ends; its rows with the request each made or why it failed, by line; and
  * Cancel, which stops the rows not yet sent.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { DataTable } from "../DataTable";
+import { keys, useInvalidate } from "../queries";
 import type { BulkSend, BulkSendRow } from "../types";
-import { Confirm, Empty, Pager, SelectField, Show, useLoad, When } from "../ui";
+import { Confirm, Empty, Pager, SelectField, Show, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 const FOLLOW_MS = 2000;
@@ -40,14 +41,18 @@ function RowBadge({ status }: { status: BulkSendRow["status"] }) {
 export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
   const workspace = useWorkspace();
   const params = { path: { workspaceId: workspace.id, bulkSendId } };
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useState<BulkSendRow["status"] | "">("");
   const [pageIndex, setPageIndex] = useState(0);
   const [cancelling, setCancelling] = useState(false);
-  const [loaded, reload] = useLoad(
+  // While it runs, the page follows it, its rows too (not while the tab is hidden).
+  const [loaded, reload] = useLoaded(
+    keys.bulkSend(workspace.id, bulkSendId),
     () => ok(api.GET("/workspaces/{workspaceId}/bulk-sends/{bulkSendId}", { params })),
-    [workspace.id, bulkSendId],
+    { refetchInterval: (batch) => (batch?.status === "running" ? FOLLOW_MS : false) },
   );
-  const [rows, reloadRows] = useLoad(
+  const running = loaded.state === "ready" && loaded.value.status === "running";
+  const [rows, reloadRows] = useLoaded(
+    keys.bulkSendRows(workspace.id, bulkSendId, { pageIndex, status }),
     () =>
       ok(
         api.GET("/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/rows", {
@@ -56,24 +61,14 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
             query: {
               pageIndex,
               pageSize: 50,
-              ...(status ? { status: status as BulkSendRow["status"] } : {}),
+              ...(status ? { status } : {}),
             },
           },
         }),
       ),
-    [workspace.id, bulkSendId, pageIndex, status],
+    { refetchInterval: running ? FOLLOW_MS : false },
   );
-  const running = loaded.state === "ready" && loaded.value.status === "running";
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reload and reloadRows are stable; `running` decides.
-  useEffect(() => {
-    if (!running) return;
-    const timer = window.setInterval(() => {
-      if (document.hidden) return;
-      reload();
-      reloadRows();
-    }, FOLLOW_MS);
-    return () => window.clearInterval(timer);
-  }, [running]);
+  const invalidate = useInvalidate();
 
   return (
     <section aria-labelledby="bulk-send-title">
@@ -201,8 +196,7 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
           danger
           onConfirm={async () => {
             await api.POST("/workspaces/{workspaceId}/bulk-sends/{bulkSendId}/cancel", { params });
-            reload();
-            reloadRows();
+            invalidate(keys.bulkSends(workspace.id));
           }}
           onClose={() => setCancelling(false)}
         />

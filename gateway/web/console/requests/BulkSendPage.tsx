@@ -8,8 +8,19 @@ import { Link, useLocation } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api, inWorkspace } from "../api";
 import { PagedRows } from "../PagedRows";
+import { keys, useInvalidate } from "../queries";
 import type { Template } from "../types";
-import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad, When } from "../ui";
+import {
+  BusyButton,
+  Empty,
+  ErrorNote,
+  SelectField,
+  Show,
+  TextField,
+  useAction,
+  useLoaded,
+  When,
+} from "../ui";
 import { useWorkspace } from "../workspace";
 import { BulkStatusBadge } from "./BulkSendDetailPage";
 
@@ -21,14 +32,12 @@ const SHOWN_PROBLEMS = 50;
 
 export function BulkSendPage() {
   const workspace = useWorkspace();
-  const [templates, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/templates", {
-          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
-        }),
-      ),
-    [workspace.id],
+  const [templates, reload] = useLoaded(keys.templateList(workspace.id, { pageSize: 100 }), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/templates", {
+        params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+      }),
+    ),
   );
   return (
     <section aria-labelledby="bulk-title" className="stack">
@@ -71,6 +80,7 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
   const [message, setMessage] = useState("");
   const [file, setFile] = useState<File>();
   const { busy, error, run } = useAction();
+  const invalidate = useInvalidate();
   const fileId = useId();
   const tooLarge = (file?.size ?? 0) > MAX_FILE_BYTES;
   const messageId = useId();
@@ -90,6 +100,7 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
           },
         }),
       );
+      invalidate(keys.bulkSends(workspace.id), keys.requestLists(workspace.id));
       navigate(`/requests/bulk/${started.id}`);
     });
   };
@@ -175,14 +186,12 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
 function BulkSendList() {
   const workspace = useWorkspace();
   const [pageIndex, setPageIndex] = useState(0);
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/bulk-sends", {
-          params: { path: { workspaceId: workspace.id }, query: { pageIndex, pageSize: 20 } },
-        }),
-      ),
-    [workspace.id, pageIndex],
+  const [loaded, reload] = useLoaded(keys.bulkSendList(workspace.id, { pageIndex }), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/bulk-sends", {
+        params: { path: { workspaceId: workspace.id }, query: { pageIndex, pageSize: 20 } },
+      }),
+    ),
   );
   return (
     <section aria-labelledby="bulk-list-title" className="stack">

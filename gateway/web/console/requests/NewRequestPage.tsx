@@ -3,8 +3,9 @@ import { type FormEvent, useId, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { keys, useInvalidate } from "../queries";
 import type { SignerLocale, Template } from "../types";
-import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
 import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
@@ -15,21 +16,25 @@ import { checksBody, NO_CHECKS, type SignerCheckValues } from "./signer-checks";
 export function NewRequestPage() {
   const workspace = useWorkspace();
   const chosen = new URLSearchParams(useSearch()).get("templateId") ?? "";
-  const [templates, reload] = useLoad(async () => {
-    const { items } = await ok(
-      api.GET("/workspaces/{workspaceId}/templates", {
-        params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
-      }),
-    );
-    // The template asked for may be older than the newest hundred.
-    if (!chosen || items.some((t) => t.id === chosen)) return { items };
-    const asked = await ok(
-      api.GET("/workspaces/{workspaceId}/templates/{templateId}", {
-        params: { path: { workspaceId: workspace.id, templateId: chosen } },
-      }),
-    ).catch(() => undefined);
-    return { items: asked ? [asked, ...items] : items };
-  }, [workspace.id, chosen]);
+  const [templates, reload] = useLoaded(
+    keys.templateChoices(workspace.id, chosen),
+    async () => {
+      const { items } = await ok(
+        api.GET("/workspaces/{workspaceId}/templates", {
+          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+        }),
+      );
+      // The template asked for may be older than the newest hundred.
+      if (!chosen || items.some((t) => t.id === chosen)) return { items };
+      const asked = await ok(
+        api.GET("/workspaces/{workspaceId}/templates/{templateId}", {
+          params: { path: { workspaceId: workspace.id, templateId: chosen } },
+        }),
+      ).catch(() => undefined);
+      return { items: asked ? [asked, ...items] : items };
+    },
+    { seedsForm: true },
+  );
   return (
     <section aria-labelledby="new-request-title">
       <p className="crumb">
@@ -87,6 +92,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
     >
   >({});
   const { busy, error, run } = useAction();
+  const invalidate = useInvalidate();
   const messageId = useId();
   const roles = [...(template?.roles ?? [])].sort((a, b) => a.order - b.order);
   const host = useHost();
@@ -117,6 +123,7 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
           },
         }),
       );
+      invalidate(keys.requestLists(workspace.id));
       navigate(`/requests/${created.id}`);
     });
   const problem = (path: string) => error?.errors.find((e) => e.path === path)?.message;

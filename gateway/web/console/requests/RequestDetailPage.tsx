@@ -1,10 +1,11 @@
 import { localeName } from "@countersign/domain/web";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api, inWorkspace } from "../api";
+import { afterRequestChange, keys, useInvalidate } from "../queries";
 import type { AuditEntry, EmailDelivery, Recipient, SignatureRequest } from "../types";
-import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoad, When } from "../ui";
+import { BusyButton, Confirm, ErrorNote, Show, useAction, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { ApprovalCard } from "./ApprovalCard";
 import { AuditEntryDetails } from "./AuditEntryDetails";
@@ -33,43 +34,42 @@ function sentence(text: string): string {
 }
 const FOLLOW_MS = 4000;
 
+/** Recipients are being notified or signing, or the PDF is being sealed. */
+function moving(request: SignatureRequest): boolean {
+  return (
+    OPEN.has(request.status) ||
+    (request.status === "completed" &&
+      (!request.signedDocumentId || request.recipients.some((r) => r.status === "pending")))
+  );
+}
+
 export function RequestDetailPage({ requestId }: { requestId: string }) {
   const workspace = useWorkspace();
   const path = (rest = "") => inWorkspace(workspace.id, `/signature-requests/${requestId}${rest}`);
   const params = { path: { workspaceId: workspace.id, requestId } };
-  const [loaded, reload] = useLoad(
+  // While it moves, the page follows along, the request and its audit trail alike (not while the
+  // tab is hidden).
+  const [loaded, reload] = useLoaded(
+    keys.request(workspace.id, requestId),
     () => ok(api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}", { params })),
-    [workspace.id, requestId],
+    { refetchInterval: (request) => (request && moving(request) ? FOLLOW_MS : false) },
   );
-  const [audit, reloadAudit] = useLoad(
+  const [audit, reloadAudit] = useLoaded(
+    keys.auditTrail(workspace.id, requestId),
     () => ok(api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}/audit-trail", { params })),
-    [workspace.id, requestId],
+    { refetchInterval: loaded.state === "ready" && moving(loaded.value) ? FOLLOW_MS : false },
   );
   const [cancelling, setCancelling] = useState(false);
   // What was just done; a name in it is set apart (<bdi>), for it may run in the other direction.
   const [notice, setNotice] = useState<ReactNode>();
   const { busy, error, run } = useAction();
-  const refresh = () => {
-    reload();
-    reloadAudit();
-  };
-  // While recipients are being notified, signing or the PDF is being sealed, the page follows along.
-  const moving =
-    loaded.state === "ready" &&
-    (OPEN.has(loaded.value.status) ||
-      (loaded.value.status === "completed" && !loaded.value.signedDocumentId) ||
-      (loaded.value.status === "completed" && loaded.value.recipients.some((r) => r.status === "pending")));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is remade each render; `moving` decides.
-  useEffect(() => {
-    if (!moving) return;
-    const timer = window.setInterval(() => document.hidden || refresh(), FOLLOW_MS);
-    return () => window.clearInterval(timer);
-  }, [moving]);
+  const invalidate = useInvalidate();
+  const changed = () => invalidate(...afterRequestChange(workspace.id, requestId));
   const act = async (what: string, work: () => Promise<unknown>, done: ReactNode) => {
     setNotice(undefined);
     if (!(await run(what, work))) return;
     setNotice(done);
-    refresh();
+    changed();
   };
   const download = (documentId: string) => inWorkspace(workspace.id, `/documents/${documentId}/download`);
   const handOvers = handOversByRecipient(audit.state === "ready" ? audit.value.items : []);
@@ -183,13 +183,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
               </div>
             </div>
             <EndedNote request={request} />
-            <ApprovalCard
-              request={request}
-              onDecided={(done) => {
-                setNotice(done);
-                refresh();
-              }}
-            />
+            <ApprovalCard request={request} onDecided={setNotice} />
             {request.completionFailure && OPEN.has(request.status) ? (
               <div className="note error" role="alert">
                 <p>
@@ -347,9 +341,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                 </ul>
               </div>
             )}
-            {request.status === "draft" ? null : (
-              <RetentionCard request={request} download={download} onChanged={refresh} />
-            )}
+            {request.status === "draft" ? null : <RetentionCard request={request} download={download} />}
 
             <div className="card">
               <div className="card-head">
@@ -410,7 +402,7 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                     params,
                     body: {},
                   });
-                  refresh();
+                  changed();
                 }}
                 onClose={() => setCancelling(false)}
               />

@@ -3,8 +3,9 @@ import { Link } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { PagedRows } from "../PagedRows";
+import { keys } from "../queries";
 import { REQUEST_STATUSES, type RequestStatus } from "../types";
-import { Empty, SelectField, TextField, useLoad, When } from "../ui";
+import { Empty, SelectField, TextField, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { StatusBadge, statusLabel } from "./status";
 
@@ -16,6 +17,9 @@ const SORTS = [
 ] as const;
 
 type Sort = (typeof SORTS)[number]["value"];
+
+/** The one request a page that counts those awaiting approval asks for. */
+const AWAITING = { status: "awaiting_approval", pageSize: 1 } as const;
 
 /** A day picked in a date input (this browser's time zone), as the instant it begins. */
 const startOf = (day: string) => new Date(`${day}T00:00:00`).toISOString();
@@ -54,28 +58,21 @@ export function RequestsPage() {
       set(value);
       setPageIndex(0);
     };
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/signature-requests", {
-          params: { path: { workspaceId: workspace.id }, query },
-        }),
-      ),
-    [workspace.id, JSON.stringify(query)],
+  const [loaded, reload] = useLoaded(keys.requestList(workspace.id, query), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/signature-requests", {
+        params: { path: { workspaceId: workspace.id }, query },
+      }),
+    ),
   );
   // What agents proposed waits for someone to notice it: said above the list, whatever it shows,
-  // counted again when the list is asked for again (not at each render of its answer).
-  const [awaiting] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/signature-requests", {
-          params: {
-            path: { workspaceId: workspace.id },
-            query: { status: "awaiting_approval", pageSize: 1 },
-          },
-        }),
-      ),
-    [workspace.id, JSON.stringify(query)],
+  // counted when the page opens and again whenever a request changes.
+  const [awaiting] = useLoaded(keys.requestList(workspace.id, AWAITING), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/signature-requests", {
+        params: { path: { workspaceId: workspace.id }, query: AWAITING },
+      }),
+    ),
   );
   return (
     <section aria-labelledby="requests-title">

@@ -6,25 +6,42 @@
 import { type FormEvent, useState } from "react";
 import { api } from "../api";
 import { FormDialog } from "../FormDialog";
+import { afterRequestChange, useInvalidate } from "../queries";
 import type { SignatureRequest } from "../types";
 import { Confirm, ErrorNote, TextAreaField, useAction, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 const MAX_REASON = 500;
 
-/** The legal-hold route's parameters, for placing and releasing alike. */
-const heldRequest = (workspaceId: string, requestId: string) => ({ path: { workspaceId, requestId } });
+/** Places or releases the request's hold; either changes the request and its audit trail. */
+function useLegalHold(request: SignatureRequest) {
+  const workspace = useWorkspace();
+  const invalidate = useInvalidate();
+  const params = { path: { workspaceId: workspace.id, requestId: request.id } };
+  const changed = () => invalidate(...afterRequestChange(workspace.id, request.id));
+  return {
+    place: (reason: string) =>
+      api
+        .POST("/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold", {
+          params,
+          body: { reason },
+        })
+        .then(changed),
+    release: () =>
+      api
+        .DELETE("/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold", { params })
+        .then(changed),
+  };
+}
 
 export function RetentionCard({
   request,
   download,
-  onChanged,
 }: {
   request: SignatureRequest;
   download: (documentId: string) => string;
-  onChanged: () => void;
 }) {
-  const workspace = useWorkspace();
+  const { release } = useLegalHold(request);
   const [placing, setPlacing] = useState(false);
   const [releasing, setReleasing] = useState(false);
   const { legalHold, documentsDeletedAt, certificateDocumentId } = request;
@@ -75,19 +92,14 @@ export function RetentionCard({
           Requests), for a dispute or an audit, until it is released.
         </p>
       )}
-      {placing ? (
-        <PlaceHoldDialog request={request} onClose={() => setPlacing(false)} onPlaced={onChanged} />
-      ) : null}
+      {placing ? <PlaceHoldDialog request={request} onClose={() => setPlacing(false)} /> : null}
       {releasing ? (
         <Confirm
           title="Release the legal hold?"
           description="The workspace's retention takes its course again: if its time has passed, the documents are deleted at its next sweep."
           confirmLabel="Release hold"
           onConfirm={async () => {
-            await api.DELETE("/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold", {
-              params: heldRequest(workspace.id, request.id),
-            });
-            onChanged();
+            await release();
           }}
           onClose={() => setReleasing(false)}
         />
@@ -96,16 +108,8 @@ export function RetentionCard({
   );
 }
 
-function PlaceHoldDialog({
-  request,
-  onClose,
-  onPlaced,
-}: {
-  request: SignatureRequest;
-  onClose: () => void;
-  onPlaced: () => void;
-}) {
-  const workspace = useWorkspace();
+function PlaceHoldDialog({ request, onClose }: { request: SignatureRequest; onClose: () => void }) {
+  const { place } = useLegalHold(request);
   const [reason, setReason] = useState("");
   const [missing, setMissing] = useState(false);
   const { busy, error, run } = useAction();
@@ -115,15 +119,7 @@ function PlaceHoldDialog({
       setMissing(true);
       return;
     }
-    const placed = await run("hold", () =>
-      api.POST("/workspaces/{workspaceId}/signature-requests/{requestId}/legal-hold", {
-        params: heldRequest(workspace.id, request.id),
-        body: { reason: reason.trim() },
-      }),
-    );
-    if (!placed) return;
-    onPlaced();
-    onClose();
+    if (await run("hold", () => place(reason.trim()))) onClose();
   };
   const problem = missing ? "Say why the request is held." : error?.about("reason");
   return (

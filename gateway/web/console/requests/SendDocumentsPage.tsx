@@ -11,6 +11,7 @@ import { ok } from "../../shared/api-client";
 import { Modal } from "../../shared/Modal";
 import { api, asApiError, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";
+import { keys, useInvalidate } from "../queries";
 import { FieldInspector } from "../templates/FieldInspector";
 import { FieldPages } from "../templates/FieldPages";
 import { addedByKeyboard, FieldPalette } from "../templates/FieldPalette";
@@ -24,7 +25,7 @@ import {
 } from "../templates/field-kinds";
 import { UploadDocument } from "../templates/UploadDocument";
 import type { DocumentInfo, Template } from "../types";
-import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
 import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
@@ -57,24 +58,28 @@ const EMPTY: Start = { documents: [], title: "", message: "", recipients: [], fi
 export function SendDocumentsPage() {
   const workspace = useWorkspace();
   const from = new URLSearchParams(useSearch()).get("from") ?? "";
-  const [start, reload] = useLoad(async (): Promise<Start> => {
-    if (!from) return EMPTY;
-    const request = await ok(
-      api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}", {
-        params: { path: { workspaceId: workspace.id, requestId: from } },
-      }),
-    );
-    const documents = await Promise.all(
-      request.documentIds.map((documentId) =>
-        ok(
-          api.GET("/workspaces/{workspaceId}/documents/{documentId}", {
-            params: { path: { workspaceId: workspace.id, documentId } },
-          }),
+  const [start, reload] = useLoaded(
+    keys.requestCopy(workspace.id, from),
+    async (): Promise<Start> => {
+      if (!from) return EMPTY;
+      const request = await ok(
+        api.GET("/workspaces/{workspaceId}/signature-requests/{requestId}", {
+          params: { path: { workspaceId: workspace.id, requestId: from } },
+        }),
+      );
+      const documents = await Promise.all(
+        request.documentIds.map((documentId) =>
+          ok(
+            api.GET("/workspaces/{workspaceId}/documents/{documentId}", {
+              params: { path: { workspaceId: workspace.id, documentId } },
+            }),
+          ),
         ),
-      ),
-    );
-    return { documents, ...draftFrom(request, newKey) };
-  }, [workspace.id, from]);
+      );
+      return { documents, ...draftFrom(request, newKey) };
+    },
+    { seedsForm: true },
+  );
   return (
     <section aria-labelledby="send-documents-title">
       <p className="crumb">
@@ -117,6 +122,7 @@ function Composer({ start }: { start: Start }) {
   const [savedTemplate, setSavedTemplate] = useState<Template>();
   const [dirty, setDirty] = useState(false);
   const { busy, error, run } = useAction();
+  const invalidate = useInvalidate();
   const palette = useRef<HTMLUListElement>(null);
   const messageId = useId();
   const signers = signersOf(recipients);
@@ -220,6 +226,7 @@ function Composer({ start }: { start: Start }) {
         }),
       );
       setDirty(false);
+      invalidate(keys.requestLists(workspace.id));
       navigate(`/requests/${created.id}`);
     });
   const saveAsTemplate = () => {
@@ -233,6 +240,7 @@ function Composer({ start }: { start: Start }) {
           body: templateBody({ title, document, recipients, fields, tags }),
         }),
       );
+      invalidate(keys.templates(workspace.id));
       setSavedTemplate(template);
     });
   };
@@ -413,14 +421,12 @@ function Composer({ start }: { start: Start }) {
 /** Upload a PDF, or take one uploaded before. */
 function DocumentPicker({ chosen, onAdd }: { chosen: DocumentInfo[]; onAdd: (d: DocumentInfo) => void }) {
   const workspace = useWorkspace();
-  const [uploaded] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/documents", {
-          params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
-        }),
-      ),
-    [workspace.id],
+  const [uploaded] = useLoaded(keys.documentList(workspace.id, { pageSize: 100 }), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/documents", {
+        params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+      }),
+    ),
   );
   const offered =
     uploaded.state === "ready"

@@ -6,6 +6,7 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { FormDialog } from "../FormDialog";
+import { keys, useInvalidate } from "../queries";
 import { useSession } from "../session";
 import type { Invitation, Member, Role } from "../types";
 import {
@@ -17,7 +18,7 @@ import {
   Show,
   TextField,
   useAction,
-  useLoad,
+  useLoaded,
   When,
 } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -32,17 +33,12 @@ export function MembersTab() {
   const workspace = useWorkspace();
   const { current, recheck } = useSession();
   const me = current.state === "signed-in" ? current.session.user.id : "";
-  const [members, reloadMembers] = useLoad(
-    () =>
-      ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
-    [workspace.id],
+  const [members, reloadMembers] = useLoaded(keys.members(workspace.id), () =>
+    ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
   );
-  const [invitations, reloadInvitations] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/invitations", { params: { path: { workspaceId: workspace.id } } }),
-      ),
-    [workspace.id],
+  const invalidate = useInvalidate();
+  const [invitations, reloadInvitations] = useLoaded(keys.invitations(workspace.id), () =>
+    ok(api.GET("/workspaces/{workspaceId}/invitations", { params: { path: { workspaceId: workspace.id } } })),
   );
   const [inviting, setInviting] = useState(false);
   const [sent, setSent] = useState<string>();
@@ -56,7 +52,7 @@ export function MembersTab() {
         params: { path: { workspaceId: workspace.id, userId: member.userId } },
         body: { role },
       });
-      reloadMembers();
+      invalidate(keys.members(workspace.id));
       // Their own role changed: what the console shows them changes with it.
       if (member.userId === me) recheck();
     });
@@ -67,7 +63,7 @@ export function MembersTab() {
         body: { email: invitation.email, role: invitation.role },
       });
       setSent(invitation.email);
-      reloadInvitations();
+      invalidate(keys.invitations(workspace.id));
     });
 
   return (
@@ -185,7 +181,7 @@ export function MembersTab() {
           onSent={(email) => {
             setInviting(false);
             setSent(email);
-            reloadInvitations();
+            invalidate(keys.invitations(workspace.id));
           }}
         />
       ) : null}
@@ -204,7 +200,7 @@ export function MembersTab() {
               params: { path: { workspaceId: workspace.id, userId: removing.userId } },
             });
             if (removing.userId === me) recheck();
-            else reloadMembers();
+            else invalidate(keys.members(workspace.id));
           }}
           onClose={() => setRemoving(undefined)}
         />
@@ -219,7 +215,7 @@ export function MembersTab() {
             await api.DELETE("/workspaces/{workspaceId}/invitations/{invitationId}", {
               params: { path: { workspaceId: workspace.id, invitationId: withdrawing.id } },
             });
-            reloadInvitations();
+            invalidate(keys.invitations(workspace.id));
           }}
           onClose={() => setWithdrawing(undefined)}
         />

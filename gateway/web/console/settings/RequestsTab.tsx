@@ -7,20 +7,22 @@
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { keys } from "../queries";
 import type { RequestSettings } from "../types";
-import { BusyButton, CheckField, ErrorNote, SelectField, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, CheckField, ErrorNote, SelectField, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function RequestsTab() {
   const workspace = useWorkspace();
-  const [settings, reload] = useLoad(
+  const [settings, reload] = useLoaded(
+    keys.requestSettings(workspace.id),
     () =>
       ok(
         api.GET("/workspaces/{workspaceId}/request-settings", {
           params: { path: { workspaceId: workspace.id } },
         }),
       ),
-    [workspace.id],
+    { seedsForm: true },
   );
   return (
     <div className="stack">
@@ -285,10 +287,8 @@ function ApproverForm({
   onSaved: (kept: RequestSettings) => void;
 }) {
   const workspace = useWorkspace();
-  const [members] = useLoad(
-    () =>
-      ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
-    [workspace.id],
+  const [members] = useLoaded(keys.members(workspace.id), () =>
+    ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
   );
   const [approver, setApprover] = useState(current.approverUserId ?? "");
   const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);

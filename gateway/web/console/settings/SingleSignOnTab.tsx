@@ -7,6 +7,7 @@
 import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api, type Violation } from "../api";
+import { keys } from "../queries";
 import { useSession } from "../session";
 import type { Role, SingleSignOnSettings } from "../types";
 import {
@@ -19,7 +20,7 @@ import {
   TextAreaField,
   TextField,
   useAction,
-  useLoad,
+  useLoaded,
   When,
 } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -62,14 +63,15 @@ function domainProblem(errors: Violation[], domains: string[]): string | undefin
 
 export function SingleSignOnTab() {
   const workspace = useWorkspace();
-  const [loaded, reload] = useLoad(
+  const [loaded, reload] = useLoaded(
+    keys.singleSignOn(workspace.id),
     () =>
       ok(
         api.GET("/workspaces/{workspaceId}/single-sign-on", {
           params: { path: { workspaceId: workspace.id } },
         }),
       ),
-    [workspace.id],
+    { seedsForm: true },
   );
   return (
     <Show loaded={loaded} what="single sign-on" onRetry={reload}>

@@ -5,8 +5,9 @@ import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { DataTable } from "../DataTable";
+import { keys, useInvalidate } from "../queries";
 import { useSession } from "../session";
-import { BusyButton, Confirm, Empty, ErrorNote, Show, TextField, useAction, useLoad, When } from "../ui";
+import { BusyButton, Confirm, Empty, ErrorNote, Show, TextField, useAction, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { auditSentence } from "./audit-words";
 
@@ -18,22 +19,21 @@ export function WorkspaceTab() {
   const [confirmingOff, setConfirmingOff] = useState(false);
   const rename = useAction();
   const access = useAction();
-  const [audit, reloadAudit] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/audit", {
-          params: { path: { workspaceId: workspace.id }, query: { limit: 100 } },
-        }),
-      ),
-    [workspace.id],
+  const [audit, reloadAudit] = useLoaded(keys.workspaceAudit(workspace.id), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/audit", {
+        params: { path: { workspaceId: workspace.id }, query: { limit: 100 } },
+      }),
+    ),
   );
+  const invalidate = useInvalidate();
   const update = (body: { name?: string; apiAccessEnabled?: boolean }) =>
     api
       .PATCH("/workspaces/{workspaceId}/settings", { params: { path: { workspaceId: workspace.id } }, body })
       .then(() => {
         // The header, the switcher and Settings → Developer read the workspace from the session.
         recheck();
-        reloadAudit();
+        invalidate(keys.workspaceAudit(workspace.id));
       });
   const nameError = rename.error?.about("name");
   const submitName = (event: FormEvent) => {

@@ -7,8 +7,9 @@ import { Link, useLocation } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api, downloadBytes, inWorkspace } from "../api";
 import { useLeaveGuard } from "../leave-guard";
+import { keys, useInvalidate } from "../queries";
 import type { DocumentInfo, Template } from "../types";
-import { BusyButton, ErrorNote, Show, TextField, useAction, useLoad } from "../ui";
+import { BusyButton, ErrorNote, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { FieldInspector } from "./FieldInspector";
 import { FieldPages } from "./FieldPages";
@@ -58,20 +59,25 @@ function draftOf(template: Template, document: DocumentInfo): Draft {
 
 export function TemplateEditorPage({ templateId }: { templateId?: string }) {
   const workspace = useWorkspace();
-  const [loaded, reload] = useLoad(async () => {
-    if (!templateId) return undefined;
-    const template = await ok(
-      api.GET("/workspaces/{workspaceId}/templates/{templateId}", {
-        params: { path: { workspaceId: workspace.id, templateId } },
-      }),
-    );
-    const document = await ok(
-      api.GET("/workspaces/{workspaceId}/documents/{documentId}", {
-        params: { path: { workspaceId: workspace.id, documentId: template.documentId } },
-      }),
-    );
-    return draftOf(template, document);
-  }, [workspace.id, templateId]);
+  const [loaded, reload] = useLoaded(
+    keys.templateDraft(workspace.id, templateId ?? ""),
+    async () => {
+      // A new template has nothing to read (and a read answers something, never undefined).
+      if (!templateId) return null;
+      const template = await ok(
+        api.GET("/workspaces/{workspaceId}/templates/{templateId}", {
+          params: { path: { workspaceId: workspace.id, templateId } },
+        }),
+      );
+      const document = await ok(
+        api.GET("/workspaces/{workspaceId}/documents/{documentId}", {
+          params: { path: { workspaceId: workspace.id, documentId: template.documentId } },
+        }),
+      );
+      return draftOf(template, document);
+    },
+    { seedsForm: true },
+  );
   const [uploaded, setUploaded] = useState<DocumentInfo>();
 
   return (
@@ -111,6 +117,7 @@ function Editor({ initial }: { initial: Draft }) {
   const [selected, setSelected] = useState<string>();
   const [activeRole, setActiveRole] = useState(initial.roles[0]?.key ?? "");
   const { busy, error, run } = useAction();
+  const invalidate = useInvalidate();
   // Problems found before asking the service (a field the signer could not tell the meaning of).
   const [unsaved, setUnsaved] = useState<{ path: string; message: string }[]>([]);
   const [saved, setSaved] = useState(false);
@@ -188,6 +195,7 @@ function Editor({ initial }: { initial: Draft }) {
               body,
             }),
           );
+      invalidate(keys.templates(workspace.id));
       setDraft((before) => ({ ...before, id: template.id }));
       setDirty(false);
       setSaved(true);

@@ -4,20 +4,20 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { DeleteButton } from "../DeleteButton";
 import { PagedRows } from "../PagedRows";
-import { Empty, useLoad, When } from "../ui";
+import { keys, useInvalidate } from "../queries";
+import { Empty, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 
 export function TemplatesPage() {
   const workspace = useWorkspace();
   const [pageIndex, setPageIndex] = useState(0);
-  const [loaded, reload] = useLoad(
-    () =>
-      ok(
-        api.GET("/workspaces/{workspaceId}/templates", {
-          params: { path: { workspaceId: workspace.id }, query: { pageIndex, pageSize: 20 } },
-        }),
-      ),
-    [workspace.id, pageIndex],
+  const invalidate = useInvalidate();
+  const [loaded, reload] = useLoaded(keys.templateList(workspace.id, { pageIndex }), () =>
+    ok(
+      api.GET("/workspaces/{workspaceId}/templates", {
+        params: { path: { workspaceId: workspace.id }, query: { pageIndex, pageSize: 20 } },
+      }),
+    ),
   );
   return (
     <section aria-labelledby="templates-title">
@@ -69,7 +69,7 @@ export function TemplatesPage() {
                     });
                     // The last one of a later page: show the page before, not an empty one.
                     if (page.items.length === 1 && pageIndex > 0) setPageIndex(pageIndex - 1);
-                    else reload();
+                    invalidate(keys.templates(workspace.id));
                   }}
                 />
               </div>
