@@ -144,16 +144,19 @@ export function TextField({ label, error, optional, className = "input", ...inpu
 interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   label: ReactNode;
   error?: string;
+  /** Says "(optional)" after the label. */
+  optional?: boolean;
 }
 
 /** A labelled text area with its error message tied to it for screen readers. */
-export function TextAreaField({ label, error, className = "input", ...area }: TextAreaFieldProps) {
+export function TextAreaField({ label, error, optional, className = "input", ...area }: TextAreaFieldProps) {
   const id = useId();
   const errorId = useId();
   return (
     <>
       <label className="stacked-label" htmlFor={id}>
         {label}
+        {optional ? <span className="required-word"> (optional)</span> : null}
       </label>
       <textarea
         id={id}

@@ -16,6 +16,7 @@ import {
   ErrorNote,
   SelectField,
   Show,
+  TextAreaField,
   TextField,
   useAction,
   useLoaded,
@@ -83,7 +84,6 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
   const invalidate = useInvalidate();
   const fileId = useId();
   const tooLarge = (file?.size ?? 0) > MAX_FILE_BYTES;
-  const messageId = useId();
   const csvTemplate = `/console/api${inWorkspace(workspace.id, `/bulk-sends/csv-template?templateId=${templateId}`)}`;
 
   const submit = (event: FormEvent) => {
@@ -131,12 +131,9 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
         onChange={(e) => setTitle(e.target.value)}
         error={problem("title")}
       />
-      <label className="stacked-label" htmlFor={messageId}>
-        Message to signers <span className="required-word">(optional)</span>
-      </label>
-      <textarea
-        id={messageId}
-        className="input"
+      <TextAreaField
+        label="Message to signers"
+        optional
         rows={3}
         value={message}
         onChange={(e) => setMessage(e.target.value)}

@@ -1,11 +1,21 @@
 /** A request from a template: a signer for every role, a title and a message, then send or keep as a draft. */
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { keys, useInvalidate } from "../queries";
 import type { SignerLocale, Template } from "../types";
-import { BusyButton, Empty, ErrorNote, SelectField, Show, TextField, useAction, useLoaded } from "../ui";
+import {
+  BusyButton,
+  Empty,
+  ErrorNote,
+  SelectField,
+  Show,
+  TextAreaField,
+  TextField,
+  useAction,
+  useLoaded,
+} from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
 import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
@@ -93,7 +103,6 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
   >({});
   const { busy, error, run } = useAction();
   const invalidate = useInvalidate();
-  const messageId = useId();
   const roles = [...(template?.roles ?? [])].sort((a, b) => a.order - b.order);
   const host = useHost();
 
@@ -155,12 +164,9 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
         onChange={(e) => setTitle(e.target.value)}
         error={problem("title")}
       />
-      <label className="stacked-label" htmlFor={messageId}>
-        Message to signers <span className="required-word">(optional)</span>
-      </label>
-      <textarea
-        id={messageId}
-        className="input"
+      <TextAreaField
+        label="Message to signers"
+        optional
         rows={3}
         value={message}
         onChange={(e) => setMessage(e.target.value)}

@@ -5,7 +5,7 @@
  */
 
 import { isolate } from "@countersign/domain/web";
-import { type FormEvent, useId, useMemo, useRef, useState } from "react";
+import { type FormEvent, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ok } from "../../shared/api-client";
 import { Modal } from "../../shared/Modal";
@@ -25,7 +25,16 @@ import {
 } from "../templates/field-kinds";
 import { UploadDocument } from "../templates/UploadDocument";
 import type { DocumentInfo, Template } from "../types";
-import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoaded } from "../ui";
+import {
+  BusyButton,
+  ErrorNote,
+  SelectField,
+  Show,
+  TextAreaField,
+  TextField,
+  useAction,
+  useLoaded,
+} from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
 import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
@@ -124,7 +133,6 @@ function Composer({ start }: { start: Start }) {
   const { busy, error, run } = useAction();
   const invalidate = useInvalidate();
   const palette = useRef<HTMLUListElement>(null);
-  const messageId = useId();
   const signers = signersOf(recipients);
 
   useLeaveGuard(dirty);
@@ -349,12 +357,9 @@ function Composer({ start }: { start: Start }) {
             }}
             error={problem("title")}
           />
-          <label className="stacked-label" htmlFor={messageId}>
-            Message to recipients <span className="required-word">(optional)</span>
-          </label>
-          <textarea
-            id={messageId}
-            className="input"
+          <TextAreaField
+            label="Message to recipients"
+            optional
             rows={2}
             value={message}
             onChange={(e) => {
