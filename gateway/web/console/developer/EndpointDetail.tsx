@@ -180,12 +180,7 @@ function TestFire({ ids }: { ids: EndpointIds }) {
       <h3>Send a test event</h3>
       <form className="inline-form" onSubmit={fire}>
         <div className="grow">
-          <SelectField
-            label="Event type"
-            value={type}
-            options={EVENT_TYPES}
-            onChange={(value) => setType(value as EventType)}
-          />
+          <SelectField label="Event type" value={type} options={EVENT_TYPES} onChange={setType} />
         </div>
         <BusyButton type="submit" busy={busy !== undefined}>
           {busy ? "Sending…" : "Send test event"}

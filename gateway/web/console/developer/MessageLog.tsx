@@ -8,7 +8,7 @@ import { BusyButton, Empty, ErrorNote, Pager, SelectField, Show, useAction, useL
 import { AttemptView } from "./AttemptView";
 
 const PAGE_SIZE = 20;
-const STATUSES = [
+const STATUSES: { value: WebhookMessage["status"]; label: string }[] = [
   { value: "pending", label: "Pending" },
   { value: "succeeded", label: "Succeeded" },
   { value: "failed", label: "Failed" },
@@ -21,14 +21,14 @@ export interface EndpointIds {
 }
 
 export function MessageLog({ ids }: { ids: EndpointIds }) {
-  const [status, setStatus] = useState("");
-  const [eventType, setEventType] = useState("");
+  const [status, setStatus] = useState<WebhookMessage["status"] | "">("");
+  const [eventType, setEventType] = useState<WebhookMessage["eventType"] | "">("");
   const [pageIndex, setPageIndex] = useState(0);
   const query = {
     pageIndex,
     pageSize: PAGE_SIZE,
-    ...(status ? { status: status as WebhookMessage["status"] } : {}),
-    ...(eventType ? { eventType: eventType as WebhookMessage["eventType"] } : {}),
+    ...(status ? { status } : {}),
+    ...(eventType ? { eventType } : {}),
   };
   const [loaded, reload] = useLoaded(keys.webhookMessages(ids.workspaceId, ids.endpointId, query), () =>
     ok(
@@ -40,10 +40,12 @@ export function MessageLog({ ids }: { ids: EndpointIds }) {
   const invalidate = useInvalidate();
   const [notice, setNotice] = useState<string>();
   const { busy, error, run } = useAction();
-  const filter = (set: (value: string) => void) => (value: string) => {
-    set(value);
-    setPageIndex(0);
-  };
+  const filter =
+    <V,>(set: (value: V) => void) =>
+    (value: V) => {
+      set(value);
+      setPageIndex(0);
+    };
 
   const retry = async (message: WebhookMessage) => {
     const done = await run(message.id, () =>

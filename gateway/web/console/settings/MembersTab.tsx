@@ -104,7 +104,7 @@ export function MembersTab() {
                       small
                       value={member.role}
                       options={ROLES}
-                      onChange={(role) => changeRole(member, role as Role)}
+                      onChange={(role) => changeRole(member, role)}
                     />
                     <button
                       type="button"
@@ -271,7 +271,7 @@ function InviteDialog({
         error={emailError}
         placeholder="colleague@example.com"
       />
-      <SelectField label="Role" value={role} options={ROLES} onChange={(value) => setRole(value as Role)} />
+      <SelectField label="Role" value={role} options={ROLES} onChange={setRole} />
       {error && !emailError ? <ErrorNote error={error} /> : null}
     </FormDialog>
   );

@@ -216,7 +216,7 @@ function SingleSignOnForm({ settings: initial }: { settings: SingleSignOnSetting
             { value: "member", label: "Member" },
             { value: "org_admin", label: "Organization Admin" },
           ]}
-          onChange={(role) => set("newMemberRole", role as Role)}
+          onChange={(role) => set("newMemberRole", role)}
         />
       </div>
 
