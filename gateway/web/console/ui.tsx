@@ -112,62 +112,63 @@ export function BusyButton({
   );
 }
 
-interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
+/** What a labelled field adds to its control's own attributes. */
+interface FieldProps {
   label: ReactNode;
   error?: string;
   /** Says "(optional)" after the label. */
   optional?: boolean;
+}
+
+/** The attributes that tie a control to its label and its error message. */
+interface ControlTies {
+  id: string;
+  className: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+/**
+ * A field's label, its control and its error message, tied together for screen readers: `control`
+ * draws the control from the ties and the attributes the field was given for it.
+ */
+function LabelledField<Rest extends object>({
+  field: { label, error, optional, className = "input", ...rest },
+  control,
+}: {
+  field: FieldProps & { className?: string } & Rest;
+  control: (ties: ControlTies, rest: Omit<Rest, keyof FieldProps | "className">) => ReactNode;
+}) {
+  const id = useId();
+  const errorId = useId();
+  return (
+    <>
+      <label className="stacked-label" htmlFor={id}>
+        {label}
+        {optional ? <span className="required-word"> (optional)</span> : null}
+      </label>
+      {control(
+        {
+          id,
+          className,
+          "aria-invalid": error ? true : undefined,
+          "aria-describedby": error ? errorId : undefined,
+        },
+        rest,
+      )}
+      <FieldError id={errorId} message={error} />
+    </>
+  );
 }
 
 /** A labelled input with its error message tied to it for screen readers. */
-export function TextField({ label, error, optional, className = "input", ...input }: TextFieldProps) {
-  const id = useId();
-  const errorId = useId();
-  return (
-    <>
-      <label className="stacked-label" htmlFor={id}>
-        {label}
-        {optional ? <span className="required-word"> (optional)</span> : null}
-      </label>
-      <input
-        id={id}
-        className={className}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...input}
-      />
-      <FieldError id={errorId} message={error} />
-    </>
-  );
-}
-
-interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
-  label: ReactNode;
-  error?: string;
-  /** Says "(optional)" after the label. */
-  optional?: boolean;
+export function TextField(field: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return <LabelledField field={field} control={(ties, input) => <input {...ties} {...input} />} />;
 }
 
 /** A labelled text area with its error message tied to it for screen readers. */
-export function TextAreaField({ label, error, optional, className = "input", ...area }: TextAreaFieldProps) {
-  const id = useId();
-  const errorId = useId();
-  return (
-    <>
-      <label className="stacked-label" htmlFor={id}>
-        {label}
-        {optional ? <span className="required-word"> (optional)</span> : null}
-      </label>
-      <textarea
-        id={id}
-        className={className}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...area}
-      />
-      <FieldError id={errorId} message={error} />
-    </>
-  );
+export function TextAreaField(field: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <LabelledField field={field} control={(ties, area) => <textarea {...ties} {...area} />} />;
 }
 
 /** A select of values of type V; with `any`, V holds "" too, the value of that first option. */
