@@ -10,6 +10,7 @@
  * a checkbox required. The field's top-left corner is the tag's, its size the type's default or the
  * tag's when larger, kept on the page.
  */
+import type { FieldPlacement } from "@countersign/domain";
 import type { FieldViolation } from "@countersign/kit";
 import { DEFAULT_FIELD_SIZES } from "./field-sizes.js";
 
@@ -45,17 +46,12 @@ const NOT_REQUIRED_UNLESS_ASKED = new Set(["checkbox", "date_signed"]);
 const ROLE_LENGTH = 100;
 const LABEL_LENGTH = 200;
 
-export interface TaggedField {
+export interface TaggedField extends FieldPlacement {
   type: string;
   role: string;
   label: string;
   required: boolean;
   documentId: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
   cover: { x: number; y: number; width: number; height: number };
 }
 

@@ -1,6 +1,5 @@
 /** Signature requests, recipients, audit entries and agreement sets as the public API writes them. */
-import { rulesOf } from "@countersign/domain";
-import type { TextCover } from "@countersign/gen/countersign/fields/v1/field_rules_pb.js";
+import { coverOf, placementOf, rulesOf } from "@countersign/domain";
 import type {
   RequestField,
   AgreementSet as StoredAgreementSet,
@@ -17,7 +16,6 @@ import type {
   Recipient,
   SignatureRequest,
 } from "../contract/signature-requests.js";
-import type { TextCover as TextCoverJson } from "../contract/templates.js";
 import { iso, isoOrNull } from "../json-time.js";
 
 type Json<T extends z.ZodType> = z.infer<T>;
@@ -59,26 +57,17 @@ function emailDeliveryJson(d: StoredEmailDelivery): Json<typeof EmailDelivery> {
   };
 }
 
-/** A field's text cover as the API writes it, or nothing. */
-export function coverJson(cover: TextCover | undefined): { cover?: z.infer<typeof TextCoverJson> } {
-  return cover ? { cover: { x: cover.x, y: cover.y, width: cover.width, height: cover.height } } : {};
-}
-
 export function fieldJson(f: RequestField): Json<typeof SignatureRequest>["fields"][number] {
   return {
     id: f.id,
     type: f.type as Json<typeof SignatureRequest>["fields"][number]["type"],
     recipientId: f.recipientId,
     documentId: f.documentId,
-    page: f.page,
-    x: f.x,
-    y: f.y,
-    width: f.width,
-    height: f.height,
+    ...placementOf(f),
     required: f.required,
     label: f.label,
     ...(f.prefilled ? { prefilled: f.prefilled } : {}),
-    ...coverJson(f.cover),
+    ...coverOf(f.cover),
     ...rulesOf(f.rules),
   };
 }

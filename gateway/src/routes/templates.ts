@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import { rulesMessage, rulesOf } from "@countersign/domain";
+import { coverOf, placementOf, rulesMessage, rulesOf } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import {
   type ListTemplatesResponse,
@@ -28,7 +28,6 @@ import { ApiProblem } from "../problems.js";
 import { created, noContent, ok, okKept, type PublicApi, type Reply } from "../public-api.js";
 import { taggedFields } from "../tagged-documents.js";
 import type { TaggedField } from "../text-tags.js";
-import { coverJson } from "./signature-request-json.js";
 
 /**
  * Each template's JSON, made once per message: the gateway's template pages (template-pages.ts)
@@ -76,22 +75,16 @@ function toJson(template: StoredTemplate): z.infer<typeof Template> {
     description: template.description,
     documentId: template.documentId,
     roles: template.roles.map(({ name, order }) => ({ name, order })),
-    fields: template.fields.map(
-      ({ id, type, role, page, x, y, width, height, required, label, rules, cover }) => ({
-        id,
-        type: type as z.infer<typeof Template>["fields"][number]["type"],
-        role,
-        page,
-        x,
-        y,
-        width,
-        height,
-        required,
-        label,
-        ...coverJson(cover),
-        ...rulesOf(rules),
-      }),
-    ),
+    fields: template.fields.map((f) => ({
+      id: f.id,
+      type: f.type as z.infer<typeof Template>["fields"][number]["type"],
+      role: f.role,
+      ...placementOf(f),
+      required: f.required,
+      label: f.label,
+      ...coverOf(f.cover),
+      ...rulesOf(f.rules),
+    })),
     createdAt: iso(template.createTime),
     updatedAt: iso(template.updateTime),
   };

@@ -44,15 +44,24 @@ export function coverOf(cover: TextCover | undefined): { cover?: TextCover } {
   return cover ? { cover: { x: cover.x, y: cover.y, width: cover.width, height: cover.height } } : {};
 }
 
-export interface FieldDraft extends FieldRules {
-  id: string;
-  type: string;
-  role: string;
+/** Where a field lies: its page (from 1) and its box on that page, in PDF points. */
+export interface FieldPlacement {
   page: number;
   x: number;
   y: number;
   width: number;
   height: number;
+}
+
+/** A field's placement alone, from anything that carries one (a contract's message, a row, a draft). */
+export function placementOf({ page, x, y, width, height }: FieldPlacement): FieldPlacement {
+  return { page, x, y, width, height };
+}
+
+export interface FieldDraft extends FieldRules, FieldPlacement {
+  id: string;
+  type: string;
+  role: string;
   required: boolean;
   label: string;
   /** The text tag that placed the field, set only by the service that found it. */
@@ -68,11 +77,7 @@ export function fieldDraftOf(f: FieldMessage): FieldDraft {
     id: f.id,
     type: f.type,
     role: f.role,
-    page: f.page,
-    x: f.x,
-    y: f.y,
-    width: f.width,
-    height: f.height,
+    ...placementOf(f),
     required: f.required,
     label: f.label,
     ...rulesOf(f.rules),

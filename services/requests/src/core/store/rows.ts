@@ -1,5 +1,6 @@
 /** The rows of signature requests and their recipients as the stores read and write them. */
 import type {
+  FieldPlacement,
   FieldRules,
   RecipientKind,
   RecipientStatus,
@@ -9,16 +10,11 @@ import type {
 } from "@countersign/domain";
 
 /** A field as a request keeps it: on a document, bound to its recipient, with its rules. */
-export interface StoredField extends FieldRules {
+export interface StoredField extends FieldRules, FieldPlacement {
   id: string;
   type: string;
   recipientId: string;
   documentId: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
   required: boolean;
   label: string;
   /** What the sender filled in (merge-fields.ts): the signer sees it and may change it. */
