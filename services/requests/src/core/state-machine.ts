@@ -55,8 +55,19 @@ const DOING: Record<Operation, string> = {
   expire: "expire",
 };
 
+/** The states a request ends in: nothing is allowed from them. */
+export const TERMINAL: readonly RequestStatus[] = ["completed", "declined", "cancelled", "expired"];
+
 export function isTerminal(status: RequestStatus): boolean {
-  return status === "completed" || status === "declined" || status === "cancelled" || status === "expired";
+  return TERMINAL.includes(status);
+}
+
+/**
+ * `column` is one of `statuses`, as SQL: the sweeps select what this file allows rather than
+ * restating it. The statuses are this file's constants, never input.
+ */
+export function statusIn(column: string, statuses: readonly RequestStatus[]): string {
+  return `${column} IN (${statuses.map((s) => `'${s}'`).join(", ")})`;
 }
 
 export function allows(operation: Operation, status: RequestStatus): boolean {

@@ -1,5 +1,6 @@
 /** SQL for retention: the requests whose documents are due for deletion, their leases, legal holds, the record of a deletion. */
 import { type DueRows, lockNextDue, type Queryable, uuidv7 } from "@countersign/kit";
+import { statusIn, TERMINAL } from "../core/state-machine.js";
 
 /** A request whose documents are due for deletion, with its workspace's retention and the lease taken on it. */
 export interface RetentionDue {
@@ -33,7 +34,7 @@ const DUE: DueRows = {
   select: "r.id, r.workspace_id, s.retention_days, s.retention_deletes_evidence",
   from: "signature_requests r JOIN request_settings s ON s.workspace_id = r.workspace_id",
   where: `s.retention_days IS NOT NULL
-          AND r.status IN ('completed', 'declined', 'cancelled', 'expired')
+          AND ${statusIn("r.status", TERMINAL)}
           AND r.documents_deleted_at IS NULL AND r.legal_hold_at IS NULL
           AND (r.retention_lease_until IS NULL OR r.retention_lease_until < now())
           AND ${ENDED_AT} <= now() - make_interval(days => s.retention_days)`,

@@ -1,5 +1,6 @@
 /** The requests' rows the sweeps work through (expiry, scheduled reminders, expiry warnings). */
 import type { DueRows } from "@countersign/kit";
+import { ALLOWED_FROM, statusIn } from "../state-machine.js";
 
 /**
  * What the sweeps find due (the kit's due-rows.ts locks them one at a time, replicas skipping each
@@ -10,7 +11,7 @@ export const dueRows = {
   expiry: {
     select: "id, workspace_id",
     from: "signature_requests",
-    where: `status IN ('awaiting_approval', 'sent', 'in_progress') AND expires_at <= now()
+    where: `${statusIn("status", ALLOWED_FROM.expire)} AND expires_at <= now()
             AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.request_id = signature_requests.id)`,
     order: "expires_at",
     lock: "signature_requests",
@@ -23,7 +24,7 @@ export const dueRows = {
   reminder: {
     select: "s.id AS request_id, s.workspace_id, r.id AS recipient_id",
     from: "signature_requests s JOIN recipients r ON r.request_id = s.id",
-    where: `s.status IN ('sent', 'in_progress') AND s.reminder_every_days > 0
+    where: `${statusIn("s.status", ALLOWED_FROM.remind)} AND s.reminder_every_days > 0
             AND (s.expires_at IS NULL OR s.expires_at > now())
             AND r.kind <> 'cc' AND r.client_user_id = '' AND r.host_email = ''
             AND (r.status = 'sent' OR (r.status = 'viewed' AND r.kind <> 'viewer'))
@@ -41,7 +42,7 @@ export const dueRows = {
   expiryWarning: {
     select: "id, workspace_id",
     from: "signature_requests",
-    where: `status IN ('sent', 'in_progress') AND expiry_warning_days > 0 AND expiry_warned_at IS NULL
+    where: `${statusIn("status", ALLOWED_FROM.remind)} AND expiry_warning_days > 0 AND expiry_warned_at IS NULL
             AND expires_at > now() AND expires_at - make_interval(days => expiry_warning_days) <= now()
             AND sent_at < expires_at - make_interval(days => expiry_warning_days)`,
     order: "expires_at",
