@@ -10,20 +10,10 @@ import { api, inWorkspace } from "../api";
 import { PagedRows } from "../PagedRows";
 import { keys, useInvalidate } from "../queries";
 import type { Template } from "../types";
-import {
-  BusyButton,
-  Empty,
-  ErrorNote,
-  SelectField,
-  Show,
-  TextAreaField,
-  TextField,
-  useAction,
-  useLoaded,
-  When,
-} from "../ui";
+import { BusyButton, Empty, ErrorNote, Show, useAction, useLoaded, When } from "../ui";
 import { useWorkspace } from "../workspace";
 import { BulkStatusBadge } from "./BulkSendDetailPage";
+import { RequestWording, TemplateChoice } from "./RequestWording";
 
 /** The largest file the API takes: its text within the 1 MiB a JSON body may be. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -110,13 +100,12 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
   return (
     <form className="card narrow" onSubmit={submit} noValidate aria-labelledby="bulk-form-title">
       <h2 id="bulk-form-title">New bulk send</h2>
-      <SelectField
-        label="Template"
+      <TemplateChoice
+        templates={templates}
         value={templateId}
-        options={templates.map((t) => ({ value: t.id, label: t.name }))}
-        onChange={(id) => {
+        onChoose={(id, name) => {
           setTemplateId(id);
-          setTitle(templates.find((t) => t.id === id)?.name ?? title);
+          setTitle(name ?? title);
         }}
       />
       <p className="muted small">
@@ -125,18 +114,12 @@ function BulkSendForm({ templates }: { templates: Template[] }) {
         </a>{" "}
         — a name and an e-mail column for each role, and a column for each text, number or date field.
       </p>
-      <TextField
-        label="Title"
-        value={title}
-        onChange={(e) => setTitle(e.target.value)}
-        error={problem("title")}
-      />
-      <TextAreaField
-        label="Message to signers"
-        optional
-        rows={3}
-        value={message}
-        onChange={(e) => setMessage(e.target.value)}
+      <RequestWording
+        title={title}
+        message={message}
+        onTitle={setTitle}
+        onMessage={setMessage}
+        titleError={problem("title")}
       />
       <label className="stacked-label" htmlFor={fileId}>
         CSV file

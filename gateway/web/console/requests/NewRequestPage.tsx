@@ -5,19 +5,10 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { keys, useInvalidate } from "../queries";
 import type { SignerLocale, Template } from "../types";
-import {
-  BusyButton,
-  Empty,
-  ErrorNote,
-  SelectField,
-  Show,
-  TextAreaField,
-  TextField,
-  useAction,
-  useLoaded,
-} from "../ui";
+import { BusyButton, Empty, ErrorNote, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
+import { RequestWording, TemplateChoice } from "./RequestWording";
 import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import { SignerLanguage } from "./SignerLanguage";
@@ -149,27 +140,20 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
       }}
       noValidate
     >
-      <SelectField
-        label="Template"
+      <TemplateChoice
+        templates={templates}
         value={templateId}
-        options={templates.map((t) => ({ value: t.id, label: t.name }))}
-        onChange={(id) => {
+        onChoose={(id, name) => {
           setTemplateId(id);
-          setTitle(templates.find((t) => t.id === id)?.name ?? title);
+          setTitle(name ?? title);
         }}
       />
-      <TextField
-        label="Title"
-        value={title}
-        onChange={(e) => setTitle(e.target.value)}
-        error={problem("title")}
-      />
-      <TextAreaField
-        label="Message to signers"
-        optional
-        rows={3}
-        value={message}
-        onChange={(e) => setMessage(e.target.value)}
+      <RequestWording
+        title={title}
+        message={message}
+        onTitle={setTitle}
+        onMessage={setMessage}
+        titleError={problem("title")}
       />
       {roles.map((role, i) => {
         const value = signers[role.name] ?? {

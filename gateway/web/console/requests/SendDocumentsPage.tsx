@@ -25,18 +25,10 @@ import {
 } from "../templates/field-kinds";
 import { UploadDocument } from "../templates/UploadDocument";
 import type { DocumentInfo, Template } from "../types";
-import {
-  BusyButton,
-  ErrorNote,
-  SelectField,
-  Show,
-  TextAreaField,
-  TextField,
-  useAction,
-  useLoaded,
-} from "../ui";
+import { BusyButton, ErrorNote, SelectField, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 import { InPersonChoice, useHost } from "./InPersonChoice";
+import { RequestWording } from "./RequestWording";
 import { NO_SCHEDULE, ScheduleChoice, type ScheduleValues, scheduleBody } from "./ScheduleChoice";
 import { ReassignChoice, SignerChecks } from "./SignerChecks";
 import { SignerLanguage } from "./SignerLanguage";
@@ -348,24 +340,20 @@ function Composer({ start }: { start: Start }) {
           />
         ) : null}
         <div className="card">
-          <TextField
-            label="Title"
-            value={title}
-            onChange={(e) => {
-              setTitle(e.target.value);
+          <RequestWording
+            title={title}
+            message={message}
+            onTitle={(changedTitle) => {
+              setTitle(changedTitle);
               changed();
             }}
-            error={problem("title")}
-          />
-          <TextAreaField
-            label="Message to recipients"
-            optional
+            onMessage={(changedMessage) => {
+              setMessage(changedMessage);
+              changed();
+            }}
+            titleError={problem("title")}
+            messageLabel="Message to recipients"
             rows={2}
-            value={message}
-            onChange={(e) => {
-              setMessage(e.target.value);
-              changed();
-            }}
           />
           <ReassignChoice checked={allowReassign} onChange={setAllowReassign} />
           <ScheduleChoice
