@@ -1709,7 +1709,10 @@ test("a title and a signer's name in another direction are set apart in the requ
   await makeRequest(title, false, { name: "محمد عبد الله", email: "mohammed@example.com" });
   const { context, page } = await openConsole(admin());
   await page.getByLabel("Search").fill("Consulting offer");
-  const row = page.getByTestId("requests").locator(".row", { hasText: "Consulting offer" });
+  // The list the search answers, not the one shown before it: other tests' requests are gone from it.
+  const rows = page.getByTestId("requests").locator(".row");
+  await eventually(async () => ((await rows.count()) === 1 ? true : undefined));
+  const row = rows.filter({ hasText: "Consulting offer" });
   // Each isolated, the name does not take the count with it: "محمد عبد الله · 0 of 1 signed", not
   // "1 · محمد عبد الله of 1 signed".
   await expect(row.locator(".row-title bdi").textContent()).resolves.toBe(title);
