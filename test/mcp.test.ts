@@ -728,11 +728,11 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     ]);
   });
 
-  test("one key's batches, 32 posts at once, hold no one else up: /healthz answers within a second, and they are refused, queued or answered", async () => {
+  test("one key's batches, 32 posts at once, hold no one else up: /healthz is not held for seconds, and they are refused, queued or answered", async () => {
     const hostile = await createKey("hostile");
     const lists = (size: number) =>
       Array.from({ length: size }, (_, i) => mcpRequest(i + 1, "tools/list", {}));
-    const { result, longestMs, failures } = await watched(`${gateway}/healthz`, async () => {
+    const { result, longestMs, failures, longest } = await watched(`${gateway}/healthz`, async () => {
       const statuses: number[] = [];
       // A batch of 100 tools/list answered 18 MB for one call of the rate limit; 32 of them at once
       // held pings for 26 s. Then batches a bound admits, as many at once.
@@ -744,7 +744,12 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
       }
       return statuses;
     });
-    expect({ failures, stalled: longestMs > 1000 }).toEqual({ failures: 0, stalled: false });
+    // A failure names the probe that waited: how long the gateway's main thread ran meanwhile, and
+    // how long it queued for a processor (which a busy machine adds, and the watch leaves out). Two
+    // seconds: the gateway's thread runs about 0.3 s (standalone) and 0.6 s (distributed) for the
+    // answered batches while a probe waits, 1.1 s with another suite running beside it; the stall this
+    // guards against held pings for 26 s.
+    expect({ failures, stalled: longestMs > 2000 && longest }).toEqual({ failures: 0, stalled: false });
     // The batches of 100 are refused whole (or, past the key's posts in flight, before they are
     // read); those of 20 are answered until the key's posts in flight and its rate limit (a call per
     // message, refilled as the test runs) refuse the rest.
