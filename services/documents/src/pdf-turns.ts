@@ -4,7 +4,7 @@
  * batch in parallel is normal (most files read in well under a second), so a workspace may have 32
  * waiting — each is a spooled file on disk, not memory — and everyone together 128.
  */
-import { busyError, FairQueue, FairQueueFull } from "@countersign/kit";
+import { busyWhenFull, FairQueue } from "@countersign/kit";
 
 const TURNS = { concurrency: 1, waitingPerParty: 32, maxWaiting: 128, retryAfterSeconds: 10 };
 
@@ -19,13 +19,12 @@ export class PdfTurns {
    * past the waiting bounds is told to come back (RESOURCE_EXHAUSTED with a retry delay).
    */
   run<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    return this.queue.run(party, task, signal).catch((err: unknown) => {
-      if (!(err instanceof FairQueueFull)) throw err;
-      const seconds = err.retryAfterSeconds;
-      throw busyError(
-        `${this.reader} has as many files waiting as it takes (of this workspace's, or of everyone's); try again in ${seconds} s`,
-        seconds,
+    return this.queue
+      .run(party, task, signal)
+      .catch(
+        busyWhenFull(
+          `${this.reader} has as many files waiting as it takes (of this workspace's, or of everyone's)`,
+        ),
       );
-    });
   }
 }

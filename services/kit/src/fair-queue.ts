@@ -1,3 +1,5 @@
+import { busyError } from "./errors.js";
+
 /**
  * Heavy work shared fairly among the parties that ask for it (workspaces; client addresses where
  * there is no workspace): each party's waiting work in a bounded queue of its own, the queues served
@@ -26,6 +28,18 @@ export class FairQueueFull extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A refusal as the caller hears it: RESOURCE_EXHAUSTED saying `why` and when to try again (the
+ * queue's retry delay); anything else passes on. For `run(...).catch(busyWhenFull(why))`.
+ */
+export function busyWhenFull(why: string): (err: unknown) => never {
+  return (err) => {
+    if (!(err instanceof FairQueueFull)) throw err;
+    const seconds = err.retryAfterSeconds;
+    throw busyError(`${why}; try again in ${seconds} s`, seconds);
+  };
 }
 
 interface Waiting {

@@ -9,14 +9,7 @@
  * it is for, and the workspaces take turns, so one asking for a hundred audit reports at once waits
  * behind its own, not in front of everyone else's.
  */
-import {
-  busyError,
-  FairQueue,
-  FairQueueFull,
-  JobProcess,
-  JobProcessEnded,
-  JobTimedOut,
-} from "@countersign/kit";
+import { busyWhenFull, FairQueue, JobProcess, JobProcessEnded, JobTimedOut } from "@countersign/kit";
 import type { StoredValue } from "../core/field-values.js";
 import type { StoredField } from "../core/store/rows.js";
 import type { Original } from "../core/stored-documents.js";
@@ -175,17 +168,14 @@ export class DrawingProcess {
   }
 
   /** `task` in `party`'s turn for a caller who waits for it: refused when too many wait already. */
-  private async asked<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    try {
-      return await this.turns.run(party, task, signal);
-    } catch (err) {
-      if (!(err instanceof FairQueueFull)) throw err;
-      const seconds = err.retryAfterSeconds;
-      throw busyError(
-        `the drawing process has as many drawings waiting as it takes (of this workspace's, or of everyone's); try again in ${seconds} s`,
-        seconds,
+  private asked<T>(party: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.turns
+      .run(party, task, signal)
+      .catch(
+        busyWhenFull(
+          "the drawing process has as many drawings waiting as it takes (of this workspace's, or of everyone's)",
+        ),
       );
-    }
   }
 
   private async drawn(job: DrawingJob): Promise<DrawingResult> {

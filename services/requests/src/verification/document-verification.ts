@@ -14,10 +14,9 @@ import {
   VerificationReportSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
-  busyError,
+  busyWhenFull,
   type Database,
   FairQueue,
-  FairQueueFull,
   isUuid,
   problemError,
   validationError,
@@ -84,15 +83,10 @@ export class DocumentVerification {
     }
     let report: VerificationReport;
     try {
-      report = await this.turns.run(party, () => this.deps.drawing.verify(party, pdf, signal), signal);
+      report = await this.turns
+        .run(party, () => this.deps.drawing.verify(party, pdf, signal), signal)
+        .catch(busyWhenFull("the verifier has as many files waiting as it takes (of yours, or of everyone)"));
     } catch (err) {
-      if (err instanceof FairQueueFull) {
-        const seconds = err.retryAfterSeconds;
-        throw busyError(
-          `the verifier has as many files waiting as it takes (of yours, or of everyone); try again in ${seconds} s`,
-          seconds,
-        );
-      }
       if (err instanceof DrawingFailed) {
         throw validationError(
           [{ path: "file", message: err.message }],
