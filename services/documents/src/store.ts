@@ -1,5 +1,5 @@
 /** SQL for document metadata. */
-import { type Queryable, selectPage } from "@countersign/kit";
+import { type Queryable, workspaceRows } from "@countersign/kit";
 
 export interface DocumentRow {
   id: string;
@@ -42,6 +42,8 @@ function isForeignKeyViolation(err: unknown): boolean {
   return (err as { code?: string }).code === FOREIGN_KEY_VIOLATION;
 }
 
+const byWorkspace = workspaceRows<DocumentRow>("documents", COLUMNS);
+
 export const store = {
   /** The stored row; undefined when a document with this id exists already. */
   async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow | undefined> {
@@ -71,29 +73,8 @@ export const store = {
     return rows[0];
   },
 
-  async get(db: Queryable, workspaceId: string, id: string): Promise<DocumentRow | undefined> {
-    const { rows } = await db.query<DocumentRow>(
-      `SELECT ${COLUMNS} FROM documents WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, id],
-    );
-    return rows[0];
-  },
-
-  page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
-    return selectPage<DocumentRow>(
-      db,
-      {
-        from: "documents",
-        columns: COLUMNS,
-        where: "workspace_id = $1",
-        orderBy: "id DESC",
-        params: [workspaceId],
-        maxPageSize: 100,
-      },
-      pageIndex,
-      pageSize,
-    );
-  },
+  get: byWorkspace.get,
+  page: byWorkspace.page,
 
   /** The deleted row, undefined when there is none, or "claimed" when something still uses it. */
   async delete(db: Queryable, workspaceId: string, id: string): Promise<DocumentRow | "claimed" | undefined> {

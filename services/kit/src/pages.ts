@@ -60,3 +60,24 @@ export async function selectPage<R>(
   );
   return { rows: [], totalCount: count.rows[0]?.n ?? 0 };
 }
+
+/**
+ * The two reads every table a workspace owns offers, by its primary key `id`: one row of the
+ * workspace (locked for the transaction with `lock`), and its rows a page at a time, newest first.
+ */
+export function workspaceRows<R>(table: string, columns: string, maxPageSize = 100) {
+  return {
+    async get(db: Queryable, workspaceId: string, id: string, lock = false): Promise<R | undefined> {
+      const { rows } = await db.query<R & object>(
+        `SELECT ${columns} FROM ${table} WHERE workspace_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+        [workspaceId, id],
+      );
+      return rows[0];
+    },
+
+    page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
+      const query = { from: table, columns, where: "workspace_id = $1", orderBy: "id DESC" };
+      return selectPage<R>(db, { ...query, params: [workspaceId], maxPageSize }, pageIndex, pageSize);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 /** SQL for templates. */
 
 import type { HeldClaim } from "@countersign/domain";
-import { type Queryable, selectPage } from "@countersign/kit";
+import { type Queryable, workspaceRows } from "@countersign/kit";
 import type { FieldDraft, RoleDraft } from "./template-rules.js";
 
 export interface TemplateRow {
@@ -22,6 +22,17 @@ type Content = Pick<TemplateRow, "name" | "description" | "document_id" | "roles
 const COLUMNS =
   "id, workspace_id, name, description, document_id, roles, fields, version, created_at, updated_at";
 
+/** A template's content as its five columns' parameters, in the order the statements name them. */
+const contentValues = (c: Content) => [
+  c.name,
+  c.description,
+  c.document_id,
+  JSON.stringify(c.roles),
+  JSON.stringify(c.fields),
+];
+
+const byWorkspace = workspaceRows<TemplateRow>("templates", COLUMNS);
+
 export const store = {
   /** The document each of these templates uses (templates that do not exist use none). */
   async documentsUsed(db: Queryable, templateIds: string[]): Promise<HeldClaim[]> {
@@ -36,42 +47,13 @@ export const store = {
     const { rows } = await db.query<TemplateRow>(
       `INSERT INTO templates (id, workspace_id, name, description, document_id, roles, fields)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [
-        row.id,
-        row.workspace_id,
-        row.name,
-        row.description,
-        row.document_id,
-        JSON.stringify(row.roles),
-        JSON.stringify(row.fields),
-      ],
+      [row.id, row.workspace_id, ...contentValues(row)],
     );
     return rows[0] as TemplateRow;
   },
 
-  async get(db: Queryable, workspaceId: string, id: string): Promise<TemplateRow | undefined> {
-    const { rows } = await db.query<TemplateRow>(
-      `SELECT ${COLUMNS} FROM templates WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, id],
-    );
-    return rows[0];
-  },
-
-  page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
-    return selectPage<TemplateRow>(
-      db,
-      {
-        from: "templates",
-        columns: COLUMNS,
-        where: "workspace_id = $1",
-        orderBy: "id DESC",
-        params: [workspaceId],
-        maxPageSize: 100,
-      },
-      pageIndex,
-      pageSize,
-    );
-  },
+  get: byWorkspace.get,
+  page: byWorkspace.page,
 
   /** The updated row, or undefined when the row is gone or changed since `version` was read. */
   async update(db: Queryable, current: TemplateRow, next: Content): Promise<TemplateRow | undefined> {
@@ -81,16 +63,7 @@ export const store = {
               version = version + 1, updated_at = now()
         WHERE workspace_id = $1 AND id = $2 AND version = $3
         RETURNING ${COLUMNS}`,
-      [
-        current.workspace_id,
-        current.id,
-        current.version,
-        next.name,
-        next.description,
-        next.document_id,
-        JSON.stringify(next.roles),
-        JSON.stringify(next.fields),
-      ],
+      [current.workspace_id, current.id, current.version, ...contentValues(next)],
     );
     return rows[0];
   },

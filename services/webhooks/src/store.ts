@@ -1,7 +1,14 @@
 /** The webhooks service's SQL, in one place: endpoints, messages and attempts. */
 
 import type { WebhookFormat } from "@countersign/domain";
-import { type DueRows, type Queryable, type QueueStats, selectDue, selectPage } from "@countersign/kit";
+import {
+  type DueRows,
+  type Queryable,
+  type QueueStats,
+  selectDue,
+  selectPage,
+  workspaceRows,
+} from "@countersign/kit";
 
 export interface EndpointRow {
   id: string;
@@ -79,35 +86,11 @@ const DUE_MESSAGES: DueRows = {
   id: "m.id",
 };
 
-export const store = {
-  async endpoint(
-    db: Queryable,
-    workspaceId: string,
-    id: string,
-    lock = false,
-  ): Promise<EndpointRow | undefined> {
-    const { rows } = await db.query<EndpointRow>(
-      `SELECT * FROM endpoints WHERE workspace_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
-      [workspaceId, id],
-    );
-    return rows[0];
-  },
+const endpointRows = workspaceRows<EndpointRow>("endpoints", "*");
 
-  endpointsPage(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
-    return selectPage<EndpointRow>(
-      db,
-      {
-        from: "endpoints",
-        columns: "*",
-        where: "workspace_id = $1",
-        orderBy: "id DESC",
-        params: [workspaceId],
-        maxPageSize: 100,
-      },
-      pageIndex,
-      pageSize,
-    );
-  },
+export const store = {
+  endpoint: endpointRows.get,
+  endpointsPage: endpointRows.page,
 
   async insertEndpoint(
     db: Queryable,
