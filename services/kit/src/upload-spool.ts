@@ -101,12 +101,17 @@ export async function takeSpooledUpload(
  * deadline), so they are what a process killed mid-upload left behind. Replicas may share the
  * directory, so younger ones are left alone.
  */
-export async function sweepSpool(spoolDir: string, olderThanMs = 10 * 60_000): Promise<number> {
-  const entries = await readdir(spoolDir, { withFileTypes: true }).catch(() => []);
+export function sweepSpool(spoolDir: string, olderThanMs = 10 * 60_000): Promise<number> {
+  return sweepFolders(spoolDir, PREFIX, olderThanMs);
+}
+
+/** Removes the folders in `dir` named `prefix…` untouched for `olderThanMs`; answers how many. */
+export async function sweepFolders(dir: string, prefix: string, olderThanMs: number): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   let removed = 0;
   for (const entry of entries) {
-    if (!entry.isDirectory() || !entry.name.startsWith(PREFIX)) continue;
-    const path = join(spoolDir, entry.name);
+    if (!entry.isDirectory() || !entry.name.startsWith(prefix)) continue;
+    const path = join(dir, entry.name);
     const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }));
     if (Date.now() - mtimeMs < olderThanMs) continue;
     await rm(path, { recursive: true, force: true });

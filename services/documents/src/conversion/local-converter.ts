@@ -5,7 +5,7 @@
  * turn (the kit's FairQueue): a workspace with more waiting is turned away at once, and one
  * workspace's flood never turns another's file away.
  */
-import { link, mkdir, mkdtemp, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { link, mkdir, mkdtemp, rename, rm, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { DEFAULT_CONVERSION_TIMEOUT_MS } from "@countersign/domain";
@@ -19,6 +19,7 @@ import {
   JobProcessEnded,
   JobTimedOut,
   problemError,
+  sweepFolders,
   validationError,
 } from "@countersign/kit";
 import { Histogram } from "prom-client";
@@ -69,17 +70,8 @@ export const CONVERTER_FOLDER_PREFIX = "converter-";
  * most. A folder taken from a converter that is only idle is made again (the profile is checked
  * before every conversion).
  */
-export async function sweepConverterFolders(spoolDir: string, olderThanMs = 3_600_000): Promise<number> {
-  let removed = 0;
-  for (const entry of await readdir(spoolDir, { withFileTypes: true }).catch(() => [])) {
-    if (!entry.isDirectory() || !entry.name.startsWith(CONVERTER_FOLDER_PREFIX)) continue;
-    const path = join(spoolDir, entry.name);
-    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: Date.now() }));
-    if (Date.now() - mtimeMs < olderThanMs) continue;
-    await rm(path, { recursive: true, force: true });
-    removed += 1;
-  }
-  return removed;
+export function sweepConverterFolders(spoolDir: string, olderThanMs = 3_600_000): Promise<number> {
+  return sweepFolders(spoolDir, CONVERTER_FOLDER_PREFIX, olderThanMs);
 }
 
 /** Phone cameras take up to 50 megapixels; a PNG is decoded whole to be put in a PDF. */
