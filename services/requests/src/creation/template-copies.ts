@@ -16,6 +16,7 @@ import type {
   TemplatesService,
 } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import type { EventBus, Unsubscribe } from "@countersign/kit";
+import { LRUCache } from "lru-cache";
 
 export interface TemplateCopiesOptions {
   /** How long a copy is used without an event or a call confirming it (30 s). */
@@ -28,7 +29,6 @@ interface Copy {
   version: bigint;
   /** Absent once the template is deleted: the copy then says so, at its version. */
   template: Template | undefined;
-  confirmedAt: number;
 }
 
 /** What a caller is told when the template does not exist (any more) in its workspace. */
@@ -41,18 +41,16 @@ export class TemplateNotFound extends Error {
 const keyOf = (workspaceId: string, templateId: string) => `${workspaceId}/${templateId}`;
 
 export class TemplateCopies {
-  private readonly copies = new Map<string, Copy>();
+  /** Copies by workspace and template, each used until `maxAgeMs` after it was last confirmed. */
+  private readonly copies: LRUCache<string, Copy>;
   /** Calls to the templates service under way, one per template however many requests wait on it. */
   private readonly asking = new Map<string, Promise<Template>>();
-  private readonly maxAgeMs: number;
-  private readonly maxTemplates: number;
 
   constructor(
     private readonly templates: Client<typeof TemplatesService>,
-    options: TemplateCopiesOptions = {},
+    { maxAgeMs = 30_000, maxTemplates = 10_000 }: TemplateCopiesOptions = {},
   ) {
-    this.maxAgeMs = options.maxAgeMs ?? 30_000;
-    this.maxTemplates = options.maxTemplates ?? 10_000;
+    this.copies = new LRUCache({ max: maxTemplates, ttl: maxAgeMs });
   }
 
   /** Listens for the templates service's events; returns what stops listening. */
@@ -73,10 +71,7 @@ export class TemplateCopies {
   async get(workspaceId: string, templateId: string, versionAtLeast = 0n): Promise<Template> {
     const key = keyOf(workspaceId, templateId);
     const copy = this.copies.get(key);
-    if (copy && copy.version >= versionAtLeast && Date.now() - copy.confirmedAt < this.maxAgeMs) {
-      // Maps iterate in insertion order: re-inserting makes this copy the last to be dropped.
-      this.copies.delete(key);
-      this.copies.set(key, copy);
+    if (copy && copy.version >= versionAtLeast) {
       if (!copy.template) throw new TemplateNotFound();
       return copy.template;
     }
@@ -107,10 +102,8 @@ export class TemplateCopies {
 
   /** Keeps what a change or a call made known, unless a newer change is already here. */
   private keep(key: string, version: bigint, template: Template | undefined): void {
-    const copy = this.copies.get(key);
+    const copy = this.copies.peek(key, { allowStale: true });
     if (copy && copy.version > version) return;
-    this.copies.delete(key);
-    this.copies.set(key, { version, template, confirmedAt: Date.now() });
-    if (this.copies.size > this.maxTemplates) this.copies.delete(this.copies.keys().next().value as string);
+    this.copies.set(key, { version, template });
   }
 }
