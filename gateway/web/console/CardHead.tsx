@@ -1,5 +1,15 @@
-/** A card's head: its title, a line saying what the card holds, and the card's one action. */
+/**
+ * A card's head: its title, a line saying what the card holds, and the card's one action — a
+ * primary button that starts something (create, invite), or a quiet one that reads the card again.
+ */
 import type { ReactNode } from "react";
+
+interface CardAction {
+  label: string;
+  onClick: () => void;
+  /** Refresh and the like: a small secondary button. */
+  quiet?: boolean;
+}
 
 export function CardHead({
   title,
@@ -8,7 +18,7 @@ export function CardHead({
 }: {
   title: string;
   description: ReactNode;
-  action: ReactNode;
+  action: CardAction;
 }) {
   return (
     <div className="card-head">
@@ -16,7 +26,13 @@ export function CardHead({
         <h2>{title}</h2>
         <p className="muted">{description}</p>
       </div>
-      {action}
+      <button
+        type="button"
+        className={action.quiet ? "button secondary small" : "button primary"}
+        onClick={action.onClick}
+      >
+        {action.label}
+      </button>
     </div>
   );
 }

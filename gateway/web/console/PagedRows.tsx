@@ -1,6 +1,6 @@
 /**
- * A list that comes a page at a time: its loading and error states, what it says when empty, its
- * rows and the pager. The list pages (requests, bulk sends, templates) each declared this shape.
+ * A list's loading and error states, what it says when empty, and its rows; for a list that comes a
+ * page at a time, the pager too. The list pages and the settings' lists each declared this shape.
  */
 import type { ReactNode } from "react";
 import type { Page } from "./types";
@@ -22,18 +22,52 @@ interface PagedRowsProps<T> {
 export function PagedRows<T>({ loaded, what, onRetry, onPage, empty, testId, children }: PagedRowsProps<T>) {
   return (
     <Show loaded={loaded} what={what} onRetry={onRetry}>
-      {(page) =>
-        page.items.length === 0 ? (
-          empty
-        ) : (
-          <>
-            <ul className="rows" data-testid={testId}>
-              {page.items.map((item) => children(item, page))}
-            </ul>
-            <Pager page={page} onPage={onPage} />
-          </>
-        )
-      }
+      {(page) => (
+        <>
+          <RowList items={page.items} empty={empty} testId={testId}>
+            {(item) => children(item, page)}
+          </RowList>
+          {page.items.length === 0 ? null : <Pager page={page} onPage={onPage} />}
+        </>
+      )}
     </Show>
+  );
+}
+
+type RowsProps<T> = Omit<PagedRowsProps<T>, "loaded" | "onPage" | "children"> & {
+  loaded: Loaded<{ items: T[] }>;
+  children: (item: T) => ReactNode;
+};
+
+/** A list that comes whole, as PagedRows shows one that comes a page at a time. */
+export function Rows<T>({ loaded, what, onRetry, empty, testId, children }: RowsProps<T>) {
+  return (
+    <Show loaded={loaded} what={what} onRetry={onRetry}>
+      {({ items }) => (
+        <RowList items={items} empty={empty} testId={testId}>
+          {children}
+        </RowList>
+      )}
+    </Show>
+  );
+}
+
+function RowList<T>({
+  items,
+  empty,
+  testId,
+  children,
+}: {
+  items: T[];
+  empty: ReactNode;
+  testId: string;
+  children: (item: T) => ReactNode;
+}) {
+  return items.length === 0 ? (
+    empty
+  ) : (
+    <ul className="rows" data-testid={testId}>
+      {items.map(children)}
+    </ul>
   );
 }

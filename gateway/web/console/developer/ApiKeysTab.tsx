@@ -6,6 +6,7 @@ import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { DeleteButton } from "../DeleteButton";
 import { FormDialog } from "../FormDialog";
+import { Rows } from "../PagedRows";
 import { keys, useInvalidate } from "../queries";
 import type { ApiKey, CreatedApiKey } from "../types";
 import {
@@ -15,7 +16,6 @@ import {
   ErrorNote,
   FieldError,
   SelectField,
-  Show,
   TextField,
   useAction,
   useLoaded,
@@ -39,61 +39,55 @@ export function ApiKeysTab() {
         <CardHead
           title="API keys"
           description="A key acts for this whole workspace. Keep it on your server, never in a browser or an app."
-          action={
-            <button type="button" className="button primary" onClick={() => setCreating(true)}>
-              Create API key
-            </button>
-          }
+          action={{ label: "Create API key", onClick: () => setCreating(true) }}
         />
-        <Show loaded={loaded} what="API keys" onRetry={reload}>
-          {({ items }) =>
-            items.length === 0 ? (
-              <Empty title="No API keys yet">Create one to call the API from your own code.</Empty>
-            ) : (
-              <ul className="rows" data-testid="api-keys">
-                {items.map((key) => (
-                  <li key={key.id} className="row">
-                    <div>
-                      <p className="row-title">
-                        <bdi>{key.name}</bdi>
-                        {key.hint ? <code className="key-hint"> sk_…{key.hint}</code> : null}{" "}
-                        {expired(key) ? <span className="badge danger">Expired</span> : null}
-                      </p>
-                      <KeyScopes apiKey={key} />
-                      <p className="muted small">
-                        Created <When at={key.createdAt} dateOnly /> ·{" "}
-                        {key.lastUsedAt ? (
-                          <>
-                            last used <When at={key.lastUsedAt} />
-                          </>
-                        ) : (
-                          "never used"
-                        )}
-                        {key.expiresAt ? (
-                          <>
-                            {" "}
-                            · {expired(key) ? "expired" : "expires"} <When at={key.expiresAt} />
-                          </>
-                        ) : null}
-                      </p>
-                    </div>
-                    <DeleteButton
-                      kind="key"
-                      name={key.name}
-                      description="Calls made with this key are refused from now on, everywhere. This cannot be undone."
-                      onDelete={async () => {
-                        await api.DELETE("/workspaces/{workspaceId}/api-keys/{keyId}", {
-                          params: { path: { workspaceId: workspace.id, keyId: key.id } },
-                        });
-                        invalidate(keys.apiKeys(workspace.id));
-                      }}
-                    />
-                  </li>
-                ))}
-              </ul>
-            )
-          }
-        </Show>
+        <Rows
+          loaded={loaded}
+          what="API keys"
+          onRetry={reload}
+          testId="api-keys"
+          empty={<Empty title="No API keys yet">Create one to call the API from your own code.</Empty>}
+        >
+          {(key) => (
+            <li key={key.id} className="row">
+              <div>
+                <p className="row-title">
+                  <bdi>{key.name}</bdi>
+                  {key.hint ? <code className="key-hint"> sk_…{key.hint}</code> : null}{" "}
+                  {expired(key) ? <span className="badge danger">Expired</span> : null}
+                </p>
+                <KeyScopes apiKey={key} />
+                <p className="muted small">
+                  Created <When at={key.createdAt} dateOnly /> ·{" "}
+                  {key.lastUsedAt ? (
+                    <>
+                      last used <When at={key.lastUsedAt} />
+                    </>
+                  ) : (
+                    "never used"
+                  )}
+                  {key.expiresAt ? (
+                    <>
+                      {" "}
+                      · {expired(key) ? "expired" : "expires"} <When at={key.expiresAt} />
+                    </>
+                  ) : null}
+                </p>
+              </div>
+              <DeleteButton
+                kind="key"
+                name={key.name}
+                description="Calls made with this key are refused from now on, everywhere. This cannot be undone."
+                onDelete={async () => {
+                  await api.DELETE("/workspaces/{workspaceId}/api-keys/{keyId}", {
+                    params: { path: { workspaceId: workspace.id, keyId: key.id } },
+                  });
+                  invalidate(keys.apiKeys(workspace.id));
+                }}
+              />
+            </li>
+          )}
+        </Rows>
       </div>
       <KeyTest />
       {creating ? (

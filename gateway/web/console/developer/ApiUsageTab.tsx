@@ -58,11 +58,7 @@ export function ApiUsageTab() {
                     {usage.from} to {usage.to} (UTC). Errors are the part of each bar in red.
                   </>
                 }
-                action={
-                  <button type="button" className="button secondary small" onClick={reload}>
-                    Refresh
-                  </button>
-                }
+                action={{ label: "Refresh", onClick: reload, quiet: true }}
               />
               <DailyChart days={usage.days} from={usage.from} to={usage.to} />
             </div>

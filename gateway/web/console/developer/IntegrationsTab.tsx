@@ -10,6 +10,7 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { FormDialog } from "../FormDialog";
+import { Rows } from "../PagedRows";
 import { keys, useInvalidate } from "../queries";
 import type { Integration } from "../types";
 import {
@@ -17,7 +18,6 @@ import {
   CopyButton,
   Empty,
   ErrorNote,
-  Show,
   TextAreaField,
   TextField,
   useAction,
@@ -53,32 +53,28 @@ export function IntegrationsTab() {
               base path to <code>{window.location.host}</code> and use the integration key below.
             </>
           }
-          action={
-            <button type="button" className="button primary" onClick={() => setRegistering(true)}>
-              Register integration
-            </button>
-          }
+          action={{ label: "Register integration", onClick: () => setRegistering(true) }}
         />
-        <Show loaded={loaded} what="integrations" onRetry={reload}>
-          {({ items }) =>
-            items.length === 0 ? (
-              <Empty title="No integrations yet">
-                Register a program by its RSA public key to let it sign in as DocuSign's client does.
-              </Empty>
-            ) : (
-              <ul className="rows" data-testid="integrations">
-                {items.map((integration) => (
-                  <IntegrationRow
-                    key={integration.integrationKey}
-                    integration={integration}
-                    onDelete={() => setDeleting(integration)}
-                    onWithdraw={(consent) => setWithdrawing({ integration, consent })}
-                  />
-                ))}
-              </ul>
-            )
+        <Rows
+          loaded={loaded}
+          what="integrations"
+          onRetry={reload}
+          testId="integrations"
+          empty={
+            <Empty title="No integrations yet">
+              Register a program by its RSA public key to let it sign in as DocuSign's client does.
+            </Empty>
           }
-        </Show>
+        >
+          {(integration) => (
+            <IntegrationRow
+              key={integration.integrationKey}
+              integration={integration}
+              onDelete={() => setDeleting(integration)}
+              onWithdraw={(consent) => setWithdrawing({ integration, consent })}
+            />
+          )}
+        </Rows>
       </div>
       {registering ? (
         <RegisterDialog

@@ -31,11 +31,7 @@ export function RecentErrorsTab() {
       <CardHead
         title="Recent Errors"
         description="The API calls of this workspace that answered 4xx or 5xx, attempts to seal a signed request that failed, and e-mails to recipients that the mail server did not take, newest first."
-        action={
-          <button type="button" className="button secondary small" onClick={reload}>
-            Refresh
-          </button>
-        }
+        action={{ label: "Refresh", onClick: reload, quiet: true }}
       />
       <Show loaded={loaded} what="recent errors" onRetry={reload}>
         {({ items }) =>

@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
+import { Rows } from "../PagedRows";
 import { keys, useInvalidate } from "../queries";
 import { Empty, Show, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
@@ -60,48 +61,44 @@ export function WebhooksTab({ endpointId }: { endpointId?: string }) {
         <CardHead
           title="Webhook endpoints"
           description="Countersign posts each event you subscribe to, signed per Standard Webhooks, and retries for about a day when your endpoint fails."
-          action={
-            <button type="button" className="button primary" onClick={() => setCreating(true)}>
-              Add endpoint
-            </button>
-          }
+          action={{ label: "Add endpoint", onClick: () => setCreating(true) }}
         />
-        <Show loaded={loaded} what="webhook endpoints" onRetry={reload}>
-          {({ items }) =>
-            items.length === 0 ? (
-              <Empty title="No endpoints yet">
-                Add an HTTPS URL of yours to receive events as they happen.
-              </Empty>
-            ) : (
-              <ul className="rows" data-testid="webhook-endpoints">
-                {items.map((endpoint) => (
-                  <li key={endpoint.id} className="row">
-                    <div className="row-main">
-                      <p className="row-title mono">{endpoint.url}</p>
-                      <p className="muted small">
-                        {endpoint.description ? `${endpoint.description} · ` : ""}
-                        {endpoint.eventTypes.length} of 7 events
-                        {endpoint.format === "docusign_connect" ? " · DocuSign Connect" : ""}
-                        {endpoint.disabled ? (
-                          <span className="badge danger">Disabled</span>
-                        ) : (
-                          <span className="badge success">Enabled</span>
-                        )}
-                      </p>
-                    </div>
-                    <Link
-                      href={`/developer/webhooks/${endpoint.id}`}
-                      className="button secondary small"
-                      aria-label={`Manage ${endpoint.url}`}
-                    >
-                      Manage
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            )
+        <Rows
+          loaded={loaded}
+          what="webhook endpoints"
+          onRetry={reload}
+          testId="webhook-endpoints"
+          empty={
+            <Empty title="No endpoints yet">
+              Add an HTTPS URL of yours to receive events as they happen.
+            </Empty>
           }
-        </Show>
+        >
+          {(endpoint) => (
+            <li key={endpoint.id} className="row">
+              <div className="row-main">
+                <p className="row-title mono">{endpoint.url}</p>
+                <p className="muted small">
+                  {endpoint.description ? `${endpoint.description} · ` : ""}
+                  {endpoint.eventTypes.length} of 7 events
+                  {endpoint.format === "docusign_connect" ? " · DocuSign Connect" : ""}
+                  {endpoint.disabled ? (
+                    <span className="badge danger">Disabled</span>
+                  ) : (
+                    <span className="badge success">Enabled</span>
+                  )}
+                </p>
+              </div>
+              <Link
+                href={`/developer/webhooks/${endpoint.id}`}
+                className="button secondary small"
+                aria-label={`Manage ${endpoint.url}`}
+              >
+                Manage
+              </Link>
+            </li>
+          )}
+        </Rows>
       </div>
       {creating ? (
         <EndpointDialog

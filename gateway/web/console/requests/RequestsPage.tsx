@@ -122,24 +122,7 @@ export function RequestsPage() {
           options={REQUEST_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
           onChange={refilter(setStatus)}
         />
-        <div>
-          <TextField
-            label="Created from"
-            type="date"
-            value={from}
-            max={to || undefined}
-            onChange={(e) => refilter(setFrom)(e.target.value)}
-          />
-        </div>
-        <div>
-          <TextField
-            label="Created to"
-            type="date"
-            value={to}
-            min={from || undefined}
-            onChange={(e) => refilter(setTo)(e.target.value)}
-          />
-        </div>
+        <CreatedBetween from={from} to={to} onFrom={refilter(setFrom)} onTo={refilter(setTo)} />
         <SelectField label="Sort" value={sort} options={SORTS} onChange={refilter(setSort)} />
       </search>
       <div className="card flush">
@@ -193,4 +176,22 @@ export function RequestsPage() {
       </div>
     </section>
   );
+}
+
+/** The days a request was made between, each end bounding the other. */
+function CreatedBetween(props: {
+  from: string;
+  to: string;
+  onFrom: (day: string) => void;
+  onTo: (day: string) => void;
+}) {
+  const ends = [
+    { label: "Created from", value: props.from, set: props.onFrom, max: props.to || undefined },
+    { label: "Created to", value: props.to, set: props.onTo, min: props.from || undefined },
+  ];
+  return ends.map(({ label, value, set, ...bounds }) => (
+    <div key={label}>
+      <TextField label={label} type="date" value={value} {...bounds} onChange={(e) => set(e.target.value)} />
+    </div>
+  ));
 }

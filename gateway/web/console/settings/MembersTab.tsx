@@ -6,6 +6,7 @@ import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { CardHead } from "../CardHead";
 import { FormDialog } from "../FormDialog";
+import { Rows } from "../PagedRows";
 import { keys, useInvalidate } from "../queries";
 import { useSession } from "../session";
 import type { Invitation, Member, Role } from "../types";
@@ -72,11 +73,7 @@ export function MembersTab() {
         <CardHead
           title="Members"
           description="Organization Admins run the workspace: its members, API access and developer settings. Members work with templates and signature requests."
-          action={
-            <button type="button" className="button primary" onClick={() => setInviting(true)}>
-              Invite people
-            </button>
-          }
+          action={{ label: "Invite people", onClick: () => setInviting(true) }}
         />
         {sent ? (
           <p className="note success" role="status">
@@ -125,53 +122,50 @@ export function MembersTab() {
 
       <div className="card">
         <h2>Invitations</h2>
-        <Show loaded={invitations} what="invitations" onRetry={reloadInvitations}>
-          {({ items }) =>
-            items.length === 0 ? (
-              <Empty title="No invitations waiting">
-                People you invite are listed here until they accept.
-              </Empty>
-            ) : (
-              <ul className="rows" data-testid="invitations">
-                {items.map((invitation) => (
-                  <li key={invitation.id} className="row">
-                    <div>
-                      <p className="row-title">
-                        {invitation.email} <span className="badge">{roleLabel(invitation.role)}</span>{" "}
-                        {invitation.expired ? <span className="badge danger">Expired</span> : null}
-                      </p>
-                      <p className="muted small">
-                        Invited by{" "}
-                        {invitation.invitedBy === "operator" ? "the operator (CLI)" : invitation.invitedBy}{" "}
-                        <When at={invitation.createdAt} /> ·{" "}
-                        {invitation.expired ? "expired" : "link works until"}{" "}
-                        <When at={invitation.expiresAt} />
-                      </p>
-                    </div>
-                    <div className="row-actions">
-                      <BusyButton
-                        className="button secondary small"
-                        busy={rowAction.busy === invitation.id}
-                        onClick={() => resend(invitation)}
-                        aria-label={`Send again: the invitation to ${invitation.email}`}
-                      >
-                        Send again
-                      </BusyButton>
-                      <button
-                        type="button"
-                        className="button secondary small"
-                        onClick={() => setWithdrawing(invitation)}
-                        aria-label={`Withdraw the invitation to ${invitation.email}`}
-                      >
-                        Withdraw
-                      </button>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            )
+        <Rows
+          loaded={invitations}
+          what="invitations"
+          onRetry={reloadInvitations}
+          testId="invitations"
+          empty={
+            <Empty title="No invitations waiting">People you invite are listed here until they accept.</Empty>
           }
-        </Show>
+        >
+          {(invitation) => (
+            <li key={invitation.id} className="row">
+              <div>
+                <p className="row-title">
+                  {invitation.email} <span className="badge">{roleLabel(invitation.role)}</span>{" "}
+                  {invitation.expired ? <span className="badge danger">Expired</span> : null}
+                </p>
+                <p className="muted small">
+                  Invited by{" "}
+                  {invitation.invitedBy === "operator" ? "the operator (CLI)" : invitation.invitedBy}{" "}
+                  <When at={invitation.createdAt} /> · {invitation.expired ? "expired" : "link works until"}{" "}
+                  <When at={invitation.expiresAt} />
+                </p>
+              </div>
+              <div className="row-actions">
+                <BusyButton
+                  className="button secondary small"
+                  busy={rowAction.busy === invitation.id}
+                  onClick={() => resend(invitation)}
+                  aria-label={`Send again: the invitation to ${invitation.email}`}
+                >
+                  Send again
+                </BusyButton>
+                <button
+                  type="button"
+                  className="button secondary small"
+                  onClick={() => setWithdrawing(invitation)}
+                  aria-label={`Withdraw the invitation to ${invitation.email}`}
+                >
+                  Withdraw
+                </button>
+              </div>
+            </li>
+          )}
+        </Rows>
       </div>
 
       {inviting ? (

@@ -44,6 +44,36 @@ function SettingsForms({ loaded }: { loaded: RequestSettings }) {
   );
 }
 
+/** A settings form's foot: its Save button, what saving did, and a failure no field of it shows. */
+function SaveFoot({
+  form: { save, saved },
+  changed,
+  said,
+  fieldShowsError = false,
+}: {
+  form: ReturnType<typeof useSettingsSave>;
+  changed: boolean;
+  /** Said after "Saved." */
+  said?: string;
+  fieldShowsError?: boolean;
+}) {
+  return (
+    <>
+      <div className="button-row">
+        <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
+          Save
+        </BusyButton>
+      </div>
+      {saved ? (
+        <p className="note success" role="status">
+          {said ? `Saved. ${said}` : "Saved."}
+        </p>
+      ) : null}
+      {save.error && !fieldShowsError ? <ErrorNote error={save.error} /> : null}
+    </>
+  );
+}
+
 /** A form's part of the settings saved with the rest as they were last saved. */
 function useSettingsSave(current: RequestSettings, onSaved: (kept: RequestSettings) => void) {
   const workspace = useWorkspace();
@@ -77,6 +107,25 @@ const isDays = (typed: string) => /^\d{1,3}$/.test(typed.trim());
 /** What a field holds as the API takes it: a number, or null for the service to name as missing. */
 const daysOf = (typed: string) => (isDays(typed) ? Number(typed) : null);
 
+/** The schedule's two settings, each a number of days: what it is called, and what a value means. */
+const SCHEDULE = [
+  {
+    key: "reminderEveryDays",
+    label: "Remind every (days)",
+    none: "No automatic reminders.",
+    some: (n: string) =>
+      `Whoever's turn it is gets a reminder ${n} after their last e-mail, until the request ends or expires.`,
+  },
+  {
+    key: "expiryWarningDays",
+    label: "Warn before expiry (days)",
+    none: "No warning before a request expires.",
+    some: (n: string) => `${n} before a request expires, whoever's turn it is and its sender get an e-mail.`,
+  },
+] as const;
+
+type ScheduleKey = (typeof SCHEDULE)[number]["key"];
+
 function ScheduleForm({
   current,
   onSaved,
@@ -84,15 +133,21 @@ function ScheduleForm({
   current: RequestSettings;
   onSaved: (kept: RequestSettings) => void;
 }) {
-  const [reminder, setReminder] = useState(String(current.reminderEveryDays));
-  const [warning, setWarning] = useState(String(current.expiryWarningDays));
-  const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
+  const typedOf = (settings: RequestSettings) =>
+    Object.fromEntries(SCHEDULE.map(({ key }) => [key, String(settings[key])])) as Record<
+      ScheduleKey,
+      string
+    >;
+  const [typed, setTyped] = useState(() => typedOf(current));
+  const form = useSettingsSave(current, onSaved);
+  const { save, setSaved, submit: saveWith } = form;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    saveWith({ reminderEveryDays: daysOf(reminder), expiryWarningDays: daysOf(warning) });
+    saveWith(Object.fromEntries(SCHEDULE.map(({ key }) => [key, daysOf(typed[key])])));
   };
-  const changed =
-    reminder !== String(current.reminderEveryDays) || warning !== String(current.expiryWarningDays);
+  const before = typedOf(current);
+  const changed = SCHEDULE.some(({ key }) => typed[key] !== before[key]);
+  const fieldError = SCHEDULE.some(({ key }) => save.error?.about(key));
   return (
     <form className="card" onSubmit={submit} noValidate data-testid="request-settings">
       <h2>Reminders and expiry</h2>
@@ -101,44 +156,27 @@ function ScheduleForm({
         already made keep theirs. Each reminder and warning is written to the request's audit trail.
       </p>
       <div className="field-pair">
-        <DaysField
-          label="Remind every (days)"
-          value={reminder}
-          onChange={(value) => {
-            setReminder(value);
-            setSaved(false);
-          }}
-          error={save.error?.about("reminderEveryDays")}
-          none="No automatic reminders."
-          some={(n) =>
-            `Whoever's turn it is gets a reminder ${n} after their last e-mail, until the request ends or expires.`
-          }
-        />
-        <DaysField
-          label="Warn before expiry (days)"
-          value={warning}
-          onChange={(value) => {
-            setWarning(value);
-            setSaved(false);
-          }}
-          error={save.error?.about("expiryWarningDays")}
-          none="No warning before a request expires."
-          some={(n) => `${n} before a request expires, whoever's turn it is and its sender get an e-mail.`}
-        />
+        {SCHEDULE.map(({ key, label, none, some }) => (
+          <DaysField
+            key={key}
+            label={label}
+            value={typed[key]}
+            onChange={(value) => {
+              setTyped((was) => ({ ...was, [key]: value }));
+              setSaved(false);
+            }}
+            error={save.error?.about(key)}
+            none={none}
+            some={some}
+          />
+        ))}
       </div>
-      <div className="button-row">
-        <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
-          Save
-        </BusyButton>
-      </div>
-      {saved ? (
-        <p className="note success" role="status">
-          Saved. New requests get these defaults.
-        </p>
-      ) : null}
-      {save.error && !save.error.about("reminderEveryDays") && !save.error.about("expiryWarningDays") ? (
-        <ErrorNote error={save.error} />
-      ) : null}
+      <SaveFoot
+        form={form}
+        changed={changed}
+        said="New requests get these defaults."
+        fieldShowsError={fieldError}
+      />
     </form>
   );
 }
@@ -154,7 +192,8 @@ function RetentionForm({
   const [deleting, setDeleting] = useState(current.retentionDays != null);
   const [days, setDays] = useState(String(current.retentionDays ?? 365));
   const [evidenceToo, setEvidenceToo] = useState(current.retentionDeletesEvidence);
-  const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
+  const form = useSettingsSave(current, onSaved);
+  const { save, setSaved, submit: saveWith } = form;
   const [typedWrong, setTypedWrong] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -228,17 +267,12 @@ function RetentionForm({
       ) : (
         <p className="muted small">Documents are kept for good.</p>
       )}
-      <div className="button-row">
-        <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
-          Save
-        </BusyButton>
-      </div>
-      {saved ? (
-        <p className="note success" role="status">
-          Saved. {deleting ? "Retention applies from the next sweep." : "Documents are kept for good."}
-        </p>
-      ) : null}
-      {save.error && !daysError ? <ErrorNote error={save.error} /> : null}
+      <SaveFoot
+        form={form}
+        changed={changed}
+        said={deleting ? "Retention applies from the next sweep." : "Documents are kept for good."}
+        fieldShowsError={Boolean(daysError)}
+      />
     </form>
   );
 }
@@ -291,7 +325,8 @@ function ApproverForm({
     ok(api.GET("/workspaces/{workspaceId}/members", { params: { path: { workspaceId: workspace.id } } })),
   );
   const [approver, setApprover] = useState(current.approverUserId ?? "");
-  const { save, saved, setSaved, submit: saveWith } = useSettingsSave(current, onSaved);
+  const form = useSettingsSave(current, onSaved);
+  const { setSaved, submit: saveWith } = form;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     saveWith({ approverUserId: approver || null });
@@ -324,21 +359,7 @@ function ApproverForm({
           />
         )}
       </Show>
-      <div className="button-row">
-        <BusyButton
-          type="submit"
-          busy={save.busy !== undefined}
-          disabled={approver === (current.approverUserId ?? "")}
-        >
-          Save
-        </BusyButton>
-      </div>
-      {saved ? (
-        <p className="note success" role="status">
-          Saved.
-        </p>
-      ) : null}
-      {save.error ? <ErrorNote error={save.error} /> : null}
+      <SaveFoot form={form} changed={approver !== (current.approverUserId ?? "")} />
     </form>
   );
 }

@@ -17,6 +17,12 @@ import {
 /** A number typed into a bound's box: undefined while it is empty. */
 const bound = (text: string) => (text.trim() === "" ? undefined : Number(text));
 
+/** A number field's bounds, and how many boxes of a checkbox group a signer checks. */
+const BOUNDS = [
+  { key: "minimum", ofNumber: "Minimum", ofGroup: "Check at least" },
+  { key: "maximum", ofNumber: "Maximum", ofGroup: "Check at most" },
+] as const;
+
 export function FieldInspector({
   field,
   fields,
@@ -121,24 +127,18 @@ export function FieldInspector({
       ) : null}
       {field.type === "number" || (field.type === "checkbox" && field.group) ? (
         <div className="inspector-bounds">
-          <TextField
-            label={field.type === "number" ? "Minimum" : "Check at least"}
-            optional
-            type="number"
-            min={field.type === "checkbox" ? 0 : undefined}
-            value={field.minimum ?? ""}
-            data-testid="field-minimum"
-            onChange={(e) => onChange({ ...field, minimum: bound(e.target.value) })}
-          />
-          <TextField
-            label={field.type === "number" ? "Maximum" : "Check at most"}
-            optional
-            type="number"
-            min={field.type === "checkbox" ? 0 : undefined}
-            value={field.maximum ?? ""}
-            data-testid="field-maximum"
-            onChange={(e) => onChange({ ...field, maximum: bound(e.target.value) })}
-          />
+          {BOUNDS.map(({ key, ofNumber, ofGroup }) => (
+            <TextField
+              key={key}
+              label={field.type === "number" ? ofNumber : ofGroup}
+              optional
+              type="number"
+              min={field.type === "checkbox" ? 0 : undefined}
+              value={field[key] ?? ""}
+              data-testid={`field-${key}`}
+              onChange={(e) => onChange({ ...field, [key]: bound(e.target.value) })}
+            />
+          ))}
         </div>
       ) : null}
 
