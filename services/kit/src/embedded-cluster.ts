@@ -3,11 +3,13 @@
  * machine, most of a first start. Every new cluster of one PGlite version is alike until something
  * is written to it, so the first one made on an install is kept as a template (the pristine data
  * directory, about 40 MB, in `node_modules/.cache`) and later new data directories are copies of
- * it, made in a fraction of a second by the file system, without holding the files in memory.
+ * it, made in a fraction of a second by the file system, without holding the files in memory. A
+ * cluster in memory (the tests' services) is loaded from the same pristine cluster's image beside it
+ * (a tar file): 0.35 s against initdb's 1.2 s alone here, and several seconds beside a full test run.
  */
 import { randomUUID } from "node:crypto";
 import { constants, existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -37,6 +39,39 @@ export async function openEmbeddedCluster(dataDir: string, template?: string): P
     }
   }
   return withSettings(await PGlite.create(dataDir), dataDir);
+}
+
+/** A new cluster in memory, loaded from the pristine cluster's image where there is one. */
+export async function openMemoryCluster(image?: string): Promise<PGlite> {
+  image ??= `${await installTemplatePath()}.tar`;
+  // Best effort, as the template: where the image cannot be made, every cluster is made by initdb.
+  await prepareMemoryImage(image).catch(() => {});
+  if (existsSync(image)) {
+    try {
+      return await PGlite.create({ loadDataDir: new Blob([await readFile(image)]) });
+    } catch {
+      // A damaged image: this cluster is made anew, and the next open makes the image again.
+      await rm(image, { force: true }).catch(() => {});
+    }
+  }
+  return PGlite.create();
+}
+
+async function prepareMemoryImage(image: string): Promise<void> {
+  if (existsSync(image)) return;
+  await mkdir(dirname(image), { recursive: true });
+  const db = await PGlite.create();
+  await db.exec(`ALTER SYSTEM SET shared_buffers = '${SHARED_BUFFERS}'`);
+  const dump = await db.dumpDataDir("none");
+  await db.close();
+  // Written beside its place and renamed, as the template is: two first opens at once each make one.
+  const partial = `${image}.${randomUUID()}.partial`;
+  try {
+    await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+    await rename(partial, image);
+  } finally {
+    await rm(partial, { force: true });
+  }
 }
 
 /** Makes the template if there is none yet: `npm start` and `npm test` do, so no start waits for initdb. */

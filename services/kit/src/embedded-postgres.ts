@@ -10,7 +10,7 @@
  * planned it every time, and cost about 2.7 times as much.
  */
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import pgUtils from "pg/lib/utils.js";
 import type {
   BackendMessage,
@@ -28,7 +28,7 @@ import {
   quoteIdentifier,
   tracedDatabase,
 } from "./database.js";
-import { openEmbeddedCluster } from "./embedded-cluster.js";
+import { openEmbeddedCluster, openMemoryCluster } from "./embedded-cluster.js";
 
 /**
  * Prepared statements kept per session. The statements of our stores are a fixed set of texts, a
@@ -140,7 +140,7 @@ export class EmbeddedPostgres {
 
   /** dataDir undefined keeps everything in memory (tests). */
   static async open(dataDir?: string): Promise<EmbeddedPostgres> {
-    return new EmbeddedPostgres(await (dataDir ? openEmbeddedCluster(dataDir) : PGlite.create()));
+    return new EmbeddedPostgres(await (dataDir ? openEmbeddedCluster(dataDir) : openMemoryCluster()));
   }
 
   database(schema: string): Database {

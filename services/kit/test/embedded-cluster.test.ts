@@ -3,7 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { openEmbeddedCluster, prepareClusterTemplate } from "../src/embedded-cluster.js";
+import { openEmbeddedCluster, openMemoryCluster, prepareClusterTemplate } from "../src/embedded-cluster.js";
 
 describe("embedded clusters made from the install's template", () => {
   let dir: string;
@@ -74,5 +74,29 @@ describe("embedded clusters made from the install's template", () => {
     expect(await sharedBuffers(older)).toBe("128MB");
     await older.close();
     expect(await sharedBuffers(await opened(openEmbeddedCluster(join(dir, "older"), template)))).toBe("16MB");
+  });
+
+  test("a cluster in memory leaves an image; the next is loaded from it pristine, with small shared buffers", async () => {
+    const image = join(dir, "image.tar");
+    const first = await opened(openMemoryCluster(image));
+    expect((await stat(image)).size).toBeGreaterThan(1_000_000);
+    await first.exec("CREATE TABLE kept (v int)");
+    const made = (await stat(image)).mtimeMs;
+
+    const second = await opened(openMemoryCluster(image));
+    expect((await second.query("SELECT to_regclass('kept') AS t")).rows).toEqual([{ t: null }]);
+    expect((await second.query("SELECT current_setting('shared_buffers') AS v")).rows).toEqual([
+      { v: "16MB" },
+    ]);
+    expect((await stat(image)).mtimeMs).toBe(made);
+  });
+
+  test("a damaged image still gives its open a cluster, and is made again", async () => {
+    const image = join(dir, "image.tar");
+    await writeFile(image, "not a cluster's image");
+    const db = await opened(openMemoryCluster(image));
+    expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    await opened(openMemoryCluster(image));
+    expect((await stat(image)).size).toBeGreaterThan(1_000_000);
   });
 });
