@@ -3,7 +3,7 @@
  * seconds until it ends; its rows with the request each made or why it failed, by line; and
  * Cancel, which stops the rows not yet sent.
  */
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
@@ -68,6 +68,13 @@ export function BulkSendDetailPage({ bulkSendId }: { bulkSendId: string }) {
       ),
     { refetchInterval: running ? FOLLOW_MS : false },
   );
+  // The rows' last poll may have come before the batch's last row was sent: once the batch ends they
+  // are read once more, or a finished batch would show a row still waiting.
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !running) reloadRows();
+    wasRunning.current = running;
+  }, [running, reloadRows]);
   const invalidate = useInvalidate();
 
   return (
