@@ -19,6 +19,7 @@ import {
   WorkspaceUpdatedSchema,
 } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
 import type { EventBus, Unsubscribe } from "@countersign/kit";
+import { LRUCache } from "lru-cache";
 
 export interface Caller {
   keyId: string;
@@ -50,18 +51,14 @@ export interface Refusal {
   refused: string;
 }
 
-interface Entry {
-  caller: Caller;
-  expiresAt: number;
-}
-
 export interface KeyVerifierOptions {
   ttlMs?: number;
   maxEntries?: number;
 }
 
 export class KeyVerifier {
-  private readonly cache = new Map<string, Entry>();
+  /** Callers by their secret's digest, the least lately used dropped first. */
+  private readonly cache: LRUCache<string, Caller>;
   private readonly inFlight = new Map<string, Promise<Caller | Refusal | undefined>>();
   /**
    * Keys deleted lately, until an answer about them asked before the deletion can no longer arrive:
@@ -77,14 +74,13 @@ export class KeyVerifier {
   /** Counts workspace changes, so an answer asked for before one is not remembered after it. */
   private workspaceChanges = 0;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
 
   constructor(
     private readonly auth: Client<typeof AuthService>,
-    options: KeyVerifierOptions = {},
+    { ttlMs = 30_000, maxEntries = 10_000 }: KeyVerifierOptions = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 30_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.ttlMs = ttlMs;
+    this.cache = new LRUCache({ max: maxEntries, ttl: ttlMs });
   }
 
   /** Listens for auth's events; returns what stops listening. */
@@ -110,7 +106,7 @@ export class KeyVerifier {
   async verify(secret: string): Promise<Caller | Refusal | undefined> {
     const digest = hash("sha256", secret, "base64");
     const cached = this.cache.get(digest);
-    if (cached && cached.expiresAt > Date.now()) return cached.caller;
+    if (cached) return cached;
     let pending = this.inFlight.get(digest);
     if (!pending) {
       pending = this.ask(secret, digest).finally(() => this.inFlight.delete(digest));
@@ -124,7 +120,7 @@ export class KeyVerifier {
     for (const [id, until] of this.deleted) if (until < now) this.deleted.delete(id);
     // An answer can be as old as the call that asked for it, which the deadline bounds.
     this.deleted.set(keyId, now + Math.max(this.ttlMs, 60_000));
-    for (const [digest, entry] of this.cache) if (entry.caller.keyId === keyId) this.cache.delete(digest);
+    this.forgetCallers((caller) => caller.keyId === keyId);
   }
 
   /**
@@ -140,14 +136,18 @@ export class KeyVerifier {
       revocation: this.revocations,
       until: now + Math.max(this.ttlMs, 60_000),
     });
-    for (const [digest, entry] of this.cache)
-      if (entry.caller.keyId === integrationId) this.cache.delete(digest);
+    this.forgetCallers((caller) => caller.keyId === integrationId);
   }
 
   forgetWorkspace(workspaceId: string): void {
     this.workspaceChanges += 1;
-    for (const [digest, entry] of this.cache)
-      if (entry.caller.workspaceId === workspaceId) this.cache.delete(digest);
+    this.forgetCallers((caller) => caller.workspaceId === workspaceId);
+  }
+
+  /** Drops the remembered callers `gone` picks (collected first: the cache is not changed while read). */
+  private forgetCallers(gone: (caller: Caller) => boolean): void {
+    const digests = [...this.cache.entries()].filter(([, caller]) => gone(caller)).map(([digest]) => digest);
+    for (const digest of digests) this.cache.delete(digest);
   }
 
   private async ask(secret: string, digest: string): Promise<Caller | Refusal | undefined> {
@@ -168,15 +168,10 @@ export class KeyVerifier {
         scopes: scopesOf(key, accessToken),
         ...(accessToken ? { onBehalfOf: { userId: accessToken.userId, email: accessToken.email } } : {}),
       };
-      if (this.cache.size >= this.maxEntries) {
-        // Maps iterate in insertion order: drop the oldest entry.
-        const oldest = this.cache.keys().next().value;
-        if (oldest !== undefined) this.cache.delete(oldest);
-      }
       if (changesBefore === this.workspaceChanges) {
         // Not remembered past the key's own expiry: then auth is asked, and refuses it.
-        const expiresAt = Math.min(Date.now() + this.ttlMs, caller.keyExpiresAt ?? Number.POSITIVE_INFINITY);
-        this.cache.set(digest, { caller, expiresAt });
+        const untilExpiry = (caller.keyExpiresAt ?? Number.POSITIVE_INFINITY) - Date.now();
+        if (untilExpiry > 0) this.cache.set(digest, caller, { ttl: Math.min(this.ttlMs, untilExpiry) });
       }
       return caller;
     } catch (err) {

@@ -157,6 +157,19 @@ test("entries expire after the TTL", async () => {
   expect(calls).toBe(2);
 });
 
+test("at most maxEntries callers are remembered, the least lately used forgotten first", async () => {
+  keys.set("sk_c", { id: "key-c", workspaceId: "ws-1", enabled: true });
+  const small = new KeyVerifier(createClient(AuthService, transport), { ttlMs: 60_000, maxEntries: 2 });
+  await small.verify("sk_a");
+  await small.verify("sk_b");
+  await small.verify("sk_a");
+  await small.verify("sk_c");
+  calls = 0;
+  await small.verify("sk_a");
+  await small.verify("sk_b");
+  expect(calls).toBe(1);
+});
+
 test("a key is not remembered past its expiry, and then auth's refusal says why", async () => {
   keys.set("sk_soon", { id: "soon", workspaceId: "ws-1", enabled: true, expiresAt: Date.now() + 60 });
   expect(await verifier.verify("sk_soon")).toMatchObject({ keyId: "soon" });
