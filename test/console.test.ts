@@ -1982,6 +1982,7 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
     "developer/api-keys",
     "developer/webhooks",
     "developer/configuration",
+    "developer/embedding",
     "developer/errors",
     "developer/usage",
   ];
@@ -2070,6 +2071,7 @@ test.each([
       "developer/api-keys",
       "developer/webhooks",
       "developer/configuration",
+      "developer/embedding",
       "developer/errors",
       "developer/usage",
       "settings/members",

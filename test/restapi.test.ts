@@ -402,6 +402,47 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
       }),
     );
     expect(early).toMatchObject({ status: 400, errorCode: "RECIPIENT_NOT_IN_SEQUENCE" });
+
+    // A focused view (frameAncestors, with DocuSign's own apps among them) frames in an origin the
+    // workspace lists, and in no other.
+    const focusedView = {
+      returnUrl: "https://app.example.com/done",
+      authenticationMethod: "none",
+      email: "ada@example.com",
+      userName: "Ada Client",
+      clientUserId: "ada-1",
+      frameAncestors: ["https://app.example.com", "https://apps-d.docusign.com"],
+      messageOrigins: ["https://apps-d.docusign.com"],
+    };
+    const unlisted = await docuSignError(
+      envelopes.createRecipientView(key.accountId, envelopeId, { recipientViewRequest: focusedView }),
+    );
+    expect(unlisted).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_BODY" });
+    expect(unlisted.message).toContain("https://app.example.com is not among");
+    const listed = await call(gateway, "/api/v1/embedding-settings", {
+      key: key.secret,
+      method: "PUT",
+      json: { frameOrigins: ["https://app.example.com"] },
+    });
+    expect(listed.status).toBe(200);
+    const focused = await envelopes.createRecipientView(key.accountId, envelopeId, {
+      recipientViewRequest: focusedView,
+    });
+    const framedPage = await fetch(focused.url);
+    expect(framedPage.status).toBe(200);
+    expect(framedPage.headers.get("content-security-policy")).toContain(
+      "frame-ancestors https://app.example.com;",
+    );
+    expect(framedPage.headers.get("set-cookie")).toBeNull();
+    const twoApps = await docuSignError(
+      envelopes.createRecipientView(key.accountId, envelopeId, {
+        recipientViewRequest: {
+          ...focusedView,
+          frameAncestors: ["https://a.example.com", "https://b.example.com"],
+        },
+      }),
+    );
+    expect(twoApps).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_PARAMETER" });
     for (const [email, userName, clientUserId] of [
       ["ada@example.com", "Ada Client", "ada-1"],
       ["cy@example.com", "Cy Company", "cy-1"],

@@ -58,6 +58,7 @@ import { accountRoutes } from "./routes/account.js";
 import { agreementSetRoutes } from "./routes/agreement-sets.js";
 import { bulkSendRoutes } from "./routes/bulk-sends.js";
 import { documentRoutes } from "./routes/documents.js";
+import { embeddingSettingsRoutes } from "./routes/embedding-settings.js";
 import { pingRoutes } from "./routes/ping.js";
 import { requestExportRoutes } from "./routes/request-exports.js";
 import { requestSettingsRoutes } from "./routes/request-settings.js";
@@ -211,6 +212,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   signatureRequestRoutes(api, requests, documents);
   requestExportRoutes(api, requests, documents);
   requestSettingsRoutes(api, requests, services.auth);
+  embeddingSettingsRoutes(api, requests);
   agreementSetRoutes(api, requests);
   bulkSendRoutes(api, requests, templates);
   webhookEndpointRoutes(api, services.webhooks);

@@ -6,7 +6,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import express, { type Router } from "express";
+import escapeHtml from "escape-html";
+import express, { type Request, type Response, type Router } from "express";
 import expressStaticGzip from "express-static-gzip";
 import { sendLinkPage } from "./signing/link-pages.js";
 
@@ -19,41 +20,40 @@ export interface WebAppOptions {
   name: string;
 }
 
-/** pdf.js runs its worker from our origin and may decode images with WebAssembly. */
-const POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self' blob:",
-  "img-src 'self' data: blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join("; ");
+/**
+ * The page's content security policy, framed by `frameAncestors` alone (by no page unless given).
+ * pdf.js runs its worker from our origin and may decode images with WebAssembly.
+ */
+export function pagePolicy(frameAncestors = "'none'"): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self' blob:",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    `frame-ancestors ${frameAncestors}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
 
-export function webApp({ dir, pages, name }: WebAppOptions): Router {
-  const router = express.Router();
+/** How one answer of the page differs: who may frame it, and what its head tells the app. */
+export interface PageServing {
+  /** A source `frame-ancestors` allows: an origin, validated where it was stored. */
+  frameAncestor?: string;
+  /** `<meta name content>` tags the app reads at start, added first in the head. */
+  meta?: Record<string, string>;
+}
+
+export type SendPage = (req: Request, res: Response, serving?: PageServing) => void;
+
+/** Answers the built app's index.html, or a page saying it is not built. */
+export function appPage({ dir, name }: Pick<WebAppOptions, "dir" | "name">): SendPage {
   const indexPath = join(dir, "index.html");
-  const index = existsSync(indexPath) ? readFileSync(indexPath) : undefined;
-  const headers = {
-    "Content-Type": "text/html; charset=utf-8",
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": POLICY,
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-  };
-  router.use(
-    "/assets",
-    expressStaticGzip(join(dir, "assets"), {
-      enableBrotli: true,
-      orderPreference: ["br", "gz"],
-      index: false,
-      serveStatic: { immutable: true, maxAge: "365d", index: false },
-    }),
-  );
-  router.get(pages, (req, res) => {
+  const index = existsSync(indexPath) ? readFileSync(indexPath, "utf8") : undefined;
+  return (req, res, serving = {}) => {
     if (!index) {
       // For whoever runs the service, not a signer: in English.
       sendLinkPage(req, res, {
@@ -63,7 +63,36 @@ export function webApp({ dir, pages, name }: WebAppOptions): Router {
       });
       return;
     }
-    res.set(headers).send(index);
-  });
+    const meta = Object.entries(serving.meta ?? {})
+      .map(([key, value]) => `<meta name="${escapeHtml(key)}" content="${escapeHtml(value)}">`)
+      .join("");
+    // The app reads what it was served with from its head: a page without one would start without it.
+    if (meta && !index.includes("<head>"))
+      throw new Error(`the built ${name} has no <head> to carry its meta`);
+    res
+      .set({
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": pagePolicy(serving.frameAncestor),
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+      })
+      .send(meta ? index.replace("<head>", `<head>${meta}`) : index);
+  };
+}
+
+export function webApp({ dir, pages, name }: WebAppOptions): Router {
+  const router = express.Router();
+  const send = appPage({ dir, name });
+  router.use(
+    "/assets",
+    expressStaticGzip(join(dir, "assets"), {
+      enableBrotli: true,
+      orderPreference: ["br", "gz"],
+      index: false,
+      serveStatic: { immutable: true, maxAge: "365d", index: false },
+    }),
+  );
+  router.get(pages, (req, res) => send(req, res));
   return router;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from "node:zlib";
 import express from "express";
-import { webApp } from "../src/web-app.js";
+import { appPage, webApp } from "../src/web-app.js";
 
 let dir: string;
 let url: string;
@@ -73,4 +73,33 @@ test("gzip goes to a client that takes only gzip, and the file itself to one tha
   const plain = await get();
   expect(plain.headers.get("content-encoding")).toBeNull();
   expect(plain.body.toString()).toBe(script);
+});
+
+test("a page served for a frame is framed by that origin alone and carries its meta, escaped, in its head", async () => {
+  const built = await mkdtemp(join(tmpdir(), "web-app-framed-"));
+  await writeFile(join(built, "index.html"), "<!doctype html><html><head><title>app</title></head></html>");
+  const app = express();
+  const send = appPage({ dir: built, name: "signing page" });
+  app.get("/framed", (req, res) =>
+    send(req, res, { frameAncestor: "https://app.example.com", meta: { "a-session": 'x"><script>' } }),
+  );
+  app.get("/own", (req, res) => send(req, res));
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const framed = await fetch(`${base}/framed`);
+    expect(framed.headers.get("content-security-policy")).toContain(
+      "frame-ancestors https://app.example.com;",
+    );
+    expect(await framed.text()).toBe(
+      '<!doctype html><html><head><meta name="a-session" content="x&quot;&gt;&lt;script&gt;"><title>app</title></head></html>',
+    );
+    const own = await fetch(`${base}/own`);
+    expect(own.headers.get("content-security-policy")).toContain("frame-ancestors 'none';");
+    expect(own.headers.get("cache-control")).toBe("no-store");
+  } finally {
+    server.close();
+    await rm(built, { recursive: true, force: true });
+  }
 });

@@ -64,6 +64,8 @@ export default defineConfig(({ mode }) => {
     // them (web-app.ts): a third of the bytes on a phone's network, compressed once at build time.
     plugins: [pageHead(app.listed), woff2Only, react(), compression({ threshold: 1024, logLevel: "silent" })],
     publicDir: false,
+    // The repository's own packages (@countersign/embed's protocol) from their sources, not a build.
+    resolve: { conditions: ["countersign-source", "module", "browser", "development|production"] },
     build: {
       outDir: here(`./dist/${mode}`),
       emptyOutDir: true,

@@ -9,6 +9,7 @@ import express, { type Router } from "express";
 import { approvalRoutes } from "./approvals.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
+import { embeddingSettingsConsoleRoutes } from "./embedding-settings.js";
 import { integrationRoutes } from "./integrations.js";
 import { requestSettingsConsoleRoutes } from "./request-settings.js";
 import { requireMembership, requireSession } from "./session.js";
@@ -27,6 +28,7 @@ export function consoleWorkspaceRoutes({
   const router = express.Router({ mergeParams: true });
   router.use(requireSession(auth, publicUrl), csrfProtection(publicUrl), requireMembership);
   router.use(developerRoutes({ auth, requests, contract, verifier, publicUrl }));
+  router.use(embeddingSettingsConsoleRoutes({ requests, contract }));
   router.use(integrationRoutes({ auth, contract, verifier }));
   router.use(teamRoutes({ auth, contract }));
   router.use(requestSettingsConsoleRoutes({ requests, auth, contract }));

@@ -99,6 +99,17 @@ export function readInput<
   return { params, query, body } as Input<P, Q, B>;
 }
 
+/**
+ * The security schemes (openapi.ts) a kind of caller may present, any one of them: a signing page
+ * names its session by cookie, or by header inside another site's frame, where it has no cookie.
+ */
+const SCHEMES: Record<Security, string[]> = {
+  apiKey: ["apiKey"],
+  consoleSession: ["consoleSession"],
+  signingSession: ["signingSession", "framedSigningSession"],
+  none: [],
+};
+
 /** Headers that answers carry, by the kind of caller. */
 const ANSWER_HEADERS: Record<Security, string[]> = {
   apiKey: ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
@@ -174,7 +185,7 @@ export function operationObject(operation: Documented): ZodOpenApiOperationObjec
     tags: [spec.tag],
     summary: spec.summary,
     ...(description.length > 0 ? { description: description.join("\n\n") } : {}),
-    ...(security === "none" ? { security: [] } : { security: [{ [security]: scopes }] }),
+    security: SCHEMES[security].map((scheme) => ({ [scheme]: scopes })),
     ...(keyed ? scopeExtensions(spec) : {}),
     parameters: operation.extraParameters.map((name) => ({ $ref: `#/components/parameters/${name}` })),
     requestParams: { ...(path ? { path } : {}), ...(spec.query ? { query: spec.query } : {}) },

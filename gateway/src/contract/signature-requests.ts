@@ -424,8 +424,29 @@ export const EmbeddedSigningInput = z
       description:
         "Where the signing page sends the signer when done: an absolute https URL (http only for localhost).",
     }),
+    frameOrigin: text()
+      .optional()
+      .meta({
+        format: "uri",
+        examples: ["https://app.example.com"],
+        description:
+          'The origin of your page that shows the signing page in an iframe: one of the workspace\'s embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie (so it works where third-party cookies are blocked), and posts its events to that origin: `ready`, `field_changed`, `completed`, `declined`, `reassigned`, `session_expired`, `error`, each `{ source: "countersign", type, … }`. Left out, the URL opens as a page of its own, in no frame.',
+      }),
   })
   .meta({ id: "EmbeddedSigningInput" });
+
+export const EmbeddingSettings = z
+  .strictObject({
+    frameOrigins: z
+      .array(text())
+      .max(20)
+      .meta({
+        examples: [["https://app.example.com", "http://localhost:5173"]],
+        description:
+          "The origins whose pages may show this workspace's signing page in an iframe: each an https origin alone (scheme, host and port; http only for localhost), at most 20, each once. Empty by default: no site may frame it.",
+      }),
+  })
+  .meta({ id: "EmbeddingSettings" });
 
 export const EmbeddedSigningUrl = z
   .strictObject({

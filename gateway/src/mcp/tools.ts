@@ -154,7 +154,7 @@ export function operationTools(api: PublicApi): Tool[] {
       name: "get_embedded_signing_url",
       title: "Get an embedded signing URL",
       description:
-        "Get a one-time URL where a signer signs inside your own app: the recipient needs a `clientUserId` and it must be their turn. It opens once, before `expiresAt`; after signing, the signer is sent to `returnUrl`.",
+        "Get a one-time URL where a signer signs inside your own app: the recipient needs a `clientUserId` and it must be their turn. It opens once, before `expiresAt`; after signing, the signer is sent to `returnUrl`. To show it in an iframe of your app, pass your page's `frameOrigin` (one of the workspace's embedding origins, Settings → Developer → Embedding): the page then opens only in a frame of that origin and posts its events (ready, completed, declined…) there.",
       annotations: CHANGES,
     }),
     tool("post", "/agreement-sets", {

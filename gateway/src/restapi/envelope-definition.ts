@@ -262,4 +262,8 @@ export const RecipientViewRequest = z.object({
   userName: text().optional(),
   clientUserId: text().optional(),
   recipientId: dsId.optional(),
+  /** DocuSign's focused view: the pages that may frame the signing, its own apps' origin among them. */
+  frameAncestors: z.array(text()).max(10).optional(),
+  /** DocuSign's focused view: the origins its messages come from; ours come from the signing URL's. */
+  messageOrigins: z.array(text()).max(10).optional(),
 });

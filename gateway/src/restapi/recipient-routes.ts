@@ -9,6 +9,25 @@ import { recipientIdOf, recipientsJson } from "./envelope-json.js";
 import { ENVELOPE } from "./envelope-routes.js";
 import { type On, type RestApiServices, read, requestOf } from "./route.js";
 
+/** DocuSign's own apps, which a focused view lists among its frame ancestors; nothing of theirs frames ours. */
+const DOCUSIGN_APPS = /^https:\/\/([a-z0-9-]+\.)*docusign\.(com|net)\/?$/i;
+
+/**
+ * The integrator's origin among a focused view's frame ancestors: the one that is not DocuSign's.
+ * Empty for none (a page of its own); more than one is refused, as a URL frames in one origin.
+ */
+function frameOriginOf(frameAncestors: string[]): string {
+  const ours = frameAncestors.filter((origin) => !DOCUSIGN_APPS.test(origin.trim()));
+  if (ours.length > 1) {
+    throw new DocuSignError(
+      400,
+      "INVALID_REQUEST_PARAMETER",
+      "frameAncestors may name one origin of your app (besides DocuSign's): a signing URL opens in one origin's frame",
+    );
+  }
+  return ours[0]?.trim() ?? "";
+}
+
 export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "requests">): void {
   on("get", "/envelopes/:envelopeId/recipients", "requests:read", ENVELOPE, async (req, res, caller) => {
     res.json(recipientsJson(await requestOf(requests, caller, String(req.params.envelopeId))));
@@ -82,6 +101,7 @@ export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "req
         requestId: request.id,
         recipientId: signer.id,
         returnUrl: view.returnUrl ?? "",
+        frameOrigin: frameOriginOf(view.frameAncestors ?? []),
         actor: actorOf(req, res),
       });
       res.status(201).json({ url: made.url });

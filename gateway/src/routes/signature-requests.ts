@@ -346,6 +346,7 @@ export function signatureRequestRoutes(
         requestId: body.requestId,
         recipientId: body.recipientId,
         returnUrl: body.returnUrl ?? "",
+        frameOrigin: body.frameOrigin ?? "",
         actor,
         validateOnly: dryRun ?? false,
       });

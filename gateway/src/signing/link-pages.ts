@@ -1,9 +1,11 @@
 /**
  * The pages a signer sees when their link cannot open: served as plain HTML by the gateway (no
- * script), each saying in words what happened and what to do, in the language their browser asks
- * for (Accept-Language) among those the signing page speaks.
+ * script but, in a frame, the one line telling the framing page), each saying in words what
+ * happened and what to do, in the language their browser asks for (Accept-Language) among those the
+ * signing page speaks.
  */
 
+import { createHash } from "node:crypto";
 import {
   DEFAULT_SIGNER_LOCALE,
   ENDED_WORDS,
@@ -12,6 +14,7 @@ import {
   SIGNER_LOCALES,
   type SignerLocale,
 } from "@countersign/domain";
+import type { SigningFrameMessage } from "@countersign/embed/protocol";
 import escapeHtml from "escape-html";
 import type { Request, Response } from "express";
 import { IntlMessageFormat } from "intl-messageformat";
@@ -52,6 +55,11 @@ export interface LinkPage {
   status: 404 | 410 | 429 | 503;
   title: Words;
   message: Words;
+  /**
+   * The origin whose frame the link was made for: the page may be shown there, and tells that page
+   * the session is over (`session_expired`, with the reason).
+   */
+  framedBy?: { origin: string; reason: string };
 }
 
 /** The page of a link that is gone, saying why; the service's English words where the reason is new. */
@@ -91,11 +99,29 @@ function say(locale: SignerLocale, words: Words): string {
   return String(out);
 }
 
+/**
+ * What a framed link page adds: its frame's origin allowed to frame it, and a script, allowed by its
+ * hash alone, that tells that origin the session is over.
+ */
+function framedScript({ origin, reason }: { origin: string; reason: string }) {
+  // The embed package's protocol, by its type alone: the server loads none of the package.
+  const message: SigningFrameMessage = { source: "countersign", type: "session_expired", reason };
+  // JSON in a script element: "<" escaped, so no value can close the element.
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+  const code = `parent.postMessage(${json(message)}, ${json(origin)});`;
+  const hash = createHash("sha256").update(code).digest("base64");
+  return {
+    policy: `script-src 'sha256-${hash}'; frame-ancestors ${origin}`,
+    script: `\n<script>${code}</script>`,
+  };
+}
+
 export function sendLinkPage(req: Request, res: Response, page: LinkPage): void {
   // A page in the service's own words (no message of the catalogue) is in English, and says so.
   const locale = "text" in page.title ? DEFAULT_SIGNER_LOCALE : linkPageLocale(req);
   const title = escapeHtml(say(locale, page.title));
   const message = escapeHtml(say(locale, page.message));
+  const framed = page.framedBy && framedScript(page.framedBy);
   res
     .status(page.status)
     .set({
@@ -103,7 +129,7 @@ export function sendLinkPage(req: Request, res: Response, page: LinkPage): void 
       "Content-Language": locale,
       Vary: "Accept-Language",
       "Cache-Control": "no-store",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; ${framed?.policy ?? "frame-ancestors 'none'"}`,
       "Referrer-Policy": "no-referrer",
     })
     .send(`<!doctype html>
@@ -126,7 +152,7 @@ export function sendLinkPage(req: Request, res: Response, page: LinkPage): void 
 <h1>${title}</h1>
 <p>${message}</p>
 <p class="brand">${escapeHtml(say(locale, { id: "brand" }))}</p>
-</main>
+</main>${framed?.script ?? ""}
 </body>
 </html>
 `);

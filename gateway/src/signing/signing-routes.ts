@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { dateSignedText, dayText, hasDonePart, isDay, isTimeZone } from "@countersign/domain";
+import { dateSignedText, dayText, FRAME_META, hasDonePart, isDay, isTimeZone } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -50,7 +50,7 @@ import { ApiProblem, signingEndedOf } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { fieldJson } from "../routes/signature-request-json.js";
 import { readUpload, readWhole } from "../upload-body.js";
-import { webApp } from "../web-app.js";
+import { appPage, webApp } from "../web-app.js";
 import { gonePage, linkPageLocale, sendLinkPage } from "./link-pages.js";
 
 export const SIGNING_COOKIE = "cs_signing";
@@ -85,8 +85,14 @@ function actorOf(req: Request) {
   return { ip: req.ip ?? "", userAgent: req.get("user-agent") ?? "" };
 }
 
+/**
+ * The header a signing page in a frame names its session by: inside another site's frame the
+ * browser keeps no cookie of ours, so the page holds the session in memory and sends it itself.
+ */
+export const FRAMED_SESSION_HEADER = "X-Signing-Session";
+
 function sessionToken(req: Request): string {
-  const token = readCookie(req, SIGNING_COOKIE);
+  const token = req.get(FRAMED_SESSION_HEADER) || readCookie(req, SIGNING_COOKIE);
   if (!token)
     throw new ApiProblem("unauthorized", "no signing session; open the link from your e-mail again");
   return token;
@@ -554,6 +560,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
 
   router.use("/api", api.router);
   router.use(webApp({ dir: options.webRoot, pages: ["/", "/index.html"], name: "signing page" }));
+  const sendPage = appPage({ dir: options.webRoot, name: "signing page" });
   // Whatever else is under /sign/api or /sign/assets is not a link token: it answers a problem.
   router.use(["/api", "/assets"], notFound);
 
@@ -564,10 +571,11 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
     {
       summary: "Open a signing link",
       description:
-        "Starts a signing session (cookie `cs_signing`) and redirects to the signing page; a link that cannot open answers an HTML page saying why (404 unknown, 410 replaced, used, expired or its request ended; 429 too many attempts). An embedded URL that was given a return URL and is used or expired sends the signer there instead, with `?event=ttl_expired`.",
+        "Starts a signing session (cookie `cs_signing`) and redirects to the signing page; a link that cannot open answers an HTML page saying why (404 unknown, 410 replaced, used, expired or its request ended; 429 too many attempts). An embedded URL that was given a return URL and is used or expired sends the signer there instead, with `?event=ttl_expired`. An embedded URL made with a `frameOrigin` answers the signing page itself (200), which that origin alone may frame, with its session in the page rather than a cookie (header `X-Signing-Session` on its calls); the page posts its events to that origin.",
       tag: "Signing",
       params: SigningLinkParams,
       answers: {
+        200: { description: "The signing page, for a frame of the URL's `frameOrigin`.", content: HTML_PAGE },
         303: { description: "To /sign/, the signing page." },
         404: { description: "No link has this token; the page says so.", content: HTML_PAGE },
         410: { description: "The link no longer opens; the page says why.", content: HTML_PAGE },
@@ -592,6 +600,15 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       }
       try {
         const opened = await requests.openSigningLink({ token: params.token, actor: actorOf(req) });
+        if (opened.frameOrigin) {
+          // In another site's frame: no cookie would come back, so the page itself carries its session,
+          // served here rather than after a redirect; the link opens once, so a reload asks for another.
+          sendPage(req, res, {
+            frameAncestor: opened.frameOrigin,
+            meta: { [FRAME_META.session]: opened.sessionToken, [FRAME_META.origin]: opened.frameOrigin },
+          });
+          return;
+        }
         setCookie(res, SIGNING_COOKIE, opened.sessionToken, {
           httpOnly: true,
           secure: options.publicUrl.startsWith("https:"),
@@ -617,7 +634,13 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
               .redirect(303, redirect);
             return;
           }
-          sendLinkPage(req, res, gonePage(signingEndedOf(err), err.rawMessage, linkPageLocale(req)));
+          const ended = signingEndedOf(err);
+          sendLinkPage(req, res, {
+            ...gonePage(ended, err.rawMessage, linkPageLocale(req)),
+            ...(back?.frameOrigin
+              ? { framedBy: { origin: back.frameOrigin, reason: ended?.reason ?? "session_ended" } }
+              : {}),
+          });
         } else if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) {
           sendLinkPage(req, res, {
             status: 503,

@@ -48,6 +48,7 @@ export const keys = {
   apiUsage: (w: string, days: string) => [...workspace(w), "api-usage", days] as const,
   recentErrors: (w: string) => [...workspace(w), "recent-errors"] as const,
   configuration: (w: string) => [...workspace(w), "configuration"] as const,
+  embedding: (w: string) => [...workspace(w), "embedding-settings"] as const,
   sealCertificate: (w: string) => [...workspace(w), "seal-certificate"] as const,
   integrations: (w: string) => [...workspace(w), "integrations"] as const,
   webhookEndpoints,

@@ -52,6 +52,7 @@ export type Invitation = Schemas["Invitation"];
 export type InvitationView = Schemas["InvitationView"];
 export type WorkspaceSettings = Schemas["WorkspaceSettings"];
 export type RequestSettings = Schemas["RequestSettingsInForce"];
+export type EmbeddingSettings = Schemas["EmbeddingSettings"];
 
 export type DocumentInfo = Schemas["Document"];
 export type Template = Schemas["Template"];

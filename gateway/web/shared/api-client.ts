@@ -86,6 +86,8 @@ export interface ClientOptions {
   csrfToken?: () => string;
   /** Told of a 401, with the schema path that answered it. */
   onUnauthorized?: (path: string) => void;
+  /** Headers every call sends besides Accept (a framed signing page's session). */
+  headers?: Record<string, string>;
 }
 
 /** A client for the paths under `base`; every answer that is not 2xx rejects with an ApiError. */
@@ -94,7 +96,7 @@ export function createApiClient<Base extends string>(options: ClientOptions & { 
     baseUrl: options.base,
     credentials: "same-origin",
     cache: "no-store",
-    headers: { Accept: "application/json" },
+    headers: { Accept: "application/json", ...options.headers },
   });
   client.use(problemsAsErrors(options));
   return client;

@@ -3367,6 +3367,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/embedding-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the embedding origins
+         * @description The origins whose pages may show this workspace's signing page in an iframe: an embedded signing URL is made for one of them (`frameOrigin`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The settings in force. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmbeddingSettings"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Replace the embedding origins
+         * @description Replaces the list (422 naming each entry that is not an https origin alone, or is listed twice). URLs already made for an origin left out still open in its frame until they expire (5 minutes); no new one is made for it. Each origin is kept as the browser compares it: lower case, without a trailing slash.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["EmbeddingSettings"];
+                };
+            };
+            responses: {
+                /** @description The settings as kept. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmbeddingSettings"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/integrations": {
         parameters: {
             query?: never;
@@ -5175,6 +5267,12 @@ export interface components {
              * @description Where the signing page sends the signer when done: an absolute https URL (http only for localhost).
              */
             returnUrl?: string;
+            /**
+             * Format: uri
+             * @description The origin of your page that shows the signing page in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie (so it works where third-party cookies are blocked), and posts its events to that origin: `ready`, `field_changed`, `completed`, `declined`, `reassigned`, `session_expired`, `error`, each `{ source: "countersign", type, … }`. Left out, the URL opens as a page of its own, in no frame.
+             * @example https://app.example.com
+             */
+            frameOrigin?: string;
         };
         InPersonSigningInput: {
             /**
@@ -5200,6 +5298,16 @@ export interface components {
             retentionDeletesEvidence?: boolean;
             /** @description The member (a user id from the team) who approves what agents' API keys propose, besides the Organization Admins; `null` or absent for the Organization Admins alone (the default). */
             approverUserId?: string | null;
+        };
+        EmbeddingSettings: {
+            /**
+             * @description The origins whose pages may show this workspace's signing page in an iframe: each an https origin alone (scheme, host and port; http only for localhost), at most 20, each once. Empty by default: no site may frame it.
+             * @example [
+             *       "https://app.example.com",
+             *       "http://localhost:5173"
+             *     ]
+             */
+            frameOrigins: string[];
         };
         AgreementSetInput: {
             /** @description Your name for the set, such as `Lease and guarantee`. */

@@ -1,11 +1,17 @@
 import { isolate } from "@countersign/domain/web";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthenticationGate } from "./AuthenticationGate";
 import { ApiError, getSession, recordViewed, type Session } from "./api";
 import { ClosedScreen, SignedScreen, StateScreen } from "./EndScreens";
+import { tellHost } from "./frame";
 import { useLanguage, useT } from "./i18n/Language";
 import { endedBy, type Phase, phaseOf, problemText, whyEnded } from "./phase";
 import { SigningView } from "./SigningView";
+
+/** Which request and recipient an event is about. */
+function ids(session: Session) {
+  return { requestId: session.request.id, recipientId: session.recipient.id };
+}
 
 export function App() {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
@@ -33,6 +39,23 @@ export function App() {
   }, [show]);
 
   useEffect(load, [load]);
+
+  // The host of a frame hears where the page stands: ready once, then how the session ends.
+  const toldReady = useRef(false);
+  useEffect(() => {
+    if ((phase.kind === "ready" || phase.kind === "authenticate") && !toldReady.current) {
+      toldReady.current = true;
+      tellHost({ type: "ready", ...ids(phase.session) });
+    } else if (phase.kind === "ended") {
+      tellHost({ type: "session_expired", reason: phase.problem?.ended?.reason ?? "session_ended" });
+    } else if (phase.kind === "error") {
+      tellHost({
+        type: "error",
+        message: problemText(phase.error, t),
+        status: phase.error instanceof ApiError ? phase.error.status : 0,
+      });
+    }
+  }, [phase, t]);
 
   useEffect(() => {
     if (phase.kind === "ready")
@@ -126,6 +149,7 @@ export function App() {
           session={phase.session}
           onEnded={(error) => setPhase(endedBy(error))}
           onSigned={({ recipientStatus, requestStatus, everyoneSigned, redirectUrl }) => {
+            tellHost({ type: "completed", ...ids(phase.session), requestStatus, everyoneSigned });
             if (redirectUrl) {
               setPhase({ kind: "redirecting" });
               window.location.assign(redirectUrl);
@@ -139,6 +163,7 @@ export function App() {
             });
           }}
           onDeclined={(redirectUrl) => {
+            tellHost({ type: "declined", ...ids(phase.session) });
             if (redirectUrl) {
               setPhase({ kind: "redirecting" });
               window.location.assign(redirectUrl);
@@ -147,7 +172,10 @@ export function App() {
             setPhase({ kind: "declined" });
           }}
           onConflict={(session) => session && show(session)}
-          onReassigned={(to) => setPhase({ kind: "reassigned", ...to })}
+          onReassigned={(to) => {
+            tellHost({ type: "reassigned", ...ids(phase.session) });
+            setPhase({ kind: "reassigned", ...to });
+          }}
         />
       );
   }

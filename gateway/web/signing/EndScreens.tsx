@@ -1,9 +1,10 @@
 /** The pages a signer meets outside signing: waiting, an error, an end, signed, closed. */
-import { useEffect, useRef } from "react";
-import { documentUrl, getSession, type RequestStatus, type Session, SIGNER_COPY_URL } from "./api";
+import { useEffect, useRef, useState } from "react";
+import { documentUrl, fetchFile, getSession, type RequestStatus, type Session, SIGNER_COPY_URL } from "./api";
+import { framed } from "./frame";
 import { LanguageSwitcher, useT } from "./i18n/Language";
 import type { MessageId } from "./i18n/messages/en";
-import type { Phase } from "./phase";
+import { type Phase, problemText } from "./phase";
 
 /** How often the page asks whether the document it waits for is sealed. */
 const SEALING_POLL_MS = 1500;
@@ -101,9 +102,9 @@ function SignerCopy() {
   return (
     <>
       <p>
-        <a className="button secondary" href={SIGNER_COPY_URL} download data-testid="download-copy">
+        <SaveLink className="button secondary" url={SIGNER_COPY_URL} testId="download-copy">
           {t("copy.download")}
-        </a>
+        </SaveLink>
       </p>
       <p className="hint">{t("copy.note")}</p>
     </>
@@ -114,10 +115,56 @@ function DownloadSigned({ documentId }: { documentId: string }) {
   const t = useT();
   return (
     <p>
-      <a className="button primary" href={documentUrl(documentId)} download data-testid="download-signed">
+      <SaveLink className="button primary" url={documentUrl(documentId)} testId="download-signed">
         {t("download.signed")}
-      </a>
+      </SaveLink>
     </p>
+  );
+}
+
+/**
+ * A file of the session to save. In a frame the link would reach the gateway without the session
+ * (no cookie there), so the page fetches the file with it and saves what it got.
+ */
+function SaveLink({
+  url,
+  className,
+  testId,
+  children,
+}: {
+  url: string;
+  className: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  const t = useT();
+  const [failure, setFailure] = useState("");
+  const save = async (event: React.MouseEvent) => {
+    event.preventDefault();
+    setFailure("");
+    try {
+      const { blob, filename } = await fetchFile(url);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = filename;
+      link.click();
+      // The browser has taken the bytes once the click is handled; a minute is ample.
+      window.setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    } catch (error) {
+      setFailure(problemText(error, t));
+    }
+  };
+  return (
+    <>
+      <a className={className} href={url} download data-testid={testId} onClick={framed ? save : undefined}>
+        {children}
+      </a>
+      {failure ? (
+        <span className="field-error" role="alert">
+          {failure}
+        </span>
+      ) : null}
+    </>
   );
 }
 

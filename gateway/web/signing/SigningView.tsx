@@ -34,6 +34,7 @@ import {
   submittedValues,
   type Values,
 } from "./fields";
+import { useFieldEvents } from "./frame";
 import { useLanguage, useT } from "./i18n/Language";
 import { DocumentView } from "./PdfView";
 import { phaseKind, problemText } from "./phase";
@@ -163,6 +164,10 @@ export function SigningView({
   const required = requirements(fields, values, shown, t);
   const done = required.filter((r) => r.filled).length;
   const allDone = done === required.length;
+  useFieldEvents(
+    fields.filter((f) => isFilled(f, values[f.id])).map((f) => f.id),
+    required.length - done,
+  );
   const [dateField, setDateField] = useState<Field | null>(null);
   const dayTexts = useDayTexts(fields, values, dateForm);
   const [attaching, setAttaching] = useState<ReadonlySet<string>>(new Set());

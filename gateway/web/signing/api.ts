@@ -1,7 +1,10 @@
-// The JSON API of the signing page. Same origin; the server keeps the session in a cookie. The
-// shapes are the gateway's OpenAPI document's (shared/api-schema.ts, generated from it).
-import { ApiError, createApiClient, ok } from "../shared/api-client";
+// The JSON API of the signing page. Same origin; the session is a cookie, or, in another site's
+// frame, a header (frame.ts). The shapes are the gateway's OpenAPI document's (shared/api-schema.ts,
+// generated from it).
+import { parse as parseDisposition } from "content-disposition";
+import { ApiError, createApiClient, ok, problemOf } from "../shared/api-client";
 import type { components } from "../shared/api-schema";
+import { sessionHeaders } from "./frame";
 
 type Schemas = components["schemas"];
 
@@ -34,7 +37,7 @@ export { ApiError } from "../shared/api-client";
 const API = "/sign/api";
 
 /** The signing page's client: a 401 here is the link's job to explain, so it ends nothing itself. */
-const api = createApiClient({ base: API });
+const api = createApiClient({ base: API, headers: sessionHeaders });
 
 export function getSession(): Promise<Session> {
   return ok(api.GET("/session"));
@@ -110,6 +113,19 @@ export const SIGNER_COPY_URL = `${API}/copy`;
 
 export function documentUrl(documentId: string): string {
   return `${API}/documents/${encodeURIComponent(documentId)}`;
+}
+
+/** A file of the session as the browser saves it: its bytes and the name the gateway gives it. */
+export async function fetchFile(url: string): Promise<{ blob: Blob; filename: string }> {
+  const response = await fetch(url, {
+    cache: "no-store",
+    credentials: "same-origin",
+    headers: sessionHeaders,
+  });
+  if (!response.ok) throw new ApiError(response.status, await problemOf(response));
+  const disposition = response.headers.get("content-disposition");
+  const filename = disposition ? (parseDisposition(disposition).parameters.filename ?? "") : "";
+  return { blob: await response.blob(), filename: filename || "document.pdf" };
 }
 
 /** A document's bytes to draw; the schema declares the answer a PDF, so it is read as bytes. */

@@ -16,5 +16,6 @@ export * from "./request-states.js";
 export * from "./seal-files.js";
 export * from "./signer-locales.js";
 export * from "./signing-ended-words.js";
+export * from "./signing-page-meta.js";
 export * from "./text-isolation.js";
 export * from "./webhook-formats.js";

@@ -7,4 +7,5 @@ export * from "./field-conditions.js";
 export * from "./message-selectors.js";
 export * from "./signer-locales.js";
 export * from "./signing-ended-words.js";
+export * from "./signing-page-meta.js";
 export * from "./text-isolation.js";

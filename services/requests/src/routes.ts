@@ -16,6 +16,7 @@ import type { RequestSettingsBook } from "./creation/request-settings.js";
 import type { LegalHolds } from "./retention/legal-holds.js";
 import type { Proposals } from "./sending/proposals.js";
 import type { Requests } from "./sending/requests.js";
+import type { EmbeddingSettingsBook } from "./signing/embedding-settings.js";
 import type { SignerAttachments } from "./signing/signer-attachments.js";
 import type { SignerAuthentication } from "./signing/signer-authentication.js";
 import type { SignerCopies } from "./signing/signer-copies.js";
@@ -45,6 +46,8 @@ export interface RequestsDomain {
   signerCopies: SignerCopies;
   auditReports: AuditReports;
   requestSettings: RequestSettingsBook;
+  /** The origins that may frame each workspace's signing page. */
+  embeddingSettings: EmbeddingSettingsBook;
   legalHolds: LegalHolds;
   proposals: Proposals;
   signerAttachments: SignerAttachments;
@@ -67,6 +70,7 @@ export function requestsRoutes({
   signerCopies,
   auditReports,
   requestSettings,
+  embeddingSettings,
   legalHolds,
   proposals,
   signerAttachments,
@@ -141,15 +145,7 @@ export function requestsRoutes({
       return { recipientId, remindTime: timestampFromDate(remindedAt) };
     },
     createEmbeddedSigningUrl: async (req) => {
-      const { url, expiresAt } = await sessions.embeddedSigningUrl(
-        req.workspaceId,
-        req.requestId,
-        req.recipientId,
-        req.returnUrl,
-        req.actor,
-        req.inPerson,
-        req.validateOnly,
-      );
+      const { url, expiresAt } = await sessions.embeddedSigningUrl(req);
       return { url, expireTime: timestampFromDate(expiresAt) };
     },
     listSigningLinks: async (req) => ({
@@ -195,6 +191,10 @@ export function requestsRoutes({
     getRequestSettings: async (req) => ({ settings: await requestSettings.get(req.workspaceId) }),
     updateRequestSettings: async (req) => ({
       settings: await requestSettings.update(req.workspaceId, req.settings),
+    }),
+    getEmbeddingSettings: async (req) => ({ settings: await embeddingSettings.get(req.workspaceId) }),
+    updateEmbeddingSettings: async (req) => ({
+      settings: await embeddingSettings.update(req.workspaceId, req.settings),
     }),
     placeLegalHold: async (req) => ({
       signatureRequest: await legalHolds.place(req.workspaceId, req.requestId, req.reason, req.actor),

@@ -58,6 +58,7 @@ import { requestsRoutes } from "./routes.js";
 import { ExpirySweeper } from "./sending/expiry-sweeper.js";
 import { Proposals } from "./sending/proposals.js";
 import { Requests } from "./sending/requests.js";
+import { EmbeddingSettingsBook } from "./signing/embedding-settings.js";
 import { SignerAttachments } from "./signing/signer-attachments.js";
 import { SignerAuthentication } from "./signing/signer-authentication.js";
 import { SignerCopies } from "./signing/signer-copies.js";
@@ -305,6 +306,7 @@ function apiParts(
   const routes = requestsRoutes({
     auditReports: new AuditReports({ db, drawing: verifierProcess }),
     requestSettings: new RequestSettingsBook(db),
+    embeddingSettings: new EmbeddingSettingsBook(db),
     legalHolds: new LegalHolds(transactions),
     proposals: new Proposals(transactions, links),
     creation,

@@ -476,6 +476,87 @@ test("an embedded signing URL opens once, for a signer whose turn it is", async 
   expect(trail.verified).toBe(true);
 });
 
+test("an embedded URL opens in a frame only of an origin the workspace lists, and says so when gone", async () => {
+  const ws = uuidv7();
+  const request = await draft(ws, { send: true });
+  const ada = request.recipients[0]?.id as string;
+  const urlFor = (frameOrigin: string) =>
+    h.requests.createEmbeddedSigningUrl({
+      workspaceId: ws,
+      requestId: request.id,
+      recipientId: ada,
+      frameOrigin,
+    });
+  // None by default: no page of another site may frame a signer until the workspace names it.
+  expect((await h.requests.getEmbeddingSettings({ workspaceId: ws })).settings?.frameOrigins).toEqual([]);
+  const unlisted = await rejection(urlFor("https://app.example.com"));
+  expect(fieldViolations(unlisted)).toEqual([
+    expect.objectContaining({ path: "frameOrigin", message: expect.stringContaining("not among") }),
+  ]);
+
+  const refused = await rejection(
+    h.requests.updateEmbeddingSettings({
+      workspaceId: ws,
+      settings: {
+        frameOrigins: [
+          "https://APP.example.com/",
+          "https://app.example.com",
+          "http://app.example.com",
+          "https://app.example.com/path",
+          "https://user@app.example.com",
+          "https://app.example.com;frame-ancestors *",
+          "http://localhost:5173",
+        ],
+      },
+    }),
+  );
+  expect(fieldViolations(refused).map((v) => v.path)).toEqual([
+    "frameOrigins[1]",
+    "frameOrigins[2]",
+    "frameOrigins[3]",
+    "frameOrigins[4]",
+    "frameOrigins[5]",
+  ]);
+  const tooMany = await rejection(
+    h.requests.updateEmbeddingSettings({
+      workspaceId: ws,
+      settings: { frameOrigins: Array.from({ length: 21 }, (_, i) => `https://app${i}.example.com`) },
+    }),
+  );
+  expect(fieldViolations(tooMany).map((v) => v.path)).toEqual(["frameOrigins"]);
+
+  const kept = await h.requests.updateEmbeddingSettings({
+    workspaceId: ws,
+    settings: { frameOrigins: ["https://APP.example.com/", "http://localhost:5173"] },
+  });
+  expect(kept.settings?.frameOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  // Another workspace's list is its own.
+  expect((await h.requests.getEmbeddingSettings({ workspaceId: uuidv7() })).settings?.frameOrigins).toEqual(
+    [],
+  );
+
+  const made = await urlFor("https://app.example.com");
+  const opened = await h.requests.openSigningLink({ token: tokenOf(made.url), actor });
+  expect(opened.frameOrigin).toBe("https://app.example.com");
+  // Used, it still names the frame it was made for, where the page saying so is shown.
+  const used = await rejection(h.requests.openSigningLink({ token: tokenOf(made.url) }));
+  expect(used.findDetails(SigningReturnSchema).map((d) => [d.returnUrl, d.frameOrigin])).toEqual([
+    ["", "https://app.example.com"],
+  ]);
+  // A URL made without one opens as a page of its own.
+  const plain = await h.requests.createEmbeddedSigningUrl({
+    workspaceId: ws,
+    requestId: request.id,
+    recipientId: ada,
+  });
+  expect((await h.requests.openSigningLink({ token: tokenOf(plain.url) })).frameOrigin).toBe("");
+  const { entries } = await h.requests.getAuditTrail({ workspaceId: ws, requestId: request.id });
+  expect(entries.filter((e) => e.action === "embedded_signing_url_created").map((e) => e.details)).toEqual([
+    expect.stringContaining('"frameOrigin":"https://app.example.com"'),
+    expect.not.stringContaining("frameOrigin"),
+  ]);
+});
+
 test("an unknown or malformed link token is not found", async () => {
   expect((await rejection(h.requests.openSigningLink({ token: "x".repeat(43) }))).code).toBe(Code.NotFound);
   expect((await rejection(h.requests.openSigningLink({ token: "../../etc" }))).code).toBe(Code.NotFound);

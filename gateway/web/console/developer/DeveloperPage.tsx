@@ -4,6 +4,7 @@ import { developerBlockedBecause, useWorkspace } from "../workspace";
 import { ApiKeysTab } from "./ApiKeysTab";
 import { ApiUsageTab } from "./ApiUsageTab";
 import { ConfigurationTab } from "./ConfigurationTab";
+import { EmbeddingTab } from "./EmbeddingTab";
 import { IntegrationsTab } from "./IntegrationsTab";
 import { RecentErrorsTab } from "./RecentErrorsTab";
 import { WebhooksTab } from "./WebhooksTab";
@@ -13,6 +14,7 @@ const TABS = [
   { id: "webhooks", label: "Webhooks", Panel: WebhooksTab },
   { id: "integrations", label: "Integrations", Panel: IntegrationsTab },
   { id: "configuration", label: "Configuration", Panel: ConfigurationTab },
+  { id: "embedding", label: "Embedding", Panel: EmbeddingTab },
   { id: "errors", label: "Recent Errors", Panel: RecentErrorsTab },
   { id: "usage", label: "API Usage", Panel: ApiUsageTab },
 ] as const;

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/errors/v1/errors.proto.
  */
 export const file_countersign_errors_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSIjCg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAkiZQoMU2lnbmluZ0VuZGVkEg4KBnJlYXNvbhgBIAEoCRIyCg5jb21wbGV0ZWRfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJY29weV9kYXlzGAMgASgFYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSI5Cg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAkSFAoMZnJhbWVfb3JpZ2luGAIgASgJImUKDFNpZ25pbmdFbmRlZBIOCgZyZWFzb24YASABKAkSMgoOY29tcGxldGVkX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWNvcHlfZGF5cxgDIAEoBWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * ValidationErrors is attached to an INVALID_ARGUMENT error when input broke one or more rules;
@@ -122,6 +122,14 @@ export type SigningReturn = Message<"countersign.errors.v1.SigningReturn"> & {
    * @generated from field: string return_url = 1;
    */
   returnUrl: string;
+
+  /**
+   * frame_origin is the origin whose frame the link was made for, if any: the page saying why the
+   * link no longer opens is shown in that frame.
+   *
+   * @generated from field: string frame_origin = 2;
+   */
+  frameOrigin: string;
 };
 
 /**

@@ -246,6 +246,29 @@ export function returnUrlViolations(returnUrl: string): FieldViolation[] {
   return refuse("must be an absolute https URL (http only for localhost)");
 }
 
+/** The longest origin: a host name's 253 characters with a scheme and a port. */
+const MAX_ORIGIN_LENGTH = 300;
+
+/**
+ * An origin that may frame the signing page, as the browser's `frame-ancestors` and `postMessage`
+ * compare it: https (http only for a loopback host), a host and perhaps a port, nothing else. The
+ * origin as compared (lower case, the default port dropped), or why the text is not one.
+ */
+export function frameOriginOf(text: string): { origin: string } | { message: string } {
+  const notOrigin = { message: "must be an origin alone, such as https://app.example.com (no path)" };
+  if (text.length > MAX_ORIGIN_LENGTH) return { message: `must be at most ${MAX_ORIGIN_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return notOrigin;
+  }
+  if (!(url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname))))
+    return { message: "must be an https origin (http only for localhost)" };
+  // What the parser kept must be all there was: no path, query, user or stray character.
+  return text.replace(/\/$/, "").toLowerCase() === url.origin ? { origin: url.origin } : notOrigin;
+}
+
 /** A reason a person gives (a legal hold's, a rejection's): a sentence or two, as a cancellation's. */
 const MAX_STATED_REASON = 500;
 

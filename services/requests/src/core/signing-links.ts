@@ -19,6 +19,8 @@ export interface LinkRow {
   recipient_id: string;
   kind: LinkKind;
   return_url: string;
+  /** The origin whose frame an embedded link opens in; empty for one opened as a page of its own. */
+  frame_origin: string;
   open_by: Date | null;
   opened_at: Date | null;
   revoked_at: Date | null;
@@ -51,13 +53,29 @@ export class SigningLinks {
   /** Makes a link for a recipient; returns its id. */
   async issue(
     tx: Queryable,
-    link: { requestId: string; recipientId: string; kind: LinkKind; returnUrl?: string; openBy?: Date },
+    link: {
+      requestId: string;
+      recipientId: string;
+      kind: LinkKind;
+      returnUrl?: string;
+      frameOrigin?: string;
+      openBy?: Date;
+    },
   ): Promise<string> {
     const { id, tokenHash } = this.mint();
     await tx.query(
-      `INSERT INTO signing_links (id, token_hash, request_id, recipient_id, kind, return_url, open_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, tokenHash, link.requestId, link.recipientId, link.kind, link.returnUrl ?? "", link.openBy ?? null],
+      `INSERT INTO signing_links (id, token_hash, request_id, recipient_id, kind, return_url, frame_origin, open_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        id,
+        tokenHash,
+        link.requestId,
+        link.recipientId,
+        link.kind,
+        link.returnUrl ?? "",
+        link.frameOrigin ?? "",
+        link.openBy ?? null,
+      ],
     );
     return id;
   }
@@ -66,7 +84,7 @@ export class SigningLinks {
   async find(tx: Queryable, token: string): Promise<LinkRow> {
     const { rows } = TOKEN.test(token)
       ? await tx.query<LinkRow>(
-          `SELECT id, request_id, recipient_id, kind, return_url, open_by, opened_at, revoked_at
+          `SELECT id, request_id, recipient_id, kind, return_url, frame_origin, open_by, opened_at, revoked_at
              FROM signing_links WHERE token_hash = $1 FOR UPDATE`,
           [hashToken(token)],
         )
@@ -138,13 +156,16 @@ export function linkGone(link: LinkRow, now: Date): ConnectError | undefined {
   return undefined;
 }
 
-/** An embedded URL with a return URL sends the signer back there (`ttl_expired`) rather than to a page. */
+/**
+ * An embedded URL with a return URL sends the signer back there (`ttl_expired`) rather than to a
+ * page; one made for a frame says why inside that frame.
+ */
 function backToSender(link: LinkRow) {
-  if (!link.return_url) return [];
+  if (!link.return_url && !link.frame_origin) return [];
   return [
     {
       desc: SigningReturnSchema,
-      value: create(SigningReturnSchema, { returnUrl: link.return_url }),
+      value: create(SigningReturnSchema, { returnUrl: link.return_url, frameOrigin: link.frame_origin }),
     },
   ];
 }

@@ -6,7 +6,10 @@
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EndedReason, RequestStatus } from "@countersign/domain";
-import type { Actor } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type {
+  Actor,
+  CreateEmbeddedSigningUrlRequest,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "../core/audit-trail.js";
 import { enqueueRequestEvent } from "../core/events.js";
@@ -21,6 +24,7 @@ import { recipientStore } from "../core/store/recipient-store.js";
 import { requestStore } from "../core/store/request-store.js";
 import type { RecipientRow, RequestRow } from "../core/store/rows.js";
 import { assertAuthenticated, authenticationStatus, pendingMethods } from "./authentication-status.js";
+import { allowedFrameOrigin } from "./embedding-settings.js";
 
 export interface SigningSessionsDeps {
   db: Database;
@@ -99,15 +103,16 @@ export class SigningSessions {
     this.transactions = deps.transactions;
   }
 
-  async embeddedSigningUrl(
-    workspaceId: string,
-    requestId: string,
-    recipientId: string,
-    returnUrl: string,
-    actor: Actor | undefined,
-    inPerson = false,
-    validateOnly = false,
-  ): Promise<{ url: string; expiresAt: Date }> {
+  async embeddedSigningUrl({
+    workspaceId,
+    requestId,
+    recipientId,
+    returnUrl,
+    actor,
+    inPerson,
+    validateOnly,
+    frameOrigin,
+  }: CreateEmbeddedSigningUrlRequest): Promise<{ url: string; expiresAt: Date }> {
     const violations = returnUrlViolations(returnUrl);
     if (!isUuid(recipientId))
       violations.push({ path: "recipientId", message: "is not a recipient of this request" });
@@ -119,6 +124,7 @@ export class SigningSessions {
       requestId,
       async (tx, { request, recipients }) => {
         assertAllowed("embedded_signing_url", request.status);
+        const framedIn = frameOrigin ? await allowedFrameOrigin(tx, workspaceId, frameOrigin) : "";
         const recipient = recipients.find((r) => r.id === recipientId);
         if (!recipient)
           throw validationError([{ path: "recipientId", message: "is not a recipient of this request" }]);
@@ -141,6 +147,7 @@ export class SigningSessions {
           recipientId,
           kind: "embedded",
           returnUrl,
+          frameOrigin: framedIn,
           openBy: expiresAt,
         });
         // A hosted signer's signing is started by their host, on the host's device: the trail names both.
@@ -152,6 +159,7 @@ export class SigningSessions {
           {
             recipientId,
             expiresAt,
+            ...(framedIn ? { frameOrigin: framedIn } : {}),
             ...(recipient.host_email
               ? { host: { name: recipient.host_name, email: recipient.host_email }, signer: recipient.name }
               : {}),
@@ -202,6 +210,7 @@ export class SigningSessions {
         recipientId: recipient.id,
         returnUrl: link.return_url,
         sessionToken,
+        frameOrigin: link.frame_origin,
       };
     });
   }

@@ -1,0 +1,55 @@
+/**
+ * What a Countersign signing page shown in a frame tells the page that frames it: messages posted
+ * to that page's origin alone (the `frameOrigin` its embedded URL was made for), never to `*`. They
+ * drive the host's screen; the webhook stays the source of truth for what was signed.
+ */
+
+/** Every message carries it, so that a page listening to several frames knows ours. */
+export const FRAME_MESSAGE_SOURCE = "countersign";
+
+export type SigningFrameEvent =
+  /** The signer sees the request (or the codes it asks for first). */
+  | { type: "ready"; requestId: string; recipientId: string }
+  /** A field of the signer's was filled or emptied; how many required ones are left. */
+  | { type: "field_changed"; fieldId: string; filled: boolean; requiredLeft: number }
+  | {
+      type: "completed";
+      requestId: string;
+      recipientId: string;
+      /** The request's status after this signature: `completed` once sealed, else `in_progress`. */
+      requestStatus: string;
+      /** This was the last signature: the document is being sealed. */
+      everyoneSigned: boolean;
+    }
+  | { type: "declined"; requestId: string; recipientId: string }
+  /** The signer handed the request to someone else; their session has ended. */
+  | { type: "reassigned"; requestId: string; recipientId: string }
+  /**
+   * The session is over: idle too long (`session_ended`), its URL used or expired (`url_used`,
+   * `url_expired`), or its request ended (`cancelled`, `declined`, `expired`…).
+   */
+  | { type: "session_expired"; reason: string }
+  /** Something the page could not do; it shows the signer why and offers to try again. */
+  | { type: "error"; message: string; status: number };
+
+export type SigningFrameEventType = SigningFrameEvent["type"];
+
+export type SigningFrameMessage = SigningFrameEvent & { source: typeof FRAME_MESSAGE_SOURCE };
+
+/** Every event type, in the order a signing goes through them. */
+export const SIGNING_FRAME_EVENT_TYPES = [
+  "ready",
+  "field_changed",
+  "completed",
+  "declined",
+  "reassigned",
+  "session_expired",
+  "error",
+] as const satisfies readonly SigningFrameEventType[];
+
+/** Whether a message's data is one of ours (check `event.origin` first: anyone can post this shape). */
+export function isSigningFrameMessage(data: unknown): data is SigningFrameMessage {
+  if (typeof data !== "object" || data === null) return false;
+  const { source, type } = data as { source?: unknown; type?: unknown };
+  return source === FRAME_MESSAGE_SOURCE && (SIGNING_FRAME_EVENT_TYPES as readonly unknown[]).includes(type);
+}
