@@ -29,7 +29,7 @@ const STRANGER = "pages.stranger.test";
 
 /** The integrator's page: it frames the URL it is given and keeps every message of ours it hears. */
 const HOST_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Integrator app</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Integrator app</title>
 <style>body{margin:0;font:16px system-ui}header{padding:12px 16px;background:#0b3d2e;color:#fff}iframe{display:block;width:100%;height:720px;border:0}</style>
 </head><body>
 <header>Integrator app — your contract</header>
@@ -50,7 +50,7 @@ const EVENT_TYPES = JSON.stringify(SIGNING_FRAME_EVENT_TYPES);
 /** Pages of the integrator's app built with the package: its element, and its React wrapper. */
 const HOST_PAGES: Record<string, string> = {
   "/element": `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Integrator app</title></head><body>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Integrator app</title></head><body>
 <countersign-signing id="signing" title="Sign your contract"></countersign-signing>
 <script type="module">
   import "/embed/index.js";
@@ -62,7 +62,7 @@ const HOST_PAGES: Record<string, string> = {
 </script>
 </body></html>`,
   "/react": `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Integrator app</title></head><body>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Integrator app</title></head><body>
 <div id="root"></div><script type="module" src="/react-app.js"></script>
 </body></html>`,
 };
@@ -302,6 +302,44 @@ test("a signer completes in another site's frame without a cookie, and the host 
   await expect(frame.locator("h1").textContent()).resolves.toBeTruthy();
   await context.close();
 }, 120_000);
+
+test("on a phone, 390 px wide, the signer taps through the framed page and the host hears it completed", async () => {
+  const request = await sendRequest("Framed on a phone");
+  const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
+  const context = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await hostPage(context, APP, url);
+  const frame = page.frameLocator("#signing");
+  await heardOf(page, "ready");
+  await frame.locator('[data-testid="page-1"][data-rendered]').first().waitFor({ timeout: 30_000 });
+  // The page fits the frame: nothing reaches past its right edge.
+  const inFrame = page.frames().find((f) => f.url().startsWith(sites.origin(SERVICE)));
+  await expect(
+    inFrame?.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth"),
+  ).resolves.toBe(0);
+  await page.screenshot({ path: join(ARTIFACTS, "embedded-signing-phone.png") });
+  await frame
+    .getByRole("button", { name: /^Sign: Signature, required/ })
+    .first()
+    .tap();
+  await frame.getByTestId("tab-type").tap();
+  await frame.getByTestId("signature-text").fill("Ada Embedded");
+  await frame.getByTestId("apply-signature").tap();
+  await frame.getByRole("dialog").waitFor({ state: "hidden" });
+  await frame.getByRole("checkbox", { name: /I accept the terms/ }).tap();
+  await frame.getByTestId("consent").tap();
+  await frame.getByTestId("finish").tap();
+  await heardOf(page, "completed");
+  expect((await heard(page)).filter((m) => m.type === "field_changed").map((m) => m.requiredLeft)).toEqual([
+    1, 0,
+  ]);
+  await context.close();
+}, 90_000);
 
 test("a page of a site the URL was not made for is refused the frame, and hears nothing", async () => {
   const request = await sendRequest("Framed elsewhere");

@@ -265,6 +265,16 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
       code: "invalid_state",
       status: 409,
     });
+    // For a frame of the assistant's user's app: refused for an origin the workspace has not listed.
+    expect(
+      errorOf(
+        await tool("get_embedded_signing_url", {
+          requestId: created.id,
+          recipientId: sent.recipients[0]?.id,
+          frameOrigin: "https://app.example.com",
+        }),
+      ),
+    ).toMatchObject({ status: 422, errors: [expect.objectContaining({ path: "frameOrigin" })] });
     for (const recipient of sent.recipients) {
       const made = resultOf<{ url: string; expiresAt: string }>(
         await tool("get_embedded_signing_url", {
