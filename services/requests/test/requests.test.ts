@@ -505,6 +505,9 @@ test("an embedded URL opens in a frame only of an origin the workspace lists, an
           "https://app.example.com/path",
           "https://user@app.example.com",
           "https://app.example.com;frame-ancestors *",
+          // A host the URL parser keeps as it is, which would end the CSP directive it is written into.
+          "https://app.example.com;script-src",
+          "https://app.example.com:443",
           "http://localhost:5173",
         ],
       },
@@ -516,6 +519,9 @@ test("an embedded URL opens in a frame only of an origin the workspace lists, an
     "frameOrigins[3]",
     "frameOrigins[4]",
     "frameOrigins[5]",
+    "frameOrigins[6]",
+    // The same origin as the first, its default port written out.
+    "frameOrigins[7]",
   ]);
   const tooMany = await rejection(
     h.requests.updateEmbeddingSettings({

@@ -265,9 +265,20 @@ export function frameOriginOf(text: string): { origin: string } | { message: str
   }
   if (!(url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname))))
     return { message: "must be an https origin (http only for localhost)" };
-  // What the parser kept must be all there was: no path, query, user or stray character.
-  return text.replace(/\/$/, "").toLowerCase() === url.origin ? { origin: url.origin } : notOrigin;
+  // A host of DNS labels (IDNs as punycode) or an IPv6 address: the parser keeps characters such as
+  // ";" in a host, which would end the CSP directive the origin is written into.
+  if (!HOST_NAME.test(url.hostname))
+    return { message: "must name its host in letters, digits, dots and dashes" };
+  // What the parser kept must be all there was (no path, query or user), the default port aside.
+  const given = text.replace(/\/$/, "").toLowerCase();
+  const defaultPort = `${url.origin}:${url.protocol === "https:" ? 443 : 80}`;
+  return given === url.origin || (url.port === "" && given === defaultPort)
+    ? { origin: url.origin }
+    : notOrigin;
 }
+
+/** A host as an origin may name it: DNS labels, or an IPv6 address in brackets. */
+const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
 
 /** A reason a person gives (a legal hold's, a rejection's): a sentence or two, as a cancellation's. */
 const MAX_STATED_REASON = 500;
