@@ -303,6 +303,28 @@ test("a signer completes in another site's frame without a cookie, and the host 
   await context.close();
 }, 120_000);
 
+test("a framed URL whose request was cancelled says so in its frame and tells the host why", async () => {
+  const request = await sendRequest("Cancelled before signing");
+  const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
+  const cancelled = await call(api(), `/signature-requests/${request.id}/cancel`, {
+    key,
+    method: "POST",
+    json: { reason: "The terms changed" },
+  });
+  expect(cancelled.status).toBe(200);
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await hostPage(context, APP, url);
+  const over = await heardOf(page, "session_expired");
+  expect(over).toEqual({
+    origin: sites.origin(SERVICE),
+    source: "countersign",
+    type: "session_expired",
+    reason: "cancelled",
+  });
+  await expect(page.frameLocator("#signing").locator("main").textContent()).resolves.toContain("cancelled");
+  await context.close();
+}, 60_000);
+
 test("on a phone, 390 px wide, the signer taps through the framed page and the host hears it completed", async () => {
   const request = await sendRequest("Framed on a phone");
   const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
@@ -353,6 +375,12 @@ test("a page of a site the URL was not made for is refused the frame, and hears 
   expect(framed?.url().startsWith(sites.origin(SERVICE))).toBe(false);
   await page.waitForTimeout(500);
   expect(await heard(page)).toEqual([]);
+  // What the browser refused: a page that names the one origin that may frame it, and sets no cookie.
+  const another = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
+  const answered = await fetch(`${gateway}${new URL(another).pathname}`);
+  expect(answered.status).toBe(200);
+  expect(answered.headers.get("content-security-policy")).toContain(`frame-ancestors ${sites.origin(APP)};`);
+  expect(answered.headers.get("set-cookie")).toBeNull();
   // A page of its own, as the e-mailed links are, is framed by no one.
   const open = await call(gateway, "/sign/", {});
   expect(open.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");

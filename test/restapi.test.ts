@@ -443,6 +443,12 @@ describe.each(modes)("%s mode: /restapi with the docusign-esign client", (_mode,
       }),
     );
     expect(twoApps).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_PARAMETER" });
+    const docuSignsAlone = await docuSignError(
+      envelopes.createRecipientView(key.accountId, envelopeId, {
+        recipientViewRequest: { ...focusedView, frameAncestors: ["https://apps-d.docusign.com"] },
+      }),
+    );
+    expect(docuSignsAlone).toMatchObject({ status: 400, errorCode: "INVALID_REQUEST_PARAMETER" });
     for (const [email, userName, clientUserId] of [
       ["ada@example.com", "Ada Client", "ada-1"],
       ["cy@example.com", "Cy Company", "cy-1"],

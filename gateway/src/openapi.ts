@@ -2,11 +2,12 @@
  * The OpenAPI 3.1 document of the gateway, written from the operations it declares
  * (contract/operation.ts), so every path, parameter and body in it is the one the code checks.
  */
+import { FRAMED_SESSION_HEADER } from "@countersign/domain";
 import { createDocument } from "zod-openapi";
 import { sessionCookie } from "./console/session-cookie.js";
 import { type Contract, operationObject } from "./contract/operation.js";
 import { HEADERS, problemComponents } from "./contract/problem.js";
-import { FRAMED_SESSION_HEADER, SIGNING_COOKIE } from "./signing/signing-routes.js";
+import { SIGNING_COOKIE } from "./signing/signing-routes.js";
 
 const DESCRIPTION =
   "Every public route exists under `/api/v1` (the workspace comes from the API key) and under `/v1/accounts/{accountId}` (the workspace comes from the path and must be the key's; any other account answers 404). Errors are RFC 9457 problem details (`application/problem+json`). Every response carries `X-Request-Id`; every authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. A key has a bounded number of requests in the works at once, across `/v1`, `/api/v1` and `/restapi` (8 unless configured): a further one waits up to 2 s for a turn, before its body is read, and is otherwise answered 429 `rate_limited` with `Retry-After`. JSON bodies are limited to 1 MiB after decompression (413); they may be sent with `Content-Encoding: gzip`, `deflate` or `br`. Other body types are refused (415) except on upload routes. Strings must not contain NUL (U+0000) or unpaired surrogates, and unknown properties are refused (422). Programs written for DocuSign's eSignature API v2.1 use `/restapi/v2.1/accounts/{accountId}/...` with the same key (see docs/restapi.md). AI assistants reach the same operations as MCP tools at `/mcp/v1` (Streamable HTTP, the same key; the tools and their JSON Schemas are listed by the MCP `tools/list` method). The console routes under `/console/api` use the HttpOnly session cookie set by `POST /console/api/session`, and state-changing calls must send the session's `csrfToken` (in the answers of `POST` and `GET /console/api/session`) in `X-CSRF-Token`.";

@@ -77,7 +77,8 @@ export function appPage({ dir, name }: Pick<WebAppOptions, "dir" | "name">): Sen
         "Referrer-Policy": "no-referrer",
         "X-Content-Type-Options": "nosniff",
       })
-      .send(meta ? index.replace("<head>", `<head>${meta}`) : index);
+      // A function, so that no "$" in a value is read as a replacement pattern.
+      .send(meta ? index.replace("<head>", () => `<head>${meta}`) : index);
   };
 }
 

@@ -70,7 +70,9 @@ export class CountersignSigningElement extends Base {
     window.removeEventListener("message", this.#onMessage);
   }
 
-  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+  attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    // The URL opens once: set again to the same, it must not load the frame again.
+    if (old === value) return;
     if (name === "title") {
       this.#frame.title = value || "Sign the document";
       return;

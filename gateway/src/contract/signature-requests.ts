@@ -1,4 +1,5 @@
 /** Signature requests, their recipients, fields and audit trail as the public API reads and writes them. */
+import { MAX_FRAME_ORIGINS } from "@countersign/domain";
 import { z } from "zod";
 import { fieldInputShape, placedFieldShape, textTagsInput } from "./templates.js";
 import { id, instant, optionalTimestamp, page, text, timestamp, wholeNumber } from "./values.js";
@@ -439,11 +440,10 @@ export const EmbeddingSettings = z
   .strictObject({
     frameOrigins: z
       .array(text())
-      .max(20)
+      .max(MAX_FRAME_ORIGINS)
       .meta({
         examples: [["https://app.example.com", "http://localhost:5173"]],
-        description:
-          "The origins whose pages may show this workspace's signing page in an iframe: each an https origin alone (scheme, host and port; http only for localhost), at most 20, each once. Empty by default: no site may frame it.",
+        description: `The origins whose pages may show this workspace's signing page in an iframe: each an https origin alone (scheme, host and port; http only for localhost), at most ${MAX_FRAME_ORIGINS}, each once. Empty by default: no site may frame it.`,
       }),
   })
   .meta({ id: "EmbeddingSettings" });

@@ -14,18 +14,20 @@ const DOCUSIGN_APPS = /^https:\/\/([a-z0-9-]+\.)*docusign\.(com|net)\/?$/i;
 
 /**
  * The integrator's origin among a focused view's frame ancestors: the one that is not DocuSign's.
- * Empty for none (a page of its own); more than one is refused, as a URL frames in one origin.
+ * Empty when none are given (a page of its own); naming none of the app's, or more than one, is
+ * refused, as the URL opens in exactly one origin's frame.
  */
-function frameOriginOf(frameAncestors: string[]): string {
-  const ours = frameAncestors.filter((origin) => !DOCUSIGN_APPS.test(origin.trim()));
-  if (ours.length > 1) {
+function integratorOriginOf(frameAncestors: string[]): string {
+  if (frameAncestors.length === 0) return "";
+  const ours = frameAncestors.map((origin) => origin.trim()).filter((origin) => !DOCUSIGN_APPS.test(origin));
+  if (ours.length !== 1) {
     throw new DocuSignError(
       400,
       "INVALID_REQUEST_PARAMETER",
-      "frameAncestors may name one origin of your app (besides DocuSign's): a signing URL opens in one origin's frame",
+      "frameAncestors must name one origin of your app (besides DocuSign's): the signing URL opens in that origin's frame",
     );
   }
-  return ours[0]?.trim() ?? "";
+  return ours[0] as string;
 }
 
 export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "requests">): void {
@@ -101,7 +103,7 @@ export function recipientRoutes(on: On, { requests }: Pick<RestApiServices, "req
         requestId: request.id,
         recipientId: signer.id,
         returnUrl: view.returnUrl ?? "",
-        frameOrigin: frameOriginOf(view.frameAncestors ?? []),
+        frameOrigin: integratorOriginOf(view.frameAncestors ?? []),
         actor: actorOf(req, res),
       });
       res.status(201).json({ url: made.url });

@@ -8,7 +8,15 @@ import { once } from "node:events";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { dateSignedText, dayText, FRAME_META, hasDonePart, isDay, isTimeZone } from "@countersign/domain";
+import {
+  dateSignedText,
+  dayText,
+  FRAME_META,
+  FRAMED_SESSION_HEADER,
+  hasDonePart,
+  isDay,
+  isTimeZone,
+} from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -86,11 +94,9 @@ function actorOf(req: Request) {
 }
 
 /**
- * The header a signing page in a frame names its session by: inside another site's frame the
- * browser keeps no cookie of ours, so the page holds the session in memory and sends it itself.
+ * The session a call names: by cookie, or, from a page inside another site's frame (where the browser
+ * keeps no cookie of ours), by the header the page sends from memory.
  */
-export const FRAMED_SESSION_HEADER = "X-Signing-Session";
-
 function sessionToken(req: Request): string {
   const token = req.get(FRAMED_SESSION_HEADER) || readCookie(req, SIGNING_COOKIE);
   if (!token)
@@ -625,22 +631,25 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
             message: { id: "invalid.body" },
           });
         } else if (problemOf(err) === "gone") {
-          // An embedded URL used or expired returns the signer to the sender's app, which knows what to do.
           const back = err.findDetails(SigningReturnSchema)[0];
-          const redirect = back && redirectUrl(back.returnUrl, "ttl_expired");
+          const ended = signingEndedOf(err);
+          const page = gonePage(ended, err.rawMessage, linkPageLocale(req));
+          // In the integrator's frame: the page says why there, and tells the framing page.
+          if (back?.frameOrigin) {
+            const reason = ended?.reason ?? "session_ended";
+            sendLinkPage(req, res, { ...page, framedBy: { origin: back.frameOrigin, reason } });
+            return;
+          }
+          // An embedded URL used or expired returns the signer to the sender's app, which knows what to do.
+          const urlGone = ended?.reason === "url_used" || ended?.reason === "url_expired";
+          const redirect = back && urlGone && redirectUrl(back.returnUrl, "ttl_expired");
           if (redirect) {
             res
               .set({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" })
               .redirect(303, redirect);
             return;
           }
-          const ended = signingEndedOf(err);
-          sendLinkPage(req, res, {
-            ...gonePage(ended, err.rawMessage, linkPageLocale(req)),
-            ...(back?.frameOrigin
-              ? { framedBy: { origin: back.frameOrigin, reason: ended?.reason ?? "session_ended" } }
-              : {}),
-          });
+          sendLinkPage(req, res, page);
         } else if (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded) {
           sendLinkPage(req, res, {
             status: 503,

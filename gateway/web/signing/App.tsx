@@ -40,9 +40,13 @@ export function App() {
 
   useEffect(load, [load]);
 
-  // The host of a frame hears where the page stands: ready once, then how the session ends.
+  // The host of a frame hears where the page stands: ready once, then how the session ends — once
+  // for each phase, not again when the page is redrawn in another language.
   const toldReady = useRef(false);
+  const told = useRef<Phase | undefined>(undefined);
   useEffect(() => {
+    if (told.current === phase) return;
+    told.current = phase;
     if ((phase.kind === "ready" || phase.kind === "authenticate") && !toldReady.current) {
       toldReady.current = true;
       tellHost({ type: "ready", ...ids(phase.session) });

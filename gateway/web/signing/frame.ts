@@ -4,7 +4,7 @@
  * host's origin in its head: read once at start, kept in memory and taken out of the document. What
  * happens is posted to that origin alone.
  */
-import { FRAME_META } from "@countersign/domain/web";
+import { FRAME_META, FRAMED_SESSION_HEADER } from "@countersign/domain/web";
 import {
   FRAME_MESSAGE_SOURCE,
   type SigningFrameEvent,
@@ -25,7 +25,7 @@ const hostOrigin = takeMeta(FRAME_META.origin);
 export const framed = session !== "";
 
 /** What names the session on each call in a frame, where there is no cookie; nothing on a page of its own. */
-export const sessionHeaders: Record<string, string> = framed ? { "X-Signing-Session": session } : {};
+export const sessionHeaders: Record<string, string> = framed ? { [FRAMED_SESSION_HEADER]: session } : {};
 
 /** Tells the page framing this one what happened; nothing when no page of the URL's origin frames it. */
 export function tellHost(event: SigningFrameEvent): void {

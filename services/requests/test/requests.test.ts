@@ -533,9 +533,15 @@ test("an embedded URL opens in a frame only of an origin the workspace lists, an
 
   const kept = await h.requests.updateEmbeddingSettings({
     workspaceId: ws,
-    settings: { frameOrigins: ["https://APP.example.com/", "http://localhost:5173"] },
+    settings: {
+      frameOrigins: ["https://APP.example.com/", "http://localhost:5173", "https://x.example.com:443"],
+    },
   });
-  expect(kept.settings?.frameOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  expect(kept.settings?.frameOrigins).toEqual([
+    "https://app.example.com",
+    "http://localhost:5173",
+    "https://x.example.com",
+  ]);
   // Another workspace's list is its own.
   expect((await h.requests.getEmbeddingSettings({ workspaceId: uuidv7() })).settings?.frameOrigins).toEqual(
     [],

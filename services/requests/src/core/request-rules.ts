@@ -224,6 +224,11 @@ export function bindRoles(
 /** Hosts a return URL may name over plain http: the integrator's own machine during development. */
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
+/** https, or http to the integrator's own machine during development. */
+function secureOrLoopback(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname));
+}
+
 /**
  * A return URL is where the signing page sends the signer: an absolute https URL (http only for a
  * loopback host), with nothing a URL parser would silently drop or a header would split on.
@@ -241,9 +246,7 @@ export function returnUrlViolations(returnUrl: string): FieldViolation[] {
   } catch {
     return refuse("must be an absolute https URL");
   }
-  if (url.protocol === "https:") return [];
-  if (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname)) return [];
-  return refuse("must be an absolute https URL (http only for localhost)");
+  return secureOrLoopback(url) ? [] : refuse("must be an absolute https URL (http only for localhost)");
 }
 
 /** The longest origin: a host name's 253 characters with a scheme and a port. */
@@ -263,8 +266,7 @@ export function frameOriginOf(text: string): { origin: string } | { message: str
   } catch {
     return notOrigin;
   }
-  if (!(url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.test(url.hostname))))
-    return { message: "must be an https origin (http only for localhost)" };
+  if (!secureOrLoopback(url)) return { message: "must be an https origin (http only for localhost)" };
   // A host of DNS labels (IDNs as punycode) or an IPv6 address: the parser keeps characters such as
   // ";" in a host, which would end the CSP directive the origin is written into.
   if (!HOST_NAME.test(url.hostname))

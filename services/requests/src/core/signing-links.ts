@@ -124,7 +124,7 @@ export async function revokeLinks(tx: Queryable, requestId: string, recipientIds
 export function signingEnded(
   reason: EndedReason,
   message: string,
-  more: { completedAt?: Date; copyDays?: number; link?: LinkRow } = {},
+  more: { completedAt?: Date; copyDays?: number; link?: LinkRow | undefined } = {},
 ): ConnectError {
   return problemError("gone", message, Code.FailedPrecondition, [
     {
@@ -145,6 +145,7 @@ export function linkGone(link: LinkRow, now: Date): ConnectError | undefined {
     return signingEnded(
       "link_replaced",
       "this signing link has been replaced; use the link in the most recent e-mail",
+      { link },
     );
   }
   if (link.kind === "embedded" && link.opened_at) {
@@ -157,8 +158,9 @@ export function linkGone(link: LinkRow, now: Date): ConnectError | undefined {
 }
 
 /**
- * An embedded URL with a return URL sends the signer back there (`ttl_expired`) rather than to a
- * page; one made for a frame says why inside that frame.
+ * Where an embedded link came from: its return URL, where a used or expired URL sends the signer
+ * back (`ttl_expired`) rather than to a page, and its frame, inside which any page saying why it no
+ * longer opens is shown.
  */
 function backToSender(link: LinkRow) {
   if (!link.return_url && !link.frame_origin) return [];

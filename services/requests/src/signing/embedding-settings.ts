@@ -3,6 +3,7 @@
  * pages. None by default, so no page of another site can frame a signer until the workspace names
  * it; an embedded signing URL is then made for one of them and opens in its frame alone.
  */
+import { MAX_FRAME_ORIGINS } from "@countersign/domain";
 import type { EmbeddingSettings as EmbeddingSettingsMessage } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, type FieldViolation, type Queryable, validationError } from "@countersign/kit";
 import { frameOriginOf } from "../core/request-rules.js";
@@ -11,9 +12,6 @@ export interface EmbeddingSettings {
   /** Origins as the browser compares them: lower case, no default port, no path. */
   frameOrigins: string[];
 }
-
-/** Enough for an app's production, staging and development origins, and a few customers' hosts. */
-export const MAX_FRAME_ORIGINS = 20;
 
 export async function embeddingSettingsOf(db: Queryable, workspaceId: string): Promise<EmbeddingSettings> {
   const { rows } = await db.query<{ frame_origins: string[] }>(

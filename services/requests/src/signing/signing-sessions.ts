@@ -18,7 +18,7 @@ import { toFieldValue, toSignatureRequest } from "../core/messages.js";
 import { returnUrlViolations } from "../core/request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "../core/request-transactions.js";
 import { routeOn } from "../core/routing.js";
-import { hashToken, linkGone, type SigningLinks, signingEnded } from "../core/signing-links.js";
+import { hashToken, type LinkRow, linkGone, type SigningLinks, signingEnded } from "../core/signing-links.js";
 import { actsInRouting, assertAllowed, isRecipientsTurn, recipientAllows } from "../core/state-machine.js";
 import { recipientStore } from "../core/store/recipient-store.js";
 import { requestStore } from "../core/store/request-store.js";
@@ -69,10 +69,10 @@ const ENDED: Partial<Record<RequestStatus, { reason: EndedReason; message: strin
   },
 };
 
-/** The 410 of a request that has ended, if it has. */
-function endedBy(status: RequestStatus): ConnectError | undefined {
+/** The 410 of a request that has ended, if it has; naming the link's frame and return URL, given one. */
+function endedBy(status: RequestStatus, link?: LinkRow): ConnectError | undefined {
   const ended = ENDED[status];
-  return ended && signingEnded(ended.reason, ended.message);
+  return ended && signingEnded(ended.reason, ended.message, { link });
 }
 
 /** The recipient as the audit trail names a signer acting through their browser: by name and e-mail. */
@@ -185,10 +185,13 @@ export class SigningSessions {
       const locked = await lockRequest(tx, workspaceId ?? "", link.request_id);
       // The request's end is said before the link's: ending a request revokes its links too.
       const recipient = locked.recipients.find((r) => r.id === link.recipient_id) as RecipientRow;
+      // Each 410 names the link's frame, if it has one: the page saying why is shown there.
       if (recipient.status === "declined") {
-        throw signingEnded("declined_by_you", "you declined this request; there is nothing left to sign");
+        throw signingEnded("declined_by_you", "you declined this request; there is nothing left to sign", {
+          link,
+        });
       }
-      const ended = endedBy(locked.request.status) ?? this.signedCopyGone(locked.request, now);
+      const ended = endedBy(locked.request.status, link) ?? this.signedCopyGone(locked.request, now, link);
       if (ended) throw ended;
       const gone = linkGone(link, now);
       if (gone) throw gone;
@@ -241,6 +244,7 @@ export class SigningSessions {
   private signedCopyGone(
     request: { status: RequestStatus; completed_at: Date | null },
     now: Date,
+    link?: LinkRow,
   ): ConnectError | undefined {
     if (request.status !== "completed" || !request.completed_at) return undefined;
     const until = request.completed_at.getTime() + this.signedLinkDays * 86_400_000;
@@ -249,7 +253,7 @@ export class SigningSessions {
     return signingEnded(
       "copy_expired",
       `this request was completed on ${day}, and its link opens the signed document for ${this.signedLinkDays} days only; ask the sender for a copy`,
-      { completedAt: request.completed_at, copyDays: this.signedLinkDays },
+      { completedAt: request.completed_at, copyDays: this.signedLinkDays, link },
     );
   }
 
