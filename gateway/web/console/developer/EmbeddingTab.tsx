@@ -131,6 +131,11 @@ function HowToEmbed() {
         {EXAMPLE}
       </pre>
       <CopyButton text={EXAMPLE} label="Copy the example" />
+      <p className="muted">
+        Or install <code>@countersign/embed</code> from npm: <code>{"<countersign-signing url>"}</code> frames
+        the URL and hands your page each event as a DOM event, and <code>CountersignSigning</code> does the
+        same in React.
+      </p>
     </div>
   );
 }
