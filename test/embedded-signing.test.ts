@@ -172,6 +172,11 @@ async function embeddedUrl(request: { id: string; recipientId: string }, frameOr
   });
 }
 
+/** A browser of the sites' own: their certificate accepted, as one trusted by the machine would be. */
+function newContext(options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
+  return browser.newContext({ ignoreHTTPSErrors: true, ...options });
+}
+
 async function hostPage(context: BrowserContext, site: string, url: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${sites.origin(site)}/?url=${encodeURIComponent(url)}`);
@@ -224,10 +229,7 @@ test("a signer completes in another site's frame without a cookie, and the host 
   const url = (made.body as { url: string }).url;
   expect(url.startsWith(`${sites.origin(SERVICE)}/sign/`)).toBe(true);
 
-  const context = await browser.newContext({
-    ignoreHTTPSErrors: true,
-    viewport: { width: 1100, height: 820 },
-  });
+  const context = await newContext({ viewport: { width: 1100, height: 820 } });
   // A cookie of the service's site, such as a signer's earlier session there, kept by the browser…
   await context.addCookies([
     {
@@ -312,7 +314,7 @@ test("a framed URL whose request was cancelled says so in its frame and tells th
     json: { reason: "The terms changed" },
   });
   expect(cancelled.status).toBe(200);
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const context = await newContext();
   const page = await hostPage(context, APP, url);
   const over = await heardOf(page, "session_expired");
   expect(over).toEqual({
@@ -328,8 +330,7 @@ test("a framed URL whose request was cancelled says so in its frame and tells th
 test("on a phone, 390 px wide, the signer taps through the framed page and the host hears it completed", async () => {
   const request = await sendRequest("Framed on a phone");
   const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
-  const context = await browser.newContext({
-    ignoreHTTPSErrors: true,
+  const context = await newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
     isMobile: true,
@@ -367,7 +368,7 @@ test("a page of a site the URL was not made for is refused the frame, and hears 
   const request = await sendRequest("Framed elsewhere");
   const made = await embeddedUrl(request, sites.origin(APP));
   const url = (made.body as { url: string }).url;
-  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const context = await newContext();
   const page = await hostPage(context, STRANGER, url);
   await page.waitForFunction("window.frameLoads === 1");
   // The browser shows its own error page in place of the signing page (frame-ancestors).
@@ -388,10 +389,7 @@ test("a page of a site the URL was not made for is refused the frame, and hears 
 }, 60_000);
 
 test("an Organization Admin lists the origins under Settings → Developer → Embedding, told what is wrong with a line", async () => {
-  const context = await browser.newContext({
-    ignoreHTTPSErrors: true,
-    viewport: { width: 1200, height: 900 },
-  });
+  const context = await newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${sites.origin(SERVICE)}/`);
   await page.getByLabel("E-mail").fill(deployment.adminEmail);
@@ -515,10 +513,7 @@ export const element = CountersignSigning({ url: "https://sign.example.com/sign/
     async (_what, path) => {
       const request = await sendRequest(`Embedded by ${path.slice(1)}`);
       const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
-      const context = await browser.newContext({
-        ignoreHTTPSErrors: true,
-        viewport: { width: 1100, height: 820 },
-      });
+      const context = await newContext({ viewport: { width: 1100, height: 820 } });
       const page = await context.newPage();
       await page.goto(`${sites.origin(APP)}${path}?url=${encodeURIComponent(url)}`);
       const frame = page.frameLocator("countersign-signing iframe");

@@ -82,9 +82,9 @@ export function appPage({ dir, name }: Pick<WebAppOptions, "dir" | "name">): Sen
   };
 }
 
-export function webApp({ dir, pages, name }: WebAppOptions): Router {
+/** `send` is the app's page, when its caller serves it elsewhere too: index.html is read once. */
+export function webApp({ dir, pages, name }: WebAppOptions, send = appPage({ dir, name })): Router {
   const router = express.Router();
-  const send = appPage({ dir, name });
   router.use(
     "/assets",
     expressStaticGzip(join(dir, "assets"), {

@@ -565,8 +565,9 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   );
 
   router.use("/api", api.router);
-  router.use(webApp({ dir: options.webRoot, pages: ["/", "/index.html"], name: "signing page" }));
-  const sendPage = appPage({ dir: options.webRoot, name: "signing page" });
+  const page = { dir: options.webRoot, name: "signing page" };
+  const sendPage = appPage(page);
+  router.use(webApp({ ...page, pages: ["/", "/index.html"] }, sendPage));
   // Whatever else is under /sign/api or /sign/assets is not a link token: it answers a problem.
   router.use(["/api", "/assets"], notFound);
 
