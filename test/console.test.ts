@@ -2041,12 +2041,13 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
   await context.close();
 });
 
-test.each([
+// Two tests per width, the pages as they open and the pages holding what a user made, so that
+// each stays well inside its time on a slow machine.
+describe.each([
   ["desktop", DESKTOP],
   ["phone", PHONE],
-])(
-  "every console page at %s width has no serious or critical WCAG 2.2 AA violation (axe-core)",
-  async (_name, viewport) => {
+])("at %s width no console page has a serious or critical WCAG 2.2 AA violation (axe-core)", (name, viewport) => {
+  test("on every page as it opens, and the pages an e-mail's link opens", async () => {
     // axe-core is injected as a script, which the console's own CSP rightly refuses.
     const { context, page } = await openConsole(admin(), viewport, true);
     const request = await makeRequest("Accessibility check", true);
@@ -2093,6 +2094,13 @@ test.each([
       await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
       found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
     }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+
+  test("on pages holding what a user made: an invitation, a draft, signers' history, placed boxes, a batch", async () => {
+    const { context, page } = await openConsole(admin(), viewport, true);
+    const found: string[] = [];
     // Team with an invitation waiting, whose row has its own buttons.
     await page.goto(`${gateway}/console/w/${key.accountId}/settings/members`);
     await page.getByRole("button", { name: "Invite people" }).click();
@@ -2165,11 +2173,11 @@ test.each([
       ).resolves.toBe("block");
     }
     found.push(...(await seriousViolations(page)).map((v) => `settings/workspace (activity): ${v}`));
-    await shot(page, `axe-${_name}-workspace`);
+    await shot(page, `axe-${name}-workspace`);
     expect(found).toEqual([]);
     await context.close();
-  },
-);
+  });
+});
 
 /** A template of two roles with labelled boxes of several kinds: its id. */
 async function twoRoleTemplate(): Promise<string> {
