@@ -1978,6 +1978,7 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
     "settings/members",
     "settings/workspace",
     "settings/requests",
+    "settings/branding",
     "settings/single-sign-on",
     "developer/api-keys",
     "developer/webhooks",
@@ -2046,138 +2047,144 @@ test("at phone width (390 px) every page fits without sideways scrolling", async
 describe.each([
   ["desktop", DESKTOP],
   ["phone", PHONE],
-])("at %s width no console page has a serious or critical WCAG 2.2 AA violation (axe-core)", (name, viewport) => {
-  test("on every page as it opens, and the pages an e-mail's link opens", async () => {
-    // axe-core is injected as a script, which the console's own CSP rightly refuses.
-    const { context, page } = await openConsole(admin(), viewport, true);
-    const request = await makeRequest("Accessibility check", true);
-    // Recent Errors and API Usage with rows, as a user with traffic sees them.
-    await api("/signature-requests/00000000-0000-7000-8000-000000000000");
-    await eventually(async () => {
-      const listed = (await page.evaluate(
-        `fetch("/console/api/workspaces/${key.accountId}/recent-errors").then((r) => r.json())`,
-      )) as { items: unknown[] };
-      return listed.items.length > 0 || undefined;
+])(
+  "at %s width no console page has a serious or critical WCAG 2.2 AA violation (axe-core)",
+  (name, viewport) => {
+    test("on every page as it opens, and the pages an e-mail's link opens", async () => {
+      // axe-core is injected as a script, which the console's own CSP rightly refuses.
+      const { context, page } = await openConsole(admin(), viewport, true);
+      const request = await makeRequest("Accessibility check", true);
+      // Recent Errors and API Usage with rows, as a user with traffic sees them.
+      await api("/signature-requests/00000000-0000-7000-8000-000000000000");
+      await eventually(async () => {
+        const listed = (await page.evaluate(
+          `fetch("/console/api/workspaces/${key.accountId}/recent-errors").then((r) => r.json())`,
+        )) as { items: unknown[] };
+        return listed.items.length > 0 || undefined;
+      });
+      const { items } = (await api("/templates?pageSize=1")).body as { items: { id: string }[] };
+      const pages = [
+        "requests",
+        `requests/${request.id}`,
+        "requests/new",
+        "requests/send",
+        "requests/bulk",
+        "templates",
+        "templates/new",
+        ...(items[0] ? [`templates/${items[0].id}`] : []),
+        "developer/api-keys",
+        "developer/webhooks",
+        "developer/configuration",
+        "developer/embedding",
+        "developer/errors",
+        "developer/usage",
+        "settings/members",
+        "settings/workspace",
+        "settings/requests",
+        "settings/branding",
+        "settings/single-sign-on",
+      ];
+      const found: string[] = [];
+      for (const path of pages) {
+        await page.goto(`${gateway}/console/w/${key.accountId}/${path}`);
+        await page.locator("main h1").waitFor();
+        await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
+        found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
+      }
+      // The pages an e-mail's link opens (a dead invitation link shows its note).
+      for (const path of ["forgot-password", "invitation#token=not-a-token", "reset-password#token=x"]) {
+        await page.goto(`${gateway}/console/${path}`);
+        await page.locator("main h1").waitFor();
+        await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
+        found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
+      }
+      expect(found).toEqual([]);
+      await context.close();
     });
-    const { items } = (await api("/templates?pageSize=1")).body as { items: { id: string }[] };
-    const pages = [
-      "requests",
-      `requests/${request.id}`,
-      "requests/new",
-      "requests/send",
-      "requests/bulk",
-      "templates",
-      "templates/new",
-      ...(items[0] ? [`templates/${items[0].id}`] : []),
-      "developer/api-keys",
-      "developer/webhooks",
-      "developer/configuration",
-      "developer/embedding",
-      "developer/errors",
-      "developer/usage",
-      "settings/members",
-      "settings/workspace",
-      "settings/requests",
-      "settings/single-sign-on",
-    ];
-    const found: string[] = [];
-    for (const path of pages) {
-      await page.goto(`${gateway}/console/w/${key.accountId}/${path}`);
-      await page.locator("main h1").waitFor();
-      await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
-      found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
-    }
-    // The pages an e-mail's link opens (a dead invitation link shows its note).
-    for (const path of ["forgot-password", "invitation#token=not-a-token", "reset-password#token=x"]) {
-      await page.goto(`${gateway}/console/${path}`);
-      await page.locator("main h1").waitFor();
-      await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
-      found.push(...(await seriousViolations(page)).map((v) => `${path}: ${v}`));
-    }
-    expect(found).toEqual([]);
-    await context.close();
-  });
 
-  test("on pages holding what a user made: an invitation, a draft, signers' history, placed boxes, a batch", async () => {
-    const { context, page } = await openConsole(admin(), viewport, true);
-    const found: string[] = [];
-    // Team with an invitation waiting, whose row has its own buttons.
-    await page.goto(`${gateway}/console/w/${key.accountId}/settings/members`);
-    await page.getByRole("button", { name: "Invite people" }).click();
-    const dialog = page.getByTestId("invite-dialog");
-    await dialog.getByLabel("E-mail").fill(`axe.${viewport.width}@example.com`);
-    await dialog.getByRole("button", { name: "Send invitation" }).click();
-    await shows(page.getByTestId("invitations"), `axe.${viewport.width}@example.com`);
-    found.push(...(await seriousViolations(page)).map((v) => `settings/members (invited): ${v}`));
-    // The composer, once it holds a document.
-    await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
-    await uploadInBrowser(page, "Checked.pdf", 1);
-    // A page is drawn once it comes near the window: on a phone the form's column is above it.
-    await page.getByTestId("page-1").scrollIntoViewIfNeeded();
-    await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
-    await page.getByTestId("palette-signature").click();
-    found.push(...(await seriousViolations(page)).map((v) => `requests/send (composing): ${v}`));
+    test("on pages holding what a user made: an invitation, a draft, signers' history, placed boxes, a batch", async () => {
+      const { context, page } = await openConsole(admin(), viewport, true);
+      const found: string[] = [];
+      // Team with an invitation waiting, whose row has its own buttons.
+      await page.goto(`${gateway}/console/w/${key.accountId}/settings/members`);
+      await page.getByRole("button", { name: "Invite people" }).click();
+      const dialog = page.getByTestId("invite-dialog");
+      await dialog.getByLabel("E-mail").fill(`axe.${viewport.width}@example.com`);
+      await dialog.getByRole("button", { name: "Send invitation" }).click();
+      await shows(page.getByTestId("invitations"), `axe.${viewport.width}@example.com`);
+      found.push(...(await seriousViolations(page)).map((v) => `settings/members (invited): ${v}`));
+      // The composer, once it holds a document.
+      await page.goto(`${gateway}/console/w/${key.accountId}/requests/send`);
+      await uploadInBrowser(page, "Checked.pdf", 1);
+      // A page is drawn once it comes near the window: on a phone the form's column is above it.
+      await page.getByTestId("page-1").scrollIntoViewIfNeeded();
+      await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+      await page.getByTestId("palette-signature").click();
+      found.push(...(await seriousViolations(page)).map((v) => `requests/send (composing): ${v}`));
 
-    // A request's page with what happened under each signer: an attachment row, a hand-over, a
-    // decline; and an audit entry opened to its details.
-    const attached = await requestWithAttachment();
-    const handedOver = await handedOverRequest(`axe.olga.${viewport.width}@example.com`);
-    const { request: declined } = await declinedRequest(
-      `Declined ${viewport.width}`,
-      `axe-${viewport.width}`,
-    );
-    for (const [state, id] of [
-      ["attachment", attached.id],
-      ["hand-over", handedOver.id],
-      ["declined", declined.id],
-    ] as const) {
-      await page.goto(`${gateway}/console/w/${key.accountId}/requests/${id}`);
-      await page.getByTestId("recipients").locator("li.row").first().waitFor();
-      await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
-      const summary = page.getByTestId("audit-trail").locator("summary").last();
-      await summary.click();
-      await page.getByTestId("audit-trail").locator("details[open] .audit-details").waitFor();
-      found.push(...(await seriousViolations(page)).map((v) => `requests/${state} (audit entry open): ${v}`));
-    }
-    // The template editor with boxes of two roles placed, labelled, one selected.
-    const template = await twoRoleTemplate();
-    await page.goto(`${gateway}/console/w/${key.accountId}/templates/${template}`);
-    await page.getByTestId("page-1").scrollIntoViewIfNeeded();
-    await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
-    await page.getByTestId("placed-field").first().click();
-    await page.getByTestId("field-inspector").waitFor();
-    found.push(...(await seriousViolations(page)).map((v) => `templates/edit (boxes placed): ${v}`));
-    // A bulk send's rows: a table shown as cards on a phone (table.stacked).
-    const bulk = await api("/bulk-sends", {
-      method: "POST",
-      json: {
-        templateId: template,
-        title: "Axe batch",
-        csv: `Tenant name,Tenant email,Landlord name,Landlord email,Company name\nTia,tia.${viewport.width}@example.com,Lee,lee.${viewport.width}@example.com,Acme`,
-      },
+      // A request's page with what happened under each signer: an attachment row, a hand-over, a
+      // decline; and an audit entry opened to its details.
+      const attached = await requestWithAttachment();
+      const handedOver = await handedOverRequest(`axe.olga.${viewport.width}@example.com`);
+      const { request: declined } = await declinedRequest(
+        `Declined ${viewport.width}`,
+        `axe-${viewport.width}`,
+      );
+      for (const [state, id] of [
+        ["attachment", attached.id],
+        ["hand-over", handedOver.id],
+        ["declined", declined.id],
+      ] as const) {
+        await page.goto(`${gateway}/console/w/${key.accountId}/requests/${id}`);
+        await page.getByTestId("recipients").locator("li.row").first().waitFor();
+        await eventually(async () => (await page.locator(".state").count()) === 0 || undefined);
+        const summary = page.getByTestId("audit-trail").locator("summary").last();
+        await summary.click();
+        await page.getByTestId("audit-trail").locator("details[open] .audit-details").waitFor();
+        found.push(
+          ...(await seriousViolations(page)).map((v) => `requests/${state} (audit entry open): ${v}`),
+        );
+      }
+      // The template editor with boxes of two roles placed, labelled, one selected.
+      const template = await twoRoleTemplate();
+      await page.goto(`${gateway}/console/w/${key.accountId}/templates/${template}`);
+      await page.getByTestId("page-1").scrollIntoViewIfNeeded();
+      await page.locator('[data-testid="page-1"][data-rendered]').waitFor();
+      await page.getByTestId("placed-field").first().click();
+      await page.getByTestId("field-inspector").waitFor();
+      found.push(...(await seriousViolations(page)).map((v) => `templates/edit (boxes placed): ${v}`));
+      // A bulk send's rows: a table shown as cards on a phone (table.stacked).
+      const bulk = await api("/bulk-sends", {
+        method: "POST",
+        json: {
+          templateId: template,
+          title: "Axe batch",
+          csv: `Tenant name,Tenant email,Landlord name,Landlord email,Company name\nTia,tia.${viewport.width}@example.com,Lee,lee.${viewport.width}@example.com,Acme`,
+        },
+      });
+      expect(bulk.status).toBe(202);
+      await page.goto(
+        `${gateway}/console/w/${key.accountId}/requests/bulk/${(bulk.body as { id: string }).id}`,
+      );
+      await page.getByTestId("bulk-rows").locator("tbody tr").first().waitFor();
+      found.push(...(await seriousViolations(page)).map((v) => `requests/bulk/:id (rows): ${v}`));
+      // The team's activity, a stacked table too.
+      await page.goto(`${gateway}/console/w/${key.accountId}/settings/workspace`);
+      await page.getByTestId("audit").locator("tbody tr").first().waitFor();
+      if (viewport === PHONE) {
+        // Shown as cards: each row a block of its own, as axe reads it.
+        const row = page.locator("table.stacked tbody tr").first();
+        await expect(
+          row.evaluate((tr) => tr.ownerDocument.defaultView?.getComputedStyle(tr).display),
+        ).resolves.toBe("block");
+      }
+      found.push(...(await seriousViolations(page)).map((v) => `settings/workspace (activity): ${v}`));
+      await shot(page, `axe-${name}-workspace`);
+      expect(found).toEqual([]);
+      await context.close();
     });
-    expect(bulk.status).toBe(202);
-    await page.goto(
-      `${gateway}/console/w/${key.accountId}/requests/bulk/${(bulk.body as { id: string }).id}`,
-    );
-    await page.getByTestId("bulk-rows").locator("tbody tr").first().waitFor();
-    found.push(...(await seriousViolations(page)).map((v) => `requests/bulk/:id (rows): ${v}`));
-    // The team's activity, a stacked table too.
-    await page.goto(`${gateway}/console/w/${key.accountId}/settings/workspace`);
-    await page.getByTestId("audit").locator("tbody tr").first().waitFor();
-    if (viewport === PHONE) {
-      // Shown as cards: each row a block of its own, as axe reads it.
-      const row = page.locator("table.stacked tbody tr").first();
-      await expect(
-        row.evaluate((tr) => tr.ownerDocument.defaultView?.getComputedStyle(tr).display),
-      ).resolves.toBe("block");
-    }
-    found.push(...(await seriousViolations(page)).map((v) => `settings/workspace (activity): ${v}`));
-    await shot(page, `axe-${name}-workspace`);
-    expect(found).toEqual([]);
-    await context.close();
-  });
-});
+  },
+);
 
 /** A template of two roles with labelled boxes of several kinds: its id. */
 async function twoRoleTemplate(): Promise<string> {

@@ -56,6 +56,7 @@ import { RateLimiter } from "./rate-limiter.js";
 import { RESTAPI_BASE, restApiRoutes } from "./restapi/restapi-routes.js";
 import { accountRoutes } from "./routes/account.js";
 import { agreementSetRoutes } from "./routes/agreement-sets.js";
+import { brandingRoutes } from "./routes/branding.js";
 import { bulkSendRoutes } from "./routes/bulk-sends.js";
 import { documentRoutes } from "./routes/documents.js";
 import { embeddingSettingsRoutes } from "./routes/embedding-settings.js";
@@ -213,6 +214,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   requestExportRoutes(api, requests, documents);
   requestSettingsRoutes(api, requests, services.auth);
   embeddingSettingsRoutes(api, requests);
+  brandingRoutes(api, requests, publicUrl);
   agreementSetRoutes(api, requests);
   bulkSendRoutes(api, requests, templates);
   webhookEndpointRoutes(api, services.webhooks);

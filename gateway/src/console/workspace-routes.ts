@@ -7,6 +7,7 @@
  */
 import express, { type Router } from "express";
 import { approvalRoutes } from "./approvals.js";
+import { brandingConsoleRoutes } from "./branding.js";
 import { csrfProtection } from "./csrf.js";
 import { developerRoutes, requireDeveloperAccess } from "./developer.js";
 import { embeddingSettingsConsoleRoutes } from "./embedding-settings.js";
@@ -32,6 +33,7 @@ export function consoleWorkspaceRoutes({
   router.use(integrationRoutes({ auth, contract, verifier }));
   router.use(teamRoutes({ auth, contract }));
   router.use(requestSettingsConsoleRoutes({ requests, auth, contract }));
+  router.use(brandingConsoleRoutes({ requests, contract, publicUrl }));
   router.use(singleSignOnSettingsRoutes({ auth, contract, publicUrl }));
   router.use(approvalRoutes({ requests, contract }));
   router.use("/webhook-endpoints", requireDeveloperAccess);

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { base64Text } from "./base64.js";
+import { Branding } from "./branding.js";
 import { prefilledValue } from "./signature-requests.js";
 import { fieldRulesShape, TextCover } from "./templates.js";
 import { id, text } from "./values.js";
@@ -114,6 +115,7 @@ export const SigningSession = z
       description:
         "Every text tag the request's fields were placed on, whoever fills them: shown white, as the completed PDF shows them.",
     }),
+    branding: Branding,
     everyoneSigned: z.boolean().meta({
       description: "Every signer has signed: the request is being sealed, or is complete.",
     }),
@@ -241,6 +243,11 @@ export const Declined = z
   .meta({ id: "Declined" });
 
 export const SigningDocumentParams = z.object({ documentId: id() });
+
+export const LogoParams = z.object({
+  workspaceId: id(),
+  sha256: text().regex(/^[0-9a-f]{64}$/, "must be a hex SHA-256"),
+});
 
 export const SigningLinkParams = z.object({
   token: text().meta({

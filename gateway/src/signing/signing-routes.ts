@@ -37,6 +37,7 @@ import {
   DateSigned,
   Declined,
   DeclineToSign,
+  LogoParams,
   Reassigned,
   ReassignSigner,
   Signed,
@@ -56,6 +57,7 @@ import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { notFound } from "../middleware/errors.js";
 import { ApiProblem, signingEndedOf } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
+import { brandingJson, logoPath } from "../routes/branding.js";
 import { fieldJson } from "../routes/signature-request-json.js";
 import { readUpload, readWhole } from "../upload-body.js";
 import { appPage, webApp } from "../web-app.js";
@@ -185,7 +187,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   api.router.use(budgetedJson(options.bodies, { limit: 1024 * 1024, strict: true }));
 
   const view = async (req: Request) => {
-    const { signatureRequest, recipientId, returnUrl, filled, authentication, covers } =
+    const { signatureRequest, recipientId, returnUrl, filled, authentication, covers, branding } =
       await requests.getSigningSession({
         sessionToken: sessionToken(req),
       });
@@ -196,6 +198,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       filled,
       authentication,
       covers,
+      branding,
     };
   };
 
@@ -211,7 +214,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [401, 410, 500, 503],
     },
     async ({ req, res }) => {
-      const { request, recipientId, returnUrl, filled, authentication, covers } = await view(req);
+      const { request, recipientId, returnUrl, filled, authentication, covers, branding } = await view(req);
       const recipient = request.recipients.find((r) => r.id === recipientId);
       const stored = await Promise.all(
         request.documentIds.map(async (documentId) => {
@@ -261,6 +264,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           width: box?.width ?? 0,
           height: box?.height ?? 0,
         })),
+        branding: brandingJson(request.workspaceId, branding, options.publicUrl),
         everyoneSigned: everyoneSigned(request),
         canReassign:
           request.allowReassign &&
@@ -661,6 +665,51 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           throw err;
         }
       }
+    },
+  );
+  links.on(
+    "get",
+    "/logos/:workspaceId/:sha256",
+    {
+      summary: "A workspace's logo",
+      description:
+        "The logo its signing pages show, at an address naming its digest: cached for good, and shown in e-mails too. The digest of a logo since replaced redirects to the current one.",
+      tag: "Signing",
+      params: LogoParams,
+      answers: {
+        200: {
+          description: "The image.",
+          content: {
+            "image/png": { schema: { type: "string", format: "binary" } },
+            "image/jpeg": { schema: { type: "string", format: "binary" } },
+          },
+        },
+        302: { description: "To the workspace's current logo." },
+      },
+      problems: [404, 500, 503],
+    },
+    async ({ res, params }) => {
+      let found: Awaited<ReturnType<typeof requests.getBrandingLogo>>;
+      try {
+        found = await requests.getBrandingLogo({ workspaceId: params.workspaceId });
+      } catch (err) {
+        if (err instanceof ConnectError && err.code === Code.NotFound)
+          throw new ApiProblem("not_found", "no such logo");
+        throw err;
+      }
+      // Read by e-mail clients and other sites' pages too, never as anything but an image.
+      res.set({ "Cross-Origin-Resource-Policy": "cross-origin", "X-Content-Type-Options": "nosniff" });
+      if (found.sha256 !== params.sha256) {
+        res.set("Cache-Control", "no-cache").redirect(302, logoPath(params.workspaceId, found.sha256));
+        return;
+      }
+      res
+        .set({
+          "Content-Type": found.logo?.contentType ?? "application/octet-stream",
+          "Cache-Control": "public, max-age=31536000, immutable",
+          "Content-Security-Policy": "default-src 'none'",
+        })
+        .send(Buffer.from(found.logo?.content ?? []));
     },
   );
   router.use(links.router);

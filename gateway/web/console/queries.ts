@@ -49,6 +49,7 @@ export const keys = {
   recentErrors: (w: string) => [...workspace(w), "recent-errors"] as const,
   configuration: (w: string) => [...workspace(w), "configuration"] as const,
   embedding: (w: string) => [...workspace(w), "embedding-settings"] as const,
+  branding: (w: string) => [...workspace(w), "branding"] as const,
   sealCertificate: (w: string) => [...workspace(w), "seal-certificate"] as const,
   integrations: (w: string) => [...workspace(w), "integrations"] as const,
   webhookEndpoints,

@@ -53,6 +53,7 @@ export type InvitationView = Schemas["InvitationView"];
 export type WorkspaceSettings = Schemas["WorkspaceSettings"];
 export type RequestSettings = Schemas["RequestSettingsInForce"];
 export type EmbeddingSettings = Schemas["EmbeddingSettings"];
+export type Branding = Schemas["Branding"];
 
 export type DocumentInfo = Schemas["Document"];
 export type Template = Schemas["Template"];

@@ -4125,6 +4125,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/workspaces/{workspaceId}/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the branding
+         * @description How this workspace's signing pages look to its signers: ours until it sets its own.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The branding in force. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Branding"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        /**
+         * Replace the colour and name setting
+         * @description Signing pages opened from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["BrandingInput"];
+                };
+            };
+            responses: {
+                /** @description The branding as kept. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Branding"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/branding/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the logo
+         * @description The image's type is read from its bytes. Anything but a PNG or JPEG within the sizes `image` states is 422 naming `logo`, with the reason.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["BrandingLogoInput"];
+                };
+            };
+            responses: {
+                /** @description The branding with its new logo. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Branding"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                413: components["responses"]["PayloadTooLarge"];
+                415: components["responses"]["UnsupportedMediaType"];
+                422: components["responses"]["ValidationFailed"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        post?: never;
+        /**
+         * Remove the logo
+         * @description The header shows our name again, or the sender's when ours is hidden.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The branding without a logo. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Branding"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/workspaces/{workspaceId}/single-sign-on": {
         parameters: {
             query?: never;
@@ -5309,6 +5496,19 @@ export interface components {
              */
             frameOrigins: string[];
         };
+        BrandingInput: {
+            /**
+             * @description The colour of the signing page's buttons, links and focus rings, `#rrggbb`; null for ours. White text must read on it at 4.5:1 or more (WCAG 2.2 AA), else 422 says its contrast.
+             * @example #0b6e4f
+             */
+            accentColor: string | null;
+            /** @description Leave our name off the signing pages: the header shows the workspace's logo, or the sender's name when there is none. */
+            hideProductName: boolean;
+        };
+        BrandingLogoInput: {
+            /** @description The logo, base64: a PNG or JPEG of at most 100 KiB, 16 to 1200 pixels wide and 16 to 400 high (an SVG is refused: it may carry scripts). A JPEG is kept without its metadata (EXIF, GPS). */
+            image: string;
+        };
         AgreementSetInput: {
             /** @description Your name for the set, such as `Lease and guarantee`. */
             name: string;
@@ -5987,6 +6187,17 @@ export interface components {
             retentionDeletesEvidence: boolean;
             /** @description The member (a user id from the team) who approves what agents' API keys propose, besides the Organization Admins; `null` or absent for the Organization Admins alone (the default). */
             approverUserId: string | null;
+        };
+        Branding: {
+            /**
+             * @description The colour of the signing page's buttons, links and focus rings, `#rrggbb`; null for ours. White text must read on it at 4.5:1 or more (WCAG 2.2 AA), else 422 says its contrast.
+             * @example #0b6e4f
+             */
+            accentColor: string | null;
+            /** @description Leave our name off the signing pages: the header shows the workspace's logo, or the sender's name when there is none. */
+            hideProductName: boolean;
+            /** @description The logo in the signing page's header, at an address that changes with it (cached for good); null when there is none. */
+            logoUrl: string | null;
         };
         AgreementSet: {
             /** Format: uuid */
@@ -6712,6 +6923,7 @@ export interface components {
                 documentId: string;
                 page: number;
             }[];
+            branding: components["schemas"]["Branding"];
             /** @description Every signer has signed: the request is being sealed, or is complete. */
             everyoneSigned: boolean;
             /** @description The sender lets this signer hand the request to someone else (not for a signer in the sender's app). */

@@ -2,6 +2,7 @@ import { isolate } from "@countersign/domain/web";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthenticationGate } from "./AuthenticationGate";
 import { ApiError, getSession, recordViewed, type Session } from "./api";
+import { type Brand, BrandProvider, brandOf, titled } from "./Branding";
 import { ClosedScreen, SignedScreen, StateScreen } from "./EndScreens";
 import { tellHost } from "./frame";
 import { useLanguage, useT } from "./i18n/Language";
@@ -14,6 +15,16 @@ function ids(session: Session) {
 }
 
 export function App() {
+  const [brand, setBrand] = useState<Brand>();
+  return (
+    <BrandProvider brand={brand}>
+      <Screens onBrand={setBrand} />
+    </BrandProvider>
+  );
+}
+
+/** The screen of where the signer stands; each session read gives the page its brand. */
+function Screens({ onBrand }: { onBrand: (brand: Brand) => void }) {
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
   const [handedOver, setHandedOver] = useState(false);
   const { follow, locale } = useLanguage();
@@ -22,9 +33,10 @@ export function App() {
   const show = useCallback(
     (session: Session) => {
       follow(session.recipient.locale);
+      onBrand(brandOf(session));
       setPhase(phaseOf(session));
     },
-    [follow],
+    [follow, onBrand],
   );
 
   const load = useCallback(() => {
@@ -63,7 +75,10 @@ export function App() {
 
   useEffect(() => {
     if (phase.kind === "ready")
-      document.title = t("document.title", { title: isolate(phase.session.request.title) });
+      document.title = titled(
+        t("document.title", { title: isolate(phase.session.request.title) }),
+        phase.session.branding,
+      );
   }, [phase, t]);
 
   // The view is a person's, recorded once the documents are in front of them: a link scanner that

@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { ApiError, getSession, type Session, type SignerAuthentication, sendCode, verify } from "./api";
+import { BrandFoot } from "./Branding";
 import { StateScreen } from "./EndScreens";
 import { FieldError } from "./FieldError";
 import { LanguageSwitcher, useT } from "./i18n/Language";
@@ -203,7 +204,7 @@ export function AuthenticationGate({
           {t("gate.continue")}
         </button>
         <div className="card-foot">
-          <p className="brand-foot">Countersign</p>
+          <BrandFoot />
           <LanguageSwitcher />
         </div>
       </form>

@@ -1,6 +1,7 @@
 /** The pages a signer meets outside signing: waiting, an error, an end, signed, closed. */
 import { useEffect, useRef, useState } from "react";
 import { documentUrl, fetchFile, getSession, type RequestStatus, type Session, SIGNER_COPY_URL } from "./api";
+import { BrandFoot } from "./Branding";
 import { framed } from "./frame";
 import { LanguageSwitcher, useT } from "./i18n/Language";
 import type { MessageId } from "./i18n/messages/en";
@@ -204,7 +205,7 @@ export function StateScreen({
         </h1>
         {children}
         <div className="card-foot">
-          <p className="brand-foot">Countersign</p>
+          <BrandFoot />
           <LanguageSwitcher />
         </div>
       </div>

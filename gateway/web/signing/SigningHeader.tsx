@@ -1,5 +1,6 @@
 /** Whose request this is and who signs it: the page's header, compact on a phone (the message folded). */
 import type { Session } from "./api";
+import { BrandName } from "./Branding";
 import { Folded } from "./Folded";
 import { LanguageSwitcher, useT } from "./i18n/Language";
 
@@ -30,10 +31,7 @@ export function SigningHeader({
     <header className="top">
       <div className="top-inner">
         <div className="top-bar">
-          <p className="brand">
-            <span className="brand-mark" aria-hidden="true" />
-            Countersign
-          </p>
+          <BrandName />
           <LanguageSwitcher />
         </div>
         <h1 data-testid="request-title" dir="auto">

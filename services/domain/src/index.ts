@@ -1,6 +1,7 @@
 export * from "./access-tokens.js";
 export * from "./api-scopes.js";
 export * from "./api-usage.js";
+export * from "./brand-colors.js";
 export * from "./callers.js";
 export * from "./conversion-time.js";
 export * from "./document-claims.js";

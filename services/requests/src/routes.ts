@@ -16,6 +16,7 @@ import type { RequestSettingsBook } from "./creation/request-settings.js";
 import type { LegalHolds } from "./retention/legal-holds.js";
 import type { Proposals } from "./sending/proposals.js";
 import type { Requests } from "./sending/requests.js";
+import type { BrandingBook } from "./signing/branding.js";
 import type { EmbeddingSettingsBook } from "./signing/embedding-settings.js";
 import type { SignerAttachments } from "./signing/signer-attachments.js";
 import type { SignerAuthentication } from "./signing/signer-authentication.js";
@@ -48,6 +49,7 @@ export interface RequestsDomain {
   requestSettings: RequestSettingsBook;
   /** The origins that may frame each workspace's signing page. */
   embeddingSettings: EmbeddingSettingsBook;
+  branding: BrandingBook;
   legalHolds: LegalHolds;
   proposals: Proposals;
   signerAttachments: SignerAttachments;
@@ -71,6 +73,7 @@ export function requestsRoutes({
   auditReports,
   requestSettings,
   embeddingSettings,
+  branding,
   legalHolds,
   proposals,
   signerAttachments,
@@ -196,6 +199,10 @@ export function requestsRoutes({
     updateEmbeddingSettings: async (req) => ({
       settings: await embeddingSettings.update(req.workspaceId, req.settings),
     }),
+    getBranding: async (req) => ({ branding: await branding.get(req.workspaceId) }),
+    updateBranding: async (req) => ({ branding: await branding.update(req.workspaceId, req.branding) }),
+    setBrandingLogo: async (req) => ({ branding: await branding.setLogo(req.workspaceId, req.logo) }),
+    getBrandingLogo: (req) => branding.logo(req.workspaceId),
     placeLegalHold: async (req) => ({
       signatureRequest: await legalHolds.place(req.workspaceId, req.requestId, req.reason, req.actor),
     }),

@@ -58,6 +58,7 @@ import { requestsRoutes } from "./routes.js";
 import { ExpirySweeper } from "./sending/expiry-sweeper.js";
 import { Proposals } from "./sending/proposals.js";
 import { Requests } from "./sending/requests.js";
+import { BrandingBook } from "./signing/branding.js";
 import { EmbeddingSettingsBook } from "./signing/embedding-settings.js";
 import { SignerAttachments } from "./signing/signer-attachments.js";
 import { SignerAuthentication } from "./signing/signer-authentication.js";
@@ -307,6 +308,7 @@ function apiParts(
     auditReports: new AuditReports({ db, drawing: verifierProcess }),
     requestSettings: new RequestSettingsBook(db),
     embeddingSettings: new EmbeddingSettingsBook(db),
+    branding: new BrandingBook(db),
     legalHolds: new LegalHolds(transactions),
     proposals: new Proposals(transactions, links),
     creation,

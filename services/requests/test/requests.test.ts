@@ -7,6 +7,9 @@ import {
   RequestsService,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { fieldViolations, problemOf, serviceClient, uuidv7 } from "@countersign/kit";
+import { withMetadata } from "../../../test/support/jpegs.js";
+import { makeJpeg } from "../../../test/support/office-documents.js";
+import { makePng } from "../../../test/support/pngs.js";
 import { type Harness, PUBLIC_URL, rejection, startHarness, tokenOf, until } from "./harness.js";
 
 type NewRecipient = MessageInitShape<typeof NewRecipientSchema>;
@@ -567,6 +570,79 @@ test("an embedded URL opens in a frame only of an origin the workspace lists, an
     expect.stringContaining('"frameOrigin":"https://app.example.com"'),
     expect.not.stringContaining("frameOrigin"),
   ]);
+});
+
+test("a workspace's branding: ours by default, a readable colour and a PNG or JPEG logo kept, everything else refused by field", async () => {
+  const ws = uuidv7();
+  const ours = { accentColor: "", hideProductName: false, logoSha256: "" };
+  expect((await h.requests.getBranding({ workspaceId: ws })).branding).toMatchObject(ours);
+
+  const light = await rejection(
+    h.requests.updateBranding({ workspaceId: ws, branding: { accentColor: "#ffe066" } }),
+  );
+  expect(fieldViolations(light)).toEqual([
+    expect.objectContaining({ path: "accentColor", message: expect.stringContaining("too light") }),
+  ]);
+  const kept = await h.requests.updateBranding({
+    workspaceId: ws,
+    branding: { accentColor: "#0B6E4F", hideProductName: true, logoSha256: "not read" },
+  });
+  expect(kept.branding).toMatchObject({ accentColor: "#0b6e4f", hideProductName: true, logoSha256: "" });
+
+  const refusedLogo = async (content: Uint8Array) =>
+    fieldViolations(
+      await rejection(
+        h.requests.setBrandingLogo({ workspaceId: ws, logo: { content, contentType: "image/png" } }),
+      ),
+    );
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="40"><script>alert(1)</script></svg>',
+  );
+  expect(await refusedLogo(svg)).toEqual([
+    expect.objectContaining({ path: "logo", message: "must be a PNG or JPEG image, not svg" }),
+  ]);
+  expect(await refusedLogo(Buffer.from("%PDF-1.7 not an image"))).toEqual([
+    expect.objectContaining({ message: "must be a PNG or JPEG image" }),
+  ]);
+  expect(await refusedLogo(makePng({ width: 2000, height: 100 }))).toEqual([
+    expect.objectContaining({ message: expect.stringContaining("is 2000×100 pixels") }),
+  ]);
+  expect(await refusedLogo(Buffer.alloc(100 * 1024 + 1, 0xff))).toEqual([
+    expect.objectContaining({ message: "must be at most 100 KiB" }),
+  ]);
+
+  // A JPEG keeps what draws it, not where the photo was taken.
+  const photo = withMetadata(await makeJpeg(), "WHERE-THE-LOGO-WAS-TAKEN");
+  const withLogo = await h.requests.setBrandingLogo({
+    workspaceId: ws,
+    logo: { content: photo, contentType: "image/png" },
+  });
+  // The colour stays as it was set.
+  expect(withLogo.branding).toMatchObject({
+    accentColor: "#0b6e4f",
+    logoSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+  });
+  const stored = await h.requests.getBrandingLogo({ workspaceId: ws });
+  expect(stored.logo?.contentType).toBe("image/jpeg");
+  expect(stored.sha256).toBe(withLogo.branding?.logoSha256);
+  expect(Buffer.from(stored.logo?.content ?? []).includes("WHERE-THE-LOGO-WAS-TAKEN")).toBe(false);
+  // The signing page is shown with it, from the first screen.
+  const request = await draft(ws, { send: true });
+  const link = await h.requests.createEmbeddedSigningUrl({
+    workspaceId: ws,
+    requestId: request.id,
+    recipientId: request.recipients[0]?.id as string,
+  });
+  const { sessionToken } = await h.requests.openSigningLink({ token: tokenOf(link.url) });
+  expect((await h.requests.getSigningSession({ sessionToken })).branding).toMatchObject({
+    accentColor: "#0b6e4f",
+    hideProductName: true,
+    logoSha256: withLogo.branding?.logoSha256,
+  });
+  // Removed, the logo is gone; another workspace never had one.
+  await h.requests.setBrandingLogo({ workspaceId: ws });
+  expect((await rejection(h.requests.getBrandingLogo({ workspaceId: ws }))).code).toBe(Code.NotFound);
+  expect((await rejection(h.requests.getBrandingLogo({ workspaceId: uuidv7() }))).code).toBe(Code.NotFound);
 });
 
 test("an unknown or malformed link token is not found", async () => {

@@ -9,6 +9,7 @@ import { type FormEvent, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
 import { FormDialog } from "../FormDialog";
+import { base64Of } from "../files";
 import { keys, useInvalidate } from "../queries";
 import type { SealCertificateInfo } from "../types";
 import { Confirm, ErrorNote, Show, TextField, useAction, useLoaded, When } from "../ui";
@@ -142,16 +143,6 @@ export function SealCertificateCard() {
       ) : null}
     </div>
   );
-}
-
-/** The file as base64, read in the page: the server takes JSON. */
-async function base64Of(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = "";
-  for (let at = 0; at < bytes.length; at += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  }
-  return btoa(binary);
 }
 
 function UploadSealDialog({

@@ -1,6 +1,7 @@
-/** Settings → Members, Workspace, Requests and Single sign-on: running the workspace, for Organization Admins. */
+/** Settings → Members, Workspace, Requests, Branding and Single sign-on: running the workspace, for Organization Admins. */
 import { Link } from "wouter";
 import { useWorkspace } from "../workspace";
+import { BrandingTab } from "./BrandingTab";
 import { MembersTab } from "./MembersTab";
 import { RequestsTab } from "./RequestsTab";
 import { SingleSignOnTab } from "./SingleSignOnTab";
@@ -10,6 +11,7 @@ const TABS = [
   { id: "members", label: "Members", Panel: MembersTab },
   { id: "workspace", label: "Workspace", Panel: WorkspaceTab },
   { id: "requests", label: "Requests", Panel: RequestsTab },
+  { id: "branding", label: "Branding", Panel: BrandingTab },
   { id: "single-sign-on", label: "Single sign-on", Panel: SingleSignOnTab },
 ] as const;
 

@@ -24,6 +24,7 @@ import { recipientStore } from "../core/store/recipient-store.js";
 import { requestStore } from "../core/store/request-store.js";
 import type { RecipientRow, RequestRow } from "../core/store/rows.js";
 import { assertAuthenticated, authenticationStatus, pendingMethods } from "./authentication-status.js";
+import { brandingOf } from "./branding.js";
 import { allowedFrameOrigin } from "./embedding-settings.js";
 
 export interface SigningSessionsDeps {
@@ -268,6 +269,8 @@ export class SigningSessions {
     const request = toSignatureRequest(row as RequestRow, recipients);
     const signer = recipients.find((r) => r.id === session.recipientId) as RecipientRow;
     const authentication = await authenticationStatus(this.deps.db, signer, session);
+    // Shown from the first screen, the one asking for codes too.
+    const branding = await brandingOf(this.deps.db, session.workspaceId);
     if (pendingMethods(signer, session).length > 0) {
       // Nothing of the documents before the codes: their names, fields and pages wait too.
       request.fields = [];
@@ -279,6 +282,7 @@ export class SigningSessions {
         returnUrl: session.returnUrl,
         filled: [],
         authentication,
+        branding,
       };
     }
     const values = await fieldValueStore.read(this.deps.db, session.requestId);
@@ -308,6 +312,7 @@ export class SigningSessions {
       filled,
       authentication,
       covers,
+      branding,
     };
   }
 

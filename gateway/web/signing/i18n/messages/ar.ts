@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const ar: Catalogue = {
-  "document.title": "توقيع: {title} · Countersign",
+  "document.title": "توقيع: {title}",
   "language.label": "اللغة",
   "common.tryAgain": "إعادة المحاولة",
   "common.cancel": "إلغاء",

@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const de: Catalogue = {
-  "document.title": "Unterschreiben: {title} · Countersign",
+  "document.title": "Unterschreiben: {title}",
   "language.label": "Sprache",
   "common.tryAgain": "Erneut versuchen",
   "common.cancel": "Abbrechen",

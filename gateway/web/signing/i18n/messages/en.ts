@@ -4,7 +4,7 @@
  * language, which the compiler and i18n/catalogues.test.ts both hold.
  */
 export const en = {
-  "document.title": "Sign: {title} · Countersign",
+  "document.title": "Sign: {title}",
   "language.label": "Language",
   "common.tryAgain": "Try again",
   "common.cancel": "Cancel",

@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const es: Catalogue = {
-  "document.title": "Firmar: {title} · Countersign",
+  "document.title": "Firmar: {title}",
   "language.label": "Idioma",
   "common.tryAgain": "Reintentar",
   "common.cancel": "Cancelar",

@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const fr: Catalogue = {
-  "document.title": "Signer : {title} · Countersign",
+  "document.title": "Signer : {title}",
   "language.label": "Langue",
   "common.tryAgain": "Réessayer",
   "common.cancel": "Annuler",

@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const it: Catalogue = {
-  "document.title": "Da firmare: {title} · Countersign",
+  "document.title": "Da firmare: {title}",
   "language.label": "Lingua",
   "common.tryAgain": "Riprova",
   "common.cancel": "Annulla",

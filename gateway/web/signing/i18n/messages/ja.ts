@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const ja: Catalogue = {
-  "document.title": "署名: {title} · Countersign",
+  "document.title": "署名: {title}",
   "language.label": "言語",
   "common.tryAgain": "再試行",
   "common.cancel": "キャンセル",

@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const nl: Catalogue = {
-  "document.title": "Ondertekenen: {title} · Countersign",
+  "document.title": "Ondertekenen: {title}",
   "language.label": "Taal",
   "common.tryAgain": "Opnieuw proberen",
   "common.cancel": "Annuleren",

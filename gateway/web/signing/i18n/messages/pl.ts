@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const pl: Catalogue = {
-  "document.title": "Podpisz: {title} · Countersign",
+  "document.title": "Podpisz: {title}",
   "language.label": "Język",
   "common.tryAgain": "Spróbuj ponownie",
   "common.cancel": "Anuluj",

@@ -1,7 +1,7 @@
 import type { Catalogue } from "./en";
 
 export const ptBR: Catalogue = {
-  "document.title": "Assinar: {title} · Countersign",
+  "document.title": "Assinar: {title}",
   "language.label": "Idioma",
   "common.tryAgain": "Tentar novamente",
   "common.cancel": "Cancelar",

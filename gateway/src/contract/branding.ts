@@ -1,0 +1,49 @@
+/**
+ * A workspace's branding as the API shows and takes it: one colour, whether our name shows, and a
+ * logo, which is sent apart (base64, as DocuSign takes files) since it is replaced on its own.
+ */
+import { MIN_BRAND_CONTRAST } from "@countersign/domain";
+import { z } from "zod";
+import { base64Text } from "./base64.js";
+import { text } from "./values.js";
+
+/** A 100 KiB logo as base64 (the service refuses a larger one, saying its limit). */
+const LOGO_BASE64_CHARS = Math.ceil((100 * 1024 + 1) / 3) * 4;
+
+const accentColor = text()
+  .max(20)
+  .nullable()
+  .meta({
+    description: `The colour of the signing page's buttons, links and focus rings, \`#rrggbb\`; null for ours. White text must read on it at ${MIN_BRAND_CONTRAST}:1 or more (WCAG 2.2 AA), else 422 says its contrast.`,
+    examples: ["#0b6e4f"],
+  });
+
+const hideProductName = z.boolean().meta({
+  description:
+    "Leave our name off the signing pages: the header shows the workspace's logo, or the sender's name when there is none.",
+});
+
+export const Branding = z
+  .strictObject({
+    accentColor,
+    hideProductName,
+    logoUrl: z.string().nullable().meta({
+      description:
+        "The logo in the signing page's header, at an address that changes with it (cached for good); null when there is none.",
+    }),
+  })
+  .meta({ id: "Branding" });
+
+export const BrandingInput = z.strictObject({ accentColor, hideProductName }).meta({ id: "BrandingInput" });
+
+export const BrandingLogoInput = z
+  .strictObject({
+    image: base64Text().max(LOGO_BASE64_CHARS).meta({
+      description:
+        "The logo, base64: a PNG or JPEG of at most 100 KiB, 16 to 1200 pixels wide and 16 to 400 high (an SVG is refused: it may carry scripts). A JPEG is kept without its metadata (EXIF, GPS).",
+    }),
+  })
+  .meta({ id: "BrandingLogoInput" });
+
+/** The JSON limit of a logo's body: its base64 and the object around it. */
+export const LOGO_BODY_LIMIT = LOGO_BASE64_CHARS + 1024;

@@ -1,0 +1,135 @@
+/**
+ * A workspace's branding, read and replaced with an API key; the console's Settings → Branding uses
+ * its own routes, for Organization Admins only (console/branding.ts). The logo itself is served to
+ * signers' browsers at an address naming its digest (`logoPath`, signing/logo-route.ts).
+ */
+import type { Client } from "@connectrpc/connect";
+import type {
+  RequestsService,
+  Branding as StoredBranding,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import type { z } from "zod";
+import { Branding, BrandingInput, BrandingLogoInput } from "../contract/branding.js";
+import { ok, type PublicApi } from "../public-api.js";
+import { SETTINGS_PROBLEMS } from "./request-settings.js";
+
+const TAG = "Signature requests";
+
+export const GET_BRANDING = {
+  summary: "Get the branding",
+  description: "How this workspace's signing pages look to its signers: ours until it sets its own.",
+  tag: TAG,
+  scope: "requests:read",
+  answers: { 200: { description: "The branding in force.", schema: Branding } },
+  problems: [...SETTINGS_PROBLEMS],
+} as const;
+
+export const PUT_BRANDING = {
+  summary: "Replace the colour and name setting",
+  description:
+    "Signing pages opened from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`.",
+  tag: TAG,
+  scope: "settings:manage",
+  body: BrandingInput,
+  answers: { 200: { description: "The branding as kept.", schema: Branding } },
+  problems: [...SETTINGS_PROBLEMS, 413, 415, 422],
+} as const;
+
+export const PUT_LOGO = {
+  summary: "Replace the logo",
+  description:
+    "The image's type is read from its bytes. Anything but a PNG or JPEG within the sizes `image` states is 422 naming `logo`, with the reason.",
+  tag: TAG,
+  scope: "settings:manage",
+  body: BrandingLogoInput,
+  answers: { 200: { description: "The branding with its new logo.", schema: Branding } },
+  problems: [...SETTINGS_PROBLEMS, 413, 415, 422],
+} as const;
+
+export const DELETE_LOGO = {
+  summary: "Remove the logo",
+  description: "The header shows our name again, or the sender's when ours is hidden.",
+  tag: TAG,
+  scope: "settings:manage",
+  answers: { 200: { description: "The branding without a logo.", schema: Branding } },
+  problems: [...SETTINGS_PROBLEMS],
+} as const;
+
+/** Where a workspace's logo is served: the digest makes the address change with the image. */
+export function logoPath(workspaceId: string, sha256: string): string {
+  return `/sign/logos/${workspaceId}/${sha256}`;
+}
+
+export function brandingJson(
+  workspaceId: string,
+  branding: StoredBranding | undefined,
+  publicUrl: string,
+): z.infer<typeof Branding> {
+  if (!branding) throw new Error("the requests service answered without branding");
+  return {
+    accentColor: branding.accentColor || null,
+    hideProductName: branding.hideProductName,
+    logoUrl: branding.logoSha256 ? `${publicUrl}${logoPath(workspaceId, branding.logoSha256)}` : null,
+  };
+}
+
+/** What each branding operation does, whichever family calls it. */
+export function brandingActions(requests: Client<typeof RequestsService>, publicUrl: string) {
+  const json = (workspaceId: string, answer: { branding?: StoredBranding }) =>
+    brandingJson(workspaceId, answer.branding, publicUrl);
+  return {
+    get: async (workspaceId: string) => json(workspaceId, await requests.getBranding({ workspaceId })),
+    put: async (workspaceId: string, body: z.infer<typeof BrandingInput>) =>
+      json(
+        workspaceId,
+        await requests.updateBranding({
+          workspaceId,
+          branding: { accentColor: body.accentColor ?? "", hideProductName: body.hideProductName },
+        }),
+      ),
+    putLogo: async (workspaceId: string, body: z.infer<typeof BrandingLogoInput>) =>
+      json(
+        workspaceId,
+        await requests.setBrandingLogo({ workspaceId, logo: { content: Buffer.from(body.image, "base64") } }),
+      ),
+    deleteLogo: async (workspaceId: string) =>
+      json(workspaceId, await requests.setBrandingLogo({ workspaceId })),
+  };
+}
+
+export function brandingRoutes(
+  api: PublicApi,
+  requests: Client<typeof RequestsService>,
+  publicUrl: string,
+): void {
+  const act = brandingActions(requests, publicUrl);
+  const keyed = { inConsole: false };
+  api.route(
+    "get",
+    "/branding",
+    { ...GET_BRANDING, problems: [...GET_BRANDING.problems] },
+    async (c) => ok(await act.get(c.workspaceId)),
+    keyed,
+  );
+  api.route(
+    "put",
+    "/branding",
+    { ...PUT_BRANDING, problems: [...PUT_BRANDING.problems] },
+    async (c) => ok(await act.put(c.workspaceId, c.body)),
+    keyed,
+  );
+  api.route(
+    "put",
+    "/branding/logo",
+    { ...PUT_LOGO, problems: [...PUT_LOGO.problems] },
+    async (c) => ok(await act.putLogo(c.workspaceId, c.body)),
+    keyed,
+  );
+  api.route(
+    "delete",
+    "/branding/logo",
+    { ...DELETE_LOGO, problems: [...DELETE_LOGO.problems] },
+    async (c) => ok(await act.deleteLogo(c.workspaceId)),
+    keyed,
+  );
+}

@@ -1,0 +1,276 @@
+/**
+ * Settings → Branding: how the workspace's signing pages look to its signers — its colour, its
+ * logo, and whether our name shows — with a preview of the page's header and button as they will
+ * be. A colour white text cannot be read on is refused as it is typed, in the words the API uses.
+ */
+import { brandColorOf, brandShades } from "@countersign/domain/web";
+import { type CSSProperties, type FormEvent, useId, useRef, useState } from "react";
+import { ok } from "../../shared/api-client";
+import { onOwnOrigin } from "../../shared/own-origin";
+import { api } from "../api";
+import { base64Of } from "../files";
+import { keys } from "../queries";
+import type { Branding } from "../types";
+import { BusyButton, CheckField, ErrorNote, FieldError, Show, useAction, useLoaded } from "../ui";
+import { useWorkspace } from "../workspace";
+
+/** Our own colour, which a workspace's replaces. */
+const OURS = "#2451b7";
+const LOGO_BYTES = 100 * 1024;
+
+export function BrandingTab() {
+  const workspace = useWorkspace();
+  const [loaded, reload] = useLoaded(
+    keys.branding(workspace.id),
+    () =>
+      ok(api.GET("/workspaces/{workspaceId}/branding", { params: { path: { workspaceId: workspace.id } } })),
+    { seedsForm: true },
+  );
+  return (
+    <Show loaded={loaded} what="the branding" onRetry={reload}>
+      {(branding) => <BrandingForms loaded={branding} />}
+    </Show>
+  );
+}
+
+function BrandingForms({ loaded }: { loaded: Branding }) {
+  const [kept, setKept] = useState(loaded);
+  const [color, setColor] = useState(loaded.accentColor ?? "");
+  const [hideName, setHideName] = useState(loaded.hideProductName);
+  const shown = color.trim() === "" ? undefined : brandColorOf(color);
+  const preview = shown && "color" in shown ? shown.color : (kept.accentColor ?? OURS);
+  return (
+    <div className="stack" data-testid="branding">
+      <ColourForm
+        kept={kept}
+        color={color}
+        hideName={hideName}
+        problem={shown && "message" in shown ? `The colour ${shown.message}.` : undefined}
+        onColor={setColor}
+        onHideName={setHideName}
+        onSaved={(branding) => {
+          setKept(branding);
+          setColor(branding.accentColor ?? "");
+          setHideName(branding.hideProductName);
+        }}
+      />
+      <LogoForm kept={kept} onSaved={setKept} />
+      <Preview color={preview} logoUrl={kept.logoUrl} hideName={hideName} />
+    </div>
+  );
+}
+
+interface ColourFormProps {
+  kept: Branding;
+  color: string;
+  hideName: boolean;
+  problem: string | undefined;
+  onColor: (color: string) => void;
+  onHideName: (hide: boolean) => void;
+  onSaved: (branding: Branding) => void;
+}
+
+function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSaved }: ColourFormProps) {
+  const workspace = useWorkspace();
+  const save = useAction();
+  const [saved, setSaved] = useState(false);
+  const id = useId();
+  const errorId = useId();
+  const typed = color.trim().toLowerCase();
+  const changed = typed !== (kept.accentColor ?? "") || hideName !== kept.hideProductName;
+  const error = problem ?? save.error?.about("accentColor");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (problem) return;
+    setSaved(false);
+    void save.run("save", async () => {
+      onSaved(
+        await ok(
+          api.PUT("/workspaces/{workspaceId}/branding", {
+            params: { path: { workspaceId: workspace.id } },
+            body: { accentColor: typed === "" ? null : typed, hideProductName: hideName },
+          }),
+        ),
+      );
+      setSaved(true);
+    });
+  };
+  const picked = typed.match(/^#[0-9a-f]{6}$/) ? typed : (kept.accentColor ?? OURS);
+  return (
+    <form className="card" onSubmit={submit} noValidate data-testid="branding-colour">
+      <h2>Colour and name</h2>
+      <p className="muted">
+        The signing page's buttons, links and focus rings take your colour. White text must read on it (a
+        contrast of 4.5:1 or more), so a light colour is refused: choose a darker shade of it.
+      </p>
+      <label className="stacked-label" htmlFor={id}>
+        Colour <span className="required-word">(#rrggbb; empty for ours)</span>
+      </label>
+      <div className="colour-row">
+        <input
+          type="color"
+          className="colour-swatch"
+          aria-label="Pick the colour"
+          value={picked}
+          onChange={(e) => {
+            onColor(e.target.value);
+            setSaved(false);
+          }}
+        />
+        <input
+          id={id}
+          className="input"
+          value={color}
+          placeholder={OURS}
+          spellCheck={false}
+          autoCapitalize="off"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => {
+            onColor(e.target.value);
+            setSaved(false);
+          }}
+        />
+      </div>
+      <FieldError id={errorId} message={error} />
+      <CheckField
+        checked={hideName}
+        onChange={(hide) => {
+          onHideName(hide);
+          setSaved(false);
+        }}
+      >
+        Leave Countersign's name off the signing pages
+      </CheckField>
+      <div className="button-row">
+        <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
+          Save
+        </BusyButton>
+      </div>
+      {saved ? (
+        <p className="note success" role="status">
+          Saved. Signing pages opened from now on show it.
+        </p>
+      ) : null}
+      {save.error && !error ? <ErrorNote error={save.error} /> : null}
+    </form>
+  );
+}
+
+function LogoForm({ kept, onSaved }: { kept: Branding; onSaved: (branding: Branding) => void }) {
+  const workspace = useWorkspace();
+  const upload = useAction();
+  const input = useRef<HTMLInputElement>(null);
+  const [problem, setProblem] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const inputId = useId();
+  const errorId = useId();
+  const path = { params: { path: { workspaceId: workspace.id } } };
+  const choose = (file: File | undefined) => {
+    setDone(undefined);
+    if (!file) return;
+    if (file.size > LOGO_BYTES) {
+      setProblem(`${file.name} is ${Math.ceil(file.size / 1024)} KiB; a logo may be at most 100 KiB.`);
+      return;
+    }
+    setProblem(undefined);
+    void upload.run("upload", async () => {
+      const image = await base64Of(file);
+      onSaved(await ok(api.PUT("/workspaces/{workspaceId}/branding/logo", { ...path, body: { image } })));
+      setDone("The logo is saved. Signing pages opened from now on show it.");
+    });
+  };
+  const remove = () =>
+    void upload.run("remove", async () => {
+      onSaved(await ok(api.DELETE("/workspaces/{workspaceId}/branding/logo", path)));
+      setDone("The logo is removed.");
+    });
+  const error = problem ?? upload.error?.about("logo");
+  return (
+    <div className="card" data-testid="branding-logo">
+      <h2>Logo</h2>
+      <p className="muted">
+        Shown at the top of the signing page, up to 2rem high. A PNG or JPEG of at most 100 KiB, up to 1200 ×
+        400 pixels; a transparent PNG sits best on the page.
+      </p>
+      {kept.logoUrl ? (
+        <img
+          className="logo-preview"
+          src={onOwnOrigin(kept.logoUrl)}
+          alt="The workspace's logo"
+          data-testid="logo-preview"
+        />
+      ) : (
+        <p className="muted">No logo yet: the page shows our name, or the sender's if you hide ours.</p>
+      )}
+      <label className="stacked-label" htmlFor={inputId}>
+        {kept.logoUrl ? "Replace the logo" : "Upload a logo"}
+      </label>
+      <input
+        ref={input}
+        id={inputId}
+        type="file"
+        accept="image/png,image/jpeg"
+        disabled={upload.busy !== undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        onChange={(e) => {
+          choose(e.target.files?.[0]);
+          e.target.value = "";
+        }}
+      />
+      <FieldError id={errorId} message={error ? `The logo ${error.replace(/^The logo /, "")}` : undefined} />
+      {upload.busy === "upload" ? (
+        <p className="muted" role="status">
+          Uploading…
+        </p>
+      ) : null}
+      {kept.logoUrl ? (
+        <div className="button-row">
+          <BusyButton
+            type="button"
+            className="button secondary"
+            busy={upload.busy === "remove"}
+            onClick={remove}
+          >
+            Remove the logo
+          </BusyButton>
+        </div>
+      ) : null}
+      {done ? (
+        <p className="note success" role="status">
+          {done}
+        </p>
+      ) : null}
+      {upload.error && !error ? <ErrorNote error={upload.error} /> : null}
+    </div>
+  );
+}
+
+/** The signing page's header and its main button, as a signer will see them. */
+function Preview({ color, logoUrl, hideName }: { color: string; logoUrl: string | null; hideName: boolean }) {
+  const workspace = useWorkspace();
+  const shades = brandShades(color);
+  const style = { "--accent": shades.accent, "--accent-strong": shades.strong, "--accent-soft": shades.soft };
+  return (
+    <div className="card" data-testid="branding-preview">
+      <h2>Preview</h2>
+      <div className="brand-preview" style={style as CSSProperties}>
+        <p className="brand-preview-name">
+          {logoUrl ? (
+            <img className="logo-preview" src={onOwnOrigin(logoUrl)} alt={workspace.name} />
+          ) : hideName ? (
+            workspace.name
+          ) : (
+            "Countersign"
+          )}
+        </p>
+        <p className="brand-preview-title">Tenancy agreement</p>
+        <p className="muted">
+          From {workspace.name}. <span className="brand-preview-link">Review the documents</span>
+        </p>
+        <span className="button primary brand-preview-button">Finish signing</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * How a workspace's signing pages look to its signers: one colour, whether our name shows, and a
+ * logo. Ours until the workspace sets its own; every value is checked here, where it is kept, so
+ * whatever reaches a page is a colour white text reads on and an image a browser draws.
+ */
+import { createHash } from "node:crypto";
+import { brandColorOf } from "@countersign/domain";
+import type {
+  BrandingLogo,
+  Branding as BrandingMessage,
+} from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
+import { type Database, notFound, type Queryable, validationError } from "@countersign/kit";
+import { MalformedJpeg, withoutJpegMetadata } from "@countersign/kit/jpeg-metadata.js";
+import { imageSize } from "image-size";
+
+export interface Branding {
+  /** "#rrggbb", or empty for ours. */
+  accentColor: string;
+  hideProductName: boolean;
+  /** Hex SHA-256 of the logo; empty when there is none. */
+  logoSha256: string;
+}
+
+export const LOGO_LIMITS = {
+  bytes: 100 * 1024,
+  minSide: 16,
+  maxWidth: 1200,
+  maxHeight: 400,
+} as const;
+
+const OURS: Branding = { accentColor: "", hideProductName: false, logoSha256: "" };
+
+export async function brandingOf(db: Queryable, workspaceId: string): Promise<Branding> {
+  const { rows } = await db.query<{ accent_color: string; hide_product_name: boolean; logo_sha256: string }>(
+    "SELECT accent_color, hide_product_name, logo_sha256 FROM workspace_branding WHERE workspace_id = $1",
+    [workspaceId],
+  );
+  const row = rows[0];
+  if (!row) return OURS;
+  return {
+    accentColor: row.accent_color,
+    hideProductName: row.hide_product_name,
+    logoSha256: row.logo_sha256,
+  };
+}
+
+function accentColorOf(text: string): string {
+  if (text === "") return "";
+  const kept = brandColorOf(text);
+  if ("message" in kept) throw validationError([{ path: "accentColor", message: kept.message }]);
+  return kept.color;
+}
+
+/** A logo as it is kept: its type read from its bytes, a JPEG without what its camera wrote. */
+function keptLogo(logo: BrandingLogo): { contentType: string; content: Uint8Array } {
+  const refuse = (message: string) => validationError([{ path: "logo", message }]);
+  const { content } = logo;
+  if (content.length > LOGO_LIMITS.bytes) throw refuse(`must be at most ${LOGO_LIMITS.bytes / 1024} KiB`);
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(content);
+  } catch {
+    throw refuse("must be a PNG or JPEG image");
+  }
+  if (size.type !== "png" && size.type !== "jpg") {
+    // An SVG may carry scripts, and other formats are not drawn everywhere a signer reads.
+    throw refuse(`must be a PNG or JPEG image, not ${size.type ?? "this format"}`);
+  }
+  const { width, height } = size;
+  const { minSide, maxWidth, maxHeight } = LOGO_LIMITS;
+  if (width < minSide || height < minSide || width > maxWidth || height > maxHeight) {
+    throw refuse(
+      `is ${width}×${height} pixels; it must be ${minSide} to ${maxWidth} pixels wide and ${minSide} to ${maxHeight} high`,
+    );
+  }
+  if (size.type === "png") return { contentType: "image/png", content };
+  try {
+    // A logo is shown to every signer: where a photo was taken stays with the workspace.
+    return { contentType: "image/jpeg", content: withoutJpegMetadata(content) };
+  } catch (err) {
+    if (err instanceof MalformedJpeg) throw refuse("must be a PNG or JPEG image that can be read whole");
+    throw err;
+  }
+}
+
+/** The branding of every workspace, as the API reads and replaces it. */
+export class BrandingBook {
+  constructor(private readonly db: Database) {}
+
+  get(workspaceId: string): Promise<Branding> {
+    return brandingOf(this.db, workspaceId);
+  }
+
+  async update(workspaceId: string, branding: BrandingMessage | undefined): Promise<Branding> {
+    const accentColor = accentColorOf(branding?.accentColor ?? "");
+    const hideProductName = branding?.hideProductName ?? false;
+    await this.db.query(
+      `INSERT INTO workspace_branding (workspace_id, accent_color, hide_product_name) VALUES ($1, $2, $3)
+       ON CONFLICT (workspace_id) DO UPDATE SET accent_color = $2, hide_product_name = $3, updated_at = now()`,
+      [workspaceId, accentColor, hideProductName],
+    );
+    return brandingOf(this.db, workspaceId);
+  }
+
+  /** Replaces the logo, or removes it when there is none. */
+  async setLogo(workspaceId: string, logo: BrandingLogo | undefined): Promise<Branding> {
+    const kept = logo ? keptLogo(logo) : undefined;
+    const sha256 = kept ? createHash("sha256").update(kept.content).digest("hex") : "";
+    await this.db.query(
+      `INSERT INTO workspace_branding (workspace_id, logo, logo_content_type, logo_sha256) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (workspace_id) DO UPDATE
+         SET logo = $2, logo_content_type = $3, logo_sha256 = $4, updated_at = now()`,
+      [workspaceId, kept ? Buffer.from(kept.content) : null, kept?.contentType ?? "", sha256],
+    );
+    return brandingOf(this.db, workspaceId);
+  }
+
+  async logo(
+    workspaceId: string,
+  ): Promise<{ logo: { contentType: string; content: Uint8Array }; sha256: string }> {
+    const { rows } = await this.db.query<{
+      logo: Buffer | null;
+      logo_content_type: string;
+      logo_sha256: string;
+    }>("SELECT logo, logo_content_type, logo_sha256 FROM workspace_branding WHERE workspace_id = $1", [
+      workspaceId,
+    ]);
+    const row = rows[0];
+    if (!row?.logo) throw notFound("logo");
+    return {
+      logo: { contentType: row.logo_content_type, content: new Uint8Array(row.logo) },
+      sha256: row.logo_sha256,
+    };
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * A workspace's branding, as an integrator and a signer meet it: set through the API (a colour white
+ * text cannot be read on refused with its contrast, a logo checked by its bytes and served at an
+ * address that changes with it), then the signing page on a phone in that colour with that logo and
+ * without our name; and the console's Settings → Branding, where an Organization Admin sets both and
+ * sees the preview. Screenshots go to test/artifacts/.
+ */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./support/browser.js";
+import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
+import { call, eventually } from "./support/http.js";
+import { makePng } from "./support/pngs.js";
+import { sentSigningLink } from "./support/signing-links.js";
+
+const ARTIFACTS = join(REPO, "test", "artifacts");
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+const GREEN = "#0b6e4f";
+
+let deployment: Deployment;
+let browser: Browser;
+let gateway: string;
+let key: string;
+let accountId: string;
+const api = () => `${gateway}/api/v1`;
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  deployment = await startStandalone();
+  gateway = deployment.gateways[0] as string;
+  ({ secret: key, accountId } = JSON.parse(
+    (await deployment.cli("keys", "create", "--name", "branding")).stdout,
+  ));
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await deployment?.destroy();
+});
+
+/** A logo: a wide PNG of one colour, as a wordmark's box is. */
+function logo(width = 240, height = 60): Buffer {
+  return makePng({ width, height, colour: 2, depth: 8 });
+}
+
+const putLogo = (image: Buffer) =>
+  call(api(), "/branding/logo", { key, method: "PUT", json: { image: image.toString("base64") } });
+
+/** The colour a CSS value resolves to, as "#rrggbb". */
+function hex(rgb: string): string {
+  const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number);
+  return `#${[r, g, b].map((n) => (n ?? 0).toString(16).padStart(2, "0")).join("")}`;
+}
+
+test("the API keeps a readable colour and a PNG or JPEG logo, says why it refuses others, and serves the logo at an address that changes with it", async () => {
+  expect((await call(api(), "/branding", { key })).body).toEqual({
+    accentColor: null,
+    hideProductName: false,
+    logoUrl: null,
+  });
+  const light = await call(api(), "/branding", {
+    key,
+    method: "PUT",
+    json: { accentColor: "#ffd43b", hideProductName: false },
+  });
+  expect(light.status).toBe(422);
+  expect((light.body as { errors: { path: string; message: string }[] }).errors).toEqual([
+    { path: "accentColor", message: expect.stringMatching(/too light .* contrast 1\.\d:1/) },
+  ]);
+
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50"><script>alert(1)</script></svg>',
+  );
+  const refused = await putLogo(svg);
+  expect(refused.status).toBe(422);
+  expect((refused.body as { errors: unknown[] }).errors).toEqual([
+    { path: "logo", message: "must be a PNG or JPEG image, not svg" },
+  ]);
+  // Larger than the body a logo may have: refused before the service reads it.
+  const huge = await call(api(), "/branding/logo", {
+    key,
+    method: "PUT",
+    json: { image: Buffer.alloc(200 * 1024).toString("base64") },
+  });
+  expect(huge.status).toBe(422);
+
+  const first = await putLogo(logo());
+  expect(first.status).toBe(200);
+  const firstUrl = (first.body as { logoUrl: string }).logoUrl;
+  expect(firstUrl).toMatch(/\/sign\/logos\/[0-9a-f-]{36}\/[0-9a-f]{64}$/);
+  const image = await fetch(firstUrl);
+  expect([image.status, image.headers.get("content-type"), image.headers.get("cache-control")]).toEqual([
+    200,
+    "image/png",
+    "public, max-age=31536000, immutable",
+  ]);
+  // An e-mail client shows it from its own origin.
+  expect(image.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+  expect(Buffer.from(await image.arrayBuffer()).equals(logo())).toBe(true);
+
+  // Replaced, the old address leads to the new image rather than to nothing.
+  const second = await putLogo(logo(300, 80));
+  const secondUrl = (second.body as { logoUrl: string }).logoUrl;
+  expect(secondUrl).not.toBe(firstUrl);
+  const moved = await fetch(firstUrl, { redirect: "manual" });
+  expect([moved.status, new URL(moved.headers.get("location") ?? "", firstUrl).href]).toEqual([
+    302,
+    secondUrl,
+  ]);
+
+  const removed = await call(api(), "/branding/logo", { key, method: "DELETE" });
+  expect((removed.body as { logoUrl: string | null }).logoUrl).toBeNull();
+  expect((await fetch(secondUrl, { redirect: "manual" })).status).toBe(404);
+}, 60_000);
+
+test("a signer on a phone sees the workspace's colour and logo, and our name nowhere", async () => {
+  await putLogo(logo());
+  const kept = await call(api(), "/branding", {
+    key,
+    method: "PUT",
+    json: { accentColor: GREEN, hideProductName: true },
+  });
+  expect(kept.body).toMatchObject({ accentColor: GREEN, hideProductName: true, logoUrl: expect.any(String) });
+
+  const link = await sentSigningLink(
+    deployment,
+    key,
+    {
+      title: "Branded lease",
+      fields: [{ type: "signature", role: "Tenant", page: 1, x: 60, y: 520, width: 200, height: 50 }],
+      recipients: [{ name: "Tia Tenant", email: "tia@branding.test", role: "Tenant" }],
+    },
+    "tia@branding.test",
+  );
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.locator('[data-testid="page-1"][data-rendered]').first().waitFor({ timeout: 30_000 });
+  const shownLogo = page.getByTestId("brand-logo");
+  await shownLogo.waitFor();
+  expect(await shownLogo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(
+    240,
+  );
+  // Every button in the workspace's colour, not ours.
+  const accent = await page.evaluate<string>(
+    "getComputedStyle(document.documentElement).getPropertyValue('--accent').trim()",
+  );
+  expect(accent).toBe(GREEN);
+  const button = page.locator(".button.primary").first();
+  expect(
+    hex(
+      await button.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor ?? ""),
+    ),
+  ).toBe(GREEN);
+  expect(await page.evaluate<string>("document.body.innerText")).not.toMatch(/countersign/i);
+  expect(await page.title()).toBe("Sign: \u2068Branded lease\u2069");
+  // The logo has a line of its own: the title keeps the width of the screen.
+  const title = (await page.getByTestId("request-title").boundingBox()) as { width: number };
+  expect(title.width).toBeGreaterThan(330);
+  await page.screenshot({ path: join(ARTIFACTS, "branding-signing-phone.png") });
+  await context.close();
+}, 120_000);
+
+test("an Organization Admin sets the colour, hides our name and uploads a logo in Settings → Branding, seeing the preview", async () => {
+  await call(api(), "/branding", { key, method: "PUT", json: { accentColor: null, hideProductName: false } });
+  await call(api(), "/branding/logo", { key, method: "DELETE" });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await logIn(page);
+  await page.goto(`${gateway}/console/w/${accountId}/settings/branding`);
+  const colour = page.getByLabel("Colour", { exact: false }).and(page.locator("input:not([type=color])"));
+  await colour.fill("#ffd43b");
+  // Refused as it is typed, with its contrast, and not sent.
+  await page.getByText(/The colour is too light .* contrast 1\.\d:1/).waitFor();
+  await colour.fill(GREEN);
+  await page.getByLabel("Leave Countersign's name off the signing pages").check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByText("Saved. Signing pages opened from now on show it.").waitFor();
+  await page
+    .getByLabel("Upload a logo")
+    .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo() });
+  await page.getByText("The logo is saved.").waitFor();
+  const preview = page.getByTestId("branding-preview");
+  await preview.locator("img").waitFor();
+  // Drawn, not a broken image: the console's own policy lets it in.
+  const drawnWidth = () =>
+    preview.locator("img").evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+  await eventually(async () => ((await drawnWidth()) > 0 ? true : undefined));
+  expect(await drawnWidth()).toBe(240);
+  expect(
+    hex(
+      await preview
+        .locator(".button.primary")
+        .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor ?? ""),
+    ),
+  ).toBe(GREEN);
+  // What the API reads is what the page saved.
+  expect((await call(api(), "/branding", { key })).body).toMatchObject({
+    accentColor: GREEN,
+    hideProductName: true,
+    logoUrl: expect.any(String),
+  });
+  // A file that is no image is refused in words.
+  await page
+    .getByLabel("Replace the logo")
+    .setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: Buffer.from("<svg/>") });
+  await page.getByText("The logo must be a PNG or JPEG image").waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, "branding-console.png"), fullPage: true });
+  await context.close();
+}, 120_000);
+
+async function logIn(page: Page): Promise<void> {
+  await page.goto(`${gateway}/`);
+  await page.getByLabel("E-mail").fill(deployment.adminEmail);
+  await page.getByLabel("Password", { exact: true }).fill(deployment.adminPassword);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.getByRole("heading", { name: "Signature requests" }).waitFor();
+}
