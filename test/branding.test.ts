@@ -3,7 +3,9 @@
  * text cannot be read on refused with its contrast, a logo checked by its bytes and served at an
  * address that changes with it), then the signing page on a phone in that colour with that logo and
  * without our name; and the console's Settings → Branding, where an Organization Admin sets both and
- * sees the preview. Screenshots go to test/artifacts/.
+ * sees the preview. And what an app that embeds signing keeps with a request: its own ids, answered
+ * and searched as given, and its signers' names and e-mails, which the page shows read-only.
+ * Screenshots go to test/artifacts/.
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,7 +13,9 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
-import { makePng } from "./support/pngs.js";
+import { makeColourPng } from "./support/office-documents.js";
+import { type OutboxMail, outboxMails } from "./support/outbox-mail.js";
+import { makePdf } from "./support/pdfs.js";
 import { sentSigningLink } from "./support/signing-links.js";
 
 const ARTIFACTS = join(REPO, "test", "artifacts");
@@ -40,9 +44,9 @@ afterAll(async () => {
   await deployment?.destroy();
 });
 
-/** A logo: a wide PNG of one colour, as a wordmark's box is. */
+/** A logo: a wide PNG of the brand's colour, as a wordmark's box is. */
 function logo(width = 240, height = 60): Buffer {
-  return makePng({ width, height, colour: 2, depth: 8 });
+  return Buffer.from(makeColourPng(width, height, [11, 110, 79]));
 }
 
 const putLogo = (image: Buffer) =>
@@ -58,6 +62,7 @@ test("the API keeps a readable colour and a PNG or JPEG logo, says why it refuse
   expect((await call(api(), "/branding", { key })).body).toEqual({
     accentColor: null,
     hideProductName: false,
+    emailSenderName: null,
     logoUrl: null,
   });
   const light = await call(api(), "/branding", {
@@ -163,8 +168,120 @@ test("a signer on a phone sees the workspace's colour and logo, and our name now
   await context.close();
 }, 120_000);
 
+test("a signer's e-mail comes from the workspace's sender name, with its logo and colour and without our name", async () => {
+  const logoUrl = ((await putLogo(logo())).body as { logoUrl: string }).logoUrl;
+  const address = await call(api(), "/branding", {
+    key,
+    method: "PUT",
+    json: { accentColor: GREEN, hideProductName: true, emailSenderName: "ceo@bank.example" },
+  });
+  expect(address.status).toBe(422);
+  expect((address.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual([
+    "emailSenderName",
+  ]);
+  const kept = await call(api(), "/branding", {
+    key,
+    method: "PUT",
+    json: { accentColor: GREEN, hideProductName: true, emailSenderName: "Acme Leasing" },
+  });
+  expect(kept.body).toMatchObject({ emailSenderName: "Acme Leasing" });
+
+  await sentSigningLink(
+    deployment,
+    key,
+    {
+      title: "Branded renewal",
+      fields: [{ type: "signature", role: "Tenant", page: 1, x: 60, y: 520, width: 200, height: 50 }],
+      recipients: [{ name: "Eve Tenant", email: "eve@branding.test", role: "Tenant" }],
+    },
+    "eve@branding.test",
+  );
+  const mail = (await outboxMails(deployment.dataDir)).find(
+    (m) => m.to === "eve@branding.test",
+  ) as OutboxMail;
+  expect(mail.fromName).toBe("Acme Leasing");
+  expect(mail.html).toContain(`<img src="${logoUrl}" alt="Acme Leasing"`);
+  expect(mail.html).toContain(`background:${GREEN}`);
+  expect(`${mail.subject}\n${mail.text}\n${mail.html}`).not.toMatch(/countersign/i);
+
+  // As a mail client shows it: the logo drawn from its address.
+  const context = await browser.newContext({ viewport: { width: 640, height: 720 } });
+  const page = await context.newPage();
+  await page.setContent(mail.html);
+  const image = page.locator("img").first();
+  await eventually(async () =>
+    (await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0
+      ? true
+      : undefined,
+  );
+  await page.screenshot({ path: join(ARTIFACTS, "branding-email.png"), fullPage: true });
+  await context.close();
+}, 120_000);
+
+test("an app's own ids come back on the request, its recipients and a search; a locked signer's name and e-mail show read-only", async () => {
+  const upload = await call(api(), "/documents/upload?filename=lease.pdf", {
+    key,
+    method: "POST",
+    body: await makePdf(1, "Lease"),
+    headers: { "content-type": "application/pdf" },
+  });
+  const box = { role: "Tenant", page: 1, x: 60, width: 220, height: 24 };
+  const created = await call(api(), "/signature-requests", {
+    key,
+    method: "POST",
+    json: {
+      title: "Locked lease",
+      documentIds: [(upload.body as { id: string }).id],
+      fields: [
+        { ...box, type: "signature", y: 520, height: 50 },
+        { ...box, type: "name", y: 600 },
+        { ...box, type: "email", y: 640 },
+      ],
+      recipients: [{ name: "Lou Locked", email: "lou@branding.test", role: "Tenant", externalId: "user-42" }],
+      externalId: "lease-77",
+      lockSignerIdentity: true,
+      allowReassign: true,
+      send: true,
+    },
+  });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({
+    externalId: "lease-77",
+    lockSignerIdentity: true,
+    allowReassign: false,
+    recipients: [{ externalId: "user-42" }],
+  });
+  const found = await call(api(), "/signature-requests?externalId=lease-77", { key });
+  expect((found.body as { items: { id: string }[] }).items.map((r) => r.id)).toEqual([
+    (created.body as { id: string }).id,
+  ]);
+
+  const link = await eventually(
+    async () => (await outboxMails(deployment.dataDir)).find((m) => m.to === "lou@branding.test")?.link,
+  );
+  const context = await browser.newContext(PHONE);
+  const page = await context.newPage();
+  await page.goto(link);
+  const name = page.getByRole("textbox", { name: /name/i }).first();
+  await name.waitFor({ timeout: 30_000 });
+  expect(await name.inputValue()).toBe("Lou Locked");
+  expect(await name.getAttribute("readonly")).not.toBeNull();
+  await name.tap();
+  await page.keyboard.type("Mallory");
+  expect(await name.inputValue()).toBe("Lou Locked");
+  const email = page.getByRole("textbox", { name: /e-?mail/i }).first();
+  expect([await email.inputValue(), await email.getAttribute("readonly")]).toEqual(["lou@branding.test", ""]);
+  // Nobody else may take it over: the page offers no hand-over.
+  expect(await page.getByTestId("reassign").count()).toBe(0);
+  await context.close();
+}, 120_000);
+
 test("an Organization Admin sets the colour, hides our name and uploads a logo in Settings → Branding, seeing the preview", async () => {
-  await call(api(), "/branding", { key, method: "PUT", json: { accentColor: null, hideProductName: false } });
+  await call(api(), "/branding", {
+    key,
+    method: "PUT",
+    json: { accentColor: null, hideProductName: false, emailSenderName: null },
+  });
   await call(api(), "/branding/logo", { key, method: "DELETE" });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -175,9 +292,10 @@ test("an Organization Admin sets the colour, hides our name and uploads a logo i
   // Refused as it is typed, with its contrast, and not sent.
   await page.getByText(/The colour is too light .* contrast 1\.\d:1/).waitFor();
   await colour.fill(GREEN);
-  await page.getByLabel("Leave Countersign's name off the signing pages").check();
+  await page.getByLabel("Leave Countersign's name off the signing pages and e-mails").check();
+  await page.getByLabel("Name e-mails come from").fill("Acme Leasing");
   await page.getByRole("button", { name: "Save" }).click();
-  await page.getByText("Saved. Signing pages opened from now on show it.").waitFor();
+  await page.getByText("Saved. Signing pages opened and e-mails sent from now on show it.").waitFor();
   await page
     .getByLabel("Upload a logo")
     .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo() });
@@ -200,6 +318,7 @@ test("an Organization Admin sets the colour, hides our name and uploads a logo i
   expect((await call(api(), "/branding", { key })).body).toMatchObject({
     accentColor: GREEN,
     hideProductName: true,
+    emailSenderName: "Acme Leasing",
     logoUrl: expect.any(String),
   });
   // A file that is no image is refused in words.

@@ -11,6 +11,8 @@ export interface OutboxMail {
   replyTo?: string;
   subject: string;
   text: string;
+  /** The HTML part; empty when there is none. */
+  html: string;
   /** The signing link in the e-mail, if there is one. */
   link?: string;
   attachments: { filename: string; content: Buffer; contentType: string }[];
@@ -29,6 +31,7 @@ export async function outboxMails(dataDir: string): Promise<OutboxMail[]> {
         replyTo: parsed.replyTo?.value[0]?.address,
         subject: parsed.subject ?? "",
         text,
+        html: typeof parsed.html === "string" ? parsed.html : "",
         link: /https?:\/\/\S+\/sign\/[A-Za-z0-9_-]{43}/.exec(text)?.[0],
         attachments: parsed.attachments.map((a) => ({
           filename: a.filename ?? "",

@@ -20,13 +20,23 @@ const accentColor = text()
 
 const hideProductName = z.boolean().meta({
   description:
-    "Leave our name off the signing pages: the header shows the workspace's logo, or the sender's name when there is none.",
+    "Leave our name off the signing pages and e-mails: the page's header shows the workspace's logo, or the sender's name when there is none.",
 });
+
+const emailSenderName = text()
+  .max(70)
+  .nullable()
+  .meta({
+    description:
+      'The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment\'s, so its SPF and DKIM hold. One line, without "@".',
+    examples: ["Acme Leasing"],
+  });
 
 export const Branding = z
   .strictObject({
     accentColor,
     hideProductName,
+    emailSenderName,
     logoUrl: z.string().nullable().meta({
       description:
         "The logo in the signing page's header, at an address that changes with it (cached for good); null when there is none.",
@@ -34,7 +44,9 @@ export const Branding = z
   })
   .meta({ id: "Branding" });
 
-export const BrandingInput = z.strictObject({ accentColor, hideProductName }).meta({ id: "BrandingInput" });
+export const BrandingInput = z
+  .strictObject({ accentColor, hideProductName, emailSenderName: emailSenderName.optional() })
+  .meta({ id: "BrandingInput" });
 
 export const BrandingLogoInput = z
   .strictObject({

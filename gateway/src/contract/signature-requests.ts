@@ -26,6 +26,10 @@ export const NewRecipient = z
       description:
         "Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them.",
     }),
+    externalId: text().max(100).optional().meta({
+      description:
+        "Your own id for the recipient (a user or contact id in your app), answered with them and in webhook events; unique in the request.",
+    }),
     accessCode: text().optional().meta({
       description:
         "For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Every five wrong codes lock the signer out, from 15 minutes up to 4 hours.",
@@ -86,6 +90,15 @@ export const SignatureRequestInput = z
         "Signers may hand the request to someone else from the signing page, with a reason (DocuSign's `allowReassign`).",
       default: false,
     }),
+    externalId: text().max(200).optional().meta({
+      description:
+        "Your own id for the request (an order or contract number): answered with it, in its webhook events, and searchable with `?externalId=`. Several requests may share one.",
+    }),
+    lockSignerIdentity: z.boolean().optional().meta({
+      description:
+        "Each signer's name and e-mail fields are theirs as you gave them: the signing page shows them read-only, a different value is a 422, and no signer may hand the request to someone else (it overrides `allowReassign`). For an app that knows who its users are.",
+      default: false,
+    }),
     reminderEveryDays: wholeNumber().optional().meta({
       description:
         "Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`).",
@@ -141,6 +154,7 @@ export const Recipient = z
       .string()
       .nullable()
       .meta({ description: "Set for a signer who signs embedded in your app: no e-mail is sent." }),
+    externalId: z.string().nullable().meta({ description: "Your own id for the recipient, as you gave it." }),
     viewedAt: optionalTimestamp,
     signedAt: optionalTimestamp,
     declinedAt: optionalTimestamp,
@@ -271,6 +285,10 @@ export const SignatureRequest = z
       })
       .meta({ description: "Who the request comes from, as its recipients see it." }),
     allowReassign: z.boolean().meta({ description: "Signers may hand the request to someone else." }),
+    externalId: z.string().nullable().meta({ description: "Your own id for the request, as you gave it." }),
+    lockSignerIdentity: z.boolean().meta({
+      description: "Each signer's name and e-mail fields are theirs as you gave them, read-only.",
+    }),
     reminderEveryDays: z.int().meta({
       description:
         "Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never.",
@@ -343,6 +361,7 @@ export const SignatureRequestQuery = z.object({
   }),
   createdFrom: instant("Only requests created at or after this time.").optional(),
   createdTo: instant("Only requests created before this time.").optional(),
+  externalId: text().max(200).optional().meta({ description: "Only requests you gave this `externalId`." }),
   sort: z.enum(["newest", "oldest", "title", "changed"]).optional().meta({
     description:
       "`newest` created first (the default), `oldest` first, by `title` (A to Z), or most recently `changed` first.",

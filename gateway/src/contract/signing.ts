@@ -116,6 +116,10 @@ export const SigningSession = z
         "Every text tag the request's fields were placed on, whoever fills them: shown white, as the completed PDF shows them.",
     }),
     branding: Branding,
+    identityLocked: z.boolean().meta({
+      description:
+        "The sender fixed who the signer is: their name and e-mail fields show their own, read-only.",
+    }),
     everyoneSigned: z.boolean().meta({
       description: "Every signer has signed: the request is being sealed, or is complete.",
     }),

@@ -4,6 +4,7 @@
  * signers' browsers at an address naming its digest (`logoPath`, signing/logo-route.ts).
  */
 import type { Client } from "@connectrpc/connect";
+import { logoPath } from "@countersign/domain";
 import type {
   RequestsService,
   Branding as StoredBranding,
@@ -17,7 +18,8 @@ const TAG = "Signature requests";
 
 export const GET_BRANDING = {
   summary: "Get the branding",
-  description: "How this workspace's signing pages look to its signers: ours until it sets its own.",
+  description:
+    "How this workspace's signing pages and e-mails look to its recipients: ours until it sets its own.",
   tag: TAG,
   scope: "requests:read",
   answers: { 200: { description: "The branding in force.", schema: Branding } },
@@ -25,9 +27,9 @@ export const GET_BRANDING = {
 } as const;
 
 export const PUT_BRANDING = {
-  summary: "Replace the colour and name setting",
+  summary: "Replace the colour, the name setting and the e-mails' sender name",
   description:
-    "Signing pages opened from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`.",
+    'Signing pages opened and e-mails sent from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`; a sender name on more than one line or holding "@" is 422 naming `emailSenderName`. Left out, `emailSenderName` is cleared.',
   tag: TAG,
   scope: "settings:manage",
   body: BrandingInput,
@@ -55,11 +57,6 @@ export const DELETE_LOGO = {
   problems: [...SETTINGS_PROBLEMS],
 } as const;
 
-/** Where a workspace's logo is served: the digest makes the address change with the image. */
-export function logoPath(workspaceId: string, sha256: string): string {
-  return `/sign/logos/${workspaceId}/${sha256}`;
-}
-
 export function brandingJson(
   workspaceId: string,
   branding: StoredBranding | undefined,
@@ -69,6 +66,7 @@ export function brandingJson(
   return {
     accentColor: branding.accentColor || null,
     hideProductName: branding.hideProductName,
+    emailSenderName: branding.emailSenderName || null,
     logoUrl: branding.logoSha256 ? `${publicUrl}${logoPath(workspaceId, branding.logoSha256)}` : null,
   };
 }
@@ -84,7 +82,11 @@ export function brandingActions(requests: Client<typeof RequestsService>, public
         workspaceId,
         await requests.updateBranding({
           workspaceId,
-          branding: { accentColor: body.accentColor ?? "", hideProductName: body.hideProductName },
+          branding: {
+            accentColor: body.accentColor ?? "",
+            hideProductName: body.hideProductName,
+            emailSenderName: body.emailSenderName ?? "",
+          },
         }),
       ),
     putLogo: async (workspaceId: string, body: z.infer<typeof BrandingLogoInput>) =>

@@ -99,6 +99,7 @@ export function signatureRequestRoutes(
           kind: r.kind ?? "",
           routingOrder: r.routingOrder ?? 0,
           clientUserId: r.clientUserId ?? "",
+          externalId: r.externalId ?? "",
           accessCode: r.accessCode ?? "",
           emailCode: r.emailCode ?? false,
           locale: r.locale ?? "",
@@ -107,6 +108,8 @@ export function signatureRequestRoutes(
         expireTime: body.expiresAt ? timestampFromDate(body.expiresAt) : undefined,
         send: body.send ?? false,
         allowReassign: body.allowReassign ?? false,
+        externalId: body.externalId ?? "",
+        lockSignerIdentity: body.lockSignerIdentity ?? false,
         reminderEveryDays: body.reminderEveryDays,
         expiryWarningDays: body.expiryWarningDays,
         mergeFields: body.mergeFields,
@@ -131,11 +134,12 @@ export function signatureRequestRoutes(
       problems: [...READ_PROBLEMS],
     },
     async ({ workspaceId, query }) => {
-      const { pageIndex, pageSize, status, q, createdFrom, createdTo, sort } = query;
+      const { pageIndex, pageSize, status, q, createdFrom, createdTo, sort, externalId } = query;
       const listed = await requests.listSignatureRequests({
         workspaceId,
         status: status ?? "",
         search: q ?? "",
+        externalId: externalId ?? "",
         createdAfter: createdFrom ? timestampFromDate(createdFrom) : undefined,
         createdBefore: createdTo ? timestampFromDate(createdTo) : undefined,
         order: sort ?? "",

@@ -16,6 +16,7 @@ import {
   hasDonePart,
   isDay,
   isTimeZone,
+  logoPath,
 } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
@@ -57,7 +58,7 @@ import { type BodyBudget, budgetedJson } from "../middleware/body-budget.js";
 import { notFound } from "../middleware/errors.js";
 import { ApiProblem, signingEndedOf } from "../problems.js";
 import type { RateLimiter } from "../rate-limiter.js";
-import { brandingJson, logoPath } from "../routes/branding.js";
+import { brandingJson } from "../routes/branding.js";
 import { fieldJson } from "../routes/signature-request-json.js";
 import { readUpload, readWhole } from "../upload-body.js";
 import { appPage, webApp } from "../web-app.js";
@@ -265,6 +266,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           height: box?.height ?? 0,
         })),
         branding: brandingJson(request.workspaceId, branding, options.publicUrl),
+        identityLocked: request.lockSignerIdentity,
         everyoneSigned: everyoneSigned(request),
         canReassign:
           request.allowReassign &&

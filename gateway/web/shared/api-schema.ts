@@ -620,6 +620,8 @@ export interface paths {
                     q?: string;
                     createdFrom?: string;
                     createdTo?: string;
+                    /** @description Only requests you gave this `externalId`. */
+                    externalId?: string;
                     /** @description `newest` created first (the default), `oldest` first, by `title` (A to Z), or most recently `changed` first. */
                     sort?: "newest" | "oldest" | "title" | "changed";
                 };
@@ -4134,7 +4136,7 @@ export interface paths {
         };
         /**
          * Get the branding
-         * @description How this workspace's signing pages look to its signers: ours until it sets its own.
+         * @description How this workspace's signing pages and e-mails look to its recipients: ours until it sets its own.
          */
         get: {
             parameters: {
@@ -4167,8 +4169,8 @@ export interface paths {
             };
         };
         /**
-         * Replace the colour and name setting
-         * @description Signing pages opened from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`.
+         * Replace the colour, the name setting and the e-mails' sender name
+         * @description Signing pages opened and e-mails sent from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`; a sender name on more than one line or holding "@" is 422 naming `emailSenderName`. Left out, `emailSenderName` is cleared.
          */
         put: {
             parameters: {
@@ -5302,6 +5304,13 @@ export interface components {
              * @default false
              */
             allowReassign?: boolean;
+            /** @description Your own id for the request (an order or contract number): answered with it, in its webhook events, and searchable with `?externalId=`. Several requests may share one. */
+            externalId?: string;
+            /**
+             * @description Each signer's name and e-mail fields are theirs as you gave them: the signing page shows them read-only, a different value is a 422, and no signer may hand the request to someone else (it overrides `allowReassign`). For an app that knows who its users are.
+             * @default false
+             */
+            lockSignerIdentity?: boolean;
             /** @description Remind each recipient whose turn it is by e-mail this many days after their last e-mail, until the request ends or expires: 0 never, at most 30. Defaults to the workspace's `reminderEveryDays` (`/request-settings`). */
             reminderEveryDays?: number;
             /** @description Warn the recipients whose turn it is, and the sender, this many days before `expiresAt`: 0 never, at most 30. Defaults to the workspace's `expiryWarningDays`. */
@@ -5372,6 +5381,8 @@ export interface components {
             routingOrder?: number;
             /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
             clientUserId?: string;
+            /** @description Your own id for the recipient (a user or contact id in your app), answered with them and in webhook events; unique in the request. */
+            externalId?: string;
             /** @description For a signer: a code, 4 to 50 characters, you give them another way (a call, a letter); the signing page asks for it before the document is shown. Kept only as a keyed hash: it is never answered back. Every five wrong codes lock the signer out, from 15 minutes up to 4 hours. */
             accessCode?: string;
             /**
@@ -5502,8 +5513,13 @@ export interface components {
              * @example #0b6e4f
              */
             accentColor: string | null;
-            /** @description Leave our name off the signing pages: the header shows the workspace's logo, or the sender's name when there is none. */
+            /** @description Leave our name off the signing pages and e-mails: the page's header shows the workspace's logo, or the sender's name when there is none. */
             hideProductName: boolean;
+            /**
+             * @description The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment's, so its SPF and DKIM hold. One line, without "@".
+             * @example Acme Leasing
+             */
+            emailSenderName?: string | null;
         };
         BrandingLogoInput: {
             /** @description The logo, base64: a PNG or JPEG of at most 100 KiB, 16 to 1200 pixels wide and 16 to 400 high (an SVG is refused: it may carry scripts). A JPEG is kept without its metadata (EXIF, GPS). */
@@ -5555,6 +5571,8 @@ export interface components {
                 routingOrder?: number;
                 /** @description Your id for a signer who signs embedded in your app (see the embedded signing URL); no e-mail is sent to them. */
                 clientUserId?: string;
+                /** @description Your own id for the recipient (a user or contact id in your app), answered with them and in webhook events; unique in the request. */
+                externalId?: string;
                 /**
                  * @description For a signer: the signing page e-mails them a one-time code and asks for it before the document is shown, proving they read that mailbox.
                  * @default false
@@ -5969,6 +5987,10 @@ export interface components {
             };
             /** @description Signers may hand the request to someone else. */
             allowReassign: boolean;
+            /** @description Your own id for the request, as you gave it. */
+            externalId: string | null;
+            /** @description Each signer's name and e-mail fields are theirs as you gave them, read-only. */
+            lockSignerIdentity: boolean;
             /** @description Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never. */
             reminderEveryDays: number;
             /** @description Days before `expiresAt` that the waiting recipients and the sender are warned; 0 for never. */
@@ -5997,6 +6019,8 @@ export interface components {
             status: components["schemas"]["RecipientStatus"];
             /** @description Set for a signer who signs embedded in your app: no e-mail is sent. */
             clientUserId: string | null;
+            /** @description Your own id for the recipient, as you gave it. */
+            externalId: string | null;
             viewedAt: string | null;
             signedAt: string | null;
             declinedAt: string | null;
@@ -6194,8 +6218,13 @@ export interface components {
              * @example #0b6e4f
              */
             accentColor: string | null;
-            /** @description Leave our name off the signing pages: the header shows the workspace's logo, or the sender's name when there is none. */
+            /** @description Leave our name off the signing pages and e-mails: the page's header shows the workspace's logo, or the sender's name when there is none. */
             hideProductName: boolean;
+            /**
+             * @description The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment's, so its SPF and DKIM hold. One line, without "@".
+             * @example Acme Leasing
+             */
+            emailSenderName: string | null;
             /** @description The logo in the signing page's header, at an address that changes with it (cached for good); null when there is none. */
             logoUrl: string | null;
         };
@@ -6924,6 +6953,8 @@ export interface components {
                 page: number;
             }[];
             branding: components["schemas"]["Branding"];
+            /** @description The sender fixed who the signer is: their name and e-mail fields show their own, read-only. */
+            identityLocked: boolean;
             /** @description Every signer has signed: the request is being sealed, or is complete. */
             everyoneSigned: boolean;
             /** @description The sender lets this signer hand the request to someone else (not for a signer in the sender's app). */

@@ -15,6 +15,8 @@ interface Props {
   reach: Reach;
   error: string | undefined;
   disabled: boolean;
+  /** The sender fixed the value (the signer's own name or e-mail): shown, not changed. */
+  readOnly?: boolean;
   today: string;
   /** A picked date's text in the page's language; undefined while the service is asked. */
   dayText: string | undefined;
@@ -235,6 +237,7 @@ export function FieldBox({
   reach,
   error,
   disabled,
+  readOnly,
   today,
   dayText,
   groupFull,
@@ -486,6 +489,7 @@ export function FieldBox({
           value={typeof value === "string" ? value : ""}
           placeholder={label}
           disabled={disabled}
+          readOnly={readOnly}
           onFocus={(e) => {
             placeEditor(e.currentTarget);
             onFocusField(field.id);

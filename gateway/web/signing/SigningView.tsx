@@ -517,6 +517,7 @@ export function SigningView({
                           reach={reaches[i] as Reach}
                           error={errors[f.id] ?? numberProblem(f, value, t)}
                           disabled={busy}
+                          readOnly={session.identityLocked && (f.type === "name" || f.type === "email")}
                           today={today}
                           dayText={typeof value === "string" ? dayTexts[value] : undefined}
                           groupFull={most !== undefined && checked >= most}

@@ -3,7 +3,7 @@
  * lacks (no kit, no generated contracts, no Node). The package's main entry is for servers.
  */
 export * from "./api-scopes.js";
-export * from "./brand-colors.js";
+export * from "./branding.js";
 export * from "./field-conditions.js";
 export * from "./message-selectors.js";
 export * from "./signer-locales.js";

@@ -33,6 +33,11 @@ export interface MailMessage {
   to: MailAddress;
   /** Who the mail is sent for: named in the From line ("Ada via Countersign"), and where replies go. */
   onBehalfOf?: { name: string; email: string };
+  /**
+   * The From line's name in place of that ("Acme Leasing", a workspace's own); the address stays
+   * ours, so SPF and DKIM still hold.
+   */
+  fromName?: string;
   subject: string;
   text: string;
   html: string;
@@ -63,7 +68,10 @@ function envelope(from: MailAddress, message: MailMessage) {
   const sender = message.onBehalfOf;
   return {
     // Our address stays the sender (SPF, DKIM); the person behind the request is named, and answered.
-    from: { name: sender?.name ? `${sender.name} via ${from.name}` : from.name, address: from.email },
+    from: {
+      name: message.fromName || (sender?.name ? `${sender.name} via ${from.name}` : from.name),
+      address: from.email,
+    },
     ...(sender?.email ? { replyTo: { name: sender.name, address: sender.email } } : {}),
     to: { name: message.to.name, address: message.to.email },
     subject: message.subject,

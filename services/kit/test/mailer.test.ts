@@ -70,6 +70,24 @@ describe("over SMTP", () => {
     expect(parsed.messageId).toBe("<0192f5d8-1234-7000-8000-000000000001@countersign>");
   });
 
+  test("the From line names who the mail is for, or the workspace's own sender name; the address stays ours and replies reach the sender", async () => {
+    const mailer = createMailer({
+      smtpUrl: `smtp://mailer:s3cret-pass@127.0.0.1:${port}`,
+      outboxDir: "",
+      from: FROM,
+    });
+    const ada = { name: "Ada Sender", email: "ada.sender@example.org" };
+    await mailer.send(message({ onBehalfOf: ada }));
+    const viaUs = await simpleParser(received.at(-1) as Buffer);
+    await mailer.send(message({ onBehalfOf: ada, fromName: "Acme Leasing" }));
+    const branded = await simpleParser(received.at(-1) as Buffer);
+    await mailer.close();
+    expect(viaUs.from?.text).toBe('"Ada Sender via Countersign" <no-reply@example.com>');
+    expect(branded.from?.text).toBe('"Acme Leasing" <no-reply@example.com>');
+    // Replies still reach the person who sent the request.
+    expect(branded.replyTo?.text).toBe('"Ada Sender" <ada.sender@example.org>');
+  });
+
   test("a server that accepts the connection and never greets fails the message at the greeting deadline, naming the server", async () => {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));

@@ -103,6 +103,7 @@ export function requestsRoutes({
           changedBefore: req.changedBefore ? timestampDate(req.changedBefore) : undefined,
           requestIds: req.requestIds,
           search: req.search,
+          externalId: req.externalId,
           createdAfter: req.createdAfter ? timestampDate(req.createdAfter) : undefined,
           createdBefore: req.createdBefore ? timestampDate(req.createdBefore) : undefined,
         },

@@ -182,3 +182,26 @@ test("a sender's value in a field its condition hides is neither kept nor held a
   expect(violations).toEqual([]);
   expect(values.has("detail")).toBe(false);
 });
+
+test("with the signer's identity locked, name and e-mail fields hold their own: kept as the sender gave them, another value refused", () => {
+  const fields = [field("who", { type: "name" }), field("mail", { type: "email" }), field("note")];
+  const locked = { ...context, identityLocked: true };
+  const own = readSignerValues(
+    fields,
+    { who: text(" Ada "), mail: text("ada@example.com"), note: text("Hi") },
+    locked,
+  );
+  expect(own.violations).toEqual([]);
+  expect([own.values.get("who"), own.values.get("mail")]).toEqual([
+    { kind: "text", text: "Ada" },
+    { kind: "text", text: "ada@example.com" },
+  ]);
+  const other = readSignerValues(fields, { who: text("Mallory"), mail: text("m@example.com") }, locked);
+  expect(other.violations).toEqual([
+    { path: "values.who", message: `is the signer's own name, as the sender gave it: "Ada"` },
+    { path: "values.mail", message: `is the signer's own email, as the sender gave it: "ada@example.com"` },
+  ]);
+  // Left out, they take the signer's own, as they always do; unlocked, the signer may write another.
+  expect(readSignerValues(fields, {}, locked).values.get("who")).toEqual({ kind: "text", text: "Ada" });
+  expect(read(fields, { who: text("Ada L.") }).values.get("who")).toEqual({ kind: "text", text: "Ada L." });
+});

@@ -187,3 +187,35 @@ test("the one-time code's subject and the sender's expiry warning isolate the ti
   expect(long.subject.length).toBeLessThanOrEqual(250);
   expect(long.subject.endsWith("\u2069")).toBe(true);
 });
+
+test("a workspace's brand: its logo above, its colour on the button, our name nowhere when it leaves it off; ours otherwise", () => {
+  const brand = {
+    accentColor: "#0b6e4f",
+    logoUrl: 'https://sign.example.com/sign/logos/ws/abc"><script>',
+    name: "Acme <Leasing>",
+    hideProductName: true,
+  };
+  for (const mail of [
+    renderNotification(content({ brand })),
+    renderSigningCode({
+      locale: "",
+      requestTitle: "Lease",
+      senderName: "Acme",
+      recipientName: "Ada",
+      code: "123456",
+      brand,
+    }),
+  ]) {
+    // The logo's address and name are values like any other: escaped, never markup.
+    expect(mail.html).toContain(
+      '<img src="https://sign.example.com/sign/logos/ws/abc&quot;&gt;&lt;script&gt;" alt="Acme &lt;Leasing&gt;"',
+    );
+    expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(/countersign/i);
+  }
+  expect(renderNotification(content({ brand })).html).toContain("background:#0b6e4f");
+  const ours = renderNotification(content());
+  expect(ours.html).not.toContain("<img");
+  expect(ours.html).toContain("background:#1f4fd1");
+  expect(ours.text).toContain("— Countersign");
+  expect(ours.html).toContain("Sent by Countersign");
+});

@@ -583,11 +583,46 @@ test("a workspace's branding: ours by default, a readable colour and a PNG or JP
   expect(fieldViolations(light)).toEqual([
     expect.objectContaining({ path: "accentColor", message: expect.stringContaining("too light") }),
   ]);
+  // A sender name is one line that no reader could take for an address; every problem is named at once.
+  const names = await rejection(
+    h.requests.updateBranding({
+      workspaceId: ws,
+      branding: { accentColor: "#ffe066", emailSenderName: "Acme\r\nBcc: everyone@example.com" },
+    }),
+  );
+  expect(fieldViolations(names).map((v) => [v.path, v.message])).toEqual([
+    ["accentColor", expect.stringContaining("too light")],
+    ["emailSenderName", "must be one line of text"],
+  ]);
+  for (const [emailSenderName, message] of [
+    ["billing@bank.example", "must be a name, not an address"],
+    ["x".repeat(71), "must be at most 70 characters"],
+  ]) {
+    const refused = await rejection(
+      h.requests.updateBranding({ workspaceId: ws, branding: { emailSenderName } }),
+    );
+    expect(fieldViolations(refused)).toEqual([
+      expect.objectContaining({
+        path: "emailSenderName",
+        message: expect.stringContaining(message as string),
+      }),
+    ]);
+  }
   const kept = await h.requests.updateBranding({
     workspaceId: ws,
-    branding: { accentColor: "#0B6E4F", hideProductName: true, logoSha256: "not read" },
+    branding: {
+      accentColor: "#0B6E4F",
+      hideProductName: true,
+      logoSha256: "not read",
+      emailSenderName: " Acme Leasing ",
+    },
   });
-  expect(kept.branding).toMatchObject({ accentColor: "#0b6e4f", hideProductName: true, logoSha256: "" });
+  expect(kept.branding).toMatchObject({
+    accentColor: "#0b6e4f",
+    hideProductName: true,
+    logoSha256: "",
+    emailSenderName: "Acme Leasing",
+  });
 
   const refusedLogo = async (content: Uint8Array) =>
     fieldViolations(
@@ -643,6 +678,47 @@ test("a workspace's branding: ours by default, a readable colour and a PNG or JP
   await h.requests.setBrandingLogo({ workspaceId: ws });
   expect((await rejection(h.requests.getBrandingLogo({ workspaceId: ws }))).code).toBe(Code.NotFound);
   expect((await rejection(h.requests.getBrandingLogo({ workspaceId: uuidv7() }))).code).toBe(Code.NotFound);
+});
+
+test("the sender's own ids come back as given, on the request and its recipients, in its events and as a list filter", async () => {
+  const ws = uuidv7();
+  const templateId = await h.template(ws);
+  const make = (externalId: string, recipients = people()) =>
+    h.requests.createSignatureRequest({
+      workspaceId: ws,
+      title: "Order",
+      templateId,
+      recipients,
+      externalId,
+      send: true,
+      // Locked, no signer may hand it on, whatever allowReassign says.
+      allowReassign: true,
+      lockSignerIdentity: true,
+      actor,
+    });
+  const withIds = people().map((p, i) => ({ ...p, externalId: `user-${i}` }));
+  const { signatureRequest: first } = await make("order-1234", withIds);
+  await make("order-1234");
+  await make("order-5678");
+  expect([first?.externalId, first?.lockSignerIdentity, first?.allowReassign]).toEqual([
+    "order-1234",
+    true,
+    false,
+  ]);
+  expect(first?.recipients.map((r) => r.externalId)).toEqual(["user-0", "user-1", "user-2"]);
+  const listed = await h.requests.listSignatureRequests({
+    workspaceId: ws,
+    externalId: "order-1234",
+    pageSize: 10,
+  });
+  expect(listed.signatureRequests.map((r) => r.externalId)).toEqual(["order-1234", "order-1234"]);
+  expect(listed.totalCount).toBe(2);
+  await until(() => h.events.some((e) => e.type === "sent" && e.signatureRequest?.id === first?.id));
+  const sent = h.events.find((e) => e.type === "sent" && e.signatureRequest?.id === first?.id);
+  expect(sent?.signatureRequest?.externalId).toBe("order-1234");
+  expect(sent?.signatureRequest?.recipients.map((r) => r.externalId)).toEqual(["user-0", "user-1", "user-2"]);
+  const tooLong = await rejection(make("x".repeat(201)));
+  expect(fieldViolations(tooLong).map((v) => v.path)).toEqual(["externalId"]);
 });
 
 test("an unknown or malformed link token is not found", async () => {

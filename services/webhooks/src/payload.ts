@@ -27,6 +27,7 @@ function recipientJson(recipient: RecipientSnapshot) {
     kind: recipient.kind,
     routingOrder: recipient.routingOrder,
     status: recipient.status,
+    externalId: recipient.externalId || null,
   };
 }
 
@@ -73,6 +74,7 @@ export class Payloads {
           expiresAt: iso(request.expireTime),
           ...(request.cancelReason ? { cancelReason: request.cancelReason } : {}),
           ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
+          externalId: request.externalId || null,
           links: {
             self: `${api}/signature-requests/${request.id}`,
             ...(request.signedDocumentId

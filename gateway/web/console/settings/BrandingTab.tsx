@@ -1,6 +1,6 @@
 /**
- * Settings → Branding: how the workspace's signing pages look to its signers — its colour, its
- * logo, and whether our name shows — with a preview of the page's header and button as they will
+ * Settings → Branding: how the workspace's signing pages and e-mails look to its recipients — its
+ * colour, its logo, whether our name shows, the name e-mails come from — with a preview of the page's header and button as they will
  * be. A colour white text cannot be read on is refused as it is typed, in the words the API uses.
  */
 import { brandColorOf, brandShades } from "@countersign/domain/web";
@@ -11,7 +11,7 @@ import { api } from "../api";
 import { base64Of } from "../files";
 import { keys } from "../queries";
 import type { Branding } from "../types";
-import { BusyButton, CheckField, ErrorNote, FieldError, Show, useAction, useLoaded } from "../ui";
+import { BusyButton, CheckField, ErrorNote, FieldError, Show, TextField, useAction, useLoaded } from "../ui";
 import { useWorkspace } from "../workspace";
 
 /** Our own colour, which a workspace's replaces. */
@@ -76,29 +76,37 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
   const [saved, setSaved] = useState(false);
   const id = useId();
   const errorId = useId();
+  const [senderName, setSenderName] = useState(kept.emailSenderName ?? "");
   const typed = color.trim().toLowerCase();
-  const changed = typed !== (kept.accentColor ?? "") || hideName !== kept.hideProductName;
+  const changed =
+    typed !== (kept.accentColor ?? "") ||
+    hideName !== kept.hideProductName ||
+    senderName.trim() !== (kept.emailSenderName ?? "");
   const error = problem ?? save.error?.about("accentColor");
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (problem) return;
     setSaved(false);
     void save.run("save", async () => {
-      onSaved(
-        await ok(
-          api.PUT("/workspaces/{workspaceId}/branding", {
-            params: { path: { workspaceId: workspace.id } },
-            body: { accentColor: typed === "" ? null : typed, hideProductName: hideName },
-          }),
-        ),
+      const answer = await ok(
+        api.PUT("/workspaces/{workspaceId}/branding", {
+          params: { path: { workspaceId: workspace.id } },
+          body: {
+            accentColor: typed === "" ? null : typed,
+            hideProductName: hideName,
+            emailSenderName: senderName.trim() === "" ? null : senderName.trim(),
+          },
+        }),
       );
+      onSaved(answer);
+      setSenderName(answer.emailSenderName ?? "");
       setSaved(true);
     });
   };
   const picked = typed.match(/^#[0-9a-f]{6}$/) ? typed : (kept.accentColor ?? OURS);
   return (
     <form className="card" onSubmit={submit} noValidate data-testid="branding-colour">
-      <h2>Colour and name</h2>
+      <h2>Colour and names</h2>
       <p className="muted">
         The signing page's buttons, links and focus rings take your colour. White text must read on it (a
         contrast of 4.5:1 or more), so a light colour is refused: choose a darker shade of it.
@@ -140,8 +148,26 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
           setSaved(false);
         }}
       >
-        Leave Countersign's name off the signing pages
+        Leave Countersign's name off the signing pages and e-mails
       </CheckField>
+      <TextField
+        label="Name e-mails come from"
+        optional
+        maxLength={70}
+        value={senderName}
+        placeholder="Acme Leasing"
+        onChange={(e) => {
+          setSenderName(e.target.value);
+          setSaved(false);
+        }}
+        error={save.error?.about("emailSenderName")}
+      />
+      <p className="muted" data-testid="sender-facts">
+        Empty, e-mails come from “<em>sender</em> via Countersign”. Either way they are sent from this
+        deployment's own address, so the name needs no change to your DNS: receivers check SPF and DKIM on
+        that address's domain, which the deployment's operator sets up once. Replies go to the person who sent
+        the request.
+      </p>
       <div className="button-row">
         <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
           Save
@@ -149,7 +175,7 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
       </div>
       {saved ? (
         <p className="note success" role="status">
-          Saved. Signing pages opened from now on show it.
+          Saved. Signing pages opened and e-mails sent from now on show it.
         </p>
       ) : null}
       {save.error && !error ? <ErrorNote error={save.error} /> : null}

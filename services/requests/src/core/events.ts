@@ -43,6 +43,7 @@ export async function enqueueRequestEvent(
         expireTime: request.expires_at ? timestampFromDate(request.expires_at) : undefined,
         cancelReason: request.cancel_reason,
         signedDocumentId: request.signed_document_id ?? "",
+        externalId: request.external_id,
       },
       recipient: actingRecipient ? recipientSnapshot(actingRecipient) : undefined,
     }),

@@ -49,6 +49,8 @@ export interface ReadingContext {
   consent: boolean;
   /** Name and email fields left out take the recipient's. */
   signer: { name: string; email: string };
+  /** The sender fixed who the signer is: their name and email fields are theirs, whatever is sent. */
+  identityLocked?: boolean;
   /** The day date_signed stamps (in the signer's time zone), and how the page showed it. */
   dateSigned: { date: string; text: string };
   /** A picked day as the page showed it. */
@@ -90,6 +92,13 @@ function readValue(
     case "email": {
       if (value.case !== "text") return "must be text";
       const text = value.value.trim();
+      if (context.identityLocked && field.type !== "text") {
+        const own = field.type === "name" ? context.signer.name : context.signer.email;
+        // Compared as the page shows it: the sender's own value, which the signer cannot change.
+        return text === own.trim()
+          ? { kind: "text", text: own }
+          : `is the signer's own ${field.type}, as the sender gave it: "${own}"`;
+      }
       const problem =
         field.type === "email" && text
           ? personViolations({ email: text }, () => "")[0]?.message

@@ -125,6 +125,8 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     signedDocumentId: row.signed_document_id ?? "",
     sender: { name: row.sender_name, email: row.sender_email },
     allowReassign: row.allow_reassign,
+    externalId: row.external_id,
+    lockSignerIdentity: row.lock_signer_identity,
     reminderEveryDays: row.reminder_every_days,
     expiryWarningDays: row.expiry_warning_days,
     expiryWarningTime: time(row.expiry_warned_at),

@@ -16,6 +16,7 @@ export const LIMITS = {
   emailLength: 254,
   clientUserIdLength: 200,
   externalIdLength: 100,
+  requestExternalIdLength: 200,
   routingOrder: 50,
   reasonLength: 1000,
   noteLength: 2000,
@@ -85,6 +86,7 @@ export function requestViolations(draft: {
   recipients: RecipientDraft[];
   expiresAt?: Date;
   now: Date;
+  externalId?: string;
 }): FieldViolation[] {
   const violations: FieldViolation[] = [];
   const add = (path: string, message: string) => violations.push({ path, message });
@@ -98,6 +100,8 @@ export function requestViolations(draft: {
   }
   if (draft.message.length > LIMITS.messageLength)
     add("message", `must be at most ${LIMITS.messageLength} characters`);
+  if ((draft.externalId ?? "").length > LIMITS.requestExternalIdLength)
+    add("externalId", `must be at most ${LIMITS.requestExternalIdLength} characters`);
   if (!draft.templateId && draft.documentCount === 0)
     add("templateId", "give a templateId, or documentIds and fields");
   if (draft.templateId && draft.documentCount > 0)

@@ -136,6 +136,7 @@ function inputViolations(input: CreateSignatureRequestRequest, drafts: Recipient
     recipients: drafts,
     expiresAt: expiryOf(input),
     now: new Date(),
+    externalId: input.externalId,
   });
   for (const [path, days] of [
     ["reminderEveryDays", input.reminderEveryDays],
@@ -323,7 +324,10 @@ export class RequestCreation {
       operationKey: input.operationKey || null,
       status: "draft",
       sender: senderOf(input.actor),
-      allowReassign: input.allowReassign,
+      // A signer whose identity the sender fixed cannot hand the request to someone else.
+      allowReassign: input.allowReassign && !input.lockSignerIdentity,
+      externalId: input.externalId,
+      lockSignerIdentity: input.lockSignerIdentity,
       reminderEveryDays: input.reminderEveryDays ?? defaults.reminderEveryDays,
       expiryWarningDays: input.expiryWarningDays ?? defaults.expiryWarningDays,
     };

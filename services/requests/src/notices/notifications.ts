@@ -7,7 +7,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type RecipientKind, type SignerLocale, subjects } from "@countersign/domain";
+import { logoPath, type RecipientKind, type SignerLocale, subjects } from "@countersign/domain";
 import { EmailDeliveryFailedSchema } from "@countersign/gen/countersign/events/v1/completion_events_pb.js";
 import {
   type Database,
@@ -23,10 +23,11 @@ import {
   uuidv7,
 } from "@countersign/kit";
 import { Counter } from "prom-client";
+import { type Branding, brandingOf } from "../core/branding.js";
 import type { NotificationKind } from "../core/notice-queue.js";
 import type { SignerCodes } from "../core/signer-codes.js";
 import type { SigningLinks } from "../core/signing-links.js";
-import { renderNotification } from "./mail/notification-emails.js";
+import { type MailBrand, OUR_MAIL_BRAND, renderNotification } from "./mail/notification-emails.js";
 import { renderSenderExpiryWarning } from "./mail/sender-expiry-warning.js";
 import { renderSigningCode } from "./mail/signing-code-email.js";
 
@@ -86,7 +87,7 @@ export class NotificationSender extends JobQueue<DueRow> {
   readonly metrics = new NotificationMetrics();
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly mailer: Mailer,
     private readonly links: SigningLinks,
     private readonly codes: SignerCodes,
@@ -163,6 +164,8 @@ export class NotificationSender extends JobQueue<DueRow> {
       this.metrics.deliveries.inc({ outcome: "sent" });
       return { kind: "done", set: { outcome: "sent" } };
     }
+    const branding = await brandingOf(this.db, row.workspace_id);
+    const brand = mailBrandOf(branding, row, this.links.publicUrl);
     const content =
       row.kind === "signing_code"
         ? renderSigningCode({
@@ -171,6 +174,7 @@ export class NotificationSender extends JobQueue<DueRow> {
             senderName: row.sender_name,
             recipientName: row.name,
             code: this.codes.emailCodeOf(row.id),
+            brand,
           })
         : renderNotification({
             kind: row.kind,
@@ -184,10 +188,13 @@ export class NotificationSender extends JobQueue<DueRow> {
             link: row.link_id ? this.links.urlOf(row.link_id) : "",
             expiresAt: row.kind === "completed" ? undefined : (row.expires_at ?? undefined),
             attached: attachments.length > 0,
+            brand,
           });
     await this.mailer.send({
       to: { name: row.name, email: row.email },
       onBehalfOf: { name: row.sender_name, email: row.sender_email },
+      // The workspace's own name, or the sender alone where it leaves ours off ("Ada via Countersign" else).
+      fromName: branding.emailSenderName || (branding.hideProductName ? row.sender_name : undefined),
       messageId: row.id,
       ...content,
       attachments,
@@ -231,4 +238,14 @@ export class NotificationMetrics {
     labelNames: ["outcome"],
     registers: [],
   });
+}
+
+/** A workspace's branding as its e-mails draw it: the logo at the public URL, the button's colour. */
+function mailBrandOf(branding: Branding, row: DueRow, publicUrl: string): MailBrand {
+  return {
+    accentColor: branding.accentColor || OUR_MAIL_BRAND.accentColor,
+    logoUrl: branding.logoSha256 ? `${publicUrl}${logoPath(row.workspace_id, branding.logoSha256)}` : "",
+    name: branding.emailSenderName || row.sender_name,
+    hideProductName: branding.hideProductName,
+  };
 }

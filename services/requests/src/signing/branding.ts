@@ -1,7 +1,8 @@
 /**
- * How a workspace's signing pages look to its signers: one colour, whether our name shows, and a
- * logo. Ours until the workspace sets its own; every value is checked here, where it is kept, so
- * whatever reaches a page is a colour white text reads on and an image a browser draws.
+ * How a workspace's signing pages and e-mails look to its recipients: one colour, whether our name
+ * shows, the name its e-mails come from, and a logo. Ours until the workspace sets its own; every
+ * value is checked here, where it is kept, so whatever reaches a page or an e-mail is a colour white
+ * text reads on, a name that is no address, and an image a browser draws.
  */
 import { createHash } from "node:crypto";
 import { brandColorOf } from "@countersign/domain";
@@ -9,17 +10,10 @@ import type {
   BrandingLogo,
   Branding as BrandingMessage,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, notFound, type Queryable, validationError } from "@countersign/kit";
+import { type Database, type FieldViolation, notFound, validationError } from "@countersign/kit";
 import { MalformedJpeg, withoutJpegMetadata } from "@countersign/kit/jpeg-metadata.js";
 import { imageSize } from "image-size";
-
-export interface Branding {
-  /** "#rrggbb", or empty for ours. */
-  accentColor: string;
-  hideProductName: boolean;
-  /** Hex SHA-256 of the logo; empty when there is none. */
-  logoSha256: string;
-}
+import { type Branding, brandingOf } from "../core/branding.js";
 
 export const LOGO_LIMITS = {
   bytes: 100 * 1024,
@@ -28,27 +22,28 @@ export const LOGO_LIMITS = {
   maxHeight: 400,
 } as const;
 
-const OURS: Branding = { accentColor: "", hideProductName: false, logoSha256: "" };
-
-export async function brandingOf(db: Queryable, workspaceId: string): Promise<Branding> {
-  const { rows } = await db.query<{ accent_color: string; hide_product_name: boolean; logo_sha256: string }>(
-    "SELECT accent_color, hide_product_name, logo_sha256 FROM workspace_branding WHERE workspace_id = $1",
-    [workspaceId],
-  );
-  const row = rows[0];
-  if (!row) return OURS;
-  return {
-    accentColor: row.accent_color,
-    hideProductName: row.hide_product_name,
-    logoSha256: row.logo_sha256,
-  };
-}
-
-function accentColorOf(text: string): string {
+function accentColorOf(text: string, violations: FieldViolation[]): string {
   if (text === "") return "";
   const kept = brandColorOf(text);
-  if ("message" in kept) throw validationError([{ path: "accentColor", message: kept.message }]);
-  return kept.color;
+  if ("message" in kept) violations.push({ path: "accentColor", message: kept.message });
+  return "color" in kept ? kept.color : "";
+}
+
+export const MAX_SENDER_NAME = 70;
+
+/** A From line's name: one line of text, which no reader could take for an address. */
+function senderNameOf(text: string, violations: FieldViolation[]): string {
+  const name = text.trim();
+  const refuse = (message: string) => {
+    violations.push({ path: "emailSenderName", message });
+    return "";
+  };
+  if (name.length > MAX_SENDER_NAME) return refuse(`must be at most ${MAX_SENDER_NAME} characters`);
+  // Control characters and line breaks could start another header; nodemailer encodes the rest.
+  if (/\p{Cc}/u.test(name)) return refuse("must be one line of text");
+  if (name.includes("@"))
+    return refuse("must be a name, not an address: e-mails come from the deployment's address");
+  return name;
 }
 
 /** A logo as it is kept: its type read from its bytes, a JPEG without what its camera wrote. */
@@ -92,12 +87,17 @@ export class BrandingBook {
   }
 
   async update(workspaceId: string, branding: BrandingMessage | undefined): Promise<Branding> {
-    const accentColor = accentColorOf(branding?.accentColor ?? "");
+    const violations: FieldViolation[] = [];
+    const accentColor = accentColorOf(branding?.accentColor ?? "", violations);
+    const emailSenderName = senderNameOf(branding?.emailSenderName ?? "", violations);
+    if (violations.length > 0) throw validationError(violations, "the branding is not valid");
     const hideProductName = branding?.hideProductName ?? false;
     await this.db.query(
-      `INSERT INTO workspace_branding (workspace_id, accent_color, hide_product_name) VALUES ($1, $2, $3)
-       ON CONFLICT (workspace_id) DO UPDATE SET accent_color = $2, hide_product_name = $3, updated_at = now()`,
-      [workspaceId, accentColor, hideProductName],
+      `INSERT INTO workspace_branding (workspace_id, accent_color, hide_product_name, email_sender_name)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (workspace_id) DO UPDATE
+         SET accent_color = $2, hide_product_name = $3, email_sender_name = $4, updated_at = now()`,
+      [workspaceId, accentColor, hideProductName, emailSenderName],
     );
     return brandingOf(this.db, workspaceId);
   }

@@ -12,6 +12,7 @@ import type {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "../core/audit-trail.js";
+import { brandingOf } from "../core/branding.js";
 import { enqueueRequestEvent } from "../core/events.js";
 import { fieldValueStore } from "../core/field-value-store.js";
 import { toFieldValue, toSignatureRequest } from "../core/messages.js";
@@ -24,7 +25,6 @@ import { recipientStore } from "../core/store/recipient-store.js";
 import { requestStore } from "../core/store/request-store.js";
 import type { RecipientRow, RequestRow } from "../core/store/rows.js";
 import { assertAuthenticated, authenticationStatus, pendingMethods } from "./authentication-status.js";
-import { brandingOf } from "./branding.js";
 import { allowedFrameOrigin } from "./embedding-settings.js";
 
 export interface SigningSessionsDeps {

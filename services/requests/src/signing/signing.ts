@@ -66,6 +66,7 @@ export class Signing {
       const { values, violations } = readSignerValues(fields, given, {
         consent,
         signer,
+        identityLocked: locked.request.lock_signer_identity,
         dateSigned: {
           date: dayOf(signedAt, form.timeZone),
           text: dateSignedText(signedAt, form.locale, form.timeZone),

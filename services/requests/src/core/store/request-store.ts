@@ -26,6 +26,8 @@ export interface RequestFilter {
   search?: string;
   createdAfter?: Date;
   createdBefore?: Date;
+  /** The sender's own id, exactly as given. */
+  externalId?: string;
 }
 
 /** The orders a list can be in, each ending in the id so that pages never overlap. */
@@ -94,9 +96,9 @@ export const requestStore = {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
          document_external_ids, fields, status, sent_at, expires_at, operation_key, sender_name, sender_email,
-         allow_reassign, reminder_every_days, expiry_warning_days)
+         allow_reassign, reminder_every_days, expiry_warning_days, external_id, lock_signer_identity)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11,
-               $12, $13, $14, $15, $16)
+               $12, $13, $14, $15, $16, $17, $18)
        RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
@@ -115,6 +117,8 @@ export const requestStore = {
         request.allowReassign,
         request.reminderEveryDays,
         request.expiryWarningDays,
+        request.externalId,
+        request.lockSignerIdentity,
       ],
     );
     // One statement for every recipient, in the order given.
@@ -200,6 +204,7 @@ export const requestStore = {
     if (filter.requestIds.length > 0) keep((p) => `id = ANY(${p}::uuid[])`, filter.requestIds);
     if (filter.createdAfter) keep((p) => `created_at >= ${p}`, filter.createdAfter);
     if (filter.createdBefore) keep((p) => `created_at < ${p}`, filter.createdBefore);
+    if (filter.externalId) keep((p) => `external_id = ${p}`, filter.externalId);
     if (filter.search?.trim()) {
       keep(
         (p) =>

@@ -48,6 +48,10 @@ export interface RequestRow {
   sender_email: string;
   /** Signers may hand the request to someone else. */
   allow_reassign: boolean;
+  /** The sender's own id for the request; empty when it gave none. */
+  external_id: string;
+  /** Each signer's name and e-mail fields are theirs as the sender knows them, and none may hand it on. */
+  lock_signer_identity: boolean;
   /** The files signers submitted for their attachment fields. */
   signer_attachments: SignerAttachmentRecord[];
   /** Days after their last e-mail that a recipient whose turn it is is reminded; 0 for never. */
@@ -159,6 +163,8 @@ export interface NewRequest {
   allowReassign: boolean;
   reminderEveryDays: number;
   expiryWarningDays: number;
+  externalId: string;
+  lockSignerIdentity: boolean;
 }
 
 export type NewRecipientRow = Pick<
@@ -183,7 +189,8 @@ export const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, d
   cancel_reason, signed_document_id, completion_failure, sender_name, sender_email, allow_reassign,
   signer_attachments, reminder_every_days, expiry_warning_days, expiry_warned_at,
   legal_hold_reason, legal_hold_by, legal_hold_at, documents_deleted_at, certificate_document_id,
-  proposed_by, proposed_at, approval_decision, approval_decided_by, approval_decided_at, approval_note`;
+  proposed_by, proposed_at, approval_decision, approval_decided_by, approval_decided_at, approval_note,
+  external_id, lock_signer_identity`;
 export const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   host_name, host_email,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,

@@ -10,6 +10,25 @@ import type { NotificationKind } from "../../core/notice-queue.js";
 import { MailWords } from "./mail-words.js";
 import type { MessageId } from "./messages/en.js";
 
+/** How a workspace's e-mails look: its logo on top, its colour on the button, our name left off. */
+export interface MailBrand {
+  /** "#rrggbb" for the button. */
+  accentColor: string;
+  /** The logo's absolute URL; empty for none. */
+  logoUrl: string;
+  /** Who the logo stands for, its text where images are not shown. */
+  name: string;
+  hideProductName: boolean;
+}
+
+/** Ours: our button colour, no logo, our name. */
+export const OUR_MAIL_BRAND: MailBrand = {
+  accentColor: "#1f4fd1",
+  logoUrl: "",
+  name: "",
+  hideProductName: false,
+};
+
 export interface NotificationContent {
   kind: NotificationKind;
   /** The recipient's language; empty for English. */
@@ -28,6 +47,8 @@ export interface NotificationContent {
   expiresAt?: Date;
   /** A completed request's sealed PDF is attached. */
   attached?: boolean;
+  /** The sender's workspace's brand; ours when not given. */
+  brand?: MailBrand;
 }
 
 type Wording = { subject: MessageId; lead: MessageId; action: MessageId };
@@ -76,6 +97,7 @@ export function renderNotification(content: NotificationContent): {
   html: string;
 } {
   const words = new MailWords(content.locale);
+  const brand = content.brand ?? OUR_MAIL_BRAND;
   const wording = ASKED_OF[content.recipientKind]?.[content.kind] ?? WORDING[content.kind];
   const title = oneLine(content.requestTitle);
   const subject = words.subject(wording.subject, { title });
@@ -117,7 +139,7 @@ export function renderNotification(content: NotificationContent): {
     const link = escapeHtml(content.link);
     text.push("", `${words.text(wording.action)}:`, content.link);
     html.push(
-      `<p style="margin:24px 0"><a href="${link}" style="display:inline-block;padding:12px 20px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:6px;font-weight:600">${words.html(wording.action)}</a></p>`,
+      `<p style="margin:24px 0"><a href="${link}" style="display:inline-block;padding:12px 20px;background:${escapeHtml(brand.accentColor)};color:#fff;text-decoration:none;border-radius:6px;font-weight:600">${words.html(wording.action)}</a></p>`,
       `<p style="font-size:13px;color:#555">${words.html("orOpen")} <a href="${link}" dir="ltr">${link}</a></p>`,
     );
     if (content.expiresAt) {
@@ -129,11 +151,25 @@ export function renderNotification(content: NotificationContent): {
     text.push("", words.text(personal));
     html.push(`<p style="font-size:13px;color:#555">${words.html(personal)}</p>`);
   }
-  text.push("", words.text("signOff"));
-  return { subject, text: `${text.join("\n")}\n`, html: htmlDocument(words, html) };
+  text.push(...signOff(words, brand));
+  return { subject, text: `${text.join("\n")}\n`, html: htmlDocument(words, html, brand) };
 }
 
-/** An e-mail's HTML parts in the page every e-mail of a request uses, in the recipient's language. */
-export function htmlDocument(words: MailWords, parts: string[]): string {
-  return `<!doctype html><html lang="${words.locale}" dir="${words.direction}"><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111;max-width:560px;margin:0 auto;padding:16px">${parts.join("")}<p style="font-size:12px;color:#888;margin-top:32px">${words.html("sentBy")}</p></body></html>`;
+/** The text part's last lines: our sign-off, unless the workspace leaves our name off. */
+export function signOff(words: MailWords, brand: MailBrand = OUR_MAIL_BRAND): string[] {
+  return brand.hideProductName ? [] : ["", words.text("signOff")];
+}
+
+/**
+ * An e-mail's HTML parts in the page every e-mail of a request uses, in the recipient's language:
+ * the workspace's logo above them, our name below unless the workspace leaves it off.
+ */
+export function htmlDocument(words: MailWords, parts: string[], brand: MailBrand = OUR_MAIL_BRAND): string {
+  const logo = brand.logoUrl
+    ? `<p style="margin:0 0 16px"><img src="${escapeHtml(brand.logoUrl)}" alt="${escapeHtml(brand.name)}" height="32" style="height:32px;width:auto;border:0"></p>`
+    : "";
+  const foot = brand.hideProductName
+    ? ""
+    : `<p style="font-size:12px;color:#888;margin-top:32px">${words.html("sentBy")}</p>`;
+  return `<!doctype html><html lang="${words.locale}" dir="${words.direction}"><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:#111;max-width:560px;margin:0 auto;padding:16px">${logo}${parts.join("")}${foot}</body></html>`;
 }

@@ -8,7 +8,7 @@
 import type { SignerLocale } from "@countersign/domain";
 import escapeHtml from "escape-html";
 import { MailWords } from "./mail-words.js";
-import { htmlDocument, oneLine } from "./notification-emails.js";
+import { htmlDocument, type MailBrand, oneLine, signOff } from "./notification-emails.js";
 
 export interface SigningCodeContent {
   /** The recipient's language; empty for English. */
@@ -17,6 +17,8 @@ export interface SigningCodeContent {
   senderName: string;
   recipientName: string;
   code: string;
+  /** The sender's workspace's brand; ours when not given. */
+  brand?: MailBrand;
 }
 
 export function renderSigningCode(content: SigningCodeContent): {
@@ -38,8 +40,7 @@ export function renderSigningCode(content: SigningCodeContent): {
     words.text("code.works"),
     "",
     words.text("code.stranger"),
-    "",
-    words.text("signOff"),
+    ...signOff(words, content.brand),
   ];
   const html = [
     `<p>${words.html("greeting", { name: content.recipientName })}</p>`,
@@ -51,6 +52,6 @@ export function renderSigningCode(content: SigningCodeContent): {
   return {
     subject: words.subject("code.subject", { code: content.code, title }),
     text: `${text.join("\n")}\n`,
-    html: htmlDocument(words, html),
+    html: htmlDocument(words, html, content.brand),
   };
 }

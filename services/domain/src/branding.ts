@@ -1,5 +1,6 @@
 /**
- * A workspace's brand colour, and the shades the signing pages draw with it. The colour carries
+ * A workspace's brand as the pages and e-mails draw it: where its logo is served, its colour, and
+ * the shades the signing pages draw with that colour. The colour carries
  * white text on buttons, so it must be readable under it (WCAG 2.2 AA: 4.5:1); the services refuse
  * a lighter one rather than show buttons a signer cannot read. The pages derive the other shades
  * from it, so a workspace names one colour, not a palette it could get wrong.
@@ -45,4 +46,13 @@ export function brandShades(color: string): BrandShades {
     strong: base.mix("#000000", 0.25).toHex(),
     soft: base.mix("#ffffff", 0.9).toHex(),
   };
+}
+
+/**
+ * Where a workspace's logo is served, on the gateway's public URL: the digest makes the address
+ * change with the image, so it is cached for good (and shown in e-mails, which the requests service
+ * writes).
+ */
+export function logoPath(workspaceId: string, sha256: string): string {
+  return `/sign/logos/${workspaceId}/${sha256}`;
 }

@@ -1,4 +1,4 @@
-import { brandColorOf, brandShades } from "../src/brand-colors.js";
+import { brandColorOf, brandShades } from "../src/branding.js";
 
 test("a brand colour is kept in lower case when white text on it reads at 4.5:1 or more", () => {
   expect(brandColorOf(" #0B6E4F ")).toEqual({ color: "#0b6e4f" });
