@@ -115,6 +115,10 @@ test("the API keeps a readable colour and a PNG or JPEG logo, says why it refuse
     secondUrl,
   ]);
 
+  // An address that names no workspace is refused as such, not a failure of the service.
+  const digest = new URL(secondUrl).pathname.split("/").at(-1);
+  expect((await fetch(`${gateway}/sign/logos/not-a-workspace/${digest}`)).status).toBe(400);
+
   const removed = await call(api(), "/branding/logo", { key, method: "DELETE" });
   expect((removed.body as { logoUrl: string | null }).logoUrl).toBeNull();
   expect((await fetch(secondUrl, { redirect: "manual" })).status).toBe(404);
@@ -125,7 +129,7 @@ test("a signer on a phone sees the workspace's colour and logo, and our name now
   const kept = await call(api(), "/branding", {
     key,
     method: "PUT",
-    json: { accentColor: GREEN, hideProductName: true },
+    json: { accentColor: GREEN, hideProductName: true, emailSenderName: "Acme Leasing" },
   });
   expect(kept.body).toMatchObject({ accentColor: GREEN, hideProductName: true, logoUrl: expect.any(String) });
 
@@ -166,6 +170,14 @@ test("a signer on a phone sees the workspace's colour and logo, and our name now
   expect(title.width).toBeGreaterThan(330);
   await page.screenshot({ path: join(ARTIFACTS, "branding-signing-phone.png") });
   await context.close();
+
+  // Cancelled, its link's page says so without naming us either.
+  const listed = await call(api(), "/signature-requests?q=Branded%20lease", { key });
+  const [request] = (listed.body as { items: { id: string }[] }).items;
+  await call(api(), `/signature-requests/${request?.id}/cancel`, { key, method: "POST", json: {} });
+  const gone = await fetch(link);
+  expect(gone.status).toBe(410);
+  expect(await gone.text()).not.toMatch(/countersign/i);
 }, 120_000);
 
 test("a signer's e-mail comes from the workspace's sender name, with its logo and colour and without our name", async () => {

@@ -28,7 +28,7 @@ const emailSenderName = text()
   .nullable()
   .meta({
     description:
-      'The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment\'s, so its SPF and DKIM hold. One line, without "@".',
+      'The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment\'s, so its SPF and DKIM hold. One line, without "@"; needed with `hideProductName`.',
     examples: ["Acme Leasing"],
   });
 

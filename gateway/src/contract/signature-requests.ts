@@ -361,7 +361,11 @@ export const SignatureRequestQuery = z.object({
   }),
   createdFrom: instant("Only requests created at or after this time.").optional(),
   createdTo: instant("Only requests created before this time.").optional(),
-  externalId: text().max(200).optional().meta({ description: "Only requests you gave this `externalId`." }),
+  externalId: text()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Only requests you gave this `externalId`." }),
   sort: z.enum(["newest", "oldest", "title", "changed"]).optional().meta({
     description:
       "`newest` created first (the default), `oldest` first, by `title` (A to Z), or most recently `changed` first.",

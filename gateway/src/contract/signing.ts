@@ -249,7 +249,7 @@ export const Declined = z
 export const SigningDocumentParams = z.object({ documentId: id() });
 
 export const LogoParams = z.object({
-  workspaceId: id(),
+  workspaceId: z.uuid().transform((value) => value.toLowerCase()),
   sha256: text().regex(/^[0-9a-f]{64}$/, "must be a hex SHA-256"),
 });
 

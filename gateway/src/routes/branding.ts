@@ -1,7 +1,8 @@
 /**
  * A workspace's branding, read and replaced with an API key; the console's Settings → Branding uses
  * its own routes, for Organization Admins only (console/branding.ts). The logo itself is served to
- * signers' browsers at an address naming its digest (`logoPath`, signing/logo-route.ts).
+ * signers' browsers and mail clients at an address naming its digest (`logoPath`, served by
+ * signing/signing-routes.ts).
  */
 import type { Client } from "@connectrpc/connect";
 import { logoPath } from "@countersign/domain";

@@ -60,6 +60,8 @@ export interface LinkPage {
    * the session is over (`session_expired`, with the reason).
    */
   framedBy?: { origin: string; reason: string };
+  /** The link's workspace leaves our name off its pages: this one names nobody. */
+  unbranded?: boolean;
 }
 
 /** The page of a link that is gone, saying why; the service's English words where the reason is new. */
@@ -137,7 +139,7 @@ export function sendLinkPage(req: Request, res: Response, page: LinkPage): void 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Countersign</title>
+<title>${title}${page.unbranded ? "" : " · Countersign"}</title>
 <style>
   body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f2a; background: #f4f6fb; }
   main { max-width: 34rem; margin: 12vh auto 0; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 1px 3px rgb(0 0 0 / 12%); overflow-wrap: break-word; hyphens: auto; }
@@ -151,8 +153,7 @@ export function sendLinkPage(req: Request, res: Response, page: LinkPage): void 
 <main>
 <h1>${title}</h1>
 <p>${message}</p>
-<p class="brand">${escapeHtml(say(locale, { id: "brand" }))}</p>
-</main>${framed?.script ?? ""}
+${page.unbranded ? "" : `<p class="brand">${escapeHtml(say(locale, { id: "brand" }))}</p>\n`}</main>${framed?.script ?? ""}
 </body>
 </html>
 `);

@@ -19,7 +19,7 @@ import {
   logoPath,
 } from "@countersign/domain";
 import type { DocumentsService } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
+import { SigningEndedSchema, SigningReturnSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
   type FieldValue,
   FieldValueSchema,
@@ -30,6 +30,7 @@ import {
 import { problemOf } from "@countersign/kit";
 import { create as contentDisposition } from "content-disposition";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { Contract } from "../contract/operation.js";
 import {
@@ -65,6 +66,8 @@ import { appPage, webApp } from "../web-app.js";
 import { gonePage, linkPageLocale, sendLinkPage } from "./link-pages.js";
 
 export const SIGNING_COOKIE = "cs_signing";
+/** The logos a gateway keeps in memory: 16 MiB, some 160 logos at their largest. */
+const LOGO_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface SigningRoutesOptions {
   requests: Client<typeof RequestsService>;
@@ -578,6 +581,12 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
   router.use(["/api", "/assets"], notFound);
 
   const links = new DeclaredRouter(contract, "/sign", "none");
+  // A logo's address names its digest, so the image it answers never changes: kept here, a logo
+  // shown in every e-mail and on every signing page is read from the database once per gateway.
+  const logos = new LRUCache<string, { contentType: string; content: Buffer }>({
+    maxSize: LOGO_CACHE_BYTES,
+    sizeCalculation: (logo) => logo.content.length + 1,
+  });
   links.on(
     "get",
     "/:token",
@@ -640,7 +649,10 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
         } else if (problemOf(err) === "gone") {
           const back = err.findDetails(SigningReturnSchema)[0];
           const ended = signingEndedOf(err);
-          const page = gonePage(ended, err.rawMessage, linkPageLocale(req));
+          const page = {
+            ...gonePage(ended, err.rawMessage, linkPageLocale(req)),
+            unbranded: err.findDetails(SigningEndedSchema)[0]?.hideProductName ?? false,
+          };
           // In the integrator's frame: the page says why there, and tells the framing page.
           if (back?.frameOrigin) {
             const reason = ended?.reason ?? "session_ended";
@@ -691,27 +703,41 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
       problems: [404, 500, 503],
     },
     async ({ res, params }) => {
-      let found: Awaited<ReturnType<typeof requests.getBrandingLogo>>;
-      try {
-        found = await requests.getBrandingLogo({ workspaceId: params.workspaceId });
-      } catch (err) {
-        if (err instanceof ConnectError && err.code === Code.NotFound)
-          throw new ApiProblem("not_found", "no such logo");
-        throw err;
-      }
       // Read by e-mail clients and other sites' pages too, never as anything but an image.
       res.set({ "Cross-Origin-Resource-Policy": "cross-origin", "X-Content-Type-Options": "nosniff" });
-      if (found.sha256 !== params.sha256) {
-        res.set("Cache-Control", "no-cache").redirect(302, logoPath(params.workspaceId, found.sha256));
+      // The current digest first, a small read: an address of a replaced logo leads to the new one.
+      const { branding } = await requests.getBranding({ workspaceId: params.workspaceId });
+      const current = branding?.logoSha256 ?? "";
+      if (!current) throw new ApiProblem("not_found", "no such logo");
+      if (current !== params.sha256) {
+        res.set("Cache-Control", "no-cache").redirect(302, logoPath(params.workspaceId, current));
         return;
+      }
+      const address = logoPath(params.workspaceId, current);
+      let logo = logos.get(address);
+      if (!logo) {
+        const found = await requests
+          .getBrandingLogo({ workspaceId: params.workspaceId, sha256: current })
+          .catch((err: unknown) => {
+            if (err instanceof ConnectError && err.code === Code.NotFound)
+              throw new ApiProblem("not_found", "no such logo");
+            throw err;
+          });
+        // Replaced between the two reads: the next request finds the new one.
+        if (found.sha256 !== current || !found.logo) {
+          res.set("Cache-Control", "no-cache").redirect(302, logoPath(params.workspaceId, found.sha256));
+          return;
+        }
+        logo = { contentType: found.logo.contentType, content: Buffer.from(found.logo.content) };
+        logos.set(address, logo);
       }
       res
         .set({
-          "Content-Type": found.logo?.contentType ?? "application/octet-stream",
+          "Content-Type": logo.contentType,
           "Cache-Control": "public, max-age=31536000, immutable",
           "Content-Security-Policy": "default-src 'none'",
         })
-        .send(Buffer.from(found.logo?.content ?? []));
+        .send(logo.content);
     },
   );
   router.use(links.router);

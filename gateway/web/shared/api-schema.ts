@@ -5516,7 +5516,7 @@ export interface components {
             /** @description Leave our name off the signing pages and e-mails: the page's header shows the workspace's logo, or the sender's name when there is none. */
             hideProductName: boolean;
             /**
-             * @description The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment's, so its SPF and DKIM hold. One line, without "@".
+             * @description The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment's, so its SPF and DKIM hold. One line, without "@"; needed with `hideProductName`.
              * @example Acme Leasing
              */
             emailSenderName?: string | null;
@@ -6221,7 +6221,7 @@ export interface components {
             /** @description Leave our name off the signing pages and e-mails: the page's header shows the workspace's logo, or the sender's name when there is none. */
             hideProductName: boolean;
             /**
-             * @description The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment's, so its SPF and DKIM hold. One line, without "@".
+             * @description The name e-mails to recipients come from ("Acme Leasing"), in place of "<sender> via Countersign"; null for that. The address stays the deployment's, so its SPF and DKIM hold. One line, without "@"; needed with `hideProductName`.
              * @example Acme Leasing
              */
             emailSenderName: string | null;

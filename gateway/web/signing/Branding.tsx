@@ -39,7 +39,7 @@ export function brandOf(session: Session): Brand {
   return { branding: session.branding, sender: session.request.sender };
 }
 
-/** The header's name: the workspace's logo, our name, or the sender's where ours is hidden. */
+/** The header's name: the workspace's logo, our name, or the workspace's own where ours is hidden. */
 export function BrandName() {
   const brand = useContext(BrandContext);
   if (!brand) return null;
@@ -50,16 +50,18 @@ export function BrandName() {
         <img
           className="brand-logo"
           src={onOwnOrigin(branding.logoUrl)}
-          alt={sender}
+          alt={branding.emailSenderName ?? sender}
           data-testid="brand-logo"
         />
       </p>
     );
   }
   if (branding.hideProductName) {
-    return sender ? (
+    // The workspace's own name: it must give one to leave ours off.
+    const name = branding.emailSenderName ?? sender;
+    return name ? (
       <p className="brand" dir="auto">
-        {sender}
+        {name}
       </p>
     ) : null;
   }

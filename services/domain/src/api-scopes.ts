@@ -33,7 +33,8 @@ export const SCOPE_DESCRIPTIONS: Record<ApiScope, string> = {
   "requests:propose":
     "An agent's, instead of requests:send: what it would send waits for a person's approval in the console, and is sent only once approved.",
   "webhooks:manage": "Register, change, test and delete webhook endpoints; read and replay their messages.",
-  "settings:manage": "Change the workspace's request settings (reminders, expiry, retention).",
+  "settings:manage":
+    "Change the workspace's settings: for requests (reminders, expiry, retention), embedding and branding.",
 };
 
 /**

@@ -203,7 +203,7 @@ export function requestsRoutes({
     getBranding: async (req) => ({ branding: await branding.get(req.workspaceId) }),
     updateBranding: async (req) => ({ branding: await branding.update(req.workspaceId, req.branding) }),
     setBrandingLogo: async (req) => ({ branding: await branding.setLogo(req.workspaceId, req.logo) }),
-    getBrandingLogo: (req) => branding.logo(req.workspaceId),
+    getBrandingLogo: (req) => branding.logo(req.workspaceId, req.sha256),
     placeLegalHold: async (req) => ({
       signatureRequest: await legalHolds.place(req.workspaceId, req.requestId, req.reason, req.actor),
     }),

@@ -596,6 +596,8 @@ test("a workspace's branding: ours by default, a readable colour and a PNG or JP
   ]);
   for (const [emailSenderName, message] of [
     ["billing@bank.example", "must be a name, not an address"],
+    ["billing\uFF20bank.example", "must be a name, not an address"],
+    ["Acme\u202EgnisaeL", "must not hold invisible formatting characters"],
     ["x".repeat(71), "must be at most 70 characters"],
   ]) {
     const refused = await rejection(
@@ -608,6 +610,13 @@ test("a workspace's branding: ours by default, a readable colour and a PNG or JP
       }),
     ]);
   }
+  // Without our name, e-mails need the workspace's own.
+  const nameless = await rejection(
+    h.requests.updateBranding({ workspaceId: ws, branding: { hideProductName: true } }),
+  );
+  expect(fieldViolations(nameless)).toEqual([
+    expect.objectContaining({ path: "emailSenderName", message: expect.stringContaining("is needed") }),
+  ]);
   const kept = await h.requests.updateBranding({
     workspaceId: ws,
     branding: {
@@ -646,6 +655,16 @@ test("a workspace's branding: ours by default, a readable colour and a PNG or JP
     expect.objectContaining({ message: "must be at most 100 KiB" }),
   ]);
 
+  // A PNG keeps what draws it, not its author's notes.
+  const notes = makePng({
+    width: 200,
+    height: 50,
+    before: [["tEXt", Buffer.from("Author\0WHO-MADE-THE-LOGO")]],
+  });
+  await h.requests.setBrandingLogo({ workspaceId: ws, logo: { content: notes } });
+  const png = await h.requests.getBrandingLogo({ workspaceId: ws });
+  expect(png.logo?.contentType).toBe("image/png");
+  expect(Buffer.from(png.logo?.content ?? []).includes("WHO-MADE-THE-LOGO")).toBe(false);
   // A JPEG keeps what draws it, not where the photo was taken.
   const photo = withMetadata(await makeJpeg(), "WHERE-THE-LOGO-WAS-TAKEN");
   const withLogo = await h.requests.setBrandingLogo({
@@ -678,6 +697,9 @@ test("a workspace's branding: ours by default, a readable colour and a PNG or JP
   await h.requests.setBrandingLogo({ workspaceId: ws });
   expect((await rejection(h.requests.getBrandingLogo({ workspaceId: ws }))).code).toBe(Code.NotFound);
   expect((await rejection(h.requests.getBrandingLogo({ workspaceId: uuidv7() }))).code).toBe(Code.NotFound);
+  expect((await rejection(h.requests.getBrandingLogo({ workspaceId: "not-a-uuid" }))).code).toBe(
+    Code.NotFound,
+  );
 });
 
 test("the sender's own ids come back as given, on the request and its recipients, in its events and as a list filter", async () => {

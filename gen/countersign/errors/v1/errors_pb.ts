@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file countersign/errors/v1/errors.proto.
  */
 export const file_countersign_errors_v1_errors: GenFile = /*@__PURE__*/
-  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSI5Cg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAkSFAoMZnJhbWVfb3JpZ2luGAIgASgJImUKDFNpZ25pbmdFbmRlZBIOCgZyZWFzb24YASABKAkSMgoOY29tcGxldGVkX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWNvcHlfZGF5cxgDIAEoBWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiJjb3VudGVyc2lnbi9lcnJvcnMvdjEvZXJyb3JzLnByb3RvEhVjb3VudGVyc2lnbi5lcnJvcnMudjEiRQoQVmFsaWRhdGlvbkVycm9ycxIxCgZlcnJvcnMYASADKAsyIS5jb3VudGVyc2lnbi5lcnJvcnMudjEuRmllbGRFcnJvciIrCgpGaWVsZEVycm9yEgwKBHBhdGgYASABKAkSDwoHbWVzc2FnZRgCIAEoCSIbCgtQcm9ibGVtQ29kZRIMCgRjb2RlGAEgASgJIh0KClJldHJ5QWZ0ZXISDwoHc2Vjb25kcxgBIAEoBSI5Cg1TaWduaW5nUmV0dXJuEhIKCnJldHVybl91cmwYASABKAkSFAoMZnJhbWVfb3JpZ2luGAIgASgJIoABCgxTaWduaW5nRW5kZWQSDgoGcmVhc29uGAEgASgJEjIKDmNvbXBsZXRlZF90aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgljb3B5X2RheXMYAyABKAUSGQoRaGlkZV9wcm9kdWN0X25hbWUYBCABKAhiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * ValidationErrors is attached to an INVALID_ARGUMENT error when input broke one or more rules;
@@ -168,6 +168,14 @@ export type SigningEnded = Message<"countersign.errors.v1.SigningEnded"> & {
    * @generated from field: int32 copy_days = 3;
    */
   copyDays: number;
+
+  /**
+   * hide_product_name is set when the link's workspace leaves our name off its pages: the page
+   * saying why the link no longer opens names nobody either.
+   *
+   * @generated from field: bool hide_product_name = 4;
+   */
+  hideProductName: boolean;
 };
 
 /**

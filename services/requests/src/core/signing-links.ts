@@ -24,6 +24,8 @@ export interface LinkRow {
   open_by: Date | null;
   opened_at: Date | null;
   revoked_at: Date | null;
+  /** The link's workspace leaves our name off its pages, those saying why a link no longer opens too. */
+  hide_product_name: boolean;
 }
 
 /** A token is 43 base64url characters; anything else is not worth a database round trip. */
@@ -84,8 +86,12 @@ export class SigningLinks {
   async find(tx: Queryable, token: string): Promise<LinkRow> {
     const { rows } = TOKEN.test(token)
       ? await tx.query<LinkRow>(
-          `SELECT id, request_id, recipient_id, kind, return_url, frame_origin, open_by, opened_at, revoked_at
-             FROM signing_links WHERE token_hash = $1 FOR UPDATE`,
+          `SELECT l.id, l.request_id, l.recipient_id, l.kind, l.return_url, l.frame_origin, l.open_by, l.opened_at,
+                  l.revoked_at,
+                  COALESCE((SELECT b.hide_product_name FROM signature_requests r
+                              JOIN workspace_branding b ON b.workspace_id = r.workspace_id
+                             WHERE r.id = l.request_id), false) AS hide_product_name
+             FROM signing_links l WHERE l.token_hash = $1 FOR UPDATE`,
           [hashToken(token)],
         )
       : { rows: [] };
@@ -133,6 +139,7 @@ export function signingEnded(
         reason,
         completedTime: more.completedAt ? timestampFromDate(more.completedAt) : undefined,
         copyDays: more.copyDays ?? 0,
+        hideProductName: more.link?.hide_product_name ?? false,
       }),
     },
     ...(more.link ? backToSender(more.link) : []),

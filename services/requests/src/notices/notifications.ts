@@ -193,8 +193,8 @@ export class NotificationSender extends JobQueue<DueRow> {
     await this.mailer.send({
       to: { name: row.name, email: row.email },
       onBehalfOf: { name: row.sender_name, email: row.sender_email },
-      // The workspace's own name, or the sender alone where it leaves ours off ("Ada via Countersign" else).
-      fromName: branding.emailSenderName || (branding.hideProductName ? row.sender_name : undefined),
+      // The workspace's own name, which it must give to leave ours off ("Ada via Countersign" else).
+      fromName: branding.emailSenderName || undefined,
       messageId: row.id,
       ...content,
       attachments,

@@ -10,8 +10,9 @@ import type {
   BrandingLogo,
   Branding as BrandingMessage,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, type FieldViolation, notFound, validationError } from "@countersign/kit";
+import { type Database, type FieldViolation, isUuid, notFound, validationError } from "@countersign/kit";
 import { MalformedJpeg, withoutJpegMetadata } from "@countersign/kit/jpeg-metadata.js";
+import { MalformedPng, withoutPngMetadata } from "@countersign/kit/png-metadata.js";
 import { imageSize } from "image-size";
 import { type Branding, brandingOf } from "../core/branding.js";
 
@@ -33,7 +34,8 @@ export const MAX_SENDER_NAME = 70;
 
 /** A From line's name: one line of text, which no reader could take for an address. */
 function senderNameOf(text: string, violations: FieldViolation[]): string {
-  const name = text.trim();
+  // Compared as a reader sees it: a fullwidth "＠" is an "@".
+  const name = text.normalize("NFKC").trim();
   const refuse = (message: string) => {
     violations.push({ path: "emailSenderName", message });
     return "";
@@ -41,6 +43,8 @@ function senderNameOf(text: string, violations: FieldViolation[]): string {
   if (name.length > MAX_SENDER_NAME) return refuse(`must be at most ${MAX_SENDER_NAME} characters`);
   // Control characters and line breaks could start another header; nodemailer encodes the rest.
   if (/\p{Cc}/u.test(name)) return refuse("must be one line of text");
+  // Direction and other invisible controls could make the name read as something else.
+  if (/\p{Cf}/u.test(name)) return refuse("must not hold invisible formatting characters");
   if (name.includes("@"))
     return refuse("must be a name, not an address: e-mails come from the deployment's address");
   return name;
@@ -68,12 +72,14 @@ function keptLogo(logo: BrandingLogo): { contentType: string; content: Uint8Arra
       `is ${width}×${height} pixels; it must be ${minSide} to ${maxWidth} pixels wide and ${minSide} to ${maxHeight} high`,
     );
   }
-  if (size.type === "png") return { contentType: "image/png", content };
   try {
-    // A logo is shown to every signer: where a photo was taken stays with the workspace.
-    return { contentType: "image/jpeg", content: withoutJpegMetadata(content) };
+    // A logo is shown to every signer: its author's notes and where a photo was taken stay behind.
+    return size.type === "png"
+      ? { contentType: "image/png", content: withoutPngMetadata(content) }
+      : { contentType: "image/jpeg", content: withoutJpegMetadata(content) };
   } catch (err) {
-    if (err instanceof MalformedJpeg) throw refuse("must be a PNG or JPEG image that can be read whole");
+    if (err instanceof MalformedJpeg || err instanceof MalformedPng)
+      throw refuse("must be a PNG or JPEG image that can be read whole");
     throw err;
   }
 }
@@ -90,8 +96,16 @@ export class BrandingBook {
     const violations: FieldViolation[] = [];
     const accentColor = accentColorOf(branding?.accentColor ?? "", violations);
     const emailSenderName = senderNameOf(branding?.emailSenderName ?? "", violations);
-    if (violations.length > 0) throw validationError(violations, "the branding is not valid");
     const hideProductName = branding?.hideProductName ?? false;
+    // E-mails name who they come from: without ours, the workspace's own (a sender's name is often
+    // their address, which no From line should show as a name).
+    if (hideProductName && !emailSenderName && !violations.some((v) => v.path === "emailSenderName")) {
+      violations.push({
+        path: "emailSenderName",
+        message: "is needed when our name is left off: e-mails come from this name",
+      });
+    }
+    if (violations.length > 0) throw validationError(violations, "the branding is not valid");
     await this.db.query(
       `INSERT INTO workspace_branding (workspace_id, accent_color, hide_product_name, email_sender_name)
        VALUES ($1, $2, $3, $4)
@@ -115,20 +129,30 @@ export class BrandingBook {
     return brandingOf(this.db, workspaceId);
   }
 
+  /**
+   * The workspace's logo. Given the digest the caller has, the image is read only when it is the
+   * current one: a request for a replaced logo's address costs no image.
+   */
   async logo(
     workspaceId: string,
-  ): Promise<{ logo: { contentType: string; content: Uint8Array }; sha256: string }> {
+    sha256 = "",
+  ): Promise<{ logo?: { contentType: string; content: Uint8Array }; sha256: string }> {
+    if (!isUuid(workspaceId)) throw notFound("logo");
     const { rows } = await this.db.query<{
       logo: Buffer | null;
       logo_content_type: string;
       logo_sha256: string;
-    }>("SELECT logo, logo_content_type, logo_sha256 FROM workspace_branding WHERE workspace_id = $1", [
-      workspaceId,
-    ]);
+    }>(
+      `SELECT CASE WHEN $2 = '' OR logo_sha256 = $2 THEN logo END AS logo, logo_content_type, logo_sha256
+         FROM workspace_branding WHERE workspace_id = $1 AND logo_sha256 <> ''`,
+      [workspaceId, sha256],
+    );
     const row = rows[0];
-    if (!row?.logo) throw notFound("logo");
+    if (!row) throw notFound("logo");
     return {
-      logo: { contentType: row.logo_content_type, content: new Uint8Array(row.logo) },
+      ...(row.logo
+        ? { logo: { contentType: row.logo_content_type, content: new Uint8Array(row.logo) } }
+        : {}),
       sha256: row.logo_sha256,
     };
   }
