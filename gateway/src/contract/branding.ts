@@ -2,13 +2,13 @@
  * A workspace's branding as the API shows and takes it: one colour, whether our name shows, and a
  * logo, which is sent apart (base64, as DocuSign takes files) since it is replaced on its own.
  */
-import { MIN_BRAND_CONTRAST } from "@countersign/domain";
+import { LOGO_LIMITS, MAX_SENDER_NAME, MIN_BRAND_CONTRAST } from "@countersign/domain";
 import { z } from "zod";
 import { base64Text } from "./base64.js";
 import { text } from "./values.js";
 
 /** A 100 KiB logo as base64 (the service refuses a larger one, saying its limit). */
-const LOGO_BASE64_CHARS = Math.ceil((100 * 1024 + 1) / 3) * 4;
+const LOGO_BASE64_CHARS = Math.ceil((LOGO_LIMITS.bytes + 1) / 3) * 4;
 
 const accentColor = text()
   .max(20)
@@ -24,7 +24,7 @@ const hideProductName = z.boolean().meta({
 });
 
 const emailSenderName = text()
-  .max(70)
+  .max(MAX_SENDER_NAME)
   .nullable()
   .meta({
     description:

@@ -11,6 +11,17 @@ import mixPlugin from "colord/plugins/mix";
 
 extend([a11yPlugin, mixPlugin]);
 
+/** What a logo may be: its file's size and its sides in pixels (a header's logo, not a photo). */
+export const LOGO_LIMITS = {
+  bytes: 100 * 1024,
+  minSide: 16,
+  maxWidth: 1200,
+  maxHeight: 400,
+} as const;
+
+/** The longest name e-mails may come from, as a From line shows it. */
+export const MAX_SENDER_NAME = 70;
+
 /** The contrast white text needs on the brand colour (WCAG 2.2 AA, normal text). */
 export const MIN_BRAND_CONTRAST = 4.5;
 

@@ -3,7 +3,7 @@
  * colour, its logo, whether our name shows, the name e-mails come from — with a preview of the page's header and button as they will
  * be. A colour white text cannot be read on is refused as it is typed, in the words the API uses.
  */
-import { brandColorOf, brandShades } from "@countersign/domain/web";
+import { brandColorOf, brandShades, LOGO_LIMITS, MAX_SENDER_NAME } from "@countersign/domain/web";
 import { type CSSProperties, type FormEvent, useId, useRef, useState } from "react";
 import { ok } from "../../shared/api-client";
 import { onOwnOrigin } from "../../shared/own-origin";
@@ -16,7 +16,6 @@ import { useWorkspace } from "../workspace";
 
 /** Our own colour, which a workspace's replaces. */
 const OURS = "#2451b7";
-const LOGO_BYTES = 100 * 1024;
 
 export function BrandingTab() {
   const workspace = useWorkspace();
@@ -153,7 +152,7 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
       <TextField
         label="Name e-mails come from"
         optional
-        maxLength={70}
+        maxLength={MAX_SENDER_NAME}
         value={senderName}
         placeholder="Acme Leasing"
         onChange={(e) => {
@@ -195,7 +194,7 @@ function LogoForm({ kept, onSaved }: { kept: Branding; onSaved: (branding: Brand
   const choose = (file: File | undefined) => {
     setDone(undefined);
     if (!file) return;
-    if (file.size > LOGO_BYTES) {
+    if (file.size > LOGO_LIMITS.bytes) {
       setProblem(`${file.name} is ${Math.ceil(file.size / 1024)} KiB; a logo may be at most 100 KiB.`);
       return;
     }

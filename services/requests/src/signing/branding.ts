@@ -5,7 +5,7 @@
  * text reads on, a name that is no address, and an image a browser draws.
  */
 import { createHash } from "node:crypto";
-import { brandColorOf } from "@countersign/domain";
+import { brandColorOf, LOGO_LIMITS, MAX_SENDER_NAME } from "@countersign/domain";
 import type {
   BrandingLogo,
   Branding as BrandingMessage,
@@ -16,21 +16,12 @@ import { MalformedPng, withoutPngMetadata } from "@countersign/kit/png-metadata.
 import { imageSize } from "image-size";
 import { type Branding, brandingOf } from "../core/branding.js";
 
-export const LOGO_LIMITS = {
-  bytes: 100 * 1024,
-  minSide: 16,
-  maxWidth: 1200,
-  maxHeight: 400,
-} as const;
-
 function accentColorOf(text: string, violations: FieldViolation[]): string {
   if (text === "") return "";
   const kept = brandColorOf(text);
   if ("message" in kept) violations.push({ path: "accentColor", message: kept.message });
   return "color" in kept ? kept.color : "";
 }
-
-export const MAX_SENDER_NAME = 70;
 
 /** A From line's name: one line of text, which no reader could take for an address. */
 function senderNameOf(text: string, violations: FieldViolation[]): string {
