@@ -151,7 +151,6 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
       </CheckField>
       <TextField
         label="Name e-mails come from"
-        optional
         maxLength={MAX_SENDER_NAME}
         value={senderName}
         placeholder="Acme Leasing"
@@ -162,10 +161,10 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
         error={save.error?.about("emailSenderName")}
       />
       <p className="muted" data-testid="sender-facts">
-        Empty, e-mails come from “<em>sender</em> via Countersign”. Either way they are sent from this
-        deployment's own address, so the name needs no change to your DNS: receivers check SPF and DKIM on
-        that address's domain, which the deployment's operator sets up once. Replies go to the person who sent
-        the request.
+        Needed to leave our name off; empty, e-mails come from “<em>sender</em> via Countersign”. Either way
+        they are sent from this deployment's own address, so the name needs no change to your DNS: receivers
+        check SPF and DKIM on that address's domain, which the deployment's operator sets up once. Replies go
+        to the person who sent the request.
       </p>
       <div className="button-row">
         <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
@@ -226,7 +225,9 @@ function LogoForm({ kept, onSaved }: { kept: Branding; onSaved: (branding: Brand
           data-testid="logo-preview"
         />
       ) : (
-        <p className="muted">No logo yet: the page shows our name, or the sender's if you hide ours.</p>
+        <p className="muted">
+          No logo yet: the page shows our name, or the name e-mails come from if you leave ours off.
+        </p>
       )}
       <label className="stacked-label" htmlFor={inputId}>
         {kept.logoUrl ? "Replace the logo" : "Upload a logo"}
