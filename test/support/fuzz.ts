@@ -473,6 +473,21 @@ const CONTENT_TYPES = [
   "multipart/form-data",
 ];
 
+/**
+ * The HTML pages the route a path reaches may answer. A segment spelled as a dot segment ("..",
+ * "%2e%2e") is resolved by the client's URL parser before the request leaves, so the request reaches
+ * the route the resolved path names (/sign/logos/%2e%2e/X is /sign/X, a link), answered by its rules.
+ */
+function pagesAt(operations: FuzzOperation[], operation: FuzzOperation, path: string): number[] {
+  if (!/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return operation.pages;
+  const resolved = new URL(path, "http://fuzz.invalid").pathname;
+  const reached = operations.filter(
+    (o) =>
+      o.method === operation.method && new RegExp(`^${o.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(resolved),
+  );
+  return [...new Set([...operation.pages, ...reached.flatMap((o) => o.pages)])];
+}
+
 export function requestArbitrary(document: Document, fixtures: Fixtures): fc.Arbitrary<FuzzRequest> {
   const operations = operationsOf(document);
   return fc.constantFrom(...operations).chain((operation) => {
@@ -574,7 +589,7 @@ export function requestArbitrary(document: Document, fixtures: Fixtures): fc.Arb
             path: `${path}${query}`,
             headers,
             body: payload,
-            pages: operation.pages,
+            pages: pagesAt(operations, operation, path),
             label: `${operation.method} ${operation.path}: ${what}${coding ? ` (${coding}${reallyGzip ? "" : ", not encoded"})` : ""}`,
           };
         },
