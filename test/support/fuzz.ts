@@ -481,9 +481,11 @@ const CONTENT_TYPES = [
 function pagesAt(operations: FuzzOperation[], operation: FuzzOperation, path: string): number[] {
   if (!/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return operation.pages;
   const resolved = new URL(path, "http://fuzz.invalid").pathname;
+  // Express routes without strict mode, so "/sign/logos/" (what "/sign/logos//.." resolves to) is "/sign/logos".
   const reached = operations.filter(
     (o) =>
-      o.method === operation.method && new RegExp(`^${o.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(resolved),
+      o.method === operation.method &&
+      new RegExp(`^${o.path.replace(/\{\w+\}/g, "[^/]+")}/?$`).test(resolved),
   );
   return [...new Set([...operation.pages, ...reached.flatMap((o) => o.pages)])];
 }
