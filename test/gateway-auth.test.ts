@@ -132,7 +132,7 @@ describe.each(modes)("%s mode", (_mode, start) => {
       const reply = await call(gateway, "/v1/ping", { headers: { authorization } });
       expectProblem(reply, 401, "unauthorized");
       expect((reply.body as { detail: string }).detail).toBe(
-        'the Authorization header must be "Bearer " followed by an API key starting with sk_',
+        'the Authorization header must be "Bearer " followed by an API key (sk_…) or an embedded view\'s credential (cvt_…)',
       );
       expect(reply.text).not.toContain(key.secret.slice(3));
     }

@@ -38,6 +38,8 @@ const TOOLS = [
   "remind_recipient",
   "update_recipients",
   "get_embedded_signing_url",
+  "create_sender_view",
+  "create_template_edit_view",
   "create_agreement_set",
   "get_agreement_set",
   "get_audit_trail",
@@ -978,6 +980,13 @@ describe.each(modes)("%s mode: MCP tools", (_mode, start) => {
     expect(((await api(`/signature-requests/${draft.id}`)).body as RequestJson).status).toBe("draft");
     const trail = await trailOf(draft.id);
     expect(trail).toEqual(["created"]);
+    // A view checked, not made: no URL anyone could open.
+    const wouldView = await dry<{ url: string | null }>("create_sender_view", { requestId: draft.id });
+    note("create_sender_view");
+    expect(wouldView.url).toBeNull();
+    const wouldEdit = await dry<{ url: string | null }>("create_template_edit_view", { templateId });
+    note("create_template_edit_view");
+    expect(wouldEdit.url).toBeNull();
     const sent = resultOf<RequestJson>(await tool("send_signature_request", { requestId: draft.id }));
     const trailSent = await trailOf(draft.id);
     const ada = sent.recipients.find((r) => r.email === "ada@example.com") as RequestJson["recipients"][0];

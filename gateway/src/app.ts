@@ -23,11 +23,13 @@ import express, { type Express } from "express";
 import { Registry } from "prom-client";
 import proxyaddr from "proxy-addr";
 import { accountLinkRoutes } from "./console/account-links.js";
+import { embeddedViewPageRoutes } from "./console/embedded-view-page.js";
 import { consentRoutes } from "./console/integrations.js";
 import { sessionRoutes } from "./console/session.js";
 import { SSO_BASE, singleSignOnLogInRoutes, singleSignOnSearchRoutes } from "./console/single-sign-on.js";
 import { consoleWorkspaceRoutes } from "./console/workspace-routes.js";
 import { Contract } from "./contract/operation.js";
+import { embeddedViews } from "./embedded-views.js";
 import { KeyVerifier } from "./key-verifier.js";
 import { documentTools } from "./mcp/document-tools.js";
 import { IdempotentCalls } from "./mcp/idempotent-calls.js";
@@ -59,6 +61,7 @@ import { agreementSetRoutes } from "./routes/agreement-sets.js";
 import { brandingRoutes } from "./routes/branding.js";
 import { bulkSendRoutes } from "./routes/bulk-sends.js";
 import { documentRoutes } from "./routes/documents.js";
+import { embeddedViewRoutes } from "./routes/embedded-views.js";
 import { embeddingSettingsRoutes } from "./routes/embedding-settings.js";
 import { pingRoutes } from "./routes/ping.js";
 import { requestExportRoutes } from "./routes/request-exports.js";
@@ -71,7 +74,7 @@ import { signingRoutes } from "./signing/signing-routes.js";
 import { TemplatePages } from "./template-pages.js";
 import { TemplateVersions } from "./template-versions.js";
 import { withConversionTime } from "./upload-deadline.js";
-import { webApp } from "./web-app.js";
+import { appPage, webApp } from "./web-app.js";
 
 export interface GatewayServices {
   auth: Client<typeof AuthService>;
@@ -199,7 +202,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
   const api = new PublicApi(
     contract,
     { limitBytes: limits.jsonBodyBytes, budget: bodies },
-    [authenticate(verifier, keyLimiter, keyInFlight)],
+    [authenticate(verifier, keyLimiter, keyInFlight, { acceptViewCredentials: true })],
     [idempotency(services.auth, logger, { uploadBytes: limits.uploadBytes })],
   );
   pingRoutes(api);
@@ -214,6 +217,8 @@ export function buildGateway(options: GatewayOptions): Gateway {
   requestExportRoutes(api, requests, documents);
   requestSettingsRoutes(api, requests, services.auth);
   embeddingSettingsRoutes(api, requests);
+  const makeView = embeddedViews({ auth: services.auth, requests, templates, publicUrl });
+  embeddedViewRoutes(api, makeView);
   brandingRoutes(api, requests, publicUrl);
   agreementSetRoutes(api, requests);
   bulkSendRoutes(api, requests, templates);
@@ -259,6 +264,7 @@ export function buildGateway(options: GatewayOptions): Gateway {
       requests,
       templates,
       documents,
+      makeView,
       verifier,
       limiter: keyLimiter,
       inFlight: keyInFlight,
@@ -325,15 +331,28 @@ export function buildGateway(options: GatewayOptions): Gateway {
       webRoot: join(webRoot, "verify"),
     }),
   );
+  const consolePage = { dir: join(webRoot, "console"), name: "console" };
+  const sendConsolePage = appPage(consolePage);
   app.use(
     "/console",
-    webApp({
-      dir: join(webRoot, "console"),
-      // Every path of the app is a page; /console/api/... that no route took stays a 404 problem,
-      // however it is spelled (routing ignores case).
-      pages: /^\/(?!api(\/|$)|assets\/).*$/i,
-      name: "console",
+    embeddedViewPageRoutes({
+      auth: services.auth,
+      contract,
+      sendPage: sendConsolePage,
+      limiter: new RateLimiter(0.5, 30),
     }),
+  );
+  app.use(
+    "/console",
+    webApp(
+      {
+        ...consolePage,
+        // Every path of the app is a page; /console/api/... that no route took stays a 404 problem,
+        // however it is spelled (routing ignores case).
+        pages: /^\/(?!api(\/|$)|assets\/).*$/i,
+      },
+      sendConsolePage,
+    ),
   );
   app.get("/", (_req, res) => res.redirect(302, "/console/"));
   const openapi = openApiDocument(contract, publicUrl);

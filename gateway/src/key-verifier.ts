@@ -7,11 +7,20 @@ import { hash } from "node:crypto";
 import { fromBinary } from "@bufbuild/protobuf";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { type Client, Code, ConnectError } from "@connectrpc/connect";
-import { type ApiScope, DOCUSIGN_SIGNATURE_SCOPES, grantedScopes, subjects } from "@countersign/domain";
-import type {
-  AccessTokenGrant,
-  ApiKey,
-  AuthService,
+import {
+  type ApiScope,
+  DOCUSIGN_SIGNATURE_SCOPES,
+  type EmbeddedViewKind as EmbeddedViewKindName,
+  grantedScopes,
+  isApiScope,
+  subjects,
+} from "@countersign/domain";
+import {
+  type AccessTokenGrant,
+  type ApiKey,
+  type AuthService,
+  type EmbeddedView,
+  EmbeddedViewKind,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -38,10 +47,42 @@ export interface Caller {
    * integration's): the person it acts as.
    */
   onBehalfOf?: { userId: string; email: string };
+  /**
+   * Set when the secret was an embedded view's credential (keyId and keyName are its maker's): the
+   * flow and the draft or template it is bound to, which narrow what it may call.
+   */
+  view?: CallerView;
 }
 
-/** A key's own scopes; an access token's from DocuSign's, where `signature` is the eSignature API. */
-function scopesOf(key: ApiKey, accessToken: AccessTokenGrant | undefined): ReadonlySet<ApiScope> {
+export interface CallerView {
+  id: string;
+  kind: EmbeddedViewKindName;
+  /** The draft request or template the view is bound to; "" for none. */
+  resourceId: string;
+}
+
+const VIEW_KINDS: Record<EmbeddedViewKind, EmbeddedViewKindName | undefined> = {
+  [EmbeddedViewKind.UNSPECIFIED]: undefined,
+  [EmbeddedViewKind.SENDER]: "sender",
+  [EmbeddedViewKind.TEMPLATE_EDIT]: "template_edit",
+};
+
+/** The view a credential opened, as a caller carries it; undefined for a key or token, or a kind unknown here. */
+function viewOf(view: EmbeddedView | undefined): CallerView | undefined {
+  const kind = view && VIEW_KINDS[view.kind];
+  return view && kind ? { id: view.id, kind, resourceId: view.resourceId } : undefined;
+}
+
+/**
+ * A key's own scopes; an access token's from DocuSign's, where `signature` is the eSignature API; a
+ * view's, as auth narrowed them when it was made.
+ */
+function scopesOf(
+  key: ApiKey,
+  accessToken: AccessTokenGrant | undefined,
+  view: EmbeddedView | undefined,
+): ReadonlySet<ApiScope> {
+  if (view) return new Set(view.scopes.filter(isApiScope));
   if (!accessToken) return grantedScopes(key.scopes);
   return new Set(accessToken.scopes.includes("signature") ? DOCUSIGN_SIGNATURE_SCOPES : []);
 }
@@ -154,8 +195,13 @@ export class KeyVerifier {
     const changesBefore = this.workspaceChanges;
     const revocationsBefore = this.revocations;
     try {
-      const { key, apiAccessEnabled, workspaceName, accessToken } = await this.auth.verifyApiKey({ secret });
+      const { key, apiAccessEnabled, workspaceName, accessToken, embeddedView } =
+        await this.auth.verifyApiKey({
+          secret,
+        });
       if (!key || this.deleted.has(key.id)) return undefined;
+      const view = viewOf(embeddedView);
+      if (embeddedView && !view) return undefined;
       if ((this.revoked.get(key.id)?.revocation ?? 0) > revocationsBefore) return undefined;
       const expireTime = accessToken?.expireTime ?? key.expireTime;
       const caller: Caller = {
@@ -165,8 +211,9 @@ export class KeyVerifier {
         workspaceName,
         apiAccessEnabled,
         ...(expireTime ? { keyExpiresAt: timestampMs(expireTime) } : {}),
-        scopes: scopesOf(key, accessToken),
+        scopes: scopesOf(key, accessToken, embeddedView),
         ...(accessToken ? { onBehalfOf: { userId: accessToken.userId, email: accessToken.email } } : {}),
+        ...(view ? { view } : {}),
       };
       if (changesBefore === this.workspaceChanges) {
         // Not remembered past the key's own expiry: then auth is asked, and refuses it.

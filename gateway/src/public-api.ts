@@ -36,6 +36,7 @@ import {
 } from "./contract/operation.js";
 import { requireScopesFor, type ScopeRequirement } from "./contract/scope-requirements.js";
 import { type BodySchema, type Method, type ObjectSchema, routeTemplate } from "./declared-router.js";
+import { viewAccessCheck } from "./embedded-view-access.js";
 import type { Caller } from "./key-verifier.js";
 import { type BodyBudget, budgetedJson, hasBody } from "./middleware/body-budget.js";
 import { ApiProblem } from "./problems.js";
@@ -47,6 +48,8 @@ const JSON_UTF8 = "application/json; charset=utf-8";
 export const RESOURCE_BASE = "/api/v1";
 export const ACCOUNT_BASE = "/v1/accounts/:accountId";
 export const CONSOLE_WORKSPACE_BASE = "/console/api/workspaces/:workspaceId";
+/** The base of a keyed family's route template, either family's. */
+const FAMILY_BASE = /^(\/api\/v1|\/v1\/accounts\/\{accountId\})(?=\/)/;
 
 /** Who makes a call, as the audit trail records it: an API key, or a console user. */
 export interface Actor {
@@ -254,7 +257,9 @@ export class PublicApi {
     if (spec.streamedBody) uploads[method](path, refuseUpload);
     const keyed = (parameters.security ?? "apiKey") === "apiKey";
     const checks = [
-      ...(keyed ? [scopeCheck(spec)] : []),
+      ...(keyed
+        ? [scopeCheck(spec), viewAccessCheck(method, routeTemplate(path).replace(FAMILY_BASE, ""))]
+        : []),
       ...(spec.body ? [requireJson] : []),
       ...(keyed ? this.matched : []),
     ];

@@ -53,3 +53,44 @@ export function isSigningFrameMessage(data: unknown): data is SigningFrameMessag
   const { source, type } = data as { source?: unknown; type?: unknown };
   return source === FRAME_MESSAGE_SOURCE && (SIGNING_FRAME_EVENT_TYPES as readonly unknown[]).includes(type);
 }
+
+/**
+ * What a sender or template edit view (an embedded view of our console) tells the page that frames
+ * it, posted to that page's origin alone. `view` says which flow posts it.
+ */
+export type ViewFrameEvent =
+  /** The flow is shown, ready for its user. */
+  | { type: "ready" }
+  /** A request was sent (or, with `status: "draft"`, kept as a draft) from the sender view. */
+  | { type: "sent"; requestId: string; status: string }
+  /** The template was saved in the template edit view. */
+  | { type: "saved"; templateId: string }
+  /** The view's credential expired or its maker's key was deleted: a new view is needed. */
+  | { type: "session_expired"; reason: string }
+  /** Something the page could not do; it shows its user why. */
+  | { type: "error"; message: string; status: number };
+
+export type ViewFrameMessage = ViewFrameEvent & {
+  source: typeof FRAME_MESSAGE_SOURCE;
+  view: "sender" | "template_edit";
+};
+
+/** Every event type of a view. */
+export const VIEW_FRAME_EVENT_TYPES = [
+  "ready",
+  "sent",
+  "saved",
+  "session_expired",
+  "error",
+] as const satisfies readonly ViewFrameEvent["type"][];
+
+/** Whether a message's data is a view's (check `event.origin` first: anyone can post this shape). */
+export function isViewFrameMessage(data: unknown): data is ViewFrameMessage {
+  if (typeof data !== "object" || data === null) return false;
+  const { source, type, view } = data as { source?: unknown; type?: unknown; view?: unknown };
+  return (
+    source === FRAME_MESSAGE_SOURCE &&
+    (view === "sender" || view === "template_edit") &&
+    (VIEW_FRAME_EVENT_TYPES as readonly unknown[]).includes(type)
+  );
+}

@@ -157,6 +157,20 @@ export function operationTools(api: PublicApi): Tool[] {
         "Get a one-time URL where a signer signs inside your own app: the recipient needs a `clientUserId` and it must be their turn. It opens once, before `expiresAt`; after signing, the signer is sent to `returnUrl`. To show it in an iframe of your app, pass your page's `frameOrigin` (one of the workspace's embedding origins, Settings → Developer → Embedding): the page then opens only in a frame of that origin and posts its events (ready, completed, declined…) there.",
       annotations: CHANGES,
     }),
+    tool("post", "/sender-views", {
+      name: "create_sender_view",
+      title: "Get a sender view URL",
+      description:
+        "Get a one-time URL (5 minutes) that opens our sending flow inside your own app, for a person to prepare and send a request there: with `requestId`, a draft to review and send; without, a new request from a template or from documents. To show it in an iframe, pass your page's `frameOrigin` (one of the workspace's embedding origins); the page then posts `sent` with the request id there.",
+      annotations: CHANGES,
+    }),
+    tool("post", "/templates/:templateId/edit-view", {
+      name: "create_template_edit_view",
+      title: "Get a template edit view URL",
+      description:
+        "Get a one-time URL (5 minutes) that opens our template editor on one template inside your own app, for a person to place its roles and fields; `frameOrigin` as for create_sender_view, and the page posts `saved` when the template is saved.",
+      annotations: CHANGES,
+    }),
     tool("post", "/agreement-sets", {
       name: "create_agreement_set",
       title: "Create an agreement set",

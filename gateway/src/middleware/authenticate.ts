@@ -4,7 +4,7 @@
  * announced in RateLimit-* headers on every answer, and then its bound on requests in the works at once
  * (key-in-flight.ts), before the body is read.
  */
-import { ACCESS_TOKEN_PATTERN } from "@countersign/domain";
+import { ACCESS_TOKEN_PATTERN, VIEW_CREDENTIAL_PATTERN } from "@countersign/domain";
 import type { NextFunction, Request, Response } from "express";
 import type { Caller, KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
@@ -19,7 +19,26 @@ export interface AuthenticateOptions {
   announce?: AnnounceLimit;
   /** Also take integrations' access tokens: DocuSign's way in, for `/restapi`. */
   acceptAccessTokens?: boolean;
+  /** Also take embedded views' credentials: the native API, which a view's page calls. */
+  acceptViewCredentials?: boolean;
 }
+
+/** A secret's kind by its prefix, with the shape auth issues it in; what else a door takes besides keys. */
+const SECRET_KINDS = {
+  key: { prefix: "sk_", shape: KEY_SHAPE, what: "an API key (sk_…)" },
+  accessToken: { prefix: "oat_", shape: ACCESS_TOKEN_PATTERN, what: "an access token (oat_…)" },
+  view: { prefix: "cvt_", shape: VIEW_CREDENTIAL_PATTERN, what: "an embedded view's credential (cvt_…)" },
+} as const;
+
+type SecretKind = keyof typeof SECRET_KINDS;
+
+/** Why an unknown secret of each kind is refused, in words for whoever sent it. */
+const NOT_VALID: Record<SecretKind, string> = {
+  key: "this API key is not valid: it may have been deleted or mistyped",
+  accessToken:
+    "this access token is not valid: it expired, or its consent or integration was withdrawn; request a new one",
+  view: "this view has ended: it lasts an hour from opening, and ends with the key that made it; open a new one",
+};
 
 /** How an answer tells the caller where its rate limit stands, allowed or not. */
 export type AnnounceLimit = (res: Response, decision: RateDecision, calls: number) => void;
@@ -39,9 +58,13 @@ export function authenticate(
   verifier: KeyVerifier,
   limiter: RateLimiter,
   inFlight: KeyInFlight,
-  { announce = announceRateLimit, acceptAccessTokens = false }: AuthenticateOptions = {},
+  {
+    announce = announceRateLimit,
+    acceptAccessTokens = false,
+    acceptViewCredentials = false,
+  }: AuthenticateOptions = {},
 ) {
-  const checkKey = requireKey(verifier, acceptAccessTokens);
+  const checkKey = requireKey(verifier, acceptAccessTokens, acceptViewCredentials);
   const takeTurn = inFlight.admit();
   return async (req: Request, res: Response, next: NextFunction) => {
     await checkKey(req, res, () => {
@@ -52,31 +75,26 @@ export function authenticate(
 }
 
 /** The key alone, for a door that decides what a request costs once it has read it (MCP batches). */
-export function requireKey(verifier: KeyVerifier, acceptAccessTokens = false) {
+export function requireKey(verifier: KeyVerifier, acceptAccessTokens = false, acceptViewCredentials = false) {
+  const taken: SecretKind[] = [
+    "key",
+    ...(acceptAccessTokens ? ["accessToken" as const] : []),
+    ...(acceptViewCredentials ? ["view" as const] : []),
+  ];
+  const expected =
+    taken.length === 1
+      ? 'the Authorization header must be "Bearer " followed by an API key starting with sk_'
+      : `the Authorization header must be "Bearer " followed by ${taken.map((k) => SECRET_KINDS[k].what).join(" or ")}`;
   return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.get("authorization");
     if (!header) throw unauthorized('this request needs an API key: send "Authorization: Bearer <key>"');
-    const secret = BEARER.exec(header)?.[1];
-    const isToken = acceptAccessTokens && secret?.startsWith("oat_") === true;
-    if (!secret?.startsWith("sk_") && !isToken) {
-      throw unauthorized(
-        acceptAccessTokens
-          ? 'the Authorization header must be "Bearer " followed by an API key (sk_…) or an access token (oat_…)'
-          : 'the Authorization header must be "Bearer " followed by an API key starting with sk_',
-      );
-    }
-    // A key of another shape was never issued: one cut short or mistyped in the copy, which auth
+    const secret = BEARER.exec(header)?.[1] ?? "";
+    const kind = taken.find((k) => secret.startsWith(SECRET_KINDS[k].prefix));
+    if (!kind) throw unauthorized(expected);
+    // A secret of another shape was never issued: one cut short or mistyped in the copy, which auth
     // need not be asked about, and which the caller fixes as it fixes an unknown or deleted one.
-    const caller = (isToken ? ACCESS_TOKEN_PATTERN : KEY_SHAPE).test(secret)
-      ? await verifier.verify(secret)
-      : undefined;
-    if (!caller) {
-      throw unauthorized(
-        isToken
-          ? "this access token is not valid: it expired, or its consent or integration was withdrawn; request a new one"
-          : "this API key is not valid: it may have been deleted or mistyped",
-      );
-    }
+    const caller = SECRET_KINDS[kind].shape.test(secret) ? await verifier.verify(secret) : undefined;
+    if (!caller) throw unauthorized(NOT_VALID[kind]);
     if ("refused" in caller) throw unauthorized(caller.refused);
     res.locals.caller = caller;
     if (!caller.apiAccessEnabled) {

@@ -1,6 +1,7 @@
 /**
  * Paths as logs and API Usage may keep them. Some paths carry a secret: a signing link
- * (`/sign/{token}`) is a bearer credential for one signer, and a log line must not hand it on.
+ * (`/sign/{token}`) is a bearer credential for one signer, an embedded view's URL
+ * (`/console/views/{ticket}`) one for a flow, and a log line must not hand either on.
  * The route that matched knows which of its segments is the secret (`redactSecretParams`): it
  * redacts the path as the router read it, whatever its spelling (`/SIGN/…` opens a link too,
  * since routing ignores case). A request no route took (refused before routing, or found
@@ -10,14 +11,19 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 const REDACTED = "[redacted]";
 
-/** Route parameters whose values are credentials. */
-const SECRET_PARAMS = new Set(["token"]);
+/** Route parameters whose values are credentials: a signing link's, an embedded view's URL's. */
+const SECRET_PARAMS = new Set(["token", "ticket"]);
 
 /** A signing link's path as the signing routes take it, however it is spelled. */
 const SIGNING_TOKEN = /^\/sign\/(?!(?:api|assets)(?:\/|$)|index\.html$)[^/]+/i;
 
+/** An embedded view's URL, however it is spelled. */
+const VIEW_TICKET = /^\/console\/views\/[^/]+/i;
+
 export function redactedPath(path: string): string {
-  return path.replace(SIGNING_TOKEN, (match) => `${match.slice(0, "/sign/".length)}${REDACTED}`);
+  return path
+    .replace(SIGNING_TOKEN, (match) => `${match.slice(0, "/sign/".length)}${REDACTED}`)
+    .replace(VIEW_TICKET, (match) => `${match.slice(0, "/console/views/".length)}${REDACTED}`);
 }
 
 /** Whether a route path (`/:token`) names a secret parameter, so its matches must be redacted. */

@@ -17,7 +17,7 @@ const DOCUSIGN_APPS = /^https:\/\/([a-z0-9-]+\.)*docusign\.(com|net)\/?$/i;
  * Empty when none are given (a page of its own); naming none of the app's, or more than one, is
  * refused, as the URL opens in exactly one origin's frame.
  */
-function integratorOriginOf(frameAncestors: string[]): string {
+export function integratorOriginOf(frameAncestors: string[]): string {
   if (frameAncestors.length === 0) return "";
   const ours = frameAncestors.map((origin) => origin.trim()).filter((origin) => !DOCUSIGN_APPS.test(origin));
   if (ours.length !== 1) {

@@ -27,6 +27,7 @@ import { announceDocuSignLimits } from "./rate-limit-headers.js";
 import { recipientRoutes } from "./recipient-routes.js";
 import type { On, RestApiServices } from "./route.js";
 import { templateRoutes } from "./template-routes.js";
+import { viewRoutes } from "./view-routes.js";
 
 export const RESTAPI_BASE = "/restapi";
 const ACCOUNT = "/v2.1/accounts/:accountId";
@@ -81,6 +82,7 @@ export function restApiRoutes(options: RestApiOptions): Router {
   envelopeRoutes(on, options, options.uploadBytes, logger);
   recipientRoutes(on, options);
   templateRoutes(on, options);
+  viewRoutes(on, options);
   bulkSendRoutes(on, options);
 
   router.use((req: Request) => {

@@ -13,6 +13,7 @@ import type {
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import type { Request, Response } from "express";
 import type { z } from "zod";
+import type { MakeView } from "../embedded-views.js";
 import type { Caller } from "../key-verifier.js";
 import { type ErrorNames, invalidBody, invalidParameter } from "./docusign-errors.js";
 
@@ -34,6 +35,8 @@ export interface RestApiServices {
   requests: Client<typeof RequestsService>;
   templates: Client<typeof TemplatesService>;
   documents: Client<typeof DocumentsService>;
+  /** Makes sender and template edit views (embedded-views.ts). */
+  makeView: MakeView;
 }
 
 export function read<S extends z.ZodType>(schema: S, value: unknown, what: "body" | "query"): z.output<S> {

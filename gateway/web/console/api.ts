@@ -6,6 +6,7 @@
  */
 import { ApiError, createApiClient, type Problem, UNREACHABLE } from "../shared/api-client";
 import type { paths } from "../shared/api-schema";
+import { addressOf, embeddedView } from "./embedded/view";
 
 export { ApiError, asApiError, type Problem, type Violation } from "../shared/api-client";
 
@@ -33,10 +34,34 @@ export const api = createApiClient({
   csrfToken: () => csrfToken,
   onUnauthorized: sessionEnded,
 });
+// In an embedded view, the same calls go to the public API with the view's credential.
+if (embeddedView) {
+  api.use({
+    async onRequest({ request }) {
+      const { pathname, search } = new URL(request.url);
+      const { url, headers } = addressOf(pathname);
+      const moved = new Headers(request.headers);
+      for (const [name, value] of Object.entries(headers)) moved.set(name, value);
+      // Made anew rather than from the request: a body a request already holds is a stream, which
+      // a browser sends on only with `duplex`, and not everywhere.
+      const body =
+        request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+      return new Request(new URL(`${url}${search}`, request.url), {
+        method: request.method,
+        headers: moved,
+        body,
+        cache: "no-store",
+        credentials: "same-origin",
+        signal: request.signal,
+      });
+    },
+  });
+}
 
 /** A stored file's bytes (a document to draw in an editor); a failed download throws. */
 export async function downloadBytes(path: string): Promise<ArrayBuffer> {
-  const response = await fetch(`/console/api${path}`, { credentials: "same-origin" });
+  const { url, headers } = addressOf(`/console/api${path}`);
+  const response = await fetch(url, { credentials: "same-origin", headers });
   if (!response.ok) throw new Error(`download answered ${response.status}`);
   return response.arrayBuffer();
 }
@@ -55,9 +80,11 @@ export function uploadDocument(
   onProgress: (sent: number) => void,
 ): Promise<Uploaded> {
   const path = inWorkspace(workspaceId, `/documents/upload?filename=${encodeURIComponent(file.name)}`);
+  const { url, headers } = addressOf(`/console/api${path}`);
   return new Promise<Uploaded>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/console/api${path}`);
+    xhr.open("POST", url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader("Accept", "application/json");
     xhr.setRequestHeader("Content-Type", type);
     xhr.setRequestHeader("X-CSRF-Token", csrfToken);

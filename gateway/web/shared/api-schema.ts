@@ -5507,6 +5507,37 @@ export interface components {
              */
             frameOrigins: string[];
         };
+        SenderViewInput: {
+            /**
+             * Format: uuid
+             * @description A draft request to review and send; left out, the view prepares a new request (from a template or from documents) and sends it.
+             */
+            requestId?: string;
+            /**
+             * Format: uri
+             * @description Where the view sends its user when the flow ends (sent, saved or closed), with `?event=sent&requestId=…`, `?event=saved&templateId=…` or `?event=closed`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.
+             */
+            returnUrl?: string;
+            /**
+             * Format: uri
+             * @description The origin of your page that shows the view in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `closed`, `session_expired`, `error`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.
+             * @example https://app.example.com
+             */
+            frameOrigin?: string;
+        };
+        EditViewInput: {
+            /**
+             * Format: uri
+             * @description Where the view sends its user when the flow ends (sent, saved or closed), with `?event=sent&requestId=…`, `?event=saved&templateId=…` or `?event=closed`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.
+             */
+            returnUrl?: string;
+            /**
+             * Format: uri
+             * @description The origin of your page that shows the view in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `closed`, `session_expired`, `error`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.
+             * @example https://app.example.com
+             */
+            frameOrigin?: string;
+        };
         BrandingInput: {
             /**
              * @description The colour of the signing page's buttons, links and focus rings, `#rrggbb`; null for ours. White text must read on it at 4.5:1 or more (WCAG 2.2 AA), else 422 says its contrast.
@@ -6211,6 +6242,15 @@ export interface components {
             retentionDeletesEvidence: boolean;
             /** @description The member (a user id from the team) who approves what agents' API keys propose, besides the Organization Admins; `null` or absent for the Organization Admins alone (the default). */
             approverUserId: string | null;
+        };
+        EmbeddedViewUrl: {
+            /** @description Null only for an MCP dry run, which makes no URL. Opens once, before `expiresAt`. The page it opens calls the API for an hour with a credential of its own, which may make only its flow's calls, on the draft or template it names. */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description The URL must be opened before this (5 minutes).
+             */
+            expiresAt: string;
         };
         Branding: {
             /**

@@ -3,11 +3,12 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
-import { ACCESS_TOKEN_PATTERN } from "@countersign/domain";
+import { ACCESS_TOKEN_PATTERN, VIEW_CREDENTIAL_PATTERN } from "@countersign/domain";
 import { AuthService, StoredResponseSchema } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { Accounts } from "./accounts.js";
 import type { ApiCallRecords } from "./api-calls.js";
 import type { ApiKeys } from "./api-keys.js";
+import type { EmbeddedViews } from "./embedded-views.js";
 import type { IdempotencyKeys } from "./idempotency-keys.js";
 import type { Integrations } from "./integrations.js";
 import type { SingleSignOn } from "./single-sign-on.js";
@@ -17,6 +18,7 @@ export interface AuthDomain {
   accounts: Accounts;
   apiKeys: ApiKeys;
   apiCalls: ApiCallRecords;
+  embeddedViews: EmbeddedViews;
   idempotencyKeys: IdempotencyKeys;
   integrations: Integrations;
   singleSignOn: SingleSignOn;
@@ -27,6 +29,7 @@ export function authRoutes({
   accounts,
   apiKeys,
   apiCalls,
+  embeddedViews,
   idempotencyKeys,
   integrations,
   singleSignOn,
@@ -132,8 +135,13 @@ export function authRoutes({
       await apiKeys.delete(req.workspaceId, req.keyId, req.actorUserId);
       return {};
     },
-    verifyApiKey: (req) =>
-      ACCESS_TOKEN_PATTERN.test(req.secret) ? integrations.verify(req.secret) : apiKeys.verify(req.secret),
+    verifyApiKey: (req) => {
+      if (ACCESS_TOKEN_PATTERN.test(req.secret)) return integrations.verify(req.secret);
+      if (VIEW_CREDENTIAL_PATTERN.test(req.secret)) return embeddedViews.verify(req.secret);
+      return apiKeys.verify(req.secret);
+    },
+    createEmbeddedView: (req) => embeddedViews.create(req),
+    openEmbeddedView: (req) => embeddedViews.open(req.ticket),
     createIntegration: async (req) => ({
       integration: await integrations.create(
         req.workspaceId,

@@ -30,6 +30,7 @@ import { Accounts } from "./accounts.js";
 import { ApiCallRecords } from "./api-calls.js";
 import { ApiKeys } from "./api-keys.js";
 import { AuthEmails } from "./auth-emails.js";
+import { EmbeddedViews } from "./embedded-views.js";
 import { IdempotencyKeys } from "./idempotency-keys.js";
 import { IdentityProviders } from "./identity-providers.js";
 import { Integrations } from "./integrations.js";
@@ -113,6 +114,7 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
   const hashSecret = apiKeyHasher(deps.keyPepper);
   const apiKeys = new ApiKeys({ db, hashSecret, eventsWritten });
   const integrations = new Integrations({ db, hashSecret, eventsWritten });
+  const embeddedViews = new EmbeddedViews({ db, hashSecret });
   const team = new Team({
     db,
     accounts,
@@ -141,7 +143,16 @@ export async function buildAuth(deps: AuthDeps): Promise<AuthModule> {
 
   return {
     serviceNames: [AuthService.typeName],
-    routes: authRoutes({ accounts, apiKeys, apiCalls, idempotencyKeys, integrations, singleSignOn, team }),
+    routes: authRoutes({
+      accounts,
+      apiKeys,
+      apiCalls,
+      embeddedViews,
+      idempotencyKeys,
+      integrations,
+      singleSignOn,
+      team,
+    }),
     accounts,
     apiKeys,
     team,

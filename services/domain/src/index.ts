@@ -7,6 +7,8 @@ export * from "./conversion-time.js";
 export * from "./document-claims.js";
 export * from "./docusign-names.js";
 export * from "./email-addresses.js";
+export * from "./embedded-views.js";
+export * from "./embedding-addresses.js";
 export * from "./event-subjects.js";
 export * from "./field-conditions.js";
 export * from "./field-layout.js";

@@ -4,6 +4,7 @@
  */
 export * from "./api-scopes.js";
 export * from "./branding.js";
+export * from "./embedded-views.js";
 export * from "./field-conditions.js";
 export * from "./message-selectors.js";
 export * from "./signer-locales.js";

@@ -2,7 +2,7 @@
  * The return URL an embedded signer is sent to: https anywhere, http only on the integrator's own
  * machine, and nothing that a URL parser silently drops (CR, LF, tab) or that has no place in a URL.
  */
-import { returnUrlViolations } from "../src/core/request-rules.js";
+import { returnUrlViolations } from "@countersign/domain";
 
 const refused = (url: string) => returnUrlViolations(url).map((v) => v.path);
 

@@ -10,6 +10,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { ok } from "../../shared/api-client";
 import { Modal } from "../../shared/Modal";
 import { api, asApiError, downloadBytes, inWorkspace } from "../api";
+import { embeddedView } from "../embedded/view";
 import { useLeaveGuard } from "../leave-guard";
 import { keys, useInvalidate } from "../queries";
 import { FieldInspector } from "../templates/FieldInspector";
@@ -309,7 +310,7 @@ function Composer({ start }: { start: Start }) {
           >
             Save as draft
           </BusyButton>
-          {documents.length === 1 ? (
+          {documents.length === 1 && !embeddedView ? (
             <BusyButton
               className="button secondary"
               busy={busy === "template"}
@@ -414,12 +415,15 @@ function Composer({ start }: { start: Start }) {
 /** Upload a PDF, or take one uploaded before. */
 function DocumentPicker({ chosen, onAdd }: { chosen: DocumentInfo[]; onAdd: (d: DocumentInfo) => void }) {
   const workspace = useWorkspace();
+  // An embedded view sees the documents its own user uploads, not the workspace's.
   const [uploaded] = useLoaded(keys.documentList(workspace.id, { pageSize: 100 }), () =>
-    ok(
-      api.GET("/workspaces/{workspaceId}/documents", {
-        params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
-      }),
-    ),
+    embeddedView
+      ? Promise.resolve({ items: [] as DocumentInfo[] })
+      : ok(
+          api.GET("/workspaces/{workspaceId}/documents", {
+            params: { path: { workspaceId: workspace.id }, query: { pageSize: 100 } },
+          }),
+        ),
   );
   const offered =
     uploaded.state === "ready"

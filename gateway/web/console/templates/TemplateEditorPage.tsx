@@ -57,7 +57,14 @@ function draftOf(template: Template, document: DocumentInfo): Draft {
   };
 }
 
-export function TemplateEditorPage({ templateId }: { templateId?: string }) {
+/** `onSaved` hears each save (an embedded view tells its app). */
+export function TemplateEditorPage({
+  templateId,
+  onSaved,
+}: {
+  templateId?: string;
+  onSaved?: (templateId: string) => void;
+}) {
   const workspace = useWorkspace();
   const [loaded, reload] = useLoaded(
     keys.templateDraft(workspace.id, templateId ?? ""),
@@ -89,10 +96,11 @@ export function TemplateEditorPage({ templateId }: { templateId?: string }) {
       <Show loaded={loaded} what="the template" onRetry={reload}>
         {(existing) =>
           existing ? (
-            <Editor key={existing.id} initial={existing} />
+            <Editor key={existing.id} initial={existing} onSaved={onSaved} />
           ) : uploaded ? (
             <Editor
               key={uploaded.id}
+              onSaved={onSaved}
               initial={{
                 name: uploaded.filename.replace(/\.pdf$/i, ""),
                 description: "",
@@ -110,7 +118,7 @@ export function TemplateEditorPage({ templateId }: { templateId?: string }) {
   );
 }
 
-function Editor({ initial }: { initial: Draft }) {
+function Editor({ initial, onSaved }: { initial: Draft; onSaved?: (templateId: string) => void }) {
   const workspace = useWorkspace();
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState(initial);
@@ -199,6 +207,7 @@ function Editor({ initial }: { initial: Draft }) {
       setDraft((before) => ({ ...before, id: template.id }));
       setDirty(false);
       setSaved(true);
+      onSaved?.(template.id);
       if (!draft.id) navigate(`/templates/${template.id}`, { replace: true });
     });
   };

@@ -3,10 +3,9 @@
  * pages. None by default, so no page of another site can frame a signer until the workspace names
  * it; an embedded signing URL is then made for one of them and opens in its frame alone.
  */
-import { MAX_FRAME_ORIGINS } from "@countersign/domain";
+import { frameOriginOf, MAX_FRAME_ORIGINS } from "@countersign/domain";
 import type { EmbeddingSettings as EmbeddingSettingsMessage } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, type FieldViolation, type Queryable, validationError } from "@countersign/kit";
-import { frameOriginOf } from "../core/request-rules.js";
 
 export interface EmbeddingSettings {
   /** Origins as the browser compares them: lower case, no default port, no path. */

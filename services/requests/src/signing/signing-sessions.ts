@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { EndedReason, RequestStatus } from "@countersign/domain";
+import { returnUrlViolations } from "@countersign/domain";
 import type {
   Actor,
   CreateEmbeddedSigningUrlRequest,
@@ -16,7 +17,6 @@ import { brandingOf } from "../core/branding.js";
 import { enqueueRequestEvent } from "../core/events.js";
 import { fieldValueStore } from "../core/field-value-store.js";
 import { toFieldValue, toSignatureRequest } from "../core/messages.js";
-import { returnUrlViolations } from "../core/request-rules.js";
 import { type Locked, lockRequest, type RequestTransactions } from "../core/request-transactions.js";
 import { routeOn } from "../core/routing.js";
 import { hashToken, type LinkRow, linkGone, type SigningLinks, signingEnded } from "../core/signing-links.js";
