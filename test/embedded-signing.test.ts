@@ -5,7 +5,7 @@
  * signer signs in the frame and the host hears each step by postMessage; a page of a site the
  * workspace does not list is refused the frame by the browser. Then @countersign/embed as npm would
  * install it (built, packed, unpacked): its types checked from a consumer's file, its element and its
- * React wrapper each framing a signing. Screenshots go to test/artifacts/.
+ * React wrapper each framing a signing, its sender element a sender view. Screenshots go to test/artifacts/.
  */
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { build as esbuild } from "esbuild";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import ts from "typescript";
-import { SIGNING_FRAME_EVENT_TYPES } from "../gateway/embed/src/protocol.js";
+import { SIGNING_FRAME_EVENT_TYPES, VIEW_FRAME_EVENT_TYPES } from "../gateway/embed/src/protocol.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
 import { makePdf } from "./support/pdfs.js";
@@ -59,6 +59,18 @@ const HOST_PAGES: Record<string, string> = {
   for (const type of ${EVENT_TYPES})
     signing.addEventListener("countersign:" + type, (event) => window.heard.push({ origin: "element", ...event.detail }));
   signing.setAttribute("url", new URLSearchParams(location.search).get("url"));
+</script>
+</body></html>`,
+  "/sender-element": `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Integrator app</title></head><body>
+<countersign-sender id="sender" style="height: 600px"></countersign-sender>
+<script type="module">
+  import "/embed/index.js";
+  window.heard = [];
+  const sender = document.getElementById("sender");
+  for (const type of ${JSON.stringify(VIEW_FRAME_EVENT_TYPES)})
+    sender.addEventListener("countersign:" + type, (event) => window.heard.push({ origin: "element", ...event.detail }));
+  sender.url = new URLSearchParams(location.search).get("url");
 </script>
 </body></html>`,
   "/react": `<!doctype html>
@@ -466,7 +478,7 @@ describe("@countersign/embed, as npm installs it", () => {
     await writeFile(
       consumer,
       `import { defineCountersignElements, isSigningFrameMessage, type SigningFrameEvent } from "@countersign/embed";
-import { CountersignSigning } from "@countersign/embed/react";
+import { CountersignSender, CountersignSigning, CountersignTemplateEditor } from "@countersign/embed/react";
 defineCountersignElements();
 const signing = document.createElement("countersign-signing");
 signing.url = "https://sign.example.com/sign/x";
@@ -483,6 +495,17 @@ window.addEventListener("message", (event) => {
   }
 });
 export const element = CountersignSigning({ url: "https://sign.example.com/sign/x", onSessionExpired: (e) => e.reason });
+const sender = document.createElement("countersign-sender");
+sender.addEventListener("countersign:sent", (event) => {
+  const sent: string = event.detail.requestId;
+  return sent;
+});
+// @ts-expect-error a template is saved, not sent: saved says no request
+document.createElement("countersign-template-editor").addEventListener("countersign:saved", (event) => event.detail.requestId);
+export const views = [
+  CountersignSender({ url: "https://sign.example.com/console/views/x", onSent: (e) => e.status }),
+  CountersignTemplateEditor({ url: "https://sign.example.com/console/views/x", onSaved: (e) => e.templateId }),
+];
 `,
     );
     const program = ts.createProgram([consumer], {
@@ -503,6 +526,51 @@ export const element = CountersignSigning({ url: "https://sign.example.com/sign/
     const published = await readdir(join(unpacked, "dist"));
     for (const file of published.filter((f) => f.endsWith(".d.ts")))
       expect(await readFile(join(unpacked, "dist", file), "utf8")).not.toContain("@countersign/domain");
+  }, 60_000);
+
+  test("its sender element frames a sender view and hands the host the request it sent, and no signing message", async () => {
+    const upload = await call(api(), "/documents/upload?filename=offer.pdf", {
+      key,
+      method: "POST",
+      body: await makePdf(1, "Offer"),
+      headers: { "content-type": "application/pdf" },
+    });
+    const draft = await call(api(), "/signature-requests", {
+      key,
+      method: "POST",
+      json: {
+        title: "Offer sent from the app",
+        documentIds: [(upload.body as { id: string }).id],
+        fields: [{ type: "signature", role: "Client", page: 1, x: 60, y: 520, width: 200, height: 50 }],
+        recipients: [{ name: "Ada Sent", email: "ada.sent@integrator.test", role: "Client" }],
+      },
+    });
+    const requestId = (draft.body as { id: string }).id;
+    const view = await call(api(), "/sender-views", {
+      key,
+      method: "POST",
+      json: { requestId, frameOrigin: sites.origin(APP) },
+    });
+    expect(view.status).toBe(201);
+    const context = await newContext({ viewport: { width: 1100, height: 820 } });
+    const page = await context.newPage();
+    await page.goto(
+      `${sites.origin(APP)}/sender-element?url=${encodeURIComponent((view.body as { url: string }).url)}`,
+    );
+    await heardOf(page, "ready");
+    await page
+      .frameLocator("countersign-sender iframe")
+      .getByRole("button", { name: "Send for signature" })
+      .click();
+    expect(await heardOf(page, "sent")).toEqual({
+      origin: "element",
+      view: "sender",
+      type: "sent",
+      requestId,
+      status: "sent",
+    });
+    expect((await heard(page)).map((m) => m.type)).toEqual(["ready", "sent"]);
+    await context.close();
   }, 60_000);
 
   test.each([

@@ -1,7 +1,8 @@
 /**
- * What a Countersign signing page shown in a frame tells the page that frames it: messages posted
- * to that page's origin alone (the `frameOrigin` its embedded URL was made for), never to `*`. They
- * drive the host's screen; the webhook stays the source of truth for what was signed.
+ * What a Countersign page shown in a frame — the signing page, a sender or template edit view —
+ * tells the page that frames it: messages posted to that page's origin alone (the `frameOrigin` its
+ * URL was made for), never to `*`. They drive the host's screen; the webhook stays the source of
+ * truth for what was signed and sent.
  */
 
 /** Every message carries it, so that a page listening to several frames knows ours. */
@@ -70,6 +71,8 @@ export type ViewFrameEvent =
   /** Something the page could not do; it shows its user why. */
   | { type: "error"; message: string; status: number };
 
+export type ViewFrameEventType = ViewFrameEvent["type"];
+
 export type ViewFrameMessage = ViewFrameEvent & {
   source: typeof FRAME_MESSAGE_SOURCE;
   view: "sender" | "template_edit";
@@ -82,7 +85,7 @@ export const VIEW_FRAME_EVENT_TYPES = [
   "saved",
   "session_expired",
   "error",
-] as const satisfies readonly ViewFrameEvent["type"][];
+] as const satisfies readonly ViewFrameEventType[];
 
 /** Whether a message's data is a view's (check `event.origin` first: anyone can post this shape). */
 export function isViewFrameMessage(data: unknown): data is ViewFrameMessage {
