@@ -13,19 +13,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { build as esbuild } from "esbuild";
-import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
+import type { BrowserContext, FrameLocator, Page } from "playwright-core";
 import ts from "typescript";
 import { SIGNING_FRAME_EVENT_TYPES, VIEW_FRAME_EVENT_TYPES } from "../gateway/embed/src/protocol.js";
-import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
+import { type Deployment, REPO } from "./support/deployments.js";
 import { call, eventually } from "./support/http.js";
+import {
+  APP,
+  ARTIFACTS,
+  heard,
+  heardOf,
+  type IntegratorSites,
+  SERVICE,
+  STRANGER,
+  startIntegratorSites,
+} from "./support/integrator-sites.js";
 import { makePdf } from "./support/pdfs.js";
-import { startTlsSites, type TlsSites } from "./support/tls-sites.js";
+import type { TlsSites } from "./support/tls-sites.js";
 
-const ARTIFACTS = join(REPO, "test", "artifacts");
 const run = promisify(execFile);
-const SERVICE = "sign.countersign.test";
-const APP = "app.integrator.test";
-const STRANGER = "pages.stranger.test";
 
 /** The integrator's page: it frames the URL it is given and keeps every message of ours it hears. */
 const HOST_PAGE = `<!doctype html>
@@ -100,43 +106,20 @@ createRoot(document.getElementById("root")!).render(
 );
 `;
 
-interface Heard {
-  origin: string;
-  type: string;
-  [key: string]: unknown;
-}
-
+let integrator: IntegratorSites;
 let sites: TlsSites;
 let deployment: Deployment;
-let browser: Browser;
 let gateway: string;
 let key: string;
 let accountId: string;
 const api = () => `${gateway}/api/v1`;
 
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
-  sites = await startTlsSites([SERVICE, APP, STRANGER]);
-  const servePage = (_req: unknown, res: import("node:http").ServerResponse) =>
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(HOST_PAGE);
-  sites.serve(APP, servePage);
-  sites.serve(STRANGER, servePage);
-  deployment = await startStandalone(undefined, {
-    env: { COUNTERSIGN_PUBLIC_URL: sites.origin(SERVICE) },
-  });
-  gateway = deployment.gateways[0] as string;
-  sites.proxy(SERVICE, () => gateway);
-  ({ secret: key, accountId } = JSON.parse(
-    (await deployment.cli("keys", "create", "--name", "embedding")).stdout,
-  ));
-  browser = await sites.launchBrowser();
+  integrator = await startIntegratorSites(HOST_PAGE);
+  ({ sites, deployment, gateway, key, accountId } = integrator);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await deployment?.destroy();
-  await sites?.close();
-});
+afterAll(() => integrator?.close());
 
 /** A sent request for one embedded signer: a signature and a box to tick. */
 async function sendRequest(title: string): Promise<{ id: string; recipientId: string }> {
@@ -184,22 +167,10 @@ async function embeddedUrl(request: { id: string; recipientId: string }, frameOr
   });
 }
 
-/** A browser of the sites' own: their certificate accepted, as one trusted by the machine would be. */
-function newContext(options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
-  return browser.newContext({ ignoreHTTPSErrors: true, ...options });
-}
-
 async function hostPage(context: BrowserContext, site: string, url: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${sites.origin(site)}/?url=${encodeURIComponent(url)}`);
   return page;
-}
-
-// The suites compile without the DOM's types: what runs in the page is written as it would be there.
-const heard = (page: Page) => page.evaluate<Heard[]>("window.heard");
-
-async function heardOf(page: Page, type: string): Promise<Heard> {
-  return eventually(async () => (await heard(page)).find((m) => m.type === type), 30_000, 100);
 }
 
 async function signInFrame(frame: FrameLocator): Promise<void> {
@@ -241,7 +212,7 @@ test("a signer completes in another site's frame without a cookie, and the host 
   const url = (made.body as { url: string }).url;
   expect(url.startsWith(`${sites.origin(SERVICE)}/sign/`)).toBe(true);
 
-  const context = await newContext({ viewport: { width: 1100, height: 820 } });
+  const context = await integrator.newContext({ viewport: { width: 1100, height: 820 } });
   // A cookie of the service's site, such as a signer's earlier session there, kept by the browser…
   await context.addCookies([
     {
@@ -326,7 +297,7 @@ test("a framed URL whose request was cancelled says so in its frame and tells th
     json: { reason: "The terms changed" },
   });
   expect(cancelled.status).toBe(200);
-  const context = await newContext();
+  const context = await integrator.newContext();
   const page = await hostPage(context, APP, url);
   const over = await heardOf(page, "session_expired");
   expect(over).toEqual({
@@ -342,7 +313,7 @@ test("a framed URL whose request was cancelled says so in its frame and tells th
 test("on a phone, 390 px wide, the signer taps through the framed page and the host hears it completed", async () => {
   const request = await sendRequest("Framed on a phone");
   const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
-  const context = await newContext({
+  const context = await integrator.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
     isMobile: true,
@@ -380,7 +351,7 @@ test("a page of a site the URL was not made for is refused the frame, and hears 
   const request = await sendRequest("Framed elsewhere");
   const made = await embeddedUrl(request, sites.origin(APP));
   const url = (made.body as { url: string }).url;
-  const context = await newContext();
+  const context = await integrator.newContext();
   const page = await hostPage(context, STRANGER, url);
   await page.waitForFunction("window.frameLoads === 1");
   // The browser shows its own error page in place of the signing page (frame-ancestors).
@@ -401,7 +372,7 @@ test("a page of a site the URL was not made for is refused the frame, and hears 
 }, 60_000);
 
 test("an Organization Admin lists the origins under Settings → Developer → Embedding, told what is wrong with a line", async () => {
-  const context = await newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await integrator.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${sites.origin(SERVICE)}/`);
   await page.getByLabel("E-mail").fill(deployment.adminEmail);
@@ -552,7 +523,7 @@ export const views = [
       json: { requestId, frameOrigin: sites.origin(APP) },
     });
     expect(view.status).toBe(201);
-    const context = await newContext({ viewport: { width: 1100, height: 820 } });
+    const context = await integrator.newContext({ viewport: { width: 1100, height: 820 } });
     const page = await context.newPage();
     await page.goto(
       `${sites.origin(APP)}/sender-element?url=${encodeURIComponent((view.body as { url: string }).url)}`,
@@ -581,7 +552,7 @@ export const views = [
     async (_what, path) => {
       const request = await sendRequest(`Embedded by ${path.slice(1)}`);
       const url = ((await embeddedUrl(request, sites.origin(APP))).body as { url: string }).url;
-      const context = await newContext({ viewport: { width: 1100, height: 820 } });
+      const context = await integrator.newContext({ viewport: { width: 1100, height: 820 } });
       const page = await context.newPage();
       await page.goto(`${sites.origin(APP)}${path}?url=${encodeURIComponent(url)}`);
       const frame = page.frameLocator("countersign-signing iframe");

@@ -6,14 +6,22 @@
  * client gets both views' URLs through /restapi. Screenshots go to test/artifacts/.
  */
 
-import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
-import { call, eventually } from "./support/http.js";
+import type { BrowserContext } from "playwright-core";
+import { call } from "./support/http.js";
+import {
+  APP,
+  ARTIFACTS,
+  heard,
+  heardOf,
+  type IntegratorSites,
+  SERVICE,
+  STRANGER,
+  startIntegratorSites,
+} from "./support/integrator-sites.js";
 import { createTwoRoleTemplate } from "./support/templates.js";
-import { startTlsSites, type TlsSites } from "./support/tls-sites.js";
+import type { TlsSites } from "./support/tls-sites.js";
 
 const require = createRequire(import.meta.url);
 // biome-ignore lint/suspicious/noExplicitAny: the client's models are untyped JavaScript.
@@ -40,11 +48,6 @@ const docusign = require("docusign-esign") as {
   };
 };
 
-const ARTIFACTS = join(REPO, "test", "artifacts");
-const SERVICE = "sign.countersign.test";
-const APP = "app.integrator.test";
-const STRANGER = "pages.stranger.test";
-
 /** The integrator's page: it frames the URL it is given and keeps every message of ours it hears. */
 const HOST_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Integrator app</title>
@@ -61,15 +64,8 @@ const HOST_PAGE = `<!doctype html>
 </script>
 </body></html>`;
 
-interface Heard {
-  origin: string;
-  type: string;
-  [key: string]: unknown;
-}
-
+let integrator: IntegratorSites;
 let sites: TlsSites;
-let deployment: Deployment;
-let browser: Browser;
 let gateway: string;
 let key: string;
 let accountId: string;
@@ -77,18 +73,8 @@ let templateId: string;
 const api = () => `${gateway}/api/v1`;
 
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
-  sites = await startTlsSites([SERVICE, APP, STRANGER]);
-  const servePage = (_req: unknown, res: import("node:http").ServerResponse) =>
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(HOST_PAGE);
-  sites.serve(APP, servePage);
-  sites.serve(STRANGER, servePage);
-  deployment = await startStandalone(undefined, { env: { COUNTERSIGN_PUBLIC_URL: sites.origin(SERVICE) } });
-  gateway = deployment.gateways[0] as string;
-  sites.proxy(SERVICE, () => gateway);
-  ({ secret: key, accountId } = JSON.parse(
-    (await deployment.cli("keys", "create", "--name", "embedding")).stdout,
-  ));
+  integrator = await startIntegratorSites(HOST_PAGE);
+  ({ sites, gateway, key, accountId } = integrator);
   templateId = await createTwoRoleTemplate(api(), key, "Lease");
   const listed = await call(api(), "/embedding-settings", {
     key,
@@ -96,14 +82,9 @@ beforeAll(async () => {
     json: { frameOrigins: [sites.origin(APP)] },
   });
   expect(listed.status).toBe(200);
-  browser = await sites.launchBrowser();
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await deployment?.destroy();
-  await sites?.close();
-});
+afterAll(() => integrator?.close());
 
 async function draftRequest(title: string): Promise<string> {
   const created = await call(api(), "/signature-requests", {
@@ -135,11 +116,8 @@ async function openView(url: string): Promise<{ status: number; credential: stri
   };
 }
 
-const heard = (page: Page) => page.evaluate<Heard[]>("window.heard");
-const heardOf = (page: Page, type: string) =>
-  eventually(async () => (await heard(page)).find((m) => m.type === type), 30_000, 100);
 const newContext = (): Promise<BrowserContext> =>
-  browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1200, height: 900 } });
+  integrator.newContext({ viewport: { width: 1200, height: 900 } });
 
 test("a view's URL opens once, and its credential makes only its flow's calls on its own draft or template", async () => {
   const refused = await call(api(), "/sender-views", {
