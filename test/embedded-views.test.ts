@@ -9,7 +9,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
-import { call } from "./support/http.js";
+import { call, eventually } from "./support/http.js";
 import {
   APP,
   ARTIFACTS,
@@ -138,6 +138,8 @@ test("a view's URL opens once, and its credential makes only its flow's calls on
   expect(url.startsWith(`${sites.origin(SERVICE)}/console/views/`)).toBe(true);
   expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
 
+  // A link checker's HEAD does not spend the URL.
+  expect((await fetch(url.replace(sites.origin(SERVICE), gateway), { method: "HEAD" })).status).toBe(405);
   const opened = await openView(url);
   expect(opened.status).toBe(200);
   expect(opened.policy).toContain(`frame-ancestors ${sites.origin(APP)}`);
@@ -162,6 +164,13 @@ test("a view's URL opens once, and its credential makes only its flow's calls on
   });
   expect(mcp.status).toBe(401);
 
+  // The view spends a budget of its own, not its maker's: the app's own calls go on.
+  const remaining = async (secret: string) =>
+    Number((await call(api(), "/templates?pageSize=1", { key: secret })).headers.get("ratelimit-remaining"));
+  const before = await remaining(key);
+  for (let i = 0; i < 40; i += 1) await asView(`/templates/${templateId}`);
+  expect(await remaining(key)).toBeGreaterThan(before - 10);
+
   // A sender view sends a draft, not a request already sent.
   const draft = await draftRequest("Not a draft for long");
   expect((await call(api(), `/signature-requests/${draft}/send`, { key, method: "POST" })).status).toBe(200);
@@ -181,6 +190,32 @@ test("a view's URL opens once, and its credential makes only its flow's calls on
     templateViewRequest: { returnUrl: "https://app.example.com/done" },
   });
   expect(edit.url).toMatch(new RegExp(`^${sites.origin(SERVICE)}/console/views/`));
+});
+
+test("a view ends with the key that made it: its URL no longer opens, its credential is refused", async () => {
+  const maker = JSON.parse(
+    (await integrator.deployment.cli("keys", "create", "--name", "short-lived app")).stdout,
+  ) as { id: string; secret: string };
+  const view = async () =>
+    (
+      (
+        await call(api(), `/templates/${templateId}/edit-view`, {
+          key: maker.secret,
+          method: "POST",
+          json: {},
+        })
+      ).body as { url: string }
+    ).url;
+  const unopened = await view();
+  const opened = await openView(await view());
+  expect((await call(api(), `/templates/${templateId}`, { key: opened.credential })).status).toBe(200);
+  await integrator.deployment.cli("keys", "delete", maker.id);
+  await eventually(async () => {
+    const refused = await call(api(), `/templates/${templateId}`, { key: opened.credential });
+    return refused.status === 401 ? refused : undefined;
+  });
+  // Gone with its key: no view has that URL any more.
+  expect((await openView(unopened)).status).toBe(404);
 });
 
 test("a draft is reviewed and sent in another site's frame, and the host hears it sent", async () => {

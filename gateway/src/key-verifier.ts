@@ -54,6 +54,14 @@ export interface Caller {
   view?: CallerView;
 }
 
+/**
+ * Whose budget a call spends (its rate limit, its calls in the works): a key's or integration's own;
+ * a view's its own too, so that a view handed to one of an app's users cannot spend the app's.
+ */
+export function budgetOf(caller: Caller): string {
+  return caller.view?.id ?? caller.keyId;
+}
+
 export interface CallerView {
   id: string;
   kind: EmbeddedViewKindName;

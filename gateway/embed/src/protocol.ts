@@ -67,9 +67,7 @@ export type ViewFrameEvent =
   /** The template was saved in the template edit view. */
   | { type: "saved"; templateId: string }
   /** The view's credential expired or its maker's key was deleted: a new view is needed. */
-  | { type: "session_expired"; reason: string }
-  /** Something the page could not do; it shows its user why. */
-  | { type: "error"; message: string; status: number };
+  | { type: "session_expired"; reason: string };
 
 export type ViewFrameEventType = ViewFrameEvent["type"];
 
@@ -84,7 +82,6 @@ export const VIEW_FRAME_EVENT_TYPES = [
   "sent",
   "saved",
   "session_expired",
-  "error",
 ] as const satisfies readonly ViewFrameEventType[];
 
 /** Whether a message's data is a view's (check `event.origin` first: anyone can post this shape). */

@@ -26,7 +26,6 @@ const VIEW_CALLBACKS = {
   sent: "onSent",
   saved: "onSaved",
   session_expired: "onSessionExpired",
-  error: "onError",
 } as const satisfies Record<ViewFrameEventType, string>;
 
 type SigningCallbacks = {

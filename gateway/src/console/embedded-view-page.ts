@@ -49,6 +49,10 @@ function viewMeta(view: EmbeddedView, credential: string): string {
 
 export function embeddedViewPageRoutes({ auth, contract, sendPage, limiter }: EmbeddedViewPageOptions) {
   const routes = new DeclaredRouter(contract, "/console", "none");
+  // Express answers HEAD with the GET route, which would spend the ticket on a link checker's probe.
+  routes.router.head("/views/:ticket", (_req, res) => {
+    res.set("Allow", "GET").status(405).end();
+  });
   routes.on(
     "get",
     "/views/:ticket",

@@ -5,7 +5,7 @@ import { id, text, timestamp } from "./values.js";
 const returnUrl = text().optional().meta({
   format: "uri",
   description:
-    "Where the view sends its user when the flow ends (sent, saved or closed), with `?event=sent&requestId=…`, `?event=saved&templateId=…` or `?event=closed`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.",
+    "Where a view shown as a page of its own sends its user when the flow ends, with `?event=sent&requestId=…` or `?event=saved&templateId=…`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.",
 });
 
 const frameOrigin = text()
@@ -14,7 +14,7 @@ const frameOrigin = text()
     format: "uri",
     examples: ["https://app.example.com"],
     description:
-      'The origin of your page that shows the view in an iframe: one of the workspace\'s embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `closed`, `session_expired`, `error`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.',
+      'The origin of your page that shows the view in an iframe: one of the workspace\'s embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `session_expired`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.',
   });
 
 export const SenderViewInput = z

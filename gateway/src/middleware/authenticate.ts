@@ -6,7 +6,7 @@
  */
 import { ACCESS_TOKEN_PATTERN, VIEW_CREDENTIAL_PATTERN } from "@countersign/domain";
 import type { NextFunction, Request, Response } from "express";
-import type { Caller, KeyVerifier } from "../key-verifier.js";
+import { budgetOf, type Caller, type KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import type { RateDecision, RateLimiter } from "../rate-limiter.js";
 import type { KeyInFlight } from "./key-in-flight.js";
@@ -117,8 +117,7 @@ export function spendCalls(
   calls: number,
   announce: AnnounceLimit = announceRateLimit,
 ): void {
-  const caller = res.locals.caller as Caller;
-  const decision = limiter.take(caller.keyId, calls);
+  const decision = limiter.take(budgetOf(res.locals.caller as Caller), calls);
   announce(res, decision, calls);
   if (!decision.allowed) {
     throw new ApiProblem(

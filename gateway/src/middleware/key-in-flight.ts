@@ -9,7 +9,7 @@
  * gate's, one per key.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { Caller } from "../key-verifier.js";
+import { budgetOf, type Caller } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
 import { AdmissionGate, type AdmissionLimits, DEFAULT_KEY_IN_FLIGHT } from "./admission.js";
 
@@ -32,7 +32,7 @@ export class KeyInFlight {
   /** Middleware: a turn for the authenticated caller's key, given back when the response closes. */
   admit(): RequestHandler {
     return (_req: Request, res: Response, next: NextFunction) => {
-      const { keyId } = res.locals.caller as Caller;
+      const keyId = budgetOf(res.locals.caller as Caller);
       const gate = this.gateOf(keyId);
       let admitted = false;
       const leaveQueue = gate.enter(

@@ -19,8 +19,13 @@ CREATE TABLE embedded_views (
   credential_hash bytea UNIQUE,
   credential_expires_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
-  CHECK ((api_key_id IS NULL) <> (integration_id IS NULL AND user_id IS NULL)),
-  FOREIGN KEY (integration_id, user_id) REFERENCES integration_consents (integration_id, user_id) ON DELETE CASCADE
+  -- Made by a key, or by an integration for a person: never a half of either.
+  CHECK (
+    (api_key_id IS NOT NULL AND integration_id IS NULL AND user_id IS NULL)
+    OR (api_key_id IS NULL AND integration_id IS NOT NULL AND user_id IS NOT NULL)
+  ),
+  FOREIGN KEY (integration_id, user_id) REFERENCES integration_consents (integration_id, user_id)
+    MATCH FULL ON DELETE CASCADE
 );
 -- Ended views go as new ones come, by when they end.
 CREATE INDEX embedded_views_by_end ON embedded_views (coalesce(credential_expires_at, ticket_expires_at));

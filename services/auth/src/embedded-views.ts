@@ -46,6 +46,19 @@ const KIND_NAMES = new Map<EmbeddedViewKind, KindName>([
 ]);
 const KINDS = new Map([...KIND_NAMES].map(([kind, name]) => [name, kind]));
 
+/** PostgreSQL's error code when a row names one that is gone. */
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/**
+ * A view's maker as it stands: its key unexpired (`k`), or its integration (`i`) with the person
+ * still a member (`u`); a view whose maker is gone has neither.
+ */
+const MAKER_JOINS = `
+  LEFT JOIN api_keys k ON k.id = v.api_key_id AND (k.expires_at IS NULL OR k.expires_at > now())
+  LEFT JOIN integrations i ON i.id = v.integration_id
+  LEFT JOIN memberships m ON m.workspace_id = v.workspace_id AND m.user_id = v.user_id
+  LEFT JOIN users u ON u.id = m.user_id`;
+
 interface ViewRow {
   id: string;
   workspace_id: string;
@@ -93,29 +106,35 @@ export class EmbeddedViews {
       "DELETE FROM embedded_views WHERE coalesce(credential_expires_at, ticket_expires_at) < now()",
     );
     // Made only for a maker of this workspace, in the one statement: a key deleted meanwhile makes none.
-    const { rows } = await this.deps.db.query<ViewRow & { ticket_expires_at: Date }>(
-      `INSERT INTO embedded_views (id, workspace_id, api_key_id, integration_id, user_id, kind, resource_id,
+    const { rows } = await this.deps.db
+      .query<ViewRow & { ticket_expires_at: Date }>(
+        `INSERT INTO embedded_views (id, workspace_id, api_key_id, integration_id, user_id, kind, resource_id,
                                    scopes, frame_origin, return_url, ticket_hash, ticket_expires_at)
        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() + make_interval(secs => $12)
        WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = $3 AND workspace_id = $2)
           OR EXISTS (SELECT 1 FROM integration_consents c JOIN integrations i ON i.id = c.integration_id
                      WHERE c.integration_id = $4 AND c.user_id = $5 AND i.workspace_id = $2)
        RETURNING id, workspace_id, kind, resource_id, scopes, frame_origin, return_url, ticket_expires_at`,
-      [
-        id,
-        req.workspaceId,
-        byIntegration ? null : requireUuid(req.makerId, "API key"),
-        byIntegration ? requireUuid(req.makerId, "integration") : null,
-        byIntegration ? requireUuid(req.userId, "user") : null,
-        kind,
-        req.resourceId || null,
-        scopes,
-        req.frameOrigin,
-        req.returnUrl,
-        this.deps.hashSecret(ticket),
-        VIEW_TICKET_LIFETIME_SECONDS,
-      ],
-    );
+        [
+          id,
+          req.workspaceId,
+          byIntegration ? null : requireUuid(req.makerId, "API key"),
+          byIntegration ? requireUuid(req.makerId, "integration") : null,
+          byIntegration ? requireUuid(req.userId, "user") : null,
+          kind,
+          req.resourceId || null,
+          scopes,
+          req.frameOrigin,
+          req.returnUrl,
+          this.deps.hashSecret(ticket),
+          VIEW_TICKET_LIFETIME_SECONDS,
+        ],
+      )
+      .catch((err: unknown) => {
+        // The maker deleted while the view was being made: its key is gone, as if never there.
+        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return { rows: [] };
+        throw err;
+      });
     const row = rows[0];
     if (!row) throw new ConnectError("the view's maker is not of this workspace", Code.PermissionDenied);
     return create(CreateEmbeddedViewResponseSchema, { view: toView(row, row.ticket_expires_at), ticket });
@@ -128,16 +147,18 @@ export class EmbeddedViews {
     const opened = await this.deps.db.transaction(async (tx) => {
       // Locked while read: two tabs racing with one URL open it once.
       const { rows } = await tx.query<ViewRow & { opened: boolean; live: boolean }>(
-        `SELECT id, workspace_id, kind, resource_id, scopes, frame_origin, return_url,
-                credential_hash IS NOT NULL AS opened, ticket_expires_at > now() AS live
-         FROM embedded_views WHERE ticket_hash = $1 FOR UPDATE`,
+        `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url,
+                v.credential_hash IS NOT NULL AS opened,
+                v.ticket_expires_at > now() AND (k.id IS NOT NULL OR (i.id IS NOT NULL AND u.id IS NOT NULL)) AS live
+         FROM embedded_views v ${MAKER_JOINS}
+         WHERE v.ticket_hash = $1 FOR UPDATE OF v`,
         [this.deps.hashSecret(ticket)],
       );
       const found = rows[0];
       if (!found) throw notFound("view");
       if (found.opened || !found.live) {
         throw new ConnectError(
-          "this view's URL was used or has expired; ask the app for a new one",
+          "this view's URL was used or has expired, or the key that made it no longer works; ask the app for a new one",
           Code.FailedPrecondition,
         );
       }
@@ -169,14 +190,12 @@ export class EmbeddedViews {
           }
         >(
           `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url,
-                  v.credential_expires_at, coalesce(k.id, i.id) AS maker_id, coalesce(k.name, i.name) AS maker_name,
+                  least(v.credential_expires_at, k.expires_at) AS credential_expires_at,
+                  coalesce(k.id, i.id) AS maker_id, coalesce(k.name, i.name) AS maker_name,
                   w.api_access_enabled, w.name AS workspace_name, u.id AS user_id, u.email
            FROM embedded_views v
            JOIN workspaces w ON w.id = v.workspace_id
-           LEFT JOIN api_keys k ON k.id = v.api_key_id AND (k.expires_at IS NULL OR k.expires_at > now())
-           LEFT JOIN integrations i ON i.id = v.integration_id
-           LEFT JOIN memberships m ON m.workspace_id = v.workspace_id AND m.user_id = v.user_id
-           LEFT JOIN users u ON u.id = m.user_id
+           ${MAKER_JOINS}
            WHERE v.credential_hash = $1 AND v.credential_expires_at > now()
              AND (k.id IS NOT NULL OR (i.id IS NOT NULL AND u.id IS NOT NULL))`,
           [this.deps.hashSecret(credential)],

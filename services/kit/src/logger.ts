@@ -17,7 +17,7 @@ export type { Logger };
  * `tokenExpiresAt`, `keyPrefix`), which the console and logs need to tell keys apart.
  */
 const SECRET_PARTS =
-  /token|secret|passw(or)?d|passphrase|authori[sz]ation|cookie|pepper|credential|private.?key|api.?key/;
+  /token|ticket|secret|passw(or)?d|passphrase|authori[sz]ation|cookie|pepper|credential|private.?key|api.?key/;
 const SECRET_WORDS = new Set(["key", "keys", "pwd", "pin", "otp"]);
 const DESCRIPTIVE_WORDS = new Set([
   "id",
