@@ -20,6 +20,7 @@ import {
   STRANGER,
   startIntegratorSites,
 } from "./support/integrator-sites.js";
+import { makePdf } from "./support/pdfs.js";
 import { createTwoRoleTemplate } from "./support/templates.js";
 import type { TlsSites } from "./support/tls-sites.js";
 
@@ -171,6 +172,42 @@ test("a view's URL opens once, and its credential makes only its flow's calls on
   for (let i = 0; i < 40; i += 1) await asView(`/templates/${templateId}`);
   expect(await remaining(key)).toBeGreaterThan(before - 10);
 
+  // What a view is made with is checked: a draft or a template, not both; field types by their names.
+  const both = await call(api(), "/sender-views", {
+    key,
+    method: "POST",
+    json: { requestId: templateId, templateId },
+  });
+  expect((both.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(["templateId"]);
+  const noSuchType = await call(api(), "/sender-views", {
+    key,
+    method: "POST",
+    json: { fieldTypes: ["signature", "stamp"] },
+  });
+  expect(noSuchType.status).toBe(422);
+  const unknownTemplate = await call(api(), "/sender-views", {
+    key,
+    method: "POST",
+    json: { templateId: "0193e1a4-0000-7000-8000-000000000000" },
+  });
+  expect(unknownTemplate.status).toBe(404);
+  // A view made for a template sends from it alone.
+  const forTemplate = await call(api(), "/sender-views", { key, method: "POST", json: { templateId } });
+  const templateView = await openView((forTemplate.body as { url: string }).url);
+  const fromOther = await call(api(), "/signature-requests", {
+    key: templateView.credential,
+    method: "POST",
+    json: {
+      title: "Another template",
+      templateId: other,
+      recipients: [
+        { role: "Client", name: "Ada Client", email: "ada@integrator.test" },
+        { role: "Company", name: "Cy Company", email: "cy@integrator.test" },
+      ],
+    },
+  });
+  expect(fromOther.status).toBe(403);
+
   // A sender view sends a draft, not a request already sent.
   const draft = await draftRequest("Not a draft for long");
   expect((await call(api(), `/signature-requests/${draft}/send`, { key, method: "POST" })).status).toBe(200);
@@ -249,6 +286,62 @@ test("a draft is reviewed and sent in another site's frame, and the host hears i
   await context.close();
 });
 
+test("a view with nothing named opens the composer: documents to upload, no list of the workspace's", async () => {
+  const made = await call(api(), "/sender-views", {
+    key,
+    method: "POST",
+    json: { frameOrigin: sites.origin(APP) },
+  });
+  const context = await newContext();
+  const page = await context.newPage();
+  await page.goto(`${sites.origin(APP)}/?url=${encodeURIComponent((made.body as { url: string }).url)}`);
+  const frame = page.frameLocator("#view");
+  await heardOf(page, "ready");
+  await frame.getByRole("heading", { name: "Send documents" }).waitFor();
+  await frame.getByText("The documents to sign").waitFor();
+  await expect(frame.getByLabel("Or take one uploaded before").count()).resolves.toBe(0);
+  await page.screenshot({ path: join(ARTIFACTS, "embedded-sender-view-documents.png") });
+  // An upload goes with the view's credential, and the document comes back to be drawn.
+  await frame.getByTestId("document-input").setInputFiles({
+    name: "offer.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from(await makePdf(1, "Offer")),
+  });
+  await frame.getByTestId("documents").getByText("offer.pdf").waitFor();
+  await frame.locator('[data-testid="page-1"][data-rendered]').first().waitFor({ timeout: 30_000 });
+  await context.close();
+});
+
+test("a view made for a template asks only for its signers, sends, and the host hears the request sent", async () => {
+  const made = await call(api(), "/sender-views", {
+    key,
+    method: "POST",
+    json: { templateId, frameOrigin: sites.origin(APP) },
+  });
+  const context = await newContext();
+  const page = await context.newPage();
+  await page.goto(`${sites.origin(APP)}/?url=${encodeURIComponent((made.body as { url: string }).url)}`);
+  const frame = page.frameLocator("#view");
+  await heardOf(page, "ready");
+  for (const [role, name, email] of [
+    ["Client", "Ada Client", "ada@integrator.test"],
+    ["Company", "Cy Company", "cy@integrator.test"],
+  ] as const) {
+    const signer = frame.getByRole("group", { name: new RegExp(`^${role}`) });
+    await signer.getByLabel("Name").fill(name);
+    await signer.getByLabel("E-mail").fill(email);
+  }
+  // The template is the view's: there is no other to choose.
+  await expect(frame.getByRole("combobox", { name: "Template", exact: true }).count()).resolves.toBe(0);
+  await page.screenshot({ path: join(ARTIFACTS, "embedded-sender-view-template.png") });
+  await frame.getByRole("button", { name: "Send for signature" }).click();
+  const sent = await heardOf(page, "sent");
+  expect(sent).toMatchObject({ view: "sender", status: "sent" });
+  const request = await call(api(), `/signature-requests/${sent.requestId}`, { key });
+  expect(request.body).toMatchObject({ templateId, status: "sent" });
+  await context.close();
+});
+
 test("a template is edited and saved in another site's frame; a site the workspace does not list gets no view", async () => {
   const made = await call(api(), `/templates/${templateId}/edit-view`, {
     key,
@@ -266,13 +359,17 @@ test("a template is edited and saved in another site's frame; a site the workspa
   const again = await call(api(), `/templates/${templateId}/edit-view`, {
     key,
     method: "POST",
-    json: { frameOrigin: sites.origin(APP) },
+    json: { frameOrigin: sites.origin(APP), fieldTypes: ["signature", "date_signed"] },
   });
   const page = await context.newPage();
   await page.goto(`${sites.origin(APP)}/?url=${encodeURIComponent((again.body as { url: string }).url)}`);
   const frame = page.frameLocator("#view");
   await heardOf(page, "ready");
   await frame.getByRole("button", { name: "Save changes" }).waitFor({ timeout: 30_000 });
+  // The palette offers the types the view was made with.
+  await expect(
+    frame.getByTestId("field-palette").locator(".palette-item").allTextContents(),
+  ).resolves.toEqual(["Signature", "Date signed"]);
   await frame.getByLabel("Name", { exact: true }).first().fill("Lease, edited in the app");
   await page.screenshot({ path: join(ARTIFACTS, "embedded-template-edit-view.png") });
   await frame.getByRole("button", { name: "Save changes" }).click();

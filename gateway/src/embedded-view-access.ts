@@ -67,6 +67,15 @@ export function viewAccessCheck(method: string, path: string): RequestHandler {
         "an embedded view's credential may make only the calls of its own flow",
       );
     }
+    // A sender view made for a template sends from it alone (the body is read before routing).
+    const fromTemplate = (req.body as { templateId?: unknown } | undefined)?.templateId;
+    if (
+      view.templateId &&
+      operation === "post /signature-requests" &&
+      (typeof fromTemplate !== "string" || fromTemplate.toLowerCase() !== view.templateId)
+    ) {
+      throw new ApiProblem("forbidden", "this view sends requests from its own template alone");
+    }
     const named = req.params[BOUND_PARAMETER[view.kind]];
     if (bound && typeof named === "string" && named.toLowerCase() !== view.resourceId) {
       throw new ApiProblem("not_found", "this view is for another request or template");

@@ -31,6 +31,10 @@ export interface ViewWanted {
   resourceId: string;
   frameOrigin: string;
   returnUrl: string;
+  /** The field types the view's editors offer; empty for all. */
+  fieldTypes: readonly string[];
+  /** The template a sender view sends from; "" for any. */
+  templateId: string;
 }
 
 /** Who asks: their workspace, the key or integration as the actor names it, and its scopes. */
@@ -71,7 +75,11 @@ export function embeddedViews({ auth, requests, templates, publicUrl }: Embedded
   }
 
   /** The resource must be the workspace's, and a sender view's a draft: what the flow works on. */
-  async function checkResource({ workspaceId }: ViewMaker, { kind, resourceId }: ViewWanted): Promise<void> {
+  async function checkResource(
+    { workspaceId }: ViewMaker,
+    { kind, resourceId, templateId }: ViewWanted,
+  ): Promise<void> {
+    if (templateId) await templates.getTemplate({ workspaceId, templateId });
     if (!resourceId) return;
     if (kind === "template_edit") {
       await templates.getTemplate({ workspaceId, templateId: resourceId });
@@ -106,6 +114,8 @@ export function embeddedViews({ auth, requests, templates, publicUrl }: Embedded
       resourceId: wanted.resourceId,
       frameOrigin: origin as string,
       returnUrl: wanted.returnUrl,
+      fieldTypes: [...wanted.fieldTypes],
+      templateId: wanted.templateId,
     });
     if (!view?.expireTime) throw new Error("auth answered a view without its expiry");
     return { url: new URL(viewPath(ticket), publicUrl).href, expiresAt: timestampDate(view.expireTime) };

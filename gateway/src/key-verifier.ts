@@ -67,6 +67,8 @@ export interface CallerView {
   kind: EmbeddedViewKindName;
   /** The draft request or template the view is bound to; "" for none. */
   resourceId: string;
+  /** The template a sender view sends from; "" for any. */
+  templateId: string;
 }
 
 const VIEW_KINDS: Record<EmbeddedViewKind, EmbeddedViewKindName | undefined> = {
@@ -78,7 +80,9 @@ const VIEW_KINDS: Record<EmbeddedViewKind, EmbeddedViewKindName | undefined> = {
 /** The view a credential opened, as a caller carries it; undefined for a key or token, or a kind unknown here. */
 function viewOf(view: EmbeddedView | undefined): CallerView | undefined {
   const kind = view && VIEW_KINDS[view.kind];
-  return view && kind ? { id: view.id, kind, resourceId: view.resourceId } : undefined;
+  return view && kind
+    ? { id: view.id, kind, resourceId: view.resourceId, templateId: view.templateId }
+    : undefined;
 }
 
 /**

@@ -43,6 +43,8 @@ function viewMeta(view: EmbeddedView, credential: string): string {
     resourceId: view.resourceId,
     frameOrigin: view.frameOrigin,
     returnUrl: view.returnUrl,
+    fieldTypes: view.fieldTypes,
+    templateId: view.templateId,
     expiresAt: view.expireTime ? timestampDate(view.expireTime).toISOString() : "",
   } satisfies ViewMeta);
 }

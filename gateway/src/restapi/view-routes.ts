@@ -37,6 +37,8 @@ export function viewRoutes(
         {
           kind: "sender",
           resourceId: request.id,
+          templateId: "",
+          fieldTypes: [],
           frameOrigin: integratorOriginOf(asked.frameAncestors ?? []),
           returnUrl: asked.returnUrl ?? "",
         },
@@ -57,6 +59,8 @@ export function viewRoutes(
         {
           kind: "template_edit",
           resourceId: String(req.params.templateId).toLowerCase(),
+          templateId: "",
+          fieldTypes: [],
           frameOrigin: integratorOriginOf(asked.frameAncestors ?? []),
           returnUrl: asked.returnUrl ?? "",
         },

@@ -18,7 +18,7 @@ export function embeddedViewRoutes(api: PublicApi, makeView: MakeView): void {
     {
       summary: "Get a sender view URL",
       description:
-        "A URL that opens our sending flow for this workspace, to show inside your app: with `requestId`, a draft to review and send; without, a new request prepared from a template or from documents and sent. It opens once, before `expiresAt` (5 minutes). 409 when the request named is not a draft.",
+        "A URL that opens our sending flow for this workspace, to show inside your app: with `requestId`, a draft to review and send; with `templateId`, a request from that template; with neither, a new request prepared from documents (or a template the user chooses) and sent. It opens once, before `expiresAt` (5 minutes). 409 when the request named is not a draft.",
       tag: TAG,
       scope: "requests:send",
       dryRun: true,
@@ -34,6 +34,8 @@ export function embeddedViewRoutes(api: PublicApi, makeView: MakeView): void {
             {
               kind: "sender",
               resourceId: body.requestId ?? "",
+              templateId: body.templateId ?? "",
+              fieldTypes: body.fieldTypes ?? [],
               frameOrigin: body.frameOrigin ?? "",
               returnUrl: body.returnUrl ?? "",
             },
@@ -67,6 +69,8 @@ export function embeddedViewRoutes(api: PublicApi, makeView: MakeView): void {
             {
               kind: "template_edit",
               resourceId: params.templateId,
+              templateId: "",
+              fieldTypes: body.fieldTypes ?? [],
               frameOrigin: body.frameOrigin ?? "",
               returnUrl: body.returnUrl ?? "",
             },

@@ -77,6 +77,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return <SessionContext.Provider value={sessionApi}>{children}</SessionContext.Provider>;
 }
 
+/** The session where there is one: none in an embedded view, which acts for a key, not a person. */
+export function useOptionalSession(): SessionApi | undefined {
+  return useContext(SessionContext) ?? undefined;
+}
+
 export function useSession(): SessionApi {
   const provided = useContext(SessionContext);
   if (!provided) throw new Error("useSession outside SessionProvider");

@@ -5514,26 +5514,35 @@ export interface components {
              */
             requestId?: string;
             /**
+             * Format: uuid
+             * @description A template the view sends from: it opens with the template's roles to fill, and the view may send requests from that template alone. Not with `requestId`.
+             */
+            templateId?: string;
+            /** @description The field types the view's editor offers to place, such as `["signature", "date_signed"]`; left out, every type. What the editor offers, not a rule of the template: fields already there stay. */
+            fieldTypes?: components["schemas"]["FieldType"][];
+            /**
              * Format: uri
-             * @description Where the view sends its user when the flow ends (sent, saved or closed), with `?event=sent&requestId=…`, `?event=saved&templateId=…` or `?event=closed`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.
+             * @description Where a view shown as a page of its own sends its user when the flow ends, with `?event=sent&requestId=…` or `?event=saved&templateId=…`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.
              */
             returnUrl?: string;
             /**
              * Format: uri
-             * @description The origin of your page that shows the view in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `closed`, `session_expired`, `error`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.
+             * @description The origin of your page that shows the view in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `session_expired`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.
              * @example https://app.example.com
              */
             frameOrigin?: string;
         };
         EditViewInput: {
+            /** @description The field types the view's editor offers to place, such as `["signature", "date_signed"]`; left out, every type. What the editor offers, not a rule of the template: fields already there stay. */
+            fieldTypes?: components["schemas"]["FieldType"][];
             /**
              * Format: uri
-             * @description Where the view sends its user when the flow ends (sent, saved or closed), with `?event=sent&requestId=…`, `?event=saved&templateId=…` or `?event=closed`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.
+             * @description Where a view shown as a page of its own sends its user when the flow ends, with `?event=sent&requestId=…` or `?event=saved&templateId=…`: an absolute https URL (http only for localhost). In a frame, the view posts the event to your page instead.
              */
             returnUrl?: string;
             /**
              * Format: uri
-             * @description The origin of your page that shows the view in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `closed`, `session_expired`, `error`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.
+             * @description The origin of your page that shows the view in an iframe: one of the workspace's embedding origins (`GET /embedding-settings`; 422 otherwise). The URL then opens only in a frame of that origin, needs no cookie, and posts its events there: `ready`, `sent`, `saved`, `session_expired`, each `{ source: "countersign", view, type, … }`. Left out, it opens as a page of its own.
              * @example https://app.example.com
              */
             frameOrigin?: string;

@@ -14,6 +14,10 @@ CREATE TABLE embedded_views (
   scopes text[] NOT NULL,
   frame_origin text NOT NULL DEFAULT '',
   return_url text NOT NULL DEFAULT '',
+  -- What the flow's pages offer: the field types of its editors (none listed: all), the template a
+  -- sender view sends from (none: any).
+  field_types text[] NOT NULL DEFAULT '{}',
+  template_id uuid,
   ticket_hash bytea NOT NULL UNIQUE,
   ticket_expires_at timestamptz NOT NULL,
   credential_hash bytea UNIQUE,

@@ -46,6 +46,10 @@ const KIND_NAMES = new Map<EmbeddedViewKind, KindName>([
 ]);
 const KINDS = new Map([...KIND_NAMES].map(([kind, name]) => [name, kind]));
 
+/** A field type's name, as the API spells them; the gateway checks them against the list. */
+const FIELD_TYPE = /^[a-z_]{1,40}$/;
+const MAX_FIELD_TYPES = 40;
+
 /** PostgreSQL's error code when a row names one that is gone. */
 const FOREIGN_KEY_VIOLATION = "23503";
 
@@ -67,6 +71,8 @@ interface ViewRow {
   scopes: string[];
   frame_origin: string;
   return_url: string;
+  field_types: string[];
+  template_id: string | null;
 }
 
 function toView(row: ViewRow, expiresAt: Date): EmbeddedView {
@@ -78,6 +84,8 @@ function toView(row: ViewRow, expiresAt: Date): EmbeddedView {
     scopes: row.scopes,
     frameOrigin: row.frame_origin,
     returnUrl: row.return_url,
+    fieldTypes: row.field_types,
+    templateId: row.template_id ?? "",
     expireTime: timestampFromDate(expiresAt),
   });
 }
@@ -94,6 +102,10 @@ export class EmbeddedViews {
       throw new ConnectError(`this flow needs the scope ${purpose}`, Code.PermissionDenied);
     }
     if (req.resourceId && !isUuid(req.resourceId)) throw notFound(kind === "sender" ? "request" : "template");
+    if (req.templateId && !isUuid(req.templateId)) throw notFound("template");
+    if (req.fieldTypes.length > MAX_FIELD_TYPES || req.fieldTypes.some((t) => !FIELD_TYPE.test(t))) {
+      throw validationError([{ path: "fieldTypes", message: "names field types, such as signature" }]);
+    }
     if (kind === "template_edit" && !req.resourceId) {
       throw validationError([{ path: "templateId", message: "names the template to edit" }]);
     }
@@ -109,12 +121,14 @@ export class EmbeddedViews {
     const { rows } = await this.deps.db
       .query<ViewRow & { ticket_expires_at: Date }>(
         `INSERT INTO embedded_views (id, workspace_id, api_key_id, integration_id, user_id, kind, resource_id,
-                                   scopes, frame_origin, return_url, ticket_hash, ticket_expires_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() + make_interval(secs => $12)
+                                   scopes, frame_origin, return_url, ticket_hash, ticket_expires_at,
+                                   field_types, template_id)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() + make_interval(secs => $12), $13, $14
        WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = $3 AND workspace_id = $2)
           OR EXISTS (SELECT 1 FROM integration_consents c JOIN integrations i ON i.id = c.integration_id
                      WHERE c.integration_id = $4 AND c.user_id = $5 AND i.workspace_id = $2)
-       RETURNING id, workspace_id, kind, resource_id, scopes, frame_origin, return_url, ticket_expires_at`,
+       RETURNING id, workspace_id, kind, resource_id, scopes, frame_origin, return_url, field_types, template_id,
+                 ticket_expires_at`,
         [
           id,
           req.workspaceId,
@@ -128,6 +142,8 @@ export class EmbeddedViews {
           req.returnUrl,
           this.deps.hashSecret(ticket),
           VIEW_TICKET_LIFETIME_SECONDS,
+          req.fieldTypes,
+          req.templateId || null,
         ],
       )
       .catch((err: unknown) => {
@@ -147,7 +163,7 @@ export class EmbeddedViews {
     const opened = await this.deps.db.transaction(async (tx) => {
       // Locked while read: two tabs racing with one URL open it once.
       const { rows } = await tx.query<ViewRow & { opened: boolean; live: boolean }>(
-        `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url,
+        `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url, v.field_types, v.template_id,
                 v.credential_hash IS NOT NULL AS opened,
                 v.ticket_expires_at > now() AND (k.id IS NOT NULL OR (i.id IS NOT NULL AND u.id IS NOT NULL)) AS live
          FROM embedded_views v ${MAKER_JOINS}
@@ -189,7 +205,7 @@ export class EmbeddedViews {
             email: string | null;
           }
         >(
-          `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url,
+          `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url, v.field_types, v.template_id,
                   least(v.credential_expires_at, k.expires_at) AS credential_expires_at,
                   coalesce(k.id, i.id) AS maker_id, coalesce(k.name, i.name) AS maker_name,
                   w.api_access_enabled, w.name AS workspace_name, u.id AS user_id, u.email

@@ -56,6 +56,10 @@ export interface ViewMeta {
   frameOrigin: string;
   /** Where a page of its own sends its user when the flow ends; "" for none. */
   returnUrl: string;
+  /** The field types the view's editors offer; empty for every type. */
+  fieldTypes: string[];
+  /** The template a sender view sends requests from; "" for any. */
+  templateId: string;
   /** When the credential stops working. */
   expiresAt: string;
 }

@@ -25,15 +25,20 @@ const SendDocumentsPage = lazy(() =>
   import("../requests/SendDocumentsPage").then((module) => ({ default: module.SendDocumentsPage })),
 );
 
-/** Where each flow starts: the draft or template it is bound to, or a new request from documents. */
-function startOf(view: ViewMeta): string {
-  if (view.kind === "template_edit") return `/templates/${view.resourceId}`;
-  return view.resourceId ? `/requests/${view.resourceId}` : "/requests/send";
+/**
+ * Where each flow starts: the draft or template it is bound to, the template it sends from, or a
+ * new request from documents.
+ */
+function startOf(view: ViewMeta): { path: string; searchPath?: string } {
+  if (view.kind === "template_edit") return { path: `/templates/${view.resourceId}` };
+  if (view.resourceId) return { path: `/requests/${view.resourceId}` };
+  if (view.templateId) return { path: "/requests/new", searchPath: `templateId=${view.templateId}` };
+  return { path: "/requests/send" };
 }
 
 export function ViewApp({ view }: { view: ViewMeta }) {
   const [queryClient] = useState(newQueryClient);
-  const [location] = useState(() => memoryLocation({ path: startOf(view) }));
+  const [location] = useState(() => memoryLocation(startOf(view)));
   const [ended, setEnded] = useState(false);
   useEffect(() => {
     tellHost({ type: "ready" });
@@ -54,7 +59,7 @@ export function ViewApp({ view }: { view: ViewMeta }) {
               This view has ended: it lasts an hour from opening. Open it again from the app that showed it.
             </p>
           ) : (
-            <Router hook={location.hook}>
+            <Router hook={location.hook} searchHook={location.searchHook}>
               <Suspense fallback={<p role="status">Loading…</p>}>
                 <Switch>
                   <Route path="/requests/send" component={SendDocumentsPage} />

@@ -3,13 +3,13 @@
  * is e-mailed to the signer; the user starts the signing from the request's page when it is the
  * signer's turn, and the audit trail names the user as host.
  */
-import { useSession } from "../session";
+import { useOptionalSession } from "../session";
 import { CheckField } from "../ui";
 
-/** The signed-in user as the host of an in-person signing. */
+/** The signed-in user as the host of an in-person signing; none in an embedded view (no person). */
 export function useHost(): { name: string; email: string } | undefined {
-  const { current } = useSession();
-  if (current.state !== "signed-in") return undefined;
+  const current = useOptionalSession()?.current;
+  if (current?.state !== "signed-in") return undefined;
   const { email } = current.session.user;
   return { name: email, email };
 }

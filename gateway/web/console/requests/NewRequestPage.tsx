@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ok } from "../../shared/api-client";
 import { api } from "../api";
+import { embeddedView } from "../embedded/view";
 import { keys, useInvalidate } from "../queries";
 import type { SignerLocale, Template } from "../types";
 import { BusyButton, Empty, ErrorNote, Show, TextField, useAction, useLoaded } from "../ui";
@@ -44,7 +45,10 @@ export function NewRequestPage() {
       <h1 id="new-request-title">New request from a template</h1>
       <p className="muted">
         A template's documents, roles and fields, with a person for each role.{" "}
-        <Link href="/requests/send">Send documents without a template instead</Link>
+        {/* A view made for one template sends from it alone. */}
+        {embeddedView?.templateId ? null : (
+          <Link href="/requests/send">Send documents without a template instead</Link>
+        )}
       </p>
       <Show loaded={templates} what="templates" onRetry={reload}>
         {({ items }) =>
@@ -140,14 +144,16 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
       }}
       noValidate
     >
-      <TemplateChoice
-        templates={templates}
-        value={templateId}
-        onChoose={(id, name) => {
-          setTemplateId(id);
-          setTitle(name ?? title);
-        }}
-      />
+      {embeddedView?.templateId ? null : (
+        <TemplateChoice
+          templates={templates}
+          value={templateId}
+          onChoose={(id, name) => {
+            setTemplateId(id);
+            setTitle(name ?? title);
+          }}
+        />
+      )}
       <RequestWording
         title={title}
         message={message}
@@ -189,7 +195,9 @@ function RequestForm({ templates, initial }: { templates: Template[]; initial: s
               error={problem(`recipients[${i}].email`)}
             />
             <SignerLanguage value={value.locale} onChange={(locale) => set({ locale })} />
-            <InPersonChoice checked={value.inPerson} onChange={(inPerson) => set({ inPerson })} />
+            {host ? (
+              <InPersonChoice checked={value.inPerson} onChange={(inPerson) => set({ inPerson })} />
+            ) : null}
             <SignerChecks
               value={value.checks}
               onChange={(checks) => set({ checks })}

@@ -612,7 +612,7 @@ function RecipientsEditor({
                 value={r.locale ?? ""}
                 onChange={(locale) => update(r.key, { locale: locale || undefined })}
               />
-              {r.kind === "signer" && !r.clientUserId ? (
+              {r.kind === "signer" && !r.clientUserId && host ? (
                 <InPersonChoice
                   checked={r.host !== undefined}
                   onChange={(inPerson) => update(r.key, { host: inPerson ? host : undefined })}

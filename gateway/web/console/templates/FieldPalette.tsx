@@ -3,9 +3,16 @@
  * them: the palette and the choice of whose fields it places are one card, at the top of the side.
  */
 import type { Ref } from "react";
+import { embeddedView } from "../embedded/view";
 import { SelectField } from "../ui";
 import { DRAG_TYPE } from "./FieldPages";
 import { type EditedField, FIELD_KINDS, type FieldType, kindOf } from "./field-kinds";
+
+/** The kinds to offer: every one, or those an embedded view lists. */
+function offeredKinds() {
+  const listed = embeddedView?.fieldTypes ?? [];
+  return listed.length === 0 ? FIELD_KINDS : FIELD_KINDS.filter((kind) => listed.includes(kind.type));
+}
 
 export function FieldPalette({
   signers,
@@ -33,7 +40,7 @@ export function FieldPalette({
       />
       <p className="muted small">Drag one onto the page, or press it to add it on page 1.</p>
       <ul className="palette" ref={listRef}>
-        {FIELD_KINDS.map((kind) => (
+        {offeredKinds().map((kind) => (
           <li key={kind.type}>
             <button
               type="button"
