@@ -9,6 +9,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { BrowserContext } from "playwright-core";
+import { seriousViolations } from "./support/browser.js";
 import { call, eventually } from "./support/http.js";
 import {
   APP,
@@ -283,6 +284,32 @@ test("a draft is reviewed and sent in another site's frame, and the host hears i
   await frame.getByText("Sent for signature.").waitFor();
   const request = await call(api(), `/signature-requests/${draft}`, { key });
   expect((request.body as { status: string }).status).toBe("sent");
+  await context.close();
+});
+
+test("as a page of its own on a phone, a view reads well (axe-core), and sending returns the user to the app", async () => {
+  const draft = await draftRequest("Lease on a phone");
+  const made = await call(api(), "/sender-views", {
+    key,
+    method: "POST",
+    json: { requestId: draft, returnUrl: `${sites.origin(APP)}/done` },
+  });
+  // axe-core is injected as a script, which the page's own CSP rightly refuses.
+  const context = await integrator.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    bypassCSP: true,
+  });
+  const page = await context.newPage();
+  await page.goto((made.body as { url: string }).url);
+  const send = page.getByRole("button", { name: "Send for signature" });
+  await send.waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: join(ARTIFACTS, "embedded-sender-view-phone.png") });
+  await send.tap();
+  await page.waitForURL((url) => url.pathname === "/done");
+  expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ event: "sent", requestId: draft });
   await context.close();
 });
 
