@@ -22,7 +22,14 @@ const Base: typeof HTMLElement =
 /** A message of ours, as posted: the source mark beside the event. */
 export type Posted<Event extends { type: string }> = Event & { source: typeof FRAME_MESSAGE_SOURCE };
 
-export abstract class CountersignFrameElement<Event extends { type: string }> extends Base {
+/**
+ * `Event` is what the frame posts, `EventMap` the element's DOM events by name (`countersign:ready`…),
+ * which types a listener's `event.detail`.
+ */
+export abstract class CountersignFrameElement<
+  Event extends { type: string },
+  EventMap extends Record<string, CustomEvent>,
+> extends Base {
   static readonly observedAttributes = ["url", "title"];
 
   readonly #frame: HTMLIFrameElement;
@@ -88,4 +95,22 @@ export abstract class CountersignFrameElement<Event extends { type: string }> ex
       new CustomEvent(`countersign:${detail.type}`, { detail, bubbles: true, composed: true }),
     );
   };
+
+  override addEventListener<Name extends keyof EventMap & string>(
+    type: Name,
+    listener: (this: this, event: EventMap[Name]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | ((this: this, event: never) => unknown),
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    super.addEventListener(type, listener as EventListenerOrEventListenerObject, options);
+  }
 }

@@ -24,29 +24,14 @@ export type SigningElementEventMap = {
   [Type in SigningFrameEventType as `countersign:${Type}`]: CustomEvent<SigningEventDetail<Type>>;
 };
 
-export class CountersignSigningElement extends CountersignFrameElement<SigningFrameEvent> {
+export class CountersignSigningElement extends CountersignFrameElement<
+  SigningFrameEvent,
+  SigningElementEventMap
+> {
   protected readonly defaultTitle = "Sign the document";
 
   protected accepts(data: unknown): data is Posted<SigningFrameEvent> {
     return isSigningFrameMessage(data);
-  }
-
-  override addEventListener<Name extends keyof SigningElementEventMap>(
-    type: Name,
-    listener: (this: CountersignSigningElement, event: SigningElementEventMap[Name]) => unknown,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions,
-  ): void {
-    super.addEventListener(type, listener, options);
   }
 }
 

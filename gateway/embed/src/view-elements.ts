@@ -24,29 +24,11 @@ export type ViewElementEventMap = {
 
 type ViewEvent = ViewFrameEvent & { view: ViewFrameMessage["view"] };
 
-abstract class CountersignViewElement extends CountersignFrameElement<ViewEvent> {
+abstract class CountersignViewElement extends CountersignFrameElement<ViewEvent, ViewElementEventMap> {
   protected abstract readonly view: ViewFrameMessage["view"];
 
   protected accepts(data: unknown): data is Posted<ViewEvent> {
     return isViewFrameMessage(data) && data.view === this.view;
-  }
-
-  override addEventListener<Name extends keyof ViewElementEventMap>(
-    type: Name,
-    listener: (this: CountersignViewElement, event: ViewElementEventMap[Name]) => unknown,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions,
-  ): void;
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject,
-    options?: boolean | AddEventListenerOptions,
-  ): void {
-    super.addEventListener(type, listener, options);
   }
 }
 
