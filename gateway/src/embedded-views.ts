@@ -10,18 +10,16 @@ import type { Client } from "@connectrpc/connect";
 import {
   type ApiScope,
   type EmbeddedViewKind,
-  frameOriginOf,
+  listedFrameOrigin,
   returnUrlViolations,
   VIEW_TICKET_LIFETIME_SECONDS,
   viewPath,
 } from "@countersign/domain";
-import {
-  type AuthService,
-  EmbeddedViewKind as Kind,
-} from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import type { RequestsService } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { TemplatesService } from "@countersign/gen/countersign/templates/v1/templates_service_pb.js";
 import type { FieldViolation } from "@countersign/kit";
+import { KINDS } from "./embedded-view-kinds.js";
 import { ApiProblem } from "./problems.js";
 import type { Actor } from "./public-api.js";
 
@@ -50,8 +48,6 @@ export interface MadeView {
   expiresAt: Date;
 }
 
-const KINDS: Record<EmbeddedViewKind, Kind> = { sender: Kind.SENDER, template_edit: Kind.TEMPLATE_EDIT };
-
 export interface EmbeddedViewServices {
   auth: Client<typeof AuthService>;
   requests: Client<typeof RequestsService>;
@@ -63,15 +59,9 @@ export function embeddedViews({ auth, requests, templates, publicUrl }: Embedded
   /** The origin as the browser compares it, checked against the workspace's list; "" for none. */
   async function allowedOrigin(workspaceId: string, text: string): Promise<string | FieldViolation> {
     if (!text) return "";
-    const parsed = frameOriginOf(text);
-    if ("message" in parsed) return { path: "frameOrigin", message: parsed.message };
     const { settings } = await requests.getEmbeddingSettings({ workspaceId });
-    return settings?.frameOrigins.includes(parsed.origin)
-      ? parsed.origin
-      : {
-          path: "frameOrigin",
-          message: `${parsed.origin} is not among the workspace's embedding origins (Settings → Developer → Embedding)`,
-        };
+    const allowed = listedFrameOrigin(text, settings?.frameOrigins ?? []);
+    return "message" in allowed ? { path: "frameOrigin", message: allowed.message } : allowed.origin;
   }
 
   /** The resource must be the workspace's, and a sender view's a draft: what the flow works on. */

@@ -15,12 +15,11 @@ import {
   isApiScope,
   subjects,
 } from "@countersign/domain";
-import {
-  type AccessTokenGrant,
-  type ApiKey,
-  type AuthService,
-  type EmbeddedView,
-  EmbeddedViewKind,
+import type {
+  AccessTokenGrant,
+  ApiKey,
+  AuthService,
+  EmbeddedView,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { ProblemCodeSchema } from "@countersign/gen/countersign/errors/v1/errors_pb.js";
 import {
@@ -29,6 +28,7 @@ import {
 } from "@countersign/gen/countersign/events/v1/auth_events_pb.js";
 import type { EventBus, Unsubscribe } from "@countersign/kit";
 import { LRUCache } from "lru-cache";
+import { kindNameOf } from "./embedded-view-kinds.js";
 
 export interface Caller {
   keyId: string;
@@ -71,15 +71,9 @@ export interface CallerView {
   templateId: string;
 }
 
-const VIEW_KINDS: Record<EmbeddedViewKind, EmbeddedViewKindName | undefined> = {
-  [EmbeddedViewKind.UNSPECIFIED]: undefined,
-  [EmbeddedViewKind.SENDER]: "sender",
-  [EmbeddedViewKind.TEMPLATE_EDIT]: "template_edit",
-};
-
 /** The view a credential opened, as a caller carries it; undefined for a key or token, or a kind unknown here. */
 function viewOf(view: EmbeddedView | undefined): CallerView | undefined {
-  const kind = view && VIEW_KINDS[view.kind];
+  const kind = view && kindNameOf(view.kind);
   return view && kind
     ? { id: view.id, kind, resourceId: view.resourceId, templateId: view.templateId }
     : undefined;

@@ -9,12 +9,12 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { VIEW_META, type ViewMeta } from "@countersign/domain";
-import type { AuthService } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { type EmbeddedView, EmbeddedViewKind } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import type { AuthService, EmbeddedView } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
 import { z } from "zod";
 import type { Contract } from "../contract/operation.js";
 import { text } from "../contract/values.js";
 import { DeclaredRouter } from "../declared-router.js";
+import { kindNameOf } from "../embedded-view-kinds.js";
 import type { RateLimiter } from "../rate-limiter.js";
 import { sendLinkPage } from "../signing/link-pages.js";
 import type { SendPage } from "../web-app.js";
@@ -38,7 +38,7 @@ export interface EmbeddedViewPageOptions {
 function viewMeta(view: EmbeddedView, credential: string): string {
   return JSON.stringify({
     credential,
-    kind: view.kind === EmbeddedViewKind.TEMPLATE_EDIT ? "template_edit" : "sender",
+    kind: kindNameOf(view.kind) ?? "sender",
     workspaceId: view.workspaceId,
     resourceId: view.resourceId,
     frameOrigin: view.frameOrigin,

@@ -8,7 +8,7 @@ import { text } from "../contract/values.js";
 import { actorOf } from "../public-api.js";
 import { ENVELOPE } from "./envelope-routes.js";
 import { integratorOriginOf } from "./recipient-routes.js";
-import { type On, type RestApiServices, read, requestOf } from "./route.js";
+import { type On, type RestApiServices, read } from "./route.js";
 
 /**
  * DocuSign's EnvelopeViewRequest and TemplateViewRequest (or the older ReturnUrlRequest): where to
@@ -20,23 +20,20 @@ const ViewRequest = z.object({
   frameAncestors: z.array(text()).max(10).optional(),
 });
 
-export function viewRoutes(
-  on: On,
-  { requests, makeView }: Pick<RestApiServices, "requests" | "makeView">,
-): void {
+export function viewRoutes(on: On, { makeView }: Pick<RestApiServices, "makeView">): void {
   on(
     "post",
     "/envelopes/:envelopeId/views/sender",
     "requests:send",
     { ...ENVELOPE, invalidState: "ENVELOPE_INVALID_STATUS" },
     async (req, res, caller) => {
-      const request = await requestOf(requests, caller, String(req.params.envelopeId));
       const asked = read(ViewRequest, req.body ?? {}, "body");
       const made = await makeView(
         { workspaceId: caller.workspaceId, actor: actorOf(req, res), scopes: caller.scopes },
         {
           kind: "sender",
-          resourceId: request.id,
+          // The maker reads the envelope itself: a draft, of this account (404 or 400 otherwise).
+          resourceId: String(req.params.envelopeId).toLowerCase(),
           templateId: "",
           fieldTypes: [],
           frameOrigin: integratorOriginOf(asked.frameAncestors ?? []),

@@ -68,3 +68,18 @@ export function frameOriginOf(text: string): { origin: string } | { message: str
 
 /** A host as an origin may name it: DNS labels, or an IPv6 address in brackets. */
 const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)$/;
+
+/**
+ * The origin a URL is made for, as compared, if it is one of the workspace's `listed` origins; else
+ * why not (the message is for the `frameOrigin` an API caller gave).
+ */
+export function listedFrameOrigin(
+  text: string,
+  listed: readonly string[],
+): { origin: string } | { message: string } {
+  const parsed = frameOriginOf(text);
+  if ("message" in parsed || listed.includes(parsed.origin)) return parsed;
+  return {
+    message: `${parsed.origin} is not among the workspace's embedding origins (Settings → Developer → Embedding)`,
+  };
+}

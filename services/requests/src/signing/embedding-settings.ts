@@ -3,7 +3,7 @@
  * pages. None by default, so no page of another site can frame a signer until the workspace names
  * it; an embedded signing URL is then made for one of them and opens in its frame alone.
  */
-import { frameOriginOf, MAX_FRAME_ORIGINS } from "@countersign/domain";
+import { frameOriginOf, listedFrameOrigin, MAX_FRAME_ORIGINS } from "@countersign/domain";
 import type { EmbeddingSettings as EmbeddingSettingsMessage } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, type FieldViolation, type Queryable, validationError } from "@countersign/kit";
 
@@ -56,18 +56,9 @@ export async function updateEmbeddingSettings(
  * is one of the workspace's.
  */
 export async function allowedFrameOrigin(db: Queryable, workspaceId: string, text: string): Promise<string> {
-  const parsed = frameOriginOf(text);
-  if ("message" in parsed) throw validationError([{ path: "frameOrigin", message: parsed.message }]);
-  const { frameOrigins } = await embeddingSettingsOf(db, workspaceId);
-  if (!frameOrigins.includes(parsed.origin)) {
-    throw validationError([
-      {
-        path: "frameOrigin",
-        message: `${parsed.origin} is not among the workspace's embedding origins (Settings → Developer → Embedding)`,
-      },
-    ]);
-  }
-  return parsed.origin;
+  const allowed = listedFrameOrigin(text, (await embeddingSettingsOf(db, workspaceId)).frameOrigins);
+  if ("message" in allowed) throw validationError([{ path: "frameOrigin", message: allowed.message }]);
+  return allowed.origin;
 }
 
 /** The settings of every workspace, as the API reads and replaces them. */
