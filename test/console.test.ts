@@ -667,11 +667,11 @@ test("the team: a person invited by e-mail joins from the link with a password o
   await eventually(async () => (await row.count()) === 0 || undefined);
 
   await page.getByRole("link", { name: "Workspace", exact: true }).click();
-  await page.getByRole("switch").click();
+  await page.getByRole("switch", { name: /^API access/ }).click();
   await page.getByTestId("confirm-dialog").getByRole("button", { name: "Turn API access off" }).click();
   await shows(page.locator("label.switch"), "API access is off");
   await eventually(async () => ((await api("/templates")).status === 403 ? true : undefined));
-  await page.getByRole("switch").click();
+  await page.getByRole("switch", { name: /^API access/ }).click();
   await shows(page.locator("label.switch"), "API access is on");
   await eventually(async () => ((await api("/templates")).status === 200 ? true : undefined));
   const activity = page.getByTestId("audit");

@@ -40,6 +40,8 @@ export interface Caller {
   apiAccessEnabled: boolean;
   /** When the key stops working (ms since the epoch); absent if it never does. */
   keyExpiresAt?: number;
+  /** A test key's (or a view its test key made): the caller makes and sees test data only. */
+  test: boolean;
   /** What the key may do; an access token with DocuSign's `signature` scope, the eSignature API. */
   scopes: ReadonlySet<ApiScope>;
   /**
@@ -218,6 +220,7 @@ export class KeyVerifier {
         apiAccessEnabled,
         ...(expireTime ? { keyExpiresAt: timestampMs(expireTime) } : {}),
         scopes: scopesOf(key, accessToken, embeddedView),
+        test: key.test,
         ...(accessToken ? { onBehalfOf: { userId: accessToken.userId, email: accessToken.email } } : {}),
         ...(view ? { view } : {}),
       };

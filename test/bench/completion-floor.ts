@@ -119,6 +119,7 @@ export async function floorCompletion(
     signingTime: details.completedAt,
     contentsBytes: seal.room.contentsBytes,
     requestId: details.requestId,
+    test: false,
   });
   const bytes = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });
   return (await seal.sign(bytes, addValidationRevision)).bytes;

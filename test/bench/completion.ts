@@ -151,6 +151,7 @@ export async function measureCompletion(
     recipients,
     sentBy: "Acme Ltd, through API key “CRM”",
     audit: { entries: 14, headHash: "f".repeat(64) },
+    test: false,
   });
   for (let i = 0; i < warmUp + runs; i++) {
     let started = performance.now();

@@ -31,9 +31,11 @@ const USAGE = `usage: npm run -s cli -- <command>
   workspaces list
   workspaces create --name NAME [--api-access off]
   workspaces update ID [--name NAME] [--api-access on|off]
-  keys create --name NAME [--scopes SCOPE,…] [--expires DATE_TIME] [--workspace ID]
+  keys create --name NAME [--scopes SCOPE,…] [--expires DATE_TIME] [--test] [--workspace ID]
                                  (without --scopes the key has full access; the scopes are
-                                  ${API_SCOPES.join(", ")})
+                                  ${API_SCOPES.join(", ")}; --test makes a test key, sk_test_…,
+                                  whose requests are test data, mailed to the outbox only and
+                                  sealed "TEST — NOT LEGALLY BINDING")
   keys list [--workspace ID]
   keys delete KEY_ID [--workspace ID]
   members add --email EMAIL --role org_admin|member [--password PASSWORD] [--workspace ID]
@@ -163,6 +165,7 @@ const keyJson = (key: ApiKey | undefined) =>
     createdAt: iso(key.createTime),
     expiresAt: iso(key.expireTime) ?? null,
     ...keyAccess(key.scopes),
+    test: key.test,
     lastUsedAt: iso(key.lastUseTime) ?? null,
   };
 const invitationJson = (i: Invitation | undefined) =>
@@ -232,6 +235,7 @@ async function run(argv: string[]): Promise<void> {
       expires: { type: "string" },
       scopes: { type: "string" },
       "only-failed": { type: "boolean" },
+      test: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -331,6 +335,7 @@ async function run(argv: string[]): Promise<void> {
         name: required(values.name, "--name"),
         expireTime: expires && timestampFromDate(expires),
         scopes,
+        test: values.test ?? false,
       });
       print({ ...keyJson(key), secret, accountId: key?.workspaceId });
       return;

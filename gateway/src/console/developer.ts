@@ -197,6 +197,7 @@ export function developerRoutes({
           hint: key.hint,
           expiresAt: isoOrNull(key.expireTime),
           ...keyAccess(key.scopes),
+          test: key.test,
           lastUsedAt: isoOrNull(key.lastUseTime),
         })),
       });
@@ -222,6 +223,7 @@ export function developerRoutes({
         name: body.name,
         expireTime: body.expiresAt ? timestampFromDate(new Date(body.expiresAt)) : undefined,
         scopes: body.scopes,
+        test: body.test ?? false,
       });
       if (!key) throw new Error("auth answered without the key it created");
       res.status(201).json({
@@ -233,6 +235,7 @@ export function developerRoutes({
         hint: key.hint,
         expiresAt: isoOrNull(key.expireTime),
         ...keyAccess(key.scopes),
+        test: key.test,
       });
     },
     smallBody,

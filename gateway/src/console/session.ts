@@ -9,6 +9,7 @@ import {
   Role,
   type Session,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
+import { acceptDataMode, DATA_MODE_HEADER, enterDataMode } from "@countersign/kit";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { ConsoleSession, LogIn, WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
@@ -122,6 +123,8 @@ export function requireSession(auth: Client<typeof AuthService>, publicUrl: stri
     const { session } = await auth.getSession({ token });
     res.locals.session = session;
     res.locals.sessionToken = token;
+    // The console shows live data, or test data when its switch asks for it (as a test key sees it).
+    enterDataMode(acceptDataMode(req.get(DATA_MODE_HEADER)) ?? "live");
     next();
   };
 }

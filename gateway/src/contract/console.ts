@@ -136,6 +136,10 @@ export const ApiKeyInput = z
       description:
         "What the key may do, each scope named once (every operation names the scope it needs). Without it the key has full access.",
     }),
+    test: z.boolean().optional().meta({
+      description:
+        "A test key (`sk_test_…`): its requests are test data, apart from live data, e-mailed to the outbox only and sealed as not legally binding. Fixed at creation.",
+    }),
   })
   .meta({ id: "ApiKeyInput" });
 
@@ -149,6 +153,7 @@ const keyFacts = {
     description:
       "Made without scopes (as every key made before scopes was): it may do everything, now and later.",
   }),
+  test: z.boolean().meta({ description: "A test key: it makes and sees test data only." }),
 };
 
 export const ApiKey = z

@@ -289,6 +289,10 @@ export const SignatureRequest = z
     lockSignerIdentity: z.boolean().meta({
       description: "Each signer's name and e-mail fields are theirs as you gave them, read-only.",
     }),
+    test: z.boolean().meta({
+      description:
+        "Made with a test key: seen only with test keys, e-mailed to the outbox only, sealed as not legally binding.",
+    }),
     reminderEveryDays: z.int().meta({
       description:
         "Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never.",

@@ -116,6 +116,9 @@ export const SigningSession = z
         "Every text tag the request's fields were placed on, whoever fills them: shown white, as the completed PDF shows them.",
     }),
     branding: Branding,
+    test: z.boolean().meta({
+      description: "A test key's request: signing it binds no one, and the page says so.",
+    }),
     identityLocked: z.boolean().meta({
       description:
         "The sender fixed who the signer is: their name and e-mail fields show their own, read-only.",

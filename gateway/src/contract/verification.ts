@@ -45,6 +45,9 @@ export const VerificationReport = z
       .enum(["none", "B-B", "B-T", "B-LT", "B-LTA"])
       .meta({ description: "The PAdES baseline level the evidence reaches." }),
     levelReason: z.string().meta({ description: "Why that level, and not the next." }),
+    test: z.boolean().meta({
+      description: "The valid seal marks the file as made with a test key: it is not legally binding.",
+    }),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
     requestId: z.uuid().nullable().meta({ description: "The request the seal names, from the file itself." }),
     signatures: z.array(SignatureReport),

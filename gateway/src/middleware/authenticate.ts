@@ -5,6 +5,7 @@
  * (key-in-flight.ts), before the body is read.
  */
 import { ACCESS_TOKEN_PATTERN, VIEW_CREDENTIAL_PATTERN } from "@countersign/domain";
+import { enterDataMode } from "@countersign/kit";
 import type { NextFunction, Request, Response } from "express";
 import { budgetOf, type Caller, type KeyVerifier } from "../key-verifier.js";
 import { ApiProblem } from "../problems.js";
@@ -12,8 +13,8 @@ import type { RateDecision, RateLimiter } from "../rate-limiter.js";
 import type { KeyInFlight } from "./key-in-flight.js";
 
 const BEARER = /^Bearer[ ]+(\S+)$/i;
-/** Keys are "sk_" and 43 base62 digits; anything else never reaches auth. */
-const KEY_SHAPE = /^sk_[0-9A-Za-z]{43}$/;
+/** Keys are "sk_" (or "sk_test_") and 43 base62 digits; anything else never reaches auth. */
+const KEY_SHAPE = /^sk_(?:test_)?[0-9A-Za-z]{43}$/;
 
 export interface AuthenticateOptions {
   announce?: AnnounceLimit;
@@ -97,6 +98,8 @@ export function requireKey(verifier: KeyVerifier, acceptAccessTokens = false, ac
     if (!caller) throw unauthorized(NOT_VALID[kind]);
     if ("refused" in caller) throw unauthorized(caller.refused);
     res.locals.caller = caller;
+    // From here every service call made for the request works on the key's own data only.
+    enterDataMode(caller.test ? "test" : "live");
     if (!caller.apiAccessEnabled) {
       throw new ApiProblem(
         "forbidden",

@@ -109,6 +109,7 @@ export function signatureRequestJson(
     allowReassign: request.allowReassign,
     externalId: orNull(request.externalId),
     lockSignerIdentity: request.lockSignerIdentity,
+    test: request.test,
     reminderEveryDays: request.reminderEveryDays,
     expiryWarningDays: request.expiryWarningDays,
     expiryWarningSentAt: isoOrNull(request.expiryWarningTime),

@@ -44,6 +44,7 @@ export function reportJson(report: ReportMessage | undefined): z.infer<typeof Ve
     summary: report.summary,
     level: report.level as z.infer<typeof VerificationReport>["level"],
     levelReason: report.levelReason,
+    test: report.test,
     sha256: report.sha256,
     requestId: report.requestId || null,
     signatures: report.signatures.map((s) => ({

@@ -269,6 +269,7 @@ export function signingRoutes(options: SigningRoutesOptions): Router {
           height: box?.height ?? 0,
         })),
         branding: brandingJson(request.workspaceId, branding, options.publicUrl),
+        test: request.test,
         identityLocked: request.lockSignerIdentity,
         everyoneSigned: everyoneSigned(request),
         canReassign:

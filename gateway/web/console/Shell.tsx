@@ -1,7 +1,9 @@
 /** The frame around every page of a workspace: header with the workspace switcher, navigation, content. */
+import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { type ApiError, asApiError } from "./api";
+import { showsTestData, showTestData } from "./data-mode";
 import { DeveloperPage } from "./developer/DeveloperPage";
 import { BulkSendDetailPage } from "./requests/BulkSendDetailPage";
 import { BulkSendPage } from "./requests/BulkSendPage";
@@ -39,6 +41,7 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
   const section = current.path;
   const content = useRef<HTMLElement>(null);
   const first = useRef(true);
+  const [testData, setTestData] = useState(showsTestData);
 
   // A new page is announced as a new page: its title, and focus at the top of its content.
   // biome-ignore lint/correctness/useExhaustiveDependencies: every change of address is a new page, even within a section.
@@ -83,6 +86,7 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
           )}
         </div>
         <div className="account">
+          <TestDataSwitch on={testData} onChange={setTestData} />
           <span className="account-email" title={session.user.email}>
             {session.user.email}
           </span>
@@ -91,6 +95,12 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
           </button>
         </div>
       </header>
+      {testData ? (
+        <p className="test-data-banner" role="status" data-testid="test-data-banner">
+          Test data: what test keys (<code>sk_test_…</code>) make. Requests made here are test requests —
+          e-mailed to the outbox only and sealed “TEST — NOT LEGALLY BINDING”.
+        </p>
+      ) : null}
       <nav className="sections" aria-label="Sections">
         {SECTIONS.map((s) => (
           <Link
@@ -149,5 +159,27 @@ export function Shell({ session, workspaceId }: { session: Session; workspaceId:
         </Suspense>
       </main>
     </WorkspaceContext.Provider>
+  );
+}
+
+/** Live or test data: switching reads every page again in the other mode. */
+function TestDataSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
+  const queryClient = useQueryClient();
+  return (
+    <label className="test-data-switch">
+      <input
+        type="checkbox"
+        role="switch"
+        aria-checked={on}
+        checked={on}
+        data-testid="test-data-switch"
+        onChange={(e) => {
+          showTestData(e.target.checked);
+          onChange(e.target.checked);
+          void queryClient.resetQueries();
+        }}
+      />
+      <span>Test data</span>
+    </label>
   );
 }

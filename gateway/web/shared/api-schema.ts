@@ -5722,6 +5722,8 @@ export interface components {
             expiresAt?: string;
             /** @description What the key may do, each scope named once (every operation names the scope it needs). Without it the key has full access. */
             scopes?: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage")[];
+            /** @description A test key (`sk_test_…`): its requests are test data, apart from live data, e-mailed to the outbox only and sealed as not legally binding. Fixed at creation. */
+            test?: boolean;
         };
         IntegrationInput: {
             /** @description How API Usage and the audit trail name it, 1 to 100 characters. */
@@ -6031,6 +6033,8 @@ export interface components {
             externalId: string | null;
             /** @description Each signer's name and e-mail fields are theirs as you gave them, read-only. */
             lockSignerIdentity: boolean;
+            /** @description Made with a test key: seen only with test keys, e-mailed to the outbox only, sealed as not legally binding. */
+            test: boolean;
             /** @description Days after their last e-mail that a recipient whose turn it is is reminded by the service; 0 for never. */
             reminderEveryDays: number;
             /** @description Days before `expiresAt` that the waiting recipients and the sender are warned; 0 for never. */
@@ -6473,6 +6477,8 @@ export interface components {
             level: "none" | "B-B" | "B-T" | "B-LT" | "B-LTA";
             /** @description Why that level, and not the next. */
             levelReason: string;
+            /** @description The valid seal marks the file as made with a test key: it is not legally binding. */
+            test: boolean;
             sha256: string;
             /** @description The request the seal names, from the file itself. */
             requestId: string | null;
@@ -6672,6 +6678,8 @@ export interface components {
             scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage")[];
             /** @description Made without scopes (as every key made before scopes was): it may do everything, now and later. */
             fullAccess: boolean;
+            /** @description A test key: it makes and sees test data only. */
+            test: boolean;
             /** @description When a call last presented the key (reported within seconds); null if never. */
             lastUsedAt: string | null;
         };
@@ -6693,6 +6701,8 @@ export interface components {
             scopes: ("templates:read" | "templates:write" | "documents:read" | "documents:write" | "requests:read" | "requests:write" | "requests:send" | "requests:propose" | "webhooks:manage" | "settings:manage")[];
             /** @description Made without scopes (as every key made before scopes was): it may do everything, now and later. */
             fullAccess: boolean;
+            /** @description A test key: it makes and sees test data only. */
+            test: boolean;
         };
         RecentErrors: {
             items: {
@@ -7002,6 +7012,8 @@ export interface components {
                 page: number;
             }[];
             branding: components["schemas"]["Branding"];
+            /** @description A test key's request: signing it binds no one, and the page says so. */
+            test: boolean;
             /** @description The sender fixed who the signer is: their name and e-mail fields show their own, read-only. */
             identityLocked: boolean;
             /** @description Every signer has signed: the request is being sealed, or is complete. */

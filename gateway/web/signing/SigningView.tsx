@@ -432,6 +432,11 @@ export function SigningView({
         />
 
         <main className="content">
+          {session.test ? (
+            <p className="notice test" data-testid="test-notice">
+              {t("test.notice")}
+            </p>
+          ) : null}
           {viewing || approving ? (
             <section className="consent-card" aria-labelledby="viewer-title" data-testid="viewer-notice">
               <h2 id="viewer-title" className="viewer-title">

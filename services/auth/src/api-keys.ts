@@ -41,6 +41,8 @@ export interface NewApiKey {
   expiresAt?: Date;
   /** None for full access. */
   scopes?: readonly string[];
+  /** A test key, whose calls make and see only test data. */
+  test?: boolean;
   /** The person who creates it, for the audit; empty for the operator (CLI). */
   actorUserId?: string;
 }
@@ -56,11 +58,11 @@ export class ApiKeys {
 
   async create(
     workspaceId: string,
-    { name, expiresAt, scopes = [], actorUserId = "" }: NewApiKey,
+    { name, expiresAt, scopes = [], test = false, actorUserId = "" }: NewApiKey,
   ): Promise<{ key: ApiKey; secret: string }> {
     requireUuid(workspaceId, "workspace");
     rejectViolations([...checkName(name, "name", 100), ...checkExpiry(expiresAt), ...checkScopes(scopes)]);
-    const secret = newApiKeySecret();
+    const secret = newApiKeySecret(test);
     const row = await this.deps.db.transaction(async (tx) => {
       if (!(await store.workspace(tx, workspaceId))) throw notFound("workspace");
       const key = await store.insertApiKey(
@@ -72,6 +74,7 @@ export class ApiKeys {
           hint: secret.slice(-HINT_LENGTH),
           expires_at: expiresAt ?? null,
           scopes: [...scopes],
+          test,
         },
         this.deps.hashSecret(secret),
       );
@@ -82,6 +85,7 @@ export class ApiKeys {
         target: key.name,
         detail: [
           `…${key.hint}`,
+          ...(key.test ? ["test key"] : []),
           key.scopes.length > 0 ? `scopes ${key.scopes.join(" ")}` : "full access",
           ...(key.expires_at ? [`expires ${key.expires_at.toISOString()}`] : []),
         ].join(", "),

@@ -199,6 +199,7 @@ export class EmbeddedViews {
             credential_expires_at: Date;
             maker_id: string;
             maker_name: string;
+            maker_test: boolean;
             api_access_enabled: boolean;
             workspace_name: string;
             user_id: string | null;
@@ -208,6 +209,7 @@ export class EmbeddedViews {
           `SELECT v.id, v.workspace_id, v.kind, v.resource_id, v.scopes, v.frame_origin, v.return_url, v.field_types, v.template_id,
                   least(v.credential_expires_at, k.expires_at) AS credential_expires_at,
                   coalesce(k.id, i.id) AS maker_id, coalesce(k.name, i.name) AS maker_name,
+                  coalesce(k.test, false) AS maker_test,
                   w.api_access_enabled, w.name AS workspace_name, u.id AS user_id, u.email
            FROM embedded_views v
            JOIN workspaces w ON w.id = v.workspace_id
@@ -221,7 +223,13 @@ export class EmbeddedViews {
     if (!row) throw new ConnectError("unknown or expired view credential", Code.Unauthenticated);
     const expireTime = timestampFromDate(row.credential_expires_at);
     return create(VerifyApiKeyResponseSchema, {
-      key: { id: row.maker_id, name: row.maker_name, workspaceId: row.workspace_id, expireTime },
+      key: {
+        id: row.maker_id,
+        name: row.maker_name,
+        workspaceId: row.workspace_id,
+        expireTime,
+        test: row.maker_test,
+      },
       apiAccessEnabled: row.api_access_enabled,
       workspaceName: row.workspace_name,
       ...(row.user_id

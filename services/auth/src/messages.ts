@@ -45,6 +45,7 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
     lastUseTime: row.last_used_at ? timestampFromDate(row.last_used_at) : undefined,
     expireTime: row.expires_at ? timestampFromDate(row.expires_at) : undefined,
     scopes: row.scopes,
+    test: row.test,
   });
 }
 

@@ -128,6 +128,7 @@ export function authRoutes({
         name: req.name,
         expiresAt: req.expireTime ? timestampDate(req.expireTime) : undefined,
         scopes: req.scopes,
+        test: req.test,
         actorUserId: req.actorUserId,
       }),
     listApiKeys: async (req) => ({ keys: await apiKeys.list(req.workspaceId) }),

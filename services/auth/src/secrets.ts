@@ -1,5 +1,6 @@
 /**
- * The secrets auth hands out: API key secrets ("sk_" + 32 random bytes in base62) stored only as a
+ * The secrets auth hands out: API key secrets ("sk_", or "sk_test_" for a test key, + 32 random
+ * bytes in base62) stored only as a
  * keyed hash, console session tokens stored only as SHA-256, and generated passwords.
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
@@ -8,7 +9,7 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /** 32 bytes need at most 43 base62 digits; shorter numbers are padded so every secret is as long. */
 const SECRET_DIGITS = 43;
 
-export const API_KEY_PATTERN = /^sk_[0-9A-Za-z]{43}$/;
+export const API_KEY_PATTERN = /^sk_(?:test_)?[0-9A-Za-z]{43}$/;
 
 export function base62(bytes: Uint8Array, digits: number): string {
   let value = BigInt(`0x${Buffer.from(bytes).toString("hex") || "0"}`);
@@ -20,8 +21,9 @@ export function base62(bytes: Uint8Array, digits: number): string {
   return out.padStart(digits, "0");
 }
 
-export function newApiKeySecret(): string {
-  return `sk_${base62(randomBytes(32), SECRET_DIGITS)}`;
+/** A test key's secret says so, so that nobody pastes one into production unawares. */
+export function newApiKeySecret(test: boolean): string {
+  return `${test ? "sk_test_" : "sk_"}${base62(randomBytes(32), SECRET_DIGITS)}`;
 }
 
 /**

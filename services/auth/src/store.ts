@@ -44,9 +44,10 @@ export interface ApiKeyRow {
   expires_at: Date | null;
   /** None for full access. */
   scopes: string[];
+  test: boolean;
 }
 
-const API_KEY_COLUMNS = "id, workspace_id, name, created_at, hint, last_used_at, expires_at, scopes";
+const API_KEY_COLUMNS = "id, workspace_id, name, created_at, hint, last_used_at, expires_at, scopes, test";
 
 const WORKSPACE_COLUMNS = "id, name, api_access_enabled, created_at";
 const MEMBER_COLUMNS = "m.workspace_id, m.user_id, u.email, m.role, m.created_at";
@@ -222,9 +223,9 @@ export const store = {
     secretHash: Buffer,
   ): Promise<ApiKeyRow> {
     const { rows } = await db.query<ApiKeyRow>(
-      `INSERT INTO api_keys (id, workspace_id, name, secret_hash, hint, expires_at, scopes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${API_KEY_COLUMNS}`,
-      [row.id, row.workspace_id, row.name, secretHash, row.hint, row.expires_at, row.scopes],
+      `INSERT INTO api_keys (id, workspace_id, name, secret_hash, hint, expires_at, scopes, test)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${API_KEY_COLUMNS}`,
+      [row.id, row.workspace_id, row.name, secretHash, row.hint, row.expires_at, row.scopes, row.test],
     );
     return rows[0] as ApiKeyRow;
   },
@@ -256,7 +257,7 @@ export const store = {
   ): Promise<(ApiKeyRow & { api_access_enabled: boolean; workspace_name: string }) | undefined> {
     const { rows } = await db.query<ApiKeyRow & { api_access_enabled: boolean; workspace_name: string }>(
       `SELECT k.id, k.workspace_id, k.name, k.created_at, k.hint, k.last_used_at, k.expires_at, k.scopes,
-              w.api_access_enabled, w.name AS workspace_name
+              k.test, w.api_access_enabled, w.name AS workspace_name
        FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1`,
       [secretHash],
     );

@@ -35,6 +35,17 @@ test("a new key's secret is sk_ and 43 base62 digits, and only its keyed hash is
   expect(Buffer.from(rows[0]?.secret_hash as Uint8Array).equals(expected)).toBe(true);
 });
 
+test("a test key's secret says so, and verifying it answers a test key; a live key's answers live", async () => {
+  const test = await auth.client.createApiKey({ workspaceId, name: "sandbox", test: true });
+  const live = await auth.client.createApiKey({ workspaceId, name: "production" });
+  expect(test.secret).toMatch(/^sk_test_[0-9A-Za-z]{43}$/);
+  expect(test.key?.test).toBe(true);
+  expect((await auth.client.verifyApiKey({ secret: test.secret })).key?.test).toBe(true);
+  expect((await auth.client.verifyApiKey({ secret: live.secret })).key?.test).toBe(false);
+  const listed = (await auth.client.listApiKeys({ workspaceId })).keys;
+  expect(listed.find((k) => k.id === test.key?.id)?.test).toBe(true);
+});
+
 test("two keys never share a secret", async () => {
   const secrets = new Set<string>();
   for (let i = 0; i < 20; i++)

@@ -17,6 +17,21 @@ export interface CallContext {
    * made instead of making it again.
    */
   operationKey?: string;
+  /**
+   * Whose data the call works on, once its caller is known: a test key's calls make and see only test
+   * data, a live key's only live data. Absent for calls made for no one (a signer's link, a worker),
+   * which see both.
+   */
+  dataMode?: DataMode;
+}
+
+export type DataMode = "live" | "test";
+
+export const DATA_MODE_HEADER = "countersign-data-mode";
+
+/** The data mode a header names; anything else is no mode at all. */
+export function acceptDataMode(value: string | null | undefined): DataMode | undefined {
+  return value === "live" || value === "test" ? value : undefined;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();
@@ -27,6 +42,20 @@ export function runWithCallContext<T>(context: CallContext, fn: () => T): T {
 
 export function currentCallContext(): CallContext | undefined {
   return storage.getStore();
+}
+
+/**
+ * Sets the data mode of the call being served, once its caller is known (the gateway, after it has
+ * checked the key); the calls it makes from then on carry it.
+ */
+export function enterDataMode(mode: DataMode): void {
+  const context = storage.getStore();
+  if (context) context.dataMode = mode;
+}
+
+/** Runs `fn` as a call of `mode` would run: a worker doing what a caller asked for. */
+export function inDataMode<T>(mode: DataMode, fn: () => T): T {
+  return storage.run({ ...(storage.getStore() ?? { requestId: randomUUID() }), dataMode: mode }, fn);
 }
 
 export const REQUEST_ID_HEADER = "x-request-id";

@@ -1,10 +1,16 @@
 /**
- * Interceptors every service installs: the call context (request id, deadline), masking of
+ * Interceptors every service installs: the call context (request id, data mode, deadline), masking of
  * unexpected errors, RPC metrics, and the shared service token that keeps anyone but our own
  * processes from calling a service.
  */
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { acceptRequestId, REQUEST_ID_HEADER, runWithCallContext } from "./context.js";
+import {
+  acceptDataMode,
+  acceptRequestId,
+  DATA_MODE_HEADER,
+  REQUEST_ID_HEADER,
+  runWithCallContext,
+} from "./context.js";
 import type { Logger } from "./logger.js";
 import type { RpcMetrics } from "./metrics.js";
 import { isDependencyOutage } from "./outage.js";
@@ -26,6 +32,7 @@ export function callContextInterceptor(): Interceptor {
     return runWithCallContext(
       {
         requestId: acceptRequestId(req.header.get(REQUEST_ID_HEADER)),
+        dataMode: acceptDataMode(req.header.get(DATA_MODE_HEADER)),
         deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
         signal: req.signal,
       },

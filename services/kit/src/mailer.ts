@@ -44,6 +44,11 @@ export interface MailMessage {
   /** Stable across retries, so a message sent again after a crash is recognisable as the same one. */
   messageId: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * A test key's message: written to the outbox, never sent, whatever the transport — a test
+   * request's signers are often real addresses someone typed in.
+   */
+  test?: boolean;
 }
 
 export interface Mailer {
@@ -74,7 +79,9 @@ function envelope(from: MailAddress, message: MailMessage) {
     },
     ...(sender?.email ? { replyTo: { name: sender.name, address: sender.email } } : {}),
     to: { name: message.to.name, address: message.to.email },
-    subject: message.subject,
+    // A test message says so to whoever opens the outbox, and to a filter.
+    subject: message.test ? `[TEST] ${message.subject}` : message.subject,
+    ...(message.test ? { headers: { "X-Countersign-Test": "true" } } : {}),
     text: message.text,
     html: message.html,
     messageId: `<${message.messageId}@countersign>`,
@@ -193,8 +200,33 @@ function fileStamp(messageId: string): string {
   return new Date(ms).toISOString().replace(/[:.]/g, "-");
 }
 
+/** SMTP for live messages; test messages to the outbox beside it. */
+class LiveOrTestMailer implements Mailer {
+  constructor(
+    private readonly live: Mailer,
+    private readonly test: Mailer,
+  ) {}
+
+  get transport(): Mailer["transport"] {
+    return this.live.transport;
+  }
+
+  get where(): string {
+    return this.live.where;
+  }
+
+  send(message: MailMessage): Promise<string> {
+    return (message.test ? this.test : this.live).send(message);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.live.close(), this.test.close()]);
+  }
+}
+
 export function createMailer(options: MailerOptions): Mailer {
+  const outbox = new EmlMailer(options.outboxDir, options.from);
   return options.smtpUrl
-    ? new SmtpMailer(options.smtpUrl, options.from, options.timeoutsMs)
-    : new EmlMailer(options.outboxDir, options.from);
+    ? new LiveOrTestMailer(new SmtpMailer(options.smtpUrl, options.from, options.timeoutsMs), outbox)
+    : outbox;
 }

@@ -18,7 +18,7 @@ import {
   type Transport,
 } from "@connectrpc/connect";
 import { type BalancedTransport, balancedTransport } from "./balanced-transport.js";
-import { currentCallContext, REQUEST_ID_HEADER } from "./context.js";
+import { currentCallContext, DATA_MODE_HEADER, REQUEST_ID_HEADER } from "./context.js";
 import { clientTracingInterceptor } from "./interceptors.js";
 import { HTTP2_WINDOW_BYTES, type Routes } from "./server.js";
 import { presentServiceToken } from "./service-identity.js";
@@ -75,14 +75,20 @@ export function serviceClient<S extends DescService>(service: S, transport: Tran
   return wrapped as Client<S>;
 }
 
-/** What a call made now carries of the call it is made for: its request id, deadline and signal. */
+/**
+ * What a call made now carries of the call it is made for: its request id, data mode, deadline and
+ * signal.
+ */
 export function inheritedOptions(): CallOptions {
   const context = currentCallContext();
   if (!context) return { timeoutMs: DEFAULT_TIMEOUT_MS };
   const remaining =
     context.deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.max(1, context.deadline - Date.now());
   return {
-    headers: { [REQUEST_ID_HEADER]: context.requestId },
+    headers: {
+      [REQUEST_ID_HEADER]: context.requestId,
+      ...(context.dataMode ? { [DATA_MODE_HEADER]: context.dataMode } : {}),
+    },
     timeoutMs: remaining,
     ...(context.signal ? { signal: context.signal } : {}),
   };

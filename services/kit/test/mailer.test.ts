@@ -70,6 +70,27 @@ describe("over SMTP", () => {
     expect(parsed.messageId).toBe("<0192f5d8-1234-7000-8000-000000000001@countersign>");
   });
 
+  test("a test message is written to the outbox, marked, and never reaches the SMTP server", async () => {
+    const outboxDir = await mkdtemp(join(tmpdir(), "mailer-test-mode-"));
+    const mailer = createMailer({
+      smtpUrl: `smtp://mailer:s3cret-pass@127.0.0.1:${port}`,
+      outboxDir,
+      from: FROM,
+    });
+    const before = received.length;
+    const where = await mailer.send({ ...message(), test: true });
+    await mailer.close();
+    expect(received.length).toBe(before);
+    expect(where).toContain(outboxDir);
+    const [file] = await readdir(outboxDir);
+    const parsed = await simpleParser(await readFile(join(outboxDir, file as string)));
+    expect(parsed.subject).toBe("[TEST] Please sign: NDA");
+    expect(parsed.headers.get("x-countersign-test")).toBe("true");
+    expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.text : "").toBe(
+      '"Ada Lovelace" <ada@example.com>',
+    );
+  });
+
   test("the From line names who the mail is for, or the workspace's own sender name; the address stays ours and replies reach the sender", async () => {
     const mailer = createMailer({
       smtpUrl: `smtp://mailer:s3cret-pass@127.0.0.1:${port}`,

@@ -10,7 +10,13 @@ import {
   Health,
   HealthCheckResponse_ServingStatus as Status,
 } from "@countersign/gen/grpc/health/v1/health_pb.js";
-import { type CallContext, currentCallContext, runWithCallContext } from "../src/context.js";
+import {
+  type CallContext,
+  currentCallContext,
+  enterDataMode,
+  inDataMode,
+  runWithCallContext,
+} from "../src/context.js";
 import { HealthState } from "../src/health.js";
 import { createLogger } from "../src/logger.js";
 import { createRpcMetrics } from "../src/metrics.js";
@@ -124,6 +130,19 @@ test("a client inside a call context passes on the request id and the caller's d
   // clock when the call arrives: later than the caller's by the call's time on the way at most.
   expect(seen?.deadline as number).toBeLessThanOrEqual(deadline + (after - before) + 1);
   expect(seen?.deadline as number).toBeGreaterThan(Date.now());
+});
+
+test("a call's data mode, once its caller is known, reaches the service it calls; a call for no one has none", async () => {
+  const client = serviceClient(AuthService, networkTransport(server.url, TOKEN));
+  await runWithCallContext({ requestId: "req-mode" }, async () => {
+    await client.listWorkspaces({});
+    expect(seen?.dataMode).toBeUndefined();
+    enterDataMode("test");
+    await client.listWorkspaces({});
+  });
+  expect(seen?.dataMode).toBe("test");
+  await inDataMode("live", () => client.listWorkspaces({}));
+  expect(seen?.dataMode).toBe("live");
 });
 
 test("closing turns health NOT_SERVING first, then stops the listener", async () => {

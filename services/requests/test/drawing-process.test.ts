@@ -16,6 +16,7 @@ const details = {
   recipients: [],
   sentBy: "ada@example.com",
   audit: { entries: 3, headHash: "f".repeat(64) },
+  test: false,
 };
 const seal: SealRoom = { commonName: "Test seal", contentsBytes: 12_288, level: "B-B" };
 const WORKSPACE = "0192f5d8-0000-7000-8000-0000000000aa";

@@ -49,6 +49,7 @@ test("150 fields naming one seal of a 20 MiB file: one report, the bytes read on
       recipients: [],
       sentBy: "Acme",
       audit: { entries: 1, headHash: "f".repeat(64) },
+      test: false,
     },
     seal.room,
   );

@@ -174,6 +174,7 @@ async function certificate(recipients: CertificateRecipient[]): Promise<Word[]> 
     recipients,
     sentBy: "Acme",
     audit: { entries: 40, headHash: "f".repeat(64) },
+    test: false,
     sealedBy: "Acme seal",
     evidence: { level: "B-B" },
   };

@@ -40,6 +40,7 @@ async function sealWith(seal: Seal): Promise<Uint8Array> {
       recipients: [],
       sentBy: "Acme",
       audit: { entries: 1, headHash: "f".repeat(64) },
+      test: false,
     },
     seal.room,
   );

@@ -75,6 +75,7 @@ export class Payloads {
           ...(request.cancelReason ? { cancelReason: request.cancelReason } : {}),
           ...(request.signedDocumentId ? { signedDocumentId: request.signedDocumentId } : {}),
           externalId: request.externalId || null,
+          test: request.test,
           links: {
             self: `${api}/signature-requests/${request.id}`,
             ...(request.signedDocumentId

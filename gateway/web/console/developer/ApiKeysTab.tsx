@@ -53,7 +53,13 @@ export function ApiKeysTab() {
               <div>
                 <p className="row-title">
                   <bdi>{key.name}</bdi>
-                  {key.hint ? <code className="key-hint"> sk_…{key.hint}</code> : null}{" "}
+                  {key.hint ? (
+                    <code className="key-hint">
+                      {" "}
+                      {key.test ? "sk_test_" : "sk_"}…{key.hint}
+                    </code>
+                  ) : null}{" "}
+                  {key.test ? <span className="badge test">Test</span> : null}{" "}
                   {expired(key) ? <span className="badge danger">Expired</span> : null}
                 </p>
                 <KeyScopes apiKey={key} />
@@ -148,6 +154,7 @@ function CreateKeyDialog({
   const [name, setName] = useState("");
   const [lifetime, setLifetime] = useState("0");
   const [limited, setLimited] = useState(false);
+  const [test, setTest] = useState(false);
   const [scopes, setScopes] = useState<ReadonlySet<ApiScope>>(new Set());
   const [tried, setTried] = useState(false);
   const { busy, error, run } = useAction();
@@ -180,6 +187,7 @@ function CreateKeyDialog({
                 : {}),
               // In the list's order, whichever order they were ticked in.
               ...(limited ? { scopes: API_SCOPES.filter((scope) => scopes.has(scope)) } : {}),
+              ...(test ? { test: true } : {}),
             },
           }),
         ),
@@ -205,6 +213,28 @@ function CreateKeyDialog({
         placeholder="Billing service (production)"
       />
       <SelectField label="Expires" value={lifetime} options={LIFETIMES} onChange={setLifetime} />
+      <fieldset className="checks" data-testid="key-mode">
+        <legend className="stacked-label">Mode</legend>
+        <label className="check choice">
+          <input type="radio" name="mode" checked={!test} onChange={() => setTest(false)} />
+          <span>
+            Live
+            <span className="muted small event-description">
+              Real requests: e-mails go to their recipients and completed documents are legally binding.
+            </span>
+          </span>
+        </label>
+        <label className="check choice">
+          <input type="radio" name="mode" checked={test} onChange={() => setTest(true)} />
+          <span>
+            Test (<code>sk_test_…</code>)
+            <span className="muted small event-description">
+              For building an integration: e-mails only to the outbox, documents sealed “TEST — NOT LEGALLY
+              BINDING”, and none of it mixed with live data.
+            </span>
+          </span>
+        </label>
+      </fieldset>
       <fieldset className="checks" data-testid="key-access">
         <legend className="stacked-label">Access</legend>
         <label className="check choice">

@@ -88,7 +88,9 @@ export function RequestDetailPage({ requestId }: { requestId: string }) {
                   {request.title}
                 </h1>
                 <p className="muted">
-                  <StatusBadge status={request.status} /> Created <When at={request.createdAt} />
+                  <StatusBadge status={request.status} />{" "}
+                  {request.test ? <span className="badge test">Test — not legally binding</span> : null}{" "}
+                  Created <When at={request.createdAt} />
                   {request.sender.name ? (
                     <>
                       {" "}

@@ -164,6 +164,7 @@ export function RequestsPage() {
                     · {signed} of {signers.length} signed · created <When at={r.createdAt} />
                   </p>
                 </div>
+                {r.test ? <span className="badge test">Test</span> : null}
                 {r.completionFailure && r.status === "in_progress" ? (
                   <span className="badge danger">Sealing failed</span>
                 ) : (

@@ -4,6 +4,7 @@
  */
 import type { JobState, JobTable, Queryable } from "@countersign/kit";
 import { selectPage } from "@countersign/kit";
+import { inCallMode } from "../core/store/data-mode.js";
 
 export type BatchStatus = "running" | "completed" | "cancelled";
 export type RowStatus = "pending" | "sent" | "failed" | "cancelled";
@@ -32,6 +33,8 @@ export interface NewBatch {
   title: string;
   createdBy: string;
   operationKey: string | null;
+  /** Started with a test key: its requests are test data. */
+  test: boolean;
   rows: { line: number; input: Uint8Array; recipients: string[] }[];
 }
 
@@ -50,13 +53,15 @@ export interface LeasedRow extends JobState {
   workspace_id: string;
   line: number;
   input: Uint8Array;
+  /** The request is made in test mode, as its bulk send was started. */
+  test: boolean;
 }
 
 /** The rows as jobs of the kit's queue: one request each, the workspaces' bulk sends in turn. */
 export const ROW_JOBS: JobTable = {
   name: "bulk_send_rows",
   key: "id",
-  columns: ["bulk_send_id", "workspace_id", "line", "input"],
+  columns: ["bulk_send_id", "workspace_id", "line", "input", "test"],
   order: "bulk_send_id, line",
   party: "workspace_id",
 };
@@ -71,8 +76,8 @@ export const bulkSendStore = {
   /** Stores a batch and all its rows, pending. */
   async insert(tx: Queryable, batch: NewBatch): Promise<void> {
     await tx.query(
-      `INSERT INTO bulk_sends (id, workspace_id, template_id, name, title, status, created_by, operation_key)
-       VALUES ($1, $2, $3, $4, $5, 'running', $6, $7)`,
+      `INSERT INTO bulk_sends (id, workspace_id, template_id, name, title, status, created_by, operation_key, test)
+       VALUES ($1, $2, $3, $4, $5, 'running', $6, $7, $8)`,
       [
         batch.id,
         batch.workspaceId,
@@ -81,6 +86,7 @@ export const bulkSendStore = {
         batch.title,
         batch.createdBy,
         batch.operationKey,
+        batch.test,
       ],
     );
     const rows = batch.rows.map((r) => ({
@@ -89,17 +95,17 @@ export const bulkSendStore = {
       recipients: r.recipients,
     }));
     await tx.query(
-      `INSERT INTO bulk_send_rows (bulk_send_id, workspace_id, line, input, recipients, status)
-       SELECT $1, $2, r.line, decode(r.input, 'base64'), r.recipients, 'pending'
+      `INSERT INTO bulk_send_rows (bulk_send_id, workspace_id, line, input, recipients, status, test)
+       SELECT $1, $2, r.line, decode(r.input, 'base64'), r.recipients, 'pending', $4
          FROM jsonb_to_recordset($3::jsonb) AS r(line int, input text, recipients jsonb)`,
-      [batch.id, batch.workspaceId, JSON.stringify(rows)],
+      [batch.id, batch.workspaceId, JSON.stringify(rows), batch.test],
     );
   },
 
   async byId(db: Queryable, workspaceId: string, id: string): Promise<BatchRow | undefined> {
     const { rows } = await db.query<BatchRow>(
       `SELECT ${BATCH_COLUMNS} FROM bulk_sends b JOIN bulk_send_rows r ON r.bulk_send_id = b.id
-        WHERE b.workspace_id = $1 AND b.id = $2 GROUP BY b.id`,
+        WHERE b.workspace_id = $1 AND b.id = $2${inCallMode("b.test")} GROUP BY b.id`,
       [workspaceId, id],
     );
     return rows[0];
@@ -107,7 +113,7 @@ export const bulkSendStore = {
 
   async idByOperationKey(db: Queryable, workspaceId: string, key: string): Promise<string | undefined> {
     const { rows } = await db.query<{ id: string }>(
-      "SELECT id FROM bulk_sends WHERE workspace_id = $1 AND operation_key = $2",
+      `SELECT id FROM bulk_sends WHERE workspace_id = $1 AND operation_key = $2${inCallMode("test")}`,
       [workspaceId, key],
     );
     return rows[0]?.id;
@@ -122,13 +128,14 @@ export const bulkSendStore = {
     const [{ rows: batches }, { rows: counted }] = await Promise.all([
       db.query<BatchRow>(
         `SELECT ${BATCH_COLUMNS} FROM bulk_sends b JOIN bulk_send_rows r ON r.bulk_send_id = b.id
-          WHERE b.id IN (SELECT id FROM bulk_sends WHERE workspace_id = $1 ORDER BY id DESC OFFSET $2 LIMIT $3)
+          WHERE b.id IN (SELECT id FROM bulk_sends WHERE workspace_id = $1${inCallMode("test")} ORDER BY id DESC OFFSET $2 LIMIT $3)
           GROUP BY b.id ORDER BY b.id DESC`,
         [workspaceId, offset, limit],
       ),
-      db.query<{ total: number }>("SELECT count(*)::int AS total FROM bulk_sends WHERE workspace_id = $1", [
-        workspaceId,
-      ]),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM bulk_sends WHERE workspace_id = $1${inCallMode("test")}`,
+        [workspaceId],
+      ),
     ]);
     return { batches, total: counted[0]?.total ?? 0 };
   },

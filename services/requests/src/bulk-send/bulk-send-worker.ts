@@ -16,6 +16,7 @@ import {
   type Database,
   exponentialBackoff,
   fieldViolations,
+  inDataMode,
   type JobFailure,
   type JobOutcome,
   JobQueue,
@@ -77,7 +78,10 @@ export class BulkSendWorker extends JobQueue<LeasedRow> {
   /** Makes a row's request; a refusal is the row's outcome, a passing fault fails the attempt. */
   private async send(row: LeasedRow): Promise<JobOutcome> {
     try {
-      const request = await this.creation.create(fromBinary(CreateSignatureRequestRequestSchema, row.input));
+      // Made in the mode its bulk send was started in, as a call of that caller would make it.
+      const request = await inDataMode(row.test ? "test" : "live", () =>
+        this.creation.create(fromBinary(CreateSignatureRequestRequestSchema, row.input)),
+      );
       await this.db.transaction(async (tx) => {
         await bulkSendStore.markSent(tx, row, request.id);
         await bulkSendStore.completeFinished(tx, row.bulk_send_id);

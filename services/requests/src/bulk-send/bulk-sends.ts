@@ -27,6 +27,7 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
+import { callIsTest } from "../core/store/data-mode.js";
 import { type BatchRow, bulkSendStore, type RowStatus } from "./bulk-send-store.js";
 import type { RequestMaker } from "./request-maker.js";
 
@@ -176,6 +177,7 @@ export class BulkSends {
           title: input.title.trim(),
           createdBy: creatorOf(input.actor),
           operationKey: input.operationKey || null,
+          test: callIsTest(),
           rows: input.rows.map((row) => ({
             line: row.line,
             input: toBinary(

@@ -235,6 +235,7 @@ export class Completions extends JobQueue<Job> {
         })),
         sentBy: sentBy(audit[0]?.actor, request.sender_name),
         audit: { entries: audit.length, headHash: audit.at(-1)?.hash ?? "" },
+        test: request.test,
       },
       seal.room,
     );

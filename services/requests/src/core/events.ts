@@ -44,6 +44,7 @@ export async function enqueueRequestEvent(
         cancelReason: request.cancel_reason,
         signedDocumentId: request.signed_document_id ?? "",
         externalId: request.external_id,
+        test: request.test,
       },
       recipient: actingRecipient ? recipientSnapshot(actingRecipient) : undefined,
     }),

@@ -127,6 +127,7 @@ export function toSignatureRequest(row: RequestRow, recipients: RecipientRow[]):
     allowReassign: row.allow_reassign,
     externalId: row.external_id,
     lockSignerIdentity: row.lock_signer_identity,
+    test: row.test,
     reminderEveryDays: row.reminder_every_days,
     expiryWarningDays: row.expiry_warning_days,
     expiryWarningTime: time(row.expiry_warned_at),

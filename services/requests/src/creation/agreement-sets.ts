@@ -23,6 +23,7 @@ import {
 import { actorOf, appendAudit } from "../core/audit-trail.js";
 import { rolledBack } from "../core/dry-run.js";
 import { isTerminal } from "../core/state-machine.js";
+import { inCallMode } from "../core/store/data-mode.js";
 
 const LIMITS = { nameLength: 200, requests: 100 } as const;
 
@@ -60,7 +61,7 @@ export class AgreementSets {
     const made = async (tx: Queryable) => {
       const { rows } = await tx.query<{ id: string; agreement_set_id: string | null }>(
         `SELECT id, agreement_set_id FROM signature_requests
-          WHERE workspace_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+          WHERE workspace_id = $1 AND id = ANY($2::uuid[])${inCallMode("test")} ORDER BY id FOR UPDATE`,
         [workspaceId, requestIds.filter(isUuid)],
       );
       const problems = requestIds.flatMap((requestId, i): FieldViolation[] => {

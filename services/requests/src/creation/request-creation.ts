@@ -28,6 +28,7 @@ import { type Locked, lockRequest } from "../core/request-transactions.js";
 import { insertSent, proposeDraft } from "../core/routing.js";
 import type { SignerCodes } from "../core/signer-codes.js";
 import type { SigningLinks } from "../core/signing-links.js";
+import { callIsTest } from "../core/store/data-mode.js";
 import { recipientStore } from "../core/store/recipient-store.js";
 import { requestStore } from "../core/store/request-store.js";
 import type { NewRecipientRow, NewRequest, StoredField } from "../core/store/rows.js";
@@ -328,6 +329,7 @@ export class RequestCreation {
       allowReassign: input.allowReassign && !input.lockSignerIdentity,
       externalId: input.externalId,
       lockSignerIdentity: input.lockSignerIdentity,
+      test: callIsTest(),
       reminderEveryDays: input.reminderEveryDays ?? defaults.reminderEveryDays,
       expiryWarningDays: input.expiryWarningDays ?? defaults.expiryWarningDays,
     };

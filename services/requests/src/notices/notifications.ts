@@ -54,6 +54,8 @@ interface DueRow extends JobState {
   signed_document_id: string | null;
   sender_name: string;
   sender_email: string;
+  /** The request is a test key's: its e-mails go to the outbox only. */
+  test: boolean;
 }
 
 /** A completed request's sealed PDF as an e-mail attachment. */
@@ -106,7 +108,7 @@ export class NotificationSender extends JobQueue<DueRow> {
         // A bulk send's e-mails wait behind their own workspace's, not in front of everyone else's.
         party: "workspace_id",
         widen: `SELECT claimed.*, s.title, s.message, s.expires_at, r.name, r.email, r.locale, r.kind AS recipient_kind,
-                       s.signed_document_id, s.sender_name, s.sender_email,
+                       s.signed_document_id, s.sender_name, s.sender_email, s.test,
                        COALESCE(l.revoked_at IS NOT NULL, false) AS link_revoked
                   FROM claimed
                   JOIN signature_requests s ON s.id = claimed.request_id
@@ -153,6 +155,7 @@ export class NotificationSender extends JobQueue<DueRow> {
       await this.mailer.send({
         to: { name: row.sender_name, email: row.sender_email },
         messageId: row.id,
+        test: row.test,
         ...renderSenderExpiryWarning({
           senderName: row.sender_name,
           requestTitle: row.title,
@@ -196,6 +199,7 @@ export class NotificationSender extends JobQueue<DueRow> {
       // The workspace's own name, which it must give to leave ours off ("Ada via Countersign" else).
       fromName: branding.emailSenderName || undefined,
       messageId: row.id,
+      test: row.test,
       ...content,
       attachments,
     });

@@ -12,6 +12,7 @@ import type { StoredField } from "../core/store/rows.js";
 import type { Original } from "../core/stored-documents.js";
 import { appendCertificate, type CertificateFacts } from "./layout/certificate-page.js";
 import { stampFields } from "./layout/field-stamps.js";
+import { TEST_MARK, testMarker } from "./layout/test-mark.js";
 import { Typesetter } from "./layout/typesetter.js";
 import { laySealRoom } from "./pades/signature-room.js";
 import type { SealRoom } from "./seal.js";
@@ -76,7 +77,11 @@ export async function drawCompletedDocument(
   seal: SealRoom,
 ): Promise<DrawnDocument> {
   const { doc, typesetter, pageCounts } = await drawFilledPages(originals, fields, values);
+  // A test's signed pages are marked before their hash is taken; the certificate's once drawn.
+  const markTest = details.test ? await testMarker(doc) : undefined;
+  markTest?.(doc.getPages());
   const signedPagesSha256 = sha256(await doc.save({ useObjectStreams: false }));
+  const signedPages = doc.getPageCount();
   const facts: CertificateFacts = {
     ...details,
     documents: originals.map((o, i) => ({
@@ -90,14 +95,16 @@ export async function drawCompletedDocument(
   };
   await appendCertificate(doc, facts, typesetter);
   await typesetter.finish(doc);
+  markTest?.(doc.getPages().slice(signedPages));
   doc.setProducer("Countersign");
   doc.setModificationDate(details.completedAt);
   laySealRoom(doc, {
     name: seal.commonName,
-    reason: `Completed: ${details.title}`.slice(0, 200),
+    reason: `${details.test ? `${TEST_MARK}. ` : ""}Completed: ${details.title}`.slice(0, 200),
     signingTime: details.completedAt,
     contentsBytes: seal.contentsBytes,
     requestId: details.requestId,
+    test: details.test,
   });
   // The room's byte range is found by scanning: object streams would compress it away.
   const bytes = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });

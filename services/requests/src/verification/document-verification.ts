@@ -102,6 +102,7 @@ export class DocumentVerification {
       levelReason: report.levelReason,
       sha256: report.sha256,
       requestId: report.requestId ?? "",
+      test: report.test,
       signatures: report.signatures.map((s) => ({
         field: s.field,
         documentTimestamp: s.kind === "document-timestamp",

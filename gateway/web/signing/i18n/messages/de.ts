@@ -84,6 +84,8 @@ export const de: Catalogue = {
   "howTo.body":
     "Füllen Sie die markierten Felder in den Dokumenten unten aus, stimmen Sie dann der elektronischen Unterzeichnung zu und wählen Sie unten auf der Seite <b>Fertigstellen</b>.",
   "howTo.requiredMark": "Mit * gekennzeichnete Felder sind Pflichtfelder.",
+  "test.notice":
+    "Ein Test: Diese Dokumente wurden zum Ausprobieren des Dienstes gesendet. Ihre Unterschrift bindet niemanden.",
   "viewer.title": "Sie sollen diese Dokumente ansehen",
   "viewer.body":
     "Sie müssen nichts unterschreiben. Ihr Teil ist das Öffnen, und es ist festgehalten: Der Absender wurde benachrichtigt. Sie können diese Seite schließen, wenn Sie die Dokumente gelesen haben.",

@@ -84,6 +84,7 @@ export const en = {
   "howTo.body":
     "Fill in the highlighted fields in the documents below, then agree to sign electronically and select <b>Finish</b> at the bottom of the page.",
   "howTo.requiredMark": "Fields marked * are required.",
+  "test.notice": "A test: these documents were sent to try the service out. Signing them binds no one.",
   "viewer.title": "You are asked to view these documents",
   "viewer.body":
     "There is nothing to sign. Opening them is your part, and it is recorded: the sender has been told. You can close this page when you have read them.",

@@ -77,6 +77,8 @@ export const es: Catalogue = {
   "howTo.body":
     "Complete los campos resaltados en los documentos de abajo, acepte firmar electrónicamente y seleccione <b>Finalizar</b> en la parte inferior de la página.",
   "howTo.requiredMark": "Los campos marcados con * son obligatorios.",
+  "test.notice":
+    "Una prueba: estos documentos se enviaron para probar el servicio. Firmarlos no obliga a nadie.",
   "viewer.title": "Se le pide que vea estos documentos",
   "viewer.body":
     "No tiene nada que firmar. Abrirlos es su parte, y queda registrado: se ha avisado al remitente. Puede cerrar esta página cuando los haya leído.",

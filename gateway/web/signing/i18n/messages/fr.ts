@@ -79,6 +79,8 @@ export const fr: Catalogue = {
   "howTo.body":
     "Remplissez les champs en surbrillance dans les documents ci-dessous, acceptez de signer électroniquement, puis sélectionnez <b>Terminer</b> en bas de la page.",
   "howTo.requiredMark": "Les champs marqués d’un * sont obligatoires.",
+  "test.notice":
+    "Un test : ces documents ont été envoyés pour essayer le service. Les signer n’engage personne.",
   "viewer.title": "Il vous est demandé de consulter ces documents",
   "viewer.body":
     "Vous n’avez rien à signer. Les ouvrir est votre part, et c’est enregistré : l’expéditeur en est informé. Vous pouvez fermer cette page après les avoir lus.",

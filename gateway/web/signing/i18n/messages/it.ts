@@ -83,6 +83,8 @@ export const it: Catalogue = {
   "howTo.body":
     "Compili i campi evidenziati nei documenti qui sotto, poi accetti di firmare elettronicamente e selezioni <b>Fine</b> in fondo alla pagina.",
   "howTo.requiredMark": "I campi contrassegnati da * sono obbligatori.",
+  "test.notice":
+    "Una prova: questi documenti sono stati inviati per provare il servizio. Firmarli non vincola nessuno.",
   "viewer.title": "Le viene chiesto di visionare questi documenti",
   "viewer.body":
     "Non c’è nulla da firmare. Aprirli è la Sua parte, ed è stato registrato: il mittente è stato avvisato. Può chiudere questa pagina dopo averli letti.",

@@ -86,6 +86,8 @@ export const nl: Catalogue = {
   "howTo.body":
     "Vul de gemarkeerde velden in de documenten hieronder in, ga akkoord met elektronisch ondertekenen en selecteer <b>Voltooien</b> onder aan de pagina.",
   "howTo.requiredMark": "Velden met een * zijn verplicht.",
+  "test.notice":
+    "Een test: deze documenten zijn verstuurd om de dienst uit te proberen. Ondertekenen verbindt niemand.",
   "viewer.title": "U wordt gevraagd deze documenten in te zien",
   "viewer.body":
     "U hoeft niets te ondertekenen. Het openen is uw deel, en dat is vastgelegd: de afzender is op de hoogte gebracht. U kunt deze pagina sluiten als u ze hebt gelezen.",

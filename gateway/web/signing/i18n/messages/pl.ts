@@ -82,6 +82,7 @@ export const pl: Catalogue = {
   "howTo.body":
     "Wypełnij wyróżnione pola w dokumentach poniżej, a następnie wyraź zgodę na podpis elektroniczny i wybierz <b>Zakończ</b> na dole strony.",
   "howTo.requiredMark": "Pola oznaczone * są wymagane.",
+  "test.notice": "Test: te dokumenty wysłano, aby wypróbować usługę. Ich podpisanie nikogo nie wiąże.",
   "viewer.title": "Prośba o zapoznanie się z tymi dokumentami",
   "viewer.body":
     "Nie musisz niczego podpisywać. Twoim zadaniem jest ich otwarcie i zostało to odnotowane: nadawca został powiadomiony. Możesz zamknąć tę stronę po ich przeczytaniu.",

@@ -82,6 +82,8 @@ export const ptBR: Catalogue = {
   "howTo.body":
     "Preencha os campos destacados nos documentos abaixo, aceite assinar eletronicamente e selecione <b>Concluir</b> no fim da página.",
   "howTo.requiredMark": "Os campos marcados com * são obrigatórios.",
+  "test.notice":
+    "Um teste: estes documentos foram enviados para experimentar o serviço. Assiná-los não obriga ninguém.",
   "viewer.title": "Pedimos que você veja estes documentos",
   "viewer.body":
     "Não há nada para assinar. Abri-los é a sua parte, e isso fica registrado: o remetente foi avisado. Você pode fechar esta página depois de lê-los.",

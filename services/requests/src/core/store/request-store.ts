@@ -4,6 +4,7 @@
  */
 import type { HeldClaim, RequestStatus } from "@countersign/domain";
 import { type Queryable, selectPage } from "@countersign/kit";
+import { inCallMode } from "./data-mode.js";
 import {
   type CompletionFailure,
   type NewRecipientRow,
@@ -96,9 +97,9 @@ export const requestStore = {
     const inserted = await tx.query<RequestRow>(
       `INSERT INTO signature_requests (id, workspace_id, title, message, template_id, document_ids,
          document_external_ids, fields, status, sent_at, expires_at, operation_key, sender_name, sender_email,
-         allow_reassign, reminder_every_days, expiry_warning_days, external_id, lock_signer_identity)
+         allow_reassign, reminder_every_days, expiry_warning_days, external_id, lock_signer_identity, test)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text, CASE WHEN $9::text = 'sent' THEN now() END, $10, $11,
-               $12, $13, $14, $15, $16, $17, $18)
+               $12, $13, $14, $15, $16, $17, $18, $19)
        RETURNING ${REQUEST_COLUMNS}`,
       [
         request.id,
@@ -119,6 +120,7 @@ export const requestStore = {
         request.expiryWarningDays,
         request.externalId,
         request.lockSignerIdentity,
+        request.test,
       ],
     );
     // One statement for every recipient, in the order given.
@@ -165,7 +167,7 @@ export const requestStore = {
     lock = false,
   ): Promise<RequestRow | undefined> {
     const { rows } = await db.query<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE id = $1 AND workspace_id = $2${lock ? " FOR UPDATE" : ""}`,
+      `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE id = $1 AND workspace_id = $2${inCallMode("test")}${lock ? " FOR UPDATE" : ""}`,
       [id, workspaceId],
     );
     return rows[0];
@@ -177,7 +179,7 @@ export const requestStore = {
     operationKey: string,
   ): Promise<RequestRow | undefined> {
     const { rows } = await db.query<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE workspace_id = $1 AND operation_key = $2`,
+      `SELECT ${REQUEST_COLUMNS} FROM signature_requests WHERE workspace_id = $1 AND operation_key = $2${inCallMode("test")}`,
       [workspaceId, operationKey],
     );
     return rows[0];
@@ -192,7 +194,7 @@ export const requestStore = {
     order: RequestOrder = "newest",
   ) {
     const params: unknown[] = [workspaceId];
-    const where = ["workspace_id = $1"];
+    const where = [`workspace_id = $1${inCallMode("test")}`];
     const keep = (condition: (param: string) => string, value: unknown) => {
       params.push(value);
       where.push(condition(`$${params.length}`));

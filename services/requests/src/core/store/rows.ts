@@ -52,6 +52,8 @@ export interface RequestRow {
   external_id: string;
   /** Each signer's name and e-mail fields are theirs as the sender knows them, and none may hand it on. */
   lock_signer_identity: boolean;
+  /** Made with a test key: kept apart from live data, mailed to the outbox, sealed as not binding. */
+  test: boolean;
   /** The files signers submitted for their attachment fields. */
   signer_attachments: SignerAttachmentRecord[];
   /** Days after their last e-mail that a recipient whose turn it is is reminded; 0 for never. */
@@ -165,6 +167,7 @@ export interface NewRequest {
   expiryWarningDays: number;
   externalId: string;
   lockSignerIdentity: boolean;
+  test: boolean;
 }
 
 export type NewRecipientRow = Pick<
@@ -190,7 +193,7 @@ export const REQUEST_COLUMNS = `id, workspace_id, title, message, template_id, d
   signer_attachments, reminder_every_days, expiry_warning_days, expiry_warned_at,
   legal_hold_reason, legal_hold_by, legal_hold_at, documents_deleted_at, certificate_document_id,
   proposed_by, proposed_at, approval_decision, approval_decided_by, approval_decided_at, approval_note,
-  external_id, lock_signer_identity`;
+  external_id, lock_signer_identity, test`;
 export const RECIPIENT_COLUMNS = `id, request_id, position, name, email, role, kind, routing_order, status, client_user_id,
   host_name, host_email,
   external_id, viewed_at, signed_at, declined_at, decline_reason, reminded_at, viewed_ip, viewed_user_agent, signed_ip,

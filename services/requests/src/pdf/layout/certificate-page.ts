@@ -50,6 +50,8 @@ export interface CertificateFacts {
   sealedBy: string;
   /** The seal's PAdES level, and the time-stamping authority behind it when there is one. */
   evidence: { level: "B-B" | "B-LTA"; timestampAuthority?: string | undefined };
+  /** Made with a test key: the certificate says it binds no one. */
+  test: boolean;
 }
 
 /** What the seal's level means to a reader who has to rely on it. */
@@ -75,6 +77,9 @@ export async function appendCertificate(
   await w.pair("Completed", when(facts.completedAt));
   await w.pair("Sealed by", facts.sealedBy);
   await w.pair("Evidence", evidenceText(facts.evidence));
+  if (facts.test) {
+    await w.pair("Test", "Made with a test key: this document and its signatures are not legally binding");
+  }
   await w.pair("Dates", SEALED_DAYS.statement);
   w.rule();
 

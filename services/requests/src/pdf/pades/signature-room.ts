@@ -31,10 +31,14 @@ export interface SealRoomOptions {
   contentsBytes: number;
   /** The request the document completes, kept in the signature so that a verifier can name it. */
   requestId: string;
+  /** A test request's seal says so where the seal covers it, so that a verifier can tell. */
+  test: boolean;
 }
 
 /** The seal dictionary's own key naming the request (a verifier reads it from the file alone). */
 export const REQUEST_KEY = "CountersignRequest";
+/** The seal dictionary's own key marking a test seal: output of a test key, not legally binding. */
+export const TEST_KEY = "CountersignTest";
 
 function byteRangePlaceholder(doc: PDFDocument): PDFArray {
   const range = PDFArray.withContext(doc.context);
@@ -99,6 +103,7 @@ export function laySealRoom(doc: PDFDocument, options: SealRoomOptions): void {
       ],
       Prop_Build: { App: { Name: "Countersign" } },
       [REQUEST_KEY]: PDFString.of(options.requestId),
+      ...(options.test ? { [TEST_KEY]: true } : {}),
     }),
   );
   addSignatureField(doc, signature, "Countersign seal");

@@ -8,7 +8,17 @@
  * views of the file (covered-bytes.ts), and a file with more signatures than MAX_SIGNATURES is
  * not examined further.
  */
-import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from "pdf-lib";
+import {
+  PDFArray,
+  PDFBool,
+  PDFDict,
+  type PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFString,
+} from "pdf-lib";
+import { REQUEST_KEY, TEST_KEY } from "../pades/signature-room.js";
 import { CoveredBytes } from "./covered-bytes.js";
 
 /**
@@ -37,6 +47,8 @@ export interface LaidSignature {
   reason?: string | undefined;
   /** The request a Countersign seal completes, from the seal's own dictionary. */
   requestId?: string | undefined;
+  /** The dictionary marks a test seal (what a test key made: not legally binding). */
+  test: boolean;
   /** Why the signature cannot be checked, when its layout is wrong; nothing else is then read. */
   malformed?: string | undefined;
 }
@@ -134,7 +146,8 @@ export function laidSignatures(doc: PDFDocument, pdf: Uint8Array): LaidSignature
       claimedTime: pdfDate(value),
       name: text(value.lookup(PDFName.of("Name"))),
       reason: text(value.lookup(PDFName.of("Reason"))),
-      requestId: text(value.lookup(PDFName.of("CountersignRequest"))),
+      requestId: text(value.lookup(PDFName.of(REQUEST_KEY))),
+      test: value.lookup(PDFName.of(TEST_KEY)) === PDFBool.True,
     };
     found.push(signature);
     byValue.set(value, signature);

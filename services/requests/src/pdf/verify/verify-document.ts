@@ -48,6 +48,8 @@ export interface VerificationReport {
   sha256: string;
   /** The Countersign request the seal completes, from the seal itself. */
   requestId?: string | undefined;
+  /** The seal, valid, marks the file as a test key's output: not legally binding. */
+  test: boolean;
   signatures: SignatureReport[];
   /** What changed after the seal that PAdES does not allow, in words. */
   changesAfterSeal: string[];
@@ -150,7 +152,7 @@ function report(
 /** What `pdf` proves. Never throws on a hostile file: what cannot be read is the verdict. */
 export async function verifyDocument(pdf: Uint8Array): Promise<VerificationReport> {
   const sha256 = createHash("sha256").update(pdf).digest("hex");
-  const base = { sha256, signatures: [], changesAfterSeal: [], level: "none" as const };
+  const base = { sha256, signatures: [], changesAfterSeal: [], level: "none" as const, test: false };
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(pdf, { updateMetadata: false });
@@ -239,6 +241,9 @@ export async function verifyDocument(pdf: Uint8Array): Promise<VerificationRepor
       : "unchanged since but for the validation data and time-stamps added to keep it checkable";
     summary = `Sealed by “${by}”${when}; ${since}.`;
   }
+  // Only a valid seal vouches for its mark: anyone can write the mark into a file.
+  const test = seal.test && sealCheck?.valid === true;
+  if (test) summary = `A test seal, not legally binding: this file was made with a test key. ${summary}`;
   return {
     verdict,
     summary,
@@ -246,6 +251,7 @@ export async function verifyDocument(pdf: Uint8Array): Promise<VerificationRepor
     levelReason,
     sha256,
     requestId: seal.requestId,
+    test,
     signatures,
     changesAfterSeal: changes,
     validationData: validation && {
