@@ -4,7 +4,9 @@
  * address that changes with it), then the signing page on a phone in that colour with that logo and
  * without our name; and the console's Settings → Branding, where an Organization Admin sets both and
  * sees the preview. And what an app that embeds signing keeps with a request: its own ids, answered
- * and searched as given, and its signers' names and e-mails, which the page shows read-only.
+ * and searched as given, and its signers' names and e-mails, which the page shows read-only. And a
+ * workspace's own sending address, used once its domain publishes the TXT record asked of it (a real
+ * DNS server on loopback answers).
  * Screenshots go to test/artifacts/.
  */
 import { mkdir } from "node:fs/promises";
@@ -12,8 +14,10 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./support/browser.js";
 import { type Deployment, REPO, startStandalone } from "./support/deployments.js";
+import { startDnsPeer } from "./support/dns-peer.js";
 import { call, eventually } from "./support/http.js";
 import { makeColourPng } from "./support/office-documents.js";
+import { expectDocumented } from "./support/openapi.js";
 import { type OutboxMail, outboxMails } from "./support/outbox-mail.js";
 import { makePdf } from "./support/pdfs.js";
 import { sentSigningLink } from "./support/signing-links.js";
@@ -27,11 +31,13 @@ let browser: Browser;
 let gateway: string;
 let key: string;
 let accountId: string;
+let dns: Awaited<ReturnType<typeof startDnsPeer>>;
 const api = () => `${gateway}/api/v1`;
 
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  deployment = await startStandalone();
+  dns = await startDnsPeer();
+  deployment = await startStandalone(undefined, { env: { COUNTERSIGN_DNS_SERVERS: dns.server } });
   gateway = deployment.gateways[0] as string;
   ({ secret: key, accountId } = JSON.parse(
     (await deployment.cli("keys", "create", "--name", "branding")).stdout,
@@ -42,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await deployment?.destroy();
+  await dns?.close();
 });
 
 /** A logo: a wide PNG of the brand's colour, as a wordmark's box is. */
@@ -63,6 +70,8 @@ test("the API keeps a readable colour and a PNG or JPEG logo, says why it refuse
     accentColor: null,
     hideProductName: false,
     emailSenderName: null,
+    emailSenderAddress: null,
+    emailDomain: null,
     logoUrl: null,
   });
   const light = await call(api(), "/branding", {
@@ -228,6 +237,115 @@ test("a signer's e-mail comes from the workspace's sender name, with its logo an
   );
   await page.screenshot({ path: join(ARTIFACTS, "branding-email.png"), fullPage: true });
   await context.close();
+}, 120_000);
+
+test("e-mails come from the workspace's own address once its domain publishes the TXT record asked of it, and from ours until then", async () => {
+  const put = (emailSenderAddress: string | null) =>
+    call(api(), "/branding", {
+      key,
+      method: "PUT",
+      json: {
+        accentColor: null,
+        hideProductName: false,
+        emailSenderName: "Acme Leasing",
+        emailSenderAddress,
+      },
+    });
+  const verify = () => call(api(), "/branding/email-domain/verify", { key, method: "POST" });
+  const mailTo = async (email: string) => {
+    await sentSigningLink(
+      deployment,
+      key,
+      {
+        title: "Lease from Acme",
+        fields: [{ type: "signature", role: "Tenant", page: 1, x: 60, y: 520, width: 200, height: 50 }],
+        recipients: [{ name: "Tenant", email, role: "Tenant" }],
+      },
+      email,
+    );
+    return (await outboxMails(deployment.dataDir)).find((m) => m.to === email) as OutboxMail;
+  };
+
+  for (const wrong of ["contracts", "contracts@localhost", "a@b@acme.example", "contracts@127.0.0.1"]) {
+    const refused = await put(wrong);
+    expect(refused.status).toBe(422);
+    expect((refused.body as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual([
+      "emailSenderAddress",
+    ]);
+  }
+  const kept = await put("Contracts@Acme.Example");
+  expect(kept.status).toBe(200);
+  expectDocumented("PUT", "/api/v1/branding", 200, kept.body);
+  const domain = (kept.body as { emailDomain: { txtName: string; txtValue: string } }).emailDomain;
+  expect(kept.body).toMatchObject({
+    emailSenderAddress: "Contracts@acme.example",
+    emailDomain: {
+      domain: "acme.example",
+      txtName: "_countersign.acme.example",
+      txtValue: expect.stringMatching(/^countersign-verification=[A-Za-z0-9_-]{24}$/),
+      verified: false,
+      verifiedAt: null,
+      relay: null,
+      bounceAddress: "no-reply@countersign.local",
+    },
+  });
+
+  // Not verified: ours.
+  expect((await mailTo("before@tenant.example")).fromAddress).toBe("no-reply@countersign.local");
+
+  const missing = await verify();
+  expect(missing.status).toBe(409);
+  expect((missing.body as { detail: string }).detail).toContain(
+    `there is no TXT record at _countersign.acme.example yet: publish one with the value ${domain.txtValue}`,
+  );
+  dns.txt.set("_countersign.acme.example", [["v=spf1 -all"], ["countersign-verification=someone-else"]]);
+  expect(((await verify()).body as { detail: string }).detail).toContain("do not include");
+
+  dns.txt.set("_countersign.acme.example", [["v=spf1 -all"], [domain.txtValue]]);
+  const verified = await verify();
+  expect(verified.status).toBe(200);
+  expect(verified.body).toMatchObject({ emailDomain: { verified: true, verifiedAt: expect.any(String) } });
+  const mail = await mailTo("after@tenant.example");
+  expect(mail.fromAddress).toBe("Contracts@acme.example");
+  expect(mail.fromName).toBe("Acme Leasing");
+  expect(mail.sender).toBe("no-reply@countersign.local");
+
+  // The same domain keeps its proof; another asks for its own.
+  expect(
+    ((await put("legal@acme.example")).body as { emailDomain: { verified: boolean } }).emailDomain.verified,
+  ).toBe(true);
+  const moved = (await put("contracts@acme-leasing.example")).body as {
+    emailDomain: { verified: boolean; txtValue: string };
+  };
+  expect(moved.emailDomain.verified).toBe(false);
+  expect(moved.emailDomain.txtValue).not.toBe(domain.txtValue);
+  expect((await mailTo("moved@tenant.example")).fromAddress).toBe("no-reply@countersign.local");
+
+  // A DNS server that never answers costs a bounded wait, and says so.
+  dns.silent.add("_countersign.acme-leasing.example");
+  const started = Date.now();
+  const silent = await verify();
+  expect(silent.status).toBe(503);
+  expect(Date.now() - started).toBeLessThan(10_000);
+
+  // The console states the record and the SPF and DKIM facts, and checks it.
+  const again = (await put("contracts@acme.example")).body as { emailDomain: { txtValue: string } };
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1100 } });
+  const page = await context.newPage();
+  await logIn(page);
+  await page.goto(`${gateway}/console/w/${accountId}/settings/branding`);
+  const card = page.getByTestId("sending-domain");
+  await card.getByText("Not verified", { exact: true }).waitFor();
+  await card.getByText(again.emailDomain.txtValue).waitFor();
+  await card.getByRole("button", { name: "Verify" }).click();
+  // The record of the address before is still there: the check says the new value is missing.
+  await card.getByText(/the TXT records at _countersign\.acme\.example do not include/).waitFor();
+  dns.txt.set("_countersign.acme.example", [[again.emailDomain.txtValue]]);
+  await card.getByRole("button", { name: "Verify" }).click();
+  await card.getByText("Verified", { exact: true }).waitFor();
+  await card.screenshot({ path: join(ARTIFACTS, "branding-sending-domain.png") });
+  await context.close();
+  await put(null);
 }, 120_000);
 
 test("an app's own ids come back on the request, its recipients and a search; a locked signer's name and e-mail show read-only", async () => {

@@ -7,6 +7,10 @@ export interface OutboxMail {
   to: string;
   /** The From line's display name. */
   fromName: string;
+  /** The From line's address. */
+  fromAddress: string;
+  /** The Sender line's address, when there is one. */
+  sender: string | undefined;
   /** Where replies go, when the e-mail says. */
   replyTo?: string;
   subject: string;
@@ -28,6 +32,9 @@ export async function outboxMails(dataDir: string): Promise<OutboxMail[]> {
       return {
         to: parsed.to && !Array.isArray(parsed.to) ? (parsed.to.value[0]?.address ?? "") : "",
         fromName: parsed.from?.value[0]?.name ?? "",
+        fromAddress: parsed.from?.value[0]?.address ?? "",
+        sender: (parsed.headers.get("sender") as { value?: { address?: string }[] } | undefined)?.value?.[0]
+          ?.address,
         replyTo: parsed.replyTo?.value[0]?.address,
         subject: parsed.subject ?? "",
         text,

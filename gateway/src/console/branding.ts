@@ -5,7 +5,14 @@
 import express, { type Router } from "express";
 import { LOGO_BODY_LIMIT } from "../contract/branding.js";
 import { WorkspaceParams } from "../contract/console.js";
-import { brandingActions, DELETE_LOGO, GET_BRANDING, PUT_BRANDING, PUT_LOGO } from "../routes/branding.js";
+import {
+  brandingActions,
+  DELETE_LOGO,
+  GET_BRANDING,
+  PUT_BRANDING,
+  PUT_LOGO,
+  VERIFY_EMAIL_DOMAIN,
+} from "../routes/branding.js";
 import { requireOrgAdmin } from "./team.js";
 import {
   FORM_BODY,
@@ -47,6 +54,14 @@ export function brandingConsoleRoutes({
       res.json(await act.putLogo(workspaceIdOf(res), body));
     },
     [express.json({ limit: LOGO_BODY_LIMIT })],
+  );
+  routes.on(
+    "post",
+    "/branding/email-domain/verify",
+    { ...VERIFY_EMAIL_DOMAIN, ...console, problems: [...VERIFY_EMAIL_DOMAIN.problems] },
+    async ({ res }) => {
+      res.json(await act.verifyEmailDomain(workspaceIdOf(res)));
+    },
   );
   routes.on(
     "delete",

@@ -12,6 +12,7 @@ import type {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import type { z } from "zod";
 import { Branding, BrandingInput, BrandingLogoInput } from "../contract/branding.js";
+import { isoOrNull } from "../json-time.js";
 import { ok, type PublicApi } from "../public-api.js";
 import { SETTINGS_PROBLEMS } from "./request-settings.js";
 
@@ -30,7 +31,7 @@ export const GET_BRANDING = {
 export const PUT_BRANDING = {
   summary: "Replace the colour, the name setting and the e-mails' sender name",
   description:
-    'Signing pages opened and e-mails sent from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`; a sender name on more than one line or holding "@" is 422 naming `emailSenderName`. Left out, `emailSenderName` is cleared.',
+    'Signing pages opened and e-mails sent from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`; a sender name on more than one line or holding "@" is 422 naming `emailSenderName`; a sending address that is not one address at a domain is 422 naming `emailSenderAddress`. Left out, `emailSenderName` and `emailSenderAddress` are cleared. A sending address is used once its domain is verified (`POST /branding/email-domain/verify`).',
   tag: TAG,
   scope: "settings:manage",
   body: BrandingInput,
@@ -47,6 +48,16 @@ export const PUT_LOGO = {
   body: BrandingLogoInput,
   answers: { 200: { description: "The branding with its new logo.", schema: Branding } },
   problems: [...SETTINGS_PROBLEMS, 413, 415, 422],
+} as const;
+
+export const VERIFY_EMAIL_DOMAIN = {
+  summary: "Verify the sending address's domain",
+  description:
+    "Looks up the TXT record `emailDomain` names; found, e-mails come from `emailSenderAddress` from now on. 409 when there is no sending address or the record is not there (yet), saying which; 503 when DNS did not answer in time.",
+  tag: TAG,
+  scope: "settings:manage",
+  answers: { 200: { description: "The branding, its domain verified.", schema: Branding } },
+  problems: [...SETTINGS_PROBLEMS, 409],
 } as const;
 
 export const DELETE_LOGO = {
@@ -68,6 +79,18 @@ export function brandingJson(
     accentColor: branding.accentColor || null,
     hideProductName: branding.hideProductName,
     emailSenderName: branding.emailSenderName || null,
+    emailSenderAddress: branding.emailSenderAddress || null,
+    emailDomain: branding.emailDomain
+      ? {
+          domain: branding.emailDomain.domain,
+          txtName: branding.emailDomain.txtName,
+          txtValue: branding.emailDomain.txtValue,
+          verified: branding.emailDomain.verifyTime !== undefined,
+          verifiedAt: isoOrNull(branding.emailDomain.verifyTime),
+          relay: branding.emailDomain.relay || null,
+          bounceAddress: branding.emailDomain.bounceAddress,
+        }
+      : null,
     logoUrl: branding.logoSha256 ? `${publicUrl}${logoPath(workspaceId, branding.logoSha256)}` : null,
   };
 }
@@ -87,6 +110,7 @@ export function brandingActions(requests: Client<typeof RequestsService>, public
             accentColor: body.accentColor ?? "",
             hideProductName: body.hideProductName,
             emailSenderName: body.emailSenderName ?? "",
+            emailSenderAddress: body.emailSenderAddress ?? "",
           },
         }),
       ),
@@ -97,6 +121,8 @@ export function brandingActions(requests: Client<typeof RequestsService>, public
       ),
     deleteLogo: async (workspaceId: string) =>
       json(workspaceId, await requests.setBrandingLogo({ workspaceId })),
+    verifyEmailDomain: async (workspaceId: string) =>
+      json(workspaceId, await requests.verifyEmailDomain({ workspaceId })),
   };
 }
 
@@ -126,6 +152,13 @@ export function brandingRoutes(
     "/branding/logo",
     { ...PUT_LOGO, problems: [...PUT_LOGO.problems] },
     async (c) => ok(await act.putLogo(c.workspaceId, c.body)),
+    keyed,
+  );
+  api.route(
+    "post",
+    "/branding/email-domain/verify",
+    { ...VERIFY_EMAIL_DOMAIN, problems: [...VERIFY_EMAIL_DOMAIN.problems] },
+    async (c) => ok(await act.verifyEmailDomain(c.workspaceId)),
     keyed,
   );
   api.route(

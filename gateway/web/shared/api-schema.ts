@@ -4170,7 +4170,7 @@ export interface paths {
         };
         /**
          * Replace the colour, the name setting and the e-mails' sender name
-         * @description Signing pages opened and e-mails sent from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`; a sender name on more than one line or holding "@" is 422 naming `emailSenderName`. Left out, `emailSenderName` is cleared.
+         * @description Signing pages opened and e-mails sent from now on show them; the logo stays as it is (`PUT /branding/logo`). A colour that is not `#rrggbb`, or that white text does not read on, is 422 naming `accentColor`; a sender name on more than one line or holding "@" is 422 naming `emailSenderName`; a sending address that is not one address at a domain is 422 naming `emailSenderAddress`. Left out, `emailSenderName` and `emailSenderAddress` are cleared. A sending address is used once its domain is verified (`POST /branding/email-domain/verify`).
          */
         put: {
             parameters: {
@@ -4309,6 +4309,59 @@ export interface paths {
                 503: components["responses"]["Unavailable"];
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/workspaces/{workspaceId}/branding/email-domain/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the sending address's domain
+         * @description Looks up the TXT record `emailDomain` names; found, e-mails come from `emailSenderAddress` from now on. 409 when there is no sending address or the record is not there (yet), saying which; 503 when DNS did not answer in time.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The session's `csrfToken`, from the answer of `POST` or `GET /console/api/session`. */
+                    "X-CSRF-Token": components["parameters"]["CsrfToken"];
+                };
+                path: {
+                    workspaceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The branding, its domain verified. */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["X-Request-Id"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Branding"];
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                401: components["responses"]["Unauthorized"];
+                403: components["responses"]["Forbidden"];
+                404: components["responses"]["NotFound"];
+                409: components["responses"]["Conflict"];
+                429: components["responses"]["RateLimited"];
+                500: components["responses"]["Internal"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5560,6 +5613,11 @@ export interface components {
              * @example Acme Leasing
              */
             emailSenderName?: string | null;
+            /**
+             * @description The address e-mails to recipients come from (`contracts@acme.example`), once its domain published the TXT record `emailDomain` names and was verified; until then, and when null, the deployment's. Bounces still go to the deployment's address. Changing the domain asks for a new record.
+             * @example contracts@acme.example
+             */
+            emailSenderAddress?: string | null;
         };
         BrandingLogoInput: {
             /** @description The logo, base64: a PNG or JPEG of at most 100 KiB, 16 to 1200 pixels wide and 16 to 400 high (an SVG is refused: it may carry scripts). A JPEG is kept without its metadata (EXIF, GPS). */
@@ -6278,8 +6336,34 @@ export interface components {
              * @example Acme Leasing
              */
             emailSenderName: string | null;
+            /**
+             * @description The address e-mails to recipients come from (`contracts@acme.example`), once its domain published the TXT record `emailDomain` names and was verified; until then, and when null, the deployment's. Bounces still go to the deployment's address. Changing the domain asks for a new record.
+             * @example contracts@acme.example
+             */
+            emailSenderAddress: string | null;
+            /** @description What the sending address's domain must publish, and whether it did; null without an address. */
+            emailDomain: components["schemas"]["EmailDomain"] | null;
             /** @description The logo in the signing page's header, at an address that changes with it (cached for good); null when there is none. */
             logoUrl: string | null;
+        };
+        EmailDomain: {
+            /** @description The sending address's domain, lower case (IDNs as punycode). */
+            domain: string;
+            /**
+             * @description The TXT record to publish.
+             * @example _countersign.acme.example
+             */
+            txtName: string;
+            /** @description The record's value, which proves the domain is this workspace's. */
+            txtValue: string;
+            /** @description The record was found: e-mails come from the address. */
+            verified: boolean;
+            /** @description When the record was found; null until then. */
+            verifiedAt: string | null;
+            /** @description The SMTP server (host:port) e-mails are handed to. For receivers to accept mail from your domain, its SPF record must allow this server's senders (your provider's `include:`), and for DMARC the provider should sign it for your domain (DKIM). Null when this deployment writes e-mails to its outbox. */
+            relay: string | null;
+            /** @description The deployment's own address: the envelope sender (Return-Path), where bounces go. */
+            bounceAddress: string;
         };
         AgreementSet: {
             /** Format: uuid */

@@ -6,6 +6,7 @@ export * from "./chunks.js";
 export * from "./config.js";
 export * from "./context.js";
 export * from "./database.js";
+export * from "./dns-txt.js";
 export * from "./drain-loop.js";
 export * from "./due-rows.js";
 export * from "./embedded-postgres.js";

@@ -38,6 +38,11 @@ export interface MailMessage {
    * ours, so SPF and DKIM still hold.
    */
   fromName?: string;
+  /**
+   * The From line's address in place of ours: a workspace's own, whose domain proved it is theirs.
+   * Ours stays the envelope sender (bounces come back to us) and the Sender line.
+   */
+  fromAddress?: string;
   subject: string;
   text: string;
   html: string;
@@ -59,6 +64,8 @@ export interface Mailer {
   readonly transport: "smtp" | "outbox";
   /** The server's host and port, or the outbox folder; never credentials. */
   readonly where: string;
+  /** The deployment's own address: the From line's unless a workspace's, and the envelope sender. */
+  readonly address: string;
 }
 
 export interface MailerOptions {
@@ -75,8 +82,11 @@ function envelope(from: MailAddress, message: MailMessage) {
     // Our address stays the sender (SPF, DKIM); the person behind the request is named, and answered.
     from: {
       name: message.fromName || (sender?.name ? `${sender.name} via ${from.name}` : from.name),
-      address: from.email,
+      address: message.fromAddress || from.email,
     },
+    ...(message.fromAddress
+      ? { sender: from.email, envelope: { from: from.email, to: message.to.email } }
+      : {}),
     ...(sender?.email ? { replyTo: { name: sender.name, address: sender.email } } : {}),
     to: { name: message.to.name, address: message.to.email },
     // A test message says so to whoever opens the outbox, and to a filter.
@@ -111,6 +121,7 @@ export function serverReply(response: unknown): string {
 class SmtpMailer implements Mailer {
   readonly transport = "smtp" as const;
   readonly where: string;
+  readonly address: string;
   private readonly smtp: Transporter;
 
   constructor(
@@ -128,6 +139,7 @@ class SmtpMailer implements Mailer {
       socketTimeout: timeouts.socket,
     });
     this.where = serverOf(smtpUrl);
+    this.address = from.email;
   }
 
   async send(message: MailMessage): Promise<string> {
@@ -174,6 +186,10 @@ class EmlMailer implements Mailer {
     return this.dir;
   }
 
+  get address(): string {
+    return this.from.email;
+  }
+
   async send(message: MailMessage): Promise<string> {
     const built = await this.compose.sendMail(envelope(this.from, message));
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
@@ -213,6 +229,10 @@ class LiveOrTestMailer implements Mailer {
 
   get where(): string {
     return this.live.where;
+  }
+
+  get address(): string {
+    return this.live.address;
   }
 
   send(message: MailMessage): Promise<string> {

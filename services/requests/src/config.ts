@@ -1,7 +1,7 @@
 /** The requests service's settings, read by its own process and by standalone mode alike. */
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ConfigError, env } from "@countersign/kit";
+import { ConfigError, dnsConfig, env } from "@countersign/kit";
 import { z } from "zod";
 import { DEFAULT_COMPLETION_ATTEMPTS } from "./completion/completions.js";
 import type { TimestampAuthority } from "./pdf/pades/timestamp-client.js";
@@ -224,6 +224,7 @@ export function configuredTimestampAuthority(
 
 /** Every variable of the requests service's own settings, for a process's configuration schema. */
 export const requestsConfig = {
+  ...dnsConfig,
   ...requestTimingConfig,
   ...requestLimitsConfig,
   ...sealConfig,
@@ -236,5 +237,6 @@ export function requestsSettings(config: z.infer<z.ZodObject<typeof requestsConf
     ...requestTimings(config),
     ...requestLimits(config),
     timestampAuthority: configuredTimestampAuthority(config),
+    dnsServers: config.COUNTERSIGN_DNS_SERVERS,
   };
 }

@@ -204,6 +204,7 @@ export function requestsRoutes({
     updateBranding: async (req) => ({ branding: await branding.update(req.workspaceId, req.branding) }),
     setBrandingLogo: async (req) => ({ branding: await branding.setLogo(req.workspaceId, req.logo) }),
     getBrandingLogo: (req) => branding.logo(req.workspaceId, req.sha256),
+    verifyEmailDomain: async (req) => ({ branding: await branding.verifyEmailDomain(req.workspaceId) }),
     placeLegalHold: async (req) => ({
       signatureRequest: await legalHolds.place(req.workspaceId, req.requestId, req.reason, req.actor),
     }),

@@ -119,6 +119,8 @@ export interface RequestsDeps {
    * had claimed is taken up at start rather than after its claim runs out.
    */
   onlyReplica?: boolean;
+  /** Resolvers a workspace's sending domain is verified at; the system's unless given. */
+  dnsServers?: readonly string[];
   /** How bulk sends' rows are worked off; the defaults unless given (tests shorten the waits). */
   bulkSend?: Omit<BulkSendWorkerOptions, "onlyReplica">;
 }
@@ -308,7 +310,11 @@ function apiParts(
     auditReports: new AuditReports({ db, drawing: verifierProcess }),
     requestSettings: new RequestSettingsBook(db),
     embeddingSettings: new EmbeddingSettingsBook(db),
-    branding: new BrandingBook(db),
+    branding: new BrandingBook(db, {
+      relay: deps.mailer.transport === "smtp" ? deps.mailer.where : "",
+      bounceAddress: deps.mailer.address,
+      dnsServers: deps.dnsServers ?? [],
+    }),
     legalHolds: new LegalHolds(transactions),
     proposals: new Proposals(transactions, links),
     creation,

@@ -1,7 +1,9 @@
 /**
  * Settings → Branding: how the workspace's signing pages and e-mails look to its recipients — its
- * colour, its logo, whether our name shows, the name e-mails come from — with a preview of the page's header and button as they will
- * be. A colour white text cannot be read on is refused as it is typed, in the words the API uses.
+ * colour, its logo, whether our name shows, the name and address e-mails come from (the address once
+ * its domain proved it is the workspace's, by a TXT record this tab states with the SPF and DKIM facts)
+ * — with a preview of the page's header and button as they will be. A colour white text cannot be read
+ * on is refused as it is typed, in the words the API uses.
  */
 import { brandColorOf, brandShades, LOGO_LIMITS, MAX_SENDER_NAME } from "@countersign/domain/web";
 import { type CSSProperties, type FormEvent, useId, useRef, useState } from "react";
@@ -11,7 +13,17 @@ import { api } from "../api";
 import { base64Of } from "../files";
 import { keys } from "../queries";
 import type { Branding } from "../types";
-import { BusyButton, CheckField, ErrorNote, FieldError, Show, TextField, useAction, useLoaded } from "../ui";
+import {
+  BusyButton,
+  CheckField,
+  CopyButton,
+  ErrorNote,
+  FieldError,
+  Show,
+  TextField,
+  useAction,
+  useLoaded,
+} from "../ui";
 import { useWorkspace } from "../workspace";
 
 /** Our own colour, which a workspace's replaces. */
@@ -53,6 +65,7 @@ function BrandingForms({ loaded }: { loaded: Branding }) {
           setHideName(branding.hideProductName);
         }}
       />
+      {kept.emailDomain ? <SendingDomain domain={kept.emailDomain} onVerified={setKept} /> : null}
       <LogoForm kept={kept} onSaved={setKept} />
       <Preview color={preview} logoUrl={kept.logoUrl} hideName={hideName} />
     </div>
@@ -76,11 +89,13 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
   const id = useId();
   const errorId = useId();
   const [senderName, setSenderName] = useState(kept.emailSenderName ?? "");
+  const [senderAddress, setSenderAddress] = useState(kept.emailSenderAddress ?? "");
   const typed = color.trim().toLowerCase();
   const changed =
     typed !== (kept.accentColor ?? "") ||
     hideName !== kept.hideProductName ||
-    senderName.trim() !== (kept.emailSenderName ?? "");
+    senderName.trim() !== (kept.emailSenderName ?? "") ||
+    senderAddress.trim() !== (kept.emailSenderAddress ?? "");
   const error = problem ?? save.error?.about("accentColor");
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -94,11 +109,13 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
             accentColor: typed === "" ? null : typed,
             hideProductName: hideName,
             emailSenderName: senderName.trim() === "" ? null : senderName.trim(),
+            emailSenderAddress: senderAddress.trim() === "" ? null : senderAddress.trim(),
           },
         }),
       );
       onSaved(answer);
       setSenderName(answer.emailSenderName ?? "");
+      setSenderAddress(answer.emailSenderAddress ?? "");
       setSaved(true);
     });
   };
@@ -161,10 +178,24 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
         error={save.error?.about("emailSenderName")}
       />
       <p className="muted" data-testid="sender-facts">
-        Needed to leave our name off; empty, e-mails come from “<em>sender</em> via Countersign”. Either way
-        they are sent from this deployment's own address, so the name needs no change to your DNS: receivers
-        check SPF and DKIM on that address's domain, which the deployment's operator sets up once. Replies go
+        Needed to leave our name off; empty, e-mails come from “<em>sender</em> via Countersign”. Replies go
         to the person who sent the request.
+      </p>
+      <TextField
+        label="Address e-mails come from"
+        type="email"
+        maxLength={254}
+        value={senderAddress}
+        placeholder="contracts@acme.example"
+        onChange={(e) => {
+          setSenderAddress(e.target.value);
+          setSaved(false);
+        }}
+        error={save.error?.about("emailSenderAddress")}
+      />
+      <p className="muted">
+        Empty, e-mails come from this deployment's own address, which needs nothing of your DNS. Your own
+        address is used once its domain proves it is yours, by a TXT record shown after you save.
       </p>
       <div className="button-row">
         <BusyButton type="submit" busy={save.busy !== undefined} disabled={!changed}>
@@ -178,6 +209,89 @@ function ColourForm({ kept, color, hideName, problem, onColor, onHideName, onSav
       ) : null}
       {save.error && !error ? <ErrorNote error={save.error} /> : null}
     </form>
+  );
+}
+
+type EmailDomain = NonNullable<Branding["emailDomain"]>;
+
+/** The record a sending domain publishes, the facts its SPF and DKIM need, and the check. */
+function SendingDomain({
+  domain,
+  onVerified,
+}: {
+  domain: EmailDomain;
+  onVerified: (branding: Branding) => void;
+}) {
+  const workspace = useWorkspace();
+  const verify = useAction();
+  return (
+    <section className="card" data-testid="sending-domain" aria-labelledby="sending-domain-title">
+      <h2 id="sending-domain-title">
+        Sending domain <code>{domain.domain}</code>{" "}
+        {domain.verified ? (
+          <span className="badge success">Verified</span>
+        ) : (
+          <span className="badge warning">Not verified</span>
+        )}
+      </h2>
+      <p className="muted">
+        {domain.verified
+          ? "E-mails to recipients come from your address. Changing its domain asks for a new record."
+          : "Until the record below is found, e-mails come from this deployment's own address."}
+      </p>
+      <dl className="facts">
+        <dt>TXT record</dt>
+        <dd>
+          <code className="break">{domain.txtName}</code>{" "}
+          <CopyButton text={domain.txtName} label="Copy name" />
+        </dd>
+        <dt>Its value</dt>
+        <dd>
+          <code className="break">{domain.txtValue}</code>{" "}
+          <CopyButton text={domain.txtValue} label="Copy value" />
+        </dd>
+        <dt>SPF</dt>
+        <dd>
+          {domain.relay ? (
+            <>
+              Mail is handed to <code>{domain.relay}</code>: your domain's SPF record must allow its senders —
+              add the <code>include:</code> your mail provider gives you.
+            </>
+          ) : (
+            "This deployment writes e-mails to its outbox: nothing is sent yet."
+          )}
+        </dd>
+        <dt>DKIM</dt>
+        <dd>
+          Ask the provider to sign mail for <code>{domain.domain}</code> and publish the key it gives you, so
+          that DMARC accepts your address in the From line.
+        </dd>
+        <dt>Bounces</dt>
+        <dd>
+          Go to <code>{domain.bounceAddress}</code>, the deployment's own address.
+        </dd>
+      </dl>
+      <div className="button-row">
+        <BusyButton
+          type="button"
+          busy={verify.busy !== undefined}
+          onClick={() =>
+            void verify.run("verify", async () =>
+              onVerified(
+                await ok(
+                  api.POST("/workspaces/{workspaceId}/branding/email-domain/verify", {
+                    params: { path: { workspaceId: workspace.id } },
+                  }),
+                ),
+              ),
+            )
+          }
+        >
+          {domain.verified ? "Check again" : "Verify"}
+        </BusyButton>
+      </div>
+      {verify.error ? <ErrorNote error={verify.error} /> : null}
+    </section>
   );
 }
 

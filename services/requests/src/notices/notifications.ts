@@ -23,7 +23,7 @@ import {
   uuidv7,
 } from "@countersign/kit";
 import { Counter } from "prom-client";
-import { type Branding, brandingOf } from "../core/branding.js";
+import { type Branding, brandingOf, verifiedSenderAddress } from "../core/branding.js";
 import type { NotificationKind } from "../core/notice-queue.js";
 import type { SignerCodes } from "../core/signer-codes.js";
 import type { SigningLinks } from "../core/signing-links.js";
@@ -198,6 +198,7 @@ export class NotificationSender extends JobQueue<DueRow> {
       onBehalfOf: { name: row.sender_name, email: row.sender_email },
       // The workspace's own name, which it must give to leave ours off ("Ada via Countersign" else).
       fromName: branding.emailSenderName || undefined,
+      fromAddress: verifiedSenderAddress(branding) || undefined,
       messageId: row.id,
       test: row.test,
       ...content,

@@ -1,20 +1,35 @@
 /**
  * How a workspace's signing pages and e-mails look to its recipients: one colour, whether our name
- * shows, the name its e-mails come from, and a logo. Ours until the workspace sets its own; every
- * value is checked here, where it is kept, so whatever reaches a page or an e-mail is a colour white
- * text reads on, a name that is no address, and an image a browser draws.
+ * shows, the name and address its e-mails come from, and a logo. Ours until the workspace sets its
+ * own; every value is checked here, where it is kept, so whatever reaches a page or an e-mail is a
+ * colour white text reads on, a name that is no address, an address whose domain proved it is the
+ * workspace's, and an image a browser draws.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { domainToASCII } from "node:url";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { brandColorOf, LOGO_LIMITS, MAX_SENDER_NAME } from "@countersign/domain";
 import type {
   BrandingLogo,
   Branding as BrandingMessage,
+  BrandingSchema,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, type FieldViolation, isUuid, notFound, validationError } from "@countersign/kit";
+import {
+  type Database,
+  type FieldViolation,
+  isUuid,
+  lookupTxt,
+  notFound,
+  TxtLookupFailed,
+  validationError,
+} from "@countersign/kit";
 import { MalformedJpeg, withoutJpegMetadata } from "@countersign/kit/jpeg-metadata.js";
 import { MalformedPng, withoutPngMetadata } from "@countersign/kit/png-metadata.js";
 import { imageSize } from "image-size";
-import { type Branding, brandingOf } from "../core/branding.js";
+import { z } from "zod";
+import { type Branding, brandingOf, emailDomainRecord } from "../core/branding.js";
 
 function accentColorOf(text: string, violations: FieldViolation[]): string {
   if (text === "") return "";
@@ -39,6 +54,30 @@ function senderNameOf(text: string, violations: FieldViolation[]): string {
   if (name.includes("@"))
     return refuse("must be a name, not an address: e-mails come from the deployment's address");
   return name;
+}
+
+type BrandingMessageInit = MessageInitShape<typeof BrandingSchema>;
+
+/** The longest address SMTP carries (RFC 5321's path, less its brackets). */
+const MAX_ADDRESS = 254;
+
+/** A sending address as it is kept: one mailbox, its domain in lower case and IDNs as punycode. */
+function senderAddressOf(text: string, violations: FieldViolation[]): string {
+  const address = text.trim();
+  if (address === "") return "";
+  const at = address.lastIndexOf("@");
+  const domain = at > 0 ? domainToASCII(address.slice(at + 1)) : "";
+  const kept = `${address.slice(0, at)}@${domain}`;
+  // A host name of two labels or more: an address at a bare name or an IP could not publish a record.
+  const hostName = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+  if (at <= 0 || !hostName.test(domain) || kept.length > MAX_ADDRESS || !z.email().safeParse(kept).success) {
+    violations.push({
+      path: "emailSenderAddress",
+      message: "must be one e-mail address, such as contracts@example.com",
+    });
+    return "";
+  }
+  return kept;
 }
 
 /** A logo as it is kept: its type read from its bytes, a JPEG without what its camera wrote. */
@@ -75,18 +114,32 @@ function keptLogo(logo: BrandingLogo): { contentType: string; content: Uint8Arra
   }
 }
 
+/** What a workspace's mail depends on that is not its own: for its SPF and DKIM facts, and DNS. */
+export interface MailFacts {
+  /** The SMTP server e-mails are handed to (host:port); empty when they are written to the outbox. */
+  relay: string;
+  /** The deployment's own address: the envelope sender, where bounces go. */
+  bounceAddress: string;
+  /** The resolvers a sending domain's record is looked up at; the system's when empty. */
+  dnsServers: readonly string[];
+}
+
 /** The branding of every workspace, as the API reads and replaces it. */
 export class BrandingBook {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly mail: MailFacts,
+  ) {}
 
-  get(workspaceId: string): Promise<Branding> {
-    return brandingOf(this.db, workspaceId);
+  async get(workspaceId: string): Promise<BrandingMessageInit> {
+    return this.message(await brandingOf(this.db, workspaceId));
   }
 
-  async update(workspaceId: string, branding: BrandingMessage | undefined): Promise<Branding> {
+  async update(workspaceId: string, branding: BrandingMessage | undefined): Promise<BrandingMessageInit> {
     const violations: FieldViolation[] = [];
     const accentColor = accentColorOf(branding?.accentColor ?? "", violations);
     const emailSenderName = senderNameOf(branding?.emailSenderName ?? "", violations);
+    const emailSenderAddress = senderAddressOf(branding?.emailSenderAddress ?? "", violations);
     const hideProductName = branding?.hideProductName ?? false;
     // E-mails name who they come from: without ours, the workspace's own (a sender's name is often
     // their address, which no From line should show as a name).
@@ -97,18 +150,83 @@ export class BrandingBook {
       });
     }
     if (violations.length > 0) throw validationError(violations, "the branding is not valid");
+    // A new domain must prove itself anew: its token and verification go with the old one.
     await this.db.query(
-      `INSERT INTO workspace_branding (workspace_id, accent_color, hide_product_name, email_sender_name)
-       VALUES ($1, $2, $3, $4)
+      `INSERT INTO workspace_branding (workspace_id, accent_color, hide_product_name, email_sender_name,
+         email_sender_address, email_domain_token)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (workspace_id) DO UPDATE
-         SET accent_color = $2, hide_product_name = $3, email_sender_name = $4, updated_at = now()`,
-      [workspaceId, accentColor, hideProductName, emailSenderName],
+         SET accent_color = $2, hide_product_name = $3, email_sender_name = $4, email_sender_address = $5,
+             email_domain_token = CASE WHEN split_part(workspace_branding.email_sender_address, '@', 2) = split_part($5, '@', 2)
+                                        AND workspace_branding.email_domain_token <> ''
+                                       THEN workspace_branding.email_domain_token ELSE $6 END,
+             email_domain_verified_at = CASE WHEN split_part(workspace_branding.email_sender_address, '@', 2) = split_part($5, '@', 2)
+                                             THEN workspace_branding.email_domain_verified_at END,
+             updated_at = now()`,
+      [
+        workspaceId,
+        accentColor,
+        hideProductName,
+        emailSenderName,
+        emailSenderAddress,
+        emailSenderAddress ? randomBytes(18).toString("base64url") : "",
+      ],
     );
-    return brandingOf(this.db, workspaceId);
+    return this.get(workspaceId);
+  }
+
+  /** Looks the sending domain's record up and, found, lets e-mails come from the address. */
+  async verifyEmailDomain(workspaceId: string): Promise<BrandingMessageInit> {
+    const branding = await brandingOf(this.db, workspaceId);
+    const domain = branding.emailDomain;
+    if (!domain) {
+      throw new ConnectError("the workspace has no sending address to verify", Code.FailedPrecondition);
+    }
+    const { txtName, txtValue } = emailDomainRecord(domain.domain, domain.token);
+    let records: string[];
+    try {
+      records = await lookupTxt(txtName, { servers: this.mail.dnsServers });
+    } catch (err) {
+      if (err instanceof TxtLookupFailed) throw new ConnectError(err.message, Code.Unavailable);
+      throw err;
+    }
+    if (!records.includes(txtValue)) {
+      throw new ConnectError(
+        records.length === 0
+          ? `there is no TXT record at ${txtName} yet: publish one with the value ${txtValue} (DNS changes can take a while to reach everyone)`
+          : `the TXT records at ${txtName} do not include ${txtValue}: publish it beside them`,
+        Code.FailedPrecondition,
+      );
+    }
+    // Only if the address is still the one whose record was looked up.
+    await this.db.query(
+      `UPDATE workspace_branding SET email_domain_verified_at = now(), updated_at = now()
+        WHERE workspace_id = $1 AND email_sender_address = $2 AND email_domain_token = $3`,
+      [workspaceId, branding.emailSenderAddress, domain.token],
+    );
+    return this.get(workspaceId);
+  }
+
+  private message(branding: Branding): BrandingMessageInit {
+    const { emailDomain, ...shown } = branding;
+    return {
+      ...shown,
+      ...(emailDomain
+        ? {
+            emailDomain: {
+              domain: emailDomain.domain,
+              ...emailDomainRecord(emailDomain.domain, emailDomain.token),
+              ...(emailDomain.verifiedAt ? { verifyTime: timestampFromDate(emailDomain.verifiedAt) } : {}),
+              relay: this.mail.relay,
+              bounceAddress: this.mail.bounceAddress,
+            },
+          }
+        : {}),
+    };
   }
 
   /** Replaces the logo, or removes it when there is none. */
-  async setLogo(workspaceId: string, logo: BrandingLogo | undefined): Promise<Branding> {
+  async setLogo(workspaceId: string, logo: BrandingLogo | undefined): Promise<BrandingMessageInit> {
     const kept = logo ? keptLogo(logo) : undefined;
     const sha256 = kept ? createHash("sha256").update(kept.content).digest("hex") : "";
     await this.db.query(
@@ -117,7 +235,7 @@ export class BrandingBook {
          SET logo = $2, logo_content_type = $3, logo_sha256 = $4, updated_at = now()`,
       [workspaceId, kept ? Buffer.from(kept.content) : null, kept?.contentType ?? "", sha256],
     );
-    return brandingOf(this.db, workspaceId);
+    return this.get(workspaceId);
   }
 
   /**

@@ -13,7 +13,7 @@ import type {
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import { type Database, isUuid, type Queryable, uuidv7, validationError } from "@countersign/kit";
 import { type AuditActor, actorOf, appendAudit } from "../core/audit-trail.js";
-import { brandingOf } from "../core/branding.js";
+import { pageBrandingOf } from "../core/branding.js";
 import { enqueueRequestEvent } from "../core/events.js";
 import { fieldValueStore } from "../core/field-value-store.js";
 import { toFieldValue, toSignatureRequest } from "../core/messages.js";
@@ -270,7 +270,7 @@ export class SigningSessions {
     const signer = recipients.find((r) => r.id === session.recipientId) as RecipientRow;
     const authentication = await authenticationStatus(this.deps.db, signer, session);
     // Shown from the first screen, the one asking for codes too.
-    const branding = await brandingOf(this.deps.db, session.workspaceId);
+    const branding = await pageBrandingOf(this.deps.db, session.workspaceId);
     if (pendingMethods(signer, session).length > 0) {
       // Nothing of the documents before the codes: their names, fields and pages wait too.
       request.fields = [];
