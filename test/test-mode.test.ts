@@ -64,7 +64,12 @@ const api = (key: string, path: string, init: Parameters<typeof call>[2] = {}) =
   call(`${gateway}/api/v1`, path, { key, ...init });
 
 /** A request sent by e-mail to `email` with `key`. */
-async function sentTo(key: string, email: string, title: string): Promise<{ id: string; test: boolean }> {
+async function sentTo(
+  key: string,
+  email: string,
+  title: string,
+  headers: Record<string, string> = {},
+): Promise<{ id: string; test: boolean; documentIds: string[] }> {
   const upload = await api(key, "/documents/upload?filename=offer.pdf", {
     method: "POST",
     body: await makePdf(1, title),
@@ -72,6 +77,7 @@ async function sentTo(key: string, email: string, title: string): Promise<{ id: 
   });
   const created = await api(key, "/signature-requests", {
     method: "POST",
+    headers,
     json: {
       title,
       documentIds: [(upload.body as { id: string }).id],
@@ -82,7 +88,7 @@ async function sentTo(key: string, email: string, title: string): Promise<{ id: 
   });
   expect(created.status).toBe(201);
   expectDocumented("POST", "/api/v1/signature-requests", 201, created.body);
-  return created.body as { id: string; test: boolean };
+  return created.body as { id: string; test: boolean; documentIds: string[] };
 }
 
 /** Signs a request of `key` to one embedded signer through, and answers its sealed PDF. */
@@ -129,6 +135,69 @@ test("a test key's requests are apart from live ones: each key lists and finds o
   expect(
     (await api(keys.live, `/signature-requests/${test.id}/cancel`, { method: "POST", json: {} })).status,
   ).toBe(404);
+
+  // Nor through what groups requests, nor what they were made of.
+  const set = await api(keys.test, "/agreement-sets", {
+    method: "POST",
+    json: { name: "Trial", requestIds: [test.id] },
+  });
+  expect(set.status).toBe(201);
+  expect((await api(keys.live, `/agreement-sets/${(set.body as { id: string }).id}`)).status).toBe(404);
+  const documents = async (key: string) =>
+    ((await api(key, "/documents?pageSize=100")).body as { items: { id: string }[] }).items.map((d) => d.id);
+  expect(await documents(keys.test)).toContain(test.documentIds[0]);
+  expect(await documents(keys.test)).not.toContain(live.documentIds[0]);
+  expect(await documents(keys.live)).not.toContain(test.documentIds[0]);
+
+  // One client key (Idempotency-Key) used by both: each mode makes its own, neither is answered the other's.
+  const liveOrder = await sentTo(keys.live, "order@example.com", "Order 42", {
+    "Idempotency-Key": "order-42",
+  });
+  const testOrder = await sentTo(keys.test, "order@example.com", "Order 42", {
+    "Idempotency-Key": "order-42",
+  });
+  expect(testOrder.id).not.toBe(liveOrder.id);
+  expect([liveOrder.test, testOrder.test]).toEqual([false, true]);
+});
+
+test("webhook endpoints are of the mode of the key that registered them: each gets its own mode's events, and only its mode's keys see it", async () => {
+  const register = async (key: string) => {
+    const created = await api(key, "/webhook-endpoints", {
+      method: "POST",
+      json: { url: "https://hooks.example.com/countersign", eventTypes: ["signature_request.sent"] },
+    });
+    expect(created.status).toBe(201);
+    return (created.body as { id: string }).id;
+  };
+  const [liveEndpoint, testEndpoint] = await Promise.all([register(keys.live), register(keys.test)]);
+  const listed = async (key: string) =>
+    ((await api(key, "/webhook-endpoints")).body as { items: { id: string }[] }).items.map((e) => e.id);
+  expect(await listed(keys.live)).toEqual(expect.arrayContaining([liveEndpoint]));
+  expect(await listed(keys.live)).not.toContain(testEndpoint);
+  expect(await listed(keys.test)).toEqual([testEndpoint]);
+  expect((await api(keys.live, `/webhook-endpoints/${testEndpoint}/messages`)).status).toBe(404);
+  expect((await api(keys.test, `/webhook-endpoints/${liveEndpoint}`, { method: "DELETE" })).status).toBe(404);
+
+  const [live, test] = await Promise.all([
+    sentTo(keys.live, "live-hook@example.com", "Live hook"),
+    sentTo(keys.test, "test-hook@example.com", "Test hook"),
+  ]);
+  const payloads = async (key: string, endpoint: string) =>
+    (
+      (await api(key, `/webhook-endpoints/${endpoint}/messages`)).body as {
+        items: { payload: { data: { signatureRequest: { id: string; test: boolean } } } }[];
+      }
+    ).items.map((m) => m.payload);
+  const testEvents = await eventually(async () => {
+    const got = await payloads(keys.test, testEndpoint);
+    return got.some((p) => p.data.signatureRequest.id === test.id) ? got : undefined;
+  }, 30_000);
+  expect(testEvents.map((p) => p.data.signatureRequest.test)).not.toContain(false);
+  const liveEvents = await eventually(async () => {
+    const got = await payloads(keys.live, liveEndpoint);
+    return got.some((p) => p.data.signatureRequest.id === live.id) ? got : undefined;
+  }, 30_000);
+  expect(liveEvents.map((p) => p.data.signatureRequest.id)).not.toContain(test.id);
 });
 
 test("a test request's e-mails go to the outbox, marked as a test, and never to the SMTP server; a live one's do", async () => {
@@ -219,6 +288,11 @@ test("the console's Test data switch lists test requests apart, and the key dial
   await page.getByText("Console test request").first().click();
   await page.getByText("Test — not legally binding", { exact: true }).waitFor();
   expect(page.url()).toContain(marked.id);
+  // A download the page links to, as the browser fetches it: in the switch's mode too.
+  const exported = await page.request.get(
+    `${gateway}/console/api/workspaces/${keys.accountId}/signature-requests/${marked.id}/audit-trail/export?format=csv`,
+  );
+  expect(exported.status()).toBe(200);
 
   await page.goto(`${gateway}/console/w/${keys.accountId}/developer/api-keys`);
   await page.getByRole("button", { name: "Create API key" }).click();

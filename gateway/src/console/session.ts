@@ -9,10 +9,11 @@ import {
   Role,
   type Session,
 } from "@countersign/gen/countersign/auth/v1/auth_service_pb.js";
-import { acceptDataMode, DATA_MODE_HEADER, enterDataMode } from "@countersign/kit";
+import { acceptDataMode, enterDataMode } from "@countersign/kit";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { ConsoleSession, LogIn, WorkspaceParams } from "../contract/console.js";
 import type { Contract } from "../contract/operation.js";
+import { readCookie } from "../cookies.js";
 import { DeclaredRouter } from "../declared-router.js";
 import { ApiProblem } from "../problems.js";
 import { type RateLimiter, takeForAddress } from "../rate-limiter.js";
@@ -115,6 +116,9 @@ export function sessionRoutes({ auth, contract, publicUrl, loginLimiter }: Conso
   return routes.router;
 }
 
+/** The console's Test data switch (console/data-mode.ts): test, or live when absent. */
+const DATA_MODE_COOKIE = "cs_data_mode";
+
 export function requireSession(auth: Client<typeof AuthService>, publicUrl: string) {
   const cookie = sessionCookie(publicUrl);
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -124,7 +128,7 @@ export function requireSession(auth: Client<typeof AuthService>, publicUrl: stri
     res.locals.session = session;
     res.locals.sessionToken = token;
     // The console shows live data, or test data when its switch asks for it (as a test key sees it).
-    enterDataMode(acceptDataMode(req.get(DATA_MODE_HEADER)) ?? "live");
+    enterDataMode(acceptDataMode(readCookie(req, DATA_MODE_COOKIE)) ?? "live");
     next();
   };
 }

@@ -16,7 +16,12 @@ import {
 import { currentCallContext, type Logger, runWithCallContext } from "@countersign/kit";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import canonicalize from "canonicalize";
-import { claimIdempotencyKey, type IdempotencyClaim, operationKeyOf } from "../middleware/idempotency.js";
+import {
+  claimIdempotencyKey,
+  type IdempotencyClaim,
+  keyInMode,
+  operationKeyOf,
+} from "../middleware/idempotency.js";
 import { IDEMPOTENCY_ARGUMENT } from "./write-options.js";
 
 /** Where a replayed result says it is one. */
@@ -67,7 +72,12 @@ export class IdempotentCalls {
     const fingerprint = createHash("sha256")
       .update(`MCP\n${tool}\n${written ?? "null"}`)
       .digest("hex");
-    const claim: IdempotencyClaim = { workspaceId, key, fingerprint, claimSeconds: this.claimSeconds };
+    const claim: IdempotencyClaim = {
+      workspaceId,
+      key: keyInMode(key),
+      fingerprint,
+      claimSeconds: this.claimSeconds,
+    };
     const stored = await claimIdempotencyKey(this.auth, claim, this.waitMs, IDEMPOTENCY_ARGUMENT);
     if (stored) {
       const { code, result } = JSON.parse(Buffer.from(stored.body).toString("utf8")) as Omit<

@@ -56,6 +56,17 @@ function fingerprintOf(req: Request, streamed: boolean): string | undefined {
   return createHash("sha256").update(`${req.method}\n${req.originalUrl}\n${body}`).digest("hex");
 }
 
+/**
+ * The client's key as the call's data mode keeps it: a test key's keys are apart from a live key's
+ * of the same workspace, so that neither is answered what the other made. Hashed, to keep within
+ * the length a key may have.
+ */
+export function keyInMode(key: string): string {
+  return currentCallContext()?.dataMode === "test"
+    ? `test:${createHash("sha256").update(key).digest("base64url")}`
+    : key;
+}
+
 /** What a claim names: the client's key for a request of this fingerprint in this workspace. */
 export interface IdempotencyClaim {
   workspaceId: string;
@@ -124,7 +135,7 @@ export function idempotency(
     const streamed = Boolean(req.is(UPLOAD_TYPES));
     const fingerprint = fingerprintOf(req, streamed);
     if (fingerprint === undefined) return next();
-    const claim: IdempotencyClaim = { workspaceId, key, fingerprint, claimSeconds };
+    const claim: IdempotencyClaim = { workspaceId, key: keyInMode(key), fingerprint, claimSeconds };
 
     const stored = await claimIdempotencyKey(auth, claim, waitMs, IDEMPOTENCY_HEADER);
     if (stored) {

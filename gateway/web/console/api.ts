@@ -6,7 +6,6 @@
  */
 import { ApiError, createApiClient, type Problem, UNREACHABLE } from "../shared/api-client";
 import type { paths } from "../shared/api-schema";
-import { DATA_MODE_HEADER, showsTestData } from "./data-mode";
 import { addressOf, embeddedView } from "./embedded/view";
 
 export { ApiError, asApiError, type Problem, type Violation } from "../shared/api-client";
@@ -35,16 +34,8 @@ export const api = createApiClient({
   csrfToken: () => csrfToken,
   onUnauthorized: sessionEnded,
 });
-// In an embedded view, the same calls go to the public API with the view's credential, whose key
-// decides the data mode; in the console, the user's switch.
-if (!embeddedView) {
-  api.use({
-    onRequest({ request }) {
-      if (showsTestData()) request.headers.set(DATA_MODE_HEADER, "test");
-      return request;
-    },
-  });
-} else {
+// In an embedded view, the same calls go to the public API with the view's credential.
+if (embeddedView) {
   api.use({
     async onRequest({ request }) {
       const { pathname, search } = new URL(request.url);

@@ -1,24 +1,18 @@
 /**
  * Whether the console shows live data or test data — what test keys make and see (sk_test_…). The
- * choice is the browser tab's (sessionStorage): a second tab may look at the other. Every call of
- * the console's client says which; the gateway reads only this header from a console session.
+ * choice is a cookie of this browser's, for the console's path only and ending with the browser
+ * session: every request the console makes sends it, its downloads and exports included, and the
+ * gateway reads it from a console session only.
  */
-const STORAGE_KEY = "countersign:test-data";
-export const DATA_MODE_HEADER = "countersign-data-mode";
+const COOKIE = "cs_data_mode";
 
 export function showsTestData(): boolean {
-  try {
-    return sessionStorage.getItem(STORAGE_KEY) === "on";
-  } catch {
-    return false;
-  }
+  return document.cookie.split("; ").includes(`${COOKIE}=test`);
 }
 
 export function showTestData(on: boolean): void {
-  try {
-    if (on) sessionStorage.setItem(STORAGE_KEY, "on");
-    else sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // A browser that keeps nothing (storage switched off) shows live data after a reload.
-  }
+  const secure = window.location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = on
+    ? `${COOKIE}=test; Path=/console; SameSite=Strict${secure}`
+    : `${COOKIE}=; Path=/console; Max-Age=0; SameSite=Strict${secure}`;
 }

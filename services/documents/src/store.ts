@@ -1,5 +1,5 @@
 /** SQL for document metadata. */
-import { type Queryable, workspaceRows } from "@countersign/kit";
+import { callIsTest, type Queryable, workspaceRows } from "@countersign/kit";
 
 export interface DocumentRow {
   id: string;
@@ -43,13 +43,15 @@ function isForeignKeyViolation(err: unknown): boolean {
 }
 
 const byWorkspace = workspaceRows<DocumentRow>("documents", COLUMNS);
+/** Lists keep to the caller's mode; a read by id does not (a live template's document serves tests too). */
+const listedInMode = workspaceRows<DocumentRow>("documents", COLUMNS, { modeColumn: "test" });
 
 export const store = {
   /** The stored row; undefined when a document with this id exists already. */
   async insert(db: Queryable, row: Omit<DocumentRow, "created_at">): Promise<DocumentRow | undefined> {
     const { rows } = await db.query<DocumentRow>(
-      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed, ${SOURCE_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+      `INSERT INTO documents (id, workspace_id, filename, content_type, size_bytes, sha256, page_count, kind, blob_key, page_sizes, removed, ${SOURCE_COLUMNS}, test)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        ON CONFLICT (id) DO NOTHING RETURNING ${COLUMNS}`,
       [
         row.id,
@@ -68,13 +70,14 @@ export const store = {
         row.source_size_bytes,
         row.source_sha256,
         row.source_blob_key,
+        callIsTest(),
       ],
     );
     return rows[0];
   },
 
   get: byWorkspace.get,
-  page: byWorkspace.page,
+  page: listedInMode.page,
 
   /** The deleted row, undefined when there is none, or "claimed" when something still uses it. */
   async delete(db: Queryable, workspaceId: string, id: string): Promise<DocumentRow | "claimed" | undefined> {

@@ -5,6 +5,7 @@ export * from "./blob-store.js";
 export * from "./chunks.js";
 export * from "./config.js";
 export * from "./context.js";
+export * from "./data-mode.js";
 export * from "./database.js";
 export * from "./dns-txt.js";
 export * from "./drain-loop.js";

@@ -4,6 +4,7 @@
  * Every list declares the largest page it gives, and a page asked for outside it is refused here,
  * where it is read, whatever the caller checked: no list reads a table whole.
  */
+import { inCallMode } from "./data-mode.js";
 import type { Queryable } from "./database.js";
 import { validationError } from "./errors.js";
 
@@ -64,19 +65,25 @@ export async function selectPage<R>(
 /**
  * The two reads every table a workspace owns offers, by its primary key `id`: one row of the
  * workspace (locked for the transaction with `lock`), and its rows a page at a time, newest first.
+ * A table whose rows are test or live data (`modeColumn`) is read in the call's mode only.
  */
-export function workspaceRows<R>(table: string, columns: string, maxPageSize = 100) {
+export function workspaceRows<R>(
+  table: string,
+  columns: string,
+  { maxPageSize = 100, modeColumn }: { maxPageSize?: number; modeColumn?: string } = {},
+) {
+  const inMode = () => (modeColumn ? inCallMode(modeColumn) : "");
   return {
     async get(db: Queryable, workspaceId: string, id: string, lock = false): Promise<R | undefined> {
       const { rows } = await db.query<R & object>(
-        `SELECT ${columns} FROM ${table} WHERE workspace_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+        `SELECT ${columns} FROM ${table} WHERE workspace_id = $1 AND id = $2${inMode()}${lock ? " FOR UPDATE" : ""}`,
         [workspaceId, id],
       );
       return rows[0];
     },
 
     page(db: Queryable, workspaceId: string, pageIndex: number, pageSize: number) {
-      const query = { from: table, columns, where: "workspace_id = $1", orderBy: "id DESC" };
+      const query = { from: table, columns, where: `workspace_id = $1${inMode()}`, orderBy: "id DESC" };
       return selectPage<R>(db, { ...query, params: [workspaceId], maxPageSize }, pageIndex, pageSize);
     },
   };

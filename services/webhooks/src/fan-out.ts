@@ -104,8 +104,12 @@ export class FanOut {
     ]);
     const messages = pending.flatMap(({ event, traceparent }) => {
       const type = webhookEventType(event.type as SignatureRequestEventType);
+      // A test request's events go to the endpoints test keys registered, a live one's to the others.
       const subscribed = endpoints.filter(
-        (e) => e.workspace_id === event.signatureRequest.workspaceId && e.event_types.includes(type),
+        (e) =>
+          e.workspace_id === event.signatureRequest.workspaceId &&
+          e.test === event.signatureRequest.test &&
+          e.event_types.includes(type),
       );
       if (subscribed.length === 0) return [];
       // One body per format, shared by every endpoint of that format.

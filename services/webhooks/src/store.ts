@@ -2,7 +2,9 @@
 
 import type { WebhookFormat } from "@countersign/domain";
 import {
+  callIsTest,
   type DueRows,
+  inCallMode,
   type Queryable,
   type QueueStats,
   selectDue,
@@ -25,6 +27,8 @@ export interface EndpointRow {
   failing_since: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** Registered with a test key: it gets test requests' events, and only test keys see it. */
+  test: boolean;
 }
 
 export interface MessageRow {
@@ -86,7 +90,7 @@ const DUE_MESSAGES: DueRows = {
   id: "m.id",
 };
 
-const endpointRows = workspaceRows<EndpointRow>("endpoints", "*");
+const endpointRows = workspaceRows<EndpointRow>("endpoints", "*", { modeColumn: "test" });
 
 export const store = {
   endpoint: endpointRows.get,
@@ -100,9 +104,18 @@ export const store = {
     >,
   ) {
     const { rows } = await db.query<EndpointRow>(
-      `INSERT INTO endpoints (id, workspace_id, url, description, event_types, format, secret_sealed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [row.id, row.workspace_id, row.url, row.description, row.event_types, row.format, row.secret_sealed],
+      `INSERT INTO endpoints (id, workspace_id, url, description, event_types, format, secret_sealed, test)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [
+        row.id,
+        row.workspace_id,
+        row.url,
+        row.description,
+        row.event_types,
+        row.format,
+        row.secret_sealed,
+        callIsTest(),
+      ],
     );
     return rows[0] as EndpointRow;
   },
@@ -126,10 +139,10 @@ export const store = {
   },
 
   async deleteEndpoint(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
-    const { rowCount } = await db.query("DELETE FROM endpoints WHERE workspace_id = $1 AND id = $2", [
-      workspaceId,
-      id,
-    ]);
+    const { rowCount } = await db.query(
+      `DELETE FROM endpoints WHERE workspace_id = $1 AND id = $2${inCallMode("test")}`,
+      [workspaceId, id],
+    );
     return rowCount > 0;
   },
 
@@ -142,13 +155,15 @@ export const store = {
     );
   },
 
-  /** The enabled endpoints of the workspaces, with the types they subscribe to and their format. */
+  /** The enabled endpoints of the workspaces, with the types they subscribe to, their format and mode. */
   async subscribers(
     db: Queryable,
     workspaceIds: string[],
-  ): Promise<Pick<EndpointRow, "id" | "workspace_id" | "event_types" | "format">[]> {
-    const { rows } = await db.query<Pick<EndpointRow, "id" | "workspace_id" | "event_types" | "format">>(
-      "SELECT id, workspace_id, event_types, format FROM endpoints WHERE workspace_id = ANY ($1::uuid[]) AND disabled_at IS NULL",
+  ): Promise<Pick<EndpointRow, "id" | "workspace_id" | "event_types" | "format" | "test">[]> {
+    const { rows } = await db.query<
+      Pick<EndpointRow, "id" | "workspace_id" | "event_types" | "format" | "test">
+    >(
+      "SELECT id, workspace_id, event_types, format, test FROM endpoints WHERE workspace_id = ANY ($1::uuid[]) AND disabled_at IS NULL",
       [workspaceIds],
     );
     return rows;

@@ -3,8 +3,7 @@
  * most 1000 a batch), so a batch's progress never disagrees with them.
  */
 import type { JobState, JobTable, Queryable } from "@countersign/kit";
-import { selectPage } from "@countersign/kit";
-import { inCallMode } from "../core/store/data-mode.js";
+import { inCallMode, selectPage } from "@countersign/kit";
 
 export type BatchStatus = "running" | "completed" | "cancelled";
 export type RowStatus = "pending" | "sent" | "failed" | "cancelled";

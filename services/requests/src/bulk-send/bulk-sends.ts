@@ -19,6 +19,7 @@ import {
   type StartBulkSendRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
+  callIsTest,
   type Database,
   type FieldViolation,
   isUniqueViolation,
@@ -27,7 +28,6 @@ import {
   uuidv7,
   validationError,
 } from "@countersign/kit";
-import { callIsTest } from "../core/store/data-mode.js";
 import { type BatchRow, bulkSendStore, type RowStatus } from "./bulk-send-store.js";
 import type { RequestMaker } from "./request-maker.js";
 

@@ -20,6 +20,7 @@ import {
   type Database,
   enqueueEvent,
   exponentialBackoff,
+  inDataMode,
   type JobFailure,
   JobQueue,
   type JobState,
@@ -242,7 +243,10 @@ export class Completions extends JobQueue<Job> {
     const sealed = await seal.sign(drawn.bytes, (pdf, data, bytes) =>
       this.deps.drawing.addValidationRevision(job.workspace_id, pdf, data, bytes),
     );
-    const stored = await this.store(job, request.title, sealed.bytes);
+    // The sealed PDF is of the request's mode, as what the request's caller made.
+    const stored = await inDataMode(request.test ? "test" : "live", () =>
+      this.store(job, request.title, sealed.bytes),
+    );
     await db.transaction(async (tx) => {
       const locked = await lockRequest(tx, job.workspace_id, job.request_id);
       if (locked.request.status !== "in_progress") return;

@@ -14,6 +14,7 @@ import {
 import {
   type Database,
   type FieldViolation,
+  inCallMode,
   isUuid,
   notFound,
   type Queryable,
@@ -23,7 +24,6 @@ import {
 import { actorOf, appendAudit } from "../core/audit-trail.js";
 import { rolledBack } from "../core/dry-run.js";
 import { isTerminal } from "../core/state-machine.js";
-import { inCallMode } from "../core/store/data-mode.js";
 
 const LIMITS = { nameLength: 200, requests: 100 } as const;
 
@@ -106,11 +106,13 @@ export class AgreementSets {
     );
     const set = rows[0];
     if (!set) throw notFound("agreement set");
+    // A set's requests are all of one mode (made so): one of the other mode's is none of the caller's.
     const members = await db.query<{ id: string; status: RequestStatus }>(
-      "SELECT id, status FROM signature_requests WHERE agreement_set_id = $1 ORDER BY agreement_set_position",
+      `SELECT id, status FROM signature_requests WHERE agreement_set_id = $1${inCallMode("test")}
+        ORDER BY agreement_set_position`,
       [id],
     );
-    if (members.rows.length === 0) throw new ConnectError("the agreement set has no requests", Code.Internal);
+    if (members.rows.length === 0) throw notFound("agreement set");
     return create(AgreementSetSchema, {
       id: set.id,
       workspaceId,

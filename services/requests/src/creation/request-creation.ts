@@ -12,6 +12,7 @@ import type {
   SignatureRequest,
 } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
 import {
+  callIsTest,
   type Database,
   type FieldViolation,
   isUniqueViolation,
@@ -28,7 +29,6 @@ import { type Locked, lockRequest } from "../core/request-transactions.js";
 import { insertSent, proposeDraft } from "../core/routing.js";
 import type { SignerCodes } from "../core/signer-codes.js";
 import type { SigningLinks } from "../core/signing-links.js";
-import { callIsTest } from "../core/store/data-mode.js";
 import { recipientStore } from "../core/store/recipient-store.js";
 import { requestStore } from "../core/store/request-store.js";
 import type { NewRecipientRow, NewRequest, StoredField } from "../core/store/rows.js";

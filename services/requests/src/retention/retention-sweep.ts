@@ -21,7 +21,7 @@ import {
   type DocumentsService,
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
-import { type Database, DrainLoop, type Logger } from "@countersign/kit";
+import { type Database, DrainLoop, inDataMode, type Logger } from "@countersign/kit";
 import { appendAudit, type ChainEnd, EMPTY_CHAIN, SYSTEM } from "../core/audit-trail.js";
 import { lockRequest } from "../core/request-transactions.js";
 import { requestStore } from "../core/store/request-store.js";
@@ -219,22 +219,25 @@ export class RetentionSweep {
     );
     const documentPages = originals.reduce((sum, document) => sum + (document?.pageCount ?? 0), 0);
     const certificate = await drawing.pagesFrom(workspaceId, sealed.bytes, documentPages);
-    const { document } = await documents.uploadDocument(
-      (async function* () {
-        yield {
-          part: {
-            case: "header" as const,
-            value: {
-              workspaceId,
-              documentId,
-              filename: "certificate of completion.pdf",
-              contentType: "application/pdf",
-              kind: Kind.CERTIFICATE,
+    // Of the request's mode, as its sealed PDF is.
+    const { document } = await inDataMode(request.test ? "test" : "live", () =>
+      documents.uploadDocument(
+        (async function* () {
+          yield {
+            part: {
+              case: "header" as const,
+              value: {
+                workspaceId,
+                documentId,
+                filename: "certificate of completion.pdf",
+                contentType: "application/pdf",
+                kind: Kind.CERTIFICATE,
+              },
             },
-          },
-        };
-        yield { part: { case: "chunk" as const, value: certificate } };
-      })(),
+          };
+          yield { part: { case: "chunk" as const, value: certificate } };
+        })(),
+      ),
     );
     if (!document) throw new Error("the documents service stored the certificate but did not describe it");
     await documents.claimDocument({ workspaceId, documentId, holder: holderOf(request.id) });

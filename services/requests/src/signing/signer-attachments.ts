@@ -9,7 +9,7 @@ import {
   Kind,
 } from "@countersign/gen/countersign/documents/v1/documents_service_pb.js";
 import type { AttachSignerFileRequest } from "@countersign/gen/countersign/requests/v1/requests_service_pb.js";
-import { type Database, type Logger, problemError, validationError } from "@countersign/kit";
+import { type Database, inDataMode, type Logger, problemError, validationError } from "@countersign/kit";
 import { imageSize } from "image-size";
 import { appendAudit } from "../core/audit-trail.js";
 import type { RequestTransactions } from "../core/request-transactions.js";
@@ -111,24 +111,27 @@ export class SignerAttachments {
       type === "application/pdf"
         ? given.content
         : await this.imagePage(session.workspaceId, given.content, type, signal);
-    const { document } = await this.deps.documents.uploadDocument(
-      (async function* () {
-        yield {
-          part: {
-            case: "header" as const,
-            value: {
-              workspaceId: session.workspaceId,
-              filename: storedName(filename, type),
-              contentType: "application/pdf",
-              kind: Kind.SIGNER_ATTACHMENT,
-              sizeBytes: BigInt(pdf.length),
+    // The signer's file is of the request's mode, though the signer's call has none.
+    const { document } = await inDataMode(request?.test ? "test" : "live", () =>
+      this.deps.documents.uploadDocument(
+        (async function* () {
+          yield {
+            part: {
+              case: "header" as const,
+              value: {
+                workspaceId: session.workspaceId,
+                filename: storedName(filename, type),
+                contentType: "application/pdf",
+                kind: Kind.SIGNER_ATTACHMENT,
+                sizeBytes: BigInt(pdf.length),
+              },
             },
-          },
-        };
-        for (let at = 0; at < pdf.length; at += 1024 * 1024) {
-          yield { part: { case: "chunk" as const, value: pdf.subarray(at, at + 1024 * 1024) } };
-        }
-      })(),
+          };
+          for (let at = 0; at < pdf.length; at += 1024 * 1024) {
+            yield { part: { case: "chunk" as const, value: pdf.subarray(at, at + 1024 * 1024) } };
+          }
+        })(),
+      ),
     );
     if (!document) throw new Error("the documents service stored the attachment but did not describe it");
     const holder = holderOf(request.id);

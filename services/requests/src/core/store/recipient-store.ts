@@ -4,6 +4,7 @@
  */
 import { type RecipientStatus, type SignerLocale, sameAddress } from "@countersign/domain";
 import type { Queryable } from "@countersign/kit";
+import { inCallMode } from "@countersign/kit";
 import { type EmailDeliveryRow, RECIPIENT_COLUMNS, type RecipientRow } from "./rows.js";
 
 /**
@@ -100,7 +101,8 @@ export const recipientStore = {
     recipientId: string,
   ): Promise<string | undefined> {
     const { rows } = await db.query<{ request_id: string }>(
-      "SELECT request_id FROM recipients WHERE id = $1 AND workspace_id = $2",
+      `SELECT r.request_id FROM recipients r JOIN signature_requests s ON s.id = r.request_id
+        WHERE r.id = $1 AND r.workspace_id = $2${inCallMode("s.test")}`,
       [recipientId, workspaceId],
     );
     return rows[0]?.request_id;

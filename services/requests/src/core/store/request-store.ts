@@ -3,8 +3,7 @@
  * the state machine (state-machine.ts), the only code that writes a request's status.
  */
 import type { HeldClaim, RequestStatus } from "@countersign/domain";
-import { type Queryable, selectPage } from "@countersign/kit";
-import { inCallMode } from "./data-mode.js";
+import { inCallMode, type Queryable, selectPage } from "@countersign/kit";
 import {
   type CompletionFailure,
   type NewRecipientRow,

@@ -2,8 +2,9 @@
  * Test and live data kept apart by the call's data mode (the gateway sets it from the caller's key;
  * see CallContext.dataMode): what a call makes is of its mode, and what it reads by workspace is
  * only of its mode. A call made for no one — a signer's link, a worker — has no mode and sees both.
+ * A table whose rows have a mode keeps it in a boolean column (`test`).
  */
-import { currentCallContext } from "@countersign/kit";
+import { currentCallContext } from "./context.js";
 
 /** Whether what the call makes is test data. */
 export function callIsTest(): boolean {
