@@ -87,8 +87,11 @@ describe("standalone mode", () => {
         "name",
         "scopes",
         "secret",
+        "test",
       ]);
       expect(key.hint).toBe(key.secret?.slice(-4));
+      // A live key: a test key is asked for (--test).
+      expect(key.test).toBe(false);
       expect(key.name).toBe("from npm");
       expect(key.secret).toMatch(/^sk_[0-9A-Za-z]{43}$/);
       expect(new Date(key.createdAt as string).toISOString()).toBe(key.createdAt);
