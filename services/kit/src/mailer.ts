@@ -79,7 +79,8 @@ export interface MailerOptions {
 function envelope(from: MailAddress, message: MailMessage) {
   const sender = message.onBehalfOf;
   return {
-    // Our address stays the sender (SPF, DKIM); the person behind the request is named, and answered.
+    // Our address is the From line's unless a workspace's verified one replaces it; ours then stays the
+    // envelope sender and the Sender line. The person behind the request is named, and answered.
     from: {
       name: message.fromName || (sender?.name ? `${sender.name} via ${from.name}` : from.name),
       address: message.fromAddress || from.email,
